@@ -1,0 +1,41 @@
+// swift-tools-version:6.0
+// VisionTasks: MediaPipe Tasks Vision (Face Detector, Face Landmarker, Hand Landmarker,
+// Gesture Recognizer) in Swift on Linux, with our own TFLite reader and inference engine.
+import PackageDescription
+
+let package = Package(
+    name: "VisionTasks",
+    products: [
+        .library(name: "VisionTasks", targets: ["VisionTasks"]),
+        .library(name: "VisionRender", targets: ["VisionRender"]),
+        .executable(name: "vision-tasks", targets: ["vision-tasks"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+    ],
+    targets: [
+        // C libraries from Debian, through pkg-config.
+        .systemLibrary(name: "CJPEG", path: "Sources/CJPEG", pkgConfig: "libjpeg",
+                       providers: [.apt(["libjpeg62-turbo-dev"])]),
+        .systemLibrary(name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng16",
+                       providers: [.apt(["libpng-dev"])]),
+        // Hot inference kernels in C, with AVX2/FMA variants chosen at run time.
+        .target(name: "CKernels", path: "Sources/CKernels"),
+
+        .target(name: "TFLite", dependencies: [
+            .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+        ]),
+        .target(name: "Inference", dependencies: ["TFLite", "CKernels"]),
+        .target(name: "VisionCore", dependencies: ["TFLite", "CJPEG", "CPNG"]),
+        .target(name: "VisionTasks", dependencies: ["VisionCore", "Inference", "TFLite"]),
+        .target(name: "VisionRender", dependencies: ["VisionTasks", "VisionCore"]),
+        .executableTarget(name: "vision-tasks", dependencies: [
+            "VisionTasks", "VisionRender", "Inference", "TFLite",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+
+        .testTarget(name: "TFLiteTests", dependencies: ["TFLite"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,1 @@
+// The VisionRender module; see ../shared/DESIGN.md for its place among the layers.

@@ -1,0 +1,1 @@
+// The VisionTasks module; see ../shared/DESIGN.md for its place among the layers.

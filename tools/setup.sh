@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs what building and testing VisionTasks needs and is missing:
+# Debian packages (with apt-get when run as root) and nothing else.
+set -euo pipefail
+
+need=()
+pkgconfig_has() { command -v pkg-config >/dev/null 2>&1 && pkg-config --exists "$1"; }
+command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
+pkgconfig_has libjpeg || need+=(libjpeg62-turbo-dev)
+pkgconfig_has libpng16 || need+=(libpng-dev)
+command -v python3 >/dev/null 2>&1 || need+=(python3 python3-pip)
+
+if [ ${#need[@]} -gt 0 ]; then
+    if [ "$(id -u)" = 0 ]; then
+        echo "setup: installing Debian packages: ${need[*]}"
+        apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+    else
+        echo "setup: missing Debian packages: ${need[*]}" >&2
+        echo "setup: run 'sudo apt-get install ${need[*]}' (or run make as root) and try again" >&2
+        exit 1
+    fi
+fi
+command -v swift >/dev/null 2>&1 || { echo "setup: swift is not on PATH; install Swift 6 first" >&2; exit 1; }
