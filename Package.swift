@@ -20,6 +20,8 @@ let package = Package(
                        providers: [.apt(["libjpeg62-turbo-dev"])]),
         .systemLibrary(name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng16",
                        providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo",
+                       providers: [.apt(["libcairo2-dev"])]),
         // Hot inference kernels in C, with AVX2/FMA variants chosen at run time.
         .target(name: "CKernels", path: "Sources/CKernels"),
 
@@ -29,13 +31,18 @@ let package = Package(
         .target(name: "Inference", dependencies: ["TFLite", "CKernels"]),
         .target(name: "VisionCore", dependencies: ["TFLite", "CJPEG", "CPNG"]),
         .target(name: "VisionTasks", dependencies: ["VisionCore", "Inference", "TFLite"]),
-        .target(name: "VisionRender", dependencies: ["VisionTasks", "VisionCore"]),
+        .target(name: "VisionRender", dependencies: ["VisionTasks", "VisionCore", "CCairo"]),
+        // Video files and live sources through Debian's ffmpeg, driven over pipes.
+        .target(name: "VideoIO", dependencies: ["VisionCore", "TFLite"]),
         .executableTarget(name: "vision-tasks", dependencies: [
-            "VisionTasks", "VisionRender", "Inference", "TFLite",
+            "VisionTasks", "VisionRender", "VideoIO", "Inference", "TFLite",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
         .testTarget(name: "TFLiteTests", dependencies: ["TFLite"]),
+        .testTarget(name: "VisionTasksTests", dependencies: ["VisionTasks"]),
+        .testTarget(name: "VisionRenderTests", dependencies: ["VisionRender", "VisionTasks"]),
+        .testTarget(name: "VideoIOTests", dependencies: ["VideoIO", "VisionCore"]),
     ],
     swiftLanguageModes: [.v6]
 )
