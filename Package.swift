@@ -36,6 +36,7 @@ let package = Package(
         ]),
 
         .testTarget(name: "TFLiteTests", dependencies: ["TFLite"]),
+        .testTarget(name: "VisionTasksTests", dependencies: ["VisionTasks"]),
     ],
     swiftLanguageModes: [.v6]
 )
