@@ -36,7 +36,8 @@ let package = Package(
         ]),
 
         .testTarget(name: "TFLiteTests", dependencies: ["TFLite"]),
-        .testTarget(name: "VisionCoreTests", dependencies: ["VisionCore"]),
+        .testTarget(name: "VisionCoreTests", dependencies: ["VisionCore", "TFLite"]),
+        .testTarget(name: "VisionTasksTests", dependencies: ["VisionTasks"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -104,3 +104,16 @@ public struct RectTransformation: Sendable, Equatable {
         return out
     }
 }
+
+/// The rotated rect of a detection: its box, rotated so the vector from keypoint `rotationStart`
+/// to keypoint `rotationEnd` lies at `targetAngle` (MediaPipe's `DetectionsToRectsCalculator` with
+/// rotation keypoints). Returns nil when a keypoint index is out of range.
+public func rectFromDetection(_ detection: RelativeDetection, rotationStart: Int, rotationEnd: Int,
+                              targetAngle: Float, imageWidth: Int, imageHeight: Int) -> NormalizedRect? {
+    let k = detection.keypoints
+    guard k.indices.contains(rotationStart), k.indices.contains(rotationEnd) else { return nil }
+    var rect = rectFromBox(xMin: detection.xMin, yMin: detection.yMin, width: detection.width, height: detection.height)
+    rect.rotation = rotation(from: k[rotationStart], to: k[rotationEnd], targetAngle: targetAngle,
+                             imageWidth: imageWidth, imageHeight: imageHeight)
+    return rect
+}

@@ -63,3 +63,13 @@ import Testing
     let u = t.apply(to: NormalizedRect(xCenter: 0.5, yCenter: 0.5, width: 0.2, height: 0.2), imageWidth: 100, imageHeight: 100)
     #expect(abs(u.yCenter - 0.4) < 1e-6)
 }
+
+@Test func rectFromDetectionRotatesByTheEyeKeypoints() throws {
+    let d = RelativeDetection(score: 0.9, classIndex: 0, xMin: 0.3, yMin: 0.2, width: 0.4, height: 0.3,
+                              keypoints: [SIMD2(0.4, 0.3), SIMD2(0.6, 0.5)])
+    let rect = try #require(rectFromDetection(d, rotationStart: 0, rotationEnd: 1, targetAngle: 0, imageWidth: 100, imageHeight: 100))
+    #expect(abs(rect.xCenter - 0.5) < 1e-6 && abs(rect.yCenter - 0.35) < 1e-6)
+    #expect(abs(rect.width - 0.4) < 1e-6 && abs(rect.height - 0.3) < 1e-6)
+    #expect(abs(rect.rotation - .pi / 4) < 1e-6)
+    #expect(rectFromDetection(d, rotationStart: 0, rotationEnd: 2, targetAngle: 0, imageWidth: 100, imageHeight: 100) == nil)
+}
