@@ -12,14 +12,10 @@ public let handLandmarkCount = 21
 /// so that wrist → middle-finger MCP points at MediaPipe's target angle, then shifted, squared and
 /// scaled. Returns nil when the detection lacks the two keypoints.
 public func handRect(fromPalm palm: RelativeDetection, imageWidth: Int, imageHeight: Int) -> NormalizedRect? {
-    guard palm.keypoints.count > max(PalmDetection.rotationStartKeypoint, PalmDetection.rotationEndKeypoint) else {
-        return nil
-    }
-    var rect = rectFromBox(xMin: palm.xMin, yMin: palm.yMin, width: palm.width, height: palm.height)
-    rect.rotation = rotation(from: palm.keypoints[PalmDetection.rotationStartKeypoint],
-                             to: palm.keypoints[PalmDetection.rotationEndKeypoint],
-                             targetAngle: PalmDetection.rotationTargetAngle,
-                             imageWidth: imageWidth, imageHeight: imageHeight)
+    guard let rect = rectFromDetection(palm, rotationStart: PalmDetection.rotationStartKeypoint,
+                                       rotationEnd: PalmDetection.rotationEndKeypoint,
+                                       targetAngle: PalmDetection.rotationTargetAngle,
+                                       imageWidth: imageWidth, imageHeight: imageHeight) else { return nil }
     return PalmDetection.palmToHandTransformation.apply(to: rect, imageWidth: imageWidth, imageHeight: imageHeight)
 }
 
