@@ -1,30 +1,4 @@
-/// A rotated rectangle in coordinates normalised by the image size, as MediaPipe's
-/// `NormalizedRect`: centre and size in 0...1 of the image width/height, rotation in radians
-/// (clockwise on the image, whose y axis points down).
-public struct NormalizedRect: Sendable, Codable, Equatable {
-    /// Centre x, as a fraction of the image width.
-    public var xCenter: Float
-    /// Centre y, as a fraction of the image height.
-    public var yCenter: Float
-    /// Width, as a fraction of the image width.
-    public var width: Float
-    /// Height, as a fraction of the image height.
-    public var height: Float
-    /// Rotation in radians about the centre.
-    public var rotation: Float
-
-    /// A rectangle from its centre, size and rotation.
-    public init(xCenter: Float, yCenter: Float, width: Float, height: Float, rotation: Float = 0) {
-        self.xCenter = xCenter
-        self.yCenter = yCenter
-        self.width = width
-        self.height = height
-        self.rotation = rotation
-    }
-
-    /// The whole image, unrotated.
-    public static let fullImage = NormalizedRect(xCenter: 0.5, yCenter: 0.5, width: 1, height: 1)
-
+extension NormalizedRect {
     /// The rectangle in pixels of an image of `imageWidth` x `imageHeight`.
     public func denormalized(imageWidth: Int, imageHeight: Int) -> RotatedRect {
         RotatedRect(centerX: xCenter * Float(imageWidth), centerY: yCenter * Float(imageHeight),
