@@ -36,6 +36,7 @@ let package = Package(
         ]),
 
         .testTarget(name: "TFLiteTests", dependencies: ["TFLite"]),
+        .testTarget(name: "InferenceTests", dependencies: ["Inference", "TFLite"]),
     ],
     swiftLanguageModes: [.v6]
 )
