@@ -37,6 +37,8 @@ let package = Package(
 
         .testTarget(name: "TFLiteTests", dependencies: ["TFLite"]),
         .testTarget(name: "InferenceTests", dependencies: ["Inference", "TFLite"]),
+        .testTarget(name: "VisionCoreTests", dependencies: ["VisionCore", "TFLite"]),
+        .testTarget(name: "VisionTasksTests", dependencies: ["VisionTasks"]),
     ],
     swiftLanguageModes: [.v6]
 )
