@@ -35,6 +35,9 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
+        // Prints GFLOP/s of the inference kernels on the models' layer shapes (release builds only).
+        .executableTarget(name: "kernel-bench", dependencies: ["Inference"]),
+
         .testTarget(name: "TFLiteTests", dependencies: ["TFLite"]),
         .testTarget(name: "InferenceTests", dependencies: ["Inference", "TFLite"]),
         .testTarget(name: "VisionCoreTests", dependencies: ["VisionCore", "TFLite"]),

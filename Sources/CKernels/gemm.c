@@ -74,7 +74,7 @@ VT_INLINE void store_row_portable(float *c, const float *v, int nc, float lo, fl
 
 /// Portable micro-kernel body: MR rows x 16 columns, plain C the compiler vectorises.
 VT_INLINE void ukernel_portable_body(const int MR, const float *const *a, size_t k, const float *b,
-                                     const float *bias, float *c, size_t ldc, int nc, float lo, float hi) {
+                                     const float *bias, float *c, size_t ldc, int nc, const float *lohi) {
     float acc[4][VT_NR];
     for (int r = 0; r < MR; r++)
         for (int j = 0; j < VT_NR; j++) acc[r][j] = bias[j];
@@ -85,17 +85,17 @@ VT_INLINE void ukernel_portable_body(const int MR, const float *const *a, size_t
             for (int j = 0; j < VT_NR; j++) acc[r][j] += av * bp[j];
         }
     }
-    for (int r = 0; r < MR; r++) store_row_portable(c + r * ldc, acc[r], nc, lo, hi);
+    for (int r = 0; r < MR; r++) store_row_portable(c + r * ldc, acc[r], nc, lohi[0], lohi[1]);
 }
 
 #define VT_MR_PORTABLE 4
 static void ukernel_portable(int mr, const float *const *a, size_t k, const float *b, const float *bias,
-                             float *c, size_t ldc, int nc, float lo, float hi) {
+                             float *c, size_t ldc, int nc, const float *lohi) {
     switch (mr) {
-    case 4: ukernel_portable_body(4, a, k, b, bias, c, ldc, nc, lo, hi); break;
-    case 3: ukernel_portable_body(3, a, k, b, bias, c, ldc, nc, lo, hi); break;
-    case 2: ukernel_portable_body(2, a, k, b, bias, c, ldc, nc, lo, hi); break;
-    default: ukernel_portable_body(1, a, k, b, bias, c, ldc, nc, lo, hi); break;
+    case 4: ukernel_portable_body(4, a, k, b, bias, c, ldc, nc, lohi); break;
+    case 3: ukernel_portable_body(3, a, k, b, bias, c, ldc, nc, lohi); break;
+    case 2: ukernel_portable_body(2, a, k, b, bias, c, ldc, nc, lohi); break;
+    default: ukernel_portable_body(1, a, k, b, bias, c, ldc, nc, lohi); break;
     }
 }
 
@@ -118,13 +118,12 @@ VT_INLINE VT_AVX2_FN void store_row_avx2(float *c, __m256 v0, __m256 v1, int nc,
 
 /// AVX2/FMA micro-kernel body: MR (<= 6) rows x 16 columns in 2*MR accumulators.
 VT_INLINE VT_AVX2_FN void ukernel_avx2_body(const int MR, const float *const *a, size_t k, const float *b,
-                                            const float *bias, float *c, size_t ldc, int nc, float lo, float hi) {
+                                            const float *bias, float *c, size_t ldc, int nc, const float *lohi) {
     __m256 acc0[VT_MR_AVX2], acc1[VT_MR_AVX2];
     const float *ap[VT_MR_AVX2];
-    const __m256 bias0 = _mm256_loadu_ps(bias), bias1 = _mm256_loadu_ps(bias + 8);
     for (int r = 0; r < MR; r++) {
-        acc0[r] = bias0;
-        acc1[r] = bias1;
+        acc0[r] = _mm256_loadu_ps(bias);
+        acc1[r] = _mm256_loadu_ps(bias + 8);
         ap[r] = a[r];
     }
     for (size_t p = 0; p < k; p++) {
@@ -136,25 +135,25 @@ VT_INLINE VT_AVX2_FN void ukernel_avx2_body(const int MR, const float *const *a,
             acc1[r] = _mm256_fmadd_ps(av, b1, acc1[r]);
         }
     }
-    const __m256 vlo = _mm256_set1_ps(lo), vhi = _mm256_set1_ps(hi);
+    const __m256 vlo = _mm256_broadcast_ss(lohi), vhi = _mm256_broadcast_ss(lohi + 1);
     for (int r = 0; r < MR; r++) store_row_avx2(c + r * ldc, acc0[r], acc1[r], nc, vlo, vhi);
 }
 
 static VT_AVX2_FN void ukernel_avx2(int mr, const float *const *a, size_t k, const float *b, const float *bias,
-                                    float *c, size_t ldc, int nc, float lo, float hi) {
+                                    float *c, size_t ldc, int nc, const float *lohi) {
     switch (mr) {
-    case 6: ukernel_avx2_body(6, a, k, b, bias, c, ldc, nc, lo, hi); break;
-    case 5: ukernel_avx2_body(5, a, k, b, bias, c, ldc, nc, lo, hi); break;
-    case 4: ukernel_avx2_body(4, a, k, b, bias, c, ldc, nc, lo, hi); break;
-    case 3: ukernel_avx2_body(3, a, k, b, bias, c, ldc, nc, lo, hi); break;
-    case 2: ukernel_avx2_body(2, a, k, b, bias, c, ldc, nc, lo, hi); break;
-    default: ukernel_avx2_body(1, a, k, b, bias, c, ldc, nc, lo, hi); break;
+    case 6: ukernel_avx2_body(6, a, k, b, bias, c, ldc, nc, lohi); break;
+    case 5: ukernel_avx2_body(5, a, k, b, bias, c, ldc, nc, lohi); break;
+    case 4: ukernel_avx2_body(4, a, k, b, bias, c, ldc, nc, lohi); break;
+    case 3: ukernel_avx2_body(3, a, k, b, bias, c, ldc, nc, lohi); break;
+    case 2: ukernel_avx2_body(2, a, k, b, bias, c, ldc, nc, lohi); break;
+    default: ukernel_avx2_body(1, a, k, b, bias, c, ldc, nc, lohi); break;
     }
 }
 #endif
 
 typedef void (*ukernel_fn)(int, const float *const *, size_t, const float *, const float *, float *, size_t, int,
-                           float, float);
+                           const float *);
 
 /// Computes rows a[0 ..< mc] against every panel into c (row stride ldc), n valid columns.
 static void gemm_tile(const float *const *a, size_t mc, size_t k, size_t n, const float *packed, float *c,
@@ -171,13 +170,14 @@ static void gemm_tile(const float *const *a, size_t mc, size_t k, size_t n, cons
 #endif
     const size_t npad = vt_round_up(n, VT_NR);
     const float *panels = packed + npad;
+    const float lohi[2] = {lo, hi}; // passed by memory: keeps the micro-kernel's registers free
     for (size_t p = 0; p < npad / VT_NR; p++) {
         const size_t col = p * VT_NR;
         const int nc = (int)(n - col < VT_NR ? n - col : VT_NR);
         const float *bp = panels + p * k * VT_NR;
         for (size_t i = 0; i < mc; i += mr) {
             const size_t rows = mc - i < mr ? mc - i : mr;
-            uk((int)rows, a + i, k, bp, packed + col, c + i * ldc + col, ldc, nc, lo, hi);
+            uk((int)rows, a + i, k, bp, packed + col, c + i * ldc + col, ldc, nc, lohi);
         }
     }
 }
