@@ -26,7 +26,7 @@ let package = Package(
         .target(name: "TFLite", dependencies: [
             .product(name: "ZIPFoundation", package: "ZIPFoundation"),
         ]),
-        .target(name: "Inference", dependencies: ["TFLite", "CKernels"]),
+        .target(name: "Inference", dependencies: ["TFLite", "CKernels"], exclude: ["Kernels/README.md"]),
         .target(name: "VisionCore", dependencies: ["TFLite", "CJPEG", "CPNG"]),
         .target(name: "VisionTasks", dependencies: ["VisionCore", "Inference", "TFLite"]),
         .target(name: "VisionRender", dependencies: ["VisionTasks", "VisionCore"]),
