@@ -74,10 +74,14 @@ void vt_fc_pack(int in_features, int out_features, const float *weights, const f
 
 // ---------------------------------------------------------------- micro-kernels
 
+/// Dispatches a run-time row count 1...6 to VT_CASE(constant) (defined by the caller).
+#define VT_SWITCH_MR(mr) \
+    switch (mr) { VT_CASE(6) VT_CASE(5) VT_CASE(4) VT_CASE(3) VT_CASE(2) default: VT_CASE(1) }
+
 /// Portable micro-kernel body: MR rows x NR (8 or 16) columns, plain C the compiler vectorises.
 VT_INLINE void ukernel_portable_body(const int MR, const int NR, const float *const *a, size_t k, const float *b,
                                      const float *bias, float *c, size_t ldc, int nc, const float *lohi) {
-    float acc[4][VT_NR];
+    float acc[6][VT_NR];
     for (int r = 0; r < MR; r++)
         for (int j = 0; j < NR; j++) acc[r][j] = bias[j];
     for (size_t p = 0; p < k; p++) {
@@ -99,13 +103,7 @@ static void ukernel_portable(int mr, int nr, const float *const *a, size_t k, co
         if (nr == VT_NR) ukernel_portable_body(M, VT_NR, a, k, b, bias, c, ldc, nc, lohi); \
         else ukernel_portable_body(M, VT_NR / 2, a, k, b, bias, c, ldc, nc, lohi);      \
         break;
-    switch (mr) {
-        VT_CASE(4)
-        VT_CASE(3)
-        VT_CASE(2)
-    default:
-        VT_CASE(1)
-    }
+    VT_SWITCH_MR(mr)
 #undef VT_CASE
 }
 
@@ -154,15 +152,7 @@ static VT_AVX2_FN void ukernel_avx2(int mr, int nr, const float *const *a, size_
         if (nr == VT_NR) ukernel_avx2_body(M, 2, a, k, b, bias, c, ldc, nc, lohi); \
         else ukernel_avx2_body(M, 1, a, k, b, bias, c, ldc, nc, lohi);            \
         break;
-    switch (mr) {
-        VT_CASE(6)
-        VT_CASE(5)
-        VT_CASE(4)
-        VT_CASE(3)
-        VT_CASE(2)
-    default:
-        VT_CASE(1)
-    }
+    VT_SWITCH_MR(mr)
 #undef VT_CASE
 }
 #endif
