@@ -185,7 +185,7 @@ static VT_AVX2_FN void dw_row_m1_avx2(const vt_conv_geometry *g, const float *in
 void vt_dwconv(const vt_conv_geometry *g, const float *input, const float *packed, float *output, float lo,
                float hi, size_t row_begin, size_t row_end, int isa) {
 #if VT_X86
-    if (isa == VT_ISA_AVX2 && g->out_c == g->in_c) {
+    if (isa >= VT_ISA_AVX2 && g->out_c == g->in_c) {
         for (size_t row = row_begin; row < row_end; row++) dw_row_m1_avx2(g, input, packed, output, lo, hi, row);
         return;
     }

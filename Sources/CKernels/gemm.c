@@ -11,7 +11,7 @@
 
 /// Rows of A gathered or addressed per tile (multiple of every micro-kernel MR).
 #define VT_MC_MAX 120
-#define VT_MC_MIN 12
+#define VT_MC_MIN 24
 
 int vt_conv_geometry_valid(const vt_conv_geometry *g) {
     if (!g) return 0;
@@ -157,15 +157,91 @@ static VT_AVX2_FN void ukernel_avx2(int mr, int nr, const float *const *a, size_
 }
 #endif
 
+#if VT_X86
+#define VT_MR_AVX512 8
+
+/// AVX-512 micro-kernel body: MR (<= 8) rows x NP (1 or 2) panels of 16 columns (b0, b1), MR*NP
+/// accumulators; nc (<= 16*NP) columns are stored, with masked stores for a partial panel.
+VT_INLINE VT_AVX512_FN void ukernel_avx512_body(const int MR, const int NP, const float *const *a, size_t k,
+                                                const float *b0, const float *b1, const float *bias, float *c,
+                                                size_t ldc, int nc, const float *lohi) {
+    __m512 acc[VT_MR_AVX512][2];
+    const float *ap[VT_MR_AVX512];
+    for (int r = 0; r < MR; r++) {
+        for (int v = 0; v < NP; v++) acc[r][v] = _mm512_loadu_ps(bias + 16 * v);
+        ap[r] = a[r];
+    }
+    for (size_t p = 0; p < k; p++) {
+        const __m512 bv0 = _mm512_loadu_ps(b0 + p * VT_NR);
+        const __m512 bv1 = NP > 1 ? _mm512_loadu_ps(b1 + p * VT_NR) : bv0;
+        for (int r = 0; r < MR; r++) {
+            const __m512 av = _mm512_set1_ps(ap[r][p]);
+            acc[r][0] = _mm512_fmadd_ps(av, bv0, acc[r][0]);
+            if (NP > 1) acc[r][1] = _mm512_fmadd_ps(av, bv1, acc[r][1]);
+        }
+    }
+    const __m512 vlo = _mm512_set1_ps(lohi[0]), vhi = _mm512_set1_ps(lohi[1]);
+    for (int v = 0; v < NP; v++) {
+        const int cols = nc - 16 * v >= 16 ? 16 : nc - 16 * v;
+        const __mmask16 mask = (__mmask16)((1u << cols) - 1u);
+        for (int r = 0; r < MR; r++) {
+            const __m512 y = _mm512_min_ps(_mm512_max_ps(acc[r][v], vlo), vhi);
+            _mm512_mask_storeu_ps(c + r * ldc + 16 * v, mask, y);
+        }
+    }
+}
+
+static VT_AVX512_FN void ukernel_avx512(int mr, int np, const float *const *a, size_t k, const float *b0,
+                                        const float *b1, const float *bias, float *c, size_t ldc, int nc,
+                                        const float *lohi) {
+#define VT_CASE(M)                                                                        \
+    case M:                                                                               \
+        if (np == 2) ukernel_avx512_body(M, 2, a, k, b0, b1, bias, c, ldc, nc, lohi);    \
+        else ukernel_avx512_body(M, 1, a, k, b0, b1, bias, c, ldc, nc, lohi);            \
+        break;
+    switch (mr) { VT_CASE(8) VT_CASE(7) VT_CASE(6) VT_CASE(5) VT_CASE(4) VT_CASE(3) VT_CASE(2) default: VT_CASE(1) }
+#undef VT_CASE
+}
+
+/// The AVX-512 tile: pairs of full 16-column panels (8x32 blocks), then a single 16-column panel
+/// (8x16), then an 8-wide last panel through the AVX2 kernel.
+static void gemm_tile_avx512(const float *const *a, size_t mc, size_t k, size_t n, const float *packed, float *c,
+                             size_t ldc, const float *lohi) {
+    const float *bp = packed + vt_round_up(n, VT_NR);
+    for (size_t col = 0; col < n;) {
+        const size_t nr = panel_width(n, col);
+        const int np = (nr == VT_NR && col + VT_NR < n && panel_width(n, col + VT_NR) == VT_NR) ? 2 : 1;
+        const size_t width = np * nr, nc = n - col < width ? n - col : width;
+        const size_t mr = nr == VT_NR ? VT_MR_AVX512 : VT_MR_AVX2;
+        for (size_t i = 0; i < mc; i += mr) {
+            const size_t rows = mc - i < mr ? mc - i : mr;
+            if (nr == VT_NR)
+                ukernel_avx512((int)rows, np, a + i, k, bp, bp + k * VT_NR, packed + col, c + i * ldc + col, ldc,
+                               (int)nc, lohi);
+            else
+                ukernel_avx2((int)rows, (int)nr, a + i, k, bp, packed + col, c + i * ldc + col, ldc, (int)nc, lohi);
+        }
+        bp += k * width;
+        col += width;
+    }
+}
+
+#endif
+
 typedef void (*ukernel_fn)(int, int, const float *const *, size_t, const float *, const float *, float *, size_t,
                            int, const float *);
 
 /// Computes rows a[0 ..< mc] against every panel into c (row stride ldc), n valid columns.
 static void gemm_tile(const float *const *a, size_t mc, size_t k, size_t n, const float *packed, float *c,
                       size_t ldc, float lo, float hi, int isa) {
+    const float lohi[2] = {lo, hi}; // passed by memory: keeps the micro-kernel's registers free
     ukernel_fn uk = ukernel_portable;
     size_t mr = VT_MR_PORTABLE;
 #if VT_X86
+    if (isa == VT_ISA_AVX512) {
+        gemm_tile_avx512(a, mc, k, n, packed, c, ldc, lohi);
+        return;
+    }
     if (isa == VT_ISA_AVX2) {
         uk = ukernel_avx2;
         mr = VT_MR_AVX2;
@@ -174,7 +250,6 @@ static void gemm_tile(const float *const *a, size_t mc, size_t k, size_t n, cons
     (void)isa;
 #endif
     const size_t npad = vt_round_up(n, VT_NR);
-    const float lohi[2] = {lo, hi}; // passed by memory: keeps the micro-kernel's registers free
     const float *bp = packed + npad;
     for (size_t col = 0; col < n; col += VT_NR) {
         const int nr = (int)panel_width(n, col);

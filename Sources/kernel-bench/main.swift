@@ -1,5 +1,5 @@
 // kernel-bench: GFLOP/s of the inference kernels on the layer shapes of the MediaPipe models.
-// Usage: kernel-bench [--portable] [--threads N] [--filter TEXT]
+// Usage: kernel-bench [--portable | --avx2] [--threads N] [--filter TEXT]
 import Foundation
 import Inference
 
@@ -67,10 +67,11 @@ var args = CommandLine.arguments.dropFirst()
 while let arg = args.popFirst() {
     switch arg {
     case "--portable": isa = .portable
+    case "--avx2": isa = .avx2
     case "--threads": threads = KernelThreads(Int(args.popFirst() ?? "") ?? 1)
     case "--filter": filter = args.popFirst() ?? ""
     default:
-        print("usage: kernel-bench [--portable] [--threads N] [--filter TEXT]")
+        print("usage: kernel-bench [--portable | --avx2] [--threads N] [--filter TEXT]")
         exit(2)
     }
 }
