@@ -22,14 +22,16 @@ let package = Package(
                        providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo",
                        providers: [.apt(["libcairo2-dev"])]),
+        // JPEG/PNG decoding and encoding over libjpeg-turbo and libpng, errors as return codes.
+        .target(name: "CImageCodecs", dependencies: ["CJPEG", "CPNG"], path: "Sources/CImageCodecs"),
         // Hot inference kernels in C, with AVX2/FMA variants chosen at run time.
         .target(name: "CKernels", path: "Sources/CKernels"),
 
         .target(name: "TFLite", dependencies: [
             .product(name: "ZIPFoundation", package: "ZIPFoundation"),
         ]),
-        .target(name: "Inference", dependencies: ["TFLite", "CKernels"]),
-        .target(name: "VisionCore", dependencies: ["TFLite", "CJPEG", "CPNG"]),
+        .target(name: "Inference", dependencies: ["TFLite", "CKernels"], exclude: ["Kernels/README.md"]),
+        .target(name: "VisionCore", dependencies: ["TFLite", "CImageCodecs"]),
         .target(name: "VisionTasks", dependencies: ["VisionCore", "Inference", "TFLite"]),
         .target(name: "VisionRender", dependencies: ["VisionTasks", "VisionCore", "CCairo"]),
         // Video files and live sources through Debian's ffmpeg, driven over pipes.
@@ -39,7 +41,12 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
+        // Prints GFLOP/s of the inference kernels on the models' layer shapes (release builds only).
+        .executableTarget(name: "kernel-bench", dependencies: ["Inference"]),
+
         .testTarget(name: "TFLiteTests", dependencies: ["TFLite"]),
+        .testTarget(name: "InferenceTests", dependencies: ["Inference", "TFLite"]),
+        .testTarget(name: "VisionCoreTests", dependencies: ["VisionCore", "TFLite"]),
         .testTarget(name: "VisionTasksTests", dependencies: ["VisionTasks"]),
         .testTarget(name: "VisionRenderTests", dependencies: ["VisionRender", "VisionTasks"]),
         .testTarget(name: "VideoIOTests", dependencies: ["VideoIO", "VisionCore"]),

@@ -1,0 +1,65 @@
+import Foundation
+
+/// The compute device a task runs on. VisionTasks runs on the CPU only.
+public enum Delegate: Sendable, Equatable {
+    /// Run on the CPU with VisionTasks' own inference engine.
+    case cpu
+}
+
+/// Options every task shares: where the model comes from and how it runs.
+public struct BaseOptions: Sendable {
+    /// Path to the model file (`.task` bundle or `.tflite`). Ignored when `modelAssetBuffer` is set.
+    public var modelAssetPath: String
+    /// The model file's bytes; takes precedence over `modelAssetPath` when set.
+    public var modelAssetBuffer: Data?
+    /// The compute device; only `.cpu`.
+    public var delegate: Delegate
+    /// Threads the inference engine may use (1...64). VisionTasks' extension to the iOS options;
+    /// the default is the number of cores, at most 4.
+    public var numThreads: Int
+
+    /// Creates options with no model set and the default delegate and thread count.
+    public init(modelAssetPath: String = "", modelAssetBuffer: Data? = nil, delegate: Delegate = .cpu,
+                numThreads: Int = BaseOptions.defaultNumThreads) {
+        self.modelAssetPath = modelAssetPath
+        self.modelAssetBuffer = modelAssetBuffer
+        self.delegate = delegate
+        self.numThreads = numThreads
+    }
+
+    /// The default thread count: the machine's active cores, at most 4.
+    public static var defaultNumThreads: Int { max(1, min(4, ProcessInfo.processInfo.activeProcessorCount)) }
+
+    /// The largest accepted `numThreads`.
+    public static let maxNumThreads = 64
+
+    /// Checks the options and returns the model file's bytes, from the buffer or the path.
+    package func loadModelAsset() throws -> Data {
+        guard (1...BaseOptions.maxNumThreads).contains(numThreads) else {
+            throw VisionTasksError.invalidOption(name: "numThreads",
+                reason: "must be in 1...\(BaseOptions.maxNumThreads), got \(numThreads)")
+        }
+        if let buffer = modelAssetBuffer {
+            guard !buffer.isEmpty else {
+                throw VisionTasksError.invalidOption(name: "modelAssetBuffer", reason: "is empty")
+            }
+            return buffer
+        }
+        guard !modelAssetPath.isEmpty else {
+            throw VisionTasksError.invalidOption(name: "modelAssetPath",
+                reason: "no model given: set modelAssetPath or modelAssetBuffer")
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: modelAssetPath, isDirectory: &isDirectory) else {
+            throw VisionTasksError.fileNotFound(path: modelAssetPath)
+        }
+        guard !isDirectory.boolValue else {
+            throw VisionTasksError.fileUnreadable(path: modelAssetPath, reason: "is a directory, not a model file")
+        }
+        do {
+            return try Data(contentsOf: URL(fileURLWithPath: modelAssetPath), options: .mappedIfSafe)
+        } catch {
+            throw VisionTasksError.fileUnreadable(path: modelAssetPath, reason: error.localizedDescription)
+        }
+    }
+}

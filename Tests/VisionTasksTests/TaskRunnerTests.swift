@@ -1,0 +1,121 @@
+import Foundation
+import Testing
+@testable import VisionTasks
+
+/// Collects live-stream deliveries from the runner's result queue.
+private final class Deliveries: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [(value: Int?, error: String?, timestamp: Int)] = []
+    func add(_ result: Result<Int, any Error>, _ timestamp: Int) {
+        lock.withLock {
+            switch result {
+            case .success(let value): items.append((value, nil, timestamp))
+            case .failure(let error): items.append((nil, "\(error)", timestamp))
+            }
+        }
+    }
+    var all: [(value: Int?, error: String?, timestamp: Int)] { lock.withLock { items } }
+}
+
+@Suite struct TaskRunnerTests {
+    private func runner(_ mode: RunningMode, delay: Double = 0, sink: Deliveries? = nil) -> TaskRunner<Int, Int> {
+        let process: TaskRunner<Int, Int>.Process = { input, _ in
+            if delay > 0 { Thread.sleep(forTimeInterval: delay) }
+            if input < 0 { throw VisionTasksError.processingFailed("frame \(input) is bad") }
+            return input * 2
+        }
+        var deliver: TaskRunner<Int, Int>.Deliver?
+        if let sink { deliver = { result, timestamp in sink.add(result, timestamp) } }
+        return TaskRunner(taskName: "TestTask", verb: "detect", runningMode: mode, process: process, deliver: deliver)
+    }
+
+    @Test func imageModeRunsImagesAndRejectsOtherMethods() throws {
+        let r = runner(.image)
+        #expect(try r.processImage(21) == 42)
+        #expect(throws: VisionTasksError.runningModeMismatch(
+            "TestTask was created in IMAGE mode; detect(videoFrame:timestampInMilliseconds:) needs VIDEO mode (use detect(image:))")) {
+            _ = try r.processVideoFrame(1, timestampInMilliseconds: 0)
+        }
+        #expect(throws: VisionTasksError.self) { try r.processAsync(1, timestampInMilliseconds: 0) }
+    }
+
+    @Test func videoModeRequiresStrictlyIncreasingTimestamps() throws {
+        let r = runner(.video)
+        #expect(try r.processVideoFrame(1, timestampInMilliseconds: 10) == 2)
+        #expect(try r.processVideoFrame(2, timestampInMilliseconds: 11) == 4)
+        #expect(throws: VisionTasksError.invalidTimestamp(
+            "TestTask got timestamp 11 ms after 11 ms; timestamps must strictly increase in VIDEO mode")) {
+            _ = try r.processVideoFrame(3, timestampInMilliseconds: 11)
+        }
+        #expect(throws: VisionTasksError.self) { _ = try r.processVideoFrame(3, timestampInMilliseconds: 5) }
+        #expect(throws: VisionTasksError.self) { _ = try r.processImage(1) }
+        // A failing frame still consumes its timestamp, as in MediaPipe.
+        #expect(throws: VisionTasksError.processingFailed("frame -1 is bad")) {
+            _ = try r.processVideoFrame(-1, timestampInMilliseconds: 20)
+        }
+        #expect(throws: VisionTasksError.self) { _ = try r.processVideoFrame(1, timestampInMilliseconds: 20) }
+    }
+
+    @Test func liveStreamDeliversInOrderWithErrors() throws {
+        let sink = Deliveries()
+        let r = runner(.liveStream, sink: sink)
+        for t in 0..<20 {
+            try r.processAsync(t == 7 ? -1 : t, timestampInMilliseconds: t * 33)
+            r.waitUntilIdle()  // one at a time: nothing may be dropped
+        }
+        let got = sink.all
+        #expect(got.count == 20)
+        #expect(got.map(\.timestamp) == (0..<20).map { $0 * 33 })
+        #expect(got[7].value == nil && got[7].error == "Processing failed: frame -1 is bad")
+        #expect(got[8].value == 16)
+        #expect(r.droppedFrameCount == 0)
+        #expect(throws: VisionTasksError.self) { try r.processAsync(1, timestampInMilliseconds: 19 * 33) }
+        #expect(throws: VisionTasksError.self) { _ = try r.processImage(1) }
+    }
+
+    @Test func liveStreamDropsOlderWaitingFramesUnderOverload() throws {
+        let sink = Deliveries()
+        let r = runner(.liveStream, delay: 0.02, sink: sink)
+        let frames = 60
+        for t in 0..<frames { try r.processAsync(t, timestampInMilliseconds: t) }  // far faster than 20 ms each
+        r.waitUntilIdle()
+        let got = sink.all
+        // The first frame runs, the last one always waits and runs; most in between are dropped.
+        #expect(got.first?.timestamp == 0)
+        #expect(got.last?.timestamp == frames - 1)
+        #expect(got.count + r.droppedFrameCount == frames)
+        #expect(r.droppedFrameCount > frames / 2)
+        let timestamps = got.map(\.timestamp)
+        #expect(timestamps == timestamps.sorted())
+        #expect(got.allSatisfy { $0.value == $0.timestamp * 2 })
+    }
+
+    @Test func optionChecksNameTheOption() {
+        #expect(throws: VisionTasksError.invalidOption(name: "minDetectionConfidence", reason: "must be in [0, 1], got 1.5")) {
+            try OptionChecks.unitInterval(1.5, "minDetectionConfidence")
+        }
+        #expect(throws: VisionTasksError.self) { try OptionChecks.unitInterval(.nan, "x") }
+        #expect(throws: VisionTasksError.invalidOption(name: "numFaces", reason: "must be at least 1, got 0")) {
+            try OptionChecks.positive(0, "numFaces")
+        }
+        #expect(throws: VisionTasksError.self) {
+            try OptionChecks.delegate(present: false, runningMode: .liveStream, "faceDetectorLiveStreamDelegate")
+        }
+        #expect(throws: VisionTasksError.self) {
+            try OptionChecks.delegate(present: true, runningMode: .image, "faceDetectorLiveStreamDelegate")
+        }
+        #expect(throws: Never.self) { try OptionChecks.delegate(present: true, runningMode: .liveStream, "d") }
+    }
+
+    @Test func baseOptionsLoadTheModelOrSayWhyNot() throws {
+        #expect(throws: VisionTasksError.fileNotFound(path: "/no/such/model.task")) {
+            _ = try BaseOptions(modelAssetPath: "/no/such/model.task").loadModelAsset()
+        }
+        #expect(throws: VisionTasksError.self) { _ = try BaseOptions().loadModelAsset() }
+        #expect(throws: VisionTasksError.self) { _ = try BaseOptions(modelAssetPath: "/tmp").loadModelAsset() }
+        #expect(throws: VisionTasksError.self) {
+            _ = try BaseOptions(modelAssetBuffer: Data([1]), numThreads: 0).loadModelAsset()
+        }
+        #expect(try BaseOptions(modelAssetPath: "/nope", modelAssetBuffer: Data([1, 2])).loadModelAsset() == Data([1, 2]))
+    }
+}
