@@ -1,0 +1,281 @@
+/// Padding of a convolution or pooling window (schema enum `Padding`).
+public enum Padding: Int8, Sendable, Codable {
+    /// Output size is ceil(input / stride); the window is padded evenly, extra on the bottom/right.
+    case same = 0
+    /// No padding: output size is ceil((input - window + 1) / stride).
+    case valid = 1
+}
+
+/// An activation fused into an operator (schema enum `ActivationFunctionType`).
+public enum ActivationFunction: Int8, Sendable, Codable {
+    /// No activation.
+    case none = 0
+    /// max(0, x).
+    case relu = 1
+    /// clamp(x, -1, 1).
+    case reluN1To1 = 2
+    /// clamp(x, 0, 6).
+    case relu6 = 3
+    /// tanh(x).
+    case tanh = 4
+    /// Sign bit (unused by current converters).
+    case signBit = 5
+}
+
+/// Options of CONV_2D.
+public struct Conv2DOptions: Hashable, Sendable, Codable {
+    /// SAME or VALID padding.
+    public var padding: Padding
+    /// Horizontal stride.
+    public var strideWidth: Int
+    /// Vertical stride.
+    public var strideHeight: Int
+    /// Horizontal dilation factor (1 = none).
+    public var dilationWidth: Int
+    /// Vertical dilation factor (1 = none).
+    public var dilationHeight: Int
+    /// Fused activation.
+    public var activation: ActivationFunction
+}
+
+/// Options of DEPTHWISE_CONV_2D.
+public struct DepthwiseConv2DOptions: Hashable, Sendable, Codable {
+    /// SAME or VALID padding.
+    public var padding: Padding
+    /// Horizontal stride.
+    public var strideWidth: Int
+    /// Vertical stride.
+    public var strideHeight: Int
+    /// Output channels per input channel.
+    public var depthMultiplier: Int
+    /// Horizontal dilation factor (1 = none).
+    public var dilationWidth: Int
+    /// Vertical dilation factor (1 = none).
+    public var dilationHeight: Int
+    /// Fused activation.
+    public var activation: ActivationFunction
+}
+
+/// Options of FULLY_CONNECTED.
+public struct FullyConnectedOptions: Hashable, Sendable, Codable {
+    /// Fused activation.
+    public var activation: ActivationFunction
+    /// Weights layout: 0 = DEFAULT, 1 = SHUFFLED4x16INT8.
+    public var weightsFormat: Int
+    /// Keep the input's leading dimensions instead of flattening to 2-D.
+    public var keepNumDims: Bool
+    /// Quantize float inputs on the fly (hybrid models).
+    public var asymmetricQuantizeInputs: Bool
+}
+
+/// Options of MAX_POOL_2D, AVERAGE_POOL_2D and L2_POOL_2D.
+public struct Pool2DOptions: Hashable, Sendable, Codable {
+    /// SAME or VALID padding.
+    public var padding: Padding
+    /// Horizontal stride.
+    public var strideWidth: Int
+    /// Vertical stride.
+    public var strideHeight: Int
+    /// Window width.
+    public var filterWidth: Int
+    /// Window height.
+    public var filterHeight: Int
+    /// Fused activation.
+    public var activation: ActivationFunction
+}
+
+/// Options of CONCATENATION.
+public struct ConcatenationOptions: Hashable, Sendable, Codable {
+    /// Axis to concatenate along (negative counts from the end).
+    public var axis: Int
+    /// Fused activation.
+    public var activation: ActivationFunction
+}
+
+/// Options of RESIZE_BILINEAR.
+public struct ResizeBilinearOptions: Hashable, Sendable, Codable {
+    /// Align the corner pixels of input and output.
+    public var alignCorners: Bool
+    /// Sample at pixel centres (x + 0.5) rather than corners.
+    public var halfPixelCenters: Bool
+}
+
+/// Options of STRIDED_SLICE.
+public struct StridedSliceOptions: Hashable, Sendable, Codable {
+    /// Bit i set: ignore begin[i] and start at the first element.
+    public var beginMask: Int
+    /// Bit i set: ignore end[i] and run to the last element.
+    public var endMask: Int
+    /// Bit i set: dimension i is an ellipsis.
+    public var ellipsisMask: Int
+    /// Bit i set: insert a new axis of size 1 at i.
+    public var newAxisMask: Int
+    /// Bit i set: dimension i is indexed, not sliced, and removed.
+    public var shrinkAxisMask: Int
+    /// `end` is an offset from `begin` rather than an absolute index.
+    public var offset: Bool
+}
+
+/// Options of GATHER.
+public struct GatherOptions: Hashable, Sendable, Codable {
+    /// Axis of the params tensor to gather along.
+    public var axis: Int
+    /// Number of leading batch dimensions.
+    public var batchDims: Int
+}
+
+/// Options of UNPACK.
+public struct UnpackOptions: Hashable, Sendable, Codable {
+    /// Number of outputs.
+    public var num: Int
+    /// Axis to unpack along.
+    public var axis: Int
+}
+
+/// Options of the reducers MEAN, SUM, REDUCE_MAX, REDUCE_MIN, REDUCE_PROD, REDUCE_ANY.
+public struct ReducerOptions: Hashable, Sendable, Codable {
+    /// Keep reduced dimensions with size 1.
+    public var keepDims: Bool
+}
+
+/// The builtin options of an operator, decoded for the operators VisionTasks' models use.
+public enum BuiltinOptions: Hashable, Sendable, Codable {
+    /// The operator has no options table.
+    case none
+    /// CONV_2D.
+    case conv2D(Conv2DOptions)
+    /// DEPTHWISE_CONV_2D.
+    case depthwiseConv2D(DepthwiseConv2DOptions)
+    /// FULLY_CONNECTED.
+    case fullyConnected(FullyConnectedOptions)
+    /// MAX_POOL_2D, AVERAGE_POOL_2D, L2_POOL_2D.
+    case pool2D(Pool2DOptions)
+    /// ADD (fused activation).
+    case add(activation: ActivationFunction)
+    /// SUB (fused activation).
+    case sub(activation: ActivationFunction)
+    /// MUL (fused activation).
+    case mul(activation: ActivationFunction)
+    /// DIV (fused activation).
+    case div(activation: ActivationFunction)
+    /// CONCATENATION.
+    case concatenation(ConcatenationOptions)
+    /// RESHAPE: the target shape, when given as an option rather than a tensor.
+    case reshape(newShape: [Int])
+    /// SOFTMAX: the exponent scale.
+    case softmax(beta: Float)
+    /// RESIZE_BILINEAR.
+    case resizeBilinear(ResizeBilinearOptions)
+    /// STRIDED_SLICE.
+    case stridedSlice(StridedSliceOptions)
+    /// GATHER.
+    case gather(GatherOptions)
+    /// UNPACK.
+    case unpack(UnpackOptions)
+    /// MEAN, SUM, REDUCE_MAX, REDUCE_MIN and other reducers.
+    case reducer(ReducerOptions)
+    /// SQUEEZE: the dimensions to remove (all of size 1 when empty).
+    case squeeze(squeezeDims: [Int])
+    /// LEAKY_RELU: the negative slope.
+    case leakyRelu(alpha: Float)
+    /// PAD (no fields).
+    case pad
+    /// PADV2 (no fields).
+    case padV2
+    /// TRANSPOSE (no fields).
+    case transpose
+    /// SQUARED_DIFFERENCE (no fields).
+    case squaredDifference
+    /// MAXIMUM and MINIMUM (no fields).
+    case maximumMinimum
+    /// DEQUANTIZE (no fields).
+    case dequantize
+    /// NEG (no fields).
+    case neg
+    /// An options table this reader does not decode; `type` is the schema's `BuiltinOptions` union tag.
+    case unknown(type: Int)
+
+    /// The fused activation, for options that have one; `.none` otherwise.
+    public var fusedActivation: ActivationFunction {
+        switch self {
+        case .conv2D(let o): return o.activation
+        case .depthwiseConv2D(let o): return o.activation
+        case .fullyConnected(let o): return o.activation
+        case .pool2D(let o): return o.activation
+        case .concatenation(let o): return o.activation
+        case .add(let a), .sub(let a), .mul(let a), .div(let a): return a
+        default: return .none
+        }
+    }
+}
+
+extension BuiltinOptions {
+    /// Decodes the options table `table` whose union tag is `type`.
+    static func decode(type: UInt8, table: FBTable?, in buffer: FlatBuffer, operatorName: String) throws -> BuiltinOptions {
+        guard type != 0 else { return .none }
+        guard let t = table else {
+            throw buffer.fail("\(operatorName): builtin options of type \(type) are missing their table")
+        }
+        func padding(_ id: Int) throws -> Padding {
+            let raw = try t.scalar(id, Int8(0))
+            guard let value = Padding(rawValue: raw) else {
+                throw t.buffer.fail("\(operatorName): invalid padding value \(raw)")
+            }
+            return value
+        }
+        func activation(_ id: Int) throws -> ActivationFunction {
+            let raw = try t.scalar(id, Int8(0))
+            guard let value = ActivationFunction(rawValue: raw) else {
+                throw t.buffer.fail("\(operatorName): invalid fused activation value \(raw)")
+            }
+            return value
+        }
+        func int(_ id: Int, _ defaultValue: Int32 = 0) throws -> Int { Int(try t.scalar(id, defaultValue)) }
+
+        switch type {
+        case 1:
+            return .conv2D(Conv2DOptions(
+                padding: try padding(0), strideWidth: try int(1), strideHeight: try int(2),
+                dilationWidth: try int(4, 1), dilationHeight: try int(5, 1), activation: try activation(3)))
+        case 2:
+            return .depthwiseConv2D(DepthwiseConv2DOptions(
+                padding: try padding(0), strideWidth: try int(1), strideHeight: try int(2),
+                depthMultiplier: try int(3), dilationWidth: try int(5, 1), dilationHeight: try int(6, 1),
+                activation: try activation(4)))
+        case 5:
+            return .pool2D(Pool2DOptions(
+                padding: try padding(0), strideWidth: try int(1), strideHeight: try int(2),
+                filterWidth: try int(3), filterHeight: try int(4), activation: try activation(5)))
+        case 8:
+            return .fullyConnected(FullyConnectedOptions(
+                activation: try activation(0), weightsFormat: Int(try t.scalar(1, Int8(0))),
+                keepNumDims: try t.bool(2), asymmetricQuantizeInputs: try t.bool(3)))
+        case 9: return .softmax(beta: try t.float(0, 0))
+        case 10: return .concatenation(ConcatenationOptions(axis: try int(0), activation: try activation(1)))
+        case 11: return .add(activation: try activation(0))
+        case 15:
+            return .resizeBilinear(ResizeBilinearOptions(alignCorners: try t.bool(2), halfPixelCenters: try t.bool(3)))
+        case 17: return .reshape(newShape: try t.scalars(0, Int32.self, "new_shape").map(Int.init))
+        case 21: return .mul(activation: try activation(0))
+        case 22: return .pad
+        case 23: return .gather(GatherOptions(axis: try int(0), batchDims: try int(1)))
+        case 26: return .transpose
+        case 27: return .reducer(ReducerOptions(keepDims: try t.bool(0)))
+        case 28: return .sub(activation: try activation(0))
+        case 29: return .div(activation: try activation(0))
+        case 30: return .squeeze(squeezeDims: try t.scalars(0, Int32.self, "squeeze_dims").map(Int.init))
+        case 32:
+            return .stridedSlice(StridedSliceOptions(
+                beginMask: try int(0), endMask: try int(1), ellipsisMask: try int(2),
+                newAxisMask: try int(3), shrinkAxisMask: try int(4), offset: try t.bool(5)))
+        case 38: return .dequantize
+        case 39: return .maximumMinimum
+        case 42: return .neg
+        case 43: return .padV2
+        case 64: return .unpack(UnpackOptions(num: try int(0), axis: try int(1)))
+        case 75: return .leakyRelu(alpha: try t.float(0, 0))
+        case 76: return .squaredDifference
+        default: return .unknown(type: Int(type))
+        }
+    }
+}

@@ -1,0 +1,177 @@
+import Foundation
+
+/// TFLite model metadata (the "TFLITE_METADATA" FlatBuffer of tflite-support's metadata_schema.fbs):
+/// what the model is, how to normalize its inputs, and which files label its outputs.
+public struct ModelMetadata: Hashable, Sendable, Codable {
+    /// Name of the metadata entry in a model's `metadata` list.
+    public static let entryName = "TFLITE_METADATA"
+
+    /// Model name.
+    public let name: String?
+    /// Model description.
+    public let description: String?
+    /// Model version string.
+    public let version: String?
+    /// Author.
+    public let author: String?
+    /// License.
+    public let license: String?
+    /// Minimum metadata parser version needed to read all fields.
+    public let minParserVersion: String?
+    /// Files that belong to the whole model.
+    public let associatedFiles: [AssociatedFile]
+    /// Per-subgraph metadata (usually one).
+    public let subgraphs: [SubgraphMetadata]
+
+    /// Parses the metadata FlatBuffer `data` (file identifier "M001"); `name` prefixes error messages.
+    /// - Throws: `VisionTasksError.invalidModel` naming what is wrong and where.
+    public init(data: Data, name: String = entryName) throws {
+        let buffer = FlatBuffer(data, label: name)
+        let root = try buffer.root("ModelMetadata", fileIdentifier: "M001")
+        self.name = try root.string(0, "name")
+        description = try root.string(1, "description")
+        version = try root.string(2, "version")
+        author = try root.string(4, "author")
+        license = try root.string(5, "license")
+        minParserVersion = try root.string(7, "min_parser_version")
+        associatedFiles = try root.tables(6, "associated_files") { table, _ in try AssociatedFile(table) }
+        subgraphs = try root.tables(3, "subgraph_metadata") { table, _ in try SubgraphMetadata(table) }
+    }
+
+    /// Names of every associated file mentioned anywhere in the metadata.
+    var allAssociatedFileNames: [String] {
+        var names = associatedFiles.map(\.name)
+        for subgraph in subgraphs {
+            names += subgraph.associatedFiles.map(\.name)
+            for tensor in subgraph.inputTensors + subgraph.outputTensors {
+                names += tensor.associatedFiles.map(\.name)
+            }
+        }
+        return names
+    }
+}
+
+/// Metadata of one subgraph: its input and output tensors, in the subgraph's input/output order.
+public struct SubgraphMetadata: Hashable, Sendable, Codable {
+    /// Subgraph name.
+    public let name: String?
+    /// Subgraph description.
+    public let description: String?
+    /// Metadata of each input tensor, in `Subgraph.inputs` order.
+    public let inputTensors: [TensorMetadata]
+    /// Metadata of each output tensor, in `Subgraph.outputs` order.
+    public let outputTensors: [TensorMetadata]
+    /// Files that belong to the subgraph.
+    public let associatedFiles: [AssociatedFile]
+
+    init(_ table: FBTable) throws {
+        name = try table.string(0, "name")
+        description = try table.string(1, "description")
+        inputTensors = try table.tables(2, "input_tensor_metadata") { t, _ in try TensorMetadata(t) }
+        outputTensors = try table.tables(3, "output_tensor_metadata") { t, _ in try TensorMetadata(t) }
+        associatedFiles = try table.tables(4, "associated_files") { t, _ in try AssociatedFile(t) }
+    }
+}
+
+/// Metadata of one tensor: name, normalization of its values, value statistics, associated files.
+public struct TensorMetadata: Hashable, Sendable, Codable {
+    /// Tensor name (as the metadata gives it; may differ from the model's tensor name).
+    public let name: String?
+    /// Description.
+    public let description: String?
+    /// Input normalization (value - mean) / std, when the tensor has a NormalizationOptions process unit.
+    public let normalization: NormalizationOptions?
+    /// The color space of an image tensor, when given ("RGB", "GRAYSCALE", "UNKNOWN").
+    public let colorSpace: String?
+    /// Statistics: maximum values per channel, often empty.
+    public let statsMax: [Float]
+    /// Statistics: minimum values per channel, often empty.
+    public let statsMin: [Float]
+    /// Files that belong to this tensor (labels, ...).
+    public let associatedFiles: [AssociatedFile]
+
+    init(_ table: FBTable) throws {
+        name = try table.string(0, "name")
+        description = try table.string(1, "description")
+        associatedFiles = try table.tables(6, "associated_files") { t, _ in try AssociatedFile(t) }
+        var colorSpace: String?
+        if let content = try table.table(3, "Content"), try content.scalar(0, UInt8(0)) == 2,
+           let properties = try content.table(1, "ImageProperties") {
+            let raw = try properties.scalar(0, Int8(0))
+            colorSpace = ["UNKNOWN", "RGB", "GRAYSCALE"].indices.contains(Int(raw))
+                ? ["UNKNOWN", "RGB", "GRAYSCALE"][Int(raw)] : "COLOR_SPACE_\(raw)"
+        }
+        self.colorSpace = colorSpace
+        if let stats = try table.table(5, "Stats") {
+            statsMax = try stats.floats(0, "max")
+            statsMin = try stats.floats(1, "min")
+        } else {
+            statsMax = []
+            statsMin = []
+        }
+        let units = try table.tables(4, "process_units") { unit, _ -> NormalizationOptions? in
+            guard try unit.scalar(0, UInt8(0)) == 1, let options = try unit.table(1, "NormalizationOptions") else {
+                return nil
+            }
+            return NormalizationOptions(mean: try options.floats(0, "mean"), std: try options.floats(1, "std"))
+        }
+        normalization = units.compactMap { $0 }.first
+    }
+}
+
+/// Input normalization: value' = (value - mean[c]) / std[c], with one value broadcast over all channels.
+public struct NormalizationOptions: Hashable, Sendable, Codable {
+    /// Means, one per channel (or one for all).
+    public let mean: [Float]
+    /// Standard deviations, one per channel (or one for all).
+    public let std: [Float]
+}
+
+/// A file associated with a model, subgraph or tensor.
+public struct AssociatedFile: Hashable, Sendable, Codable {
+    /// File name (the name of the entry in the model's appended zip).
+    public let name: String
+    /// Description.
+    public let description: String?
+    /// What the file holds.
+    public let type: AssociatedFileType
+    /// Locale of a label file ("en", ...), nil when not given.
+    public let locale: String?
+
+    init(_ table: FBTable) throws {
+        name = try table.string(0, "name") ?? ""
+        description = try table.string(1, "description")
+        type = AssociatedFileType(rawValue: try table.scalar(2, Int8(0))) ?? .unknown
+        locale = try table.string(3, "locale")
+    }
+}
+
+/// What an associated file holds (metadata schema enum `AssociatedFileType`).
+public enum AssociatedFileType: Int8, Hashable, Sendable, Codable {
+    /// Unknown, or a value this reader does not know.
+    case unknown = 0
+    /// Descriptions.
+    case descriptions = 1
+    /// One label per line for each element along the tensor's last axis.
+    case tensorAxisLabels = 2
+    /// One label per line for each value of the tensor.
+    case tensorValueLabels = 3
+    /// Score calibration parameters.
+    case tensorAxisScoreCalibration = 4
+    /// Vocabulary.
+    case vocabulary = 5
+    /// ScaNN index.
+    case scannIndexFile = 6
+}
+
+/// Label files: one label per line.
+enum LabelFile {
+    /// The labels of a label file: lines without their line endings, trailing blank lines dropped.
+    static func parse(_ bytes: Data) -> [String] {
+        var lines = String(decoding: bytes, as: UTF8.self)
+            .split(separator: "\n", omittingEmptySubsequences: false)
+            .map { $0.hasSuffix("\r") ? String($0.dropLast()) : String($0) }
+        while let last = lines.last, last.trimmingCharacters(in: .whitespaces).isEmpty { lines.removeLast() }
+        return lines
+    }
+}

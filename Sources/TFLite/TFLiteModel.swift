@@ -1,0 +1,304 @@
+import Foundation
+
+/// A parsed, bounds-checked TFLite model (`.tflite` FlatBuffer, schema version 3).
+///
+/// Parsing checks every offset and length, every operator's opcode and tensor indices, every tensor's buffer
+/// index and that constant data has the byte size its shape and type call for. Constant data is not
+/// copied: `bufferData(_:)` returns slices of `data`.
+public struct TFLiteModel: Sendable {
+    /// The model bytes as given (buffers are slices of it).
+    public let data: Data
+    /// Schema version (3 for current models).
+    public let version: Int
+    /// The converter's description ("MLIR Converted.", ...), empty when absent.
+    public let description: String
+    /// The operator codes that operators refer to by index.
+    public let operatorCodes: [OperatorCode]
+    /// The subgraphs; subgraph 0 is the main graph.
+    public let subgraphs: [Subgraph]
+    /// The buffers that tensors refer to by index; buffer 0 is the empty sentinel.
+    public let buffers: [Buffer]
+    /// The model's metadata entries, by name ("TFLITE_METADATA", "min_runtime_version", ...), as raw bytes.
+    public let metadata: [String: Data]
+    /// The parsed TFLite metadata (the "TFLITE_METADATA" entry), when the model has it.
+    public let modelMetadata: ModelMetadata?
+    /// Files packed into the model as a zip appended to the FlatBuffer (labels and the like), by name.
+    public let associatedFiles: [String: Data]
+
+    /// Parses `data` as a `.tflite` model; `name` (a file or bundle entry) prefixes error messages.
+    /// - Throws: `VisionTasksError.invalidModel` naming what is wrong and where.
+    public init(data: Data, name: String = "model") throws {
+        let buffer = FlatBuffer(data, label: name)
+        let root = try buffer.root("Model", fileIdentifier: "TFL3")
+        self.data = data
+        self.version = Int(try root.scalar(0, UInt32(0)))
+        self.description = try root.string(3, "description") ?? ""
+
+        let buffers = try root.tables(4, "buffers") { table, index in
+            try Buffer(table, index: index, modelSize: data.count)
+        }
+        self.buffers = buffers
+        let codes = try root.tables(1, "operator_codes") { table, _ in try OperatorCode(table) }
+        self.operatorCodes = codes
+        self.subgraphs = try root.tables(2, "subgraphs") { table, index in
+            try Subgraph(table, index: index, operatorCodes: codes, buffers: buffers)
+        }
+        guard !subgraphs.isEmpty else { throw buffer.fail("the model has no subgraph") }
+
+        var metadata: [String: Data] = [:]
+        _ = try root.tables(6, "metadata") { table, index in
+            let entryName = try table.string(0, "name") ?? ""
+            let bufferIndex = Int(try table.scalar(1, UInt32(0)))
+            guard bufferIndex < buffers.count else {
+                throw buffer.fail("metadata[\(index)] \"\(entryName)\" refers to buffer \(bufferIndex) of \(buffers.count)")
+            }
+            if metadata[entryName] == nil {
+                metadata[entryName] = buffers[bufferIndex].bytes(of: data)
+            }
+        }
+        self.metadata = metadata
+        if let bytes = metadata[ModelMetadata.entryName] {
+            self.modelMetadata = try ModelMetadata(data: bytes, name: "\(name) \(ModelMetadata.entryName)")
+        } else {
+            self.modelMetadata = nil
+        }
+        self.associatedFiles = try ZipReader.appendedFiles(in: data, name: name,
+                                                           required: modelMetadata?.allAssociatedFileNames ?? [])
+    }
+
+    /// The bytes of buffer `index` (a slice of `data`: index it from its `startIndex`); empty when out of range.
+    public func bufferData(_ index: Int) -> Data {
+        guard buffers.indices.contains(index) else { return Data() }
+        return buffers[index].bytes(of: data)
+    }
+
+    /// The constant data of `tensor` (a slice of `data`), or nil when the tensor has none.
+    public func constantData(of tensor: Tensor) -> Data? {
+        let bytes = bufferData(tensor.buffer)
+        return bytes.isEmpty ? nil : bytes
+    }
+
+    /// The labels of output `index` of `subgraph`, from the metadata's TENSOR_AXIS_LABELS file; nil when it has none.
+    /// - Throws: `VisionTasksError.invalidModel` when the metadata names a label file the model does not contain.
+    public func labels(forOutput index: Int, subgraph: Int = 0) throws -> [String]? {
+        guard let metadata = modelMetadata, metadata.subgraphs.indices.contains(subgraph) else { return nil }
+        let outputs = metadata.subgraphs[subgraph].outputTensors
+        guard outputs.indices.contains(index) else { return nil }
+        let candidates = outputs[index].associatedFiles.filter { $0.type == .tensorAxisLabels }
+        guard let file = candidates.first(where: { $0.locale == nil }) ?? candidates.first else { return nil }
+        guard let bytes = associatedFiles[file.name] else {
+            throw VisionTasksError.invalidModel(
+                "the metadata names label file \"\(file.name)\" for output \(index), but the model does not contain it")
+        }
+        return LabelFile.parse(bytes)
+    }
+}
+
+extension TFLiteModel {
+    /// An operator code: which builtin (or custom) operator, and its version.
+    public struct OperatorCode: Hashable, Sendable, Codable {
+        /// The builtin operator (`CUSTOM` for custom operators).
+        public let builtinCode: BuiltinOperator
+        /// The custom operator's name, for `CUSTOM`.
+        public let customCode: String?
+        /// The operator version.
+        public let version: Int
+
+        init(_ table: FBTable) throws {
+            // The int8 deprecated field (0) holds codes below 127; newer models put the full code in field 3.
+            let deprecated = Int32(try table.scalar(0, Int8(0)))
+            let full = try table.scalar(3, Int32(0))
+            builtinCode = BuiltinOperator(rawValue: max(deprecated, full))
+            customCode = try table.string(1, "custom_code")
+            version = Int(try table.scalar(2, Int32(1)))
+        }
+    }
+
+    /// A buffer: where its bytes lie in the model data (an empty range when it has none).
+    public struct Buffer: Hashable, Sendable, Codable {
+        /// Byte range within the model data (0-based, relative to `TFLiteModel.data.startIndex`).
+        public let range: Range<Int>
+
+        init(_ table: FBTable, index: Int, modelSize: Int) throws {
+            if let vector = try table.vector(0, elementSize: 1, "buffers[\(index)].data") {
+                range = vector.range
+                return
+            }
+            // Large models store data after the FlatBuffer: offset (from the file start) and size, offset > 1.
+            let offset = try table.scalar(1, UInt64(0))
+            let size = try table.scalar(2, UInt64(0))
+            guard offset > 1 else { range = 0..<0; return }
+            guard offset <= UInt64(modelSize), size <= UInt64(modelSize) - offset else {
+                throw table.buffer.fail("buffers[\(index)] refers to bytes \(offset)..<\(offset &+ size) of a \(modelSize)-byte file")
+            }
+            range = Int(offset)..<Int(offset + size)
+        }
+
+        /// The bytes of this buffer within `data` (a slice).
+        func bytes(of data: Data) -> Data {
+            data[data.startIndex + range.lowerBound..<data.startIndex + range.upperBound]
+        }
+    }
+
+    /// Quantization parameters of a tensor (per-tensor or per-axis).
+    public struct Quantization: Hashable, Sendable, Codable {
+        /// Scales (one, or one per slice along `quantizedDimension`).
+        public let scale: [Float]
+        /// Zero points, as many as `scale`.
+        public let zeroPoint: [Int]
+        /// The axis of per-axis quantization.
+        public let quantizedDimension: Int
+        /// Recorded minimum values (calibration), often empty.
+        public let min: [Float]
+        /// Recorded maximum values (calibration), often empty.
+        public let max: [Float]
+    }
+
+    /// A tensor of a subgraph.
+    public struct Tensor: Hashable, Sendable, Codable {
+        /// The tensor's name.
+        public let name: String
+        /// Static shape (no negative dimensions).
+        public let shape: [Int]
+        /// Shape with -1 for dimensions that vary, when the converter recorded it.
+        public let shapeSignature: [Int]?
+        /// Element type.
+        public let type: TensorType
+        /// Index into `TFLiteModel.buffers`; buffer 0 (or an empty buffer) means no constant data.
+        public let buffer: Int
+        /// Quantization parameters, nil when the tensor is not quantized.
+        public let quantization: Quantization?
+        /// Whether the tensor is a variable (state kept across invocations).
+        public let isVariable: Bool
+
+        /// Number of elements (product of `shape`; 1 for a scalar).
+        public var elementCount: Int { shape.reduce(1, *) }
+
+        init(_ table: FBTable, label: String, bufferCount: Int) throws {
+            let fail = table.buffer.fail
+            name = try table.string(3, "name") ?? ""
+            let what = "\(label) \"\(name)\""
+            shape = try table.scalars(0, Int32.self, "shape").map(Int.init)
+            var elements = 1
+            for dimension in shape {
+                guard dimension >= 0 else { throw fail("\(what) has negative dimension in shape \(shape)") }
+                let (product, overflow) = elements.multipliedReportingOverflow(by: dimension)
+                guard !overflow, product < 1 << 40 else { throw fail("\(what) has absurd shape \(shape)") }
+                elements = product
+            }
+            let signature = try table.scalars(7, Int32.self, "shape_signature").map(Int.init)
+            shapeSignature = signature.isEmpty ? nil : signature
+            type = TensorType(rawValue: try table.scalar(1, Int8(0)))
+            buffer = Int(try table.scalar(2, UInt32(0)))
+            guard buffer < bufferCount else {
+                throw fail("\(what) refers to buffer \(buffer), but the model has \(bufferCount) buffers")
+            }
+            isVariable = try table.bool(5)
+            if let q = try table.table(4, "QuantizationParameters") {
+                let scale = try q.floats(2, "scale")
+                let zeroPoint = try q.scalars(3, Int64.self, "zero_point").map { Int(truncatingIfNeeded: $0) }
+                let dimension = Int(try q.scalar(6, Int32(0)))
+                if !scale.isEmpty, !zeroPoint.isEmpty, scale.count != zeroPoint.count {
+                    throw fail("\(what) has \(scale.count) quantization scales but \(zeroPoint.count) zero points")
+                }
+                if scale.count > 1, !(0..<shape.count).contains(dimension) || shape[dimension] != scale.count {
+                    throw fail("\(what) has \(scale.count) per-axis scales that do not match dimension \(dimension) of shape \(shape)")
+                }
+                let q = Quantization(scale: scale, zeroPoint: zeroPoint, quantizedDimension: dimension,
+                                     min: try q.floats(0, "min"), max: try q.floats(1, "max"))
+                quantization = q.scale.isEmpty && q.zeroPoint.isEmpty && q.min.isEmpty && q.max.isEmpty ? nil : q
+            } else {
+                quantization = nil
+            }
+        }
+
+        /// Bytes this tensor's data occupies, when its type has a fixed size.
+        var byteCount: Int? {
+            if type == .int4 { return (elementCount + 1) / 2 }
+            return type.byteSize.map { $0 * elementCount }
+        }
+    }
+
+    /// An operator: which operator code, which tensors it reads and writes, and its options.
+    public struct Operator: Hashable, Sendable, Codable {
+        /// Index into `TFLiteModel.operatorCodes`.
+        public let opcodeIndex: Int
+        /// The builtin operator (resolved from `opcodeIndex`).
+        public let opcode: BuiltinOperator
+        /// The custom operator name, for `CUSTOM`.
+        public let customCode: String?
+        /// Input tensor indices; -1 marks an absent optional input.
+        public let inputs: [Int]
+        /// Output tensor indices.
+        public let outputs: [Int]
+        /// Decoded builtin options.
+        public let options: BuiltinOptions
+        /// Raw custom options (for custom operators), nil when absent.
+        public let customOptions: Data?
+
+        init(_ table: FBTable, label: String, operatorCodes: [OperatorCode], tensorCount: Int) throws {
+            let fail = table.buffer.fail
+            opcodeIndex = Int(try table.scalar(0, UInt32(0)))
+            guard opcodeIndex < operatorCodes.count else {
+                throw fail("\(label) uses operator code \(opcodeIndex), but the model has \(operatorCodes.count)")
+            }
+            let code = operatorCodes[opcodeIndex]
+            opcode = code.builtinCode
+            customCode = code.customCode
+            let what = "\(label) (\(opcode.name))"
+            inputs = try table.scalars(1, Int32.self, "inputs").map(Int.init)
+            outputs = try table.scalars(2, Int32.self, "outputs").map(Int.init)
+            for (position, index) in inputs.enumerated() where index != -1 && !(0..<tensorCount).contains(index) {
+                throw fail("\(what) input \(position) is tensor \(index), but the subgraph has \(tensorCount) tensors")
+            }
+            for (position, index) in outputs.enumerated() where !(0..<tensorCount).contains(index) {
+                throw fail("\(what) output \(position) is tensor \(index), but the subgraph has \(tensorCount) tensors")
+            }
+            options = try BuiltinOptions.decode(type: try table.scalar(3, UInt8(0)),
+                                                table: try table.table(4, "BuiltinOptions"),
+                                                in: table.buffer, operatorName: what)
+            customOptions = try table.vector(5, elementSize: 1, "custom_options")?.bytes
+        }
+    }
+
+    /// A subgraph: tensors, the operators in execution order, and the graph's inputs and outputs.
+    public struct Subgraph: Hashable, Sendable, Codable {
+        /// The subgraph's name (often "main"), empty when absent.
+        public let name: String
+        /// The tensors.
+        public let tensors: [Tensor]
+        /// Tensor indices of the graph inputs.
+        public let inputs: [Int]
+        /// Tensor indices of the graph outputs.
+        public let outputs: [Int]
+        /// Operators, in execution order.
+        public let operators: [Operator]
+
+        init(_ table: FBTable, index: Int, operatorCodes: [OperatorCode], buffers: [Buffer]) throws {
+            let fail = table.buffer.fail
+            name = try table.string(4, "name") ?? ""
+            let tensors = try table.tables(0, "tensors") { tensorTable, tensorIndex in
+                try Tensor(tensorTable, label: "subgraph \(index) tensor \(tensorIndex)", bufferCount: buffers.count)
+            }
+            self.tensors = tensors
+            for (tensorIndex, tensor) in tensors.enumerated() {
+                let size = buffers[tensor.buffer].range.count
+                guard size > 0, let expected = tensor.byteCount, tensor.type != .string else { continue }
+                guard size == expected else {
+                    throw fail("subgraph \(index) tensor \(tensorIndex) \"\(tensor.name)\" (\(tensor.type.name) \(tensor.shape)) needs \(expected) bytes, but its buffer \(tensor.buffer) has \(size)")
+                }
+            }
+            inputs = try table.scalars(1, Int32.self, "inputs").map(Int.init)
+            outputs = try table.scalars(2, Int32.self, "outputs").map(Int.init)
+            for (kind, list) in [("input", inputs), ("output", outputs)] {
+                for (position, tensorIndex) in list.enumerated() where !tensors.indices.contains(tensorIndex) {
+                    throw fail("subgraph \(index) \(kind) \(position) is tensor \(tensorIndex), but the subgraph has \(tensors.count) tensors")
+                }
+            }
+            operators = try table.tables(3, "operators") { operatorTable, operatorIndex in
+                try Operator(operatorTable, label: "subgraph \(index) operator \(operatorIndex)",
+                             operatorCodes: operatorCodes, tensorCount: tensors.count)
+            }
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+
+// MediaPipe's TensorsToLandmarksCalculator (normalized output) and LandmarkProjectionCalculator
+// (with a rect and the image size): model-space landmarks back into image coordinates.
+
+/// Decodes a landmark model's flat output into normalized points in the model's input square:
+/// x / inputWidth, y / inputHeight, z / inputWidth / normalizeZ. `values` holds `count` landmarks
+/// of `values.count / count` numbers each (x, y, z, …). Returns nil when the sizes do not fit.
+public func decodeLandmarks(_ values: UnsafeBufferPointer<Float>, count: Int, inputWidth: Int,
+                            inputHeight: Int, normalizeZ: Float = 1) -> [SIMD3<Float>]? {
+    guard count > 0, inputWidth > 0, inputHeight > 0 else { return nil }
+    let dims = values.count / count
+    guard dims >= 2 else { return nil }
+    let w = Float(inputWidth), h = Float(inputHeight)
+    return (0..<count).map { i in
+        let o = i * dims
+        let z: Float = dims > 2 ? values[o + 2] / w / normalizeZ : 0
+        return SIMD3(values[o] / w, values[o + 1] / h, z)
+    }
+}
+
+/// The row-major 4×4 matrix mapping normalized coordinates inside a rotated rect (the model's
+/// input square) to normalized image coordinates (MediaPipe's
+/// `GetRotatedSubRectToRectTransformMatrix`, without flipping); z scales like x.
+public func rectToImageMatrix(_ rect: NormalizedRect, imageWidth: Int, imageHeight: Int) -> [Float] {
+    let a = rect.width * Float(imageWidth), b = rect.height * Float(imageHeight)
+    let c = cosf(rect.rotation), d = sinf(rect.rotation)
+    let e = rect.xCenter * Float(imageWidth), f = rect.yCenter * Float(imageHeight)
+    let g = 1 / Float(imageWidth), h = 1 / Float(imageHeight)
+    return [
+        a * c * g, -b * d * g, 0, (-0.5 * a * c + 0.5 * b * d + e) * g,
+        a * d * h, b * c * h, 0, (-0.5 * b * c - 0.5 * a * d + f) * h,
+        0, 0, a * g, 0,
+        0, 0, 0, 1,
+    ]
+}
+
+/// Projects landmarks from the normalized space of `rect` (a crop of an image of
+/// `imageWidth`×`imageHeight`) back to normalized image coordinates, scaling z by the length of the
+/// projected unit x vector, as MediaPipe's `LandmarkProjectionCalculator` does.
+public func projectLandmarks(_ landmarks: [SIMD3<Float>], from rect: NormalizedRect,
+                             imageWidth: Int, imageHeight: Int) -> [SIMD3<Float>] {
+    let m = rectToImageMatrix(rect, imageWidth: imageWidth, imageHeight: imageHeight)
+    // Length of the image of the segment (0,0)-(1,0), computed from the projected end points.
+    let dx = Double((m[0] + m[3]) - m[3]), dy = Double((m[4] + m[7]) - m[7])
+    let zScale = Float((dx * dx + dy * dy).squareRoot())
+    return landmarks.map { p in
+        SIMD3(p.x * m[0] + p.y * m[1] + p.z * m[2] + m[3],
+              p.x * m[4] + p.y * m[5] + p.z * m[6] + m[7],
+              p.z * zScale)
+    }
+}

@@ -1,0 +1,69 @@
+// MediaPipe's LandmarksSmoothingCalculator with a one-euro filter, on normalized landmarks: the
+// landmarks are filtered in pixels, with the speed scaled by the inverse of the object's size.
+
+/// Smooths one object's landmarks over the frames of a video, as MediaPipe's
+/// `LandmarksSmoothingCalculator` configured with a one-euro filter does.
+public struct OneEuroLandmarksSmoother: Sendable {
+    private let frequency: Double
+    private let minCutoff: Double
+    private let beta: Double
+    private let derivateCutoff: Double
+    private let minAllowedObjectScale: Float
+    private var filters: [(x: OneEuroFilter, y: OneEuroFilter, z: OneEuroFilter)] = []
+
+    /// Creates a smoother with MediaPipe's one-euro options (defaults: 30 Hz, min cutoff 1, beta 0,
+    /// derivative cutoff 1, minimum object scale 1e-6).
+    public init(frequency: Double = 30, minCutoff: Double = 1, beta: Double = 0, derivateCutoff: Double = 1,
+                minAllowedObjectScale: Float = 1e-6) {
+        self.frequency = frequency
+        self.minCutoff = minCutoff
+        self.beta = beta
+        self.derivateCutoff = derivateCutoff
+        self.minAllowedObjectScale = minAllowedObjectScale
+    }
+
+    /// Forgets the past (MediaPipe resets when a frame has no landmarks).
+    public mutating func reset() { filters = [] }
+
+    /// Filters normalized `landmarks` of a frame `imageWidth`×`imageHeight` at `timestampMicroseconds`.
+    /// Returns nil when the number of landmarks differs from the previous frame's.
+    public mutating func smooth(_ landmarks: [SIMD3<Float>], imageWidth: Int, imageHeight: Int,
+                                timestampMicroseconds: Int64) -> [SIMD3<Float>]? {
+        if landmarks.isEmpty {
+            reset()
+            return []
+        }
+        let w = Float(imageWidth), h = Float(imageHeight)
+        let pixels = landmarks.map { SIMD3($0.x * w, $0.y * h, $0.z * w) }
+        if filters.isEmpty {
+            let f = OneEuroFilter(frequency: frequency, minCutoff: minCutoff, beta: beta, derivateCutoff: derivateCutoff)
+            filters = Array(repeating: (f, f, f), count: pixels.count)
+        } else if filters.count != pixels.count {
+            return nil
+        }
+        let objectScale = Self.objectScale(pixels)
+        if objectScale < minAllowedObjectScale { return landmarks }
+        let valueScale = Double(1 / objectScale)
+        let t = timestampMicroseconds * 1000
+        var out = [SIMD3<Float>]()
+        out.reserveCapacity(pixels.count)
+        for i in pixels.indices {
+            let p = pixels[i]
+            let x = Float(filters[i].x.apply(Double(p.x), timestampNanoseconds: t, valueScale: valueScale))
+            let y = Float(filters[i].y.apply(Double(p.y), timestampNanoseconds: t, valueScale: valueScale))
+            let z = Float(filters[i].z.apply(Double(p.z), timestampNanoseconds: t, valueScale: valueScale))
+            out.append(SIMD3(x / w, y / h, z / w))
+        }
+        return out
+    }
+
+    /// The object's size in pixels: the mean of its landmarks' x and y extents.
+    static func objectScale(_ pixels: [SIMD3<Float>]) -> Float {
+        var lo = pixels[0], hi = pixels[0]
+        for p in pixels {
+            lo = pointwiseMin(lo, p)
+            hi = pointwiseMax(hi, p)
+        }
+        return ((hi.x - lo.x) + (hi.y - lo.y)) / 2
+    }
+}

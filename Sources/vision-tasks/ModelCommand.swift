@@ -1,0 +1,160 @@
+import ArgumentParser
+import Foundation
+import TFLite
+
+/// `vision-tasks model`: tools for one model file (`info`; more subcommands join `subcommands`).
+struct ModelCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "model",
+        abstract: "Inspect and run a .tflite model or a model inside a .task bundle.",
+        subcommands: [ModelInfoCommand.self]
+    )
+}
+
+/// The model a `model` subcommand works on: a `.tflite` file, or a `.task` bundle with `--entry`.
+struct ModelSourceOptions: ParsableArguments {
+    @Argument(help: "A .tflite model or a .task bundle.")
+    var path: String
+
+    @Option(help: "For a .task bundle: the model to use, as an entry name, a path through nested bundles (a.task/b.tflite) or a file name found anywhere inside.")
+    var entry: String?
+
+    /// Whether bytes are a bundle rather than a `.tflite` FlatBuffer (which carries "TFL3" at bytes 4..<8;
+    /// bundles are zips, sometimes with a few bytes before the first entry).
+    static func isZip(_ data: Data) -> Bool {
+        !(data.count >= 8 && data.dropFirst(4).prefix(4).elementsEqual("TFL3".utf8))
+    }
+
+    /// The bytes of the chosen model and a name for it; a bundle needs `--entry`.
+    func loadModelData() throws -> (name: String, data: Data) {
+        let bytes = try ModelFile.read(path)
+        if Self.isZip(bytes) {
+            guard let entry else {
+                throw VisionTasksError.invalidArgument("\(path) is a .task bundle: choose a model in it with --entry NAME")
+            }
+            return ("\(path)/\(entry)", try ModelBundle(data: bytes, name: path).find(entry))
+        }
+        if let entry {
+            throw VisionTasksError.invalidArgument("--entry \(entry) applies only to .task bundles, and \(path) is not one")
+        }
+        return (path, bytes)
+    }
+
+    /// The chosen model, parsed.
+    func loadModel() throws -> (name: String, model: TFLiteModel) {
+        let (name, data) = try loadModelData()
+        return (name, try TFLiteModel(data: data, name: name))
+    }
+}
+
+/// Runs `body`, turning a `VisionTasksError` into a message on standard error and exit status 1.
+func reportingErrors(_ body: () throws -> Void) throws {
+    do {
+        try body()
+    } catch let error as VisionTasksError {
+        FileHandle.standardError.write(Data("error: \(error.description)\n".utf8))
+        throw ExitCode.failure
+    }
+}
+
+/// `vision-tasks model info PATH [--entry NAME]`: inputs, outputs, operator counts and metadata.
+struct ModelInfoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "info",
+        abstract: "Print a model's inputs, outputs, operator counts and metadata, or list a .task bundle's files."
+    )
+
+    @OptionGroup var source: ModelSourceOptions
+
+    func run() async throws {
+        try reportingErrors {
+            let bytes = try ModelFile.read(source.path)
+            if ModelSourceOptions.isZip(bytes), source.entry == nil {
+                print(try ModelInfo.bundleListing(ModelBundle(data: bytes, name: source.path)), terminator: "")
+            } else {
+                let (name, model) = try source.loadModel()
+                print(try ModelInfo.describe(model, name: name), terminator: "")
+            }
+        }
+    }
+}
+
+/// Text descriptions of models and bundles for `model info`.
+enum ModelInfo {
+    /// "[1, 256, 256, 3]".
+    static func shape(_ shape: [Int]) -> String { "[" + shape.map(String.init).joined(separator: ", ") + "]" }
+
+    /// One line per tensor of `indices`: index, name, shape, type.
+    static func tensorLines(_ indices: [Int], in subgraph: TFLiteModel.Subgraph) -> String {
+        indices.enumerated().map { position, index in
+            let tensor = subgraph.tensors[index]
+            var line = "  \(position): \(tensor.name) \(shape(tensor.shape)) \(tensor.type)"
+            if let signature = tensor.shapeSignature, signature != tensor.shape { line += " (signature \(shape(signature)))" }
+            return line + "\n"
+        }.joined()
+    }
+
+    /// The full description of a model.
+    static func describe(_ model: TFLiteModel, name: String) throws -> String {
+        var text = "model: \(name) (\(model.data.count) bytes, schema version \(model.version))\n"
+        if !model.description.isEmpty { text += "description: \(model.description)\n" }
+        for (index, subgraph) in model.subgraphs.enumerated() {
+            let label = model.subgraphs.count > 1 ? "subgraph \(index) " : ""
+            text += "\(label)inputs:\n" + tensorLines(subgraph.inputs, in: subgraph)
+            text += "\(label)outputs:\n" + tensorLines(subgraph.outputs, in: subgraph)
+            var counts: [String: Int] = [:]
+            for op in subgraph.operators {
+                counts[op.opcode == .custom ? "CUSTOM(\(op.customCode ?? ""))" : op.opcode.name, default: 0] += 1
+            }
+            text += "\(label)operators: \(subgraph.operators.count) (\(subgraph.tensors.count) tensors)\n"
+            for (opName, count) in counts.sorted(by: { ($0.value, $1.key) > ($1.value, $0.key) }) {
+                text += "  \(opName): \(count)\n"
+            }
+        }
+        text += try metadataSummary(model)
+        return text
+    }
+
+    /// Metadata name, per-input normalization and per-output label counts.
+    static func metadataSummary(_ model: TFLiteModel) throws -> String {
+        var text = ""
+        let entries = model.metadata.keys.sorted()
+        if !entries.isEmpty { text += "metadata entries: \(entries.joined(separator: ", "))\n" }
+        if let metadata = model.modelMetadata {
+            text += "metadata:\n"
+            if let name = metadata.name { text += "  name: \(name)\n" }
+            if let description = metadata.description, !description.isEmpty { text += "  description: \(description)\n" }
+            if let version = metadata.version { text += "  version: \(version)\n" }
+            for (subgraphIndex, subgraph) in metadata.subgraphs.enumerated() {
+                for (index, tensor) in subgraph.inputTensors.enumerated() {
+                    if let n = tensor.normalization {
+                        text += "  input \(index) \(tensor.name ?? ""): normalization mean \(n.mean) std \(n.std)\n"
+                    }
+                }
+                for index in subgraph.outputTensors.indices {
+                    if let labels = try model.labels(forOutput: index, subgraph: subgraphIndex) {
+                        let preview = labels.prefix(8).joined(separator: ", ") + (labels.count > 8 ? ", ..." : "")
+                        text += "  output \(index) \(subgraph.outputTensors[index].name ?? ""): \(labels.count) labels (\(preview))\n"
+                    }
+                }
+            }
+        }
+        if !model.associatedFiles.isEmpty {
+            text += "associated files: \(model.associatedFiles.keys.sorted().joined(separator: ", "))\n"
+        }
+        return text
+    }
+
+    /// The bundle's files, nested bundles indented under theirs.
+    static func bundleListing(_ bundle: ModelBundle, indent: String = "") throws -> String {
+        var text = indent.isEmpty ? "bundle: \(bundle.name) (\(bundle.fileNames.count) files)\n" : ""
+        for fileName in bundle.fileNames {
+            let size = bundle.files[fileName]?.count ?? 0
+            text += "\(indent)  \(fileName) (\(size) bytes)\n"
+            if fileName.hasSuffix(".task") {
+                text += try bundleListing(bundle.bundle(named: fileName), indent: indent + "  ")
+            }
+        }
+        return text
+    }
+}
