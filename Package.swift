@@ -35,6 +35,11 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
+        .executableTarget(name: "vision-tasks-bench", dependencies: [
+            "VisionTasks",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+
         .testTarget(name: "TFLiteTests", dependencies: ["TFLite"]),
         .testTarget(name: "VisionCoreTests", dependencies: ["VisionCore", "TFLite"]),
         .testTarget(name: "VisionTasksTests", dependencies: ["VisionTasks"]),
