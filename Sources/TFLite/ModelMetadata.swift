@@ -81,6 +81,9 @@ public struct TensorMetadata: Hashable, Sendable, Codable {
     public let description: String?
     /// Input normalization (value - mean) / std, when the tensor has a NormalizationOptions process unit.
     public let normalization: NormalizationOptions?
+    /// The score threshold of a classifier output, when the tensor has a ScoreThresholdingOptions
+    /// process unit (MediaPipe's default `score_threshold` for that output).
+    public let scoreThreshold: Float?
     /// The color space of an image tensor, when given ("RGB", "GRAYSCALE", "UNKNOWN").
     public let colorSpace: String?
     /// Statistics: maximum values per channel, often empty.
@@ -116,6 +119,14 @@ public struct TensorMetadata: Hashable, Sendable, Codable {
             return NormalizationOptions(mean: try options.floats(0, "mean"), std: try options.floats(1, "std"))
         }
         normalization = units.compactMap { $0 }.first
+        // ProcessUnitOptions union type 3 is ScoreThresholdingOptions { global_score_threshold: float }.
+        let thresholds = try table.tables(4, "process_units") { unit, _ -> Float? in
+            guard try unit.scalar(0, UInt8(0)) == 3, let options = try unit.table(1, "ScoreThresholdingOptions") else {
+                return nil
+            }
+            return try options.float(0, 0)
+        }
+        scoreThreshold = thresholds.compactMap { $0 }.first
     }
 }
 

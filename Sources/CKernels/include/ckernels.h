@@ -1,4 +1,93 @@
 // CKernels: the hot fp32 inference kernels, with AVX2/FMA variants chosen at run time.
+//
+// Tensors are NHWC fp32, densely packed. Kernels know nothing of models: they take pointers,
+// shapes and parameters, never allocate, and compute one work range [begin, end) per call so
+// the caller can split a call across threads. `isa` picks the code path: VT_ISA_PORTABLE
+// (plain C, correct on any CPU) or VT_ISA_AVX2 (requires vt_cpu_has_avx2_fma()).
 #pragma once
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /// 1 when this CPU runs the AVX2/FMA kernel variants.
 int vt_cpu_has_avx2_fma(void);
+
+/// Code path selector: plain C for any CPU.
+#define VT_ISA_PORTABLE 0
+/// Code path selector: AVX2 + FMA intrinsics (only when vt_cpu_has_avx2_fma() is 1).
+#define VT_ISA_AVX2 1
+
+/// Shapes and parameters of a 2-D window operation (convolution, depthwise convolution, pooling).
+/// The input is [batch, in_h, in_w, in_c], the output [batch, out_h, out_w, out_c]. Output pixel
+/// (oy, ox) reads input rows oy*stride_h - pad_top + ky*dil_h, ky < k_h (columns likewise);
+/// taps outside the input read zero (convolutions) or are skipped (pooling).
+typedef struct vt_conv_geometry {
+    int batch;
+    int in_h, in_w, in_c;
+    int out_h, out_w, out_c;
+    int k_h, k_w;
+    int stride_h, stride_w;
+    int dil_h, dil_w;
+    int pad_top, pad_left;
+} vt_conv_geometry;
+
+/// 1 when the geometry is self-consistent (all sizes positive, no overflow); kernels assume it.
+int vt_conv_geometry_valid(const vt_conv_geometry *g);
+
+// ---- CONV_2D (filter OHWI) and FULLY_CONNECTED (weights [O, I]) through one packed GEMM ----
+
+/// Floats needed for packed conv weights of this geometry (bias + 16-column panels).
+size_t vt_conv2d_packed_count(const vt_conv_geometry *g);
+/// Packs an OHWI filter [out_c, k_h, k_w, in_c] and an optional bias [out_c] (NULL = zero).
+void vt_conv2d_pack(const vt_conv_geometry *g, const float *filter, const float *bias, float *packed);
+/// Floats of scratch one thread needs for vt_conv2d (0 for 1x1 convolutions without padding).
+size_t vt_conv2d_scratch_count(const vt_conv_geometry *g);
+/// Output pixels [m_begin, m_end) of the flattened range batch*out_h*out_w; result clamped to
+/// [lo, hi]. `scratch` holds vt_conv2d_scratch_count floats private to this call.
+void vt_conv2d(const vt_conv_geometry *g, const float *input, const float *packed, float *output,
+               float lo, float hi, float *scratch, size_t m_begin, size_t m_end, int isa);
+
+/// Floats needed for packed fully-connected weights with `in_features` inputs, `out_features` outputs.
+size_t vt_fc_packed_count(int in_features, int out_features);
+/// Packs weights [out_features, in_features] and an optional bias [out_features] (NULL = zero).
+void vt_fc_pack(int in_features, int out_features, const float *weights, const float *bias, float *packed);
+/// Rows [row_begin, row_end) of output [rows, out_features] = input [rows, in_features] x W^T + bias.
+void vt_fc(int in_features, int out_features, const float *input, const float *packed, float *output,
+           float lo, float hi, size_t row_begin, size_t row_end, int isa);
+
+// ---- DEPTHWISE_CONV_2D (filter [1, k_h, k_w, out_c], out_c = in_c * multiplier) ----
+
+/// Floats needed for packed depthwise weights of this geometry.
+size_t vt_dwconv_packed_count(const vt_conv_geometry *g);
+/// Packs a depthwise filter [1, k_h, k_w, out_c] and an optional bias [out_c] (NULL = zero).
+void vt_dwconv_pack(const vt_conv_geometry *g, const float *filter, const float *bias, float *packed);
+/// Output rows [row_begin, row_end) of the flattened range batch*out_h, clamped to [lo, hi].
+void vt_dwconv(const vt_conv_geometry *g, const float *input, const float *packed, float *output,
+               float lo, float hi, size_t row_begin, size_t row_end, int isa);
+
+// ---- Pooling (out_c == in_c; dilation ignored) ----
+
+/// MAX_POOL_2D over output rows [row_begin, row_end) of batch*out_h; padded taps are skipped.
+void vt_maxpool(const vt_conv_geometry *g, const float *input, float *output, float lo, float hi,
+                size_t row_begin, size_t row_end, int isa);
+/// AVERAGE_POOL_2D over output rows [row_begin, row_end); divides by the number of in-bounds taps.
+void vt_avgpool(const vt_conv_geometry *g, const float *input, float *output, float lo, float hi,
+                size_t row_begin, size_t row_end, int isa);
+
+// ---- Elementwise ----
+
+/// PRELU with per-channel alpha: out[i*channels + c] = x >= 0 ? x : alpha[c] * x, for pixels
+/// [begin, end) of a [pixels, channels] tensor.
+void vt_prelu(const float *input, const float *alpha, float *output, size_t channels,
+              size_t begin, size_t end, int isa);
+/// out[i] = clamp(a[i] + b[i], lo, hi) for i in [begin, end).
+void vt_add(const float *a, const float *b, float *output, float lo, float hi,
+            size_t begin, size_t end, int isa);
+/// out[i] = clamp(x[i], lo, hi) for i in [begin, end) (RELU, RELU6, RELU_N1_TO_1).
+void vt_clamp(const float *input, float *output, float lo, float hi, size_t begin, size_t end, int isa);
+
+#ifdef __cplusplus
+}
+#endif

@@ -1,0 +1,142 @@
+// DEPTHWISE_CONV_2D, NHWC, SIMD across channels.
+//
+// Packed layout: bias [cpad] then taps [k_h * k_w][cpad], cpad = out_c rounded up to 8, zero padded.
+// Output channel oc reads input channel oc / multiplier (multiplier = out_c / in_c).
+#include "ckernels.h"
+#include "internal.h"
+
+#define VT_DW_CPAD 8
+
+static size_t dw_cpad(const vt_conv_geometry *g) { return vt_round_up((size_t)g->out_c, VT_DW_CPAD); }
+
+size_t vt_dwconv_packed_count(const vt_conv_geometry *g) {
+    return dw_cpad(g) * (1 + (size_t)g->k_h * g->k_w);
+}
+
+void vt_dwconv_pack(const vt_conv_geometry *g, const float *filter, const float *bias, float *packed) {
+    const size_t cpad = dw_cpad(g), oc = (size_t)g->out_c, taps = (size_t)g->k_h * g->k_w;
+    for (size_t c = 0; c < cpad; c++) packed[c] = (bias && c < oc) ? bias[c] : 0.0f;
+    for (size_t t = 0; t < taps; t++)
+        for (size_t c = 0; c < cpad; c++) packed[cpad * (1 + t) + c] = c < oc ? filter[t * oc + c] : 0.0f;
+}
+
+/// The tap range [lo, hi) whose input coordinate o*stride - pad + t*dil lies in [0, size).
+VT_INLINE void tap_range(int o, int stride, int pad, int dil, int k, int size, int *lo, int *hi) {
+    const int base = o * stride - pad;
+    int a = 0, b = k;
+    while (a < b && base + a * dil < 0) a++;
+    while (b > a && base + (b - 1) * dil >= size) b--;
+    *lo = a;
+    *hi = b;
+}
+
+/// Plain-C row for any multiplier: output channel oc reads input channel oc / multiplier; each tap
+/// is accumulated into the output pixel (a vectorisable loop when the multiplier is 1).
+static void dw_row_generic(const vt_conv_geometry *g, const float *input, const float *packed, float *output,
+                           float lo, float hi, size_t row) {
+    const size_t oc = (size_t)g->out_c, ic = (size_t)g->in_c, cpad = dw_cpad(g), mult = oc / ic;
+    const int n = (int)(row / g->out_h), oy = (int)(row % g->out_h);
+    const float *img = input + (size_t)n * g->in_h * g->in_w * ic;
+    int ky0, ky1;
+    tap_range(oy, g->stride_h, g->pad_top, g->dil_h, g->k_h, g->in_h, &ky0, &ky1);
+    for (int ox = 0; ox < g->out_w; ox++) {
+        int kx0, kx1;
+        tap_range(ox, g->stride_w, g->pad_left, g->dil_w, g->k_w, g->in_w, &kx0, &kx1);
+        float *out = output + (row * g->out_w + ox) * oc;
+        for (size_t ch = 0; ch < oc; ch++) out[ch] = packed[ch];
+        for (int ky = ky0; ky < ky1; ky++) {
+            const int iy = oy * g->stride_h - g->pad_top + ky * g->dil_h;
+            for (int kx = kx0; kx < kx1; kx++) {
+                const int ix = ox * g->stride_w - g->pad_left + kx * g->dil_w;
+                const float *in = img + ((size_t)iy * g->in_w + ix) * ic;
+                const float *w = packed + cpad * (1 + (size_t)ky * g->k_w + kx);
+                if (mult == 1) {
+                    for (size_t ch = 0; ch < oc; ch++) out[ch] += in[ch] * w[ch];
+                } else {
+                    for (size_t ci = 0; ci < ic; ci++)
+                        for (size_t m = 0; m < mult; m++) out[ci * mult + m] += in[ci] * w[ci * mult + m];
+                }
+            }
+        }
+        for (size_t ch = 0; ch < oc; ch++) out[ch] = vt_clampf(out[ch], lo, hi);
+    }
+}
+
+#if VT_X86
+/// Lane mask with the first `count` (0..8) lanes on.
+VT_INLINE VT_AVX2_FN __m256i lane_mask(int count) {
+    const __m256i idx = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    return _mm256_cmpgt_epi32(_mm256_set1_epi32(count), idx);
+}
+
+/// AVX2 multiplier-1 row: 32 channels (4 accumulators) per step, then 8, then a masked tail.
+static VT_AVX2_FN void dw_row_m1_avx2(const vt_conv_geometry *g, const float *input, const float *packed,
+                                      float *output, float lo, float hi, size_t row) {
+    const size_t c = (size_t)g->out_c, cpad = dw_cpad(g);
+    const int n = (int)(row / g->out_h), oy = (int)(row % g->out_h);
+    const float *img = input + (size_t)n * g->in_h * g->in_w * c;
+    const __m256 vlo = _mm256_set1_ps(lo), vhi = _mm256_set1_ps(hi);
+    const int kw = g->k_w;
+    int ky0, ky1;
+    tap_range(oy, g->stride_h, g->pad_top, g->dil_h, g->k_h, g->in_h, &ky0, &ky1);
+    const size_t ystep = (size_t)g->dil_h * g->in_w * c, xstep = (size_t)g->dil_w * c;
+    const int iy0 = oy * g->stride_h - g->pad_top + ky0 * g->dil_h;
+    const int tail = (int)(c % 8);
+    const __m256i tmask = lane_mask(tail);
+    for (int ox = 0; ox < g->out_w; ox++) {
+        int kx0, kx1;
+        tap_range(ox, g->stride_w, g->pad_left, g->dil_w, kw, g->in_w, &kx0, &kx1);
+        const int ix0 = ox * g->stride_w - g->pad_left + kx0 * g->dil_w;
+        const float *in0 = img + ((size_t)iy0 * g->in_w + ix0) * c;
+        const float *w0 = packed + cpad * (1 + (size_t)ky0 * kw + kx0);
+        float *out = output + (row * g->out_w + ox) * c;
+        size_t ch = 0;
+        for (; ch + 32 <= c; ch += 32) {
+            __m256 a0 = _mm256_loadu_ps(packed + ch), a1 = _mm256_loadu_ps(packed + ch + 8);
+            __m256 a2 = _mm256_loadu_ps(packed + ch + 16), a3 = _mm256_loadu_ps(packed + ch + 24);
+            const float *iny = in0 + ch, *wy = w0 + ch;
+            for (int ky = ky0; ky < ky1; ky++, iny += ystep, wy += cpad * kw) {
+                const float *in = iny, *w = wy;
+                for (int kx = kx0; kx < kx1; kx++, in += xstep, w += cpad) {
+                    a0 = _mm256_fmadd_ps(_mm256_loadu_ps(in), _mm256_loadu_ps(w), a0);
+                    a1 = _mm256_fmadd_ps(_mm256_loadu_ps(in + 8), _mm256_loadu_ps(w + 8), a1);
+                    a2 = _mm256_fmadd_ps(_mm256_loadu_ps(in + 16), _mm256_loadu_ps(w + 16), a2);
+                    a3 = _mm256_fmadd_ps(_mm256_loadu_ps(in + 24), _mm256_loadu_ps(w + 24), a3);
+                }
+            }
+            _mm256_storeu_ps(out + ch, _mm256_min_ps(_mm256_max_ps(a0, vlo), vhi));
+            _mm256_storeu_ps(out + ch + 8, _mm256_min_ps(_mm256_max_ps(a1, vlo), vhi));
+            _mm256_storeu_ps(out + ch + 16, _mm256_min_ps(_mm256_max_ps(a2, vlo), vhi));
+            _mm256_storeu_ps(out + ch + 24, _mm256_min_ps(_mm256_max_ps(a3, vlo), vhi));
+        }
+        for (; ch < c; ch += 8) {
+            const int partial = ch + 8 > c;
+            __m256 a0 = _mm256_loadu_ps(packed + ch);
+            const float *iny = in0 + ch, *wy = w0 + ch;
+            for (int ky = ky0; ky < ky1; ky++, iny += ystep, wy += cpad * kw) {
+                const float *in = iny, *w = wy;
+                for (int kx = kx0; kx < kx1; kx++, in += xstep, w += cpad) {
+                    const __m256 x = partial ? _mm256_maskload_ps(in, tmask) : _mm256_loadu_ps(in);
+                    a0 = _mm256_fmadd_ps(x, _mm256_loadu_ps(w), a0);
+                }
+            }
+            a0 = _mm256_min_ps(_mm256_max_ps(a0, vlo), vhi);
+            if (partial) _mm256_maskstore_ps(out + ch, tmask, a0);
+            else _mm256_storeu_ps(out + ch, a0);
+        }
+    }
+}
+#endif
+
+void vt_dwconv(const vt_conv_geometry *g, const float *input, const float *packed, float *output, float lo,
+               float hi, size_t row_begin, size_t row_end, int isa) {
+#if VT_X86
+    if (isa == VT_ISA_AVX2 && g->out_c == g->in_c) {
+        for (size_t row = row_begin; row < row_end; row++) dw_row_m1_avx2(g, input, packed, output, lo, hi, row);
+        return;
+    }
+#else
+    (void)isa;
+#endif
+    for (size_t row = row_begin; row < row_end; row++) dw_row_generic(g, input, packed, output, lo, hi, row);
+}

@@ -1,0 +1,119 @@
+// Pooling and elementwise kernels. Each body is plain C written once and compiled twice:
+// as the portable variant and inside an AVX2 function, where the compiler vectorises it 8 wide.
+#include "ckernels.h"
+#include "internal.h"
+#include <math.h>
+
+VT_INLINE void tap_range_pool(int o, int stride, int pad, int k, int size, int *lo, int *hi) {
+    const int base = o * stride - pad;
+    *lo = base < 0 ? -base : 0;
+    *hi = base + k > size ? size - base : k;
+}
+
+VT_INLINE void pool_rows(const vt_conv_geometry *g, const float *input, float *output, float lo, float hi,
+                         size_t r0, size_t r1, int is_max) {
+    const size_t c = (size_t)g->in_c;
+    for (size_t row = r0; row < r1; row++) {
+        const int n = (int)(row / g->out_h), oy = (int)(row % g->out_h);
+        const float *img = input + (size_t)n * g->in_h * g->in_w * c;
+        int ky0, ky1;
+        tap_range_pool(oy, g->stride_h, g->pad_top, g->k_h, g->in_h, &ky0, &ky1);
+        for (int ox = 0; ox < g->out_w; ox++) {
+            int kx0, kx1;
+            tap_range_pool(ox, g->stride_w, g->pad_left, g->k_w, g->in_w, &kx0, &kx1);
+            float *out = output + (row * g->out_w + ox) * c;
+            for (size_t ch = 0; ch < c; ch++) out[ch] = is_max ? -INFINITY : 0.0f;
+            for (int ky = ky0; ky < ky1; ky++) {
+                const int iy = oy * g->stride_h - g->pad_top + ky;
+                for (int kx = kx0; kx < kx1; kx++) {
+                    const int ix = ox * g->stride_w - g->pad_left + kx;
+                    const float *in = img + ((size_t)iy * g->in_w + ix) * c;
+                    if (is_max)
+                        for (size_t ch = 0; ch < c; ch++) out[ch] = in[ch] > out[ch] ? in[ch] : out[ch];
+                    else
+                        for (size_t ch = 0; ch < c; ch++) out[ch] += in[ch];
+                }
+            }
+            const int count = (ky1 > ky0 && kx1 > kx0) ? (ky1 - ky0) * (kx1 - kx0) : 0;
+            const float scale = (!is_max && count > 0) ? 1.0f / (float)count : 1.0f;
+            if (is_max && count == 0)
+                for (size_t ch = 0; ch < c; ch++) out[ch] = 0.0f;
+            for (size_t ch = 0; ch < c; ch++) out[ch] = vt_clampf(out[ch] * scale, lo, hi);
+        }
+    }
+}
+
+VT_INLINE void prelu_body(const float *input, const float *alpha, float *output, size_t channels, size_t begin,
+                          size_t end) {
+    for (size_t i = begin; i < end; i++) {
+        const float *x = input + i * channels;
+        float *y = output + i * channels;
+        for (size_t c = 0; c < channels; c++) y[c] = x[c] >= 0.0f ? x[c] : alpha[c] * x[c];
+    }
+}
+
+VT_INLINE void add_body(const float *a, const float *b, float *output, float lo, float hi, size_t begin,
+                        size_t end) {
+    for (size_t i = begin; i < end; i++) output[i] = vt_clampf(a[i] + b[i], lo, hi);
+}
+
+VT_INLINE void clamp_body(const float *x, float *output, float lo, float hi, size_t begin, size_t end) {
+    for (size_t i = begin; i < end; i++) output[i] = vt_clampf(x[i], lo, hi);
+}
+
+static void maxpool_portable(const vt_conv_geometry *g, const float *in, float *out, float lo, float hi, size_t r0,
+                             size_t r1) { pool_rows(g, in, out, lo, hi, r0, r1, 1); }
+static void avgpool_portable(const vt_conv_geometry *g, const float *in, float *out, float lo, float hi, size_t r0,
+                             size_t r1) { pool_rows(g, in, out, lo, hi, r0, r1, 0); }
+static void prelu_portable(const float *x, const float *al, float *y, size_t ch, size_t b, size_t e) {
+    prelu_body(x, al, y, ch, b, e);
+}
+static void add_portable(const float *a, const float *b, float *y, float lo, float hi, size_t s, size_t e) {
+    add_body(a, b, y, lo, hi, s, e);
+}
+static void clamp_portable(const float *x, float *y, float lo, float hi, size_t s, size_t e) {
+    clamp_body(x, y, lo, hi, s, e);
+}
+
+#if VT_X86
+static VT_AVX2_FN void maxpool_avx2(const vt_conv_geometry *g, const float *in, float *out, float lo, float hi,
+                                    size_t r0, size_t r1) { pool_rows(g, in, out, lo, hi, r0, r1, 1); }
+static VT_AVX2_FN void avgpool_avx2(const vt_conv_geometry *g, const float *in, float *out, float lo, float hi,
+                                    size_t r0, size_t r1) { pool_rows(g, in, out, lo, hi, r0, r1, 0); }
+static VT_AVX2_FN void prelu_avx2(const float *x, const float *al, float *y, size_t ch, size_t b, size_t e) {
+    prelu_body(x, al, y, ch, b, e);
+}
+static VT_AVX2_FN void add_avx2(const float *a, const float *b, float *y, float lo, float hi, size_t s, size_t e) {
+    add_body(a, b, y, lo, hi, s, e);
+}
+static VT_AVX2_FN void clamp_avx2(const float *x, float *y, float lo, float hi, size_t s, size_t e) {
+    clamp_body(x, y, lo, hi, s, e);
+}
+#define VT_DISPATCH(isa, name, ...) \
+    do { if ((isa) == VT_ISA_AVX2) name##_avx2(__VA_ARGS__); else name##_portable(__VA_ARGS__); } while (0)
+#else
+#define VT_DISPATCH(isa, name, ...) do { (void)(isa); name##_portable(__VA_ARGS__); } while (0)
+#endif
+
+void vt_maxpool(const vt_conv_geometry *g, const float *input, float *output, float lo, float hi, size_t row_begin,
+                size_t row_end, int isa) {
+    VT_DISPATCH(isa, maxpool, g, input, output, lo, hi, row_begin, row_end);
+}
+
+void vt_avgpool(const vt_conv_geometry *g, const float *input, float *output, float lo, float hi, size_t row_begin,
+                size_t row_end, int isa) {
+    VT_DISPATCH(isa, avgpool, g, input, output, lo, hi, row_begin, row_end);
+}
+
+void vt_prelu(const float *input, const float *alpha, float *output, size_t channels, size_t begin, size_t end,
+              int isa) {
+    VT_DISPATCH(isa, prelu, input, alpha, output, channels, begin, end);
+}
+
+void vt_add(const float *a, const float *b, float *output, float lo, float hi, size_t begin, size_t end, int isa) {
+    VT_DISPATCH(isa, add, a, b, output, lo, hi, begin, end);
+}
+
+void vt_clamp(const float *input, float *output, float lo, float hi, size_t begin, size_t end, int isa) {
+    VT_DISPATCH(isa, clamp, input, output, lo, hi, begin, end);
+}

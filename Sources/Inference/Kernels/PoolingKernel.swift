@@ -1,0 +1,33 @@
+import CKernels
+import TFLite
+
+/// MAX_POOL_2D: `output` [N, OH, OW, C] = max over each window of `input` [N, H, W, C] (padded taps
+/// skipped), clamped. `geometry.outputChannels` must equal `inputChannels`; dilation is ignored.
+package func maxPool2D(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, geometry: Conv2DGeometry,
+                       activation: ClampRange = .none, threads: KernelThreads = .single, isa: KernelISA = .best) {
+    pool(input: input, output: output, geometry: geometry, activation: activation, threads: threads,
+         isa: isa, kernel: vt_maxpool)
+}
+
+/// AVERAGE_POOL_2D: mean over the in-bounds taps of each window (TFLite's rule), clamped.
+package func averagePool2D(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>,
+                           geometry: Conv2DGeometry, activation: ClampRange = .none,
+                           threads: KernelThreads = .single, isa: KernelISA = .best) {
+    pool(input: input, output: output, geometry: geometry, activation: activation, threads: threads,
+         isa: isa, kernel: vt_avgpool)
+}
+
+private func pool(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, geometry: Conv2DGeometry,
+                  activation: ClampRange, threads: KernelThreads, isa: KernelISA,
+                  kernel: (UnsafePointer<vt_conv_geometry>?, UnsafePointer<Float>?, UnsafeMutablePointer<Float>?,
+                           Float, Float, Int, Int, Int32) -> Void) {
+    precondition(geometry.outputChannels == geometry.inputChannels, "pooling: channel counts differ")
+    let cg = geometry.c
+    let rows = geometry.batch * geometry.outputHeight
+    let code = isa.code
+    let work = geometry.outputWidth * geometry.outputChannels * geometry.kernelHeight * geometry.kernelWidth
+    threads.split(rows, minimumPerPart: Swift.max(1, 8192 / Swift.max(1, work))) { _, begin, end in
+        var local = cg
+        kernel(&local, input, output, activation.min, activation.max, begin, end, code)
+    }
+}

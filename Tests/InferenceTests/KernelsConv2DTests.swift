@@ -1,0 +1,111 @@
+import Testing
+@testable import Inference
+
+@Suite struct KernelsConv2DTests {
+    /// Runs the kernel on `threads` and compares with the naive reference (tolerance 1e-5 relative).
+    func check(_ g: Conv2DGeometry, seed: UInt64, bias: Bool = true, threads: Int = 1) throws {
+        var rng = TestRandom(seed: seed)
+        let input = rng.floats(g.inputCount)
+        let filter = rng.floats(g.outputChannels * g.kernelHeight * g.kernelWidth * g.inputChannels)
+        let b = bias ? rng.floats(g.outputChannels) : nil
+        let weights = try PackedConv2DWeights(geometry: g, filter: filter, bias: b)
+        let t = KernelThreads(threads)
+        for (i, isa) in testedISAs.enumerated() {
+            let activation = testedActivations[(Int(seed) + i) % testedActivations.count]
+            let expected = naiveConv2D(g, input: input, filter: filter, bias: b, activation: activation)
+            var scratch = [Float](repeating: .nan, count: max(1, weights.scratchCount(threads: t)))
+            var output = [Float](repeating: .nan, count: g.outputCount + 7)
+            input.withUnsafeBufferPointer { inp in
+                scratch.withUnsafeMutableBufferPointer { s in
+                    output.withUnsafeMutableBufferPointer { out in
+                        conv2D(input: inp.baseAddress!, output: out.baseAddress!, weights: weights,
+                               activation: activation, scratch: s.baseAddress, threads: t, isa: isa)
+                    }
+                }
+            }
+            let err = maxRelativeError(Array(output[0..<g.outputCount]), expected)
+            #expect(err <= 1e-5, "\(isa) \(g) \(activation): error \(err)")
+            #expect(output[g.outputCount...].allSatisfy { $0.isNaN }, "\(isa): wrote past the output")
+        }
+    }
+
+    @Test func pointwiseGEMMShapes() throws {
+        // 1×1 stride 1: H*W not a multiple of 6/4, channels not multiples of 8/16.
+        for (i, (hw, c, o)) in [(7, 5, 3), (9, 16, 16), (13, 17, 33), (64, 64, 64), (31, 128, 24), (1, 1, 1)]
+            .enumerated() {
+            let g = Conv2DGeometry(inputHeight: hw, inputWidth: hw - (hw > 1 ? 1 : 0), inputChannels: c,
+                                   outputChannels: o, kernelHeight: 1, kernelWidth: 1, padding: .valid)
+            try check(g, seed: UInt64(i), bias: i % 2 == 0)
+        }
+    }
+
+    @Test func pointwiseStrided() throws {
+        let g = Conv2DGeometry(inputHeight: 11, inputWidth: 10, inputChannels: 12, outputChannels: 20,
+                               kernelHeight: 1, kernelWidth: 1, strideHeight: 2, strideWidth: 3, padding: .same)
+        try check(g, seed: 11)
+        let h = Conv2DGeometry(inputHeight: 8, inputWidth: 8, inputChannels: 9, outputChannels: 7,
+                               kernelHeight: 1, kernelWidth: 1, strideHeight: 2, strideWidth: 2, padding: .valid)
+        try check(h, seed: 12)
+    }
+
+    @Test func generalKernels() throws {
+        var rng = TestRandom(seed: 99)
+        for i in 0..<14 {
+            let k = [1, 2, 3, 5][i % 4]
+            let stride = 1 + i % 2
+            let dilation = i % 5 == 4 ? 2 : 1
+            let g = Conv2DGeometry(batch: i % 7 == 3 ? 2 : 1,
+                                   inputHeight: rng.int(k...13), inputWidth: rng.int(k...12),
+                                   inputChannels: rng.int(1...19), outputChannels: rng.int(1...37),
+                                   kernelHeight: k, kernelWidth: i % 3 == 0 ? 1 + (k % 3) : k,
+                                   strideHeight: stride, strideWidth: i % 6 == 5 ? 1 : stride,
+                                   dilationHeight: dilation, dilationWidth: dilation,
+                                   padding: i % 3 == 2 ? .valid : .same)
+            guard g.outputHeight > 0, g.outputWidth > 0 else { continue }
+            try check(g, seed: UInt64(100 + i), bias: i % 4 != 1)
+        }
+    }
+
+    @Test func explicitPaddingAndFirstLayerShape() throws {
+        // The face model's stem: 3 input channels, 3×3 stride 2; and asymmetric explicit padding.
+        let stem = Conv2DGeometry(inputHeight: 32, inputWidth: 30, inputChannels: 3, outputChannels: 16,
+                                  kernelHeight: 3, kernelWidth: 3, strideHeight: 2, strideWidth: 2, padding: .same)
+        try check(stem, seed: 7)
+        let odd = Conv2DGeometry(inputHeight: 6, inputWidth: 7, inputChannels: 4, outputHeight: 7, outputWidth: 5,
+                                 outputChannels: 5, kernelHeight: 3, kernelWidth: 2, padTop: 2, padLeft: 0)
+        try check(odd, seed: 8)
+    }
+
+    @Test func threadsSplitTheSameResult() throws {
+        let g = Conv2DGeometry(inputHeight: 20, inputWidth: 19, inputChannels: 8, outputChannels: 24,
+                               kernelHeight: 3, kernelWidth: 3, padding: .same)
+        try check(g, seed: 21, threads: 2)
+        try check(g, seed: 22, threads: 3)
+        let p = Conv2DGeometry(inputHeight: 17, inputWidth: 17, inputChannels: 32, outputChannels: 48,
+                               kernelHeight: 1, kernelWidth: 1, padding: .same)
+        try check(p, seed: 23, threads: 2)
+    }
+
+    @Test func samePaddingFollowsTFLite() {
+        let g = Conv2DGeometry(inputHeight: 256, inputWidth: 255, inputChannels: 3, outputChannels: 8,
+                               kernelHeight: 3, kernelWidth: 3, strideHeight: 2, strideWidth: 2, padding: .same)
+        #expect(g.outputHeight == 128 && g.outputWidth == 128 && g.padTop == 0 && g.padLeft == 1)
+        let v = Conv2DGeometry(inputHeight: 10, inputWidth: 9, inputChannels: 1, outputChannels: 1,
+                               kernelHeight: 3, kernelWidth: 3, strideHeight: 2, strideWidth: 2, padding: .valid)
+        #expect(v.outputHeight == 4 && v.outputWidth == 4 && v.padTop == 0)
+    }
+
+    @Test func rejectsMismatchedWeights() {
+        let g = Conv2DGeometry(inputHeight: 4, inputWidth: 4, inputChannels: 2, outputChannels: 3,
+                               kernelHeight: 3, kernelWidth: 3, padding: .same)
+        #expect(throws: (any Error).self) { try PackedConv2DWeights(geometry: g, filter: [1, 2, 3], bias: nil) }
+        #expect(throws: (any Error).self) {
+            try PackedConv2DWeights(geometry: g, filter: [Float](repeating: 0, count: 54), bias: [1])
+        }
+        var bad = g
+        bad.strideHeight = 0
+        #expect(throws: (any Error).self) {
+            try PackedConv2DWeights(geometry: bad, filter: [Float](repeating: 0, count: 54), bias: nil)
+        }
+    }
+}

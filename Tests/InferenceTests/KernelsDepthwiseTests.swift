@@ -1,0 +1,68 @@
+import Testing
+@testable import Inference
+
+@Suite struct KernelsDepthwiseTests {
+    /// Compares the kernel with the reference on every ISA (tolerance 1e-5 relative).
+    func check(_ g: Conv2DGeometry, seed: UInt64, bias: Bool = true, threads: Int = 1) throws {
+        var rng = TestRandom(seed: seed)
+        let input = rng.floats(g.inputCount)
+        let filter = rng.floats(g.kernelHeight * g.kernelWidth * g.outputChannels)
+        let b = bias ? rng.floats(g.outputChannels) : nil
+        let weights = try PackedDepthwiseWeights(geometry: g, filter: filter, bias: b)
+        for (i, isa) in testedISAs.enumerated() {
+            let activation = testedActivations[(Int(seed) + i) % testedActivations.count]
+            let expected = naiveDepthwise(g, input: input, filter: filter, bias: b, activation: activation)
+            var output = [Float](repeating: .nan, count: g.outputCount + 9)
+            input.withUnsafeBufferPointer { inp in
+                output.withUnsafeMutableBufferPointer { out in
+                    depthwiseConv2D(input: inp.baseAddress!, output: out.baseAddress!, weights: weights,
+                                    activation: activation, threads: KernelThreads(threads), isa: isa)
+                }
+            }
+            let err = maxRelativeError(Array(output[0..<g.outputCount]), expected)
+            #expect(err <= 1e-5, "\(isa) \(g) \(activation): error \(err)")
+            #expect(output[g.outputCount...].allSatisfy { $0.isNaN }, "\(isa): wrote past the output")
+        }
+    }
+
+    @Test func multiplierOneShapes() throws {
+        var rng = TestRandom(seed: 5)
+        for i in 0..<16 {
+            let k = [3, 5, 3, 1, 2][i % 5]
+            let stride = 1 + (i / 2) % 2
+            let dilation = i % 7 == 6 ? 2 : 1
+            let c = [1, 3, 8, 13, 16, 32, 37, 64, 71][i % 9]
+            let g = Conv2DGeometry(batch: i == 9 ? 2 : 1, inputHeight: rng.int(k...14), inputWidth: rng.int(k...15),
+                                   inputChannels: c, outputChannels: c, kernelHeight: k, kernelWidth: k,
+                                   strideHeight: stride, strideWidth: stride,
+                                   dilationHeight: dilation, dilationWidth: dilation,
+                                   padding: i % 4 == 3 ? .valid : .same)
+            guard g.outputHeight > 0, g.outputWidth > 0 else { continue }
+            try check(g, seed: UInt64(200 + i), bias: i % 5 != 2, threads: 1 + i % 2)
+        }
+    }
+
+    @Test func depthMultiplierAboveOne() throws {
+        let g = Conv2DGeometry(inputHeight: 9, inputWidth: 8, inputChannels: 5, outputChannels: 15,
+                               kernelHeight: 3, kernelWidth: 3, strideHeight: 2, strideWidth: 2, padding: .same)
+        try check(g, seed: 31)
+        let h = Conv2DGeometry(inputHeight: 6, inputWidth: 6, inputChannels: 1, outputChannels: 4,
+                               kernelHeight: 5, kernelWidth: 5, padding: .same)
+        try check(h, seed: 32)
+    }
+
+    @Test func asymmetricExplicitPadding() throws {
+        let g = Conv2DGeometry(inputHeight: 10, inputWidth: 11, inputChannels: 20, outputHeight: 5, outputWidth: 6,
+                               outputChannels: 20, kernelHeight: 3, kernelWidth: 3, strideHeight: 2, strideWidth: 2,
+                               padTop: 0, padLeft: 1)
+        try check(g, seed: 33)
+    }
+
+    @Test func rejectsBadMultiplier() {
+        let g = Conv2DGeometry(inputHeight: 4, inputWidth: 4, inputChannels: 3, outputChannels: 4,
+                               kernelHeight: 3, kernelWidth: 3, padding: .same)
+        #expect(throws: (any Error).self) {
+            try PackedDepthwiseWeights(geometry: g, filter: [Float](repeating: 0, count: 36), bias: nil)
+        }
+    }
+}

@@ -1,0 +1,106 @@
+import Testing
+@testable import Inference
+
+@Suite struct KernelsPoolingElementwiseTests {
+    /// Reference pooling: padded taps skipped, average divides by the in-bounds tap count.
+    func naivePool(_ g: Conv2DGeometry, _ x: [Float], max isMax: Bool, _ a: ClampRange) -> [Float] {
+        var out = [Float](repeating: 0, count: g.outputCount)
+        let c = g.inputChannels
+        for n in 0..<g.batch {
+            for oy in 0..<g.outputHeight {
+                for ox in 0..<g.outputWidth {
+                    for ch in 0..<c {
+                        var m = -Float.infinity, s: Float = 0, count = 0
+                        for ky in 0..<g.kernelHeight {
+                            let iy = oy * g.strideHeight - g.padTop + ky
+                            guard iy >= 0, iy < g.inputHeight else { continue }
+                            for kx in 0..<g.kernelWidth {
+                                let ix = ox * g.strideWidth - g.padLeft + kx
+                                guard ix >= 0, ix < g.inputWidth else { continue }
+                                let v = x[((n * g.inputHeight + iy) * g.inputWidth + ix) * c + ch]
+                                m = Swift.max(m, v)
+                                s += v
+                                count += 1
+                            }
+                        }
+                        out[((n * g.outputHeight + oy) * g.outputWidth + ox) * c + ch] =
+                            clampRef(isMax ? m : s / Float(count), a)
+                    }
+                }
+            }
+        }
+        return out
+    }
+
+    @Test func poolingMatchesNaive() throws {
+        // Tolerance 1e-5 relative (max pooling is exact; averages differ only in summation order).
+        var rng = TestRandom(seed: 51)
+        for i in 0..<10 {
+            let k = [2, 3, 2, 5][i % 4]
+            let c = [1, 5, 8, 16, 19, 32][i % 6]
+            let stride = i % 3 == 0 ? 1 : 2
+            let g = Conv2DGeometry(batch: i == 4 ? 2 : 1, inputHeight: rng.int(k...12), inputWidth: rng.int(k...13),
+                                   inputChannels: c, outputChannels: c, kernelHeight: k, kernelWidth: k,
+                                   strideHeight: stride, strideWidth: stride, padding: i % 2 == 0 ? .same : .valid)
+            let x = rng.floats(g.inputCount, -3, 3)
+            for isa in testedISAs {
+                for isMax in [true, false] {
+                    let a = testedActivations[(i + (isMax ? 1 : 0)) % testedActivations.count]
+                    var out = [Float](repeating: .nan, count: g.outputCount + 4)
+                    x.withUnsafeBufferPointer { xp in
+                        out.withUnsafeMutableBufferPointer { op in
+                            if isMax {
+                                maxPool2D(input: xp.baseAddress!, output: op.baseAddress!, geometry: g,
+                                          activation: a, threads: KernelThreads(2), isa: isa)
+                            } else {
+                                averagePool2D(input: xp.baseAddress!, output: op.baseAddress!, geometry: g,
+                                              activation: a, isa: isa)
+                            }
+                        }
+                    }
+                    let err = maxRelativeError(Array(out[0..<g.outputCount]), naivePool(g, x, max: isMax, a))
+                    #expect(err <= 1e-5, "\(isa) \(isMax ? "max" : "avg") \(g): error \(err)")
+                    #expect(out[g.outputCount...].allSatisfy { $0.isNaN })
+                }
+            }
+        }
+    }
+
+    @Test func preluAddClampMatchNaive() {
+        // Exact arithmetic (one multiply or add per element): tolerance 0.
+        var rng = TestRandom(seed: 61)
+        for (pixels, channels) in [(1, 1), (37, 3), (64, 16), (5, 29)] {
+            let x = rng.floats(pixels * channels, -4, 4)
+            let y = rng.floats(pixels * channels, -4, 4)
+            let alpha = rng.floats(channels)
+            for isa in testedISAs {
+                var out = [Float](repeating: .nan, count: x.count)
+                var sum = [Float](repeating: .nan, count: x.count)
+                var clamped = [Float](repeating: .nan, count: x.count)
+                x.withUnsafeBufferPointer { xp in
+                    y.withUnsafeBufferPointer { yp in
+                        alpha.withUnsafeBufferPointer { ap in
+                            out.withUnsafeMutableBufferPointer { op in
+                                prelu(input: xp.baseAddress!, alpha: ap.baseAddress!, output: op.baseAddress!,
+                                      pixels: pixels, channels: channels, threads: KernelThreads(2), isa: isa)
+                            }
+                            sum.withUnsafeMutableBufferPointer { sp in
+                                add(xp.baseAddress!, yp.baseAddress!, output: sp.baseAddress!, count: x.count,
+                                    activation: .relu6, isa: isa)
+                            }
+                            clamped.withUnsafeMutableBufferPointer { cp in
+                                clamp(input: xp.baseAddress!, output: cp.baseAddress!, count: x.count,
+                                      activation: .reluN1To1, isa: isa)
+                            }
+                        }
+                    }
+                }
+                let preluRef = x.indices.map { x[$0] >= 0 ? x[$0] : alpha[$0 % channels] * x[$0] }
+                let addRef = x.indices.map { clampRef(x[$0] + y[$0], .relu6) }
+                #expect(out == preluRef, "\(isa) prelu \(pixels)×\(channels)")
+                #expect(sum == addRef, "\(isa) add \(pixels)×\(channels)")
+                #expect(clamped == x.map { clampRef($0, .reluN1To1) }, "\(isa) clamp")
+            }
+        }
+    }
+}
