@@ -8,10 +8,15 @@ Writes Tests/Fixtures/references/face_detector/:
   video/*.png   a short pan/zoom sequence built from the fixtures (320x240)
 
 Cases (each photo in Tests/Fixtures/images plus composite.png):
-  - the photo in all four orientations: the pixels turned `quarterTurnsCCW` x 90 degrees
-    counterclockwise (numpy.rot90) and given to MediaPipe upright. The Swift tests give the
-    unturned pixels with the MPImage orientation whose upright image is that turn
-    (1 = .left, 2 = .down, 3 = .right), so results are in upright-image coordinates on both sides.
+  - the photo turned `quarterTurnsCCW` x 90 degrees counterclockwise (numpy.rot90), two ways:
+    "feed": "rotatedPixels": MediaPipe is given the turned pixels; the Swift tests give the same
+      turned pixels with orientation .up.
+    "feed": "orientation": MediaPipe is given the unturned pixels with
+      ImageProcessingOptions(rotation_degrees = (360 - 90 k) % 360), which is how MediaPipe for iOS
+      runs an MPImage whose orientation is .left (k=1), .down (k=2) or .right (k=3); the Swift tests
+      give the unturned pixels with that orientation. MediaPipe answers in the unturned frame; the
+      reference converts to the upright (turned) image, where our results are: keypoints exactly,
+      pixel boxes by turning MediaPipe's integer box (which adds up to 2 px of truncation).
   - raw frames: RGBA (alpha 128, which MediaPipe ignores), BGRA (MediaPipe's Python API has no BGRA
     format, so it gets the same pixels as RGBA; our side swaps nothing and must read BGRA right),
     and gray (MediaPipe's graph rejects GRAY8 for this 3-channel model, so gray frames are defined
@@ -35,6 +40,7 @@ from PIL import Image
 
 import mediapipe as mp
 from mediapipe.tasks.python import BaseOptions, vision
+from mediapipe.tasks.python.vision.core.image_processing_options import ImageProcessingOptions
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 IMAGES = os.path.join(ROOT, "Tests", "Fixtures", "images")
@@ -65,6 +71,20 @@ def to_json(result, timestamp=0):
                           for k in (d.keypoints or [])],
         })
     return {"detections": detections, "timestampInMilliseconds": timestamp}
+
+
+def upright(result, turns, width, height):
+    """A result in the unturned frame (width x height) moved to the frame turned `turns` x 90 CCW."""
+    for d in result["detections"]:
+        for k in d["keypoints"]:
+            x, y = k["x"], k["y"]
+            k["x"], k["y"] = [(x, y), (y, 1 - x), (1 - x, 1 - y), (1 - y, x)][turns]
+        b = d["boundingBox"]
+        x0, y0, w, h = b["originX"], b["originY"], b["width"], b["height"]
+        b["originX"], b["originY"], b["width"], b["height"] = [
+            (x0, y0, w, h), (y0, width - x0 - w, h, w), (width - x0 - w, height - y0 - h, w, h),
+            (height - y0 - h, x0, h, w)][turns]
+    return result
 
 
 def detector(model, mode=vision.RunningMode.IMAGE, confidence=0.5, suppression=0.3):
@@ -136,19 +156,24 @@ def main():
         rgb = load_rgb(path)
         for turns in range(4):
             result = default.detect(mp_image(np.rot90(rgb, turns)))
-            cases.append({"image": name, "quarterTurnsCCW": turns, "pixelFormat": "rgb8",
+            cases.append({"image": name, "quarterTurnsCCW": turns, "feed": "rotatedPixels", "pixelFormat": "rgb8",
                           "minDetectionConfidence": 0.5, "minSuppressionThreshold": 0.3,
                           "result": to_json(result)})
+        for turns in range(1, 4):
+            options = ImageProcessingOptions(rotation_degrees=(360 - 90 * turns) % 360)
+            result = upright(to_json(default.detect(mp_image(rgb), options)), turns, rgb.shape[1], rgb.shape[0])
+            cases.append({"image": name, "quarterTurnsCCW": turns, "feed": "orientation", "pixelFormat": "rgb8",
+                          "minDetectionConfidence": 0.5, "minSuppressionThreshold": 0.3, "result": result})
     for name in ["astronaut.png", "references/face_detector/composite.png", "woman_sitting.jpg"]:
         path = os.path.join(OUT, "composite.png") if name.startswith("references/") else os.path.join(IMAGES, name)
         rgb = load_rgb(path)
         rgba = np.concatenate([rgb, np.full(rgb.shape[:2] + (1,), 128, np.uint8)], axis=2)
         for fmt in ["rgba8", "bgra8"]:
-            cases.append({"image": name, "quarterTurnsCCW": 0, "pixelFormat": fmt,
+            cases.append({"image": name, "quarterTurnsCCW": 0, "feed": "rotatedPixels", "pixelFormat": fmt,
                           "minDetectionConfidence": 0.5, "minSuppressionThreshold": 0.3,
                           "result": to_json(default.detect(mp_image(rgba)))})
         gray = np.repeat(gray_of(rgb)[..., None], 3, axis=2)
-        cases.append({"image": name, "quarterTurnsCCW": 0, "pixelFormat": "gray8",
+        cases.append({"image": name, "quarterTurnsCCW": 0, "feed": "rotatedPixels", "pixelFormat": "gray8",
                       "minDetectionConfidence": 0.5, "minSuppressionThreshold": 0.3,
                       "result": to_json(default.detect(mp_image(gray)))})
     for confidence, suppression in [(0.3, 0.3), (0.5, 0.5)]:
@@ -156,7 +181,7 @@ def main():
         for name in ["astronaut.png", "woman_sitting.jpg", "references/face_detector/composite.png"]:
             path = os.path.join(OUT, "composite.png") if name.startswith("references/") else os.path.join(IMAGES, name)
             rgb = load_rgb(path)
-            cases.append({"image": name, "quarterTurnsCCW": 0, "pixelFormat": "rgb8",
+            cases.append({"image": name, "quarterTurnsCCW": 0, "feed": "rotatedPixels", "pixelFormat": "rgb8",
                           "minDetectionConfidence": confidence, "minSuppressionThreshold": suppression,
                           "result": to_json(custom.detect(mp_image(rgb)))})
         custom.close()

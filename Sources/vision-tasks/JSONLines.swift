@@ -1,7 +1,9 @@
 import Foundation
+import VisionTasks
 
 /// The output contract every task subcommand follows: one JSON object per input on its own line,
-/// `{"input": "<path>", "result": <result>}` or `{"input": "<path>", "error": "<message>"}`, with
+/// `{"input": "<path>", "result": <result>}` or `{"input": "<path>", "error": "<message>"}` (keys
+/// inside results sorted, so the output is the same from run to run), with
 /// and a failure count: the command exits non-zero after the last input when any failed.
 final class JSONLines {
     private let encoder: JSONEncoder
@@ -13,7 +15,7 @@ final class JSONLines {
     /// Creates a writer to standard output.
     init() {
         encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     }
 
     /// Runs `body` for `input` and prints its result line, or its error line if it throws.
@@ -29,10 +31,10 @@ final class JSONLines {
         }
     }
 
-    /// The user-facing text of an error: VisionTasksError's message, else the localized description.
+    /// The user-facing text of an error: VisionTasksError's message, else its description.
     static func message(_ error: any Error) -> String {
-        if let described = error as? CustomStringConvertible { return described.description }
-        return error.localizedDescription
+        if let error = error as? VisionTasksError { return error.description }
+        return String(describing: error)
     }
 
     private func emit(input: String, key: String, json: Data) {

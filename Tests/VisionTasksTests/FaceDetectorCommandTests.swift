@@ -41,7 +41,7 @@ import VisionTasks
         struct Line: Decodable { let input: String; let result: FaceDetectorResult?; let error: String? }
         let parsed = try lines.map { try JSONDecoder().decode(Line.self, from: Data($0.utf8)) }
         #expect(parsed.map(\.input) == [good, missing, composite])
-        #expect(lines[0].hasPrefix(#"{"input":"\#(good)","result":{"detections":[{"categories":"#))
+        #expect(lines[0].hasPrefix(#"{"input":"\#(good)","result":{"detections":[{"boundingBox":{"height":95,"originX":177,"#))
         #expect(lines[1] == #"{"input":"\#(missing)","error":"File not found: \#(missing)"}"#)
         let references = try FaceDetectorSupport.imageCases().filter {
             $0.quarterTurnsCCW == 0 && $0.pixelFormat == "rgb8" && $0.minDetectionConfidence == 0.5

@@ -3,12 +3,13 @@ import Testing
 import VisionTasks
 
 /// The Face Detector against MediaPipe 1.2.2 (references from tools/make_face_detector_refs.py).
-/// Tolerances: same number of faces in the same order; boxes within 1 px; keypoints within 1e-3;
-/// scores within 1e-3.
+/// Tolerances: same number of faces in the same order; boxes within 1 px (2 px where the reference
+/// box is MediaPipe's integer box turned from the unturned frame); keypoints within 1e-3; scores
+/// within 1e-3.
 @Suite struct FaceDetectorParityTests {
     @Test func imagesInEveryOrientationAndPixelFormatMatchMediaPipe() throws {
         let cases = try FaceDetectorSupport.imageCases()
-        #expect(cases.count >= 30)
+        #expect(cases.count >= 45)
         var detectors: [String: FaceDetector] = [:]
         var worst: (box: Double, keypoint: Double, score: Float) = (0, 0, 0)
         for c in cases {
@@ -16,9 +17,9 @@ import VisionTasks
             let detector = try detectors[key] ?? FaceDetectorSupport.detector(
                 confidence: c.minDetectionConfidence, suppression: c.minSuppressionThreshold)
             detectors[key] = detector
-            let label = "\(c.image) turned \(c.quarterTurnsCCW)×90° \(c.pixelFormat) \(key)"
+            let label = "\(c.image) turned \(c.quarterTurnsCCW)×90° by \(c.feed) \(c.pixelFormat) \(key)"
             let ours = try detector.detect(image: try FaceDetectorSupport.image(for: c))
-            FaceDetectorSupport.expectMatches(ours, c.result, label)
+            FaceDetectorSupport.expectMatches(ours, c.result, label, boxTolerance: c.feed == "orientation" ? 2 : 1)
             let e = FaceDetectorSupport.maxErrors(ours, c.result)
             worst = (max(worst.box, e.box), max(worst.keypoint, e.keypoint), max(worst.score, e.score))
         }
@@ -50,10 +51,13 @@ import VisionTasks
     @Test func resultJSONUsesTheIOSNames() throws {
         let detector = try FaceDetector(modelPath: FaceDetectorSupport.modelPath)
         let result = try detector.detect(image: try MPImage(contentsOfFile: FaceDetectorSupport.imagePath("astronaut.png")))
-        let json = String(decoding: try JSONEncoder().encode(result), as: UTF8.self)
-        #expect(json.hasPrefix(#"{"detections":[{"categories":[{"index":0,"score":"#))
-        #expect(json.contains(#""categoryName":null,"displayName":null}],"boundingBox":{"originX":177,"originY":82,"width":95,"height":95},"keypoints":[{"x":"#))
-        #expect(json.hasSuffix(#""label":null,"score":null}]}],"timestampInMilliseconds":0}"#))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let json = String(decoding: try encoder.encode(result), as: UTF8.self)
+        #expect(json.hasPrefix(#"{"detections":[{"boundingBox":{"height":95,"originX":177,"originY":82,"width":95},"#
+            + #""categories":[{"categoryName":null,"displayName":null,"index":0,"score":0.92173"#))
+        #expect(json.contains(#"}],"keypoints":[{"label":null,"score":null,"x":0.3935"#))
+        #expect(json.hasSuffix(#"}]}],"timestampInMilliseconds":0}"#))
         #expect(try JSONDecoder().decode(FaceDetectorResult.self, from: Data(json.utf8)) == result)
     }
 }

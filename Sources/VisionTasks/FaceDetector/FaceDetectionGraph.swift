@@ -62,12 +62,21 @@ package final class FaceDetectionGraph {
             .map { projectDetection($0, projection) }
     }
 
-    /// The detector model from a `.tflite` file, or from the `face_detector.tflite` entry of a `.task` zip.
+    /// The detector model from a `.tflite` file (file identifier "TFL3"), or else from the
+    /// `face_detector.tflite` entry of a `.task` zip.
     private static func loadModel(_ data: Data, name: String) throws -> TFLiteModel {
-        if data.starts(with: [0x50, 0x4B, 0x03, 0x04]) {
-            return try ModelBundle(data: data, name: name).model(named: bundleEntry)
+        let identifier = data.dropFirst(4).prefix(4)
+        if identifier.elementsEqual("TFL3".utf8) {
+            return try TFLiteModel(data: data, name: name)
         }
-        return try TFLiteModel(data: data, name: name)
+        // MediaPipe's .task files start with a zip local header, sometimes after a few padding bytes.
+        let head = Array(data.prefix(64))
+        let zipSignature: [UInt8] = [0x50, 0x4B, 0x03, 0x04]
+        guard head.count >= 4, (0...(head.count - 4)).contains(where: { head[$0..<$0 + 4].elementsEqual(zipSignature) }) else {
+            throw VisionTasksError.invalidModel(
+                "\(name) is neither a TFLite model (no TFL3 file identifier) nor a .task bundle (no zip header)")
+        }
+        return try ModelBundle(data: data, name: name).model(named: bundleEntry)
     }
 
     /// The input value range from the model's normalization metadata, as MediaPipe derives it:
