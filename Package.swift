@@ -28,7 +28,7 @@ let package = Package(
         .target(name: "TFLite", dependencies: [
             .product(name: "ZIPFoundation", package: "ZIPFoundation"),
         ]),
-        .target(name: "Inference", dependencies: ["TFLite", "CKernels"]),
+        .target(name: "Inference", dependencies: ["TFLite", "CKernels"], exclude: ["Kernels/README.md"]),
         .target(name: "VisionCore", dependencies: ["TFLite", "CImageCodecs"]),
         .target(name: "VisionTasks", dependencies: ["VisionCore", "Inference", "TFLite"]),
         .target(name: "VisionRender", dependencies: ["VisionTasks", "VisionCore"]),
@@ -37,6 +37,8 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
+        // Prints GFLOP/s of the inference kernels on the models' layer shapes (release builds only).
+        .executableTarget(name: "kernel-bench", dependencies: ["Inference"]),
         .executableTarget(name: "vision-tasks-bench", dependencies: [
             "VisionTasks",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),

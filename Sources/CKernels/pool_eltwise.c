@@ -90,7 +90,7 @@ static VT_AVX2_FN void clamp_avx2(const float *x, float *y, float lo, float hi, 
     clamp_body(x, y, lo, hi, s, e);
 }
 #define VT_DISPATCH(isa, name, ...) \
-    do { if ((isa) == VT_ISA_AVX2) name##_avx2(__VA_ARGS__); else name##_portable(__VA_ARGS__); } while (0)
+    do { if ((isa) >= VT_ISA_AVX2) name##_avx2(__VA_ARGS__); else name##_portable(__VA_ARGS__); } while (0)
 #else
 #define VT_DISPATCH(isa, name, ...) do { (void)(isa); name##_portable(__VA_ARGS__); } while (0)
 #endif

@@ -3,7 +3,8 @@
 // Tensors are NHWC fp32, densely packed. Kernels know nothing of models: they take pointers,
 // shapes and parameters, never allocate, and compute one work range [begin, end) per call so
 // the caller can split a call across threads. `isa` picks the code path: VT_ISA_PORTABLE
-// (plain C, correct on any CPU) or VT_ISA_AVX2 (requires vt_cpu_has_avx2_fma()).
+// (plain C, correct on any CPU), VT_ISA_AVX2 (requires vt_cpu_has_avx2_fma()) or VT_ISA_AVX512
+// (requires vt_cpu_has_avx512(); kernels without an AVX-512 variant run their AVX2 one).
 #pragma once
 #include <stddef.h>
 
@@ -18,6 +19,11 @@ int vt_cpu_has_avx2_fma(void);
 #define VT_ISA_PORTABLE 0
 /// Code path selector: AVX2 + FMA intrinsics (only when vt_cpu_has_avx2_fma() is 1).
 #define VT_ISA_AVX2 1
+/// Code path selector: AVX-512F GEMM micro-kernels, AVX2 elsewhere (only when vt_cpu_has_avx512() is 1).
+#define VT_ISA_AVX512 2
+
+/// 1 when this CPU (and OS) runs the AVX-512F variants (AVX2 and FMA included).
+int vt_cpu_has_avx512(void);
 
 /// Shapes and parameters of a 2-D window operation (convolution, depthwise convolution, pooling).
 /// The input is [batch, in_h, in_w, in_c], the output [batch, out_h, out_w, out_c]. Output pixel
