@@ -130,6 +130,11 @@ final class ChildProcess: @unchecked Sendable {
         return process.terminationStatus
     }
 
+    /// Sends SIGTERM to the child if it still runs (safe from any thread; ffmpeg then ends its output).
+    func terminate() {
+        if process.isRunning { process.terminate() }
+    }
+
     /// Asks the child to stop (closes its output, SIGTERM) if it still runs, and reaps it.
     func stop() {
         // Close our end of stdout first: a child blocked writing a frame gets EPIPE instead of

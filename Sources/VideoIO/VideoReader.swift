@@ -1,5 +1,6 @@
 import Foundation
 import TFLite
+import VisionCore
 
 /// One decoded video frame: upright RGB pixels and the frame's presentation timestamp.
 public struct VideoFrame: Sendable {
@@ -99,6 +100,13 @@ public final class VideoReader {
         return nil
     }
 
+    /// A function that makes ffmpeg stop, callable from any thread (a signal handler, say): the
+    /// reading thread then sees the stream end.
+    public func makeInterrupter() -> @Sendable () -> Void {
+        let child = self.child
+        return { child.terminate() }
+    }
+
     /// Stops decoding early; later `nextFrame()` calls return nil.
     public func close() {
         finished = true
@@ -175,5 +183,14 @@ final class ShowinfoLog: @unchecked Sendable {
         guard let range = line.range(of: " " + name) else { return nil }
         let rest = line[range.upperBound...].drop { $0 == " " }
         return String(rest.prefix { $0 != " " })
+    }
+}
+
+extension VideoFrame {
+    /// The frame as an upright RGB `MPImage`, ready for a task's `detect(videoFrame:timestampInMilliseconds:)`.
+    public func image() throws -> MPImage {
+        try pixels.withUnsafeBytes {
+            try MPImage(pixels: $0, width: width, height: height, bytesPerRow: width * 3, format: .rgb8)
+        }
     }
 }
