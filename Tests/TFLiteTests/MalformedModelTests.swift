@@ -142,4 +142,29 @@ import Testing
             #expect(!Self.parses(data.prefix(length), "truncated to \(length)"), "face_detector truncated to \(length) parsed")
         }
     }
+
+    @Test(.enabled(if: TestSupport.haveModels))
+    func corruptMetadataIsNamed() throws {
+        let data = try TestSupport.modelData("face_landmarker.task", "face_detector.tflite")
+        let metadata = try #require(try TFLiteModel(data: data).metadata[ModelMetadata.entryName])
+        var copy = Data(data)
+        copy[metadata.startIndex + 4] = UInt8(ascii: "X")
+        #expect(throws: VisionTasksError.invalidModel("face_detector TFLITE_METADATA: file identifier is \"X001\", expected \"M001\"")) {
+            try TFLiteModel(data: copy, name: "face_detector")
+        }
+        // A metadata root offset past its buffer.
+        copy = Data(data)
+        copy.replaceSubrange(metadata.startIndex..<metadata.startIndex + 4, with: [0xF0, 0xFF, 0x00, 0x00])
+        #expect(throws: VisionTasksError.self) { try TFLiteModel(data: copy) }
+    }
+
+    @Test func modelInADataSliceReads() throws {
+        let valid = try Self.valid()
+        let padded = Data([1, 2, 3]) + valid + Data([4, 5])
+        let model = try TFLiteModel(data: padded[padded.startIndex + 3..<padded.startIndex + 3 + valid.count])
+        let reference = try TFLiteModel(data: valid)
+        #expect(model.subgraphs == reference.subgraphs)
+        let filter = model.subgraphs[0].tensors[1]
+        #expect(model.constantData(of: filter).map(Array.init) == reference.constantData(of: filter).map(Array.init))
+    }
 }
