@@ -54,7 +54,9 @@ let package = Package(
         .testTarget(name: "VisionCoreTests", dependencies: ["VisionCore", "TFLite"]),
         .testTarget(name: "VisionTasksTests", dependencies: ["VisionTasks"]),
         .testTarget(name: "VisionRenderTests", dependencies: ["VisionRender", "VisionTasks"]),
-        .testTarget(name: "VideoIOTests", dependencies: ["VideoIO", "VisionCore"]),
+        .testTarget(name: "VideoIOTests", dependencies: ["VideoIO", "VisionCore", "VisionTasks"]),
+        // The command-line tool end to end (runs the built vision-tasks).
+        .testTarget(name: "VisionTasksCLITests", dependencies: ["vision-tasks"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -12,11 +12,16 @@ enum TestVideos {
         return dir
     }
 
-    /// Runs ffmpeg with `arguments`; throws with its stderr if it fails.
+    /// Runs ffmpeg with `arguments` (quiet, overwriting); throws with its stderr if it fails.
     static func ffmpeg(_ arguments: [String]) throws {
+        try run("ffmpeg", ["-hide_banner", "-loglevel", "error", "-nostdin", "-y"] + arguments)
+    }
+
+    /// Runs `tool` from PATH with `arguments`; throws with its stderr if it fails.
+    static func run(_ tool: String, _ arguments: [String]) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["ffmpeg", "-hide_banner", "-loglevel", "error", "-nostdin", "-y"] + arguments
+        process.arguments = [tool] + arguments
         let errors = Pipe()
         process.standardError = errors
         try process.run()
