@@ -39,6 +39,7 @@ let package = Package(
 
         // Prints GFLOP/s of the inference kernels on the models' layer shapes (release builds only).
         .executableTarget(name: "kernel-bench", dependencies: ["Inference"]),
+        .executableTarget(name: "image-bench", dependencies: ["VisionCore"]),
 
         .testTarget(name: "TFLiteTests", dependencies: ["TFLite"]),
         .testTarget(name: "InferenceTests", dependencies: ["Inference", "TFLite"]),

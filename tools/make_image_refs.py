@@ -189,6 +189,7 @@ MEDIAPIPE_CASES = [
     ("mediapipe_woman_rot270_80", "woman_sitting.jpg", None, 270, 80, 80),
     ("mediapipe_thumbs_crop_rot180_100x70", "two_thumbs_up.jpg", (0.0, 0.3, 0.5, 1.0), 180, 100, 70),
     ("mediapipe_astronaut_zoom_128", "astronaut.png", (0.4, 0.35, 0.5, 0.47), 0, 128, 128),
+    ("mediapipe_thumbs_strip_200x10", "two_thumbs_up.jpg", (0.05, 0.4, 0.95, 0.55), 0, 200, 10),
 ]
 
 
