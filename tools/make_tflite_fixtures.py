@@ -5,6 +5,7 @@ Tests/Fixtures/references/tflite/crafted/<name>.tflite: one valid model (CONV_2D
 a builtin code above 127 stored only in the int32 field), the same with its filter stored after the
 FlatBuffer (Buffer.offset/size), and copies broken in one way each (an operator input, an opcode index, a
 buffer index, a graph output out of range; constant data of the wrong size; an external buffer past the end).
+crafted/sparse_filter.tflite marks the filter sparse (its buffer is then shorter than its shape).
 Tests/Fixtures/references/tflite/crafted.json records, for each, whether LiteRT loads and runs it, and for
 the valid one its outputs on a fixed input, so the tests can check the reader agrees with LiteRT.
 
@@ -136,6 +137,19 @@ def with_external_filter(model, past_end=0):
     return data + bytes(start - length) + filter_bytes
 
 
+def with_sparse_filter(model):
+    """The model with its filter marked sparse (schema `sparsity`) and stored in fewer bytes than its shape."""
+    m = copy.deepcopy(model)
+    sparsity = s.SparsityParametersT()
+    sparsity.traversalOrder, sparsity.blockMap = [0, 1, 2, 3], []
+    dense = s.DimensionMetadataT()
+    dense.format, dense.denseSize = s.DimensionType.DENSE, 2
+    sparsity.dimMetadata = [dense]
+    m.subgraphs[0].tensors[1].sparsity = sparsity
+    m.buffers[2].data = m.buffers[2].data[:40]
+    return pack(m)
+
+
 def litert(data, feed=None):
     """(loads, outputs): whether LiteRT builds and runs the model, and its output on `feed`."""
     try:
@@ -187,6 +201,9 @@ def main():
         json.dump({"generator": "tools/make_tflite_fixtures.py (ai-edge-litert 2.3.0)", "models": records}, f, indent=1)
         f.write("\n")
     write_bundle(pack(model))
+    # Not run by LiteRT (CONV_2D does not take sparse filters); only the reader's `isSparse` is tested on it.
+    with open(os.path.join(OUT, "crafted", "sparse_filter.tflite"), "wb") as f:
+        f.write(with_sparse_filter(model))
     for r in records:
         print(r["name"], r["litertLoads"], r.get("litertError"))
 

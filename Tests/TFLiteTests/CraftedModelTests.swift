@@ -80,4 +80,13 @@ import Testing
         #expect(external.buffers[2].range.upperBound == external.data.count)
         #expect(Array(bytes) == inline.constantData(of: inline.subgraphs[0].tensors[1]).map(Array.init))
     }
+
+    @Test func sparseConstantsAreMarkedNotRejected() throws {
+        // A sparse tensor's buffer is shorter than its dense shape (40 of 72 bytes); the reader marks it.
+        let model = try TFLiteModel(data: try Self.crafted("sparse_filter"))
+        let filter = model.subgraphs[0].tensors[1]
+        #expect(filter.isSparse)
+        #expect(model.constantData(of: filter)?.count == 40)
+        #expect(!model.subgraphs[0].tensors[2].isSparse)
+    }
 }
