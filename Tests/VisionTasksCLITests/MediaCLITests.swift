@@ -60,10 +60,10 @@ import Testing
         try CLIRun.ffmpeg(["-framerate", "120", "-loop", "1", "-i", CLIRun.fixtures.appendingPathComponent("woman_sitting.jpg").path,
                            "-frames:v", "480", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", video.path])
         var before = rusage()
-        getrusage(RUSAGE_CHILDREN, &before)
+        getrusage(__rusage_who_t(RUSAGE_CHILDREN.rawValue), &before)
         let run = try CLIRun.run(["face-detector", "--model", Self.faceModel, "--live", video.path])
         var after = rusage()
-        getrusage(RUSAGE_CHILDREN, &after)
+        getrusage(__rusage_who_t(RUSAGE_CHILDREN.rawValue), &after)
         #expect(run.status == 0, "\(run.stderr)")
         let frames = run.lines.compactMap { $0["frame"] as? Int }
         #expect(!frames.isEmpty)
