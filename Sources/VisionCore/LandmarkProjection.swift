@@ -40,7 +40,13 @@ public func rectToImageMatrix(_ rect: NormalizedRect, imageWidth: Int, imageHeig
 /// projected unit x vector, as MediaPipe's `LandmarkProjectionCalculator` does.
 public func projectLandmarks(_ landmarks: [SIMD3<Float>], from rect: NormalizedRect,
                              imageWidth: Int, imageHeight: Int) -> [SIMD3<Float>] {
-    let m = rectToImageMatrix(rect, imageWidth: imageWidth, imageHeight: imageHeight)
+    projectLandmarks(landmarks, matrix: rectToImageMatrix(rect, imageWidth: imageWidth, imageHeight: imageHeight))
+}
+
+/// Projects landmarks with a row-major 4×4 crop-to-image matrix (x and y through its first two
+/// rows; z scaled by the length of the image of the unit x vector), as MediaPipe's
+/// `LandmarkProjectionCalculator` does with a projection matrix.
+public func projectLandmarks(_ landmarks: [SIMD3<Float>], matrix m: [Float]) -> [SIMD3<Float>] {
     // Length of the image of the segment (0,0)-(1,0), computed from the projected end points.
     let dx = Double((m[0] + m[3]) - m[3]), dy = Double((m[4] + m[7]) - m[7])
     let zScale = Float((dx * dx + dy * dy).squareRoot())
