@@ -20,6 +20,8 @@ let package = Package(
                        providers: [.apt(["libjpeg62-turbo-dev"])]),
         .systemLibrary(name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng16",
                        providers: [.apt(["libpng-dev"])]),
+        // JPEG/PNG decoding and encoding over libjpeg-turbo and libpng, errors as return codes.
+        .target(name: "CImageCodecs", dependencies: ["CJPEG", "CPNG"], path: "Sources/CImageCodecs"),
         // Hot inference kernels in C, with AVX2/FMA variants chosen at run time.
         .target(name: "CKernels", path: "Sources/CKernels"),
 
@@ -27,7 +29,7 @@ let package = Package(
             .product(name: "ZIPFoundation", package: "ZIPFoundation"),
         ]),
         .target(name: "Inference", dependencies: ["TFLite", "CKernels"]),
-        .target(name: "VisionCore", dependencies: ["TFLite", "CJPEG", "CPNG"]),
+        .target(name: "VisionCore", dependencies: ["TFLite", "CImageCodecs"]),
         .target(name: "VisionTasks", dependencies: ["VisionCore", "Inference", "TFLite"]),
         .target(name: "VisionRender", dependencies: ["VisionTasks", "VisionCore"]),
         .executableTarget(name: "vision-tasks", dependencies: [

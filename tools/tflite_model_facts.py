@@ -4,7 +4,7 @@ must read, as Google's software reports them.
 
 - inputs/outputs (name, shape, dtype), operator counts and tensor count: LiteRT 2.3.0's Interpreter
   (get_input_details, get_output_details, _get_ops_details, get_tensor_details);
-- metadata (name, per-input normalization, per-output label files): the flatc-generated Python reader of
+- metadata (name, per-input normalization, per-output label files and score thresholds): the flatc-generated Python reader of
   metadata_schema.fbs shipped with mediapipe 1.2.2;
 - labels: the associated-file zip appended to the model, read with Python's zipfile.
 
@@ -74,7 +74,14 @@ def metadata_facts(data):
             tm = subgraph.OutputTensorMetadata(t)
             files = [{"name": text(tm.AssociatedFiles(f).Name()), "type": tm.AssociatedFiles(f).Type()}
                      for f in range(tm.AssociatedFilesLength())]
-            outputs.append({"name": text(tm.Name()), "associatedFiles": files})
+            threshold = None
+            for u in range(tm.ProcessUnitsLength()):
+                unit = tm.ProcessUnits(u)
+                if unit.OptionsType() == meta.ProcessUnitOptions.ScoreThresholdingOptions:
+                    options = meta.ScoreThresholdingOptions()
+                    options.Init(unit.Options().Bytes, unit.Options().Pos)
+                    threshold = options.GlobalScoreThreshold()
+            outputs.append({"name": text(tm.Name()), "associatedFiles": files, "scoreThreshold": threshold})
         return {"name": text(root.Name()), "inputs": inputs, "outputs": outputs}
     return None
 

@@ -81,6 +81,9 @@ public struct TensorMetadata: Hashable, Sendable, Codable {
     public let description: String?
     /// Input normalization (value - mean) / std, when the tensor has a NormalizationOptions process unit.
     public let normalization: NormalizationOptions?
+    /// The score threshold of a classifier output, when the tensor has a ScoreThresholdingOptions
+    /// process unit (MediaPipe's default `score_threshold` for that output).
+    public let scoreThreshold: Float?
     /// The color space of an image tensor, when given ("RGB", "GRAYSCALE", "UNKNOWN").
     public let colorSpace: String?
     /// Statistics: maximum values per channel, often empty.
@@ -97,9 +100,9 @@ public struct TensorMetadata: Hashable, Sendable, Codable {
         var colorSpace: String?
         if let content = try table.table(3, "Content"), try content.scalar(0, UInt8(0)) == 2,
            let properties = try content.table(1, "ImageProperties") {
-            let raw = try properties.scalar(0, Int8(0))
-            colorSpace = ["UNKNOWN", "RGB", "GRAYSCALE"].indices.contains(Int(raw))
-                ? ["UNKNOWN", "RGB", "GRAYSCALE"][Int(raw)] : "COLOR_SPACE_\(raw)"
+            let names = ["UNKNOWN", "RGB", "GRAYSCALE"]
+            let raw = Int(try properties.scalar(0, Int8(0)))
+            colorSpace = names.indices.contains(raw) ? names[raw] : "COLOR_SPACE_\(raw)"
         }
         self.colorSpace = colorSpace
         if let stats = try table.table(5, "Stats") {
@@ -109,13 +112,26 @@ public struct TensorMetadata: Hashable, Sendable, Codable {
             statsMax = []
             statsMin = []
         }
-        let units = try table.tables(4, "process_units") { unit, _ -> NormalizationOptions? in
-            guard try unit.scalar(0, UInt8(0)) == 1, let options = try unit.table(1, "NormalizationOptions") else {
-                return nil
+        // ProcessUnitOptions union: 1 NormalizationOptions { mean, std }, 3 ScoreThresholdingOptions
+        // { global_score_threshold }; other units are not needed by the vision tasks.
+        var normalization: NormalizationOptions?
+        var scoreThreshold: Float?
+        _ = try table.tables(4, "process_units") { unit, _ in
+            switch try unit.scalar(0, UInt8(0)) {
+            case 1:
+                if normalization == nil, let options = try unit.table(1, "NormalizationOptions") {
+                    normalization = NormalizationOptions(mean: try options.floats(0, "mean"), std: try options.floats(1, "std"))
+                }
+            case 3:
+                if scoreThreshold == nil, let options = try unit.table(1, "ScoreThresholdingOptions") {
+                    scoreThreshold = try options.float(0, 0)
+                }
+            default:
+                break
             }
-            return NormalizationOptions(mean: try options.floats(0, "mean"), std: try options.floats(1, "std"))
         }
-        normalization = units.compactMap { $0 }.first
+        self.normalization = normalization
+        self.scoreThreshold = scoreThreshold
     }
 }
 

@@ -78,7 +78,9 @@ public struct TFLiteModel: Sendable {
         return bytes.isEmpty ? nil : bytes
     }
 
-    /// The labels of output `index` of `subgraph`, from the metadata's TENSOR_AXIS_LABELS file; nil when it has none.
+    /// The labels of output `index` of `subgraph` in the metadata's output order (which some models, e.g.
+    /// hand_landmarks_detector, do not keep in `Subgraph.outputs` order), from its TENSOR_AXIS_LABELS
+    /// file (the one without a locale first); nil when it has none.
     /// - Throws: `VisionTasksError.invalidModel` when the metadata names a label file the model does not contain.
     public func labels(forOutput index: Int, subgraph: Int = 0) throws -> [String]? {
         guard let metadata = modelMetadata, metadata.subgraphs.indices.contains(subgraph) else { return nil }

@@ -8,7 +8,8 @@ struct ModelFacts: Decodable {
     struct TensorFact: Decodable { let name: String; let shape: [Int]; let dtype: String }
     struct Normalization: Decodable { let mean: [Float]; let std: [Float] }
     struct InputMetadata: Decodable { let name: String?; let normalization: Normalization? }
-    struct Metadata: Decodable { let name: String?; let inputs: [InputMetadata] }
+    struct OutputMetadata: Decodable { let name: String?; let scoreThreshold: Float? }
+    struct Metadata: Decodable { let name: String?; let inputs: [InputMetadata]; let outputs: [OutputMetadata] }
     struct Model: Decodable, CustomTestStringConvertible {
         var testDescription: String { entry.map { "\(file)/\($0)" } ?? file }
         let file: String
@@ -60,6 +61,8 @@ struct ModelFactsTests {
         let normalizations = model.modelMetadata?.subgraphs.first?.inputTensors.map(\.normalization) ?? []
         #expect(normalizations.map { $0?.mean } == (fact.metadata?.inputs ?? []).map { $0.normalization?.mean })
         #expect(normalizations.map { $0?.std } == (fact.metadata?.inputs ?? []).map { $0.normalization?.std })
+        let thresholds = model.modelMetadata?.subgraphs.first?.outputTensors.map(\.scoreThreshold) ?? []
+        #expect(thresholds == (fact.metadata?.outputs ?? []).map(\.scoreThreshold))
         let outputCount = model.modelMetadata?.subgraphs.first?.outputTensors.count ?? 0
         for index in 0..<outputCount {
             #expect(try model.labels(forOutput: index) == fact.labels[String(index)], "output \(index)")

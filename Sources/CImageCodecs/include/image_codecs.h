@@ -1,0 +1,50 @@
+// JPEG and PNG decoding/encoding for VisionCore, over libjpeg-turbo and libpng.
+// Every libjpeg/libpng error is caught inside this C code (setjmp/longjmp never
+// crosses a Swift frame) and returned as a non-zero code with a message.
+#ifndef IMAGE_CODECS_H
+#define IMAGE_CODECS_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// A decoded image: `pixels` (malloc'd, free with `ic_free`) holds `height` rows of
+/// `width * channels` bytes, no padding. `channels` is 1 (gray), 3 (RGB) or 4 (RGBA).
+typedef struct {
+    unsigned char *pixels;
+    int width;
+    int height;
+    int channels;
+} ic_image;
+
+/// Size of the message buffers the functions below fill on failure.
+#define IC_MESSAGE_SIZE 256
+
+/// Decodes a JPEG (baseline, progressive, gray, YCbCr, CMYK/YCCK) to gray or RGB.
+/// Returns 0 on success; otherwise fills `message` and returns non-zero.
+int ic_decode_jpeg(const unsigned char *data, size_t size, ic_image *out, char *message);
+
+/// Decodes a PNG of any bit depth and colour type to 8-bit gray, gray+alpha (2),
+/// RGB or RGBA: palettes expand to RGB, tRNS becomes an alpha channel, 1/2/4-bit
+/// gray is scaled to 0...255, 16-bit samples keep their high byte.
+int ic_decode_png(const unsigned char *data, size_t size, ic_image *out, char *message);
+
+/// Encodes 8-bit pixels (`channels` 1, 3 or 4; rows `stride` bytes apart) as PNG.
+/// On success `*out` (free with `ic_free`) holds `*out_size` bytes.
+int ic_encode_png(const unsigned char *pixels, int width, int height, size_t stride, int channels,
+                  unsigned char **out, size_t *out_size, char *message);
+
+/// Encodes 8-bit gray (1) or RGB (3) pixels as a baseline JPEG of `quality` 1...100.
+int ic_encode_jpeg(const unsigned char *pixels, int width, int height, size_t stride, int channels,
+                   int quality, unsigned char **out, size_t *out_size, char *message);
+
+/// Frees memory returned by the functions above.
+void ic_free(void *pointer);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

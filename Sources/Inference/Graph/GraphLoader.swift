@@ -1,0 +1,188 @@
+// TFLite model → Graph: decodes subgraph 0's tensors (constant bytes by element type) and maps
+// each operator and its options to an `Operation`, refusing anything the engine cannot run.
+
+import Foundation
+import TFLite
+
+enum GraphLoader {
+    /// Builds the graph of `model`'s subgraph 0. Throws `unsupportedModel` naming the first operator,
+    /// option or tensor type the engine lacks, `invalidModel` for indices out of range.
+    static func load(_ model: TFLiteModel) throws -> Graph {
+        guard let subgraph = model.subgraphs.first else {
+            throw VisionTasksError.invalidModel("the model has no subgraph")
+        }
+        var tensors: [GraphTensor] = []
+        var used = Set<Int>()
+        for op in subgraph.operators { used.formUnion(op.inputs.filter { $0 >= 0 }); used.formUnion(op.outputs) }
+        used.formUnion(subgraph.inputs)
+        used.formUnion(subgraph.outputs)
+        for (i, t) in subgraph.tensors.enumerated() {
+            tensors.append(try tensor(t, index: i, model: model, needed: used.contains(i)))
+        }
+        let count = tensors.count
+        func check(_ list: [Int], _ what: String, allowAbsent: Bool) throws {
+            for t in list where !(t >= 0 && t < count || allowAbsent && t == -1) {
+                throw VisionTasksError.invalidModel("\(what) refers to tensor \(t), subgraph 0 has \(count)")
+            }
+        }
+        try check(subgraph.inputs, "subgraph 0 input list", allowAbsent: false)
+        try check(subgraph.outputs, "subgraph 0 output list", allowAbsent: false)
+        var nodes: [GraphNode] = []
+        for (index, op) in subgraph.operators.enumerated() {
+            let place = "operator \(op.opcode.name) (index \(index)) in subgraph 0"
+            try check(op.inputs, "\(place) input list", allowAbsent: true)
+            try check(op.outputs, "\(place) output list", allowAbsent: false)
+            guard let operation = try operation(op, place: place) else {
+                throw VisionTasksError.unsupportedModel("\(place) is not supported")
+            }
+            nodes.append(GraphNode(operation: operation, opName: op.opcode.name, index: index, inputs: op.inputs,
+                                   outputs: op.outputs))
+        }
+        return Graph(tensors: tensors, nodes: nodes, inputs: subgraph.inputs, outputs: subgraph.outputs)
+    }
+
+    /// Decodes one tensor; constant bytes are read only for tensors operators use.
+    private static func tensor(_ t: TFLiteModel.Tensor, index: Int, model: TFLiteModel, needed: Bool) throws -> GraphTensor {
+        let type: ElementType
+        switch t.type {
+        case .float32: type = .float32
+        case .float16: type = .float16
+        case .int32: type = .int32
+        case .int8: type = .int8
+        case .uint8: type = .uint8
+        default:
+            if needed {
+                throw VisionTasksError.unsupportedModel("tensor \(t.name) (index \(index)) in subgraph 0 has type \(t.type), which is not supported")
+            }
+            type = .int32
+        }
+        guard t.shape.allSatisfy({ $0 >= 0 }) else {
+            throw VisionTasksError.unsupportedModel("tensor \(t.name) (index \(index)) in subgraph 0 has a dynamic shape \(t.shape)")
+        }
+        var quantization: Quantization?
+        if let q = t.quantization, !q.scale.isEmpty {
+            quantization = Quantization(scales: q.scale, zeroPoints: q.zeroPoint, axis: q.quantizedDimension)
+        }
+        var constant: ConstantData?
+        if needed, let bytes = model.constantData(of: t) {
+            let count = t.elementCount
+            let size: Int
+            switch type {
+            case .float32, .int32: size = 4
+            case .float16: size = 2
+            case .int8, .uint8: size = 1
+            }
+            guard bytes.count == count * size else {
+                throw VisionTasksError.invalidModel(
+                    "tensor \(t.name) (index \(index)) in subgraph 0 has \(bytes.count) bytes of data, its shape \(t.shape) of \(type) needs \(count * size)")
+            }
+            constant = decode(bytes, type: type, count: count)
+        }
+        return GraphTensor(name: t.name, shape: t.shape, type: type, constant: constant, quantization: quantization)
+    }
+
+    /// Little-endian bytes → values (unaligned reads).
+    private static func decode(_ bytes: Data, type: ElementType, count: Int) -> ConstantData {
+        bytes.withUnsafeBytes { raw in
+            switch type {
+            case .float32:
+                return .float32((0..<count).map { Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 4 * $0, as: UInt32.self))) })
+            case .int32:
+                return .int32((0..<count).map { Int32(littleEndian: raw.loadUnaligned(fromByteOffset: 4 * $0, as: Int32.self)) })
+            case .float16:
+                return .float16((0..<count).map { UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: 2 * $0, as: UInt16.self)) })
+            case .int8:
+                return .int8((0..<count).map { Int8(bitPattern: raw[$0]) })
+            case .uint8:
+                return .uint8((0..<count).map { raw[$0] })
+            }
+        }
+    }
+
+    private static func activation(_ a: ActivationFunction, place: String) throws -> Activation {
+        switch a {
+        case .none: return .none
+        case .relu: return .relu
+        case .reluN1To1: return .reluN1To1
+        case .relu6: return .relu6
+        case .tanh, .signBit:
+            throw VisionTasksError.unsupportedModel("\(place) is not supported: fused activation \(a)")
+        }
+    }
+
+    /// The operation of `op`; nil when the operator is not one the engine implements.
+    private static func operation(_ op: TFLiteModel.Operator, place: String) throws -> Operation? {
+        let options = op.options
+        let fused = try activation(options.fusedActivation, place: place)
+        func mismatch() -> VisionTasksError {
+            .invalidModel("\(place) has options of another operator (\(options))")
+        }
+        switch op.opcode {
+        case .add: return .binary(.add, fused)
+        case .sub: return .binary(.sub, fused)
+        case .mul: return .binary(.mul, fused)
+        case .div: return .binary(.div, fused)
+        case .squaredDifference: return .binary(.squaredDifference, .none)
+        case .maximum: return .binary(.maximum, .none)
+        case .prelu: return .binary(.prelu, .none)
+        case .neg: return .unary(.neg)
+        case .sqrt: return .unary(.sqrt)
+        case .rsqrt: return .unary(.rsqrt)
+        case .relu: return .unary(.relu)
+        case .logistic: return .unary(.logistic)
+        case .conv2D:
+            guard case .conv2D(let o) = options else { throw mismatch() }
+            return .conv2d(ConvolutionOptions(padding: o.padding == .same ? .same : .valid, strideH: o.strideHeight,
+                                              strideW: o.strideWidth, dilationH: o.dilationHeight,
+                                              dilationW: o.dilationWidth, activation: fused))
+        case .depthwiseConv2D:
+            guard case .depthwiseConv2D(let o) = options else { throw mismatch() }
+            return .depthwiseConv2d(ConvolutionOptions(padding: o.padding == .same ? .same : .valid, strideH: o.strideHeight,
+                                                       strideW: o.strideWidth, dilationH: o.dilationHeight,
+                                                       dilationW: o.dilationWidth, activation: fused,
+                                                       depthMultiplier: o.depthMultiplier))
+        case .fullyConnected:
+            guard case .fullyConnected(let o) = options else { throw mismatch() }
+            guard o.weightsFormat == 0 else {
+                throw VisionTasksError.unsupportedModel("\(place) is not supported: shuffled weights format \(o.weightsFormat)")
+            }
+            return .fullyConnected(fused, keepNumDims: o.keepNumDims)
+        case .maxPool2D:
+            guard case .pool2D(let o) = options else { throw mismatch() }
+            return .maxPool2d(PoolOptions(padding: o.padding == .same ? .same : .valid, strideH: o.strideHeight,
+                                          strideW: o.strideWidth, filterH: o.filterHeight, filterW: o.filterWidth,
+                                          activation: fused))
+        case .softmax:
+            guard case .softmax(let beta) = options else { throw mismatch() }
+            return .softmax(beta: beta)
+        case .pad: return .pad
+        case .reshape:
+            if case .reshape(let shape) = options { return .reshape(newShape: shape) }
+            return .reshape(newShape: nil)
+        case .concatenation:
+            guard case .concatenation(let o) = options else { throw mismatch() }
+            return .concatenation(axis: o.axis, fused)
+        case .resizeBilinear:
+            guard case .resizeBilinear(let o) = options else { return .resizeBilinear(alignCorners: false, halfPixelCenters: false) }
+            return .resizeBilinear(alignCorners: o.alignCorners, halfPixelCenters: o.halfPixelCenters)
+        case .transpose: return .transpose
+        case .stridedSlice:
+            guard case .stridedSlice(let o) = options else { return .stridedSlice(SliceMasks()) }
+            return .stridedSlice(SliceMasks(beginMask: o.beginMask, endMask: o.endMask, ellipsisMask: o.ellipsisMask,
+                                            newAxisMask: o.newAxisMask, shrinkAxisMask: o.shrinkAxisMask, offset: o.offset))
+        case .gather:
+            guard case .gather(let o) = options else { return .gather(axis: 0, batchDims: 0) }
+            return .gather(axis: o.axis, batchDims: o.batchDims)
+        case .unpack:
+            guard case .unpack(let o) = options else { throw mismatch() }
+            return .unpack(num: o.num, axis: o.axis)
+        case .mean, .sum, .reduceMax, .reduceMin:
+            var keepDims = false
+            if case .reducer(let o) = options { keepDims = o.keepDims }
+            let kind: ReduceOperator = op.opcode == .mean ? .mean : op.opcode == .sum ? .sum : op.opcode == .reduceMax ? .max : .min
+            return .reduce(kind, keepDims: keepDims)
+        case .dequantize: return .dequantize
+        default: return nil
+        }
+    }
+}

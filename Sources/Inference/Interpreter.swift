@@ -1,0 +1,94 @@
+// The engine's public face: load a TFLite model once, then set inputs, invoke, read outputs.
+
+import Foundation
+import TFLite
+
+/// Name, shape and element type of a model input or output.
+public struct TensorInfo: Sendable, Equatable, Codable {
+    /// The tensor's name in the model.
+    public let name: String
+    /// Its static shape.
+    public let shape: [Int]
+    /// Its element type ("float32": the only type the interpreter exchanges).
+    public let type: String
+    /// Number of elements (product of `shape`).
+    public var elementCount: Int { shape.reduce(1, *) }
+}
+
+/// Runs a TFLite model (subgraph 0) with VisionTasks' own fp32 kernels.
+///
+/// Loading resolves shapes, widens fp16 weights, folds constant subgraphs, plans one memory
+/// arena and packs weights; `invoke()` then allocates nothing. One interpreter must be used by
+/// one thread (or task) at a time; it may use `numThreads` worker threads inside `invoke()`.
+public final class Interpreter {
+    /// The model's inputs, in subgraph order.
+    public let inputs: [TensorInfo]
+    /// The model's outputs, in subgraph order.
+    public let outputs: [TensorInfo]
+    /// Threads `invoke()` splits large kernels over.
+    public let numThreads: Int
+    let plan: ExecutionPlan
+
+    /// Prepares `model` for inference. Throws `unsupportedModel` naming the first operator or tensor
+    /// type the engine lacks, `invalidModel` for inconsistent shapes, `invalidOption` for `numThreads` < 1.
+    public convenience init(model: TFLiteModel, numThreads: Int = 1) throws {
+        try self.init(graph: try GraphLoader.load(model), numThreads: numThreads)
+    }
+
+    /// Parses and prepares a `.tflite` file's bytes; see `init(model:numThreads:)`.
+    public convenience init(modelData: Data, numThreads: Int = 1) throws {
+        try self.init(model: try TFLiteModel(data: modelData), numThreads: numThreads)
+    }
+
+    init(graph: Graph, numThreads: Int) throws {
+        guard numThreads >= 1, numThreads <= 64 else {
+            throw VisionTasksError.invalidOption(name: "numThreads", reason: "must be between 1 and 64, got \(numThreads)")
+        }
+        self.numThreads = numThreads
+        plan = try ExecutionPlan(graph: graph, threads: KernelThreads(numThreads))
+        let g = plan.graph
+        inputs = g.inputs.map { TensorInfo(name: g.tensors[$0].name, shape: g.tensors[$0].shape, type: "float32") }
+        outputs = g.outputs.map { TensorInfo(name: g.tensors[$0].name, shape: g.tensors[$0].shape, type: "float32") }
+    }
+
+    /// Copies `values` into input `index`; throws `invalidArgument` for a wrong index or element count.
+    public func setInput(_ index: Int, _ values: [Float]) throws {
+        let buffer = try inputBuffer(index)
+        guard values.count == buffer.count else {
+            throw VisionTasksError.invalidArgument(
+                "input \(index) (\(inputs[index].name)) takes \(buffer.count) values \(inputs[index].shape), got \(values.count)")
+        }
+        _ = buffer.update(from: values)
+    }
+
+    /// Lends input `index`'s buffer for filling in place (it keeps its contents between invocations).
+    public func withInputBuffer<R>(_ index: Int, _ body: (UnsafeMutableBufferPointer<Float>) throws -> R) throws -> R {
+        try body(try inputBuffer(index))
+    }
+
+    /// Runs the model on the current inputs; allocates nothing.
+    public func invoke() throws {
+        plan.run()
+    }
+
+    /// A copy of output `index` (empty for an index out of range).
+    public func output(_ index: Int) -> [Float] {
+        guard plan.outputBuffers.indices.contains(index) else { return [] }
+        return Array(plan.outputBuffers[index])
+    }
+
+    /// Lends output `index`'s buffer for reading without a copy; valid until the next `invoke()`.
+    public func withOutputBuffer<R>(_ index: Int, _ body: (UnsafeBufferPointer<Float>) throws -> R) throws -> R {
+        guard plan.outputBuffers.indices.contains(index) else {
+            throw VisionTasksError.invalidArgument("output index \(index) out of range 0..<\(outputs.count)")
+        }
+        return try body(UnsafeBufferPointer(plan.outputBuffers[index]))
+    }
+
+    private func inputBuffer(_ index: Int) throws -> UnsafeMutableBufferPointer<Float> {
+        guard plan.inputBuffers.indices.contains(index) else {
+            throw VisionTasksError.invalidArgument("input index \(index) out of range 0..<\(inputs.count)")
+        }
+        return plan.inputBuffers[index]
+    }
+}

@@ -1,0 +1,228 @@
+// Elementwise operators: two-input ops with numpy-style broadcasting and a fused activation
+// clamp, and one-input ops. Vectorised over SIMD8<Float>; the row tail runs the same lanes code.
+
+/// A function of two floats, in vector form (the kernels use it on 8 lanes at a time).
+protocol BinaryFunction {
+    static func apply(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float>
+}
+
+enum AddFunction: BinaryFunction {
+    @inline(__always) static func apply(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> { a + b }
+}
+enum SubFunction: BinaryFunction {
+    @inline(__always) static func apply(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> { a - b }
+}
+enum MulFunction: BinaryFunction {
+    @inline(__always) static func apply(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> { a * b }
+}
+enum DivFunction: BinaryFunction {
+    @inline(__always) static func apply(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> { a / b }
+}
+enum SquaredDifferenceFunction: BinaryFunction {
+    @inline(__always) static func apply(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> {
+        let d = a - b
+        return d * d
+    }
+}
+enum MaximumFunction: BinaryFunction {
+    @inline(__always) static func apply(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> { pointwiseMax(a, b) }
+}
+/// PRELU: x where x ≥ 0, alpha·x elsewhere (b is alpha).
+enum PReLUFunction: BinaryFunction {
+    @inline(__always) static func apply(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> {
+        a.replacing(with: a * b, where: a .< 0)
+    }
+}
+
+/// Two input shapes broadcast numpy-style, collapsed to at most `rank` dimensions of
+/// (output extent, stride in a, stride in b); a stride is 0 where that input is broadcast.
+struct BroadcastPlan: Equatable {
+    static let rank = 6
+    let outputShape: [Int]
+    /// Collapsed extents, left-padded with 1 to `rank`.
+    let extents: [Int]
+    let stridesA: [Int]
+    let stridesB: [Int]
+
+    /// Nil when the shapes are not broadcast-compatible or need more than `rank` dimensions.
+    init?(_ a: [Int], _ b: [Int]) {
+        let r = max(a.count, b.count)
+        let pa = [Int](repeating: 1, count: r - a.count) + a
+        let pb = [Int](repeating: 1, count: r - b.count) + b
+        var out = [Int]()
+        for i in 0..<r {
+            guard pa[i] == pb[i] || pa[i] == 1 || pb[i] == 1 else { return nil }
+            out.append(pa[i] == 1 ? pb[i] : pa[i])
+        }
+        outputShape = out
+        let ca = contiguousStrides(pa), cb = contiguousStrides(pb)
+        var dims: [(n: Int, sa: Int, sb: Int)] = []
+        for i in 0..<r where out[i] != 1 {
+            let d = (n: out[i], sa: pa[i] == 1 ? 0 : ca[i], sb: pb[i] == 1 ? 0 : cb[i])
+            if let last = dims.last, last.sa == d.sa * d.n, last.sb == d.sb * d.n {
+                dims[dims.count - 1] = (n: last.n * d.n, sa: d.sa, sb: d.sb)
+            } else {
+                dims.append(d)
+            }
+        }
+        guard dims.count <= Self.rank else { return nil }
+        let pad = Self.rank - dims.count
+        extents = [Int](repeating: 1, count: pad) + dims.map(\.n)
+        stridesA = [Int](repeating: 0, count: pad) + dims.map(\.sa)
+        stridesB = [Int](repeating: 0, count: pad) + dims.map(\.sb)
+    }
+}
+
+/// Applies `F` over one contiguous row of `n` outputs; a and b advance by 1 or stay (scalar).
+@inline(__always)
+func binaryRow<F: BinaryFunction>(
+    _: F.Type, _ a: UnsafePointer<Float>, _ aStep: Int, _ b: UnsafePointer<Float>, _ bStep: Int,
+    _ out: UnsafeMutablePointer<Float>, _ n: Int, _ lo: Float, _ hi: Float, _ clamp: Bool
+) {
+    let vlo = SIMD8<Float>(repeating: lo), vhi = SIMD8<Float>(repeating: hi)
+    var i = 0
+    switch (aStep, bStep) {
+    case (1, 1):
+        while i + 8 <= n {
+            var y = F.apply(load8(a + i), load8(b + i))
+            if clamp { y = y.clamped(lowerBound: vlo, upperBound: vhi) }
+            store8(y, out + i)
+            i += 8
+        }
+    case (1, 0):
+        let vb = SIMD8<Float>(repeating: b[0])
+        while i + 8 <= n {
+            var y = F.apply(load8(a + i), vb)
+            if clamp { y = y.clamped(lowerBound: vlo, upperBound: vhi) }
+            store8(y, out + i)
+            i += 8
+        }
+    default:
+        let va = SIMD8<Float>(repeating: a[0])
+        while i + 8 <= n {
+            var y = F.apply(va, load8(b + i))
+            if clamp { y = y.clamped(lowerBound: vlo, upperBound: vhi) }
+            store8(y, out + i)
+            i += 8
+        }
+    }
+    if i < n {
+        let m = n - i
+        let va = aStep == 0 ? SIMD8(repeating: a[0]) : loadPartial(a + i, m)
+        let vb = bStep == 0 ? SIMD8(repeating: b[0]) : loadPartial(b + i, m)
+        var y = F.apply(va, vb)
+        if clamp { y = y.clamped(lowerBound: vlo, upperBound: vhi) }
+        storePartial(y, out + i, m)
+    }
+}
+
+/// A prepared two-input elementwise operator.
+final class BinaryKernel<F: BinaryFunction>: Kernel {
+    let plan: BroadcastPlan
+    let a: UnsafePointer<Float>, b: UnsafePointer<Float>
+    let out: UnsafeMutablePointer<Float>
+    let lo: Float, hi: Float, clamp: Bool
+
+    init(plan: BroadcastPlan, a: UnsafePointer<Float>, b: UnsafePointer<Float>,
+         out: UnsafeMutablePointer<Float>, activation: Activation) {
+        self.plan = plan
+        self.a = a
+        self.b = b
+        self.out = out
+        (lo, hi) = activation.bounds
+        clamp = activation != .none
+    }
+
+    func run() {
+        let e = plan.extents, sa = plan.stridesA, sb = plan.stridesB
+        let n = e[5], stepA = sa[5], stepB = sb[5]
+        var o = out
+        for i0 in 0..<e[0] {
+            for i1 in 0..<e[1] {
+                for i2 in 0..<e[2] {
+                    for i3 in 0..<e[3] {
+                        for i4 in 0..<e[4] {
+                            let offA = i0 * sa[0] + i1 * sa[1] + i2 * sa[2] + i3 * sa[3] + i4 * sa[4]
+                            let offB = i0 * sb[0] + i1 * sb[1] + i2 * sb[2] + i3 * sb[3] + i4 * sb[4]
+                            binaryRow(F.self, a + offA, stepA, b + offB, stepB, o, n, lo, hi, clamp)
+                            o += n
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Makes the kernel for `op`, specialised for its function.
+func makeBinaryKernel(_ op: BinaryOperator, plan: BroadcastPlan, a: UnsafePointer<Float>, b: UnsafePointer<Float>,
+                      out: UnsafeMutablePointer<Float>, activation: Activation) -> Kernel {
+    switch op {
+    case .add: return BinaryKernel<AddFunction>(plan: plan, a: a, b: b, out: out, activation: activation)
+    case .sub: return BinaryKernel<SubFunction>(plan: plan, a: a, b: b, out: out, activation: activation)
+    case .mul: return BinaryKernel<MulFunction>(plan: plan, a: a, b: b, out: out, activation: activation)
+    case .div: return BinaryKernel<DivFunction>(plan: plan, a: a, b: b, out: out, activation: activation)
+    case .squaredDifference:
+        return BinaryKernel<SquaredDifferenceFunction>(plan: plan, a: a, b: b, out: out, activation: activation)
+    case .maximum: return BinaryKernel<MaximumFunction>(plan: plan, a: a, b: b, out: out, activation: activation)
+    case .prelu: return BinaryKernel<PReLUFunction>(plan: plan, a: a, b: b, out: out, activation: activation)
+    }
+}
+
+/// A function of one float, in vector form.
+protocol UnaryFunction {
+    static func apply(_ x: SIMD8<Float>) -> SIMD8<Float>
+}
+
+enum NegFunction: UnaryFunction {
+    @inline(__always) static func apply(_ x: SIMD8<Float>) -> SIMD8<Float> { -x }
+}
+enum SqrtFunction: UnaryFunction {
+    @inline(__always) static func apply(_ x: SIMD8<Float>) -> SIMD8<Float> { x.squareRoot() }
+}
+enum RsqrtFunction: UnaryFunction {
+    @inline(__always) static func apply(_ x: SIMD8<Float>) -> SIMD8<Float> { 1 / x.squareRoot() }
+}
+enum ReluFunction: UnaryFunction {
+    @inline(__always) static func apply(_ x: SIMD8<Float>) -> SIMD8<Float> { pointwiseMax(x, .zero) }
+}
+enum LogisticFunction: UnaryFunction {
+    @inline(__always) static func apply(_ x: SIMD8<Float>) -> SIMD8<Float> { vectorLogistic(x) }
+}
+
+/// A prepared one-input elementwise operator over `count` contiguous values.
+final class UnaryKernel<F: UnaryFunction>: Kernel {
+    let input: UnsafePointer<Float>
+    let out: UnsafeMutablePointer<Float>
+    let count: Int
+
+    init(input: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>, count: Int) {
+        self.input = input
+        self.out = out
+        self.count = count
+    }
+
+    func run() {
+        var i = 0
+        while i + 8 <= count {
+            store8(F.apply(load8(input + i)), out + i)
+            i += 8
+        }
+        if i < count {
+            let m = count - i
+            storePartial(F.apply(loadPartial(input + i, m)), out + i, m)
+        }
+    }
+}
+
+/// Makes the kernel for `op`, specialised for its function.
+func makeUnaryKernel(_ op: UnaryOperator, input: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>,
+                     count: Int) -> Kernel {
+    switch op {
+    case .neg: return UnaryKernel<NegFunction>(input: input, out: out, count: count)
+    case .sqrt: return UnaryKernel<SqrtFunction>(input: input, out: out, count: count)
+    case .rsqrt: return UnaryKernel<RsqrtFunction>(input: input, out: out, count: count)
+    case .relu: return UnaryKernel<ReluFunction>(input: input, out: out, count: count)
+    case .logistic: return UnaryKernel<LogisticFunction>(input: input, out: out, count: count)
+    }
+}

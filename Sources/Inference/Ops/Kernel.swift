@@ -1,0 +1,49 @@
+// The contract between the planner and the operators: a prepared kernel reads and writes
+// buffers fixed at load time, so running it allocates nothing.
+
+/// A prepared operator: shapes resolved, weights packed, input and output pointers bound.
+protocol Kernel: AnyObject {
+    /// Computes the operator's outputs from its inputs (no allocation).
+    func run()
+}
+
+/// Row-major strides of a shape.
+func contiguousStrides(_ shape: [Int]) -> [Int] {
+    var strides = [Int](repeating: 1, count: shape.count)
+    var s = 1
+    for i in stride(from: shape.count - 1, through: 0, by: -1) {
+        strides[i] = s
+        s *= shape[i]
+    }
+    return strides
+}
+
+/// Resolves a possibly negative axis against a rank; nil when out of range.
+func normalizedAxis(_ axis: Int, rank: Int) -> Int? {
+    let a = axis < 0 ? axis + rank : axis
+    return (0..<max(rank, 1)).contains(a) ? a : nil
+}
+
+/// Loads up to 8 floats (zero-padded) from `p`.
+@inline(__always)
+func loadPartial(_ p: UnsafePointer<Float>, _ n: Int) -> SIMD8<Float> {
+    var v = SIMD8<Float>(repeating: 0)
+    for i in 0..<n { v[i] = p[i] }
+    return v
+}
+
+/// Stores the first `n` lanes of `v` to `p`.
+@inline(__always)
+func storePartial(_ v: SIMD8<Float>, _ p: UnsafeMutablePointer<Float>, _ n: Int) {
+    for i in 0..<n { p[i] = v[i] }
+}
+
+@inline(__always)
+func load8(_ p: UnsafePointer<Float>) -> SIMD8<Float> {
+    UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Float>.self)
+}
+
+@inline(__always)
+func store8(_ v: SIMD8<Float>, _ p: UnsafeMutablePointer<Float>) {
+    UnsafeMutableRawPointer(p).storeBytes(of: v, as: SIMD8<Float>.self)
+}

@@ -1,0 +1,126 @@
+// MEAN, SUM, REDUCE_MAX and REDUCE_MIN over a set of axes, with keep_dims.
+
+/// Reduction of an input over some axes, collapsed to at most six (extent, reduced?) dimensions.
+struct ReducePlan: Equatable {
+    static let rank = 6
+    let outputShape: [Int]
+    let extents: [Int]
+    /// Input strides of the collapsed dimensions.
+    let inputStrides: [Int]
+    /// Output strides (0 on reduced dimensions).
+    let outputStrides: [Int]
+    let outputCount: Int
+    /// How many input values fold into each output value.
+    let reducedCount: Int
+
+    init(input: [Int], axes rawAxes: [Int], keepDims: Bool) throws(OperatorError) {
+        var reduced = [Bool](repeating: false, count: input.count)
+        for a in rawAxes {
+            guard let n = normalizedAxis(a, rank: input.count) else {
+                throw OperatorError(message: "axis \(a) out of range for rank \(input.count)")
+            }
+            reduced[n] = true
+        }
+        outputShape = input.indices.compactMap { reduced[$0] ? (keepDims ? 1 : nil) : input[$0] }
+        reducedCount = input.indices.filter { reduced[$0] }.reduce(1) { $0 * input[$1] }
+        outputCount = input.indices.filter { !reduced[$0] }.reduce(1) { $0 * input[$1] }
+        // Collapse neighbours with the same role.
+        var dims: [(n: Int, r: Bool)] = []
+        for i in input.indices where input[i] != 1 {
+            if let last = dims.last, last.r == reduced[i] {
+                dims[dims.count - 1].n *= input[i]
+            } else {
+                dims.append((input[i], reduced[i]))
+            }
+        }
+        guard dims.count <= Self.rank else {
+            throw OperatorError(message: "reduction needs more than \(Self.rank) dimensions", unsupported: true)
+        }
+        let pad = Self.rank - dims.count
+        let ext = [Int](repeating: 1, count: pad) + dims.map(\.n)
+        let flags = [Bool](repeating: false, count: pad) + dims.map(\.r)
+        extents = ext
+        inputStrides = contiguousStrides(ext)
+        var os = [Int](repeating: 0, count: Self.rank)
+        var s = 1
+        for i in stride(from: Self.rank - 1, through: 0, by: -1) where !flags[i] {
+            os[i] = s
+            s *= ext[i]
+        }
+        outputStrides = os
+    }
+}
+
+/// A prepared reduction.
+final class ReduceKernel: Kernel {
+    let plan: ReducePlan
+    let op: ReduceOperator
+    let input: UnsafePointer<Float>
+    let out: UnsafeMutablePointer<Float>
+
+    init(plan: ReducePlan, op: ReduceOperator, input: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>) {
+        self.plan = plan
+        self.op = op
+        self.input = input
+        self.out = out
+    }
+
+    func run() {
+        switch op {
+        case .sum, .mean: reduce(initial: 0) { $0 + $1 }
+        case .max: reduce(initial: -.infinity) { pointwiseMax($0, $1) }
+        case .min: reduce(initial: .infinity) { pointwiseMin($0, $1) }
+        }
+        if op == .mean {
+            let scale = 1 / Float(plan.reducedCount)
+            for i in 0..<plan.outputCount { out[i] *= scale }
+        }
+    }
+
+    @inline(__always)
+    private func reduce(initial: Float, _ f: (SIMD8<Float>, SIMD8<Float>) -> SIMD8<Float>) {
+        out.update(repeating: initial, count: plan.outputCount)
+        let e = plan.extents, si = plan.inputStrides, so = plan.outputStrides
+        let n = e[5]
+        let innerKept = so[5] == 1
+        for i0 in 0..<e[0] {
+            for i1 in 0..<e[1] {
+                for i2 in 0..<e[2] {
+                    for i3 in 0..<e[3] {
+                        for i4 in 0..<e[4] {
+                            let src = input + (i0 * si[0] + i1 * si[1] + i2 * si[2] + i3 * si[3] + i4 * si[4])
+                            let dst = out + (i0 * so[0] + i1 * so[1] + i2 * so[2] + i3 * so[3] + i4 * so[4])
+                            if innerKept {
+                                var j = 0
+                                while j + 8 <= n {
+                                    store8(f(load8(dst + j), load8(src + j)), dst + j)
+                                    j += 8
+                                }
+                                while j < n {
+                                    dst[j] = f(SIMD8(repeating: dst[j]), SIMD8(repeating: src[j]))[0]
+                                    j += 1
+                                }
+                            } else {
+                                var acc = SIMD8<Float>(repeating: initial)
+                                var j = 0
+                                while j + 8 <= n {
+                                    acc = f(acc, load8(src + j))
+                                    j += 8
+                                }
+                                var tail = SIMD8<Float>(repeating: initial)
+                                for k in 0..<(n - j) { tail[k] = src[j + k] }
+                                acc = f(acc, tail)
+                                // Fold the lanes pairwise.
+                                let h = f(SIMD8(lowHalf: acc.lowHalf, highHalf: acc.lowHalf),
+                                          SIMD8(lowHalf: acc.highHalf, highHalf: acc.highHalf))
+                                var r = h[0]
+                                for k in 1..<4 { r = f(SIMD8(repeating: r), SIMD8(repeating: h[k]))[0] }
+                                dst[0] = f(SIMD8(repeating: dst[0]), SIMD8(repeating: r))[0]
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

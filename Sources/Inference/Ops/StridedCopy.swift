@@ -1,0 +1,109 @@
+// Data movement shared by the layout operators (TRANSPOSE, STRIDED_SLICE, PAD, CONCATENATION,
+// GATHER, UNPACK, RESHAPE): a block of up to six dimensions copied between two strided layouts.
+
+import Foundation
+
+/// One strided block copy: `extents` elements, read at `source + Σ iₖ·sourceStrides[k]` and written
+/// at `destination + Σ iₖ·destinationStrides[k]`. Offsets and strides count floats.
+struct StridedCopy: Equatable {
+    static let rank = 6
+    let extents: [Int]
+    let sourceStrides: [Int]
+    let destinationStrides: [Int]
+    let sourceOffset: Int
+    let destinationOffset: Int
+
+    /// Collapses adjacent dimensions that are contiguous in both layouts and pads to `rank`.
+    /// Nil when more than `rank` dimensions remain.
+    init?(extents: [Int], sourceStrides: [Int], destinationStrides: [Int], sourceOffset: Int = 0,
+          destinationOffset: Int = 0) {
+        var dims: [(n: Int, s: Int, d: Int)] = []
+        for i in extents.indices where extents[i] != 1 {
+            let x = (n: extents[i], s: sourceStrides[i], d: destinationStrides[i])
+            if let last = dims.last, last.s == x.s * x.n, last.d == x.d * x.n {
+                dims[dims.count - 1] = (n: last.n * x.n, s: x.s, d: x.d)
+            } else {
+                dims.append(x)
+            }
+        }
+        if extents.contains(0) { dims = [(n: 0, s: 1, d: 1)] }
+        guard dims.count <= Self.rank else { return nil }
+        let pad = Self.rank - dims.count
+        self.extents = [Int](repeating: 1, count: pad) + dims.map(\.n)
+        self.sourceStrides = [Int](repeating: 0, count: pad) + dims.map(\.s)
+        self.destinationStrides = [Int](repeating: 0, count: pad) + dims.map(\.d)
+        self.sourceOffset = sourceOffset
+        self.destinationOffset = destinationOffset
+    }
+
+    /// Performs the copy.
+    @inline(__always)
+    func run(from source: UnsafePointer<Float>, to destination: UnsafeMutablePointer<Float>) {
+        let e = extents, s = sourceStrides, d = destinationStrides
+        let n = e[5]
+        let contiguous = s[5] == 1 && d[5] == 1
+        let src0 = source + sourceOffset, dst0 = destination + destinationOffset
+        for i0 in 0..<e[0] {
+            for i1 in 0..<e[1] {
+                for i2 in 0..<e[2] {
+                    for i3 in 0..<e[3] {
+                        for i4 in 0..<e[4] {
+                            let src = src0 + (i0 * s[0] + i1 * s[1] + i2 * s[2] + i3 * s[3] + i4 * s[4])
+                            let dst = dst0 + (i0 * d[0] + i1 * d[1] + i2 * d[2] + i3 * d[3] + i4 * d[4])
+                            if contiguous {
+                                dst.update(from: src, count: n)
+                            } else {
+                                let ss = s[5], ds = d[5]
+                                for j in 0..<n { dst[j * ds] = src[j * ss] }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A prepared operator made of block copies from one input, after zero-filling the output when
+/// some of it is not written (PAD).
+final class CopyKernel: Kernel {
+    let input: UnsafePointer<Float>
+    let out: UnsafeMutablePointer<Float>
+    let copies: [StridedCopy]
+    let zeroFillCount: Int
+
+    init(input: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>, copies: [StridedCopy], zeroFillCount: Int = 0) {
+        self.input = input
+        self.out = out
+        self.copies = copies
+        self.zeroFillCount = zeroFillCount
+    }
+
+    func run() {
+        if zeroFillCount > 0 { out.update(repeating: 0, count: zeroFillCount) }
+        for c in copies { c.run(from: input, to: out) }
+    }
+}
+
+/// A prepared operator that copies several inputs into one output (CONCATENATION) or one input into
+/// several outputs (UNPACK): one (source, destination, copy) triple per part.
+final class MultiCopyKernel: Kernel {
+    let parts: [(source: UnsafePointer<Float>, destination: UnsafeMutablePointer<Float>, copy: StridedCopy)]
+    let activation: Activation
+    let clampTarget: (UnsafeMutablePointer<Float>, Int)?
+
+    init(parts: [(source: UnsafePointer<Float>, destination: UnsafeMutablePointer<Float>, copy: StridedCopy)],
+         activation: Activation = .none, clampTarget: (UnsafeMutablePointer<Float>, Int)? = nil) {
+        self.parts = parts
+        self.activation = activation
+        self.clampTarget = clampTarget
+    }
+
+    func run() {
+        for p in parts { p.copy.run(from: p.source, to: p.destination) }
+        if activation != .none, let (out, count) = clampTarget {
+            let (lo, hi) = activation.bounds
+            for i in 0..<count { out[i] = min(max(out[i], lo), hi) }
+        }
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import TFLite
+
+/// An image or video frame for the vision tasks, as `MPImage` of MediaPipe for iOS: decoded from a
+/// JPEG or PNG file, or copied from raw pixels (the Linux stand-in for a `CVPixelBuffer`).
+///
+/// `width` and `height` are those of the upright image (the stored pixels turned by `orientation`);
+/// task results are in the coordinates of the upright image.
+public struct MPImage: Sendable {
+    /// Width of the upright image, in pixels.
+    public let width: Int
+    /// Height of the upright image, in pixels.
+    public let height: Int
+    /// How the stored pixels are turned to show the image upright.
+    public let orientation: ImageOrientation
+    /// Layout of the stored pixels.
+    public let bufferFormat: PixelFormat
+    /// Width of the stored (not yet turned) pixels.
+    public let bufferWidth: Int
+    /// Height of the stored (not yet turned) pixels.
+    public let bufferHeight: Int
+    /// Bytes from one stored row to the next (`bufferWidth * bufferFormat.bytesPerPixel`).
+    public var bufferBytesPerRow: Int { bufferWidth * bufferFormat.bytesPerPixel }
+
+    let storage: PixelStorage
+
+    /// Wraps stored pixels: `storage` holds `bufferHeight` compact rows of `format`.
+    init(storage: PixelStorage, bufferWidth: Int, bufferHeight: Int, format: PixelFormat,
+         orientation: ImageOrientation) {
+        self.storage = storage
+        self.bufferWidth = bufferWidth
+        self.bufferHeight = bufferHeight
+        self.bufferFormat = format
+        self.orientation = orientation
+        if orientation.swapsWidthAndHeight {
+            width = bufferHeight
+            height = bufferWidth
+        } else {
+            width = bufferWidth
+            height = bufferHeight
+        }
+    }
+
+    /// Copies a raw frame: `height` rows of `width` pixels in `format`, `bytesPerRow` apart
+    /// (at least `width * format.bytesPerPixel`). Throws `invalidImage` for a zero or negative
+    /// size, a row stride shorter than a row, or a buffer too small for the frame.
+    public init(pixels: UnsafeRawBufferPointer, width: Int, height: Int, bytesPerRow: Int,
+                format: PixelFormat, orientation: ImageOrientation = .up) throws {
+        guard width > 0, height > 0 else {
+            throw VisionTasksError.invalidImage("raw frame: size \(width)x\(height) is empty or negative")
+        }
+        let (rowBytes, rowOverflow) = width.multipliedReportingOverflow(by: format.bytesPerPixel)
+        guard !rowOverflow, width <= 65_535, height <= 65_535 else {
+            throw VisionTasksError.invalidImage("raw frame: size \(width)x\(height) is too large")
+        }
+        guard bytesPerRow >= rowBytes else {
+            throw VisionTasksError.invalidImage(
+                "raw frame: bytesPerRow \(bytesPerRow) is less than one row of \(width) \(format) pixels (\(rowBytes) bytes)")
+        }
+        let (lastRowStart, strideOverflow) = (height - 1).multipliedReportingOverflow(by: bytesPerRow)
+        guard !strideOverflow, lastRowStart <= Int.max - rowBytes,
+              pixels.count >= lastRowStart + rowBytes, let source = pixels.baseAddress else {
+            throw VisionTasksError.invalidImage(
+                "raw frame: \(pixels.count) bytes given, \(width)x\(height) \(format) with bytesPerRow \(bytesPerRow) needs \(lastRowStart + rowBytes)")
+        }
+        let storage = try PixelStorage(count: rowBytes * height, for: "raw frame")
+        if bytesPerRow == rowBytes {
+            storage.base.copyMemory(from: source, byteCount: rowBytes * height)
+        } else {
+            for y in 0..<height {
+                (storage.base + y * rowBytes).copyMemory(from: source + y * bytesPerRow, byteCount: rowBytes)
+            }
+        }
+        self.init(storage: storage, bufferWidth: width, bufferHeight: height, format: format,
+                  orientation: orientation)
+    }
+
+    /// Copies a raw frame held in `Data`; see `init(pixels: UnsafeRawBufferPointer, ...)`.
+    public init(pixels: Data, width: Int, height: Int, bytesPerRow: Int,
+                format: PixelFormat, orientation: ImageOrientation = .up) throws {
+        self = try pixels.withUnsafeBytes {
+            try MPImage(pixels: $0, width: width, height: height, bytesPerRow: bytesPerRow,
+                        format: format, orientation: orientation)
+        }
+    }
+
+    /// Decodes a JPEG or PNG file. An EXIF orientation in a JPEG is applied to the pixels, as
+    /// MediaPipe's `Image.create_from_file` does; `orientation` then describes the decoded pixels.
+    /// Throws `fileNotFound`, `fileUnreadable`, or `invalidImage("<path>: <problem>")`.
+    public init(contentsOfFile path: String, orientation: ImageOrientation = .up) throws {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)
+        } catch {
+            var isDirectory: ObjCBool = false
+            if !FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+                throw VisionTasksError.fileNotFound(path: path)
+            }
+            throw VisionTasksError.fileUnreadable(
+                path: path, reason: isDirectory.boolValue ? "it is a directory" : error.localizedDescription)
+        }
+        self = try ImageDecoder.decode(data, name: path, orientation: orientation)
+    }
+
+    /// Decodes a JPEG or PNG file at a file URL; see `init(contentsOfFile:orientation:)`.
+    public init(contentsOf url: URL, orientation: ImageOrientation = .up) throws {
+        guard url.isFileURL else {
+            throw VisionTasksError.invalidArgument("\(url): only file URLs can be read")
+        }
+        try self.init(contentsOfFile: url.path, orientation: orientation)
+    }
+
+    /// Decodes JPEG or PNG bytes held in memory; `name` is used in error messages.
+    public init(encodedData: Data, name: String = "image data", orientation: ImageOrientation = .up) throws {
+        self = try ImageDecoder.decode(encodedData, name: name, orientation: orientation)
+    }
+
+    /// Gives read access to the stored pixels: `bufferHeight` compact rows of `bufferFormat`.
+    public func withUnsafeBufferBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try withExtendedLifetime(storage) {
+            try body(UnsafeRawBufferPointer(start: storage.base, count: storage.count))
+        }
+    }
+
+    /// Throws `invalidImage` when `orientation` is mirrored, which the tasks do not support.
+    public func checkOrientationSupported() throws {
+        _ = try orientation.rotationDegrees()
+    }
+}

@@ -1,0 +1,28 @@
+import Foundation
+import TFLite
+
+/// Pixel memory owned by an `MPImage`: allocated with `malloc`, written once while the image is
+/// made, then only read, so it can be shared across threads.
+final class PixelStorage: @unchecked Sendable {
+    /// The first byte. Never written after the image is made.
+    let base: UnsafeMutableRawPointer
+    /// Number of bytes.
+    let count: Int
+
+    /// Takes ownership of `base`, which must come from `malloc` (it is freed with `free`).
+    init(adopting base: UnsafeMutableRawPointer, count: Int) {
+        self.base = base
+        self.count = count
+    }
+
+    /// Allocates `count` bytes, or throws when memory is short.
+    init(count: Int, for what: String) throws {
+        guard count > 0, let base = malloc(count) else {
+            throw VisionTasksError.invalidImage("\(what): cannot allocate \(count) bytes")
+        }
+        self.base = base
+        self.count = count
+    }
+
+    deinit { free(base) }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+@testable import TFLite
+
+/// Small hand-built models (tools/make_tflite_fixtures.py): the reader accepts the one LiteRT runs and
+/// rejects, with a message naming the problem, each copy LiteRT refuses.
+@Suite struct CraftedModelTests {
+    struct Record: Decodable {
+        let name: String
+        let litertLoads: Bool
+        let litertError: String?
+    }
+
+    static func crafted(_ name: String) throws -> Data {
+        try TestSupport.reference("tflite/crafted/\(name).tflite")
+    }
+
+    /// The message of the `VisionTasksError.invalidModel` that parsing `data` throws, or nil if it parses.
+    static func parseError(_ data: Data) throws -> String? {
+        do {
+            _ = try TFLiteModel(data: data, name: "crafted")
+            return nil
+        } catch VisionTasksError.invalidModel(let message) {
+            return message
+        }
+    }
+
+    @Test func validModelReads() throws {
+        let model = try TFLiteModel(data: try Self.crafted("valid"))
+        #expect(model.description == "VisionTasks crafted test model")
+        let graph = model.subgraphs[0]
+        #expect(graph.name == "main")
+        #expect(graph.operators.map(\.opcode) == [.conv2D, .add, .reshape, .gelu])
+        #expect(model.operatorCodes.map(\.builtinCode.name) == ["CONV_2D", "ADD", "RESHAPE", "GELU"])
+        #expect(graph.operators[0].options == .conv2D(Conv2DOptions(
+            padding: .same, strideWidth: 1, strideHeight: 1, dilationWidth: 1, dilationHeight: 1, activation: .relu)))
+        #expect(graph.operators[1].options == .add(activation: .relu6))
+        #expect(graph.operators[1].options.fusedActivation == .relu6)
+        #expect(graph.operators[2].options == .reshape(newShape: [1, 32]))
+        #expect(graph.operators[3].options == .none)
+        let filter = graph.tensors[1]
+        #expect(filter.shape == [2, 3, 3, 1] && filter.type == .float32)
+        #expect(model.constantData(of: filter)?.count == 72)
+        let shape = graph.tensors[7]
+        let shapeBytes = try #require(model.constantData(of: shape))
+        let values = shapeBytes.withUnsafeBytes { raw in (0..<2).map { raw.loadUnaligned(fromByteOffset: 4 * $0, as: Int32.self) } }
+        #expect(values == [1, 32])
+        #expect(model.constantData(of: graph.tensors[0]) == nil)
+        #expect(model.modelMetadata == nil && model.associatedFiles.isEmpty)
+    }
+
+    @Test func brokenModelsAreRejectedAsLiteRTRejectsThem() throws {
+        struct File: Decodable { let models: [Record] }
+        let records = try JSONDecoder().decode(File.self, from: try TestSupport.reference("tflite/crafted.json")).models
+        #expect(records.count == 6)
+        let expectedWords = [
+            "operator_input_out_of_range": "input 1 is tensor 99",
+            "opcode_index_out_of_range": "operator code 9",
+            "buffer_index_out_of_range": "buffer 40",
+            "graph_output_out_of_range": "output 0 is tensor 12",
+            "constant_size_mismatch": "needs 8 bytes, but its buffer 3 has 4",
+        ]
+        for record in records {
+            let message = try Self.parseError(try Self.crafted(record.name))
+            #expect((message == nil) == record.litertLoads, "\(record.name): ours \(message ?? "loads"), LiteRT \(record.litertError ?? "loads")")
+            if let words = expectedWords[record.name] {
+                #expect(message?.contains(words) == true, "\(record.name): \(message ?? "no error")")
+            }
+        }
+    }
+}

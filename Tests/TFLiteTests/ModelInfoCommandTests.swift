@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+@testable import TFLite
+
+/// `vision-tasks model info`, run as a process (the binary is built next to the test bundle).
+@Suite(.enabled(if: TestSupport.haveModels, "models/ not fetched: run make models"))
+struct ModelInfoCommandTests {
+    /// Runs the built `vision-tasks` with `arguments`; returns exit status, standard output and error.
+    static func run(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
+        let binDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let candidates = [binDirectory, binDirectory.deletingLastPathComponent()].map { $0.appendingPathComponent("vision-tasks") }
+            + [TestSupport.root.appendingPathComponent(".build/debug/vision-tasks")]
+        let binary = try #require(candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) },
+                                  "vision-tasks is not built (swift build --build-tests builds it)")
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        process.currentDirectoryURL = TestSupport.root
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+    }
+
+    @Test func showsAModelInsideABundle() throws {
+        let result = try Self.run(["model", "info", "models/face_landmarker.task", "--entry", "face_landmarks_detector.tflite"])
+        #expect(result.status == 0, "\(result.err)")
+        #expect(result.out.contains("inputs:\n  0: input_12 [1, 256, 256, 3] float32"))
+        #expect(result.out.contains("  0: Identity [1, 1, 1, 1434] float32"))
+        #expect(result.out.contains("  DEQUANTIZE: 251\n"))
+        #expect(result.out.contains("normalization mean [0.0] std [255.0]"))
+    }
+
+    @Test func listsNestedBundlesAndFindsNestedEntries() throws {
+        let listing = try Self.run(["model", "info", "models/operations.task"])
+        #expect(listing.status == 0)
+        #expect(listing.out.contains("  hand_gesture_recognizer.task (644166 bytes)\n    gesture_embedder.tflite (628312 bytes)"))
+        let nested = try Self.run(["model", "info", "models/operations.task", "--entry",
+                                   "hand_gesture_recognizer.task/custom_gesture_classifier.tflite"])
+        #expect(nested.status == 0)
+        #expect(nested.out.contains("output 0 scores: 9 labels (none, 0, add, clear, divide, equal, minus, multiply, ...)"))
+        let byName = try Self.run(["model", "info", "models/operations.task", "--entry", "gesture_embedder.tflite"])
+        #expect(byName.out.contains("  0: hand [1, 21, 3] float32\n  1: handedness [1, 1] float32"))
+    }
+
+    @Test func errorsAreClearAndExitNonZero() throws {
+        let missing = try Self.run(["model", "info", "models/nope.tflite"])
+        #expect(missing.status != 0)
+        #expect(missing.err.contains("File not found: models/nope.tflite"))
+        let noEntry = try Self.run(["model", "info", "models/hand_landmarker.task", "--entry", "palm.tflite"])
+        #expect(noEntry.status != 0)
+        #expect(noEntry.err.contains("has no entry matching \"palm.tflite\""))
+        let notABundle = try Self.run(["model", "info", "models/blaze_face_short_range.tflite", "--entry", "x"])
+        #expect(notABundle.status != 0)
+        #expect(notABundle.err.contains("applies only to .task bundles"))
+    }
+}

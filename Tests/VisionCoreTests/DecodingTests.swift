@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+import TFLite
+@testable import VisionCore
+
+/// Decoding the fixture photos, compared with MediaPipe's own loader (stb_image, EXIF applied) and
+/// with libjpeg-turbo as PIL decodes them (tools/make_image_refs.py, 2000 sampled pixels each).
+/// Tolerances: libjpeg-turbo (same library and settings): exact. MediaPipe's stb_image decoder:
+/// at most 3 levels per channel and a mean under 0.1 level (JPEG decoders differ in IDCT and
+/// colour rounding); PNG: exact.
+@Suite struct DecodingTests {
+    static let names = ["astronaut.png", "hand_thumb_up.jpg", "two_thumbs_up.jpg", "woman_sitting.jpg"]
+
+    @Test(arguments: names)
+    func fixtureMatchesReferences(_ name: String) throws {
+        let all = try #require(try Fixtures.json("references/image/decode.json") as? [String: [String: Any]])
+        let ref = try #require(all[name])
+        let image = try MPImage(contentsOfFile: Fixtures.path("images/\(name)"))
+        #expect(image.width == ref["width"] as? Int && image.height == ref["height"] as? Int)
+        #expect(image.orientation == .up)
+        let channels = try #require(ref["channels"] as? Int)
+        #expect(image.bufferFormat == (channels == 1 ? .gray8 : .rgb8))
+        let xs = try #require(ref["x"] as? [Int]), ys = try #require(ref["y"] as? [Int])
+        let mediapipe = try #require(ref["mediapipe"] as? [[Int]]), libjpeg = try #require(ref["libjpeg"] as? [[Int]])
+        var maxMP = 0, sumMP = 0, maxJPEG = 0
+        image.withUnsafeBufferBytes { pixels in
+            for i in xs.indices {
+                for c in 0..<channels {
+                    let ours = Int(pixels[(ys[i] * image.bufferWidth + xs[i]) * channels + c])
+                    maxMP = max(maxMP, abs(ours - mediapipe[i][c]))
+                    sumMP += abs(ours - mediapipe[i][c])
+                    maxJPEG = max(maxJPEG, abs(ours - libjpeg[i][c]))
+                }
+            }
+        }
+        let meanMP = Double(sumMP) / Double(xs.count * channels)
+        print("decode \(name): vs MediaPipe max \(maxMP) mean \(meanMP); vs libjpeg-turbo max \(maxJPEG)")
+        #expect(maxJPEG == 0)
+        #expect(maxMP <= (name.hasSuffix(".png") ? 0 : 3))
+        #expect(meanMP < 0.1)
+    }
+
+    @Test func exifOrientationIsApplied() throws {
+        // two_thumbs_up.jpg with an EXIF orientation 6 (turn 90° clockwise) spliced in as APP1.
+        let plain = try Fixtures.data("images/two_thumbs_up.jpg")
+        var tiff: [UInt8] = [0x4D, 0x4D, 0, 42, 0, 0, 0, 8, 0, 1]     // big-endian TIFF, IFD0 with 1 entry
+        tiff += [0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, 6, 0, 0] + [0, 0, 0, 0]  // Orientation = 6; no next IFD
+        let payload: [UInt8] = Array("Exif".utf8) + [0, 0] + tiff
+        let length = payload.count + 2
+        let app1: [UInt8] = [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + payload
+        let rotated = Data(plain.prefix(2)) + Data(app1) + Data(plain.dropFirst(2))
+        let image = try MPImage(encodedData: rotated, name: "exif6.jpg")
+        let upright = try MPImage(contentsOfFile: Fixtures.path("images/two_thumbs_up.jpg"))
+        #expect(image.width == 427 && image.height == 640 && image.orientation == .up)
+        // Pixel (x, y) of the turned image is pixel (y, H-1-x) of the stored one.
+        let a = image.withUnsafeBufferBytes { [UInt8]($0) }, b = upright.withUnsafeBufferBytes { [UInt8]($0) }
+        for (x, y) in [(0, 0), (426, 0), (100, 300), (426, 639)] {
+            let sx = y, sy = 426 - x
+            #expect(a[(y * 427 + x) * 3 ..< (y * 427 + x) * 3 + 3] == b[(sy * 640 + sx) * 3 ..< (sy * 640 + sx) * 3 + 3])
+        }
+    }
+
+    @Test func truncatedAndCorruptFilesThrow() throws {
+        let dir = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let jpeg = try Fixtures.data("images/woman_sitting.jpg"), png = try Fixtures.data("images/astronaut.png")
+        var corruptPNG = png
+        corruptPNG[png.count / 2] ^= 0xFF  // breaks an IDAT CRC
+        let files: [(String, Data)] = [
+            ("half.jpg", jpeg.prefix(jpeg.count / 2)),
+            ("header-only.jpg", jpeg.prefix(600)),
+            ("half.png", png.prefix(png.count / 2)),
+            ("crc.png", corruptPNG),
+            ("signature.png", png.prefix(8)),
+            ("garbage.jpg", Data((0..<5000).map { UInt8(truncatingIfNeeded: $0 &* 7919) })),
+            ("empty.png", Data()),
+            ("text.png", Data("not an image".utf8)),
+        ]
+        for (name, bytes) in files {
+            let url = dir.appendingPathComponent(name)
+            try bytes.write(to: url)
+            do {
+                _ = try MPImage(contentsOf: url)
+                Issue.record("\(name) decoded without error")
+            } catch let error as VisionTasksError {
+                guard case .invalidImage(let message) = error else {
+                    Issue.record("\(name): unexpected error \(error)")
+                    continue
+                }
+                #expect(message.hasPrefix(url.path + ": "), "\(message)")
+                print("\(name): \(error)")
+            }
+        }
+        #expect(throws: VisionTasksError.fileNotFound(path: dir.appendingPathComponent("missing.jpg").path)) {
+            try MPImage(contentsOfFile: dir.appendingPathComponent("missing.jpg").path)
+        }
+        #expect(throws: VisionTasksError.self) { try MPImage(contentsOfFile: dir.path) }
+    }
+}
