@@ -19,28 +19,13 @@ public func decodeLandmarks(_ values: UnsafeBufferPointer<Float>, count: Int, in
     }
 }
 
-/// The row-major 4×4 matrix mapping normalized coordinates inside a rotated rect (the model's
-/// input square) to normalized image coordinates (MediaPipe's
-/// `GetRotatedSubRectToRectTransformMatrix`, without flipping); z scales like x.
-public func rectToImageMatrix(_ rect: NormalizedRect, imageWidth: Int, imageHeight: Int) -> [Float] {
-    let a = rect.width * Float(imageWidth), b = rect.height * Float(imageHeight)
-    let c = cosf(rect.rotation), d = sinf(rect.rotation)
-    let e = rect.xCenter * Float(imageWidth), f = rect.yCenter * Float(imageHeight)
-    let g = 1 / Float(imageWidth), h = 1 / Float(imageHeight)
-    return [
-        a * c * g, -b * d * g, 0, (-0.5 * a * c + 0.5 * b * d + e) * g,
-        a * d * h, b * c * h, 0, (-0.5 * b * c - 0.5 * a * d + f) * h,
-        0, 0, a * g, 0,
-        0, 0, 0, 1,
-    ]
-}
-
 /// Projects landmarks from the normalized space of `rect` (a crop of an image of
 /// `imageWidth`×`imageHeight`) back to normalized image coordinates, scaling z by the length of the
 /// projected unit x vector, as MediaPipe's `LandmarkProjectionCalculator` does.
 public func projectLandmarks(_ landmarks: [SIMD3<Float>], from rect: NormalizedRect,
                              imageWidth: Int, imageHeight: Int) -> [SIMD3<Float>] {
-    projectLandmarks(landmarks, matrix: rectToImageMatrix(rect, imageWidth: imageWidth, imageHeight: imageHeight))
+    projectLandmarks(landmarks, matrix: rect.denormalized(imageWidth: imageWidth, imageHeight: imageHeight)
+        .subRectToImageMatrix(imageWidth: imageWidth, imageHeight: imageHeight))
 }
 
 /// Projects landmarks with a row-major 4×4 crop-to-image matrix (x and y through its first two

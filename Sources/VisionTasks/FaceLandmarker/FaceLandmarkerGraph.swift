@@ -27,7 +27,8 @@ final class FaceLandmarkerGraph {
 
     /// Loads the models of a `face_landmarker.task` bundle. `name` names the bundle in messages.
     init(bundleData: Data, name: String, numThreads: Int, options: FaceLandmarkerOptions) throws {
-        guard bundleData.starts(with: [0x50, 0x4B, 0x03, 0x04]) else {
+        let isTFLiteModel = bundleData.count >= 8 && bundleData.dropFirst(4).prefix(4).elementsEqual("TFL3".utf8)
+        guard !isTFLiteModel else {
             throw VisionTasksError.invalidBundle(
                 "\(name) is not a .task bundle: the FaceLandmarker needs face_landmarker.task (a zip holding \(FaceDetectionGraph.bundleEntry), \(FaceLandmarksModel.bundleEntry), \(FaceBlendshapesModel.bundleEntry) and \(Self.geometryEntry)), not a single .tflite model")
         }
