@@ -28,7 +28,7 @@ let package = Package(
         .target(name: "TFLite", dependencies: [
             .product(name: "ZIPFoundation", package: "ZIPFoundation"),
         ]),
-        .target(name: "Inference", dependencies: ["TFLite", "CKernels"]),
+        .target(name: "Inference", dependencies: ["TFLite", "CKernels"], exclude: ["Kernels/README.md"]),
         .target(name: "VisionCore", dependencies: ["TFLite", "CImageCodecs"]),
         .target(name: "VisionTasks", dependencies: ["VisionCore", "Inference", "TFLite"]),
         .target(name: "VisionRender", dependencies: ["VisionTasks", "VisionCore"]),
@@ -36,6 +36,9 @@ let package = Package(
             "VisionTasks", "VisionRender", "Inference", "TFLite",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
+
+        // Prints GFLOP/s of the inference kernels on the models' layer shapes (release builds only).
+        .executableTarget(name: "kernel-bench", dependencies: ["Inference"]),
 
         .testTarget(name: "TFLiteTests", dependencies: ["TFLite"]),
         .testTarget(name: "InferenceTests", dependencies: ["Inference", "TFLite"]),

@@ -5,13 +5,19 @@ photos, and the input tensors its ImageToTensorCalculator (CPU, OpenCV converter
 Decoding: MediaPipe's own loader (mp.Image.create_from_file: stb_image + EXIF orientation) at a
 fixed sample of pixel positions, with libjpeg-turbo's decoding (PIL) at the same positions.
 
-Tensors: computed with cv2 (OpenCV 5, as linked into MediaPipe 1.2.2) step by step as
-image_to_tensor_converter_opencv.cc does: ROI from the NormalizedRect, PadRoi, cv2.boxPoints,
-getPerspectiveTransform to the tensor corners, warpPerspective INTER_LINEAR with the border mode,
-RGBA->RGB, then the value-range scale and offset. Source pixels are the libjpeg-turbo (PIL)
-decode, which VisionCore reproduces exactly, so the tensors test the warp alone. One case is
-cross-checked against MediaPipe itself (see crosscheck in the output JSON, written by
-tools/crosscheck_image_to_tensor.py when run).
+Tensors, two sets:
+- mediapipe_*.f32: MediaPipe itself. An ImageEmbedder is given a one-operator model (CAST of a
+  uint8 RGB input to float32) so the "embedding" is exactly the tensor MediaPipe's
+  ImageToTensorCalculator made (levels 0...255: uint8 input, no normalisation). Regions and
+  rotations are those ImageProcessingOptions can express (axis-aligned crops, 90° steps).
+- the other .f32 files: arbitrary rotated crops, letterboxes and zero borders, computed step by
+  step as image_to_tensor_converter_opencv.cc does: ROI from the NormalizedRect, PadRoi,
+  cv2.boxPoints, getPerspectiveTransform to the tensor corners and its inverse, then OpenCV's
+  fixed-point warpPerspective INTER_LINEAR (1/32-pixel positions, 15-bit weights; emulated below
+  because MediaPipe's build uses it while opencv-python 5 does not; the emulation equals
+  MediaPipe's output on every mediapipe_* case), RGBA->RGB, value-range scale and offset.
+Source pixels are the libjpeg-turbo (PIL) decode, which VisionCore reproduces exactly, so the
+tensors test the warp alone.
 
 Usage: python3 tools/make_image_refs.py   (needs mediapipe==1.2.2, opencv-python, numpy, pillow)
 """
@@ -60,8 +66,8 @@ def mediapipe_tensor(pixels, rect, out_w, out_h, keep_aspect, range_min, range_m
     src = cv2.boxPoints(((float(roi[0]), float(roi[1])), (float(roi[2]), float(roi[3])), angle))
     dst = np.array([[0, out_h], [0, 0], [out_w, 0], [out_w, out_h]], dtype=np.float32)
     matrix = cv2.getPerspectiveTransform(src.astype(np.float32), dst)
-    border_mode = cv2.BORDER_CONSTANT if border == "zero" else cv2.BORDER_REPLICATE
-    warped = cv2.warpPerspective(pixels, matrix, (out_w, out_h), flags=cv2.INTER_LINEAR, borderMode=border_mode)
+    _, inverse = cv2.invert(matrix)
+    warped = fixed_point_warp(pixels, inverse, out_w, out_h, border)
     if warped.ndim == 2:  # gray: MediaPipe makes a 1-channel tensor; VisionCore repeats it as RGB
         warped = np.repeat(warped[:, :, None], 3, axis=2)
     if warped.shape[2] == 4:
@@ -69,6 +75,141 @@ def mediapipe_tensor(pixels, rect, out_w, out_h, keep_aspect, range_min, range_m
     scale = (F32(range_max) - F32(range_min)) / F32(255)
     tensor = warped.astype(np.float32) * scale + F32(range_min)
     return tensor.astype(np.float32), padding
+
+
+def fixed_point_warp(pixels, inverse, out_w, out_h, border):
+    """OpenCV 3.4/4.x warpPerspective INTER_LINEAR on 8-bit pixels, as MediaPipe 1.2.2 computes it:
+    per 16-row x 64-column block, coordinates in double rounded half-even to 1/32 pixel, weights
+    (32-fx)(32-fy)*32..., sum + 2^14 >> 15; remap's border rules."""
+    h, w = pixels.shape[:2]
+    image = pixels if pixels.ndim == 3 else pixels[:, :, None]
+    out = np.zeros((out_h, out_w, image.shape[2]), np.uint8)
+    m = inverse.astype(np.float64)
+    block_rows = min(16, out_h)
+    block_cols = min(1024 // block_rows, out_w)
+    starts = (np.arange(out_w) // block_cols * block_cols).astype(np.float64)
+    offsets = np.arange(out_w) % block_cols
+    offsets = offsets.astype(np.float64)
+    for y in range(out_h):
+        x0 = m[0, 0] * starts + m[0, 1] * y + m[0, 2]
+        y0 = m[1, 0] * starts + m[1, 1] * y + m[1, 2]
+        w0 = m[2, 0] * starts + m[2, 1] * y + m[2, 2]
+        ww = w0 + m[2, 0] * offsets
+        with np.errstate(divide="ignore"):
+            ww = np.where(ww != 0, 32.0 / ww, 0.0)
+        fx = np.clip((x0 + m[0, 0] * offsets) * ww, -2**31, 2**31 - 1)
+        fy = np.clip((y0 + m[1, 0] * offsets) * ww, -2**31, 2**31 - 1)
+        X = np.rint(fx).astype(np.int64)
+        Y = np.rint(fy).astype(np.int64)
+        ix = np.clip(X >> 5, -32768, 32767)
+        iy = np.clip(Y >> 5, -32768, 32767)
+        ax = X & 31
+        ay = Y & 31
+
+        def fetch(xx, yy):
+            inside = (xx >= 0) & (xx < w) & (yy >= 0) & (yy < h)
+            v = image[np.clip(yy, 0, h - 1), np.clip(xx, 0, w - 1)].astype(np.int64)
+            if border == "zero":
+                v[~inside] = 0
+            return v
+
+        weights = [((32 - ax) * (32 - ay) * 32), (ax * (32 - ay) * 32), ((32 - ax) * ay * 32), (ax * ay * 32)]
+        total = (weights[0][:, None] * fetch(ix, iy) + weights[1][:, None] * fetch(ix + 1, iy)
+                 + weights[2][:, None] * fetch(ix, iy + 1) + weights[3][:, None] * fetch(ix + 1, iy + 1))
+        row = np.clip((total + (1 << 14)) >> 15, 0, 255)
+        if border == "zero":
+            outside = (ix >= w) | (ix + 1 < 0) | (iy >= h) | (iy + 1 < 0)
+            row[outside] = 0
+        out[y] = row
+    return out if pixels.ndim == 3 else out[:, :, 0]
+
+
+def identity_model(width, height, path):
+    """A .tflite whose only operator casts a uint8 [1,h,w,3] image to float32: run by an
+    ImageEmbedder, its embedding is MediaPipe's input tensor itself."""
+    import flatbuffers
+    from ai_edge_litert import schema_py_generated as schema
+    model = schema.ModelT()
+    model.version = 3
+    code = schema.OperatorCodeT()
+    code.builtinCode = code.deprecatedBuiltinCode = schema.BuiltinOperator.CAST
+    code.version = 1
+    model.operatorCodes = [code]
+    tensors = []
+    for index, (name, kind) in enumerate([(b"image", schema.TensorType.UINT8), (b"pixels", schema.TensorType.FLOAT32)]):
+        tensor = schema.TensorT()
+        tensor.shape, tensor.type, tensor.buffer, tensor.name = [1, height, width, 3], kind, index + 1, name
+        tensors.append(tensor)
+    op = schema.OperatorT()
+    op.opcodeIndex, op.inputs, op.outputs = 0, [0], [1]
+    op.builtinOptionsType = schema.BuiltinOptions.CastOptions
+    op.builtinOptions = schema.CastOptionsT()
+    op.builtinOptions.inDataType, op.builtinOptions.outDataType = schema.TensorType.UINT8, schema.TensorType.FLOAT32
+    graph = schema.SubGraphT()
+    graph.tensors, graph.inputs, graph.outputs, graph.operators, graph.name = tensors, [0], [1], [op], b"main"
+    model.subgraphs = [graph]
+    model.buffers = [schema.BufferT() for _ in range(3)]
+    builder = flatbuffers.Builder(1024)
+    builder.Finish(model.Pack(builder), file_identifier=b"TFL3")
+    with open(path, "wb") as f:
+        f.write(builder.Output())
+
+
+def mediapipe_levels(pixels, width, height, roi, degrees, scratch):
+    """MediaPipe's own ImageToTensor output (levels 0...255) through an ImageEmbedder."""
+    from mediapipe.tasks.python import vision, BaseOptions
+    from mediapipe.tasks.python.components.containers.rect import RectF
+    from mediapipe.tasks.python.vision.core.image_processing_options import ImageProcessingOptions
+    path = os.path.join(scratch, f"identity_{width}x{height}.tflite")
+    identity_model(width, height, path)
+    embedder = vision.ImageEmbedder.create_from_options(
+        vision.ImageEmbedderOptions(base_options=BaseOptions(model_asset_path=path)))
+    image = mp.Image(mp.ImageFormat.SRGB, np.ascontiguousarray(pixels))
+    rect = None if roi is None else RectF(left=roi[0], top=roi[1], right=roi[2], bottom=roi[3])
+    options = ImageProcessingOptions(region_of_interest=rect, rotation_degrees=degrees)
+    values = np.asarray(embedder.embed(image, options).embeddings[0].embedding, dtype=np.float32)
+    embedder.close()
+    return values.reshape(height, width, 3)
+
+
+def normalized_rect(roi, degrees, width, height):
+    """MediaPipe's ConvertToNormalizedRect (base_vision_task_api.h) for ImageProcessingOptions."""
+    left, top, right, bottom = roi if roi is not None else (0, 0, 1, 1)
+    rect_w, rect_h = right - left, bottom - top
+    if degrees % 180:
+        rect_w, rect_h = rect_h * height / width, rect_w * width / height
+    return ((left + right) / 2, (top + bottom) / 2, rect_w, rect_h, -degrees * math.pi / 180)
+
+
+# (name, image, crop [left, top, right, bottom] or None, rotation_degrees, width, height)
+MEDIAPIPE_CASES = [
+    ("mediapipe_woman_stretch_64x48", "woman_sitting.jpg", None, 0, 64, 48),
+    ("mediapipe_thumbs_crop_128", "two_thumbs_up.jpg", (0.1, 0.2, 0.7, 0.9), 0, 128, 128),
+    ("mediapipe_hand_crop_rot90_96x64", "hand_thumb_up.jpg", (0.3, 0.05, 0.95, 0.6), 90, 96, 64),
+    ("mediapipe_woman_rot270_80", "woman_sitting.jpg", None, 270, 80, 80),
+    ("mediapipe_thumbs_crop_rot180_100x70", "two_thumbs_up.jpg", (0.0, 0.3, 0.5, 1.0), 180, 100, 70),
+    ("mediapipe_astronaut_zoom_128", "astronaut.png", (0.4, 0.35, 0.5, 0.47), 0, 128, 128),
+]
+
+
+def mediapipe_references():
+    import tempfile
+    manifest = []
+    with tempfile.TemporaryDirectory() as scratch:
+        for name, image_name, roi, degrees, w, h in MEDIAPIPE_CASES:
+            pixels = pil_rgb(os.path.join(IMAGES, image_name))
+            got = mediapipe_levels(pixels, w, h, roi, degrees, scratch)
+            rect = normalized_rect(roi, degrees, pixels.shape[1], pixels.shape[0])
+            emulated, _ = mediapipe_tensor(pixels, rect, w, h, False, 0, 255, "replicate")
+            diff = np.abs(got - emulated)
+            got.astype("<f4").tofile(os.path.join(OUT, f"{name}.f32"))
+            manifest.append({"name": name, "image": image_name, "crop": roi, "rotationDegrees": degrees,
+                             "bufferRect": list(rect), "width": w, "height": h,
+                             "emulationMaxDiff": float(diff.max()), "emulationMismatches": int((diff > 0).sum())})
+            print(f"mediapipe {name}: {w}x{h}; fixed-point emulation max diff {diff.max()}, "
+                  f"{int((diff > 0).sum())}/{diff.size} differ")
+    with open(os.path.join(OUT, "mediapipe_tensors.json"), "w") as f:
+        json.dump(manifest, f, indent=1)
 
 
 def decode_references():
@@ -168,4 +309,5 @@ def tensor_references():
 if __name__ == "__main__":
     os.makedirs(OUT, exist_ok=True)
     decode_references()
+    mediapipe_references()
     tensor_references()

@@ -2,8 +2,10 @@
 """Writes small hand-built .tflite models for the TFLite reader's tests, and what LiteRT 2.3.0 makes of them.
 
 Tests/Fixtures/references/tflite/crafted/<name>.tflite: one valid model (CONV_2D, ADD, RESHAPE, GELU, with
-a builtin code above 127 stored only in the int32 field) and copies broken in one way each (an operator
-input, an opcode index, a buffer index, a graph output out of range; constant data of the wrong size).
+a builtin code above 127 stored only in the int32 field), the same with its filter stored after the
+FlatBuffer (Buffer.offset/size), and copies broken in one way each (an operator input, an opcode index, a
+buffer index, a graph output out of range; constant data of the wrong size; an external buffer past the end).
+crafted/sparse_filter.tflite marks the filter sparse (its buffer is then shorter than its shape).
 Tests/Fixtures/references/tflite/crafted.json records, for each, whether LiteRT loads and runs it, and for
 the valid one its outputs on a fixed input, so the tests can check the reader agrees with LiteRT.
 
@@ -121,6 +123,33 @@ def broken_variants(model):
     }
 
 
+def with_external_filter(model, past_end=0):
+    """The model with the filter's bytes stored after the FlatBuffer (Buffer.offset/size, as >2 GB models do)."""
+    m = copy.deepcopy(model)
+    filter_bytes = bytes(m.buffers[2].data)
+    m.buffers[2].data = None
+    m.buffers[2].offset, m.buffers[2].size = 1 << 20, len(filter_bytes)
+    length = len(pack(m))
+    start = (length + 15) // 16 * 16
+    m.buffers[2].offset = start + past_end
+    data = pack(m)
+    assert len(data) == length
+    return data + bytes(start - length) + filter_bytes
+
+
+def with_sparse_filter(model):
+    """The model with its filter marked sparse (schema `sparsity`) and stored in fewer bytes than its shape."""
+    m = copy.deepcopy(model)
+    sparsity = s.SparsityParametersT()
+    sparsity.traversalOrder, sparsity.blockMap = [0, 1, 2, 3], []
+    dense = s.DimensionMetadataT()
+    dense.format, dense.denseSize = s.DimensionType.DENSE, 2
+    sparsity.dimMetadata = [dense]
+    m.subgraphs[0].tensors[1].sparsity = sparsity
+    m.buffers[2].data = m.buffers[2].data[:40]
+    return pack(m)
+
+
 def litert(data, feed=None):
     """(loads, outputs): whether LiteRT builds and runs the model, and its output on `feed`."""
     try:
@@ -135,14 +164,17 @@ def litert(data, feed=None):
 
 
 def write_bundle(valid):
+    def add(z, name, data, method=zipfile.ZIP_STORED):
+        info = zipfile.ZipInfo(name, date_time=(2024, 1, 1, 0, 0, 0))  # fixed, so the file is reproducible
+        z.writestr(info, data, compress_type=method)
     inner = io.BytesIO()
-    with zipfile.ZipFile(inner, "w", zipfile.ZIP_STORED) as z:
-        z.writestr("model.tflite", valid)
-        z.writestr("notes.txt", "nested bundle\n")
-    with zipfile.ZipFile(os.path.join(OUT, "bundle.task"), "w", zipfile.ZIP_STORED) as z:
-        z.writestr("valid.tflite", valid)
-        z.writestr(zipfile.ZipInfo("labels.txt"), "cat\ndog\n" * 20, compress_type=zipfile.ZIP_DEFLATED)
-        z.writestr("inner.task", inner.getvalue())
+    with zipfile.ZipFile(inner, "w") as z:
+        add(z, "model.tflite", valid)
+        add(z, "notes.txt", "nested bundle\n")
+    with zipfile.ZipFile(os.path.join(OUT, "bundle.task"), "w") as z:
+        add(z, "valid.tflite", valid)
+        add(z, "labels.txt", "cat\ndog\n" * 20, zipfile.ZIP_DEFLATED)
+        add(z, "inner.task", inner.getvalue())
 
 
 def main():
@@ -150,13 +182,15 @@ def main():
     model = valid_model()
     feed = np.linspace(-1, 1, 16, dtype=np.float32).reshape(1, 4, 4, 1)
     records = []
-    for name, m in [("valid", model)] + list(broken_variants(model).items()):
-        data = pack(m)
+    variants = [("valid", pack(model))] + [(name, pack(m)) for name, m in broken_variants(model).items()]
+    variants += [("valid_external_buffer", with_external_filter(model)),
+                 ("external_buffer_past_end", with_external_filter(model, past_end=64))]
+    for name, data in variants:
         with open(os.path.join(OUT, "crafted", name + ".tflite"), "wb") as f:
             f.write(data)
-        loads, result = litert(data, feed if name == "valid" else None)
+        loads, result = litert(data, feed if name.startswith("valid") else None)
         record = {"name": name, "litertLoads": loads}
-        if name == "valid":
+        if name.startswith("valid"):
             assert loads, result
             record["input"] = feed.ravel().tolist()
             record["output"] = result.ravel().tolist()
@@ -167,6 +201,9 @@ def main():
         json.dump({"generator": "tools/make_tflite_fixtures.py (ai-edge-litert 2.3.0)", "models": records}, f, indent=1)
         f.write("\n")
     write_bundle(pack(model))
+    # Not run by LiteRT (CONV_2D does not take sparse filters); only the reader's `isSparse` is tested on it.
+    with open(os.path.join(OUT, "crafted", "sparse_filter.tflite"), "wb") as f:
+        f.write(with_sparse_filter(model))
     for r in records:
         print(r["name"], r["litertLoads"], r.get("litertError"))
 

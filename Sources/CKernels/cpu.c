@@ -8,3 +8,12 @@ int vt_cpu_has_avx2_fma(void) {
     return 0;
 #endif
 }
+
+int vt_cpu_has_avx512(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_cpu_init();
+    return vt_cpu_has_avx2_fma() && __builtin_cpu_supports("avx512f");
+#else
+    return 0;
+#endif
+}

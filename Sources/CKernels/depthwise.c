@@ -69,7 +69,41 @@ VT_INLINE VT_AVX2_FN __m256i lane_mask(int count) {
     return _mm256_cmpgt_epi32(_mm256_set1_epi32(count), idx);
 }
 
-/// AVX2 multiplier-1 row: 32 channels (4 accumulators) per step, then 8, then a masked tail.
+/// AVX2, multiplier 1: NP neighbouring interior output pixels (every kx tap in bounds) starting at
+/// `out`, whose first tap row starts at `in0`; NP accumulators per 8-channel block share each weight load.
+VT_INLINE VT_AVX2_FN void dw_pixels_avx2(const int NP, const vt_conv_geometry *g, const float *in0,
+                                         const float *w0, const float *bias, float *out, int ky0, int ky1,
+                                         __m256 vlo, __m256 vhi, __m256i tmask) {
+    const size_t c = (size_t)g->out_c, cpad = vt_round_up(c, 8);
+    const size_t ystep = (size_t)g->dil_h * g->in_w * c, xstep = (size_t)g->dil_w * c;
+    const size_t pstep = (size_t)g->stride_w * c;
+    const int kw = g->k_w;
+    for (size_t ch = 0; ch < c; ch += 8) {
+        const int partial = ch + 8 > c;
+        __m256 acc[8];
+        for (int p = 0; p < NP; p++) acc[p] = _mm256_loadu_ps(bias + ch);
+        const float *iny = in0 + ch, *wy = w0 + ch;
+        for (int ky = ky0; ky < ky1; ky++, iny += ystep, wy += cpad * kw) {
+            const float *in = iny, *w = wy;
+            for (int kx = 0; kx < kw; kx++, in += xstep, w += cpad) {
+                const __m256 wv = _mm256_loadu_ps(w);
+                for (int p = 0; p < NP; p++) {
+                    const __m256 x = partial ? _mm256_maskload_ps(in + p * pstep, tmask)
+                                             : _mm256_loadu_ps(in + p * pstep);
+                    acc[p] = _mm256_fmadd_ps(x, wv, acc[p]);
+                }
+            }
+        }
+        for (int p = 0; p < NP; p++) {
+            const __m256 y = _mm256_min_ps(_mm256_max_ps(acc[p], vlo), vhi);
+            if (partial) _mm256_maskstore_ps(out + p * c + ch, tmask, y);
+            else _mm256_storeu_ps(out + p * c + ch, y);
+        }
+    }
+}
+
+/// AVX2 multiplier-1 row: interior pixels in groups of 8 and 4 (dw_pixels_avx2); border pixels one
+/// at a time, 32 channels (4 accumulators) per step, then 8, then a masked tail.
 static VT_AVX2_FN void dw_row_m1_avx2(const vt_conv_geometry *g, const float *input, const float *packed,
                                       float *output, float lo, float hi, size_t row) {
     const size_t c = (size_t)g->out_c, cpad = dw_cpad(g);
@@ -83,7 +117,27 @@ static VT_AVX2_FN void dw_row_m1_avx2(const vt_conv_geometry *g, const float *in
     const int iy0 = oy * g->stride_h - g->pad_top + ky0 * g->dil_h;
     const int tail = (int)(c % 8);
     const __m256i tmask = lane_mask(tail);
+    // Interior columns [ox_in0, ox_in1): every kx tap lies inside the input.
+    const int span = (kw - 1) * g->dil_w;
+    int ox_in0 = (g->pad_left + g->stride_w - 1) / g->stride_w;
+    int ox_in1 = g->in_w - 1 - span + g->pad_left < 0 ? 0 : (g->in_w - 1 - span + g->pad_left) / g->stride_w + 1;
+    if (ox_in1 > g->out_w) ox_in1 = g->out_w;
+    if (ox_in0 > ox_in1) ox_in0 = ox_in1;
     for (int ox = 0; ox < g->out_w; ox++) {
+        if (ox >= ox_in0 && ox + 4 <= ox_in1 && ky1 > ky0) {
+            const int ix = ox * g->stride_w - g->pad_left;
+            const float *in0 = img + ((size_t)iy0 * g->in_w + ix) * c;
+            const float *w0 = packed + cpad * (1 + (size_t)ky0 * kw);
+            float *out = output + (row * g->out_w + ox) * c;
+            if (ox + 8 <= ox_in1) {
+                dw_pixels_avx2(8, g, in0, w0, packed, out, ky0, ky1, vlo, vhi, tmask);
+                ox += 7;
+            } else {
+                dw_pixels_avx2(4, g, in0, w0, packed, out, ky0, ky1, vlo, vhi, tmask);
+                ox += 3;
+            }
+            continue;
+        }
         int kx0, kx1;
         tap_range(ox, g->stride_w, g->pad_left, g->dil_w, kw, g->in_w, &kx0, &kx1);
         const int ix0 = ox * g->stride_w - g->pad_left + kx0 * g->dil_w;
@@ -131,7 +185,7 @@ static VT_AVX2_FN void dw_row_m1_avx2(const vt_conv_geometry *g, const float *in
 void vt_dwconv(const vt_conv_geometry *g, const float *input, const float *packed, float *output, float lo,
                float hi, size_t row_begin, size_t row_end, int isa) {
 #if VT_X86
-    if (isa == VT_ISA_AVX2 && g->out_c == g->in_c) {
+    if (isa >= VT_ISA_AVX2 && g->out_c == g->in_c) {
         for (size_t row = row_begin; row < row_end; row++) dw_row_m1_avx2(g, input, packed, output, lo, hi, row);
         return;
     }

@@ -1,8 +1,8 @@
 // CONV_2D and FULLY_CONNECTED as one packed GEMM: C[M, O] = A[M, K] x B[K, O] + bias, clamped.
 //
 // B (the weights) is packed once into panels of VT_NR = 16 output columns: panel p holds
-// K rows of 16 floats (columns p*16 ..< p*16+16, zero beyond O), preceded by the bias padded
-// to a multiple of 16. A is given as row pointers: for a 1x1 convolution without padding each
+// K rows of 16 floats (columns p*16 ..< p*16+16, zero beyond O); when O leaves 8 or fewer
+// columns for the last panel, that panel is 8 wide. The bias comes first, padded to a multiple of 16. A is given as row pointers: for a 1x1 convolution without padding each
 // row is an input pixel (any stride), otherwise a tile of rows is gathered (im2col) into the
 // caller's scratch. A register-blocked micro-kernel computes MR rows x 16 columns.
 #include "ckernels.h"
@@ -11,7 +11,7 @@
 
 /// Rows of A gathered or addressed per tile (multiple of every micro-kernel MR).
 #define VT_MC_MAX 120
-#define VT_MC_MIN 12
+#define VT_MC_MIN 24
 
 int vt_conv_geometry_valid(const vt_conv_geometry *g) {
     if (!g) return 0;
@@ -30,16 +30,27 @@ int vt_conv_geometry_valid(const vt_conv_geometry *g) {
 
 // ---------------------------------------------------------------- packing
 
+/// Width of the panel starting at column `col` of `n`: 16, or 8 for a last panel of <= 8 columns.
+VT_INLINE size_t panel_width(size_t n, size_t col) { return n - col <= VT_NR / 2 ? VT_NR / 2 : VT_NR; }
+
+/// Floats of packed weights: bias (padded to 16) and the panels.
+static size_t packed_count(size_t k, size_t n) {
+    const size_t npad = vt_round_up(n, VT_NR);
+    size_t total = npad;
+    for (size_t col = 0; col < n; col += VT_NR) total += k * panel_width(n, col);
+    return total;
+}
+
 static void pack_panels(size_t k, size_t n, const float *w_nk, const float *bias, float *packed) {
     const size_t npad = vt_round_up(n, VT_NR);
     for (size_t j = 0; j < npad; j++) packed[j] = (bias && j < n) ? bias[j] : 0.0f;
-    float *panels = packed + npad;
-    for (size_t p = 0; p < npad / VT_NR; p++) {
-        float *dst = panels + p * k * VT_NR;
+    float *dst = packed + npad;
+    for (size_t col0 = 0; col0 < n; col0 += VT_NR) {
+        const size_t width = panel_width(n, col0);
         for (size_t kk = 0; kk < k; kk++) {
-            for (size_t j = 0; j < VT_NR; j++) {
-                const size_t col = p * VT_NR + j;
-                dst[kk * VT_NR + j] = col < n ? w_nk[col * k + kk] : 0.0f;
+            for (size_t j = 0; j < width; j++) {
+                const size_t col = col0 + j;
+                *dst++ = col < n ? w_nk[col * k + kk] : 0.0f;
             }
         }
     }
@@ -47,18 +58,14 @@ static void pack_panels(size_t k, size_t n, const float *w_nk, const float *bias
 
 static size_t conv_k(const vt_conv_geometry *g) { return (size_t)g->k_h * g->k_w * g->in_c; }
 
-size_t vt_conv2d_packed_count(const vt_conv_geometry *g) {
-    const size_t npad = vt_round_up((size_t)g->out_c, VT_NR);
-    return npad + npad * conv_k(g);
-}
+size_t vt_conv2d_packed_count(const vt_conv_geometry *g) { return packed_count(conv_k(g), (size_t)g->out_c); }
 
 void vt_conv2d_pack(const vt_conv_geometry *g, const float *filter, const float *bias, float *packed) {
     pack_panels(conv_k(g), (size_t)g->out_c, filter, bias, packed);
 }
 
 size_t vt_fc_packed_count(int in_features, int out_features) {
-    const size_t npad = vt_round_up((size_t)out_features, VT_NR);
-    return npad + npad * (size_t)in_features;
+    return packed_count((size_t)in_features, (size_t)out_features);
 }
 
 void vt_fc_pack(int in_features, int out_features, const float *weights, const float *bias, float *packed) {
@@ -67,101 +74,204 @@ void vt_fc_pack(int in_features, int out_features, const float *weights, const f
 
 // ---------------------------------------------------------------- micro-kernels
 
-/// Stores one row of 16 results (nc <= 16 valid columns), clamped.
-VT_INLINE void store_row_portable(float *c, const float *v, int nc, float lo, float hi) {
-    for (int j = 0; j < nc; j++) c[j] = vt_clampf(v[j], lo, hi);
-}
+/// What a micro-kernel does to each result before storing it: add the residual (when `res` is
+/// set; row stride = the output's), clamp to [lo, hi], then apply PReLU slopes (when `alpha` is
+/// set). Pointers are offset to the block's first row and column. Passed by memory so the
+/// micro-kernel's registers stay free for accumulators.
+typedef struct vt_tail {
+    float lo, hi;
+    const float *res;
+    const float *alpha;
+} vt_tail;
 
-/// Portable micro-kernel body: MR rows x 16 columns, plain C the compiler vectorises.
-VT_INLINE void ukernel_portable_body(const int MR, const float *const *a, size_t k, const float *b,
-                                     const float *bias, float *c, size_t ldc, int nc, float lo, float hi) {
-    float acc[4][VT_NR];
+/// Dispatches a run-time row count 1...6 to VT_CASE(constant) (defined by the caller).
+#define VT_SWITCH_MR(mr) \
+    switch (mr) { VT_CASE(6) VT_CASE(5) VT_CASE(4) VT_CASE(3) VT_CASE(2) default: VT_CASE(1) }
+
+/// Portable micro-kernel body: MR rows x NR (8 or 16) columns, plain C the compiler vectorises.
+VT_INLINE void ukernel_portable_body(const int MR, const int NR, const float *const *a, size_t k, const float *b,
+                                     const float *bias, float *c, size_t ldc, int nc, const vt_tail *t) {
+    float acc[6][VT_NR];
     for (int r = 0; r < MR; r++)
-        for (int j = 0; j < VT_NR; j++) acc[r][j] = bias[j];
+        for (int j = 0; j < NR; j++) acc[r][j] = bias[j];
     for (size_t p = 0; p < k; p++) {
-        const float *bp = b + p * VT_NR;
+        const float *bp = b + p * NR;
         for (int r = 0; r < MR; r++) {
             const float av = a[r][p];
-            for (int j = 0; j < VT_NR; j++) acc[r][j] += av * bp[j];
+            for (int j = 0; j < NR; j++) acc[r][j] += av * bp[j];
         }
     }
-    for (int r = 0; r < MR; r++) store_row_portable(c + r * ldc, acc[r], nc, lo, hi);
+    for (int r = 0; r < MR; r++) {
+        for (int j = 0; j < nc; j++) {
+            float v = acc[r][j] + (t->res ? t->res[r * ldc + j] : 0.0f);
+            v = vt_clampf(v, t->lo, t->hi);
+            c[r * ldc + j] = (t->alpha && v < 0.0f) ? t->alpha[j] * v : v;
+        }
+    }
 }
 
 #define VT_MR_PORTABLE 4
-static void ukernel_portable(int mr, const float *const *a, size_t k, const float *b, const float *bias,
-                             float *c, size_t ldc, int nc, float lo, float hi) {
-    switch (mr) {
-    case 4: ukernel_portable_body(4, a, k, b, bias, c, ldc, nc, lo, hi); break;
-    case 3: ukernel_portable_body(3, a, k, b, bias, c, ldc, nc, lo, hi); break;
-    case 2: ukernel_portable_body(2, a, k, b, bias, c, ldc, nc, lo, hi); break;
-    default: ukernel_portable_body(1, a, k, b, bias, c, ldc, nc, lo, hi); break;
-    }
+static void ukernel_portable(int mr, int nr, const float *const *a, size_t k, const float *b, const float *bias,
+                             float *c, size_t ldc, int nc, const vt_tail *t) {
+#define VT_CASE(M)                                                                 \
+    case M:                                                                        \
+        if (nr == VT_NR) ukernel_portable_body(M, VT_NR, a, k, b, bias, c, ldc, nc, t); \
+        else ukernel_portable_body(M, VT_NR / 2, a, k, b, bias, c, ldc, nc, t);      \
+        break;
+    VT_SWITCH_MR(mr)
+#undef VT_CASE
 }
 
 #if VT_X86
 #define VT_MR_AVX2 6
 
-VT_INLINE VT_AVX2_FN void store_row_avx2(float *c, __m256 v0, __m256 v1, int nc, __m256 vlo, __m256 vhi) {
-    v0 = _mm256_min_ps(_mm256_max_ps(v0, vlo), vhi);
-    v1 = _mm256_min_ps(_mm256_max_ps(v1, vlo), vhi);
-    if (nc == VT_NR) {
-        _mm256_storeu_ps(c, v0);
-        _mm256_storeu_ps(c + 8, v1);
-    } else {
-        float tmp[VT_NR];
-        _mm256_storeu_ps(tmp, v0);
-        _mm256_storeu_ps(tmp + 8, v1);
-        for (int j = 0; j < nc; j++) c[j] = tmp[j];
-    }
-}
-
-/// AVX2/FMA micro-kernel body: MR (<= 6) rows x 16 columns in 2*MR accumulators.
-VT_INLINE VT_AVX2_FN void ukernel_avx2_body(const int MR, const float *const *a, size_t k, const float *b,
-                                            const float *bias, float *c, size_t ldc, int nc, float lo, float hi) {
-    __m256 acc0[VT_MR_AVX2], acc1[VT_MR_AVX2];
+/// AVX2/FMA micro-kernel body: MR (<= 6) rows x NV (1 or 2) vectors of 8 columns, MR*NV accumulators.
+VT_INLINE VT_AVX2_FN void ukernel_avx2_body(const int MR, const int NV, const float *const *a, size_t k,
+                                            const float *b, const float *bias, float *c, size_t ldc, int nc,
+                                            const vt_tail *t) {
+    __m256 acc[VT_MR_AVX2][2];
     const float *ap[VT_MR_AVX2];
-    const __m256 bias0 = _mm256_loadu_ps(bias), bias1 = _mm256_loadu_ps(bias + 8);
     for (int r = 0; r < MR; r++) {
-        acc0[r] = bias0;
-        acc1[r] = bias1;
+        for (int v = 0; v < NV; v++) acc[r][v] = _mm256_loadu_ps(bias + 8 * v);
         ap[r] = a[r];
     }
     for (size_t p = 0; p < k; p++) {
-        const __m256 b0 = _mm256_loadu_ps(b), b1 = _mm256_loadu_ps(b + 8);
-        b += VT_NR;
+        __m256 bv[2];
+        for (int v = 0; v < NV; v++) bv[v] = _mm256_loadu_ps(b + 8 * v);
+        b += 8 * NV;
         for (int r = 0; r < MR; r++) {
             const __m256 av = _mm256_broadcast_ss(ap[r] + p);
-            acc0[r] = _mm256_fmadd_ps(av, b0, acc0[r]);
-            acc1[r] = _mm256_fmadd_ps(av, b1, acc1[r]);
+            for (int v = 0; v < NV; v++) acc[r][v] = _mm256_fmadd_ps(av, bv[v], acc[r][v]);
         }
     }
-    const __m256 vlo = _mm256_set1_ps(lo), vhi = _mm256_set1_ps(hi);
-    for (int r = 0; r < MR; r++) store_row_avx2(c + r * ldc, acc0[r], acc1[r], nc, vlo, vhi);
+    const __m256 vlo = _mm256_broadcast_ss(&t->lo), vhi = _mm256_broadcast_ss(&t->hi);
+    const __m256 zero = _mm256_setzero_ps();
+    const __m256i idx = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    for (int v = 0; v < NV; v++) {
+        const int cols = nc - 8 * v >= 8 ? 8 : nc - 8 * v;
+        if (cols <= 0) break;
+        const __m256i m = _mm256_cmpgt_epi32(_mm256_set1_epi32(cols), idx);
+        const __m256 slope = t->alpha ? _mm256_maskload_ps(t->alpha + 8 * v, m) : zero;
+        for (int r = 0; r < MR; r++) {
+            __m256 x = acc[r][v];
+            if (t->res) x = _mm256_add_ps(x, _mm256_maskload_ps(t->res + r * ldc + 8 * v, m));
+            x = _mm256_min_ps(_mm256_max_ps(x, vlo), vhi);
+            if (t->alpha) x = _mm256_blendv_ps(x, _mm256_mul_ps(x, slope), _mm256_cmp_ps(x, zero, _CMP_LT_OQ));
+            if (cols == 8) _mm256_storeu_ps(c + r * ldc + 8 * v, x);
+            else _mm256_maskstore_ps(c + r * ldc + 8 * v, m, x);
+        }
+    }
 }
 
-static VT_AVX2_FN void ukernel_avx2(int mr, const float *const *a, size_t k, const float *b, const float *bias,
-                                    float *c, size_t ldc, int nc, float lo, float hi) {
-    switch (mr) {
-    case 6: ukernel_avx2_body(6, a, k, b, bias, c, ldc, nc, lo, hi); break;
-    case 5: ukernel_avx2_body(5, a, k, b, bias, c, ldc, nc, lo, hi); break;
-    case 4: ukernel_avx2_body(4, a, k, b, bias, c, ldc, nc, lo, hi); break;
-    case 3: ukernel_avx2_body(3, a, k, b, bias, c, ldc, nc, lo, hi); break;
-    case 2: ukernel_avx2_body(2, a, k, b, bias, c, ldc, nc, lo, hi); break;
-    default: ukernel_avx2_body(1, a, k, b, bias, c, ldc, nc, lo, hi); break;
-    }
+static VT_AVX2_FN void ukernel_avx2(int mr, int nr, const float *const *a, size_t k, const float *b,
+                                    const float *bias, float *c, size_t ldc, int nc, const vt_tail *t) {
+#define VT_CASE(M)                                                               \
+    case M:                                                                      \
+        if (nr == VT_NR) ukernel_avx2_body(M, 2, a, k, b, bias, c, ldc, nc, t); \
+        else ukernel_avx2_body(M, 1, a, k, b, bias, c, ldc, nc, t);            \
+        break;
+    VT_SWITCH_MR(mr)
+#undef VT_CASE
 }
 #endif
 
-typedef void (*ukernel_fn)(int, const float *const *, size_t, const float *, const float *, float *, size_t, int,
-                           float, float);
+/// The tail of the block whose first result is at output offset `offset`, column `col`.
+VT_INLINE vt_tail tail_at(const vt_tail *tail, size_t offset, size_t col) {
+    vt_tail t = *tail;
+    if (t.res) t.res += offset;
+    if (t.alpha) t.alpha += col;
+    return t;
+}
+
+#if VT_X86
+#define VT_MR_AVX512 8
+
+/// AVX-512 micro-kernel body: MR (<= 8) rows x NP (1 or 2) panels of 16 columns (b0, b1), MR*NP
+/// accumulators; nc (<= 16*NP) columns are stored, with masked stores for a partial panel.
+VT_INLINE VT_AVX512_FN void ukernel_avx512_body(const int MR, const int NP, const float *const *a, size_t k,
+                                                const float *b0, const float *b1, const float *bias, float *c,
+                                                size_t ldc, int nc, const vt_tail *t) {
+    __m512 acc[VT_MR_AVX512][2];
+    const float *ap[VT_MR_AVX512];
+    for (int r = 0; r < MR; r++) {
+        for (int v = 0; v < NP; v++) acc[r][v] = _mm512_loadu_ps(bias + 16 * v);
+        ap[r] = a[r];
+    }
+    for (size_t p = 0; p < k; p++) {
+        const __m512 bv0 = _mm512_loadu_ps(b0 + p * VT_NR);
+        const __m512 bv1 = NP > 1 ? _mm512_loadu_ps(b1 + p * VT_NR) : bv0;
+        for (int r = 0; r < MR; r++) {
+            const __m512 av = _mm512_set1_ps(ap[r][p]);
+            acc[r][0] = _mm512_fmadd_ps(av, bv0, acc[r][0]);
+            if (NP > 1) acc[r][1] = _mm512_fmadd_ps(av, bv1, acc[r][1]);
+        }
+    }
+    const __m512 vlo = _mm512_set1_ps(t->lo), vhi = _mm512_set1_ps(t->hi), zero = _mm512_setzero_ps();
+    for (int v = 0; v < NP; v++) {
+        const int cols = nc - 16 * v >= 16 ? 16 : nc - 16 * v;
+        const __mmask16 mask = (__mmask16)((1u << cols) - 1u);
+        const __m512 slope = t->alpha ? _mm512_maskz_loadu_ps(mask, t->alpha + 16 * v) : zero;
+        for (int r = 0; r < MR; r++) {
+            __m512 x = acc[r][v];
+            if (t->res) x = _mm512_add_ps(x, _mm512_maskz_loadu_ps(mask, t->res + r * ldc + 16 * v));
+            x = _mm512_min_ps(_mm512_max_ps(x, vlo), vhi);
+            if (t->alpha) x = _mm512_mask_mul_ps(x, _mm512_cmp_ps_mask(x, zero, _CMP_LT_OQ), x, slope);
+            _mm512_mask_storeu_ps(c + r * ldc + 16 * v, mask, x);
+        }
+    }
+}
+
+static VT_AVX512_FN void ukernel_avx512(int mr, int np, const float *const *a, size_t k, const float *b0,
+                                        const float *b1, const float *bias, float *c, size_t ldc, int nc,
+                                        const vt_tail *t) {
+#define VT_CASE(M)                                                                        \
+    case M:                                                                               \
+        if (np == 2) ukernel_avx512_body(M, 2, a, k, b0, b1, bias, c, ldc, nc, t);    \
+        else ukernel_avx512_body(M, 1, a, k, b0, b1, bias, c, ldc, nc, t);            \
+        break;
+    switch (mr) { VT_CASE(8) VT_CASE(7) VT_CASE(6) VT_CASE(5) VT_CASE(4) VT_CASE(3) VT_CASE(2) default: VT_CASE(1) }
+#undef VT_CASE
+}
+
+/// The AVX-512 tile: pairs of full 16-column panels (8x32 blocks), then a single 16-column panel
+/// (8x16), then an 8-wide last panel through the AVX2 kernel.
+static void gemm_tile_avx512(const float *const *a, size_t mc, size_t k, size_t n, const float *packed, float *c,
+                             size_t ldc, const vt_tail *tail) {
+    const float *bp = packed + vt_round_up(n, VT_NR);
+    for (size_t col = 0; col < n;) {
+        const size_t nr = panel_width(n, col);
+        const int np = (nr == VT_NR && col + VT_NR < n && panel_width(n, col + VT_NR) == VT_NR) ? 2 : 1;
+        const size_t width = np * nr, nc = n - col < width ? n - col : width;
+        const size_t mr = nr == VT_NR ? VT_MR_AVX512 : VT_MR_AVX2;
+        for (size_t i = 0; i < mc; i += mr) {
+            const size_t rows = mc - i < mr ? mc - i : mr;
+            const vt_tail t = tail_at(tail, i * ldc + col, col);
+            if (nr == VT_NR)
+                ukernel_avx512((int)rows, np, a + i, k, bp, bp + k * VT_NR, packed + col, c + i * ldc + col, ldc,
+                               (int)nc, &t);
+            else
+                ukernel_avx2((int)rows, (int)nr, a + i, k, bp, packed + col, c + i * ldc + col, ldc, (int)nc, &t);
+        }
+        bp += k * width;
+        col += width;
+    }
+}
+
+#endif
+
+typedef void (*ukernel_fn)(int, int, const float *const *, size_t, const float *, const float *, float *, size_t,
+                           int, const vt_tail *);
 
 /// Computes rows a[0 ..< mc] against every panel into c (row stride ldc), n valid columns.
 static void gemm_tile(const float *const *a, size_t mc, size_t k, size_t n, const float *packed, float *c,
-                      size_t ldc, float lo, float hi, int isa) {
+                      size_t ldc, const vt_tail *tail, int isa) {
     ukernel_fn uk = ukernel_portable;
     size_t mr = VT_MR_PORTABLE;
 #if VT_X86
+    if (isa == VT_ISA_AVX512) {
+        gemm_tile_avx512(a, mc, k, n, packed, c, ldc, tail);
+        return;
+    }
     if (isa == VT_ISA_AVX2) {
         uk = ukernel_avx2;
         mr = VT_MR_AVX2;
@@ -170,15 +280,16 @@ static void gemm_tile(const float *const *a, size_t mc, size_t k, size_t n, cons
     (void)isa;
 #endif
     const size_t npad = vt_round_up(n, VT_NR);
-    const float *panels = packed + npad;
-    for (size_t p = 0; p < npad / VT_NR; p++) {
-        const size_t col = p * VT_NR;
-        const int nc = (int)(n - col < VT_NR ? n - col : VT_NR);
-        const float *bp = panels + p * k * VT_NR;
+    const float *bp = packed + npad;
+    for (size_t col = 0; col < n; col += VT_NR) {
+        const int nr = (int)panel_width(n, col);
+        const int nc = (int)(n - col < (size_t)nr ? n - col : (size_t)nr);
         for (size_t i = 0; i < mc; i += mr) {
             const size_t rows = mc - i < mr ? mc - i : mr;
-            uk((int)rows, a + i, k, bp, packed + col, c + i * ldc + col, ldc, nc, lo, hi);
+            const vt_tail t = tail_at(tail, i * ldc + col, col);
+            uk((int)rows, nr, a + i, k, bp, packed + col, c + i * ldc + col, ldc, nc, &t);
         }
+        bp += k * nr;
     }
 }
 
@@ -204,49 +315,104 @@ size_t vt_conv2d_scratch_count(const vt_conv_geometry *g) {
     return conv_mc(k) * k;
 }
 
-/// Gathers the receptive field of output pixel m into dst[k] (zero outside the input).
-static void im2col_row(const vt_conv_geometry *g, const float *input, size_t m, float *dst) {
-    const size_t hw = (size_t)g->out_h * g->out_w;
-    const size_t n = m / hw, r = m % hw;
-    const int oy = (int)(r / g->out_w), ox = (int)(r % g->out_w);
-    const size_t c = (size_t)g->in_c;
-    const float *img = input + n * g->in_h * g->in_w * c;
-    for (int ky = 0; ky < g->k_h; ky++) {
-        const int iy = oy * g->stride_h - g->pad_top + ky * g->dil_h;
-        if (iy < 0 || iy >= g->in_h) {
-            memset(dst, 0, sizeof(float) * c * g->k_w);
-            dst += c * g->k_w;
-            continue;
-        }
-        for (int kx = 0; kx < g->k_w; kx++) {
-            const int ix = ox * g->stride_w - g->pad_left + kx * g->dil_w;
-            if (ix < 0 || ix >= g->in_w) memset(dst, 0, sizeof(float) * c);
-            else memcpy(dst, img + ((size_t)iy * g->in_w + ix) * c, sizeof(float) * c);
-            dst += c;
+/// An output pixel position, advanced one pixel at a time (no divisions per row).
+typedef struct pixel_pos { size_t b; int oy, ox; } pixel_pos;
+
+static pixel_pos pixel_at(const vt_conv_geometry *g, size_t m) {
+    const size_t hw = (size_t)g->out_h * g->out_w, r = m % hw;
+    pixel_pos p = {m / hw, (int)(r / g->out_w), (int)(r % g->out_w)};
+    return p;
+}
+
+VT_INLINE void pixel_next(const vt_conv_geometry *g, pixel_pos *p) {
+    if (++p->ox == g->out_w) {
+        p->ox = 0;
+        if (++p->oy == g->out_h) {
+            p->oy = 0;
+            p->b++;
         }
     }
 }
 
-void vt_conv2d(const vt_conv_geometry *g, const float *input, const float *packed, float *output, float lo,
-               float hi, float *scratch, size_t m_begin, size_t m_end, int isa) {
+VT_INLINE void copy_plain(float *dst, const float *src, size_t n) { memcpy(dst, src, sizeof(float) * n); }
+
+/// Gathers the receptive field of output pixel `p` into dst[k] (zero outside the input), moving
+/// each contiguous run with `copy`.
+VT_INLINE void im2col_row_body(const vt_conv_geometry *g, const float *input, pixel_pos p, float *dst,
+                               void (*copy)(float *, const float *, size_t)) {
+    const size_t c = (size_t)g->in_c, run = c * g->k_w;
+    const float *img = input + p.b * g->in_h * g->in_w * c;
+    const int ix0 = p.ox * g->stride_w - g->pad_left;
+    const int full_row = g->dil_w == 1 && ix0 >= 0 && ix0 + g->k_w <= g->in_w;
+    for (int ky = 0; ky < g->k_h; ky++, dst += run) {
+        const int iy = p.oy * g->stride_h - g->pad_top + ky * g->dil_h;
+        if (iy < 0 || iy >= g->in_h) {
+            memset(dst, 0, sizeof(float) * run);
+            continue;
+        }
+        const float *src = img + (size_t)iy * g->in_w * c;
+        if (full_row) {
+            copy(dst, src + (size_t)ix0 * c, run);
+            continue;
+        }
+        for (int kx = 0; kx < g->k_w; kx++) {
+            const int ix = ix0 + kx * g->dil_w;
+            if (ix < 0 || ix >= g->in_w) memset(dst + kx * c, 0, sizeof(float) * c);
+            else copy(dst + kx * c, src + (size_t)ix * c, c);
+        }
+    }
+}
+
+static void im2col_row_plain(const vt_conv_geometry *g, const float *input, pixel_pos p, float *dst) {
+    im2col_row_body(g, input, p, dst, copy_plain);
+}
+
+#if VT_X86
+/// Copies n floats with 16-wide (masked at the end) moves: no library call for short runs.
+VT_INLINE VT_AVX512_FN void copy_avx512(float *dst, const float *src, size_t n) {
+    for (; n >= 16; n -= 16, src += 16, dst += 16) _mm512_storeu_ps(dst, _mm512_loadu_ps(src));
+    if (n) {
+        const __mmask16 m = (__mmask16)((1u << n) - 1u);
+        _mm512_mask_storeu_ps(dst, m, _mm512_maskz_loadu_ps(m, src));
+    }
+}
+
+static VT_AVX512_FN void im2col_row_avx512(const vt_conv_geometry *g, const float *input, pixel_pos p, float *dst) {
+    im2col_row_body(g, input, p, dst, copy_avx512);
+}
+#endif
+
+void vt_conv2d(const vt_conv_geometry *g, const float *input, const float *packed, float *output,
+               const vt_epilogue *ep, float *scratch, size_t m_begin, size_t m_end, int isa) {
     const size_t k = conv_k(g), n = (size_t)g->out_c, mc_max = conv_mc(k);
-    const size_t hw = (size_t)g->out_h * g->out_w;
+    const vt_tail base = {ep->lo, ep->hi, ep->residual, ep->prelu_alpha};
+    vt_tail tail = base;
     const int direct = conv_is_direct(g);
+    void (*gather)(const vt_conv_geometry *, const float *, pixel_pos, float *) = im2col_row_plain;
+#if VT_X86
+    if (isa == VT_ISA_AVX512) gather = im2col_row_avx512;
+#endif
     const float *rows[VT_MC_MAX];
+    pixel_pos pos = pixel_at(g, m_begin);
     for (size_t m0 = m_begin; m0 < m_end; m0 += mc_max) {
         const size_t mc = m_end - m0 < mc_max ? m_end - m0 : mc_max;
-        for (size_t i = 0; i < mc; i++) {
-            const size_t m = m0 + i;
+        tail.res = base.res ? base.res + m0 * n : NULL;
+        if (direct && g->stride_h == 1 && g->stride_w == 1) {
+            // Output pixel m reads input pixel m: rows are consecutive.
+            for (size_t i = 0; i < mc; i++) rows[i] = input + (m0 + i) * k;
+            gemm_tile(rows, mc, k, n, packed, output + m0 * n, n, &tail, isa);
+            continue;
+        }
+        for (size_t i = 0; i < mc; i++, pixel_next(g, &pos)) {
             if (direct) {
-                const size_t b = m / hw, r = m % hw;
-                const size_t oy = r / g->out_w, ox = r % g->out_w;
-                rows[i] = input + ((b * g->in_h + oy * g->stride_h) * g->in_w + ox * g->stride_w) * g->in_c;
+                rows[i] = input + ((pos.b * g->in_h + (size_t)pos.oy * g->stride_h) * g->in_w +
+                                   (size_t)pos.ox * g->stride_w) * g->in_c;
             } else {
-                im2col_row(g, input, m, scratch + i * k);
+                gather(g, input, pos, scratch + i * k);
                 rows[i] = scratch + i * k;
             }
         }
-        gemm_tile(rows, mc, k, n, packed, output + m0 * n, n, lo, hi, isa);
+        gemm_tile(rows, mc, k, n, packed, output + m0 * n, n, &tail, isa);
     }
 }
 
@@ -255,10 +421,11 @@ void vt_conv2d(const vt_conv_geometry *g, const float *input, const float *packe
 void vt_fc(int in_features, int out_features, const float *input, const float *packed, float *output, float lo,
            float hi, size_t row_begin, size_t row_end, int isa) {
     const size_t k = (size_t)in_features, n = (size_t)out_features;
+    const vt_tail tail = {lo, hi, NULL, NULL};
     const float *rows[VT_MC_MAX];
     for (size_t m0 = row_begin; m0 < row_end; m0 += VT_MC_MAX) {
         const size_t mc = row_end - m0 < VT_MC_MAX ? row_end - m0 : VT_MC_MAX;
         for (size_t i = 0; i < mc; i++) rows[i] = input + (m0 + i) * k;
-        gemm_tile(rows, mc, k, n, packed, output + m0 * n, n, lo, hi, isa);
+        gemm_tile(rows, mc, k, n, packed, output + m0 * n, n, &tail, isa);
     }
 }

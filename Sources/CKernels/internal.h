@@ -8,6 +8,8 @@
 #include <immintrin.h>
 /// Marks a function compiled for AVX2 + FMA (called only after vt_cpu_has_avx2_fma()).
 #define VT_AVX2_FN __attribute__((target("avx2,fma")))
+/// Marks a function compiled for AVX-512F (called only after vt_cpu_has_avx512()).
+#define VT_AVX512_FN __attribute__((target("avx512f,avx2,fma")))
 #else
 #define VT_X86 0
 #endif

@@ -172,6 +172,9 @@ extension TFLiteModel {
         public let quantization: Quantization?
         /// Whether the tensor is a variable (state kept across invocations).
         public let isVariable: Bool
+        /// Whether the tensor's constant data is stored sparse (schema `sparsity`); its buffer is then
+        /// smaller than `shape` calls for, and must be densified before use.
+        public let isSparse: Bool
 
         /// Number of elements (product of `shape`; 1 for a scalar).
         public var elementCount: Int { shape.reduce(1, *) }
@@ -196,6 +199,7 @@ extension TFLiteModel {
                 throw fail("\(what) refers to buffer \(buffer), but the model has \(bufferCount) buffers")
             }
             isVariable = try table.bool(5)
+            isSparse = try table.field(6, size: 4) != nil
             if let q = try table.table(4, "QuantizationParameters") {
                 let scale = try q.floats(2, "scale")
                 let zeroPoint = try q.scalars(3, Int64.self, "zero_point").map { Int(truncatingIfNeeded: $0) }
@@ -285,7 +289,7 @@ extension TFLiteModel {
             self.tensors = tensors
             for (tensorIndex, tensor) in tensors.enumerated() {
                 let size = buffers[tensor.buffer].range.count
-                guard size > 0, let expected = tensor.byteCount, tensor.type != .string else { continue }
+                guard size > 0, !tensor.isSparse, let expected = tensor.byteCount else { continue }
                 guard size == expected else {
                     throw fail("subgraph \(index) tensor \(tensorIndex) \"\(tensor.name)\" (\(tensor.type.name) \(tensor.shape)) needs \(expected) bytes, but its buffer \(tensor.buffer) has \(size)")
                 }

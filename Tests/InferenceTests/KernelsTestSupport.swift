@@ -29,8 +29,8 @@ struct TestRandom {
     }
 }
 
-/// The code paths every kernel test runs: the portable one always, AVX2 where the CPU has it.
-let testedISAs: [KernelISA] = KernelISA.best == .avx2 ? [.portable, .avx2] : [.portable]
+/// The code paths every kernel test runs: the portable one always, AVX2 and AVX-512 where the CPU has them.
+let testedISAs: [KernelISA] = KernelISA.available
 
 /// Activations every kernel test cycles through.
 let testedActivations: [ClampRange] = [.none, .relu, .relu6, .reluN1To1]

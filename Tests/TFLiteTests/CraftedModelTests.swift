@@ -52,13 +52,14 @@ import Testing
     @Test func brokenModelsAreRejectedAsLiteRTRejectsThem() throws {
         struct File: Decodable { let models: [Record] }
         let records = try JSONDecoder().decode(File.self, from: try TestSupport.reference("tflite/crafted.json")).models
-        #expect(records.count == 6)
+        #expect(records.count == 8)
         let expectedWords = [
             "operator_input_out_of_range": "input 1 is tensor 99",
             "opcode_index_out_of_range": "operator code 9",
             "buffer_index_out_of_range": "buffer 40",
             "graph_output_out_of_range": "output 0 is tensor 12",
             "constant_size_mismatch": "needs 8 bytes, but its buffer 3 has 4",
+            "external_buffer_past_end": "buffers[2] refers to bytes",
         ]
         for record in records {
             let message = try Self.parseError(try Self.crafted(record.name))
@@ -67,5 +68,25 @@ import Testing
                 #expect(message?.contains(words) == true, "\(record.name): \(message ?? "no error")")
             }
         }
+    }
+
+    @Test func buffersStoredAfterTheFlatBufferRead() throws {
+        // The filter's 72 bytes live after the FlatBuffer, located by Buffer.offset/size.
+        let external = try TFLiteModel(data: try Self.crafted("valid_external_buffer"))
+        let inline = try TFLiteModel(data: try Self.crafted("valid"))
+        let filter = external.subgraphs[0].tensors[1]
+        let bytes = try #require(external.constantData(of: filter))
+        #expect(bytes.count == 72)
+        #expect(external.buffers[2].range.upperBound == external.data.count)
+        #expect(Array(bytes) == inline.constantData(of: inline.subgraphs[0].tensors[1]).map(Array.init))
+    }
+
+    @Test func sparseConstantsAreMarkedNotRejected() throws {
+        // A sparse tensor's buffer is shorter than its dense shape (40 of 72 bytes); the reader marks it.
+        let model = try TFLiteModel(data: try Self.crafted("sparse_filter"))
+        let filter = model.subgraphs[0].tensors[1]
+        #expect(filter.isSparse)
+        #expect(model.constantData(of: filter)?.count == 40)
+        #expect(!model.subgraphs[0].tensors[2].isSparse)
     }
 }

@@ -3,9 +3,12 @@ import Testing
 import TFLite
 @testable import VisionCore
 
-/// Image -> tensor against MediaPipe's CPU converter, recomputed step by step with OpenCV 5 by
-/// tools/make_image_refs.py. Tolerance: each element within 1/255 of the output range span (one
-/// 8-bit level) and at most 0.2% of elements off by that level; we expect (and report) exact levels.
+/// Image -> tensor against MediaPipe 1.2.2's ImageToTensorCalculator: its own output (through an
+/// ImageEmbedder with a pass-through model) for axis-aligned crops and 90° steps, and its CPU
+/// converter recomputed step by step (tools/make_image_refs.py) for rotated crops, letterboxes and
+/// zero borders. Tolerance: every element within one 8-bit level (1/255 of the output range) and
+/// at most 0.2% of elements off by that level (the 3x3 matrix is solved in a different order than
+/// OpenCV's LAPACK-backed solver, which can move a 1/32-pixel rounding); the printout gives counts.
 @Suite struct ImageToTensorTests {
     struct Case {
         let name, image, orientation: String
@@ -91,8 +94,17 @@ import TFLite
             try ImageToTensor.convert(image, roi: roi, options: options, into: $0)
         }
         let expected = try Fixtures.floats("references/image/\(c.name).f32")
+        Self.compare(tensor, expected, level: (c.range[1] - c.range[0]) / 255, name: c.name)
+        let padding = transform.letterboxPadding
+        // Padding is computed on the upright rectangle; for the turned frames MediaPipe pads the
+        // same pixel rectangle, so the fractions agree to float rounding.
+        #expect(abs(padding.left - c.padding[0]) < 1e-5 && abs(padding.top - c.padding[1]) < 1e-5)
+        #expect(abs(padding.right - c.padding[2]) < 1e-5 && abs(padding.bottom - c.padding[3]) < 1e-5)
+    }
+
+    /// Compares a tensor with a reference and prints the differences.
+    static func compare(_ tensor: [Float], _ expected: [Float], level: Float, name: String) {
         #expect(expected.count == tensor.count)
-        let level = (c.range[1] - c.range[0]) / 255
         var maxDiff: Float = 0
         var offByLevel = 0
         for (a, b) in zip(tensor, expected) {
@@ -100,14 +112,36 @@ import TFLite
             maxDiff = max(maxDiff, d.isNaN ? .infinity : d)
             if d > level * 1e-3 { offByLevel += 1 }
         }
-        print("image-to-tensor \(c.name): max |diff| \(maxDiff) (\(maxDiff / level) levels), \(offByLevel)/\(tensor.count) elements off")
-        #expect(maxDiff <= level * 1.001)
-        #expect(Double(offByLevel) <= 0.002 * Double(tensor.count))
-        let padding = transform.letterboxPadding
-        // Padding is computed on the upright rectangle; for the turned frames MediaPipe pads the
-        // same pixel rectangle, so the fractions agree to float rounding.
-        #expect(abs(padding.left - c.padding[0]) < 1e-5 && abs(padding.top - c.padding[1]) < 1e-5)
-        #expect(abs(padding.right - c.padding[2]) < 1e-5 && abs(padding.bottom - c.padding[3]) < 1e-5)
+        print("image-to-tensor \(name): max |diff| \(maxDiff / level) levels, \(offByLevel)/\(tensor.count) elements off")
+        #expect(maxDiff <= level * 1.001, "\(name)")
+        #expect(Double(offByLevel) <= 0.002 * Double(tensor.count), "\(name)")
+    }
+
+    @Test func matchesMediaPipeItself() throws {
+        let list = try #require(try Fixtures.json("references/image/mediapipe_tensors.json") as? [[String: Any]])
+        #expect(list.count == 6)
+        for entry in list {
+            let name = try #require(entry["name"] as? String), file = try #require(entry["image"] as? String)
+            let r = try #require(entry["bufferRect"] as? [Double]).map { Float($0) }
+            let degrees = try #require(entry["rotationDegrees"] as? Int)
+            let options = try ImageToTensorOptions(outputWidth: try #require(entry["width"] as? Int),
+                                                   outputHeight: try #require(entry["height"] as? Int),
+                                                   outputRange: 0...255, borderMode: .replicate)
+            let expected = try Fixtures.floats("references/image/\(name).f32")
+            let image = try MPImage(contentsOfFile: Fixtures.path("images/\(file)"))
+            var tensor = [Float](repeating: .nan, count: options.elementCount)
+            let rect = NormalizedRect(xCenter: r[0], yCenter: r[1], width: r[2], height: r[3], rotation: r[4])
+            try tensor.withUnsafeMutableBufferPointer { _ = try ImageToTensor.convert(image, roi: rect, options: options, into: $0) }
+            Self.compare(tensor, expected, level: 1, name: name)
+            // A whole frame with rotation_degrees is the same frame with that orientation.
+            if entry["crop"] is NSNull {
+                let orientation: ImageOrientation = [0: .up, 90: .right, 180: .down, 270: .left][degrees] ?? .up
+                try tensor.withUnsafeMutableBufferPointer {
+                    _ = try ImageToTensor.convert(image.withOrientation(orientation), options: options, into: $0)
+                }
+                Self.compare(tensor, expected, level: 1, name: "\(name) as orientation \(orientation)")
+            }
+        }
     }
 
     @Test func rawFormatsGiveTheSameTensor() throws {

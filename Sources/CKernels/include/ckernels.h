@@ -3,7 +3,8 @@
 // Tensors are NHWC fp32, densely packed. Kernels know nothing of models: they take pointers,
 // shapes and parameters, never allocate, and compute one work range [begin, end) per call so
 // the caller can split a call across threads. `isa` picks the code path: VT_ISA_PORTABLE
-// (plain C, correct on any CPU) or VT_ISA_AVX2 (requires vt_cpu_has_avx2_fma()).
+// (plain C, correct on any CPU), VT_ISA_AVX2 (requires vt_cpu_has_avx2_fma()) or VT_ISA_AVX512
+// (requires vt_cpu_has_avx512(); kernels without an AVX-512 variant run their AVX2 one).
 #pragma once
 #include <stddef.h>
 
@@ -18,6 +19,11 @@ int vt_cpu_has_avx2_fma(void);
 #define VT_ISA_PORTABLE 0
 /// Code path selector: AVX2 + FMA intrinsics (only when vt_cpu_has_avx2_fma() is 1).
 #define VT_ISA_AVX2 1
+/// Code path selector: AVX-512F GEMM micro-kernels, AVX2 elsewhere (only when vt_cpu_has_avx512() is 1).
+#define VT_ISA_AVX512 2
+
+/// 1 when this CPU (and OS) runs the AVX-512F variants (AVX2 and FMA included).
+int vt_cpu_has_avx512(void);
 
 /// Shapes and parameters of a 2-D window operation (convolution, depthwise convolution, pooling).
 /// The input is [batch, in_h, in_w, in_c], the output [batch, out_h, out_w, out_c]. Output pixel
@@ -44,10 +50,19 @@ size_t vt_conv2d_packed_count(const vt_conv_geometry *g);
 void vt_conv2d_pack(const vt_conv_geometry *g, const float *filter, const float *bias, float *packed);
 /// Floats of scratch one thread needs for vt_conv2d (0 for 1x1 convolutions without padding).
 size_t vt_conv2d_scratch_count(const vt_conv_geometry *g);
-/// Output pixels [m_begin, m_end) of the flattened range batch*out_h*out_w; result clamped to
-/// [lo, hi]. `scratch` holds vt_conv2d_scratch_count floats private to this call.
+/// What CONV_2D does to each result after adding the bias: add `residual` (NULL = none; a tensor
+/// of the output's shape, which may be the output itself), clamp to [lo, hi], then apply PReLU
+/// with per-output-channel slopes `prelu_alpha` (NULL = none). This fuses CONV_2D → ADD → PRELU.
+typedef struct vt_epilogue {
+    float lo, hi;
+    const float *residual;
+    const float *prelu_alpha;
+} vt_epilogue;
+
+/// Output pixels [m_begin, m_end) of the flattened range batch*out_h*out_w, finished by `ep`.
+/// `scratch` holds vt_conv2d_scratch_count floats private to this call.
 void vt_conv2d(const vt_conv_geometry *g, const float *input, const float *packed, float *output,
-               float lo, float hi, float *scratch, size_t m_begin, size_t m_end, int isa);
+               const vt_epilogue *ep, float *scratch, size_t m_begin, size_t m_end, int isa);
 
 /// Floats needed for packed fully-connected weights with `in_features` inputs, `out_features` outputs.
 size_t vt_fc_packed_count(int in_features, int out_features);

@@ -2,25 +2,35 @@ import CKernels
 import TFLite
 
 /// The instruction set a kernel call runs with; `.best` is what this CPU supports.
-package enum KernelISA: Sendable, Equatable, CustomStringConvertible {
+package enum KernelISA: Int, Sendable, Equatable, Comparable, CaseIterable, CustomStringConvertible {
     /// Plain C, correct on any CPU (SSE2 vectorisation on x86-64).
-    case portable
-    /// AVX2 + FMA intrinsics; falls back to `.portable` on a CPU without them.
-    case avx2
+    case portable = 0
+    /// AVX2 + FMA intrinsics.
+    case avx2 = 1
+    /// AVX-512F GEMM micro-kernels (convolution, fully connected), AVX2 for the other kernels.
+    case avx512 = 2
 
-    /// `.avx2` when this CPU has AVX2 and FMA, else `.portable`.
-    package static let best: KernelISA = vt_cpu_has_avx2_fma() != 0 ? .avx2 : .portable
+    /// The most capable path this CPU runs.
+    package static let best: KernelISA =
+        vt_cpu_has_avx512() != 0 ? .avx512 : vt_cpu_has_avx2_fma() != 0 ? .avx2 : .portable
 
-    /// The C selector, downgraded to the portable path when the CPU lacks the requested one.
-    var code: Int32 {
+    /// Every path this CPU runs, portable first.
+    package static var available: [KernelISA] { allCases.filter { $0 <= best } }
+
+    /// The C selector, downgraded to the best path the CPU has when it lacks the requested one.
+    var code: Int32 { Int32(Swift.min(self, KernelISA.best).rawValue) }
+
+    /// Orders paths by capability: portable < avx2 < avx512.
+    package static func < (a: KernelISA, b: KernelISA) -> Bool { a.rawValue < b.rawValue }
+
+    /// "portable", "avx2" or "avx512".
+    package var description: String {
         switch self {
-        case .portable: return VT_ISA_PORTABLE
-        case .avx2: return KernelISA.best == .avx2 ? VT_ISA_AVX2 : VT_ISA_PORTABLE
+        case .portable: return "portable"
+        case .avx2: return "avx2"
+        case .avx512: return "avx512"
         }
     }
-
-    /// "portable" or "avx2".
-    package var description: String { self == .portable ? "portable" : "avx2" }
 }
 
 /// A fused activation as a clamp of every output to [min, max].

@@ -2,8 +2,8 @@ import TFLite
 
 /// Turns an image region into a float NHWC RGB tensor as MediaPipe's ImageToTensorCalculator
 /// does on the CPU: the (rotated) region of interest, optionally padded to the tensor's aspect
-/// ratio, is warped to the tensor with bilinear sampling rounded to 8-bit levels (OpenCV's
-/// `warpPerspective`, `INTER_LINEAR`), then mapped linearly to the output range.
+/// ratio, is warped to the tensor with OpenCV's fixed-point bilinear sampling (`warpPerspective`,
+/// `INTER_LINEAR`, 1/32-pixel positions, 8-bit levels), then mapped linearly to the output range.
 public enum ImageToTensor {
     /// Fills `output` (at least `options.elementCount` floats, row-major height x width x RGB)
     /// with the region `roi` of `image`, given in the upright image's normalised coordinates
@@ -62,7 +62,7 @@ public enum ImageToTensor {
                 }
                 BilinearWarp(source: source.assumingMemoryBound(to: UInt8.self),
                              width: image.bufferWidth, height: image.bufferHeight, format: image.bufferFormat,
-                             inverseMatrix: inverse.map { Float($0) }, zeroBorder: options.borderMode == .zero)
+                             inverseMatrix: inverse, zeroBorder: options.borderMode == .zero)
                     .run(into: outputBase, width: options.outputWidth, height: options.outputHeight, levels: table)
             }
         }
