@@ -173,12 +173,16 @@ def mediapipe_levels(pixels, width, height, roi, degrees, scratch):
 
 
 def normalized_rect(roi, degrees, width, height):
-    """MediaPipe's ConvertToNormalizedRect (base_vision_task_api.h) for ImageProcessingOptions."""
-    left, top, right, bottom = roi if roi is not None else (0, 0, 1, 1)
-    rect_w, rect_h = right - left, bottom - top
+    """MediaPipe's ConvertToNormalizedRect (base_vision_task_api.h) for ImageProcessingOptions, in
+    its single-precision arithmetic (the RectF and NormalizedRect fields are floats)."""
+    left, top, right, bottom = [F32(v) for v in (roi if roi is not None else (0, 0, 1, 1))]
+    x_center = F32((float(left + right)) / 2.0)
+    y_center = F32((float(top + bottom)) / 2.0)
+    rect_w, rect_h = F32(right - left), F32(bottom - top)
     if degrees % 180:
-        rect_w, rect_h = rect_h * height / width, rect_w * width / height
-    return ((left + right) / 2, (top + bottom) / 2, rect_w, rect_h, -degrees * math.pi / 180)
+        rect_w, rect_h = F32(rect_h * F32(height)) / F32(width), F32(rect_w * F32(width)) / F32(height)
+    rotation = F32(-degrees * math.pi / 180.0)
+    return tuple(float(v) for v in (x_center, y_center, rect_w, rect_h, rotation))
 
 
 # (name, image, crop [left, top, right, bottom] or None, rotation_degrees, width, height)
