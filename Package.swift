@@ -53,7 +53,9 @@ let package = Package(
         .testTarget(name: "TFLiteTests", dependencies: ["TFLite"]),
         .testTarget(name: "InferenceTests", dependencies: ["Inference", "TFLite"]),
         .testTarget(name: "VisionCoreTests", dependencies: ["VisionCore", "TFLite"]),
-        .testTarget(name: "VisionTasksTests", dependencies: ["VisionTasks"]),
+        .testTarget(name: "VisionTasksTests", dependencies: [
+            "VisionTasks", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+        ]),
         .testTarget(name: "VisionRenderTests", dependencies: ["VisionRender", "VisionTasks"]),
         .testTarget(name: "VideoIOTests", dependencies: ["VideoIO", "VisionCore", "VisionTasks"]),
         // The command-line tool end to end (runs the built vision-tasks).
