@@ -6,6 +6,7 @@ import VisionTasks
 /// Per-frame results in VIDEO mode on a video made in the test, against MediaPipe 1.2.2's VIDEO
 /// mode on the same decoded frames (tools/make_media_refs.py). Tolerances are the task issues':
 /// Face Detector: same count, boxes within 1 px, keypoints within 1e-3, scores within 1e-3.
+/// Face Landmarker: same face count; landmarks mean |Δx|,|Δy| ≤ 5e-4 and max ≤ 5e-3 (of image size).
 @Suite struct VideoModeParityTests {
     @Test func framesAndTimestampsAreTheReferences() throws {
         let (frames, reference) = try MediaReferences.decodedVideo("face_pan")
@@ -40,5 +41,32 @@ import VisionTasks
                 }
             }
         }
+    }
+
+    @Test func faceLandmarkerVideoModeMatchesMediaPipe() throws {
+        let (frames, reference) = try MediaReferences.decodedVideo("face_pan")
+        let expected = try #require(reference.faceLandmarker)
+        let options = FaceLandmarkerOptions(
+            baseOptions: BaseOptions(modelAssetPath: MediaReferences.models.appendingPathComponent("face_landmarker.task").path),
+            runningMode: .video)
+        let landmarker = try FaceLandmarker(options: options)
+        var sum: Double = 0, count = 0, worst: Float = 0
+        for (frame, want) in zip(frames, expected) {
+            let got = try landmarker.detect(videoFrame: try frame.image(), timestampInMilliseconds: frame.timestampInMilliseconds)
+            try #require(got.faceLandmarks.count == want.count, "frame \(frame.index): \(got.faceLandmarks.count) faces, MediaPipe \(want.count)")
+            for (face, wantFace) in zip(got.faceLandmarks, want) {
+                try #require(face.count == wantFace.count)
+                for (p, w) in zip(face, wantFace) {
+                    let d = max(abs(p.x - w[0]), abs(p.y - w[1]))
+                    worst = max(worst, d)
+                    sum += Double(abs(p.x - w[0]) + abs(p.y - w[1])) / 2
+                    count += 1
+                }
+            }
+        }
+        #expect(count > 0)
+        let mean = sum / Double(max(count, 1))
+        #expect(mean <= 5e-4, "mean |Δ| \(mean)")
+        #expect(worst <= 5e-3, "max |Δ| \(worst)")
     }
 }
