@@ -74,13 +74,23 @@ void vt_fc_pack(int in_features, int out_features, const float *weights, const f
 
 // ---------------------------------------------------------------- micro-kernels
 
+/// What a micro-kernel does to each result before storing it: add the residual (when `res` is
+/// set; row stride = the output's), clamp to [lo, hi], then apply PReLU slopes (when `alpha` is
+/// set). Pointers are offset to the block's first row and column. Passed by memory so the
+/// micro-kernel's registers stay free for accumulators.
+typedef struct vt_tail {
+    float lo, hi;
+    const float *res;
+    const float *alpha;
+} vt_tail;
+
 /// Dispatches a run-time row count 1...6 to VT_CASE(constant) (defined by the caller).
 #define VT_SWITCH_MR(mr) \
     switch (mr) { VT_CASE(6) VT_CASE(5) VT_CASE(4) VT_CASE(3) VT_CASE(2) default: VT_CASE(1) }
 
 /// Portable micro-kernel body: MR rows x NR (8 or 16) columns, plain C the compiler vectorises.
 VT_INLINE void ukernel_portable_body(const int MR, const int NR, const float *const *a, size_t k, const float *b,
-                                     const float *bias, float *c, size_t ldc, int nc, const float *lohi) {
+                                     const float *bias, float *c, size_t ldc, int nc, const vt_tail *t) {
     float acc[6][VT_NR];
     for (int r = 0; r < MR; r++)
         for (int j = 0; j < NR; j++) acc[r][j] = bias[j];
@@ -91,17 +101,22 @@ VT_INLINE void ukernel_portable_body(const int MR, const int NR, const float *co
             for (int j = 0; j < NR; j++) acc[r][j] += av * bp[j];
         }
     }
-    for (int r = 0; r < MR; r++)
-        for (int j = 0; j < nc; j++) c[r * ldc + j] = vt_clampf(acc[r][j], lohi[0], lohi[1]);
+    for (int r = 0; r < MR; r++) {
+        for (int j = 0; j < nc; j++) {
+            float v = acc[r][j] + (t->res ? t->res[r * ldc + j] : 0.0f);
+            v = vt_clampf(v, t->lo, t->hi);
+            c[r * ldc + j] = (t->alpha && v < 0.0f) ? t->alpha[j] * v : v;
+        }
+    }
 }
 
 #define VT_MR_PORTABLE 4
 static void ukernel_portable(int mr, int nr, const float *const *a, size_t k, const float *b, const float *bias,
-                             float *c, size_t ldc, int nc, const float *lohi) {
+                             float *c, size_t ldc, int nc, const vt_tail *t) {
 #define VT_CASE(M)                                                                 \
     case M:                                                                        \
-        if (nr == VT_NR) ukernel_portable_body(M, VT_NR, a, k, b, bias, c, ldc, nc, lohi); \
-        else ukernel_portable_body(M, VT_NR / 2, a, k, b, bias, c, ldc, nc, lohi);      \
+        if (nr == VT_NR) ukernel_portable_body(M, VT_NR, a, k, b, bias, c, ldc, nc, t); \
+        else ukernel_portable_body(M, VT_NR / 2, a, k, b, bias, c, ldc, nc, t);      \
         break;
     VT_SWITCH_MR(mr)
 #undef VT_CASE
@@ -113,7 +128,7 @@ static void ukernel_portable(int mr, int nr, const float *const *a, size_t k, co
 /// AVX2/FMA micro-kernel body: MR (<= 6) rows x NV (1 or 2) vectors of 8 columns, MR*NV accumulators.
 VT_INLINE VT_AVX2_FN void ukernel_avx2_body(const int MR, const int NV, const float *const *a, size_t k,
                                             const float *b, const float *bias, float *c, size_t ldc, int nc,
-                                            const float *lohi) {
+                                            const vt_tail *t) {
     __m256 acc[VT_MR_AVX2][2];
     const float *ap[VT_MR_AVX2];
     for (int r = 0; r < MR; r++) {
@@ -129,33 +144,44 @@ VT_INLINE VT_AVX2_FN void ukernel_avx2_body(const int MR, const int NV, const fl
             for (int v = 0; v < NV; v++) acc[r][v] = _mm256_fmadd_ps(av, bv[v], acc[r][v]);
         }
     }
-    const __m256 vlo = _mm256_broadcast_ss(lohi), vhi = _mm256_broadcast_ss(lohi + 1);
-    for (int r = 0; r < MR; r++) {
-        float *row = c + r * ldc;
-        for (int v = 0; v < NV; v++) {
-            const __m256 x = _mm256_min_ps(_mm256_max_ps(acc[r][v], vlo), vhi);
-            if (nc == 8 * NV) {
-                _mm256_storeu_ps(row + 8 * v, x);
-            } else {
-                float tmp[8];
-                _mm256_storeu_ps(tmp, x);
-                for (int j = 8 * v; j < nc && j < 8 * v + 8; j++) row[j] = tmp[j - 8 * v];
-            }
+    const __m256 vlo = _mm256_broadcast_ss(&t->lo), vhi = _mm256_broadcast_ss(&t->hi);
+    const __m256 zero = _mm256_setzero_ps();
+    const __m256i idx = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    for (int v = 0; v < NV; v++) {
+        const int cols = nc - 8 * v >= 8 ? 8 : nc - 8 * v;
+        if (cols <= 0) break;
+        const __m256i m = _mm256_cmpgt_epi32(_mm256_set1_epi32(cols), idx);
+        const __m256 slope = t->alpha ? _mm256_maskload_ps(t->alpha + 8 * v, m) : zero;
+        for (int r = 0; r < MR; r++) {
+            __m256 x = acc[r][v];
+            if (t->res) x = _mm256_add_ps(x, _mm256_maskload_ps(t->res + r * ldc + 8 * v, m));
+            x = _mm256_min_ps(_mm256_max_ps(x, vlo), vhi);
+            if (t->alpha) x = _mm256_blendv_ps(x, _mm256_mul_ps(x, slope), _mm256_cmp_ps(x, zero, _CMP_LT_OQ));
+            if (cols == 8) _mm256_storeu_ps(c + r * ldc + 8 * v, x);
+            else _mm256_maskstore_ps(c + r * ldc + 8 * v, m, x);
         }
     }
 }
 
 static VT_AVX2_FN void ukernel_avx2(int mr, int nr, const float *const *a, size_t k, const float *b,
-                                    const float *bias, float *c, size_t ldc, int nc, const float *lohi) {
+                                    const float *bias, float *c, size_t ldc, int nc, const vt_tail *t) {
 #define VT_CASE(M)                                                               \
     case M:                                                                      \
-        if (nr == VT_NR) ukernel_avx2_body(M, 2, a, k, b, bias, c, ldc, nc, lohi); \
-        else ukernel_avx2_body(M, 1, a, k, b, bias, c, ldc, nc, lohi);            \
+        if (nr == VT_NR) ukernel_avx2_body(M, 2, a, k, b, bias, c, ldc, nc, t); \
+        else ukernel_avx2_body(M, 1, a, k, b, bias, c, ldc, nc, t);            \
         break;
     VT_SWITCH_MR(mr)
 #undef VT_CASE
 }
 #endif
+
+/// The tail of the block whose first result is at output offset `offset`, column `col`.
+VT_INLINE vt_tail tail_at(const vt_tail *tail, size_t offset, size_t col) {
+    vt_tail t = *tail;
+    if (t.res) t.res += offset;
+    if (t.alpha) t.alpha += col;
+    return t;
+}
 
 #if VT_X86
 #define VT_MR_AVX512 8
@@ -164,7 +190,7 @@ static VT_AVX2_FN void ukernel_avx2(int mr, int nr, const float *const *a, size_
 /// accumulators; nc (<= 16*NP) columns are stored, with masked stores for a partial panel.
 VT_INLINE VT_AVX512_FN void ukernel_avx512_body(const int MR, const int NP, const float *const *a, size_t k,
                                                 const float *b0, const float *b1, const float *bias, float *c,
-                                                size_t ldc, int nc, const float *lohi) {
+                                                size_t ldc, int nc, const vt_tail *t) {
     __m512 acc[VT_MR_AVX512][2];
     const float *ap[VT_MR_AVX512];
     for (int r = 0; r < MR; r++) {
@@ -180,24 +206,28 @@ VT_INLINE VT_AVX512_FN void ukernel_avx512_body(const int MR, const int NP, cons
             if (NP > 1) acc[r][1] = _mm512_fmadd_ps(av, bv1, acc[r][1]);
         }
     }
-    const __m512 vlo = _mm512_set1_ps(lohi[0]), vhi = _mm512_set1_ps(lohi[1]);
+    const __m512 vlo = _mm512_set1_ps(t->lo), vhi = _mm512_set1_ps(t->hi), zero = _mm512_setzero_ps();
     for (int v = 0; v < NP; v++) {
         const int cols = nc - 16 * v >= 16 ? 16 : nc - 16 * v;
         const __mmask16 mask = (__mmask16)((1u << cols) - 1u);
+        const __m512 slope = t->alpha ? _mm512_maskz_loadu_ps(mask, t->alpha + 16 * v) : zero;
         for (int r = 0; r < MR; r++) {
-            const __m512 y = _mm512_min_ps(_mm512_max_ps(acc[r][v], vlo), vhi);
-            _mm512_mask_storeu_ps(c + r * ldc + 16 * v, mask, y);
+            __m512 x = acc[r][v];
+            if (t->res) x = _mm512_add_ps(x, _mm512_maskz_loadu_ps(mask, t->res + r * ldc + 16 * v));
+            x = _mm512_min_ps(_mm512_max_ps(x, vlo), vhi);
+            if (t->alpha) x = _mm512_mask_mul_ps(x, _mm512_cmp_ps_mask(x, zero, _CMP_LT_OQ), x, slope);
+            _mm512_mask_storeu_ps(c + r * ldc + 16 * v, mask, x);
         }
     }
 }
 
 static VT_AVX512_FN void ukernel_avx512(int mr, int np, const float *const *a, size_t k, const float *b0,
                                         const float *b1, const float *bias, float *c, size_t ldc, int nc,
-                                        const float *lohi) {
+                                        const vt_tail *t) {
 #define VT_CASE(M)                                                                        \
     case M:                                                                               \
-        if (np == 2) ukernel_avx512_body(M, 2, a, k, b0, b1, bias, c, ldc, nc, lohi);    \
-        else ukernel_avx512_body(M, 1, a, k, b0, b1, bias, c, ldc, nc, lohi);            \
+        if (np == 2) ukernel_avx512_body(M, 2, a, k, b0, b1, bias, c, ldc, nc, t);    \
+        else ukernel_avx512_body(M, 1, a, k, b0, b1, bias, c, ldc, nc, t);            \
         break;
     switch (mr) { VT_CASE(8) VT_CASE(7) VT_CASE(6) VT_CASE(5) VT_CASE(4) VT_CASE(3) VT_CASE(2) default: VT_CASE(1) }
 #undef VT_CASE
@@ -205,21 +235,22 @@ static VT_AVX512_FN void ukernel_avx512(int mr, int np, const float *const *a, s
 
 /// The AVX-512 tile: pairs of full 16-column panels (8x32 blocks), then a single 16-column panel
 /// (8x16), then an 8-wide last panel through the AVX2 kernel.
-static void gemm_tile_avx512(const float *const *a, size_t mc, size_t k, size_t n, const float *packed, float *c,
-                             size_t ldc, const float *lohi) {
-    const float *bp = packed + vt_round_up(n, VT_NR);
-    for (size_t col = 0; col < n;) {
+static void gemm_tile_avx512(const float *const *a, size_t mc, size_t k, size_t n, size_t col0, size_t col1,
+                             const float *packed, float *c, size_t ldc, const vt_tail *tail) {
+    const float *bp = packed + vt_round_up(n, VT_NR) + k * col0; // panels before col0 are all 16 wide
+    for (size_t col = col0; col < col1;) {
         const size_t nr = panel_width(n, col);
-        const int np = (nr == VT_NR && col + VT_NR < n && panel_width(n, col + VT_NR) == VT_NR) ? 2 : 1;
+        const int np = (nr == VT_NR && col + VT_NR < col1 && panel_width(n, col + VT_NR) == VT_NR) ? 2 : 1;
         const size_t width = np * nr, nc = n - col < width ? n - col : width;
         const size_t mr = nr == VT_NR ? VT_MR_AVX512 : VT_MR_AVX2;
         for (size_t i = 0; i < mc; i += mr) {
             const size_t rows = mc - i < mr ? mc - i : mr;
+            const vt_tail t = tail_at(tail, i * ldc + col, col);
             if (nr == VT_NR)
                 ukernel_avx512((int)rows, np, a + i, k, bp, bp + k * VT_NR, packed + col, c + i * ldc + col, ldc,
-                               (int)nc, lohi);
+                               (int)nc, &t);
             else
-                ukernel_avx2((int)rows, (int)nr, a + i, k, bp, packed + col, c + i * ldc + col, ldc, (int)nc, lohi);
+                ukernel_avx2((int)rows, (int)nr, a + i, k, bp, packed + col, c + i * ldc + col, ldc, (int)nc, &t);
         }
         bp += k * width;
         col += width;
@@ -229,17 +260,17 @@ static void gemm_tile_avx512(const float *const *a, size_t mc, size_t k, size_t 
 #endif
 
 typedef void (*ukernel_fn)(int, int, const float *const *, size_t, const float *, const float *, float *, size_t,
-                           int, const float *);
+                           int, const vt_tail *);
 
-/// Computes rows a[0 ..< mc] against every panel into c (row stride ldc), n valid columns.
-static void gemm_tile(const float *const *a, size_t mc, size_t k, size_t n, const float *packed, float *c,
-                      size_t ldc, float lo, float hi, int isa) {
-    const float lohi[2] = {lo, hi}; // passed by memory: keeps the micro-kernel's registers free
+/// Computes rows a[0 ..< mc] against the panels of columns [col0, col1) (multiples of 16, col1 may
+/// be n) into c (row stride ldc) of n columns.
+static void gemm_tile(const float *const *a, size_t mc, size_t k, size_t n, size_t col0, size_t col1,
+                      const float *packed, float *c, size_t ldc, const vt_tail *tail, int isa) {
     ukernel_fn uk = ukernel_portable;
     size_t mr = VT_MR_PORTABLE;
 #if VT_X86
     if (isa == VT_ISA_AVX512) {
-        gemm_tile_avx512(a, mc, k, n, packed, c, ldc, lohi);
+        gemm_tile_avx512(a, mc, k, n, col0, col1, packed, c, ldc, tail);
         return;
     }
     if (isa == VT_ISA_AVX2) {
@@ -249,14 +280,14 @@ static void gemm_tile(const float *const *a, size_t mc, size_t k, size_t n, cons
 #else
     (void)isa;
 #endif
-    const size_t npad = vt_round_up(n, VT_NR);
-    const float *bp = packed + npad;
-    for (size_t col = 0; col < n; col += VT_NR) {
+    const float *bp = packed + vt_round_up(n, VT_NR) + k * col0; // panels before col0 are all 16 wide
+    for (size_t col = col0; col < col1; col += VT_NR) {
         const int nr = (int)panel_width(n, col);
         const int nc = (int)(n - col < (size_t)nr ? n - col : (size_t)nr);
         for (size_t i = 0; i < mc; i += mr) {
             const size_t rows = mc - i < mr ? mc - i : mr;
-            uk((int)rows, nr, a + i, k, bp, packed + col, c + i * ldc + col, ldc, nc, lohi);
+            const vt_tail t = tail_at(tail, i * ldc + col, col);
+            uk((int)rows, nr, a + i, k, bp, packed + col, c + i * ldc + col, ldc, nc, &t);
         }
         bp += k * nr;
     }
@@ -303,8 +334,12 @@ VT_INLINE void pixel_next(const vt_conv_geometry *g, pixel_pos *p) {
     }
 }
 
-/// Gathers the receptive field of output pixel `p` into dst[k] (zero outside the input).
-static void im2col_row(const vt_conv_geometry *g, const float *input, pixel_pos p, float *dst) {
+VT_INLINE void copy_plain(float *dst, const float *src, size_t n) { memcpy(dst, src, sizeof(float) * n); }
+
+/// Gathers the receptive field of output pixel `p` into dst[k] (zero outside the input), moving
+/// each contiguous run with `copy`.
+VT_INLINE void im2col_row_body(const vt_conv_geometry *g, const float *input, pixel_pos p, float *dst,
+                               void (*copy)(float *, const float *, size_t)) {
     const size_t c = (size_t)g->in_c, run = c * g->k_w;
     const float *img = input + p.b * g->in_h * g->in_w * c;
     const int ix0 = p.ox * g->stride_w - g->pad_left;
@@ -317,35 +352,69 @@ static void im2col_row(const vt_conv_geometry *g, const float *input, pixel_pos 
         }
         const float *src = img + (size_t)iy * g->in_w * c;
         if (full_row) {
-            memcpy(dst, src + (size_t)ix0 * c, sizeof(float) * run);
+            copy(dst, src + (size_t)ix0 * c, run);
             continue;
         }
         for (int kx = 0; kx < g->k_w; kx++) {
             const int ix = ix0 + kx * g->dil_w;
             if (ix < 0 || ix >= g->in_w) memset(dst + kx * c, 0, sizeof(float) * c);
-            else memcpy(dst + kx * c, src + (size_t)ix * c, sizeof(float) * c);
+            else copy(dst + kx * c, src + (size_t)ix * c, c);
         }
     }
 }
 
-void vt_conv2d(const vt_conv_geometry *g, const float *input, const float *packed, float *output, float lo,
-               float hi, float *scratch, size_t m_begin, size_t m_end, int isa) {
+static void im2col_row_plain(const vt_conv_geometry *g, const float *input, pixel_pos p, float *dst) {
+    im2col_row_body(g, input, p, dst, copy_plain);
+}
+
+#if VT_X86
+/// Copies n floats with 16-wide (masked at the end) moves: no library call for short runs.
+VT_INLINE VT_AVX512_FN void copy_avx512(float *dst, const float *src, size_t n) {
+    for (; n >= 16; n -= 16, src += 16, dst += 16) _mm512_storeu_ps(dst, _mm512_loadu_ps(src));
+    if (n) {
+        const __mmask16 m = (__mmask16)((1u << n) - 1u);
+        _mm512_mask_storeu_ps(dst, m, _mm512_maskz_loadu_ps(m, src));
+    }
+}
+
+static VT_AVX512_FN void im2col_row_avx512(const vt_conv_geometry *g, const float *input, pixel_pos p, float *dst) {
+    im2col_row_body(g, input, p, dst, copy_avx512);
+}
+#endif
+
+void vt_conv2d(const vt_conv_geometry *g, const float *input, const float *packed, float *output,
+               const vt_epilogue *ep, float *scratch, size_t m_begin, size_t m_end, size_t col_begin,
+               size_t col_end, int isa) {
     const size_t k = conv_k(g), n = (size_t)g->out_c, mc_max = conv_mc(k);
+    const vt_tail base = {ep->lo, ep->hi, ep->residual, ep->prelu_alpha};
+    const size_t col0 = col_begin / VT_NR * VT_NR, col1 = col_end < n ? vt_round_up(col_end, VT_NR) : n;
+    vt_tail tail = base;
     const int direct = conv_is_direct(g);
+    void (*gather)(const vt_conv_geometry *, const float *, pixel_pos, float *) = im2col_row_plain;
+#if VT_X86
+    if (isa == VT_ISA_AVX512) gather = im2col_row_avx512;
+#endif
     const float *rows[VT_MC_MAX];
     pixel_pos pos = pixel_at(g, m_begin);
     for (size_t m0 = m_begin; m0 < m_end; m0 += mc_max) {
         const size_t mc = m_end - m0 < mc_max ? m_end - m0 : mc_max;
+        tail.res = base.res ? base.res + m0 * n : NULL;
+        if (direct && g->stride_h == 1 && g->stride_w == 1) {
+            // Output pixel m reads input pixel m: rows are consecutive.
+            for (size_t i = 0; i < mc; i++) rows[i] = input + (m0 + i) * k;
+            gemm_tile(rows, mc, k, n, col0, col1, packed, output + m0 * n, n, &tail, isa);
+            continue;
+        }
         for (size_t i = 0; i < mc; i++, pixel_next(g, &pos)) {
             if (direct) {
                 rows[i] = input + ((pos.b * g->in_h + (size_t)pos.oy * g->stride_h) * g->in_w +
                                    (size_t)pos.ox * g->stride_w) * g->in_c;
             } else {
-                im2col_row(g, input, pos, scratch + i * k);
+                gather(g, input, pos, scratch + i * k);
                 rows[i] = scratch + i * k;
             }
         }
-        gemm_tile(rows, mc, k, n, packed, output + m0 * n, n, lo, hi, isa);
+        gemm_tile(rows, mc, k, n, col0, col1, packed, output + m0 * n, n, &tail, isa);
     }
 }
 
@@ -354,10 +423,12 @@ void vt_conv2d(const vt_conv_geometry *g, const float *input, const float *packe
 void vt_fc(int in_features, int out_features, const float *input, const float *packed, float *output, float lo,
            float hi, size_t row_begin, size_t row_end, int isa) {
     const size_t k = (size_t)in_features, n = (size_t)out_features;
+    const vt_tail tail = {lo, hi, NULL, NULL};
+    const size_t col0 = 0, col1 = n;
     const float *rows[VT_MC_MAX];
     for (size_t m0 = row_begin; m0 < row_end; m0 += VT_MC_MAX) {
         const size_t mc = row_end - m0 < VT_MC_MAX ? row_end - m0 : VT_MC_MAX;
         for (size_t i = 0; i < mc; i++) rows[i] = input + (m0 + i) * k;
-        gemm_tile(rows, mc, k, n, packed, output + m0 * n, n, lo, hi, isa);
+        gemm_tile(rows, mc, k, n, col0, col1, packed, output + m0 * n, n, &tail, isa);
     }
 }

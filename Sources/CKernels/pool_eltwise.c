@@ -43,12 +43,28 @@ VT_INLINE void pool_rows(const vt_conv_geometry *g, const float *input, float *o
     }
 }
 
+/// Alpha values repeated to fill this many floats, so PRELU over few channels runs long vector loops.
+#define VT_PRELU_SPAN 512
+
 VT_INLINE void prelu_body(const float *input, const float *alpha, float *output, size_t channels, size_t begin,
                           size_t end) {
-    for (size_t i = begin; i < end; i++) {
+    if (channels * 2 > VT_PRELU_SPAN) {
+        for (size_t i = begin; i < end; i++) {
+            const float *x = input + i * channels;
+            float *y = output + i * channels;
+            for (size_t c = 0; c < channels; c++) y[c] = x[c] >= 0.0f ? x[c] : alpha[c] * x[c];
+        }
+        return;
+    }
+    // Few channels: treat the range as runs of `per` pixels against alpha repeated `per` times.
+    const size_t per = VT_PRELU_SPAN / channels, span = per * channels;
+    float rep[VT_PRELU_SPAN];
+    for (size_t j = 0; j < span; j++) rep[j] = alpha[j % channels];
+    for (size_t i = begin; i < end; i += per) {
+        const size_t count = (end - i < per ? end - i : per) * channels;
         const float *x = input + i * channels;
         float *y = output + i * channels;
-        for (size_t c = 0; c < channels; c++) y[c] = x[c] >= 0.0f ? x[c] : alpha[c] * x[c];
+        for (size_t j = 0; j < count; j++) y[j] = x[j] >= 0.0f ? x[j] : rep[j] * x[j];
     }
 }
 

@@ -3,23 +3,40 @@ import Testing
 
 @Suite struct KernelsConv2DTests {
     /// Runs the kernel on `threads` and compares with the naive reference (tolerance 1e-5 relative).
-    func check(_ g: Conv2DGeometry, seed: UInt64, bias: Bool = true, threads: Int = 1) throws {
+    /// With `fused`, also checks the epilogue: prelu(clamp(conv + residual)) against the reference.
+    func check(_ g: Conv2DGeometry, seed: UInt64, bias: Bool = true, threads: Int = 1, fused: Bool = false) throws {
         var rng = TestRandom(seed: seed)
         let input = rng.floats(g.inputCount)
         let filter = rng.floats(g.outputChannels * g.kernelHeight * g.kernelWidth * g.inputChannels)
         let b = bias ? rng.floats(g.outputChannels) : nil
+        let residual = rng.floats(g.outputCount, -2, 2)
+        let alpha = rng.floats(g.outputChannels, 0, 1)
         let weights = try PackedConv2DWeights(geometry: g, filter: filter, bias: b)
         let t = KernelThreads(threads)
         for (i, isa) in testedISAs.enumerated() {
-            let activation = testedActivations[(Int(seed) + i) % testedActivations.count]
-            let expected = naiveConv2D(g, input: input, filter: filter, bias: b, activation: activation)
+            let activation = fused ? [.none, .relu6][i % 2] : testedActivations[(Int(seed) + i) % testedActivations.count]
+            var expected = naiveConv2D(g, input: input, filter: filter, bias: b, activation: .none)
+            for j in expected.indices {
+                if fused {
+                    let v = clampRef(expected[j] + residual[j], activation)
+                    expected[j] = v < 0 ? alpha[j % g.outputChannels] * v : v
+                } else {
+                    expected[j] = clampRef(expected[j], activation)
+                }
+            }
             var scratch = [Float](repeating: .nan, count: max(1, weights.scratchCount(threads: t)))
             var output = [Float](repeating: .nan, count: g.outputCount + 7)
             input.withUnsafeBufferPointer { inp in
                 scratch.withUnsafeMutableBufferPointer { s in
                     output.withUnsafeMutableBufferPointer { out in
-                        conv2D(input: inp.baseAddress!, output: out.baseAddress!, weights: weights,
-                               activation: activation, scratch: s.baseAddress, threads: t, isa: isa)
+                        residual.withUnsafeBufferPointer { res in
+                            alpha.withUnsafeBufferPointer { al in
+                                conv2D(input: inp.baseAddress!, output: out.baseAddress!, weights: weights,
+                                       activation: activation, residual: fused ? res.baseAddress : nil,
+                                       preluAlpha: fused ? al.baseAddress : nil, scratch: s.baseAddress,
+                                       threads: t, isa: isa)
+                            }
+                        }
                     }
                 }
             }
@@ -84,6 +101,23 @@ import Testing
         let p = Conv2DGeometry(inputHeight: 17, inputWidth: 17, inputChannels: 32, outputChannels: 48,
                                kernelHeight: 1, kernelWidth: 1, padding: .same)
         try check(p, seed: 23, threads: 2)
+        // Small maps with many channels split the output channels across threads.
+        let deep = Conv2DGeometry(inputHeight: 5, inputWidth: 6, inputChannels: 24, outputChannels: 72,
+                                  kernelHeight: 3, kernelWidth: 3, padding: .same)
+        try check(deep, seed: 24, threads: 2)
+        try check(deep, seed: 25, threads: 2, fused: true)
+        let wide = Conv2DGeometry(inputHeight: 7, inputWidth: 7, inputChannels: 19, outputChannels: 130,
+                                  kernelHeight: 1, kernelWidth: 1, padding: .valid)
+        try check(wide, seed: 26, threads: 3)
+    }
+
+    @Test func fusedResidualAndPReLU() throws {
+        // Output widths that exercise 32-column pairs, single 16-column panels and the 8-wide tail.
+        for (i, (hw, c, o)) in [(9, 8, 16), (7, 16, 8), (5, 12, 37), (6, 20, 24), (11, 3, 64)].enumerated() {
+            let g = Conv2DGeometry(inputHeight: hw, inputWidth: hw + 1, inputChannels: c, outputChannels: o,
+                                   kernelHeight: i == 4 ? 3 : 1, kernelWidth: i == 4 ? 3 : 1, padding: .same)
+            try check(g, seed: UInt64(300 + i), threads: 1 + i % 2, fused: true)
+        }
     }
 
     @Test func samePaddingFollowsTFLite() {

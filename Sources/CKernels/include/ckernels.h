@@ -50,10 +50,21 @@ size_t vt_conv2d_packed_count(const vt_conv_geometry *g);
 void vt_conv2d_pack(const vt_conv_geometry *g, const float *filter, const float *bias, float *packed);
 /// Floats of scratch one thread needs for vt_conv2d (0 for 1x1 convolutions without padding).
 size_t vt_conv2d_scratch_count(const vt_conv_geometry *g);
-/// Output pixels [m_begin, m_end) of the flattened range batch*out_h*out_w; result clamped to
-/// [lo, hi]. `scratch` holds vt_conv2d_scratch_count floats private to this call.
+/// What CONV_2D does to each result after adding the bias: add `residual` (NULL = none; a tensor
+/// of the output's shape, which may be the output itself), clamp to [lo, hi], then apply PReLU
+/// with per-output-channel slopes `prelu_alpha` (NULL = none). This fuses CONV_2D → ADD → PRELU.
+typedef struct vt_epilogue {
+    float lo, hi;
+    const float *residual;
+    const float *prelu_alpha;
+} vt_epilogue;
+
+/// Output pixels [m_begin, m_end) of the flattened range batch*out_h*out_w and output channels
+/// [col_begin, col_end) (multiples of 16, or col_end = out_c), finished by `ep`. `scratch` holds
+/// vt_conv2d_scratch_count floats private to this call.
 void vt_conv2d(const vt_conv_geometry *g, const float *input, const float *packed, float *output,
-               float lo, float hi, float *scratch, size_t m_begin, size_t m_end, int isa);
+               const vt_epilogue *ep, float *scratch, size_t m_begin, size_t m_end, size_t col_begin,
+               size_t col_end, int isa);
 
 /// Floats needed for packed fully-connected weights with `in_features` inputs, `out_features` outputs.
 size_t vt_fc_packed_count(int in_features, int out_features);

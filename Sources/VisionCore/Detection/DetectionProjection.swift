@@ -1,8 +1,7 @@
-import Foundation
 import TFLite
 
 /// A 2-D affine map of normalized points, `x' = m00·x + m01·y + m02`, `y' = m10·x + m11·y + m12`:
-/// the top two rows of the 4×4 matrix MediaPipe's `ImageToTensorCalculator` emits, which take a point
+/// the top rows of the 4×4 matrix MediaPipe's `ImageToTensorCalculator` emits, which take a point
 /// of the model's input tensor (fractions of its size) to the same point of the image.
 public struct NormalizedProjection: Sendable, Equatable {
     /// Row 0: x scale / rotation, y shear / rotation, translation.
@@ -15,44 +14,13 @@ public struct NormalizedProjection: Sendable, Equatable {
         (self.m00, self.m01, self.m02, self.m10, self.m11, self.m12) = (m00, m01, m02, m10, m11, m12)
     }
 
-    /// The map from a tensor filled with the rotated rectangle `(centerX, centerY, width, height,
-    /// rotation)` of an image (pixels, radians) back to the image's normalized coordinates, computed as
-    /// MediaPipe's `GetRotatedSubRectToRectTransformMatrix` does.
-    public init(centerX: Float, centerY: Float, width: Float, height: Float, rotation: Float,
-                imageWidth: Int, imageHeight: Int, flipHorizontally: Bool = false) {
-        let a = width, b = height
-        let flip: Float = flipHorizontally ? -1 : 1
-        let c = cosf(rotation), d = sinf(rotation)
-        let e = centerX, f = centerY
-        let g = 1 / Float(imageWidth), h = 1 / Float(imageHeight)
-        m00 = a * c * flip * g
-        m01 = -b * d * g
-        m02 = (-0.5 * a * c * flip + 0.5 * b * d + e) * g
-        m10 = a * d * flip * h
-        m11 = b * c * h
-        m12 = (-0.5 * b * c - 0.5 * a * d * flip + f) * h
-    }
-
-    /// The projection for a whole image letterboxed (aspect ratio kept, zero borders) into a
-    /// `tensorWidth`×`tensorHeight` tensor, as MediaPipe's `PadRoi` widens the image's rectangle.
-    /// Throws `invalidArgument` for an empty image or tensor.
-    public static func letterbox(imageWidth: Int, imageHeight: Int,
-                                 tensorWidth: Int, tensorHeight: Int) throws -> NormalizedProjection {
-        guard imageWidth > 0, imageHeight > 0, tensorWidth > 0, tensorHeight > 0 else {
-            throw VisionTasksError.invalidArgument(
-                "letterbox needs positive sizes; got image \(imageWidth)×\(imageHeight), tensor \(tensorWidth)×\(tensorHeight)")
+    /// The projection in MediaPipe's 4×4 row-major matrix (as `ImageToTensorTransform.matrix` gives
+    /// it). Throws `invalidArgument` unless it has 16 finite values.
+    public init(matrix: [Float]) throws {
+        guard matrix.count == 16, matrix.allSatisfy(\.isFinite) else {
+            throw VisionTasksError.invalidArgument("a projection matrix needs 16 finite values; got \(matrix)")
         }
-        var width = Float(imageWidth), height = Float(imageHeight)
-        let tensorAspect = Float(tensorHeight) / Float(tensorWidth)
-        let roiAspect = height / width
-        if tensorAspect > roiAspect {
-            height = width * tensorAspect
-        } else {
-            width = height / tensorAspect
-        }
-        return NormalizedProjection(centerX: 0.5 * Float(imageWidth), centerY: 0.5 * Float(imageHeight),
-                                    width: width, height: height, rotation: 0,
-                                    imageWidth: imageWidth, imageHeight: imageHeight)
+        self.init(m00: matrix[0], m01: matrix[1], m02: matrix[3], m10: matrix[4], m11: matrix[5], m12: matrix[7])
     }
 
     /// Applies the map to a point.

@@ -1,0 +1,99 @@
+import Foundation
+import VisionCore
+
+/// Detects faces as MediaPipe's Face Detector does (BlazeFace short range), with the API of
+/// MediaPipe for iOS: `detect(image:)`, `detect(videoFrame:timestampInMilliseconds:)` and
+/// `detectAsync(image:timestampInMilliseconds:)`, each allowed only in its running mode.
+/// Boxes are in pixels of the upright image (`MPImage.width` × `height`), keypoints normalized to it.
+public final class FaceDetector: Sendable {
+    private let runner: TaskRunner<MPImage, FaceDetectorResult>
+
+    /// Creates a detector in image mode with default options from a model file.
+    public convenience init(modelPath: String) throws {
+        try self.init(options: FaceDetectorOptions(baseOptions: BaseOptions(modelAssetPath: modelPath)))
+    }
+
+    /// Creates a detector. Throws `invalidOption` for a confidence or threshold outside [0, 1], a
+    /// live-stream mode without delegate or a delegate in another mode, and the model's load errors.
+    public init(options: FaceDetectorOptions) throws {
+        try OptionChecks.unitInterval(options.minDetectionConfidence, "minDetectionConfidence")
+        try OptionChecks.unitInterval(options.minSuppressionThreshold, "minSuppressionThreshold")
+        let delegate = options.faceDetectorLiveStreamDelegate
+        try OptionChecks.delegate(present: delegate != nil, runningMode: options.runningMode,
+                                  "faceDetectorLiveStreamDelegate")
+        let base = options.baseOptions
+        let graph = SerializedGraph(try FaceDetectionGraph(
+            modelData: try base.loadModelAsset(),
+            name: base.modelAssetBuffer != nil ? "modelAssetBuffer" : base.modelAssetPath,
+            numThreads: base.numThreads,
+            minDetectionConfidence: options.minDetectionConfidence,
+            minSuppressionThreshold: options.minSuppressionThreshold))
+        let owner = WeakOwner()
+        var deliver: TaskRunner<MPImage, FaceDetectorResult>.Deliver?
+        if let delegate {
+            deliver = { [weak delegate] result, timestamp in
+                guard let delegate, let detector = owner.detector else { return }
+                switch result {
+                case .success(let value):
+                    delegate.faceDetector(detector, didFinishDetection: value, timestampInMilliseconds: timestamp, error: nil)
+                case .failure(let error):
+                    delegate.faceDetector(detector, didFinishDetection: nil, timestampInMilliseconds: timestamp, error: error)
+                }
+            }
+        }
+        runner = TaskRunner(taskName: "FaceDetector", verb: "detect", runningMode: options.runningMode,
+                            process: { image, timestamp in try graph.run(image, timestamp) }, deliver: deliver)
+        owner.detector = self
+    }
+
+    /// Detects faces in a still image (image mode).
+    public func detect(image: MPImage) throws -> FaceDetectorResult {
+        try runner.processImage(image)
+    }
+
+    /// Detects faces in a video frame (video mode; timestamps must strictly increase).
+    public func detect(videoFrame image: MPImage, timestampInMilliseconds: Int) throws -> FaceDetectorResult {
+        try runner.processVideoFrame(image, timestampInMilliseconds: timestampInMilliseconds)
+    }
+
+    /// Sends a live-stream frame and returns at once (live-stream mode; timestamps must strictly
+    /// increase). The result goes to the options' delegate; when frames come faster than they are
+    /// processed, older waiting frames are dropped.
+    public func detectAsync(image: MPImage, timestampInMilliseconds: Int) throws {
+        try runner.processAsync(image, timestampInMilliseconds: timestampInMilliseconds)
+    }
+
+    /// Blocks until every live-stream frame sent so far has been processed and delivered
+    /// (VisionTasks' addition, for orderly shutdown and tests).
+    public func waitUntilIdle() {
+        runner.waitUntilIdle()
+    }
+}
+
+/// The graph behind the runner's lock: the runner calls `run` for one frame at a time.
+private final class SerializedGraph: @unchecked Sendable {
+    private let graph: FaceDetectionGraph
+
+    init(_ graph: FaceDetectionGraph) { self.graph = graph }
+
+    func run(_ image: MPImage, _ timestamp: Int) throws -> FaceDetectorResult {
+        let detections = try graph.detect(image).map { d in
+            let box = PixelBox(d, imageWidth: image.width, imageHeight: image.height)
+            return Detection(
+                categories: [ResultCategory(index: d.classIndex, score: d.score, categoryName: nil, displayName: nil)],
+                boundingBox: CGRect(x: box.originX, y: box.originY, width: box.width, height: box.height),
+                keypoints: d.keypoints.map { NormalizedKeypoint(location: CGPoint(x: Double($0.x), y: Double($0.y))) })
+        }
+        return FaceDetectorResult(detections: detections, timestampInMilliseconds: timestamp)
+    }
+}
+
+/// Lets the delivery closure, made before the detector exists, reach it without keeping it alive.
+private final class WeakOwner: @unchecked Sendable {
+    private let lock = NSLock()
+    private weak var _detector: FaceDetector?
+    var detector: FaceDetector? {
+        get { lock.withLock { _detector } }
+        set { lock.withLock { _detector = newValue } }
+    }
+}

@@ -1,0 +1,33 @@
+/// Receives the results of a face detector in live-stream mode, as in MediaPipe for iOS.
+/// Calls arrive on one serial queue, in timestamp order; frames dropped under load get no call.
+public protocol FaceDetectorLiveStreamDelegate: AnyObject, Sendable {
+    /// Called with the result of the frame sent at `timestampInMilliseconds`, or with the error it
+    /// raised (then `result` is nil).
+    func faceDetector(_ faceDetector: FaceDetector, didFinishDetection result: FaceDetectorResult?,
+                      timestampInMilliseconds: Int, error: (any Error)?)
+}
+
+/// Options of a `FaceDetector`, with the names of MediaPipe for iOS. The detector copies them when
+/// it is created; changing them afterwards changes nothing.
+public final class FaceDetectorOptions {
+    /// The model and how it runs: `blaze_face_short_range.tflite`, or a `.task` bundle holding
+    /// `face_detector.tflite`.
+    public var baseOptions: BaseOptions
+    /// How the detector is fed: images, video frames or a live stream.
+    public var runningMode: RunningMode
+    /// Faces scoring below this are dropped (0...1, default 0.5).
+    public var minDetectionConfidence: Float
+    /// Overlap (IoU) above which detections of one face are merged (0...1, default 0.3).
+    public var minSuppressionThreshold: Float
+    /// Receives the results in live-stream mode (required there, forbidden otherwise). Held weakly.
+    public weak var faceDetectorLiveStreamDelegate: (any FaceDetectorLiveStreamDelegate)?
+
+    /// Creates options with MediaPipe's defaults: image mode, confidence 0.5, suppression 0.3.
+    public init(baseOptions: BaseOptions = BaseOptions(), runningMode: RunningMode = .image,
+                minDetectionConfidence: Float = 0.5, minSuppressionThreshold: Float = 0.3) {
+        self.baseOptions = baseOptions
+        self.runningMode = runningMode
+        self.minDetectionConfidence = minDetectionConfidence
+        self.minSuppressionThreshold = minSuppressionThreshold
+    }
+}

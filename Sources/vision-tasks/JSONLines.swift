@@ -1,0 +1,49 @@
+import Foundation
+import VisionTasks
+
+/// The output contract every task subcommand follows: one JSON object per input on its own line,
+/// `{"input": "<path>", "result": <result>}` or `{"input": "<path>", "error": "<message>"}` (keys
+/// inside results sorted, so the output is the same from run to run), with
+/// and a failure count: the command exits non-zero after the last input when any failed.
+final class JSONLines {
+    private let encoder: JSONEncoder
+    /// Inputs that failed so far.
+    private(set) var failures = 0
+    /// Whether any input failed.
+    var anyFailed: Bool { failures > 0 }
+
+    /// Creates a writer to standard output.
+    init() {
+        encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    }
+
+    /// Runs `body` for `input` and prints its result line, or its error line if it throws.
+    func process<Result: Encodable>(input: String, _ body: () throws -> Result) {
+        do {
+            let result = try body()
+            let json = try encoder.encode(result)
+            emit(input: input, key: "result", json: json)
+        } catch {
+            failures += 1
+            let message = (try? encoder.encode(Self.message(error))) ?? Data("\"unknown error\"".utf8)
+            emit(input: input, key: "error", json: message)
+        }
+    }
+
+    /// The user-facing text of an error: VisionTasksError's message, else its description.
+    static func message(_ error: any Error) -> String {
+        if let error = error as? VisionTasksError { return error.description }
+        return String(describing: error)
+    }
+
+    private func emit(input: String, key: String, json: Data) {
+        let inputJSON = (try? encoder.encode(input)) ?? Data("\"\"".utf8)
+        var line = Data("{\"input\":".utf8)
+        line.append(inputJSON)
+        line.append(Data(",\"\(key)\":".utf8))
+        line.append(json)
+        line.append(Data("}\n".utf8))
+        FileHandle.standardOutput.write(line)
+    }
+}
