@@ -13,6 +13,7 @@ pkgconfig_has cairo || need+=(libcairo2-dev)
 { command -v fc-list >/dev/null 2>&1 && fc-list | grep -q .; } || need+=(fonts-dejavu-core)
 # Video files and live sources go through Debian's ffmpeg (ffmpeg and ffprobe, libx264 for writing).
 { command -v ffmpeg >/dev/null 2>&1 && command -v ffprobe >/dev/null 2>&1; } || need+=(ffmpeg)
+pkgconfig_has zlib || need+=(zlib1g-dev)
 command -v python3 >/dev/null 2>&1 || need+=(python3 python3-pip)
 
 if [ ${#need[@]} -gt 0 ]; then
