@@ -39,6 +39,7 @@ let package = Package(
 
         // Prints GFLOP/s of the inference kernels on the models' layer shapes (release builds only).
         .executableTarget(name: "kernel-bench", dependencies: ["Inference"]),
+        .executableTarget(name: "image-bench", dependencies: ["VisionCore"]),
         // Times the tasks end to end (decoded image in, result out) for tools/bench_*.py.
         .executableTarget(name: "vision-tasks-bench", dependencies: [
             "VisionTasks",
