@@ -49,7 +49,9 @@ let package = Package(
         .testTarget(name: "TFLiteTests", dependencies: ["TFLite"]),
         .testTarget(name: "InferenceTests", dependencies: ["Inference", "TFLite"]),
         .testTarget(name: "VisionCoreTests", dependencies: ["VisionCore", "TFLite"]),
-        .testTarget(name: "VisionTasksTests", dependencies: ["VisionTasks"]),
+        .testTarget(name: "VisionTasksTests", dependencies: [
+            "VisionTasks", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+        ]),
     ],
     swiftLanguageModes: [.v6]
 )

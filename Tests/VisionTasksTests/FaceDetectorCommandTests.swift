@@ -4,37 +4,11 @@ import VisionTasks
 
 /// `vision-tasks face-detector`, run as a user runs it (the binary `swift build` puts beside the tests).
 @Suite struct FaceDetectorCommandTests {
-    /// The built `vision-tasks` executable, next to the test bundle.
-    private var executable: URL {
-        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        while directory.path != "/" {
-            let candidate = directory.appendingPathComponent("vision-tasks")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            directory.deleteLastPathComponent()
-        }
-        return FaceDetectorSupport.root.appendingPathComponent(".build/debug/vision-tasks")
-    }
-
-    private func run(_ arguments: [String]) throws -> (lines: [String], status: Int32, stderr: String) {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
-        return (lines, process.terminationStatus, String(decoding: errData, as: UTF8.self))
-    }
-
     @Test func printsOneJSONLinePerImageAndFailsAtTheEndOnABadOne() throws {
         let good = FaceDetectorSupport.imagePath("astronaut.png")
         let composite = FaceDetectorSupport.imagePath("references/face_detector/composite.png")
         let missing = "/no/such/photo.jpg"
-        let (lines, status, _) = try run(["face-detector", "--model", FaceDetectorSupport.modelPath,
+        let (lines, status, _) = try VisionTasksCLI.run(["face-detector", "--model", FaceDetectorSupport.modelPath,
                                           good, missing, composite])
         #expect(status != 0)
         #expect(lines.count == 3)
@@ -55,7 +29,7 @@ import VisionTasks
 
     @Test func takesTheOptionsInKebabCase() throws {
         let good = FaceDetectorSupport.imagePath("woman_sitting.jpg")
-        let (lines, status, _) = try run(["face-detector", "--model", FaceDetectorSupport.modelPath,
+        let (lines, status, _) = try VisionTasksCLI.run(["face-detector", "--model", FaceDetectorSupport.modelPath,
                                           "--min-detection-confidence", "0.3", "--min-suppression-threshold", "0.3",
                                           "--threads", "1", good])
         #expect(status == 0)
@@ -68,7 +42,7 @@ import VisionTasks
     }
 
     @Test func rejectsAnOptionOutOfRange() throws {
-        let (lines, status, stderr) = try run(["face-detector", "--model", FaceDetectorSupport.modelPath,
+        let (lines, status, stderr) = try VisionTasksCLI.run(["face-detector", "--model", FaceDetectorSupport.modelPath,
                                                "--min-detection-confidence", "1.5",
                                                FaceDetectorSupport.imagePath("astronaut.png")])
         #expect(status != 0)

@@ -81,7 +81,7 @@ package final class FaceDetectionGraph {
 
     /// The input value range from the model's normalization metadata, as MediaPipe derives it:
     /// pixel levels 0 and 255 through `(level - mean) / std`, one mean and std for all channels.
-    private static func inputRange(_ model: TFLiteModel, name: String) throws -> ClosedRange<Float> {
+    package static func inputRange(_ model: TFLiteModel, name: String) throws -> ClosedRange<Float> {
         guard let normalization = model.modelMetadata?.subgraphs.first?.inputTensors.first?.normalization,
               let mean = normalization.mean.first, let std = normalization.std.first else {
             throw VisionTasksError.unsupportedModel(
