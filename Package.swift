@@ -20,12 +20,15 @@ let package = Package(
                        providers: [.apt(["libjpeg62-turbo-dev"])]),
         .systemLibrary(name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng16",
                        providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CZlibCRC", path: "Sources/CZlibCRC", pkgConfig: "zlib",
+                       providers: [.apt(["zlib1g-dev"])]),
         // JPEG/PNG decoding and encoding over libjpeg-turbo and libpng, errors as return codes.
         .target(name: "CImageCodecs", dependencies: ["CJPEG", "CPNG"], path: "Sources/CImageCodecs"),
         // Hot inference kernels in C, with AVX2/FMA variants chosen at run time.
         .target(name: "CKernels", path: "Sources/CKernels"),
 
         .target(name: "TFLite", dependencies: [
+            "CZlibCRC",
             .product(name: "ZIPFoundation", package: "ZIPFoundation"),
         ]),
         .target(name: "Inference", dependencies: ["TFLite", "CKernels"], exclude: ["Kernels/README.md"]),

@@ -59,6 +59,18 @@ import Testing
         #expect(throws: VisionTasksError.self) { try bundle.find(".tflite") }
     }
 
+    @Test func checksumsAreVerified() throws {
+        #expect(ZipReader.crc32(Data("123456789".utf8)) == 0xCBF4_3926)   // the CRC-32 check value
+        #expect(ZipReader.crc32(Data()) == 0)
+        let data = try Self.crafted()
+        let entry = try #require(try ZipDirectory(data, name: "bundle.task").entries.first)
+        var copy = Data(data)
+        copy[entry.dataRange.lowerBound + 100] ^= 0x01
+        #expect(throws: VisionTasksError.invalidBundle("bundle.task entry \"valid.tflite\" is corrupted (CRC-32 mismatch)")) {
+            try ModelBundle(data: copy, name: "bundle.task")
+        }
+    }
+
     @Test func notAZipIsInvalidBundle() throws {
         for data in [Data(), Data(repeating: 0x50, count: 5000), try TestSupport.reference("tflite/crafted/valid.tflite")] {
             #expect(throws: VisionTasksError.self) { try ModelBundle(data: data) }
@@ -88,6 +100,13 @@ import Testing
             var copy = Data(data)
             withUnsafeBytes(of: size.littleEndian) { copy.replaceSubrange(position + 24..<position + 28, with: $0) }
             #expect(!Self.reads(copy, "uncompressed size \(size)"), "uncompressed size \(size) read")
+        }
+        // A local header whose sizes disagree with the directory (ZIPFoundation would trust them).
+        let localHeader = Int(data.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: start + 42, as: UInt32.self) })
+        for field in [14, 18, 22] {
+            var copy = Data(data)
+            withUnsafeBytes(of: UInt32(0xFFFF_FFF0).littleEndian) { copy.replaceSubrange(localHeader + field..<localHeader + field + 4, with: $0) }
+            #expect(throws: VisionTasksError.self) { try ModelBundle(data: copy) }
         }
         // A local-header offset past the end, and one pointing at the wrong place.
         for offset: UInt32 in [UInt32(data.count + 10), 0xFFFF_FFF0, 1] {
