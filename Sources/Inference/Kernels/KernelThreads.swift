@@ -1,4 +1,4 @@
-import Dispatch
+import Foundation
 
 /// How many threads a kernel call may use; a call splits its work range into that many parts.
 package struct KernelThreads: Sendable, Equatable {
@@ -26,11 +26,10 @@ package struct KernelThreads: Sendable, Equatable {
             return
         }
         withoutActuallyEscaping(body) { escapable in
-            let job = UncheckedSendable(escapable)
-            DispatchQueue.concurrentPerform(iterations: parts) { part in
+            WorkerPool.shared.run(parts: parts) { part in
                 let begin = Swift.min(total, granules * part / parts * g)
                 let end = Swift.min(total, granules * (part + 1) / parts * g)
-                if begin < end { job.value(part, begin, end) }
+                if begin < end { escapable(part, begin, end) }
             }
         }
     }
