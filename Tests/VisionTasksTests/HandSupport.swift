@@ -32,7 +32,7 @@ enum HandSupport {
         let gestures: [[Category]]?
         let cannedWinner: [CannedWinner]?
     }
-    /// How far MediaPipe's own results moved when the picture gained one black column (see
+    /// How far MediaPipe's own results moved when the picture gained one black column or row (see
     /// tools/make_hand_refs.py): the floor below which no independent implementation can be held.
     struct Sensitivity: Decodable {
         let landmarksMean: Float
@@ -122,11 +122,32 @@ enum HandSupport {
         return (try? JSONDecoder().decode(File.self, from: reference("options_refs.json")).cases) ?? []
     }
 
-    /// The hands of one frame against MediaPipe's, in order: same count; landmarks (fractions of
-    /// the image), world landmarks (m), handedness label equal and its score, within `tol`.
+    /// For each of MediaPipe's hands, the index of our hand nearest to it (mean landmark distance):
+    /// hands are paired by position, since their order follows palm scores, which can tie (a hand
+    /// and its mirror image). Nil when the counts differ.
+    static func pairing(_ ours: [[NormalizedLandmark]], _ reference: [[[Float]]]) -> [Int]? {
+        guard ours.count == reference.count else { return nil }
+        var free = Array(ours.indices)
+        return reference.map { theirs in
+            let best = free.min { a, b in distance(ours[a], theirs) < distance(ours[b], theirs) } ?? 0
+            free.removeAll { $0 == best }
+            return best
+        }
+    }
+
+    private static func distance(_ a: [NormalizedLandmark], _ b: [[Float]]) -> Float {
+        zip(a, b).map { abs($0.x - $1[0]) + abs($0.y - $1[1]) }.reduce(0, +)
+    }
+
+    /// The hands of one frame against MediaPipe's, paired by position: same count; landmarks
+    /// (fractions of the image), world landmarks (m), handedness label equal and its score, within `tol`.
     static func expectHands(_ landmarks: [[NormalizedLandmark]], _ world: [[Landmark]], _ handedness: [[ResultCategory]],
                             _ reference: Result, _ tol: Tolerance, _ label: String) {
         let label = "\(label) (\(tol))"
+        let order = pairing(landmarks, reference.landmarks) ?? Array(landmarks.indices)
+        let landmarks = order.map { landmarks[$0] }
+        let world = order.compactMap { world.indices.contains($0) ? world[$0] : nil }
+        let handedness = order.compactMap { handedness.indices.contains($0) ? handedness[$0] : nil }
         #expect(landmarks.count == reference.landmarks.count,
                 "\(label): \(landmarks.count) hands, MediaPipe \(reference.landmarks.count)")
         for (h, (ours, theirs)) in zip(landmarks, reference.landmarks).enumerated() {
@@ -154,7 +175,8 @@ enum HandSupport {
     /// MediaPipe gave, or — where MediaPipe's canned classifier had no labels and gave "" — the
     /// documented name of the canned winner (`cannedNames`, per hand).
     static func expectGestures(_ gestures: [[ResultCategory]], _ reference: [[Category]], cannedNames: [String]?,
-                               _ tol: Tolerance, _ label: String) {
+                               _ tol: Tolerance, _ label: String, order: [Int]? = nil) {
+        let gestures = (order ?? Array(gestures.indices)).compactMap { gestures.indices.contains($0) ? gestures[$0] : nil }
         #expect(gestures.count == reference.count, "\(label): \(gestures.count) gesture lists, MediaPipe \(reference.count)")
         for (h, (ours, theirs)) in zip(gestures, reference).enumerated() {
             guard let a = ours.first, let b = theirs.first else {

@@ -50,8 +50,7 @@ package final class PalmDetectionGraph {
                 try decodeSSDDetections(rawBoxes: boxes, rawScores: scores, anchors: anchors, options: decoding)
             }
         }
-        let m = transform.matrix
-        let projection = NormalizedProjection(m00: m[0], m01: m[1], m02: m[3], m10: m[4], m11: m[5], m12: m[7])
+        let projection = try NormalizedProjection(matrix: transform.matrix)
         let nms = weightedNonMaxSuppression(decoded, minSuppressionThreshold: PalmDetection.minSuppressionThreshold)
 
         let palms = nms
