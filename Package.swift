@@ -20,12 +20,15 @@ let package = Package(
                        providers: [.apt(["libjpeg62-turbo-dev"])]),
         .systemLibrary(name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng16",
                        providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CZlibCRC", path: "Sources/CZlibCRC", pkgConfig: "zlib",
+                       providers: [.apt(["zlib1g-dev"])]),
         // JPEG/PNG decoding and encoding over libjpeg-turbo and libpng, errors as return codes.
         .target(name: "CImageCodecs", dependencies: ["CJPEG", "CPNG"], path: "Sources/CImageCodecs"),
         // Hot inference kernels in C, with AVX2/FMA variants chosen at run time.
         .target(name: "CKernels", path: "Sources/CKernels"),
 
         .target(name: "TFLite", dependencies: [
+            "CZlibCRC",
             .product(name: "ZIPFoundation", package: "ZIPFoundation"),
         ]),
         .target(name: "Inference", dependencies: ["TFLite", "CKernels"], exclude: ["Kernels/README.md"]),
@@ -39,6 +42,7 @@ let package = Package(
 
         // Prints GFLOP/s of the inference kernels on the models' layer shapes (release builds only).
         .executableTarget(name: "kernel-bench", dependencies: ["Inference"]),
+        .executableTarget(name: "image-bench", dependencies: ["VisionCore"]),
         // Times the tasks end to end (decoded image in, result out) for tools/bench_*.py.
         .executableTarget(name: "vision-tasks-bench", dependencies: [
             "VisionTasks",
@@ -48,7 +52,9 @@ let package = Package(
         .testTarget(name: "TFLiteTests", dependencies: ["TFLite"]),
         .testTarget(name: "InferenceTests", dependencies: ["Inference", "TFLite"]),
         .testTarget(name: "VisionCoreTests", dependencies: ["VisionCore", "TFLite"]),
-        .testTarget(name: "VisionTasksTests", dependencies: ["VisionTasks"]),
+        .testTarget(name: "VisionTasksTests", dependencies: [
+            "VisionTasks", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+        ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -110,7 +110,44 @@ def mediapipe_landmarks():
     return face_px, hand, world, handedness, hand_px
 
 
+def tiny_model(path, op_code, options_type=0, options=None, out_type=0):
+    """A one-operator float model [1, 4] -> [1, 4] (input 0, output 1), written with LiteRT's own schema."""
+    import flatbuffers
+    from ai_edge_litert import schema_py_generated as S
+
+    def tensor(name, ttype):
+        t = S.TensorT()
+        t.name, t.shape, t.type, t.buffer = name, [1, 4], ttype, 0
+        return t
+    op = S.OperatorT()
+    op.opcodeIndex, op.inputs, op.outputs = 0, [0], [1]
+    op.builtinOptionsType, op.builtinOptions = options_type, options
+    sg = S.SubGraphT()
+    sg.tensors = [tensor("x", S.TensorType.FLOAT32), tensor("y", out_type)]
+    sg.inputs, sg.outputs, sg.operators = [0], [1], [op]
+    code = S.OperatorCodeT()
+    code.builtinCode, code.deprecatedBuiltinCode, code.version = op_code, min(op_code, 127), 1
+    m = S.ModelT()
+    m.version, m.operatorCodes, m.subgraphs, m.buffers = 3, [code], [sg], [S.BufferT()]
+    b = flatbuffers.Builder(256)
+    b.Finish(m.Pack(b), file_identifier=b"TFL3")
+    with open(path, "wb") as f:
+        f.write(b.Output())
+
+
+def synthetic_models():
+    """Tiny models the engine must refuse with a clear error (tests check the messages)."""
+    from ai_edge_litert import schema_py_generated as S
+    folder = os.path.join(OUT, "synthetic")
+    os.makedirs(folder, exist_ok=True)
+    tiny_model(os.path.join(folder, "tanh.tflite"), S.BuiltinOperator.TANH)
+    tiny_model(os.path.join(folder, "logistic_float64_output.tflite"), S.BuiltinOperator.LOGISTIC,
+               out_type=S.TensorType.FLOAT64)
+    tiny_model(os.path.join(folder, "logistic.tflite"), S.BuiltinOperator.LOGISTIC)
+
+
 def main():
+    synthetic_models()
     rng = np.random.default_rng(20261121)
     face_px, hand, world, handedness, hand_px = mediapipe_landmarks()
     astronaut = load_rgb("astronaut.png")

@@ -173,12 +173,16 @@ def mediapipe_levels(pixels, width, height, roi, degrees, scratch):
 
 
 def normalized_rect(roi, degrees, width, height):
-    """MediaPipe's ConvertToNormalizedRect (base_vision_task_api.h) for ImageProcessingOptions."""
-    left, top, right, bottom = roi if roi is not None else (0, 0, 1, 1)
-    rect_w, rect_h = right - left, bottom - top
+    """MediaPipe's ConvertToNormalizedRect (base_vision_task_api.h) for ImageProcessingOptions, in
+    its single-precision arithmetic (the RectF and NormalizedRect fields are floats)."""
+    left, top, right, bottom = [F32(v) for v in (roi if roi is not None else (0, 0, 1, 1))]
+    x_center = F32((float(left + right)) / 2.0)
+    y_center = F32((float(top + bottom)) / 2.0)
+    rect_w, rect_h = F32(right - left), F32(bottom - top)
     if degrees % 180:
-        rect_w, rect_h = rect_h * height / width, rect_w * width / height
-    return ((left + right) / 2, (top + bottom) / 2, rect_w, rect_h, -degrees * math.pi / 180)
+        rect_w, rect_h = F32(rect_h * F32(height)) / F32(width), F32(rect_w * F32(width)) / F32(height)
+    rotation = F32(-degrees * math.pi / 180.0)
+    return tuple(float(v) for v in (x_center, y_center, rect_w, rect_h, rotation))
 
 
 # (name, image, crop [left, top, right, bottom] or None, rotation_degrees, width, height)
@@ -189,6 +193,7 @@ MEDIAPIPE_CASES = [
     ("mediapipe_woman_rot270_80", "woman_sitting.jpg", None, 270, 80, 80),
     ("mediapipe_thumbs_crop_rot180_100x70", "two_thumbs_up.jpg", (0.0, 0.3, 0.5, 1.0), 180, 100, 70),
     ("mediapipe_astronaut_zoom_128", "astronaut.png", (0.4, 0.35, 0.5, 0.47), 0, 128, 128),
+    ("mediapipe_thumbs_strip_200x10", "two_thumbs_up.jpg", (0.05, 0.4, 0.95, 0.55), 0, 200, 10),
 ]
 
 
@@ -210,6 +215,104 @@ def mediapipe_references():
                   f"{int((diff > 0).sum())}/{diff.size} differ")
     with open(os.path.join(OUT, "mediapipe_tensors.json"), "w") as f:
         json.dump(manifest, f, indent=1)
+
+
+def write_png(path, samples, color_type, bit_depth, palette=None, trns=None, interlace=False):
+    """A PNG written by hand (any colour type, bit depth, tRNS, Adam7), so every variant libpng
+    and stb_image read can be made. `samples` is rows x columns x channels of raw sample values."""
+    import struct
+    import zlib
+    h, w = samples.shape[:2]
+    channels = samples.shape[2]
+
+    def pack_rows(block):
+        rows = []
+        for row in block:
+            if bit_depth == 16:
+                data = b"".join(int(v).to_bytes(2, "big") for v in row.reshape(-1))
+            elif bit_depth == 8:
+                data = bytes(int(v) for v in row.reshape(-1))
+            else:
+                bits = "".join(format(int(v), f"0{bit_depth}b") for v in row.reshape(-1))
+                bits += "0" * (-len(bits) % 8)
+                data = bytes(int(bits[i:i + 8], 2) for i in range(0, len(bits), 8))
+            rows.append(b"\x00" + data)
+        return b"".join(rows)
+
+    if interlace:
+        raw = b""
+        for x0, y0, dx, dy in [(0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2)]:
+            sub = samples[y0::dy, x0::dx]
+            if sub.size:
+                raw += pack_rows(sub)
+    else:
+        raw = pack_rows(samples)
+
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+    out = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, bit_depth, color_type, 0, 0, int(interlace)))
+    if palette is not None:
+        out += chunk(b"PLTE", bytes(int(v) for v in np.asarray(palette).reshape(-1)))
+    if trns is not None:
+        out += chunk(b"tRNS", trns)
+    out += chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b"")
+    assert channels == {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}[color_type]
+    with open(path, "wb") as f:
+        f.write(out)
+
+
+def png_variants():
+    """Small PNGs of every colour type and bit depth, with what MediaPipe decodes from each."""
+    import struct
+    folder = os.path.join(IMAGES, "png-variants")
+    os.makedirs(folder, exist_ok=True)
+    rng = np.random.default_rng(7)
+    h, w = 7, 13
+
+    def rand(bits, channels):
+        return rng.integers(0, 2 ** bits, (h, w, channels))
+
+    palette = rng.integers(0, 256, (256, 3))
+    variants = []
+    for bits in (1, 2, 4, 8, 16):
+        variants.append((f"gray{bits}", rand(bits, 1), 0, bits, None, None, False))
+    gray8 = rand(8, 1)
+    gray8[0, :3] = 77
+    variants.append(("gray8_trns", gray8, 0, 8, None, struct.pack(">H", 77), False))
+    variants.append(("gray4_interlaced", rand(4, 1), 0, 4, None, None, True))
+    variants.append(("gray_alpha8", rand(8, 2), 4, 8, None, None, False))
+    variants.append(("gray_alpha16", rand(16, 2), 4, 16, None, None, False))
+    for bits in (1, 2, 4, 8):
+        variants.append((f"palette{bits}", rand(bits, 1), 3, bits, palette[:2 ** bits], None, False))
+    variants.append(("palette8_trns", rand(8, 1), 3, 8, palette, bytes(int(v) for v in rng.integers(0, 256, 40)), False))
+    variants.append(("rgb8", rand(8, 3), 2, 8, None, None, False))
+    variants.append(("rgb16", rand(16, 3), 2, 16, None, None, False))
+    rgb8 = rand(8, 3)
+    rgb8[2, 4:7] = (10, 20, 30)
+    variants.append(("rgb8_trns", rgb8, 2, 8, None, struct.pack(">HHH", 10, 20, 30), False))
+    variants.append(("rgb8_interlaced", rand(8, 3), 2, 8, None, None, True))
+    variants.append(("rgba8", rand(8, 4), 6, 8, None, None, False))
+    variants.append(("rgba16", rand(16, 4), 6, 16, None, None, False))
+
+    manifest = {}
+    for name, samples, color_type, bits, pal, trns, interlace in variants:
+        path = os.path.join(folder, f"{name}.png")
+        write_png(path, samples, color_type, bits, pal, trns, interlace)
+        entry = {}
+        try:
+            image = mp.Image.create_from_file(path)
+            pixels = np.array(image.numpy_view())
+            entry["mediapipe"] = pixels.reshape(h, w, -1).astype(int).tolist()
+        except Exception as error:  # MediaPipe refuses 2-channel (gray + alpha) images
+            entry["mediapipeError"] = str(error)
+            # VisionCore keeps the gray level and drops alpha: libpng's 8-bit gray, as PIL gives it.
+            entry["expectedGray"] = np.array(Image.open(path).convert("LA"))[:, :, :1].astype(int).tolist()
+        manifest[name] = entry
+        print(f"png {name}: " + (f"{len(entry['mediapipe'][0][0])} channels" if "mediapipe" in entry
+                                 else "MediaPipe: " + entry["mediapipeError"]))
+    with open(os.path.join(OUT, "png_variants.json"), "w") as f:
+        json.dump(manifest, f, separators=(",", ":"))
 
 
 def decode_references():
@@ -309,5 +412,6 @@ def tensor_references():
 if __name__ == "__main__":
     os.makedirs(OUT, exist_ok=True)
     decode_references()
+    png_variants()
     mediapipe_references()
     tensor_references()

@@ -8,6 +8,7 @@ pkgconfig_has() { command -v pkg-config >/dev/null 2>&1 && pkg-config --exists "
 command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
 pkgconfig_has libjpeg || need+=(libjpeg62-turbo-dev)
 pkgconfig_has libpng16 || need+=(libpng-dev)
+pkgconfig_has zlib || need+=(zlib1g-dev)
 command -v python3 >/dev/null 2>&1 || need+=(python3 python3-pip)
 
 if [ ${#need[@]} -gt 0 ]; then

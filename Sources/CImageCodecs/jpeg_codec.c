@@ -84,7 +84,8 @@ int ic_decode_jpeg(const unsigned char *data, size_t size, ic_image *out, char *
 
     const size_t width = info.output_width;
     const size_t height = info.output_height;
-    if (width == 0 || height == 0 || width > 65500 || height > 65500) {
+    if (width == 0 || height == 0 || width > 65500 || height > 65500 ||
+        (size_t)width * (size_t)height > IC_MAX_PIXELS) {
         snprintf(message, IC_MESSAGE_SIZE, "unsupported JPEG size %zux%zu", width, height);
         jpeg_destroy_decompress(&info);
         return 1;

@@ -94,8 +94,11 @@ int ic_decode_png(const unsigned char *data, size_t size, ic_image *out, char *m
     png_uint_32 height = png_get_image_height(png, info);
     int color_type = png_get_color_type(png, info);
     int bit_depth = png_get_bit_depth(png, info);
-    if (width == 0 || height == 0 || width > 65500 || height > 65500) {
-        png_error(png, "unsupported image size");
+    if (width == 0 || height == 0 || width > 65500 || height > 65500 ||
+        (size_t)width * (size_t)height > IC_MAX_PIXELS) {
+        char text[96];
+        snprintf(text, sizeof text, "unsupported PNG size %ux%u", (unsigned)width, (unsigned)height);
+        png_error(png, text);
     }
     if (color_type == PNG_COLOR_TYPE_PALETTE) {
         png_set_palette_to_rgb(png);

@@ -102,10 +102,47 @@ VT_INLINE VT_AVX2_FN void dw_pixels_avx2(const int NP, const vt_conv_geometry *g
     }
 }
 
+/// AVX-512 version of dw_pixels_avx2: 16-channel blocks, masked at the end (loads of weights and
+/// bias too, since their padding only reaches a multiple of 8).
+VT_INLINE VT_AVX512_FN void dw_pixels_avx512_body(const int NP, const vt_conv_geometry *g, const float *in0,
+                                                  const float *w0, const float *bias, float *out, int ky0, int ky1,
+                                                  const float *lohi) {
+    const size_t c = (size_t)g->out_c, cpad = vt_round_up(c, 8);
+    const size_t ystep = (size_t)g->dil_h * g->in_w * c, xstep = (size_t)g->dil_w * c;
+    const size_t pstep = (size_t)g->stride_w * c;
+    const int kw = g->k_w;
+    const __m512 vlo = _mm512_set1_ps(lohi[0]), vhi = _mm512_set1_ps(lohi[1]);
+    for (size_t ch = 0; ch < c; ch += 16) {
+        const __mmask16 m = c - ch >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << (c - ch)) - 1u);
+        __m512 acc[8];
+        const __m512 b = _mm512_maskz_loadu_ps(m, bias + ch);
+        for (int p = 0; p < NP; p++) acc[p] = b;
+        const float *iny = in0 + ch, *wy = w0 + ch;
+        for (int ky = ky0; ky < ky1; ky++, iny += ystep, wy += cpad * kw) {
+            const float *in = iny, *w = wy;
+            for (int kx = 0; kx < kw; kx++, in += xstep, w += cpad) {
+                const __m512 wv = _mm512_maskz_loadu_ps(m, w);
+                for (int p = 0; p < NP; p++)
+                    acc[p] = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(m, in + p * pstep), wv, acc[p]);
+            }
+        }
+        for (int p = 0; p < NP; p++)
+            _mm512_mask_storeu_ps(out + p * c + ch, m, _mm512_min_ps(_mm512_max_ps(acc[p], vlo), vhi));
+    }
+}
+
+static VT_AVX512_FN void dw_pixels_avx512(int np, const vt_conv_geometry *g, const float *in0, const float *w0,
+                                          const float *bias, float *out, int ky0, int ky1, const float *lohi) {
+    if (np == 8) dw_pixels_avx512_body(8, g, in0, w0, bias, out, ky0, ky1, lohi);
+    else dw_pixels_avx512_body(4, g, in0, w0, bias, out, ky0, ky1, lohi);
+}
+
 /// AVX2 multiplier-1 row: interior pixels in groups of 8 and 4 (dw_pixels_avx2); border pixels one
-/// at a time, 32 channels (4 accumulators) per step, then 8, then a masked tail.
+/// at a time, 32 channels (4 accumulators) per step, then 8, then a masked tail. With `wide`, the
+/// interior groups run the AVX-512 kernel (for 16 channels or more).
 static VT_AVX2_FN void dw_row_m1_avx2(const vt_conv_geometry *g, const float *input, const float *packed,
-                                      float *output, float lo, float hi, size_t row) {
+                                      float *output, float lo, float hi, size_t row, int wide) {
+    const float lohi[2] = {lo, hi};
     const size_t c = (size_t)g->out_c, cpad = dw_cpad(g);
     const int n = (int)(row / g->out_h), oy = (int)(row % g->out_h);
     const float *img = input + (size_t)n * g->in_h * g->in_w * c;
@@ -129,13 +166,11 @@ static VT_AVX2_FN void dw_row_m1_avx2(const vt_conv_geometry *g, const float *in
             const float *in0 = img + ((size_t)iy0 * g->in_w + ix) * c;
             const float *w0 = packed + cpad * (1 + (size_t)ky0 * kw);
             float *out = output + (row * g->out_w + ox) * c;
-            if (ox + 8 <= ox_in1) {
-                dw_pixels_avx2(8, g, in0, w0, packed, out, ky0, ky1, vlo, vhi, tmask);
-                ox += 7;
-            } else {
-                dw_pixels_avx2(4, g, in0, w0, packed, out, ky0, ky1, vlo, vhi, tmask);
-                ox += 3;
-            }
+            const int np = ox + 8 <= ox_in1 ? 8 : 4;
+            if (wide) dw_pixels_avx512(np, g, in0, w0, packed, out, ky0, ky1, lohi);
+            else if (np == 8) dw_pixels_avx2(8, g, in0, w0, packed, out, ky0, ky1, vlo, vhi, tmask);
+            else dw_pixels_avx2(4, g, in0, w0, packed, out, ky0, ky1, vlo, vhi, tmask);
+            ox += np - 1;
             continue;
         }
         int kx0, kx1;
@@ -186,7 +221,9 @@ void vt_dwconv(const vt_conv_geometry *g, const float *input, const float *packe
                float hi, size_t row_begin, size_t row_end, int isa) {
 #if VT_X86
     if (isa >= VT_ISA_AVX2 && g->out_c == g->in_c) {
-        for (size_t row = row_begin; row < row_end; row++) dw_row_m1_avx2(g, input, packed, output, lo, hi, row);
+        const int wide = isa >= VT_ISA_AVX512 && g->out_c >= 16;
+        for (size_t row = row_begin; row < row_end; row++)
+            dw_row_m1_avx2(g, input, packed, output, lo, hi, row, wide);
         return;
     }
 #else

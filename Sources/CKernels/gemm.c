@@ -235,12 +235,12 @@ static VT_AVX512_FN void ukernel_avx512(int mr, int np, const float *const *a, s
 
 /// The AVX-512 tile: pairs of full 16-column panels (8x32 blocks), then a single 16-column panel
 /// (8x16), then an 8-wide last panel through the AVX2 kernel.
-static void gemm_tile_avx512(const float *const *a, size_t mc, size_t k, size_t n, const float *packed, float *c,
-                             size_t ldc, const vt_tail *tail) {
-    const float *bp = packed + vt_round_up(n, VT_NR);
-    for (size_t col = 0; col < n;) {
+static void gemm_tile_avx512(const float *const *a, size_t mc, size_t k, size_t n, size_t col0, size_t col1,
+                             const float *packed, float *c, size_t ldc, const vt_tail *tail) {
+    const float *bp = packed + vt_round_up(n, VT_NR) + k * col0; // panels before col0 are all 16 wide
+    for (size_t col = col0; col < col1;) {
         const size_t nr = panel_width(n, col);
-        const int np = (nr == VT_NR && col + VT_NR < n && panel_width(n, col + VT_NR) == VT_NR) ? 2 : 1;
+        const int np = (nr == VT_NR && col + VT_NR < col1 && panel_width(n, col + VT_NR) == VT_NR) ? 2 : 1;
         const size_t width = np * nr, nc = n - col < width ? n - col : width;
         const size_t mr = nr == VT_NR ? VT_MR_AVX512 : VT_MR_AVX2;
         for (size_t i = 0; i < mc; i += mr) {
@@ -262,14 +262,15 @@ static void gemm_tile_avx512(const float *const *a, size_t mc, size_t k, size_t 
 typedef void (*ukernel_fn)(int, int, const float *const *, size_t, const float *, const float *, float *, size_t,
                            int, const vt_tail *);
 
-/// Computes rows a[0 ..< mc] against every panel into c (row stride ldc), n valid columns.
-static void gemm_tile(const float *const *a, size_t mc, size_t k, size_t n, const float *packed, float *c,
-                      size_t ldc, const vt_tail *tail, int isa) {
+/// Computes rows a[0 ..< mc] against the panels of columns [col0, col1) (multiples of 16, col1 may
+/// be n) into c (row stride ldc) of n columns.
+static void gemm_tile(const float *const *a, size_t mc, size_t k, size_t n, size_t col0, size_t col1,
+                      const float *packed, float *c, size_t ldc, const vt_tail *tail, int isa) {
     ukernel_fn uk = ukernel_portable;
     size_t mr = VT_MR_PORTABLE;
 #if VT_X86
     if (isa == VT_ISA_AVX512) {
-        gemm_tile_avx512(a, mc, k, n, packed, c, ldc, tail);
+        gemm_tile_avx512(a, mc, k, n, col0, col1, packed, c, ldc, tail);
         return;
     }
     if (isa == VT_ISA_AVX2) {
@@ -279,9 +280,8 @@ static void gemm_tile(const float *const *a, size_t mc, size_t k, size_t n, cons
 #else
     (void)isa;
 #endif
-    const size_t npad = vt_round_up(n, VT_NR);
-    const float *bp = packed + npad;
-    for (size_t col = 0; col < n; col += VT_NR) {
+    const float *bp = packed + vt_round_up(n, VT_NR) + k * col0; // panels before col0 are all 16 wide
+    for (size_t col = col0; col < col1; col += VT_NR) {
         const int nr = (int)panel_width(n, col);
         const int nc = (int)(n - col < (size_t)nr ? n - col : (size_t)nr);
         for (size_t i = 0; i < mc; i += mr) {
@@ -383,9 +383,11 @@ static VT_AVX512_FN void im2col_row_avx512(const vt_conv_geometry *g, const floa
 #endif
 
 void vt_conv2d(const vt_conv_geometry *g, const float *input, const float *packed, float *output,
-               const vt_epilogue *ep, float *scratch, size_t m_begin, size_t m_end, int isa) {
+               const vt_epilogue *ep, float *scratch, size_t m_begin, size_t m_end, size_t col_begin,
+               size_t col_end, int isa) {
     const size_t k = conv_k(g), n = (size_t)g->out_c, mc_max = conv_mc(k);
     const vt_tail base = {ep->lo, ep->hi, ep->residual, ep->prelu_alpha};
+    const size_t col0 = col_begin / VT_NR * VT_NR, col1 = col_end < n ? vt_round_up(col_end, VT_NR) : n;
     vt_tail tail = base;
     const int direct = conv_is_direct(g);
     void (*gather)(const vt_conv_geometry *, const float *, pixel_pos, float *) = im2col_row_plain;
@@ -400,7 +402,7 @@ void vt_conv2d(const vt_conv_geometry *g, const float *input, const float *packe
         if (direct && g->stride_h == 1 && g->stride_w == 1) {
             // Output pixel m reads input pixel m: rows are consecutive.
             for (size_t i = 0; i < mc; i++) rows[i] = input + (m0 + i) * k;
-            gemm_tile(rows, mc, k, n, packed, output + m0 * n, n, &tail, isa);
+            gemm_tile(rows, mc, k, n, col0, col1, packed, output + m0 * n, n, &tail, isa);
             continue;
         }
         for (size_t i = 0; i < mc; i++, pixel_next(g, &pos)) {
@@ -412,7 +414,7 @@ void vt_conv2d(const vt_conv_geometry *g, const float *input, const float *packe
                 rows[i] = scratch + i * k;
             }
         }
-        gemm_tile(rows, mc, k, n, packed, output + m0 * n, n, &tail, isa);
+        gemm_tile(rows, mc, k, n, col0, col1, packed, output + m0 * n, n, &tail, isa);
     }
 }
 
@@ -422,10 +424,11 @@ void vt_fc(int in_features, int out_features, const float *input, const float *p
            float hi, size_t row_begin, size_t row_end, int isa) {
     const size_t k = (size_t)in_features, n = (size_t)out_features;
     const vt_tail tail = {lo, hi, NULL, NULL};
+    const size_t col0 = 0, col1 = n;
     const float *rows[VT_MC_MAX];
     for (size_t m0 = row_begin; m0 < row_end; m0 += VT_MC_MAX) {
         const size_t mc = row_end - m0 < VT_MC_MAX ? row_end - m0 : VT_MC_MAX;
         for (size_t i = 0; i < mc; i++) rows[i] = input + (m0 + i) * k;
-        gemm_tile(rows, mc, k, n, packed, output + m0 * n, n, &tail, isa);
+        gemm_tile(rows, mc, k, n, col0, col1, packed, output + m0 * n, n, &tail, isa);
     }
 }

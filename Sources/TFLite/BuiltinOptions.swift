@@ -211,22 +211,23 @@ public enum BuiltinOptions: Hashable, Sendable, Codable {
 
 extension BuiltinOptions {
     /// Decodes the options table `table` whose union tag is `type`.
-    static func decode(type: UInt8, table: FBTable?, in buffer: FlatBuffer, operatorName: String) throws -> BuiltinOptions {
+    static func decode(type: UInt8, table: FBTable?, in buffer: FlatBuffer,
+                       operatorName: @autoclosure () -> String) throws -> BuiltinOptions {
         guard type != 0 else { return .none }
         guard let t = table else {
-            throw buffer.fail("\(operatorName): builtin options of type \(type) are missing their table")
+            throw buffer.fail("\(operatorName()): builtin options of type \(type) are missing their table")
         }
         func padding(_ id: Int) throws -> Padding {
             let raw = try t.scalar(id, Int8(0))
             guard let value = Padding(rawValue: raw) else {
-                throw t.buffer.fail("\(operatorName): invalid padding value \(raw)")
+                throw t.buffer.fail("\(operatorName()): invalid padding value \(raw)")
             }
             return value
         }
         func activation(_ id: Int) throws -> ActivationFunction {
             let raw = try t.scalar(id, Int8(0))
             guard let value = ActivationFunction(rawValue: raw) else {
-                throw t.buffer.fail("\(operatorName): invalid fused activation value \(raw)")
+                throw t.buffer.fail("\(operatorName()): invalid fused activation value \(raw)")
             }
             return value
         }

@@ -91,32 +91,39 @@ struct FBTable {
     let position: Int
     /// Schema name of the table, for error messages.
     let name: String
+    /// Index of the table in the vector it came from, or -1.
+    let index: Int
     private let vtable: Int
     private let vtableSize: Int
     private let tableSize: Int
 
     /// Reads and checks the table header and vtable at `position`.
-    init(_ buffer: FlatBuffer, at position: Int, name: String) throws {
+    init(_ buffer: FlatBuffer, at position: Int, name: String, index: Int = -1) throws {
         self.buffer = buffer
         self.position = position
         self.name = name
-        let relative = Int(try buffer.scalar(position, as: Int32.self, "\(name) table"))
+        self.index = index
+        func label() -> String { index < 0 ? name : "\(name)[\(index)]" }
+        let relative = Int(try buffer.scalar(position, as: Int32.self, "\(label()) table"))
         let vtable = position - relative
-        try buffer.check(vtable, 4, "vtable of \(name) table at byte \(position)")
+        try buffer.check(vtable, 4, "vtable of \(label()) table at byte \(position)")
         let vtableSize = Int(buffer.load(vtable, as: UInt16.self))
         let tableSize = Int(buffer.load(vtable + 2, as: UInt16.self))
         guard vtableSize >= 4, vtableSize % 2 == 0 else {
-            throw buffer.fail("vtable of \(name) table at byte \(position) has invalid size \(vtableSize)")
+            throw buffer.fail("vtable of \(label()) table at byte \(position) has invalid size \(vtableSize)")
         }
-        try buffer.check(vtable, vtableSize, "vtable of \(name) table at byte \(position)")
+        try buffer.check(vtable, vtableSize, "vtable of \(label()) table at byte \(position)")
         guard tableSize >= 4 else {
-            throw buffer.fail("\(name) table at byte \(position) has invalid inline size \(tableSize)")
+            throw buffer.fail("\(label()) table at byte \(position) has invalid inline size \(tableSize)")
         }
-        try buffer.check(position, tableSize, "\(name) table")
+        try buffer.check(position, tableSize, "\(label()) table")
         self.vtable = vtable
         self.vtableSize = vtableSize
         self.tableSize = tableSize
     }
+
+    /// The table's name with its vector index, for error messages ("tensors[12]").
+    var label: String { index < 0 ? name : "\(name)[\(index)]" }
 
     /// Position of field `id` with `size` inline bytes, or nil when the field is absent.
     func field(_ id: Int, size: Int) throws -> Int? {
@@ -125,7 +132,7 @@ struct FBTable {
         let offset = Int(buffer.load(vtable + entry, as: UInt16.self))
         guard offset != 0 else { return nil }
         guard offset >= 4, offset + size <= tableSize else {
-            throw buffer.fail("field \(id) of \(name) table at byte \(position) lies outside the table (offset \(offset), table size \(tableSize))")
+            throw buffer.fail("field \(id) of \(label) table at byte \(position) lies outside the table (offset \(offset), table size \(tableSize))")
         }
         return position + offset
     }
@@ -156,19 +163,19 @@ struct FBTable {
     /// A sub-table field, or nil when absent.
     func table(_ id: Int, _ name: String) throws -> FBTable? {
         guard let at = try field(id, size: 4) else { return nil }
-        return try FBTable(buffer, at: try buffer.follow(at, "\(name) field of \(self.name)"), name: name)
+        return try FBTable(buffer, at: try buffer.follow(at, "\(name) field of \(label)"), name: name)
     }
 
     /// A vector field: the position of its first element and its length, or nil when absent.
     func vector(_ id: Int, elementSize: Int, _ what: String) throws -> FBVector? {
         guard let at = try field(id, size: 4) else { return nil }
-        let start = try buffer.follow(at, "\(what) of \(name)")
-        let length = Int(try buffer.scalar(start, as: UInt32.self, "\(what) length of \(name)"))
+        let start = try buffer.follow(at, "\(what) of \(label)")
+        let length = Int(try buffer.scalar(start, as: UInt32.self, "\(what) length of \(label)"))
         let (bytes, overflow) = length.multipliedReportingOverflow(by: elementSize)
-        guard !overflow else { throw buffer.fail("\(what) of \(name) at byte \(start) has absurd length \(length)") }
-        try buffer.check(start + 4, bytes, "\(what) of \(name) (\(length) elements)")
-        try buffer.charge(length, "\(what) of \(name)")
-        return FBVector(buffer: buffer, start: start + 4, count: length, elementSize: elementSize, what: "\(what) of \(name)")
+        guard !overflow else { throw buffer.fail("\(what) of \(label) at byte \(start) has absurd length \(length)") }
+        try buffer.check(start + 4, bytes, "\(what) of \(label) (\(length) elements)")
+        try buffer.charge(length, "\(what) of \(label)")
+        return FBVector(buffer: buffer, start: start + 4, count: length, elementSize: elementSize)
     }
 
     /// A string field (UTF-8, invalid sequences repaired), or nil when absent.
@@ -190,12 +197,12 @@ struct FBTable {
 
     /// A vector of tables decoded with `decode`; empty when absent.
     func tables<T>(_ id: Int, _ name: String, _ decode: (FBTable, Int) throws -> T) throws -> [T] {
-        guard let vector = try vector(id, elementSize: 4, "\(name) vector") else { return [] }
+        guard let vector = try vector(id, elementSize: 4, name) else { return [] }
         var result: [T] = []
         result.reserveCapacity(vector.count)
         for index in 0..<vector.count {
             let at = vector.start + 4 * index
-            let table = try FBTable(buffer, at: try buffer.follow(at, "\(name)[\(index)] of \(self.name)"), name: "\(name)[\(index)]")
+            let table = try FBTable(buffer, at: try buffer.follow(at, "\(name)[\(index)] of \(label)"), name: name, index: index)
             result.append(try decode(table, index))
         }
         return result
@@ -205,11 +212,11 @@ struct FBTable {
     func strings(_ id: Int, _ what: String) throws -> [String] {
         guard let vector = try vector(id, elementSize: 4, what) else { return [] }
         return try (0..<vector.count).map { index in
-            let start = try buffer.follow(vector.start + 4 * index, "\(what)[\(index)] of \(name)")
+            let start = try buffer.follow(vector.start + 4 * index, "\(what)[\(index)] of \(label)")
             let length = Int(try buffer.scalar(start, as: UInt32.self, "\(what)[\(index)] length"))
-            try buffer.check(start + 4, length, "\(what)[\(index)] of \(name)")
-            try buffer.charge(length, "\(what)[\(index)] of \(name)")
-            return FBVector(buffer: buffer, start: start + 4, count: length, elementSize: 1, what: what).string
+            try buffer.check(start + 4, length, "\(what)[\(index)] of \(label)")
+            try buffer.charge(length, "\(what)[\(index)] of \(label)")
+            return FBVector(buffer: buffer, start: start + 4, count: length, elementSize: 1).string
         }
     }
 }
@@ -224,8 +231,6 @@ struct FBVector {
     let count: Int
     /// Size of one element in bytes.
     let elementSize: Int
-    /// What the vector is, for error messages.
-    let what: String
 
     /// Byte range of the elements within the buffer.
     var range: Range<Int> { start..<start + count * elementSize }
@@ -246,7 +251,12 @@ struct FBVector {
     /// The elements decoded as little-endian scalars of type `T` (`elementSize` must be `T`'s size).
     func scalars<T: FixedWidthInteger>(_ type: T.Type) -> [T] {
         buffer.data.withUnsafeBytes { raw in
-            (0..<count).map { T(littleEndian: raw.loadUnaligned(fromByteOffset: start + $0 * elementSize, as: T.self)) }
+            [T](unsafeUninitializedCapacity: count) { values, initialized in
+                for index in 0..<count {
+                    values[index] = T(littleEndian: raw.loadUnaligned(fromByteOffset: start + index * elementSize, as: T.self))
+                }
+                initialized = count
+            }
         }
     }
 }

@@ -122,7 +122,7 @@ extension TFLiteModel {
         public let range: Range<Int>
 
         init(_ table: FBTable, index: Int, modelSize: Int) throws {
-            if let vector = try table.vector(0, elementSize: 1, "buffers[\(index)].data") {
+            if let vector = try table.vector(0, elementSize: 1, "data") {
                 range = vector.range
                 return
             }
@@ -179,16 +179,17 @@ extension TFLiteModel {
         /// Number of elements (product of `shape`; 1 for a scalar).
         public var elementCount: Int { shape.reduce(1, *) }
 
-        init(_ table: FBTable, label: String, bufferCount: Int) throws {
+        init(_ table: FBTable, label: @autoclosure () -> String, bufferCount: Int) throws {
             let fail = table.buffer.fail
             name = try table.string(3, "name") ?? ""
-            let what = "\(label) \"\(name)\""
+            let name = self.name
+            func what() -> String { "\(label()) \"\(name)\"" }
             shape = try table.scalars(0, Int32.self, "shape").map(Int.init)
             var elements = 1
             for dimension in shape {
-                guard dimension >= 0 else { throw fail("\(what) has negative dimension in shape \(shape)") }
+                guard dimension >= 0 else { throw fail("\(what()) has negative dimension in shape \(shape)") }
                 let (product, overflow) = elements.multipliedReportingOverflow(by: dimension)
-                guard !overflow, product < 1 << 40 else { throw fail("\(what) has absurd shape \(shape)") }
+                guard !overflow, product < 1 << 40 else { throw fail("\(what()) has absurd shape \(shape)") }
                 elements = product
             }
             let signature = try table.scalars(7, Int32.self, "shape_signature").map(Int.init)
@@ -196,7 +197,7 @@ extension TFLiteModel {
             type = TensorType(rawValue: try table.scalar(1, Int8(0)))
             buffer = Int(try table.scalar(2, UInt32(0)))
             guard buffer < bufferCount else {
-                throw fail("\(what) refers to buffer \(buffer), but the model has \(bufferCount) buffers")
+                throw fail("\(what()) refers to buffer \(buffer), but the model has \(bufferCount) buffers")
             }
             isVariable = try table.bool(5)
             isSparse = try table.field(6, size: 4) != nil
@@ -205,10 +206,10 @@ extension TFLiteModel {
                 let zeroPoint = try q.scalars(3, Int64.self, "zero_point").map { Int(truncatingIfNeeded: $0) }
                 let dimension = Int(try q.scalar(6, Int32(0)))
                 if !scale.isEmpty, !zeroPoint.isEmpty, scale.count != zeroPoint.count {
-                    throw fail("\(what) has \(scale.count) quantization scales but \(zeroPoint.count) zero points")
+                    throw fail("\(what()) has \(scale.count) quantization scales but \(zeroPoint.count) zero points")
                 }
                 if scale.count > 1, !(0..<shape.count).contains(dimension) || shape[dimension] != scale.count {
-                    throw fail("\(what) has \(scale.count) per-axis scales that do not match dimension \(dimension) of shape \(shape)")
+                    throw fail("\(what()) has \(scale.count) per-axis scales that do not match dimension \(dimension) of shape \(shape)")
                 }
                 let q = Quantization(scale: scale, zeroPoint: zeroPoint, quantizedDimension: dimension,
                                      min: try q.floats(0, "min"), max: try q.floats(1, "max"))
@@ -242,27 +243,28 @@ extension TFLiteModel {
         /// Raw custom options (for custom operators), nil when absent.
         public let customOptions: Data?
 
-        init(_ table: FBTable, label: String, operatorCodes: [OperatorCode], tensorCount: Int) throws {
+        init(_ table: FBTable, label: @autoclosure () -> String, operatorCodes: [OperatorCode], tensorCount: Int) throws {
             let fail = table.buffer.fail
             opcodeIndex = Int(try table.scalar(0, UInt32(0)))
             guard opcodeIndex < operatorCodes.count else {
-                throw fail("\(label) uses operator code \(opcodeIndex), but the model has \(operatorCodes.count)")
+                throw fail("\(label()) uses operator code \(opcodeIndex), but the model has \(operatorCodes.count)")
             }
             let code = operatorCodes[opcodeIndex]
             opcode = code.builtinCode
             customCode = code.customCode
-            let what = "\(label) (\(opcode.name))"
+            let opcode = self.opcode
+            func what() -> String { "\(label()) (\(opcode.name))" }
             inputs = try table.scalars(1, Int32.self, "inputs").map(Int.init)
             outputs = try table.scalars(2, Int32.self, "outputs").map(Int.init)
             for (position, index) in inputs.enumerated() where index != -1 && !(0..<tensorCount).contains(index) {
-                throw fail("\(what) input \(position) is tensor \(index), but the subgraph has \(tensorCount) tensors")
+                throw fail("\(what()) input \(position) is tensor \(index), but the subgraph has \(tensorCount) tensors")
             }
             for (position, index) in outputs.enumerated() where !(0..<tensorCount).contains(index) {
-                throw fail("\(what) output \(position) is tensor \(index), but the subgraph has \(tensorCount) tensors")
+                throw fail("\(what()) output \(position) is tensor \(index), but the subgraph has \(tensorCount) tensors")
             }
             options = try BuiltinOptions.decode(type: try table.scalar(3, UInt8(0)),
                                                 table: try table.table(4, "BuiltinOptions"),
-                                                in: table.buffer, operatorName: what)
+                                                in: table.buffer, operatorName: what())
             customOptions = try table.vector(5, elementSize: 1, "custom_options")?.bytes
         }
     }

@@ -1,75 +1,104 @@
 import Foundation
+import CZlibCRC
 import ZIPFoundation
 
-/// Reads every file of an in-memory zip archive through ZIPFoundation, with limits against hostile archives.
+/// Reads every file of an in-memory zip archive, with limits against hostile archives: the directory is
+/// checked by `ZipDirectory`, stored entries are copied out directly, deflated ones are inflated by
+/// ZIPFoundation, and every entry's CRC-32 is verified (with zlib's fast implementation).
 enum ZipReader {
     /// Largest single entry accepted (uncompressed), 1 GiB.
-    static let maxEntrySize: UInt64 = 1 << 30
+    static let maxEntrySize = 1 << 30
     /// Largest total of all entries accepted (uncompressed), 4 GiB.
-    static let maxTotalSize: UInt64 = 4 << 30
+    static let maxTotalSize = 4 << 30
     /// Largest number of entries accepted.
     static let maxEntries = 10_000
 
-    /// The archive's files in archive order (directories skipped), CRC-checked.
+    /// The archive's files in archive order (directories skipped), CRC-checked; each `Data` starts at index 0.
     /// - Throws: `VisionTasksError.invalidBundle` naming `name` and the problem.
     static func files(in data: Data, name: String) throws -> [(name: String, data: Data)] {
-        // ZIPFoundation trusts the offsets in an archive (its in-memory reader traps on one past the end),
-        // so the whole directory is checked first; ZIPFoundation then extracts and checks each CRC.
         let directory = try ZipDirectory(data, name: name)
+        guard directory.entries.count <= maxEntries else {
+            throw VisionTasksError.invalidBundle("\(name) has more than \(maxEntries) entries")
+        }
+        var total = 0
+        for entry in directory.entries {
+            guard entry.uncompressedSize <= maxEntrySize else {
+                throw VisionTasksError.invalidBundle("\(name) entry \"\(entry.name)\" claims an absurd size of \(entry.uncompressedSize) bytes")
+            }
+            total += entry.uncompressedSize
+            guard total <= maxTotalSize else {
+                throw VisionTasksError.invalidBundle("\(name) holds more than \(maxTotalSize) bytes uncompressed")
+            }
+        }
+        let inflated = directory.entries.contains { $0.isCompressed } ? try inflate(data, directory, name: name) : [:]
+        var files: [(name: String, data: Data)] = []
+        for (index, entry) in directory.entries.enumerated() where !entry.isDirectory {
+            let bytes: Data
+            if entry.isCompressed {
+                guard let inflatedBytes = inflated[index] else {
+                    throw VisionTasksError.invalidBundle("\(name) entry \"\(entry.name)\" cannot be extracted")
+                }
+                bytes = inflatedBytes
+            } else {
+                bytes = Data(data[data.startIndex + entry.dataRange.lowerBound..<data.startIndex + entry.dataRange.upperBound])
+            }
+            guard bytes.count == entry.uncompressedSize else {
+                throw VisionTasksError.invalidBundle("\(name) entry \"\(entry.name)\" holds \(bytes.count) bytes, not its declared \(entry.uncompressedSize)")
+            }
+            guard crc32(bytes) == entry.crc32 else {
+                throw VisionTasksError.invalidBundle("\(name) entry \"\(entry.name)\" is corrupted (CRC-32 mismatch)")
+            }
+            files.append((entry.name, bytes))
+        }
+        return files
+    }
+
+    /// The deflated entries of `directory`, inflated by ZIPFoundation, by directory index.
+    private static func inflate(_ data: Data, _ directory: ZipDirectory, name: String) throws -> [Int: Data] {
         let archive: Archive
         do {
             archive = try Archive(data: data, accessMode: .read)
         } catch {
             throw VisionTasksError.invalidBundle("\(name) is not a readable zip archive (\(error))")
         }
-        var files: [(name: String, data: Data)] = []
-        var total: UInt64 = 0
-        for entry in archive {
-            guard files.count < maxEntries else {
-                throw VisionTasksError.invalidBundle("\(name) has more than \(maxEntries) entries")
-            }
-            let path = entry.path
-            switch entry.type {
-            case .directory: continue
-            case .symlink: throw VisionTasksError.invalidBundle("\(name) entry \"\(path)\" is a symbolic link")
-            case .file: break
-            }
-            let size = entry.uncompressedSize
-            guard size <= maxEntrySize else {
-                throw VisionTasksError.invalidBundle("\(name) entry \"\(path)\" claims an absurd size of \(size) bytes")
-            }
-            guard entry.isCompressed || entry.compressedSize == size, size <= maxTotalSize - total else {
-                throw VisionTasksError.invalidBundle("\(name) entry \"\(path)\" has inconsistent sizes (\(entry.compressedSize) stored, \(size) uncompressed)")
-            }
-            total += size
+        var inflated: [Int: Data] = [:]
+        // ZIPFoundation walks the same central directory, in the same order.
+        for (index, archiveEntry) in archive.enumerated() {
+            guard directory.entries.indices.contains(index) else { break }
+            let entry = directory.entries[index]
+            guard entry.isCompressed, !entry.isDirectory else { continue }
             var bytes = Data()
-            bytes.reserveCapacity(Int(size))
-            let checksum: CRC32
+            bytes.reserveCapacity(entry.uncompressedSize)
             do {
-                checksum = try archive.extract(entry, skipCRC32: false) { chunk in
-                    guard UInt64(bytes.count + chunk.count) <= size else {
-                        throw VisionTasksError.invalidBundle("\(name) entry \"\(path)\" holds more than its declared \(size) bytes")
+                _ = try archive.extract(archiveEntry, skipCRC32: true) { chunk in
+                    guard bytes.count + chunk.count <= entry.uncompressedSize else {
+                        throw VisionTasksError.invalidBundle("\(name) entry \"\(entry.name)\" inflates to more than its declared \(entry.uncompressedSize) bytes")
                     }
                     bytes.append(chunk)
                 }
             } catch let error as VisionTasksError {
                 throw error
             } catch {
-                throw VisionTasksError.invalidBundle("\(name) entry \"\(path)\" cannot be extracted (\(error))")
+                throw VisionTasksError.invalidBundle("\(name) entry \"\(entry.name)\" cannot be inflated (\(error))")
             }
-            guard checksum == entry.checksum else {
-                throw VisionTasksError.invalidBundle("\(name) entry \"\(path)\" is corrupted (CRC-32 mismatch)")
-            }
-            guard UInt64(bytes.count) == size else {
-                throw VisionTasksError.invalidBundle("\(name) entry \"\(path)\" holds \(bytes.count) bytes, not its declared \(size)")
-            }
-            files.append((path, bytes))
+            inflated[index] = bytes
         }
-        let expected = directory.entries.filter { !$0.isDirectory }
-        guard files.count == expected.count else {
-            throw VisionTasksError.invalidBundle("\(name): the zip reader found \(files.count) of the \(expected.count) files its directory lists")
+        return inflated
+    }
+
+    /// The CRC-32 (zip's, ISO-HDLC) of `bytes`.
+    static func crc32(_ bytes: Data) -> UInt32 {
+        bytes.withUnsafeBytes { raw -> UInt32 in
+            var crc = CZlibCRC.crc32(0, nil, 0)
+            guard let base = raw.baseAddress else { return UInt32(truncatingIfNeeded: crc) }
+            var offset = 0
+            while offset < raw.count {
+                let chunk = min(raw.count - offset, 1 << 30)
+                crc = CZlibCRC.crc32(crc, base.advanced(by: offset).assumingMemoryBound(to: Bytef.self), uInt(chunk))
+                offset += chunk
+            }
+            return UInt32(truncatingIfNeeded: crc)
         }
-        return files
     }
 
     /// Whether `data` ends with a zip end-of-central-directory record (searched in the last 64 KiB + 22 bytes).
@@ -109,6 +138,10 @@ struct ZipDirectory {
         let dataRange: Range<Int>
         /// Uncompressed size.
         let uncompressedSize: Int
+        /// Whether the data is deflated (otherwise stored).
+        let isCompressed: Bool
+        /// CRC-32 of the uncompressed data.
+        let crc32: UInt32
     }
 
     /// The entries, in directory order.
@@ -195,7 +228,8 @@ struct ZipDirectory {
                 throw fail("entry \"\(entryName)\" data descriptor lies outside the archive")
             }
             entries.append(Entry(name: entryName, isDirectory: entryName.hasSuffix("/"),
-                                 dataRange: dataStart..<dataStart + compressed, uncompressedSize: uncompressed))
+                                 dataRange: dataStart..<dataStart + compressed, uncompressedSize: uncompressed,
+                                 isCompressed: method == 8, crc32: UInt32(u32(position + 16))))
             position += recordLength
         }
         self.entries = entries

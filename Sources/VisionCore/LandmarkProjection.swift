@@ -19,28 +19,19 @@ public func decodeLandmarks(_ values: UnsafeBufferPointer<Float>, count: Int, in
     }
 }
 
-/// The row-major 4×4 matrix mapping normalized coordinates inside a rotated rect (the model's
-/// input square) to normalized image coordinates (MediaPipe's
-/// `GetRotatedSubRectToRectTransformMatrix`, without flipping); z scales like x.
-public func rectToImageMatrix(_ rect: NormalizedRect, imageWidth: Int, imageHeight: Int) -> [Float] {
-    let a = rect.width * Float(imageWidth), b = rect.height * Float(imageHeight)
-    let c = cosf(rect.rotation), d = sinf(rect.rotation)
-    let e = rect.xCenter * Float(imageWidth), f = rect.yCenter * Float(imageHeight)
-    let g = 1 / Float(imageWidth), h = 1 / Float(imageHeight)
-    return [
-        a * c * g, -b * d * g, 0, (-0.5 * a * c + 0.5 * b * d + e) * g,
-        a * d * h, b * c * h, 0, (-0.5 * b * c - 0.5 * a * d + f) * h,
-        0, 0, a * g, 0,
-        0, 0, 0, 1,
-    ]
-}
-
 /// Projects landmarks from the normalized space of `rect` (a crop of an image of
 /// `imageWidth`×`imageHeight`) back to normalized image coordinates, scaling z by the length of the
 /// projected unit x vector, as MediaPipe's `LandmarkProjectionCalculator` does.
 public func projectLandmarks(_ landmarks: [SIMD3<Float>], from rect: NormalizedRect,
                              imageWidth: Int, imageHeight: Int) -> [SIMD3<Float>] {
-    let m = rectToImageMatrix(rect, imageWidth: imageWidth, imageHeight: imageHeight)
+    projectLandmarks(landmarks, matrix: rect.denormalized(imageWidth: imageWidth, imageHeight: imageHeight)
+        .subRectToImageMatrix(imageWidth: imageWidth, imageHeight: imageHeight))
+}
+
+/// Projects landmarks with a row-major 4×4 crop-to-image matrix (x and y through its first two
+/// rows; z scaled by the length of the image of the unit x vector), as MediaPipe's
+/// `LandmarkProjectionCalculator` does with a projection matrix.
+public func projectLandmarks(_ landmarks: [SIMD3<Float>], matrix m: [Float]) -> [SIMD3<Float>] {
     // Length of the image of the segment (0,0)-(1,0), computed from the projected end points.
     let dx = Double((m[0] + m[3]) - m[3]), dy = Double((m[4] + m[7]) - m[7])
     let zScale = Float((dx * dx + dy * dy).squareRoot())

@@ -51,6 +51,8 @@ let cases: [Case] = [
     conv("hand-det 5x5/2 stem 192x192 3->32", 192, 3, 32, k: 5, stride: 2),
     depthwise("hand-det dw5x5 96x96x32", 96, 32, k: 5),
     depthwise("hand-det dw5x5 48x48x64", 48, 64, k: 5),
+    depthwise("hand-det dw5x5 24x24x128", 24, 128, k: 5),
+    depthwise("hand-det dw5x5 12x12x256", 12, 256, k: 5),
     conv("hand-lm 1x1 14x14 112->672", 14, 112, 672),
     conv("hand-lm 1x1 7x7 192->1152", 7, 192, 1152),
     conv("conv 3x3 64x64 32->32", 64, 32, 32, k: 3),

@@ -2,12 +2,12 @@ import ArgumentParser
 import Foundation
 import TFLite
 
-/// `vision-tasks model`: tools for one model file (`info`; more subcommands join `subcommands`).
+/// `vision-tasks model`: tools for one model file (`info`, `run`, `benchmark`).
 struct ModelCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "model",
         abstract: "Inspect and run a .tflite model or a model inside a .task bundle.",
-        subcommands: [ModelInfoCommand.self]
+        subcommands: [ModelInfoCommand.self, ModelRunCommand.self, ModelBenchmarkCommand.self]
     )
 }
 

@@ -101,6 +101,14 @@ import Testing
         let p = Conv2DGeometry(inputHeight: 17, inputWidth: 17, inputChannels: 32, outputChannels: 48,
                                kernelHeight: 1, kernelWidth: 1, padding: .same)
         try check(p, seed: 23, threads: 2)
+        // Small maps with many channels split the output channels across threads.
+        let deep = Conv2DGeometry(inputHeight: 5, inputWidth: 6, inputChannels: 24, outputChannels: 72,
+                                  kernelHeight: 3, kernelWidth: 3, padding: .same)
+        try check(deep, seed: 24, threads: 2)
+        try check(deep, seed: 25, threads: 2, fused: true)
+        let wide = Conv2DGeometry(inputHeight: 7, inputWidth: 7, inputChannels: 19, outputChannels: 130,
+                                  kernelHeight: 1, kernelWidth: 1, padding: .valid)
+        try check(wide, seed: 26, threads: 3)
     }
 
     @Test func fusedResidualAndPReLU() throws {

@@ -59,6 +59,18 @@ import Testing
         #expect(throws: VisionTasksError.self) { try bundle.find(".tflite") }
     }
 
+    @Test func checksumsAreVerified() throws {
+        #expect(ZipReader.crc32(Data("123456789".utf8)) == 0xCBF4_3926)   // the CRC-32 check value
+        #expect(ZipReader.crc32(Data()) == 0)
+        let data = try Self.crafted()
+        let entry = try #require(try ZipDirectory(data, name: "bundle.task").entries.first)
+        var copy = Data(data)
+        copy[entry.dataRange.lowerBound + 100] ^= 0x01
+        #expect(throws: VisionTasksError.invalidBundle("bundle.task entry \"valid.tflite\" is corrupted (CRC-32 mismatch)")) {
+            try ModelBundle(data: copy, name: "bundle.task")
+        }
+    }
+
     @Test func notAZipIsInvalidBundle() throws {
         for data in [Data(), Data(repeating: 0x50, count: 5000), try TestSupport.reference("tflite/crafted/valid.tflite")] {
             #expect(throws: VisionTasksError.self) { try ModelBundle(data: data) }

@@ -60,6 +60,47 @@ import TFLite
         }
     }
 
+    @Test func littleEndianExifOrientation8() throws {
+        // Orientation 8 (turn 90° counterclockwise) in a little-endian TIFF block.
+        let plain = try Fixtures.data("images/hand_thumb_up.jpg")
+        var tiff: [UInt8] = [0x49, 0x49, 42, 0, 8, 0, 0, 0, 1, 0]
+        tiff += [0x12, 0x01, 3, 0, 1, 0, 0, 0, 8, 0, 0, 0] + [0, 0, 0, 0]
+        let payload: [UInt8] = Array("Exif".utf8) + [0, 0] + tiff
+        let app1: [UInt8] = [0xFF, 0xE1, 0, UInt8(payload.count + 2)] + payload
+        let image = try MPImage(encodedData: Data(plain.prefix(2)) + Data(app1) + Data(plain.dropFirst(2)))
+        let stored = try MPImage(contentsOfFile: Fixtures.path("images/hand_thumb_up.jpg"))
+        #expect(image.width == stored.height && image.height == stored.width)
+        // Pixel (x, y) of the turned image is pixel (W-1-y, x) of the stored one.
+        let a = image.withUnsafeBufferBytes { [UInt8]($0) }, b = stored.withUnsafeBufferBytes { [UInt8]($0) }
+        let (w, h) = (image.width, image.height)
+        for (x, y) in [(0, 0), (w - 1, 0), (17, 300), (w - 1, h - 1)] {
+            let (sx, sy) = (stored.width - 1 - y, x)
+            #expect(a[(y * w + x) * 3 ..< (y * w + x) * 3 + 3] == b[(sy * stored.width + sx) * 3 ..< (sy * stored.width + sx) * 3 + 3])
+        }
+    }
+
+    @Test func hugeDeclaredSizeIsRefusedBeforeDecoding() throws {
+        // A PNG whose header claims 60000 x 60000 RGBA pixels (14 GB): refused, not allocated.
+        let png = try Fixtures.data("images/png-variants/rgba8.png")
+        var bytes = [UInt8](png)
+        let big: [UInt8] = [0, 0, 0xEA, 0x60]  // 60000
+        bytes.replaceSubrange(16..<20, with: big)
+        bytes.replaceSubrange(20..<24, with: big)
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes[12..<29] {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        crc = ~crc
+        bytes.replaceSubrange(29..<33, with: [UInt8(crc >> 24), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)])
+        do {
+            _ = try MPImage(encodedData: Data(bytes), name: "huge.png")
+            Issue.record("a 60000x60000 PNG decoded")
+        } catch let error as VisionTasksError {
+            #expect(error == .invalidImage("huge.png: corrupt or unsupported PNG: unsupported PNG size 60000x60000"))
+        }
+    }
+
     @Test func truncatedAndCorruptFilesThrow() throws {
         let dir = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }

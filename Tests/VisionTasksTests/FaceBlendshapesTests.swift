@@ -1,4 +1,5 @@
 import Testing
+import TFLite
 @testable import VisionTasks
 
 @Test func blendshapeTablesMatchMediaPipesShapes() {
@@ -23,4 +24,25 @@ func blendshapeNamesAreMediaPipesInOrder() throws {
     #expect(input[0] == 0 && input[1] == 0)
     #expect(abs(input[2 * 145] - 0.477 * 640) < 1e-3 && abs(input[2 * 145 + 1] - 0.2385 * 480) < 1e-3)
     #expect(abs(input[2 * 12] - 0.033 * 640) < 1e-3)
+}
+
+// The blendshapes step alone: MediaPipe's own landmarks (references) through our input preparation
+// and our engine must give MediaPipe's blendshape scores, within 1e-2 (issue #4's tolerance).
+@Test(.enabled(if: FaceLandmarkerFixtures.haveModels), arguments: FaceLandmarkerFixtures.caseNames)
+func blendshapesFromMediaPipeLandmarksMatchMediaPipe(caseName: String) throws {
+    let bundle = try ModelBundle(contentsOfFile: FaceLandmarkerFixtures.modelPath)
+    let model = try FaceBlendshapesModel(model: try bundle.model(named: FaceBlendshapesModel.bundleEntry),
+                                         name: FaceBlendshapesModel.bundleEntry, numThreads: 1)
+    let c = try FaceLandmarkerFixtures.load(caseName)
+    let size = FaceLandmarkerFixtures.frameSize(c)
+    var worst: Float = 0
+    for frame in c.results {
+        for face in frame.faces {
+            let scores = try model.classify(face.points, imageWidth: size.width, imageHeight: size.height).categories.map(\.score)
+            let error = zip(scores, face.blendshapes).map { abs($0 - $1) }.max() ?? 0
+            worst = max(worst, error)
+            #expect(error <= 1e-2, "\(caseName) frame \(frame.timestampMs): blendshape error \(error)")
+        }
+    }
+    print("blendshapes from MediaPipe landmarks, \(caseName): max error \(worst)")
 }

@@ -4,15 +4,11 @@ import VisionTasks
 
 /// `vision-tasks face-detector`, run as a user runs it (the binary `swift build` puts beside the tests).
 @Suite struct FaceDetectorCommandTests {
-    private func run(_ arguments: [String]) throws -> (lines: [String], status: Int32, stderr: String) {
-        try CommandSupport.run(arguments)
-    }
-
     @Test func printsOneJSONLinePerImageAndFailsAtTheEndOnABadOne() throws {
         let good = FaceDetectorSupport.imagePath("astronaut.png")
         let composite = FaceDetectorSupport.imagePath("references/face_detector/composite.png")
         let missing = "/no/such/photo.jpg"
-        let (lines, status, _) = try run(["face-detector", "--model", FaceDetectorSupport.modelPath,
+        let (lines, status, _) = try VisionTasksCLI.run(["face-detector", "--model", FaceDetectorSupport.modelPath,
                                           good, missing, composite])
         #expect(status != 0)
         #expect(lines.count == 3)
@@ -33,7 +29,7 @@ import VisionTasks
 
     @Test func takesTheOptionsInKebabCase() throws {
         let good = FaceDetectorSupport.imagePath("woman_sitting.jpg")
-        let (lines, status, _) = try run(["face-detector", "--model", FaceDetectorSupport.modelPath,
+        let (lines, status, _) = try VisionTasksCLI.run(["face-detector", "--model", FaceDetectorSupport.modelPath,
                                           "--min-detection-confidence", "0.3", "--min-suppression-threshold", "0.3",
                                           "--threads", "1", good])
         #expect(status == 0)
@@ -46,7 +42,7 @@ import VisionTasks
     }
 
     @Test func rejectsAnOptionOutOfRange() throws {
-        let (lines, status, stderr) = try run(["face-detector", "--model", FaceDetectorSupport.modelPath,
+        let (lines, status, stderr) = try VisionTasksCLI.run(["face-detector", "--model", FaceDetectorSupport.modelPath,
                                                "--min-detection-confidence", "1.5",
                                                FaceDetectorSupport.imagePath("astronaut.png")])
         #expect(status != 0)

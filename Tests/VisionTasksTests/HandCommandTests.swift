@@ -8,7 +8,7 @@ import VisionTasks
 @Suite(.enabled(if: HandSupport.haveModels, "models/ not fetched: run make models"))
 struct HandCommandTests {
     private func run(_ arguments: [String]) throws -> (lines: [String], status: Int32, stderr: String) {
-        try CommandSupport.run(arguments)
+        try VisionTasksCLI.run(arguments)
     }
 
     @Test func gestureRecognizerPrintsThumbUpAndReportsABadInput() throws {

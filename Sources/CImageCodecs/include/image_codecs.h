@@ -19,6 +19,10 @@ typedef struct {
     int channels;
 } ic_image;
 
+/// The largest image decoded (2^27 pixels, e.g. 16384 x 8192): larger headers are refused before
+/// any pixel memory is touched, so a hostile file cannot exhaust memory.
+#define IC_MAX_PIXELS ((size_t)1 << 27)
+
 /// Size of the message buffers the functions below fill on failure.
 #define IC_MESSAGE_SIZE 256
 

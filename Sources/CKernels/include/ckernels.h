@@ -59,10 +59,12 @@ typedef struct vt_epilogue {
     const float *prelu_alpha;
 } vt_epilogue;
 
-/// Output pixels [m_begin, m_end) of the flattened range batch*out_h*out_w, finished by `ep`.
-/// `scratch` holds vt_conv2d_scratch_count floats private to this call.
+/// Output pixels [m_begin, m_end) of the flattened range batch*out_h*out_w and output channels
+/// [col_begin, col_end) (multiples of 16, or col_end = out_c), finished by `ep`. `scratch` holds
+/// vt_conv2d_scratch_count floats private to this call.
 void vt_conv2d(const vt_conv_geometry *g, const float *input, const float *packed, float *output,
-               const vt_epilogue *ep, float *scratch, size_t m_begin, size_t m_end, int isa);
+               const vt_epilogue *ep, float *scratch, size_t m_begin, size_t m_end, size_t col_begin,
+               size_t col_end, int isa);
 
 /// Floats needed for packed fully-connected weights with `in_features` inputs, `out_features` outputs.
 size_t vt_fc_packed_count(int in_features, int out_features);

@@ -104,7 +104,7 @@ enum UnaryOperator: Equatable, Sendable { case neg, sqrt, rsqrt, relu, logistic 
 enum ReduceOperator: Equatable, Sendable { case mean, sum, max, min }
 
 /// What a node computes, with its options already decoded.
-enum Operation: Equatable, Sendable {
+enum GraphOperation: Equatable, Sendable {
     case binary(BinaryOperator, Activation)
     case unary(UnaryOperator)
     case conv2d(ConvolutionOptions)
@@ -127,7 +127,7 @@ enum Operation: Equatable, Sendable {
 
 /// One operator application: which tensors it reads (-1 for an absent optional input) and writes.
 struct GraphNode: Sendable {
-    var operation: Operation
+    var operation: GraphOperation
     /// The TFLite operator name (for messages).
     var opName: String
     /// The operator's index in the model's subgraph (for messages).

@@ -1,5 +1,5 @@
 // TFLite model → Graph: decodes subgraph 0's tensors (constant bytes by element type) and maps
-// each operator and its options to an `Operation`, refusing anything the engine cannot run.
+// each operator and its options to a `GraphOperation`, refusing anything the engine cannot run.
 
 import Foundation
 import TFLite
@@ -111,7 +111,7 @@ enum GraphLoader {
     }
 
     /// The operation of `op`; nil when the operator is not one the engine implements.
-    private static func operation(_ op: TFLiteModel.Operator, place: String) throws -> Operation? {
+    private static func operation(_ op: TFLiteModel.Operator, place: String) throws -> GraphOperation? {
         let options = op.options
         let fused = try activation(options.fusedActivation, place: place)
         func mismatch() -> VisionTasksError {

@@ -6,7 +6,7 @@ import TFLite
 /// `activation`, then PReLU with per-output-channel slopes `preluAlpha` [O] (when given). The
 /// optional parts fuse CONV_2D (activation NONE) → ADD (its activation) → PRELU into one pass.
 /// `scratch` holds at least `weights.scratchCount(threads:)` floats (may be nil when that is 0).
-/// No allocation; the output pixels are split across `threads`.
+/// No allocation; the output pixels (or, for small maps, the output channels) are split across `threads`.
 package func conv2D(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>,
                     weights: PackedConv2DWeights, activation: ClampRange = .none,
                     residual: UnsafePointer<Float>? = nil, preluAlpha: UnsafePointer<Float>? = nil,
@@ -20,9 +20,21 @@ package func conv2D(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Fl
     let packed = weights.storage.pointer
     let code = isa.code
     let epilogue = vt_epilogue(lo: activation.min, hi: activation.max, residual: residual, prelu_alpha: preluAlpha)
+    let columns = g.outputChannels
+    if threads.count > 1 && total < 96 && columns >= 64 {
+        // Few pixels, many channels (the deep layers): split the output channels instead.
+        threads.split(columns, granule: 32) { part, begin, end in
+            var local = cg
+            var ep = epilogue
+            vt_conv2d(&local, input, packed, output, &ep, scratch.map { $0 + part * perThread }, 0, total,
+                      begin, end, code)
+        }
+        return
+    }
     threads.split(total, granule: 24, minimumPerPart: 48) { part, begin, end in
         var local = cg
         var ep = epilogue
-        vt_conv2d(&local, input, packed, output, &ep, scratch.map { $0 + part * perThread }, begin, end, code)
+        vt_conv2d(&local, input, packed, output, &ep, scratch.map { $0 + part * perThread }, begin, end,
+                  0, columns, code)
     }
 }

@@ -25,7 +25,7 @@ enum SquaredDifferenceFunction: BinaryFunction {
     }
 }
 enum MaximumFunction: BinaryFunction {
-    @inline(__always) static func apply(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> { pointwiseMax(a, b) }
+    @inline(__always) static func apply(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> { lanewiseMax(a, b) }
 }
 /// PRELU: x where x ≥ 0, alpha·x elsewhere (b is alpha).
 enum PReLUFunction: BinaryFunction {
@@ -85,7 +85,7 @@ func binaryRow<F: BinaryFunction>(
     case (1, 1):
         while i + 8 <= n {
             var y = F.apply(load8(a + i), load8(b + i))
-            if clamp { y = y.clamped(lowerBound: vlo, upperBound: vhi) }
+            if clamp { y = lanewiseMin(lanewiseMax(y, vlo), vhi) }
             store8(y, out + i)
             i += 8
         }
@@ -93,7 +93,7 @@ func binaryRow<F: BinaryFunction>(
         let vb = SIMD8<Float>(repeating: b[0])
         while i + 8 <= n {
             var y = F.apply(load8(a + i), vb)
-            if clamp { y = y.clamped(lowerBound: vlo, upperBound: vhi) }
+            if clamp { y = lanewiseMin(lanewiseMax(y, vlo), vhi) }
             store8(y, out + i)
             i += 8
         }
@@ -101,7 +101,7 @@ func binaryRow<F: BinaryFunction>(
         let va = SIMD8<Float>(repeating: a[0])
         while i + 8 <= n {
             var y = F.apply(va, load8(b + i))
-            if clamp { y = y.clamped(lowerBound: vlo, upperBound: vhi) }
+            if clamp { y = lanewiseMin(lanewiseMax(y, vlo), vhi) }
             store8(y, out + i)
             i += 8
         }
@@ -111,7 +111,7 @@ func binaryRow<F: BinaryFunction>(
         let va = aStep == 0 ? SIMD8(repeating: a[0]) : loadPartial(a + i, m)
         let vb = bStep == 0 ? SIMD8(repeating: b[0]) : loadPartial(b + i, m)
         var y = F.apply(va, vb)
-        if clamp { y = y.clamped(lowerBound: vlo, upperBound: vhi) }
+        if clamp { y = lanewiseMin(lanewiseMax(y, vlo), vhi) }
         storePartial(y, out + i, m)
     }
 }
@@ -184,7 +184,7 @@ enum RsqrtFunction: UnaryFunction {
     @inline(__always) static func apply(_ x: SIMD8<Float>) -> SIMD8<Float> { 1 / x.squareRoot() }
 }
 enum ReluFunction: UnaryFunction {
-    @inline(__always) static func apply(_ x: SIMD8<Float>) -> SIMD8<Float> { pointwiseMax(x, .zero) }
+    @inline(__always) static func apply(_ x: SIMD8<Float>) -> SIMD8<Float> { lanewiseMax(x, .zero) }
 }
 enum LogisticFunction: UnaryFunction {
     @inline(__always) static func apply(_ x: SIMD8<Float>) -> SIMD8<Float> { vectorLogistic(x) }

@@ -5,7 +5,7 @@
 /// result never overflows to infinity; below that range it flushes towards the smallest normal.
 @inline(__always)
 func vectorExp(_ input: SIMD8<Float>) -> SIMD8<Float> {
-    let x = input.clamped(lowerBound: SIMD8(repeating: -87.3), upperBound: SIMD8(repeating: 88.0))
+    let x = lanewiseMin(lanewiseMax(input, SIMD8(repeating: -87.3)), SIMD8(repeating: 88.0))
     // Round x·log2(e) to an integer n with the 1.5·2^23 trick; the low bits of t then hold n + 127.
     let magic = SIMD8<Float>(repeating: 12_582_912 + 127)
     let t = x * 1.442_695_04 + magic

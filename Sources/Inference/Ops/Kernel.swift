@@ -47,3 +47,15 @@ func load8(_ p: UnsafePointer<Float>) -> SIMD8<Float> {
 func store8(_ v: SIMD8<Float>, _ p: UnsafeMutablePointer<Float>) {
     UnsafeMutableRawPointer(p).storeBytes(of: v, as: SIMD8<Float>.self)
 }
+
+/// Lane-wise maximum (a blend, which vectorises; the standard library's generic `pointwiseMax` does not).
+@inline(__always)
+func lanewiseMax(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> {
+    a.replacing(with: b, where: a .< b)
+}
+
+/// Lane-wise minimum (see `lanewiseMax`).
+@inline(__always)
+func lanewiseMin(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> {
+    a.replacing(with: b, where: b .< a)
+}

@@ -68,8 +68,8 @@ final class ReduceKernel: Kernel {
     func run() {
         switch op {
         case .sum, .mean: reduce(initial: 0) { $0 + $1 }
-        case .max: reduce(initial: -.infinity) { pointwiseMax($0, $1) }
-        case .min: reduce(initial: .infinity) { pointwiseMin($0, $1) }
+        case .max: reduce(initial: -.infinity) { lanewiseMax($0, $1) }
+        case .min: reduce(initial: .infinity) { lanewiseMin($0, $1) }
         }
         if op == .mean {
             let scale = 1 / Float(plan.reducedCount)

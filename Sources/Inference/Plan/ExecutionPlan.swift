@@ -51,6 +51,7 @@ final class ExecutionPlan {
 
     init(graph source: Graph, threads: KernelThreads) throws {
         var graph = source
+        graph.fuseActivations()
         for t in graph.inputs + graph.outputs {
             guard graph.tensors[t].type == .float32 else {
                 throw VisionTasksError.unsupportedModel(

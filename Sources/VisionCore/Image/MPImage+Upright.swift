@@ -4,6 +4,9 @@ extension MPImage {
     /// The upright image as compact RGB8 pixels with orientation `.up`: the stored pixels turned by
     /// `orientation` (mirrored ones mirrored too), alpha dropped, gray repeated in R, G and B.
     public func uprightRGB() throws -> MPImage {
+        if orientation == .up && bufferFormat == .rgb8 {
+            return self
+        }
         let w = width, h = height
         let target = try PixelStorage(count: w * h * 3, for: "upright copy")
         let bpp = bufferFormat.bytesPerPixel

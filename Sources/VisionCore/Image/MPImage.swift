@@ -90,7 +90,7 @@ public struct MPImage: Sendable {
     public init(contentsOfFile path: String, orientation: ImageOrientation = .up) throws {
         let data: Data
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
             var isDirectory: ObjCBool = false
             if !FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {

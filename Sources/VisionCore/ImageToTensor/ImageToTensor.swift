@@ -54,16 +54,19 @@ public enum ImageToTensor {
 
         let low = options.outputRange.lowerBound, high = options.outputRange.upperBound
         let scale = (high - low) / 255
-        var levels = (0..<256).map { low.addingProduct(Float($0), scale) }
-        try image.withUnsafeBufferBytes { pixels in
-            try levels.withUnsafeMutableBufferPointer { table in
-                guard let source = pixels.baseAddress, let table = table.baseAddress else {
+        try withUnsafeTemporaryAllocation(of: Float.self, capacity: 256) { table in
+            guard let levels = table.baseAddress else { return }
+            for level in 0..<256 {
+                levels[level] = low.addingProduct(Float(level), scale)
+            }
+            try image.withUnsafeBufferBytes { pixels in
+                guard let source = pixels.baseAddress else {
                     throw VisionTasksError.invalidImage("image to tensor: the image has no pixels")
                 }
                 BilinearWarp(source: source.assumingMemoryBound(to: UInt8.self),
                              width: image.bufferWidth, height: image.bufferHeight, format: image.bufferFormat,
                              inverseMatrix: inverse, zeroBorder: options.borderMode == .zero)
-                    .run(into: outputBase, width: options.outputWidth, height: options.outputHeight, levels: table)
+                    .run(into: outputBase, width: options.outputWidth, height: options.outputHeight, levels: levels)
             }
         }
         return ImageToTensorTransform(

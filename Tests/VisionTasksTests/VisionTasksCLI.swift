@@ -1,8 +1,9 @@
 import Foundation
 
-/// Runs the built `vision-tasks` executable as a user runs it, for the command-line tests.
-enum CommandSupport {
-    /// The built `vision-tasks` executable, next to the test bundle (or under .build/debug).
+/// Runs the built `vision-tasks` tool as a user runs it (the binary `swift build` puts beside the
+/// tests), for the command-line tests of every task.
+enum VisionTasksCLI {
+    /// The built `vision-tasks` executable, next to the test bundle.
     static var executable: URL {
         var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         while directory.path != "/" {
@@ -10,12 +11,10 @@ enum CommandSupport {
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
             directory.deleteLastPathComponent()
         }
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        return root.appendingPathComponent(".build/debug/vision-tasks")
+        return FaceDetectorSupport.root.appendingPathComponent(".build/debug/vision-tasks")
     }
 
-    /// Runs `vision-tasks arguments...`; its stdout lines, exit status and stderr.
+    /// Runs the tool with `arguments`; returns its standard output lines, exit status and standard error.
     static func run(_ arguments: [String]) throws -> (lines: [String], status: Int32, stderr: String) {
         let process = Process()
         process.executableURL = executable

@@ -1,0 +1,48 @@
+/// Receives the results of a face landmarker in live-stream mode, as in MediaPipe for iOS.
+/// Calls arrive on one serial queue, in timestamp order; frames dropped under load get no call.
+public protocol FaceLandmarkerLiveStreamDelegate: AnyObject, Sendable {
+    /// Called with the result of the frame sent at `timestampInMilliseconds`, or with the error it
+    /// raised (then `result` is nil).
+    func faceLandmarker(_ faceLandmarker: FaceLandmarker, didFinishDetection result: FaceLandmarkerResult?,
+                        timestampInMilliseconds: Int, error: (any Error)?)
+}
+
+/// Options of a `FaceLandmarker`, with the names of MediaPipe for iOS. The landmarker copies them
+/// when it is created; changing them afterwards changes nothing.
+public final class FaceLandmarkerOptions {
+    /// The model and how it runs: a `face_landmarker.task` bundle.
+    public var baseOptions: BaseOptions
+    /// How the landmarker is fed: images, video frames or a live stream.
+    public var runningMode: RunningMode
+    /// The most faces to find (at least 1, default 1).
+    public var numFaces: Int
+    /// Face detections scoring below this are dropped (0...1, default 0.5).
+    public var minFaceDetectionConfidence: Float
+    /// Faces whose landmark model presence score is not above this are dropped (0...1, default 0.5).
+    public var minFacePresenceConfidence: Float
+    /// In video and live-stream mode, the overlap (IoU) above which a new detection replaces a
+    /// tracked face (0...1, default 0.5).
+    public var minTrackingConfidence: Float
+    /// Whether results carry the 52 blendshape scores of each face (default false).
+    public var outputFaceBlendshapes: Bool
+    /// Whether results carry each face's 4×4 facial transformation matrix (default false).
+    public var outputFacialTransformationMatrixes: Bool
+    /// Receives the results in live-stream mode (required there, forbidden otherwise). Held weakly.
+    public weak var faceLandmarkerLiveStreamDelegate: (any FaceLandmarkerLiveStreamDelegate)?
+
+    /// Creates options with MediaPipe's defaults: image mode, one face, confidences 0.5, no
+    /// blendshapes or matrices.
+    public init(baseOptions: BaseOptions = BaseOptions(), runningMode: RunningMode = .image, numFaces: Int = 1,
+                minFaceDetectionConfidence: Float = 0.5, minFacePresenceConfidence: Float = 0.5,
+                minTrackingConfidence: Float = 0.5, outputFaceBlendshapes: Bool = false,
+                outputFacialTransformationMatrixes: Bool = false) {
+        self.baseOptions = baseOptions
+        self.runningMode = runningMode
+        self.numFaces = numFaces
+        self.minFaceDetectionConfidence = minFaceDetectionConfidence
+        self.minFacePresenceConfidence = minFacePresenceConfidence
+        self.minTrackingConfidence = minTrackingConfidence
+        self.outputFaceBlendshapes = outputFaceBlendshapes
+        self.outputFacialTransformationMatrixes = outputFacialTransformationMatrixes
+    }
+}

@@ -1,0 +1,21 @@
+/// What a face landmarker found in one image or frame.
+public struct FaceLandmarkerResult: Codable, Sendable, Equatable {
+    /// Each face's 478 landmarks (468 mesh points and 10 iris points), normalized to the upright image.
+    public let faceLandmarks: [[NormalizedLandmark]]
+    /// Each face's 52 blendshape scores, when `outputFaceBlendshapes` is set (empty otherwise).
+    public let faceBlendshapes: [Classifications]
+    /// Each face's 4×4 transformation from the canonical face model to the detected face, in
+    /// centimetres, when `outputFacialTransformationMatrixes` is set (empty otherwise).
+    public let facialTransformationMatrixes: [TransformMatrix]
+    /// The frame's timestamp (0 in image mode).
+    public let timestampInMilliseconds: Int
+
+    /// Creates a result.
+    public init(faceLandmarks: [[NormalizedLandmark]], faceBlendshapes: [Classifications],
+                facialTransformationMatrixes: [TransformMatrix], timestampInMilliseconds: Int) {
+        self.faceLandmarks = faceLandmarks
+        self.faceBlendshapes = faceBlendshapes
+        self.facialTransformationMatrixes = facialTransformationMatrixes
+        self.timestampInMilliseconds = timestampInMilliseconds
+    }
+}

@@ -1,0 +1,48 @@
+// image-bench: times VisionCore's image steps on one photo (decode, letterbox, rotated crops) and
+// prints median milliseconds. Usage: image-bench IMAGE [RUNS]   (build with -c release)
+import Foundation
+import VisionCore
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 2 else {
+    FileHandle.standardError.write(Data("usage: image-bench IMAGE [RUNS]\n".utf8))
+    exit(2)
+}
+let path = arguments[1]
+let runs = arguments.count > 2 ? max(1, Int(arguments[2]) ?? 50) : 50
+
+func median(_ body: () throws -> Void) rethrows -> Double {
+    var times: [Double] = []
+    for _ in 0..<runs {
+        let start = DispatchTime.now().uptimeNanoseconds
+        try body()
+        times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+    }
+    return times.sorted()[times.count / 2]
+}
+
+do {
+    let image = try MPImage(contentsOfFile: path)
+    print("image \(path): \(image.width)x\(image.height) \(image.bufferFormat)")
+    print(String(format: "decode file: %.3f ms", try median { _ = try MPImage(contentsOfFile: path) }))
+    let cases: [(String, Int, Bool, BorderMode, NormalizedRect?)] = [
+        ("letterbox 128x128 (face detector)", 128, true, .zero, nil),
+        ("letterbox 192x192 (palm detector)", 192, true, .zero, nil),
+        ("rotated crop 256x256 (face landmarks)", 256, false, .replicate,
+         NormalizedRect(xCenter: 0.5, yCenter: 0.4, width: 0.3, height: 0.45, rotation: 0.3)),
+        ("rotated crop 224x224 (hand landmarks)", 224, false, .replicate,
+         NormalizedRect(xCenter: 0.3, yCenter: 0.6, width: 0.25, height: 0.37, rotation: -1.2)),
+    ]
+    for (name, size, keep, border, roi) in cases {
+        let options = try ImageToTensorOptions(outputWidth: size, outputHeight: size, keepAspectRatio: keep,
+                                               outputRange: -1...1, borderMode: border)
+        var tensor = [Float](repeating: 0, count: options.elementCount)
+        let ms = try tensor.withUnsafeMutableBufferPointer { buffer in
+            try median { _ = try ImageToTensor.convert(image, roi: roi, options: options, into: buffer) }
+        }
+        print(String(format: "%@: %.3f ms", name, ms))
+    }
+} catch {
+    FileHandle.standardError.write(Data("image-bench: \(error)\n".utf8))
+    exit(1)
+}

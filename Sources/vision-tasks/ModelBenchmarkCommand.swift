@@ -1,0 +1,75 @@
+import ArgumentParser
+import Foundation
+import Inference
+import TFLite
+
+/// `vision-tasks model benchmark PATH [--entry NAME] [--runs N] [--warmup N] [--threads N] [--json]`:
+/// times `invoke()` on seeded random inputs and prints the median and 90th-percentile latency.
+struct ModelBenchmarkCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "benchmark",
+        abstract: "Time a model's inference on random inputs: median and p90 latency in milliseconds."
+    )
+
+    @OptionGroup var source: ModelSourceOptions
+
+    @Option(help: "Timed runs.")
+    var runs = 100
+
+    @Option(help: "Untimed runs first.")
+    var warmup = 10
+
+    @Option(help: "Worker threads.")
+    var threads = 1
+
+    @Flag(help: "Print one JSON object {\"model\", \"medianMs\", \"p90Ms\", \"threads\"}.")
+    var json = false
+
+    /// What `--json` prints.
+    struct Report: Codable {
+        var model: String
+        var medianMs: Double
+        var p90Ms: Double
+        var threads: Int
+    }
+
+    func run() async throws {
+        try reportingErrors {
+            guard runs >= 1 else { throw VisionTasksError.invalidOption(name: "--runs", reason: "must be at least 1, got \(runs)") }
+            guard warmup >= 0 else { throw VisionTasksError.invalidOption(name: "--warmup", reason: "must be at least 0, got \(warmup)") }
+            let (name, data) = try source.loadModelData()
+            let interpreter = try Interpreter(modelData: data, numThreads: threads)
+            var generator = SystemRandomNumberGenerator()
+            for (i, info) in interpreter.inputs.enumerated() {
+                try interpreter.setInput(i, (0..<info.elementCount).map { _ in Float.random(in: 0..<1, using: &generator) })
+            }
+            for _ in 0..<warmup { try interpreter.invoke() }
+            var times: [Double] = []
+            times.reserveCapacity(runs)
+            for _ in 0..<runs {
+                let start = DispatchTime.now().uptimeNanoseconds
+                try interpreter.invoke()
+                times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+            }
+            times.sort()
+            let report = Report(model: name, medianMs: Self.percentile(times, 0.5), p90Ms: Self.percentile(times, 0.9),
+                                threads: threads)
+            if json {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+                print(String(decoding: try encoder.encode(report), as: UTF8.self))
+            } else {
+                let ms = { (v: Double) in String(format: "%.3f", v) }
+                print("\(name): median \(ms(report.medianMs)) ms, p90 \(ms(report.p90Ms)) ms (\(runs) runs, \(warmup) warm-up, \(threads) thread(s))")
+            }
+        }
+    }
+
+    /// The value at fraction `q` of sorted `values` (linear interpolation).
+    static func percentile(_ values: [Double], _ q: Double) -> Double {
+        guard !values.isEmpty else { return 0 }
+        let position = q * Double(values.count - 1)
+        let low = Int(position.rounded(.down)), high = min(low + 1, values.count - 1)
+        return values[low] + (values[high] - values[low]) * (position - Double(low))
+    }
+}

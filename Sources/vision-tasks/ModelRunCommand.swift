@@ -1,0 +1,103 @@
+import ArgumentParser
+import Foundation
+import Inference
+import TFLite
+
+/// `vision-tasks model run PATH [--entry NAME] --input NAME=FILE ... --output-dir DIR`: runs a model on
+/// raw little-endian float32 inputs and writes each output as DIR/<name with / and : replaced by _>.f32.
+struct ModelRunCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run a model on raw float32 input files and write its outputs as raw float32 files."
+    )
+
+    @OptionGroup var source: ModelSourceOptions
+
+    @Option(name: .customLong("input"), help: "An input tensor and its raw little-endian float32 file, as NAME=FILE (repeat for each input).")
+    var inputs: [String] = []
+
+    @Option(help: "Directory the outputs are written to (created if missing).")
+    var outputDir: String
+
+    @Option(help: "Worker threads.")
+    var threads = 1
+
+    func run() async throws {
+        try reportingErrors {
+            let (_, data) = try source.loadModelData()
+            let interpreter = try Interpreter(modelData: data, numThreads: threads)
+            var given: [String: String] = [:]
+            for spec in inputs {
+                guard let eq = spec.firstIndex(of: "="), eq != spec.startIndex else {
+                    throw VisionTasksError.invalidArgument("--input \(spec): expected NAME=FILE")
+                }
+                given[String(spec[..<eq])] = String(spec[spec.index(after: eq)...])
+            }
+            let names = interpreter.inputs.map(\.name)
+            for name in given.keys where !names.contains(name) {
+                throw VisionTasksError.invalidArgument("--input \(name): the model has no such input (inputs: \(names.joined(separator: ", ")))")
+            }
+            for (i, info) in interpreter.inputs.enumerated() {
+                guard let file = given[info.name] else {
+                    throw VisionTasksError.invalidArgument("missing --input \(info.name)=FILE (\(info.shape) float32)")
+                }
+                let values = try RawFloats.read(file)
+                guard values.count == info.elementCount else {
+                    throw VisionTasksError.invalidArgument(
+                        "\(file) holds \(values.count) floats, input \(info.name) \(info.shape) needs \(info.elementCount)")
+                }
+                try interpreter.setInput(i, values)
+            }
+            try interpreter.invoke()
+            do {
+                try FileManager.default.createDirectory(atPath: outputDir, withIntermediateDirectories: true)
+            } catch {
+                throw VisionTasksError.fileUnreadable(path: outputDir, reason: "cannot create the directory: \(error.localizedDescription)")
+            }
+            for (i, info) in interpreter.outputs.enumerated() {
+                let file = URL(fileURLWithPath: outputDir)
+                    .appendingPathComponent(RawFloats.fileName(forTensor: info.name)).path
+                try RawFloats.write(interpreter.output(i), to: file)
+                print("\(info.name) \(ModelInfo.shape(info.shape)) -> \(file)")
+            }
+        }
+    }
+}
+
+/// Raw little-endian float32 files, as `model run` reads and writes them.
+enum RawFloats {
+    /// "<name>.f32" with "/" and ":" replaced by "_".
+    static func fileName(forTensor name: String) -> String {
+        String(name.map { $0 == "/" || $0 == ":" ? "_" : $0 }) + ".f32"
+    }
+
+    /// The floats of `path`; throws when it is missing or not a multiple of 4 bytes.
+    static func read(_ path: String) throws -> [Float] {
+        guard FileManager.default.fileExists(atPath: path) else { throw VisionTasksError.fileNotFound(path: path) }
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw VisionTasksError.fileUnreadable(path: path, reason: error.localizedDescription)
+        }
+        guard data.count % 4 == 0 else {
+            throw VisionTasksError.invalidArgument("\(path) has \(data.count) bytes, not a whole number of float32 values")
+        }
+        return data.withUnsafeBytes { raw in
+            (0..<data.count / 4).map {
+                Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 4 * $0, as: UInt32.self)))
+            }
+        }
+    }
+
+    /// Writes `values` little-endian to `path`.
+    static func write(_ values: [Float], to path: String) throws {
+        var data = Data(capacity: values.count * 4)
+        for v in values { withUnsafeBytes(of: v.bitPattern.littleEndian) { data.append(contentsOf: $0) } }
+        do {
+            try data.write(to: URL(fileURLWithPath: path))
+        } catch {
+            throw VisionTasksError.fileUnreadable(path: path, reason: "cannot write: \(error.localizedDescription)")
+        }
+    }
+}

@@ -1,0 +1,319 @@
+import Foundation
+import Testing
+@testable import Inference
+import TFLite
+
+/// Builds small graphs by hand to test one operator at a time through the real planner.
+struct GraphBuilder {
+    var graph = Graph(tensors: [], nodes: [], inputs: [], outputs: [])
+
+    /// A run-time float input.
+    mutating func input(_ shape: [Int]) -> Int {
+        graph.tensors.append(GraphTensor(name: "in\(graph.tensors.count)", shape: shape, type: .float32))
+        graph.inputs.append(graph.tensors.count - 1)
+        return graph.tensors.count - 1
+    }
+
+    /// A constant int32 argument (shape, axes, permutation...).
+    mutating func ints(_ values: [Int], shape: [Int]? = nil) -> Int {
+        graph.tensors.append(GraphTensor(name: "c\(graph.tensors.count)", shape: shape ?? [values.count], type: .int32,
+                                         constant: .int32(values.map { Int32($0) })))
+        return graph.tensors.count - 1
+    }
+
+    /// A constant tensor.
+    mutating func constant(_ data: ConstantData, shape: [Int], type: ElementType = .float32,
+                           quantization: Quantization? = nil) -> Int {
+        graph.tensors.append(GraphTensor(name: "k\(graph.tensors.count)", shape: shape, type: type, constant: data,
+                                         quantization: quantization))
+        return graph.tensors.count - 1
+    }
+
+    /// Appends a node whose outputs are declared with `shapes`; returns the output tensors.
+    @discardableResult
+    mutating func node(_ op: GraphOperation, _ inputs: [Int], _ shapes: [[Int]], output: Bool = true) -> [Int] {
+        var outs: [Int] = []
+        for s in shapes {
+            graph.tensors.append(GraphTensor(name: "t\(graph.tensors.count)", shape: s, type: .float32))
+            outs.append(graph.tensors.count - 1)
+        }
+        graph.nodes.append(GraphNode(operation: op, opName: "\(op)", index: graph.nodes.count, inputs: inputs, outputs: outs))
+        if output { graph.outputs += outs }
+        return outs
+    }
+
+    /// Runs the graph on `inputs` and returns every graph output.
+    func run(_ inputs: [[Float]], threads: Int = 1) throws -> [[Float]] {
+        let interpreter = try Interpreter(graph: graph, numThreads: threads)
+        for (i, v) in inputs.enumerated() { try interpreter.setInput(i, v) }
+        try interpreter.invoke()
+        return (0..<interpreter.outputs.count).map { interpreter.output($0) }
+    }
+}
+
+/// One operator on one or two inputs, returning its single output.
+func runOp(_ op: GraphOperation, _ a: ([Int], [Float]), _ b: ([Int], [Float])? = nil, out: [Int]) throws -> [Float] {
+    var g = GraphBuilder()
+    var ins = [g.input(a.0)]
+    if let b { ins.append(g.input(b.0)) }
+    g.node(op, ins, [out])
+    return try g.run([a.1] + (b.map { [$0.1] } ?? []))[0]
+}
+
+/// Exact-arithmetic operator cases (tolerance 0 unless stated).
+@Suite struct OperatorTests {
+    @Test func binaryBroadcasting() throws {
+        // [2,3] + [3]
+        #expect(try runOp(.binary(.add, .none), ([2, 3], [1, 2, 3, 4, 5, 6]), ([3], [10, 20, 30]), out: [2, 3])
+                == [11, 22, 33, 14, 25, 36])
+        // [2,1,3] - [1,4,1] -> [2,4,3]
+        let a: [Float] = [1, 2, 3, 4, 5, 6], b: [Float] = [0, 10, 20, 30]
+        let r = try runOp(.binary(.sub, .none), ([2, 1, 3], a), ([1, 4, 1], b), out: [2, 4, 3])
+        var expected: [Float] = []
+        for i in 0..<2 { for j in 0..<4 { for k in 0..<3 { expected.append(a[i * 3 + k] - b[j]) } } }
+        #expect(r == expected)
+        // scalar on the left, 19 elements (vector body and tail)
+        let x = (0..<19).map { Float($0) - 9 }
+        #expect(try runOp(.binary(.mul, .none), ([], [2]), ([19], x), out: [19]) == x.map { 2 * $0 })
+        #expect(try runOp(.binary(.div, .none), ([19], x), ([], [4]), out: [19]) == x.map { $0 / 4 })
+        #expect(try runOp(.binary(.squaredDifference, .none), ([19], x), ([1], [1]), out: [19]) == x.map { ($0 - 1) * ($0 - 1) })
+        #expect(try runOp(.binary(.maximum, .none), ([19], x), ([1], [0.5]), out: [19]) == x.map { max($0, 0.5) })
+    }
+
+    @Test func fusedActivations() throws {
+        let x: [Float] = [-8, -1, -0.5, 0, 0.5, 3, 7, 9, -3]
+        let zero = [Float](repeating: 0, count: 9)
+        #expect(try runOp(.binary(.add, .relu6), ([9], x), ([9], zero), out: [9]) == x.map { min(max($0, 0), 6) })
+        #expect(try runOp(.binary(.add, .reluN1To1), ([9], x), ([1], [0]), out: [9]) == x.map { min(max($0, -1), 1) })
+        #expect(try runOp(.binary(.mul, .relu), ([9], x), ([1], [1]), out: [9]) == x.map { max($0, 0) })
+    }
+
+    @Test func prelu() throws {
+        let x: [Float] = [-1, 2, -3, 4, -5, 6]
+        // Per-channel alpha [1,1,2] on [1,1,3,2] (the C kernel path) and a broadcast alpha [3,1] (general path).
+        #expect(try runOp(.binary(.prelu, .none), ([1, 1, 3, 2], x), ([1, 1, 2], [0.5, 0.25]), out: [1, 1, 3, 2])
+                == [-0.5, 2, -1.5, 4, -2.5, 6])
+        #expect(try runOp(.binary(.prelu, .none), ([3, 2], x), ([3, 1], [1, 2, 3]), out: [3, 2])
+                == [-1, 2, -6, 4, -15, 6])
+    }
+
+    /// Tolerance: 2e-7 absolute (LOGISTIC, whose outputs are ≤ 1) and 2 ulp relative for SQRT/RSQRT.
+    @Test func unary() throws {
+        let x = (0..<21).map { Float($0) * 0.75 - 7 }
+        #expect(try runOp(.unary(.neg), ([21], x), out: [21]) == x.map { -$0 })
+        #expect(try runOp(.unary(.relu), ([21], x), out: [21]) == x.map { max($0, 0) })
+        let positive = x.map { abs($0) + 0.1 }
+        for (o, v) in zip(try runOp(.unary(.sqrt), ([21], positive), out: [21]), positive) {
+            #expect(abs(o - v.squareRoot()) <= 2 * v.squareRoot().ulp)
+        }
+        for (o, v) in zip(try runOp(.unary(.rsqrt), ([21], positive), out: [21]), positive) {
+            #expect(abs(o - 1 / v.squareRoot()) <= 2 * (1 / v.squareRoot()).ulp)
+        }
+        let wide: [Float] = [-100, -88, -30, -10, -2, -0.5, 0, 1e-3, 0.5, 2, 10, 17, 30, 88, 100, .infinity, -.infinity]
+        for (o, v) in zip(try runOp(.unary(.logistic), ([wide.count], wide), out: [wide.count]), wide) {
+            let exact = 1 / (1 + Foundation.exp(-Double(v)))
+            #expect(abs(Double(o) - exact) <= 2e-7, "logistic(\(v)) = \(o), expected \(exact)")
+        }
+    }
+
+    /// Tolerance 1e-6 absolute.
+    @Test func softmax() throws {
+        let x: [Float] = [1, 2, 3, 4, 5, 6, 7, 8, 9, -1, 0, 1, 2, 3, 4, 5, 6, 100]
+        let r = try runOp(.softmax(beta: 0.5), ([2, 9], x), out: [2, 9])
+        for row in 0..<2 {
+            let v = x[(row * 9)..<(row * 9 + 9)].map { Double($0) * 0.5 }
+            let m = v.max()!
+            let e = v.map { Foundation.exp($0 - m) }
+            let s = e.reduce(0, +)
+            for k in 0..<9 { #expect(abs(Double(r[row * 9 + k]) - e[k] / s) <= 1e-6) }
+        }
+    }
+
+    @Test func reshapeConcatenationPad() throws {
+        var g = GraphBuilder()
+        let x = g.input([2, 3])
+        let y = g.input([2, 1])
+        g.node(.reshape(newShape: nil), [x, g.ints([3, -1])], [[3, 2]])
+        g.node(.concatenation(axis: -1, .none), [x, y], [[2, 4]])
+        g.node(.pad, [x, g.ints([1, 0, 0, 2], shape: [2, 2])], [[3, 5]])
+        let out = try g.run([[1, 2, 3, 4, 5, 6], [7, 8]])
+        #expect(out[0] == [1, 2, 3, 4, 5, 6])
+        #expect(out[1] == [1, 2, 3, 7, 4, 5, 6, 8])
+        #expect(out[2] == [0, 0, 0, 0, 0, 1, 2, 3, 0, 0, 4, 5, 6, 0, 0])
+        #expect(throws: VisionTasksError.self) {
+            var bad = GraphBuilder()
+            let i = bad.input([2, 3])
+            bad.node(.reshape(newShape: nil), [i, bad.ints([4, -1])], [[4, 2]])
+            _ = try bad.run([[1, 2, 3, 4, 5, 6]])
+        }
+    }
+
+    @Test func transpose() throws {
+        let x = (0..<24).map(Float.init) // [2, 3, 4]
+        var g = GraphBuilder()
+        let i = g.input([2, 3, 4])
+        g.node(.transpose, [i, g.ints([2, 0, 1])], [[4, 2, 3]])
+        let out = try g.run([x])[0]
+        var expected: [Float] = []
+        for c in 0..<4 { for a in 0..<2 { for b in 0..<3 { expected.append(x[a * 12 + b * 4 + c]) } } }
+        #expect(out == expected)
+    }
+
+    @Test func stridedSliceMasks() throws {
+        let x = (0..<24).map(Float.init) // [2, 3, 4]
+        func slice(_ b: [Int], _ e: [Int], _ s: [Int], _ m: SliceMasks, out: [Int]) throws -> [Float] {
+            var g = GraphBuilder()
+            let i = g.input([2, 3, 4])
+            g.node(.stridedSlice(m), [i, g.ints(b), g.ints(e), g.ints(s)], [out])
+            return try g.run([x])[0]
+        }
+        // x[1, 0:3:2, ::-1] with shrink on axis 0
+        #expect(try slice([1, 0, 0], [2, 3, 0], [1, 2, -1], SliceMasks(beginMask: 4, endMask: 4, shrinkAxisMask: 1), out: [2, 4])
+                == [15, 14, 13, 12, 23, 22, 21, 20])
+        // begin mask and negative end: x[:, 1:-1, :2]
+        #expect(try slice([5, 1, 0], [0, -1, 2], [1, 1, 1], SliceMasks(beginMask: 1, endMask: 1), out: [2, 1, 2])
+                == [4, 5, 16, 17])
+        // ellipsis then new axis: x[..., newaxis, 3]  (shrink the last)
+        #expect(try slice([0, 0, 3], [0, 0, 4], [1, 1, 1],
+                          SliceMasks(ellipsisMask: 1, newAxisMask: 2, shrinkAxisMask: 4), out: [2, 3, 1])
+                == [3, 7, 11, 15, 19, 23])
+        // offset: end counts from begin, x[0:1, 1:1+2, 1:1+2]
+        #expect(try slice([0, 1, 1], [1, 2, 2], [1, 1, 1], SliceMasks(offset: true), out: [1, 2, 2]) == [5, 6, 9, 10])
+        // out-of-range ends clamp
+        #expect(try slice([-10, 2, 3], [10, 10, 10], [1, 1, 1], SliceMasks(), out: [2, 1, 1]) == [11, 23])
+    }
+
+    @Test func gatherUnpack() throws {
+        let x = (0..<12).map(Float.init) // [2, 3, 2]
+        var g = GraphBuilder()
+        let i = g.input([2, 3, 2])
+        g.node(.gather(axis: -2, batchDims: 0), [i, g.ints([2, 0, 2, 1])], [[2, 4, 2]])
+        g.node(.unpack(num: 2, axis: -1), [i], [[2, 3], [2, 3]])
+        let out = try g.run([x])
+        #expect(out[0] == [4, 5, 0, 1, 4, 5, 2, 3, 10, 11, 6, 7, 10, 11, 8, 9])
+        #expect(out[1] == [0, 2, 4, 6, 8, 10])
+        #expect(out[2] == [1, 3, 5, 7, 9, 11])
+        #expect(throws: VisionTasksError.self) {
+            var bad = GraphBuilder()
+            let j = bad.input([2, 3, 2])
+            bad.node(.gather(axis: 1, batchDims: 0), [j, bad.ints([3])], [[2, 1, 2]])
+            _ = try bad.run([x])
+        }
+    }
+
+    /// Tolerance 1e-6 absolute for MEAN; exact for the others.
+    @Test func reductions() throws {
+        let x = (0..<24).map { Float(($0 * 7) % 11) - 5 } // [2, 3, 4]
+        func reduce(_ op: ReduceOperator, _ axes: [Int], keep: Bool, out: [Int]) throws -> [Float] {
+            var g = GraphBuilder()
+            let i = g.input([2, 3, 4])
+            g.node(.reduce(op, keepDims: keep), [i, g.ints(axes)], [out])
+            return try g.run([x])[0]
+        }
+        func at(_ a: Int, _ b: Int, _ c: Int) -> Float { x[a * 12 + b * 4 + c] }
+        let sum1 = (0..<2).flatMap { a in (0..<4).map { c in (0..<3).reduce(Float(0)) { $0 + at(a, $1, c) } } }
+        #expect(try reduce(.sum, [1], keep: true, out: [2, 1, 4]) == sum1)
+        let mean02 = (0..<3).map { b in (0..<2).flatMap { a in (0..<4).map { at(a, b, $0) } }.reduce(0, +) / 8 }
+        for (o, e) in zip(try reduce(.mean, [0, -1], keep: false, out: [3]), mean02) { #expect(abs(o - e) <= 1e-6) }
+        let max2 = (0..<6).map { r in (0..<4).map { x[r * 4 + $0] }.max()! }
+        #expect(try reduce(.max, [-1], keep: false, out: [2, 3]) == max2)
+        let minAll = [x.min()!]
+        #expect(try reduce(.min, [0, 1, 2], keep: true, out: [1, 1, 1]) == minAll)
+    }
+
+    /// TFLite's three coordinate rules on a 1×1×2 row resized to 4 columns (tolerance 1e-6).
+    @Test func resizeBilinear() throws {
+        func resize(_ alignCorners: Bool, _ halfPixel: Bool) throws -> [Float] {
+            var g = GraphBuilder()
+            let i = g.input([1, 1, 2, 1])
+            g.node(.resizeBilinear(alignCorners: alignCorners, halfPixelCenters: halfPixel), [i, g.ints([1, 4])], [[1, 1, 4, 1]])
+            return try g.run([[0, 1]])[0]
+        }
+        func close(_ a: [Float], _ b: [Float]) -> Bool { zip(a, b).allSatisfy { abs($0 - $1) <= 1e-6 } }
+        #expect(close(try resize(false, false), [0, 0.5, 1, 1]))
+        #expect(close(try resize(true, false), [0, 1.0 / 3, 2.0 / 3, 1]))
+        #expect(close(try resize(false, true), [0, 0.25, 0.75, 1]))
+    }
+
+    @Test func dequantizeFoldsToConstants() throws {
+        var g = GraphBuilder()
+        let x = g.input([4])
+        // fp16 1.0, -2.5, 65504 (max), 2^-24 (smallest subnormal)
+        let half = g.constant(.float16([0x3C00, 0xC100, 0x7BFF, 0x0001]), shape: [4], type: .float16)
+        let q = g.constant(.int8([-128, 0, 5, 127]), shape: [4], type: .int8,
+                           quantization: Quantization(scales: [0.5], zeroPoints: [2], axis: 0))
+        let h = g.node(.dequantize, [half], [[4]], output: false)[0]
+        let d = g.node(.dequantize, [q], [[4]], output: false)[0]
+        g.node(.binary(.add, .none), [x, h], [[4]])
+        g.node(.binary(.add, .none), [x, d], [[4]])
+        let interpreter = try Interpreter(graph: g.graph, numThreads: 1)
+        #expect(interpreter.plan.kernels.count == 2) // both DEQUANTIZEs folded at load
+        try interpreter.setInput(0, [0, 0, 0, 0])
+        try interpreter.invoke()
+        #expect(interpreter.output(0) == [1, -2.5, 65504, 0x1p-24])
+        #expect(interpreter.output(1) == [-65, -1, 1.5, 62.5])
+    }
+
+    /// A 3×3 SAME convolution and a 2×2 max pool on a tiny image against direct sums (tolerance 1e-5).
+    @Test func convolutionAndPooling() throws {
+        let x = (0..<32).map { Float(($0 * 5) % 9) - 4 } // [1, 4, 4, 2]
+        let w = (0..<54).map { Float(($0 * 3) % 7) - 3 } // [3, 3, 3, 2]
+        let bias: [Float] = [0.5, -1, 2]
+        var g = GraphBuilder()
+        let i = g.input([1, 4, 4, 2])
+        let wk = g.constant(.float32(w), shape: [3, 3, 3, 2]), bk = g.constant(.float32(bias), shape: [3])
+        g.node(.conv2d(ConvolutionOptions(padding: .same, strideH: 1, strideW: 1, activation: .none)), [i, wk, bk], [[1, 4, 4, 3]])
+        g.node(.maxPool2d(PoolOptions(padding: .valid, strideH: 2, strideW: 2, filterH: 2, filterW: 2, activation: .none)), [i], [[1, 2, 2, 2]])
+        let out = try g.run([x])
+        for oy in 0..<4 { for ox in 0..<4 { for o in 0..<3 {
+            var s = bias[o]
+            for ky in 0..<3 { for kx in 0..<3 { for c in 0..<2 {
+                let iy = oy + ky - 1, ix = ox + kx - 1
+                if (0..<4).contains(iy) && (0..<4).contains(ix) { s += x[(iy * 4 + ix) * 2 + c] * w[((o * 3 + ky) * 3 + kx) * 2 + c] }
+            } } }
+            #expect(abs(out[0][(oy * 4 + ox) * 3 + o] - s) <= 1e-5)
+        } } }
+        for oy in 0..<2 { for ox in 0..<2 { for c in 0..<2 {
+            let m = [(0, 0), (0, 1), (1, 0), (1, 1)].map { x[((2 * oy + $0.0) * 4 + 2 * ox + $0.1) * 2 + c] }.max()!
+            #expect(out[1][(oy * 2 + ox) * 2 + c] == m)
+        } } }
+    }
+
+    @Test func shapeMismatchIsAnError() throws {
+        var g = GraphBuilder()
+        let x = g.input([2, 3])
+        g.node(.binary(.add, .none), [x, g.input([4])], [[2, 3]])
+        #expect(throws: VisionTasksError.self) { _ = try g.run([[1, 2, 3, 4, 5, 6], [1, 2, 3, 4]]) }
+    }
+}
+
+/// Models using what the engine lacks are refused at load with a message naming it.
+@Suite struct UnsupportedModelTests {
+    static func load(_ name: String) throws -> Data {
+        try Data(contentsOf: Fixtures.engine("synthetic/\(name).tflite"))
+    }
+
+    @Test func unsupportedOperator() throws {
+        #expect(throws: VisionTasksError.unsupportedModel("operator TANH (index 0) in subgraph 0 is not supported")) {
+            try Interpreter(modelData: try Self.load("tanh"))
+        }
+    }
+
+    @Test func unsupportedTensorType() throws {
+        do {
+            _ = try Interpreter(modelData: try Self.load("logistic_float64_output"))
+            Issue.record("a float64 tensor was accepted")
+        } catch let VisionTasksError.unsupportedModel(message) {
+            #expect(message.contains("float64"), "\(message)")
+        }
+    }
+
+    /// The same tiny model with a supported operator runs (tolerance 2e-7, LOGISTIC).
+    @Test func supportedTinyModelRuns() throws {
+        let interpreter = try Interpreter(modelData: try Self.load("logistic"))
+        try interpreter.setInput(0, [0, 1, -2, 50])
+        try interpreter.invoke()
+        let expected: [Float] = [0.5, 0.7310586, 0.11920292, 1]
+        #expect(zip(interpreter.output(0), expected).allSatisfy { abs($0 - $1) <= 2e-7 })
+    }
+}

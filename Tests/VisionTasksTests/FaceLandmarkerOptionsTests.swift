@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+import TFLite
+import ZIPFoundation
+@testable import VisionTasks
+
+// Bad input and running-mode rules of the FaceLandmarker: each a clear VisionTasksError, no crash.
+
+private func options(_ edit: (FaceLandmarkerOptions) -> Void) -> FaceLandmarkerOptions {
+    let o = FaceLandmarkerOptions(baseOptions: BaseOptions(modelAssetPath: FaceLandmarkerFixtures.modelPath))
+    edit(o)
+    return o
+}
+
+private func expectInvalidOption(_ name: String, _ o: FaceLandmarkerOptions) {
+    #expect {
+        _ = try FaceLandmarker(options: o)
+    } throws: { error in
+        guard case VisionTasksError.invalidOption(let option, _) = error else { return false }
+        return option == name
+    }
+}
+
+@Test(.enabled(if: FaceLandmarkerFixtures.haveModels))
+func faceLandmarkerRejectsOptionsOutOfRange() {
+    expectInvalidOption("numFaces", options { $0.numFaces = 0 })
+    expectInvalidOption("minFaceDetectionConfidence", options { $0.minFaceDetectionConfidence = 1.5 })
+    expectInvalidOption("minFacePresenceConfidence", options { $0.minFacePresenceConfidence = -0.1 })
+    expectInvalidOption("minTrackingConfidence", options { $0.minTrackingConfidence = .nan })
+    expectInvalidOption("faceLandmarkerLiveStreamDelegate", options { $0.runningMode = .liveStream })
+}
+
+@Test(.enabled(if: FaceLandmarkerFixtures.haveModels))
+func faceLandmarkerNeedsABundleNotABareModel() throws {
+    let detector = FaceLandmarkerFixtures.root.appendingPathComponent("models/blaze_face_short_range.tflite").path
+    #expect {
+        _ = try FaceLandmarker(modelPath: detector)
+    } throws: { error in
+        guard case VisionTasksError.invalidBundle(let message) = error else { return false }
+        return message.contains("blaze_face_short_range.tflite") && message.contains("not a .task bundle")
+    }
+}
+
+@Test(.enabled(if: FaceLandmarkerFixtures.haveModels))
+func faceLandmarkerNamesTheMissingModelOfABundle() throws {
+    let full = try ModelBundle(contentsOfFile: FaceLandmarkerFixtures.modelPath)
+    for missing in ["face_detector.tflite", "face_landmarks_detector.tflite"] {
+        let archive = try Archive(accessMode: .create)
+        for name in full.fileNames where name != missing {
+            let data = try full.data(named: name)
+            try archive.addEntry(with: name, type: .file, uncompressedSize: Int64(data.count)) { position, size in
+                data.subdata(in: Int(position)..<Int(position) + size)
+            }
+        }
+        let bundle = try #require(archive.data)
+        let o = FaceLandmarkerOptions(baseOptions: BaseOptions(modelAssetBuffer: bundle))
+        #expect {
+            _ = try FaceLandmarker(options: o)
+        } throws: { error in
+            guard case VisionTasksError.invalidBundle(let message) = error else { return false }
+            return message.contains("lacks \(missing)")
+        }
+    }
+}
+
+@Test(.enabled(if: FaceLandmarkerFixtures.haveModels))
+func faceLandmarkerEnforcesRunningModesAndTimestamps() throws {
+    let image = try MPImage(contentsOfFile: FaceLandmarkerFixtures.root.appendingPathComponent("Tests/Fixtures/images/astronaut.png").path)
+    let still = try FaceLandmarker(modelPath: FaceLandmarkerFixtures.modelPath)
+    #expect(throws: VisionTasksError.self) { try still.detect(videoFrame: image, timestampInMilliseconds: 0) }
+    let video = try FaceLandmarker(options: options { $0.runningMode = .video })
+    #expect(throws: VisionTasksError.self) { try video.detect(image: image) }
+    _ = try video.detect(videoFrame: image, timestampInMilliseconds: 10)
+    #expect(throws: VisionTasksError.self) { try video.detect(videoFrame: image, timestampInMilliseconds: 10) }
+    // Default options: no blendshapes, no matrices.
+    let result = try still.detect(image: image)
+    #expect(result.faceLandmarks.count == 1 && result.faceBlendshapes.isEmpty && result.facialTransformationMatrixes.isEmpty)
+}
+
+/// Collects live-stream results.
+private final class Collector: FaceLandmarkerLiveStreamDelegate, @unchecked Sendable {
+    let lock = NSLock()
+    var timestamps: [Int] = []
+    var faces: [Int] = []
+    func faceLandmarker(_ faceLandmarker: FaceLandmarker, didFinishDetection result: FaceLandmarkerResult?,
+                        timestampInMilliseconds: Int, error: (any Error)?) {
+        lock.withLock {
+            timestamps.append(timestampInMilliseconds)
+            faces.append(result?.faceLandmarks.count ?? -1)
+        }
+    }
+}
+
+@Test(.enabled(if: FaceLandmarkerFixtures.haveModels))
+func faceLandmarkerLiveStreamDeliversInOrder() throws {
+    let image = try MPImage(contentsOfFile: FaceLandmarkerFixtures.root.appendingPathComponent("Tests/Fixtures/images/astronaut.png").path)
+    let collector = Collector()
+    let o = options { $0.runningMode = .liveStream }
+    o.faceLandmarkerLiveStreamDelegate = collector
+    let landmarker = try FaceLandmarker(options: o)
+    for t in 0..<5 { try landmarker.detectAsync(image: image, timestampInMilliseconds: t * 33) }
+    landmarker.waitUntilIdle()
+    let (timestamps, faces) = collector.lock.withLock { (collector.timestamps, collector.faces) }
+    #expect(!timestamps.isEmpty && timestamps == timestamps.sorted() && timestamps.last == 132)
+    #expect(faces.allSatisfy { $0 == 1 })
+}
