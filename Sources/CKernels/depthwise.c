@@ -30,8 +30,40 @@ VT_INLINE void tap_range(int o, int stride, int pad, int dil, int k, int size, i
     *hi = b;
 }
 
-/// Plain-C row for any multiplier: output channel oc reads input channel oc / multiplier; each tap
-/// is accumulated into the output pixel (a vectorisable loop when the multiplier is 1).
+/// Plain C, multiplier 1: channels [ch, ch + len) of one output pixel in a local accumulator (no
+/// aliasing with the output). FULL (len == 16) has only constant trip counts, so the compiler keeps
+/// the accumulator in vector registers.
+VT_INLINE void dw_chunk_portable(const int FULL, const vt_conv_geometry *g, const float *img, const float *packed,
+                                 float *out, size_t ch, size_t len, int oy, int ox, int ky0, int ky1, int kx0,
+                                 int kx1, float lo, float hi) {
+    const size_t c = (size_t)g->out_c, cpad = dw_cpad(g), n = FULL ? 16 : len;
+    float acc[16];
+    for (size_t j = 0; j < n; j++) acc[j] = packed[ch + j];
+    for (int ky = ky0; ky < ky1; ky++) {
+        const int iy = oy * g->stride_h - g->pad_top + ky * g->dil_h;
+        for (int kx = kx0; kx < kx1; kx++) {
+            const int ix = ox * g->stride_w - g->pad_left + kx * g->dil_w;
+            const float *in = img + ((size_t)iy * g->in_w + ix) * c + ch;
+            const float *w = packed + cpad * (1 + (size_t)ky * g->k_w + kx) + ch;
+            for (size_t j = 0; j < n; j++) acc[j] += in[j] * w[j];
+        }
+    }
+    for (size_t j = 0; j < n; j++) out[ch + j] = vt_clampf(acc[j], lo, hi);
+}
+
+/// Plain C, multiplier 1: one output pixel, 16 channels at a time, taps [ky0, ky1) x [kx0, kx1).
+VT_INLINE void dw_pixel_m1_portable(const vt_conv_geometry *g, const float *img, const float *packed, float *out,
+                                    int oy, int ox, int ky0, int ky1, int kx0, int kx1, float lo, float hi) {
+    const size_t c = (size_t)g->out_c;
+    size_t ch = 0;
+    for (; ch + 16 <= c; ch += 16)
+        dw_chunk_portable(1, g, img, packed, out, ch, 16, oy, ox, ky0, ky1, kx0, kx1, lo, hi);
+    if (ch < c) dw_chunk_portable(0, g, img, packed, out, ch, c - ch, oy, ox, ky0, ky1, kx0, kx1, lo, hi);
+}
+
+/// Plain-C row for any multiplier: output channel oc reads input channel oc / multiplier. Under 64
+/// channels (multiplier 1) pixels accumulate in registers, otherwise each tap is accumulated into
+/// the output pixel in one long vector loop.
 static void dw_row_generic(const vt_conv_geometry *g, const float *input, const float *packed, float *output,
                            float lo, float hi, size_t row) {
     const size_t oc = (size_t)g->out_c, ic = (size_t)g->in_c, cpad = dw_cpad(g), mult = oc / ic;
@@ -43,6 +75,10 @@ static void dw_row_generic(const vt_conv_geometry *g, const float *input, const 
         int kx0, kx1;
         tap_range(ox, g->stride_w, g->pad_left, g->dil_w, g->k_w, g->in_w, &kx0, &kx1);
         float *out = output + (row * g->out_w + ox) * oc;
+        if (mult == 1 && oc < 64) {
+            dw_pixel_m1_portable(g, img, packed, out, oy, ox, ky0, ky1, kx0, kx1, lo, hi);
+            continue;
+        }
         for (size_t ch = 0; ch < oc; ch++) out[ch] = packed[ch];
         for (int ky = ky0; ky < ky1; ky++) {
             const int iy = oy * g->stride_h - g->pad_top + ky * g->dil_h;

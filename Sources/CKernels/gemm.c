@@ -110,7 +110,13 @@ VT_INLINE void ukernel_portable_body(const int MR, const int NR, const float *co
     }
 }
 
+/// Rows per portable micro-kernel call: 2 x 16 accumulators fit SSE2's 16 registers (measured
+/// fastest of 2, 3, 4 on x86-64); CPUs with 32 vector registers (AArch64) take 4.
+#if VT_X86
+#define VT_MR_PORTABLE 2
+#else
 #define VT_MR_PORTABLE 4
+#endif
 static void ukernel_portable(int mr, int nr, const float *const *a, size_t k, const float *b, const float *bias,
                              float *c, size_t ldc, int nc, const vt_tail *t) {
 #define VT_CASE(M)                                                                 \

@@ -46,13 +46,23 @@ VT_INLINE void pool_rows(const vt_conv_geometry *g, const float *input, float *o
 /// Alpha values repeated to fill this many floats, so PRELU over few channels runs long vector loops.
 #define VT_PRELU_SPAN 512
 
-VT_INLINE void prelu_body(const float *input, const float *alpha, float *output, size_t channels, size_t begin,
-                          size_t end) {
+/// y = prelu(clamp(x + b)) over `count` floats, alpha given per element (`HAS_B` 0: b ignored).
+VT_INLINE void add_prelu_run(const int HAS_B, const float *x, const float *b, const float *alpha, float *y,
+                             size_t count, float lo, float hi) {
+    for (size_t j = 0; j < count; j++) {
+        const float v = vt_clampf(HAS_B ? x[j] + b[j] : x[j], lo, hi);
+        y[j] = v >= 0.0f ? v : alpha[j] * v;
+    }
+}
+
+/// PRELU of clamp(a + b) (b may be NULL) for pixels [begin, end) of [pixels, channels] tensors.
+VT_INLINE void add_prelu_body(const float *a, const float *b, const float *alpha, float *output, size_t channels,
+                              float lo, float hi, size_t begin, size_t end) {
     if (channels * 2 > VT_PRELU_SPAN) {
         for (size_t i = begin; i < end; i++) {
-            const float *x = input + i * channels;
-            float *y = output + i * channels;
-            for (size_t c = 0; c < channels; c++) y[c] = x[c] >= 0.0f ? x[c] : alpha[c] * x[c];
+            const size_t o = i * channels;
+            if (b) add_prelu_run(1, a + o, b + o, alpha, output + o, channels, lo, hi);
+            else add_prelu_run(0, a + o, b, alpha, output + o, channels, lo, hi);
         }
         return;
     }
@@ -61,10 +71,9 @@ VT_INLINE void prelu_body(const float *input, const float *alpha, float *output,
     float rep[VT_PRELU_SPAN];
     for (size_t j = 0; j < span; j++) rep[j] = alpha[j % channels];
     for (size_t i = begin; i < end; i += per) {
-        const size_t count = (end - i < per ? end - i : per) * channels;
-        const float *x = input + i * channels;
-        float *y = output + i * channels;
-        for (size_t j = 0; j < count; j++) y[j] = x[j] >= 0.0f ? x[j] : rep[j] * x[j];
+        const size_t count = (end - i < per ? end - i : per) * channels, o = i * channels;
+        if (b) add_prelu_run(1, a + o, b + o, rep, output + o, count, lo, hi);
+        else add_prelu_run(0, a + o, b, rep, output + o, count, lo, hi);
     }
 }
 
@@ -81,8 +90,9 @@ static void maxpool_portable(const vt_conv_geometry *g, const float *in, float *
                              size_t r1) { pool_rows(g, in, out, lo, hi, r0, r1, 1); }
 static void avgpool_portable(const vt_conv_geometry *g, const float *in, float *out, float lo, float hi, size_t r0,
                              size_t r1) { pool_rows(g, in, out, lo, hi, r0, r1, 0); }
-static void prelu_portable(const float *x, const float *al, float *y, size_t ch, size_t b, size_t e) {
-    prelu_body(x, al, y, ch, b, e);
+static void add_prelu_portable(const float *x, const float *z, const float *al, float *y, size_t ch, float lo,
+                               float hi, size_t b, size_t e) {
+    add_prelu_body(x, z, al, y, ch, lo, hi, b, e);
 }
 static void add_portable(const float *a, const float *b, float *y, float lo, float hi, size_t s, size_t e) {
     add_body(a, b, y, lo, hi, s, e);
@@ -96,8 +106,9 @@ static VT_AVX2_FN void maxpool_avx2(const vt_conv_geometry *g, const float *in, 
                                     size_t r0, size_t r1) { pool_rows(g, in, out, lo, hi, r0, r1, 1); }
 static VT_AVX2_FN void avgpool_avx2(const vt_conv_geometry *g, const float *in, float *out, float lo, float hi,
                                     size_t r0, size_t r1) { pool_rows(g, in, out, lo, hi, r0, r1, 0); }
-static VT_AVX2_FN void prelu_avx2(const float *x, const float *al, float *y, size_t ch, size_t b, size_t e) {
-    prelu_body(x, al, y, ch, b, e);
+static VT_AVX2_FN void add_prelu_avx2(const float *x, const float *z, const float *al, float *y, size_t ch,
+                                      float lo, float hi, size_t b, size_t e) {
+    add_prelu_body(x, z, al, y, ch, lo, hi, b, e);
 }
 static VT_AVX2_FN void add_avx2(const float *a, const float *b, float *y, float lo, float hi, size_t s, size_t e) {
     add_body(a, b, y, lo, hi, s, e);
@@ -123,7 +134,12 @@ void vt_avgpool(const vt_conv_geometry *g, const float *input, float *output, fl
 
 void vt_prelu(const float *input, const float *alpha, float *output, size_t channels, size_t begin, size_t end,
               int isa) {
-    VT_DISPATCH(isa, prelu, input, alpha, output, channels, begin, end);
+    VT_DISPATCH(isa, add_prelu, input, NULL, alpha, output, channels, -INFINITY, INFINITY, begin, end);
+}
+
+void vt_add_prelu(const float *a, const float *b, const float *alpha, float *output, size_t channels, float lo,
+                  float hi, size_t begin, size_t end, int isa) {
+    VT_DISPATCH(isa, add_prelu, a, b, alpha, output, channels, lo, hi, begin, end);
 }
 
 void vt_add(const float *a, const float *b, float *output, float lo, float hi, size_t begin, size_t end, int isa) {

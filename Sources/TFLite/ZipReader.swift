@@ -67,6 +67,9 @@ enum ZipReader {
             guard directory.entries.indices.contains(index) else { break }
             let entry = directory.entries[index]
             guard entry.isCompressed, !entry.isDirectory else { continue }
+            guard archiveEntry.type == .file else {
+                throw VisionTasksError.invalidBundle("\(name) entry \"\(entry.name)\" is not a regular file")
+            }
             var bytes = Data()
             bytes.reserveCapacity(entry.uncompressedSize)
             do {
@@ -219,6 +222,11 @@ struct ZipDirectory {
             }
             guard inside(localHeader, 30), u32(localHeader) == 0x0403_4B50, u16(localHeader + 8) == method else {
                 throw fail("entry \"\(entryName)\" has no matching local header at byte \(localHeader)")
+            }
+            // Without a data descriptor (flag bit 3) the local header repeats the CRC and sizes.
+            guard flags & 8 != 0 || (u32(localHeader + 14) == u32(position + 16) && u32(localHeader + 18) == compressed
+                                     && u32(localHeader + 22) == uncompressed) else {
+                throw fail("entry \"\(entryName)\" has a local header that disagrees with the central directory")
             }
             let dataStart = localHeader + 30 + u16(localHeader + 26) + u16(localHeader + 28)
             guard inside(dataStart, compressed), dataStart + compressed <= directoryStart else {

@@ -67,9 +67,9 @@ import Testing
     }
 
     @Test func preluAddClampMatchNaive() {
-        // Exact arithmetic (one multiply or add per element): tolerance 0.
+        // Exact arithmetic (at most one add and one multiply per element, same order): tolerance 0.
         var rng = TestRandom(seed: 61)
-        for (pixels, channels) in [(1, 1), (37, 3), (64, 16), (5, 29)] {
+        for (pixels, channels) in [(1, 1), (37, 3), (64, 16), (5, 29), (3, 300), (700, 7)] {
             let x = rng.floats(pixels * channels, -4, 4)
             let y = rng.floats(pixels * channels, -4, 4)
             let alpha = rng.floats(channels)
@@ -77,6 +77,7 @@ import Testing
                 var out = [Float](repeating: .nan, count: x.count)
                 var sum = [Float](repeating: .nan, count: x.count)
                 var clamped = [Float](repeating: .nan, count: x.count)
+                var fused = [Float](repeating: .nan, count: x.count)
                 x.withUnsafeBufferPointer { xp in
                     y.withUnsafeBufferPointer { yp in
                         alpha.withUnsafeBufferPointer { ap in
@@ -87,6 +88,11 @@ import Testing
                             sum.withUnsafeMutableBufferPointer { sp in
                                 add(xp.baseAddress!, yp.baseAddress!, output: sp.baseAddress!, count: x.count,
                                     activation: .relu6, isa: isa)
+                            }
+                            fused.withUnsafeMutableBufferPointer { fp in
+                                addPReLU(xp.baseAddress!, yp.baseAddress!, alpha: ap.baseAddress!,
+                                         output: fp.baseAddress!, pixels: pixels, channels: channels,
+                                         activation: .reluN1To1, threads: KernelThreads(2), isa: isa)
                             }
                             clamped.withUnsafeMutableBufferPointer { cp in
                                 clamp(input: xp.baseAddress!, output: cp.baseAddress!, count: x.count,
@@ -100,6 +106,11 @@ import Testing
                 #expect(out == preluRef, "\(isa) prelu \(pixels)×\(channels)")
                 #expect(sum == addRef, "\(isa) add \(pixels)×\(channels)")
                 #expect(clamped == x.map { clampRef($0, .reluN1To1) }, "\(isa) clamp")
+                let fusedRef = x.indices.map { i -> Float in
+                    let v = clampRef(x[i] + y[i], .reluN1To1)
+                    return v >= 0 ? v : alpha[i % channels] * v
+                }
+                #expect(fused == fusedRef, "\(isa) add+prelu \(pixels)×\(channels)")
             }
         }
     }

@@ -158,6 +158,27 @@ import Testing
         #expect(throws: VisionTasksError.self) { try TFLiteModel(data: copy) }
     }
 
+    @Test(.enabled(if: TestSupport.haveModels), .timeLimit(.minutes(1)))
+    func flipsInTheMetadataNeverCrash() throws {
+        // hand_detector's TFLITE_METADATA (a FlatBuffer of its own) and its appended label zip.
+        let original = try TestSupport.modelData("hand_landmarker.task", "hand_detector.tflite")
+        let metadata = try #require(try TFLiteModel(data: original).metadata[ModelMetadata.entryName])
+        let zipStart = original.count - 400
+        var generator = SplitMix64(state: 5)
+        var parsed = 0
+        for iteration in 0..<300 {
+            var data = Data(original)
+            for _ in 0..<Int.random(in: 1...3, using: &generator) {
+                let position = iteration % 2 == 0
+                    ? Int.random(in: metadata.startIndex..<metadata.endIndex, using: &generator)
+                    : Int.random(in: zipStart..<original.count, using: &generator)
+                data[position] = UInt8.random(in: 0...255, using: &generator)
+            }
+            if Self.parses(data, "hand_detector metadata iteration \(iteration)") { parsed += 1 }
+        }
+        #expect(parsed < 300, "every corrupted metadata parsed")
+    }
+
     @Test func modelInADataSliceReads() throws {
         let valid = try Self.valid()
         let padded = Data([1, 2, 3]) + valid + Data([4, 5])

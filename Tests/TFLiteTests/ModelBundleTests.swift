@@ -101,6 +101,13 @@ import Testing
             withUnsafeBytes(of: size.littleEndian) { copy.replaceSubrange(position + 24..<position + 28, with: $0) }
             #expect(!Self.reads(copy, "uncompressed size \(size)"), "uncompressed size \(size) read")
         }
+        // A local header whose sizes disagree with the directory (ZIPFoundation would trust them).
+        let localHeader = Int(data.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: start + 42, as: UInt32.self) })
+        for field in [14, 18, 22] {
+            var copy = Data(data)
+            withUnsafeBytes(of: UInt32(0xFFFF_FFF0).littleEndian) { copy.replaceSubrange(localHeader + field..<localHeader + field + 4, with: $0) }
+            #expect(throws: VisionTasksError.self) { try ModelBundle(data: copy) }
+        }
         // A local-header offset past the end, and one pointing at the wrong place.
         for offset: UInt32 in [UInt32(data.count + 10), 0xFFFF_FFF0, 1] {
             var copy = Data(data)

@@ -99,6 +99,10 @@ void vt_avgpool(const vt_conv_geometry *g, const float *input, float *output, fl
 /// [begin, end) of a [pixels, channels] tensor.
 void vt_prelu(const float *input, const float *alpha, float *output, size_t channels,
               size_t begin, size_t end, int isa);
+/// ADD then PRELU in one pass: out = prelu(clamp(a + b, lo, hi), alpha[c]) for pixels [begin, end)
+/// of [pixels, channels] tensors (ADD with a fused activation followed by PRELU). out may alias a or b.
+void vt_add_prelu(const float *a, const float *b, const float *alpha, float *output, size_t channels, float lo,
+                  float hi, size_t begin, size_t end, int isa);
 /// out[i] = clamp(a[i] + b[i], lo, hi) for i in [begin, end).
 void vt_add(const float *a, const float *b, float *output, float lo, float hi,
             size_t begin, size_t end, int isa);

@@ -10,6 +10,17 @@ package func prelu(input: UnsafePointer<Float>, alpha: UnsafePointer<Float>, out
     }
 }
 
+/// ADD of two same-shape [pixels, channels] tensors with the ADD's activation, then PRELU with one
+/// alpha per channel, in one pass (fuses ADD → PRELU). `output` may alias an input.
+package func addPReLU(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, alpha: UnsafePointer<Float>,
+                      output: UnsafeMutablePointer<Float>, pixels: Int, channels: Int,
+                      activation: ClampRange = .none, threads: KernelThreads = .single, isa: KernelISA = .best) {
+    let code = isa.code
+    threads.split(pixels, minimumPerPart: Swift.max(1, 16384 / Swift.max(1, channels))) { _, begin, end in
+        vt_add_prelu(a, b, alpha, output, channels, activation.min, activation.max, begin, end, code)
+    }
+}
+
 /// ADD of two same-shape tensors of `count` elements with a fused clamp. `output` may alias an input.
 package func add(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>,
                  count: Int, activation: ClampRange = .none, threads: KernelThreads = .single,
