@@ -279,6 +279,30 @@ func runOp(_ op: GraphOperation, _ a: ([Int], [Float]), _ b: ([Int], [Float])? =
         } } }
     }
 
+    /// CONV_2D → ADD(residual, RELU_N1_TO_1) → PRELU runs as one fused kernel, with the unfused result
+    /// (the same chain with a second reader of each intermediate, so nothing can fuse); tolerance 1e-5.
+    @Test func convolutionChainsFuse() throws {
+        let x = (0..<32).map { Float(($0 * 5) % 9) - 4 } // [1, 4, 4, 2]
+        let residual = (0..<48).map { Float(($0 * 7) % 5) - 3 } // [1, 4, 4, 3]
+        func build(blockFusion: Bool) -> GraphBuilder {
+            var g = GraphBuilder()
+            let i = g.input([1, 4, 4, 2]), r = g.input([1, 4, 4, 3])
+            let w = g.constant(.float32((0..<6).map { Float($0) - 2.5 }), shape: [3, 1, 1, 2])
+            let b = g.constant(.float32([0.5, -1, 2]), shape: [3])
+            let alpha = g.constant(.float32([0.1, 0.2, 0.3]), shape: [1, 1, 3])
+            let c = g.node(.conv2d(ConvolutionOptions(padding: .valid, strideH: 1, strideW: 1, activation: .none)),
+                           [i, w, b], [[1, 4, 4, 3]], output: !blockFusion)[0]
+            let s = g.node(.binary(.add, .reluN1To1), [r, c], [[1, 4, 4, 3]], output: !blockFusion)[0]
+            g.node(.binary(.prelu, .none), [s, alpha], [[1, 4, 4, 3]])
+            return g
+        }
+        let fused = build(blockFusion: true), plain = build(blockFusion: false)
+        #expect(try Interpreter(graph: fused.graph, numThreads: 1).plan.kernels.count == 1)
+        #expect(try Interpreter(graph: plain.graph, numThreads: 1).plan.kernels.count == 3)
+        let a = try fused.run([x, residual])[0], b = try plain.run([x, residual])[2]
+        #expect(zip(a, b).allSatisfy { abs($0 - $1) <= 1e-5 })
+    }
+
     @Test func shapeMismatchIsAnError() throws {
         var g = GraphBuilder()
         let x = g.input([2, 3])

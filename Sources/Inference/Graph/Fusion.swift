@@ -1,12 +1,14 @@
-// Graph rewrites before planning: a RELU (or RELU6-style clamp) whose input comes straight from an
-// operator with a fused-activation slot is folded into that operator, as TFLite converters do.
+// Graph rewrites before kernels are bound, each removing a pass over a large tensor:
+// a RELU folds into the operator producing its input (as TFLite converters do); a CONV_2D
+// followed by ADD of a same-shape tensor and/or a per-channel PRELU becomes one convolution
+// whose C kernel adds the residual and applies PRELU as it writes each output tile.
 
 extension GraphOperation {
     /// This operation with `activation` fused into it, when it has a free activation slot.
     func fusing(_ activation: Activation) -> GraphOperation? {
         switch self {
         case .binary(let op, .none) where op != .prelu: return .binary(op, activation)
-        case .conv2d(var o) where o.activation == .none:
+        case .conv2d(var o) where o.activation == .none && !o.hasPReLU:
             o.activation = activation
             return .conv2d(o)
         case .depthwiseConv2d(var o) where o.activation == .none:
@@ -23,23 +25,68 @@ extension GraphOperation {
 }
 
 extension Graph {
-    /// Folds each RELU into the node producing its input when that node's output feeds nothing else
-    /// and is not a graph output. The fused node then writes the RELU's output tensor.
-    mutating func fuseActivations() {
-        var consumers = [Int: Int]()
-        for node in nodes { for t in node.inputs where t >= 0 { consumers[t, default: 0] += 1 } }
+    /// Applies every fusion; run after constant folding (PRELU's alpha must be a constant by then).
+    mutating func fuseOperators() {
+        fuse { graph, producer, consumer in
+            guard case .unary(.relu) = consumer.operation, let fused = producer.operation.fusing(.relu) else { return nil }
+            var node = producer
+            node.operation = fused
+            return node
+        }
+        fuse { graph, producer, consumer in
+            guard case .conv2d(var o) = producer.operation, o.activation == .none, !o.hasResidual, !o.hasPReLU,
+                  case .binary(.add, let activation) = consumer.operation, consumer.inputs.count == 2 else { return nil }
+            let mine = producer.outputs[0]
+            let other = consumer.inputs[0] == mine ? consumer.inputs[1] : consumer.inputs[0]
+            guard other != mine, other >= 0, graph.tensors[other].type == .float32,
+                  graph.tensors[other].shape == graph.tensors[mine].shape,
+                  graph.tensors[consumer.outputs[0]].shape == graph.tensors[mine].shape else { return nil }
+            o.activation = activation
+            o.hasResidual = true
+            var node = producer
+            node.operation = .conv2d(o)
+            node.inputs = Array((node.inputs + [-1, -1, -1]).prefix(3)) + [other, -1]
+            return node
+        }
+        fuse { graph, producer, consumer in
+            guard case .conv2d(var o) = producer.operation, !o.hasPReLU,
+                  case .binary(.prelu, _) = consumer.operation, consumer.inputs.count == 2,
+                  consumer.inputs[0] == producer.outputs[0] else { return nil }
+            let alpha = graph.tensors[consumer.inputs[1]]
+            let shape = graph.tensors[producer.outputs[0]].shape
+            guard case .float32(let values)? = alpha.constant, let channels = shape.last, values.count == channels,
+                  alpha.shape.last == channels, graph.tensors[consumer.outputs[0]].shape == shape else { return nil }
+            o.hasPReLU = true
+            var node = producer
+            node.operation = .conv2d(o)
+            let base = Array((node.inputs + [-1, -1, -1, -1]).prefix(4))
+            node.inputs = base + [consumer.inputs[1]]
+            return node
+        }
+    }
+
+    /// For each node whose single output feeds exactly one other node (and is not a graph output),
+    /// asks `rule` for a replacement of the pair; the replacement runs at the consumer's place and
+    /// writes the consumer's outputs.
+    private mutating func fuse(_ rule: (Graph, GraphNode, GraphNode) -> GraphNode?) {
+        var consumerCount = [Int: Int]()
+        for node in nodes { for t in node.inputs where t >= 0 { consumerCount[t, default: 0] += 1 } }
         let graphOutputs = Set(outputs)
-        var producer = [Int: Int]()
+        var producerOf = [Int: Int]()
+        for (i, node) in nodes.enumerated() { for t in node.outputs { producerOf[t] = i } }
         var removed = Set<Int>()
-        for (i, node) in nodes.enumerated() {
-            defer { for t in nodes[i].outputs { producer[t] = i } }
-            guard case .unary(.relu) = node.operation, node.inputs.count == 1, node.outputs.count == 1,
-                  let source = node.inputs.first, let p = producer[source], !removed.contains(p),
-                  consumers[source] == 1, !graphOutputs.contains(source), nodes[p].outputs == [source],
-                  let fused = nodes[p].operation.fusing(.relu) else { continue }
-            nodes[p].operation = fused
-            nodes[p].outputs = node.outputs
-            removed.insert(i)
+        for i in nodes.indices where !removed.contains(i) {
+            let consumer = nodes[i]
+            for t in consumer.inputs where t >= 0 {
+                guard let p = producerOf[t], p < i, !removed.contains(p), nodes[p].outputs == [t],
+                      consumerCount[t] == 1, !graphOutputs.contains(t), consumer.outputs.count == 1,
+                      var fused = rule(self, nodes[p], consumer) else { continue }
+                fused.outputs = consumer.outputs
+                nodes[i] = fused
+                for o in fused.outputs { producerOf[o] = i }
+                removed.insert(p)
+                break
+            }
         }
         nodes = nodes.enumerated().filter { !removed.contains($0.offset) }.map(\.element)
     }

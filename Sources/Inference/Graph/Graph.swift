@@ -77,6 +77,10 @@ struct ConvolutionOptions: Equatable, Sendable {
     var activation: Activation
     /// Output channels per input channel (depthwise only).
     var depthMultiplier: Int = 1
+    /// CONV_2D only, set by fusion: input 3 is a same-shape tensor added before the activation.
+    var hasResidual = false
+    /// CONV_2D only, set by fusion: input 4 is a per-channel PRELU alpha applied after the activation.
+    var hasPReLU = false
 }
 
 /// Options of MAX_POOL_2D.

@@ -40,9 +40,9 @@ struct BroadcastPlan: Equatable {
     static let rank = 6
     let outputShape: [Int]
     /// Collapsed extents, left-padded with 1 to `rank`.
-    let extents: [Int]
-    let stridesA: [Int]
-    let stridesB: [Int]
+    let extents: Dims
+    let stridesA: Dims
+    let stridesB: Dims
 
     /// Nil when the shapes are not broadcast-compatible or need more than `rank` dimensions.
     init?(_ a: [Int], _ b: [Int]) {
@@ -67,9 +67,9 @@ struct BroadcastPlan: Equatable {
         }
         guard dims.count <= Self.rank else { return nil }
         let pad = Self.rank - dims.count
-        extents = [Int](repeating: 1, count: pad) + dims.map(\.n)
-        stridesA = [Int](repeating: 0, count: pad) + dims.map(\.sa)
-        stridesB = [Int](repeating: 0, count: pad) + dims.map(\.sb)
+        extents = Inference.dims([Int](repeating: 1, count: pad) + dims.map(\.n))
+        stridesA = Inference.dims([Int](repeating: 0, count: pad) + dims.map(\.sa))
+        stridesB = Inference.dims([Int](repeating: 0, count: pad) + dims.map(\.sb))
     }
 }
 
@@ -116,25 +116,14 @@ func binaryRow<F: BinaryFunction>(
     }
 }
 
-/// A prepared two-input elementwise operator.
-final class BinaryKernel<F: BinaryFunction>: Kernel {
-    let plan: BroadcastPlan
-    let a: UnsafePointer<Float>, b: UnsafePointer<Float>
-    let out: UnsafeMutablePointer<Float>
-    let lo: Float, hi: Float, clamp: Bool
-
-    init(plan: BroadcastPlan, a: UnsafePointer<Float>, b: UnsafePointer<Float>,
-         out: UnsafeMutablePointer<Float>, activation: Activation) {
-        self.plan = plan
-        self.a = a
-        self.b = b
-        self.out = out
-        (lo, hi) = activation.bounds
-        clamp = activation != .none
-    }
-
-    func run() {
-        let e = plan.extents, sa = plan.stridesA, sb = plan.stridesB
+/// A prepared two-input elementwise operator: a closure specialised for `F` (a generic class's
+/// `run` would call `F` through its witness table, lane by lane).
+func binaryKernel<F: BinaryFunction>(_: F.Type, plan: BroadcastPlan, a: UnsafePointer<Float>, b: UnsafePointer<Float>,
+                                     out: UnsafeMutablePointer<Float>, activation: Activation) -> Kernel {
+    let (lo, hi) = activation.bounds
+    let clamp = activation != .none
+    let e = plan.extents, sa = plan.stridesA, sb = plan.stridesB
+    return BoundKernel {
         let n = e[5], stepA = sa[5], stepB = sb[5]
         var o = out
         for i0 in 0..<e[0] {
@@ -158,14 +147,14 @@ final class BinaryKernel<F: BinaryFunction>: Kernel {
 func makeBinaryKernel(_ op: BinaryOperator, plan: BroadcastPlan, a: UnsafePointer<Float>, b: UnsafePointer<Float>,
                       out: UnsafeMutablePointer<Float>, activation: Activation) -> Kernel {
     switch op {
-    case .add: return BinaryKernel<AddFunction>(plan: plan, a: a, b: b, out: out, activation: activation)
-    case .sub: return BinaryKernel<SubFunction>(plan: plan, a: a, b: b, out: out, activation: activation)
-    case .mul: return BinaryKernel<MulFunction>(plan: plan, a: a, b: b, out: out, activation: activation)
-    case .div: return BinaryKernel<DivFunction>(plan: plan, a: a, b: b, out: out, activation: activation)
+    case .add: return binaryKernel(AddFunction.self, plan: plan, a: a, b: b, out: out, activation: activation)
+    case .sub: return binaryKernel(SubFunction.self, plan: plan, a: a, b: b, out: out, activation: activation)
+    case .mul: return binaryKernel(MulFunction.self, plan: plan, a: a, b: b, out: out, activation: activation)
+    case .div: return binaryKernel(DivFunction.self, plan: plan, a: a, b: b, out: out, activation: activation)
     case .squaredDifference:
-        return BinaryKernel<SquaredDifferenceFunction>(plan: plan, a: a, b: b, out: out, activation: activation)
-    case .maximum: return BinaryKernel<MaximumFunction>(plan: plan, a: a, b: b, out: out, activation: activation)
-    case .prelu: return BinaryKernel<PReLUFunction>(plan: plan, a: a, b: b, out: out, activation: activation)
+        return binaryKernel(SquaredDifferenceFunction.self, plan: plan, a: a, b: b, out: out, activation: activation)
+    case .maximum: return binaryKernel(MaximumFunction.self, plan: plan, a: a, b: b, out: out, activation: activation)
+    case .prelu: return binaryKernel(PReLUFunction.self, plan: plan, a: a, b: b, out: out, activation: activation)
     }
 }
 
@@ -190,19 +179,10 @@ enum LogisticFunction: UnaryFunction {
     @inline(__always) static func apply(_ x: SIMD8<Float>) -> SIMD8<Float> { vectorLogistic(x) }
 }
 
-/// A prepared one-input elementwise operator over `count` contiguous values.
-final class UnaryKernel<F: UnaryFunction>: Kernel {
-    let input: UnsafePointer<Float>
-    let out: UnsafeMutablePointer<Float>
-    let count: Int
-
-    init(input: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>, count: Int) {
-        self.input = input
-        self.out = out
-        self.count = count
-    }
-
-    func run() {
+/// A prepared one-input elementwise operator over `count` contiguous values (a closure specialised for `F`).
+func unaryKernel<F: UnaryFunction>(_: F.Type, input: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>,
+                                   count: Int) -> Kernel {
+    BoundKernel {
         var i = 0
         while i + 8 <= count {
             store8(F.apply(load8(input + i)), out + i)
@@ -219,10 +199,10 @@ final class UnaryKernel<F: UnaryFunction>: Kernel {
 func makeUnaryKernel(_ op: UnaryOperator, input: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>,
                      count: Int) -> Kernel {
     switch op {
-    case .neg: return UnaryKernel<NegFunction>(input: input, out: out, count: count)
-    case .sqrt: return UnaryKernel<SqrtFunction>(input: input, out: out, count: count)
-    case .rsqrt: return UnaryKernel<RsqrtFunction>(input: input, out: out, count: count)
-    case .relu: return UnaryKernel<ReluFunction>(input: input, out: out, count: count)
-    case .logistic: return UnaryKernel<LogisticFunction>(input: input, out: out, count: count)
+    case .neg: return unaryKernel(NegFunction.self, input: input, out: out, count: count)
+    case .sqrt: return unaryKernel(SqrtFunction.self, input: input, out: out, count: count)
+    case .rsqrt: return unaryKernel(RsqrtFunction.self, input: input, out: out, count: count)
+    case .relu: return unaryKernel(ReluFunction.self, input: input, out: out, count: count)
+    case .logistic: return unaryKernel(LogisticFunction.self, input: input, out: out, count: count)
     }
 }

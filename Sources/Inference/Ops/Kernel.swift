@@ -7,6 +7,16 @@ protocol Kernel: AnyObject {
     func run()
 }
 
+/// Up to eight extents or strides held inline (no heap array, so kernels touch no reference counts).
+typealias Dims = SIMD8<Int>
+
+/// `values` (at most 8) as `Dims`, unused lanes 0.
+func dims(_ values: [Int]) -> Dims {
+    var d = Dims()
+    for (i, v) in values.prefix(Dims.scalarCount).enumerated() { d[i] = v }
+    return d
+}
+
 /// Row-major strides of a shape.
 func contiguousStrides(_ shape: [Int]) -> [Int] {
     var strides = [Int](repeating: 1, count: shape.count)

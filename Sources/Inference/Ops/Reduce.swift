@@ -4,11 +4,11 @@
 struct ReducePlan: Equatable {
     static let rank = 6
     let outputShape: [Int]
-    let extents: [Int]
+    let extents: Dims
     /// Input strides of the collapsed dimensions.
-    let inputStrides: [Int]
+    let inputStrides: Dims
     /// Output strides (0 on reduced dimensions).
-    let outputStrides: [Int]
+    let outputStrides: Dims
     let outputCount: Int
     /// How many input values fold into each output value.
     let reducedCount: Int
@@ -39,15 +39,15 @@ struct ReducePlan: Equatable {
         let pad = Self.rank - dims.count
         let ext = [Int](repeating: 1, count: pad) + dims.map(\.n)
         let flags = [Bool](repeating: false, count: pad) + dims.map(\.r)
-        extents = ext
-        inputStrides = contiguousStrides(ext)
+        extents = Inference.dims(ext)
+        inputStrides = Inference.dims(contiguousStrides(ext))
         var os = [Int](repeating: 0, count: Self.rank)
         var s = 1
         for i in stride(from: Self.rank - 1, through: 0, by: -1) where !flags[i] {
             os[i] = s
             s *= ext[i]
         }
-        outputStrides = os
+        outputStrides = Inference.dims(os)
     }
 }
 

@@ -7,9 +7,9 @@ import Foundation
 /// at `destination + Σ iₖ·destinationStrides[k]`. Offsets and strides count floats.
 struct StridedCopy: Equatable {
     static let rank = 6
-    let extents: [Int]
-    let sourceStrides: [Int]
-    let destinationStrides: [Int]
+    let extents: Dims
+    let sourceStrides: Dims
+    let destinationStrides: Dims
     let sourceOffset: Int
     let destinationOffset: Int
 
@@ -29,9 +29,9 @@ struct StridedCopy: Equatable {
         if extents.contains(0) { dims = [(n: 0, s: 1, d: 1)] }
         guard dims.count <= Self.rank else { return nil }
         let pad = Self.rank - dims.count
-        self.extents = [Int](repeating: 1, count: pad) + dims.map(\.n)
-        self.sourceStrides = [Int](repeating: 0, count: pad) + dims.map(\.s)
-        self.destinationStrides = [Int](repeating: 0, count: pad) + dims.map(\.d)
+        self.extents = Inference.dims([Int](repeating: 1, count: pad) + dims.map(\.n))
+        self.sourceStrides = Inference.dims([Int](repeating: 0, count: pad) + dims.map(\.s))
+        self.destinationStrides = Inference.dims([Int](repeating: 0, count: pad) + dims.map(\.d))
         self.sourceOffset = sourceOffset
         self.destinationOffset = destinationOffset
     }

@@ -51,7 +51,6 @@ final class ExecutionPlan {
 
     init(graph source: Graph, threads: KernelThreads) throws {
         var graph = source
-        graph.fuseActivations()
         for t in graph.inputs + graph.outputs {
             guard graph.tensors[t].type == .float32 else {
                 throw VisionTasksError.unsupportedModel(
@@ -108,7 +107,19 @@ final class ExecutionPlan {
             }
         }
 
-        // 2. Buffers: one per run-time tensor, RESHAPE outputs sharing their input's.
+        // 2. Fuse neighbours, now that shapes are resolved and constants folded; prepare the fused nodes.
+        graph.nodes = kept.map(\.node)
+        graph.fuseOperators()
+        kept = []
+        for node in graph.nodes {
+            do {
+                kept.append((node, try NodePreparer(graph: graph, node: node).prepare()))
+            } catch {
+                throw modelError(error, node: node)
+            }
+        }
+
+        // 3. Buffers: one per run-time tensor, RESHAPE outputs sharing their input's.
         var root = [Int: Int]()
         func rootOf(_ t: Int) -> Int { root[t].map(rootOf) ?? t }
         for (node, prepared) in kept where prepared.isReshape {
@@ -142,7 +153,7 @@ final class ExecutionPlan {
             arena.pointer + (requestIndex[rootOf(t)].map { memory.offsets[$0] } ?? 0)
         }
 
-        // 3. Kernels bound to arena and constant buffers.
+        // 4. Kernels bound to arena and constant buffers.
         var constantPointers = [Int: UnsafeMutablePointer<Float>]()
         var kernels: [Kernel] = []
         for (node, prepared) in kept {

@@ -30,14 +30,18 @@ private func weightsAndBias(_ context: KernelContext, _ opName: String) throws -
     return (weights, context.constantValues(2))
 }
 
-func makeConvolutionKernel(geometry: Conv2DGeometry, activation: Activation, context: KernelContext) throws -> Kernel {
+func makeConvolutionKernel(geometry: Conv2DGeometry, options: ConvolutionOptions, context: KernelContext) throws -> Kernel {
     let (filter, bias) = try weightsAndBias(context, "CONV_2D")
     let weights = try PackedConv2DWeights(geometry: geometry, filter: filter, bias: bias)
-    let (input, output, threads, clamp) = (context.input(0), context.output(0), context.threads, ClampRange(activation))
+    let (input, output, threads, clamp) = (context.input(0), context.output(0), context.threads,
+                                           ClampRange(options.activation))
+    let residual = options.hasResidual ? context.input(3) : nil
+    let alpha = options.hasPReLU ? context.input(4) : nil
     let scratchCount = weights.scratchCount(threads: threads)
     let scratch = scratchCount > 0 ? AlignedFloats(count: scratchCount) : nil
     return BoundKernel {
-        conv2D(input: input, output: output, weights: weights, activation: clamp, scratch: scratch?.pointer, threads: threads)
+        conv2D(input: input, output: output, weights: weights, activation: clamp, residual: residual,
+               preluAlpha: alpha, scratch: scratch?.pointer, threads: threads)
     }
 }
 

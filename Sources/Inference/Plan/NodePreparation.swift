@@ -214,8 +214,16 @@ struct NodePreparer {
             try require(f[3] == s[3], "filter \(f) does not match input channels \(s[3])")
             let geometry = try windowGeometry(input: s, kernelH: f[1], kernelW: f[2], outputChannels: f[0], options: options)
             try requireBias(slot: 2, channels: f[0])
+            if options.hasResidual {
+                try require(try floatShape(3) == geometry.outputShape, "fused residual does not match the output")
+            }
+            if options.hasPReLU {
+                let alphaIsConstant = try tensor(4).constant != nil
+                let alphaCount = try floatShape(4).reduce(1, *)
+                try require(alphaIsConstant && alphaCount == f[0], "fused PRELU alpha must be a constant with one value per channel")
+            }
             return PreparedNode(outputShapes: [geometry.outputShape], weightSlots: [1, 2]) { ctx in
-                try makeConvolutionKernel(geometry: geometry, activation: options.activation, context: ctx)
+                try makeConvolutionKernel(geometry: geometry, options: options, context: ctx)
             }
         case .depthwiseConv2d(let options):
             try requireOutputs(1)

@@ -44,9 +44,9 @@ public enum ImageToTensor {
         guard bufferRoi.width > 0, bufferRoi.height > 0 else {
             throw VisionTasksError.invalidArgument("image to tensor: region of interest \(uprightRect) has no area")
         }
-        let corners = bufferRoi.openCVCorners().map { (x: Double($0.x), y: Double($0.y)) }
-        let w = Double(options.outputWidth), h = Double(options.outputHeight)
-        let tensorCorners: [(x: Double, y: Double)] = [(0, h), (0, 0), (w, 0), (w, h)]
+        let corners = bufferRoi.openCVCorners()
+        let w = Float(options.outputWidth), h = Float(options.outputHeight)
+        let tensorCorners: [(x: Float, y: Float)] = [(0, h), (0, 0), (w, 0), (w, h)]
         guard let forward = perspectiveTransform(from: corners, to: tensorCorners),
               let inverse = invert3x3(forward) else {
             throw VisionTasksError.invalidArgument("image to tensor: region of interest \(uprightRect) is degenerate")

@@ -32,31 +32,35 @@ extension RotatedRect {
         ]
     }
 
-    /// The four corners as OpenCV's `RotatedRect::points` computes them in single precision
-    /// (bottom-left, top-left, top-right, bottom-right for an unrotated rectangle).
+    /// The four corners as OpenCV 5's `boxPoints` computes them in single precision (bottom-left,
+    /// top-left, top-right, bottom-right for an unrotated rectangle; each corner from the centre
+    /// directly, which is what opencv-python 5 returns bit for bit).
     func openCVCorners() -> [(x: Float, y: Float)] {
         // cv::RotatedRect takes degrees: rotation * 180.f / M_PI, the division in double.
         let degrees = Float(Double(rotation * 180) / Double.pi)
         let angle = Double(degrees) * Double.pi / 180
         let b = Float(cos(angle)) * 0.5
         let a = Float(sin(angle)) * 0.5
-        let p0x = centerX - a * height - b * width
-        let p0y = centerY + b * height - a * width
-        let p1x = centerX + a * height - b * width
-        let p1y = centerY - b * height - a * width
-        return [(p0x, p0y), (p1x, p1y), (2 * centerX - p0x, 2 * centerY - p0y), (2 * centerX - p1x, 2 * centerY - p1y)]
+        return [
+            (centerX - a * height - b * width, centerY + b * height - a * width),
+            (centerX + a * height - b * width, centerY - b * height - a * width),
+            (centerX + a * height + b * width, centerY - b * height + a * width),
+            (centerX - a * height + b * width, centerY + b * height + a * width),
+        ]
     }
 }
 
 /// The 3x3 homography (row-major, last entry 1) taking each `from` point to the `to` point,
-/// solved in double precision by Gaussian elimination with partial pivoting, as OpenCV's
+/// solved in double precision (from single-precision products) by Gaussian elimination with partial pivoting, as OpenCV's
 /// `getPerspectiveTransform`. Returns nil when the points are degenerate.
-func perspectiveTransform(from: [(x: Double, y: Double)], to: [(x: Double, y: Double)]) -> [Double]? {
+func perspectiveTransform(from: [(x: Float, y: Float)], to: [(x: Float, y: Float)]) -> [Double]? {
     var a = [[Double]](repeating: [Double](repeating: 0, count: 9), count: 8)
     for i in 0..<4 {
         let (x, y) = from[i], (u, v) = to[i]
-        a[i] = [x, y, 1, 0, 0, 0, -x * u, -y * u, u]
-        a[i + 4] = [0, 0, 0, x, y, 1, -x * v, -y * v, v]
+        // The products are single precision, as OpenCV forms them from its float points.
+        let (dx, dy) = (Double(x), Double(y))
+        a[i] = [dx, dy, 1, 0, 0, 0, Double(-(x * u)), Double(-(y * u)), Double(u)]
+        a[i + 4] = [0, 0, 0, dx, dy, 1, Double(-(x * v)), Double(-(y * v)), Double(v)]
     }
     // Elimination with the pivot's reciprocal, in the order of OpenCV's LU solver.
     for column in 0..<8 {
