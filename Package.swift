@@ -20,6 +20,8 @@ let package = Package(
                        providers: [.apt(["libjpeg62-turbo-dev"])]),
         .systemLibrary(name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng16",
                        providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo",
+                       providers: [.apt(["libcairo2-dev"])]),
         .systemLibrary(name: "CZlibCRC", path: "Sources/CZlibCRC", pkgConfig: "zlib",
                        providers: [.apt(["zlib1g-dev"])]),
         // JPEG/PNG decoding and encoding over libjpeg-turbo and libpng, errors as return codes.
@@ -34,9 +36,11 @@ let package = Package(
         .target(name: "Inference", dependencies: ["TFLite", "CKernels"], exclude: ["Kernels/README.md"]),
         .target(name: "VisionCore", dependencies: ["TFLite", "CImageCodecs"]),
         .target(name: "VisionTasks", dependencies: ["VisionCore", "Inference", "TFLite"]),
-        .target(name: "VisionRender", dependencies: ["VisionTasks", "VisionCore"]),
+        .target(name: "VisionRender", dependencies: ["VisionTasks", "VisionCore", "CCairo"]),
+        // Video files and live sources through Debian's ffmpeg, driven over pipes.
+        .target(name: "VideoIO", dependencies: ["VisionCore", "TFLite"]),
         .executableTarget(name: "vision-tasks", dependencies: [
-            "VisionTasks", "VisionRender", "Inference", "TFLite",
+            "VisionTasks", "VisionRender", "VideoIO", "Inference", "TFLite",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -55,6 +59,10 @@ let package = Package(
         .testTarget(name: "VisionTasksTests", dependencies: [
             "VisionTasks", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
         ]),
+        .testTarget(name: "VisionRenderTests", dependencies: ["VisionRender", "VisionTasks"]),
+        .testTarget(name: "VideoIOTests", dependencies: ["VideoIO", "VisionCore", "VisionTasks"]),
+        // The command-line tool end to end (runs the built vision-tasks).
+        .testTarget(name: "VisionTasksCLITests", dependencies: ["vision-tasks"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -8,6 +8,11 @@ pkgconfig_has() { command -v pkg-config >/dev/null 2>&1 && pkg-config --exists "
 command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
 pkgconfig_has libjpeg || need+=(libjpeg62-turbo-dev)
 pkgconfig_has libpng16 || need+=(libpng-dev)
+pkgconfig_has cairo || need+=(libcairo2-dev)
+# Labels on annotated pictures need a font Cairo finds through fontconfig.
+{ command -v fc-list >/dev/null 2>&1 && fc-list | grep -q .; } || need+=(fonts-dejavu-core)
+# Video files and live sources go through Debian's ffmpeg (ffmpeg and ffprobe, libx264 for writing).
+{ command -v ffmpeg >/dev/null 2>&1 && command -v ffprobe >/dev/null 2>&1; } || need+=(ffmpeg)
 pkgconfig_has zlib || need+=(zlib1g-dev)
 command -v python3 >/dev/null 2>&1 || need+=(python3 python3-pip)
 

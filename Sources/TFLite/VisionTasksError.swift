@@ -25,6 +25,8 @@ public enum VisionTasksError: Error, Equatable, Sendable, CustomStringConvertibl
     case invalidTimestamp(String)
     /// Inference or a processing step failed at run time.
     case processingFailed(String)
+    /// A video file or live source could not be opened, decoded or written (not a video, ffmpeg missing or failing).
+    case invalidVideo(String)
 
     /// A human-readable message naming the problem.
     public var description: String {
@@ -40,6 +42,7 @@ public enum VisionTasksError: Error, Equatable, Sendable, CustomStringConvertibl
         case .runningModeMismatch(let message): return "Wrong running mode: \(message)"
         case .invalidTimestamp(let message): return "Invalid timestamp: \(message)"
         case .processingFailed(let message): return "Processing failed: \(message)"
+        case .invalidVideo(let message): return "Invalid video: \(message)"
         }
     }
 

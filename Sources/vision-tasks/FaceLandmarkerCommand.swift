@@ -1,12 +1,14 @@
 import ArgumentParser
 import Foundation
+import VisionRender
 import VisionTasks
 
-/// `vision-tasks face-landmarker`: MediaPipe's Face Landmarker on image files, one JSON line per image.
+/// `vision-tasks face-landmarker`: MediaPipe's Face Landmarker on images, folders, a video or a
+/// live source, one JSON line per image or frame.
 struct FaceLandmarkerCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "face-landmarker",
-        abstract: "Find 478 face landmarks (and optionally blendshapes and transformation matrices); one JSON line per image.")
+        abstract: "Find 478 face landmarks (and optionally blendshapes and transformation matrices); one JSON line per image or frame.")
 
     @Option(help: "The face landmarker bundle: face_landmarker.task.")
     var model: String
@@ -32,25 +34,44 @@ struct FaceLandmarkerCommand: ParsableCommand {
     @Option(help: "Inference threads.")
     var threads: Int = BaseOptions.defaultNumThreads
 
-    @Argument(help: "Image files (JPEG or PNG).")
-    var images: [String]
+    @OptionGroup var media: MediaOptions
+
+    @Argument(help: "Image files (JPEG or PNG) or folders of them.")
+    var images: [String] = []
+
+    func validate() throws {
+        try media.validate(images: images)
+    }
 
     func run() throws {
-        let options = FaceLandmarkerOptions(
-            baseOptions: BaseOptions(modelAssetPath: model, numThreads: threads), numFaces: numFaces,
-            minFaceDetectionConfidence: minFaceDetectionConfidence, minFacePresenceConfidence: minFacePresenceConfidence,
-            minTrackingConfidence: minTrackingConfidence, outputFaceBlendshapes: outputFaceBlendshapes,
-            outputFacialTransformationMatrixes: outputFacialTransformationMatrixes)
-        let landmarker: FaceLandmarker
-        do {
-            landmarker = try FaceLandmarker(options: options)
-        } catch {
-            throw ValidationError(JSONLines.message(error))
+        let factory = MediaTaskFactory<FaceLandmarker> { mode, live in
+            let options = FaceLandmarkerOptions(
+                baseOptions: BaseOptions(modelAssetPath: model, numThreads: threads), runningMode: mode, numFaces: numFaces,
+                minFaceDetectionConfidence: minFaceDetectionConfidence, minFacePresenceConfidence: minFacePresenceConfidence,
+                minTrackingConfidence: minTrackingConfidence, outputFaceBlendshapes: outputFaceBlendshapes,
+                outputFacialTransformationMatrixes: outputFacialTransformationMatrixes)
+            options.faceLandmarkerLiveStreamDelegate = live
+            do {
+                return try FaceLandmarker(options: options)
+            } catch {
+                throw ValidationError(JSONLines.message(error))
+            }
         }
-        let output = JSONLines()
-        for path in images {
-            output.process(input: path) { try landmarker.detect(image: try MPImage(contentsOfFile: path)) }
-        }
-        if output.anyFailed { throw ExitCode(1) }
+        if try !MediaRun.run(media, images: images, factory: factory) { throw ExitCode(1) }
+    }
+}
+
+extension FaceLandmarker: MediaTask {
+    static func found(in result: FaceLandmarkerResult) -> Int { result.faceLandmarks.count }
+    static var foundNoun: String { "faces" }
+    static func draw(_ result: FaceLandmarkerResult, on annotation: Annotation) {
+        annotation.draw(faceLandmarks: result.faceLandmarks)
+    }
+}
+
+extension LiveResults: FaceLandmarkerLiveStreamDelegate where Result == FaceLandmarkerResult {
+    func faceLandmarker(_ faceLandmarker: FaceLandmarker, didFinishDetection result: FaceLandmarkerResult?,
+                        timestampInMilliseconds: Int, error: (any Error)?) {
+        deliver(result, timestampInMilliseconds: timestampInMilliseconds, error: error)
     }
 }

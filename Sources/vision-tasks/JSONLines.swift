@@ -19,15 +19,16 @@ final class JSONLines {
     }
 
     /// Runs `body` for `input` and prints its result line, or its error line if it throws.
-    func process<Result: Encodable>(input: String, _ body: () throws -> Result) {
+    /// With `frame` (video and live-stream modes) the line also holds `"frame": n` after the input.
+    func process<Result: Encodable>(input: String, frame: Int? = nil, _ body: () throws -> Result) {
         do {
             let result = try body()
             let json = try encoder.encode(result)
-            emit(input: input, key: "result", json: json)
+            emit(input: input, frame: frame, key: "result", json: json)
         } catch {
             failures += 1
             let message = (try? encoder.encode(Self.message(error))) ?? Data("\"unknown error\"".utf8)
-            emit(input: input, key: "error", json: message)
+            emit(input: input, frame: frame, key: "error", json: message)
         }
     }
 
@@ -37,10 +38,11 @@ final class JSONLines {
         return String(describing: error)
     }
 
-    private func emit(input: String, key: String, json: Data) {
+    private func emit(input: String, frame: Int?, key: String, json: Data) {
         let inputJSON = (try? encoder.encode(input)) ?? Data("\"\"".utf8)
         var line = Data("{\"input\":".utf8)
         line.append(inputJSON)
+        if let frame { line.append(Data(",\"frame\":\(frame)".utf8)) }
         line.append(Data(",\"\(key)\":".utf8))
         line.append(json)
         line.append(Data("}\n".utf8))

@@ -1,0 +1,159 @@
+import Foundation
+import TFLite
+
+/// Finds Debian's `ffmpeg` / `ffprobe` on PATH (or in `$VISION_TASKS_FFMPEG_DIR`).
+enum FFmpegTool {
+    static func path(of tool: String) throws -> String {
+        let env = ProcessInfo.processInfo.environment
+        var dirs = (env["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map(String.init)
+        if let dir = env["VISION_TASKS_FFMPEG_DIR"] { dirs.insert(dir, at: 0) }
+        for dir in dirs where !dir.isEmpty {
+            let candidate = dir + "/" + tool
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        throw VisionTasksError.invalidVideo("\(tool) was not found on PATH; install Debian's ffmpeg (apt-get install ffmpeg)")
+    }
+}
+
+/// One running ffmpeg/ffprobe child with its three pipes. stderr is read on a thread of its own,
+/// line by line, and handed to `onStderrLine`; the last lines it does not take (returns false for)
+/// are kept for error messages.
+final class ChildProcess: @unchecked Sendable {
+    private let process = Process()
+    private let stdinPipe: Pipe?
+    private let stdoutPipe = Pipe()
+    private let stderrPipe = Pipe()
+    private let lock = NSCondition()
+    private var tail: [String] = []
+    private var stderrDone = false
+
+    /// Starts `tool` with `arguments`; `input` true gives it a stdin pipe (else /dev/null).
+    init(tool: String, arguments: [String], input: Bool = false, onStderrLine: (@Sendable (String) -> Bool)? = nil,
+         onStderrEnd: (@Sendable () -> Void)? = nil) throws {
+        ignoreSigpipe
+        process.executableURL = URL(fileURLWithPath: try FFmpegTool.path(of: tool))
+        process.arguments = arguments
+        stdinPipe = input ? Pipe() : nil
+        process.standardInput = stdinPipe ?? FileHandle.nullDevice
+        process.standardOutput = stdoutPipe
+        process.standardError = stderrPipe
+        do {
+            try process.run()
+        } catch {
+            throw VisionTasksError.invalidVideo("could not start \(tool): \(error.localizedDescription)")
+        }
+        let handle = stderrPipe.fileHandleForReading
+        let thread = Thread { [weak self] in
+            var pending = Data()
+            while true {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                pending.append(chunk)
+                // ffmpeg ends progress lines with \r, log lines with \n.
+                while let cut = pending.firstIndex(where: { $0 == 10 || $0 == 13 }) {
+                    let line = String(decoding: pending[pending.startIndex..<cut], as: UTF8.self)
+                    pending.removeSubrange(pending.startIndex...cut)
+                    if line.isEmpty { continue }
+                    if onStderrLine?(line) != true { self?.keep(line) }
+                }
+            }
+            if !pending.isEmpty {
+                let line = String(decoding: pending, as: UTF8.self)
+                if onStderrLine?(line) != true { self?.keep(line) }
+            }
+            onStderrEnd?()
+            self?.finishStderr()
+        }
+        thread.start()
+    }
+
+    private func keep(_ line: String) {
+        lock.lock()
+        tail.append(line)
+        if tail.count > 12 { tail.removeFirst(tail.count - 12) }
+        lock.unlock()
+    }
+
+    private func finishStderr() {
+        lock.lock()
+        stderrDone = true
+        lock.broadcast()
+        lock.unlock()
+    }
+
+    /// The child's stdout, to read from.
+    var stdoutDescriptor: Int32 { stdoutPipe.fileHandleForReading.fileDescriptor }
+
+    /// Reads exactly `count` bytes into `buffer`; returns false at a clean end of stream before the first byte.
+    func readExactly(into buffer: UnsafeMutableRawBufferPointer, what: String) throws -> Bool {
+        var done = 0
+        while done < buffer.count {
+            let n = read(stdoutDescriptor, buffer.baseAddress! + done, buffer.count - done)
+            if n > 0 { done += n; continue }
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 { throw VisionTasksError.invalidVideo("reading \(what) from ffmpeg failed: errno \(errno)") }
+            if done == 0 { return false }
+            throw VisionTasksError.invalidVideo("ffmpeg stopped in the middle of \(what) (\(done) of \(buffer.count) bytes)")
+        }
+        return true
+    }
+
+    /// All of stdout until the child closes it.
+    func readAllStdout() -> Data {
+        stdoutPipe.fileHandleForReading.readDataToEndOfFile()
+    }
+
+    /// Writes all of `bytes` to the child's stdin; throws if the child has gone.
+    func write(_ bytes: UnsafeRawBufferPointer, what: String) throws {
+        guard let stdinPipe else { throw VisionTasksError.invalidArgument("ffmpeg was started without an input pipe") }
+        let fd = stdinPipe.fileHandleForWriting.fileDescriptor
+        var done = 0
+        while done < bytes.count {
+            let n = Foundation.write(fd, bytes.baseAddress! + done, bytes.count - done)
+            if n > 0 { done += n; continue }
+            if n < 0 && errno == EINTR { continue }
+            throw VisionTasksError.invalidVideo("ffmpeg stopped taking \(what): \(lastStderr())")
+        }
+    }
+
+    /// Closes stdin (the child sees end of input).
+    func closeInput() {
+        try? stdinPipe?.fileHandleForWriting.close()
+    }
+
+    /// Waits for the child and its stderr; returns its exit status.
+    func wait() -> Int32 {
+        process.waitUntilExit()
+        lock.lock()
+        while !stderrDone { lock.wait() }
+        lock.unlock()
+        return process.terminationStatus
+    }
+
+    /// Sends SIGTERM to the child if it still runs (safe from any thread; ffmpeg then ends its output).
+    func terminate() {
+        if process.isRunning { process.terminate() }
+    }
+
+    /// Asks the child to stop (closes its output, SIGTERM) if it still runs, and reaps it.
+    func stop() {
+        // Close our end of stdout first: a child blocked writing a frame gets EPIPE instead of
+        // waiting forever (SIGTERM alone does not interrupt a blocked write).
+        try? stdoutPipe.fileHandleForReading.close()
+        if process.isRunning { process.terminate() }
+        closeInput()
+        _ = wait()
+    }
+
+    /// The last lines ffmpeg wrote on stderr, joined, for error messages.
+    func lastStderr() -> String {
+        lock.lock()
+        defer { lock.unlock() }
+        return tail.suffix(3).joined(separator: " | ")
+    }
+}
+
+/// Writing to a child that has exited must be an error (EPIPE), not the end of this process.
+private let ignoreSigpipe: Void = {
+    signal(SIGPIPE, SIG_IGN)
+}()

@@ -1,0 +1,88 @@
+import Foundation
+import TFLite
+
+/// What `ffprobe` says about a video file's first video stream, with its rotation applied.
+public struct VideoInfo: Codable, Sendable, Equatable {
+    /// Width of the upright picture in pixels (after the rotation metadata is honoured).
+    public let width: Int
+    /// Height of the upright picture in pixels.
+    public let height: Int
+    /// The rotation metadata of the stream in degrees (0, 90, 180, 270); frames are delivered upright.
+    public let rotation: Int
+    /// Frames per second as a fraction, e.g. "30000/1001" (the stream's average, else its base rate).
+    public let frameRate: String
+    /// Length in seconds, when the container says.
+    public let durationSeconds: Double?
+    /// Number of frames, when the container says.
+    public let frameCount: Int?
+
+    /// `frameRate` as a number (0 if unknown).
+    public var framesPerSecond: Double { Self.rate(frameRate) ?? 0 }
+
+    /// Probes `path` with ffprobe. Throws `VisionTasksError.fileNotFound` for a missing file and
+    /// `.invalidVideo` for a file without a video stream or when ffprobe is missing.
+    public static func probe(path: String) throws -> VideoInfo {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw VisionTasksError.fileNotFound(path: path)
+        }
+        guard !isDirectory.boolValue else { throw VisionTasksError.invalidVideo("\(path) is a directory, not a video") }
+        let child = try ChildProcess(tool: "ffprobe", arguments: [
+            "-v", "error", "-select_streams", "v:0",
+            "-show_entries", "stream=width,height,r_frame_rate,avg_frame_rate,duration,nb_frames:stream_side_data=rotation:stream_tags=rotate:format=duration",
+            "-of", "json", path,
+        ])
+        let output = child.readAllStdout()
+        let status = child.wait()
+        guard status == 0 else {
+            throw VisionTasksError.invalidVideo("\(path) is not a video ffprobe can read: \(child.lastStderr())")
+        }
+        return try parse(json: output, path: path)
+    }
+
+    private struct Probe: Decodable {
+        struct Stream: Decodable {
+            struct SideData: Decodable { let rotation: Double? }
+            let width: Int?
+            let height: Int?
+            let r_frame_rate: String?
+            let avg_frame_rate: String?
+            let duration: String?
+            let nb_frames: String?
+            let side_data_list: [SideData]?
+            let tags: [String: String]?
+        }
+        struct Format: Decodable { let duration: String? }
+        let streams: [Stream]?
+        let format: Format?
+    }
+
+    static func parse(json: Data, path: String) throws -> VideoInfo {
+        let probe: Probe
+        do {
+            probe = try JSONDecoder().decode(Probe.self, from: json)
+        } catch {
+            throw VisionTasksError.invalidVideo("ffprobe's answer about \(path) could not be read: \(error)")
+        }
+        guard let stream = probe.streams?.first, let w = stream.width, let h = stream.height, w > 0, h > 0 else {
+            throw VisionTasksError.invalidVideo("\(path) has no video stream")
+        }
+        let degrees = stream.side_data_list?.compactMap(\.rotation).first ?? stream.tags?["rotate"].flatMap(Double.init) ?? 0
+        let rotation = ((Int(degrees.rounded()) % 360) + 360) % 360
+        let quarter = rotation == 90 || rotation == 270
+        let avg = stream.avg_frame_rate.flatMap { rate($0) ?? 0 > 0 ? $0 : nil }
+        let duration = stream.duration.flatMap(Double.init) ?? probe.format?.duration.flatMap(Double.init)
+        return VideoInfo(width: quarter ? h : w, height: quarter ? w : h, rotation: rotation,
+                         frameRate: avg ?? stream.r_frame_rate ?? "0/1", durationSeconds: duration,
+                         frameCount: stream.nb_frames.flatMap(Int.init))
+    }
+
+    /// "30000/1001" → 29.97; nil when not a positive fraction.
+    static func rate(_ text: String) -> Double? {
+        let parts = text.split(separator: "/")
+        guard let num = parts.first.flatMap({ Double($0) }) else { return nil }
+        let den = parts.count > 1 ? Double(parts[1]) ?? 0 : 1
+        guard den > 0, num > 0 else { return nil }
+        return num / den
+    }
+}

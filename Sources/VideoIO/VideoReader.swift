@@ -1,0 +1,196 @@
+import Foundation
+import TFLite
+import VisionCore
+
+/// One decoded video frame: upright RGB pixels and the frame's presentation timestamp.
+public struct VideoFrame: Sendable {
+    /// The frame's position among the frames ffmpeg decoded, from 0 at the start of the stream.
+    public let index: Int
+    /// The presentation timestamp in milliseconds (the stream's own, rounded to the nearest ms).
+    public let timestampInMilliseconds: Int
+    /// Width in pixels.
+    public let width: Int
+    /// Height in pixels.
+    public let height: Int
+    /// Packed RGB bytes (3 per pixel), row by row, `width * height * 3` in all.
+    public let pixels: [UInt8]
+}
+
+/// Decodes a video file or a live source with ffmpeg into upright RGB frames with their real
+/// presentation timestamps (ffmpeg's `showinfo`, with `-copyts`), honouring rotation metadata
+/// as ffmpeg's autorotate does. Read frames with `nextFrame()` until it returns nil.
+public final class VideoReader {
+    /// The file or source this reader decodes.
+    public let source: String
+    /// What ffprobe said about the file (nil for live sources, which are not probed).
+    public let info: VideoInfo?
+    private let child: ChildProcess
+    private let log: ShowinfoLog
+    private let startMs: Int?
+    private let endMs: Int?
+    private var finished = false
+
+    /// Opens a video file. Frames before `startMs` are skipped and decoding stops after `endMs`
+    /// (both in the stream's timestamps). Throws `fileNotFound` / `invalidVideo` naming the file.
+    public convenience init(contentsOfFile path: String, startMs: Int? = nil, endMs: Int? = nil) throws {
+        let info = try VideoInfo.probe(path: path)
+        try self.init(source: path, info: info, inputOptions: [], startMs: startMs, endMs: endMs)
+    }
+
+    /// Opens anything ffmpeg opens (a V4L2 device such as /dev/video0, a stream URL, a file).
+    /// `realTime` plays a file at its own frame rate (`-re`), as a camera would deliver it.
+    public convenience init(liveSource source: String, realTime: Bool) throws {
+        var options: [String] = realTime ? ["-re"] : []
+        if source.hasPrefix("/dev/video") { options += ["-f", "v4l2"] }
+        try self.init(source: source, info: nil, inputOptions: options, startMs: nil, endMs: nil)
+    }
+
+    private init(source: String, info: VideoInfo?, inputOptions: [String], startMs: Int?, endMs: Int?) throws {
+        self.source = source
+        self.info = info
+        self.startMs = startMs
+        self.endMs = endMs
+        let log = ShowinfoLog()
+        self.log = log
+        child = try ChildProcess(tool: "ffmpeg", arguments: [
+            "-hide_banner", "-nostdin", "-nostats", "-loglevel", "info",
+        ] + inputOptions + [
+            "-i", source, "-map", "0:v:0", "-copyts", "-fps_mode", "passthrough",
+            "-vf", "showinfo@frames", "-f", "rawvideo", "-pix_fmt", "rgb24", "pipe:1",
+        ], onStderrLine: { log.take($0) }, onStderrEnd: { log.close() })
+    }
+
+    deinit {
+        child.stop()
+    }
+
+    /// The next frame, or nil at the end of the stream (or after `endMs`).
+    /// Throws `invalidVideo` naming the source when ffmpeg fails.
+    public func nextFrame() throws -> VideoFrame? {
+        while !finished {
+            guard let entry = log.entry() else {
+                return try end()
+            }
+            var pixels = [UInt8](repeating: 0, count: entry.width * entry.height * 3)
+            let complete = try pixels.withUnsafeMutableBytes {
+                try child.readExactly(into: $0, what: "frame \(entry.index) of \(source)")
+            }
+            guard complete else { return try end() }
+            if let startMs, entry.timestampMs < startMs { continue }
+            if let endMs, entry.timestampMs > endMs {
+                finished = true
+                child.stop()
+                return nil
+            }
+            return VideoFrame(index: entry.index, timestampInMilliseconds: entry.timestampMs,
+                              width: entry.width, height: entry.height, pixels: pixels)
+        }
+        return nil
+    }
+
+    private func end() throws -> VideoFrame? {
+        finished = true
+        let status = child.wait()
+        if status != 0 {
+            throw VisionTasksError.invalidVideo("ffmpeg could not decode \(source): \(child.lastStderr())")
+        }
+        if log.framesSeen == 0 {
+            throw VisionTasksError.invalidVideo("\(source) has no video frames")
+        }
+        return nil
+    }
+
+    /// A function that makes ffmpeg stop, callable from any thread (a signal handler, say): the
+    /// reading thread then sees the stream end.
+    public func makeInterrupter() -> @Sendable () -> Void {
+        let child = self.child
+        return { child.terminate() }
+    }
+
+    /// Stops decoding early; later `nextFrame()` calls return nil.
+    public func close() {
+        finished = true
+        child.stop()
+    }
+}
+
+/// The per-frame lines of ffmpeg's `showinfo` filter, parsed as they arrive on stderr:
+/// time base from the config line, then for each frame its pts and size.
+final class ShowinfoLog: @unchecked Sendable {
+    struct Entry {
+        let index: Int
+        let timestampMs: Int
+        let width: Int
+        let height: Int
+    }
+
+    private let condition = NSCondition()
+    private var pending: [Entry] = []
+    private var timeBase: (num: Int64, den: Int64) = (1, 1000)
+    private var size: (width: Int, height: Int)?
+    private var closed = false
+    private var count = 0
+
+    /// How many frames showinfo reported so far.
+    var framesSeen: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return count
+    }
+
+    /// Takes one stderr line; true if it was showinfo's.
+    func take(_ line: String) -> Bool {
+        guard line.contains("[showinfo@frames @") else { return false }
+        condition.lock()
+        defer { condition.unlock() }
+        if let range = line.range(of: "config in time_base: ") {
+            let fraction = line[range.upperBound...].prefix { $0 != "," }.split(separator: "/")
+            if fraction.count == 2, let n = Int64(fraction[0]), let d = Int64(fraction[1]), n > 0, d > 0 {
+                timeBase = (n, d)
+            }
+        } else if line.contains(" n:"), let pts = Self.field("pts:", in: line).flatMap({ Int64($0) }),
+                  let size = Self.field("s:", in: line) {
+            let dims = size.split(separator: "x").compactMap { Int($0) }
+            // The output keeps the first frame's size (ffmpeg scales later frames to it).
+            if self.size == nil, dims.count == 2 { self.size = (dims[0], dims[1]) }
+            let ms = (Double(pts) * Double(timeBase.num) * 1000 / Double(timeBase.den)).rounded()
+            if let s = self.size {
+                pending.append(Entry(index: count, timestampMs: Int(ms), width: s.width, height: s.height))
+            }
+            count += 1
+            condition.broadcast()
+        }
+        return true
+    }
+
+    /// Marks the end of stderr.
+    func close() {
+        condition.lock()
+        closed = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// The next frame's entry, waiting for it; nil when stderr ended without one.
+    func entry() -> Entry? {
+        condition.lock()
+        defer { condition.unlock() }
+        while pending.isEmpty && !closed { condition.wait() }
+        return pending.isEmpty ? nil : pending.removeFirst()
+    }
+
+    private static func field(_ name: String, in line: String) -> String? {
+        guard let range = line.range(of: " " + name) else { return nil }
+        let rest = line[range.upperBound...].drop { $0 == " " }
+        return String(rest.prefix { $0 != " " })
+    }
+}
+
+extension VideoFrame {
+    /// The frame as an upright RGB `MPImage`, ready for a task's `detect(videoFrame:timestampInMilliseconds:)`.
+    public func image() throws -> MPImage {
+        try pixels.withUnsafeBytes {
+            try MPImage(pixels: $0, width: width, height: height, bytesPerRow: width * 3, format: .rgb8)
+        }
+    }
+}

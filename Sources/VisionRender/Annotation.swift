@@ -1,0 +1,77 @@
+import TFLite
+import VisionCore
+import VisionTasks
+
+/// A copy of a picture with task results drawn over it, as MediaPipe's sample apps overlay them:
+/// make one from the input image, draw one or more results, then take the picture out.
+public final class Annotation {
+    let canvas: Canvas
+
+    /// An annotation over `width`×`height` pixels of `channels` bytes (3: RGB, 4: RGBA), rows
+    /// `rowBytes` apart (default: packed). Throws `VisionTasksError` if the buffer is too small.
+    public init(pixels: [UInt8], width: Int, height: Int, channels: Int, rowBytes: Int? = nil) throws {
+        canvas = try pixels.withUnsafeBytes {
+            try Canvas(width: width, height: height, channels: channels, rowBytes: rowBytes ?? width * channels, bytes: $0)
+        }
+    }
+
+    /// An annotation over the upright picture of `image` (results are in upright coordinates).
+    public init(image: MPImage) throws {
+        let upright = try image.uprightRGB()
+        canvas = try upright.withUnsafeBufferBytes {
+            try Canvas(width: upright.width, height: upright.height, channels: 3, rowBytes: upright.bufferBytesPerRow, bytes: $0)
+        }
+    }
+
+    /// The width of the picture in pixels.
+    public var width: Int { canvas.width }
+    /// The height of the picture in pixels.
+    public var height: Int { canvas.height }
+
+    /// Draws detections as the face detector's overlay: box, keypoints and "face 0.97".
+    public func draw(detections: [Detection]) {
+        for detection in detections {
+            let box = detection.boundingBox
+            canvas.drawFaceDetection(
+                box: (x: Double(box.origin.x), y: Double(box.origin.y), width: Double(box.size.width), height: Double(box.size.height)),
+                keypoints: (detection.keypoints ?? []).map { (x: Float($0.location.x), y: Float($0.location.y)) },
+                score: detection.categories.first?.score)
+        }
+    }
+
+    /// Draws face meshes (478 or 468 normalized landmarks each): tesselation, contours, irises.
+    public func draw(faceLandmarks: [[NormalizedLandmark]]) {
+        for face in faceLandmarks {
+            canvas.drawFaceMesh(face.map { (x: $0.x, y: $0.y) })
+        }
+    }
+
+    /// Draws hand skeletons (21 normalized landmarks each) labelled with the hand's handedness
+    /// and, when given, its gesture, each with its score ("Right 0.98", "Thumb_Up 0.77").
+    public func draw(handLandmarks: [[NormalizedLandmark]], handedness: [[ResultCategory]] = [],
+                     gestures: [[ResultCategory]] = []) {
+        for (i, hand) in handLandmarks.enumerated() {
+            var labels: [String] = []
+            for categories in [handedness, gestures] where i < categories.count {
+                if let top = categories[i].first {
+                    labels.append("\(top.categoryName ?? top.displayName ?? "#\(top.index)") \(formatScore(top.score))")
+                }
+            }
+            canvas.drawHand(hand.map { (x: $0.x, y: $0.y) }, labels: labels)
+        }
+    }
+
+    /// The annotated picture as an upright RGB `MPImage` (write it with `write(to:)`).
+    public func image() throws -> MPImage {
+        let bytes = canvas.bytes(channels: 3)
+        return try bytes.withUnsafeBytes {
+            try MPImage(pixels: $0, width: canvas.width, height: canvas.height, bytesPerRow: canvas.width * 3, format: .rgb8)
+        }
+    }
+
+    /// The annotated picture as packed RGB bytes, row by row.
+    public func rgbPixels() -> [UInt8] { canvas.bytes(channels: 3) }
+
+    /// The annotated picture as packed RGBA bytes (opaque), row by row.
+    public func rgbaPixels() -> [UInt8] { canvas.bytes(channels: 4) }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import VisionTasks
+
+/// The sample apps' overlays, drawn on a canvas from normalized (0...1) coordinates.
+extension Canvas {
+    private func pixel(_ p: (x: Float, y: Float)) -> Point {
+        Point(x: Double(p.x) * Double(width), y: Double(p.y) * Double(height))
+    }
+
+    private func segments(_ connections: [Connection], _ points: [Point]) -> [(Point, Point)] {
+        connections.compactMap { c in
+            guard c.start >= 0, c.end >= 0, c.start < points.count, c.end < points.count else { return nil }
+            return (points[c.start], points[c.end])
+        }
+    }
+
+    /// A face detection: its box (pixels), its keypoints (normalized) and "face 0.97" above the box.
+    func drawFaceDetection(box: (x: Double, y: Double, width: Double, height: Double),
+                           keypoints: [(x: Float, y: Float)], score: Float?) {
+        let thickness = scaled(1.0 / 200, minimum: 2)
+        strokeRect(x: box.x, y: box.y, width: box.width, height: box.height, color: Palette.faceBox, width: thickness)
+        fillDots(keypoints.map(pixel), radius: thickness * 1.5, color: Palette.faceKeypoint, outline: Palette.white)
+        if let score {
+            let size = scaled(1.0 / 35, minimum: 12)
+            let text = "face " + formatScore(score)
+            label(text, at: Point(x: box.x, y: box.y - size * 1.6), size: size,
+                  textColor: Palette.white, background: Palette.labelBackground)
+        }
+    }
+
+    /// A face mesh of 468 or 478 landmarks: tesselation, then contours (eyes, eyebrows, lips, oval), then irises.
+    func drawFaceMesh(_ landmarks: [(x: Float, y: Float)]) {
+        let points = landmarks.map(pixel)
+        // Line widths relative to the face's size, so that small faces stay legible.
+        let xs = points.map(\.x), ys = points.map(\.y)
+        let faceSize = max((xs.max() ?? 0) - (xs.min() ?? 0), (ys.max() ?? 0) - (ys.min() ?? 0))
+        let thin = max(0.5, faceSize / 400)
+        let thick = max(1, faceSize / 150)
+        typealias F = FaceLandmarksConnections
+        strokeSegments(segments(F.tesselation, points), color: Palette.tesselation, width: thin)
+        strokeSegments(segments(F.faceOval, points), color: Palette.faceOval, width: thick)
+        strokeSegments(segments(F.lips, points), color: Palette.lips, width: thick)
+        strokeSegments(segments(F.rightEye + F.rightEyebrow, points), color: Palette.rightSide, width: thick)
+        strokeSegments(segments(F.leftEye + F.leftEyebrow, points), color: Palette.leftSide, width: thick)
+        strokeSegments(segments(F.rightIris, points), color: Palette.rightSide, width: thick)
+        strokeSegments(segments(F.leftIris, points), color: Palette.leftSide, width: thick)
+    }
+
+    /// A hand: bones, joints, and a label with handedness and gesture (with scores) above the hand.
+    func drawHand(_ landmarks: [(x: Float, y: Float)], labels: [String]) {
+        let points = landmarks.map(pixel)
+        let xs = points.map(\.x), ys = points.map(\.y)
+        let handSize = max((xs.max() ?? 0) - (xs.min() ?? 0), (ys.max() ?? 0) - (ys.min() ?? 0))
+        let bone = max(1.5, handSize / 80)
+        strokeSegments(segments(HandLandmarksConnections.hand, points), color: Palette.handBone, width: bone)
+        fillDots(points, radius: bone * 1.3, color: Palette.handJoint, outline: Palette.white)
+        guard !labels.isEmpty, let top = ys.min(), let left = xs.min() else { return }
+        let size = scaled(1.0 / 35, minimum: 12)
+        for (i, text) in labels.enumerated() {
+            let y = top - Double(labels.count - i) * size * 1.7 - bone * 2
+            label(text, at: Point(x: left, y: y), size: size,
+                  textColor: i == 0 ? Palette.handednessText : Palette.white, background: Palette.labelBackground)
+        }
+    }
+}
+
+/// A score as the sample apps show it: two decimals.
+func formatScore(_ score: Float) -> String {
+    String(format: "%.2f", Double(score))
+}

@@ -1,1 +1,0 @@
-// The VisionRender module; see ../shared/DESIGN.md for its place among the layers.

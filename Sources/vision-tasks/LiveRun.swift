@@ -1,0 +1,143 @@
+import Dispatch
+import Foundation
+import VideoIO
+import VisionTasks
+
+/// Live-stream mode over anything ffmpeg opens: frames go to the task's async method as they
+/// arrive (a file is played at its real rate); results come back through the delegate, in
+/// timestamp order, and are printed as JSON lines. Frames the task could not keep up with are
+/// dropped by its flow limiter and counted. A status line on stderr shows input fps, processed
+/// fps and dropped frames; Ctrl-C (SIGINT) stops cleanly with a summary.
+enum LiveRun {
+    static func run<Task: MediaTask>(_ source: String, options: MediaOptions, factory: MediaTaskFactory<Task>) throws -> Bool {
+        let stats = LiveStats()
+        let output = JSONLines()
+        let sink = LiveResults<Task.Result> { result, timestamp, error in
+            let frame = stats.delivered(timestamp: timestamp, failed: error != nil, found: result.map(Task.found(in:)) ?? 0)
+            output.process(input: source, frame: frame) { () throws -> Task.Result in
+                if let error { throw error }
+                guard let result else { throw VisionTasksError.processingFailed("no result for the frame at \(timestamp) ms") }
+                return result
+            }
+        }
+        let task = try factory.make(.liveStream, sink)
+        let isFile = FileManager.default.fileExists(atPath: source) && !source.hasPrefix("/dev/")
+        let reader = try VideoReader(liveSource: source, realTime: isFile)
+
+        // Ctrl-C: stop reading; ffmpeg (in our process group) gets the signal too.
+        signal(SIGINT, SIG_IGN)
+        let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+        let stopReader = reader.makeInterrupter()
+        interrupt.setEventHandler { stats.stop(); stopReader() }
+        interrupt.resume()
+        let status = StatusLine(stats: stats)
+        status.start()
+
+        var failure: (any Error)?
+        do {
+            while !stats.stopped, let frame = try reader.nextFrame() {
+                stats.read(frame: frame.index, timestamp: frame.timestampInMilliseconds)
+                try task.detectAsync(image: try frame.image(), timestampInMilliseconds: frame.timestampInMilliseconds)
+            }
+        } catch {
+            if !stats.stopped { failure = error }
+        }
+        task.waitUntilIdle()
+        status.stop()
+        interrupt.cancel()
+        signal(SIGINT, SIG_DFL)
+        if let failure {
+            output.process(input: source) { () throws -> Task.Result in throw failure }
+        }
+        let summary = stats.summary(noun: Task.foundNoun)
+        FileHandle.standardError.write(Data("summary: \(summary)\n".utf8))
+        return !output.anyFailed && stats.inOrder
+    }
+}
+
+/// Counters shared by the reading loop, the delegate queue and the status line.
+final class LiveStats: @unchecked Sendable {
+    private let lock = NSLock()
+    private let started = Date()
+    private var frames: [(timestamp: Int, index: Int)] = []
+    private var readCount = 0
+    private var deliveredCount = 0
+    private var failedCount = 0
+    private var foundCount = 0
+    private var lastTimestamp = Int.min
+    private var outOfOrder = 0
+    private var isStopped = false
+
+    /// A frame was read and sent.
+    func read(frame index: Int, timestamp: Int) {
+        lock.withLock {
+            readCount += 1
+            frames.append((timestamp, index))
+        }
+    }
+
+    /// A result (or error) was delivered; returns the frame index of its timestamp. Frames before
+    /// it that got no result were dropped and are forgotten here, so memory stays bounded.
+    func delivered(timestamp: Int, failed: Bool, found: Int) -> Int? {
+        lock.withLock {
+            deliveredCount += 1
+            if failed { failedCount += 1 }
+            foundCount += found
+            if timestamp <= lastTimestamp { outOfOrder += 1 }
+            lastTimestamp = timestamp
+            var index: Int?
+            while let first = frames.first, first.timestamp <= timestamp {
+                if first.timestamp == timestamp { index = first.index }
+                frames.removeFirst()
+            }
+            return index
+        }
+    }
+
+    /// Ctrl-C was pressed.
+    func stop() { lock.withLock { isStopped = true } }
+    /// Whether Ctrl-C was pressed.
+    var stopped: Bool { lock.withLock { isStopped } }
+    /// Whether every result came in timestamp order.
+    var inOrder: Bool { lock.withLock { outOfOrder == 0 } }
+
+    /// "input 30.0 fps, processed 12.1 fps, dropped 35".
+    func status() -> String {
+        lock.withLock {
+            let seconds = max(Date().timeIntervalSince(started), 1e-3)
+            return String(format: "input %.1f fps, processed %.1f fps, dropped %d",
+                          Double(readCount) / seconds, Double(deliveredCount) / seconds, readCount - deliveredCount)
+        }
+    }
+
+    /// The final counts, once every sent frame has been delivered or dropped.
+    func summary(noun: String) -> String {
+        let line = status()
+        return lock.withLock {
+            "\(readCount) frames read, \(deliveredCount) processed, \(readCount - deliveredCount) dropped, \(failedCount) failed, \(foundCount) \(noun) found, \(outOfOrder) out of order; \(line)"
+        }
+    }
+}
+
+/// Prints the live status on stderr once a second (rewriting one line on a terminal).
+final class StatusLine: @unchecked Sendable {
+    private let stats: LiveStats
+    private let timer = DispatchSource.makeTimerSource(queue: .global())
+    private let tty = isatty(STDERR_FILENO) == 1
+
+    init(stats: LiveStats) { self.stats = stats }
+
+    func start() {
+        timer.schedule(deadline: .now() + 1, repeating: 1)
+        timer.setEventHandler { [stats, tty] in
+            let line = (tty ? "\r\u{1B}[K" : "") + "live: " + stats.status() + (tty ? "" : "\n")
+            FileHandle.standardError.write(Data(line.utf8))
+        }
+        timer.resume()
+    }
+
+    func stop() {
+        timer.cancel()
+        if tty { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+    }
+}

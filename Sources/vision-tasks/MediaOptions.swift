@@ -1,0 +1,82 @@
+import ArgumentParser
+import Foundation
+
+/// The input and output options every task subcommand shares: images and folders (image mode),
+/// `--video` (video mode), `--live` (live-stream mode), frame selection, parallel jobs, progress,
+/// and `--annotate` to write the results drawn over the picture.
+struct MediaOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Process a video file in video mode: one JSON line per frame, with the frame's presentation timestamp.",
+                               valueName: "file"))
+    var video: String?
+
+    @Option(help: ArgumentHelp("Process a live source in live-stream mode: anything ffmpeg opens (/dev/video0, a stream URL, or a file, played at its real rate). Late frames are dropped; Ctrl-C ends with a summary.",
+                               valueName: "source"))
+    var live: String?
+
+    @Option(help: "With --video: process every Nth frame only.")
+    var every: Int = 1
+
+    @Option(help: ArgumentHelp("With --video: first frame time. A plain number is seconds (1.5); add ms for milliseconds (1500ms).",
+                               valueName: "time"))
+    var start: String?
+
+    @Option(help: ArgumentHelp("With --video: last frame time, inclusive; seconds or ms as for --start.", valueName: "time"))
+    var end: String?
+
+    @Option(help: "Images processed in parallel, each by its own task instance (folders and image lists).")
+    var jobs: Int = 1
+
+    @Flag(inversion: .prefixedNo, help: "Show a progress bar on stderr (default: when stderr is a terminal).")
+    var progress: Bool?
+
+    @Option(help: ArgumentHelp("Write the results drawn over the picture: for one image a .png or .jpg file; for several images or a folder, a folder; for --video an H.264 .mp4.",
+                               valueName: "path"))
+    var annotate: String?
+
+    /// `--start` in milliseconds, if given.
+    var startMs: Int? { get throws { try start.map { try Self.milliseconds($0, option: "--start") } } }
+    /// `--end` in milliseconds, if given.
+    var endMs: Int? { get throws { try end.map { try Self.milliseconds($0, option: "--end") } } }
+
+    /// Whether to draw a progress bar: as asked, else when stderr is a terminal.
+    var showProgress: Bool { progress ?? (isatty(STDERR_FILENO) == 1) }
+
+    /// "1.5" or "1.5s" → 1500; "1500ms" → 1500.
+    static func milliseconds(_ text: String, option: String) throws -> Int {
+        let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+        let value: Double?
+        if trimmed.hasSuffix("ms") {
+            value = Double(trimmed.dropLast(2))
+        } else if trimmed.hasSuffix("s") {
+            value = Double(trimmed.dropLast()).map { $0 * 1000 }
+        } else {
+            value = Double(trimmed).map { $0 * 1000 }
+        }
+        guard let value, value.isFinite, value >= 0 else {
+            throw ValidationError("\(option) \(text): give seconds (1.5) or milliseconds (1500ms)")
+        }
+        return Int(value.rounded())
+    }
+
+    /// Checks that the inputs name exactly one kind of source and that the options fit it.
+    func validate(images: [String]) throws {
+        let kinds = [!images.isEmpty, video != nil, live != nil].filter { $0 }.count
+        guard kinds == 1 else {
+            throw ValidationError("give image files or folders, or --video FILE, or --live SOURCE (exactly one of them)")
+        }
+        guard every >= 1 else { throw ValidationError("--every must be at least 1, got \(every)") }
+        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1, got \(jobs)") }
+        if video == nil, every != 1 || start != nil || end != nil {
+            throw ValidationError("--every, --start and --end select frames of --video")
+        }
+        if let startMs = try startMs, let endMs = try endMs, endMs < startMs {
+            throw ValidationError("--end (\(endMs) ms) is before --start (\(startMs) ms)")
+        }
+        if annotate != nil, live != nil {
+            throw ValidationError("--annotate is for images, folders and --video, not --live")
+        }
+        if let annotate, video != nil, !annotate.lowercased().hasSuffix(".mp4") {
+            throw ValidationError("--annotate with --video writes an H.264 video: give a .mp4 path, not \(annotate)")
+        }
+    }
+}

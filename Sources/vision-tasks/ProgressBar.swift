@@ -1,0 +1,32 @@
+import Foundation
+
+/// A one-line progress bar on stderr: `[#######.......]  12/40  3.1 images/s`.
+final class ProgressBar {
+    private let total: Int
+    private let unit: String
+    private let started = Date()
+    private var lastDraw = Date.distantPast
+
+    init(total: Int, unit: String) {
+        self.total = total
+        self.unit = unit
+    }
+
+    /// Redraws with `done` items finished (at most ten times a second, and always at the end).
+    func update(done: Int) {
+        let now = Date()
+        guard done == total || now.timeIntervalSince(lastDraw) >= 0.1 else { return }
+        lastDraw = now
+        let width = 30
+        let filled = total > 0 ? width * done / total : width
+        let elapsed = now.timeIntervalSince(started)
+        let rate = elapsed > 0 ? Double(done) / elapsed : 0
+        let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
+        FileHandle.standardError.write(Data(String(format: "\r[%@] %d/%d  %.1f %@/s", bar, done, total, rate, unit).utf8))
+    }
+
+    /// Erases the bar.
+    func clear() {
+        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+    }
+}

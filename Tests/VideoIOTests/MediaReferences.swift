@@ -1,0 +1,58 @@
+import Foundation
+@testable import VideoIO
+
+/// The test videos of tools/make_media_refs.py: made here with ffmpeg by the committed recipe,
+/// decoded with VideoReader, and MediaPipe's VIDEO-mode results on the same frames.
+enum MediaReferences {
+    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../Fixtures/references/media").standardized
+    static let models = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../models").standardized
+
+    struct Recipe: Decodable {
+        let photo: String
+        let frames: Int
+        let ffmpeg: [String]
+    }
+
+    struct FrameRef: Decodable {
+        let index: Int
+        let timestampMs: Int
+        let byteSum: Int
+    }
+
+    struct FaceDetection: Decodable {
+        let box: [Int]
+        let score: Float
+        let keypoints: [[Float]]
+    }
+
+    struct Reference: Decodable {
+        let frames: [FrameRef]
+        let faceDetector: [[FaceDetection]]?
+        let faceLandmarker: [[[[Float]]]]?
+    }
+
+    /// Makes video `name` from its recipe in a scratch folder and decodes every frame.
+    static func decodedVideo(_ name: String) throws -> (frames: [VideoFrame], reference: Reference) {
+        let recipes = try JSONDecoder().decode([String: Recipe].self,
+                                               from: Data(contentsOf: directory.appendingPathComponent("recipes.json")))
+        guard let recipe = recipes[name] else { throw CocoaError(.fileNoSuchFile) }
+        let dir = try TestVideos.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent(name + ".mp4")
+        let photo = TestVideos.fixtures.appendingPathComponent(recipe.photo).path
+        let arguments = recipe.ffmpeg.map { $0 == "{photo}" ? photo : $0 == "{out}" ? out.path : $0 }
+        try TestVideos.run("ffmpeg", arguments)
+        let reader = try VideoReader(contentsOfFile: out.path)
+        var frames: [VideoFrame] = []
+        while let frame = try reader.nextFrame() { frames.append(frame) }
+        let reference = try JSONDecoder().decode(Reference.self,
+                                                 from: Data(contentsOf: directory.appendingPathComponent(name + ".json")))
+        return (frames, reference)
+    }
+
+    static func byteSum(_ frame: VideoFrame) -> Int {
+        frame.pixels.reduce(0) { $0 + Int($1) }
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import Testing
+import TFLite
+@testable import VideoIO
+
+@Suite struct VideoReaderTests {
+    @Test func decodesEveryFrameWithItsTimestamp() throws {
+        let dir = try TestVideos.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let url = dir.appendingPathComponent("pan.mp4")
+        try TestVideos.panZoom(photo: "astronaut.png", frames: 50, rate: "25", size: "320x240", to: url)
+
+        let reader = try VideoReader(contentsOfFile: url.path)
+        #expect(reader.info == VideoInfo(width: 320, height: 240, rotation: 0, frameRate: "25/1",
+                                         durationSeconds: 2, frameCount: 50))
+        var frames: [VideoFrame] = []
+        while let frame = try reader.nextFrame() { frames.append(frame) }
+        #expect(frames.count == 50)
+        // 25 fps: a frame every 40 ms from 0, exactly.
+        #expect(frames.map(\.timestampInMilliseconds) == (0..<50).map { $0 * 40 })
+        #expect(frames.map(\.index) == Array(0..<50))
+        #expect(frames.allSatisfy { $0.width == 320 && $0.height == 240 && $0.pixels.count == 320 * 240 * 3 })
+        // The picture moves: consecutive frames differ, and they are not blank.
+        #expect(frames[0].pixels != frames[49].pixels)
+        #expect(Set(frames[10].pixels).count > 50)
+    }
+
+    @Test func ntscRateGivesRealPresentationTimestamps() throws {
+        let dir = try TestVideos.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let url = dir.appendingPathComponent("ntsc.mp4")
+        try TestVideos.panZoom(photo: "hand_thumb_up.jpg", frames: 12, rate: "30000/1001", size: "160x120", to: url)
+        let reader = try VideoReader(contentsOfFile: url.path)
+        #expect(abs(reader.info!.framesPerSecond - 29.97) < 0.01)
+        var stamps: [Int] = []
+        while let frame = try reader.nextFrame() { stamps.append(frame.timestampInMilliseconds) }
+        // Frame i is at i × 1001/30 ms, rounded to the nearest ms.
+        #expect(stamps == (0..<12).map { Int((Double($0) * 1001 / 30).rounded()) })
+    }
+
+    @Test func startAndEndSelectFramesByTimestamp() throws {
+        let dir = try TestVideos.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let url = dir.appendingPathComponent("pan.mp4")
+        try TestVideos.panZoom(photo: "astronaut.png", frames: 25, rate: "25", size: "64x48", to: url)
+        let reader = try VideoReader(contentsOfFile: url.path, startMs: 200, endMs: 400)
+        var frames: [VideoFrame] = []
+        while let frame = try reader.nextFrame() { frames.append(frame) }
+        #expect(frames.map(\.timestampInMilliseconds) == [200, 240, 280, 320, 360, 400])
+        #expect(frames.map(\.index) == [5, 6, 7, 8, 9, 10])
+    }
+
+    @Test func rotationMetadataIsHonoured() throws {
+        let dir = try TestVideos.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let plain = dir.appendingPathComponent("plain.mp4")
+        let rotated = dir.appendingPathComponent("rotated.mp4")
+        try TestVideos.panZoom(photo: "two_thumbs_up.jpg", frames: 5, rate: "10", size: "96x64", to: plain)
+        try TestVideos.ffmpeg(["-i", plain.path, "-c", "copy", "-metadata:s:v:0", "rotate=90", rotated.path])
+
+        let info = try VideoInfo.probe(path: rotated.path)
+        #expect(info.rotation == 90 && info.width == 64 && info.height == 96)
+        let reader = try VideoReader(contentsOfFile: rotated.path)
+        let upright = try #require(try reader.nextFrame())
+        #expect(upright.width == 64 && upright.height == 96)
+        let unrotated = try #require(try VideoReader(contentsOfFile: plain.path).nextFrame())
+        // A quarter turn: the upright frame's top row is the stored frame's first or last column.
+        // Compare the mean brightness of the two to allow for compression noise (tolerance 8 of 255).
+        func mean(_ values: [UInt8]) -> Double { Double(values.reduce(0) { $0 + Int($1) }) / Double(values.count) }
+        func pixelsAt(_ frame: VideoFrame, _ offsets: [Int]) -> [UInt8] {
+            offsets.flatMap { o in [frame.pixels[o], frame.pixels[o + 1], frame.pixels[o + 2]] }
+        }
+        let top = pixelsAt(upright, (0..<64).map { x in x * 3 })
+        let lastColumn = pixelsAt(unrotated, (0..<64).map { y in (y * 96 + 95) * 3 })
+        let firstColumn = pixelsAt(unrotated, (0..<64).map { y in y * 96 * 3 })
+        #expect(min(abs(mean(top) - mean(lastColumn)), abs(mean(top) - mean(firstColumn))) < 8)
+    }
+
+    @Test func missingFileAndNonVideoAreClearErrors() throws {
+        #expect(throws: VisionTasksError.fileNotFound(path: "/nonexistent/clip.mp4")) {
+            _ = try VideoReader(contentsOfFile: "/nonexistent/clip.mp4")
+        }
+        let dir = try TestVideos.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let text = dir.appendingPathComponent("notes.mp4")
+        try Data("not a video at all\n".utf8).write(to: text)
+        do {
+            _ = try VideoReader(contentsOfFile: text.path)
+            Issue.record("a text file was accepted as a video")
+        } catch let error as VisionTasksError {
+            guard case .invalidVideo(let message) = error else { Issue.record("wrong error \(error)"); return }
+            #expect(message.contains(text.path))
+        }
+    }
+
+    @Test func writerMakesAnH264VideoTheReaderReadsBack() throws {
+        let dir = try TestVideos.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let url = dir.appendingPathComponent("out.mp4")
+        let writer = try VideoWriter(path: url.path, width: 65, height: 48, frameRate: "15")
+        for i in 0..<15 {
+            // A grey level that rises frame by frame.
+            try writer.write(rgb: [UInt8](repeating: UInt8(i * 16), count: 65 * 48 * 3))
+        }
+        try writer.finish()
+        let reader = try VideoReader(contentsOfFile: url.path)
+        // Odd widths are padded to even for H.264.
+        #expect(reader.info?.width == 66 && reader.info?.height == 48 && reader.info?.frameRate == "15/1")
+        var frames: [VideoFrame] = []
+        while let frame = try reader.nextFrame() { frames.append(frame) }
+        #expect(frames.count == 15)
+        #expect(frames.map(\.timestampInMilliseconds) == (0..<15).map { Int((Double($0) * 1000 / 15).rounded()) })
+        // Lossy, so within 6 grey levels of what was written (centre pixel).
+        for (i, frame) in frames.enumerated() {
+            let centre = Int(frame.pixels[(24 * 66 + 32) * 3])
+            #expect(abs(centre - i * 16) <= 6, "frame \(i): \(centre)")
+        }
+        #expect(throws: VisionTasksError.self) { try VideoWriter(path: url.path, width: 4, height: 4, frameRate: "0") }
+    }
+}
