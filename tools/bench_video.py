@@ -77,8 +77,8 @@ def main():
             n = len(frames)
             stamps = [round(i * 1000 / 30) for i in range(n)]
             entry = {"frames": n}
-            help_ok = subprocess.run([args.bin, sub, "--help"], capture_output=True).returncode == 0
-            if help_ok:
+            commands = subprocess.run([args.bin, "--help"], capture_output=True, text=True).stdout
+            if f" {sub} " in commands or f" {sub}\n" in commands:
                 start = time.perf_counter()
                 p = subprocess.run([args.bin, sub, "--model", os.path.join(args.models, model), "--threads", args.threads,
                                     "--video", video, "--no-progress"] + EXTRA.get(sub, []),
