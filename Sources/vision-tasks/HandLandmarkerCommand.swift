@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import VisionRender
 import VisionTasks
 
 /// Options shared by the hand subcommands (the iOS option names in kebab case).
@@ -24,31 +25,50 @@ struct HandOptions: ParsableArguments {
 struct HandLandmarkerCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "hand-landmarker",
-        abstract: "Find hands (21 landmarks, world landmarks, handedness) and print one JSON line per image.")
+        abstract: "Find hands (21 landmarks, world landmarks, handedness) and print one JSON line per image or frame.")
 
     @Option(help: "The hand landmarker bundle: hand_landmarker.task.")
     var model: String
 
     @OptionGroup var hands: HandOptions
 
-    @Argument(help: "Image files (JPEG or PNG).")
-    var images: [String]
+    @OptionGroup var media: MediaOptions
+
+    @Argument(help: "Image files (JPEG or PNG) or folders of them.")
+    var images: [String] = []
+
+    func validate() throws {
+        try media.validate(images: images)
+    }
 
     func run() throws {
-        let options = HandLandmarkerOptions(
-            baseOptions: BaseOptions(modelAssetPath: model, numThreads: hands.threads), numHands: hands.numHands,
-            minHandDetectionConfidence: hands.minHandDetectionConfidence,
-            minHandPresenceConfidence: hands.minHandPresenceConfidence, minTrackingConfidence: hands.minTrackingConfidence)
-        let landmarker: HandLandmarker
-        do {
-            landmarker = try HandLandmarker(options: options)
-        } catch {
-            throw ValidationError(JSONLines.message(error))
+        let factory = MediaTaskFactory<HandLandmarker> { mode, live in
+            let options = HandLandmarkerOptions(
+                baseOptions: BaseOptions(modelAssetPath: model, numThreads: hands.threads), runningMode: mode, numHands: hands.numHands,
+                minHandDetectionConfidence: hands.minHandDetectionConfidence,
+                minHandPresenceConfidence: hands.minHandPresenceConfidence, minTrackingConfidence: hands.minTrackingConfidence)
+            options.handLandmarkerLiveStreamDelegate = live
+            do {
+                return try HandLandmarker(options: options)
+            } catch {
+                throw ValidationError(JSONLines.message(error))
+            }
         }
-        let output = JSONLines()
-        for path in images {
-            output.process(input: path) { try landmarker.detect(image: try MPImage(contentsOfFile: path)) }
-        }
-        if output.anyFailed { throw ExitCode(1) }
+        if try !MediaRun.run(media, images: images, factory: factory) { throw ExitCode(1) }
+    }
+}
+
+extension HandLandmarker: MediaTask {
+    static func found(in result: HandLandmarkerResult) -> Int { result.landmarks.count }
+    static var foundNoun: String { "hands" }
+    static func draw(_ result: HandLandmarkerResult, on annotation: Annotation) {
+        annotation.draw(handLandmarks: result.landmarks, handedness: result.handedness)
+    }
+}
+
+extension LiveResults: HandLandmarkerLiveStreamDelegate where Result == HandLandmarkerResult {
+    func handLandmarker(_ handLandmarker: HandLandmarker, didFinishDetection result: HandLandmarkerResult?,
+                        timestampInMilliseconds: Int, error: (any Error)?) {
+        deliver(result, timestampInMilliseconds: timestampInMilliseconds, error: error)
     }
 }
