@@ -10,7 +10,8 @@ struct VisionTasksBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "vision-tasks-bench",
         abstract: "Time VisionTasks end to end (decoded image in, result out).",
-        subcommands: [FaceDetectorBench.self, FaceLandmarkerBench.self])
+        subcommands: [FaceDetectorBench.self, FaceLandmarkerBench.self, HandLandmarkerBench.self,
+                      GestureRecognizerBench.self])
 }
 
 /// Options every task benchmark shares.

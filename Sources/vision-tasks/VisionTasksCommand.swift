@@ -6,6 +6,7 @@ struct VisionTasksCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "vision-tasks",
         abstract: "Face detection, face landmarks and hand gestures, as MediaPipe computes them.",
-        subcommands: [ModelCommand.self, FaceDetectorCommand.self, FaceLandmarkerCommand.self]
+        subcommands: [ModelCommand.self, FaceDetectorCommand.self, FaceLandmarkerCommand.self,
+                      HandLandmarkerCommand.self, GestureRecognizerCommand.self]
     )
 }

@@ -28,22 +28,16 @@ public final class FaceDetector: Sendable {
             numThreads: base.numThreads,
             minDetectionConfidence: options.minDetectionConfidence,
             minSuppressionThreshold: options.minSuppressionThreshold))
-        let owner = WeakOwner()
+        let owner = WeakBox<FaceDetector>()
         var deliver: TaskRunner<MPImage, FaceDetectorResult>.Deliver?
         if let delegate {
-            deliver = { [weak delegate] result, timestamp in
-                guard let delegate, let detector = owner.detector else { return }
-                switch result {
-                case .success(let value):
-                    delegate.faceDetector(detector, didFinishDetection: value, timestampInMilliseconds: timestamp, error: nil)
-                case .failure(let error):
-                    delegate.faceDetector(detector, didFinishDetection: nil, timestampInMilliseconds: timestamp, error: error)
-                }
+            deliver = liveStreamDelivery(owner) { [weak delegate] (task: FaceDetector, result: FaceDetectorResult?, timestamp, error) in
+                delegate?.faceDetector(task, didFinishDetection: result, timestampInMilliseconds: timestamp, error: error)
             }
         }
         runner = TaskRunner(taskName: "FaceDetector", verb: "detect", runningMode: options.runningMode,
                             process: { image, timestamp in try graph.run(image, timestamp) }, deliver: deliver)
-        owner.detector = self
+        owner.object = self
     }
 
     /// Detects faces in a still image (image mode).
@@ -85,15 +79,5 @@ private final class SerializedGraph: @unchecked Sendable {
                 keypoints: d.keypoints.map { NormalizedKeypoint(location: CGPoint(x: Double($0.x), y: Double($0.y))) })
         }
         return FaceDetectorResult(detections: detections, timestampInMilliseconds: timestamp)
-    }
-}
-
-/// Lets the delivery closure, made before the detector exists, reach it without keeping it alive.
-private final class WeakOwner: @unchecked Sendable {
-    private let lock = NSLock()
-    private weak var _detector: FaceDetector?
-    var detector: FaceDetector? {
-        get { lock.withLock { _detector } }
-        set { lock.withLock { _detector = newValue } }
     }
 }

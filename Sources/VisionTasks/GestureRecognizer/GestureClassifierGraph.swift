@@ -1,0 +1,112 @@
+import Foundation
+import Inference
+import TFLite
+import VisionCore
+
+/// MediaPipe's single-hand gesture recognizer graph over a `hand_gesture_recognizer.task` bundle:
+/// landmarks, handedness and world landmarks prepared as MediaPipe prepares them → gesture embedder →
+/// the custom classifier (when the bundle has one) and the canned classifier, each filtered by its
+/// classifier options → combined as MediaPipe combines them.
+///
+/// Not thread-safe: it owns the interpreters; callers serialize use.
+package final class GestureClassifierGraph {
+    /// The embedder's entry in the bundle.
+    package static let embedderEntry = "gesture_embedder.tflite"
+    /// The canned classifier's entry in the bundle.
+    package static let cannedEntry = "canned_gesture_classifier.tflite"
+    /// The optional custom classifier's entry in the bundle.
+    package static let customEntry = "custom_gesture_classifier.tflite"
+    /// The canned gestures in the canned classifier's output order, for a classifier whose metadata
+    /// carries no labels (as in the published `gesture_recognizer.task`).
+    package static let cannedLabels = ["None", "Closed_Fist", "Open_Palm", "Pointing_Up", "Thumb_Down",
+                                       "Thumb_Up", "Victory", "ILoveYou"]
+
+    private struct Classifier {
+        let interpreter: Interpreter
+        let filter: ClassificationFilter
+    }
+
+    private let embedder: Interpreter
+    private let embeddingSize: Int
+    /// Custom first, then canned: MediaPipe's priority order.
+    private let classifiers: [Classifier]
+
+    /// Loads the embedder and classifiers (`name` names the bundle in errors). Throws
+    /// `invalidBundle` when the embedder or canned classifier is missing, `unsupportedModel` when a
+    /// model has unexpected shapes, and `invalidOption` for contradictory classifier options.
+    package init(bundle: ModelBundle, name: String, numThreads: Int,
+                 cannedOptions: ClassifierOptions?, customOptions: ClassifierOptions?) throws {
+        func model(_ entry: String) throws -> TFLiteModel {
+            guard bundle.files[entry] != nil else {
+                throw VisionTasksError.invalidBundle(
+                    "\(name) has no \(entry); a hand gesture recognizer bundle holds \(Self.embedderEntry) and \(Self.cannedEntry) (has: \(bundle.fileNames.joined(separator: ", ")))")
+            }
+            return try bundle.model(named: entry)
+        }
+        embedder = try Interpreter(model: try model(Self.embedderEntry), numThreads: numThreads)
+        let points = handLandmarkCount * 3
+        guard embedder.inputs.map(\.elementCount) == [points, 1, points], embedder.outputs.count == 1 else {
+            throw VisionTasksError.unsupportedModel(
+                "\(name): \(Self.embedderEntry) needs inputs of \(points), 1 and \(points) values (landmarks, handedness, world landmarks) and one output; got \(embedder.inputs.map(\.shape)) → \(embedder.outputs.map(\.shape))")
+        }
+        embeddingSize = embedder.outputs[0].elementCount
+        var classifiers: [Classifier] = []
+        if bundle.files[Self.customEntry] != nil {
+            classifiers.append(try Self.classifier(try model(Self.customEntry), entry: Self.customEntry, bundleName: name,
+                                                   numThreads: numThreads, embeddingSize: embeddingSize,
+                                                   options: customOptions ?? ClassifierOptions(),
+                                                   option: "customGesturesClassifierOptions", defaultLabels: nil))
+        }
+        classifiers.append(try Self.classifier(try model(Self.cannedEntry), entry: Self.cannedEntry, bundleName: name,
+                                               numThreads: numThreads, embeddingSize: embeddingSize,
+                                               options: cannedOptions ?? ClassifierOptions(),
+                                               option: "cannedGesturesClassifierOptions", defaultLabels: Self.cannedLabels))
+        self.classifiers = classifiers
+    }
+
+    private static func classifier(_ model: TFLiteModel, entry: String, bundleName: String, numThreads: Int,
+                                   embeddingSize: Int, options: ClassifierOptions, option: String,
+                                   defaultLabels: [String]?) throws -> Classifier {
+        let interpreter = try Interpreter(model: model, numThreads: numThreads)
+        guard interpreter.inputs.count == 1, interpreter.inputs[0].elementCount == embeddingSize,
+              interpreter.outputs.count == 1 else {
+            throw VisionTasksError.unsupportedModel(
+                "\(bundleName): \(entry) needs one input of \(embeddingSize) values (the embedding) and one output; got \(interpreter.inputs.map(\.shape)) → \(interpreter.outputs.map(\.shape))")
+        }
+        let classes = interpreter.outputs[0].elementCount
+        var labels = try model.labels(forOutput: 0) ?? []
+        if labels.isEmpty, let defaults = defaultLabels, defaults.count == classes { labels = defaults }
+        let threshold = model.modelMetadata?.subgraphs.first?.outputTensors.first?.scoreThreshold
+        let filter = try options.filter(labels: labels, displayNames: [], metadataScoreThreshold: threshold, option: option)
+        return Classifier(interpreter: interpreter, filter: filter)
+    }
+
+    /// The gesture of one hand, or nil when every classifier's results were filtered away.
+    /// `imageSize` is the upright image's size (for undoing its aspect ratio).
+    package func recognize(_ hand: HandObservation, imageSize: (width: Int, height: Int)) throws -> Classification? {
+        guard let rightScore = rightHandScore(hand.handedness) else {
+            throw VisionTasksError.processingFailed("unrecognized handedness \"\(hand.handedness.label)\"")
+        }
+        let landmarks = gestureLandmarksMatrix(hand.landmarks, imageSize: imageSize)
+        let world = gestureLandmarksMatrix(hand.worldLandmarks, imageSize: nil)
+        try embedder.withInputBuffer(0) { copy(landmarks, into: $0) }
+        try embedder.withInputBuffer(1) { $0[0] = rightScore }
+        try embedder.withInputBuffer(2) { copy(world, into: $0) }
+        try embedder.invoke()
+        var lists: [[Classification]] = []
+        for classifier in classifiers {
+            try embedder.withOutputBuffer(0) { embedding in
+                try classifier.interpreter.withInputBuffer(0) { input in
+                    for i in 0..<min(input.count, embedding.count) { input[i] = embedding[i] }
+                }
+            }
+            try classifier.interpreter.invoke()
+            lists.append(try classifier.interpreter.withOutputBuffer(0) { classifier.filter.classify($0) })
+        }
+        return combineGesturePredictions(lists)
+    }
+
+    private func copy(_ values: [Float], into buffer: UnsafeMutableBufferPointer<Float>) {
+        for i in 0..<min(values.count, buffer.count) { buffer[i] = values[i] }
+    }
+}

@@ -1,0 +1,74 @@
+import ArgumentParser
+import Foundation
+import VisionRender
+import VisionTasks
+
+/// Options shared by the hand subcommands (the iOS option names in kebab case).
+struct HandOptions: ParsableArguments {
+    @Option(help: "The most hands to find (at least 1).")
+    var numHands: Int = 1
+
+    @Option(help: "Palms scoring below this are not hands (0...1).")
+    var minHandDetectionConfidence: Float = 0.5
+
+    @Option(help: "Hands whose presence score is not above this are dropped (0...1).")
+    var minHandPresenceConfidence: Float = 0.5
+
+    @Option(help: "IoU above which a new hand is a tracked one (video and live stream; 0...1).")
+    var minTrackingConfidence: Float = 0.5
+
+    @Option(help: "Inference threads.")
+    var threads: Int = BaseOptions.defaultNumThreads
+}
+
+/// `vision-tasks hand-landmarker`: MediaPipe's Hand Landmarker on image files, one JSON line per image.
+struct HandLandmarkerCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "hand-landmarker",
+        abstract: "Find hands (21 landmarks, world landmarks, handedness) and print one JSON line per image or frame.")
+
+    @Option(help: "The hand landmarker bundle: hand_landmarker.task.")
+    var model: String
+
+    @OptionGroup var hands: HandOptions
+
+    @OptionGroup var media: MediaOptions
+
+    @Argument(help: "Image files (JPEG or PNG) or folders of them.")
+    var images: [String] = []
+
+    func validate() throws {
+        try media.validate(images: images)
+    }
+
+    func run() throws {
+        let factory = MediaTaskFactory<HandLandmarker> { mode, live in
+            let options = HandLandmarkerOptions(
+                baseOptions: BaseOptions(modelAssetPath: model, numThreads: hands.threads), runningMode: mode, numHands: hands.numHands,
+                minHandDetectionConfidence: hands.minHandDetectionConfidence,
+                minHandPresenceConfidence: hands.minHandPresenceConfidence, minTrackingConfidence: hands.minTrackingConfidence)
+            options.handLandmarkerLiveStreamDelegate = live
+            do {
+                return try HandLandmarker(options: options)
+            } catch {
+                throw ValidationError(JSONLines.message(error))
+            }
+        }
+        if try !MediaRun.run(media, images: images, factory: factory) { throw ExitCode(1) }
+    }
+}
+
+extension HandLandmarker: MediaTask {
+    static func found(in result: HandLandmarkerResult) -> Int { result.landmarks.count }
+    static var foundNoun: String { "hands" }
+    static func draw(_ result: HandLandmarkerResult, on annotation: Annotation) {
+        annotation.draw(handLandmarks: result.landmarks, handedness: result.handedness)
+    }
+}
+
+extension LiveResults: HandLandmarkerLiveStreamDelegate where Result == HandLandmarkerResult {
+    func handLandmarker(_ handLandmarker: HandLandmarker, didFinishDetection result: HandLandmarkerResult?,
+                        timestampInMilliseconds: Int, error: (any Error)?) {
+        deliver(result, timestampInMilliseconds: timestampInMilliseconds, error: error)
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import Testing
+import VisionCore
+import VisionTasks
+
+/// `vision-tasks gesture-recognizer` and `hand-landmarker`, run as a user runs them (the binary
+/// `swift build` puts beside the tests).
+@Suite(.enabled(if: HandSupport.haveModels, "models/ not fetched: run make models"))
+struct HandCommandTests {
+    private func run(_ arguments: [String]) throws -> (lines: [String], status: Int32, stderr: String) {
+        try VisionTasksCLI.run(arguments)
+    }
+
+    @Test func gestureRecognizerPrintsThumbUpAndReportsABadInput() throws {
+        let thumb = HandSupport.fixture("images/hand_thumb_up.jpg")
+        let missing = "/no/such/hand.jpg"
+        let (lines, status, _) = try run(["gesture-recognizer", "--model", HandSupport.model("gesture_recognizer.task"),
+                                          thumb, missing])
+        #expect(status != 0)
+        #expect(lines.count == 2)
+        struct Line: Decodable { let input: String; let result: GestureRecognizerResult?; let error: String? }
+        let parsed = try lines.map { try JSONDecoder().decode(Line.self, from: Data($0.utf8)) }
+        let result = try #require(parsed.first?.result)
+        #expect(result.gestures.first?.first?.categoryName == "Thumb_Up")
+        #expect(result.gestures.first?.first?.index == -1)
+        #expect(result.landmarks.first?.count == 21 && result.worldLandmarks.first?.count == 21)
+        #expect(lines[0].contains(#""categoryName":"Thumb_Up""#))
+        #expect(lines[1] == #"{"input":"\#(missing)","error":"File not found: \#(missing)"}"#)
+    }
+
+    @Test func handLandmarkerPrintsLandmarksAndRejectsBadOptions() throws {
+        let thumb = HandSupport.fixture("images/hand_thumb_up.jpg")
+        let (lines, status, _) = try run(["hand-landmarker", "--model", HandSupport.model("hand_landmarker.task"),
+                                          "--num-hands", "2", thumb])
+        #expect(status == 0)
+        struct Line: Decodable { let input: String; let result: HandLandmarkerResult }
+        let line = try JSONDecoder().decode(Line.self, from: Data((lines.first ?? "").utf8))
+        #expect(line.result.landmarks.count == 1 && line.result.handedness.first?.first?.categoryName == "Left")
+        let bad = try run(["gesture-recognizer", "--model", HandSupport.model("gesture_recognizer.task"),
+                           "--canned-gestures-allowlist", "Thumb_Up", "--canned-gestures-denylist", "None", thumb])
+        #expect(bad.status != 0 && bad.lines.isEmpty)
+        #expect(bad.stderr.contains("mutually exclusive"))
+    }
+}
