@@ -27,10 +27,31 @@ enum MediaReferences {
         let keypoints: [[Float]]
     }
 
+    /// One hand: 21 landmarks [x, y, z], handedness [label, score], and for the gesture recognizer
+    /// the top gesture [name or null, score, index].
+    struct Hand: Decodable {
+        let landmarks: [[Float]]
+        let handedness: Label
+        let gesture: Label?
+    }
+
+    /// A [name, score(, index)] array as make_media_refs.py writes it.
+    struct Label: Decodable {
+        let name: String?
+        let score: Float
+        init(from decoder: any Decoder) throws {
+            var c = try decoder.unkeyedContainer()
+            name = try c.decodeIfPresent(String.self)
+            score = try c.decode(Float.self)
+        }
+    }
+
     struct Reference: Decodable {
         let frames: [FrameRef]
         let faceDetector: [[FaceDetection]]?
         let faceLandmarker: [[[[Float]]]]?
+        let handLandmarker: [[Hand]]?
+        let gestureRecognizer: [[Hand]]?
     }
 
     /// Makes video `name` from its recipe in a scratch folder and decodes every frame.
