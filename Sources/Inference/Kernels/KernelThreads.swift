@@ -25,19 +25,10 @@ package struct KernelThreads: Sendable, Equatable {
             body(0, 0, total)
             return
         }
-        withoutActuallyEscaping(body) { escapable in
-            WorkerPool.shared.run(parts: parts) { part in
-                let begin = Swift.min(total, granules * part / parts * g)
-                let end = Swift.min(total, granules * (part + 1) / parts * g)
-                if begin < end { escapable(part, begin, end) }
-            }
+        WorkerPool.shared.run(parts: parts) { part in
+            let begin = Swift.min(total, granules * part / parts * g)
+            let end = Swift.min(total, granules * (part + 1) / parts * g)
+            if begin < end { body(part, begin, end) }
         }
     }
-}
-
-/// Carries a non-Sendable value (a kernel closure over raw pointers) into worker threads; the caller
-/// guarantees the parts touch disjoint outputs and that every part finishes before the call returns.
-struct UncheckedSendable<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
 }

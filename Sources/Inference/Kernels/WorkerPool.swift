@@ -17,7 +17,13 @@ final class WorkerPool: @unchecked Sendable {
 
     /// Runs `body(part)` for every part in `0 ..< parts` on the caller and the workers, and returns
     /// when all have finished. `body` must not call `run` again.
-    func run(parts count: Int, _ body: @escaping (Int) -> Void) {
+    func run(parts count: Int, _ body: (Int) -> Void) {
+        // Non-escaping, so the caller's closure context stays on its stack (no malloc); it is
+        // published to the workers only until every part has finished.
+        withoutActuallyEscaping(body) { body in publishAndRun(parts: count, body) }
+    }
+
+    private func publishAndRun(parts count: Int, _ body: @escaping (Int) -> Void) {
         callers.lock()
         defer { callers.unlock() }
         condition.lock()
