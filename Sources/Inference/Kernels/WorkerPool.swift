@@ -1,8 +1,8 @@
 import Foundation
 
 /// A process-wide pool of persistent worker threads that runs the parts of one kernel call
-/// concurrently. Unlike `DispatchQueue.concurrentPerform` (two mallocs a call on Linux), a call
-/// allocates nothing once the pool has its threads, so `invoke()` stays allocation-free.
+/// concurrently. `DispatchQueue.concurrentPerform` makes two mallocs a call on Linux; a call here
+/// makes one small allocation (the escape check of `withoutActuallyEscaping`) once the pool has its threads.
 final class WorkerPool: @unchecked Sendable {
     /// The pool every kernel shares; it grows to the largest thread count asked for.
     static let shared = WorkerPool()
@@ -18,8 +18,8 @@ final class WorkerPool: @unchecked Sendable {
     /// Runs `body(part)` for every part in `0 ..< parts` on the caller and the workers, and returns
     /// when all have finished. `body` must not call `run` again.
     func run(parts count: Int, _ body: (Int) -> Void) {
-        // Non-escaping, so the caller's closure context stays on its stack (no malloc); it is
-        // published to the workers only until every part has finished.
+        // Non-escaping, so the caller's closure context stays on its stack; it is published to
+        // the workers only until every part has finished.
         withoutActuallyEscaping(body) { body in publishAndRun(parts: count, body) }
     }
 
