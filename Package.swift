@@ -18,14 +18,17 @@ let package = Package(
         // C libraries from Debian, through pkg-config.
         .systemLibrary(name: "CJPEG", path: "Sources/CJPEG", pkgConfig: "libjpeg",
                        providers: [.apt(["libjpeg62-turbo-dev"])]),
+        .systemLibrary(name: "CStb", path: "Sources/CStb", pkgConfig: "stb",
+                       providers: [.apt(["libstb-dev"])]),
         .systemLibrary(name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng16",
                        providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo",
                        providers: [.apt(["libcairo2-dev"])]),
         .systemLibrary(name: "CZlibCRC", path: "Sources/CZlibCRC", pkgConfig: "zlib",
                        providers: [.apt(["zlib1g-dev"])]),
-        // JPEG/PNG decoding and encoding over libjpeg-turbo and libpng, errors as return codes.
-        .target(name: "CImageCodecs", dependencies: ["CJPEG", "CPNG"], path: "Sources/CImageCodecs"),
+        // JPEG decoding over stb_image (MediaPipe's decoder), JPEG encoding over libjpeg-turbo,
+        // PNG over libpng; errors as return codes.
+        .target(name: "CImageCodecs", dependencies: ["CStb", "CJPEG", "CPNG"], path: "Sources/CImageCodecs"),
         // Hot inference kernels in C, with AVX2/FMA variants chosen at run time.
         .target(name: "CKernels", path: "Sources/CKernels"),
 
@@ -33,7 +36,7 @@ let package = Package(
             "CZlibCRC",
             .product(name: "ZIPFoundation", package: "ZIPFoundation"),
         ]),
-        .target(name: "Inference", dependencies: ["TFLite", "CKernels"], exclude: ["Kernels/README.md"]),
+        .target(name: "Inference", dependencies: ["TFLite", "CKernels"], exclude: ["README.md", "Kernels/README.md"]),
         .target(name: "VisionCore", dependencies: ["TFLite", "CImageCodecs"]),
         .target(name: "VisionTasks", dependencies: ["VisionCore", "Inference", "TFLite"]),
         .target(name: "VisionRender", dependencies: ["VisionTasks", "VisionCore", "CCairo"]),

@@ -24,9 +24,8 @@ Cases (each photo in Tests/Fixtures/images plus composite.png):
     Gray is computed as (299 R + 587 G + 114 B + 500) // 1000, which the tests recompute.
   - a lower detection threshold (0.3) and another suppression threshold (0.5) on some photos.
 
-JPEG files are decoded with Pillow (libjpeg-turbo, the decoder our MPImage uses) rather than
-mp.Image.create_from_file (a different decoder, up to 3 levels apart), so both sides see the
-same pixels. Keypoint scores: MediaPipe's Python API reports 0.0 for keypoints without a score;
+Photos are loaded with mp.Image.create_from_file, MediaPipe's own loader (stb_image), whose
+pixels our MPImage decoder reproduces exactly. Keypoint scores: MediaPipe's Python API reports 0.0 for keypoints without a score;
 the C++/iOS API leaves them unset, and the references write null as the iOS API does.
 
 Usage: python3 tools/make_face_detector_refs.py [--models models]
@@ -50,7 +49,8 @@ VIDEO_SIZE = (320, 240)
 
 
 def load_rgb(path):
-    return np.asarray(Image.open(path).convert("RGB"))
+    """The pixels MediaPipe's file loader gives (a copy: the view dies with the image)."""
+    return np.array(mp.Image.create_from_file(path).numpy_view())
 
 
 def gray_of(rgb):

@@ -8,6 +8,8 @@ pkgconfig_has() { command -v pkg-config >/dev/null 2>&1 && pkg-config --exists "
 command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
 pkgconfig_has libjpeg || need+=(libjpeg62-turbo-dev)
 pkgconfig_has libpng16 || need+=(libpng-dev)
+# stb_image decodes JPEGs: the decoder MediaPipe's file loader uses, so the pixels are its pixels.
+pkgconfig_has stb || need+=(libstb-dev)
 pkgconfig_has cairo || need+=(libcairo2-dev)
 # Labels on annotated pictures need a font Cairo finds through fontconfig.
 { command -v fc-list >/dev/null 2>&1 && fc-list | grep -q .; } || need+=(fonts-dejavu-core)

@@ -1,6 +1,7 @@
-// JPEG and PNG decoding/encoding for VisionCore, over libjpeg-turbo and libpng.
-// Every libjpeg/libpng error is caught inside this C code (setjmp/longjmp never
-// crosses a Swift frame) and returned as a non-zero code with a message.
+// JPEG and PNG decoding/encoding for VisionCore: JPEG decoding over stb_image (the decoder
+// MediaPipe's file loader uses) behind our own structure check, JPEG encoding over
+// libjpeg-turbo, PNG over libpng. Every error is caught inside this C code (setjmp/longjmp
+// never crosses a Swift frame) and returned as a non-zero code with a message.
 #ifndef IMAGE_CODECS_H
 #define IMAGE_CODECS_H
 
@@ -26,7 +27,8 @@ typedef struct {
 /// Size of the message buffers the functions below fill on failure.
 #define IC_MESSAGE_SIZE 256
 
-/// Decodes a JPEG (baseline, progressive, gray, YCbCr, CMYK/YCCK) to gray or RGB.
+/// Decodes a JPEG (baseline, progressive, gray, YCbCr, CMYK/YCCK) to gray or RGB, pixel for
+/// pixel as stb_image does, after checking its marker structure (truncated files are refused).
 /// Returns 0 on success; otherwise fills `message` and returns non-zero.
 int ic_decode_jpeg(const unsigned char *data, size_t size, ic_image *out, char *message);
 

@@ -2,8 +2,8 @@ import CImageCodecs
 import Foundation
 import TFLite
 
-/// Decodes JPEG (libjpeg-turbo) and PNG (libpng) bytes into an `MPImage`, giving the pixels
-/// MediaPipe's file loader gives: gray stays gray, RGB and RGBA keep their channels, an EXIF
+/// Decodes JPEG (stb_image, as MediaPipe's loader) and PNG (libpng) bytes into an `MPImage`,
+/// giving the pixels MediaPipe's file loader gives: gray stays gray, RGB and RGBA keep their channels, an EXIF
 /// orientation in a JPEG is applied to the pixels.
 enum ImageDecoder {
     /// Decodes `data`; `name` (the path) starts every error message.

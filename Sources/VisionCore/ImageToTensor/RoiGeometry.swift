@@ -62,7 +62,9 @@ func perspectiveTransform(from: [(x: Float, y: Float)], to: [(x: Float, y: Float
         a[i] = [dx, dy, 1, 0, 0, 0, Double(-(x * u)), Double(-(y * u)), Double(u)]
         a[i + 4] = [0, 0, 0, dx, dy, 1, Double(-(x * v)), Double(-(y * v)), Double(v)]
     }
-    // Elimination with the pivot's reciprocal, in the order of OpenCV's LU solver.
+    // Elimination with the pivot's negated reciprocal, back substitution dividing by the pivot,
+    // in the order of OpenCV's LU solver (a reciprocal there instead changes the last bit, and
+    // with it the rounding of source positions that fall exactly between two 1/32 steps).
     for column in 0..<8 {
         var pivot = column
         for row in column + 1..<8 where abs(a[row][column]) > abs(a[pivot][column]) {
@@ -77,7 +79,6 @@ func perspectiveTransform(from: [(x: Float, y: Float)], to: [(x: Float, y: Float
                 a[row][k] += alpha * a[column][k]
             }
         }
-        a[column][column] = -d
     }
     var solution = [Double](repeating: 0, count: 8)
     for row in stride(from: 7, through: 0, by: -1) {
@@ -85,7 +86,7 @@ func perspectiveTransform(from: [(x: Float, y: Float)], to: [(x: Float, y: Float
         for k in row + 1..<8 {
             sum -= a[row][k] * solution[k]
         }
-        solution[row] = sum * a[row][row]
+        solution[row] = sum / a[row][row]
     }
     return solution + [1]
 }

@@ -1,0 +1,46 @@
+// JPEG decoding through stb_image, the decoder MediaPipe's file loader uses, so that a JPEG
+// gives exactly MediaPipe's pixels. The bytes pass ic_check_jpeg_structure first (see
+// jpeg_structure.c for what stb_image would otherwise trust).
+#include "image_codecs.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <limits.h>
+#include <stb_image.h>
+
+int ic_check_jpeg_structure(const unsigned char *data, size_t size, char *message);
+
+int ic_decode_jpeg(const unsigned char *data, size_t size, ic_image *out, char *message) {
+    memset(out, 0, sizeof(*out));
+    message[0] = 0;
+    if (size > INT_MAX) {
+        snprintf(message, IC_MESSAGE_SIZE, "file too large (%zu bytes)", size);
+        return 1;
+    }
+    if (ic_check_jpeg_structure(data, size, message)) return 1;
+    int width = 0, height = 0, channels = 0;
+    if (!stbi_info_from_memory(data, (int)size, &width, &height, &channels)) {
+        snprintf(message, IC_MESSAGE_SIZE, "%s", stbi_failure_reason());
+        return 1;
+    }
+    if (width <= 0 || height <= 0 || (size_t)width * (size_t)height > IC_MAX_PIXELS) {
+        snprintf(message, IC_MESSAGE_SIZE, "unsupported JPEG size %dx%d", width, height);
+        return 1;
+    }
+    unsigned char *pixels = stbi_load_from_memory(data, (int)size, &width, &height, &channels, 0);
+    if (pixels == NULL) {
+        snprintf(message, IC_MESSAGE_SIZE, "%s", stbi_failure_reason());
+        return 1;
+    }
+    if (channels != 1 && channels != 3) {
+        snprintf(message, IC_MESSAGE_SIZE, "unexpected %d channels", channels);
+        stbi_image_free(pixels);
+        return 1;
+    }
+    out->pixels = pixels;
+    out->width = width;
+    out->height = height;
+    out->channels = channels;
+    return 0;
+}
