@@ -6,8 +6,7 @@ import VisionTasks
 // Parity with MediaPipe 1.2.2 (tools/make_hand_refs.py) on the fixture photos, composed
 // multi-hand pictures and frame sequences. Tolerances (issue #5): landmarks mean |Δx|, |Δy| ≤ 1e-3,
 // max ≤ 1e-2; world landmarks ≤ 5e-3 m; handedness label equal, score ≤ 1e-2; gesture label equal,
-// score ≤ 1e-2; same hand counts — each widened, where larger, to how far MediaPipe's own results
-// move when the picture gains one black column or row (HandSupport.Tolerance).
+// score ≤ 1e-2; same hand counts (HandSupport.Tolerance).
 
 private func image(_ relative: String) throws -> MPImage {
     try MPImage(contentsOfFile: HandSupport.fixture(relative))
@@ -37,7 +36,7 @@ struct HandParityTests {
 
     @Test(arguments: HandSupport.imageCases())
     func handLandmarkerImageMode(_ c: HandSupport.ImageCase) throws {
-        let tol = HandSupport.Tolerance(c.selfSensitivity)
+        let tol = HandSupport.Tolerance()
         let r = try handLandmarker(c.numHands).detect(image: try image(c.image))
         HandSupport.expectHands(r.landmarks, r.worldLandmarks, r.handedness, c.handLandmarker, tol, c.testDescription)
         #expect(r.timestampInMilliseconds == 0)
@@ -46,7 +45,7 @@ struct HandParityTests {
     @Test(arguments: HandSupport.imageCases())
     func gestureRecognizerImageMode(_ c: HandSupport.ImageCase) throws {
         let picture = try image(c.image)
-        let tol = HandSupport.Tolerance(c.selfSensitivity)
+        let tol = HandSupport.Tolerance()
         let canned = c.gestureRecognizer.cannedWinner?.map(\.categoryName)
         let r = try gestureRecognizer("gesture_recognizer.task", c.numHands).recognize(image: picture)
         HandSupport.expectHands(r.landmarks, r.worldLandmarks, r.handedness, c.gestureRecognizer, tol, c.testDescription)
@@ -70,7 +69,7 @@ struct HandParityTests {
             let picture = try image(frame)
             let t = i * c.frameStepMs
             let label = "\(c.sequence) frame \(i)"
-            let tol = HandSupport.Tolerance(c.selfSensitivity[i])
+            let tol = HandSupport.Tolerance()
             if let landmarker {
                 let h = try landmarker.detect(videoFrame: picture, timestampInMilliseconds: t)
                 #expect(h.timestampInMilliseconds == t)
@@ -98,7 +97,7 @@ struct HandParityTests {
             .recognize(image: try image(c.image))
         let same = HandSupport.imageCases().first { $0.image == c.image && $0.numHands == 2 }
         let canned = same?.gestureRecognizer.cannedWinner?.map(\.categoryName)
-        let tol = HandSupport.Tolerance(same?.selfSensitivity)
+        let tol = HandSupport.Tolerance()
         HandSupport.expectHands(r.landmarks, r.worldLandmarks, r.handedness, c.result, tol, c.testDescription)
         HandSupport.expectGestures(r.gestures, c.result.gestures ?? [], cannedNames: canned, tol, c.testDescription,
                                    order: r.gestures.count == r.landmarks.count ? HandSupport.pairing(r.landmarks, c.result.landmarks) : nil)
