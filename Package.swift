@@ -57,7 +57,9 @@ let package = Package(
         ]),
 
         .testTarget(name: "TFLiteTests", dependencies: ["TFLite"]),
-        .testTarget(name: "InferenceTests", dependencies: ["Inference", "TFLite"]),
+        .testTarget(name: "InferenceTests", dependencies: ["Inference", "TFLite", "CAllocationCounter"]),
+        // Test support: counting malloc forwarders (AllocationTests checks invoke() allocates nothing).
+        .target(name: "CAllocationCounter", path: "Tests/CAllocationCounter"),
         .testTarget(name: "VisionCoreTests", dependencies: ["VisionCore", "TFLite"]),
         .testTarget(name: "VisionTasksTests", dependencies: [
             "VisionTasks", .product(name: "ZIPFoundation", package: "ZIPFoundation"),

@@ -109,6 +109,15 @@ void vt_add(const float *a, const float *b, float *output, float lo, float hi,
 /// out[i] = clamp(x[i], lo, hi) for i in [begin, end) (RELU, RELU6, RELU_N1_TO_1).
 void vt_clamp(const float *input, float *output, float lo, float hi, size_t begin, size_t end, int isa);
 
+// ---- Worker pool (pool.c) ----
+
+/// One part of a split kernel call: runs part `part` of the job at `ctx`.
+typedef void (*vt_part_fn)(void *ctx, int part);
+/// Runs fn(ctx, p) for every p in [0, parts) on the caller and persistent worker threads (started
+/// on first use, parts - 1 of them, at most 63) and returns when all have finished. Allocates
+/// nothing once the workers exist. Calls from several threads take turns; fn must not call it.
+void vt_parallel_run(int parts, vt_part_fn fn, void *ctx);
+
 #ifdef __cplusplus
 }
 #endif

@@ -17,24 +17,41 @@ package func conv2D(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Fl
     precondition(perThread == 0 || scratch != nil, "conv2D: scratch buffer missing")
     let g = weights.geometry
     let total = g.batch * g.outputHeight * g.outputWidth
-    let packed = weights.storage.pointer
-    let code = isa.code
-    let epilogue = vt_epilogue(lo: activation.min, hi: activation.max, residual: residual, prelu_alpha: preluAlpha)
     let columns = g.outputChannels
+    var job = Conv2DJob(geometry: cg, input: input, packed: UnsafePointer(weights.storage.pointer), output: output,
+                        epilogue: vt_epilogue(lo: activation.min, hi: activation.max, residual: residual,
+                                              prelu_alpha: preluAlpha),
+                        scratch: scratch, scratchPerPart: perThread, pixels: total, columns: columns,
+                        byChannel: false, isa: isa.code)
     if threads.count > 1 && total < 96 && columns >= 64 {
         // Few pixels, many channels (the deep layers): split the output channels instead.
-        threads.split(columns, granule: 32) { part, begin, end in
-            var local = cg
-            var ep = epilogue
-            vt_conv2d(&local, input, packed, output, &ep, scratch.map { $0 + part * perThread }, 0, total,
-                      begin, end, code)
-        }
+        job.byChannel = true
+        threads.split(columns, granule: 32, job)
         return
     }
-    threads.split(total, granule: 24, minimumPerPart: 48) { part, begin, end in
-        var local = cg
+    threads.split(total, granule: 24, minimumPerPart: 48, job)
+}
+
+/// One CONV_2D call's pointers; a part computes a range of output pixels (or of output channels).
+private struct Conv2DJob: RangeJob {
+    let geometry: vt_conv_geometry
+    let input: UnsafePointer<Float>
+    let packed: UnsafePointer<Float>
+    let output: UnsafeMutablePointer<Float>
+    let epilogue: vt_epilogue
+    let scratch: UnsafeMutablePointer<Float>?
+    let scratchPerPart, pixels, columns: Int
+    var byChannel: Bool
+    let isa: Int32
+
+    func run(part: Int, begin: Int, end: Int) {
+        var g = geometry
         var ep = epilogue
-        vt_conv2d(&local, input, packed, output, &ep, scratch.map { $0 + part * perThread }, begin, end,
-                  0, columns, code)
+        let partScratch = scratch.map { $0 + part * scratchPerPart }
+        if byChannel {
+            vt_conv2d(&g, input, packed, output, &ep, partScratch, 0, pixels, begin, end, isa)
+        } else {
+            vt_conv2d(&g, input, packed, output, &ep, partScratch, begin, end, 0, columns, isa)
+        }
     }
 }

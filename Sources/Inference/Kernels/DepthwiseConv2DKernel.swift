@@ -6,13 +6,21 @@ import TFLite
 package func depthwiseConv2D(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>,
                              weights: PackedDepthwiseWeights, activation: ClampRange = .none,
                              threads: KernelThreads = .single, isa: KernelISA = .best) {
-    let cg = weights.geometry.c
     let rows = weights.geometry.batch * weights.geometry.outputHeight
-    let packed = weights.storage.pointer
-    let code = isa.code
     let work = weights.geometry.outputWidth * weights.geometry.outputChannels
-    threads.split(rows, minimumPerPart: Swift.max(1, 4096 / Swift.max(1, work))) { _, begin, end in
-        var local = cg
-        vt_dwconv(&local, input, packed, output, activation.min, activation.max, begin, end, code)
+    let job = DepthwiseJob(geometry: weights.geometry.c, packed: UnsafePointer(weights.storage.pointer),
+                           io: JobIO(input: input, output: output, activation: activation, isa: isa.code))
+    threads.split(rows, minimumPerPart: Swift.max(1, 4096 / Swift.max(1, work)), job)
+}
+
+/// One DEPTHWISE_CONV_2D call's pointers; a part computes a range of output rows.
+private struct DepthwiseJob: RangeJob {
+    let geometry: vt_conv_geometry
+    let packed: UnsafePointer<Float>
+    let io: JobIO
+
+    func run(part: Int, begin: Int, end: Int) {
+        var g = geometry
+        vt_dwconv(&g, io.input, packed, io.output, io.activation.min, io.activation.max, begin, end, io.isa)
     }
 }

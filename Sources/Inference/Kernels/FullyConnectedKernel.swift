@@ -48,9 +48,19 @@ package final class PackedFullyConnectedWeights: @unchecked Sendable {
 package func fullyConnected(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, rows: Int,
                             weights: PackedFullyConnectedWeights, activation: ClampRange = .none,
                             threads: KernelThreads = .single, isa: KernelISA = .best) {
-    let packed = weights.storage.pointer
-    let (i, o, code) = (Int32(weights.inputCount), Int32(weights.outputCount), isa.code)
-    threads.split(rows, granule: 6, minimumPerPart: 12) { _, begin, end in
-        vt_fc(i, o, input, packed, output, activation.min, activation.max, begin, end, code)
+    threads.split(rows, granule: 6, minimumPerPart: 12,
+                  FullyConnectedJob(inputs: Int32(weights.inputCount), outputs: Int32(weights.outputCount),
+                                    packed: UnsafePointer(weights.storage.pointer),
+                                    io: JobIO(input: input, output: output, activation: activation, isa: isa.code)))
+}
+
+/// One FULLY_CONNECTED call's pointers; a part computes a range of rows.
+private struct FullyConnectedJob: RangeJob {
+    let inputs, outputs: Int32
+    let packed: UnsafePointer<Float>
+    let io: JobIO
+
+    func run(part: Int, begin: Int, end: Int) {
+        vt_fc(inputs, outputs, io.input, packed, io.output, io.activation.min, io.activation.max, begin, end, io.isa)
     }
 }

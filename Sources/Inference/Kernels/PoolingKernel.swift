@@ -17,17 +17,29 @@ package func averagePool2D(input: UnsafePointer<Float>, output: UnsafeMutablePoi
          isa: isa, kernel: vt_avgpool)
 }
 
+/// A C pooling kernel (vt_maxpool or vt_avgpool).
+private typealias PoolFunction = @convention(c) (UnsafePointer<vt_conv_geometry>?, UnsafePointer<Float>?,
+                                                 UnsafeMutablePointer<Float>?, Float, Float, Int, Int, Int32) -> Void
+
 private func pool(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, geometry: Conv2DGeometry,
                   activation: ClampRange, threads: KernelThreads, isa: KernelISA,
-                  kernel: (UnsafePointer<vt_conv_geometry>?, UnsafePointer<Float>?, UnsafeMutablePointer<Float>?,
-                           Float, Float, Int, Int, Int32) -> Void) {
+                  kernel: PoolFunction) {
     precondition(geometry.outputChannels == geometry.inputChannels, "pooling: channel counts differ")
-    let cg = geometry.c
     let rows = geometry.batch * geometry.outputHeight
-    let code = isa.code
     let work = geometry.outputWidth * geometry.outputChannels * geometry.kernelHeight * geometry.kernelWidth
-    threads.split(rows, minimumPerPart: Swift.max(1, 8192 / Swift.max(1, work))) { _, begin, end in
-        var local = cg
-        kernel(&local, input, output, activation.min, activation.max, begin, end, code)
+    threads.split(rows, minimumPerPart: Swift.max(1, 8192 / Swift.max(1, work)),
+                  PoolJob(geometry: geometry.c, io: JobIO(input: input, output: output, activation: activation,
+                                                          isa: isa.code), kernel: kernel))
+}
+
+/// One pooling call's pointers; a part computes a range of output rows.
+private struct PoolJob: RangeJob {
+    let geometry: vt_conv_geometry
+    let io: JobIO
+    let kernel: PoolFunction
+
+    func run(part: Int, begin: Int, end: Int) {
+        var g = geometry
+        kernel(&g, io.input, io.output, io.activation.min, io.activation.max, begin, end, io.isa)
     }
 }

@@ -7,6 +7,20 @@ protocol Kernel: AnyObject {
     func run()
 }
 
+extension Array {
+    /// Calls `body` on each element in order. Unlike `for x in array`, this allocates nothing even in
+    /// unoptimised builds (there the array iterator's generic element read mallocs a coroutine frame).
+    func forEachWithoutAllocating(_ body: (Element) -> Void) {
+        withUnsafeBufferPointer { elements in
+            var i = 0
+            while i < elements.count {
+                body(elements[i])
+                i += 1
+            }
+        }
+    }
+}
+
 /// Up to eight extents or strides held inline (no heap array, so kernels touch no reference counts).
 typealias Dims = SIMD8<Int>
 

@@ -44,10 +44,10 @@ final class ResizeBilinearKernel: Kernel {
         var y = out
         for b in 0..<batch {
             let image = input + b * inH * inW * c
-            for ry in rows {
+            rows.forEachWithoutAllocating { ry in
                 let r0 = image + ry.lower * inW * c, r1 = image + ry.upper * inW * c
                 let wy = ry.weight
-                for cx in columns {
+                columns.forEachWithoutAllocating { cx in
                     let wx = cx.weight
                     // TFLite's formula: each corner weighted by the product of its two 1-D weights.
                     let w00 = (1 - wy) * (1 - wx), w01 = (1 - wy) * wx, w10 = wy * (1 - wx), w11 = wy * wx

@@ -81,7 +81,7 @@ final class CopyKernel: Kernel {
 
     func run() {
         if zeroFillCount > 0 { out.update(repeating: 0, count: zeroFillCount) }
-        for c in copies { c.run(from: input, to: out) }
+        copies.forEachWithoutAllocating { $0.run(from: input, to: out) }
     }
 }
 
@@ -100,7 +100,7 @@ final class MultiCopyKernel: Kernel {
     }
 
     func run() {
-        for p in parts { p.copy.run(from: p.source, to: p.destination) }
+        parts.forEachWithoutAllocating { $0.copy.run(from: $0.source, to: $0.destination) }
         if activation != .none, let (out, count) = clampTarget {
             let (lo, hi) = activation.bounds
             for i in 0..<count { out[i] = min(max(out[i], lo), hi) }

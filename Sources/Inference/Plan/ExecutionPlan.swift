@@ -189,7 +189,7 @@ final class ExecutionPlan {
 
     /// Runs every kernel once.
     func run() {
-        for k in kernels { k.run() }
+        kernels.forEachWithoutAllocating { $0.run() }
     }
 
     /// Computes a node whose inputs are all constant, on temporary buffers.

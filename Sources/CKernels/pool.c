@@ -1,0 +1,151 @@
+// The worker pool that runs the parts of one kernel call concurrently, with no allocation per call.
+//
+// One caller at a time publishes a job (a function pointer and a context pointer) in a fixed slot
+// and bumps a generation counter; workers spin briefly on it, then sleep on a futex. Parts are
+// claimed with a compare-and-swap on one 64-bit word holding the generation, the part count and
+// the next part, so a worker that wakes late can never run a part of a finished job.
+#include "ckernels.h"
+#include <limits.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#define VT_POOL_MAX_WORKERS 63
+/// How long a worker (or a waiting caller) spins before it sleeps, in nanoseconds.
+#define VT_SPIN_NS 300000
+
+static pthread_mutex_t callers = PTHREAD_MUTEX_INITIALIZER; // one job at a time
+static pthread_mutex_t starting = PTHREAD_MUTEX_INITIALIZER; // guards worker creation
+static int workers;                                          // started workers (under `starting`)
+
+// word: generation (high 32 bits) | parts (bits 16..31) | next unclaimed part (bits 0..15)
+static _Atomic uint64_t word;
+static _Atomic(vt_part_fn) job_fn;
+static _Atomic(void *) job_ctx;
+static _Atomic uint32_t epoch;       // futex word: low 32 bits of the generation, for sleeping workers
+static _Atomic uint32_t sleepers;    // workers asleep (or about to be) on `epoch`
+static _Atomic uint32_t remaining;   // futex word: parts not yet finished
+static _Atomic uint32_t caller_asleep;
+
+static void futex_wait(_Atomic uint32_t *addr, uint32_t expected) {
+    syscall(SYS_futex, (uint32_t *)addr, FUTEX_WAIT_PRIVATE, expected, NULL, NULL, 0);
+}
+
+static void futex_wake(_Atomic uint32_t *addr) {
+    syscall(SYS_futex, (uint32_t *)addr, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+}
+
+static inline void cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
+static uint64_t now_ns(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+/// Claims and runs parts of generation `gen` until none is left.
+static void run_parts(uint32_t gen) {
+    uint64_t w = atomic_load_explicit(&word, memory_order_acquire);
+    for (;;) {
+        const uint32_t parts = (uint32_t)(w >> 16) & 0xffff, next = (uint32_t)w & 0xffff;
+        if ((uint32_t)(w >> 32) != gen || next >= parts) return;
+        if (!atomic_compare_exchange_weak_explicit(&word, &w, w + 1, memory_order_acq_rel, memory_order_acquire))
+            continue;
+        // The slot cannot change until this claimed part is finished.
+        const vt_part_fn fn = atomic_load_explicit(&job_fn, memory_order_relaxed);
+        void *ctx = atomic_load_explicit(&job_ctx, memory_order_relaxed);
+        fn(ctx, (int)next);
+        if (atomic_fetch_sub_explicit(&remaining, 1, memory_order_acq_rel) == 1 &&
+            atomic_load_explicit(&caller_asleep, memory_order_seq_cst))
+            futex_wake(&remaining);
+        w = atomic_load_explicit(&word, memory_order_acquire);
+    }
+}
+
+static void *worker_main(void *unused) {
+    (void)unused;
+    uint32_t seen = (uint32_t)(atomic_load_explicit(&word, memory_order_acquire) >> 32);
+    for (;;) {
+        uint64_t w = atomic_load_explicit(&word, memory_order_acquire);
+        if ((uint32_t)(w >> 32) == seen) {
+            const uint64_t start = now_ns();
+            for (unsigned spin = 1;; spin++) {
+                cpu_relax();
+                w = atomic_load_explicit(&word, memory_order_acquire);
+                if ((uint32_t)(w >> 32) != seen) break;
+                if ((spin & 63) == 0 && now_ns() - start > VT_SPIN_NS) {
+                    atomic_fetch_add_explicit(&sleepers, 1, memory_order_seq_cst);
+                    if (atomic_load_explicit(&epoch, memory_order_seq_cst) == seen) futex_wait(&epoch, seen);
+                    atomic_fetch_sub_explicit(&sleepers, 1, memory_order_seq_cst);
+                    w = atomic_load_explicit(&word, memory_order_acquire);
+                    if ((uint32_t)(w >> 32) != seen) break;
+                }
+            }
+        }
+        seen = (uint32_t)(w >> 32);
+        run_parts(seen);
+    }
+    return NULL;
+}
+
+/// Starts workers until there are `count`; returns how many run (fewer if the system refuses threads).
+static int ensure_workers(int count) {
+    if (count > VT_POOL_MAX_WORKERS) count = VT_POOL_MAX_WORKERS;
+    pthread_mutex_lock(&starting);
+    while (workers < count) {
+        pthread_t thread;
+        pthread_attr_t attr;
+        pthread_attr_init(&attr);
+        pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+        const int failed = pthread_create(&thread, &attr, worker_main, NULL);
+        pthread_attr_destroy(&attr);
+        if (failed) break;
+        workers++;
+    }
+    const int n = workers;
+    pthread_mutex_unlock(&starting);
+    return n;
+}
+
+void vt_parallel_run(int parts, vt_part_fn fn, void *ctx) {
+    if (parts <= 1 || parts > 0xffff) {
+        for (int p = 0; p < parts; p++) fn(ctx, p);
+        return;
+    }
+    pthread_mutex_lock(&callers);
+    if (ensure_workers(parts - 1) == 0) {
+        // No worker could start: the caller runs every part.
+        pthread_mutex_unlock(&callers);
+        for (int p = 0; p < parts; p++) fn(ctx, p);
+        return;
+    }
+    atomic_store_explicit(&job_fn, fn, memory_order_relaxed);
+    atomic_store_explicit(&job_ctx, ctx, memory_order_relaxed);
+    atomic_store_explicit(&remaining, (uint32_t)parts, memory_order_relaxed);
+    const uint32_t gen = (uint32_t)(atomic_load_explicit(&word, memory_order_relaxed) >> 32) + 1;
+    atomic_store_explicit(&word, ((uint64_t)gen << 32) | ((uint64_t)parts << 16), memory_order_release);
+    atomic_store_explicit(&epoch, gen, memory_order_seq_cst);
+    if (atomic_load_explicit(&sleepers, memory_order_seq_cst)) futex_wake(&epoch);
+    run_parts(gen);
+    if (atomic_load_explicit(&remaining, memory_order_acquire)) {
+        const uint64_t start = now_ns();
+        for (unsigned spin = 1; atomic_load_explicit(&remaining, memory_order_acquire); spin++) {
+            cpu_relax();
+            if ((spin & 63) == 0 && now_ns() - start > VT_SPIN_NS) {
+                atomic_store_explicit(&caller_asleep, 1, memory_order_seq_cst);
+                const uint32_t left = atomic_load_explicit(&remaining, memory_order_seq_cst);
+                if (left) futex_wait(&remaining, left);
+                atomic_store_explicit(&caller_asleep, 0, memory_order_seq_cst);
+            }
+        }
+    }
+    pthread_mutex_unlock(&callers);
+}
