@@ -40,7 +40,7 @@ package final class FaceDetectionGraph {
         boxesOutput = boxes
         scoresOutput = scores
         tensorOptions = try ImageToTensorOptions(outputWidth: 128, outputHeight: 128, keepAspectRatio: true,
-                                                 outputRange: try Self.inputRange(model, name: name), borderMode: .zero)
+                                                 outputRange: try modelInputRange(model, name: name), borderMode: .zero)
         anchors = try generateSSDAnchors(.faceShortRange)
         decoding = .faceShortRange(minScoreThreshold: minDetectionConfidence)
         self.minSuppressionThreshold = minSuppressionThreshold
@@ -77,26 +77,5 @@ package final class FaceDetectionGraph {
                 "\(name) is neither a TFLite model (no TFL3 file identifier) nor a .task bundle (no zip header)")
         }
         return try ModelBundle(data: data, name: name).model(named: bundleEntry)
-    }
-
-    /// The input value range from the model's normalization metadata, as MediaPipe derives it:
-    /// pixel levels 0 and 255 through `(level - mean) / std`, one mean and std for all channels.
-    package static func inputRange(_ model: TFLiteModel, name: String) throws -> ClosedRange<Float> {
-        guard let normalization = model.modelMetadata?.subgraphs.first?.inputTensors.first?.normalization,
-              let mean = normalization.mean.first, let std = normalization.std.first else {
-            throw VisionTasksError.unsupportedModel(
-                "\(name): the float input needs NormalizationOptions metadata to preprocess images (as MediaPipe requires)")
-        }
-        guard normalization.mean.allSatisfy({ $0 == mean }), normalization.std.allSatisfy({ $0 == std }) else {
-            throw VisionTasksError.unsupportedModel("\(name): per-channel input normalization is not supported (as in MediaPipe)")
-        }
-        guard abs(std) >= Float.ulpOfOne else {
-            throw VisionTasksError.unsupportedModel("\(name): input normalization std is 0")
-        }
-        let low = (0 - mean) / std, high = (255 - mean) / std
-        guard low < high else {
-            throw VisionTasksError.unsupportedModel("\(name): input normalization (mean \(mean), std \(std)) inverts the range")
-        }
-        return low...high
     }
 }

@@ -33,7 +33,7 @@ package final class PalmDetectionGraph {
                 "\(name): the palm detector needs outputs [1, 2016, 18] (boxes) and [1, 2016, 1] (scores); got \(shapes)")
         }
         tensorOptions = try ImageToTensorOptions(outputWidth: side, outputHeight: side, keepAspectRatio: true,
-                                                 outputRange: try FaceDetectionGraph.inputRange(model, name: name), borderMode: .zero)
+                                                 outputRange: try modelInputRange(model, name: name), borderMode: .zero)
         anchors = try generateSSDAnchors(.palm)
         decoding = .palm(minScoreThreshold: minDetectionConfidence)
         self.numHands = numHands
