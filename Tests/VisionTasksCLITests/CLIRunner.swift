@@ -6,6 +6,8 @@ struct CLIRun {
     let stdout: String
     let stderr: String
     let status: Int32
+    /// How long the tool ran on after `interruptAfterFirstLine` sent SIGINT (nil: not sent).
+    var secondsAfterInterrupt: Double?
     /// Lines of stdout decoded as JSON objects.
     var lines: [[String: Any]] {
         stdout.split(separator: "\n").compactMap {
@@ -43,19 +45,23 @@ struct CLIRun {
         DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
         var outData = Data()
         var interruptPending = interruptAfterFirstLine
+        let interrupted = InterruptTime()
         while true {
             let chunk = out.fileHandleForReading.availableData
             if chunk.isEmpty { break }
             outData.append(chunk)
             if let delay = interruptPending, outData.contains(UInt8(ascii: "\n")) {
                 interruptPending = nil
-                DispatchQueue.global().asyncAfter(deadline: .now() + delay) { process.interrupt() }
+                DispatchQueue.global().asyncAfter(deadline: .now() + delay) {
+                    interrupted.mark()
+                    process.interrupt()
+                }
             }
         }
         group.wait()
         process.waitUntilExit()
         return CLIRun(stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self),
-                      status: process.terminationStatus)
+                      status: process.terminationStatus, secondsAfterInterrupt: interrupted.secondsSince())
     }
 
     /// How many frames ffprobe decodes from the video at `path`.
@@ -97,4 +103,12 @@ struct CLIRun {
         process.waitUntilExit()
         guard process.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }
     }
+}
+
+/// When SIGINT was sent, shared between the timer and the waiting test.
+private final class InterruptTime: @unchecked Sendable {
+    private let lock = NSLock()
+    private var sent: Date?
+    func mark() { lock.withLock { sent = Date() } }
+    func secondsSince() -> Double? { lock.withLock { sent.map { Date().timeIntervalSince($0) } } }
 }
