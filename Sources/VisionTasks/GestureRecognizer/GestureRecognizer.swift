@@ -99,7 +99,7 @@ private final class SerializedGestureGraph: @unchecked Sendable {
         let found = try hands.process(image)
         var gestureLists: [[ResultCategory]] = []
         for hand in found {
-            if let g = try gestures.recognize(hand, imageSize: (image.width, image.height)) {
+            if let g = try gestures.recognize(hand, in: image) {
                 gestureLists.append([ResultCategory(index: -1, score: g.score, categoryName: g.label, displayName: "")])
             }
         }
