@@ -90,7 +90,7 @@ extension GestureRecognizer {
         let found = try graphs.hands.process(image)
         var gestureLists: [[ResultCategory]] = []
         for hand in found {
-            if let g = try graphs.gestures.recognize(hand, imageSize: (image.width, image.height)) {
+            if let g = try graphs.gestures.recognize(hand, in: image) {
                 gestureLists.append([ResultCategory(index: -1, score: g.score, categoryName: g.label, displayName: "")])
             }
         }

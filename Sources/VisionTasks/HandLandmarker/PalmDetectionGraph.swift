@@ -56,7 +56,8 @@ package final class PalmDetectionGraph {
         let palms = nms
             .map { projectDetection($0, projection) }
         return palms.lazy
-            .compactMap { handRect(fromPalm: $0, imageWidth: image.width, imageHeight: image.height) }
+            .compactMap { handRect(fromPalm: $0, imageWidth: image.width, imageHeight: image.height,
+                                   storedAxesSwapped: image.orientation.swapsWidthAndHeight) }
             .prefix(numHands)
             .map { $0 }
     }
