@@ -24,11 +24,12 @@ final class LiveAnnotation<Task: MediaTask>: @unchecked Sendable {
     private var firstTimestamp: Int?
     private var failure: (any Error)?
 
-    /// Writes to `path` at `frameRate` ("30", "30000/1001").
+    /// Writes to `path` at `frameRate` ("30", "30000/1001"; 30 when that is not a positive rate).
     init(path: String, frameRate: String) {
         self.path = path
-        self.frameRate = frameRate
-        framesPerSecond = VideoInfo.rate(frameRate) ?? 30
+        let rate = VideoInfo.rate(frameRate)
+        self.frameRate = rate == nil ? "30" : frameRate
+        framesPerSecond = rate ?? 30
     }
 
     /// A frame is being sent to the task (the reading thread).

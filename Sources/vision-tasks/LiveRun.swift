@@ -14,9 +14,10 @@ enum LiveRun {
         let stats = LiveStats()
         let output = JSONLines()
         let isFile = FileManager.default.fileExists(atPath: source) && !source.hasPrefix("/dev/")
-        // A file plays at its own rate; a camera or stream is written at 30 frames per second.
-        let annotation = try options.annotate.map { path in
-            LiveAnnotation<Task>(path: path, frameRate: isFile ? try VideoInfo.probe(path: source).frameRate : "30")
+        // A file plays at its own rate; a camera or stream is written at 30 frames per second (as is
+        // a file ffprobe cannot read: the reader then reports it on the source's JSON line).
+        let annotation = options.annotate.map { path in
+            LiveAnnotation<Task>(path: path, frameRate: (isFile ? try? VideoInfo.probe(path: source).frameRate : nil) ?? "30")
         }
         let sink = LiveResults<Task.Result> { result, timestamp, error in
             annotation?.delivered(result, timestamp: timestamp)
