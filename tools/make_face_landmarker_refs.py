@@ -8,7 +8,8 @@ in VIDEO mode over short frame sequences (faces moving, appearing and leaving).
 
 Writes sprite PNGs and one JSON file per case; floats are rounded to 6 significant digits.
 
-rotation.json holds the image-orientation cases: a picture's pixels stored turned k quarter turns
+rotation.json holds the image-orientation cases (IMAGE mode, and one VIDEO-mode sequence with faces
+entering and leaving): a picture's pixels stored turned k quarter turns
 counterclockwise (numpy.rot90), given to MediaPipe with ImageProcessingOptions(rotation_degrees=90 k),
 which turns them upright again (an MPImage with orientation .right for k=1, .down for k=2, .left
 for k=3, as MediaPipe for iOS maps UIImage orientations). MediaPipe answers in the stored frame:
@@ -141,6 +142,7 @@ ROTATION_CASES = [
     ("two_faces_rot90", "two_faces", 2, 1),
     ("two_faces_rot180", "two_faces", 2, 2),
     ("two_faces_rot270", "two_faces", 2, 3),
+    ("video_two_faces_enter_leave_rot90", "video_two_faces_enter_leave", 2, 1),
 ]
 
 
@@ -166,6 +168,32 @@ class BlendshapeOracle:
         return self.it.get_tensor(self.it.get_output_details()[0]["index"]).reshape(-1)
 
 
+def rotation_faces(name, result, turns, stored, oracle):
+    """One frame's faces moved to the upright frame (see the module docstring)."""
+    height, width = (stored.shape[1], stored.shape[0]) if turns % 2 else stored.shape[:2]
+    faces = []
+    for i, lms in enumerate(result.face_landmarks):
+        buffer_points = [(p.x, p.y, p.z) for p in lms]
+        points = [(*upright_xy(x, y, turns), z) for x, y, z in buffer_points]
+        theirs = np.array([c.score for c in result.face_blendshapes[i]])
+        check = oracle.scores(buffer_points, stored.shape[1], stored.shape[0])
+        if np.abs(check - theirs).max() > 2e-3:
+            raise SystemExit(f"{name}: LiteRT blendshapes on the stored-frame landmarks differ from MediaPipe's by {np.abs(check - theirs).max()}")
+        buffer_matrix = np.asarray(result.facial_transformation_matrixes[i], np.float64)
+        matrix = None
+        if turns == 2:
+            matrix = [sig(v) for v in (np.diag([-1.0, -1.0, 1.0, 1.0]) @ buffer_matrix).reshape(-1)]
+        faces.append({
+            "landmarks": [sig(c) for p in points for c in p],
+            "blendshapes": [sig(v) for v in oracle.scores(points, width, height)],
+            "blendshapeNames": [c.category_name for c in result.face_blendshapes[i]],
+            "mediapipeBlendshapes": [sig(v) for v in theirs],
+            "matrix": matrix,
+            "bufferMatrix": [sig(v) for v in buffer_matrix.reshape(-1)],
+        })
+    return faces
+
+
 def rotation_cases(model, sprites):
     """MediaPipe on turned pixels with rotation_degrees, results moved to the upright frame."""
     oracle = BlendshapeOracle()
@@ -173,44 +201,32 @@ def rotation_cases(model, sprites):
     out = []
     for name, source, num_faces, turns in ROTATION_CASES:
         base = by_name[source]
-        case = {"name": name, "numFaces": num_faces, "quarterTurnsCCW": turns, "rotationDegrees": 90 * turns}
+        options = ImageProcessingOptions(rotation_degrees=90 * turns)
+        case = {"name": name, "mode": base["mode"], "numFaces": num_faces, "quarterTurnsCCW": turns,
+                "rotationDegrees": 90 * turns}
         if "image" in base:
             case["image"] = base["image"]
             loaded = mp.Image.create_from_file(os.path.join(FIXTURES, base["image"]))
-            upright = np.array(loaded.numpy_view())  # a copy while `loaded` holds the pixels
+            frames = [(0, np.array(loaded.numpy_view()))]  # a copy while `loaded` holds the pixels
         else:
-            case["scene"] = {"canvas": base["scene"]["canvas"], "frames": base["scene"]["frames"][:1]}
+            scene = base["scene"]
+            if base["mode"] == "image":
+                scene = {"canvas": scene["canvas"], "frames": scene["frames"][:1]}
+            case["scene"] = scene
             case["background"] = BACKGROUND
-            upright = compose(base["scene"]["frames"][0], base["scene"]["canvas"], sprites)
-        height, width = upright.shape[:2]
-        stored = np.ascontiguousarray(np.rot90(upright, turns))
-        task = landmarker(model, vision.RunningMode.IMAGE, num_faces)
-        result = task.detect(mp.Image(image_format=mp.ImageFormat.SRGB, data=stored),
-                             ImageProcessingOptions(rotation_degrees=90 * turns))
+            frames = [(f["timestampMs"], compose(f, scene["canvas"], sprites)) for f in scene["frames"]]
+        video = base["mode"] == "video"
+        task = landmarker(model, vision.RunningMode.VIDEO if video else vision.RunningMode.IMAGE, num_faces)
+        results = []
+        for timestamp, upright in frames:
+            stored = np.ascontiguousarray(np.rot90(upright, turns))
+            img = mp.Image(image_format=mp.ImageFormat.SRGB, data=stored)
+            result = task.detect_for_video(img, timestamp, options) if video else task.detect(img, options)
+            results.append({"timestampMs": timestamp, "faces": rotation_faces(name, result, turns, stored, oracle)})
         task.close()
-        faces = []
-        for i, lms in enumerate(result.face_landmarks):
-            buffer_points = [(p.x, p.y, p.z) for p in lms]
-            points = [(*upright_xy(x, y, turns), z) for x, y, z in buffer_points]
-            theirs = np.array([c.score for c in result.face_blendshapes[i]])
-            check = oracle.scores(buffer_points, stored.shape[1], stored.shape[0])
-            if np.abs(check - theirs).max() > 2e-3:
-                raise SystemExit(f"{name}: LiteRT blendshapes on the stored-frame landmarks differ from MediaPipe's by {np.abs(check - theirs).max()}")
-            buffer_matrix = np.asarray(result.facial_transformation_matrixes[i], np.float64)
-            matrix = None
-            if turns == 2:
-                matrix = [sig(v) for v in (np.diag([-1.0, -1.0, 1.0, 1.0]) @ buffer_matrix).reshape(-1)]
-            faces.append({
-                "landmarks": [sig(c) for p in points for c in p],
-                "blendshapes": [sig(v) for v in oracle.scores(points, width, height)],
-                "blendshapeNames": [c.category_name for c in result.face_blendshapes[i]],
-                "mediapipeBlendshapes": [sig(v) for v in theirs],
-                "matrix": matrix,
-                "bufferMatrix": [sig(v) for v in buffer_matrix.reshape(-1)],
-            })
-        case["faces"] = faces
+        case["results"] = results
         out.append(case)
-        print(name, len(faces), "faces")
+        print(name, [len(r["faces"]) for r in results])
     with open(os.path.join(OUT, "rotation.json"), "w") as f:
         json.dump({"generator": "tools/make_face_landmarker_refs.py", "mediapipe": mp.__version__, "cases": out},
                   f, separators=(",", ":"))

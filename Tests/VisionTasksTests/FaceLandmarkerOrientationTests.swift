@@ -4,8 +4,8 @@ import TFLite
 @testable import VisionTasks
 
 // Image orientation against MediaPipe 1.2.2's rotation_degrees (references in
-// Tests/Fixtures/references/face_landmarker/rotation.json, tools/make_face_landmarker_refs.py): a
-// picture's pixels stored turned k quarter turns counterclockwise, given with the orientation that
+// Tests/Fixtures/references/face_landmarker/rotation.json, tools/make_face_landmarker_refs.py; IMAGE
+// mode and one VIDEO-mode sequence with faces entering and leaving): a picture's pixels stored turned k quarter turns counterclockwise, given with the orientation that
 // turns them upright (MediaPipe: rotation_degrees 90·k). MediaPipe answers in the stored frame; the
 // references hold its landmarks moved to the upright image, where our results are.
 // Tolerances (issue #4, as FaceLandmarkerParityTests): landmark x and y mean |Δ| ≤ 5e-4, max |Δ| ≤ 5e-3;
@@ -19,14 +19,19 @@ import TFLite
 struct FaceRotationReferences: Decodable {
     struct Case: Decodable, CustomTestStringConvertible {
         let name: String
+        let mode: String
         let numFaces: Int
         let quarterTurnsCCW: Int
         let rotationDegrees: Int
         let image: String?
         let scene: FaceLandmarkerFixtures.Scene?
         let background: [UInt8]?
-        let faces: [Face]
+        let results: [Frame]
         var testDescription: String { name }
+    }
+    struct Frame: Decodable {
+        let timestampMs: Int
+        let faces: [Face]
     }
     struct Face: Decodable {
         let landmarks: [Float]
@@ -43,13 +48,12 @@ struct FaceRotationReferences: Decodable {
     }
 }
 
-private func uprightPicture(_ c: FaceRotationReferences.Case) throws -> MPImage {
+private func uprightPicture(_ c: FaceRotationReferences.Case, frame: Int, sprites: inout [String: SceneComposer.Sprite]) throws -> MPImage {
     if let file = c.image {
         return try MPImage(contentsOfFile: FaceLandmarkerFixtures.root.appendingPathComponent("Tests/Fixtures/\(file)").path)
     }
     let scene = try #require(c.scene), background = try #require(c.background)
-    var sprites: [String: SceneComposer.Sprite] = [:]
-    return try SceneComposer.compose(scene.frames[0], canvas: scene.canvas, background: background, sprites: &sprites)
+    return try SceneComposer.compose(scene.frames[frame], canvas: scene.canvas, background: background, sprites: &sprites)
 }
 
 /// Row-major 4×4 matrices: the largest difference of the rotation/scale entries and of the translation.
@@ -66,56 +70,62 @@ private func matrixErrors(_ a: [Float], _ b: [Float]) -> (rotation: Float, trans
 
 @Test(.enabled(if: FaceLandmarkerFixtures.haveModels), arguments: FaceRotationReferences.cases())
 func faceLandmarkerOrientationMatchesMediaPipeRotation(_ c: FaceRotationReferences.Case) throws {
-    let upright = try uprightPicture(c)
-    let image = try TurnedImages.image(upright, quarterTurnsCCW: c.quarterTurnsCCW)
-    #expect(try image.orientation.rotationDegrees() == c.rotationDegrees)
-    let result = try FaceLandmarker(options: FaceLandmarkerOptions(
-        baseOptions: BaseOptions(modelAssetPath: FaceLandmarkerFixtures.modelPath), runningMode: .image,
-        numFaces: c.numFaces, outputFaceBlendshapes: true, outputFacialTransformationMatrixes: true)).detect(image: image)
-    try #require(result.faceLandmarks.count == c.faces.count, "\(c.name): \(result.faceLandmarks.count) faces, MediaPipe \(c.faces.count)")
-    try #require(result.faceBlendshapes.count == c.faces.count && result.facialTransformationMatrixes.count == c.faces.count)
+    let video = c.mode == "video"
+    let landmarker = try FaceLandmarker(options: FaceLandmarkerOptions(
+        baseOptions: BaseOptions(modelAssetPath: FaceLandmarkerFixtures.modelPath), runningMode: video ? .video : .image,
+        numFaces: c.numFaces, outputFaceBlendshapes: true, outputFacialTransformationMatrixes: true))
     let geometry = FaceGeometryPipeline(metadata: try FaceGeometryMetadata(
         data: try ModelBundle(contentsOfFile: FaceLandmarkerFixtures.modelPath).data(named: FaceLandmarkerGraph.geometryEntry),
         name: FaceLandmarkerGraph.geometryEntry))
+    var sprites: [String: SceneComposer.Sprite] = [:]
     var worstMean: Float = 0, worstMax: Float = 0, worstBlendshape: Float = 0
     var worstRotation: Float = 0, worstTranslation: Float = 0, worstStoredRotation: Float = 0, worstStoredTranslation: Float = 0
-    for (f, face) in c.faces.enumerated() {
-        let ours = result.faceLandmarks[f]
-        let theirs = stride(from: 0, to: face.landmarks.count - 2, by: 3).map {
-            SIMD3(face.landmarks[$0], face.landmarks[$0 + 1], face.landmarks[$0 + 2])
-        }
-        try #require(ours.count == 478 && theirs.count == 478)
-        var sum: Float = 0, maxError: Float = 0
-        for (p, q) in zip(ours, theirs) {
-            let dx = abs(p.x - q.x), dy = abs(p.y - q.y)
-            sum += dx + dy
-            maxError = max(maxError, dx, dy)
-        }
-        let mean = sum / Float(2 * 478)
-        #expect(mean <= 5e-4 && maxError <= 5e-3, "\(c.name) face \(f): landmark mean \(mean), max \(maxError)")
-        worstMean = max(worstMean, mean); worstMax = max(worstMax, maxError)
+    for (index, expected) in c.results.enumerated() {
+        let label = "\(c.name) frame \(index)"
+        let image = try TurnedImages.image(try uprightPicture(c, frame: index, sprites: &sprites), quarterTurnsCCW: c.quarterTurnsCCW)
+        #expect(try image.orientation.rotationDegrees() == c.rotationDegrees)
+        let result = video ? try landmarker.detect(videoFrame: image, timestampInMilliseconds: expected.timestampMs)
+                           : try landmarker.detect(image: image)
+        try #require(result.faceLandmarks.count == expected.faces.count, "\(label): \(result.faceLandmarks.count) faces, MediaPipe \(expected.faces.count)")
+        try #require(result.faceBlendshapes.count == expected.faces.count && result.facialTransformationMatrixes.count == expected.faces.count)
+        for (f, face) in expected.faces.enumerated() {
+            let ours = result.faceLandmarks[f]
+            let theirs = stride(from: 0, to: face.landmarks.count - 2, by: 3).map {
+                SIMD3(face.landmarks[$0], face.landmarks[$0 + 1], face.landmarks[$0 + 2])
+            }
+            try #require(ours.count == 478 && theirs.count == 478)
+            var sum: Float = 0, maxError: Float = 0
+            for (p, q) in zip(ours, theirs) {
+                let dx = abs(p.x - q.x), dy = abs(p.y - q.y)
+                sum += dx + dy
+                maxError = max(maxError, dx, dy)
+            }
+            let mean = sum / Float(2 * 478)
+            #expect(mean <= 5e-4 && maxError <= 5e-3, "\(label) face \(f): landmark mean \(mean), max \(maxError)")
+            worstMean = max(worstMean, mean); worstMax = max(worstMax, maxError)
 
-        let scores = result.faceBlendshapes[f].categories
-        #expect(scores.map(\.categoryName) == face.blendshapeNames.map { Optional($0) })
-        let blendshapeError = zip(scores, face.blendshapes).map { abs($0.score - $1) }.max() ?? 1
-        #expect(blendshapeError <= 1e-2, "\(c.name) face \(f): blendshape error \(blendshapeError)")
-        worstBlendshape = max(worstBlendshape, blendshapeError)
+            let scores = result.faceBlendshapes[f].categories
+            #expect(scores.map(\.categoryName) == face.blendshapeNames.map { Optional($0) })
+            let blendshapeError = zip(scores, face.blendshapes).map { abs($0.score - $1) }.max() ?? 1
+            #expect(blendshapeError <= 1e-2, "\(label) face \(f): blendshape error \(blendshapeError)")
+            worstBlendshape = max(worstBlendshape, blendshapeError)
 
-        if let expected = face.matrix {
-            let m = result.facialTransformationMatrixes[f]
-            let e = matrixErrors((0..<16).map { m[$0 / 4, $0 % 4] }, expected)
-            #expect(e.rotation <= 1e-2 && e.translation <= 0.5, "\(c.name) face \(f): matrix rotation \(e.rotation), translation \(e.translation)")
-            worstRotation = max(worstRotation, e.rotation); worstTranslation = max(worstTranslation, e.translation)
+            if let reference = face.matrix {
+                let m = result.facialTransformationMatrixes[f]
+                let e = matrixErrors((0..<16).map { m[$0 / 4, $0 % 4] }, reference)
+                #expect(e.rotation <= 1e-2 && e.translation <= 0.5, "\(label) face \(f): matrix rotation \(e.rotation), translation \(e.translation)")
+                worstRotation = max(worstRotation, e.rotation); worstTranslation = max(worstTranslation, e.translation)
+            }
+            // MediaPipe's matrix is the stored frame's: our geometry step on its stored-frame landmarks.
+            let stored = theirs.map { p in
+                let q = image.bufferPoint(fromUprightX: p.x, y: p.y)
+                return SIMD3(q.x, q.y, p.z)
+            }
+            let m = try #require(try geometry.poseTransform(landmarks: stored, imageWidth: image.bufferWidth, imageHeight: image.bufferHeight))
+            let e = matrixErrors(m, face.bufferMatrix)
+            #expect(e.rotation <= 1e-2 && e.translation <= 0.5, "\(label) face \(f): stored-frame matrix rotation \(e.rotation), translation \(e.translation)")
+            worstStoredRotation = max(worstStoredRotation, e.rotation); worstStoredTranslation = max(worstStoredTranslation, e.translation)
         }
-        // MediaPipe's matrix is the stored frame's: our geometry step on its stored-frame landmarks.
-        let stored = theirs.map { p in
-            let q = image.bufferPoint(fromUprightX: p.x, y: p.y)
-            return SIMD3(q.x, q.y, p.z)
-        }
-        let m = try #require(try geometry.poseTransform(landmarks: stored, imageWidth: image.bufferWidth, imageHeight: image.bufferHeight))
-        let e = matrixErrors(m, face.bufferMatrix)
-        #expect(e.rotation <= 1e-2 && e.translation <= 0.5, "\(c.name) face \(f): stored-frame matrix rotation \(e.rotation), translation \(e.translation)")
-        worstStoredRotation = max(worstStoredRotation, e.rotation); worstStoredTranslation = max(worstStoredTranslation, e.translation)
     }
     print("face-landmarker orientation \(c.name): landmark mean \(worstMean) max \(worstMax), blendshapes \(worstBlendshape), matrix rotation \(worstRotation) translation \(worstTranslation), stored-frame matrix rotation \(worstStoredRotation) translation \(worstStoredTranslation)")
 }
