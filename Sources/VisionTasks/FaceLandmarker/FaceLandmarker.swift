@@ -1,4 +1,3 @@
-import Foundation
 import VisionCore
 
 /// Finds face landmarks, blendshapes and facial transformation matrices as MediaPipe's Face

@@ -1,4 +1,3 @@
-import Foundation
 import VisionCore
 
 /// Recognizes hand gestures as MediaPipe's Gesture Recognizer does, with the API of MediaPipe for

@@ -1,4 +1,3 @@
-import Foundation
 import VisionCore
 
 /// Finds hands and their 21 landmarks as MediaPipe's Hand Landmarker does, with the API of MediaPipe
