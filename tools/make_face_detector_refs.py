@@ -50,7 +50,8 @@ VIDEO_SIZE = (320, 240)
 
 def load_rgb(path):
     """The pixels MediaPipe's file loader gives (a copy: the view dies with the image)."""
-    return np.array(mp.Image.create_from_file(path).numpy_view())
+    image = mp.Image.create_from_file(path)  # held while the view is copied: the view dies with it
+    return np.array(image.numpy_view())
 
 
 def gray_of(rgb):

@@ -7,6 +7,25 @@ offsets on a flat canvas, so the Swift tests rebuild exactly the same pixels), i
 in VIDEO mode over short frame sequences (faces moving, appearing and leaving).
 
 Writes sprite PNGs and one JSON file per case; floats are rounded to 6 significant digits.
+
+rotation.json holds the image-orientation cases (IMAGE mode, and one VIDEO-mode sequence with faces
+entering and leaving): a picture's pixels stored turned k quarter turns
+counterclockwise (numpy.rot90), given to MediaPipe with ImageProcessingOptions(rotation_degrees=90 k),
+which turns them upright again (an MPImage with orientation .right for k=1, .down for k=2, .left
+for k=3, as MediaPipe for iOS maps UIImage orientations). MediaPipe answers in the stored frame:
+  - landmarks: normalized to the stored pixels; the reference moves x and y to the upright image
+    (the frame our results are in). z needs no change: MediaPipe scales it by the length of the
+    crop's unit x segment in normalized image coordinates, the same in both frames.
+  - blendshapes: MediaPipe feeds the blendshapes model the stored-frame landmarks in stored-frame
+    pixels (a sideways face for odd k, upside down for k=2), so its scores differ from the upright
+    face's. Ours are computed for the upright image; the reference is Google's LiteRT running
+    face_blendshapes.tflite on MediaPipe's landmarks moved upright, prepared as MediaPipe's
+    LandmarksToTensorCalculator prepares them. The script checks that the same run on the
+    stored-frame landmarks reproduces MediaPipe's own scores ("mediapipeBlendshapes").
+  - transformation matrix: MediaPipe's camera sees the stored frame ("bufferMatrix"). For k=2 the
+    upright camera's matrix is that one with its first two rows negated ("matrix"); for odd k the
+    virtual camera's 63° vertical field of view spans the other image side, so no frame change gives
+    the upright matrix and "matrix" is null.
 Usage: python3 tools/make_face_landmarker_refs.py [--model models/face_landmarker.task]
 """
 import argparse
@@ -16,7 +35,11 @@ import os
 import cv2
 import mediapipe as mp
 import numpy as np
+from ai_edge_litert.interpreter import Interpreter
 from mediapipe.tasks.python import BaseOptions, vision
+from mediapipe.tasks.python.vision.core.image_processing_options import ImageProcessingOptions
+
+from make_engine_refs import BLENDSHAPE_SUBSET, model_bytes
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIXTURES = os.path.join(ROOT, "Tests", "Fixtures")
@@ -111,6 +134,104 @@ def cases():
     yield {"name": "video_two_faces_enter_leave", "mode": "video", "numFaces": 2, "scene": {"canvas": [560, 340], "frames": frames}}
 
 
+ROTATION_CASES = [
+    # name, picture (file, or a case whose scene frame 0 is composed), numFaces, quarter turns CCW stored
+    ("astronaut_rot90", "astronaut", 1, 1),
+    ("astronaut_rot180", "astronaut", 1, 2),
+    ("astronaut_rot270", "astronaut", 1, 3),
+    ("two_faces_rot90", "two_faces", 2, 1),
+    ("two_faces_rot180", "two_faces", 2, 2),
+    ("two_faces_rot270", "two_faces", 2, 3),
+    ("video_two_faces_enter_leave_rot90", "video_two_faces_enter_leave", 2, 1),
+]
+
+
+def upright_xy(x, y, turns):
+    """A point normalized to pixels stored `turns` quarter turns CCW, in the upright image."""
+    for _ in range(turns):
+        x, y = 1 - y, x
+    return x, y
+
+
+class BlendshapeOracle:
+    """Google's LiteRT running face_blendshapes.tflite on given landmarks, prepared as MediaPipe's
+    face blendshapes graph prepares them (146 landmarks, x and y in pixels of the frame)."""
+
+    def __init__(self):
+        self.it = Interpreter(model_content=model_bytes(["face_landmarker.task", "face_blendshapes.tflite"]), num_threads=1)
+        self.it.allocate_tensors()
+
+    def scores(self, points, width, height):
+        px = np.array(points, np.float32)[BLENDSHAPE_SUBSET, :2] * np.array([width, height], np.float32)
+        self.it.set_tensor(self.it.get_input_details()[0]["index"], px[None].astype(np.float32))
+        self.it.invoke()
+        return self.it.get_tensor(self.it.get_output_details()[0]["index"]).reshape(-1)
+
+
+def rotation_faces(name, result, turns, stored, oracle):
+    """One frame's faces moved to the upright frame (see the module docstring)."""
+    height, width = (stored.shape[1], stored.shape[0]) if turns % 2 else stored.shape[:2]
+    faces = []
+    for i, lms in enumerate(result.face_landmarks):
+        buffer_points = [(p.x, p.y, p.z) for p in lms]
+        points = [(*upright_xy(x, y, turns), z) for x, y, z in buffer_points]
+        theirs = np.array([c.score for c in result.face_blendshapes[i]])
+        check = oracle.scores(buffer_points, stored.shape[1], stored.shape[0])
+        if np.abs(check - theirs).max() > 2e-3:
+            raise SystemExit(f"{name}: LiteRT blendshapes on the stored-frame landmarks differ from MediaPipe's by {np.abs(check - theirs).max()}")
+        buffer_matrix = np.asarray(result.facial_transformation_matrixes[i], np.float64)
+        matrix = None
+        if turns == 2:
+            matrix = [sig(v) for v in (np.diag([-1.0, -1.0, 1.0, 1.0]) @ buffer_matrix).reshape(-1)]
+        faces.append({
+            "landmarks": [sig(c) for p in points for c in p],
+            "blendshapes": [sig(v) for v in oracle.scores(points, width, height)],
+            "blendshapeNames": [c.category_name for c in result.face_blendshapes[i]],
+            "mediapipeBlendshapes": [sig(v) for v in theirs],
+            "matrix": matrix,
+            "bufferMatrix": [sig(v) for v in buffer_matrix.reshape(-1)],
+        })
+    return faces
+
+
+def rotation_cases(model, sprites):
+    """MediaPipe on turned pixels with rotation_degrees, results moved to the upright frame."""
+    oracle = BlendshapeOracle()
+    by_name = {c["name"]: c for c in cases()}
+    out = []
+    for name, source, num_faces, turns in ROTATION_CASES:
+        base = by_name[source]
+        options = ImageProcessingOptions(rotation_degrees=90 * turns)
+        case = {"name": name, "mode": base["mode"], "numFaces": num_faces, "quarterTurnsCCW": turns,
+                "rotationDegrees": 90 * turns}
+        if "image" in base:
+            case["image"] = base["image"]
+            loaded = mp.Image.create_from_file(os.path.join(FIXTURES, base["image"]))
+            frames = [(0, np.array(loaded.numpy_view()))]  # a copy while `loaded` holds the pixels
+        else:
+            scene = base["scene"]
+            if base["mode"] == "image":
+                scene = {"canvas": scene["canvas"], "frames": scene["frames"][:1]}
+            case["scene"] = scene
+            case["background"] = BACKGROUND
+            frames = [(f["timestampMs"], compose(f, scene["canvas"], sprites)) for f in scene["frames"]]
+        video = base["mode"] == "video"
+        task = landmarker(model, vision.RunningMode.VIDEO if video else vision.RunningMode.IMAGE, num_faces)
+        results = []
+        for timestamp, upright in frames:
+            stored = np.ascontiguousarray(np.rot90(upright, turns))
+            img = mp.Image(image_format=mp.ImageFormat.SRGB, data=stored)
+            result = task.detect_for_video(img, timestamp, options) if video else task.detect(img, options)
+            results.append({"timestampMs": timestamp, "faces": rotation_faces(name, result, turns, stored, oracle)})
+        task.close()
+        case["results"] = results
+        out.append(case)
+        print(name, [len(r["faces"]) for r in results])
+    with open(os.path.join(OUT, "rotation.json"), "w") as f:
+        json.dump({"generator": "tools/make_face_landmarker_refs.py", "mediapipe": mp.__version__, "cases": out},
+                  f, separators=(",", ":"))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--model", default=os.path.join(ROOT, "models", "face_landmarker.task"))
@@ -139,6 +260,7 @@ def main():
         with open(os.path.join(OUT, case["name"] + ".json"), "w") as f:
             json.dump(case, f, separators=(",", ":"))
         print(case["name"], [len(r["faces"]) for r in results])
+    rotation_cases(args.model, sprites)
 
 
 if __name__ == "__main__":

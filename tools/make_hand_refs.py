@@ -8,6 +8,21 @@ What it writes:
   image_refs.json   IMAGE-mode results of HandLandmarker and GestureRecognizer on every picture
   video_refs.json   VIDEO-mode results over every frame sequence
   options_refs.json classifier-option cases (score threshold, max results, allow/deny lists)
+  rotation_refs.json image orientation: photos (IMAGE mode) and the pan sequence (VIDEO mode) with
+                    their pixels stored turned k quarter turns counterclockwise (numpy.rot90) and
+                    given with ImageProcessingOptions(rotation_degrees=90 k), which turns them upright
+                    (an MPImage with orientation .right for k=1, .down for k=2, .left for k=3, as
+                    MediaPipe for iOS maps UIImage orientations)
+
+Under rotation_degrees MediaPipe answers in the stored frame; rotation_refs.json holds its results
+moved to the upright image, the frame our results are in: landmark x and y turned with the picture,
+z rescaled from the stored width to the upright width (MediaPipe scales it by the crop's width
+normalized to the image width), world landmarks' x and y turned with the picture (MediaPipe rotates
+them by the crop's rotation in the stored frame). Handedness and gestures are unchanged: MediaPipe's
+LandmarksToMatrixCalculator turns the landmarks' x and y upright (by the frame's rotation) before the
+gesture embedder, but leaves z as the stored frame scaled it (relative to the stored width), so for
+a quarter turn the canned-classifier check below feeds the upright x, y with the stored-frame z; it
+must reproduce MediaPipe's score, which confirms the frame change.
 
 The canned classifier inside gesture_recognizer.task carries no label metadata, so MediaPipe reports
 its gestures with an empty name. For those cases the script also runs Google's LiteRT on the
@@ -22,6 +37,7 @@ import math
 import os
 import sys
 import zipfile
+from types import SimpleNamespace
 
 import cv2
 import numpy as np
@@ -29,6 +45,7 @@ import mediapipe as mp
 from mediapipe.tasks.python import vision
 from mediapipe.tasks.python.core import base_options as base_options_lib
 from mediapipe.tasks.python.components.processors import classifier_options as co
+from mediapipe.tasks.python.vision.core.image_processing_options import ImageProcessingOptions
 from ai_edge_litert.interpreter import Interpreter
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -42,6 +59,10 @@ CANNED_LABELS = ["None", "Closed_Fist", "Open_Palm", "Pointing_Up", "Thumb_Down"
                  "Thumb_Up", "Victory", "ILoveYou"]
 FRAME_STEP_MS = 33
 SEVERAL_HANDS = ("woman_sitting.jpg", "hands_pair.png")
+# Orientation cases: (photo, numHands, quarter turns CCW of the stored pixels).
+ROTATION_PICTURES = [("hand_thumb_up.jpg", 1, 1), ("hand_thumb_up.jpg", 1, 2), ("hand_thumb_up.jpg", 1, 3),
+                     ("two_thumbs_up.jpg", 2, 1), ("two_thumbs_up.jpg", 2, 3)]
+ROTATION_VIDEO = ("pan", 1)  # the sequence and its quarter turns
 
 
 def r6(v):
@@ -200,13 +221,16 @@ class CannedOracle:
         return self.canned.get_tensor(self.canned.get_output_details()[0]["index"])[0]
 
 
-def gesture_result(r, oracle=None, size=None):
+def gesture_result(r, oracle=None, size=None, embedder_z_scale=1.0):
+    """The result as JSON; with `oracle`, the canned winner on its landmarks in a `size` frame, their z
+    multiplied by `embedder_z_scale` (the upright-to-stored width ratio MediaPipe's embedder input keeps)."""
     out = hand_result(r)
     out["gestures"] = [[cat(c) for c in g] for g in r.gestures]
     if oracle is not None:
         canned = []
         for i in range(len(r.hand_landmarks)):
-            s = oracle.scores(r.hand_landmarks[i], r.hand_world_landmarks[i], r.handedness[i], *size)
+            points = [SimpleNamespace(x=p.x, y=p.y, z=p.z * embedder_z_scale) for p in r.hand_landmarks[i]]
+            s = oracle.scores(points, r.hand_world_landmarks[i], r.handedness[i], *size)
             k = int(np.argmax(s))
             if r.gestures and r.gestures[i]:
                 mp_score = r.gestures[i][0].score
@@ -302,6 +326,75 @@ def main():
         case["gestureRecognizer"] = [gesture_result(r, oracle, size) for r in plain]
         video_cases.append(case)
     write("video_refs.json", {"generator": "mediapipe 1.2.2, tools/make_hand_refs.py", "cases": video_cases})
+    rotation_refs(oracle)
+
+
+def stored_image(path, turns):
+    """The picture MediaPipe's loader gives, stored turned `turns` quarter turns CCW, and the
+    rotation_degrees that turns it upright again."""
+    loaded = mp.Image.create_from_file(path)
+    upright = np.array(loaded.numpy_view())  # a copy while `loaded` holds the pixels
+    stored = np.ascontiguousarray(np.rot90(upright, turns))
+    return (mp.Image(image_format=mp.ImageFormat.SRGB, data=stored),
+            ImageProcessingOptions(rotation_degrees=90 * turns))
+
+
+def upright_result(r, turns, stored_w, stored_h):
+    """A result MediaPipe gave for pixels stored `turns` quarter turns CCW, in the upright image."""
+    upright_w = stored_h if turns % 2 else stored_w
+    z_scale = stored_w / upright_w
+
+    def point(p):
+        x, y = p.x, p.y
+        for _ in range(turns):
+            x, y = 1 - y, x
+        return SimpleNamespace(x=x, y=y, z=p.z * z_scale)
+
+    def world(p):
+        x, y = p.x, p.y
+        for _ in range(turns):
+            x, y = -y, x
+        return SimpleNamespace(x=x, y=y, z=p.z)
+
+    return SimpleNamespace(handedness=r.handedness, gestures=getattr(r, "gestures", []),
+                           hand_landmarks=[[point(p) for p in h] for h in r.hand_landmarks],
+                           hand_world_landmarks=[[world(p) for p in h] for h in r.hand_world_landmarks])
+
+
+def rotation_refs(oracle):
+    """IMAGE-mode photos and one VIDEO-mode sequence fed turned, with rotation_degrees."""
+    def size_after(path, turns):
+        w, h = image_size(path)
+        return (h, w) if turns % 2 else (w, h)
+
+    image_cases = []
+    for name, num_hands, turns in ROTATION_PICTURES:
+        path = os.path.join(FIXTURES, name)
+        img, options = stored_image(path, turns)
+        sw, sh = size_after(path, turns)
+        case = {"image": rel(path), "numHands": num_hands, "quarterTurnsCCW": turns, "rotationDegrees": 90 * turns}
+        with hand_landmarker(num_hands) as t:
+            case["handLandmarker"] = hand_result(upright_result(t.detect(img, options), turns, sw, sh))
+        with gesture_recognizer(GESTURE_TASK, num_hands) as t:
+            r = upright_result(t.recognize(img, options), turns, sw, sh)
+            case["gestureRecognizer"] = gesture_result(r, oracle, image_size(path), sh / sw if turns % 2 else 1.0)
+        image_cases.append(case)
+    sequence, turns = ROTATION_VIDEO
+    d = os.path.join(OUT, "video", sequence)
+    paths = [os.path.join(d, n) for n in sorted(os.listdir(d)) if n.endswith(".png")]
+    sw, sh = size_after(paths[0], turns)
+    video = {"sequence": sequence, "numHands": 1, "frameStepMs": FRAME_STEP_MS, "frames": [rel(p) for p in paths],
+             "quarterTurnsCCW": turns, "rotationDegrees": 90 * turns, "handLandmarker": [], "gestureRecognizer": []}
+    with hand_landmarker(1, vision.RunningMode.VIDEO) as hl, \
+            gesture_recognizer(GESTURE_TASK, 1, vision.RunningMode.VIDEO) as gr:
+        for i, p in enumerate(paths):
+            img, options = stored_image(p, turns)
+            t = i * FRAME_STEP_MS
+            video["handLandmarker"].append(hand_result(upright_result(hl.detect_for_video(img, t, options), turns, sw, sh)))
+            r = upright_result(gr.recognize_for_video(img, t, options), turns, sw, sh)
+            video["gestureRecognizer"].append(gesture_result(r, oracle, image_size(p), sh / sw if turns % 2 else 1.0))
+    write("rotation_refs.json", {"generator": "mediapipe 1.2.2, tools/make_hand_refs.py",
+                                 "cases": image_cases, "video": video})
 
 
 def write(name, obj):

@@ -9,7 +9,7 @@
 #include <limits.h>
 #include <stb_image.h>
 
-int ic_check_jpeg_structure(const unsigned char *data, size_t size, char *message);
+#include "jpeg_structure.h"
 
 int ic_decode_jpeg(const unsigned char *data, size_t size, ic_image *out, char *message) {
     memset(out, 0, sizeof(*out));

@@ -4,6 +4,7 @@
 // tables, a scan may name a table never defined (uninitialised memory), and a truncated file
 // decodes into silently grey pixels. This check refuses all of those first.
 #include "image_codecs.h"
+#include "jpeg_structure.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -78,7 +78,7 @@ public struct VideoInfo: Codable, Sendable, Equatable {
     }
 
     /// "30000/1001" → 29.97; nil when not a positive fraction.
-    static func rate(_ text: String) -> Double? {
+    public static func rate(_ text: String) -> Double? {
         let parts = text.split(separator: "/")
         guard let num = parts.first.flatMap({ Double($0) }) else { return nil }
         let den = parts.count > 1 ? Double(parts[1]) ?? 0 : 1

@@ -108,11 +108,21 @@ public struct RectTransformation: Sendable, Equatable {
 /// The rotated rect of a detection: its box, rotated so the vector from keypoint `rotationStart`
 /// to keypoint `rotationEnd` lies at `targetAngle` (MediaPipe's `DetectionsToRectsCalculator` with
 /// rotation keypoints). Returns nil when a keypoint index is out of range.
+///
+/// The rect's width (along its own rotated x axis) is the box's extent along the image's x axis.
+/// MediaPipe measures the box in the stored pixels; when they are a quarter turn from the upright
+/// image the detection is in (`storedAxesSwapped`), the rect takes the box's height in pixels as
+/// its width and its width as its height, so that it is the rect MediaPipe crops.
 public func rectFromDetection(_ detection: RelativeDetection, rotationStart: Int, rotationEnd: Int,
-                              targetAngle: Float, imageWidth: Int, imageHeight: Int) -> NormalizedRect? {
+                              targetAngle: Float, imageWidth: Int, imageHeight: Int,
+                              storedAxesSwapped: Bool = false) -> NormalizedRect? {
     let k = detection.keypoints
     guard k.indices.contains(rotationStart), k.indices.contains(rotationEnd) else { return nil }
     var rect = rectFromBox(xMin: detection.xMin, yMin: detection.yMin, width: detection.width, height: detection.height)
+    if storedAxesSwapped {
+        let aspect = Float(imageHeight) / Float(imageWidth)
+        (rect.width, rect.height) = (detection.height * aspect, detection.width / aspect)
+    }
     rect.rotation = rotation(from: k[rotationStart], to: k[rotationEnd], targetAngle: targetAngle,
                              imageWidth: imageWidth, imageHeight: imageHeight)
     return rect

@@ -24,8 +24,26 @@ struct BenchOptions: ParsableArguments {
     var warmup = 20
     @Option(help: "Inference threads.")
     var threads = BaseOptions.defaultNumThreads
+    @Flag(help: "Time video frames (the task's video-mode call on the image as a stream, timestamps 33 ms apart, tracking on) instead of images.")
+    var video = false
     @Argument(help: "The image (decoded once, outside the timing).")
     var image: String
+
+    /// The model and thread count as `BaseOptions`.
+    var baseOptions: BaseOptions { BaseOptions(modelAssetPath: model, numThreads: threads) }
+    /// `.video` with `--video`, else `.image`.
+    var runningMode: RunningMode { video ? .video : .image }
+
+    /// Decodes the image, then times `still(image)` (image mode) or, with `--video`,
+    /// `frame(image, timestamp)` on timestamps 33 ms apart; the task is reported as `task` or `task-video`.
+    func report(task: String, still: (MPImage) throws -> Void, frame: (MPImage, Int) throws -> Void) throws {
+        let picture = try MPImage(contentsOfFile: image)
+        var timestamp = 0
+        try report(task: video ? task + "-video" : task) {
+            timestamp += 33
+            if video { try frame(picture, timestamp) } else { try still(picture) }
+        }
+    }
 
     /// Times `body` `runs` times after `warmup` runs and prints {"task", "medianMs", "p90Ms",
     /// "cpuMedianMs", ...}: wall-clock latency and the process's CPU time per run (all threads),
@@ -56,16 +74,17 @@ private func processCPUTime() -> Double {
     return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
 }
 
-/// `vision-tasks-bench face-detector`: `FaceDetector.detect(image:)` on one image.
+/// `vision-tasks-bench face-detector`: `FaceDetector.detect(image:)` on one image, or
+/// `detect(videoFrame:timestampInMilliseconds:)` on it as a stream of frames.
 struct FaceDetectorBench: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "face-detector",
-                                                    abstract: "Time FaceDetector.detect(image:).")
+                                                    abstract: "Time FaceDetector per image (image mode) or per video frame (video mode).")
     @OptionGroup var options: BenchOptions
 
     func run() throws {
-        let detector = try FaceDetector(options: FaceDetectorOptions(
-            baseOptions: BaseOptions(modelAssetPath: options.model, numThreads: options.threads)))
-        let image = try MPImage(contentsOfFile: options.image)
-        try options.report(task: "face-detector") { _ = try detector.detect(image: image) }
+        let detector = try FaceDetector(options: FaceDetectorOptions(baseOptions: options.baseOptions,
+                                                                     runningMode: options.runningMode))
+        try options.report(task: "face-detector", still: { _ = try detector.detect(image: $0) },
+                           frame: { _ = try detector.detect(videoFrame: $0, timestampInMilliseconds: $1) })
     }
 }

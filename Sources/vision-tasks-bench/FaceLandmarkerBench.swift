@@ -9,8 +9,6 @@ struct FaceLandmarkerBench: ParsableCommand {
         commandName: "face-landmarker",
         abstract: "Time FaceLandmarker per image (image mode) or per video frame (video mode).")
     @OptionGroup var options: BenchOptions
-    @Flag(help: "Time video frames (detect(videoFrame:timestampInMilliseconds:)) instead of images.")
-    var video = false
     @Flag(help: "Also compute blendshapes and transformation matrices.")
     var allOutputs = false
     @Option(help: "Faces to find.")
@@ -18,18 +16,9 @@ struct FaceLandmarkerBench: ParsableCommand {
 
     func run() throws {
         let landmarker = try FaceLandmarker(options: FaceLandmarkerOptions(
-            baseOptions: BaseOptions(modelAssetPath: options.model, numThreads: options.threads),
-            runningMode: video ? .video : .image, numFaces: numFaces,
+            baseOptions: options.baseOptions, runningMode: options.runningMode, numFaces: numFaces,
             outputFaceBlendshapes: allOutputs, outputFacialTransformationMatrixes: allOutputs))
-        let image = try MPImage(contentsOfFile: options.image)
-        var timestamp = 0
-        try options.report(task: video ? "face-landmarker-video" : "face-landmarker") {
-            if video {
-                timestamp += 33
-                _ = try landmarker.detect(videoFrame: image, timestampInMilliseconds: timestamp)
-            } else {
-                _ = try landmarker.detect(image: image)
-            }
-        }
+        try options.report(task: "face-landmarker", still: { _ = try landmarker.detect(image: $0) },
+                           frame: { _ = try landmarker.detect(videoFrame: $0, timestampInMilliseconds: $1) })
     }
 }

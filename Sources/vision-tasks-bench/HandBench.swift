@@ -9,22 +9,14 @@ struct HandLandmarkerBench: ParsableCommand {
         commandName: "hand-landmarker",
         abstract: "Time HandLandmarker per image (image mode) or per video frame (video mode).")
     @OptionGroup var options: BenchOptions
-    @Flag(help: "Time video frames (detect(videoFrame:timestampInMilliseconds:)) instead of images.")
-    var video = false
     @Option(help: "Hands to find.")
     var numHands = 1
 
     func run() throws {
         let landmarker = try HandLandmarker(options: HandLandmarkerOptions(
-            baseOptions: BaseOptions(modelAssetPath: options.model, numThreads: options.threads),
-            runningMode: video ? .video : .image, numHands: numHands))
-        let image = try MPImage(contentsOfFile: options.image)
-        var timestamp = 0
-        try options.report(task: video ? "hand-landmarker-video" : "hand-landmarker") {
-            timestamp += 33
-            _ = video ? try landmarker.detect(videoFrame: image, timestampInMilliseconds: timestamp)
-                      : try landmarker.detect(image: image)
-        }
+            baseOptions: options.baseOptions, runningMode: options.runningMode, numHands: numHands))
+        try options.report(task: "hand-landmarker", still: { _ = try landmarker.detect(image: $0) },
+                           frame: { _ = try landmarker.detect(videoFrame: $0, timestampInMilliseconds: $1) })
     }
 }
 
@@ -35,21 +27,13 @@ struct GestureRecognizerBench: ParsableCommand {
         commandName: "gesture-recognizer",
         abstract: "Time GestureRecognizer per image (image mode) or per video frame (video mode).")
     @OptionGroup var options: BenchOptions
-    @Flag(help: "Time video frames (recognize(videoFrame:timestampInMilliseconds:)) instead of images.")
-    var video = false
     @Option(help: "Hands to find.")
     var numHands = 1
 
     func run() throws {
         let recognizer = try GestureRecognizer(options: GestureRecognizerOptions(
-            baseOptions: BaseOptions(modelAssetPath: options.model, numThreads: options.threads),
-            runningMode: video ? .video : .image, numHands: numHands))
-        let image = try MPImage(contentsOfFile: options.image)
-        var timestamp = 0
-        try options.report(task: video ? "gesture-recognizer-video" : "gesture-recognizer") {
-            timestamp += 33
-            _ = video ? try recognizer.recognize(videoFrame: image, timestampInMilliseconds: timestamp)
-                      : try recognizer.recognize(image: image)
-        }
+            baseOptions: options.baseOptions, runningMode: options.runningMode, numHands: numHands))
+        try options.report(task: "gesture-recognizer", still: { _ = try recognizer.recognize(image: $0) },
+                           frame: { _ = try recognizer.recognize(videoFrame: $0, timestampInMilliseconds: $1) })
     }
 }

@@ -1,17 +1,14 @@
 import ArgumentParser
-import Foundation
 import VisionRender
 import VisionTasks
 
 /// `vision-tasks face-landmarker`: MediaPipe's Face Landmarker on images, folders, a video or a
 /// live source, one JSON line per image or frame.
-struct FaceLandmarkerCommand: ParsableCommand {
+struct FaceLandmarkerCommand: TaskCommand {
     static let configuration = CommandConfiguration(
         commandName: "face-landmarker",
-        abstract: "Find 478 face landmarks (and optionally blendshapes and transformation matrices); one JSON line per image or frame.")
-
-    @Option(help: "The face landmarker bundle: face_landmarker.task.")
-    var model: String
+        abstract: "Find 478 face landmarks (and optionally blendshapes and transformation matrices); one JSON line per image or frame.",
+        discussion: "--model: the face landmarker bundle, face_landmarker.task.")
 
     @Option(help: "The most faces to find (at least 1).")
     var numFaces: Int = 1
@@ -31,33 +28,16 @@ struct FaceLandmarkerCommand: ParsableCommand {
     @Flag(help: "Output each face's 4×4 facial transformation matrix (row-major).")
     var outputFacialTransformationMatrixes = false
 
-    @Option(help: "Inference threads.")
-    var threads: Int = BaseOptions.defaultNumThreads
+    @OptionGroup var common: TaskOptions
 
-    @OptionGroup var media: MediaOptions
-
-    @Argument(help: "Image files (JPEG or PNG) or folders of them.")
-    var images: [String] = []
-
-    func validate() throws {
-        try media.validate(images: images)
-    }
-
-    func run() throws {
-        let factory = MediaTaskFactory<FaceLandmarker> { mode, live in
-            let options = FaceLandmarkerOptions(
-                baseOptions: BaseOptions(modelAssetPath: model, numThreads: threads), runningMode: mode, numFaces: numFaces,
-                minFaceDetectionConfidence: minFaceDetectionConfidence, minFacePresenceConfidence: minFacePresenceConfidence,
-                minTrackingConfidence: minTrackingConfidence, outputFaceBlendshapes: outputFaceBlendshapes,
-                outputFacialTransformationMatrixes: outputFacialTransformationMatrixes)
-            options.faceLandmarkerLiveStreamDelegate = live
-            do {
-                return try FaceLandmarker(options: options)
-            } catch {
-                throw ValidationError(JSONLines.message(error))
-            }
-        }
-        if try !MediaRun.run(media, images: images, factory: factory) { throw ExitCode(1) }
+    func makeTask(_ base: BaseOptions, mode: RunningMode, live: LiveResults<FaceLandmarkerResult>?) throws -> FaceLandmarker {
+        let options = FaceLandmarkerOptions(
+            baseOptions: base, runningMode: mode, numFaces: numFaces,
+            minFaceDetectionConfidence: minFaceDetectionConfidence, minFacePresenceConfidence: minFacePresenceConfidence,
+            minTrackingConfidence: minTrackingConfidence, outputFaceBlendshapes: outputFaceBlendshapes,
+            outputFacialTransformationMatrixes: outputFacialTransformationMatrixes)
+        options.faceLandmarkerLiveStreamDelegate = live
+        return try FaceLandmarker(options: options)
     }
 }
 

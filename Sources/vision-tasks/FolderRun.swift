@@ -2,42 +2,80 @@ import Foundation
 import VisionRender
 import VisionTasks
 
-/// Image mode over image files and folders (each folder's JPEG/PNG files, sorted by name), on
-/// `--jobs` task instances in parallel; lines come out in input order, a progress bar and a
-/// summary go to stderr.
+/// Image mode over image files and folders (each folder's JPEG/PNG files, sub-folders included,
+/// sorted by path), on `--jobs` task instances in parallel; lines come out in input order, a
+/// progress bar and a summary go to stderr.
 enum FolderRun {
-    /// The image files of the inputs: files as given, folders expanded to their sorted images.
-    static func expand(_ inputs: [String]) throws -> [String] {
-        var files: [String] = []
+    /// One image to process: its path as printed, and where its annotation goes relative to the
+    /// `--annotate` folder.
+    struct Input: Equatable {
+        let path: String
+        let relativePath: String
+    }
+
+    static let imageExtensions: Set<String> = ["jpg", "jpeg", "png"]
+
+    /// The image files of the inputs: files as given, folders walked (hidden entries skipped) to
+    /// their images sorted by path. Each file's `relativePath` is its path below the deepest folder
+    /// holding every input (a single folder input: the path inside it), so distinct files never share one.
+    static func expand(_ inputs: [String]) throws -> [Input] {
+        var found: [(path: String, absolute: [String])] = []
+        var roots: [[String]] = []
         for input in inputs {
+            let absolute = URL(fileURLWithPath: input).standardizedFileURL.pathComponents
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory), isDirectory.boolValue {
-                let names = try FileManager.default.contentsOfDirectory(atPath: input)
-                let images = names.filter { !$0.hasPrefix(".") && ["jpg", "jpeg", "png"].contains(($0 as NSString).pathExtension.lowercased()) }
-                files += images.sorted().map { (input as NSString).appendingPathComponent($0) }
+                roots.append(absolute)
+                for sub in try imagePaths(in: input) {
+                    found.append(((input as NSString).appendingPathComponent(sub), absolute + sub.split(separator: "/").map(String.init)))
+                }
             } else {
-                files.append(input)
+                roots.append(Array(absolute.dropLast()))
+                found.append((input, absolute))
             }
         }
-        return files
+        let common = roots.dropFirst().reduce(roots.first ?? []) { prefix, next in
+            Array(zip(prefix, next).prefix { $0 == $1 }.map(\.0))
+        }
+        return found.map { Input(path: $0.path, relativePath: $0.absolute.dropFirst(common.count).joined(separator: "/")) }
+    }
+
+    /// The JPEG/PNG files below `folder` as paths relative to it, sorted; hidden files and folders skipped.
+    static func imagePaths(in folder: String) throws -> [String] {
+        let manager = FileManager.default
+        var paths: [String] = []
+        var pending = [""]
+        while let sub = pending.popLast() {
+            let directory = sub.isEmpty ? folder : (folder as NSString).appendingPathComponent(sub)
+            for name in try manager.contentsOfDirectory(atPath: directory) where !name.hasPrefix(".") {
+                let relative = sub.isEmpty ? name : sub + "/" + name
+                var isDirectory: ObjCBool = false
+                guard manager.fileExists(atPath: (folder as NSString).appendingPathComponent(relative), isDirectory: &isDirectory) else { continue }
+                if isDirectory.boolValue {
+                    pending.append(relative)
+                } else if imageExtensions.contains((name as NSString).pathExtension.lowercased()) {
+                    paths.append(relative)
+                }
+            }
+        }
+        return paths.sorted()
     }
 
     /// Where the annotated picture of `input` goes: `annotate` itself for a single image given
-    /// with an image extension, else a file named like the input inside the folder `annotate`.
-    static func annotationPath(for input: String, annotate: String, single: Bool) -> String {
-        let ext = (annotate as NSString).pathExtension.lowercased()
-        if single, ["png", "jpg", "jpeg"].contains(ext) { return annotate }
-        let name = (input as NSString).lastPathComponent
-        let inputExt = (name as NSString).pathExtension.lowercased()
-        let keep = ["png", "jpg", "jpeg"].contains(inputExt)
-        return (annotate as NSString).appendingPathComponent(keep ? name : name + ".png")
+    /// with an image extension, else its relative path inside the folder `annotate` (".png" added
+    /// when the input is not a PNG or JPEG).
+    static func annotationPath(for input: Input, annotate: String, single: Bool) -> String {
+        if single, imageExtensions.contains((annotate as NSString).pathExtension.lowercased()) { return annotate }
+        let keep = imageExtensions.contains((input.relativePath as NSString).pathExtension.lowercased())
+        return (annotate as NSString).appendingPathComponent(keep ? input.relativePath : input.relativePath + ".png")
     }
 
     static func run<Task: MediaTask>(_ inputs: [String], options: MediaOptions, factory: MediaTaskFactory<Task>) throws -> Bool {
         let files = try expand(inputs)
-        let single = inputs.count == 1 && files.count == 1 && files[0] == inputs[0]
-        if let annotate = options.annotate, !(single && ["png", "jpg", "jpeg"].contains((annotate as NSString).pathExtension.lowercased())) {
-            try FileManager.default.createDirectory(atPath: annotate, withIntermediateDirectories: true)
+        let single = inputs.count == 1 && files.count == 1 && files[0].path == inputs[0]
+        if let annotate = options.annotate {
+            let folders = Set(files.map { (annotationPath(for: $0, annotate: annotate, single: single) as NSString).deletingLastPathComponent })
+            try folders.sorted().forEach(createFolder)
         }
         let workers = min(options.jobs, max(1, files.count))
         let tasks = try (0..<workers).map { _ in try factory.make(.image, nil) }
@@ -47,14 +85,14 @@ enum FolderRun {
             let worker = Worker(task: task)
             Thread.detachNewThread {
                 while let i = board.claim() {
-                    let path = files[i]
+                    let path = files[i].path
                     let outcome = Swift.Result<Task.Result, any Error> {
                         let image = try MPImage(contentsOfFile: path)
                         let result = try worker.task.detect(image: image)
                         if let annotate = options.annotate {
                             let annotation = try Annotation(image: image)
                             Task.draw(result, on: annotation)
-                            let out = annotationPath(for: path, annotate: annotate, single: single)
+                            let out = annotationPath(for: files[i], annotate: annotate, single: single)
                             try annotation.image().write(to: URL(fileURLWithPath: out))
                         }
                         return result
@@ -66,10 +104,10 @@ enum FolderRun {
         let output = JSONLines()
         let bar = options.showProgress ? ProgressBar(total: files.count, unit: "images") : nil
         var found = 0
-        for (i, path) in files.enumerated() {
+        for (i, file) in files.enumerated() {
             let outcome = board.wait(for: i)
             if case .success(let result) = outcome { found += Task.found(in: result) }
-            output.process(input: path) { try outcome.get() }
+            output.process(input: file.path) { try outcome.get() }
             bar?.update(done: i + 1)
         }
         bar?.clear()
@@ -79,6 +117,16 @@ enum FolderRun {
             format: "summary: %d files, %d %@ found, %d failed, %.1f images/s\n",
             files.count, found, Task.foundNoun, output.failures, rate).utf8))
         return !output.anyFailed
+    }
+}
+
+/// Creates `folder` and its parents if missing; throws naming it if that fails.
+private func createFolder(_ folder: String) throws {
+    guard !folder.isEmpty else { return }
+    do {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    } catch {
+        throw VisionTasksError.invalidOption(name: "--annotate", reason: "cannot create the folder \(folder): \(error.localizedDescription)")
     }
 }
 

@@ -3,14 +3,13 @@ import Foundation
 import VisionRender
 import VisionTasks
 
-/// `vision-tasks gesture-recognizer`: MediaPipe's Gesture Recognizer on image files, one JSON line per image.
-struct GestureRecognizerCommand: ParsableCommand {
+/// `vision-tasks gesture-recognizer`: MediaPipe's Gesture Recognizer on images, folders, a video
+/// or a live source, one JSON line per image or frame.
+struct GestureRecognizerCommand: TaskCommand {
     static let configuration = CommandConfiguration(
         commandName: "gesture-recognizer",
-        abstract: "Recognize hand gestures (with landmarks and handedness) and print one JSON line per image or frame.")
-
-    @Option(help: "The gesture recognizer bundle: gesture_recognizer.task (or one with a custom classifier).")
-    var model: String
+        abstract: "Recognize hand gestures (with landmarks and handedness) and print one JSON line per image or frame.",
+        discussion: "--model: the gesture recognizer bundle, gesture_recognizer.task (or one with a custom classifier).")
 
     @OptionGroup var hands: HandOptions
 
@@ -26,36 +25,22 @@ struct GestureRecognizerCommand: ParsableCommand {
     @Option(help: "Never these canned gestures (comma-separated names).")
     var cannedGesturesDenylist: String?
 
-    @OptionGroup var media: MediaOptions
+    @OptionGroup var common: TaskOptions
 
-    @Argument(help: "Image files (JPEG or PNG) or folders of them.")
-    var images: [String] = []
-
-    func validate() throws {
-        try media.validate(images: images)
-    }
-
-    func run() throws {
+    func makeTask(_ base: BaseOptions, mode: RunningMode, live: LiveResults<GestureRecognizerResult>?) throws -> GestureRecognizer {
         func names(_ list: String?) -> [String] {
             (list ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         }
         let canned = ClassifierOptions(maxResults: cannedGesturesMaxResults, scoreThreshold: cannedGesturesScoreThreshold,
                                        categoryAllowlist: names(cannedGesturesAllowlist),
                                        categoryDenylist: names(cannedGesturesDenylist))
-        let factory = MediaTaskFactory<GestureRecognizer> { mode, live in
-            let options = GestureRecognizerOptions(
-                baseOptions: BaseOptions(modelAssetPath: model, numThreads: hands.threads), runningMode: mode, numHands: hands.numHands,
-                minHandDetectionConfidence: hands.minHandDetectionConfidence,
-                minHandPresenceConfidence: hands.minHandPresenceConfidence, minTrackingConfidence: hands.minTrackingConfidence,
-                cannedGesturesClassifierOptions: canned)
-            options.gestureRecognizerLiveStreamDelegate = live
-            do {
-                return try GestureRecognizer(options: options)
-            } catch {
-                throw ValidationError(JSONLines.message(error))
-            }
-        }
-        if try !MediaRun.run(media, images: images, factory: factory) { throw ExitCode(1) }
+        let options = GestureRecognizerOptions(
+            baseOptions: base, runningMode: mode, numHands: hands.numHands,
+            minHandDetectionConfidence: hands.minHandDetectionConfidence,
+            minHandPresenceConfidence: hands.minHandPresenceConfidence, minTrackingConfidence: hands.minTrackingConfidence,
+            cannedGesturesClassifierOptions: canned)
+        options.gestureRecognizerLiveStreamDelegate = live
+        return try GestureRecognizer(options: options)
     }
 }
 

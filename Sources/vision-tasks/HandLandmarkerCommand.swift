@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import VisionRender
 import VisionTasks
 
@@ -16,45 +15,27 @@ struct HandOptions: ParsableArguments {
 
     @Option(help: "IoU above which a new hand is a tracked one (video and live stream; 0...1).")
     var minTrackingConfidence: Float = 0.5
-
-    @Option(help: "Inference threads.")
-    var threads: Int = BaseOptions.defaultNumThreads
 }
 
-/// `vision-tasks hand-landmarker`: MediaPipe's Hand Landmarker on image files, one JSON line per image.
-struct HandLandmarkerCommand: ParsableCommand {
+/// `vision-tasks hand-landmarker`: MediaPipe's Hand Landmarker on images, folders, a video or a
+/// live source, one JSON line per image or frame.
+struct HandLandmarkerCommand: TaskCommand {
     static let configuration = CommandConfiguration(
         commandName: "hand-landmarker",
-        abstract: "Find hands (21 landmarks, world landmarks, handedness) and print one JSON line per image or frame.")
-
-    @Option(help: "The hand landmarker bundle: hand_landmarker.task.")
-    var model: String
+        abstract: "Find hands (21 landmarks, world landmarks, handedness) and print one JSON line per image or frame.",
+        discussion: "--model: the hand landmarker bundle, hand_landmarker.task.")
 
     @OptionGroup var hands: HandOptions
 
-    @OptionGroup var media: MediaOptions
+    @OptionGroup var common: TaskOptions
 
-    @Argument(help: "Image files (JPEG or PNG) or folders of them.")
-    var images: [String] = []
-
-    func validate() throws {
-        try media.validate(images: images)
-    }
-
-    func run() throws {
-        let factory = MediaTaskFactory<HandLandmarker> { mode, live in
-            let options = HandLandmarkerOptions(
-                baseOptions: BaseOptions(modelAssetPath: model, numThreads: hands.threads), runningMode: mode, numHands: hands.numHands,
-                minHandDetectionConfidence: hands.minHandDetectionConfidence,
-                minHandPresenceConfidence: hands.minHandPresenceConfidence, minTrackingConfidence: hands.minTrackingConfidence)
-            options.handLandmarkerLiveStreamDelegate = live
-            do {
-                return try HandLandmarker(options: options)
-            } catch {
-                throw ValidationError(JSONLines.message(error))
-            }
-        }
-        if try !MediaRun.run(media, images: images, factory: factory) { throw ExitCode(1) }
+    func makeTask(_ base: BaseOptions, mode: RunningMode, live: LiveResults<HandLandmarkerResult>?) throws -> HandLandmarker {
+        let options = HandLandmarkerOptions(
+            baseOptions: base, runningMode: mode, numHands: hands.numHands,
+            minHandDetectionConfidence: hands.minHandDetectionConfidence,
+            minHandPresenceConfidence: hands.minHandPresenceConfidence, minTrackingConfidence: hands.minTrackingConfidence)
+        options.handLandmarkerLiveStreamDelegate = live
+        return try HandLandmarker(options: options)
     }
 }
 

@@ -7,12 +7,20 @@ import VisionTasks
 /// arrive (a file is played at its real rate); results come back through the delegate, in
 /// timestamp order, and are printed as JSON lines. Frames the task could not keep up with are
 /// dropped by its flow limiter and counted. A status line on stderr shows input fps, processed
-/// fps and dropped frames; Ctrl-C (SIGINT) stops cleanly with a summary.
+/// fps and dropped frames; Ctrl-C (SIGINT) stops cleanly with a summary. `--annotate out.mp4`
+/// writes the processed frames drawn over (see `LiveAnnotation`).
 enum LiveRun {
     static func run<Task: MediaTask>(_ source: String, options: MediaOptions, factory: MediaTaskFactory<Task>) throws -> Bool {
         let stats = LiveStats()
         let output = JSONLines()
+        let isFile = FileManager.default.fileExists(atPath: source) && !source.hasPrefix("/dev/")
+        // A file plays at its own rate; a camera or stream is written at 30 frames per second (as is
+        // a file ffprobe cannot read: the reader then reports it on the source's JSON line).
+        let annotation = options.annotate.map { path in
+            LiveAnnotation<Task>(path: path, frameRate: (isFile ? try? VideoInfo.probe(path: source).frameRate : nil) ?? "30")
+        }
         let sink = LiveResults<Task.Result> { result, timestamp, error in
+            annotation?.delivered(result, timestamp: timestamp)
             let frame = stats.delivered(timestamp: timestamp, failed: error != nil, found: result.map(Task.found(in:)) ?? 0)
             output.process(input: source, frame: frame) { () throws -> Task.Result in
                 if let error { throw error }
@@ -21,10 +29,9 @@ enum LiveRun {
             }
         }
         let task = try factory.make(.liveStream, sink)
-        let isFile = FileManager.default.fileExists(atPath: source) && !source.hasPrefix("/dev/")
         let reader = try VideoReader(liveSource: source, realTime: isFile)
 
-        // Ctrl-C: stop reading; ffmpeg (in our process group) gets the signal too.
+        // Ctrl-C: stop reading (ffmpeg runs in its own process group: the interrupter stops it).
         signal(SIGINT, SIG_IGN)
         let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
         let stopReader = reader.makeInterrupter()
@@ -37,6 +44,7 @@ enum LiveRun {
         do {
             while !stats.stopped, let frame = try reader.nextFrame() {
                 stats.read(frame: frame.index, timestamp: frame.timestampInMilliseconds)
+                annotation?.sent(frame)
                 try task.detectAsync(image: try frame.image(), timestampInMilliseconds: frame.timestampInMilliseconds)
             }
         } catch {
@@ -46,6 +54,9 @@ enum LiveRun {
         status.stop()
         interrupt.cancel()
         signal(SIGINT, SIG_DFL)
+        if failure == nil, let annotation {
+            do { try annotation.finish() } catch { failure = error }
+        }
         if let failure {
             output.process(input: source) { () throws -> Task.Result in throw failure }
         }

@@ -29,7 +29,7 @@ struct MediaOptions: ParsableArguments {
     @Flag(inversion: .prefixedNo, help: "Show a progress bar on stderr (default: when stderr is a terminal).")
     var progress: Bool?
 
-    @Option(help: ArgumentHelp("Write the results drawn over the picture: for one image a .png or .jpg file; for several images or a folder, a folder; for --video an H.264 .mp4.",
+    @Option(help: ArgumentHelp("Write the results drawn over the picture: for one image a .png or .jpg file; for several images or a folder, a folder mirroring the inputs' tree; for --video or --live an H.264 .mp4 (live: the processed frames, each held until the next).",
                                valueName: "path"))
     var annotate: String?
 
@@ -72,11 +72,8 @@ struct MediaOptions: ParsableArguments {
         if let startMs = try startMs, let endMs = try endMs, endMs < startMs {
             throw ValidationError("--end (\(endMs) ms) is before --start (\(startMs) ms)")
         }
-        if annotate != nil, live != nil {
-            throw ValidationError("--annotate is for images, folders and --video, not --live")
-        }
-        if let annotate, video != nil, !annotate.lowercased().hasSuffix(".mp4") {
-            throw ValidationError("--annotate with --video writes an H.264 video: give a .mp4 path, not \(annotate)")
+        if let annotate, video != nil || live != nil, !annotate.lowercased().hasSuffix(".mp4") {
+            throw ValidationError("--annotate with --video or --live writes an H.264 video: give a .mp4 path, not \(annotate)")
         }
     }
 }

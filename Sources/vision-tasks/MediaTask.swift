@@ -48,7 +48,6 @@ enum MediaRun {
     /// Dispatches to folder/image, video or live processing; returns false if any input failed.
     static func run<Task: MediaTask>(_ options: MediaOptions, images: [String],
                                      factory: MediaTaskFactory<Task>) throws -> Bool {
-        try options.validate(images: images)
         if let video = options.video {
             return try VideoRun.run(video, options: options, factory: factory)
         }
@@ -57,9 +56,4 @@ enum MediaRun {
         }
         return try FolderRun.run(images, options: options, factory: factory)
     }
-}
-
-/// Writes the error message of a failed setup (model, source) to stderr.
-func printError(_ message: String) {
-    FileHandle.standardError.write(Data("vision-tasks: \(message)\n".utf8))
 }

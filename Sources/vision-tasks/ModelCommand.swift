@@ -47,16 +47,6 @@ struct ModelSourceOptions: ParsableArguments {
     }
 }
 
-/// Runs `body`, turning a `VisionTasksError` into a message on standard error and exit status 1.
-func reportingErrors(_ body: () throws -> Void) throws {
-    do {
-        try body()
-    } catch let error as VisionTasksError {
-        FileHandle.standardError.write(Data("error: \(error.description)\n".utf8))
-        throw ExitCode.failure
-    }
-}
-
 /// `vision-tasks model info PATH [--entry NAME]`: inputs, outputs, operator counts and metadata.
 struct ModelInfoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -6,6 +6,14 @@ struct VisionTasksCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "vision-tasks",
         abstract: "Face detection, face landmarks and hand gestures, as MediaPipe computes them.",
+        discussion: """
+            Exit status: 0 when every input succeeded; 1 when the command was well formed but failed \
+            while running: a model missing or corrupt, an option the task rejects (out of range), \
+            an output that cannot be written (one line "error: ..." on stderr), or any input that \
+            could not be read or processed (its own JSON line with "error"); 64 for a command line \
+            that does not parse or whose options do not fit together (unknown flag, malformed \
+            number, no input or two kinds of input), with the usage.
+            """,
         subcommands: [ModelCommand.self, FaceDetectorCommand.self, FaceLandmarkerCommand.self,
                       HandLandmarkerCommand.self, GestureRecognizerCommand.self]
     )

@@ -70,6 +70,10 @@ import TFLite
         zeroWidth[sof + 7] = 0
         zeroWidth[sof + 8] = 0
         expectRefused(zeroWidth, "width.jpg", saying: "zero")
+        // A frame header claiming 60000 x 60000 pixels: refused before any pixel memory is taken.
+        var huge = good
+        huge.replaceSubrange(sof + 5 ..< sof + 9, with: [0xEA, 0x60, 0xEA, 0x60])
+        expectRefused(huge, "huge.jpg", saying: "unsupported JPEG size 60000x60000")
         // A segment length that runs past the end of the file.
         var long = good
         long[dht + 2] = 0xFF

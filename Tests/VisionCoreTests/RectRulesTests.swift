@@ -73,3 +73,16 @@ import Testing
     #expect(abs(rect.rotation - .pi / 4) < 1e-6)
     #expect(rectFromDetection(d, rotationStart: 0, rotationEnd: 2, targetAngle: 0, imageWidth: 100, imageHeight: 100) == nil)
 }
+
+@Test func rectFromDetectionMeasuresTheBoxAlongTheStoredAxes() throws {
+    // A 200×100 upright image stored a quarter turn away: MediaPipe's rect takes the box's extent
+    // along the stored x axis (the upright box's 0.3 × 100 = 30 px height) as its width, and the
+    // upright width (0.4 × 200 = 80 px) as its height; centre and rotation are unchanged.
+    let d = RelativeDetection(score: 0.9, classIndex: 0, xMin: 0.3, yMin: 0.2, width: 0.4, height: 0.3,
+                              keypoints: [SIMD2(0.4, 0.3), SIMD2(0.6, 0.5)])
+    let upright = try #require(rectFromDetection(d, rotationStart: 0, rotationEnd: 1, targetAngle: 0, imageWidth: 200, imageHeight: 100))
+    let turned = try #require(rectFromDetection(d, rotationStart: 0, rotationEnd: 1, targetAngle: 0, imageWidth: 200, imageHeight: 100,
+                                                storedAxesSwapped: true))
+    #expect(turned.xCenter == upright.xCenter && turned.yCenter == upright.yCenter && turned.rotation == upright.rotation)
+    #expect(abs(turned.width * 200 - 30) < 1e-4 && abs(turned.height * 100 - 80) < 1e-4)
+}

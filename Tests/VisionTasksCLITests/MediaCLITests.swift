@@ -57,8 +57,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         // 4 seconds at 120 fps of a 960x640 photo: 480 frames, 885 MB of RGB if all were kept.
         let video = dir.appendingPathComponent("fast.mp4")
-        try CLIRun.ffmpeg(["-framerate", "120", "-loop", "1", "-i", CLIRun.fixtures.appendingPathComponent("woman_sitting.jpg").path,
-                           "-frames:v", "480", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", video.path])
+        try CLIRun.stillVideo(of: "woman_sitting.jpg", frames: 480, fps: 120, to: video)
         var before = rusage()
         getrusage(__rusage_who_t(RUSAGE_CHILDREN.rawValue), &before)
         let run = try CLIRun.run(["face-detector", "--model", Self.faceModel, "--live", video.path])
@@ -82,24 +81,115 @@ import Testing
         let dir = try CLIRun.scratch()
         defer { try? FileManager.default.removeItem(at: dir) }
         let video = dir.appendingPathComponent("long.mp4")
-        try CLIRun.ffmpeg(["-framerate", "25", "-loop", "1", "-i", CLIRun.fixtures.appendingPathComponent("astronaut.png").path,
-                           "-frames:v", "500", "-s", "256x256", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", video.path])
-        let started = Date()
-        let run = try CLIRun.run(["face-detector", "--model", Self.faceModel, "--live", video.path], interruptAfter: 2)
-        // 500 frames at 25 fps would take 20 s: the run ended at the interrupt, with a summary.
-        #expect(Date().timeIntervalSince(started) < 10)
+        try CLIRun.stillVideo(of: "astronaut.png", frames: 500, fps: 25, size: "256x256", to: video)
+        // The interrupt comes 1 s after the first result line, however long the tool took to start.
+        let run = try CLIRun.run(["face-detector", "--model", Self.faceModel, "--live", video.path], interruptAfterFirstLine: 1)
+        // 500 frames at 25 fps take 20 s to read: the run ended soon after the interrupt, with a summary.
+        let after = try #require(run.secondsAfterInterrupt, "SIGINT was sent")
+        #expect(after < 5, "ran \(after) s after SIGINT")
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.stderr.contains("summary:"), "\(run.stderr)")
+        let summary = try #require(run.stderr.split(separator: "\n").last { $0.hasPrefix("summary:") })
+        let read = try #require(Int(summary.dropFirst("summary: ".count).prefix { $0.isNumber }))
+        #expect(read < 500, "\(summary)")
         let frames = run.lines.compactMap { $0["frame"] as? Int }
         #expect(frames == frames.sorted())
     }
 
-    @Test func optionsThatDoNotFitAreRejected() throws {
+    @Test func liveAnnotationHoldsEachProcessedFrameUntilTheNext() throws {
+        let dir = try CLIRun.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let video = dir.appendingPathComponent("live.mp4")
+        try CLIRun.stillVideo(of: "astronaut.png", frames: 50, fps: 25, size: "256x256", to: video)
+        let annotated = dir.appendingPathComponent("annotated.mp4")
+        let run = try CLIRun.run(["face-detector", "--model", Self.faceModel, "--live", video.path, "--annotate", annotated.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        let frames = run.lines.compactMap { $0["frame"] as? Int }
+        let first = try #require(frames.first), last = try #require(frames.last)
+        // At the source's 25 fps each processed frame fills the slots up to the next one: the video
+        // spans exactly the first to the last processed frame, dropped frames included.
+        #expect(try CLIRun.frameCount(annotated.path) == last - first + 1)
+        let notVideo = try CLIRun.run(["face-detector", "--model", Self.faceModel, "--live", video.path, "--annotate", "out.png"])
+        #expect(notVideo.status == 64 && notVideo.stderr.contains("give a .mp4 path"), "\(notVideo.stderr)")
+    }
+
+    @Test func folderAnnotationsMirrorTheInputTree() throws {
+        let dir = try CLIRun.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let photos = dir.appendingPathComponent("photos")
+        // Two different pictures with one name in two sub-folders, one at the top, one hidden.
+        let sources = ["a/same.jpg": "woman_sitting.jpg", "b/same.jpg": "hand_thumb_up.jpg", "top.png": "astronaut.png",
+                       ".cache/hidden.jpg": "astronaut.png"]
+        for (name, source) in sources {
+            let target = photos.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: CLIRun.fixtures.appendingPathComponent(source), to: target)
+        }
+        let annotated = dir.appendingPathComponent("annotated")
+        let run = try CLIRun.run(["face-detector", "--model", Self.faceModel, photos.path, "--annotate", annotated.path,
+                                  "--jobs", "2", "--no-progress"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.lines.compactMap { $0["input"] as? String }
+                == ["a/same.jpg", "b/same.jpg", "top.png"].map { photos.appendingPathComponent($0).path })
+        let tree = try #require(FileManager.default.subpaths(atPath: annotated.path)).sorted()
+        #expect(tree == ["a", "a/same.jpg", "b", "b/same.jpg", "top.png"])
+        // Each output is its own input drawn over: same size as that input (the two same.jpg differ).
+        for name in ["a/same.jpg", "b/same.jpg"] {
+            #expect(try Self.jpegSize(annotated.appendingPathComponent(name)) == Self.jpegSize(photos.appendingPathComponent(name)), "\(name)")
+        }
+
+        // Two input folders: the outputs go below the folder holding both.
+        let twoFolders = dir.appendingPathComponent("two")
+        let both = try CLIRun.run(["face-detector", "--model", Self.faceModel, photos.appendingPathComponent("a").path,
+                                   photos.appendingPathComponent("b").path, "--annotate", twoFolders.path, "--no-progress"])
+        #expect(both.status == 0, "\(both.stderr)")
+        #expect(try #require(FileManager.default.subpaths(atPath: twoFolders.path)).sorted() == ["a", "a/same.jpg", "b", "b/same.jpg"])
+    }
+
+    /// Width and height from a JPEG's first start-of-frame marker.
+    static func jpegSize(_ url: URL) throws -> [Int] {
+        let bytes = [UInt8](try Data(contentsOf: url))
+        var i = 2
+        while i + 9 < bytes.count, bytes[i] == 0xFF {
+            let marker = bytes[i + 1], length = Int(bytes[i + 2]) << 8 | Int(bytes[i + 3])
+            if (0xC0...0xCF).contains(marker), ![0xC4, 0xC8, 0xCC].contains(marker) {
+                return [Int(bytes[i + 7]) << 8 | Int(bytes[i + 8]), Int(bytes[i + 5]) << 8 | Int(bytes[i + 6])]
+            }
+            i += 2 + length
+        }
+        throw CocoaError(.fileReadCorruptFile)
+    }
+
+    @Test func usageMistakesExit64WithTheUsage() throws {
         let both = try CLIRun.run(["face-detector", "--model", Self.faceModel, "--video", "a.mp4", "--live", "b.mp4"])
-        #expect(both.status != 0 && both.stderr.contains("exactly one"))
+        #expect(both.status == 64 && both.stderr.contains("exactly one") && both.stderr.contains("Usage:"))
         let badTime = try CLIRun.run(["face-detector", "--model", Self.faceModel, "--video", "a.mp4", "--start", "soon"])
-        #expect(badTime.status != 0 && badTime.stderr.contains("--start soon"))
-        let missing = try CLIRun.run(["face-detector", "--model", Self.faceModel, "--video", "/nonexistent/v.mp4"])
-        #expect(missing.status != 0 && missing.stdout.contains("File not found: /nonexistent/v.mp4"))
+        #expect(badTime.status == 64 && badTime.stderr.contains("--start soon"))
+        let unknown = try CLIRun.run(["face-detector", "--model", Self.faceModel, "--bogus", "a.jpg"])
+        #expect(unknown.status == 64 && unknown.stderr.contains("--bogus") && unknown.stderr.contains("Usage:"))
+        let malformed = try CLIRun.run(["hand-landmarker", "--model", "m.task", "--num-hands", "two", "a.jpg"])
+        #expect(malformed.status == 64 && malformed.stderr.contains("two"))
+        #expect(both.stdout.isEmpty && badTime.stdout.isEmpty && unknown.stdout.isEmpty && malformed.stdout.isEmpty)
+    }
+
+    @Test func runTimeFailuresExit1WithOneLineNamingTheProblem() throws {
+        let dir = try CLIRun.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let image = CLIRun.fixtures.appendingPathComponent("astronaut.png").path
+        let missingModel = try CLIRun.run(["face-detector", "--model", "/nonexistent/face.tflite", image])
+        #expect(missingModel.status == 1 && missingModel.stdout.isEmpty)
+        #expect(missingModel.stderr == "error: File not found: /nonexistent/face.tflite\n")
+        let corrupt = dir.appendingPathComponent("corrupt.tflite")
+        try Data(repeating: 7, count: 4096).write(to: corrupt)
+        let corruptModel = try CLIRun.run(["face-detector", "--model", corrupt.path, image])
+        #expect(corruptModel.status == 1 && corruptModel.stdout.isEmpty)
+        #expect(corruptModel.stderr.hasPrefix("error: Invalid model: \(corrupt.path)") && corruptModel.stderr.filter { $0 == "\n" }.count == 1)
+        let outOfRange = try CLIRun.run(["face-detector", "--model", Self.faceModel, "--min-suppression-threshold", "2", image])
+        #expect(outOfRange.status == 1 && outOfRange.stdout.isEmpty)
+        #expect(outOfRange.stderr.hasPrefix("error: Invalid option minSuppressionThreshold"), "\(outOfRange.stderr)")
+        let missingVideo = try CLIRun.run(["face-detector", "--model", Self.faceModel, "--video", "/nonexistent/v.mp4"])
+        #expect(missingVideo.status == 1 && missingVideo.stdout.contains("File not found: /nonexistent/v.mp4"))
+        let missingImage = try CLIRun.run(["face-detector", "--model", Self.faceModel, image, "/nonexistent/p.jpg"])
+        #expect(missingImage.status == 1 && missingImage.lines.count == 2)
+        #expect((missingImage.lines[1]["error"] as? String) == "File not found: /nonexistent/p.jpg")
     }
 }

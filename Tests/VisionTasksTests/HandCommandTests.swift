@@ -16,7 +16,7 @@ struct HandCommandTests {
         let missing = "/no/such/hand.jpg"
         let (lines, status, _) = try run(["gesture-recognizer", "--model", HandSupport.model("gesture_recognizer.task"),
                                           thumb, missing])
-        #expect(status != 0)
+        #expect(status == 1)
         #expect(lines.count == 2)
         struct Line: Decodable { let input: String; let result: GestureRecognizerResult?; let error: String? }
         let parsed = try lines.map { try JSONDecoder().decode(Line.self, from: Data($0.utf8)) }
@@ -38,7 +38,7 @@ struct HandCommandTests {
         #expect(line.result.landmarks.count == 1 && line.result.handedness.first?.first?.categoryName == "Left")
         let bad = try run(["gesture-recognizer", "--model", HandSupport.model("gesture_recognizer.task"),
                            "--canned-gestures-allowlist", "Thumb_Up", "--canned-gestures-denylist", "None", thumb])
-        #expect(bad.status != 0 && bad.lines.isEmpty)
-        #expect(bad.stderr.contains("mutually exclusive"))
+        #expect(bad.status == 1 && bad.lines.isEmpty, "a task's rejection is a run-time failure, not a usage error")
+        #expect(bad.stderr.hasPrefix("error: ") && bad.stderr.contains("mutually exclusive"), "\(bad.stderr)")
     }
 }

@@ -10,12 +10,15 @@ public let handLandmarkCount = 21
 
 /// The hand ROI grown from a palm detection in normalized image coordinates: the palm box, rotated
 /// so that wrist → middle-finger MCP points at MediaPipe's target angle, then shifted, squared and
-/// scaled. Returns nil when the detection lacks the two keypoints.
-public func handRect(fromPalm palm: RelativeDetection, imageWidth: Int, imageHeight: Int) -> NormalizedRect? {
+/// scaled. Returns nil when the detection lacks the two keypoints. `storedAxesSwapped`: the image's
+/// stored pixels are a quarter turn from upright (see `rectFromDetection`).
+public func handRect(fromPalm palm: RelativeDetection, imageWidth: Int, imageHeight: Int,
+                     storedAxesSwapped: Bool = false) -> NormalizedRect? {
     guard let rect = rectFromDetection(palm, rotationStart: PalmDetection.rotationStartKeypoint,
                                        rotationEnd: PalmDetection.rotationEndKeypoint,
                                        targetAngle: PalmDetection.rotationTargetAngle,
-                                       imageWidth: imageWidth, imageHeight: imageHeight) else { return nil }
+                                       imageWidth: imageWidth, imageHeight: imageHeight,
+                                       storedAxesSwapped: storedAxesSwapped) else { return nil }
     return PalmDetection.palmToHandTransformation.apply(to: rect, imageWidth: imageWidth, imageHeight: imageHeight)
 }
 

@@ -1,5 +1,4 @@
 import Foundation
-import Inference
 import TFLite
 import VisionCore
 
@@ -13,53 +12,23 @@ package final class FaceDetectionGraph {
     /// The entry holding the detector inside a `.task` bundle (as in `face_landmarker.task`).
     package static let bundleEntry = "face_detector.tflite"
 
-    private let interpreter: Interpreter
-    private let anchors: [SSDAnchor]
-    private let decoding: SSDDecodingOptions
-    private let tensorOptions: ImageToTensorOptions
-    private let minSuppressionThreshold: Float
-    private let boxesOutput: Int
-    private let scoresOutput: Int
+    private let detector: SSDDetector
 
     /// Loads the detector from `.tflite` bytes or a `.task` bundle's bytes (`name` for messages).
     /// Throws `unsupportedModel` when the model is not a short-range BlazeFace (128×128×3 input,
     /// 896×16 box and 896×1 score outputs) or lacks its input normalization metadata.
     package init(modelData: Data, name: String, numThreads: Int,
                  minDetectionConfidence: Float, minSuppressionThreshold: Float) throws {
-        let model = try Self.loadModel(modelData, name: name)
-        interpreter = try Interpreter(model: model, numThreads: numThreads)
-        guard interpreter.inputs.count == 1, interpreter.inputs[0].shape == [1, 128, 128, 3] else {
-            throw VisionTasksError.unsupportedModel(
-                "\(name): a face detector needs one 1×128×128×3 image input (BlazeFace short range); got \(interpreter.inputs.map(\.shape))")
-        }
-        let shapes = interpreter.outputs.map(\.shape)
-        guard let boxes = shapes.firstIndex(of: [1, 896, 16]), let scores = shapes.firstIndex(of: [1, 896, 1]) else {
-            throw VisionTasksError.unsupportedModel(
-                "\(name): a face detector needs outputs of shape [1, 896, 16] (boxes) and [1, 896, 1] (scores); got \(shapes)")
-        }
-        boxesOutput = boxes
-        scoresOutput = scores
-        tensorOptions = try ImageToTensorOptions(outputWidth: 128, outputHeight: 128, keepAspectRatio: true,
-                                                 outputRange: try Self.inputRange(model, name: name), borderMode: .zero)
-        anchors = try generateSSDAnchors(.faceShortRange)
-        decoding = .faceShortRange(minScoreThreshold: minDetectionConfidence)
-        self.minSuppressionThreshold = minSuppressionThreshold
+        detector = try SSDDetector(model: try Self.loadModel(modelData, name: name), name: name,
+                                   what: "a face detector (BlazeFace short range)", numThreads: numThreads,
+                                   inputSide: 128, anchors: .faceShortRange,
+                                   decoding: .faceShortRange(minScoreThreshold: minDetectionConfidence),
+                                   minSuppressionThreshold: minSuppressionThreshold)
     }
 
     /// Detects faces in the whole upright image; boxes and keypoints are fractions of its size.
     package func detect(_ image: MPImage) throws -> [RelativeDetection] {
-        let transform = try interpreter.withInputBuffer(0) { input in
-            try ImageToTensor.convert(image, options: tensorOptions, into: input)
-        }
-        try interpreter.invoke()
-        let decoded = try interpreter.withOutputBuffer(boxesOutput) { boxes in
-            try interpreter.withOutputBuffer(scoresOutput) { scores in
-                try decodeSSDDetections(rawBoxes: boxes, rawScores: scores, anchors: anchors, options: decoding)
-            }
-        }
-        let projection = try NormalizedProjection(matrix: transform.matrix)
-        return weightedNonMaxSuppression(decoded, minSuppressionThreshold: minSuppressionThreshold)
-            .map { projectDetection($0, projection) }
+        try detector.detect(image)
     }
 
     /// The detector model from a `.tflite` file (file identifier "TFL3"), or else from the
@@ -77,26 +46,5 @@ package final class FaceDetectionGraph {
                 "\(name) is neither a TFLite model (no TFL3 file identifier) nor a .task bundle (no zip header)")
         }
         return try ModelBundle(data: data, name: name).model(named: bundleEntry)
-    }
-
-    /// The input value range from the model's normalization metadata, as MediaPipe derives it:
-    /// pixel levels 0 and 255 through `(level - mean) / std`, one mean and std for all channels.
-    package static func inputRange(_ model: TFLiteModel, name: String) throws -> ClosedRange<Float> {
-        guard let normalization = model.modelMetadata?.subgraphs.first?.inputTensors.first?.normalization,
-              let mean = normalization.mean.first, let std = normalization.std.first else {
-            throw VisionTasksError.unsupportedModel(
-                "\(name): the float input needs NormalizationOptions metadata to preprocess images (as MediaPipe requires)")
-        }
-        guard normalization.mean.allSatisfy({ $0 == mean }), normalization.std.allSatisfy({ $0 == std }) else {
-            throw VisionTasksError.unsupportedModel("\(name): per-channel input normalization is not supported (as in MediaPipe)")
-        }
-        guard abs(std) >= Float.ulpOfOne else {
-            throw VisionTasksError.unsupportedModel("\(name): input normalization std is 0")
-        }
-        let low = (0 - mean) / std, high = (255 - mean) / std
-        guard low < high else {
-            throw VisionTasksError.unsupportedModel("\(name): input normalization (mean \(mean), std \(std)) inverts the range")
-        }
-        return low...high
     }
 }

@@ -6,7 +6,7 @@ import VisionCore
 /// `detectAsync(image:timestampInMilliseconds:)`, each allowed only in its running mode.
 /// Boxes are in pixels of the upright image (`MPImage.width` × `height`), keypoints normalized to it.
 public final class FaceDetector: Sendable {
-    private let runner: TaskRunner<MPImage, FaceDetectorResult>
+    private let core: TaskCore<FaceDetector, FaceDetectorResult>
 
     /// Creates a detector in image mode with default options from a model file.
     public convenience init(modelPath: String) throws {
@@ -18,59 +18,50 @@ public final class FaceDetector: Sendable {
     public init(options: FaceDetectorOptions) throws {
         try OptionChecks.unitInterval(options.minDetectionConfidence, "minDetectionConfidence")
         try OptionChecks.unitInterval(options.minSuppressionThreshold, "minSuppressionThreshold")
-        let delegate = options.faceDetectorLiveStreamDelegate
-        try OptionChecks.delegate(present: delegate != nil, runningMode: options.runningMode,
-                                  "faceDetectorLiveStreamDelegate")
         let base = options.baseOptions
-        let graph = SerializedGraph(try FaceDetectionGraph(
-            modelData: try base.loadModelAsset(),
-            name: base.modelAssetBuffer != nil ? "modelAssetBuffer" : base.modelAssetPath,
-            numThreads: base.numThreads,
-            minDetectionConfidence: options.minDetectionConfidence,
-            minSuppressionThreshold: options.minSuppressionThreshold))
-        let owner = WeakBox<FaceDetector>()
-        var deliver: TaskRunner<MPImage, FaceDetectorResult>.Deliver?
-        if let delegate {
-            deliver = liveStreamDelivery(owner) { [weak delegate] (task: FaceDetector, result: FaceDetectorResult?, timestamp, error) in
-                delegate?.faceDetector(task, didFinishDetection: result, timestampInMilliseconds: timestamp, error: error)
-            }
-        }
-        runner = TaskRunner(taskName: "FaceDetector", verb: "detect", runningMode: options.runningMode,
-                            process: { image, timestamp in try graph.run(image, timestamp) }, deliver: deliver)
-        owner.object = self
+        core = try TaskCore(
+            taskName: "FaceDetector", verb: "detect", runningMode: options.runningMode,
+            delegateOption: "faceDetectorLiveStreamDelegate",
+            deliver: options.faceDetectorLiveStreamDelegate.map { delegate in
+                { [weak delegate] in delegate?.faceDetector($0, didFinishDetection: $1, timestampInMilliseconds: $2, error: $3) }
+            },
+            loadGraph: {
+                try FaceDetectionGraph(modelData: try base.loadModelAsset(), name: base.modelAssetName,
+                                       numThreads: base.numThreads,
+                                       minDetectionConfidence: options.minDetectionConfidence,
+                                       minSuppressionThreshold: options.minSuppressionThreshold)
+            },
+            process: { try Self.result($0, $1, $2) })
+        core.attach(self)
     }
 
     /// Detects faces in a still image (image mode).
     public func detect(image: MPImage) throws -> FaceDetectorResult {
-        try runner.processImage(image)
+        try core.runner.processImage(image)
     }
 
     /// Detects faces in a video frame (video mode; timestamps must strictly increase).
     public func detect(videoFrame image: MPImage, timestampInMilliseconds: Int) throws -> FaceDetectorResult {
-        try runner.processVideoFrame(image, timestampInMilliseconds: timestampInMilliseconds)
+        try core.runner.processVideoFrame(image, timestampInMilliseconds: timestampInMilliseconds)
     }
 
     /// Sends a live-stream frame and returns at once (live-stream mode; timestamps must strictly
     /// increase). The result goes to the options' delegate; when frames come faster than they are
     /// processed, older waiting frames are dropped.
     public func detectAsync(image: MPImage, timestampInMilliseconds: Int) throws {
-        try runner.processAsync(image, timestampInMilliseconds: timestampInMilliseconds)
+        try core.runner.processAsync(image, timestampInMilliseconds: timestampInMilliseconds)
     }
 
     /// Blocks until every live-stream frame sent so far has been processed and delivered
     /// (VisionTasks' addition, for orderly shutdown and tests).
     public func waitUntilIdle() {
-        runner.waitUntilIdle()
+        core.runner.waitUntilIdle()
     }
 }
 
-/// The graph behind the runner's lock: the runner calls `run` for one frame at a time.
-private final class SerializedGraph: @unchecked Sendable {
-    private let graph: FaceDetectionGraph
-
-    init(_ graph: FaceDetectionGraph) { self.graph = graph }
-
-    func run(_ image: MPImage, _ timestamp: Int) throws -> FaceDetectorResult {
+extension FaceDetector {
+    /// The detector's result for one frame: the graph's detections with boxes in pixels.
+    private static func result(_ graph: FaceDetectionGraph, _ image: MPImage, _ timestamp: Int) throws -> FaceDetectorResult {
         let detections = try graph.detect(image).map { d in
             let box = PixelBox(d, imageWidth: image.width, imageHeight: image.height)
             return Detection(

@@ -34,7 +34,7 @@ final class FaceLandmarksModel {
                 "\(name): the face landmarks model needs a 1434-value landmarks output then a 1-value presence output; got \(outputs.map(\.shape))")
         }
         tensorOptions = try ImageToTensorOptions(outputWidth: input[2], outputHeight: input[1], keepAspectRatio: false,
-                                                 outputRange: try FaceDetectionGraph.inputRange(model, name: name),
+                                                 outputRange: try modelInputRange(model, name: name),
                                                  borderMode: .replicate)
     }
 

@@ -126,15 +126,18 @@ final class FaceLandmarkerGraph {
     /// The detector's faces (at most `numFaces`, best first) as landmark-model rects.
     private func detectFaceRects(_ image: MPImage) throws -> [NormalizedRect] {
         try detector.detect(image).prefix(numFaces).compactMap {
-            Self.faceRect(fromDetection: $0, imageWidth: image.width, imageHeight: image.height)
+            Self.faceRect(fromDetection: $0, imageWidth: image.width, imageHeight: image.height,
+                          storedAxesSwapped: image.orientation.swapsWidthAndHeight)
         }
     }
 
     /// A detection's face rect: its box turned so the eyes (keypoints 0 and 1) are level, scaled by
-    /// 1.5 (MediaPipe's face detector graph's expanded face rect).
-    static func faceRect(fromDetection detection: RelativeDetection, imageWidth: Int, imageHeight: Int) -> NormalizedRect? {
+    /// 1.5 (MediaPipe's face detector graph's expanded face rect). `storedAxesSwapped`: the image's
+    /// stored pixels are a quarter turn from upright (see `rectFromDetection`).
+    static func faceRect(fromDetection detection: RelativeDetection, imageWidth: Int, imageHeight: Int,
+                         storedAxesSwapped: Bool = false) -> NormalizedRect? {
         rectFromDetection(detection, rotationStart: 0, rotationEnd: 1, targetAngle: 0,
-                          imageWidth: imageWidth, imageHeight: imageHeight)
+                          imageWidth: imageWidth, imageHeight: imageHeight, storedAxesSwapped: storedAxesSwapped)
             .map { RectTransformation(scaleX: 1.5, scaleY: 1.5).apply(to: $0, imageWidth: imageWidth, imageHeight: imageHeight) }
     }
 

@@ -2,10 +2,13 @@
 public struct FaceLandmarkerResult: Codable, Sendable, Equatable {
     /// Each face's 478 landmarks (468 mesh points and 10 iris points), normalized to the upright image.
     public let faceLandmarks: [[NormalizedLandmark]]
-    /// Each face's 52 blendshape scores, when `outputFaceBlendshapes` is set (empty otherwise).
+    /// Each face's 52 blendshape scores, when `outputFaceBlendshapes` is set (empty otherwise),
+    /// computed for the upright face (MediaPipe, given a turned frame's rotation, scores the stored
+    /// frame's sideways face instead).
     public let faceBlendshapes: [Classifications]
     /// Each face's 4×4 transformation from the canonical face model to the detected face, in
-    /// centimetres, when `outputFacialTransformationMatrixes` is set (empty otherwise).
+    /// centimetres, when `outputFacialTransformationMatrixes` is set (empty otherwise), for a
+    /// camera seeing the upright image (MediaPipe's, given a turned frame's rotation, sees the stored frame).
     public let facialTransformationMatrixes: [TransformMatrix]
     /// The frame's timestamp (0 in image mode).
     public let timestampInMilliseconds: Int

@@ -81,13 +81,21 @@ package final class GestureClassifierGraph {
         return Classifier(interpreter: interpreter, filter: filter)
     }
 
-    /// The gesture of one hand, or nil when every classifier's results were filtered away.
-    /// `imageSize` is the upright image's size (for undoing its aspect ratio).
-    package func recognize(_ hand: HandObservation, imageSize: (width: Int, height: Int)) throws -> Classification? {
+    /// The gesture of one hand found in `image`, or nil when every classifier's results were filtered away.
+    ///
+    /// The hand's landmarks are in the upright image. MediaPipe, given the stored pixels and the
+    /// frame's rotation, turns their x and y upright before the embedder but leaves z relative to
+    /// the stored pixels' width; for a quarter-turned image z is rescaled to that width here.
+    package func recognize(_ hand: HandObservation, in image: MPImage) throws -> Classification? {
         guard let rightScore = rightHandScore(hand.handedness) else {
             throw VisionTasksError.processingFailed("unrecognized handedness \"\(hand.handedness.label)\"")
         }
-        let landmarks = gestureLandmarksMatrix(hand.landmarks, imageSize: imageSize)
+        var points = hand.landmarks
+        if image.width != image.bufferWidth {
+            let toStoredWidth = Float(image.width) / Float(image.bufferWidth)
+            points = points.map { SIMD3($0.x, $0.y, $0.z * toStoredWidth) }
+        }
+        let landmarks = gestureLandmarksMatrix(points, imageSize: (image.width, image.height))
         let world = gestureLandmarksMatrix(hand.worldLandmarks, imageSize: nil)
         try embedder.withInputBuffer(0) { copy(landmarks, into: $0) }
         try embedder.withInputBuffer(1) { $0[0] = rightScore }

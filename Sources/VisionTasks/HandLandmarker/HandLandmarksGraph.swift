@@ -45,7 +45,7 @@ package final class HandLandmarksGraph {
                 "\(name): the hand landmark model needs outputs of \(points), 1, 1 and \(points) values (landmarks, presence, handedness, world landmarks); got \(interpreter.outputs.map(\.shape))")
         }
         tensorOptions = try ImageToTensorOptions(outputWidth: side, outputHeight: side, keepAspectRatio: false,
-                                                 outputRange: try FaceDetectionGraph.inputRange(model, name: name), borderMode: .replicate)
+                                                 outputRange: try modelInputRange(model, name: name), borderMode: .replicate)
         self.minPresenceConfidence = minPresenceConfidence
     }
 

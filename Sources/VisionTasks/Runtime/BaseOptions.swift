@@ -1,4 +1,5 @@
 import Foundation
+import TFLite
 
 /// The compute device a task runs on. VisionTasks runs on the CPU only.
 public enum Delegate: Sendable, Equatable {
@@ -33,6 +34,20 @@ public struct BaseOptions: Sendable {
     /// The largest accepted `numThreads`.
     public static let maxNumThreads = 64
 
+    /// The name errors give the model: its path, or `modelAssetBuffer` when the bytes were given.
+    package var modelAssetName: String { modelAssetBuffer != nil ? "modelAssetBuffer" : modelAssetPath }
+
+    /// Reads the model asset as a `.task` bundle, named as `modelAssetName`. Throws `invalidBundle`
+    /// when it is not a zip (a bare `.tflite`, say), naming the `task` that needs one.
+    package func loadTaskBundle(task: String) throws -> ModelBundle {
+        let data = try loadModelAsset()
+        do {
+            return try ModelBundle(data: data, name: modelAssetName)
+        } catch {
+            throw VisionTasksError.invalidBundle("\(modelAssetName) is not a .task bundle, which \(task) needs (\(error))")
+        }
+    }
+
     /// Checks the options and returns the model file's bytes, from the buffer or the path.
     package func loadModelAsset() throws -> Data {
         guard (1...BaseOptions.maxNumThreads).contains(numThreads) else {
@@ -49,17 +64,6 @@ public struct BaseOptions: Sendable {
             throw VisionTasksError.invalidOption(name: "modelAssetPath",
                 reason: "no model given: set modelAssetPath or modelAssetBuffer")
         }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: modelAssetPath, isDirectory: &isDirectory) else {
-            throw VisionTasksError.fileNotFound(path: modelAssetPath)
-        }
-        guard !isDirectory.boolValue else {
-            throw VisionTasksError.fileUnreadable(path: modelAssetPath, reason: "is a directory, not a model file")
-        }
-        do {
-            return try Data(contentsOf: URL(fileURLWithPath: modelAssetPath), options: .mappedIfSafe)
-        } catch {
-            throw VisionTasksError.fileUnreadable(path: modelAssetPath, reason: error.localizedDescription)
-        }
+        return try ModelFile.read(modelAssetPath)
     }
 }

@@ -1,0 +1,84 @@
+import Foundation
+import VideoIO
+import VisionRender
+import VisionTasks
+
+/// `--live` with `--annotate out.mp4`: every frame that got a result is drawn with its own result
+/// and written to an H.264 video at a constant rate, held until the next processed frame's
+/// timestamp, so the video plays in real time and shows exactly what each result saw (frames the
+/// task dropped are not in it). Frames are kept from sending until their result arrives; frames
+/// the flow limiter replaced are forgotten at the next result, and at most `maxPending` are kept.
+final class LiveAnnotation<Task: MediaTask>: @unchecked Sendable {
+    /// The most frames kept waiting for a result (the oldest goes first; its result, if one still
+    /// comes, is then not drawn).
+    static var maxPending: Int { 64 }
+
+    private let path: String
+    private let frameRate: String
+    private let framesPerSecond: Double
+    private let lock = NSLock()
+    private var pending: [VideoFrame] = []
+    // Touched on the delivery queue only, then by `finish()` after the task is idle.
+    private var writer: VideoWriter?
+    private var held: (annotation: Annotation, slot: Int)?
+    private var firstTimestamp: Int?
+    private var failure: (any Error)?
+
+    /// Writes to `path` at `frameRate` ("30", "30000/1001"; 30 when that is not a positive rate).
+    init(path: String, frameRate: String) {
+        self.path = path
+        let rate = VideoInfo.rate(frameRate)
+        self.frameRate = rate == nil ? "30" : frameRate
+        framesPerSecond = rate ?? 30
+    }
+
+    /// A frame is being sent to the task (the reading thread).
+    func sent(_ frame: VideoFrame) {
+        lock.withLock {
+            pending.append(frame)
+            if pending.count > Self.maxPending { pending.removeFirst() }
+        }
+    }
+
+    /// The result (or error, `result` nil) of the frame at `timestamp` arrived (the delivery queue):
+    /// the frames before it were dropped; it is drawn and held until the next one.
+    func delivered(_ result: Task.Result?, timestamp: Int) {
+        let frame: VideoFrame? = lock.withLock {
+            while let first = pending.first, first.timestampInMilliseconds < timestamp { pending.removeFirst() }
+            guard pending.first?.timestampInMilliseconds == timestamp else { return nil }
+            return pending.removeFirst()
+        }
+        guard let frame, failure == nil else { return }
+        do {
+            let annotation = try Annotation(pixels: frame.pixels, width: frame.width, height: frame.height, channels: 3)
+            if let result { Task.draw(result, on: annotation) }
+            let first = firstTimestamp ?? timestamp
+            firstTimestamp = first
+            let slot = Int((Double(timestamp - first) * framesPerSecond / 1000).rounded())
+            if let held, slot > held.slot {
+                let pixels = held.annotation.rgbPixels()
+                for _ in held.slot..<slot { try write(pixels, width: frame.width, height: frame.height) }
+            }
+            held = (annotation, slot)
+        } catch {
+            failure = error
+        }
+    }
+
+    /// Writes the last held frame and closes the video; throws what went wrong on the way.
+    func finish() throws {
+        if let failure { throw failure }
+        guard let held else {
+            throw VisionTasksError.processingFailed("no frame got a result, so \(path) was not written")
+        }
+        try write(held.annotation.rgbPixels(), width: held.annotation.width, height: held.annotation.height)
+        try writer?.finish()
+    }
+
+    private func write(_ pixels: [UInt8], width: Int, height: Int) throws {
+        if writer == nil {
+            writer = try VideoWriter(path: path, width: width, height: height, frameRate: frameRate)
+        }
+        try writer?.write(rgb: pixels)
+    }
+}

@@ -1,0 +1,64 @@
+import ArgumentParser
+import Foundation
+import VisionTasks
+
+/// The options every task subcommand shares: the model, inference threads, the inputs and the
+/// media options (images and folders, `--video`, `--live`, `--annotate`, ...).
+struct TaskOptions: ParsableArguments {
+    @Option(help: "The model file (.tflite or .task bundle; the command's overview says which).")
+    var model: String
+
+    @Option(help: "Inference threads.")
+    var threads: Int = BaseOptions.defaultNumThreads
+
+    @OptionGroup var media: MediaOptions
+
+    @Argument(help: "Image files (JPEG or PNG) or folders of them (walked into sub-folders).")
+    var images: [String] = []
+
+    /// Usage errors (exit 64): the inputs must name one kind of source and the options fit it.
+    func validate() throws {
+        try media.validate(images: images)
+    }
+
+    /// `BaseOptions` for the model and thread count given.
+    var baseOptions: BaseOptions { BaseOptions(modelAssetPath: model, numThreads: threads) }
+}
+
+/// A task subcommand: it declares its own options and makes its task from them; the shared
+/// options, the image/folder/video/live dispatch, JSON output and exit status come from here.
+protocol TaskCommand: ParsableCommand {
+    /// The task the subcommand runs.
+    associatedtype Task: MediaTask
+    /// The shared options (`@OptionGroup`).
+    var common: TaskOptions { get }
+    /// A task in `mode` with the subcommand's options; live-stream mode passes `live`, the
+    /// delegate that receives its results. Throws what the task throws for a bad model or option.
+    func makeTask(_ base: BaseOptions, mode: RunningMode, live: LiveResults<Task.Result>?) throws -> Task
+}
+
+extension TaskCommand {
+    /// Runs the task over the inputs; any input failing, or the task failing to start, exits 1.
+    func run() throws {
+        try reportingErrors {
+            let factory = MediaTaskFactory<Task> { mode, live in try makeTask(common.baseOptions, mode: mode, live: live) }
+            if try !MediaRun.run(common.media, images: common.images, factory: factory) { throw ExitCode.failure }
+        }
+    }
+}
+
+/// The exit status rule of every subcommand, also in the tool's help: a command line that does not
+/// parse or whose options do not fit together is a usage error (ArgumentParser's exit 64, with the
+/// usage); a well-formed command that fails while running (model missing or corrupt, an option the
+/// task rejects, an unreadable input) exits 1 after a one-line `error: ...` on standard error (inputs
+/// that fail are reported on their own JSON lines instead).
+func reportingErrors(_ body: () throws -> Void) throws {
+    do {
+        try body()
+    } catch let exit as ExitCode {
+        throw exit
+    } catch {
+        FileHandle.standardError.write(Data("error: \(JSONLines.message(error))\n".utf8))
+        throw ExitCode.failure
+    }
+}
