@@ -36,14 +36,8 @@ package final class GestureClassifierGraph {
     /// model has unexpected shapes, and `invalidOption` for contradictory classifier options.
     package init(bundle: ModelBundle, name: String, numThreads: Int,
                  cannedOptions: ClassifierOptions?, customOptions: ClassifierOptions?) throws {
-        func model(_ entry: String) throws -> TFLiteModel {
-            guard bundle.files[entry] != nil else {
-                throw VisionTasksError.invalidBundle(
-                    "\(name) has no \(entry); a hand gesture recognizer bundle holds \(Self.embedderEntry) and \(Self.cannedEntry) (has: \(bundle.fileNames.joined(separator: ", ")))")
-            }
-            return try bundle.model(named: entry)
-        }
-        embedder = try Interpreter(model: try model(Self.embedderEntry), numThreads: numThreads)
+        try bundle.requireEntries([Self.embedderEntry, Self.cannedEntry], kind: "hand gesture recognizer", name: name)
+        embedder = try Interpreter(model: try bundle.model(named: Self.embedderEntry), numThreads: numThreads)
         let points = handLandmarkCount * 3
         guard embedder.inputs.map(\.elementCount) == [points, 1, points], embedder.outputs.count == 1 else {
             throw VisionTasksError.unsupportedModel(
@@ -52,12 +46,12 @@ package final class GestureClassifierGraph {
         embeddingSize = embedder.outputs[0].elementCount
         var classifiers: [Classifier] = []
         if bundle.files[Self.customEntry] != nil {
-            classifiers.append(try Self.classifier(try model(Self.customEntry), entry: Self.customEntry, bundleName: name,
+            classifiers.append(try Self.classifier(try bundle.model(named: Self.customEntry), entry: Self.customEntry, bundleName: name,
                                                    numThreads: numThreads, embeddingSize: embeddingSize,
                                                    options: customOptions ?? ClassifierOptions(),
                                                    option: "customGesturesClassifierOptions", defaultLabels: nil))
         }
-        classifiers.append(try Self.classifier(try model(Self.cannedEntry), entry: Self.cannedEntry, bundleName: name,
+        classifiers.append(try Self.classifier(try bundle.model(named: Self.cannedEntry), entry: Self.cannedEntry, bundleName: name,
                                                numThreads: numThreads, embeddingSize: embeddingSize,
                                                options: cannedOptions ?? ClassifierOptions(),
                                                option: "cannedGesturesClassifierOptions", defaultLabels: Self.cannedLabels))

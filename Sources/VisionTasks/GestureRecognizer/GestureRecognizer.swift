@@ -69,10 +69,7 @@ extension GestureRecognizer {
                                    _ settings: HandLandmarkerGraph.Settings) throws -> Graphs {
         let bundle = try options.baseOptions.loadTaskBundle(task: "GestureRecognizer")
         let name = bundle.name
-        for entry in [handLandmarkerEntry, gestureRecognizerEntry] where bundle.files[entry] == nil {
-            throw VisionTasksError.invalidBundle(
-                "\(name) has no \(entry); a gesture recognizer bundle holds \(handLandmarkerEntry) and \(gestureRecognizerEntry) (has: \(bundle.fileNames.joined(separator: ", ")))")
-        }
+        try bundle.requireEntries([handLandmarkerEntry, gestureRecognizerEntry], kind: "gesture recognizer", name: name)
         let hands = try HandLandmarkerGraph(bundle: try bundle.bundle(named: handLandmarkerEntry),
                                             name: "\(name): \(handLandmarkerEntry)", settings: settings)
         let gestures = try GestureClassifierGraph(bundle: try bundle.bundle(named: gestureRecognizerEntry),

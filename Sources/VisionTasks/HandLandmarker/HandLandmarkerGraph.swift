@@ -30,8 +30,10 @@ package final class HandLandmarkerGraph {
     /// Loads the two models from a hand landmarker bundle (`name` names it in errors). Throws
     /// `invalidBundle` when an entry is missing and the models' load errors.
     package init(bundle: ModelBundle, name: String, settings: Settings) throws {
-        let detector = try Self.entry(bundle, PalmDetectionGraph.bundleEntry, name)
-        let landmarker = try Self.entry(bundle, HandLandmarksGraph.bundleEntry, name)
+        try bundle.requireEntries([PalmDetectionGraph.bundleEntry, HandLandmarksGraph.bundleEntry],
+                                  kind: "hand landmarker", name: name)
+        let detector = try bundle.model(named: PalmDetectionGraph.bundleEntry)
+        let landmarker = try bundle.model(named: HandLandmarksGraph.bundleEntry)
         palms = try PalmDetectionGraph(model: detector, name: "\(name): \(PalmDetectionGraph.bundleEntry)",
                                        numThreads: settings.numThreads,
                                        minDetectionConfidence: settings.minHandDetectionConfidence,
@@ -63,13 +65,5 @@ package final class HandLandmarkerGraph {
         }
         if tracks { trackedRects = hands.map(\.nextRect) }
         return hands
-    }
-
-    private static func entry(_ bundle: ModelBundle, _ entry: String, _ name: String) throws -> TFLiteModel {
-        guard bundle.files[entry] != nil else {
-            throw VisionTasksError.invalidBundle(
-                "\(name) has no \(entry); a hand landmarker bundle holds hand_detector.tflite and hand_landmarks_detector.tflite (has: \(bundle.fileNames.joined(separator: ", ")))")
-        }
-        return try bundle.model(named: entry)
     }
 }
