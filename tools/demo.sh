@@ -21,12 +21,13 @@ make_video() { # photo size output
 make_video "$photos/astronaut.png" 512x512 "$out/face_video.mp4"
 make_video "$photos/two_thumbs_up.jpg" 640x426 "$out/hands_video.mp4"
 
-# run TASK MODEL VIDEO [task options...]: photos (folder mode) and the video, annotated.
+# run TASK MODEL VIDEO [task options...]: the sample photos (not the codec test pictures in the
+# sub-folders) and the video, annotated.
 run() {
     local task=$1 model=$2 video=$3
     shift 3
     echo "demo: $task on the photos and on $video"
-    "$bin" "$task" --model "$model" "$@" "$photos" --annotate "$out/$task" --no-progress > "$out/$task.jsonl" \
+    "$bin" "$task" --model "$model" "$@" "$photos"/*.jpg "$photos"/*.png --annotate "$out/$task" --no-progress > "$out/$task.jsonl" \
         || echo "demo: $task reported failures on the photos; see $out/$task.jsonl" >&2
     "$bin" "$task" --model "$model" "$@" --video "$out/$video" --annotate "$out/$task-video.mp4" --no-progress \
         > "$out/$task-video.jsonl" || echo "demo: $task reported failures on $video; see $out/$task-video.jsonl" >&2
