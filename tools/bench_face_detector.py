@@ -10,13 +10,10 @@ busy machine).
 Build first: swift build -c release --product vision-tasks-bench
 Usage: python3 tools/bench_face_detector.py [--runs 300] [--rounds 3] [--threads N]
 """
-import argparse
 import json
 import os
 import statistics
-import subprocess
 import tempfile
-import time
 
 import numpy as np
 from PIL import Image
@@ -24,44 +21,22 @@ from PIL import Image
 import mediapipe as mp
 from mediapipe.tasks.python import BaseOptions, vision
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from bench_common import ROOT, ours, parse_arguments, time_calls
+
 MODEL = os.path.join(ROOT, "models", "blaze_face_short_range.tflite")
-BENCH = os.path.join(ROOT, ".build", "release", "vision-tasks-bench")
 
 
 def mediapipe_median(image, runs, warmup):
     detector = vision.FaceDetector.create_from_options(
         vision.FaceDetectorOptions(base_options=BaseOptions(model_asset_path=MODEL)))
-    for _ in range(warmup):
-        detector.detect(image)
-    times, cpu = [], []
-    for _ in range(runs):
-        start, cpu_start = time.perf_counter(), time.process_time()
-        detector.detect(image)
-        cpu.append((time.process_time() - cpu_start) * 1e3)
-        times.append((time.perf_counter() - start) * 1e3)
+    median, cpu = time_calls(lambda: detector.detect(image), runs, warmup)
     faces = len(detector.detect(image).detections)
     detector.close()
-    return statistics.median(times), statistics.median(cpu), faces
-
-
-def ours_median(path, runs, warmup, threads):
-    command = [BENCH, "face-detector", "--model", MODEL, "--runs", str(runs), "--warmup", str(warmup), path]
-    if threads:
-        command += ["--threads", str(threads)]
-    out = subprocess.run(command, check=True, capture_output=True, text=True).stdout
-    return json.loads(out.strip().splitlines()[-1])
+    return median, cpu, faces
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=150)
-    parser.add_argument("--warmup", type=int, default=20)
-    parser.add_argument("--rounds", type=int, default=8)
-    parser.add_argument("--threads", type=int, default=0, help="VisionTasks threads (default: its default)")
-    args = parser.parse_args()
-    if not os.path.exists(BENCH):
-        raise SystemExit(f"{BENCH} is missing: run swift build -c release --product vision-tasks-bench")
+    args = parse_arguments(__doc__.splitlines()[0], runs=150, warmup=20, rounds=8)
 
     photo = Image.open(os.path.join(ROOT, "Tests", "Fixtures", "images", "woman_sitting.jpg")).convert("RGB")
     photo = photo.resize((1280, 853), Image.BICUBIC)
@@ -75,7 +50,7 @@ def main():
             median, cpu, faces = mediapipe_median(image, args.runs, args.warmup)
             mp_times.append(median)
             mp_cpu.append(cpu)
-            report = ours_median(path, args.runs, args.warmup, args.threads)
+            report = ours(["face-detector", "--model", MODEL, path], args)
             ours_times.append(report["medianMs"])
             ours_cpu.append(report["cpuMedianMs"])
             threads = report["threads"]

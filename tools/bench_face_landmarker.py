@@ -11,20 +11,17 @@ time per call (all threads of the process, less disturbed by a busy machine) and
 Build first: swift build -c release --product vision-tasks-bench
 Usage: python3 tools/bench_face_landmarker.py [--runs 200] [--rounds 6] [--threads N]
 """
-import argparse
 import json
 import os
 import statistics
-import subprocess
-import time
 
 import mediapipe as mp
 from mediapipe.tasks.python import BaseOptions, vision
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from bench_common import ROOT, ours, parse_arguments, time_calls
+
 MODEL = os.path.join(ROOT, "models", "face_landmarker.task")
 IMAGE = os.path.join(ROOT, "Tests", "Fixtures", "images", "astronaut.png")
-BENCH = os.path.join(ROOT, ".build", "release", "vision-tasks-bench")
 
 
 def mediapipe_median(image, video, runs, warmup):
@@ -39,39 +36,18 @@ def mediapipe_median(image, video, runs, warmup):
         timestamp += 33
         return task.detect_for_video(image, timestamp) if video else task.detect(image)
 
-    for _ in range(warmup):
-        call()
-    times, cpu = [], []
-    for _ in range(runs):
-        start, cpu_start = time.perf_counter(), time.process_time()
-        call()
-        cpu.append((time.process_time() - cpu_start) * 1e3)
-        times.append((time.perf_counter() - start) * 1e3)
+    median, cpu = time_calls(call, runs, warmup)
     faces = len(call().face_landmarks)
     task.close()
-    return statistics.median(times), statistics.median(cpu), faces
+    return median, cpu, faces
 
 
-def ours_median(video, runs, warmup, threads):
-    command = [BENCH, "face-landmarker", "--model", MODEL, "--all-outputs", "--runs", str(runs),
-               "--warmup", str(warmup), IMAGE]
-    if video:
-        command.append("--video")
-    if threads:
-        command += ["--threads", str(threads)]
-    out = subprocess.run(command, check=True, capture_output=True, text=True).stdout
-    return json.loads(out.strip().splitlines()[-1])
+def ours_median(video, args):
+    return ours(["face-landmarker", "--model", MODEL, "--all-outputs", IMAGE] + (["--video"] if video else []), args)
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=200)
-    parser.add_argument("--warmup", type=int, default=20)
-    parser.add_argument("--rounds", type=int, default=6)
-    parser.add_argument("--threads", type=int, default=0, help="VisionTasks threads (default: its default)")
-    args = parser.parse_args()
-    if not os.path.exists(BENCH):
-        raise SystemExit(f"{BENCH} is missing: run swift build -c release --product vision-tasks-bench")
+    args = parse_arguments(__doc__.splitlines()[0], runs=200, warmup=20, rounds=6)
     image = mp.Image.create_from_file(IMAGE)
     summary = {"image": "astronaut.png 512x512, blendshapes and matrices on", "rounds": args.rounds,
                "runsPerRound": args.runs}
@@ -82,7 +58,7 @@ def main():
             median, cpu, faces = mediapipe_median(image, video, args.runs, args.warmup)
             mp_times.append(median)
             mp_cpu.append(cpu)
-            report = ours_median(video, args.runs, args.warmup, args.threads)
+            report = ours_median(video, args)
             ours_times.append(report["medianMs"])
             ours_cpu.append(report["cpuMedianMs"])
             threads = report["threads"]

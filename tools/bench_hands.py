@@ -11,19 +11,15 @@ median of each side is compared.
 Build first: swift build -c release --product vision-tasks-bench
 Usage: python3 tools/bench_hands.py [--runs 100] [--rounds 3] [--threads N]
 """
-import argparse
 import json
 import os
-import statistics
-import subprocess
-import time
 
 import mediapipe as mp
 from mediapipe.tasks.python import BaseOptions, vision
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from bench_common import ROOT, ours, parse_arguments, time_calls
+
 IMAGE = os.path.join(ROOT, "Tests", "Fixtures", "images", "hand_thumb_up.jpg")
-BENCH = os.path.join(ROOT, ".build", "release", "vision-tasks-bench")
 TASKS = {
     "hand-landmarker": ("hand_landmarker.task", vision.HandLandmarker, vision.HandLandmarkerOptions,
                         "detect", "detect_for_video"),
@@ -44,39 +40,19 @@ def mediapipe_median(task_name, image, video, runs, warmup):
         timestamp += 33
         return getattr(task, frame)(image, timestamp) if video else getattr(task, still)(image)
 
-    for _ in range(warmup):
-        call()
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        call()
-        times.append((time.perf_counter() - start) * 1e3)
+    median, _ = time_calls(call, runs, warmup)
     hands = len(call().hand_landmarks)
     task.close()
-    return statistics.median(times), hands
+    return median, hands
 
 
-def ours_median(task_name, video, runs, warmup, threads):
-    model = TASKS[task_name][0]
-    command = [BENCH, task_name, "--model", os.path.join(ROOT, "models", model), "--runs", str(runs),
-               "--warmup", str(warmup), IMAGE]
-    if video:
-        command.append("--video")
-    if threads:
-        command += ["--threads", str(threads)]
-    out = subprocess.run(command, check=True, capture_output=True, text=True).stdout
-    return json.loads(out.strip().splitlines()[-1])
+def ours_median(task_name, video, args):
+    model = os.path.join(ROOT, "models", TASKS[task_name][0])
+    return ours([task_name, "--model", model, IMAGE] + (["--video"] if video else []), args)
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=100)
-    parser.add_argument("--warmup", type=int, default=10)
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--threads", type=int, default=0, help="VisionTasks threads (default: its default)")
-    args = parser.parse_args()
-    if not os.path.exists(BENCH):
-        raise SystemExit(f"{BENCH} is missing: run swift build -c release --product vision-tasks-bench")
+    args = parse_arguments(__doc__.splitlines()[0], runs=100, warmup=10, rounds=3)
     image = mp.Image.create_from_file(IMAGE)
     summary = {"image": "hand_thumb_up.jpg 640x521, one hand", "runsPerRound": args.runs}
     for task_name in TASKS:
@@ -86,7 +62,7 @@ def main():
             for _ in range(args.rounds):
                 median, hands = mediapipe_median(task_name, image, video, args.runs, args.warmup)
                 mp_times.append(median)
-                report = ours_median(task_name, video, args.runs, args.warmup, args.threads)
+                report = ours_median(task_name, video, args)
                 ours_times.append(report["medianMs"])
                 threads = report["threads"]
                 print(f"{task_name} per {kind}: MediaPipe {median:.3f} ms ({hands} hand), "

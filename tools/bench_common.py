@@ -1,0 +1,47 @@
+"""What the tools/bench_*.py scripts share: timing a MediaPipe call, running our vision-tasks-bench,
+and the command-line options. Not a script of its own."""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BENCH = os.path.join(ROOT, ".build", "release", "vision-tasks-bench")
+
+
+def parse_arguments(description, runs, warmup, rounds):
+    """The shared options (--runs, --warmup, --rounds, --threads) with this script's defaults; exits
+    when the release bench binary has not been built."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--runs", type=int, default=runs)
+    parser.add_argument("--warmup", type=int, default=warmup)
+    parser.add_argument("--rounds", type=int, default=rounds)
+    parser.add_argument("--threads", type=int, default=0, help="VisionTasks threads (default: its default)")
+    args = parser.parse_args()
+    if not os.path.exists(BENCH):
+        raise SystemExit(f"{BENCH} is missing: run swift build -c release --product vision-tasks-bench")
+    return args
+
+
+def time_calls(call, runs, warmup):
+    """Calls `call` `warmup` times, then times `runs` calls: (median wall ms, median CPU ms)."""
+    for _ in range(warmup):
+        call()
+    times, cpu = [], []
+    for _ in range(runs):
+        start, cpu_start = time.perf_counter(), time.process_time()
+        call()
+        cpu.append((time.process_time() - cpu_start) * 1e3)
+        times.append((time.perf_counter() - start) * 1e3)
+    return statistics.median(times), statistics.median(cpu)
+
+
+def ours(arguments, args):
+    """Runs vision-tasks-bench with `arguments` plus the shared --runs/--warmup/--threads; its JSON report."""
+    command = [BENCH, *arguments, "--runs", str(args.runs), "--warmup", str(args.warmup)]
+    if args.threads:
+        command += ["--threads", str(args.threads)]
+    out = subprocess.run(command, check=True, capture_output=True, text=True).stdout
+    return json.loads(out.strip().splitlines()[-1])
