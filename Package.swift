@@ -56,16 +56,18 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
-        .testTarget(name: "TFLiteTests", dependencies: ["TFLite"]),
-        .testTarget(name: "InferenceTests", dependencies: ["Inference", "TFLite", "CAllocationCounter"]),
+        // Test support: the fixtures' paths and reference loaders that throw (shared by the test targets).
+        .target(name: "FixtureSupport", path: "Tests/FixtureSupport"),
+        .testTarget(name: "TFLiteTests", dependencies: ["TFLite", "FixtureSupport"]),
+        .testTarget(name: "InferenceTests", dependencies: ["Inference", "TFLite", "CAllocationCounter", "FixtureSupport"]),
         // Test support: counting malloc forwarders (AllocationTests checks invoke() allocates nothing).
         .target(name: "CAllocationCounter", path: "Tests/CAllocationCounter"),
-        .testTarget(name: "VisionCoreTests", dependencies: ["VisionCore", "TFLite"]),
+        .testTarget(name: "VisionCoreTests", dependencies: ["VisionCore", "TFLite", "FixtureSupport"]),
         .testTarget(name: "VisionTasksTests", dependencies: [
-            "VisionTasks", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            "VisionTasks", "FixtureSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
         ]),
         .testTarget(name: "VisionRenderTests", dependencies: ["VisionRender", "VisionTasks"]),
-        .testTarget(name: "VideoIOTests", dependencies: ["VideoIO", "VisionCore", "VisionTasks"]),
+        .testTarget(name: "VideoIOTests", dependencies: ["VideoIO", "VisionCore", "VisionTasks", "FixtureSupport"]),
         // The command-line tool end to end (runs the built vision-tasks).
         .testTarget(name: "VisionTasksCLITests", dependencies: ["vision-tasks"]),
     ],
