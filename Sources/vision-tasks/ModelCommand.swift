@@ -139,7 +139,7 @@ enum ModelInfo {
     static func bundleListing(_ bundle: ModelBundle, indent: String = "") throws -> String {
         var text = indent.isEmpty ? "bundle: \(bundle.name) (\(bundle.fileNames.count) files)\n" : ""
         for fileName in bundle.fileNames {
-            let size = bundle.files[fileName]?.count ?? 0
+            let size = bundle.declaredSize(of: fileName) ?? 0
             text += "\(indent)  \(fileName) (\(size) bytes)\n"
             if fileName.hasSuffix(".task") {
                 text += try bundleListing(bundle.bundle(named: fileName), indent: indent + "  ")

@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 import TFLite
-import ZIPFoundation
 @testable import VisionTasks
 
 // Bad input and running-mode rules of the FaceLandmarker: each a clear VisionTasksError, no crash.
@@ -45,14 +44,7 @@ func faceLandmarkerNeedsABundleNotABareModel() throws {
 func faceLandmarkerNamesTheMissingModelOfABundle() throws {
     let full = try ModelBundle(contentsOfFile: FaceLandmarkerFixtures.modelPath)
     for missing in ["face_detector.tflite", "face_landmarks_detector.tflite"] {
-        let archive = try Archive(accessMode: .create)
-        for name in full.fileNames where name != missing {
-            let data = try full.data(named: name)
-            try archive.addEntry(with: name, type: .file, uncompressedSize: Int64(data.count)) { position, size in
-                data.subdata(in: Int(position)..<Int(position) + size)
-            }
-        }
-        let bundle = try #require(archive.data)
+        let bundle = try TestBundles.zip(full.fileNames.filter { $0 != missing }.map { ($0, try full.data(named: $0)) })
         let o = FaceLandmarkerOptions(baseOptions: BaseOptions(modelAssetBuffer: bundle))
         #expect {
             _ = try FaceLandmarker(options: o)
