@@ -61,7 +61,7 @@ let package = Package(
         .testTarget(name: "VisionRenderTests", dependencies: ["VisionRender", "VisionTasks"]),
         .testTarget(name: "VideoIOTests", dependencies: ["VideoIO", "VisionCore", "VisionTasks"]),
         // The command-line tool end to end (runs the built vision-tasks).
-        .testTarget(name: "VisionTasksCLITests", dependencies: ["vision-tasks"]),
+        .testTarget(name: "VisionTasksCLITests", dependencies: ["vision-tasks", "TFLite"]),
     ],
     swiftLanguageModes: [.v6]
 )
