@@ -12,7 +12,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
         // C libraries from Debian, through pkg-config.
@@ -32,10 +31,7 @@ let package = Package(
         // Hot inference kernels in C, with AVX2/FMA variants chosen at run time.
         .target(name: "CKernels", path: "Sources/CKernels"),
 
-        .target(name: "TFLite", dependencies: [
-            "CZlibCRC",
-            .product(name: "ZIPFoundation", package: "ZIPFoundation"),
-        ]),
+        .target(name: "TFLite", dependencies: ["CZlibCRC"]),
         .target(name: "Inference", dependencies: ["TFLite", "CKernels"], exclude: ["README.md", "Kernels/README.md"]),
         .target(name: "VisionCore", dependencies: ["TFLite", "CImageCodecs"]),
         .target(name: "VisionTasks", dependencies: ["VisionCore", "Inference", "TFLite"]),
@@ -63,13 +59,11 @@ let package = Package(
         // Test support: counting malloc forwarders (AllocationTests checks invoke() allocates nothing).
         .target(name: "CAllocationCounter", path: "Tests/CAllocationCounter"),
         .testTarget(name: "VisionCoreTests", dependencies: ["VisionCore", "TFLite", "FixtureSupport"]),
-        .testTarget(name: "VisionTasksTests", dependencies: [
-            "VisionTasks", "FixtureSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
-        ]),
+        .testTarget(name: "VisionTasksTests", dependencies: ["VisionTasks", "TFLite", "FixtureSupport"]),
         .testTarget(name: "VisionRenderTests", dependencies: ["VisionRender", "VisionTasks"]),
         .testTarget(name: "VideoIOTests", dependencies: ["VideoIO", "VisionCore", "VisionTasks", "FixtureSupport"]),
         // The command-line tool end to end (runs the built vision-tasks).
-        .testTarget(name: "VisionTasksCLITests", dependencies: ["vision-tasks"]),
+        .testTarget(name: "VisionTasksCLITests", dependencies: ["vision-tasks", "TFLite"]),
     ],
     swiftLanguageModes: [.v6]
 )

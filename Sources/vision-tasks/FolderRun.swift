@@ -87,7 +87,7 @@ enum FolderRun {
                 while let i = board.claim() {
                     let path = files[i].path
                     let outcome = Swift.Result<Task.Result, any Error> {
-                        let image = try MPImage(contentsOfFile: path)
+                        let image = try MPImage(contentsOfFile: path, decodingOptions: options.imageDecoding)
                         let result = try worker.task.detect(image: image)
                         if let annotate = options.annotate {
                             let annotation = try Annotation(image: image)

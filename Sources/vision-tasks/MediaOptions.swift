@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import VisionTasks
 
 /// The input and output options every task subcommand shares: images and folders (image mode),
 /// `--video` (video mode), `--live` (live-stream mode), frame selection, parallel jobs, progress,
@@ -32,6 +33,13 @@ struct MediaOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Write the results drawn over the picture: for one image a .png or .jpg file; for several images or a folder, a folder mirroring the inputs' tree; for --video or --live an H.264 .mp4 (live: the processed frames, each held until the next).",
                                valueName: "path"))
     var annotate: String?
+
+    @Option(help: ArgumentHelp("The most pixels (width x height) an input image may declare; larger ones are refused before decoding.",
+                               valueName: "pixels"))
+    var maxImagePixels: Int = ImageDecodingOptions.defaultMaxPixelCount
+
+    /// The decoding limits for input images.
+    var imageDecoding: ImageDecodingOptions { ImageDecodingOptions(maxPixelCount: maxImagePixels) }
 
     /// `--start` in milliseconds, if given.
     var startMs: Int? { get throws { try start.map { try Self.milliseconds($0, option: "--start") } } }
@@ -66,6 +74,7 @@ struct MediaOptions: ParsableArguments {
         }
         guard every >= 1 else { throw ValidationError("--every must be at least 1, got \(every)") }
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1, got \(jobs)") }
+        guard maxImagePixels >= 1 else { throw ValidationError("--max-image-pixels must be at least 1, got \(maxImagePixels)") }
         if video == nil, every != 1 || start != nil || end != nil {
             throw ValidationError("--every, --start and --end select frames of --video")
         }

@@ -11,6 +11,10 @@ struct TaskOptions: ParsableArguments {
     @Option(help: "Inference threads.")
     var threads: Int = BaseOptions.defaultNumThreads
 
+    @Option(help: ArgumentHelp("The most bytes inflated from a .task bundle, nested bundles included (a zip bomb stops there).",
+                               valueName: "bytes"))
+    var maxBundleBytes: Int = BaseOptions.defaultMaxDecompressedBundleBytes
+
     @OptionGroup var media: MediaOptions
 
     @Argument(help: "Image files (JPEG or PNG) or folders of them (walked into sub-folders).")
@@ -21,8 +25,10 @@ struct TaskOptions: ParsableArguments {
         try media.validate(images: images)
     }
 
-    /// `BaseOptions` for the model and thread count given.
-    var baseOptions: BaseOptions { BaseOptions(modelAssetPath: model, numThreads: threads) }
+    /// `BaseOptions` for the model, thread count and bundle limit given.
+    var baseOptions: BaseOptions {
+        BaseOptions(modelAssetPath: model, numThreads: threads, maxDecompressedBundleBytes: maxBundleBytes)
+    }
 }
 
 /// A task subcommand: it declares its own options and makes its task from them; the shared

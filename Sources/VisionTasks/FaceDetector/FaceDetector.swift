@@ -27,7 +27,7 @@ public final class FaceDetector: Sendable {
             },
             loadGraph: {
                 try FaceDetectionGraph(modelData: try base.loadModelAsset(), name: base.modelAssetName,
-                                       numThreads: base.numThreads,
+                                       numThreads: base.numThreads, maxDecompressedBytes: base.maxDecompressedBundleBytes,
                                        minDetectionConfidence: options.minDetectionConfidence,
                                        minSuppressionThreshold: options.minSuppressionThreshold)
             },
