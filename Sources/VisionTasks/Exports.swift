@@ -1,5 +1,6 @@
 // What `import VisionTasks` brings in besides the tasks themselves.
 @_exported import enum TFLite.VisionTasksError
+@_exported import enum TFLite.TasksErrorCode
 @_exported import struct VisionCore.MPImage
 @_exported import enum VisionCore.ImageOrientation
 @_exported import enum VisionCore.PixelFormat
