@@ -8,6 +8,7 @@ let package = Package(
     products: [
         .library(name: "VisionTasks", targets: ["VisionTasks"]),
         .library(name: "VisionRender", targets: ["VisionRender"]),
+        .library(name: "VideoIO", targets: ["VideoIO"]),
         .executable(name: "vision-tasks", targets: ["vision-tasks"]),
     ],
     dependencies: [

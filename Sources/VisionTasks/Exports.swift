@@ -4,3 +4,5 @@
 @_exported import struct VisionCore.MPImage
 @_exported import enum VisionCore.ImageOrientation
 @_exported import enum VisionCore.PixelFormat
+@_exported import enum VisionCore.YUVFormat
+@_exported import struct VisionCore.YUVColorSpace
