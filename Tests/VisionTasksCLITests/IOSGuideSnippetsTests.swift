@@ -22,6 +22,6 @@ import Testing
         #expect(lines.first == "face detector: image 1, video 1, live [1]")
         #expect(lines.dropFirst().first == "face landmarker: image 478 landmarks, video 1 faces, live [1], lips 40 connections")
         #expect(lines.dropFirst(2).first == "hand landmarker: image 1 hands, video 1, live [1], 21 connections")
-        #expect(lines.dropFirst(3).first?.hasPrefix("gesture recognizer: image ") == true)
+        #expect(lines.dropFirst(3).first == "gesture recognizer: image Thumb_Up, video Thumb_Up, live [\"Thumb_Up\"]")
     }
 }
