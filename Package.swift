@@ -8,6 +8,7 @@ let package = Package(
     products: [
         .library(name: "VisionTasks", targets: ["VisionTasks"]),
         .library(name: "VisionRender", targets: ["VisionRender"]),
+        .library(name: "VideoIO", targets: ["VideoIO"]),
         .executable(name: "vision-tasks", targets: ["vision-tasks"]),
     ],
     dependencies: [
@@ -43,6 +44,11 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
+        // The MediaPipe iOS guides' snippets for the four tasks and three modes, compiled as an
+        // example (only the image and model lines changed); VisionTasksCLITests runs it.
+        .executableTarget(name: "ios-guide-snippets", dependencies: ["VisionTasks"],
+                          path: "Examples/iOSGuideSnippets", exclude: ["README.md"]),
+
         // Prints GFLOP/s of the inference kernels on the models' layer shapes (release builds only).
         .executableTarget(name: "kernel-bench", dependencies: ["Inference"]),
         .executableTarget(name: "image-bench", dependencies: ["VisionCore"]),
@@ -63,7 +69,7 @@ let package = Package(
         .testTarget(name: "VisionRenderTests", dependencies: ["VisionRender", "VisionTasks"]),
         .testTarget(name: "VideoIOTests", dependencies: ["VideoIO", "VisionCore", "VisionTasks", "FixtureSupport"]),
         // The command-line tool end to end (runs the built vision-tasks).
-        .testTarget(name: "VisionTasksCLITests", dependencies: ["vision-tasks", "TFLite"]),
+        .testTarget(name: "VisionTasksCLITests", dependencies: ["vision-tasks", "ios-guide-snippets", "TFLite"]),
     ],
     swiftLanguageModes: [.v6]
 )
