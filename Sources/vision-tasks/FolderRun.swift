@@ -113,9 +113,9 @@ enum FolderRun {
         bar?.clear()
         let seconds = Date().timeIntervalSince(started)
         let rate = seconds > 0 ? Double(files.count) / seconds : 0
-        FileHandle.standardError.write(Data(String(
+        Console.error(String(
             format: "summary: %d files, %d %@ found, %d failed, %.1f images/s\n",
-            files.count, found, Task.foundNoun, output.failures, rate).utf8))
+            files.count, found, Task.foundNoun, output.failures, rate))
         return !output.anyFailed
     }
 }

@@ -46,6 +46,6 @@ final class JSONLines {
         line.append(Data(",\"\(key)\":".utf8))
         line.append(json)
         line.append(Data("}\n".utf8))
-        FileHandle.standardOutput.write(line)
+        Console.out(line)
     }
 }

@@ -61,7 +61,7 @@ enum LiveRun {
             output.process(input: source) { () throws -> Task.Result in throw failure }
         }
         let summary = stats.summary(noun: Task.foundNoun)
-        FileHandle.standardError.write(Data("summary: \(summary)\n".utf8))
+        Console.error("summary: \(summary)\n")
         return !output.anyFailed && stats.inOrder
     }
 }
@@ -142,13 +142,13 @@ final class StatusLine: @unchecked Sendable {
         timer.schedule(deadline: .now() + 1, repeating: 1)
         timer.setEventHandler { [stats, tty] in
             let line = (tty ? "\r\u{1B}[K" : "") + "live: " + stats.status() + (tty ? "" : "\n")
-            FileHandle.standardError.write(Data(line.utf8))
+            Console.error(line)
         }
         timer.resume()
     }
 
     func stop() {
         timer.cancel()
-        if tty { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        if tty { Console.error("\r\u{1B}[K") }
     }
 }

@@ -58,7 +58,7 @@ func reportingErrors(_ body: () throws -> Void) throws {
     } catch let exit as ExitCode {
         throw exit
     } catch {
-        FileHandle.standardError.write(Data("error: \(JSONLines.message(error))\n".utf8))
+        Console.error("error: \(JSONLines.message(error))\n")
         throw ExitCode.failure
     }
 }

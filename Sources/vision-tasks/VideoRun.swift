@@ -52,9 +52,9 @@ enum VideoRun {
         }
         bar?.clear()
         let seconds = Date().timeIntervalSince(started)
-        FileHandle.standardError.write(Data(String(
+        Console.error(String(
             format: "summary: %d frames decoded, %d processed, %d %@ found, %d failed, %.1f frames/s\n",
-            seen, processed, found, Task.foundNoun, output.failures, seconds > 0 ? Double(processed) / seconds : 0).utf8))
+            seen, processed, found, Task.foundNoun, output.failures, seconds > 0 ? Double(processed) / seconds : 0))
         return !output.anyFailed
     }
 
