@@ -31,6 +31,10 @@ import Testing
         let video = dir.appendingPathComponent("clip.mp4")
         try CLIRun.stillVideo(of: "astronaut.png", frames: 30, fps: 25, size: "256x256", to: video)
         let image = CLIRun.fixtures.appendingPathComponent("astronaut.png").path
+        let manifest = dir.appendingPathComponent("list.txt")
+        try "\(image)\n\(image)\n".write(to: manifest, atomically: true, encoding: .utf8)
+        let videos = dir.appendingPathComponent("videos.txt")
+        try "\(video.path)\n".write(to: videos, atomically: true, encoding: .utf8)
         let modes: [(String, [String])] = [
             ("image", [image]),
             ("folder", [CLIRun.fixtures.path, "--jobs", "2"]),
@@ -39,8 +43,10 @@ import Testing
             ("--video --annotate", ["--video", video.path, "--annotate", dir.appendingPathComponent("v.mp4").path]),
             ("--live", ["--live", video.path]),
             ("--live --annotate", ["--live", video.path, "--annotate", dir.appendingPathComponent("l.mp4").path]),
+            ("--input-list", ["--input-list", manifest.path, "--jobs", "2"]),
+            ("--video-list", ["--video-list", videos.path]),
         ]
-        #expect(modes.count == 7)
+        #expect(modes.count == 9)
         for (name, arguments) in modes {
             let run = try Self.runIntoClosedPipe(["face-detector", "--model", Self.faceModel, "--no-progress"] + arguments)
             #expect(run.reason == .uncaughtSignal && run.status == SIGPIPE, "\(name): ended by \(run.reason) \(run.status): \(run.stderr)")
