@@ -1,5 +1,6 @@
 import Foundation
 import CZlibCRC
+import VisionErrors
 import ZIPFoundation
 
 /// Reads every file of an in-memory zip archive, with limits against hostile archives: the directory is

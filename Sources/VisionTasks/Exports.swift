@@ -1,5 +1,5 @@
 // What `import VisionTasks` brings in besides the tasks themselves.
-@_exported import enum TFLite.VisionTasksError
+@_exported import enum VisionErrors.VisionTasksError
 @_exported import struct VisionCore.MPImage
 @_exported import enum VisionCore.ImageOrientation
 @_exported import enum VisionCore.PixelFormat

@@ -1,5 +1,6 @@
 import Foundation
 import TFLite
+import VisionErrors
 
 /// The compute device a task runs on. VisionTasks runs on the CPU only.
 public enum Delegate: Sendable, Equatable {
