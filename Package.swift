@@ -8,11 +8,11 @@ let package = Package(
     products: [
         .library(name: "VisionTasks", targets: ["VisionTasks"]),
         .library(name: "VisionRender", targets: ["VisionRender"]),
+        .library(name: "VideoIO", targets: ["VideoIO"]),
         .executable(name: "vision-tasks", targets: ["vision-tasks"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
         // C libraries from Debian, through pkg-config.
@@ -34,10 +34,7 @@ let package = Package(
 
         // The one error type of the package: no file format, no dependency, importable by every module.
         .target(name: "VisionErrors"),
-        .target(name: "TFLite", dependencies: [
-            "VisionErrors", "CZlibCRC",
-            .product(name: "ZIPFoundation", package: "ZIPFoundation"),
-        ]),
+        .target(name: "TFLite", dependencies: ["VisionErrors", "CZlibCRC"]),
         .target(name: "Inference", dependencies: ["TFLite", "CKernels", "VisionErrors"], exclude: ["README.md", "Kernels/README.md"]),
         .target(name: "VisionCore", dependencies: ["VisionErrors", "CImageCodecs"]),
         .target(name: "VisionTasks", dependencies: ["VisionCore", "Inference", "TFLite", "VisionErrors"]),
@@ -48,6 +45,11 @@ let package = Package(
             "VisionTasks", "VisionRender", "VideoIO", "Inference", "TFLite", "VisionErrors",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
+
+        // The MediaPipe iOS guides' snippets for the four tasks and three modes, compiled as an
+        // example (only the image and model lines changed); VisionTasksCLITests runs it.
+        .executableTarget(name: "ios-guide-snippets", dependencies: ["VisionTasks"],
+                          path: "Examples/iOSGuideSnippets", exclude: ["README.md"]),
 
         // Prints GFLOP/s of the inference kernels on the models' layer shapes (release builds only).
         .executableTarget(name: "kernel-bench", dependencies: ["Inference"]),
@@ -66,13 +68,11 @@ let package = Package(
         // Test support: counting malloc forwarders (AllocationTests checks invoke() allocates nothing).
         .target(name: "CAllocationCounter", path: "Tests/CAllocationCounter"),
         .testTarget(name: "VisionCoreTests", dependencies: ["VisionCore", "VisionErrors", "FixtureSupport"]),
-        .testTarget(name: "VisionTasksTests", dependencies: [
-            "VisionTasks", "FixtureSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
-        ]),
+        .testTarget(name: "VisionTasksTests", dependencies: ["VisionTasks", "TFLite", "FixtureSupport"]),
         .testTarget(name: "VisionRenderTests", dependencies: ["VisionRender", "VisionTasks"]),
         .testTarget(name: "VideoIOTests", dependencies: ["VideoIO", "VisionCore", "VisionTasks", "VisionErrors", "FixtureSupport"]),
         // The command-line tool end to end (runs the built vision-tasks).
-        .testTarget(name: "VisionTasksCLITests", dependencies: ["vision-tasks"]),
+        .testTarget(name: "VisionTasksCLITests", dependencies: ["vision-tasks", "ios-guide-snippets", "TFLite"]),
     ],
     swiftLanguageModes: [.v6]
 )
