@@ -32,15 +32,17 @@ let package = Package(
         // Hot inference kernels in C, with AVX2/FMA variants chosen at run time.
         .target(name: "CKernels", path: "Sources/CKernels"),
 
-        .target(name: "TFLite", dependencies: ["CZlibCRC"]),
-        .target(name: "Inference", dependencies: ["TFLite", "CKernels"], exclude: ["README.md", "Kernels/README.md"]),
-        .target(name: "VisionCore", dependencies: ["TFLite", "CImageCodecs"]),
-        .target(name: "VisionTasks", dependencies: ["VisionCore", "Inference", "TFLite"]),
-        .target(name: "VisionRender", dependencies: ["VisionTasks", "VisionCore", "CCairo"]),
+        // The one error type of the package: no file format, no dependency, importable by every module.
+        .target(name: "VisionErrors"),
+        .target(name: "TFLite", dependencies: ["VisionErrors", "CZlibCRC"]),
+        .target(name: "Inference", dependencies: ["TFLite", "CKernels", "VisionErrors"], exclude: ["README.md", "Kernels/README.md"]),
+        .target(name: "VisionCore", dependencies: ["VisionErrors", "CImageCodecs"]),
+        .target(name: "VisionTasks", dependencies: ["VisionCore", "Inference", "TFLite", "VisionErrors"]),
+        .target(name: "VisionRender", dependencies: ["VisionTasks", "VisionCore", "VisionErrors", "CCairo"]),
         // Video files and live sources through Debian's ffmpeg, driven over pipes.
-        .target(name: "VideoIO", dependencies: ["VisionCore", "TFLite"]),
+        .target(name: "VideoIO", dependencies: ["VisionCore", "VisionErrors"]),
         .executableTarget(name: "vision-tasks", dependencies: [
-            "VisionTasks", "VisionRender", "VideoIO", "Inference", "TFLite",
+            "VisionTasks", "VisionRender", "VideoIO", "Inference", "TFLite", "VisionErrors",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -60,14 +62,15 @@ let package = Package(
 
         // Test support: the fixtures' paths and reference loaders that throw (shared by the test targets).
         .target(name: "FixtureSupport", path: "Tests/FixtureSupport"),
-        .testTarget(name: "TFLiteTests", dependencies: ["TFLite", "FixtureSupport"]),
-        .testTarget(name: "InferenceTests", dependencies: ["Inference", "TFLite", "CAllocationCounter", "FixtureSupport"]),
+        .testTarget(name: "VisionErrorsTests", dependencies: ["VisionErrors"]),
+        .testTarget(name: "TFLiteTests", dependencies: ["TFLite", "VisionErrors", "FixtureSupport"]),
+        .testTarget(name: "InferenceTests", dependencies: ["Inference", "TFLite", "VisionErrors", "CAllocationCounter", "FixtureSupport"]),
         // Test support: counting malloc forwarders (AllocationTests checks invoke() allocates nothing).
         .target(name: "CAllocationCounter", path: "Tests/CAllocationCounter"),
-        .testTarget(name: "VisionCoreTests", dependencies: ["VisionCore", "TFLite", "FixtureSupport"]),
+        .testTarget(name: "VisionCoreTests", dependencies: ["VisionCore", "VisionErrors", "FixtureSupport"]),
         .testTarget(name: "VisionTasksTests", dependencies: ["VisionTasks", "TFLite", "FixtureSupport"]),
         .testTarget(name: "VisionRenderTests", dependencies: ["VisionRender", "VisionTasks"]),
-        .testTarget(name: "VideoIOTests", dependencies: ["VideoIO", "VisionCore", "VisionTasks", "FixtureSupport"]),
+        .testTarget(name: "VideoIOTests", dependencies: ["VideoIO", "VisionCore", "VisionTasks", "VisionErrors", "FixtureSupport"]),
         // The command-line tool end to end (runs the built vision-tasks).
         .testTarget(name: "VisionTasksCLITests", dependencies: ["vision-tasks", "ios-guide-snippets", "TFLite"]),
     ],

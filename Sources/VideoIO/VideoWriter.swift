@@ -1,6 +1,6 @@
 import Foundation
-import TFLite
 import VisionCore
+import VisionErrors
 
 /// Writes RGB frames as an H.264 MP4 (libx264, yuv420p) at a constant frame rate, through
 /// ffmpeg's stdin. Call `finish()` to close the file; a writer dropped unfinished stops ffmpeg.

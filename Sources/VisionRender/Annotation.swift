@@ -1,5 +1,5 @@
-import TFLite
 import VisionCore
+import VisionErrors
 import VisionTasks
 
 /// A copy of a picture with task results drawn over it, as MediaPipe's sample apps overlay them:

@@ -1,5 +1,5 @@
 import CCairo
-import TFLite
+import VisionErrors
 
 /// An opaque RGB picture that Cairo draws on: 32-bit xRGB pixels in native byte order
 /// (B, G, R, x in memory on little-endian machines), anti-aliased lines and text.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Inference
 import TFLite
+import VisionErrors
 
 /// `vision-tasks model benchmark PATH [--entry NAME] [--runs N] [--warmup N] [--threads N] [--json]`:
 /// times `invoke()` on seeded random inputs and prints the median and 90th-percentile latency.

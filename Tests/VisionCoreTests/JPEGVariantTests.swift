@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import TFLite
 @testable import VisionCore
+import VisionErrors
 
 /// JPEG kinds (Tests/Fixtures/images/jpeg-variants, written by tools/make_image_refs.py) decode to
 /// exactly the pixels MediaPipe's loader (stb_image) gives; and bytes whose marker structure is

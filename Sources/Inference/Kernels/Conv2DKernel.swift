@@ -1,5 +1,4 @@
 import CKernels
-import TFLite
 
 /// CONV_2D: `output` [N, OH, OW, O] = conv(`input` [N, H, W, C], weights) + bias, then
 /// `+ residual` (when given: a tensor of the output's shape, may be `output` itself), clamped to

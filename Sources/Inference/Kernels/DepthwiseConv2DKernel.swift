@@ -1,5 +1,4 @@
 import CKernels
-import TFLite
 
 /// DEPTHWISE_CONV_2D: `output` [N, OH, OW, O] from `input` [N, H, W, C], clamped to `activation`.
 /// No allocation, no scratch; output rows are split across `threads`.

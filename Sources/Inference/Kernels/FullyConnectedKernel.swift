@@ -1,5 +1,5 @@
 import CKernels
-import TFLite
+import VisionErrors
 
 /// FULLY_CONNECTED weights packed once at load: TFLite weights [outputs, inputs] and an optional bias.
 package final class PackedFullyConnectedWeights: @unchecked Sendable {

@@ -1,5 +1,4 @@
 import CKernels
-import TFLite
 
 /// MAX_POOL_2D: `output` [N, OH, OW, C] = max over each window of `input` [N, H, W, C] (padded taps
 /// skipped), clamped. `geometry.outputChannels` must equal `inputChannels`; dilation is ignored.

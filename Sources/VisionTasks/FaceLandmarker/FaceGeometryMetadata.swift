@@ -1,6 +1,6 @@
 import Foundation
-import TFLite
 import VisionCore
+import VisionErrors
 
 /// The contents of `geometry_pipeline_metadata_landmarks.binarypb` (MediaPipe's
 /// `GeometryPipelineMetadata` protobuf): the canonical face mesh's vertex positions in centimetres
