@@ -43,6 +43,10 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
+        // The fuzz targets of issue 10 (bytes in, a thrown error or an answer out); run under libFuzzer by
+        // tools/fuzz.sh (`make fuzz`), replayed over the committed inputs by FuzzRegressionTests.
+        .target(name: "FuzzTargets", dependencies: ["VisionTasks", "VisionCore", "Inference", "TFLite"]),
+
         // Prints GFLOP/s of the inference kernels on the models' layer shapes (release builds only).
         .executableTarget(name: "kernel-bench", dependencies: ["Inference"]),
         .executableTarget(name: "image-bench", dependencies: ["VisionCore"]),
@@ -58,6 +62,7 @@ let package = Package(
         .target(name: "CAllocationCounter", path: "Tests/CAllocationCounter"),
         .testTarget(name: "VisionCoreTests", dependencies: ["VisionCore", "TFLite"]),
         .testTarget(name: "VisionTasksTests", dependencies: ["VisionTasks", "TFLite"]),
+        .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzTargets"]),
         .testTarget(name: "VisionRenderTests", dependencies: ["VisionRender", "VisionTasks"]),
         .testTarget(name: "VideoIOTests", dependencies: ["VideoIO", "VisionCore", "VisionTasks"]),
         // The command-line tool end to end (runs the built vision-tasks).
@@ -65,3 +70,9 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// tools/fuzz.sh builds with VISION_TASKS_FUZZ=1 in its own scratch path (.build-fuzz), with
+// `--sanitize=fuzzer --sanitize=address`: the fuzz targets under libFuzzer's main.
+if Context.environment["VISION_TASKS_FUZZ"] != nil {
+    package.targets.append(.executableTarget(name: "vision-fuzz", dependencies: ["FuzzTargets"], path: "Fuzz/vision-fuzz"))
+}
