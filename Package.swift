@@ -8,6 +8,7 @@ let package = Package(
     products: [
         .library(name: "VisionTasks", targets: ["VisionTasks"]),
         .library(name: "VisionRender", targets: ["VisionRender"]),
+        .library(name: "VideoIO", targets: ["VideoIO"]),
         .executable(name: "vision-tasks", targets: ["vision-tasks"]),
     ],
     dependencies: [
@@ -46,6 +47,10 @@ let package = Package(
         // The fuzz targets of issue 10 (bytes in, a thrown error or an answer out); run under libFuzzer by
         // tools/fuzz.sh (`make fuzz`), replayed over the committed inputs by FuzzRegressionTests.
         .target(name: "FuzzTargets", dependencies: ["VisionTasks", "VisionCore", "Inference", "TFLite"]),
+        // The MediaPipe iOS guides' snippets for the four tasks and three modes, compiled as an
+        // example (only the image and model lines changed); VisionTasksCLITests runs it.
+        .executableTarget(name: "ios-guide-snippets", dependencies: ["VisionTasks"],
+                          path: "Examples/iOSGuideSnippets", exclude: ["README.md"]),
 
         // Prints GFLOP/s of the inference kernels on the models' layer shapes (release builds only).
         .executableTarget(name: "kernel-bench", dependencies: ["Inference"]),
@@ -56,17 +61,19 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
-        .testTarget(name: "TFLiteTests", dependencies: ["TFLite"]),
-        .testTarget(name: "InferenceTests", dependencies: ["Inference", "TFLite", "CAllocationCounter"]),
+        // Test support: the fixtures' paths and reference loaders that throw (shared by the test targets).
+        .target(name: "FixtureSupport", path: "Tests/FixtureSupport"),
+        .testTarget(name: "TFLiteTests", dependencies: ["TFLite", "FixtureSupport"]),
+        .testTarget(name: "InferenceTests", dependencies: ["Inference", "TFLite", "CAllocationCounter", "FixtureSupport"]),
         // Test support: counting malloc forwarders (AllocationTests checks invoke() allocates nothing).
         .target(name: "CAllocationCounter", path: "Tests/CAllocationCounter"),
-        .testTarget(name: "VisionCoreTests", dependencies: ["VisionCore", "TFLite"]),
-        .testTarget(name: "VisionTasksTests", dependencies: ["VisionTasks", "TFLite"]),
+        .testTarget(name: "VisionCoreTests", dependencies: ["VisionCore", "TFLite", "FixtureSupport"]),
+        .testTarget(name: "VisionTasksTests", dependencies: ["VisionTasks", "TFLite", "FixtureSupport"]),
         .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzTargets"]),
         .testTarget(name: "VisionRenderTests", dependencies: ["VisionRender", "VisionTasks"]),
-        .testTarget(name: "VideoIOTests", dependencies: ["VideoIO", "VisionCore", "VisionTasks"]),
+        .testTarget(name: "VideoIOTests", dependencies: ["VideoIO", "VisionCore", "VisionTasks", "FixtureSupport"]),
         // The command-line tool end to end (runs the built vision-tasks).
-        .testTarget(name: "VisionTasksCLITests", dependencies: ["vision-tasks", "TFLite"]),
+        .testTarget(name: "VisionTasksCLITests", dependencies: ["vision-tasks", "ios-guide-snippets", "TFLite"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -66,17 +66,21 @@ struct MediaOptions: ParsableArguments {
         return Int(value.rounded())
     }
 
-    /// Checks that the inputs name exactly one kind of source and that the options fit it.
-    func validate(images: [String]) throws {
-        let kinds = [!images.isEmpty, video != nil, live != nil].filter { $0 }.count
+    /// Checks that the inputs name exactly one kind of source (images and folders, `--input-list`,
+    /// `--video`, `--video-list`, `--live`) and that the options fit it.
+    func validate(images: [String], inputList: Bool = false, videoList: Bool = false) throws {
+        let kinds = [!images.isEmpty, inputList, video != nil, videoList, live != nil].filter { $0 }.count
         guard kinds == 1 else {
-            throw ValidationError("give image files or folders, or --video FILE, or --live SOURCE (exactly one of them)")
+            throw ValidationError("give image files or folders, --input-list FILE, --video FILE, --video-list FILE or --live SOURCE (exactly one of them)")
+        }
+        if videoList, annotate != nil {
+            throw ValidationError("--annotate writes one picture or video: it does not apply to --video-list")
         }
         guard every >= 1 else { throw ValidationError("--every must be at least 1, got \(every)") }
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1, got \(jobs)") }
         guard maxImagePixels >= 1 else { throw ValidationError("--max-image-pixels must be at least 1, got \(maxImagePixels)") }
-        if video == nil, every != 1 || start != nil || end != nil {
-            throw ValidationError("--every, --start and --end select frames of --video")
+        if video == nil, !videoList, every != 1 || start != nil || end != nil {
+            throw ValidationError("--every, --start and --end select frames of --video and --video-list")
         }
         if let startMs = try startMs, let endMs = try endMs, endMs < startMs {
             throw ValidationError("--end (\(endMs) ms) is before --start (\(startMs) ms)")
@@ -84,5 +88,6 @@ struct MediaOptions: ParsableArguments {
         if let annotate, video != nil || live != nil, !annotate.lowercased().hasSuffix(".mp4") {
             throw ValidationError("--annotate with --video or --live writes an H.264 video: give a .mp4 path, not \(annotate)")
         }
+        if let annotate, video == nil, live == nil { try AnnotationFiles.validateForImages(annotate) }
     }
 }

@@ -64,11 +64,10 @@ struct ModelInfoCommand: AsyncParsableCommand {
         try reportingErrors {
             let bytes = try ModelFile.read(source.path)
             if ModelSourceOptions.isZip(bytes), source.entry == nil {
-                print(try ModelInfo.bundleListing(ModelBundle(data: bytes, name: source.path, maxDecompressedBytes: source.maxBundleBytes)),
-                      terminator: "")
+                Console.out(try ModelInfo.bundleListing(ModelBundle(data: bytes, name: source.path, maxDecompressedBytes: source.maxBundleBytes)))
             } else {
                 let (name, model) = try source.loadModel()
-                print(try ModelInfo.describe(model, name: name), terminator: "")
+                Console.out(try ModelInfo.describe(model, name: name))
             }
         }
     }

@@ -70,6 +70,12 @@ final class FaceLandmarkerGraph {
         }
     }
 
+    /// Forgets the tracked faces and the smoothing history, so the next frame starts a new stream.
+    func resetTracking() {
+        trackedRects = []
+        smoother?.reset()
+    }
+
     /// Finds the faces of one image or frame.
     func process(_ image: MPImage, timestampInMilliseconds: Int) throws -> FaceLandmarkerResult {
         let width = image.width, height = image.height

@@ -1,10 +1,13 @@
 import Foundation
 import TFLite
 
-/// The compute device a task runs on. VisionTasks runs on the CPU only.
+/// The compute device a task runs on, with MediaPipe for iOS's names. VisionTasks runs on the CPU
+/// only: a task created with `.GPU` throws `invalidOption` naming `delegate`.
 public enum Delegate: Sendable, Equatable {
-    /// Run on the CPU with VisionTasks' own inference engine.
-    case cpu
+    /// Run on the CPU with VisionTasks' own inference engine (the default).
+    case CPU
+    /// A GPU, as on iOS; rejected when the task is created (VisionTasks has no GPU engine).
+    case GPU
 }
 
 /// Options every task shares: where the model comes from and how it runs.
@@ -13,7 +16,7 @@ public struct BaseOptions: Sendable {
     public var modelAssetPath: String
     /// The model file's bytes; takes precedence over `modelAssetPath` when set.
     public var modelAssetBuffer: Data?
-    /// The compute device; only `.cpu`.
+    /// The compute device: `.CPU` (`.GPU` is rejected when the task is created).
     public var delegate: Delegate
     /// Threads the inference engine may use (1...64). VisionTasks' extension to the iOS options;
     /// the default is the number of cores, at most 4.
@@ -23,7 +26,7 @@ public struct BaseOptions: Sendable {
     public var maxDecompressedBundleBytes: Int
 
     /// Creates options with no model set and the default delegate, thread count and bundle limit.
-    public init(modelAssetPath: String = "", modelAssetBuffer: Data? = nil, delegate: Delegate = .cpu,
+    public init(modelAssetPath: String = "", modelAssetBuffer: Data? = nil, delegate: Delegate = .CPU,
                 numThreads: Int = BaseOptions.defaultNumThreads,
                 maxDecompressedBundleBytes: Int = BaseOptions.defaultMaxDecompressedBundleBytes) {
         self.modelAssetPath = modelAssetPath
@@ -58,6 +61,10 @@ public struct BaseOptions: Sendable {
 
     /// Checks the options and returns the model file's bytes, from the buffer or the path.
     package func loadModelAsset() throws -> Data {
+        guard delegate == .CPU else {
+            throw VisionTasksError.invalidOption(name: "delegate",
+                reason: "GPU is not available: VisionTasks runs on the CPU only (use .CPU)")
+        }
         guard (1...BaseOptions.maxNumThreads).contains(numThreads) else {
             throw VisionTasksError.invalidOption(name: "numThreads",
                 reason: "must be in 1...\(BaseOptions.maxNumThreads), got \(numThreads)")
