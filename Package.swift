@@ -46,6 +46,9 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
+        // The fuzz targets of issue 10 (bytes in, a thrown error or an answer out); run under libFuzzer by
+        // tools/fuzz.sh (`make fuzz`), replayed over the committed inputs by FuzzRegressionTests.
+        .target(name: "FuzzTargets", dependencies: ["VisionTasks", "VisionCore", "Inference", "TFLite"]),
         // The MediaPipe iOS guides' snippets for the four tasks and three modes, compiled as an
         // example (only the image and model lines changed); VisionTasksCLITests runs it.
         .executableTarget(name: "ios-guide-snippets", dependencies: ["VisionTasks"],
@@ -69,6 +72,7 @@ let package = Package(
         .target(name: "CAllocationCounter", path: "Tests/CAllocationCounter"),
         .testTarget(name: "VisionCoreTests", dependencies: ["VisionCore", "VisionErrors", "FixtureSupport"]),
         .testTarget(name: "VisionTasksTests", dependencies: ["VisionTasks", "TFLite", "FixtureSupport"]),
+        .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzTargets"]),
         .testTarget(name: "VisionRenderTests", dependencies: ["VisionRender", "VisionTasks"]),
         .testTarget(name: "VideoIOTests", dependencies: ["VideoIO", "VisionCore", "VisionTasks", "VisionErrors", "FixtureSupport"]),
         // The command-line tool end to end (runs the built vision-tasks).
@@ -76,3 +80,9 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// tools/fuzz.sh builds with VISION_TASKS_FUZZ=1 in its own scratch path (.build-fuzz), with
+// `--sanitize=fuzzer --sanitize=address`: the fuzz targets under libFuzzer's main.
+if Context.environment["VISION_TASKS_FUZZ"] != nil {
+    package.targets.append(.executableTarget(name: "vision-fuzz", dependencies: ["FuzzTargets"], path: "Fuzz/vision-fuzz"))
+}

@@ -17,6 +17,8 @@ pkgconfig_has cairo || need+=(libcairo2-dev)
 { command -v ffmpeg >/dev/null 2>&1 && command -v ffprobe >/dev/null 2>&1; } || need+=(ffmpeg)
 pkgconfig_has zlib || need+=(zlib1g-dev)
 command -v python3 >/dev/null 2>&1 || need+=(python3 python3-pip)
+# The CLI's hostile-file tests measure the tool's peak memory with GNU time.
+[ -x /usr/bin/time ] || need+=(time)
 
 if [ ${#need[@]} -gt 0 ]; then
     if [ "$(id -u)" = 0 ]; then
