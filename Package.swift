@@ -56,9 +56,13 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
+        // `make soak`: a slow-listener live stream and a video processed 20 times, RSS sampled.
+        .executableTarget(name: "vision-tasks-soak", dependencies: ["VisionTasks", "VideoIO"]),
+
         .testTarget(name: "TFLiteTests", dependencies: ["TFLite"]),
         .testTarget(name: "InferenceTests", dependencies: ["Inference", "TFLite", "CAllocationCounter"]),
-        // Test support: counting malloc forwarders (AllocationTests checks invoke() allocates nothing).
+        // Test support: counting malloc forwarders (AllocationTests checks invoke() allocates nothing);
+        // compiled out of sanitizer builds, where the sanitizer owns malloc.
         .target(name: "CAllocationCounter", path: "Tests/CAllocationCounter"),
         .testTarget(name: "VisionCoreTests", dependencies: ["VisionCore", "TFLite"]),
         .testTarget(name: "VisionTasksTests", dependencies: [
