@@ -1,7 +1,7 @@
 # VisionTasks: `make demo` and `make test` set up what is missing, fetch the models and run.
 SWIFT ?= swift
 
-.PHONY: demo test setup models build release clean
+.PHONY: demo test setup models build release clean sanitize soak
 
 setup:
 	@bash tools/setup.sh
@@ -21,6 +21,30 @@ test: setup models
 	$(SWIFT) build --build-tests
 	python3 tools/check_test_run.py -- $(SWIFT) test --skip-build
 	SWIFT=$(SWIFT) bash tools/check_skip_check.sh
+
+# Sanitizer runs (.ci/run calls this after `make test`), each in its own scratch path and failing on
+# any report: ThreadSanitizer over the concurrent code (task runner, live stream, the CLI's live
+# mode; add the server's suites to TSAN_TESTS), AddressSanitizer with LeakSanitizer over the
+# readers, decoders and the engine. Filters are regular expressions over Target.Suite/test names;
+# tools/check_test_run.py fails a run whose filter selected nothing or skipped a test.
+# Left out of TSan: tests with wall-clock bounds TSan's slowdown breaks (the CLI's SIGINT test) and
+# the hand tasks' live stream (4 minutes under TSan).
+TSAN_TESTS ?= VisionTasksTests\.TaskRunnerTests|VisionTasksTests\.FaceDetectorModeTests/liveStream|VisionTasksCLITests\.MediaCLITests/live(SourceFaster|Annotation)|VisionTasksCLITests\.TruncatedVideoCLITests/live|VideoIOTests\.TruncatedVideoTests/truncatedFileAsALiveSource
+ASAN_TESTS ?= TFLiteTests|VisionCoreTests\.(DecodingTests|JPEGVariantTests|PNGVariantTests|ProtobufReaderTests|RawFrameTests)|VideoIOTests\.(VideoReaderTests|TruncatedVideoTests)|InferenceTests\.(OperatorTests|Kernels)
+TSAN_OPTIONS ?= halt_on_error=1:second_deadlock_stack=1
+ASAN_OPTIONS ?= detect_leaks=1:halt_on_error=1
+sanitize: setup models
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
+	TSAN_OPTIONS='$(TSAN_OPTIONS)' python3 tools/check_test_run.py -- $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan --filter '$(TSAN_TESTS)'
+	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
+	ASAN_OPTIONS='$(ASAN_OPTIONS)' python3 tools/check_test_run.py -- $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan --filter '$(ASAN_TESTS)'
+
+# Soak (not in CI): a live stream at 4x the rate a 50 ms listener takes, for SOAK_SECONDS (default
+# 600), then one video processed SOAK_PASSES (20) times; RSS must stay flat within 10%.
+SOAK_SECONDS ?= 600
+soak: setup models
+	$(SWIFT) build -c release --product vision-tasks-soak
+	SOAK_SECONDS=$(SOAK_SECONDS) .build/release/vision-tasks-soak live video
 
 demo: setup models release
 	@bash tools/demo.sh

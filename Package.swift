@@ -63,12 +63,16 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
+        // `make soak`: a slow-listener live stream and a video processed 20 times, RSS sampled.
+        .executableTarget(name: "vision-tasks-soak", dependencies: ["VisionTasks", "VideoIO"]),
+
         // Test support: the fixtures' paths and reference loaders that throw (shared by the test targets).
         .target(name: "FixtureSupport", path: "Tests/FixtureSupport"),
         .testTarget(name: "VisionErrorsTests", dependencies: ["VisionErrors"]),
         .testTarget(name: "TFLiteTests", dependencies: ["TFLite", "VisionErrors", "FixtureSupport"]),
         .testTarget(name: "InferenceTests", dependencies: ["Inference", "TFLite", "VisionErrors", "CAllocationCounter", "FixtureSupport"]),
-        // Test support: counting malloc forwarders (AllocationTests checks invoke() allocates nothing).
+        // Test support: counting malloc forwarders (AllocationTests checks invoke() allocates nothing);
+        // compiled out of sanitizer builds, where the sanitizer owns malloc.
         .target(name: "CAllocationCounter", path: "Tests/CAllocationCounter"),
         .testTarget(name: "VisionCoreTests", dependencies: ["VisionCore", "VisionErrors", "FixtureSupport"]),
         .testTarget(name: "VisionTasksTests", dependencies: ["VisionTasks", "TFLite", "FixtureSupport"]),
