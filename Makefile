@@ -1,7 +1,7 @@
 # VisionTasks: `make demo` and `make test` set up what is missing, fetch the models and run.
 SWIFT ?= swift
 
-.PHONY: demo test setup models build release clean
+.PHONY: demo test setup models build release docs clean
 
 setup:
 	@bash tools/setup.sh
@@ -18,6 +18,13 @@ release: setup
 test: setup models
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	SWIFT=$(SWIFT) bash tools/outside_package.sh
+
+# The DocC documentation of the VisionTasks library (getting-started article per task) in .build/docs.
+docs: setup
+	$(SWIFT) package --allow-writing-to-directory .build/docs generate-documentation --target VisionTasks \
+		--output-path .build/docs --transform-for-static-hosting --hosting-base-path VisionTasks
+	@echo "docs: .build/docs/index.html"
 
 demo: setup models release
 	@bash tools/demo.sh
