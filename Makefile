@@ -15,9 +15,12 @@ build: setup
 release: setup
 	$(SWIFT) build -c release
 
+# The run fails on any skipped test or parameterised test without cases (tools/check_test_run.py),
+# and tools/check_skip_check.sh proves that check fails on a corrupted reference file.
 test: setup models
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	python3 tools/check_test_run.py -- $(SWIFT) test --skip-build
+	SWIFT=$(SWIFT) bash tools/check_skip_check.sh
 	SWIFT=$(SWIFT) bash tools/outside_package.sh
 
 # The DocC documentation of the VisionTasks library (getting-started article per task) in .build/docs.

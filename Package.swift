@@ -13,7 +13,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
         // `make docs`: the DocC catalog in Sources/VisionTasks/VisionTasks.docc.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -35,10 +34,7 @@ let package = Package(
         // Hot inference kernels in C, with AVX2/FMA variants chosen at run time.
         .target(name: "CKernels", path: "Sources/CKernels"),
 
-        .target(name: "TFLite", dependencies: [
-            "CZlibCRC",
-            .product(name: "ZIPFoundation", package: "ZIPFoundation"),
-        ]),
+        .target(name: "TFLite", dependencies: ["CZlibCRC"]),
         .target(name: "Inference", dependencies: ["TFLite", "CKernels"], exclude: ["README.md", "Kernels/README.md"]),
         .target(name: "VisionCore", dependencies: ["TFLite", "CImageCodecs"]),
         .target(name: "VisionTasks", dependencies: ["VisionCore", "Inference", "TFLite"]),
@@ -64,18 +60,18 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
-        .testTarget(name: "TFLiteTests", dependencies: ["TFLite"]),
-        .testTarget(name: "InferenceTests", dependencies: ["Inference", "TFLite", "CAllocationCounter"]),
+        // Test support: the fixtures' paths and reference loaders that throw (shared by the test targets).
+        .target(name: "FixtureSupport", path: "Tests/FixtureSupport"),
+        .testTarget(name: "TFLiteTests", dependencies: ["TFLite", "FixtureSupport"]),
+        .testTarget(name: "InferenceTests", dependencies: ["Inference", "TFLite", "CAllocationCounter", "FixtureSupport"]),
         // Test support: counting malloc forwarders (AllocationTests checks invoke() allocates nothing).
         .target(name: "CAllocationCounter", path: "Tests/CAllocationCounter"),
-        .testTarget(name: "VisionCoreTests", dependencies: ["VisionCore", "TFLite"]),
-        .testTarget(name: "VisionTasksTests", dependencies: [
-            "VisionTasks", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
-        ]),
+        .testTarget(name: "VisionCoreTests", dependencies: ["VisionCore", "TFLite", "FixtureSupport"]),
+        .testTarget(name: "VisionTasksTests", dependencies: ["VisionTasks", "TFLite", "FixtureSupport"]),
         .testTarget(name: "VisionRenderTests", dependencies: ["VisionRender", "VisionTasks"]),
-        .testTarget(name: "VideoIOTests", dependencies: ["VideoIO", "VisionCore", "VisionTasks"]),
+        .testTarget(name: "VideoIOTests", dependencies: ["VideoIO", "VisionCore", "VisionTasks", "FixtureSupport"]),
         // The command-line tool end to end (runs the built vision-tasks).
-        .testTarget(name: "VisionTasksCLITests", dependencies: ["vision-tasks", "ios-guide-snippets"]),
+        .testTarget(name: "VisionTasksCLITests", dependencies: ["vision-tasks", "ios-guide-snippets", "TFLite"]),
     ],
     swiftLanguageModes: [.v6]
 )

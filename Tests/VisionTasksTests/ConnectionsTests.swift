@@ -1,3 +1,4 @@
+import FixtureSupport
 import Foundation
 import Testing
 import VisionTasks
@@ -11,9 +12,7 @@ import VisionTasks
     }
 
     static func reference() throws -> Reference {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../Fixtures/references/connections/connections.json").standardized
-        return try JSONDecoder().decode(Reference.self, from: Data(contentsOf: url))
+        try Fixture.decode(Reference.self, "connections/connections.json")
     }
 
     static func pairs(_ table: [Connection]) -> [[Int]] { table.map { [$0.start, $0.end] } }

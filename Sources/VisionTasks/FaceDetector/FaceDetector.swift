@@ -26,7 +26,7 @@ public final class FaceDetector: Sendable {
             deliver: { $0.faceDetector($1, didFinishDetection: $2, timestampInMilliseconds: $3, error: $4) },
             loadGraph: {
                 try FaceDetectionGraph(modelData: try base.loadModelAsset(), name: base.modelAssetName,
-                                       numThreads: base.numThreads,
+                                       numThreads: base.numThreads, maxDecompressedBytes: base.maxDecompressedBundleBytes,
                                        minDetectionConfidence: options.minDetectionConfidence,
                                        minSuppressionThreshold: options.minSuppressionThreshold)
             },

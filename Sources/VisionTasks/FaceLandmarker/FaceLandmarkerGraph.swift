@@ -32,7 +32,7 @@ final class FaceLandmarkerGraph {
             throw VisionTasksError.invalidBundle(
                 "\(name) is not a .task bundle: the FaceLandmarker needs face_landmarker.task (a zip holding \(FaceDetectionGraph.bundleEntry), \(FaceLandmarksModel.bundleEntry), \(FaceBlendshapesModel.bundleEntry) and \(Self.geometryEntry)), not a single .tflite model")
         }
-        let bundle = try ModelBundle(data: bundleData, name: name)
+        let bundle = try ModelBundle(data: bundleData, name: name, maxDecompressedBytes: options.baseOptions.maxDecompressedBundleBytes)
         func entry(_ file: String, _ purpose: String) throws -> Data {
             guard bundle.fileNames.contains(file) else {
                 throw VisionTasksError.invalidBundle("\(name) lacks \(file), the \(purpose) the FaceLandmarker needs (it holds \(bundle.fileNames.sorted().joined(separator: ", ")))")

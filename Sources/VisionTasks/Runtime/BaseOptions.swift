@@ -21,18 +21,26 @@ public struct BaseOptions: Sendable {
     /// Threads the inference engine may use (1...64). VisionTasks' extension to the iOS options;
     /// the default is the number of cores, at most 4.
     public var numThreads: Int
+    /// The most bytes inflated from a `.task` bundle and the bundles nested in it (default 64 MiB): a
+    /// hostile bundle (a zip bomb) fails with `invalidBundle` instead of exhausting memory. VisionTasks' extension.
+    public var maxDecompressedBundleBytes: Int
 
-    /// Creates options with no model set and the default delegate and thread count.
+    /// Creates options with no model set and the default delegate, thread count and bundle limit.
     public init(modelAssetPath: String = "", modelAssetBuffer: Data? = nil, delegate: Delegate = .CPU,
-                numThreads: Int = BaseOptions.defaultNumThreads) {
+                numThreads: Int = BaseOptions.defaultNumThreads,
+                maxDecompressedBundleBytes: Int = BaseOptions.defaultMaxDecompressedBundleBytes) {
         self.modelAssetPath = modelAssetPath
         self.modelAssetBuffer = modelAssetBuffer
         self.delegate = delegate
         self.numThreads = numThreads
+        self.maxDecompressedBundleBytes = maxDecompressedBundleBytes
     }
 
     /// The default thread count: the machine's active cores, at most 4.
     public static var defaultNumThreads: Int { max(1, min(4, ProcessInfo.processInfo.activeProcessorCount)) }
+
+    /// The default `maxDecompressedBundleBytes`: 64 MiB, several times the largest real bundle (8.5 MB).
+    public static let defaultMaxDecompressedBundleBytes = ModelBundle.defaultMaxDecompressedBytes
 
     /// The largest accepted `numThreads`.
     public static let maxNumThreads = 64
@@ -45,7 +53,7 @@ public struct BaseOptions: Sendable {
     package func loadTaskBundle(task: String) throws -> ModelBundle {
         let data = try loadModelAsset()
         do {
-            return try ModelBundle(data: data, name: modelAssetName)
+            return try ModelBundle(data: data, name: modelAssetName, maxDecompressedBytes: maxDecompressedBundleBytes)
         } catch {
             throw VisionTasksError.invalidBundle("\(modelAssetName) is not a .task bundle, which \(task) needs (\(error))")
         }
@@ -60,6 +68,10 @@ public struct BaseOptions: Sendable {
         guard (1...BaseOptions.maxNumThreads).contains(numThreads) else {
             throw VisionTasksError.invalidOption(name: "numThreads",
                 reason: "must be in 1...\(BaseOptions.maxNumThreads), got \(numThreads)")
+        }
+        guard maxDecompressedBundleBytes > 0 else {
+            throw VisionTasksError.invalidOption(name: "maxDecompressedBundleBytes",
+                reason: "must be positive, got \(maxDecompressedBundleBytes)")
         }
         if let buffer = modelAssetBuffer {
             guard !buffer.isEmpty else {
