@@ -1,7 +1,7 @@
 # VisionTasks: `make demo` and `make test` set up what is missing, fetch the models and run.
 SWIFT ?= swift
 
-.PHONY: demo test setup models build release clean sanitize soak
+.PHONY: demo test setup models build release docs clean sanitize soak
 
 setup:
 	@bash tools/setup.sh
@@ -21,6 +21,13 @@ test: setup models
 	$(SWIFT) build --build-tests
 	python3 tools/check_test_run.py -- $(SWIFT) test --skip-build
 	SWIFT=$(SWIFT) bash tools/check_skip_check.sh
+	SWIFT=$(SWIFT) bash tools/outside_package.sh
+
+# The DocC documentation of the VisionTasks library (getting-started article per task) in .build/docs.
+docs: setup
+	$(SWIFT) package --allow-writing-to-directory .build/docs generate-documentation --target VisionTasks \
+		--output-path .build/docs --transform-for-static-hosting --hosting-base-path VisionTasks
+	@echo "docs: .build/docs/index.html"
 
 # Sanitizer runs (.ci/run calls this after `make test`), each in its own scratch path and failing on
 # any report: ThreadSanitizer over the concurrent code (task runner, live stream, the CLI's live
