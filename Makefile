@@ -22,6 +22,7 @@ test: setup models
 	python3 tools/check_test_run.py -- $(SWIFT) test --skip-build
 	SWIFT=$(SWIFT) bash tools/check_skip_check.sh
 	SWIFT=$(SWIFT) bash tools/outside_package.sh
+	python3 examples/spark/test_local.py --tool $$($(SWIFT) build --show-bin-path)/vision-tasks
 
 # The DocC documentation of the VisionTasks library (getting-started article per task) in .build/docs.
 docs: setup
