@@ -1,7 +1,7 @@
 # VisionTasks: `make demo` and `make test` set up what is missing, fetch the models and run.
 SWIFT ?= swift
 
-.PHONY: demo test setup models build release clean
+.PHONY: demo test setup models build release bench clean
 
 setup:
 	@bash tools/setup.sh
@@ -18,6 +18,14 @@ release: setup
 test: setup models
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# Every speed and memory comparison with LiteRT and MediaPipe in one run, one table of ratios
+# (tools/bench.py; about 15 minutes on an idle 2-core machine; BENCH_ARGS=--quick for a smoke run).
+bench: setup models
+	@python3 -c "import mediapipe, ai_edge_litert" 2>/dev/null || python3 -m pip install -q mediapipe==1.2.2 ai-edge-litert==2.3.0
+	$(SWIFT) build -c release --product vision-tasks
+	$(SWIFT) build -c release --product vision-tasks-bench
+	python3 tools/bench.py $(BENCH_ARGS)
 
 demo: setup models release
 	@bash tools/demo.sh
