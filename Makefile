@@ -15,9 +15,12 @@ build: setup
 release: setup
 	$(SWIFT) build -c release
 
+# The run fails on any skipped test or parameterised test without cases (tools/check_test_run.py),
+# and tools/check_skip_check.sh proves that check fails on a corrupted reference file.
 test: setup models
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	python3 tools/check_test_run.py -- $(SWIFT) test --skip-build
+	SWIFT=$(SWIFT) bash tools/check_skip_check.sh
 
 # Every speed and memory comparison with LiteRT and MediaPipe in one run, one table of ratios
 # (tools/bench.py; about 15 minutes on an idle 2-core machine; BENCH_ARGS=--quick for a smoke run).
