@@ -34,8 +34,9 @@ import time
 
 from PIL import Image
 
-import mediapipe as mp
-from mediapipe.tasks.python import BaseOptions, vision
+os.environ.setdefault("GLOG_minloglevel", "2")  # MediaPipe's start-up warnings, before it loads
+import mediapipe as mp  # noqa: E402
+from mediapipe.tasks.python import BaseOptions, vision  # noqa: E402
 
 from bench_common import BENCH, ROOT, time_calls
 
@@ -99,19 +100,40 @@ def cpu_name():
     return "unknown CPU"
 
 
-def run_with_rss(command):
-    """Runs `command` (stdout discarded); returns (wall seconds, peak RSS MB of the process tree's largest member)."""
-    start = time.perf_counter()
-    p = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    # wait4 gives this child's own rusage (its reaped children folded into the maximum).
-    _, status, usage = os.wait4(p.pid, 0)
-    wall = time.perf_counter() - start
-    err = p.stderr.read()
-    p.stderr.close()
-    p.returncode = os.waitstatus_to_exitcode(status)
-    if p.returncode != 0:
-        raise SystemExit(f"{' '.join(command)} failed ({p.returncode}): {err.decode(errors='replace')[-2000:]}")
-    return wall, usage.ru_maxrss / 1024
+def tree_rss_mb(pid):
+    """Resident memory of process `pid` and all its descendants, in MB (0 once it is gone)."""
+    total, stack = 0, [pid]
+    while stack:
+        p = stack.pop()
+        try:
+            for line in open(f"/proc/{p}/status"):
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+            for task in os.listdir(f"/proc/{p}/task"):
+                stack += [int(c) for c in open(f"/proc/{p}/task/{task}/children").read().split()]
+        except (OSError, ValueError):
+            pass
+    return total / 1024
+
+
+def run_with_rss(command, capture=False):
+    """Runs `command`; returns (wall seconds, peak resident MB of the process and its children together,
+    sampled every 10 ms) and, with `capture`, its standard output (else discarded). The rusage of a
+    child is no use here: a child forked from this Python process (MediaPipe loaded) starts with this
+    process's high-water mark."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        start = time.perf_counter()
+        p = subprocess.Popen(command, stdout=out if capture else subprocess.DEVNULL, stderr=err)
+        peak = 0.0
+        while p.poll() is None:
+            peak = max(peak, tree_rss_mb(p.pid))
+            time.sleep(0.01)
+        wall = time.perf_counter() - start
+        if p.returncode != 0:
+            err.seek(0)
+            raise SystemExit(f"{' '.join(command)} failed ({p.returncode}): {err.read().decode(errors='replace')[-2000:]}")
+        out.seek(0)
+        return (wall, peak, out.read().decode()) if capture else (wall, peak)
 
 
 # ------------------------------------------------------------------ inputs
@@ -298,9 +320,8 @@ def video(table, tmp, args):
                     command = [sys.executable, os.path.join(TOOLS, "bench_mediapipe_video.py"), sub, model, path]
                     if annotate:
                         command += ["--annotate", os.path.join(tmp, "theirs.mp4")]
-                    p = subprocess.run(command, check=True, capture_output=True, text=True)
-                    report = json.loads(p.stdout.strip().splitlines()[-1])
-                    theirs_runs.append((report["loopSeconds"], report["peakRssMB"]))
+                    _, peak, stdout = run_with_rss(command, capture=True)
+                    theirs_runs.append((json.loads(stdout.strip().splitlines()[-1])["loopSeconds"], peak))
                 ours_s = statistics.median(r[0] for r in ours_runs)
                 theirs_s = statistics.median(r[0] for r in theirs_runs)
                 # frames per second ours / theirs = time theirs / time ours

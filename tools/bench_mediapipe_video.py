@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
 """MediaPipe's usual Python video loop, timed: OpenCV VideoCapture -> detect_for_video ->
 (with --annotate) drawing_utils on the frame -> cv2.VideoWriter. Imports and task creation are
-not timed (the loop is). Prints one JSON object: {"frames", "loopSeconds", "fps", "peakRssMB"}.
+not timed (the loop is). Prints one JSON object: {"frames", "loopSeconds", "fps"} (tools/bench.py
+samples the process's memory from outside).
 
 Usage: python3 tools/bench_mediapipe_video.py face-landmarker|hand-landmarker MODEL VIDEO [--annotate OUT.mp4]
 (tools/bench.py runs it next to `vision-tasks ... --video`.)
 """
 import argparse
 import json
-import resource
 import time
 
 import cv2
@@ -75,8 +75,7 @@ def main():
     capture.release()
     seconds = time.perf_counter() - start
     task.close()
-    print(json.dumps({"frames": frames, "loopSeconds": seconds, "fps": frames / seconds,
-                      "peakRssMB": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+    print(json.dumps({"frames": frames, "loopSeconds": seconds, "fps": frames / seconds}))
 
 
 if __name__ == "__main__":

@@ -35,8 +35,8 @@ struct MediaOptions: ParsableArguments {
                                valueName: "path"))
     var annotate: String?
 
-    @Option(help: ArgumentHelp("With --annotate and --video or --live: how the H.264 video is encoded. fast (x264 superfast: the default, least time per frame for a file ~1.5x larger), small (x264 veryfast: smaller files, more encoding time), smallest (x264 medium: smaller still, several times slower), fastest (x264 ultrafast: largest files).",
-                               valueName: "fast|small|smallest|fastest"))
+    @Option(help: ArgumentHelp("With --annotate and --video or --live: how the H.264 video is encoded. fast (x264 superfast, the default), fastest (ultrafast: a third less encoding CPU, files ~3.5x larger), small (veryfast: ~20% more encoding CPU, files ~half the size), smallest (medium: smaller still, several times slower).",
+                               valueName: "fast|fastest|small|smallest"))
     var quality: VideoQuality = .fast
 
     @Option(help: ArgumentHelp("The most pixels (width x height) an input image may declare; larger ones are refused before decoding.",
