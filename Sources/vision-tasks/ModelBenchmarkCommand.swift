@@ -65,8 +65,7 @@ struct ModelBenchmarkCommand: AsyncParsableCommand {
                 Console.out(String(decoding: try encoder.encode(report), as: UTF8.self) + "\n")
             } else {
                 let ms = { (v: Double) in String(format: "%.3f", v) }
-                Console.out("\(name): median \(ms(report.medianMs)) ms, p90 \(ms(report.p90Ms)) ms, CPU \(ms(report.cpuMedianMs)) ms (\(runs) runs, \(warmup) warm-up, \(threads) thread(s))
-")
+                Console.out("\(name): median \(ms(report.medianMs)) ms, p90 \(ms(report.p90Ms)) ms, CPU \(ms(report.cpuMedianMs)) ms (\(runs) runs, \(warmup) warm-up, \(threads) thread(s))\n")
             }
         }
     }
