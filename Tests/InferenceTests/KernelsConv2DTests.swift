@@ -144,7 +144,8 @@ import Testing
         for (i, (hw, c, o)) in [(9, 8, 16), (7, 16, 8), (5, 12, 37), (6, 20, 24), (11, 3, 64)].enumerated() {
             let g = Conv2DGeometry(inputHeight: hw, inputWidth: hw + 1, inputChannels: c, outputChannels: o,
                                    kernelHeight: i == 4 ? 3 : 1, kernelWidth: i == 4 ? 3 : 1, padding: .same)
-            try check(g, seed: UInt64(300 + i), threads: 1 + i % 2, fused: true)
+            // One thread: these are too small to split (threadsSplitTheSameResult checks a split fused call).
+            try check(g, seed: UInt64(300 + i), fused: true)
         }
     }
 
