@@ -1,7 +1,7 @@
 # VisionTasks: `make demo` and `make test` set up what is missing, fetch the models and run.
 SWIFT ?= swift
 
-.PHONY: demo test setup models build release docs clean sanitize soak
+.PHONY: demo test setup models build release docs bench clean sanitize soak
 
 setup:
 	@bash tools/setup.sh
@@ -53,6 +53,14 @@ SOAK_SECONDS ?= 600
 soak: setup models
 	$(SWIFT) build -c release --product vision-tasks-soak
 	SOAK_SECONDS=$(SOAK_SECONDS) .build/release/vision-tasks-soak live video
+
+# Every speed and memory comparison with LiteRT and MediaPipe in one run, one table of ratios
+# (tools/bench.py; about 15 minutes on an idle 2-core machine; BENCH_ARGS=--quick for a smoke run).
+bench: setup models
+	@python3 -c "import mediapipe, ai_edge_litert" 2>/dev/null || python3 -m pip install -q mediapipe==1.2.2 ai-edge-litert==2.3.0
+	$(SWIFT) build -c release --product vision-tasks
+	$(SWIFT) build -c release --product vision-tasks-bench
+	python3 tools/bench.py $(BENCH_ARGS)
 
 demo: setup models release
 	@bash tools/demo.sh

@@ -23,6 +23,16 @@ public final class Annotation {
         }
     }
 
+    /// Replaces the picture with new pixels of the same size (`channels` 3: RGB, 4: RGBA; rows
+    /// `rowBytes` apart, default packed), dropping what was drawn: one annotation can then serve
+    /// every frame of a video without allocating a canvas per frame. Throws `VisionTasksError` if
+    /// the buffer does not fit.
+    public func replacePixels(_ pixels: [UInt8], channels: Int, rowBytes: Int? = nil) throws {
+        try pixels.withUnsafeBytes {
+            try canvas.replace(channels: channels, rowBytes: rowBytes ?? width * channels, bytes: $0)
+        }
+    }
+
     /// The width of the picture in pixels.
     public var width: Int { canvas.width }
     /// The height of the picture in pixels.

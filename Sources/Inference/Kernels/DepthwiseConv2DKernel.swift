@@ -18,7 +18,7 @@ private struct DepthwiseJob: RangeJob {
     let packed: UnsafePointer<Float>
     let io: JobIO
 
-    func run(part: Int, begin: Int, end: Int) {
+    func run(thread: Int, begin: Int, end: Int) {
         var g = geometry
         vt_dwconv(&g, io.input, packed, io.output, io.activation.min, io.activation.max, begin, end, io.isa)
     }

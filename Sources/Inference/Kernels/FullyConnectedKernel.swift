@@ -60,7 +60,7 @@ private struct FullyConnectedJob: RangeJob {
     let packed: UnsafePointer<Float>
     let io: JobIO
 
-    func run(part: Int, begin: Int, end: Int) {
+    func run(thread: Int, begin: Int, end: Int) {
         vt_fc(inputs, outputs, io.input, packed, io.output, io.activation.min, io.activation.max, begin, end, io.isa)
     }
 }

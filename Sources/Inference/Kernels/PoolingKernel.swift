@@ -37,7 +37,7 @@ private struct PoolJob: RangeJob {
     let io: JobIO
     let kernel: PoolFunction
 
-    func run(part: Int, begin: Int, end: Int) {
+    func run(thread: Int, begin: Int, end: Int) {
         var g = geometry
         kernel(&g, io.input, io.output, io.activation.min, io.activation.max, begin, end, io.isa)
     }
