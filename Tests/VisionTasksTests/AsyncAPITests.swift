@@ -58,12 +58,24 @@ final class CountingFaceResultProcessor: FaceResultProcessor {}
         }
         early.cancel()
         await #expect(throws: CancellationError.self) { _ = try await early.value }
-        // A call cancelled while it waits behind a running one is not run either.
-        let first = Task { try await r.processImage(1) }
-        try await Task.sleep(for: .milliseconds(50))
-        let second = Task { try await r.processImage(2) }
-        try await Task.sleep(for: .milliseconds(50))
+        // A call cancelled while it waits behind a running one is not run either. The running one is
+        // held until the waiting one is cancelled, so the order does not depend on the machine's load.
+        let started = DispatchSemaphore(value: 0), gate = DispatchSemaphore(value: 0)
+        let held: TaskRunner<Int, Int>.Process = { input, _ in
+            if input == 1 {
+                started.signal()
+                gate.wait()
+            }
+            return input * 2
+        }
+        let queue = TaskRunner<Int, Int>(taskName: "TestTask", verb: "detect", runningMode: .image, process: held, deliver: nil)
+        let first = Task { try await queue.processImage(1) }
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().async { started.wait(); done.resume() }
+        }
+        let second = Task { try await queue.processImage(2) }
         second.cancel()
+        gate.signal()
         #expect(try await first.value == 2)
         await #expect(throws: CancellationError.self) { _ = try await second.value }
     }
