@@ -1,7 +1,7 @@
 # VisionTasks: `make demo` and `make test` set up what is missing, fetch the models and run.
 SWIFT ?= swift
 
-.PHONY: demo test setup models build release clean sanitize soak
+.PHONY: demo test setup models build release docs bench clean sanitize soak
 
 setup:
 	@bash tools/setup.sh
@@ -21,6 +21,14 @@ test: setup models
 	$(SWIFT) build --build-tests
 	python3 tools/check_test_run.py -- $(SWIFT) test --skip-build
 	SWIFT=$(SWIFT) bash tools/check_skip_check.sh
+	SWIFT=$(SWIFT) bash tools/outside_package.sh
+	python3 examples/spark/test_local.py --tool $$($(SWIFT) build --show-bin-path)/vision-tasks
+
+# The DocC documentation of the VisionTasks library (getting-started article per task) in .build/docs.
+docs: setup
+	$(SWIFT) package --allow-writing-to-directory .build/docs generate-documentation --target VisionTasks \
+		--output-path .build/docs --transform-for-static-hosting --hosting-base-path VisionTasks
+	@echo "docs: .build/docs/index.html"
 
 # Sanitizer runs (not yet called by .ci/run: its ASan pass must be green first), each in its own scratch path and failing on
 # any report: ThreadSanitizer over the concurrent code (task runner, live stream, the CLI's live
@@ -45,6 +53,14 @@ SOAK_SECONDS ?= 600
 soak: setup models
 	$(SWIFT) build -c release --product vision-tasks-soak
 	SOAK_SECONDS=$(SOAK_SECONDS) .build/release/vision-tasks-soak live video
+
+# Every speed and memory comparison with LiteRT and MediaPipe in one run, one table of ratios
+# (tools/bench.py; about 15 minutes on an idle 2-core machine; BENCH_ARGS=--quick for a smoke run).
+bench: setup models
+	@python3 -c "import mediapipe, ai_edge_litert" 2>/dev/null || python3 -m pip install -q mediapipe==1.2.2 ai-edge-litert==2.3.0
+	$(SWIFT) build -c release --product vision-tasks
+	$(SWIFT) build -c release --product vision-tasks-bench
+	python3 tools/bench.py $(BENCH_ARGS)
 
 demo: setup models release
 	@bash tools/demo.sh

@@ -13,6 +13,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // `make docs`: the DocC catalog in Sources/VisionTasks/VisionTasks.docc.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // C libraries from Debian, through pkg-config.
@@ -32,18 +34,23 @@ let package = Package(
         // Hot inference kernels in C, with AVX2/FMA variants chosen at run time.
         .target(name: "CKernels", path: "Sources/CKernels"),
 
-        .target(name: "TFLite", dependencies: ["CZlibCRC"]),
-        .target(name: "Inference", dependencies: ["TFLite", "CKernels"], exclude: ["README.md", "Kernels/README.md"]),
-        .target(name: "VisionCore", dependencies: ["TFLite", "CImageCodecs"]),
-        .target(name: "VisionTasks", dependencies: ["VisionCore", "Inference", "TFLite"]),
-        .target(name: "VisionRender", dependencies: ["VisionTasks", "VisionCore", "CCairo"]),
+        // The one error type of the package: no file format, no dependency, importable by every module.
+        .target(name: "VisionErrors"),
+        .target(name: "TFLite", dependencies: ["VisionErrors", "CZlibCRC"]),
+        .target(name: "Inference", dependencies: ["TFLite", "CKernels", "VisionErrors"], exclude: ["README.md", "Kernels/README.md"]),
+        .target(name: "VisionCore", dependencies: ["VisionErrors", "CImageCodecs"]),
+        .target(name: "VisionTasks", dependencies: ["VisionCore", "Inference", "TFLite", "VisionErrors"]),
+        .target(name: "VisionRender", dependencies: ["VisionTasks", "VisionCore", "VisionErrors", "CCairo"]),
         // Video files and live sources through Debian's ffmpeg, driven over pipes.
-        .target(name: "VideoIO", dependencies: ["VisionCore", "TFLite"]),
+        .target(name: "VideoIO", dependencies: ["VisionCore", "VisionErrors"]),
         .executableTarget(name: "vision-tasks", dependencies: [
-            "VisionTasks", "VisionRender", "VideoIO", "Inference", "TFLite",
+            "VisionTasks", "VisionRender", "VideoIO", "Inference", "TFLite", "VisionErrors",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
+        // The fuzz targets of issue 10 (bytes in, a thrown error or an answer out); run under libFuzzer by
+        // tools/fuzz.sh (`make fuzz`), replayed over the committed inputs by FuzzRegressionTests.
+        .target(name: "FuzzTargets", dependencies: ["VisionTasks", "VisionCore", "Inference", "TFLite"]),
         // The MediaPipe iOS guides' snippets for the four tasks and three modes, compiled as an
         // example (only the image and model lines changed); VisionTasksCLITests runs it.
         .executableTarget(name: "ios-guide-snippets", dependencies: ["VisionTasks"],
@@ -63,17 +70,25 @@ let package = Package(
 
         // Test support: the fixtures' paths and reference loaders that throw (shared by the test targets).
         .target(name: "FixtureSupport", path: "Tests/FixtureSupport"),
-        .testTarget(name: "TFLiteTests", dependencies: ["TFLite", "FixtureSupport"]),
-        .testTarget(name: "InferenceTests", dependencies: ["Inference", "TFLite", "CAllocationCounter", "FixtureSupport"]),
+        .testTarget(name: "VisionErrorsTests", dependencies: ["VisionErrors"]),
+        .testTarget(name: "TFLiteTests", dependencies: ["TFLite", "VisionErrors", "FixtureSupport"]),
+        .testTarget(name: "InferenceTests", dependencies: ["Inference", "TFLite", "VisionErrors", "CAllocationCounter", "FixtureSupport"]),
         // Test support: counting malloc forwarders (AllocationTests checks invoke() allocates nothing);
         // compiled out of sanitizer builds, where the sanitizer owns malloc.
         .target(name: "CAllocationCounter", path: "Tests/CAllocationCounter"),
-        .testTarget(name: "VisionCoreTests", dependencies: ["VisionCore", "TFLite", "FixtureSupport"]),
+        .testTarget(name: "VisionCoreTests", dependencies: ["VisionCore", "VisionErrors", "FixtureSupport"]),
         .testTarget(name: "VisionTasksTests", dependencies: ["VisionTasks", "TFLite", "FixtureSupport"]),
+        .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzTargets"]),
         .testTarget(name: "VisionRenderTests", dependencies: ["VisionRender", "VisionTasks"]),
-        .testTarget(name: "VideoIOTests", dependencies: ["VideoIO", "VisionCore", "VisionTasks", "FixtureSupport"]),
+        .testTarget(name: "VideoIOTests", dependencies: ["VideoIO", "VisionCore", "VisionTasks", "VisionErrors", "FixtureSupport"]),
         // The command-line tool end to end (runs the built vision-tasks).
         .testTarget(name: "VisionTasksCLITests", dependencies: ["vision-tasks", "ios-guide-snippets", "TFLite"]),
     ],
     swiftLanguageModes: [.v6]
 )
+
+// tools/fuzz.sh builds with VISION_TASKS_FUZZ=1 in its own scratch path (.build-fuzz), with
+// `--sanitize=fuzzer --sanitize=address`: the fuzz targets under libFuzzer's main.
+if Context.environment["VISION_TASKS_FUZZ"] != nil {
+    package.targets.append(.executableTarget(name: "vision-fuzz", dependencies: ["FuzzTargets"], path: "Fuzz/vision-fuzz"))
+}

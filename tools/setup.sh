@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what building and testing VisionTasks needs and is missing:
-# Debian packages (with apt-get when run as root) and nothing else.
+# Debian packages (with apt-get when run as root), and PySpark from PyPI for the Spark example.
 set -euo pipefail
 
 need=()
@@ -17,6 +17,10 @@ pkgconfig_has cairo || need+=(libcairo2-dev)
 { command -v ffmpeg >/dev/null 2>&1 && command -v ffprobe >/dev/null 2>&1; } || need+=(ffmpeg)
 pkgconfig_has zlib || need+=(zlib1g-dev)
 command -v python3 >/dev/null 2>&1 || need+=(python3 python3-pip)
+# The CLI's hostile-file tests measure the tool's peak memory with GNU time.
+[ -x /usr/bin/time ] || need+=(time)
+# The Spark example (examples/spark) runs on Java 17+.
+command -v java >/dev/null 2>&1 || need+=(default-jre-headless)
 
 if [ ${#need[@]} -gt 0 ]; then
     if [ "$(id -u)" = 0 ]; then
@@ -30,3 +34,8 @@ if [ ${#need[@]} -gt 0 ]; then
     fi
 fi
 command -v swift >/dev/null 2>&1 || { echo "setup: swift is not on PATH; install Swift 6 first" >&2; exit 1; }
+# PySpark for the Spark example's local-mode test (examples/spark/test_local.py).
+if ! python3 -c "import pyspark" >/dev/null 2>&1; then
+    echo "setup: installing pyspark from PyPI"
+    python3 -m pip install --quiet "pyspark==4.3.0"
+fi

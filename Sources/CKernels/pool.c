@@ -1,9 +1,11 @@
 // The worker pool that runs the parts of one kernel call concurrently, with no allocation per call.
 //
-// One caller at a time publishes a job (a function pointer and a context pointer) in a fixed slot
-// and bumps a generation counter; workers spin briefly on it, then sleep on a futex. Parts are
-// claimed with a compare-and-swap on one 64-bit word holding the generation, the part count and
-// the next part, so a worker that wakes late can never run a part of a finished job.
+// One caller at a time publishes a job (a function pointer, a context pointer and how many threads
+// may work on it) in a fixed slot and bumps a generation counter; workers spin briefly on it, then
+// sleep on a futex. Parts are claimed with a compare-and-swap on one 64-bit word holding the
+// generation, the part count and the next part, so a worker that wakes late can never run a part
+// of a finished job. A job may have more parts than threads: whoever is free claims the next one,
+// so a worker that wakes late or is preempted by another process leaves its share to the others.
 #include "ckernels.h"
 #include <limits.h>
 #include <linux/futex.h>
@@ -15,8 +17,11 @@
 #include <unistd.h>
 
 #define VT_POOL_MAX_WORKERS 63
-/// How long a worker (or a waiting caller) spins before it sleeps, in nanoseconds.
-#define VT_SPIN_NS 300000
+/// How long a worker (or a waiting caller) spins before it sleeps, in nanoseconds: long enough to
+/// bridge the gap between two split kernel calls of one invoke() (a few microseconds of serial
+/// work), short enough that idle workers do not burn a core between invokes (the CPU time per
+/// call at 2 threads stays close to the 1-thread CPU time).
+#define VT_SPIN_NS 40000
 
 static pthread_mutex_t callers = PTHREAD_MUTEX_INITIALIZER; // one job at a time
 static pthread_mutex_t starting = PTHREAD_MUTEX_INITIALIZER; // guards worker creation
@@ -26,6 +31,7 @@ static int workers;                                          // started workers 
 static _Atomic uint64_t word;
 static _Atomic(vt_part_fn) job_fn;
 static _Atomic(void *) job_ctx;
+static _Atomic int job_threads;      // threads that may work on the job: the caller and workers 1..threads-1
 static _Atomic uint32_t epoch;       // futex word: low 32 bits of the generation, for sleeping workers
 static _Atomic uint32_t sleepers;    // workers asleep (or about to be) on `epoch`
 static _Atomic uint32_t remaining;   // futex word: parts not yet finished
@@ -51,8 +57,8 @@ static uint64_t now_ns(void) {
     return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
 
-/// Claims and runs parts of generation `gen` until none is left.
-static void run_parts(uint32_t gen) {
+/// Claims and runs parts of generation `gen` as thread `thread` until none is left.
+static void run_parts(uint32_t gen, int thread) {
     uint64_t w = atomic_load_explicit(&word, memory_order_acquire);
     for (;;) {
         const uint32_t parts = (uint32_t)(w >> 16) & 0xffff, next = (uint32_t)w & 0xffff;
@@ -62,7 +68,7 @@ static void run_parts(uint32_t gen) {
         // The slot cannot change until this claimed part is finished.
         const vt_part_fn fn = atomic_load_explicit(&job_fn, memory_order_relaxed);
         void *ctx = atomic_load_explicit(&job_ctx, memory_order_relaxed);
-        fn(ctx, (int)next);
+        fn(ctx, (int)next, thread);
         if (atomic_fetch_sub_explicit(&remaining, 1, memory_order_acq_rel) == 1 &&
             atomic_load_explicit(&caller_asleep, memory_order_seq_cst))
             futex_wake(&remaining);
@@ -70,8 +76,8 @@ static void run_parts(uint32_t gen) {
     }
 }
 
-static void *worker_main(void *unused) {
-    (void)unused;
+static void *worker_main(void *arg) {
+    const int index = (int)(intptr_t)arg; // 1, 2, ... (the caller is thread 0)
     uint32_t seen = (uint32_t)(atomic_load_explicit(&word, memory_order_acquire) >> 32);
     for (;;) {
         uint64_t w = atomic_load_explicit(&word, memory_order_acquire);
@@ -91,7 +97,8 @@ static void *worker_main(void *unused) {
             }
         }
         seen = (uint32_t)(w >> 32);
-        run_parts(seen);
+        // A job published with fewer threads leaves this worker out (its scratch has no slot for it).
+        if (index < atomic_load_explicit(&job_threads, memory_order_acquire)) run_parts(seen, index);
     }
     return NULL;
 }
@@ -105,7 +112,7 @@ static int ensure_workers(int count) {
         pthread_attr_t attr;
         pthread_attr_init(&attr);
         pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-        const int failed = pthread_create(&thread, &attr, worker_main, NULL);
+        const int failed = pthread_create(&thread, &attr, worker_main, (void *)(intptr_t)(workers + 1));
         pthread_attr_destroy(&attr);
         if (failed) break;
         workers++;
@@ -115,26 +122,29 @@ static int ensure_workers(int count) {
     return n;
 }
 
-void vt_parallel_run(int parts, vt_part_fn fn, void *ctx) {
-    if (parts <= 1 || parts > 0xffff) {
-        for (int p = 0; p < parts; p++) fn(ctx, p);
+void vt_parallel_run(int parts, int threads, vt_part_fn fn, void *ctx) {
+    if (threads > VT_POOL_MAX_WORKERS + 1) threads = VT_POOL_MAX_WORKERS + 1;
+    if (parts <= 1 || threads <= 1 || parts > 0xffff) {
+        for (int p = 0; p < parts; p++) fn(ctx, p, 0);
         return;
     }
     pthread_mutex_lock(&callers);
-    if (ensure_workers(parts - 1) == 0) {
+    const int started = ensure_workers(threads - 1);
+    if (started == 0) {
         // No worker could start: the caller runs every part.
         pthread_mutex_unlock(&callers);
-        for (int p = 0; p < parts; p++) fn(ctx, p);
+        for (int p = 0; p < parts; p++) fn(ctx, p, 0);
         return;
     }
     atomic_store_explicit(&job_fn, fn, memory_order_relaxed);
     atomic_store_explicit(&job_ctx, ctx, memory_order_relaxed);
+    atomic_store_explicit(&job_threads, started + 1 < threads ? started + 1 : threads, memory_order_relaxed);
     atomic_store_explicit(&remaining, (uint32_t)parts, memory_order_relaxed);
     const uint32_t gen = (uint32_t)(atomic_load_explicit(&word, memory_order_relaxed) >> 32) + 1;
     atomic_store_explicit(&word, ((uint64_t)gen << 32) | ((uint64_t)parts << 16), memory_order_release);
     atomic_store_explicit(&epoch, gen, memory_order_seq_cst);
     if (atomic_load_explicit(&sleepers, memory_order_seq_cst)) futex_wake(&epoch);
-    run_parts(gen);
+    run_parts(gen, 0);
     if (atomic_load_explicit(&remaining, memory_order_acquire)) {
         const uint64_t start = now_ns();
         for (unsigned spin = 1; atomic_load_explicit(&remaining, memory_order_acquire); spin++) {

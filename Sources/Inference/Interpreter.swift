@@ -2,6 +2,7 @@
 
 import Foundation
 import TFLite
+import VisionErrors
 
 /// Name, shape and element type of a model input or output.
 public struct TensorInfo: Sendable, Equatable, Codable {

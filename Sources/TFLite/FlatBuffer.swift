@@ -1,4 +1,5 @@
 import Foundation
+import VisionErrors
 
 /// A bounds-checked reader of FlatBuffer bytes (little-endian), for the TFLite and metadata schemas.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import VisionErrors
 
 /// A MediaPipe `.task` model bundle: a zip of `.tflite` models, nested `.task` bundles and other files.
 /// Opening one checks its directory only; an entry is extracted (and checked) when first asked for, so a

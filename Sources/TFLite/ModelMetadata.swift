@@ -1,4 +1,5 @@
 import Foundation
+import VisionErrors
 
 /// TFLite model metadata (the "TFLITE_METADATA" FlatBuffer of tflite-support's metadata_schema.fbs):
 /// what the model is, how to normalize its inputs, and which files label its outputs.

@@ -1,4 +1,5 @@
 import Foundation
+import VisionErrors
 
 /// A parsed, bounds-checked TFLite model (`.tflite` FlatBuffer, schema version 3).
 ///

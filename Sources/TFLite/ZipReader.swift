@@ -1,6 +1,7 @@
 import Foundation
 import CZlibCRC
 import Synchronization
+import VisionErrors
 
 /// The decompressed-byte allowance of one bundle, shared with every bundle nested in it: each byte
 /// inflated from a deflated entry is counted as zlib produces it, and passing `limit` is an error.

@@ -1,5 +1,6 @@
 import Foundation
 import CZlibCRC
+import VisionErrors
 
 /// Writes small zip archives (no ZIP64, no data descriptors) for tests and fuzz harnesses: bundles with an
 /// entry replaced or added, with correct CRCs, and bundles whose entries are prepared deflate streams.

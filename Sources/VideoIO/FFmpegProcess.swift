@@ -1,5 +1,5 @@
 import Foundation
-import TFLite
+import VisionErrors
 
 /// Finds Debian's `ffmpeg` / `ffprobe` on PATH (or in `$VISION_TASKS_FFMPEG_DIR`).
 enum FFmpegTool {

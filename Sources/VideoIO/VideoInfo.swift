@@ -1,5 +1,5 @@
 import Foundation
-import TFLite
+import VisionErrors
 
 /// What `ffprobe` says about a video file's first video stream, with its rotation applied.
 public struct VideoInfo: Codable, Sendable, Equatable {

@@ -1,6 +1,6 @@
 import Foundation
-import TFLite
 import VisionCore
+import VisionErrors
 
 /// One decoded video frame: upright RGB pixels and the frame's presentation timestamp.
 public struct VideoFrame: Sendable {

@@ -1,10 +1,22 @@
 import Foundation
-import TFLite
 import VisionCore
+import VisionErrors
 
 /// Writes RGB frames as an H.264 MP4 (libx264, yuv420p) at a constant frame rate, through
 /// ffmpeg's stdin. Call `finish()` to close the file; a writer dropped unfinished stops ffmpeg.
 public final class VideoWriter {
+    /// How libx264 trades encoding speed for file size (every preset plays in browsers: yuv420p, MP4).
+    public enum Preset: String, Sendable, CaseIterable {
+        /// libx264 `ultrafast`: the least CPU per frame, files several times larger.
+        case ultrafast
+        /// libx264 `superfast`: a fraction of `veryfast`'s CPU for somewhat larger files.
+        case superfast
+        /// libx264 `veryfast`: small files at a moderate CPU cost.
+        case veryfast
+        /// libx264 `medium` (x264's default): the smallest files here, several times `veryfast`'s CPU.
+        case medium
+    }
+
     /// The file being written.
     public let path: String
     /// Frame width in pixels.
@@ -16,8 +28,9 @@ public final class VideoWriter {
     private var written = 0
 
     /// Starts writing `path` (replaced if it exists) with frames of `width`×`height` at `frameRate`
-    /// (a number or a fraction such as "30000/1001"). Odd sizes are padded by one pixel for H.264.
-    public init(path: String, width: Int, height: Int, frameRate: String) throws {
+    /// (a number or a fraction such as "30000/1001") with libx264's `preset`. Odd sizes are padded
+    /// by one pixel for H.264.
+    public init(path: String, width: Int, height: Int, frameRate: String, preset: Preset = .veryfast) throws {
         guard width > 0, height > 0 else {
             throw VisionTasksError.invalidArgument("video frames of \(width)×\(height) for \(path)")
         }
@@ -30,7 +43,7 @@ public final class VideoWriter {
         child = try ChildProcess(tool: "ffmpeg", arguments: [
             "-hide_banner", "-nostats", "-loglevel", "error", "-y",
             "-f", "rawvideo", "-pix_fmt", "rgb24", "-s", "\(width)x\(height)", "-framerate", frameRate, "-i", "pipe:0",
-            "-vf", "pad=ceil(iw/2)*2:ceil(ih/2)*2", "-c:v", "libx264", "-preset", "veryfast", "-crf", "20",
+            "-vf", "pad=ceil(iw/2)*2:ceil(ih/2)*2", "-c:v", "libx264", "-preset", preset.rawValue, "-crf", "20",
             "-pix_fmt", "yuv420p", "-movflags", "+faststart", path,
         ], input: true)
     }

@@ -1,4 +1,4 @@
-import TFLite
+import VisionErrors
 
 /// Solves MediaPipe's weighted orthogonal Procrustes problem: the similarity transform
 /// (rotation, uniform scale, translation) that best maps `source` points onto `target` points

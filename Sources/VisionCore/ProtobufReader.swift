@@ -1,5 +1,5 @@
 import Foundation
-import TFLite
+import VisionErrors
 
 /// A bounds-checked reader of the protocol buffers wire format: walks the fields of one message
 /// and decodes scalar, packed and nested values. Every length and offset is checked; malformed

@@ -1,5 +1,5 @@
-import TFLite
 import VisionCore
+import VisionErrors
 import VisionTasks
 
 /// A copy of a picture with task results drawn over it, as MediaPipe's sample apps overlay them:
@@ -20,6 +20,16 @@ public final class Annotation {
         let upright = try image.uprightRGB()
         canvas = try upright.withUnsafeBufferBytes {
             try Canvas(width: upright.width, height: upright.height, channels: 3, rowBytes: upright.bufferBytesPerRow, bytes: $0)
+        }
+    }
+
+    /// Replaces the picture with new pixels of the same size (`channels` 3: RGB, 4: RGBA; rows
+    /// `rowBytes` apart, default packed), dropping what was drawn: one annotation can then serve
+    /// every frame of a video without allocating a canvas per frame. Throws `VisionTasksError` if
+    /// the buffer does not fit.
+    public func replacePixels(_ pixels: [UInt8], channels: Int, rowBytes: Int? = nil) throws {
+        try pixels.withUnsafeBytes {
+            try canvas.replace(channels: channels, rowBytes: rowBytes ?? width * channels, bytes: $0)
         }
     }
 

@@ -1,5 +1,5 @@
 import CCairo
-import TFLite
+import VisionErrors
 
 /// An opaque RGB picture that Cairo draws on: 32-bit xRGB pixels in native byte order
 /// (B, G, R, x in memory on little-endian machines), anti-aliased lines and text.
@@ -17,21 +17,12 @@ final class Canvas {
         guard width > 0, height > 0, width <= 32767, height <= 32767 else {
             throw VisionTasksError.invalidImage("cannot draw on a \(width)×\(height) picture")
         }
-        guard channels == 3 || channels == 4, rowBytes >= width * channels, bytes.count >= rowBytes * (height - 1) + width * channels else {
-            throw VisionTasksError.invalidArgument("pixel buffer of \(bytes.count) bytes is too small for \(width)×\(height)×\(channels) with \(rowBytes) bytes per row")
-        }
+        try Self.check(width: width, height: height, channels: channels, rowBytes: rowBytes, bytes: bytes)
         self.width = width
         self.height = height
         stride = Int(cairo_format_stride_for_width(CAIRO_FORMAT_RGB24, Int32(width)))
         pixels = .allocate(capacity: stride * height)
-        for y in 0..<height {
-            let src = bytes.baseAddress!.advanced(by: y * rowBytes).assumingMemoryBound(to: UInt8.self)
-            let dst = UnsafeMutableRawPointer(pixels + y * stride).assumingMemoryBound(to: UInt32.self)
-            for x in 0..<width {
-                let s = src + x * channels
-                dst[x] = 0xFF00_0000 | UInt32(s[0]) << 16 | UInt32(s[1]) << 8 | UInt32(s[2])
-            }
-        }
+        Self.copy(bytes, channels: channels, rowBytes: rowBytes, into: pixels, stride: stride, width: width, height: height)
         surface = cairo_image_surface_create_for_data(pixels, CAIRO_FORMAT_RGB24, Int32(width), Int32(height), Int32(stride))
         cr = cairo_create(surface)
         guard cairo_status(cr) == CAIRO_STATUS_SUCCESS else {
@@ -53,6 +44,60 @@ final class Canvas {
         pixels.deallocate()
     }
 
+    private static func check(width: Int, height: Int, channels: Int, rowBytes: Int,
+                              bytes: UnsafeRawBufferPointer) throws {
+        guard channels == 3 || channels == 4, rowBytes >= width * channels,
+              bytes.count >= rowBytes * (height - 1) + width * channels else {
+            throw VisionTasksError.invalidArgument("pixel buffer of \(bytes.count) bytes is too small for \(width)×\(height)×\(channels) with \(rowBytes) bytes per row")
+        }
+    }
+
+    /// Replaces the picture with a copy of `bytes` of the canvas's size (see `init`), so one canvas
+    /// serves every frame of a video. Throws if the buffer does not fit.
+    func replace(channels: Int, rowBytes: Int, bytes: UnsafeRawBufferPointer) throws {
+        try Self.check(width: width, height: height, channels: channels, rowBytes: rowBytes, bytes: bytes)
+        cairo_surface_flush(surface)
+        Self.copy(bytes, channels: channels, rowBytes: rowBytes, into: pixels, stride: stride, width: width, height: height)
+        cairo_surface_mark_dirty(surface)
+    }
+
+    /// Copies checked `bytes` into xRGB `pixels` (rows `stride` bytes apart), a row at a time.
+    private static func copy(_ bytes: UnsafeRawBufferPointer, channels: Int, rowBytes: Int,
+                             into pixels: UnsafeMutablePointer<UInt8>, stride: Int, width: Int, height: Int) {
+        guard let base = bytes.baseAddress else { return }
+        for y in 0..<height {
+            let src = base.advanced(by: y * rowBytes).assumingMemoryBound(to: UInt8.self)
+            let dst = UnsafeMutableRawPointer(pixels + y * stride).assumingMemoryBound(to: UInt32.self)
+            if channels == 3 {
+                expandRow(src, dst, width)
+            } else {
+                for x in 0..<width {
+                    let s = src + x * 4
+                    dst[x] = 0xFF00_0000 | UInt32(s[0]) << 16 | UInt32(s[1]) << 8 | UInt32(s[2])
+                }
+            }
+        }
+    }
+
+    /// RGB bytes → xRGB words for one row: 4 pixels (12 bytes) per step.
+    @inline(__always)
+    private static func expandRow(_ src: UnsafePointer<UInt8>, _ dst: UnsafeMutablePointer<UInt32>, _ width: Int) {
+        var x = 0
+        while x + 4 <= width {
+            let s = src + 3 * x
+            dst[x] = 0xFF00_0000 | UInt32(s[0]) << 16 | UInt32(s[1]) << 8 | UInt32(s[2])
+            dst[x + 1] = 0xFF00_0000 | UInt32(s[3]) << 16 | UInt32(s[4]) << 8 | UInt32(s[5])
+            dst[x + 2] = 0xFF00_0000 | UInt32(s[6]) << 16 | UInt32(s[7]) << 8 | UInt32(s[8])
+            dst[x + 3] = 0xFF00_0000 | UInt32(s[9]) << 16 | UInt32(s[10]) << 8 | UInt32(s[11])
+            x += 4
+        }
+        while x < width {
+            let s = src + 3 * x
+            dst[x] = 0xFF00_0000 | UInt32(s[0]) << 16 | UInt32(s[1]) << 8 | UInt32(s[2])
+            x += 1
+        }
+    }
+
     /// A size in pixels that reads the same on small and large pictures: `fraction` of the shorter side, at least `minimum`.
     func scaled(_ fraction: Double, minimum: Double) -> Double {
         max(minimum, Double(min(width, height)) * fraction)
@@ -62,7 +107,10 @@ final class Canvas {
         cairo_set_source_rgba(cr, c.red, c.green, c.blue, c.alpha)
     }
 
-    /// Strokes each segment (pixel coordinates) with one colour and width.
+    /// Strokes each segment (pixel coordinates) with one colour and width, all in one path. Lines
+    /// thinner than 2 pixels get flat ends and Cairo's 4×4-sample anti-aliasing: on such lines a
+    /// round cap is invisible and 16 coverage levels look the same, yet the caps' polygons and the
+    /// finer rasteriser made most of the cost of the face mesh's ~2,500 segments.
     func strokeSegments(_ segments: [(Point, Point)], color: Color, width lineWidth: Double) {
         guard !segments.isEmpty else { return }
         for (a, b) in segments {
@@ -71,7 +119,16 @@ final class Canvas {
         }
         setColor(color)
         cairo_set_line_width(cr, lineWidth)
+        let thin = lineWidth < 2
+        if thin {
+            cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT)
+            cairo_set_antialias(cr, CAIRO_ANTIALIAS_FAST)
+        }
         cairo_stroke(cr)
+        if thin {
+            cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
+            cairo_set_antialias(cr, CAIRO_ANTIALIAS_BEST)
+        }
     }
 
     /// Fills discs of `radius` at `centers`, with an optional outline.

@@ -1,6 +1,6 @@
 // What `import VisionTasks` brings in besides the tasks themselves.
-@_exported import enum TFLite.VisionTasksError
-@_exported import enum TFLite.TasksErrorCode
+@_exported import enum VisionErrors.VisionTasksError
+@_exported import enum VisionErrors.TasksErrorCode
 @_exported import struct VisionCore.MPImage
 @_exported import struct VisionCore.ImageDecodingOptions
 @_exported import enum VisionCore.ImageOrientation

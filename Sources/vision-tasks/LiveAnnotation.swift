@@ -16,6 +16,7 @@ final class LiveAnnotation<Task: MediaTask>: @unchecked Sendable {
     private let path: String
     private let frameRate: String
     private let framesPerSecond: Double
+    private let preset: VideoWriter.Preset
     private let lock = NSLock()
     private var pending: [VideoFrame] = []
     // Touched on the delivery queue only, then by `finish()` after the task is idle.
@@ -24,9 +25,11 @@ final class LiveAnnotation<Task: MediaTask>: @unchecked Sendable {
     private var firstTimestamp: Int?
     private var failure: (any Error)?
 
-    /// Writes to `path` at `frameRate` ("30", "30000/1001"; 30 when that is not a positive rate).
-    init(path: String, frameRate: String) {
+    /// Writes to `path` at `frameRate` ("30", "30000/1001"; 30 when that is not a positive rate)
+    /// with the encoder's `preset`.
+    init(path: String, frameRate: String, preset: VideoWriter.Preset) {
         self.path = path
+        self.preset = preset
         let rate = VideoInfo.rate(frameRate)
         self.frameRate = rate == nil ? "30" : frameRate
         framesPerSecond = rate ?? 30
@@ -77,7 +80,7 @@ final class LiveAnnotation<Task: MediaTask>: @unchecked Sendable {
 
     private func write(_ pixels: [UInt8], width: Int, height: Int) throws {
         if writer == nil {
-            writer = try VideoWriter(path: path, width: width, height: height, frameRate: frameRate)
+            writer = try VideoWriter(path: path, width: width, height: height, frameRate: frameRate, preset: preset)
         }
         try writer?.write(rgb: pixels)
     }

@@ -17,7 +17,8 @@ enum LiveRun {
         // A file plays at its own rate; a camera or stream is written at 30 frames per second (as is
         // a file ffprobe cannot read: the reader then reports it on the source's JSON line).
         let annotation = options.annotate.map { path in
-            LiveAnnotation<Task>(path: path, frameRate: (isFile ? try? VideoInfo.probe(path: source).frameRate : nil) ?? "30")
+            LiveAnnotation<Task>(path: path, frameRate: (isFile ? try? VideoInfo.probe(path: source).frameRate : nil) ?? "30",
+                                  preset: options.quality.preset)
         }
         let sink = LiveResults<Task.Result> { result, timestamp, error in
             annotation?.delivered(result, timestamp: timestamp)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TFLite
+import VisionErrors
 
 /// `vision-tasks model`: tools for one model file (`info`, `run`, `benchmark`).
 struct ModelCommand: AsyncParsableCommand {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Inference
 import TFLite
+import VisionErrors
 
 /// `vision-tasks model run PATH [--entry NAME] --input NAME=FILE ... --output-dir DIR`: runs a model on
 /// raw little-endian float32 inputs and writes each output as DIR/<name with / and : replaced by _>.f32.

@@ -86,6 +86,7 @@ enum OptionFlag {
         switch option {
         case "numThreads": return "--threads"
         case "modelAssetPath": return "--model"
+        case "maxDecompressedBundleBytes": return "--max-bundle-bytes"
         default: break
         }
         let parts = option.split(separator: ".")

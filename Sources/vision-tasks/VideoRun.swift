@@ -5,6 +5,12 @@ import VisionTasks
 
 /// Video mode over a video file: each selected frame goes to the task with its presentation
 /// timestamp; one JSON line per frame; `--annotate out.mp4` writes the frames with results drawn.
+///
+/// Three threads overlap the work (ffmpeg decodes and encodes in processes of its own): a reader
+/// takes decoded frames from ffmpeg and makes the task's images, the calling thread runs the task
+/// frame after frame, and a writer prints the JSON lines and draws and encodes the annotated
+/// frames, in frame order. The queues between them hold `VideoPipeline.depth` frames each, so
+/// memory stays bounded whatever the video's length.
 enum VideoRun {
     /// Processes the video at `path`, writing its lines to `output`; returns false if it or a frame failed.
     static func run<Task: MediaTask>(_ path: String, options: MediaOptions, factory: MediaTaskFactory<Task>,
@@ -18,42 +24,14 @@ enum VideoRun {
             return false
         }
         let task = try factory.make(.video, nil)
-        let rate = reader.info.map { Self.rate($0.frameRate, every: options.every) } ?? "25"
-        var writer: VideoWriter?
-        let bar = options.showProgress ? reader.info?.frameCount.map { ProgressBar(total: $0, unit: "frames") } : nil
+        let pipeline = VideoPipeline(path: path, reader: reader, task: task, output: output, options: options)
         let started = Date()
-        var seen = 0, processed = 0, found = 0
-        do {
-            while let frame = try reader.nextFrame() {
-                seen += 1
-                bar?.update(done: frame.index + 1)
-                guard (seen - 1) % options.every == 0 else { continue }
-                processed += 1
-                let image = try frame.image()
-                var drawn: Task.Result?
-                output.process(input: path, frame: frame.index) { () throws -> Task.Result in
-                    let result = try task.detect(videoFrame: image, timestampInMilliseconds: frame.timestampInMilliseconds)
-                    found += Task.found(in: result)
-                    drawn = result
-                    return result
-                }
-                if let annotate = options.annotate {
-                    if writer == nil {
-                        writer = try VideoWriter(path: annotate, width: frame.width, height: frame.height, frameRate: rate)
-                    }
-                    let annotation = try Annotation(pixels: frame.pixels, width: frame.width, height: frame.height, channels: 3)
-                    if let drawn { Task.draw(drawn, on: annotation) }
-                    try writer?.write(rgb: annotation.rgbPixels())
-                }
-            }
-            try writer?.finish()
-        } catch {
-            bar?.clear()
-            output.process(input: path) { () throws -> Task.Result in throw error }
+        pipeline.run()
+        if let failure = pipeline.failure {
+            output.process(input: path) { () throws -> Task.Result in throw failure }
             return false
         }
-        bar?.clear()
-        if seen == 0, let start = options.start {
+        if pipeline.seen == 0, let start = options.start {
             // Nothing at or after --start: say so rather than end with no line at all.
             let length = reader.info?.durationSeconds.map { String(format: " (%.2f s long)", $0) } ?? ""
             output.process(input: path) { () throws -> Task.Result in
@@ -64,7 +42,8 @@ enum VideoRun {
         let seconds = Date().timeIntervalSince(started)
         Console.error(String(
             format: "summary: %d frames decoded, %d processed, %d %@ found, %d failed, %.1f frames/s\n",
-            seen, processed, found, Task.foundNoun, output.failures - failuresBefore, seconds > 0 ? Double(processed) / seconds : 0))
+            pipeline.seen, pipeline.processed, pipeline.found, Task.foundNoun, output.failures - failuresBefore,
+            seconds > 0 ? Double(pipeline.processed) / seconds : 0))
         return output.failures == failuresBefore
     }
 
@@ -74,5 +53,115 @@ enum VideoRun {
         guard let num = parts.first.flatMap({ Int($0) }), num > 0 else { return "25" }
         let den = parts.count > 1 ? Int(parts[1]) ?? 1 : 1
         return "\(num)/\(max(1, den) * every)"
+    }
+}
+
+/// One `--video` run's three stages and what they share. Each stage's state is touched by its own
+/// thread only; the counters are read after the threads have joined.
+final class VideoPipeline<Task: MediaTask>: @unchecked Sendable {
+    /// Frames each queue holds (decoded and waiting for the task; done and waiting for the writer).
+    static var depth: Int { 2 }
+
+    private let path: String
+    private let reader: VideoReader
+    private let task: Task
+    private let output: JSONLines
+    private let every: Int
+    private let annotate: String?
+    private let quality: VideoQuality
+    private let rate: String
+    private let bar: ProgressBar?
+    private let decoded = BoundedQueue<(frame: VideoFrame, image: MPImage)>(capacity: depth)
+    private let done = BoundedQueue<(frame: VideoFrame, result: Swift.Result<Task.Result, any Error>)>(capacity: depth)
+    private let lock = NSLock()
+    private var firstFailure: (any Error)?
+    /// Frames decoded (reader thread), processed (task thread), things found (writer thread).
+    private(set) var seen = 0, processed = 0, found = 0
+
+    init(path: String, reader: VideoReader, task: Task, output: JSONLines, options: MediaOptions) {
+        self.path = path
+        self.reader = reader
+        self.task = task
+        self.output = output
+        every = options.every
+        annotate = options.annotate
+        quality = options.quality
+        rate = reader.info.map { VideoRun.rate($0.frameRate, every: options.every) } ?? "25"
+        bar = options.showProgress ? reader.info?.frameCount.map { ProgressBar(total: $0, unit: "frames") } : nil
+    }
+
+    /// What stopped the run (a decoding, drawing or encoding error), if anything did.
+    var failure: (any Error)? { lock.withLock { firstFailure } }
+
+    /// Runs the three stages to the end of the video (or the first failure).
+    func run() {
+        let readerThread = PipelineThread(name: "video-read") { self.readFrames() }
+        let writerThread = PipelineThread(name: "video-write") { self.writeResults() }
+        runTask()
+        readerThread.join()
+        writerThread.join()
+        bar?.clear()
+    }
+
+    private func fail(_ error: any Error) {
+        lock.withLock { if firstFailure == nil { firstFailure = error } }
+        decoded.close()
+        done.close()
+    }
+
+    /// Reader thread: decoded frames and their images, every `every`-th one.
+    private func readFrames() {
+        defer { decoded.close() }
+        do {
+            while let frame = try reader.nextFrame() {
+                seen += 1
+                guard (seen - 1) % every == 0 else { continue }
+                guard decoded.push((frame, try frame.image())) else { return }
+            }
+        } catch {
+            fail(error)
+        }
+    }
+
+    /// Calling thread: the task on each frame in order (a frame's error goes to the writer, which
+    /// prints it as that frame's line).
+    private func runTask() {
+        defer { done.close() }
+        while let (frame, image) = decoded.pop() {
+            processed += 1
+            bar?.update(done: frame.index + 1)
+            let result = Swift.Result { try task.detect(videoFrame: image, timestampInMilliseconds: frame.timestampInMilliseconds) }
+            guard done.push((frame, result)) else { return }
+        }
+    }
+
+    /// Writer thread: the JSON line of each frame, then (with `--annotate`) the frame drawn and encoded.
+    private func writeResults() {
+        var writer: VideoWriter?
+        var annotation: Annotation?
+        do {
+            while let (frame, result) = done.pop() {
+                output.process(input: path, frame: frame.index) { try result.get() }
+                let drawn = try? result.get()
+                if let drawn { found += Task.found(in: drawn) }
+                guard let annotate else { continue }
+                if writer == nil {
+                    writer = try VideoWriter(path: annotate, width: frame.width, height: frame.height, frameRate: rate,
+                                             preset: quality.preset)
+                }
+                // One canvas for the whole video: each frame is copied into it, drawn on, and read out.
+                if let annotation, annotation.width == frame.width, annotation.height == frame.height {
+                    try annotation.replacePixels(frame.pixels, channels: 3)
+                } else {
+                    annotation = try Annotation(pixels: frame.pixels, width: frame.width, height: frame.height, channels: 3)
+                }
+                guard let annotation else { continue }
+                if let drawn { Task.draw(drawn, on: annotation) }
+                try writer?.write(rgb: annotation.rgbPixels())
+            }
+            if failure == nil { try writer?.finish() }
+        } catch {
+            fail(error)
+        }
     }
 }

@@ -13,6 +13,11 @@ import Testing
         let alpha = rng.floats(g.outputChannels, 0, 1)
         let weights = try PackedConv2DWeights(geometry: g, filter: filter, bias: b)
         let t = KernelThreads(threads)
+        if threads > 1 {
+            let tiling = Conv2DTiling(pixels: g.batch * g.outputHeight * g.outputWidth, columns: g.outputChannels,
+                                      reduction: g.kernelHeight * g.kernelWidth * g.inputChannels, threads: threads)
+            #expect(tiling.tiles > 1, "\(g) is too small to be split: the threaded path would not run")
+        }
         for (i, isa) in testedISAs.enumerated() {
             let activation = fused ? [.none, .relu6][i % 2] : testedActivations[(Int(seed) + i) % testedActivations.count]
             var expected = naiveConv2D(g, input: input, filter: filter, bias: b, activation: .none)
@@ -106,9 +111,32 @@ import Testing
                                   kernelHeight: 3, kernelWidth: 3, padding: .same)
         try check(deep, seed: 24, threads: 2)
         try check(deep, seed: 25, threads: 2, fused: true)
-        let wide = Conv2DGeometry(inputHeight: 7, inputWidth: 7, inputChannels: 19, outputChannels: 130,
+        // Two pixel ranges × six channel ranges, the last ending on the 8-wide panel.
+        let wide = Conv2DGeometry(inputHeight: 7, inputWidth: 7, inputChannels: 190, outputChannels: 328,
                                   kernelHeight: 1, kernelWidth: 1, padding: .valid)
         try check(wide, seed: 26, threads: 3)
+    }
+
+    @Test func tilesCoverEveryOutputOnce() {
+        // (pixels, columns, reduction, threads): model layers from 96×96 maps to 3×3 ones, odd sizes.
+        let cases = [(9216, 16, 144, 2), (144, 256, 256, 2), (9, 1152, 192, 2), (49, 328, 190, 3), (30, 72, 216, 2),
+                     (2304, 37, 9, 4), (100, 8, 8, 2), (1, 1, 1, 2), (20000, 130, 64, 1)]
+        var split = 0
+        for (pixels, columns, reduction, threads) in cases {
+            let tiling = Conv2DTiling(pixels: pixels, columns: columns, reduction: reduction, threads: threads)
+            var covered = [Int](repeating: 0, count: pixels * columns)
+            for t in 0..<tiling.tiles {
+                let (p, c) = tiling.ranges(t)
+                #expect(c.lowerBound % 16 == 0 && (c.upperBound % 16 == 0 || c.upperBound == columns), "\(c)")
+                for i in p { for j in c { covered[i * columns + j] += 1 } }
+            }
+            #expect(covered.allSatisfy { $0 == 1 }, "\((pixels, columns, reduction, threads))")
+            #expect(tiling.tiles <= max(1, threads * KernelThreads.partsPerThread))
+            if tiling.tiles > 1 { split += 1 }
+            // Work too small to pay for a hand-over stays whole.
+            if pixels * columns * reduction < 2 * Conv2DTiling.minimumWork || threads == 1 { #expect(tiling.tiles == 1) }
+        }
+        #expect(split == 6, "cases split: \(split)")
     }
 
     @Test func fusedResidualAndPReLU() throws {
@@ -116,7 +144,8 @@ import Testing
         for (i, (hw, c, o)) in [(9, 8, 16), (7, 16, 8), (5, 12, 37), (6, 20, 24), (11, 3, 64)].enumerated() {
             let g = Conv2DGeometry(inputHeight: hw, inputWidth: hw + 1, inputChannels: c, outputChannels: o,
                                    kernelHeight: i == 4 ? 3 : 1, kernelWidth: i == 4 ? 3 : 1, padding: .same)
-            try check(g, seed: UInt64(300 + i), threads: 1 + i % 2, fused: true)
+            // One thread: these are too small to split (threadsSplitTheSameResult checks a split fused call).
+            try check(g, seed: UInt64(300 + i), fused: true)
         }
     }
 

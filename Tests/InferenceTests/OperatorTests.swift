@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import Inference
 import TFLite
+import VisionErrors
 
 /// Builds small graphs by hand to test one operator at a time through the real planner.
 struct GraphBuilder {

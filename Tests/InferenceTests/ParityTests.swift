@@ -3,6 +3,7 @@ import Foundation
 import Testing
 @testable import Inference
 import TFLite
+import VisionErrors
 
 /// Paths shared by the Inference tests.
 enum Fixtures {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VisionErrors
 @testable import TFLite
 
 /// Hostile bundles (issue 10): zip bombs stop at the decompressed-size limit, counted while inflating and

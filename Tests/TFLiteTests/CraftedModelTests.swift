@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TFLite
+import VisionErrors
 
 /// Small hand-built models (tools/make_tflite_fixtures.py): the reader accepts the one LiteRT runs and
 /// rejects, with a message naming the problem, each copy LiteRT refuses.

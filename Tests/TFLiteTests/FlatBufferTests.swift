@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TFLite
+import VisionErrors
 
 /// The FlatBuffer primitives on a hand-assembled buffer: scalars, strings, vectors, structs, absent
 /// fields and defaults, and the checks on vtables and field offsets.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TFLite
+import VisionErrors
 
 /// Truncated, corrupted and hostile models must throw `VisionTasksError.invalidModel` (or parse), never
 /// crash, hang or read out of bounds.

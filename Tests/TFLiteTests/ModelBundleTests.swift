@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TFLite
+import VisionErrors
 
 /// `.task` bundles: listing, nested bundles, lookups, and corrupt or hostile zips.
 @Suite struct ModelBundleTests {

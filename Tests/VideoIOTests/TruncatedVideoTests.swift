@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TFLite
+import VisionErrors
 @testable import VideoIO
 
 /// A video cut short (issue 10, finding 6): ffmpeg exits 0 and delivers fewer frames; the reader

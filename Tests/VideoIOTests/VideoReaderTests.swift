@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import TFLite
 @testable import VideoIO
+import VisionErrors
 
 @Suite struct VideoReaderTests {
     @Test func decodesEveryFrameWithItsTimestamp() throws {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import TFLite
 @testable import VisionCore
+import VisionErrors
 
 /// Decoding the fixture photos, compared with MediaPipe's own loader (stb_image, EXIF applied;
 /// tools/make_image_refs.py, 2000 sampled pixels each). Tolerance: exact, JPEG and PNG alike.

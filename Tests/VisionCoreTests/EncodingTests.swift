@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import TFLite
 @testable import VisionCore
+import VisionErrors
 
 /// Writing images: PNG round-trips exactly; JPEG (quality 95, 4:2:0 chroma) round-trips within
 /// 32 levels per channel (colour edges) with a mean under 1 level; the upright image is written.

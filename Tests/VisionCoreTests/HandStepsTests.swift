@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import TFLite
 @testable import VisionCore
+import VisionErrors
 
 /// The hand pipeline's pure steps against values worked out by hand from MediaPipe's calculators
 /// (hand_detector_graph.cc, HandLandmarksToRect, RectTransformation, LandmarkProjection,

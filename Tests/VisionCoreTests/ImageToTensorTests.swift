@@ -1,8 +1,8 @@
 import FixtureSupport
 import Foundation
 import Testing
-import TFLite
 @testable import VisionCore
+import VisionErrors
 
 /// Image -> tensor against MediaPipe 1.2.2's ImageToTensorCalculator: its own output (through an
 /// ImageEmbedder with a pass-through model) for axis-aligned crops and 90° steps, and its CPU

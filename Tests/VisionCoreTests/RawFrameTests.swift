@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import TFLite
 @testable import VisionCore
+import VisionErrors
 
 /// Raw frames (the Linux stand-in for CVPixelBuffer): size and stride validation, orientations.
 @Suite struct RawFrameTests {

@@ -52,6 +52,33 @@ import Testing
         #expect(size > 1000, "annotated mp4 of \(size) bytes")
     }
 
+    @Test func videoAnnotationQualityPicksTheEncoderPreset() throws {
+        let dir = try CLIRun.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let video = dir.appendingPathComponent("clip.mp4")
+        try CLIRun.ffmpeg(["-framerate", "10", "-loop", "1", "-i", CLIRun.fixtures.appendingPathComponent("astronaut.png").path,
+                           "-vf", "zoompan=z='1+0.01*on':d=1:s=320x240:fps=10", "-frames:v", "20",
+                           "-c:v", "libx264", "-pix_fmt", "yuv420p", video.path])
+        var sizes: [String: Int] = [:], outputs: [String: [String]] = [:]
+        for quality in ["fastest", "small"] {
+            let annotated = dir.appendingPathComponent("\(quality).mp4")
+            let run = try CLIRun.run(["face-detector", "--model", Self.faceModel, "--video", video.path,
+                                      "--annotate", annotated.path, "--quality", quality, "--no-progress"])
+            #expect(run.status == 0, "\(run.stderr)")
+            // Every frame reaches the encoder, in order, through the reader/task/writer threads.
+            #expect(run.lines.compactMap { $0["frame"] as? Int } == Array(0..<20))
+            #expect(try CLIRun.frameCount(annotated.path) == 20)
+            sizes[quality] = (try FileManager.default.attributesOfItem(atPath: annotated.path)[.size] as? Int) ?? 0
+            outputs[quality] = run.stdout.split(separator: "\n").map(String.init)
+        }
+        // x264 ultrafast writes a larger file than veryfast; the JSON lines do not depend on the preset.
+        #expect((sizes["fastest"] ?? 0) > (sizes["small"] ?? 0), "\(sizes)")
+        #expect(outputs["fastest"] == outputs["small"])
+        let bad = try CLIRun.run(["face-detector", "--model", Self.faceModel, "--video", video.path,
+                                  "--annotate", dir.appendingPathComponent("x.mp4").path, "--quality", "best"])
+        #expect(bad.status == 64, "\(bad.stderr)")
+    }
+
     @Test func liveSourceFasterThanProcessingDropsFramesInOrderWithBoundedMemory() throws {
         let dir = try CLIRun.scratch()
         defer { try? FileManager.default.removeItem(at: dir) }

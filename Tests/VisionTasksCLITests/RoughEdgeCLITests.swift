@@ -57,6 +57,8 @@ import Testing
         let landmarker = try CLIRun.run(["face-landmarker", "--model", CLIRun.models.appendingPathComponent("face_landmarker.task").path,
                                          "--num-faces", "0", Self.image])
         #expect(landmarker.stderr.hasPrefix("error: Invalid option --num-faces:"), "\(landmarker.stderr)")
+        let threads = try CLIRun.run(["face-detector", "--model", Self.faceModel, "--threads", "0", Self.image])
+        #expect(threads.status == 1 && threads.stderr.hasPrefix("error: Invalid option --threads:"), "\(threads.stderr)")
         let gestures = CLIRun.models.appendingPathComponent("gesture_recognizer.task").path
         let canned = try CLIRun.run(["gesture-recognizer", "--model", gestures, "--canned-gestures-max-results", "0", Self.image])
         #expect(canned.stderr.hasPrefix("error: Invalid option --canned-gestures-max-results:"), "\(canned.stderr)")

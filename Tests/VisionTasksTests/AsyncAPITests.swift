@@ -20,8 +20,10 @@ final class CountingFaceResultProcessor: FaceResultProcessor {}
 
 /// The async variants, the `AsyncSequence` of live-stream results and `reset()` (issue 13, point 5).
 @Suite struct AsyncAPITests {
-    private func runner(_ mode: RunningMode, delay: Double = 0, resets: ResetCounter? = nil) -> TaskRunner<Int, Int> {
+    private func runner(_ mode: RunningMode, delay: Double = 0, resets: ResetCounter? = nil,
+                        gate: Gate? = nil) -> TaskRunner<Int, Int> {
         let process: TaskRunner<Int, Int>.Process = { input, _ in
+            gate?.pass()
             if delay > 0 { Thread.sleep(forTimeInterval: delay) }
             if input < 0 { throw VisionTasksError.processingFailed("frame \(input) is bad") }
             return input * 2
@@ -50,7 +52,8 @@ final class CountingFaceResultProcessor: FaceResultProcessor {}
     }
 
     @Test func cancelledAsyncCallsThrowCancellationError() async throws {
-        let r = runner(.image, delay: 0.2)
+        let gate = Gate()
+        let r = runner(.image, gate: gate)
         // A call cancelled before it starts never runs.
         let early = Task { () async throws -> Int in
             while !Task.isCancelled { await Task.yield() }
@@ -58,14 +61,17 @@ final class CountingFaceResultProcessor: FaceResultProcessor {}
         }
         early.cancel()
         await #expect(throws: CancellationError.self) { _ = try await early.value }
-        // A call cancelled while it waits behind a running one is not run either.
+        // A call cancelled while it waits behind a running one is not run either. The first call is
+        // held at the gate until the second is cancelled, so no timing decides the order.
         let first = Task { try await r.processImage(1) }
-        try await Task.sleep(for: .milliseconds(50))
+        while !gate.reached { try await Task.sleep(for: .milliseconds(5)) }
         let second = Task { try await r.processImage(2) }
-        try await Task.sleep(for: .milliseconds(50))
+        try await Task.sleep(for: .milliseconds(20))
         second.cancel()
+        gate.open()
         #expect(try await first.value == 2)
         await #expect(throws: CancellationError.self) { _ = try await second.value }
+        #expect(gate.passes == 1, "the cancelled call must not reach the task's work")
     }
 
     @Test func resetLetsTimestampsStartAgainAndClearsState() throws {
@@ -191,6 +197,26 @@ final class CountingFaceResultProcessor: FaceResultProcessor {}
 }
 
 /// Counts the runner's reset calls.
+/// Holds every frame's work until opened; counts the frames that reached it.
+final class Gate: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var isOpen = false
+    private var count = 0
+    /// Whether a frame's work has reached the gate.
+    var reached: Bool { passes > 0 }
+    /// How many frames' work reached the gate.
+    var passes: Int { condition.lock(); defer { condition.unlock() }; return count }
+    /// Called by the work: counts it and waits until the gate is open.
+    func pass() {
+        condition.lock()
+        count += 1
+        while !isOpen { condition.wait() }
+        condition.unlock()
+    }
+    /// Lets every waiting and later frame through.
+    func open() { condition.lock(); isOpen = true; condition.broadcast(); condition.unlock() }
+}
+
 final class ResetCounter: @unchecked Sendable {
     private let lock = NSLock()
     private var value = 0

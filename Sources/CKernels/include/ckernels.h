@@ -111,12 +111,14 @@ void vt_clamp(const float *input, float *output, float lo, float hi, size_t begi
 
 // ---- Worker pool (pool.c) ----
 
-/// One part of a split kernel call: runs part `part` of the job at `ctx`.
-typedef void (*vt_part_fn)(void *ctx, int part);
-/// Runs fn(ctx, p) for every p in [0, parts) on the caller and persistent worker threads (started
-/// on first use, parts - 1 of them, at most 63) and returns when all have finished. Allocates
-/// nothing once the workers exist. Calls from several threads take turns; fn must not call it.
-void vt_parallel_run(int parts, vt_part_fn fn, void *ctx);
+/// One part of a split kernel call: runs part `part` of the job at `ctx` on thread `thread`
+/// (0 = the caller, below the call's thread count: it picks per-thread scratch).
+typedef void (*vt_part_fn)(void *ctx, int part, int thread);
+/// Runs fn(ctx, p, t) for every p in [0, parts) on the caller (t = 0) and up to threads - 1
+/// persistent worker threads (started on first use, at most 63), each part once, claimed by
+/// whichever thread is free, and returns when all have finished. Allocates nothing once the
+/// workers exist. Calls from several threads take turns; fn must not call it.
+void vt_parallel_run(int parts, int threads, vt_part_fn fn, void *ctx);
 
 #ifdef __cplusplus
 }

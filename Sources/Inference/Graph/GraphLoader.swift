@@ -3,6 +3,7 @@
 
 import Foundation
 import TFLite
+import VisionErrors
 
 enum GraphLoader {
     /// Builds the graph of `model`'s subgraph 0. Throws `unsupportedModel` naming the first operator,

@@ -1,5 +1,4 @@
 import CKernels
-import TFLite
 
 /// DEPTHWISE_CONV_2D: `output` [N, OH, OW, O] from `input` [N, H, W, C], clamped to `activation`.
 /// No allocation, no scratch; output rows are split across `threads`.
@@ -19,7 +18,7 @@ private struct DepthwiseJob: RangeJob {
     let packed: UnsafePointer<Float>
     let io: JobIO
 
-    func run(part: Int, begin: Int, end: Int) {
+    func run(thread: Int, begin: Int, end: Int) {
         var g = geometry
         vt_dwconv(&g, io.input, packed, io.output, io.activation.min, io.activation.max, begin, end, io.isa)
     }

@@ -44,7 +44,7 @@ private struct ChannelJob: RangeJob {
     let activation: ClampRange
     let isa: Int32
 
-    func run(part: Int, begin: Int, end: Int) {
+    func run(thread: Int, begin: Int, end: Int) {
         if let b {
             vt_add_prelu(a, b, alpha, output, channels, activation.min, activation.max, begin, end, isa)
         } else {
@@ -61,7 +61,7 @@ private struct FlatJob: RangeJob {
     let activation: ClampRange
     let isa: Int32
 
-    func run(part: Int, begin: Int, end: Int) {
+    func run(thread: Int, begin: Int, end: Int) {
         if let b {
             vt_add(a, b, output, activation.min, activation.max, begin, end, isa)
         } else {

@@ -1,5 +1,5 @@
 import CKernels
-import TFLite
+import VisionErrors
 
 /// FULLY_CONNECTED weights packed once at load: TFLite weights [outputs, inputs] and an optional bias.
 package final class PackedFullyConnectedWeights: @unchecked Sendable {
@@ -60,7 +60,7 @@ private struct FullyConnectedJob: RangeJob {
     let packed: UnsafePointer<Float>
     let io: JobIO
 
-    func run(part: Int, begin: Int, end: Int) {
+    func run(thread: Int, begin: Int, end: Int) {
         vt_fc(inputs, outputs, io.input, packed, io.output, io.activation.min, io.activation.max, begin, end, io.isa)
     }
 }

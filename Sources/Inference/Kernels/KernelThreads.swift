@@ -11,18 +11,24 @@ package struct KernelThreads: Sendable, Equatable {
     /// One thread: the call runs on the caller's thread.
     package static let single = KernelThreads(1)
 
-    /// Runs `job.run(part:begin:end:)` over `0 ..< total` split into at most `count` contiguous
-    /// parts whose boundaries are multiples of `granule`; parts run concurrently on the worker pool
-    /// (Sources/CKernels/pool.c) and all finish before return. No allocation.
-    /// Parts with fewer than `minimumPerPart` items are merged (small work stays on one thread).
+    /// Parts per thread when a call is split: more parts than threads let whichever thread is free
+    /// take the next one, so a worker that starts late (asleep, or preempted by another process)
+    /// does not hold the call up.
+    static let partsPerThread = 4
+
+    /// Runs `job.run(thread:begin:end:)` over `0 ..< total` split into contiguous parts whose
+    /// boundaries are multiples of `granule`: up to `partsPerThread` parts per thread, none with
+    /// fewer than `minimumPerPart` items (small work stays on the calling thread: splitting it would
+    /// cost more than it saves). Parts run concurrently on the worker pool (Sources/CKernels/pool.c)
+    /// and all finish before return. No allocation.
     func split<Job: RangeJob>(_ total: Int, granule: Int = 1, minimumPerPart: Int = 1, _ job: Job) {
         guard total > 0 else { return }
         let g = Swift.max(1, granule)
         let granules = (total + g - 1) / g
         let byWork = Swift.max(1, total / Swift.max(1, minimumPerPart))
-        let parts = Swift.min(count, granules, byWork)
-        if parts <= 1 {
-            job.run(part: 0, begin: 0, end: total)
+        let parts = Swift.min(count * Self.partsPerThread, granules, byWork)
+        if count <= 1 || parts <= 1 {
+            job.run(thread: 0, begin: 0, end: total)
             return
         }
         let split = SplitJob(job: job, total: total, granule: g, granules: granules, parts: parts)
@@ -30,9 +36,9 @@ package struct KernelThreads: Sendable, Equatable {
             var erased = ErasedJob(type: SplitJob<Job>.self, job: UnsafeRawPointer(pointer))
             withUnsafeMutablePointer(to: &erased) { context in
                 // A closure literal that captures nothing becomes a plain C function pointer.
-                vt_parallel_run(Int32(parts), { context, part in
+                vt_parallel_run(Int32(parts), Int32(Swift.min(count, parts)), { context, part, thread in
                     guard let erased = context?.assumingMemoryBound(to: ErasedJob.self).pointee else { return }
-                    erased.type.run(at: erased.job, part: Int(part))
+                    erased.type.run(at: erased.job, part: Int(part), thread: Int(thread))
                 }, context)
             }
         }
@@ -42,8 +48,8 @@ package struct KernelThreads: Sendable, Equatable {
 /// A kernel call's work over a range, split by `KernelThreads.split`: a struct of the call's
 /// pointers and parameters, so handing it to the worker threads allocates nothing.
 protocol RangeJob {
-    /// Computes items `begin ..< end`; `part` (below the thread count) picks per-thread scratch.
-    func run(part: Int, begin: Int, end: Int)
+    /// Computes items `begin ..< end` on thread `thread` (below the thread count: it picks per-thread scratch).
+    func run(thread: Int, begin: Int, end: Int)
 }
 
 /// What most kernel jobs carry: the input and output tensors, the fused clamp and the code path.
@@ -56,13 +62,13 @@ struct JobIO {
 
 /// One part of a split call.
 private protocol PartJob {
-    func run(part: Int)
+    func run(part: Int, thread: Int)
 }
 
 extension PartJob {
-    /// Runs part `part` of the job of this type at `pointer`.
-    static func run(at pointer: UnsafeRawPointer, part: Int) {
-        pointer.assumingMemoryBound(to: Self.self).pointee.run(part: part)
+    /// Runs part `part` of the job of this type at `pointer` on thread `thread`.
+    static func run(at pointer: UnsafeRawPointer, part: Int, thread: Int) {
+        pointer.assumingMemoryBound(to: Self.self).pointee.run(part: part, thread: thread)
     }
 }
 
@@ -70,10 +76,10 @@ private struct SplitJob<Job: RangeJob>: PartJob {
     let job: Job
     let total, granule, granules, parts: Int
 
-    func run(part: Int) {
+    func run(part: Int, thread: Int) {
         let begin = Swift.min(total, granules * part / parts * granule)
         let end = Swift.min(total, granules * (part + 1) / parts * granule)
-        if begin < end { job.run(part: part, begin: begin, end: end) }
+        if begin < end { job.run(thread: thread, begin: begin, end: end) }
     }
 }
 

@@ -1,5 +1,5 @@
 import CKernels
-import TFLite
+import VisionErrors
 
 /// The instruction set a kernel call runs with; `.best` is what this CPU supports.
 package enum KernelISA: Int, Sendable, Equatable, Comparable, CaseIterable, CustomStringConvertible {

@@ -1,5 +1,5 @@
 import CKernels
-import TFLite
+import VisionErrors
 
 /// Raw fp32 storage aligned to 64 bytes, owned by a packed-weights object.
 final class AlignedFloats: @unchecked Sendable {

@@ -1,5 +1,5 @@
 import CKernels
-import TFLite
+import VisionErrors
 
 /// How one kind of window kernel (CONV_2D, DEPTHWISE_CONV_2D) checks and packs its weights.
 package protocol WindowKernelKind: Sendable {

@@ -1,5 +1,4 @@
 import CKernels
-import TFLite
 
 /// MAX_POOL_2D: `output` [N, OH, OW, C] = max over each window of `input` [N, H, W, C] (padded taps
 /// skipped), clamped. `geometry.outputChannels` must equal `inputChannels`; dilation is ignored.
@@ -38,7 +37,7 @@ private struct PoolJob: RangeJob {
     let io: JobIO
     let kernel: PoolFunction
 
-    func run(part: Int, begin: Int, end: Int) {
+    func run(thread: Int, begin: Int, end: Int) {
         var g = geometry
         kernel(&g, io.input, io.output, io.activation.min, io.activation.max, begin, end, io.isa)
     }

@@ -1,5 +1,7 @@
 // DEQUANTIZE of constant tensors: IEEE half → float, and affine int8/uint8 → float.
 
+import VisionErrors
+
 /// Widens one IEEE 754 binary16 value (bits) to Float, exactly (subnormals, infinities, NaN).
 func floatFromHalf(_ h: UInt16) -> Float {
     let sign = UInt32(h & 0x8000) << 16
@@ -17,7 +19,7 @@ func floatFromHalf(_ h: UInt16) -> Float {
 }
 
 /// Dequantises integer values with per-tensor or per-channel (along `quantization.axis` of `shape`) scales.
-func dequantize<T: BinaryInteger>(_ values: [T], shape: [Int], quantization q: Quantization) throws(OperatorError) -> [Float] {
+func dequantize<T: BinaryInteger>(_ values: [T], shape: [Int], quantization q: Quantization) throws(VisionTasksError) -> [Float] {
     try require(!q.scales.isEmpty, "quantized tensor has no scale")
     try require(q.zeroPoints.isEmpty || q.zeroPoints.count == q.scales.count,
                 "quantization has \(q.scales.count) scales and \(q.zeroPoints.count) zero points")

@@ -1,32 +1,26 @@
 // Shape rules and copy plans of the layout operators. Each planner takes the input shape and
 // the operator's constant arguments and returns the output shape(s) and the block copies.
 
-/// A problem found while planning an operator; the planner turns it into a `VisionTasksError`
-/// naming the operator.
-struct OperatorError: Error {
-    var message: String
-    /// True when the model is valid but uses something the engine does not implement.
-    var unsupported = false
-}
+import VisionErrors
 
-/// Fails with `message` (a malformed model) unless `condition` holds.
+/// Fails with `message` (a malformed model; the planner adds the operator's name) unless `condition` holds.
 @inline(__always)
-func require(_ condition: Bool, _ message: @autoclosure () -> String) throws(OperatorError) {
-    if !condition { throw OperatorError(message: message()) }
+func require(_ condition: Bool, _ message: @autoclosure () -> String) throws(VisionTasksError) {
+    if !condition { throw .invalidModel(message()) }
 }
 
 /// Wraps a copy whose rank could not be collapsed to `StridedCopy.rank`.
 func stridedCopy(extents: [Int], sourceStrides: [Int], destinationStrides: [Int], sourceOffset: Int = 0,
-                 destinationOffset: Int = 0) throws(OperatorError) -> StridedCopy {
+                 destinationOffset: Int = 0) throws(VisionTasksError) -> StridedCopy {
     guard let c = StridedCopy(extents: extents, sourceStrides: sourceStrides, destinationStrides: destinationStrides,
                               sourceOffset: sourceOffset, destinationOffset: destinationOffset)
-    else { throw OperatorError(message: "more than \(StridedCopy.rank) non-trivial dimensions", unsupported: true) }
+    else { throw VisionTasksError.unsupportedModel("more than \(StridedCopy.rank) non-trivial dimensions") }
     return c
 }
 
 enum LayoutPlanner {
     /// RESHAPE: the new shape (one -1 inferred); the element count must not change.
-    static func reshape(_ input: [Int], newShape: [Int]) throws(OperatorError) -> [Int] {
+    static func reshape(_ input: [Int], newShape: [Int]) throws(VisionTasksError) -> [Int] {
         let count = input.reduce(1, *)
         var shape = newShape
         let unknown = shape.indices.filter { shape[$0] == -1 }
@@ -42,7 +36,7 @@ enum LayoutPlanner {
     }
 
     /// TRANSPOSE: output dim i is input dim perm[i].
-    static func transpose(_ input: [Int], perm: [Int]) throws(OperatorError) -> ([Int], StridedCopy) {
+    static func transpose(_ input: [Int], perm: [Int]) throws(VisionTasksError) -> ([Int], StridedCopy) {
         try require(perm.count == input.count && Set(perm) == Set(0..<input.count),
                     "permutation \(perm) does not fit a tensor of rank \(input.count)")
         let strides = contiguousStrides(input)
@@ -53,7 +47,7 @@ enum LayoutPlanner {
     }
 
     /// PAD: paddings is [rank × 2] (before, after) per dimension; padded cells are 0.
-    static func pad(_ input: [Int], paddings: [Int]) throws(OperatorError) -> ([Int], StridedCopy) {
+    static func pad(_ input: [Int], paddings: [Int]) throws(VisionTasksError) -> ([Int], StridedCopy) {
         try require(paddings.count == 2 * input.count, "paddings have \(paddings.count) values for rank \(input.count)")
         try require(paddings.allSatisfy { $0 >= 0 }, "negative padding \(paddings)")
         let out = input.indices.map { input[$0] + paddings[2 * $0] + paddings[2 * $0 + 1] }
@@ -65,10 +59,10 @@ enum LayoutPlanner {
     }
 
     /// CONCATENATION along `axis`: one copy per input into the output.
-    static func concatenation(_ inputs: [[Int]], axis: Int) throws(OperatorError) -> ([Int], [StridedCopy]) {
-        guard let first = inputs.first else { throw OperatorError(message: "no inputs") }
+    static func concatenation(_ inputs: [[Int]], axis: Int) throws(VisionTasksError) -> ([Int], [StridedCopy]) {
+        guard let first = inputs.first else { throw VisionTasksError.invalidModel("no inputs") }
         guard let a = normalizedAxis(axis, rank: first.count) else {
-            throw OperatorError(message: "axis \(axis) out of range for rank \(first.count)")
+            throw VisionTasksError.invalidModel("axis \(axis) out of range for rank \(first.count)")
         }
         for s in inputs {
             try require(s.count == first.count && s.indices.allSatisfy { $0 == a || s[$0] == first[$0] },
@@ -90,9 +84,9 @@ enum LayoutPlanner {
     }
 
     /// UNPACK along `axis` into `num` outputs, each without that dimension.
-    static func unpack(_ input: [Int], num: Int, axis: Int) throws(OperatorError) -> ([Int], [StridedCopy]) {
+    static func unpack(_ input: [Int], num: Int, axis: Int) throws(VisionTasksError) -> ([Int], [StridedCopy]) {
         guard let a = normalizedAxis(axis, rank: input.count) else {
-            throw OperatorError(message: "axis \(axis) out of range for rank \(input.count)")
+            throw VisionTasksError.invalidModel("axis \(axis) out of range for rank \(input.count)")
         }
         try require(input[a] == num, "unpack of \(num) along axis \(a) of shape \(input)")
         var out = input
@@ -109,10 +103,10 @@ enum LayoutPlanner {
 
     /// GATHER of constant `indices` (any shape) along `axis` (batch_dims 0).
     static func gather(_ input: [Int], indices: [Int], indicesShape: [Int], axis: Int, batchDims: Int)
-        throws(OperatorError) -> ([Int], [StridedCopy]) {
+        throws(VisionTasksError) -> ([Int], [StridedCopy]) {
         try require(batchDims == 0, "batch_dims \(batchDims)")
         guard let a = normalizedAxis(axis, rank: input.count) else {
-            throw OperatorError(message: "axis \(axis) out of range for rank \(input.count)")
+            throw VisionTasksError.invalidModel("axis \(axis) out of range for rank \(input.count)")
         }
         let out = Array(input[..<a]) + indicesShape + Array(input[(a + 1)...])
         let outer = input[..<a].reduce(1, *)
@@ -129,7 +123,7 @@ enum LayoutPlanner {
 
     /// STRIDED_SLICE with TFLite's begin/end/ellipsis/new-axis/shrink-axis masks and `offset`.
     static func stridedSlice(_ input: [Int], begin: [Int], end: [Int], strides: [Int], options o: SliceMasks)
-        throws(OperatorError) -> ([Int], StridedCopy) {
+        throws(VisionTasksError) -> ([Int], StridedCopy) {
         let m = begin.count
         try require(end.count == m && strides.count == m, "begin, end and strides differ in length")
         try require(strides.allSatisfy { $0 != 0 }, "a stride is 0")

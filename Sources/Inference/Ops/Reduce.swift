@@ -1,5 +1,7 @@
 // MEAN, SUM, REDUCE_MAX and REDUCE_MIN over a set of axes, with keep_dims.
 
+import VisionErrors
+
 /// Reduction of an input over some axes, collapsed to at most six (extent, reduced?) dimensions.
 struct ReducePlan: Equatable {
     static let rank = 6
@@ -13,11 +15,11 @@ struct ReducePlan: Equatable {
     /// How many input values fold into each output value.
     let reducedCount: Int
 
-    init(input: [Int], axes rawAxes: [Int], keepDims: Bool) throws(OperatorError) {
+    init(input: [Int], axes rawAxes: [Int], keepDims: Bool) throws(VisionTasksError) {
         var reduced = [Bool](repeating: false, count: input.count)
         for a in rawAxes {
             guard let n = normalizedAxis(a, rank: input.count) else {
-                throw OperatorError(message: "axis \(a) out of range for rank \(input.count)")
+                throw VisionTasksError.invalidModel("axis \(a) out of range for rank \(input.count)")
             }
             reduced[n] = true
         }
@@ -34,7 +36,7 @@ struct ReducePlan: Equatable {
             }
         }
         guard dims.count <= Self.rank else {
-            throw OperatorError(message: "reduction needs more than \(Self.rank) dimensions", unsupported: true)
+            throw VisionTasksError.unsupportedModel("reduction needs more than \(Self.rank) dimensions")
         }
         let pad = Self.rank - dims.count
         let ext = [Int](repeating: 1, count: pad) + dims.map(\.n)

@@ -1,7 +1,7 @@
+import VisionErrors
 // From graph to runnable plan: prepare every node (shapes checked against the model), fold
 // nodes whose inputs are all constant, place run-time tensors in one arena, and bind kernels.
 
-import TFLite
 
 /// Owns float buffers handed to kernels as raw pointers (constants, folding scratch).
 final class BufferStore {
@@ -25,17 +25,14 @@ final class BufferStore {
     }
 }
 
-/// Converts a planning problem of node `node` into the error users see.
+/// Converts a planning problem of node `node` into the error users see, naming the operator.
 func modelError(_ error: Error, node: GraphNode) -> VisionTasksError {
     let place = "operator \(node.opName) (index \(node.index)) in subgraph 0"
     switch error {
-    case let e as OperatorError:
-        return e.unsupported ? .unsupportedModel("\(place) is not supported: \(e.message)") : .invalidModel("\(place): \(e.message)")
-    case let e as VisionTasksError:
-        if case .unsupportedModel(let m) = e { return .unsupportedModel("\(place) is not supported: \(m)") }
-        return e
-    default:
-        return .invalidModel("\(place): \(error)")
+    case VisionTasksError.unsupportedModel(let message): return .unsupportedModel("\(place) is not supported: \(message)")
+    case VisionTasksError.invalidModel(let message): return .invalidModel("\(place): \(message)")
+    case let e as VisionTasksError: return e
+    default: return .invalidModel("\(place): \(error)")
     }
 }
 
@@ -70,7 +67,7 @@ final class ExecutionPlan {
             do {
                 for t in node.inputs where t >= 0 {
                     guard graph.tensors[t].constant != nil || written.contains(t) else {
-                        throw OperatorError(message: "input tensor \(graph.tensors[t].name) is read before it is computed")
+                        throw VisionTasksError.invalidModel("input tensor \(graph.tensors[t].name) is read before it is computed")
                     }
                 }
                 prepared = try NodePreparer(graph: graph, node: node).prepare()
@@ -78,13 +75,13 @@ final class ExecutionPlan {
                     let declared = graph.tensors[t]
                     let inferred = prepared.outputShapes[slot]
                     guard declared.shape == inferred || declared.shape.isEmpty && inferred.reduce(1, *) == 1 else {
-                        throw OperatorError(message: "output \(declared.name) is declared \(declared.shape) but computes to \(inferred)")
+                        throw VisionTasksError.invalidModel("output \(declared.name) is declared \(declared.shape) but computes to \(inferred)")
                     }
                     guard declared.type == .float32 || node.operation == .dequantize else {
-                        throw OperatorError(message: "output \(declared.name) has type \(declared.type)", unsupported: true)
+                        throw VisionTasksError.unsupportedModel("output \(declared.name) has type \(declared.type)")
                     }
                     guard declared.constant == nil, !written.contains(t) else {
-                        throw OperatorError(message: "output \(declared.name) is written twice or is a constant")
+                        throw VisionTasksError.invalidModel("output \(declared.name) is written twice or is a constant")
                     }
                     graph.tensors[t].shape = inferred
                     graph.tensors[t].type = .float32

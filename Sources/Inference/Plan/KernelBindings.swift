@@ -1,6 +1,8 @@
 // Binds the packed C kernels (Sources/Inference/Kernels) to graph nodes: weights are packed
 // once here, and each run is one call into CKernels through a closure over fixed pointers.
 
+import VisionErrors
+
 extension ClampRange {
     /// The clamp of a fused activation.
     init(_ activation: Activation) {
@@ -25,7 +27,7 @@ final class BoundKernel: Kernel {
 /// Reads a node's constant weights (slot 1) and optional bias (slot 2).
 private func weightsAndBias(_ context: KernelContext, _ opName: String) throws -> ([Float], [Float]?) {
     guard let weights = context.constantValues(1) else {
-        throw OperatorError(message: "\(opName) weights must be constant", unsupported: true)
+        throw VisionTasksError.unsupportedModel("\(opName) weights must be constant")
     }
     return (weights, context.constantValues(2))
 }

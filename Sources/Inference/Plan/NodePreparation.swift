@@ -1,6 +1,8 @@
 // Shape inference and kernel preparation for one node: checks the operator's inputs, computes
 // its output shapes, and returns a recipe that binds a kernel to buffers once they are placed.
 
+import VisionErrors
+
 /// The buffers a kernel is bound to, and constant data for packing weights.
 protocol KernelContext {
     /// The buffer of the node's input at `slot` (constant or arena).
@@ -29,9 +31,9 @@ struct NodePreparer {
     let graph: Graph
     let node: GraphNode
 
-    private func tensor(_ slot: Int) throws(OperatorError) -> GraphTensor {
+    private func tensor(_ slot: Int) throws(VisionTasksError) -> GraphTensor {
         guard slot < node.inputs.count, node.inputs[slot] >= 0 else {
-            throw OperatorError(message: "input \(slot) is missing")
+            throw VisionTasksError.invalidModel("input \(slot) is missing")
         }
         return graph.tensors[node.inputs[slot]]
     }
@@ -39,35 +41,34 @@ struct NodePreparer {
     private func hasInput(_ slot: Int) -> Bool { slot < node.inputs.count && node.inputs[slot] >= 0 }
 
     /// Shape of a float input (runtime or constant).
-    private func floatShape(_ slot: Int) throws(OperatorError) -> [Int] {
+    private func floatShape(_ slot: Int) throws(VisionTasksError) -> [Int] {
         let t = try tensor(slot)
         guard t.type == .float32 else {
-            throw OperatorError(message: "input \(slot) (\(t.name)) has type \(t.type); only float32 is supported here",
-                                unsupported: true)
+            throw VisionTasksError.unsupportedModel("input \(slot) (\(t.name)) has type \(t.type); only float32 is supported here")
         }
         return t.shape
     }
 
     /// Values of a constant int32 argument (shape, axes, permutation, paddings, indices, size).
-    private func ints(_ slot: Int) throws(OperatorError) -> [Int] {
+    private func ints(_ slot: Int) throws(VisionTasksError) -> [Int] {
         let t = try tensor(slot)
         guard case .int32(let v)? = t.constant else {
-            throw OperatorError(message: "input \(slot) (\(t.name)) must be a constant int32 tensor", unsupported: true)
+            throw VisionTasksError.unsupportedModel("input \(slot) (\(t.name)) must be a constant int32 tensor")
         }
         return v.map(Int.init)
     }
 
-    private func requireOutputs(_ n: Int) throws(OperatorError) {
+    private func requireOutputs(_ n: Int) throws(VisionTasksError) {
         try require(node.outputs.count == n, "has \(node.outputs.count) outputs, expected \(n)")
     }
 
-    func prepare() throws(OperatorError) -> PreparedNode {
+    func prepare() throws(VisionTasksError) -> PreparedNode {
         switch node.operation {
         case .binary(let op, let activation):
             try requireOutputs(1)
             let a = try floatShape(0), b = try floatShape(1)
             guard let plan = BroadcastPlan(a, b) else {
-                throw OperatorError(message: "shapes \(a) and \(b) do not broadcast")
+                throw VisionTasksError.invalidModel("shapes \(a) and \(b) do not broadcast")
             }
             let count = plan.outputShape.reduce(1, *)
             let channels = a.last ?? 1
@@ -196,13 +197,13 @@ struct NodePreparer {
             switch t.constant {
             case .float16(let h)?: values = h.map(floatFromHalf)
             case .int8(let q)?:
-                guard let quantization = t.quantization else { throw OperatorError(message: "\(t.name) has no quantization") }
+                guard let quantization = t.quantization else { throw VisionTasksError.invalidModel("\(t.name) has no quantization") }
                 values = try dequantize(q, shape: t.shape, quantization: quantization)
             case .uint8(let q)?:
-                guard let quantization = t.quantization else { throw OperatorError(message: "\(t.name) has no quantization") }
+                guard let quantization = t.quantization else { throw VisionTasksError.invalidModel("\(t.name) has no quantization") }
                 values = try dequantize(q, shape: t.shape, quantization: quantization)
             case .float32(let f)?: values = f
-            default: throw OperatorError(message: "cannot dequantize \(t.type)", unsupported: true)
+            default: throw VisionTasksError.unsupportedModel("cannot dequantize \(t.type)")
             }
             return PreparedNode(outputShapes: [t.shape]) { ctx in
                 ConstantKernel(values: values, out: ctx.output(0))
@@ -254,7 +255,7 @@ struct NodePreparer {
 
     /// The window geometry of a convolution or pool on NHWC `input`, with TFLite's padding rule.
     private func windowGeometry(input s: [Int], kernelH: Int, kernelW: Int, outputChannels: Int,
-                                options: ConvolutionOptions) throws(OperatorError) -> Conv2DGeometry {
+                                options: ConvolutionOptions) throws(VisionTasksError) -> Conv2DGeometry {
         try require(kernelH > 0 && kernelW > 0 && options.strideH > 0 && options.strideW > 0
                         && options.dilationH > 0 && options.dilationW > 0,
                     "kernel, stride and dilation must be positive")
@@ -267,12 +268,12 @@ struct NodePreparer {
         do {
             try g.validate(node.opName)
         } catch {
-            throw OperatorError(message: "geometry out of range for input \(s)", unsupported: true)
+            throw VisionTasksError.unsupportedModel("geometry out of range for input \(s)")
         }
         return g
     }
 
-    private func requireBias(slot: Int, channels: Int) throws(OperatorError) {
+    private func requireBias(slot: Int, channels: Int) throws(VisionTasksError) {
         guard hasInput(slot) else { return }
         let b = try floatShape(slot)
         try require(b.reduce(1, *) == channels, "bias \(b) does not have \(channels) values")

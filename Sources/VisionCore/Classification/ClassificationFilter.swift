@@ -1,4 +1,4 @@
-import TFLite
+import VisionErrors
 
 // MediaPipe's classification post-processing (ConfigureTensorsToClassificationCalculator +
 // TensorsToClassificationCalculator): scores → labelled, filtered, sorted classifications.

@@ -1,5 +1,5 @@
 import Foundation
-import TFLite
+import VisionErrors
 
 /// How a box is laid out in the raw regression tensor.
 public enum SSDBoxFormat: Sendable, Equatable {

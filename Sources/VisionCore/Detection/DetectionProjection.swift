@@ -1,4 +1,4 @@
-import TFLite
+import VisionErrors
 
 /// A 2-D affine map of normalized points, `x' = m00·x + m01·y + m02`, `y' = m10·x + m11·y + m12`:
 /// the top rows of the 4×4 matrix MediaPipe's `ImageToTensorCalculator` emits, which take a point

@@ -1,5 +1,5 @@
 import Foundation
-import TFLite
+import VisionErrors
 
 /// One SSD anchor: a centre and size in normalized input-tensor coordinates.
 /// With a fixed anchor size the width and height are 1, and the model predicts sizes directly.

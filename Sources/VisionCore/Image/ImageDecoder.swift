@@ -1,6 +1,6 @@
 import CImageCodecs
 import Foundation
-import TFLite
+import VisionErrors
 
 /// Decodes JPEG (stb_image, as MediaPipe's loader) and PNG (libpng) bytes into an `MPImage`,
 /// giving the pixels MediaPipe's file loader gives: gray stays gray, RGB and RGBA keep their channels, an EXIF

@@ -1,6 +1,6 @@
 import CImageCodecs
 import Foundation
-import TFLite
+import VisionErrors
 
 /// The file formats `MPImage` can be written in.
 public enum ImageFileFormat: String, Sendable {

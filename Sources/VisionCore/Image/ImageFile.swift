@@ -1,5 +1,5 @@
 import Foundation
-import TFLite
+import VisionErrors
 
 /// Reads image files with plain POSIX calls: the descriptor is closed and the buffer released on every
 /// path, errors name the path (Foundation's `Data(contentsOf:)` leaked 4 KB per truncated file).

@@ -1,4 +1,4 @@
-import TFLite
+import VisionErrors
 
 /// How the stored pixels must be turned to show the image upright, with the meaning of
 /// `UIImage.Orientation` (and of the EXIF orientations 1, 3, 6 and 8 for the four rotations).

@@ -1,4 +1,3 @@
-import TFLite
 
 extension MPImage {
     /// Converts a rectangle in the upright image's normalised coordinates to the stored pixels'

@@ -1,4 +1,3 @@
-import TFLite
 
 extension MPImage {
     /// The upright image as compact RGB8 pixels with orientation `.up`: the stored pixels turned by

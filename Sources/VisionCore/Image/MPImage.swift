@@ -1,5 +1,5 @@
 import Foundation
-import TFLite
+import VisionErrors
 
 /// An image or video frame for the vision tasks, as `MPImage` of MediaPipe for iOS: decoded from a
 /// JPEG or PNG file, or copied from raw pixels (the Linux stand-in for a `CVPixelBuffer`).

@@ -1,5 +1,5 @@
 import Foundation
-import TFLite
+import VisionErrors
 
 /// Pixel memory owned by an `MPImage`: allocated with `malloc`, written once while the image is
 /// made, then only read, so it can be shared across threads.

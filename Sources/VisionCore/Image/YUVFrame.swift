@@ -1,5 +1,5 @@
 import Foundation
-import TFLite
+import VisionErrors
 
 /// The layout of a raw YUV frame, as Linux cameras (V4L2) and video decoders hand them out (and
 /// the usual `CVPixelBuffer` formats on iOS). 8 bits per sample; chroma at half resolution.

@@ -1,4 +1,4 @@
-import TFLite
+import VisionErrors
 
 /// Turns an image region into a float NHWC RGB tensor as MediaPipe's ImageToTensorCalculator
 /// does on the CPU: the (rotated) region of interest, optionally padded to the tensor's aspect

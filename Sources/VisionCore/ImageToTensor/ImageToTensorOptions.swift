@@ -1,4 +1,4 @@
-import TFLite
+import VisionErrors
 
 /// What fills the tensor where the region of interest reaches outside the image
 /// (MediaPipe's `ImageToTensorCalculatorOptions.BorderMode`).

@@ -1,6 +1,7 @@
 import Foundation
 import TFLite
 import VisionCore
+import VisionErrors
 
 /// MediaPipe's face detection graph on one image: letterbox to the model's 128×128 input →
 /// BlazeFace → SSD decoding against the short-range anchors → weighted non-max suppression →

@@ -1,11 +1,11 @@
 import Foundation
-import TFLite
 import VisionCore
+import VisionErrors
 
 /// The contents of `geometry_pipeline_metadata_landmarks.binarypb` (MediaPipe's
 /// `GeometryPipelineMetadata` protobuf): the canonical face mesh's vertex positions in centimetres
 /// and the per-vertex weights of the Procrustes landmark basis.
-struct FaceGeometryMetadata: Sendable {
+package struct FaceGeometryMetadata: Sendable {
     /// The canonical mesh's vertex positions (x, y, z), one per face-mesh landmark.
     let canonicalLandmarks: [SIMD3<Float>]
     /// The Procrustes weight of each vertex (0 for vertices outside the basis).
@@ -14,7 +14,7 @@ struct FaceGeometryMetadata: Sendable {
     /// Parses the serialized metadata; `name` names the file in error messages. Only meshes of
     /// MediaPipe's `VERTEX_PT` layout (x, y, z, u, v per vertex) and the landmark input source are
     /// accepted, as the face landmarker graph uses them.
-    init(data: Data, name: String) throws {
+    package init(data: Data, name: String) throws {
         let reader = ProtobufReader(data, context: name)
         var vertexBuffer: [Float] = []
         var vertexType: UInt64 = 0

@@ -1,6 +1,6 @@
 import Foundation
-import TFLite
 import VisionCore
+import VisionErrors
 
 /// MediaPipe's face geometry pipeline for landmarks (`geometry_pipeline.cc`, face landmark input):
 /// converts a face's screen landmarks into metric space seen by a perspective camera and solves

@@ -2,6 +2,7 @@ import Foundation
 import Inference
 import TFLite
 import VisionCore
+import VisionErrors
 
 /// MediaPipe's single-face landmarks graph around `face_landmarks_detector.tflite`: the rotated
 /// face rect is warped to the model's 256×256 input (edge pixels replicated), the 478 landmarks

@@ -1,6 +1,7 @@
 import Foundation
 import TFLite
 import VisionCore
+import VisionErrors
 
 /// MediaPipe's face landmarker graph for one frame at a time: face detection → face rect (eye
 /// keypoints, ×1.5) → landmarks per rect → faces with presence above the threshold → smoothing

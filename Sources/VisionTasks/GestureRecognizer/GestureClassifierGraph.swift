@@ -2,6 +2,7 @@ import Foundation
 import Inference
 import TFLite
 import VisionCore
+import VisionErrors
 
 /// MediaPipe's single-hand gesture recognizer graph over a `hand_gesture_recognizer.task` bundle:
 /// landmarks, handedness and world landmarks prepared as MediaPipe prepares them → gesture embedder →

@@ -2,6 +2,7 @@ import Foundation
 import Inference
 import TFLite
 import VisionCore
+import VisionErrors
 
 /// One hand as the landmark model saw it, in MediaPipe's terms, before it becomes a result.
 package struct HandObservation: Sendable {

@@ -1,6 +1,7 @@
 import Inference
 import TFLite
 import VisionCore
+import VisionErrors
 
 /// MediaPipe's single-shot detector steps on one upright image, shared by the face and palm
 /// detectors: letterbox to the model's square input → model → SSD decoding against the anchors →

@@ -1,5 +1,6 @@
 import Foundation
 import TFLite
+import VisionErrors
 
 /// The compute device a task runs on, with MediaPipe for iOS's names. VisionTasks runs on the CPU
 /// only: a task created with `.GPU` throws `invalidOption` naming `delegate`.

@@ -1,4 +1,5 @@
 import TFLite
+import VisionErrors
 
 extension ModelBundle {
     /// Requires every one of `entries`, the files a `kind` bundle holds ("hand landmarker"). Throws

@@ -1,4 +1,5 @@
 import TFLite
+import VisionErrors
 
 /// The value range a float image model's input expects, as MediaPipe derives it from the model's
 /// normalization metadata: pixel levels 0 and 255 through `(level - mean) / std`, one mean and std

@@ -1,5 +1,5 @@
 import Testing
-@testable import TFLite
+import VisionErrors
 
 @Suite struct VisionTasksErrorTests {
     @Test func messagesNameTheProblem() {

@@ -1,0 +1,67 @@
+import Foundation
+
+/// A first-in first-out hand-over between two threads that holds at most `capacity` items: `push`
+/// waits while it is full, `pop` waits while it is empty. `close()` ends it for both sides (a
+/// consumer that stops early closes it so the producer does not wait for ever). Items cross
+/// threads, so a producer must not touch an item after pushing it.
+final class BoundedQueue<Element>: @unchecked Sendable {
+    private let capacity: Int
+    private let condition = NSCondition()
+    private var items: [Element] = []
+    private var closed = false
+
+    /// A queue holding at most `capacity` items (at least 1).
+    init(capacity: Int) {
+        self.capacity = max(1, capacity)
+        items.reserveCapacity(self.capacity)
+    }
+
+    /// Appends `item`, waiting for room; returns false (dropping the item) once the queue is closed.
+    @discardableResult
+    func push(_ item: Element) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while items.count >= capacity && !closed { condition.wait() }
+        guard !closed else { return false }
+        items.append(item)
+        condition.broadcast()
+        return true
+    }
+
+    /// The oldest item, waiting for one; nil once the queue is closed and empty.
+    func pop() -> Element? {
+        condition.lock()
+        defer { condition.unlock() }
+        while items.isEmpty && !closed { condition.wait() }
+        guard !items.isEmpty else { return nil }
+        let item = items.removeFirst()
+        condition.broadcast()
+        return item
+    }
+
+    /// Ends the queue: pushes fail from now on; pops return what is left, then nil.
+    func close() {
+        condition.lock()
+        closed = true
+        condition.broadcast()
+        condition.unlock()
+    }
+}
+
+/// Runs `body` on a new thread; `join()` waits for it to return.
+final class PipelineThread: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+
+    /// Starts `body` on its own thread (named `name` for profilers and debuggers).
+    init(name: String, _ body: @escaping @Sendable () -> Void) {
+        let thread = Thread { [done] in
+            body()
+            done.signal()
+        }
+        thread.name = name
+        thread.start()
+    }
+
+    /// Waits until the thread's body has returned.
+    func join() { done.wait() }
+}

@@ -1,0 +1,75 @@
+"""Per-input summaries of vision-tasks result lines, shared by the Spark job and its local test.
+
+A result line is the tool's JSON line with the task added: {"task": "face-landmarker", "input": ...,
+"result" | "error" | "video": ..., ["frame": n]}. One summary per input gathers its lines of both tasks.
+"""
+
+import json
+
+VIDEO_EXTENSIONS = {".mp4", ".mov", ".mkv", ".avi", ".webm", ".m4v"}
+
+# The columns of the Parquet table, in order, with their Spark SQL types.
+SCHEMA = "input string, kind string, frames int, faces int, hands int, gestures array<string>, top_blendshapes array<string>, errors int"
+
+
+def kind_of(path):
+    """'video' for a path with a video extension, else 'image'."""
+    dot = path.rfind(".")
+    return "video" if dot >= 0 and path[dot:].lower() in VIDEO_EXTENSIONS else "image"
+
+
+def tag(task, line):
+    """The tool's line `line` with `"task": task` added (None for a line that is not a JSON object)."""
+    try:
+        obj = json.loads(line)
+    except ValueError:
+        return None
+    if not isinstance(obj, dict) or "input" not in obj:
+        return None
+    obj["task"] = task
+    return obj
+
+
+def is_final(obj):
+    """Whether a line closes its input for its task: an image's line, a video's summary or error line."""
+    return "frame" not in obj
+
+
+def summarize(path, objs):
+    """The summary row of one input from all its tagged lines (both tasks, any order)."""
+    frames = faces = hands = errors = 0
+    gestures = set()
+    blend_sum, blend_count = {}, 0
+    for obj in objs:
+        if "error" in obj:
+            errors += 1
+            continue
+        result = obj.get("result")
+        if result is None:
+            continue
+        if obj["task"] == "face-landmarker":
+            frames += 1
+            faces = max(faces, len(result.get("faceLandmarks", [])))
+            shapes = result.get("faceBlendshapes") or []
+            if shapes:
+                blend_count += 1
+                for category in shapes[0]["categories"]:
+                    name = category["categoryName"]
+                    blend_sum[name] = blend_sum.get(name, 0.0) + category["score"]
+        else:
+            hands = max(hands, len(result.get("landmarks", [])))
+            for per_hand in result.get("gestures", []):
+                if per_hand:
+                    gestures.add(per_hand[0]["categoryName"])
+    # The three blendshapes with the highest mean score over the frames with a face (ties by name).
+    top = sorted(blend_sum, key=lambda name: (-blend_sum[name] / blend_count, name))[:3] if blend_count else []
+    return {"input": path, "kind": kind_of(path), "frames": frames, "faces": faces, "hands": hands,
+            "gestures": sorted(gestures), "top_blendshapes": top, "errors": errors}
+
+
+def summarize_all(objs):
+    """Summary rows of every input in `objs`, sorted by input."""
+    by_input = {}
+    for obj in objs:
+        by_input.setdefault(obj["input"], []).append(obj)
+    return [summarize(path, by_input[path]) for path in sorted(by_input)]

@@ -1,0 +1,95 @@
+"""Apache Spark job: vision-tasks over a manifest of images and videos, as a worker of Spark.
+
+    spark-submit --master local[2] examples/spark/vision_job.py \
+        --manifest inputs.txt --tool .build/release/vision-tasks --models models --out out/
+
+The manifest holds one path per line (images, and videos by extension). Its lines are split into
+partitions; each partition is piped (RDD.pipe) into `vision-tasks <task> --input-list -` (images) or
+`--video-list -` (videos) on an executor, for the Face Landmarker (with blendshapes) and the Gesture
+Recognizer. Spark never sees a picture: the tool reads the files, so the paths must be readable
+where the executors run (a shared file system, or paths the container image holds).
+
+Writes OUT/lines/ (the tool's JSON lines, each with "task" added; Spark text part files) and
+OUT/summary.parquet (one row per input: frames, faces, hands, gestures, top blendshapes, errors).
+Exits 1 if an input has no final line for a task (a worker died or was killed), naming them.
+"""
+
+import argparse
+import json
+import os
+import shlex
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import summaries  # noqa: E402  (shipped beside this file; --py-files on a cluster)
+
+TASKS = ("face-landmarker", "gesture-recognizer")
+
+
+def tool_command(tool, models, task, kind, threads):
+    """The worker's command line for one task and kind of input (the manifest comes on stdin)."""
+    model = {"face-landmarker": "face_landmarker.task", "gesture-recognizer": "gesture_recognizer.task"}[task]
+    args = [tool, task, "--model", os.path.join(models, model), "--threads", str(threads), "--no-progress"]
+    args += ["--output-face-blendshapes"] if task == "face-landmarker" else ["--num-hands", "2"]
+    args += ["--input-list", "-"] if kind == "image" else ["--video-list", "-"]
+    return shlex.join(args)
+
+
+def read_manifest(path):
+    """The manifest's paths in order, blank lines skipped (as the tool reads them)."""
+    with open(path, encoding="utf-8") as f:
+        return [line.rstrip("\r\n") for line in f if line.strip()]
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--manifest", required=True, help="one image or video path per line")
+    parser.add_argument("--tool", required=True, help="the vision-tasks executable, as the executors see it")
+    parser.add_argument("--models", required=True, help="folder holding face_landmarker.task and gesture_recognizer.task")
+    parser.add_argument("--out", required=True, help="output folder (lines/ and summary.parquet are replaced)")
+    parser.add_argument("--partitions", type=int, default=0, help="partitions of the manifest (default: Spark's parallelism)")
+    parser.add_argument("--threads", type=int, default=1, help="inference threads per worker")
+    args = parser.parse_args(argv)
+
+    from pyspark.sql import SparkSession
+
+    spark = SparkSession.builder.appName("vision-tasks").getOrCreate()
+    sc = spark.sparkContext
+    sc.setLogLevel("WARN")
+    sc.addPyFile(summaries.__file__)  # the executors' Python workers import it too
+    started = time.time()
+    paths = read_manifest(args.manifest)
+    partitions = args.partitions or sc.defaultParallelism
+    tagged = []
+    for kind in ("image", "video"):
+        selected = [p for p in paths if summaries.kind_of(p) == kind]
+        if not selected:
+            continue
+        rdd = sc.parallelize(selected, min(partitions, len(selected)))
+        for task in TASKS:
+            lines = rdd.pipe(tool_command(args.tool, args.models, task, kind, args.threads))
+            tagged.append(lines.map(lambda line, task=task: summaries.tag(task, line)).filter(lambda obj: obj is not None))
+    objs = sc.union(tagged).cache()
+
+    # Every input must have one final line per task, or the worker running it died.
+    closed = set(objs.filter(summaries.is_final).map(lambda obj: (obj["task"], obj["input"])).collect())
+    missing = [(task, p) for p in paths for task in TASKS if (task, p) not in closed]
+
+    objs.map(lambda obj: json.dumps(obj, sort_keys=True, separators=(",", ":"))).saveAsTextFile(os.path.join(args.out, "lines"))
+    rows = objs.keyBy(lambda obj: obj["input"]).groupByKey().map(lambda kv: summaries.summarize(kv[0], list(kv[1])))
+    table = spark.createDataFrame(rows, summaries.SCHEMA).orderBy("input")
+    table.write.mode("overwrite").parquet(os.path.join(args.out, "summary.parquet"))
+    count = objs.count()
+    seconds = time.time() - started
+    print(f"vision-tasks on spark: {len(paths)} inputs, {partitions} partitions, {count} lines, {seconds:.1f} s", file=sys.stderr)
+    spark.stop()
+    if missing:
+        for task, p in missing:
+            print(f"error: no final {task} line for {p}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,446 @@
+#!/usr/bin/env python3
+"""`make bench`: every speed and memory comparison of VisionTasks against Google's LiteRT and
+MediaPipe, run side by side in one go on this machine, printed as one table of ratios.
+
+Rows (ratio = VisionTasks / reference; below 1 means we take less time or memory):
+  engine      each model's invoke() at 1 and 2 threads against LiteRT 2.3.0 (XNNPACK), the CPU
+              time per call at 2 threads against 1, and our 1->2 thread speed-up
+  task        the four tasks per image and per video frame, one and two faces/hands, at 1 and 2
+              threads, against MediaPipe 1.2.2's Python API (its graph runs on one thread), and
+              the CPU time per call at 2 threads
+  video       `vision-tasks ... --video` (whole process: JSON lines, or --annotate to H.264) against
+              MediaPipe's usual OpenCV loop (tools/bench_mediapipe_video.py), at 720p and 1080p;
+              time and peak memory
+  folder      100 photos with --jobs 2 against a 2-process MediaPipe pool; time and peak memory
+  cold start  one image from a cold process (imports included for both); time and peak memory
+  scale       per video frame at 480p..2160p, and per image with 1..4 faces or hands
+Each timing is a median of many calls, the two sides alternating round by round; the load
+average is printed with the table (other work on the machine slows both sides alike only roughly).
+
+Build first (`make bench` does): swift build -c release --product vision-tasks --product vision-tasks-bench
+Usage: python3 tools/bench.py [--quick] [--json]
+"""
+import argparse
+import importlib.machinery
+import importlib.util
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+from PIL import Image
+
+os.environ.setdefault("GLOG_minloglevel", "2")  # MediaPipe's start-up warnings, before it loads
+import mediapipe as mp  # noqa: E402
+from mediapipe.tasks.python import BaseOptions, vision  # noqa: E402
+
+from bench_common import BENCH, ROOT, time_calls
+
+TOOLS = os.path.join(ROOT, "tools")
+MODELS = os.path.join(ROOT, "models")
+IMAGES = os.path.join(ROOT, "Tests", "Fixtures", "images")
+CLI = os.path.join(ROOT, ".build", "release", "vision-tasks")
+
+
+def load_compare_engines():
+    loader = importlib.machinery.SourceFileLoader("compare_engines", os.path.join(TOOLS, "compare_engines"))
+    spec = importlib.util.spec_from_loader("compare_engines", loader)
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return module
+
+
+class Table:
+    """The rows of the one table: comparison, ours, reference, ratio, goal (ratio <= goal, or >= for speed-ups)."""
+
+    def __init__(self):
+        self.rows = []
+
+    def add(self, section, name, ours, theirs, unit, goal=None, higher_is_better=False, reference="", ratio=None):
+        if ratio is None:
+            ratio = ours / theirs if theirs else float("nan")
+        met = None
+        if goal is not None:
+            met = ratio >= goal if higher_is_better else ratio <= goal
+        row = {"section": section, "name": name, "ours": ours, "theirs": theirs, "unit": unit, "ratio": ratio,
+               "goal": goal, "goalIsMinimum": higher_is_better, "met": met, "reference": reference}
+        self.rows.append(row)
+        print(f"  {section:<10} {name:<44} {self.fmt(ours)} {self.fmt(theirs)} {unit:<5} ratio {ratio:6.2f}", flush=True)
+
+    @staticmethod
+    def fmt(v):
+        return f"{v:9.3f}" if isinstance(v, float) else f"{v!s:>9}"
+
+    def print(self, load):
+        print()
+        print(f"| section | comparison | VisionTasks | reference | unit | ratio | goal | met |")
+        print(f"|---|---|---:|---:|---|---:|---|---|")
+        for r in self.rows:
+            goal = "" if r["goal"] is None else (">= " if r["goalIsMinimum"] else "<= ") + f"{r['goal']:g}"
+            met = "" if r["met"] is None else ("yes" if r["met"] else "**no**")
+            ref = f"{r['theirs']:.3f}" if isinstance(r["theirs"], float) else str(r["theirs"])
+            print(f"| {r['section']} | {r['name']} | {r['ours']:.3f} | {ref} {r['reference']} | {r['unit']} | "
+                  f"{r['ratio']:.2f} | {goal} | {met} |")
+        goals = [r for r in self.rows if r["met"] is not None]
+        print(f"\n{sum(r['met'] for r in goals)} of {len(goals)} goals met; load average {load[0]:.2f} "
+              f"{load[1]:.2f} {load[2]:.2f}; {os.cpu_count()} CPUs ({cpu_name()})")
+
+
+def cpu_name():
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return "unknown CPU"
+
+
+def tree_rss_mb(pid):
+    """Resident memory of process `pid` and all its descendants, in MB (0 once it is gone)."""
+    total, stack = 0, [pid]
+    while stack:
+        p = stack.pop()
+        try:
+            for line in open(f"/proc/{p}/status"):
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+            for task in os.listdir(f"/proc/{p}/task"):
+                stack += [int(c) for c in open(f"/proc/{p}/task/{task}/children").read().split()]
+        except (OSError, ValueError):
+            pass
+    return total / 1024
+
+
+def run_with_rss(command, capture=False):
+    """Runs `command`; returns (wall seconds, peak resident MB of the process and its children together,
+    sampled every 10 ms) and, with `capture`, its standard output (else discarded). The rusage of a
+    child is no use here: a child forked from this Python process (MediaPipe loaded) starts with this
+    process's high-water mark."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        start = time.perf_counter()
+        p = subprocess.Popen(command, stdout=out if capture else subprocess.DEVNULL, stderr=err)
+        peak = 0.0
+        while p.poll() is None:
+            peak = max(peak, tree_rss_mb(p.pid))
+            time.sleep(0.01)
+        wall = time.perf_counter() - start
+        if p.returncode != 0:
+            err.seek(0)
+            raise SystemExit(f"{' '.join(command)} failed ({p.returncode}): {err.read().decode(errors='replace')[-2000:]}")
+        out.seek(0)
+        return (wall, peak, out.read().decode()) if capture else (wall, peak)
+
+
+# ------------------------------------------------------------------ inputs
+
+def make_inputs(tmp):
+    """Pictures and videos the comparisons share, made from the fixture photos."""
+    faces = Image.open(os.path.join(IMAGES, "astronaut.png")).convert("RGB")
+    one_hand = Image.open(os.path.join(IMAGES, "hand_thumb_up.jpg")).convert("RGB")
+    two_hands = Image.open(os.path.join(IMAGES, "two_thumbs_up.jpg")).convert("RGB")
+    paths = {}
+
+    def save(name, picture):
+        paths[name] = os.path.join(tmp, name + ".png")
+        picture.save(paths[name])
+
+    # 1..4 faces: the astronaut in the cells of a 2x2 grid, grey where there is none.
+    for n in range(1, 5):
+        grid = Image.new("RGB", (1024, 1024), (128, 128, 128))
+        for i in range(n):
+            grid.paste(faces, ((i % 2) * 512, (i // 2) * 512))
+        save(f"faces{n}", grid)
+    # 1..4 hands: one- and two-hand photos side by side.
+    w, h = two_hands.size
+    one = one_hand.resize((int(one_hand.width * h / one_hand.height), h))
+    for n, parts in [(1, [one]), (2, [two_hands]), (3, [two_hands, one]), (4, [two_hands, two_hands])]:
+        strip = Image.new("RGB", (sum(p.width for p in parts), h), (128, 128, 128))
+        x = 0
+        for p in parts:
+            strip.paste(p, (x, 0))
+            x += p.width
+        save(f"hands{n}", strip)
+    # Frames of 480p..2160p: the face at a third of the height, centred on grey.
+    for height in (480, 720, 1080, 2160):
+        width = height * 16 // 9
+        frame = Image.new("RGB", (width, height), (128, 128, 128))
+        side = height // 2
+        frame.paste(faces.resize((side, side)), ((width - side) // 2, (height - side) // 2))
+        save(f"frame{height}p", frame)
+    return paths
+
+
+def make_video(photo, height, frames, path):
+    """A 30 fps H.264 video of `photo` scaled to fit `height` (whole subject visible), slowly zooming."""
+    width = height * 16 // 9
+    subprocess.run(["ffmpeg", "-hide_banner", "-loglevel", "error", "-nostdin", "-y", "-framerate", "30", "-loop", "1",
+                    "-i", photo, "-vf",
+                    f"scale={width}:{height}:force_original_aspect_ratio=decrease,"
+                    f"pad={width}:{height}:(ow-iw)/2:(oh-ih)/2:gray,"
+                    f"zoompan=z='1+0.0005*on':x='(iw-iw/zoom)/2':y='(ih-ih/zoom)/2':d=1:s={width}x{height}:fps=30",
+                    "-frames:v", str(frames), "-c:v", "libx264", "-pix_fmt", "yuv420p", path], check=True)
+
+
+# ------------------------------------------------------------------ engine
+
+ENGINE_MODELS = ["face_detector", "face_landmarks_detector", "face_blendshapes", "hand_detector",
+                 "hand_landmarks_detector", "gesture_embedder"]
+SPEEDUP_MODELS = {"face_landmarks_detector", "hand_detector", "hand_landmarks_detector"}
+
+
+def engine(table, args):
+    ce = load_compare_engines()
+    for name in ENGINE_MODELS:
+        bundle, entry = ce.SOURCES[name]
+        data = ce.model_bytes(bundle, entry)
+        figures = {}
+        for threads in (1, 2):
+            theirs, ours = [], []
+            for _ in range(args.rounds):
+                theirs.append(ce.litert_latency(data, threads, args.runs, args.warmup))
+                ours.append(ce.ours_latency(CLI, bundle, entry, threads, args.runs, args.warmup))
+            lm, lc = statistics.median(r[0] for r in theirs), statistics.median(r[2] for r in theirs)
+            om, oc = statistics.median(r[0] for r in ours), statistics.median(r[2] for r in ours)
+            figures[threads] = (om, oc, lm, lc)
+            table.add("engine", f"{name} {threads} thread(s)", om, lm, "ms", goal=0.8, reference="LiteRT")
+        (o1, c1, l1, _), (o2, c2, l2, _) = figures[1], figures[2]
+        table.add("engine", f"{name} CPU/call 2 threads vs 1", c2, c1, "ms", goal=1.15, reference="ours 1T")
+        table.add("engine", f"{name} speed-up 1->2 threads", o1 / o2, l1 / l2, "x",
+                  goal=1.7 if name in SPEEDUP_MODELS else None, higher_is_better=True, reference="LiteRT's",
+                  ratio=o1 / o2)
+
+
+# ------------------------------------------------------------------ tasks
+
+TASKS = {
+    # name: (model, MediaPipe class, options class, count option, still method, video method, faces or hands)
+    "face-detector": ("face_landmarker.task", None, None, None, "detect", "detect_for_video", "faces"),
+    "face-landmarker": ("face_landmarker.task", vision.FaceLandmarker, vision.FaceLandmarkerOptions, "num_faces",
+                        "detect", "detect_for_video", "faces"),
+    "hand-landmarker": ("hand_landmarker.task", vision.HandLandmarker, vision.HandLandmarkerOptions, "num_hands",
+                        "detect", "detect_for_video", "hands"),
+    "gesture-recognizer": ("gesture_recognizer.task", vision.GestureRecognizer, vision.GestureRecognizerOptions,
+                           "num_hands", "recognize", "recognize_for_video", "hands"),
+}
+OUR_COUNT_OPTION = {"face-landmarker": "--num-faces", "hand-landmarker": "--num-hands",
+                    "gesture-recognizer": "--num-hands"}
+
+
+def task_model(name):
+    if name == "face-detector":
+        return os.path.join(MODELS, "blaze_face_short_range.tflite")
+    return os.path.join(MODELS, TASKS[name][0])
+
+
+def mediapipe_task(name, video, count):
+    model, cls, options_cls, count_option, *_ = TASKS[name]
+    mode = vision.RunningMode.VIDEO if video else vision.RunningMode.IMAGE
+    if name == "face-detector":
+        return vision.FaceDetector.create_from_options(vision.FaceDetectorOptions(
+            base_options=BaseOptions(model_asset_path=task_model(name)), running_mode=mode))
+    return cls.create_from_options(options_cls(base_options=BaseOptions(model_asset_path=task_model(name)),
+                                               running_mode=mode, **{count_option: count}))
+
+
+def mediapipe_call_ms(name, image_path, video, count, runs, warmup):
+    task = mediapipe_task(name, video, count)
+    image = mp.Image.create_from_file(image_path)
+    still, moving = TASKS[name][4], TASKS[name][5]
+    timestamp = 0
+
+    def call():
+        nonlocal timestamp
+        timestamp += 33
+        return getattr(task, moving)(image, timestamp) if video else getattr(task, still)(image)
+
+    median, cpu = time_calls(call, runs, warmup)
+    task.close()
+    return median, cpu
+
+
+def ours_call_ms(name, image_path, video, count, threads, runs, warmup):
+    command = [BENCH, name, "--model", task_model(name), image_path, "--runs", str(runs), "--warmup", str(warmup),
+               "--threads", str(threads)]
+    if name in OUR_COUNT_OPTION:
+        command += [OUR_COUNT_OPTION[name], str(count)]
+    if video:
+        command.append("--video")
+    out = subprocess.run(command, check=True, capture_output=True, text=True).stdout
+    report = json.loads(out.strip().splitlines()[-1])
+    return report["medianMs"], report["cpuMedianMs"]
+
+
+def tasks(table, inputs, args):
+    for name, spec in TASKS.items():
+        kind = spec[6]
+        for count in (1, 2):
+            image = inputs[f"{kind}{count}"]
+            for video in (False, True):
+                per = "video frame" if video else "image"
+                theirs, ours = {1: [], 2: []}, {1: [], 2: []}
+                for _ in range(args.rounds):
+                    mp_ms = mediapipe_call_ms(name, image, video, count, args.runs, args.warmup)
+                    for threads in (1, 2):
+                        theirs[threads].append(mp_ms)
+                        ours[threads].append(ours_call_ms(name, image, video, count, threads, args.runs, args.warmup))
+                for threads in (1, 2):
+                    om = statistics.median(r[0] for r in ours[threads])
+                    tm = statistics.median(r[0] for r in theirs[threads])
+                    table.add("task", f"{name} per {per}, {count} {kind}, {threads}T", om, tm, "ms",
+                              goal=0.5 if threads == 2 else 0.8, reference="MediaPipe")
+                oc = statistics.median(r[1] for r in ours[2])
+                tc = statistics.median(r[1] for r in theirs[2])
+                table.add("task", f"{name} per {per}, {count} {kind}, CPU/call 2T", oc, tc, "ms", goal=1.0,
+                          reference="MediaPipe")
+
+
+# ------------------------------------------------------------------ video, folder, cold start
+
+def video(table, tmp, args):
+    for kind, photo, sub, extra in [("face", "astronaut.png", "face-landmarker", []),
+                                    ("hands", "two_thumbs_up.jpg", "hand-landmarker", ["--num-hands", "2"])]:
+        for height in (720, 1080):
+            path = os.path.join(tmp, f"{kind}{height}.mp4")
+            make_video(os.path.join(IMAGES, photo), height, args.frames, path)
+            model = task_model(sub)
+            for annotate in (False, True):
+                label = f"{kind} {height}p {'annotated' if annotate else 'JSON'} ({args.frames} frames)"
+                ours_runs, theirs_runs = [], []
+                for _ in range(args.video_rounds):
+                    out = os.path.join(tmp, "ours.mp4")
+                    command = [CLI, sub, "--model", model, "--video", path, "--no-progress"] + extra
+                    if annotate:
+                        command += ["--annotate", out]
+                    ours_runs.append(run_with_rss(command))
+                    command = [sys.executable, os.path.join(TOOLS, "bench_mediapipe_video.py"), sub, model, path]
+                    if annotate:
+                        command += ["--annotate", os.path.join(tmp, "theirs.mp4")]
+                    _, peak, stdout = run_with_rss(command, capture=True)
+                    theirs_runs.append((json.loads(stdout.strip().splitlines()[-1])["loopSeconds"], peak))
+                ours_s = statistics.median(r[0] for r in ours_runs)
+                theirs_s = statistics.median(r[0] for r in theirs_runs)
+                # frames per second ours / theirs = time theirs / time ours
+                table.add("video", f"{label} fps", args.frames / ours_s, args.frames / theirs_s, "fps",
+                          goal=1.5 if annotate else 2.0, higher_is_better=True, reference="MediaPipe loop")
+                table.add("video", f"{label} peak memory", max(r[1] for r in ours_runs),
+                          max(r[1] for r in theirs_runs), "MB", goal=0.5, reference="MediaPipe")
+
+
+FOLDER_SCRIPT = r"""
+import sys, time, resource, multiprocessing
+import mediapipe as mp
+from mediapipe.tasks.python import BaseOptions, vision
+MODEL = sys.argv[1]
+FILES = sys.argv[2:]
+task = None
+def init():
+    global task
+    task = vision.FaceLandmarker.create_from_options(vision.FaceLandmarkerOptions(
+        base_options=BaseOptions(model_asset_path=MODEL)))
+def work(path):
+    return len(task.detect(mp.Image.create_from_file(path)).face_landmarks)
+if __name__ == "__main__":
+    with multiprocessing.Pool(2, initializer=init) as pool:
+        found = sum(pool.map(work, FILES, chunksize=4))
+    print(found)
+"""
+
+COLD_SCRIPT = r"""
+import sys
+import mediapipe as mp
+from mediapipe.tasks.python import BaseOptions, vision
+task = vision.FaceLandmarker.create_from_options(vision.FaceLandmarkerOptions(
+    base_options=BaseOptions(model_asset_path=sys.argv[1])))
+print(len(task.detect(mp.Image.create_from_file(sys.argv[2])).face_landmarks))
+"""
+
+
+def folder_and_cold_start(table, tmp, args):
+    folder = os.path.join(tmp, "photos")
+    os.makedirs(folder, exist_ok=True)
+    fixtures = ["astronaut.png", "hand_thumb_up.jpg", "two_thumbs_up.jpg", "woman_sitting.jpg"]
+    files = []
+    for i in range(100):
+        name = fixtures[i % len(fixtures)]
+        dst = os.path.join(folder, f"{i:03d}_{name}")
+        shutil.copyfile(os.path.join(IMAGES, name), dst)
+        files.append(dst)
+    model = task_model("face-landmarker")
+    folder_script = os.path.join(tmp, "mp_folder.py")
+    open(folder_script, "w").write(FOLDER_SCRIPT)
+    cold_script = os.path.join(tmp, "mp_cold.py")
+    open(cold_script, "w").write(COLD_SCRIPT)
+    ours_runs, theirs_runs, ours_cold, theirs_cold = [], [], [], []
+    for _ in range(args.rounds):
+        ours_runs.append(run_with_rss([CLI, "face-landmarker", "--model", model, "--jobs", "2", "--no-progress", folder]))
+        theirs_runs.append(run_with_rss([sys.executable, folder_script, model] + files))
+        ours_cold.append(run_with_rss([CLI, "face-landmarker", "--model", model, files[0]]))
+        theirs_cold.append(run_with_rss([sys.executable, cold_script, model, files[0]]))
+    for label, ours, theirs in [("folder of 100 photos, --jobs 2 vs 2 processes", ours_runs, theirs_runs),
+                                ("cold start, one image", ours_cold, theirs_cold)]:
+        table.add("batch", f"{label}: time", statistics.median(r[0] for r in ours),
+                  statistics.median(r[0] for r in theirs), "s", goal=0.5, reference="MediaPipe")
+        table.add("batch", f"{label}: peak memory", max(r[1] for r in ours), max(r[1] for r in theirs), "MB",
+                  goal=0.5, reference="MediaPipe")
+
+
+# ------------------------------------------------------------------ cost growth
+
+def scale(table, inputs, args):
+    for height in (480, 720, 1080, 2160):
+        image = inputs[f"frame{height}p"]
+        om = statistics.median(ours_call_ms("face-landmarker", image, True, 1, 2, args.runs, args.warmup)[0]
+                               for _ in range(args.rounds))
+        tm = statistics.median(mediapipe_call_ms("face-landmarker", image, True, 1, args.runs, args.warmup)[0]
+                               for _ in range(args.rounds))
+        table.add("scale", f"face-landmarker per video frame at {height}p, 2T", om, tm, "ms", goal=0.5,
+                  reference="MediaPipe")
+    for name, kind in [("face-landmarker", "faces"), ("hand-landmarker", "hands")]:
+        for count in (1, 2, 3, 4):
+            image = inputs[f"{kind}{count}"]
+            om = statistics.median(ours_call_ms(name, image, False, count, 2, args.runs, args.warmup)[0]
+                                   for _ in range(args.rounds))
+            tm = statistics.median(mediapipe_call_ms(name, image, False, count, args.runs, args.warmup)[0]
+                                   for _ in range(args.rounds))
+            table.add("scale", f"{name} per image with {count} {kind}, 2T", om, tm, "ms", goal=0.5,
+                      reference="MediaPipe")
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--quick", action="store_true", help="fewer runs and frames (a smoke run, not for figures)")
+    p.add_argument("--sections", default="engine,task,video,batch,scale")
+    p.add_argument("--json", action="store_true", help="also print the rows as one JSON object")
+    args = p.parse_args()
+    args.runs, args.warmup, args.rounds = (10, 2, 1) if args.quick else (100, 10, 3)
+    args.frames, args.video_rounds = (30, 1) if args.quick else (300, 2)
+    for binary in (CLI, BENCH):
+        if not os.path.exists(binary):
+            sys.exit(f"{binary} is missing: run swift build -c release --product vision-tasks --product vision-tasks-bench")
+    sections = args.sections.split(",")
+    table = Table()
+    with tempfile.TemporaryDirectory() as tmp:
+        inputs = make_inputs(tmp)
+        if "engine" in sections:
+            engine(table, args)
+        if "task" in sections:
+            tasks(table, inputs, args)
+        if "video" in sections:
+            video(table, tmp, args)
+        if "batch" in sections:
+            folder_and_cold_start(table, tmp, args)
+        if "scale" in sections:
+            scale(table, inputs, args)
+    load = os.getloadavg()
+    table.print(load)
+    if args.json:
+        print(json.dumps({"rows": table.rows, "loadAverage": load}))
+
+
+if __name__ == "__main__":
+    main()
