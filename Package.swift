@@ -50,7 +50,7 @@ let package = Package(
 
         // The fuzz targets of issue 10 (bytes in, a thrown error or an answer out); run under libFuzzer by
         // tools/fuzz.sh (`make fuzz`), replayed over the committed inputs by FuzzRegressionTests.
-        .target(name: "FuzzTargets", dependencies: ["VisionTasks", "VisionCore", "Inference", "TFLite"]),
+        .target(name: "FuzzTargets", dependencies: ["VisionTasks", "VisionCore", "Inference", "TFLite", "VisionErrors"]),
         // The MediaPipe iOS guides' snippets for the four tasks and three modes, compiled as an
         // example (only the image and model lines changed); VisionTasksCLITests runs it.
         .executableTarget(name: "ios-guide-snippets", dependencies: ["VisionTasks"],

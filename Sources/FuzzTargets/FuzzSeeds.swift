@@ -1,5 +1,6 @@
 import Foundation
 import TFLite
+import VisionErrors
 
 extension FuzzTargets {
     /// Writes each target's seeds from the fetched models and the fixture images into `directory/<target>/`

@@ -1,6 +1,7 @@
 import Foundation
 import Inference
 import TFLite
+import VisionErrors
 import VisionCore
 import VisionTasks
 
