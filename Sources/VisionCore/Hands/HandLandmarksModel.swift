@@ -1,7 +1,7 @@
 import Foundation
 
-// The hand landmark model's four outputs, read as MediaPipe's hand landmarks detector graph reads
-// them: 21 normalized landmarks, the hand presence score, the handedness score and 21 world landmarks.
+// The hand landmark model's settings and how MediaPipe's hand landmarks detector graph reads its
+// presence and handedness outputs (the landmarks go through ROILandmarksModel and LandmarkProjection).
 
 /// The settings of the hand landmark model's outputs.
 public enum HandLandmarksModel {
@@ -11,50 +11,10 @@ public enum HandLandmarksModel {
     public static let normalizeZ: Float = 0.4
 }
 
-/// Projects landmarks from the normalized space of `rect` back to the image as MediaPipe's
-/// `LandmarkProjectionCalculator` does when given only the rect (the hand graph's case): each point
-/// is rotated about the rect's centre by its rotation and scaled by its normalized width and height;
-/// z is scaled by the rect's width.
-public func projectLandmarks(_ landmarks: [SIMD3<Float>], fromNormalizedRect rect: NormalizedRect) -> [SIMD3<Float>] {
-    let c = cosf(rect.rotation), s = sinf(rect.rotation)
-    return landmarks.map { p in
-        let x = p.x - 0.5, y = p.y - 0.5
-        let nx = c * x - s * y, ny = s * x + c * y
-        return SIMD3(nx * rect.width + rect.xCenter, ny * rect.height + rect.yCenter, p.z * rect.width)
-    }
-}
-
-/// Rotates world landmarks (metres, origin at the hand's centre) by the ROI's rotation about the z
-/// axis, as MediaPipe's `WorldLandmarkProjectionCalculator` does; z is unchanged.
-public func rotateWorldLandmarks(_ landmarks: [SIMD3<Float>], by rotation: Float) -> [SIMD3<Float>] {
-    let c = cosf(rotation), s = sinf(rotation)
-    return landmarks.map { p in SIMD3(c * p.x - s * p.y, s * p.x + c * p.y, p.z) }
-}
-
 /// Whether a hand is present: MediaPipe's `ThresholdingCalculator` accepts a score strictly above
 /// the threshold (compared in double precision).
 public func handIsPresent(score: Float, minPresenceConfidence: Float) -> Bool {
     Double(score) > Double(minPresenceConfidence)
-}
-
-/// One entry of a classification: the class index, its score and its label.
-public struct Classification: Sendable, Equatable {
-    /// The class index in the model's output.
-    public var index: Int
-    /// The class score.
-    public var score: Float
-    /// The class name ("" when the model has no labels).
-    public var label: String
-    /// The display name ("" when there is none).
-    public var displayName: String
-
-    /// Creates a classification entry.
-    public init(index: Int, score: Float, label: String, displayName: String = "") {
-        self.index = index
-        self.score = score
-        self.label = label
-        self.displayName = displayName
-    }
 }
 
 /// The handedness of a hand from the model's single score, as MediaPipe's binary
