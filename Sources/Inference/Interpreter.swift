@@ -68,7 +68,7 @@ public final class Interpreter {
     }
 
     /// Runs the model on the current inputs; allocates nothing.
-    public func invoke() throws {
+    public func invoke() {
         plan.run()
     }
 

@@ -19,15 +19,6 @@ public func decodeLandmarks(_ values: UnsafeBufferPointer<Float>, count: Int, in
     }
 }
 
-/// Projects landmarks from the normalized space of `rect` (a crop of an image of
-/// `imageWidth`×`imageHeight`) back to normalized image coordinates, scaling z by the length of the
-/// projected unit x vector, as MediaPipe's `LandmarkProjectionCalculator` does.
-public func projectLandmarks(_ landmarks: [SIMD3<Float>], from rect: NormalizedRect,
-                             imageWidth: Int, imageHeight: Int) -> [SIMD3<Float>] {
-    projectLandmarks(landmarks, matrix: rect.denormalized(imageWidth: imageWidth, imageHeight: imageHeight)
-        .subRectToImageMatrix(imageWidth: imageWidth, imageHeight: imageHeight))
-}
-
 /// Projects landmarks with a row-major 4×4 crop-to-image matrix (x and y through its first two
 /// rows; z scaled by the length of the image of the unit x vector), as MediaPipe's
 /// `LandmarkProjectionCalculator` does with a projection matrix.
@@ -40,4 +31,24 @@ public func projectLandmarks(_ landmarks: [SIMD3<Float>], matrix m: [Float]) -> 
               p.x * m[4] + p.y * m[5] + p.z * m[6] + m[7],
               p.z * zScale)
     }
+}
+
+/// Projects landmarks from the normalized space of `rect` back to the image as MediaPipe's
+/// `LandmarkProjectionCalculator` does when given only the rect (the hand graph's case): each point
+/// is rotated about the rect's centre by its rotation and scaled by its normalized width and height;
+/// z is scaled by the rect's width.
+public func projectLandmarks(_ landmarks: [SIMD3<Float>], fromNormalizedRect rect: NormalizedRect) -> [SIMD3<Float>] {
+    let c = cosf(rect.rotation), s = sinf(rect.rotation)
+    return landmarks.map { p in
+        let x = p.x - 0.5, y = p.y - 0.5
+        let nx = c * x - s * y, ny = s * x + c * y
+        return SIMD3(nx * rect.width + rect.xCenter, ny * rect.height + rect.yCenter, p.z * rect.width)
+    }
+}
+
+/// Rotates world landmarks (metres, origin at the hand's centre) by the ROI's rotation about the z
+/// axis, as MediaPipe's `WorldLandmarkProjectionCalculator` does; z is unchanged.
+public func rotateWorldLandmarks(_ landmarks: [SIMD3<Float>], by rotation: Float) -> [SIMD3<Float>] {
+    let c = cosf(rotation), s = sinf(rotation)
+    return landmarks.map { p in SIMD3(c * p.x - s * p.y, s * p.x + c * p.y, p.z) }
 }

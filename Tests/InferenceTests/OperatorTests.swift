@@ -47,7 +47,7 @@ struct GraphBuilder {
     func run(_ inputs: [[Float]], threads: Int = 1) throws -> [[Float]] {
         let interpreter = try Interpreter(graph: graph, numThreads: threads)
         for (i, v) in inputs.enumerated() { try interpreter.setInput(i, v) }
-        try interpreter.invoke()
+        interpreter.invoke()
         return (0..<interpreter.outputs.count).map { interpreter.output($0) }
     }
 }
@@ -250,7 +250,7 @@ func runOp(_ op: GraphOperation, _ a: ([Int], [Float]), _ b: ([Int], [Float])? =
         let interpreter = try Interpreter(graph: g.graph, numThreads: 1)
         #expect(interpreter.plan.kernels.count == 2) // both DEQUANTIZEs folded at load
         try interpreter.setInput(0, [0, 0, 0, 0])
-        try interpreter.invoke()
+        interpreter.invoke()
         #expect(interpreter.output(0) == [1, -2.5, 65504, 0x1p-24])
         #expect(interpreter.output(1) == [-65, -1, 1.5, 62.5])
     }
@@ -337,7 +337,7 @@ func runOp(_ op: GraphOperation, _ a: ([Int], [Float]), _ b: ([Int], [Float])? =
     @Test func supportedTinyModelRuns() throws {
         let interpreter = try Interpreter(modelData: try Self.load("logistic"))
         try interpreter.setInput(0, [0, 1, -2, 50])
-        try interpreter.invoke()
+        interpreter.invoke()
         let expected: [Float] = [0.5, 0.7310586, 0.11920292, 1]
         #expect(zip(interpreter.output(0), expected).allSatisfy { abs($0 - $1) <= 2e-7 })
     }

@@ -77,7 +77,7 @@ struct EngineManifest: Decodable {
             for (i, input) in c.inputs.enumerated() {
                 try interpreter.setInput(i, try Fixtures.floats(Fixtures.engine(input.file)))
             }
-            try interpreter.invoke()
+            interpreter.invoke()
             for (i, output) in c.outputs.enumerated() {
                 let expected = try Fixtures.floats(Fixtures.engine(output.file))
                 let ours = interpreter.output(i)
@@ -99,16 +99,16 @@ struct EngineManifest: Decodable {
         let a = try Fixtures.floats(Fixtures.engine(model.cases[0].inputs[0].file))
         let b = try Fixtures.floats(Fixtures.engine(model.cases[1].inputs[0].file))
         try interpreter.setInput(0, a)
-        try interpreter.invoke()
+        interpreter.invoke()
         let first = (0..<interpreter.outputs.count).map { interpreter.output($0) }
-        try interpreter.invoke()
+        interpreter.invoke()
         #expect((0..<interpreter.outputs.count).map { interpreter.output($0) } == first)
         try interpreter.setInput(0, b)
-        try interpreter.invoke()
+        interpreter.invoke()
         let other = (0..<interpreter.outputs.count).map { interpreter.output($0) }
         #expect(other != first)
         try interpreter.withInputBuffer(0) { buffer in _ = buffer.update(from: a) }
-        try interpreter.invoke()
+        interpreter.invoke()
         #expect((0..<interpreter.outputs.count).map { interpreter.output($0) } == first)
     }
 

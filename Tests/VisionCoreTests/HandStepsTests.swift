@@ -100,9 +100,8 @@ import VisionErrors
         #expect(m[0] == 0 && m[1] == 0 && m[2] == 0)
         let world = gestureLandmarksMatrix([SIMD3(0.01, 0.02, 0), SIMD3(0.03, 0.02, 0.01)], imageSize: nil)
         #expect(close(world[3], 0.02 / (0.02 + 1e-5), 1e-4))
-        #expect(rightHandScore(Classification(index: 1, score: 0.9, label: "Left")).map { close($0, 0.1) } == true)
-        #expect(rightHandScore(Classification(index: 0, score: 0.7, label: "Right")) == 0.7)
-        #expect(rightHandScore(Classification(index: 0, score: 0.7, label: "Palm")) == nil)
+        #expect(close(rightHandScore(handedness(fromScore: 0.1)), 0.1))
+        #expect(rightHandScore(handedness(fromScore: 0.7)) == 0.7)
     }
 
     @Test func combinedPredictionPrefersTheFirstNonBackgroundWinner() {

@@ -50,7 +50,7 @@ func faceLandmarkerNamesTheMissingModelOfABundle() throws {
             _ = try FaceLandmarker(options: o)
         } throws: { error in
             guard case VisionTasksError.invalidBundle(let message) = error else { return false }
-            return message.contains("lacks \(missing)")
+            return message.contains("has no \(missing)")
         }
     }
 }

@@ -21,8 +21,6 @@ struct PreparedNode {
     /// True when the output is the input's data under another shape (RESHAPE): no kernel needed
     /// if the two can share a buffer.
     var isReshape = false
-    /// Input slots that must be constant (weights), which folding and the memory plan leave alone.
-    var weightSlots: Set<Int> = []
     var make: (KernelContext) throws -> Kernel
 }
 
@@ -223,7 +221,7 @@ struct NodePreparer {
                 let alphaCount = try floatShape(4).reduce(1, *)
                 try require(alphaIsConstant && alphaCount == f[0], "fused PRELU alpha must be a constant with one value per channel")
             }
-            return PreparedNode(outputShapes: [geometry.outputShape], weightSlots: [1, 2]) { ctx in
+            return PreparedNode(outputShapes: [geometry.outputShape]) { ctx in
                 try makeConvolutionKernel(geometry: geometry, options: options, context: ctx)
             }
         case .depthwiseConv2d(let options):
@@ -234,7 +232,7 @@ struct NodePreparer {
                         "filter \(f) does not match input channels \(s[3]) × multiplier \(options.depthMultiplier)")
             let geometry = try windowGeometry(input: s, kernelH: f[1], kernelW: f[2], outputChannels: f[3], options: options)
             try requireBias(slot: 2, channels: f[3])
-            return PreparedNode(outputShapes: [geometry.outputShape], weightSlots: [1, 2]) { ctx in
+            return PreparedNode(outputShapes: [geometry.outputShape]) { ctx in
                 try makeDepthwiseKernel(geometry: geometry, activation: options.activation, context: ctx)
             }
         case .fullyConnected(let activation, let keepNumDims):
@@ -247,7 +245,7 @@ struct NodePreparer {
             try requireBias(slot: 2, channels: units)
             let rows = count / depth
             let out = keepNumDims ? Array(s.dropLast()) + [units] : [rows, units]
-            return PreparedNode(outputShapes: [out], weightSlots: [1, 2]) { ctx in
+            return PreparedNode(outputShapes: [out]) { ctx in
                 try makeFullyConnectedKernel(rows: rows, depth: depth, units: units, activation: activation, context: ctx)
             }
         }

@@ -6,12 +6,11 @@ import Foundation
 /// Prepares one hand's landmarks for the gesture embedder as MediaPipe's
 /// `LandmarksToMatrixCalculator` does, returning 21×3 values (x, y, z per landmark):
 /// 1. for normalized landmarks (`imageSize` given), undo the image's aspect ratio around the centre;
-/// 2. rotate about (0.5, 0.5) by `-rotation` (the input image's ROI rotation; 0 for a whole
-///    upright image);
+/// 2. move the centre to (0, 0) and back in double precision, as MediaPipe's rotation by the whole
+///    image's ROI rotation (0 here: the landmarks are the upright image's) rounds them;
 /// 3. move landmark 0 to the origin and divide by the larger side of the x/y bounding box (+1e-5).
 /// World landmarks pass `imageSize: nil`.
-public func gestureLandmarksMatrix(_ landmarks: [SIMD3<Float>], imageSize: (width: Int, height: Int)?,
-                                   rotation: Float = 0) -> [Float] {
+public func gestureLandmarksMatrix(_ landmarks: [SIMD3<Float>], imageSize: (width: Int, height: Int)?) -> [Float] {
     guard !landmarks.isEmpty else { return [] }
     var points = landmarks
     if let size = imageSize {
@@ -23,10 +22,9 @@ public func gestureLandmarksMatrix(_ landmarks: [SIMD3<Float>], imageSize: (widt
             }
         }
     }
-    let c = cosf(rotation), s = sinf(-rotation)
     points = points.map { p in
         let x = Float(Double(p.x) - 0.5), y = Float(Double(p.y) - 0.5)
-        return SIMD3(Float(Double(x * c - y * s) + 0.5), Float(Double(y * c + x * s) + 0.5), p.z)
+        return SIMD3(Float(Double(x) + 0.5), Float(Double(y) + 0.5), p.z)
     }
     let origin = points[0]
     var minX = Float.greatestFiniteMagnitude, maxX = Float.leastNormalMagnitude
@@ -48,12 +46,8 @@ public func gestureLandmarksMatrix(_ landmarks: [SIMD3<Float>], imageSize: (widt
 }
 
 /// The embedder's handedness input, as MediaPipe's `HandednessToMatrixCalculator` computes it: the
-/// probability that the hand is a right hand, from the best handedness entry. Nil when the entry is
-/// neither "Left" nor "Right" (case-insensitive).
-public func rightHandScore(_ handedness: Classification) -> Float? {
-    switch handedness.label.lowercased() {
-    case "left": return 1 - handedness.score
-    case "right": return handedness.score
-    default: return nil
-    }
+/// probability that the hand is a right hand, from the best handedness entry as
+/// `handedness(fromScore:)` gives it (index 0 "Right", index 1 "Left").
+public func rightHandScore(_ handedness: Classification) -> Float {
+    handedness.index == 1 ? 1 - handedness.score : handedness.score
 }

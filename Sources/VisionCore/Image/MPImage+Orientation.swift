@@ -4,7 +4,7 @@ extension MPImage {
     /// normalised coordinates: the rectangle MediaPipe is given for the same crop when the frame's
     /// rotation is passed as `rotation_degrees` (the whole upright image becomes MediaPipe's
     /// rotated full-frame rectangle). Throws for mirrored orientations.
-    public func bufferRect(fromUpright rect: NormalizedRect) throws -> NormalizedRect {
+    package func bufferRect(fromUpright rect: NormalizedRect) throws -> NormalizedRect {
         let quarterTurn = Double.pi / 2
         switch orientation {
         case .up:
@@ -31,7 +31,7 @@ extension MPImage {
 
     /// Maps a point normalised to the stored pixels to the upright image's normalised coordinates
     /// (for results computed on the stored pixels). Mirrored orientations are returned unchanged.
-    public func uprightPoint(fromBufferX x: Float, y: Float) -> (x: Float, y: Float) {
+    package func uprightPoint(fromBufferX x: Float, y: Float) -> (x: Float, y: Float) {
         switch orientation {
         case .down: return (1 - x, 1 - y)
         case .right: return (1 - y, x)
@@ -41,7 +41,7 @@ extension MPImage {
     }
 
     /// Maps a point in the upright image's normalised coordinates to the stored pixels' ones.
-    public func bufferPoint(fromUprightX x: Float, y: Float) -> (x: Float, y: Float) {
+    package func bufferPoint(fromUprightX x: Float, y: Float) -> (x: Float, y: Float) {
         switch orientation {
         case .down: return (1 - x, 1 - y)
         case .right: return (y, 1 - x)

@@ -1,7 +1,6 @@
 import Foundation
 import TFLite
 import VisionCore
-import VisionErrors
 
 /// MediaPipe's face detection graph on one image: letterbox to the model's 128×128 input →
 /// BlazeFace → SSD decoding against the short-range anchors → weighted non-max suppression →
@@ -17,13 +16,22 @@ package final class FaceDetectionGraph {
 
     /// Loads the detector from `.tflite` bytes or a `.task` bundle's bytes (`name` for messages), inflating
     /// at most `maxDecompressedBytes` from a bundle.
-    /// Throws `unsupportedModel` when the model is not a short-range BlazeFace (128×128×3 input,
-    /// 896×16 box and 896×1 score outputs) or lacks its input normalization metadata.
-    package init(modelData: Data, name: String, numThreads: Int,
-                 maxDecompressedBytes: Int = ModelBundle.defaultMaxDecompressedBytes, minDetectionConfidence: Float, minSuppressionThreshold: Float) throws {
-        detector = try SSDDetector(model: try Self.loadModel(modelData, name: name, maxDecompressedBytes: maxDecompressedBytes), name: name,
+    package convenience init(modelData: Data, name: String, numThreads: Int,
+                             maxDecompressedBytes: Int = ModelBundle.defaultMaxDecompressedBytes,
+                             minDetectionConfidence: Float, minSuppressionThreshold: Float) throws {
+        try self.init(model: try ModelBundle.taskModel(modelData, name: name, entry: Self.bundleEntry,
+                                                       maxDecompressedBytes: maxDecompressedBytes), name: name,
+                      numThreads: numThreads, minDetectionConfidence: minDetectionConfidence,
+                      minSuppressionThreshold: minSuppressionThreshold)
+    }
+
+    /// Loads the detector. Throws `unsupportedModel` when the model is not a short-range BlazeFace
+    /// (128×128×3 input, 896×16 box and 896×1 score outputs) or lacks its input normalization metadata.
+    package init(model: TFLiteModel, name: String, numThreads: Int,
+                 minDetectionConfidence: Float, minSuppressionThreshold: Float) throws {
+        detector = try SSDDetector(model: model, name: name,
                                    what: "a face detector (BlazeFace short range)", numThreads: numThreads,
-                                   inputSide: 128, anchors: .faceShortRange,
+                                   inputSide: FaceDetection.inputSize, anchors: .faceShortRange,
                                    decoding: .faceShortRange(minScoreThreshold: minDetectionConfidence),
                                    minSuppressionThreshold: minSuppressionThreshold)
     }
@@ -31,22 +39,5 @@ package final class FaceDetectionGraph {
     /// Detects faces in the whole upright image; boxes and keypoints are fractions of its size.
     package func detect(_ image: MPImage) throws -> [RelativeDetection] {
         try detector.detect(image)
-    }
-
-    /// The detector model from a `.tflite` file (file identifier "TFL3"), or else from the
-    /// `face_detector.tflite` entry of a `.task` zip.
-    private static func loadModel(_ data: Data, name: String, maxDecompressedBytes: Int) throws -> TFLiteModel {
-        let identifier = data.dropFirst(4).prefix(4)
-        if identifier.elementsEqual("TFL3".utf8) {
-            return try TFLiteModel(data: data, name: name, maxDecompressedBytes: maxDecompressedBytes)
-        }
-        // MediaPipe's .task files start with a zip local header, sometimes after a few padding bytes.
-        let head = Array(data.prefix(64))
-        let zipSignature: [UInt8] = [0x50, 0x4B, 0x03, 0x04]
-        guard head.count >= 4, (0...(head.count - 4)).contains(where: { head[$0..<$0 + 4].elementsEqual(zipSignature) }) else {
-            throw VisionTasksError.invalidModel(
-                "\(name) is neither a TFLite model (no TFL3 file identifier) nor a .task bundle (no zip header)")
-        }
-        return try ModelBundle(data: data, name: name, maxDecompressedBytes: maxDecompressedBytes).model(named: bundleEntry)
     }
 }

@@ -10,150 +10,101 @@ import VisionErrors
 /// while fewer than `numFaces` faces are tracked; new detections replace the tracked rects they
 /// overlap. Not thread-safe; the task runner serializes calls.
 final class FaceLandmarkerGraph {
+    /// The entry holding the landmark model inside `face_landmarker.task`.
+    static let landmarksEntry = "face_landmarks_detector.tflite"
     /// The entry holding the geometry metadata inside `face_landmarker.task`.
     static let geometryEntry = "geometry_pipeline_metadata_landmarks.binarypb"
+    /// Landmarks per face: 468 mesh points and 10 iris points.
+    static let landmarkCount = 478
 
     private let detector: FaceDetectionGraph
-    private let landmarksModel: FaceLandmarksModel
+    private let landmarksModel: ROILandmarksModel
     private let blendshapesModel: FaceBlendshapesModel?
     private let geometry: FaceGeometryPipeline?
-    private let numFaces: Int
     private let minFacePresenceConfidence: Float
-    private let minTrackingConfidence: Float
-    private let tracking: Bool
-    /// The rects the previous frame's landmarks give for this frame (video and live stream).
-    private var trackedRects: [NormalizedRect] = []
+    private var faces: TrackedRects
     /// Smooths the landmarks of the single face (numFaces 1, video and live stream).
     private var smoother: OneEuroLandmarksSmoother?
 
-    /// Loads the models of a `face_landmarker.task` bundle. `name` names the bundle in messages.
-    init(bundleData: Data, name: String, numThreads: Int, options: FaceLandmarkerOptions) throws {
-        let isTFLiteModel = bundleData.count >= 8 && bundleData.dropFirst(4).prefix(4).elementsEqual("TFL3".utf8)
-        guard !isTFLiteModel else {
-            throw VisionTasksError.invalidBundle(
-                "\(name) is not a .task bundle: the FaceLandmarker needs face_landmarker.task (a zip holding \(FaceDetectionGraph.bundleEntry), \(FaceLandmarksModel.bundleEntry), \(FaceBlendshapesModel.bundleEntry) and \(Self.geometryEntry)), not a single .tflite model")
-        }
-        let bundle = try ModelBundle(data: bundleData, name: name, maxDecompressedBytes: options.baseOptions.maxDecompressedBundleBytes)
-        func entry(_ file: String, _ purpose: String) throws -> Data {
-            guard bundle.fileNames.contains(file) else {
-                throw VisionTasksError.invalidBundle("\(name) lacks \(file), the \(purpose) the FaceLandmarker needs (it holds \(bundle.fileNames.sorted().joined(separator: ", ")))")
-            }
-            return try bundle.data(named: file)
-        }
+    /// Loads the models of the `face_landmarker.task` bundle in `bundleData` (`name` in messages).
+    convenience init(bundleData: Data, name: String, numThreads: Int, options: FaceLandmarkerOptions) throws {
+        try self.init(bundle: try ModelBundle.taskBundle(bundleData, name: name, task: "FaceLandmarker",
+                                                         maxDecompressedBytes: options.baseOptions.maxDecompressedBundleBytes),
+                      name: name, numThreads: numThreads, options: options)
+    }
+
+    /// Loads the models of a `face_landmarker.task` bundle (`name` names it in messages).
+    init(bundle: ModelBundle, name: String, numThreads: Int, options: FaceLandmarkerOptions) throws {
+        var entries = [FaceDetectionGraph.bundleEntry, Self.landmarksEntry]
+        if options.outputFaceBlendshapes { entries.append(FaceBlendshapesModel.bundleEntry) }
+        if options.outputFacialTransformationMatrixes { entries.append(Self.geometryEntry) }
+        try bundle.requireEntries(entries, kind: "face landmarker", name: name)
         detector = try FaceDetectionGraph(
-            modelData: try entry(FaceDetectionGraph.bundleEntry, "face detector"), name: "\(name):\(FaceDetectionGraph.bundleEntry)",
+            model: try bundle.model(named: FaceDetectionGraph.bundleEntry), name: "\(name): \(FaceDetectionGraph.bundleEntry)",
             numThreads: numThreads, minDetectionConfidence: options.minFaceDetectionConfidence,
-            minSuppressionThreshold: 0.5)
-        let landmarksName = "\(name):\(FaceLandmarksModel.bundleEntry)"
-        landmarksModel = try FaceLandmarksModel(
-            model: try TFLiteModel(data: try entry(FaceLandmarksModel.bundleEntry, "face landmarks model"), name: landmarksName),
-            name: landmarksName, numThreads: numThreads)
-        if options.outputFaceBlendshapes {
-            let blendshapesName = "\(name):\(FaceBlendshapesModel.bundleEntry)"
-            blendshapesModel = try FaceBlendshapesModel(
-                model: try TFLiteModel(data: try entry(FaceBlendshapesModel.bundleEntry, "blendshapes model"), name: blendshapesName),
-                name: blendshapesName, numThreads: numThreads)
-        } else {
-            blendshapesModel = nil
-        }
-        if options.outputFacialTransformationMatrixes {
-            geometry = FaceGeometryPipeline(metadata: try FaceGeometryMetadata(
-                data: try entry(Self.geometryEntry, "face geometry metadata"), name: "\(name):\(Self.geometryEntry)"))
-        } else {
-            geometry = nil
-        }
-        numFaces = options.numFaces
+            minSuppressionThreshold: FaceDetection.minSuppressionThreshold)
+        landmarksModel = try ROILandmarksModel(
+            model: try bundle.model(named: Self.landmarksEntry), name: "\(name): \(Self.landmarksEntry)",
+            what: "the face landmarks model", numThreads: numThreads, inputSide: nil, landmarkCount: Self.landmarkCount,
+            outputCounts: [Self.landmarkCount * 3, 1], outputNames: "landmarks, presence", projection: .cropMatrix)
+        blendshapesModel = try options.outputFaceBlendshapes ? FaceBlendshapesModel(
+            model: try bundle.model(named: FaceBlendshapesModel.bundleEntry),
+            name: "\(name): \(FaceBlendshapesModel.bundleEntry)", numThreads: numThreads) : nil
+        geometry = options.outputFacialTransformationMatrixes ? FaceGeometryPipeline(metadata: try FaceGeometryMetadata(
+            data: try bundle.data(named: Self.geometryEntry), name: "\(name): \(Self.geometryEntry)")) : nil
         minFacePresenceConfidence = options.minFacePresenceConfidence
-        minTrackingConfidence = options.minTrackingConfidence
-        tracking = options.runningMode != .image
-        if tracking && numFaces == 1 {
-            smoother = OneEuroLandmarksSmoother(minCutoff: 0.05, beta: 80, derivateCutoff: 1)
+        let tracks = options.runningMode != .image, minTrackingConfidence = options.minTrackingConfidence
+        faces = TrackedRects(maxCount: options.numFaces, tracks: tracks) { tracked, detected in
+            associateRects([tracked, detected], minSimilarityThreshold: minTrackingConfidence)
+        }
+        if tracks && options.numFaces == 1 {
+            let s = FaceLandmarksROI.smoothing
+            smoother = OneEuroLandmarksSmoother(minCutoff: s.minCutoff, beta: s.beta, derivateCutoff: s.derivateCutoff)
         }
     }
 
     /// Forgets the tracked faces and the smoothing history, so the next frame starts a new stream.
     func resetTracking() {
-        trackedRects = []
+        faces.reset()
         smoother?.reset()
     }
 
     /// Finds the faces of one image or frame.
     func process(_ image: MPImage, timestampInMilliseconds: Int) throws -> FaceLandmarkerResult {
-        let width = image.width, height = image.height
-        var rects: [NormalizedRect]
-        if tracking {
-            let detected = trackedRects.count >= numFaces ? [] : try detectFaceRects(image)
-            rects = associateRects([trackedRects, detected], minSimilarityThreshold: minTrackingConfidence)
-        } else {
-            rects = try detectFaceRects(image)
-        }
-        rects = Array(rects.prefix(numFaces))
-
-        var faces: [[SIMD3<Float>]] = []
-        var nextRects: [NormalizedRect] = []
-        for rect in rects {
-            let (landmarks, presence) = try landmarksModel.detect(image, roi: rect)
-            guard presence > minFacePresenceConfidence else { continue }
-            faces.append(landmarks)
-            if tracking, let next = Self.faceRect(fromLandmarks: landmarks, imageWidth: width, imageHeight: height) {
-                nextRects.append(next)
-            }
-        }
-        trackedRects = nextRects
-
-        if smoother != nil {
-            if let first = faces.first {
-                guard let smoothed = smoother?.smooth(first, imageWidth: width, imageHeight: height,
-                                                      timestampMicroseconds: Int64(timestampInMilliseconds) * 1000) else {
-                    throw VisionTasksError.processingFailed("face landmarks smoothing: the landmark count changed")
-                }
-                faces = [smoothed]
+        let frame = FrameContext(image)
+        let (width, height) = (frame.width, frame.height)
+        var landmarks = try faces.process(
+            detect: { try detector.detect(frame.image).compactMap {
+                faceRect(fromDetection: $0, imageWidth: width, imageHeight: height, storedAxesSwapped: frame.storedAxesSwapped)
+            } },
+            observe: { rect in
+                let points = try landmarksModel.landmarks(in: frame, roi: rect)
+                let presence = 1 / (1 + expf(-(try landmarksModel.output(1)[0])))
+                return presence > minFacePresenceConfidence ? points : nil
+            },
+            nextRect: { faceRect(fromLandmarks: $0, imageWidth: width, imageHeight: height) })
+        if var smoother {
+            if let face = landmarks.first {
+                // Every face has the model's 478 landmarks, so the smoother always takes them.
+                landmarks = [smoother.smooth(face, imageWidth: width, imageHeight: height,
+                                             timestampMicroseconds: Int64(timestampInMilliseconds) * 1000) ?? face]
             } else {
-                smoother?.reset()
+                smoother.reset()
             }
+            self.smoother = smoother
         }
-
         let blendshapes = try blendshapesModel.map { model in
-            try faces.map { try model.classify($0, imageWidth: width, imageHeight: height) }
+            try landmarks.map { try model.classify($0, imageWidth: width, imageHeight: height) }
         } ?? []
-        var matrices: [TransformMatrix] = []
-        if let geometry {
-            for face in faces {
-                guard let pose = try geometry.poseTransform(landmarks: face, imageWidth: width, imageHeight: height),
-                      let matrix = TransformMatrix(rows: 4, columns: 4, data: pose) else { continue }
-                matrices.append(matrix)
+        let matrices = try geometry.map { geometry in
+            try landmarks.compactMap { face in
+                try geometry.poseTransform(landmarks: face, imageWidth: width, imageHeight: height)
+                    .flatMap { TransformMatrix(rows: 4, columns: 4, data: $0) }
             }
-        }
+        } ?? []
         return FaceLandmarkerResult(
-            faceLandmarks: faces.map { $0.map { NormalizedLandmark(x: $0.x, y: $0.y, z: $0.z) } },
+            faceLandmarks: landmarks.map { $0.map { NormalizedLandmark(x: $0.x, y: $0.y, z: $0.z) } },
             faceBlendshapes: blendshapes, facialTransformationMatrixes: matrices,
             timestampInMilliseconds: timestampInMilliseconds)
-    }
-
-    /// The detector's faces (at most `numFaces`, best first) as landmark-model rects.
-    private func detectFaceRects(_ image: MPImage) throws -> [NormalizedRect] {
-        try detector.detect(image).prefix(numFaces).compactMap {
-            Self.faceRect(fromDetection: $0, imageWidth: image.width, imageHeight: image.height,
-                          storedAxesSwapped: image.orientation.swapsWidthAndHeight)
-        }
-    }
-
-    /// A detection's face rect: its box turned so the eyes (keypoints 0 and 1) are level, scaled by
-    /// 1.5 (MediaPipe's face detector graph's expanded face rect). `storedAxesSwapped`: the image's
-    /// stored pixels are a quarter turn from upright (see `rectFromDetection`).
-    static func faceRect(fromDetection detection: RelativeDetection, imageWidth: Int, imageHeight: Int,
-                         storedAxesSwapped: Bool = false) -> NormalizedRect? {
-        rectFromDetection(detection, rotationStart: 0, rotationEnd: 1, targetAngle: 0,
-                          imageWidth: imageWidth, imageHeight: imageHeight, storedAxesSwapped: storedAxesSwapped)
-            .map { RectTransformation(scaleX: 1.5, scaleY: 1.5).apply(to: $0, imageWidth: imageWidth, imageHeight: imageHeight) }
-    }
-
-    /// The next frame's rect from a face's landmarks: their bounding box turned so the eye corners
-    /// (landmarks 33 and 263) are level, squared on its long side and scaled by 1.5.
-    static func faceRect(fromLandmarks landmarks: [SIMD3<Float>], imageWidth: Int, imageHeight: Int) -> NormalizedRect? {
-        rectFromLandmarks(landmarks, rotationStart: 33, rotationEnd: 263, targetAngle: 0,
-                          imageWidth: imageWidth, imageHeight: imageHeight)
-            .map { RectTransformation(scaleX: 1.5, scaleY: 1.5, squareLong: true)
-                .apply(to: $0, imageWidth: imageWidth, imageHeight: imageHeight) }
     }
 }

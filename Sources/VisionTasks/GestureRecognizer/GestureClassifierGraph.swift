@@ -76,26 +76,20 @@ package final class GestureClassifierGraph {
         return Classifier(interpreter: interpreter, filter: filter)
     }
 
-    /// The gesture of one hand found in `image`, or nil when every classifier's results were filtered away.
+    /// The gesture of one hand found in `frame`, or nil when every classifier's results were filtered away.
     ///
     /// The hand's landmarks are in the upright image. MediaPipe, given the stored pixels and the
     /// frame's rotation, turns their x and y upright before the embedder but leaves z relative to
-    /// the stored pixels' width; for a quarter-turned image z is rescaled to that width here.
-    package func recognize(_ hand: HandObservation, in image: MPImage) throws -> Classification? {
-        guard let rightScore = rightHandScore(hand.handedness) else {
-            throw VisionTasksError.processingFailed("unrecognized handedness \"\(hand.handedness.label)\"")
-        }
-        var points = hand.landmarks
-        if image.width != image.bufferWidth {
-            let toStoredWidth = Float(image.width) / Float(image.bufferWidth)
-            points = points.map { SIMD3($0.x, $0.y, $0.z * toStoredWidth) }
-        }
-        let landmarks = gestureLandmarksMatrix(points, imageSize: (image.width, image.height))
+    /// the stored pixels' width, so z is rescaled to that width (`FrameContext.zToStoredWidth`).
+    package func recognize(_ hand: HandObservation, in frame: FrameContext) throws -> Classification? {
+        let points = hand.landmarks.map { SIMD3($0.x, $0.y, $0.z * frame.zToStoredWidth) }
+        let landmarks = gestureLandmarksMatrix(points, imageSize: (frame.width, frame.height))
         let world = gestureLandmarksMatrix(hand.worldLandmarks, imageSize: nil)
+        let rightScore = rightHandScore(hand.handedness)
         try embedder.withInputBuffer(0) { copy(landmarks, into: $0) }
         try embedder.withInputBuffer(1) { $0[0] = rightScore }
         try embedder.withInputBuffer(2) { copy(world, into: $0) }
-        try embedder.invoke()
+        embedder.invoke()
         var lists: [[Classification]] = []
         for classifier in classifiers {
             try embedder.withOutputBuffer(0) { embedding in
@@ -103,7 +97,7 @@ package final class GestureClassifierGraph {
                     for i in 0..<min(input.count, embedding.count) { input[i] = embedding[i] }
                 }
             }
-            try classifier.interpreter.invoke()
+            classifier.interpreter.invoke()
             lists.append(try classifier.interpreter.withOutputBuffer(0) { classifier.filter.classify($0) })
         }
         return combineGesturePredictions(lists)

@@ -107,23 +107,31 @@ extension GestureRecognizer {
         return (hands, gestures)
     }
 
-    /// The recognizer's result for one frame. As MediaPipe: gestures are listed for the hands that
-    /// got one; when no hand got one the whole result is empty.
+    /// The recognizer's result for one frame: hands, then the gesture of each hand.
     private static func result(_ graphs: Graphs, _ image: MPImage, _ timestamp: Int) throws -> GestureRecognizerResult {
-        let found = try graphs.hands.process(image)
-        var gestureLists: [[ResultCategory]] = []
-        for hand in found {
-            if let g = try graphs.gestures.recognize(hand, in: image) {
-                gestureLists.append([ResultCategory(index: -1, score: g.score, categoryName: g.label, displayName: "")])
-            }
+        let frame = FrameContext(image)
+        let hands = try graphs.hands.process(frame)
+        return result(hands: hands, gestures: try hands.map { try graphs.gestures.recognize($0, in: frame) },
+                      timestampInMilliseconds: timestamp)
+    }
+
+    /// The result of `hands` and their gestures (nil: every classifier result filtered away), as
+    /// MediaPipe 1.2.2 assembles it: its CombinedPredictionCalculator sends no packet for such a
+    /// hand and the EndLoop collecting the gestures skips it, so `gestures` lists only the hands that
+    /// got one (in hand order) while the hand lists keep every hand; when no hand got one, no
+    /// gesture packet is sent and the whole result is empty.
+    static func result(hands: [HandObservation], gestures: [Classification?],
+                       timestampInMilliseconds timestamp: Int) -> GestureRecognizerResult {
+        let gestureLists = gestures.compactMap { $0 }.map {
+            [ResultCategory(index: -1, score: $0.score, categoryName: $0.label, displayName: "")]
         }
         guard !gestureLists.isEmpty else {
             return GestureRecognizerResult(gestures: [], handedness: [], landmarks: [], worldLandmarks: [],
                                            timestampInMilliseconds: timestamp)
         }
-        return GestureRecognizerResult(gestures: gestureLists, handedness: found.map(\.handednessCategories),
-                                       landmarks: found.map(\.normalizedLandmarks),
-                                       worldLandmarks: found.map(\.publicWorldLandmarks),
+        return GestureRecognizerResult(gestures: gestureLists, handedness: hands.map(\.handednessCategories),
+                                       landmarks: hands.map(\.normalizedLandmarks),
+                                       worldLandmarks: hands.map(\.publicWorldLandmarks),
                                        timestampInMilliseconds: timestamp)
     }
 }

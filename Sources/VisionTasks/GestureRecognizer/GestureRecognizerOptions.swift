@@ -53,7 +53,10 @@ public final class GestureRecognizerOptions {
 /// What a gesture recognizer found in one image or frame: per hand, its gesture, handedness and
 /// landmarks in two spaces.
 public struct GestureRecognizerResult: Codable, Sendable, Equatable {
-    /// Per hand, the recognized gesture (index -1, as MediaPipe gives it; display name empty).
+    /// The recognized gestures (index -1, as MediaPipe gives it; display name empty), one list per
+    /// hand that got one, in hand order. As in MediaPipe, a hand whose classifier results were all
+    /// filtered away (by `ClassifierOptions`) has no entry, so `gestures[i]` describes `handedness[i]`
+    /// only when every hand got a gesture (`gestures.count == handedness.count`).
     public let gestures: [[ResultCategory]]
     /// Per hand, "Left" or "Right" with its score (MediaPipe's labels).
     public let handedness: [[ResultCategory]]

@@ -86,7 +86,7 @@ public final class HandLandmarker: Sendable {
 extension HandLandmarker {
     /// The landmarker's result for one frame: the graph's hands as public types.
     private static func result(_ graph: HandLandmarkerGraph, _ image: MPImage, _ timestamp: Int) throws -> HandLandmarkerResult {
-        let hands = try graph.process(image)
+        let hands = try graph.process(FrameContext(image))
         return HandLandmarkerResult(landmarks: hands.map(\.normalizedLandmarks),
                                     worldLandmarks: hands.map(\.publicWorldLandmarks),
                                     handedness: hands.map(\.handednessCategories),

@@ -1,20 +1,35 @@
 import Foundation
 import TFLite
 import VisionCore
+import VisionErrors
+
+/// One hand as the landmark model saw it, in MediaPipe's terms, before it becomes a result.
+package struct HandObservation: Sendable {
+    /// 21 landmarks in normalized coordinates of the upright image (z scaled like x).
+    package var landmarks: [SIMD3<Float>]
+    /// 21 world landmarks in metres, origin at the hand's centre, rotated like the image.
+    package var worldLandmarks: [SIMD3<Float>]
+    /// The handedness entry ("Left" or "Right" and its score).
+    package var handedness: Classification
+    /// The ROI this hand gives the next frame.
+    package var nextRect: NormalizedRect
+}
 
 /// MediaPipe's hand landmarker graph over a `hand_landmarker.task` bundle: palm detection → hand
-/// ROIs → landmarks per ROI → duplicates removed; in video and live-stream mode the next frame's
-/// ROIs come from this frame's landmarks, and palm detection runs only while fewer than `numHands`
-/// hands are tracked, its new hands associated with the tracked ones by IoU (`minTrackingConfidence`).
+/// ROIs → landmarks per ROI (crop → hand landmark model → presence, handedness, world landmarks,
+/// the next frame's ROI) → duplicates removed; in video and live-stream mode the next frame's ROIs
+/// come from this frame's landmarks, and palm detection runs only while fewer than `numHands` hands
+/// are tracked, its new hands associated with the tracked ones by IoU (`minTrackingConfidence`).
 ///
 /// Not thread-safe: it holds the tracking state; callers serialize use (the task runner does).
 package final class HandLandmarkerGraph {
+    /// The landmark model's entry in `hand_landmarker.task`.
+    package static let landmarksEntry = "hand_landmarks_detector.tflite"
+
     private let palms: PalmDetectionGraph
-    private let landmarks: HandLandmarksGraph
-    private let numHands: Int
-    private let minTrackingConfidence: Float
-    private let tracks: Bool
-    private var trackedRects: [NormalizedRect] = []
+    private let landmarksModel: ROILandmarksModel
+    private let minHandPresenceConfidence: Float
+    private var hands: TrackedRects
 
     /// The options the graph needs, as MediaPipe's hand landmarker graph options hold them.
     package struct Settings: Sendable {
@@ -28,47 +43,56 @@ package final class HandLandmarkerGraph {
     }
 
     /// Loads the two models from a hand landmarker bundle (`name` names it in errors). Throws
-    /// `invalidBundle` when an entry is missing and the models' load errors.
+    /// `invalidBundle` when an entry is missing and the models' load errors; `unsupportedModel`
+    /// unless the landmark model has one 1×224×224×3 input and the four outputs MediaPipe reads in
+    /// order: landmarks [1, 63], presence [1, 1], handedness [1, 1], world landmarks [1, 63].
     package init(bundle: ModelBundle, name: String, settings: Settings) throws {
-        try bundle.requireEntries([PalmDetectionGraph.bundleEntry, HandLandmarksGraph.bundleEntry],
-                                  kind: "hand landmarker", name: name)
-        let detector = try bundle.model(named: PalmDetectionGraph.bundleEntry)
-        let landmarker = try bundle.model(named: HandLandmarksGraph.bundleEntry)
-        palms = try PalmDetectionGraph(model: detector, name: "\(name): \(PalmDetectionGraph.bundleEntry)",
-                                       numThreads: settings.numThreads,
-                                       minDetectionConfidence: settings.minHandDetectionConfidence,
-                                       numHands: settings.numHands)
-        landmarks = try HandLandmarksGraph(model: landmarker, name: "\(name): \(HandLandmarksGraph.bundleEntry)",
-                                           numThreads: settings.numThreads,
-                                           minPresenceConfidence: settings.minHandPresenceConfidence)
-        numHands = settings.numHands
-        minTrackingConfidence = settings.minTrackingConfidence
-        tracks = settings.tracks
+        try bundle.requireEntries([PalmDetectionGraph.bundleEntry, Self.landmarksEntry], kind: "hand landmarker", name: name)
+        palms = try PalmDetectionGraph(model: try bundle.model(named: PalmDetectionGraph.bundleEntry),
+                                       name: "\(name): \(PalmDetectionGraph.bundleEntry)", numThreads: settings.numThreads,
+                                       minDetectionConfidence: settings.minHandDetectionConfidence)
+        let points = handLandmarkCount * 3
+        landmarksModel = try ROILandmarksModel(
+            model: try bundle.model(named: Self.landmarksEntry), name: "\(name): \(Self.landmarksEntry)",
+            what: "the hand landmark model", numThreads: settings.numThreads, inputSide: HandLandmarksModel.inputSize,
+            landmarkCount: handLandmarkCount, normalizeZ: HandLandmarksModel.normalizeZ, outputCounts: [points, 1, 1, points],
+            outputNames: "landmarks, presence, handedness, world landmarks", projection: .normalizedRect)
+        minHandPresenceConfidence = settings.minHandPresenceConfidence
+        let minTrackingConfidence = settings.minTrackingConfidence
+        hands = TrackedRects(maxCount: settings.numHands, tracks: settings.tracks) { tracked, detected in
+            associateHandRects(tracked: tracked, detected: detected, minSimilarityThreshold: minTrackingConfidence)
+        }
     }
 
     /// Forgets the tracked hands, so the next frame starts a new stream with palm detection.
     package func resetTracking() {
-        trackedRects = []
+        hands.reset()
     }
 
     /// The hands in one upright image or frame, in MediaPipe's order (tracked hands first).
-    package func process(_ image: MPImage) throws -> [HandObservation] {
-        var rects: [NormalizedRect]
-        if tracks {
-            // Palm detection only while fewer than numHands hands are tracked.
-            let detected = trackedRects.count >= numHands ? [] : try palms.handRects(image)
-            rects = associateHandRects(tracked: trackedRects, detected: detected,
-                                       minSimilarityThreshold: minTrackingConfidence)
-        } else {
-            rects = try palms.handRects(image)
-        }
-        if rects.count > numHands { rects.removeSubrange(numHands...) }
-        var hands = try rects.compactMap { try landmarks.observe(image, in: $0) }
-        let duplicates = duplicateHandIndices(hands.map(\.landmarks), imageWidth: image.width, imageHeight: image.height)
-        if !duplicates.isEmpty {
-            hands = hands.enumerated().filter { !duplicates.contains($0.offset) }.map(\.element)
-        }
-        if tracks { trackedRects = hands.map(\.nextRect) }
-        return hands
+    package func process(_ frame: FrameContext) throws -> [HandObservation] {
+        try hands.process(
+            detect: { try palms.handRects(frame) },
+            observe: { try self.observe(frame, in: $0) },
+            deduplicate: { found in
+                let duplicates = duplicateHandIndices(found.map(\.landmarks), imageWidth: frame.width, imageHeight: frame.height)
+                return found.enumerated().filter { !duplicates.contains($0.offset) }.map(\.element)
+            },
+            nextRect: \.nextRect)
+    }
+
+    /// The hand landmark model on `rect`; nil when the hand is not present (presence score not above
+    /// `minHandPresenceConfidence`) or the rect is MediaPipe's empty sentinel.
+    private func observe(_ frame: FrameContext, in rect: NormalizedRect) throws -> HandObservation? {
+        if rect.width == 0 && rect.height == 0 { return nil }
+        let landmarks = try landmarksModel.landmarks(in: frame, roi: rect)
+        guard handIsPresent(score: try landmarksModel.output(1)[0], minPresenceConfidence: minHandPresenceConfidence),
+              // 21 landmarks always give a rect.
+              let next = handRect(fromLandmarks: landmarks, imageWidth: frame.width, imageHeight: frame.height) else { return nil }
+        let handednessScore = try landmarksModel.output(2)[0]
+        let world = try landmarksModel.output(3)
+        let worldPoints = (0..<handLandmarkCount).map { SIMD3(world[3 * $0], world[3 * $0 + 1], world[3 * $0 + 2]) }
+        return HandObservation(landmarks: landmarks, worldLandmarks: rotateWorldLandmarks(worldPoints, by: rect.rotation),
+                               handedness: handedness(fromScore: handednessScore), nextRect: next)
     }
 }

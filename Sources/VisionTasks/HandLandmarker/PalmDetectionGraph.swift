@@ -4,7 +4,7 @@ import VisionCore
 
 /// MediaPipe's hand detector graph on one image: letterbox to 192×192 → palm model → SSD decoding
 /// against the palm anchors → weighted non-max suppression → projection back to the upright image →
-/// one hand ROI per palm (rotated by wrist → middle MCP, grown 2.6×), best first, at most `numHands`.
+/// one hand ROI per palm (rotated by wrist → middle MCP, grown 2.6×), best first.
 ///
 /// Not thread-safe: it owns the interpreter; callers serialize use.
 package final class PalmDetectionGraph {
@@ -12,25 +12,20 @@ package final class PalmDetectionGraph {
     package static let bundleEntry = "hand_detector.tflite"
 
     private let detector: SSDDetector
-    private let numHands: Int
 
     /// Loads the palm model. Throws `unsupportedModel` unless it has one 1×192×192×3 input and
     /// outputs [1, 2016, 18] (boxes) and [1, 2016, 1] (scores), as MediaPipe expects.
-    package init(model: TFLiteModel, name: String, numThreads: Int, minDetectionConfidence: Float, numHands: Int) throws {
+    package init(model: TFLiteModel, name: String, numThreads: Int, minDetectionConfidence: Float) throws {
         detector = try SSDDetector(model: model, name: name, what: "the palm detector", numThreads: numThreads,
                                    inputSide: PalmDetection.inputSize, anchors: .palm,
                                    decoding: .palm(minScoreThreshold: minDetectionConfidence),
                                    minSuppressionThreshold: PalmDetection.minSuppressionThreshold)
-        self.numHands = numHands
     }
 
-    /// The hand ROIs of the palms found in the whole upright image, best palm first, at most `numHands`.
-    package func handRects(_ image: MPImage) throws -> [NormalizedRect] {
-        let palms = try detector.detect(image)
-        return palms.lazy
-            .compactMap { handRect(fromPalm: $0, imageWidth: image.width, imageHeight: image.height,
-                                   storedAxesSwapped: image.orientation.swapsWidthAndHeight) }
-            .prefix(numHands)
-            .map { $0 }
+    /// The hand ROIs of the palms found in the whole upright image, best palm first.
+    package func handRects(_ frame: FrameContext) throws -> [NormalizedRect] {
+        try detector.detect(frame.image).compactMap {
+            handRect(fromPalm: $0, imageWidth: frame.width, imageHeight: frame.height, storedAxesSwapped: frame.storedAxesSwapped)
+        }
     }
 }

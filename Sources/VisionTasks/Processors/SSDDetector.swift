@@ -47,7 +47,7 @@ package final class SSDDetector {
         let transform = try interpreter.withInputBuffer(0) { input in
             try ImageToTensor.convert(image, options: tensorOptions, into: input)
         }
-        try interpreter.invoke()
+        interpreter.invoke()
         let decoded = try interpreter.withOutputBuffer(boxesOutput) { boxes in
             try interpreter.withOutputBuffer(scoresOutput) { scores in
                 try decodeSSDDetections(rawBoxes: boxes, rawScores: scores, anchors: anchors, options: decoding)

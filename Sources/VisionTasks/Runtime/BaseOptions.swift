@@ -52,12 +52,8 @@ public struct BaseOptions: Sendable {
     /// Reads the model asset as a `.task` bundle, named as `modelAssetName`. Throws `invalidBundle`
     /// when it is not a zip (a bare `.tflite`, say), naming the `task` that needs one.
     package func loadTaskBundle(task: String) throws -> ModelBundle {
-        let data = try loadModelAsset()
-        do {
-            return try ModelBundle(data: data, name: modelAssetName, maxDecompressedBytes: maxDecompressedBundleBytes)
-        } catch {
-            throw VisionTasksError.invalidBundle("\(modelAssetName) is not a .task bundle, which \(task) needs (\(error))")
-        }
+        try ModelBundle.taskBundle(try loadModelAsset(), name: modelAssetName, task: task,
+                                   maxDecompressedBytes: maxDecompressedBundleBytes)
     }
 
     /// Checks the options and returns the model file's bytes, from the buffer or the path.

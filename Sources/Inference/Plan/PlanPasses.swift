@@ -1,0 +1,213 @@
+// The planner's passes, in the order `ExecutionPlan` runs them, each a function of the graph that
+// a test can run alone: validate → fold → fuse → plan memory → bind.
+
+import VisionErrors
+
+/// A run-time node and what its preparation found (shapes, kernel factory).
+typealias PlannedNode = (node: GraphNode, prepared: PreparedNode)
+
+/// Where each run-time tensor lives in the arena. RESHAPE outputs share their input's buffer.
+struct TensorLayout {
+    /// Tensor → the tensor whose buffer it shares (RESHAPE output → input), followed to the root.
+    private let root: [Int: Int]
+    /// Root tensor → its request in `memory`.
+    private let requestIndex: [Int: Int]
+    /// The arena offsets of the requests.
+    let memory: MemoryPlan
+
+    /// The tensor whose buffer `t` uses.
+    func rootOf(_ t: Int) -> Int { root[t].map(rootOf) ?? t }
+
+    /// `t`'s offset in the arena, in floats.
+    func offset(of t: Int) -> Int { requestIndex[rootOf(t)].map { memory.offsets[$0] } ?? 0 }
+
+    /// Lays out the run-time tensors of `nodes`: one buffer per tensor (RESHAPE outputs sharing
+    /// their input's), alive from the step that writes it to the last that reads it; graph inputs
+    /// and outputs live throughout, so their buffers stay stable.
+    init(graph: Graph, nodes: [PlannedNode]) {
+        var root = [Int: Int]()
+        func rootOf(_ t: Int) -> Int { root[t].map(rootOf) ?? t }
+        for (node, prepared) in nodes where prepared.isReshape {
+            root[node.outputs[0]] = rootOf(node.inputs[0])
+        }
+        var requestIndex = [Int: Int]()
+        var requests: [BufferRequest] = []
+        func touch(_ t: Int, _ step: Int) {
+            let r = rootOf(t)
+            if let i = requestIndex[r] {
+                requests[i].firstStep = min(requests[i].firstStep, step)
+                requests[i].lastStep = max(requests[i].lastStep, step)
+            } else {
+                requestIndex[r] = requests.count
+                requests.append(BufferRequest(count: graph.tensors[r].elementCount, firstStep: step, lastStep: step))
+            }
+        }
+        for t in graph.inputs { touch(t, -1) }
+        for (step, (node, _)) in nodes.enumerated() {
+            for t in node.inputs where t >= 0 && graph.tensors[t].constant == nil { touch(t, step) }
+            for t in node.outputs { touch(t, step) }
+        }
+        for t in graph.outputs { touch(t, -1) }
+        for t in graph.inputs + graph.outputs {
+            if let i = requestIndex[rootOf(t)] { requests[i].lastStep = Int.max }
+        }
+        self.root = root
+        self.requestIndex = requestIndex
+        memory = MemoryPlan(requests)
+    }
+}
+
+/// The passes from a loaded graph to bound kernels.
+enum PlanPasses {
+    /// Validate: the graph's inputs and outputs are float32 and its inputs are not constants.
+    static func validate(_ graph: Graph) throws {
+        for t in graph.inputs + graph.outputs {
+            guard graph.tensors[t].type == .float32 else {
+                throw VisionTasksError.unsupportedModel(
+                    "tensor \(graph.tensors[t].name) (graph input/output) has type \(graph.tensors[t].type); only float32 is supported")
+            }
+        }
+        for t in graph.inputs where graph.tensors[t].constant != nil {
+            throw VisionTasksError.invalidModel("graph input \(graph.tensors[t].name) is a constant tensor")
+        }
+    }
+
+    /// Fold: prepares every node in order (inputs computed before they are read, output shapes
+    /// checked against the model's and resolved, each output written once), computes the nodes whose
+    /// inputs are all constant into constant tensors, and keeps the others as the graph's nodes.
+    static func fold(_ graph: inout Graph) throws {
+        var kept: [GraphNode] = []
+        var written = Set(graph.inputs)
+        for node in graph.nodes {
+            let prepared: PreparedNode
+            do {
+                for t in node.inputs where t >= 0 {
+                    guard graph.tensors[t].constant != nil || written.contains(t) else {
+                        throw VisionTasksError.invalidModel("input tensor \(graph.tensors[t].name) is read before it is computed")
+                    }
+                }
+                prepared = try NodePreparer(graph: graph, node: node).prepare()
+                for (slot, t) in node.outputs.enumerated() {
+                    let declared = graph.tensors[t]
+                    let inferred = prepared.outputShapes[slot]
+                    guard declared.shape == inferred || declared.shape.isEmpty && inferred.reduce(1, *) == 1 else {
+                        throw VisionTasksError.invalidModel("output \(declared.name) is declared \(declared.shape) but computes to \(inferred)")
+                    }
+                    guard declared.type == .float32 || node.operation == .dequantize else {
+                        throw VisionTasksError.unsupportedModel("output \(declared.name) has type \(declared.type)")
+                    }
+                    guard declared.constant == nil, !written.contains(t) else {
+                        throw VisionTasksError.invalidModel("output \(declared.name) is written twice or is a constant")
+                    }
+                    graph.tensors[t].shape = inferred
+                    graph.tensors[t].type = .float32
+                    written.insert(t)
+                }
+            } catch {
+                throw modelError(error, node: node)
+            }
+            if node.inputs.allSatisfy({ $0 < 0 || graph.tensors[$0].constant != nil }) {
+                do {
+                    for (slot, values) in try compute(node: node, prepared: prepared, graph: graph).enumerated() {
+                        graph.tensors[node.outputs[slot]].constant = .float32(values)
+                    }
+                } catch {
+                    throw modelError(error, node: node)
+                }
+            } else {
+                kept.append(node)
+            }
+        }
+        graph.nodes = kept
+    }
+
+    /// Fuse: merges neighbours (now that shapes are resolved and constants folded) and prepares the
+    /// resulting run-time nodes.
+    static func fuse(_ graph: inout Graph) throws -> [PlannedNode] {
+        graph.fuseOperators()
+        return try graph.nodes.map { node in
+            do {
+                return (node, try NodePreparer(graph: graph, node: node).prepare())
+            } catch {
+                throw modelError(error, node: node)
+            }
+        }
+    }
+
+    /// Plan memory: the arena offsets of the run-time tensors.
+    static func planMemory(_ graph: Graph, _ nodes: [PlannedNode]) -> TensorLayout {
+        TensorLayout(graph: graph, nodes: nodes)
+    }
+
+    /// Bind: one kernel per node over the arena at `arena` (constants copied into `constants`),
+    /// RESHAPEs that share their input's buffer dropped; graph outputs that folding made constant
+    /// are written into the arena once, here.
+    static func bind(_ graph: Graph, _ nodes: [PlannedNode], layout: TensorLayout, arena: UnsafeMutablePointer<Float>,
+                     constants: BufferStore, threads: KernelThreads) throws -> [Kernel] {
+        func pointer(_ t: Int) -> UnsafeMutablePointer<Float> { arena + layout.offset(of: t) }
+        var constantPointers = [Int: UnsafeMutablePointer<Float>]()
+        var kernels: [Kernel] = []
+        for (node, prepared) in nodes {
+            if prepared.isReshape && layout.rootOf(node.outputs[0]) == layout.rootOf(node.inputs[0]) { continue }
+            let context = BoundContext(node: node, graph: graph, threads: threads, resolve: pointer) { t in
+                if let p = constantPointers[t] { return p }
+                guard case .float32(let values)? = graph.tensors[t].constant else { return nil }
+                let p = constants.store(values)
+                constantPointers[t] = p
+                return p
+            }
+            do {
+                kernels.append(try prepared.make(context))
+            } catch {
+                throw modelError(error, node: node)
+            }
+        }
+        for t in graph.outputs {
+            if case .float32(let values)? = graph.tensors[t].constant {
+                values.withUnsafeBufferPointer { v in
+                    if let base = v.baseAddress { pointer(t).update(from: base, count: v.count) }
+                }
+            }
+        }
+        return kernels
+    }
+
+    /// Computes a node whose inputs are all constant, on temporary buffers.
+    private static func compute(node: GraphNode, prepared: PreparedNode, graph: Graph) throws -> [[Float]] {
+        let scratch = BufferStore()
+        var outputs: [UnsafeMutablePointer<Float>] = []
+        for s in prepared.outputShapes { outputs.append(scratch.allocate(s.reduce(1, *))) }
+        let context = BoundContext(node: node, graph: graph, threads: .single, resolve: { t in
+            node.outputs.firstIndex(of: t).map { outputs[$0] } ?? scratch.allocate(1)
+        }) { t in
+            guard case .float32(let values)? = graph.tensors[t].constant else { return nil }
+            return scratch.store(values)
+        }
+        try prepared.make(context).run()
+        return prepared.outputShapes.indices.map { i in
+            Array(UnsafeBufferPointer(start: outputs[i], count: prepared.outputShapes[i].reduce(1, *)))
+        }
+    }
+}
+
+/// A `KernelContext` resolving tensors through closures (arena offsets or scratch buffers).
+struct BoundContext: KernelContext {
+    let node: GraphNode
+    let graph: Graph
+    let threads: KernelThreads
+    let resolve: (Int) -> UnsafeMutablePointer<Float>
+    let constant: (Int) -> UnsafeMutablePointer<Float>?
+
+    func input(_ slot: Int) -> UnsafePointer<Float> {
+        let t = node.inputs[slot]
+        return UnsafePointer(constant(t) ?? resolve(t))
+    }
+
+    func output(_ slot: Int) -> UnsafeMutablePointer<Float> { resolve(node.outputs[slot]) }
+
+    func constantValues(_ slot: Int) -> [Float]? {
+        guard slot < node.inputs.count, node.inputs[slot] >= 0,
+              case .float32(let values)? = graph.tensors[node.inputs[slot]].constant else { return nil }
+        return values
+    }
+}

@@ -1,0 +1,29 @@
+// One frame as the task graphs see it. MediaPipe runs its graphs on the stored pixels with a
+// rotation; our results are in the upright image. This is the one place that knows how the two
+// frames differ, so no step elsewhere reads the image's orientation.
+
+/// An image or video frame prepared once for a task graph: the upright size every result is a
+/// fraction of, and the two facts about the stored pixels that MediaPipe's numbers depend on.
+public struct FrameContext: Sendable {
+    /// The image, upright through its orientation.
+    public let image: MPImage
+    /// The upright width in pixels.
+    public let width: Int
+    /// The upright height in pixels.
+    public let height: Int
+    /// The stored pixels are a quarter turn from upright: MediaPipe measures detection boxes there
+    /// (see `rectFromDetection`).
+    public let storedAxesSwapped: Bool
+    /// The upright width over the stored width: MediaPipe leaves a landmark's z relative to the
+    /// stored pixels' width, so z in upright units is multiplied by this to match it (1 when upright).
+    public let zToStoredWidth: Float
+
+    /// The context of `image`.
+    public init(_ image: MPImage) {
+        self.image = image
+        width = image.width
+        height = image.height
+        storedAxesSwapped = image.orientation.swapsWidthAndHeight
+        zToStoredWidth = Float(image.width) / Float(image.bufferWidth)
+    }
+}

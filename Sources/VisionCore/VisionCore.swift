@@ -1,1 +1,0 @@
-// The VisionCore module; see ../shared/DESIGN.md for its place among the layers.

@@ -1,0 +1,72 @@
+import Testing
+@testable import Inference
+import VisionErrors
+
+/// The planner's passes one at a time on small hand-built graphs (GraphBuilder, OperatorTests.swift):
+/// validate, fold, fuse, plan memory, bind. Exact (values are sums of small integers).
+@Suite struct PlanPassesTests {
+    @Test func validateRefusesAConstantGraphInput() {
+        var g = GraphBuilder()
+        let k = g.constant(.float32([1, 2]), shape: [2])
+        g.graph.inputs.append(k)
+        g.node(.unary(.relu), [k], [[2]])
+        #expect(throws: VisionTasksError.invalidModel("graph input k0 is a constant tensor")) { try PlanPasses.validate(g.graph) }
+    }
+
+    @Test func foldComputesConstantNodesAndKeepsTheRest() throws {
+        var g = GraphBuilder()
+        let x = g.input([2])
+        let a = g.constant(.float32([1, 2]), shape: [2]), b = g.constant(.float32([10, 20]), shape: [2])
+        let sum = g.node(.binary(.add, .none), [a, b], [[2]], output: false)[0]
+        g.node(.binary(.mul, .none), [x, sum], [[2]])
+        var graph = g.graph
+        try PlanPasses.fold(&graph)
+        #expect(graph.nodes.map(\.index) == [1])
+        #expect(graph.tensors[sum].constant == .float32([11, 22]))
+    }
+
+    @Test func foldRefusesAnOutputDeclaredWithAnotherShape() {
+        var g = GraphBuilder()
+        let x = g.input([2])
+        g.node(.unary(.relu), [x], [[3]])
+        var graph = g.graph
+        #expect {
+            try PlanPasses.fold(&graph)
+        } throws: { error in
+            guard case VisionTasksError.invalidModel(let message) = error else { return false }
+            return message.hasSuffix("(index 0) in subgraph 0: output t1 is declared [3] but computes to [2]")
+        }
+    }
+
+    @Test func fuseMergesAReluIntoItsProducer() throws {
+        var g = GraphBuilder()
+        let x = g.input([4]), y = g.input([4])
+        let s = g.node(.binary(.add, .none), [x, y], [[4]], output: false)[0]
+        g.node(.unary(.relu), [s], [[4]])
+        var graph = g.graph
+        try PlanPasses.fold(&graph)
+        let nodes = try PlanPasses.fuse(&graph)
+        #expect(nodes.map(\.node.operation) == [.binary(.add, .relu)])
+    }
+
+    @Test func planMemoryAndBindShareAReshapesBuffer() throws {
+        var g = GraphBuilder()
+        let x = g.input([1, 4])
+        let a = g.node(.unary(.neg), [x], [[1, 4]], output: false)[0]
+        let b = g.node(.reshape(newShape: [4]), [a], [[4]], output: false)[0]
+        let c = g.node(.unary(.neg), [b], [[4]])[0]
+        var graph = g.graph
+        try PlanPasses.fold(&graph)
+        let nodes = try PlanPasses.fuse(&graph)
+        let layout = PlanPasses.planMemory(graph, nodes)
+        #expect(layout.offset(of: b) == layout.offset(of: a))
+        #expect(Set([x, a, c].map { layout.offset(of: $0) }).count == 3)
+        let arena = AlignedFloats(count: layout.memory.arenaCount)
+        let kernels = try PlanPasses.bind(graph, nodes, layout: layout, arena: arena.pointer, constants: BufferStore(),
+                                          threads: .single)
+        #expect(kernels.count == 2)
+        (arena.pointer + layout.offset(of: x)).update(from: [1, -2, 3, -4], count: 4)
+        for kernel in kernels { kernel.run() }
+        #expect(Array(UnsafeBufferPointer(start: arena.pointer + layout.offset(of: c), count: 4)) == [1, -2, 3, -4])
+    }
+}

@@ -1,0 +1,35 @@
+import Testing
+import VisionCore
+@testable import VisionTasks
+
+/// A hand without a gesture, as MediaPipe 1.2.2 assembles the result (read from its source): the
+/// CombinedPredictionCalculator sends no packet for a hand whose classifier results were all filtered
+/// away, the EndLoopCalculator collecting the gestures skips it, and when it collected none it sends
+/// nothing, so the Python API returns an empty result. The end-to-end case (one hand, canned
+/// threshold 0.95 → empty result) is in HandParityTests' option cases. Exact.
+@Suite struct GestureResultTests {
+    static func hand(x: Float, handednessScore: Float) -> HandObservation {
+        HandObservation(landmarks: Array(repeating: SIMD3(x, 0.5, 0), count: handLandmarkCount),
+                        worldLandmarks: Array(repeating: .zero, count: handLandmarkCount),
+                        handedness: handedness(fromScore: handednessScore),
+                        nextRect: NormalizedRect(xCenter: x, yCenter: 0.5, width: 0.2, height: 0.2))
+    }
+
+    @Test func aHandWithoutAGestureHasNoGestureEntry() {
+        let hands = [Self.hand(x: 0.25, handednessScore: 0.9), Self.hand(x: 0.75, handednessScore: 0.2)]
+        let thumbUp = Classification(index: 5, score: 0.8, label: "Thumb_Up")
+        let r = GestureRecognizer.result(hands: hands, gestures: [nil, thumbUp], timestampInMilliseconds: 7)
+        #expect(r.gestures.map { $0.map(\.categoryName) } == [["Thumb_Up"]])
+        #expect(r.gestures.first?.first?.index == -1 && r.gestures.first?.first?.score == 0.8)
+        #expect(r.handedness.map { $0.first?.categoryName } == ["Right", "Left"])
+        #expect(r.landmarks.map { $0.first?.x } == [0.25, 0.75] && r.worldLandmarks.count == 2)
+        #expect(r.timestampInMilliseconds == 7)
+    }
+
+    @Test func noGestureAtAllIsAnEmptyResult() {
+        let hands = [Self.hand(x: 0.25, handednessScore: 0.9), Self.hand(x: 0.75, handednessScore: 0.2)]
+        let r = GestureRecognizer.result(hands: hands, gestures: [nil, nil], timestampInMilliseconds: 7)
+        #expect(r.gestures.isEmpty && r.handedness.isEmpty && r.landmarks.isEmpty && r.worldLandmarks.isEmpty)
+        #expect(r.timestampInMilliseconds == 7)
+    }
+}
