@@ -1,7 +1,7 @@
 # VisionTasks: `make demo` and `make test` set up what is missing, fetch the models and run.
 SWIFT ?= swift
 
-.PHONY: demo test setup models build release docs bench clean sanitize soak
+.PHONY: demo test setup models build release docs bench clean sanitize soak fuzz fuzz-ci
 
 setup:
 	@bash tools/setup.sh
@@ -65,8 +65,18 @@ bench: setup models
 	$(SWIFT) build -c release --product vision-tasks-bench
 	python3 tools/bench.py $(BENCH_ARGS)
 
+# Fuzzing (tools/fuzz.sh; its own build in .build-fuzz): every target for FUZZ_SECONDS (default 60) each,
+# keeping the corpus; fuzz-ci is a short pass (20 s each from the seeds), failing on any crash, leak,
+# timeout or out-of-memory and saving the input under Tests/Fixtures/fuzz/ (not yet part of `make test`).
+FUZZ_SECONDS ?= 60
+fuzz: setup models
+	FUZZ_SECONDS=$(FUZZ_SECONDS) bash tools/fuzz.sh run
+
+fuzz-ci: setup models
+	FUZZ_SECONDS=20 bash tools/fuzz.sh ci
+
 demo: setup models release
 	@bash tools/demo.sh
 
 clean:
-	rm -rf .build demo-output
+	rm -rf .build .build-fuzz demo-output
