@@ -1,7 +1,7 @@
 # VisionTasks: `make demo` and `make test` set up what is missing, fetch the models and run.
 SWIFT ?= swift
 
-.PHONY: demo test setup models build release clean
+.PHONY: demo test setup models build release clean loadtest
 
 setup:
 	@bash tools/setup.sh
@@ -15,9 +15,19 @@ build: setup
 release: setup
 	$(SWIFT) build -c release
 
+# The browser test (chromium + Selenium) and a 15-second loopback load test of `vision-tasks serve`
+# run after the Swift tests; `make loadtest` runs the full 60-second load and the latency figures.
+LOAD_SECONDS ?= 15
+
 test: setup models
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	python3 tools/browser_test.py .build/debug/vision-tasks
+	python3 tools/load_test.py --duration $(LOAD_SECONDS) --binary .build/debug/vision-tasks
+
+loadtest: setup models release
+	python3 tools/load_test.py --duration 60 --binary .build/release/vision-tasks
+	python3 tools/load_test.py --bench --duration 20 --binary .build/release/vision-tasks
 
 demo: setup models release
 	@bash tools/demo.sh

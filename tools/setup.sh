@@ -17,6 +17,9 @@ pkgconfig_has cairo || need+=(libcairo2-dev)
 { command -v ffmpeg >/dev/null 2>&1 && command -v ffprobe >/dev/null 2>&1; } || need+=(ffmpeg)
 pkgconfig_has zlib || need+=(zlib1g-dev)
 command -v python3 >/dev/null 2>&1 || need+=(python3 python3-pip)
+# The browser test of `vision-tasks serve` drives Debian's chromium through chromium-driver.
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
+command -v chromedriver >/dev/null 2>&1 || need+=(chromium-driver)
 
 if [ ${#need[@]} -gt 0 ]; then
     if [ "$(id -u)" = 0 ]; then
@@ -30,3 +33,5 @@ if [ ${#need[@]} -gt 0 ]; then
     fi
 fi
 command -v swift >/dev/null 2>&1 || { echo "setup: swift is not on PATH; install Swift 6 first" >&2; exit 1; }
+# Selenium (PyPI) drives chromium in the browser test.
+python3 -c "import selenium" 2>/dev/null || { echo "setup: installing selenium from PyPI"; python3 -m pip install -q "selenium==4.27.1"; }

@@ -14,8 +14,7 @@ final class JSONLines {
 
     /// Creates a writer to standard output.
     init() {
-        encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder = ResultJSON.makeEncoder()
     }
 
     /// Runs `body` for `input` and prints its result line, or its error line if it throws.

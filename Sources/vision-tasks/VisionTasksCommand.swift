@@ -15,6 +15,6 @@ struct VisionTasksCommand: AsyncParsableCommand {
             number, no input or two kinds of input), with the usage.
             """,
         subcommands: [ModelCommand.self, FaceDetectorCommand.self, FaceLandmarkerCommand.self,
-                      HandLandmarkerCommand.self, GestureRecognizerCommand.self]
+                      HandLandmarkerCommand.self, GestureRecognizerCommand.self, ServeCommand.self]
     )
 }
