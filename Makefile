@@ -15,13 +15,16 @@ build: setup
 release: setup
 	$(SWIFT) build -c release
 
-# The browser test (chromium + Selenium) and a 15-second loopback load test of `vision-tasks serve`
-# run after the Swift tests; `make loadtest` runs the full 60-second load and the latency figures.
+# The run fails on any skipped test or parameterised test without cases (tools/check_test_run.py),
+# and tools/check_skip_check.sh proves that check fails on a corrupted reference file.
+# Then the browser test (chromium + Selenium) and a 15-second loopback load test of
+# `vision-tasks serve`; `make loadtest` runs the full 60-second load and the latency figures.
 LOAD_SECONDS ?= 15
 
 test: setup models
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	python3 tools/check_test_run.py -- $(SWIFT) test --skip-build
+	SWIFT=$(SWIFT) bash tools/check_skip_check.sh
 	python3 tools/browser_test.py .build/debug/vision-tasks
 	python3 tools/load_test.py --duration $(LOAD_SECONDS) --binary .build/debug/vision-tasks
 

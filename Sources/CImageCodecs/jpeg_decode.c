@@ -11,7 +11,7 @@
 
 #include "jpeg_structure.h"
 
-int ic_decode_jpeg(const unsigned char *data, size_t size, ic_image *out, char *message) {
+int ic_decode_jpeg(const unsigned char *data, size_t size, size_t max_pixels, ic_image *out, char *message) {
     memset(out, 0, sizeof(*out));
     message[0] = 0;
     if (size > INT_MAX) {
@@ -24,9 +24,15 @@ int ic_decode_jpeg(const unsigned char *data, size_t size, ic_image *out, char *
         snprintf(message, IC_MESSAGE_SIZE, "%s", stbi_failure_reason());
         return 1;
     }
-    if (width <= 0 || height <= 0 || (size_t)width * (size_t)height > IC_MAX_PIXELS) {
+    if (width <= 0 || height <= 0) {
         snprintf(message, IC_MESSAGE_SIZE, "unsupported JPEG size %dx%d", width, height);
         return 1;
+    }
+    // Checked from the header, before stb_image allocates anything for the pixels or coefficients.
+    if ((size_t)width * (size_t)height > max_pixels) {
+        out->width = width;
+        out->height = height;
+        return IC_TOO_MANY_PIXELS;
     }
     unsigned char *pixels = stbi_load_from_memory(data, (int)size, &width, &height, &channels, 0);
     if (pixels == NULL) {

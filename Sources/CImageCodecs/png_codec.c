@@ -61,7 +61,7 @@ static void write_memory(png_structp png, png_bytep source, png_size_t length) {
 
 static void flush_memory(png_structp png) { (void)png; }
 
-int ic_decode_png(const unsigned char *data, size_t size, ic_image *out, char *message) {
+int ic_decode_png(const unsigned char *data, size_t size, size_t max_pixels, ic_image *out, char *message) {
     memset(out, 0, sizeof(*out));
     message[0] = 0;
     if (size < 8 || png_sig_cmp(data, 0, 8) != 0) {
@@ -76,11 +76,15 @@ int ic_decode_png(const unsigned char *data, size_t size, ic_image *out, char *m
     png_infop info = png_create_info_struct(png);
     unsigned char *volatile pixels = NULL;
     png_bytep *volatile rows = NULL;
+    volatile int too_many_pixels = 0;
     memory_reader reader = {data, size, 0};
     if (info == NULL || setjmp(png_jmpbuf(png))) {
         png_destroy_read_struct(&png, info ? &info : NULL, NULL);
         free(pixels);
         free(rows);
+        if (too_many_pixels) {
+            return IC_TOO_MANY_PIXELS;
+        }
         if (message[0] == 0) {
             snprintf(message, IC_MESSAGE_SIZE, "cannot create a PNG reader");
         }
@@ -94,11 +98,17 @@ int ic_decode_png(const unsigned char *data, size_t size, ic_image *out, char *m
     png_uint_32 height = png_get_image_height(png, info);
     int color_type = png_get_color_type(png, info);
     int bit_depth = png_get_bit_depth(png, info);
-    if (width == 0 || height == 0 || width > 65500 || height > 65500 ||
-        (size_t)width * (size_t)height > IC_MAX_PIXELS) {
+    if (width == 0 || height == 0 || width > 65500 || height > 65500) {
         char text[96];
         snprintf(text, sizeof text, "unsupported PNG size %ux%u", (unsigned)width, (unsigned)height);
         png_error(png, text);
+    }
+    // Checked from the header, before any row is read or pixel memory allocated.
+    if ((size_t)width * (size_t)height > max_pixels) {
+        out->width = (int)width;
+        out->height = (int)height;
+        too_many_pixels = 1;
+        png_error(png, "too many pixels");
     }
     if (color_type == PNG_COLOR_TYPE_PALETTE) {
         png_set_palette_to_rgb(png);

@@ -1,2 +1,2 @@
-// zlib, for its fast CRC-32 (checking .task bundle entries).
+// zlib: inflating .task bundle entries and checking their CRC-32.
 #include <zlib.h>

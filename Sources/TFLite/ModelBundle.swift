@@ -1,61 +1,88 @@
 import Foundation
 
 /// A MediaPipe `.task` model bundle: a zip of `.tflite` models, nested `.task` bundles and other files.
+/// Opening one checks its directory only; an entry is extracted (and checked) when first asked for, so a
+/// task inflates just the entries it uses, within one decompressed-size limit shared with nested bundles.
 public struct ModelBundle: Sendable {
+    /// The default limit on bytes inflated from a bundle and its nested bundles: 64 MiB, several times the
+    /// largest real bundle (8.5 MB).
+    public static let defaultMaxDecompressedBytes = 64 << 20
+
     /// What the bundle is (its path, or its entry path inside an outer bundle), used in error messages.
     public let name: String
-    /// The bundle's files by entry name.
-    public let files: [String: Data]
-    /// Entry names in archive order.
+    /// Entry names in archive order (directories left out).
     public let fileNames: [String]
+    private let archive: ZipArchive
+    private let indices: [String: Int]
 
-    /// Reads a bundle from zip bytes; `name` names it in error messages.
-    /// - Throws: `VisionTasksError.invalidBundle` when `data` is not a readable zip or an entry is absurd.
-    public init(data: Data, name: String = "model bundle") throws {
-        let entries = try ZipReader.files(in: data, name: name)
-        var files: [String: Data] = [:]
+    /// Reads a bundle's directory from zip bytes; `name` names it in error messages. At most
+    /// `maxDecompressedBytes` are inflated from it and its nested bundles, in all.
+    /// - Throws: `VisionTasksError.invalidBundle` when `data` is not a readable zip or its directory is absurd.
+    public init(data: Data, name: String = "model bundle",
+                maxDecompressedBytes: Int = ModelBundle.defaultMaxDecompressedBytes) throws {
+        try self.init(data: data, name: name, budget: InflateBudget(limit: maxDecompressedBytes))
+    }
+
+    private init(data: Data, name: String, budget: InflateBudget) throws {
+        let archive = try ZipArchive(data, name: name, budget: budget)
+        var indices: [String: Int] = [:]
         var names: [String] = []
-        for entry in entries {
-            guard files[entry.name] == nil else {
+        for (index, entry) in archive.entries.enumerated() where !entry.isDirectory {
+            guard indices[entry.name] == nil else {
                 throw VisionTasksError.invalidBundle("\(name) has two entries named \"\(entry.name)\"")
             }
-            files[entry.name] = entry.data
+            indices[entry.name] = index
             names.append(entry.name)
         }
         self.name = name
-        self.files = files
+        self.archive = archive
+        self.indices = indices
         self.fileNames = names
     }
 
-    /// Reads the bundle file at `path`.
+    /// Reads the bundle file at `path`; see `init(data:name:maxDecompressedBytes:)`.
     /// - Throws: `VisionTasksError.fileNotFound`, `.fileUnreadable` or `.invalidBundle`.
-    public init(contentsOfFile path: String) throws {
-        try self.init(data: try ModelFile.read(path), name: path)
+    public init(contentsOfFile path: String,
+                maxDecompressedBytes: Int = ModelBundle.defaultMaxDecompressedBytes) throws {
+        try self.init(data: try ModelFile.read(path), name: path, maxDecompressedBytes: maxDecompressedBytes)
     }
 
-    /// The bytes of entry `entryName`.
-    /// - Throws: `VisionTasksError.invalidBundle` naming the missing entry and this bundle.
+    /// The limit on bytes inflated from this bundle and the bundles nested in it.
+    public var maxDecompressedBytes: Int { archive.budget.limit }
+
+    /// Whether the bundle has an entry named `entryName` (nothing is extracted).
+    public func contains(_ entryName: String) -> Bool { indices[entryName] != nil }
+
+    /// The size entry `entryName` declares (uncompressed), without extracting it; nil when there is none.
+    /// Only a hint: extraction checks the real size.
+    public func declaredSize(of entryName: String) -> Int? {
+        indices[entryName].map { archive.entries[$0].uncompressedSize }
+    }
+
+    /// The bytes of entry `entryName`, extracted and checked on first use.
+    /// - Throws: `VisionTasksError.invalidBundle` naming the missing, corrupted or oversized entry and this bundle.
     public func data(named entryName: String) throws -> Data {
-        guard let data = files[entryName] else {
+        guard let index = indices[entryName] else {
             throw VisionTasksError.invalidBundle(
                 "\(name) has no entry \"\(entryName)\" (it has: \(fileNames.joined(separator: ", ")))")
         }
-        return data
+        return try archive.extract(index)
     }
 
-    /// The nested bundle stored as entry `entryName` (a `.task` inside this one).
+    /// The nested bundle stored as entry `entryName` (a `.task` inside this one), sharing this bundle's limit.
     /// - Throws: `VisionTasksError.invalidBundle` when the entry is missing or not a zip.
     public func bundle(named entryName: String) throws -> ModelBundle {
-        try ModelBundle(data: try data(named: entryName), name: "\(name)/\(entryName)")
+        try ModelBundle(data: try data(named: entryName), name: "\(name)/\(entryName)", budget: archive.budget)
     }
 
-    /// The model stored as entry `entryName`, parsed.
+    /// The model stored as entry `entryName`, parsed (files appended to it count against this bundle's limit).
     /// - Throws: `VisionTasksError.invalidBundle` when missing, `.invalidModel` when malformed.
     public func model(named entryName: String) throws -> TFLiteModel {
-        try TFLiteModel(data: try data(named: entryName), name: "\(name)/\(entryName)")
+        try TFLiteModel(data: try data(named: entryName), name: "\(name)/\(entryName)", inflateBudget: archive.budget)
     }
 
-    /// Every file path, descending into nested `.task` bundles ("hand_landmarker.task/hand_detector.tflite").
+    /// Every file path, descending into nested `.task` bundles ("hand_landmarker.task/hand_detector.tflite");
+    /// only the nested bundles are extracted.
     /// - Throws: `VisionTasksError.invalidBundle` when a nested bundle does not read.
     public func allFilePaths() throws -> [String] {
         var paths: [String] = []
@@ -72,9 +99,9 @@ public struct ModelBundle: Sendable {
     /// found anywhere in the nested bundles when it is unique.
     /// - Throws: `VisionTasksError.invalidBundle` when nothing or more than one file matches.
     public func find(_ path: String) throws -> Data {
-        if let data = files[path] { return data }
+        if contains(path) { return try data(named: path) }
         let parts = path.split(separator: "/", maxSplits: 1).map(String.init)
-        if parts.count == 2, files[parts[0]] != nil, parts[0].hasSuffix(".task") {
+        if parts.count == 2, contains(parts[0]), parts[0].hasSuffix(".task") {
             return try bundle(named: parts[0]).find(parts[1])
         }
         let all = try allFilePaths()
@@ -109,9 +136,10 @@ public enum ModelFile {
 }
 
 extension TFLiteModel {
-    /// Reads and parses the `.tflite` file at `path`.
+    /// Reads and parses the `.tflite` file at `path`; see `init(data:name:maxDecompressedBytes:)`.
     /// - Throws: `VisionTasksError.fileNotFound`, `.fileUnreadable` or `.invalidModel`.
-    public init(contentsOfFile path: String) throws {
-        try self.init(data: try ModelFile.read(path), name: path)
+    public init(contentsOfFile path: String,
+                maxDecompressedBytes: Int = ModelBundle.defaultMaxDecompressedBytes) throws {
+        try self.init(data: try ModelFile.read(path), name: path, maxDecompressedBytes: maxDecompressedBytes)
     }
 }

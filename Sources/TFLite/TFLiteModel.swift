@@ -25,9 +25,16 @@ public struct TFLiteModel: Sendable {
     /// Files packed into the model as a zip appended to the FlatBuffer (labels and the like), by name.
     public let associatedFiles: [String: Data]
 
-    /// Parses `data` as a `.tflite` model; `name` (a file or bundle entry) prefixes error messages.
+    /// Parses `data` as a `.tflite` model; `name` (a file or bundle entry) prefixes error messages. At most
+    /// `maxDecompressedBytes` are inflated from a zip of associated files appended to the model.
     /// - Throws: `VisionTasksError.invalidModel` naming what is wrong and where.
-    public init(data: Data, name: String = "model") throws {
+    public init(data: Data, name: String = "model",
+                maxDecompressedBytes: Int = ModelBundle.defaultMaxDecompressedBytes) throws {
+        try self.init(data: data, name: name, inflateBudget: InflateBudget(limit: maxDecompressedBytes))
+    }
+
+    /// Parses `data`, inflating associated files against `inflateBudget` (a bundle's, for a model inside one).
+    init(data: Data, name: String, inflateBudget: InflateBudget) throws {
         let buffer = FlatBuffer(data, label: name)
         let root = try buffer.root("Model", fileIdentifier: "TFL3")
         self.data = data
@@ -62,8 +69,9 @@ public struct TFLiteModel: Sendable {
         } else {
             self.modelMetadata = nil
         }
-        self.associatedFiles = try ZipReader.appendedFiles(in: data, name: name,
-                                                           required: modelMetadata?.allAssociatedFileNames ?? [])
+        self.associatedFiles = try ZipArchive.appendedFiles(in: data, name: name,
+                                                            required: modelMetadata?.allAssociatedFileNames ?? [],
+                                                            budget: inflateBudget)
     }
 
     /// The bytes of buffer `index` (a slice of `data`: index it from its `startIndex`); empty when out of range.

@@ -49,3 +49,65 @@ public enum VisionTasksError: Error, Equatable, Sendable, CustomStringConvertibl
     /// Same as `description`, for `localizedDescription`.
     public var errorDescription: String? { description }
 }
+
+/// MediaPipe's task error codes (`MPPTasksErrorCode`, `TasksErrorCode` in Swift on iOS): the `code`
+/// of every `VisionTasksError` bridged to `NSError`.
+public enum TasksErrorCode: Int, Sendable, CaseIterable {
+    /// The operation was cancelled, typically by the caller.
+    case cancelledError = 1
+    /// An unknown error occurred.
+    case unknownError = 2
+    /// The caller gave an invalid argument: an option, an image, a model or bundle, a timestamp.
+    case invalidArgumentError = 3
+    /// A deadline expired before the operation could complete.
+    case deadlineExceededError = 4
+    /// A requested entity (a file) was not found.
+    case notFoundError = 5
+    /// An entity the caller tried to create already exists.
+    case alreadyExistsError = 6
+    /// The caller may not run the operation.
+    case permissionDeniedError = 7
+    /// A resource (memory, a limit, disk space) was exhausted.
+    case resourceExhaustedError = 8
+    /// The task is not in the state the call needs (a method of another running mode).
+    case failedPreconditionError = 9
+    /// The operation was aborted.
+    case abortedError = 10
+    /// The operation went past a valid range.
+    case outOfRangeError = 11
+    /// The operation (an operator, a tensor type, a delegate) is not implemented.
+    case unimplementedError = 12
+    /// An internal invariant failed while processing.
+    case internalError = 13
+    /// The service is unavailable for now.
+    case unavailableError = 14
+    /// Data was lost or corrupted.
+    case dataLossError = 15
+    /// The request lacks valid credentials.
+    case unauthenticatedError = 16
+}
+
+/// Bridges to `NSError` as MediaPipe for iOS does: domain `com.google.mediapipe.tasks`, the
+/// `TasksErrorCode` of the case as code, and the message as `localizedDescription`.
+extension VisionTasksError: CustomNSError {
+    /// MediaPipe's task error domain (`MPPTasksErrorDomain`).
+    public static var errorDomain: String { "com.google.mediapipe.tasks" }
+
+    /// The MediaPipe error code this error maps to.
+    public var tasksErrorCode: TasksErrorCode {
+        switch self {
+        case .fileNotFound, .fileUnreadable: return .notFoundError   // MediaPipe's file loader: NotFound
+        case .invalidModel, .invalidBundle, .invalidImage, .invalidOption, .invalidArgument,
+             .invalidTimestamp, .invalidVideo: return .invalidArgumentError
+        case .unsupportedModel: return .unimplementedError
+        case .runningModeMismatch: return .failedPreconditionError
+        case .processingFailed: return .internalError
+        }
+    }
+
+    /// `tasksErrorCode`'s raw value.
+    public var errorCode: Int { tasksErrorCode.rawValue }
+
+    /// `NSLocalizedDescriptionKey`: the message.
+    public var errorUserInfo: [String: Any] { [NSLocalizedDescriptionKey: description] }
+}

@@ -1,92 +1,122 @@
 import Foundation
 import CZlibCRC
-import ZIPFoundation
+import Synchronization
 
-/// Reads every file of an in-memory zip archive, with limits against hostile archives: the directory is
-/// checked by `ZipDirectory`, stored entries are copied out directly, deflated ones are inflated by
-/// ZIPFoundation, and every entry's CRC-32 is verified (with zlib's fast implementation).
-enum ZipReader {
-    /// Largest single entry accepted (uncompressed), 1 GiB.
-    static let maxEntrySize = 1 << 30
-    /// Largest total of all entries accepted (uncompressed), 4 GiB.
-    static let maxTotalSize = 4 << 30
+/// The decompressed-byte allowance of one bundle, shared with every bundle nested in it: each byte
+/// inflated from a deflated entry is counted as zlib produces it, and passing `limit` is an error.
+/// Stored entries are slices of bytes already held, so they are not counted.
+final class InflateBudget: Sendable {
+    /// The most bytes that may be inflated in all.
+    let limit: Int
+    private let used = Mutex(0)
+
+    /// A budget of `limit` bytes, none used.
+    init(limit: Int) { self.limit = limit }
+
+    /// Bytes still allowed.
+    var remaining: Int { used.withLock { limit - $0 } }
+
+    /// Counts `bytes` more inflated from entry `entry` of `archive`; throws when that passes the limit.
+    func charge(_ bytes: Int, archive: String, entry: String) throws {
+        let allowed = used.withLock { used -> Bool in
+            guard bytes <= limit - used else { return false }
+            used += bytes
+            return true
+        }
+        guard allowed else { throw exceeded(archive: archive, entry: entry) }
+    }
+
+    /// The error for entry `entry` of `archive` needing more than the limit allows.
+    func exceeded(archive: String, entry: String) -> VisionTasksError {
+        .invalidBundle("\(archive) entry \"\(entry)\" inflates past the limit of \(limit) decompressed bytes per bundle "
+            + "(nested bundles included); raise BaseOptions.maxDecompressedBundleBytes (--max-bundle-bytes) if the bundle is trusted")
+    }
+}
+
+/// A zip archive in memory, with limits against hostile archives: its directory is checked up front by
+/// `ZipDirectory`, and each entry is extracted only when asked for (stored entries copied, deflated ones
+/// inflated with zlib against the shared `InflateBudget`), checked against its declared size and CRC-32,
+/// and kept for later calls.
+final class ZipArchive: Sendable {
     /// Largest number of entries accepted.
     static let maxEntries = 10_000
 
-    /// The archive's files in archive order (directories skipped), CRC-checked; each `Data` starts at index 0.
+    /// What the archive is, for error messages.
+    let name: String
+    /// The checked directory's entries, in archive order.
+    let entries: [ZipDirectory.Entry]
+    /// The allowance this archive's inflation counts against.
+    let budget: InflateBudget
+    private let data: Data
+    private let extracted = Mutex<[Int: Data]>([:])
+
+    /// Checks the directory of `data`; `name` names the archive in errors.
     /// - Throws: `VisionTasksError.invalidBundle` naming `name` and the problem.
-    static func files(in data: Data, name: String) throws -> [(name: String, data: Data)] {
+    init(_ data: Data, name: String, budget: InflateBudget) throws {
         let directory = try ZipDirectory(data, name: name)
-        guard directory.entries.count <= maxEntries else {
-            throw VisionTasksError.invalidBundle("\(name) has more than \(maxEntries) entries")
+        guard directory.entries.count <= Self.maxEntries else {
+            throw VisionTasksError.invalidBundle("\(name) has more than \(Self.maxEntries) entries")
         }
-        var total = 0
-        for entry in directory.entries {
-            guard entry.uncompressedSize <= maxEntrySize else {
-                throw VisionTasksError.invalidBundle("\(name) entry \"\(entry.name)\" claims an absurd size of \(entry.uncompressedSize) bytes")
-            }
-            total += entry.uncompressedSize
-            guard total <= maxTotalSize else {
-                throw VisionTasksError.invalidBundle("\(name) holds more than \(maxTotalSize) bytes uncompressed")
-            }
-        }
-        let inflated = directory.entries.contains { $0.isCompressed } ? try inflate(data, directory, name: name) : [:]
-        var files: [(name: String, data: Data)] = []
-        for (index, entry) in directory.entries.enumerated() where !entry.isDirectory {
-            let bytes: Data
-            if entry.isCompressed {
-                guard let inflatedBytes = inflated[index] else {
-                    throw VisionTasksError.invalidBundle("\(name) entry \"\(entry.name)\" cannot be extracted")
-                }
-                bytes = inflatedBytes
-            } else {
-                bytes = Data(data[data.startIndex + entry.dataRange.lowerBound..<data.startIndex + entry.dataRange.upperBound])
-            }
-            guard bytes.count == entry.uncompressedSize else {
-                throw VisionTasksError.invalidBundle("\(name) entry \"\(entry.name)\" holds \(bytes.count) bytes, not its declared \(entry.uncompressedSize)")
-            }
-            guard crc32(bytes) == entry.crc32 else {
-                throw VisionTasksError.invalidBundle("\(name) entry \"\(entry.name)\" is corrupted (CRC-32 mismatch)")
-            }
-            files.append((entry.name, bytes))
-        }
-        return files
+        self.name = name
+        self.entries = directory.entries
+        self.budget = budget
+        self.data = data
     }
 
-    /// The deflated entries of `directory`, inflated by ZIPFoundation, by directory index.
-    private static func inflate(_ data: Data, _ directory: ZipDirectory, name: String) throws -> [Int: Data] {
-        let archive: Archive
-        do {
-            archive = try Archive(data: data, accessMode: .read)
-        } catch {
-            throw VisionTasksError.invalidBundle("\(name) is not a readable zip archive (\(error))")
+    /// The bytes of entry `index` (starting at index 0), extracted on the first call.
+    /// - Throws: `VisionTasksError.invalidBundle` when the entry does not inflate, passes the budget,
+    ///   differs from its declared size or fails its CRC-32.
+    func extract(_ index: Int) throws -> Data {
+        if let bytes = extracted.withLock({ $0[index] }) { return bytes }
+        let entry = entries[index]
+        let stored = data[data.startIndex + entry.dataRange.lowerBound..<data.startIndex + entry.dataRange.upperBound]
+        let bytes = entry.isCompressed ? try inflate(stored, entry) : Data(stored)
+        guard bytes.count == entry.uncompressedSize else {
+            throw VisionTasksError.invalidBundle("\(name) entry \"\(entry.name)\" holds \(bytes.count) bytes, not its declared \(entry.uncompressedSize)")
         }
-        var inflated: [Int: Data] = [:]
-        // ZIPFoundation walks the same central directory, in the same order.
-        for (index, archiveEntry) in archive.enumerated() {
-            guard directory.entries.indices.contains(index) else { break }
-            let entry = directory.entries[index]
-            guard entry.isCompressed, !entry.isDirectory else { continue }
-            guard archiveEntry.type == .file else {
-                throw VisionTasksError.invalidBundle("\(name) entry \"\(entry.name)\" is not a regular file")
-            }
-            var bytes = Data()
-            bytes.reserveCapacity(entry.uncompressedSize)
-            do {
-                _ = try archive.extract(archiveEntry, skipCRC32: true) { chunk in
-                    guard bytes.count + chunk.count <= entry.uncompressedSize else {
-                        throw VisionTasksError.invalidBundle("\(name) entry \"\(entry.name)\" inflates to more than its declared \(entry.uncompressedSize) bytes")
+        guard ZipArchive.crc32(bytes) == entry.crc32 else {
+            throw VisionTasksError.invalidBundle("\(name) entry \"\(entry.name)\" is corrupted (CRC-32 mismatch)")
+        }
+        extracted.withLock { $0[index] = bytes }
+        return bytes
+    }
+
+    /// Inflates the raw deflate stream `deflated` of `entry` in 64 KiB steps, never past its declared size
+    /// nor the budget (a declared size beyond what is left is refused before any work).
+    private func inflate(_ deflated: Data, _ entry: ZipDirectory.Entry) throws -> Data {
+        guard entry.uncompressedSize <= budget.remaining else { throw budget.exceeded(archive: name, entry: entry.name) }
+        func fail(_ reason: String) -> VisionTasksError {
+            .invalidBundle("\(name) entry \"\(entry.name)\" cannot be inflated (\(reason))")
+        }
+        var stream = z_stream()
+        guard inflateInit2_(&stream, -MAX_WBITS, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+            throw fail("zlib could not start")
+        }
+        defer { inflateEnd(&stream) }
+        var output = Data()
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        try deflated.withUnsafeBytes { (input: UnsafeRawBufferPointer) in
+            stream.next_in = UnsafeMutablePointer(mutating: input.bindMemory(to: Bytef.self).baseAddress)
+            stream.avail_in = uInt(input.count)
+            var status = Z_OK
+            while status != Z_STREAM_END {
+                let produced = try chunk.withUnsafeMutableBufferPointer { buffer -> Int in
+                    stream.next_out = buffer.baseAddress
+                    stream.avail_out = uInt(buffer.count)
+                    status = CZlibCRC.inflate(&stream, Z_NO_FLUSH)
+                    guard status == Z_OK || status == Z_STREAM_END else {
+                        throw fail(status == Z_BUF_ERROR ? "the deflate stream is truncated" : "zlib error \(status)")
                     }
-                    bytes.append(chunk)
+                    return buffer.count - Int(stream.avail_out)
                 }
-            } catch let error as VisionTasksError {
-                throw error
-            } catch {
-                throw VisionTasksError.invalidBundle("\(name) entry \"\(entry.name)\" cannot be inflated (\(error))")
+                guard output.count + produced <= entry.uncompressedSize else {
+                    throw VisionTasksError.invalidBundle("\(name) entry \"\(entry.name)\" inflates to more than its declared \(entry.uncompressedSize) bytes")
+                }
+                try budget.charge(produced, archive: name, entry: entry.name)
+                output.append(contentsOf: chunk[0..<produced])
             }
-            inflated[index] = bytes
         }
-        return inflated
+        return output
     }
 
     /// The CRC-32 (zip's, ISO-HDLC) of `bytes`.
@@ -109,15 +139,17 @@ enum ZipReader {
         ZipDirectory.endRecordPosition(data) != nil
     }
 
-    /// Files of a zip appended to a `.tflite` model (TFLite metadata's associated files), by name.
-    /// Returns an empty dictionary when there is no zip; a zip that does not read is an error only when
-    /// the metadata names files (`required`) that would have come from it.
-    static func appendedFiles(in data: Data, name: String, required: [String]) throws -> [String: Data] {
+    /// Files of a zip appended to a `.tflite` model (TFLite metadata's associated files), by name, inflated
+    /// against `budget`. Returns an empty dictionary when there is no zip; a zip that does not
+    /// read is an error only when the metadata names files (`required`) that would have come from it.
+    static func appendedFiles(in data: Data, name: String, required: [String],
+                              budget: InflateBudget) throws -> [String: Data] {
         guard hasEndOfCentralDirectory(data) else { return [:] }
         do {
+            let archive = try ZipArchive(data, name: name, budget: budget)
             var files: [String: Data] = [:]
-            for file in try self.files(in: data, name: name) where files[file.name] == nil {
-                files[file.name] = file.data
+            for (index, entry) in archive.entries.enumerated() where !entry.isDirectory && files[entry.name] == nil {
+                files[entry.name] = try archive.extract(index)
             }
             return files
         } catch let error as VisionTasksError {
@@ -130,9 +162,9 @@ enum ZipReader {
 /// A zip archive's central directory, read and checked without trusting any offset: every record, name,
 /// local header and data range must lie inside the archive, sizes must be consistent, and ZIP64 and
 /// encrypted archives are refused.
-struct ZipDirectory {
+struct ZipDirectory: Sendable {
     /// One entry of the directory.
-    struct Entry {
+    struct Entry: Sendable {
         /// Entry path.
         let name: String
         /// Whether the entry is a directory (its name ends with "/").
@@ -151,7 +183,7 @@ struct ZipDirectory {
     let entries: [Entry]
 
     /// Position of the end-of-central-directory record: the last signature in the final 64 KiB + 22 bytes,
-    /// which is where ZIPFoundation's backwards scan stops too.
+    /// as zip readers search for it.
     static func endRecordPosition(_ data: Data) -> Int? {
         guard data.count >= 22 else { return nil }
         return data.withUnsafeBytes { raw -> Int? in
@@ -178,7 +210,7 @@ struct ZipDirectory {
         guard let end = Self.endRecordPosition(data) else {
             throw fail("not a zip archive (no end-of-central-directory record)")
         }
-        // ZIP64 records sit just before the end record; ZIPFoundation would trust their 64-bit offsets.
+        // ZIP64 records sit just before the end record; which this reader does not read.
         if end >= 20, u32(end - 20) == 0x0706_4B50 { throw fail("ZIP64 archives are not supported") }
         if end >= 76, u32(end - 76) == 0x0606_4B50 { throw fail("ZIP64 archives are not supported") }
         let entryCount = u16(end + 10)

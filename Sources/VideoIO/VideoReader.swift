@@ -22,10 +22,11 @@ public struct VideoFrame: Sendable {
 public final class VideoReader {
     /// The file or source this reader decodes.
     public let source: String
-    /// What ffprobe said about the file (nil for live sources, which are not probed).
+    /// What ffprobe said about the file (nil for devices and streams, which are not probed).
     public let info: VideoInfo?
     private let child: ChildProcess
     private let log: ShowinfoLog
+    private let earlyEnd = EarlyEndCheck()
     private let startMs: Int?
     private let endMs: Int?
     private var finished = false
@@ -38,11 +39,14 @@ public final class VideoReader {
     }
 
     /// Opens anything ffmpeg opens (a V4L2 device such as /dev/video0, a stream URL, a file).
-    /// `realTime` plays a file at its own frame rate (`-re`), as a camera would deliver it.
+    /// `realTime` plays a file at its own frame rate (`-re`), as a camera would deliver it. A regular
+    /// file is probed too, so that a truncated one is reported as it is for `init(contentsOfFile:)`.
     public convenience init(liveSource source: String, realTime: Bool) throws {
         var options: [String] = realTime ? ["-re"] : []
         if source.hasPrefix("/dev/video") { options += ["-f", "v4l2"] }
-        try self.init(source: source, info: nil, inputOptions: options, startMs: nil, endMs: nil)
+        let isFile = (try? FileManager.default.attributesOfItem(atPath: source)[.type] as? FileAttributeType) == .typeRegular
+        let info = isFile ? try? VideoInfo.probe(path: source) : nil
+        try self.init(source: source, info: info, inputOptions: options, startMs: nil, endMs: nil)
     }
 
     private init(source: String, info: VideoInfo?, inputOptions: [String], startMs: Int?, endMs: Int?) throws {
@@ -52,20 +56,21 @@ public final class VideoReader {
         self.endMs = endMs
         let log = ShowinfoLog()
         self.log = log
+        let earlyEnd = self.earlyEnd
         child = try ChildProcess(tool: "ffmpeg", arguments: [
-            "-hide_banner", "-nostdin", "-nostats", "-loglevel", "info",
+            "-hide_banner", "-nostdin", "-nostats", "-loglevel", "level+info",
         ] + inputOptions + [
             "-i", source, "-map", "0:v:0", "-copyts", "-fps_mode", "passthrough",
             "-vf", "showinfo@frames", "-f", "rawvideo", "-pix_fmt", "rgb24", "pipe:1",
-        ], onStderrLine: { log.take($0) }, onStderrEnd: { log.close() })
+        ], onStderrLine: { log.take($0) || earlyEnd.take($0) }, onStderrEnd: { log.close() })
     }
 
     deinit {
         child.stop()
     }
 
-    /// The next frame, or nil at the end of the stream (or after `endMs`).
-    /// Throws `invalidVideo` naming the source when ffmpeg fails.
+    /// The next frame, or nil at the end of the stream (or after `endMs`). Throws `invalidVideo` naming
+    /// the source when ffmpeg fails, or naming the frame where decoding stopped when a file ends early.
     public func nextFrame() throws -> VideoFrame? {
         while !finished {
             guard let entry = log.entry() else {
@@ -92,10 +97,13 @@ public final class VideoReader {
         finished = true
         let status = child.wait()
         if status != 0 {
-            throw VisionTasksError.invalidVideo("ffmpeg could not decode \(source): \(child.lastStderr())")
+            throw VisionTasksError.invalidVideo("ffmpeg could not decode \(source) (stopped at frame \(log.framesSeen)): \(child.lastStderr())")
         }
         if log.framesSeen == 0 {
             throw VisionTasksError.invalidVideo("\(source) has no video frames")
+        }
+        if let message = earlyEnd.earlyEnd(source: source, decoded: log.framesSeen, info: info) {
+            throw VisionTasksError.invalidVideo(message)
         }
         return nil
     }

@@ -1,5 +1,6 @@
 import Foundation
 import TFLite
+import VisionCore
 
 /// Writes RGB frames as an H.264 MP4 (libx264, yuv420p) at a constant frame rate, through
 /// ffmpeg's stdin. Call `finish()` to close the file; a writer dropped unfinished stops ffmpeg.
@@ -40,11 +41,23 @@ public final class VideoWriter {
 
     /// Appends one frame of packed RGB bytes (`width * height * 3`).
     public func write(rgb pixels: [UInt8]) throws {
+        try pixels.withUnsafeBytes { try write(rgbBytes: $0) }
+    }
+
+    /// Appends one frame: the image as it shows upright, whose size must be the writer's.
+    public func write(_ image: MPImage) throws {
+        guard image.width == width, image.height == height else {
+            throw VisionTasksError.invalidArgument("a frame for \(path) must be \(width)x\(height), got \(image.width)x\(image.height)")
+        }
+        try image.uprightRGB().withUnsafeBufferBytes { try write(rgbBytes: $0) }
+    }
+
+    private func write(rgbBytes pixels: UnsafeRawBufferPointer) throws {
         guard !finished else { throw VisionTasksError.invalidArgument("\(path) is already finished") }
         guard pixels.count == width * height * 3 else {
             throw VisionTasksError.invalidArgument("a frame for \(path) needs \(width * height * 3) RGB bytes, got \(pixels.count)")
         }
-        try pixels.withUnsafeBytes { try child.write($0, what: "frame \(written) for \(path)") }
+        try child.write(pixels, what: "frame \(written) for \(path)")
         written += 1
     }
 

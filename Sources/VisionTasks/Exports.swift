@@ -1,5 +1,9 @@
 // What `import VisionTasks` brings in besides the tasks themselves.
 @_exported import enum TFLite.VisionTasksError
+@_exported import enum TFLite.TasksErrorCode
 @_exported import struct VisionCore.MPImage
+@_exported import struct VisionCore.ImageDecodingOptions
 @_exported import enum VisionCore.ImageOrientation
 @_exported import enum VisionCore.PixelFormat
+@_exported import enum VisionCore.YUVFormat
+@_exported import struct VisionCore.YUVColorSpace

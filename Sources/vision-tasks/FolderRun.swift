@@ -3,41 +3,47 @@ import VisionRender
 import VisionTasks
 
 /// Image mode over image files and folders (each folder's JPEG/PNG files, sub-folders included,
-/// sorted by path), on `--jobs` task instances in parallel; lines come out in input order, a
-/// progress bar and a summary go to stderr.
+/// sorted by path) or a manifest's lines, on `--jobs` task instances in parallel; lines come out in
+/// input order, a progress bar and a summary go to stderr.
 enum FolderRun {
     /// One image to process: its path as printed, and where its annotation goes relative to the
-    /// `--annotate` folder.
+    /// `--annotate` folder. `emptyFolder`: a folder given as input that holds no image (reported
+    /// on its own error line).
     struct Input: Equatable {
         let path: String
         let relativePath: String
+        var emptyFolder = false
     }
 
     static let imageExtensions: Set<String> = ["jpg", "jpeg", "png"]
 
     /// The image files of the inputs: files as given, folders walked (hidden entries skipped) to
-    /// their images sorted by path. Each file's `relativePath` is its path below the deepest folder
+    /// their images sorted by path (a folder without images stays, marked `emptyFolder`). Each file's `relativePath` is its path below the deepest folder
     /// holding every input (a single folder input: the path inside it), so distinct files never share one.
     static func expand(_ inputs: [String]) throws -> [Input] {
-        var found: [(path: String, absolute: [String])] = []
+        var found: [(path: String, absolute: [String], emptyFolder: Bool)] = []
         var roots: [[String]] = []
         for input in inputs {
             let absolute = URL(fileURLWithPath: input).standardizedFileURL.pathComponents
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory), isDirectory.boolValue {
                 roots.append(absolute)
-                for sub in try imagePaths(in: input) {
-                    found.append(((input as NSString).appendingPathComponent(sub), absolute + sub.split(separator: "/").map(String.init)))
+                let images = try imagePaths(in: input)
+                if images.isEmpty { found.append((input, absolute, true)) }
+                for sub in images {
+                    found.append(((input as NSString).appendingPathComponent(sub), absolute + sub.split(separator: "/").map(String.init), false))
                 }
             } else {
                 roots.append(Array(absolute.dropLast()))
-                found.append((input, absolute))
+                found.append((input, absolute, false))
             }
         }
         let common = roots.dropFirst().reduce(roots.first ?? []) { prefix, next in
             Array(zip(prefix, next).prefix { $0 == $1 }.map(\.0))
         }
-        return found.map { Input(path: $0.path, relativePath: $0.absolute.dropFirst(common.count).joined(separator: "/")) }
+        return found.map {
+            Input(path: $0.path, relativePath: $0.absolute.dropFirst(common.count).joined(separator: "/"), emptyFolder: $0.emptyFolder)
+        }
     }
 
     /// The JPEG/PNG files below `folder` as paths relative to it, sorted; hidden files and folders skipped.
@@ -70,16 +76,24 @@ enum FolderRun {
         return (annotate as NSString).appendingPathComponent(keep ? input.relativePath : input.relativePath + ".png")
     }
 
-    static func run<Task: MediaTask>(_ inputs: [String], options: MediaOptions, factory: MediaTaskFactory<Task>) throws -> Bool {
-        let files = try expand(inputs)
-        let single = inputs.count == 1 && files.count == 1 && files[0].path == inputs[0]
+    /// Processes `inputs` (paths as given: files or folders) in image mode, keeping `shard`'s share
+    /// and leaving out those `output`'s file already finished; returns false if any input failed.
+    static func run<Task: MediaTask>(_ inputs: [String], options: MediaOptions, shard: Shard?, output: JSONLines,
+                                     factory: MediaTaskFactory<Task>) throws -> Bool {
+        let expanded = try expand(inputs)
+        let single = inputs.count == 1 && expanded.count == 1 && expanded[0].path == inputs[0]
+        let mine = shard.map { shard in expanded.filter { shard.contains($0.path) } } ?? expanded
+        let files = mine.filter { !output.sink.finished.contains($0.path) }
+        let skipped = mine.count - files.count
         if let annotate = options.annotate {
-            let folders = Set(files.map { (annotationPath(for: $0, annotate: annotate, single: single) as NSString).deletingLastPathComponent })
+            let folders = Set(files.filter { !$0.emptyFolder }.map {
+                (annotationPath(for: $0, annotate: annotate, single: single) as NSString).deletingLastPathComponent
+            })
             try folders.sorted().forEach(createFolder)
         }
         let workers = min(options.jobs, max(1, files.count))
         let tasks = try (0..<workers).map { _ in try factory.make(.image, nil) }
-        let board = Board<Task.Result>(count: files.count)
+        let board = Board<Task.Result>(count: files.count, window: 4 * workers)
         let started = Date()
         for task in tasks {
             let worker = Worker(task: task)
@@ -87,13 +101,16 @@ enum FolderRun {
                 while let i = board.claim() {
                     let path = files[i].path
                     let outcome = Swift.Result<Task.Result, any Error> {
-                        let image = try MPImage(contentsOfFile: path)
+                        if files[i].emptyFolder {
+                            throw VisionTasksError.invalidArgument("\(path) is a folder without JPEG or PNG images")
+                        }
+                        let image = try MPImage(contentsOfFile: path, decodingOptions: options.imageDecoding)
                         let result = try worker.task.detect(image: image)
                         if let annotate = options.annotate {
                             let annotation = try Annotation(image: image)
                             Task.draw(result, on: annotation)
                             let out = annotationPath(for: files[i], annotate: annotate, single: single)
-                            try annotation.image().write(to: URL(fileURLWithPath: out))
+                            try AnnotationFiles.write(annotation.image(), to: out)
                         }
                         return result
                     }
@@ -101,7 +118,6 @@ enum FolderRun {
                 }
             }
         }
-        let output = JSONLines()
         let bar = options.showProgress ? ProgressBar(total: files.count, unit: "images") : nil
         var found = 0
         for (i, file) in files.enumerated() {
@@ -113,9 +129,9 @@ enum FolderRun {
         bar?.clear()
         let seconds = Date().timeIntervalSince(started)
         let rate = seconds > 0 ? Double(files.count) / seconds : 0
-        FileHandle.standardError.write(Data(String(
-            format: "summary: %d files, %d %@ found, %d failed, %.1f images/s\n",
-            files.count, found, Task.foundNoun, output.failures, rate).utf8))
+        Console.error(String(
+            format: "summary: %d processed, %d skipped, %d failed, %d %@ found, %.1f images/s\n",
+            files.count, skipped, output.failures, found, Task.foundNoun, rate))
         return !output.anyFailed
     }
 }
@@ -138,17 +154,25 @@ private final class Worker<Task: MediaTask>: @unchecked Sendable {
 
 /// Work distribution and results in input order: workers claim indices and post outcomes; the
 /// printing thread waits for each index in turn.
+/// At most `window` indices are claimed ahead of the one printed next, so finished results waiting
+/// behind a slow image stay few however long the input list.
 private final class Board<R>: @unchecked Sendable {
     private let condition = NSCondition()
     private var next = 0
+    private var printed = 0
     private let count: Int
+    private let window: Int
     private var outcomes: [Int: Swift.Result<R, any Error>] = [:]
 
-    init(count: Int) { self.count = count }
+    init(count: Int, window: Int) {
+        self.count = count
+        self.window = max(1, window)
+    }
 
     func claim() -> Int? {
         condition.lock()
         defer { condition.unlock() }
+        while next < count, next >= printed + window { condition.wait() }
         guard next < count else { return nil }
         next += 1
         return next - 1
@@ -165,7 +189,11 @@ private final class Board<R>: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         while true {
-            if let outcome = outcomes.removeValue(forKey: index) { return outcome }
+            if let outcome = outcomes.removeValue(forKey: index) {
+                printed = index + 1
+                condition.broadcast()
+                return outcome
+            }
             condition.wait()
         }
     }

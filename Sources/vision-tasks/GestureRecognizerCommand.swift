@@ -25,20 +25,38 @@ struct GestureRecognizerCommand: TaskCommand {
     @Option(help: "Never these canned gestures (comma-separated names).")
     var cannedGesturesDenylist: String?
 
+    @Option(help: "The most custom gestures to consider per hand, best first (-1: all); for a bundle with a custom classifier.")
+    var customGesturesMaxResults: Int?
+
+    @Option(help: "Custom gestures scoring below this are dropped (default: the model's threshold).")
+    var customGesturesScoreThreshold: Float?
+
+    @Option(help: "Only these custom gestures (comma-separated names).")
+    var customGesturesAllowlist: String?
+
+    @Option(help: "Never these custom gestures (comma-separated names).")
+    var customGesturesDenylist: String?
+
     @OptionGroup var common: TaskOptions
 
     func makeTask(_ base: BaseOptions, mode: RunningMode, live: LiveResults<GestureRecognizerResult>?) throws -> GestureRecognizer {
-        func names(_ list: String?) -> [String] {
-            (list ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        func classifier(_ maxResults: Int?, _ threshold: Float?, _ allow: String?, _ deny: String?) -> ClassifierOptions {
+            func names(_ list: String?) -> [String] {
+                (list ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            }
+            return ClassifierOptions(maxResults: maxResults ?? -1, scoreThreshold: threshold,
+                                     categoryAllowlist: names(allow), categoryDenylist: names(deny))
         }
-        let canned = ClassifierOptions(maxResults: cannedGesturesMaxResults, scoreThreshold: cannedGesturesScoreThreshold,
-                                       categoryAllowlist: names(cannedGesturesAllowlist),
-                                       categoryDenylist: names(cannedGesturesDenylist))
+        let canned = classifier(cannedGesturesMaxResults, cannedGesturesScoreThreshold, cannedGesturesAllowlist, cannedGesturesDenylist)
+        let customGiven = customGesturesMaxResults != nil || customGesturesScoreThreshold != nil
+            || customGesturesAllowlist != nil || customGesturesDenylist != nil
+        let custom = customGiven
+            ? classifier(customGesturesMaxResults, customGesturesScoreThreshold, customGesturesAllowlist, customGesturesDenylist) : nil
         let options = GestureRecognizerOptions(
             baseOptions: base, runningMode: mode, numHands: hands.numHands,
             minHandDetectionConfidence: hands.minHandDetectionConfidence,
             minHandPresenceConfidence: hands.minHandPresenceConfidence, minTrackingConfidence: hands.minTrackingConfidence,
-            cannedGesturesClassifierOptions: canned)
+            cannedGesturesClassifierOptions: canned, customGesturesClassifierOptions: custom)
         options.gestureRecognizerLiveStreamDelegate = live
         return try GestureRecognizer(options: options)
     }

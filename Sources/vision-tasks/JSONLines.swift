@@ -3,8 +3,8 @@ import VisionTasks
 
 /// The output contract every task subcommand follows: one JSON object per input on its own line,
 /// `{"input": "<path>", "result": <result>}` or `{"input": "<path>", "error": "<message>"}` (keys
-/// inside results sorted, so the output is the same from run to run), with
-/// and a failure count: the command exits non-zero after the last input when any failed.
+/// inside results sorted, so the output is the same from run to run), written to standard output or
+/// the `--output` file, and a failure count: the command exits non-zero after the last input when any failed.
 final class JSONLines {
     private let encoder: JSONEncoder
     /// Inputs that failed so far.
@@ -12,9 +12,33 @@ final class JSONLines {
     /// Whether any input failed.
     var anyFailed: Bool { failures > 0 }
 
-    /// Creates a writer to standard output.
-    init() {
+    /// Where the lines go.
+    let sink: ResultSink
+    /// Lines written for `input` since `begin(input:)` (frames, for a video).
+    private(set) var linesOfInput = 0
+    /// Failed lines for `input` since `begin(input:)`.
+    private(set) var failuresOfInput = 0
+    /// Whether the last line written was an input's final line (one without a frame).
+    private(set) var lastLineWasFinal = false
+
+    /// Creates a writer to `sink` (standard output by default).
+    init(sink: ResultSink = .standardOutput) {
+        self.sink = sink
         encoder = ResultJSON.makeEncoder()
+    }
+
+    /// Starts counting the lines of one input (a video of a `--video-list`).
+    func begin(input: String) {
+        linesOfInput = 0
+        failuresOfInput = 0
+        lastLineWasFinal = false
+    }
+
+    /// Writes a video's final line, `{"input": …, "video": {"frames": n, "failed": k}}`, unless an
+    /// error line without a frame (the video could not be read to its end) already closed it.
+    func finishVideo(input: String) {
+        guard !lastLineWasFinal else { return }
+        emit(input: input, frame: nil, key: "video", json: Data("{\"failed\":\(failuresOfInput),\"frames\":\(linesOfInput)}".utf8))
     }
 
     /// Runs `body` for `input` and prints its result line, or its error line if it throws.
@@ -26,6 +50,7 @@ final class JSONLines {
             emit(input: input, frame: frame, key: "result", json: json)
         } catch {
             failures += 1
+            failuresOfInput += 1
             let message = (try? encoder.encode(Self.message(error))) ?? Data("\"unknown error\"".utf8)
             emit(input: input, frame: frame, key: "error", json: message)
         }
@@ -45,6 +70,8 @@ final class JSONLines {
         line.append(Data(",\"\(key)\":".utf8))
         line.append(json)
         line.append(Data("}\n".utf8))
-        FileHandle.standardOutput.write(line)
+        linesOfInput += 1
+        lastLineWasFinal = frame == nil
+        sink.write(line)
     }
 }

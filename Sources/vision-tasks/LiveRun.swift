@@ -10,9 +10,9 @@ import VisionTasks
 /// fps and dropped frames; Ctrl-C (SIGINT) stops cleanly with a summary. `--annotate out.mp4`
 /// writes the processed frames drawn over (see `LiveAnnotation`).
 enum LiveRun {
-    static func run<Task: MediaTask>(_ source: String, options: MediaOptions, factory: MediaTaskFactory<Task>) throws -> Bool {
+    static func run<Task: MediaTask>(_ source: String, options: MediaOptions, factory: MediaTaskFactory<Task>,
+                                     output: JSONLines) throws -> Bool {
         let stats = LiveStats()
-        let output = JSONLines()
         let isFile = FileManager.default.fileExists(atPath: source) && !source.hasPrefix("/dev/")
         // A file plays at its own rate; a camera or stream is written at 30 frames per second (as is
         // a file ffprobe cannot read: the reader then reports it on the source's JSON line).
@@ -61,7 +61,7 @@ enum LiveRun {
             output.process(input: source) { () throws -> Task.Result in throw failure }
         }
         let summary = stats.summary(noun: Task.foundNoun)
-        FileHandle.standardError.write(Data("summary: \(summary)\n".utf8))
+        Console.error("summary: \(summary)\n")
         return !output.anyFailed && stats.inOrder
     }
 }
@@ -74,6 +74,7 @@ final class LiveStats: @unchecked Sendable {
     private var readCount = 0
     private var deliveredCount = 0
     private var failedCount = 0
+    private var droppedCount = 0
     private var foundCount = 0
     private var lastTimestamp = Int.min
     private var outOfOrder = 0
@@ -88,7 +89,7 @@ final class LiveStats: @unchecked Sendable {
     }
 
     /// A result (or error) was delivered; returns the frame index of its timestamp. Frames before
-    /// it that got no result were dropped and are forgotten here, so memory stays bounded.
+    /// it that got no result were dropped: they are counted and forgotten here, so memory stays bounded.
     func delivered(timestamp: Int, failed: Bool, found: Int) -> Int? {
         lock.withLock {
             deliveredCount += 1
@@ -98,7 +99,7 @@ final class LiveStats: @unchecked Sendable {
             lastTimestamp = timestamp
             var index: Int?
             while let first = frames.first, first.timestamp <= timestamp {
-                if first.timestamp == timestamp { index = first.index }
+                if first.timestamp == timestamp { index = first.index } else { droppedCount += 1 }
                 frames.removeFirst()
             }
             return index
@@ -112,20 +113,26 @@ final class LiveStats: @unchecked Sendable {
     /// Whether every result came in timestamp order.
     var inOrder: Bool { lock.withLock { outOfOrder == 0 } }
 
-    /// "input 30.0 fps, processed 12.1 fps, dropped 35".
+    /// "input 30.0 fps, processed 12.1 fps, dropped 35": the frames known dropped (a result for a
+    /// later frame came), not those still in flight, so the count never goes down.
     func status() -> String {
         lock.withLock {
             let seconds = max(Date().timeIntervalSince(started), 1e-3)
             return String(format: "input %.1f fps, processed %.1f fps, dropped %d",
-                          Double(readCount) / seconds, Double(deliveredCount) / seconds, readCount - deliveredCount)
+                          Double(readCount) / seconds, Double(deliveredCount) / seconds, droppedCount)
         }
     }
 
-    /// The final counts, once every sent frame has been delivered or dropped.
+    /// The final counts, once the task is idle: every frame sent was delivered or dropped, so those
+    /// still waiting for a result (after the last one delivered) were dropped too.
     func summary(noun: String) -> String {
+        lock.withLock {
+            droppedCount += frames.count
+            frames.removeAll()
+        }
         let line = status()
         return lock.withLock {
-            "\(readCount) frames read, \(deliveredCount) processed, \(readCount - deliveredCount) dropped, \(failedCount) failed, \(foundCount) \(noun) found, \(outOfOrder) out of order; \(line)"
+            "\(readCount) frames read, \(deliveredCount) processed, \(droppedCount) dropped, \(failedCount) failed, \(foundCount) \(noun) found, \(outOfOrder) out of order; \(line)"
         }
     }
 }
@@ -142,13 +149,13 @@ final class StatusLine: @unchecked Sendable {
         timer.schedule(deadline: .now() + 1, repeating: 1)
         timer.setEventHandler { [stats, tty] in
             let line = (tty ? "\r\u{1B}[K" : "") + "live: " + stats.status() + (tty ? "" : "\n")
-            FileHandle.standardError.write(Data(line.utf8))
+            Console.error(line)
         }
         timer.resume()
     }
 
     func stop() {
         timer.cancel()
-        if tty { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        if tty { Console.error("\r\u{1B}[K") }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import VisionTasks
 
 /// The input and output options every task subcommand shares: images and folders (image mode),
 /// `--video` (video mode), `--live` (live-stream mode), frame selection, parallel jobs, progress,
@@ -33,6 +34,13 @@ struct MediaOptions: ParsableArguments {
                                valueName: "path"))
     var annotate: String?
 
+    @Option(help: ArgumentHelp("The most pixels (width x height) an input image may declare; larger ones are refused before decoding.",
+                               valueName: "pixels"))
+    var maxImagePixels: Int = ImageDecodingOptions.defaultMaxPixelCount
+
+    /// The decoding limits for input images.
+    var imageDecoding: ImageDecodingOptions { ImageDecodingOptions(maxPixelCount: maxImagePixels) }
+
     /// `--start` in milliseconds, if given.
     var startMs: Int? { get throws { try start.map { try Self.milliseconds($0, option: "--start") } } }
     /// `--end` in milliseconds, if given.
@@ -58,16 +66,21 @@ struct MediaOptions: ParsableArguments {
         return Int(value.rounded())
     }
 
-    /// Checks that the inputs name exactly one kind of source and that the options fit it.
-    func validate(images: [String]) throws {
-        let kinds = [!images.isEmpty, video != nil, live != nil].filter { $0 }.count
+    /// Checks that the inputs name exactly one kind of source (images and folders, `--input-list`,
+    /// `--video`, `--video-list`, `--live`) and that the options fit it.
+    func validate(images: [String], inputList: Bool = false, videoList: Bool = false) throws {
+        let kinds = [!images.isEmpty, inputList, video != nil, videoList, live != nil].filter { $0 }.count
         guard kinds == 1 else {
-            throw ValidationError("give image files or folders, or --video FILE, or --live SOURCE (exactly one of them)")
+            throw ValidationError("give image files or folders, --input-list FILE, --video FILE, --video-list FILE or --live SOURCE (exactly one of them)")
+        }
+        if videoList, annotate != nil {
+            throw ValidationError("--annotate writes one picture or video: it does not apply to --video-list")
         }
         guard every >= 1 else { throw ValidationError("--every must be at least 1, got \(every)") }
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1, got \(jobs)") }
-        if video == nil, every != 1 || start != nil || end != nil {
-            throw ValidationError("--every, --start and --end select frames of --video")
+        guard maxImagePixels >= 1 else { throw ValidationError("--max-image-pixels must be at least 1, got \(maxImagePixels)") }
+        if video == nil, !videoList, every != 1 || start != nil || end != nil {
+            throw ValidationError("--every, --start and --end select frames of --video and --video-list")
         }
         if let startMs = try startMs, let endMs = try endMs, endMs < startMs {
             throw ValidationError("--end (\(endMs) ms) is before --start (\(startMs) ms)")
@@ -75,5 +88,6 @@ struct MediaOptions: ParsableArguments {
         if let annotate, video != nil || live != nil, !annotate.lowercased().hasSuffix(".mp4") {
             throw ValidationError("--annotate with --video or --live writes an H.264 video: give a .mp4 path, not \(annotate)")
         }
+        if let annotate, video == nil, live == nil { try AnnotationFiles.validateForImages(annotate) }
     }
 }

@@ -43,17 +43,30 @@ struct MediaTaskFactory<Task: MediaTask> {
     let make: (RunningMode, LiveResults<Task.Result>?) throws -> Task
 }
 
-/// Runs a subcommand's task over what the media options name, printing JSON lines.
+/// Runs a subcommand's task over what the media and batch options name, printing JSON lines to
+/// standard output or the `--output` file.
 enum MediaRun {
-    /// Dispatches to folder/image, video or live processing; returns false if any input failed.
-    static func run<Task: MediaTask>(_ options: MediaOptions, images: [String],
-                                     factory: MediaTaskFactory<Task>) throws -> Bool {
-        if let video = options.video {
-            return try VideoRun.run(video, options: options, factory: factory)
+    /// Dispatches to folder/image, manifest, video or live processing; returns false if any input failed.
+    static func run<Task: MediaTask>(_ options: TaskOptions, factory: MediaTaskFactory<Task>) throws -> Bool {
+        let media = options.media, batch = options.batch
+        let output = JSONLines(sink: try batch.makeSink())
+        if output.sink.discardedLines > 0, let path = output.sink.path {
+            Console.error("resume: removed \(output.sink.discardedLines) line(s) after the last finished input of \(path), to be redone\n")
         }
-        if let live = options.live {
-            return try LiveRun.run(live, options: options, factory: factory)
+        if media.video != nil || media.live != nil, let annotate = media.annotate {
+            try AnnotationFiles.checkVideoTarget(annotate)
         }
-        return try FolderRun.run(images, options: options, factory: factory)
+        if let video = media.video {
+            return try VideoRun.run(video, options: media, factory: factory, output: output)
+        }
+        if let live = media.live {
+            return try LiveRun.run(live, options: media, factory: factory, output: output)
+        }
+        if let list = batch.videoList {
+            return try VideoListRun.run(try Manifest.read(list, option: "--video-list"), options: media,
+                                        shard: try batch.selectedShard, output: output, factory: factory)
+        }
+        let inputs = try batch.inputList.map { try Manifest.read($0, option: "--input-list") } ?? options.images
+        return try FolderRun.run(inputs, options: media, shard: try batch.selectedShard, output: output, factory: factory)
     }
 }

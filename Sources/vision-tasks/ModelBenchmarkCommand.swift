@@ -57,10 +57,10 @@ struct ModelBenchmarkCommand: AsyncParsableCommand {
             if json {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-                print(String(decoding: try encoder.encode(report), as: UTF8.self))
+                Console.out(String(decoding: try encoder.encode(report), as: UTF8.self) + "\n")
             } else {
                 let ms = { (v: Double) in String(format: "%.3f", v) }
-                print("\(name): median \(ms(report.medianMs)) ms, p90 \(ms(report.p90Ms)) ms (\(runs) runs, \(warmup) warm-up, \(threads) thread(s))")
+                Console.out("\(name): median \(ms(report.medianMs)) ms, p90 \(ms(report.p90Ms)) ms (\(runs) runs, \(warmup) warm-up, \(threads) thread(s))\n")
             }
         }
     }

@@ -19,6 +19,10 @@ struct ModelSourceOptions: ParsableArguments {
     @Option(help: "For a .task bundle: the model to use, as an entry name, a path through nested bundles (a.task/b.tflite) or a file name found anywhere inside.")
     var entry: String?
 
+    @Option(help: ArgumentHelp("The most bytes inflated from a .task bundle, nested bundles included (a zip bomb stops there).",
+                               valueName: "bytes"))
+    var maxBundleBytes: Int = ModelBundle.defaultMaxDecompressedBytes
+
     /// Whether bytes are a bundle rather than a `.tflite` FlatBuffer (which carries "TFL3" at bytes 4..<8;
     /// bundles are zips, sometimes with a few bytes before the first entry).
     static func isZip(_ data: Data) -> Bool {
@@ -32,7 +36,7 @@ struct ModelSourceOptions: ParsableArguments {
             guard let entry else {
                 throw VisionTasksError.invalidArgument("\(path) is a .task bundle: choose a model in it with --entry NAME")
             }
-            return ("\(path)/\(entry)", try ModelBundle(data: bytes, name: path).find(entry))
+            return ("\(path)/\(entry)", try ModelBundle(data: bytes, name: path, maxDecompressedBytes: maxBundleBytes).find(entry))
         }
         if let entry {
             throw VisionTasksError.invalidArgument("--entry \(entry) applies only to .task bundles, and \(path) is not one")
@@ -43,7 +47,7 @@ struct ModelSourceOptions: ParsableArguments {
     /// The chosen model, parsed.
     func loadModel() throws -> (name: String, model: TFLiteModel) {
         let (name, data) = try loadModelData()
-        return (name, try TFLiteModel(data: data, name: name))
+        return (name, try TFLiteModel(data: data, name: name, maxDecompressedBytes: maxBundleBytes))
     }
 }
 
@@ -60,10 +64,10 @@ struct ModelInfoCommand: AsyncParsableCommand {
         try reportingErrors {
             let bytes = try ModelFile.read(source.path)
             if ModelSourceOptions.isZip(bytes), source.entry == nil {
-                print(try ModelInfo.bundleListing(ModelBundle(data: bytes, name: source.path)), terminator: "")
+                Console.out(try ModelInfo.bundleListing(ModelBundle(data: bytes, name: source.path, maxDecompressedBytes: source.maxBundleBytes)))
             } else {
                 let (name, model) = try source.loadModel()
-                print(try ModelInfo.describe(model, name: name), terminator: "")
+                Console.out(try ModelInfo.describe(model, name: name))
             }
         }
     }
@@ -139,7 +143,7 @@ enum ModelInfo {
     static func bundleListing(_ bundle: ModelBundle, indent: String = "") throws -> String {
         var text = indent.isEmpty ? "bundle: \(bundle.name) (\(bundle.fileNames.count) files)\n" : ""
         for fileName in bundle.fileNames {
-            let size = bundle.files[fileName]?.count ?? 0
+            let size = bundle.declaredSize(of: fileName) ?? 0
             text += "\(indent)  \(fileName) (\(size) bytes)\n"
             if fileName.hasSuffix(".task") {
                 text += try bundleListing(bundle.bundle(named: fileName), indent: indent + "  ")

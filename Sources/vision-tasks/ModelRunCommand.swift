@@ -58,7 +58,7 @@ struct ModelRunCommand: AsyncParsableCommand {
                 let file = URL(fileURLWithPath: outputDir)
                     .appendingPathComponent(RawFloats.fileName(forTensor: info.name)).path
                 try RawFloats.write(interpreter.output(i), to: file)
-                print("\(info.name) \(ModelInfo.shape(info.shape)) -> \(file)")
+                Console.out("\(info.name) \(ModelInfo.shape(info.shape)) -> \(file)\n")
             }
         }
     }

@@ -22,11 +22,11 @@ final class ProgressBar {
         let elapsed = now.timeIntervalSince(started)
         let rate = elapsed > 0 ? Double(done) / elapsed : 0
         let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
-        FileHandle.standardError.write(Data(String(format: "\r[%@] %d/%d  %.1f %@/s", bar, done, total, rate, unit).utf8))
+        Console.error(String(format: "\r[%@] %d/%d  %.1f %@/s", bar, done, total, rate, unit))
     }
 
     /// Erases the bar.
     func clear() {
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        Console.error("\r\u{1B}[K")
     }
 }

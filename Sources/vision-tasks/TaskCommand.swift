@@ -11,18 +11,27 @@ struct TaskOptions: ParsableArguments {
     @Option(help: "Inference threads.")
     var threads: Int = BaseOptions.defaultNumThreads
 
+    @Option(help: ArgumentHelp("The most bytes inflated from a .task bundle, nested bundles included (a zip bomb stops there).",
+                               valueName: "bytes"))
+    var maxBundleBytes: Int = BaseOptions.defaultMaxDecompressedBundleBytes
+
     @OptionGroup var media: MediaOptions
+
+    @OptionGroup var batch: BatchOptions
 
     @Argument(help: "Image files (JPEG or PNG) or folders of them (walked into sub-folders).")
     var images: [String] = []
 
     /// Usage errors (exit 64): the inputs must name one kind of source and the options fit it.
     func validate() throws {
-        try media.validate(images: images)
+        try media.validate(images: images, inputList: batch.inputList != nil, videoList: batch.videoList != nil)
+        try batch.validate(hasImages: !images.isEmpty)
     }
 
-    /// `BaseOptions` for the model and thread count given.
-    var baseOptions: BaseOptions { BaseOptions(modelAssetPath: model, numThreads: threads) }
+    /// `BaseOptions` for the model, thread count and bundle limit given.
+    var baseOptions: BaseOptions {
+        BaseOptions(modelAssetPath: model, numThreads: threads, maxDecompressedBundleBytes: maxBundleBytes)
+    }
 }
 
 /// A task subcommand: it declares its own options and makes its task from them; the shared
@@ -41,8 +50,14 @@ extension TaskCommand {
     /// Runs the task over the inputs; any input failing, or the task failing to start, exits 1.
     func run() throws {
         try reportingErrors {
-            let factory = MediaTaskFactory<Task> { mode, live in try makeTask(common.baseOptions, mode: mode, live: live) }
-            if try !MediaRun.run(common.media, images: common.images, factory: factory) { throw ExitCode.failure }
+            let factory = MediaTaskFactory<Task> { mode, live in
+                do {
+                    return try makeTask(common.baseOptions, mode: mode, live: live)
+                } catch VisionTasksError.invalidOption(let name, let reason) {
+                    throw VisionTasksError.invalidOption(name: OptionFlag.name(forOption: name), reason: reason)
+                }
+            }
+            if try !MediaRun.run(common, factory: factory) { throw ExitCode.failure }
         }
     }
 }
@@ -58,7 +73,29 @@ func reportingErrors(_ body: () throws -> Void) throws {
     } catch let exit as ExitCode {
         throw exit
     } catch {
-        FileHandle.standardError.write(Data("error: \(JSONLines.message(error))\n".utf8))
+        Console.error("error: \(JSONLines.message(error))\n")
         throw ExitCode.failure
+    }
+}
+
+/// The command-line flag of a task option the library names by its Swift property, so messages
+/// name what the user typed: `minDetectionConfidence` → `--min-detection-confidence`,
+/// `cannedGesturesClassifierOptions.categoryAllowlist` → `--canned-gestures-allowlist`.
+enum OptionFlag {
+    static func name(forOption option: String) -> String {
+        switch option {
+        case "numThreads": return "--threads"
+        case "modelAssetPath": return "--model"
+        default: break
+        }
+        let parts = option.split(separator: ".")
+        var property = option
+        if parts.count == 2, parts[0].hasSuffix("ClassifierOptions") {
+            let field = parts[1].hasPrefix("category") ? parts[1].dropFirst("category".count) : parts[1]
+            property = String(parts[0].dropLast("ClassifierOptions".count)) + field.prefix(1).uppercased() + field.dropFirst()
+        } else if parts.count != 1 {
+            return option
+        }
+        return "--" + property.map { $0.isUppercase ? "-" + $0.lowercased() : String($0) }.joined()
     }
 }

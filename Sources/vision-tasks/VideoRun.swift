@@ -6,8 +6,10 @@ import VisionTasks
 /// Video mode over a video file: each selected frame goes to the task with its presentation
 /// timestamp; one JSON line per frame; `--annotate out.mp4` writes the frames with results drawn.
 enum VideoRun {
-    static func run<Task: MediaTask>(_ path: String, options: MediaOptions, factory: MediaTaskFactory<Task>) throws -> Bool {
-        let output = JSONLines()
+    /// Processes the video at `path`, writing its lines to `output`; returns false if it or a frame failed.
+    static func run<Task: MediaTask>(_ path: String, options: MediaOptions, factory: MediaTaskFactory<Task>,
+                                     output: JSONLines) throws -> Bool {
+        let failuresBefore = output.failures
         let reader: VideoReader
         do {
             reader = try VideoReader(contentsOfFile: path, startMs: try options.startMs, endMs: try options.endMs)
@@ -51,11 +53,19 @@ enum VideoRun {
             return false
         }
         bar?.clear()
+        if seen == 0, let start = options.start {
+            // Nothing at or after --start: say so rather than end with no line at all.
+            let length = reader.info?.durationSeconds.map { String(format: " (%.2f s long)", $0) } ?? ""
+            output.process(input: path) { () throws -> Task.Result in
+                throw VisionTasksError.invalidOption(name: "--start", reason: "\(start) is past the last frame of \(path)\(length)")
+            }
+            return false
+        }
         let seconds = Date().timeIntervalSince(started)
-        FileHandle.standardError.write(Data(String(
+        Console.error(String(
             format: "summary: %d frames decoded, %d processed, %d %@ found, %d failed, %.1f frames/s\n",
-            seen, processed, found, Task.foundNoun, output.failures, seconds > 0 ? Double(processed) / seconds : 0).utf8))
-        return !output.anyFailed
+            seen, processed, found, Task.foundNoun, output.failures - failuresBefore, seconds > 0 ? Double(processed) / seconds : 0))
+        return output.failures == failuresBefore
     }
 
     /// The frame rate of every `every`-th frame: "30/1" with 2 → "30/2".

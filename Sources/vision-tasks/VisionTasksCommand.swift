@@ -12,7 +12,8 @@ struct VisionTasksCommand: AsyncParsableCommand {
             an output that cannot be written (one line "error: ..." on stderr), or any input that \
             could not be read or processed (its own JSON line with "error"); 64 for a command line \
             that does not parse or whose options do not fit together (unknown flag, malformed \
-            number, no input or two kinds of input), with the usage.
+            number, no input or two kinds of input), with the usage. When standard output closes early \
+            (vision-tasks ... | head -1) the tool ends quietly, as SIGPIPE ends any filter (141 in a shell).
             """,
         subcommands: [ModelCommand.self, FaceDetectorCommand.self, FaceLandmarkerCommand.self,
                       HandLandmarkerCommand.self, GestureRecognizerCommand.self, ServeCommand.self]

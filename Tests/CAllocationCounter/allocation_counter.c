@@ -1,8 +1,30 @@
 // Counting forwarders for glibc's allocator (see allocation_counter.h). Defined in the test
 // executable, these symbols take precedence over libc's for every library in the process.
+// A sanitizer build (swift test --sanitize=address|thread, which compiles C targets with
+// -fsanitize too) leaves them out: the sanitizer must own malloc (TSan's start-up crashed in
+// these forwarders, and under ASan they bypassed its allocator), and the counter reports itself off.
 #include "allocation_counter.h"
 #include <errno.h>
 #include <stddef.h>
+
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define ALLOCATION_COUNTER_OFF 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define ALLOCATION_COUNTER_OFF 1
+#endif
+
+#ifdef ALLOCATION_COUNTER_OFF
+
+int allocation_counter_available(void) { return 0; }
+void allocation_counter_start(void) {}
+long allocation_counter_stop(void) { return -1; }
+
+#else
+
+int allocation_counter_available(void) { return 1; }
 
 extern void *__libc_malloc(size_t size);
 extern void *__libc_calloc(size_t count, size_t size);
@@ -65,3 +87,5 @@ int posix_memalign(void **out, size_t alignment, size_t size) {
     *out = p;
     return 0;
 }
+
+#endif

@@ -1,3 +1,4 @@
+import FixtureSupport
 import Foundation
 import Testing
 @testable import Inference
@@ -6,12 +7,11 @@ import TFLite
 /// Paths shared by the Inference tests.
 enum Fixtures {
     /// The repository root (three levels above this file).
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
+    static let root = Fixture.repositoryRoot
 
     /// A file under Tests/Fixtures/references/engine/.
     static func engine(_ path: String) -> URL {
-        root.appendingPathComponent("Tests/Fixtures/references/engine/\(path)")
+        Fixture.references.appendingPathComponent("engine/\(path)")
     }
 
     /// Reads little-endian float32 values.
@@ -50,7 +50,7 @@ struct EngineManifest: Decodable {
     let models: [Model]
 
     static func load() throws -> EngineManifest {
-        try JSONDecoder().decode(EngineManifest.self, from: Data(contentsOf: Fixtures.engine("manifest.json")))
+        try Fixture.decode(EngineManifest.self, "engine/manifest.json")
     }
 }
 
@@ -60,6 +60,10 @@ struct EngineManifest: Decodable {
     static let modelNames = ["face_detector", "face_landmarks_detector", "face_blendshapes", "hand_detector",
                              "hand_landmarks_detector", "gesture_embedder", "canned_gesture_classifier",
                              "custom_gesture_classifier"]
+
+    @Test func manifestHoldsEveryModel() throws {
+        #expect(try EngineManifest.load().models.map(\.name).sorted() == Self.modelNames.sorted())
+    }
 
     @Test(arguments: modelNames, [1, 2])
     func matchesLiteRT(model name: String, threads: Int) throws {

@@ -1,3 +1,4 @@
+import FixtureSupport
 import Foundation
 import Testing
 @testable import TFLite
@@ -25,19 +26,15 @@ struct ModelFacts: Decodable {
     let models: [Model]
 
     static func load() throws -> ModelFacts {
-        try JSONDecoder().decode(ModelFacts.self, from: try TestSupport.reference("tflite/model_facts.json"))
+        let path = "tflite/model_facts.json", facts = try Fixture.decode(ModelFacts.self, path)
+        _ = try Fixture.expecting(11, facts.models, in: path)
+        return facts
     }
 }
 
 @Suite(.enabled(if: TestSupport.haveModels, "models/ not fetched: run make models"))
 struct ModelFactsTests {
-    static let facts: [ModelFacts.Model] = (try? ModelFacts.load().models) ?? []
-
-    @Test func referenceCoversEveryModel() throws {
-        #expect(try ModelFacts.load().models.count == 11)
-    }
-
-    @Test(arguments: facts)
+    @Test(arguments: try ModelFacts.load().models)
     func modelMatchesLiteRT(_ fact: ModelFacts.Model) throws {
         let data = try TestSupport.modelData(fact.file, fact.entry)
         #expect(data.count == fact.bytes)

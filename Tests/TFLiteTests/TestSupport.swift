@@ -1,3 +1,4 @@
+import FixtureSupport
 import Foundation
 import Testing
 @testable import TFLite
@@ -5,8 +6,7 @@ import Testing
 /// Paths and loaders shared by the TFLite tests.
 enum TestSupport {
     /// The repository root (three levels above this file).
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
+    static let root = Fixture.repositoryRoot
 
     /// `models/NAME` under the repository root.
     static func modelPath(_ name: String) -> String { root.appendingPathComponent("models/\(name)").path }
@@ -23,7 +23,7 @@ enum TestSupport {
 
     /// A reference file under Tests/Fixtures/references/.
     static func reference(_ path: String) throws -> Data {
-        try Data(contentsOf: root.appendingPathComponent("Tests/Fixtures/references/\(path)"))
+        try Fixture.reference(path)
     }
 }
 

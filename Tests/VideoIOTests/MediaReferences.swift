@@ -1,13 +1,11 @@
+import FixtureSupport
 import Foundation
 @testable import VideoIO
 
 /// The test videos of tools/make_media_refs.py: made here with ffmpeg by the committed recipe,
 /// decoded with VideoReader, and MediaPipe's VIDEO-mode results on the same frames.
 enum MediaReferences {
-    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("../Fixtures/references/media").standardized
-    static let models = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("../../models").standardized
+    static let models = Fixture.repositoryRoot.appendingPathComponent("models")
 
     struct Recipe: Decodable {
         let photo: String
@@ -56,9 +54,8 @@ enum MediaReferences {
 
     /// Makes video `name` from its recipe in a scratch folder and decodes every frame.
     static func decodedVideo(_ name: String) throws -> (frames: [VideoFrame], reference: Reference) {
-        let recipes = try JSONDecoder().decode([String: Recipe].self,
-                                               from: Data(contentsOf: directory.appendingPathComponent("recipes.json")))
-        guard let recipe = recipes[name] else { throw CocoaError(.fileNoSuchFile) }
+        let recipes = try Fixture.decode([String: Recipe].self, "media/recipes.json")
+        guard let recipe = recipes[name] else { throw FixtureError.undecodable("media/recipes.json", "no recipe \(name)") }
         let dir = try TestVideos.scratch()
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent(name + ".mp4")
@@ -68,8 +65,13 @@ enum MediaReferences {
         let reader = try VideoReader(contentsOfFile: out.path)
         var frames: [VideoFrame] = []
         while let frame = try reader.nextFrame() { frames.append(frame) }
-        let reference = try JSONDecoder().decode(Reference.self,
-                                                 from: Data(contentsOf: directory.appendingPathComponent(name + ".json")))
+        let path = "media/\(name).json", reference = try Fixture.decode(Reference.self, path)
+        // Every result list covers every decoded frame, so a comparison loop cannot run short.
+        _ = try Fixture.expecting(recipe.frames, frames, in: "\(name) decoded frames")
+        for results in [reference.frames.count, reference.faceDetector?.count, reference.faceLandmarker?.count,
+                        reference.handLandmarker?.count, reference.gestureRecognizer?.count].compactMap({ $0 }) {
+            guard results == frames.count else { throw FixtureError.wrongCount(path, expected: frames.count, found: results) }
+        }
         return (frames, reference)
     }
 

@@ -33,6 +33,12 @@ enum TestVideos {
         }
     }
 
+    /// A copy of `url` cut to its first half, as a download or copy that stopped midway leaves it.
+    static func firstHalf(of url: URL, to copy: URL) throws {
+        let bytes = try Data(contentsOf: url)
+        try bytes.prefix(bytes.count / 2).write(to: copy)
+    }
+
     /// `frames` frames at `rate` of `photo`, zooming in while panning left to right, `size` "WxH".
     static func panZoom(photo: String, frames: Int, rate: String, size: String, to url: URL,
                         extra: [String] = []) throws {

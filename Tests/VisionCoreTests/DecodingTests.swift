@@ -70,13 +70,26 @@ import TFLite
         }
     }
 
-    @Test func hugeDeclaredSizeIsRefusedBeforeDecoding() throws {
-        // A PNG whose header claims 60000 x 60000 RGBA pixels (14 GB): refused, not allocated.
-        let png = try Fixtures.data("images/png-variants/rgba8.png")
+    /// The message for an image declaring `width`x`height` over a limit of `limit` pixels.
+    static func tooManyPixels(_ name: String, _ kind: String, _ width: Int, _ height: Int, _ limit: Int) -> VisionTasksError {
+        .invalidImage("\(name): the \(kind) header declares \(width)x\(height) (\(width * height) pixels), more than the limit of "
+            + "\(limit) pixels; raise ImageDecodingOptions.maxPixelCount (--max-image-pixels) if the image is trusted")
+    }
+
+    /// `jpeg` with the size in its start-of-frame (baseline or progressive) set to `width`x`height`.
+    static func jpeg(_ jpeg: Data, claiming width: Int, _ height: Int) throws -> Data {
+        var bytes = [UInt8](jpeg)
+        let sof = try #require((2..<bytes.count - 9).first { bytes[$0] == 0xFF && (bytes[$0 + 1] == 0xC0 || bytes[$0 + 1] == 0xC2) })
+        bytes.replaceSubrange(sof + 5..<sof + 9, with: [UInt8(height >> 8), UInt8(height & 0xFF), UInt8(width >> 8), UInt8(width & 0xFF)])
+        return Data(bytes)
+    }
+
+    /// `png` with the size in its IHDR set to `width`x`height` and the chunk's CRC fixed.
+    static func png(_ png: Data, claiming width: Int, _ height: Int) -> Data {
         var bytes = [UInt8](png)
-        let big: [UInt8] = [0, 0, 0xEA, 0x60]  // 60000
-        bytes.replaceSubrange(16..<20, with: big)
-        bytes.replaceSubrange(20..<24, with: big)
+        for (offset, value) in [(16, width), (20, height)] {
+            bytes.replaceSubrange(offset..<offset + 4, with: [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)])
+        }
         var crc: UInt32 = 0xFFFF_FFFF
         for byte in bytes[12..<29] {
             crc ^= UInt32(byte)
@@ -84,11 +97,40 @@ import TFLite
         }
         crc = ~crc
         bytes.replaceSubrange(29..<33, with: [UInt8(crc >> 24), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)])
-        do {
-            _ = try MPImage(encodedData: Data(bytes), name: "huge.png")
-            Issue.record("a 60000x60000 PNG decoded")
-        } catch let error as VisionTasksError {
-            #expect(error == .invalidImage("huge.png: corrupt or unsupported PNG: unsupported PNG size 60000x60000"))
+        return Data(bytes)
+    }
+
+    @Test func decompressionBombsAreRefusedFromTheHeader() throws {
+        // Tiny files claiming 11584x11584 (134 megapixels, 400 MB of RGB) fail at once under the default
+        // 64-megapixel limit, before any pixel memory is allocated (issue 10: the JPEG decoded into 600 MB).
+        let limit = ImageDecodingOptions.defaultMaxPixelCount
+        let bombs: [(String, String, Data)] = [
+            ("bomb.jpg", "JPEG", try Self.jpeg(try Fixtures.data("images/jpeg-variants/tiny.jpg"), claiming: 11584, 11584)),
+            ("bomb-progressive.jpg", "JPEG", try Self.jpeg(try Fixtures.data("images/jpeg-variants/progressive420.jpg"), claiming: 11584, 11584)),
+            ("bomb.png", "PNG", Self.png(try Fixtures.data("images/png-variants/rgba8.png"), claiming: 11584, 11584)),
+        ]
+        for (name, kind, bytes) in bombs {
+            #expect(bytes.count < 5000)
+            let start = ContinuousClock.now
+            #expect(throws: Self.tooManyPixels(name, kind, 11584, 11584, limit)) { try MPImage(encodedData: bytes, name: name) }
+            #expect(ContinuousClock.now - start < .seconds(1), "\(name)")
+        }
+        // The progressive case of issue 10 (4133x12290, 51 megapixels) is under the default but not under a lower limit.
+        let progressive = try Self.jpeg(try Fixtures.data("images/jpeg-variants/progressive420.jpg"), claiming: 4133, 12290)
+        #expect(throws: Self.tooManyPixels("p.jpg", "JPEG", 4133, 12290, 10_000_000)) {
+            try MPImage(encodedData: progressive, name: "p.jpg", decodingOptions: ImageDecodingOptions(maxPixelCount: 10_000_000))
+        }
+    }
+
+    @Test func thePixelLimitIsExactAndSettable() throws {
+        // astronaut.png is 512x512: decoded at a limit of exactly its pixel count, refused one below.
+        let path = Fixtures.path("images/astronaut.png")
+        #expect(try MPImage(contentsOfFile: path, decodingOptions: ImageDecodingOptions(maxPixelCount: 512 * 512)).width == 512)
+        #expect(throws: Self.tooManyPixels(path, "PNG", 512, 512, 512 * 512 - 1)) {
+            try MPImage(contentsOfFile: path, decodingOptions: ImageDecodingOptions(maxPixelCount: 512 * 512 - 1))
+        }
+        #expect(throws: VisionTasksError.invalidOption(name: "maxPixelCount", reason: "must be positive, got 0")) {
+            try MPImage(contentsOfFile: path, decodingOptions: ImageDecodingOptions(maxPixelCount: 0))
         }
     }
 

@@ -1,13 +1,18 @@
+import FixtureSupport
 import Foundation
 
 /// Paths of the committed test fixtures (Tests/Fixtures), found from this file's location.
 enum Fixtures {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Fixtures")
+    static let root = Fixture.directory
 
     static func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }
 
-    static func data(_ relative: String) throws -> Data { try Data(contentsOf: root.appendingPathComponent(relative)) }
+    /// A fixture file; `references/...` through the shared reference loader.
+    static func data(_ relative: String) throws -> Data {
+        let references = "references/"
+        if relative.hasPrefix(references) { return try Fixture.reference(String(relative.dropFirst(references.count))) }
+        return try Data(contentsOf: root.appendingPathComponent(relative))
+    }
 
     static func json(_ relative: String) throws -> Any { try JSONSerialization.jsonObject(with: data(relative)) }
 

@@ -1,3 +1,4 @@
+import FixtureSupport
 import Foundation
 import Testing
 import TFLite
@@ -10,7 +11,7 @@ import TFLite
 /// of a level (1/255 of the output range), which leaves room only for the last bit of the float
 /// scale; the printout gives the largest difference.
 @Suite struct ImageToTensorTests {
-    struct Case {
+    struct Case: Decodable {
         let name, image, orientation: String
         let transform: String?
         let bufferRect: [Float]
@@ -21,17 +22,10 @@ import TFLite
         let padding: [Float]
     }
 
+    /// The 11 cases of tools/make_image_refs.py.
     static func cases() throws -> [Case] {
-        let list = try Fixtures.json("references/image/tensors.json") as? [[String: Any]] ?? []
-        return list.map { d in
-            Case(name: d["name"] as? String ?? "", image: d["image"] as? String ?? "",
-                 orientation: d["orientation"] as? String ?? "up", transform: d["transform"] as? String,
-                 bufferRect: (d["bufferRect"] as? [Double] ?? []).map { Float($0) },
-                 width: d["width"] as? Int ?? 0, height: d["height"] as? Int ?? 0,
-                 keepAspectRatio: d["keepAspectRatio"] as? Bool ?? false,
-                 range: (d["range"] as? [Double] ?? []).map { Float($0) }, border: d["border"] as? String ?? "",
-                 padding: (d["padding"] as? [Double] ?? []).map { Float($0) })
-        }
+        let path = "image/tensors.json"
+        return try Fixture.expecting(11, Fixture.decode([Case].self, path), in: path)
     }
 
     /// The stored frame the reference used: the photo, or it turned / as gray, as a raw frame.

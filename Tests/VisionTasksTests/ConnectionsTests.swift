@@ -1,3 +1,4 @@
+import FixtureSupport
 import Foundation
 import Testing
 import VisionTasks
@@ -11,9 +12,7 @@ import VisionTasks
     }
 
     static func reference() throws -> Reference {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../Fixtures/references/connections/connections.json").standardized
-        return try JSONDecoder().decode(Reference.self, from: Data(contentsOf: url))
+        try Fixture.decode(Reference.self, "connections/connections.json")
     }
 
     static func pairs(_ table: [Connection]) -> [[Int]] { table.map { [$0.start, $0.end] } }
@@ -60,5 +59,36 @@ import VisionTasks
         }
         #expect(HandLandmarksConnections.hand.count == 21)
         #expect(HandLandmarksConnections.hand.last == Connection(start: 19, end: 20))
+    }
+
+    /// The iOS spellings (`FaceLandmarker.lipsConnections()`, `HandLandmarker.handConnections`, ...)
+    /// give MediaPipe's tables too. Tolerance: exact.
+    @Test func iOSAccessorsGiveMediaPipesTables() throws {
+        let ref = try Self.reference()
+        let face: [(String, [Connection])] = [
+            ("lips", FaceLandmarker.lipsConnections()), ("left_eye", FaceLandmarker.leftEyeConnections()),
+            ("left_eyebrow", FaceLandmarker.leftEyebrowConnections()), ("left_iris", FaceLandmarker.leftIrisConnections()),
+            ("right_eye", FaceLandmarker.rightEyeConnections()), ("right_eyebrow", FaceLandmarker.rightEyebrowConnections()),
+            ("right_iris", FaceLandmarker.rightIrisConnections()), ("face_oval", FaceLandmarker.faceOvalConnections()),
+            ("tesselation", FaceLandmarker.tesselationConnections()),
+        ]
+        #expect(face.count == 9)
+        for (name, table) in face {
+            #expect(Self.pairs(table) == ref.face[name], "FaceLandmarker accessor for \(name)")
+        }
+        #expect(FaceLandmarker.contoursConnections().count == 132)
+        #expect(FaceLandmarker.faceConnections() == FaceLandmarker.lipsConnections() + FaceLandmarker.contoursConnections()
+                + FaceLandmarker.tesselationConnections())
+        let hand: [(String, [Connection])] = [
+            ("palm_connections", HandLandmarker.handPalmConnections), ("thumb_connections", HandLandmarker.handThumbConnections),
+            ("index_finger_connections", HandLandmarker.handIndexFingerConnections),
+            ("middle_finger_connections", HandLandmarker.handMiddleFingerConnections),
+            ("ring_finger_connections", HandLandmarker.handRingFingerConnections),
+            ("pinky_finger_connections", HandLandmarker.handPinkyConnections), ("connections", HandLandmarker.handConnections),
+        ]
+        #expect(hand.count == 7)
+        for (name, table) in hand {
+            #expect(Self.pairs(table) == ref.hand[name], "HandLandmarker accessor for \(name)")
+        }
     }
 }

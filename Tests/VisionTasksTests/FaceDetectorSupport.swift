@@ -1,3 +1,4 @@
+import FixtureSupport
 import Foundation
 import Testing
 import VisionTasks
@@ -5,8 +6,7 @@ import VisionTasks
 /// Paths, references and comparisons shared by the Face Detector tests.
 enum FaceDetectorSupport {
     /// The repository root (three levels above this file).
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
+    static let root = Fixture.repositoryRoot
     /// The BlazeFace short-range model fetched by `make models`.
     static let modelPath = root.appendingPathComponent("models/blaze_face_short_range.tflite").path
 
@@ -38,16 +38,12 @@ enum FaceDetectorSupport {
 
     static func imageCases() throws -> [ImageCase] {
         struct File: Decodable { let cases: [ImageCase] }
-        return try JSONDecoder().decode(File.self, from: reference("images.json")).cases
+        return try Fixture.decode(File.self, "face_detector/images.json").cases
     }
 
     static func videoFrames() throws -> [VideoFrame] {
         struct File: Decodable { let frames: [VideoFrame] }
-        return try JSONDecoder().decode(File.self, from: reference("video.json")).frames
-    }
-
-    private static func reference(_ name: String) throws -> Data {
-        try Data(contentsOf: root.appendingPathComponent("Tests/Fixtures/references/face_detector/\(name)"))
+        return try Fixture.decode(File.self, "face_detector/video.json").frames
     }
 
     /// A detector with the given options.

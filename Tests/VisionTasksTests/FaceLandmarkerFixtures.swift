@@ -1,3 +1,4 @@
+import FixtureSupport
 import Foundation
 import Testing
 import TFLite
@@ -6,10 +7,9 @@ import TFLite
 /// The Face Landmarker references written by tools/make_face_landmarker_refs.py (MediaPipe 1.2.2).
 enum FaceLandmarkerFixtures {
     /// The repository root (three levels above this file).
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
+    static let root = Fixture.repositoryRoot
     /// The reference directory.
-    static let directory = root.appendingPathComponent("Tests/Fixtures/references/face_landmarker")
+    static var directory: URL { Fixture.references.appendingPathComponent("face_landmarker") }
     /// The face landmarker bundle (fetched by `make models`).
     static let modelPath = root.appendingPathComponent("models/face_landmarker.task").path
     /// Whether the fetched models are present (`make test` always fetches them).
@@ -21,7 +21,7 @@ enum FaceLandmarkerFixtures {
 
     /// Loads one case.
     static func load(_ name: String) throws -> Case {
-        try JSONDecoder().decode(Case.self, from: Data(contentsOf: directory.appendingPathComponent("\(name).json")))
+        try Fixture.decode(Case.self, "face_landmarker/\(name).json")
     }
 
     /// One reference case: an image file or a composed scene, the options, and MediaPipe's results.

@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 import TFLite
-import ZIPFoundation
 @testable import VisionTasks
 
 // Bad input and running-mode rules of the FaceLandmarker: each a clear VisionTasksError, no crash.
@@ -45,14 +44,7 @@ func faceLandmarkerNeedsABundleNotABareModel() throws {
 func faceLandmarkerNamesTheMissingModelOfABundle() throws {
     let full = try ModelBundle(contentsOfFile: FaceLandmarkerFixtures.modelPath)
     for missing in ["face_detector.tflite", "face_landmarks_detector.tflite"] {
-        let archive = try Archive(accessMode: .create)
-        for name in full.fileNames where name != missing {
-            let data = try full.data(named: name)
-            try archive.addEntry(with: name, type: .file, uncompressedSize: Int64(data.count)) { position, size in
-                data.subdata(in: Int(position)..<Int(position) + size)
-            }
-        }
-        let bundle = try #require(archive.data)
+        let bundle = try TestBundles.zip(full.fileNames.filter { $0 != missing }.map { ($0, try full.data(named: $0)) })
         let o = FaceLandmarkerOptions(baseOptions: BaseOptions(modelAssetBuffer: bundle))
         #expect {
             _ = try FaceLandmarker(options: o)
@@ -103,4 +95,26 @@ func faceLandmarkerLiveStreamDeliversInOrder() throws {
     let (timestamps, faces) = collector.lock.withLock { (collector.timestamps, collector.faces) }
     #expect(!timestamps.isEmpty && timestamps == timestamps.sorted() && timestamps.last == 132)
     #expect(faces.allSatisfy { $0 == 1 })
+}
+
+@Test(.enabled(if: FaceLandmarkerFixtures.haveModels))
+func faceLandmarkerAppliesTheBundleLimit() throws {
+    // The real bundle is 3.8 MB, all stored: any positive limit reads it; zero or less is an invalid option.
+    let o = FaceLandmarkerOptions(baseOptions: BaseOptions(modelAssetPath: FaceLandmarkerFixtures.modelPath, maxDecompressedBundleBytes: 1))
+    _ = try FaceLandmarker(options: o)
+    o.baseOptions.maxDecompressedBundleBytes = 0
+    expectInvalidOption("maxDecompressedBundleBytes", o)
+    // A deflated copy needs its 3.8 MB inflated: refused under 1 MB, naming the option.
+    let full = try ModelBundle(contentsOfFile: FaceLandmarkerFixtures.modelPath)
+    let deflated = ZipWriter.archive(try full.fileNames.map { try .deflated($0, try full.data(named: $0)) })
+    let small = FaceLandmarkerOptions(baseOptions: BaseOptions(modelAssetBuffer: deflated, maxDecompressedBundleBytes: 1 << 20))
+    #expect {
+        _ = try FaceLandmarker(options: small)
+    } throws: { error in
+        guard case VisionTasksError.invalidBundle(let message) = error else { return false }
+        return message.contains("limit of 1048576 decompressed bytes") && message.contains("BaseOptions.maxDecompressedBundleBytes")
+    }
+    #expect(throws: Never.self) {
+        _ = try FaceLandmarker(options: FaceLandmarkerOptions(baseOptions: BaseOptions(modelAssetBuffer: deflated)))
+    }
 }

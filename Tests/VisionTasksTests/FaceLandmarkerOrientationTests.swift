@@ -1,3 +1,4 @@
+import FixtureSupport
 import Foundation
 import Testing
 import TFLite
@@ -42,9 +43,10 @@ struct FaceRotationReferences: Decodable {
     }
     let cases: [Case]
 
-    static func cases() -> [Case] {
-        let url = FaceLandmarkerFixtures.directory.appendingPathComponent("rotation.json")
-        return (try? JSONDecoder().decode(FaceRotationReferences.self, from: Data(contentsOf: url)).cases) ?? []
+    /// The 7 cases.
+    static func cases() throws -> [Case] {
+        let path = "face_landmarker/rotation.json"
+        return try Fixture.expecting(7, Fixture.decode(FaceRotationReferences.self, path).cases, in: path)
     }
 }
 
@@ -68,7 +70,7 @@ private func matrixErrors(_ a: [Float], _ b: [Float]) -> (rotation: Float, trans
     return (rotation, translation)
 }
 
-@Test(.enabled(if: FaceLandmarkerFixtures.haveModels), arguments: FaceRotationReferences.cases())
+@Test(.enabled(if: FaceLandmarkerFixtures.haveModels), arguments: try FaceRotationReferences.cases())
 func faceLandmarkerOrientationMatchesMediaPipeRotation(_ c: FaceRotationReferences.Case) throws {
     let video = c.mode == "video"
     let landmarker = try FaceLandmarker(options: FaceLandmarkerOptions(

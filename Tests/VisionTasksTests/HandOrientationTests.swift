@@ -1,3 +1,4 @@
+import FixtureSupport
 import Foundation
 import Testing
 import VisionCore
@@ -37,9 +38,11 @@ struct HandRotationReferences: Decodable {
     let cases: [ImageCase]
     let video: VideoCase
 
-    static func load() -> HandRotationReferences? {
-        let url = HandSupport.root.appendingPathComponent("Tests/Fixtures/references/hands/rotation_refs.json")
-        return try? JSONDecoder().decode(HandRotationReferences.self, from: Data(contentsOf: url))
+    /// The references: 5 IMAGE-mode cases and the VIDEO-mode sequence.
+    static func load() throws -> HandRotationReferences {
+        let path = "hands/rotation_refs.json", references = try Fixture.decode(HandRotationReferences.self, path)
+        _ = try Fixture.expecting(5, references.cases, in: path)
+        return references
     }
 }
 
@@ -49,7 +52,7 @@ private func turned(_ relative: String, _ quarterTurnsCCW: Int) throws -> MPImag
 
 @Suite(.enabled(if: HandSupport.haveModels, "models/ not fetched: run make models"))
 struct HandOrientationTests {
-    @Test(arguments: HandRotationReferences.load()?.cases ?? [])
+    @Test(arguments: try HandRotationReferences.load().cases)
     func imageModeMatchesMediaPipeRotation(_ c: HandRotationReferences.ImageCase) throws {
         let picture = try turned(c.image, c.quarterTurnsCCW)
         #expect(try picture.orientation.rotationDegrees() == c.rotationDegrees)
@@ -68,7 +71,7 @@ struct HandOrientationTests {
     }
 
     @Test func videoModeMatchesMediaPipeRotation() throws {
-        let c = try #require(HandRotationReferences.load()?.video, "hands/rotation_refs.json is missing or unreadable")
+        let c = try HandRotationReferences.load().video
         let landmarker = try HandLandmarker(options: HandLandmarkerOptions(
             baseOptions: BaseOptions(modelAssetPath: HandSupport.model("hand_landmarker.task")), runningMode: .video,
             numHands: c.numHands))

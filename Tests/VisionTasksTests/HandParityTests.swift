@@ -1,3 +1,4 @@
+import FixtureSupport
 import Foundation
 import Testing
 import VisionCore
@@ -29,12 +30,14 @@ private func gestureRecognizer(_ bundle: String, _ numHands: Int, _ mode: Runnin
 struct HandParityTests {
     /// The pictures the custom-classifier bundle is checked on.
     static let customPictures = ["hand_thumb_up.jpg", "woman_sitting.jpg", "hands_stacked.png"]
-    /// The option cases checked: every case on the thumbs-up photo, the outcome-changing one on woman_sitting.
-    static let optionCases = HandSupport.optionCases().filter {
-        $0.image.hasSuffix("hand_thumb_up.jpg") || $0.options.custom?.category_denylist != nil
+    /// The 8 option cases checked: every case on the thumbs-up photo, the outcome-changing one on woman_sitting.
+    static func optionCases() throws -> [HandSupport.OptionCase] {
+        try Fixture.expecting(8, HandSupport.optionCases().filter {
+            $0.image.hasSuffix("hand_thumb_up.jpg") || $0.options.custom?.category_denylist != nil
+        }, in: "hands/options_refs.json (thumbs-up and deny-list cases)")
     }
 
-    @Test(arguments: HandSupport.imageCases())
+    @Test(arguments: try HandSupport.imageCases())
     func handLandmarkerImageMode(_ c: HandSupport.ImageCase) throws {
         let tol = HandSupport.Tolerance()
         let r = try handLandmarker(c.numHands).detect(image: try image(c.image))
@@ -42,7 +45,7 @@ struct HandParityTests {
         #expect(r.timestampInMilliseconds == 0)
     }
 
-    @Test(arguments: HandSupport.imageCases())
+    @Test(arguments: try HandSupport.imageCases())
     func gestureRecognizerImageMode(_ c: HandSupport.ImageCase) throws {
         let picture = try image(c.image)
         let tol = HandSupport.Tolerance()
@@ -59,7 +62,7 @@ struct HandParityTests {
                                    "\(c.testDescription) operations", order: HandSupport.pairing(o.landmarks, c.operations.landmarks))
     }
 
-    @Test(arguments: HandSupport.videoCases())
+    @Test(arguments: try HandSupport.videoCases())
     func videoModeTracksAsMediaPipe(_ c: HandSupport.VideoCase) throws {
         // The Hand Landmarker alone on the sequence where a second hand enters; the Gesture
         // Recognizer (which runs the same landmarker) on every sequence.
@@ -85,7 +88,7 @@ struct HandParityTests {
         }
     }
 
-    @Test(arguments: HandParityTests.optionCases)
+    @Test(arguments: try HandParityTests.optionCases())
     func classifierOptionsBehaveAsMediaPipes(_ c: HandSupport.OptionCase) throws {
         func options(_ o: HandSupport.OptionCase.Options.Classifier?) -> ClassifierOptions? {
             guard let o else { return nil }
@@ -95,7 +98,7 @@ struct HandParityTests {
         let bundle = c.bundle == "operations" ? "operations.task" : "gesture_recognizer.task"
         let r = try gestureRecognizer(bundle, 2, canned: options(c.options.canned), custom: options(c.options.custom))
             .recognize(image: try image(c.image))
-        let same = HandSupport.imageCases().first { $0.image == c.image && $0.numHands == 2 }
+        let same = try HandSupport.imageCases().first { $0.image == c.image && $0.numHands == 2 }
         let canned = same?.gestureRecognizer.cannedWinner?.map(\.categoryName)
         let tol = HandSupport.Tolerance()
         HandSupport.expectHands(r.landmarks, r.worldLandmarks, r.handedness, c.result, tol, c.testDescription)

@@ -1,3 +1,4 @@
+import FixtureSupport
 import Foundation
 import Testing
 import VisionCore
@@ -7,8 +8,7 @@ import VisionTasks
 /// Recognizer tests (references written by tools/make_hand_refs.py with MediaPipe 1.2.2).
 enum HandSupport {
     /// The repository root (three levels above this file).
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
+    static let root = Fixture.repositoryRoot
     /// `models/NAME`.
     static func model(_ name: String) -> String { root.appendingPathComponent("models/\(name)").path }
     /// Whether `make models` has fetched the hand models.
@@ -84,20 +84,20 @@ enum HandSupport {
         var testDescription: String { "\((image as NSString).lastPathComponent) \(bundle)" }
     }
 
-    private static func reference(_ name: String) throws -> Data {
-        try Data(contentsOf: root.appendingPathComponent("Tests/Fixtures/references/hands/\(name)"))
-    }
-    static func imageCases() -> [ImageCase] {
+    /// The 8 IMAGE-mode cases (4 photos, 2 composed pictures; some with two `numHands`).
+    static func imageCases() throws -> [ImageCase] {
         struct File: Decodable { let cases: [ImageCase] }
-        return (try? JSONDecoder().decode(File.self, from: reference("image_refs.json")).cases) ?? []
+        return try Fixture.expecting(8, Fixture.decode(File.self, "hands/image_refs.json").cases, in: "hands/image_refs.json")
     }
-    static func videoCases() -> [VideoCase] {
+    /// The 3 VIDEO-mode sequences.
+    static func videoCases() throws -> [VideoCase] {
         struct File: Decodable { let cases: [VideoCase] }
-        return (try? JSONDecoder().decode(File.self, from: reference("video_refs.json")).cases) ?? []
+        return try Fixture.expecting(3, Fixture.decode(File.self, "hands/video_refs.json").cases, in: "hands/video_refs.json")
     }
-    static func optionCases() -> [OptionCase] {
+    /// The 14 classifier-option cases.
+    static func optionCases() throws -> [OptionCase] {
         struct File: Decodable { let cases: [OptionCase] }
-        return (try? JSONDecoder().decode(File.self, from: reference("options_refs.json")).cases) ?? []
+        return try Fixture.expecting(14, Fixture.decode(File.self, "hands/options_refs.json").cases, in: "hands/options_refs.json")
     }
 
     /// For each of MediaPipe's hands, the index of our hand nearest to it (mean landmark distance):

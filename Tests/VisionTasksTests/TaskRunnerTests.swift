@@ -3,10 +3,14 @@ import Testing
 @testable import VisionTasks
 
 /// Collects live-stream deliveries from the runner's result queue.
+/// `listenerDelay` makes it a slow listener: each delivery sleeps that long.
 private final class Deliveries: @unchecked Sendable {
     private let lock = NSLock()
     private var items: [(value: Int?, error: String?, timestamp: Int)] = []
+    private let listenerDelay: Double
+    init(listenerDelay: Double = 0) { self.listenerDelay = listenerDelay }
     func add(_ result: Result<Int, any Error>, _ timestamp: Int) {
+        if listenerDelay > 0 { Thread.sleep(forTimeInterval: listenerDelay) }
         lock.withLock {
             switch result {
             case .success(let value): items.append((value, nil, timestamp))
@@ -88,6 +92,39 @@ private final class Deliveries: @unchecked Sendable {
         let timestamps = got.map(\.timestamp)
         #expect(timestamps == timestamps.sorted())
         #expect(got.allSatisfy { $0.value == $0.timestamp * 2 })
+    }
+
+    /// Issue 10, finding 4: a listener taking 50 ms per result, frames at about 120 fps processed in
+    /// 2 ms each. Finished results must not queue without bound: at most `maxWaitingResults` wait,
+    /// the oldest is dropped and counted, the rest arrive in timestamp order, and the backlog drains
+    /// within a few listener calls once input stops (unbounded, ~100 results would take ~5 s).
+    @Test func liveStreamBoundsResultsWaitingForASlowListener() throws {
+        let sink = Deliveries(listenerDelay: 0.05)
+        let r = runner(.liveStream, delay: 0.002, sink: sink)
+        let frames = 120
+        var peakWaiting = 0
+        for t in 0..<frames {
+            try r.processAsync(t, timestampInMilliseconds: t * 8)
+            peakWaiting = max(peakWaiting, r.waitingResultCount)
+            Thread.sleep(forTimeInterval: 0.008)
+        }
+        let stoppedSending = Date()
+        r.waitUntilIdle()
+        let drain = Date().timeIntervalSince(stoppedSending)
+        let got = sink.all
+        #expect(peakWaiting <= TaskRunner<Int, Int>.maxWaitingResults)
+        #expect(r.waitingResultCount == 0)
+        // Every frame is accounted for exactly once: delivered, dropped waiting to be processed, or
+        // dropped waiting for the listener.
+        #expect(got.count + r.droppedFrameCount + r.droppedResultCount == frames)
+        #expect(r.droppedResultCount > frames / 2)
+        let timestamps = got.map(\.timestamp)
+        #expect(timestamps == timestamps.sorted() && Set(timestamps).count == timestamps.count)
+        #expect(got.last?.timestamp == (frames - 1) * 8)  // the newest result is never the one dropped
+        #expect(got.allSatisfy { $0.value == $0.timestamp / 8 * 2 })
+        // At most maxWaitingResults + 1 listener calls of 50 ms remain once input stops (0.25 s);
+        // 1.5 s leaves room for a loaded machine.
+        #expect(drain < 1.5, "draining took \(drain) s after the last frame")
     }
 
     @Test func optionChecksNameTheOption() {

@@ -20,22 +20,23 @@ typedef struct {
     int channels;
 } ic_image;
 
-/// The largest image decoded (2^27 pixels, e.g. 16384 x 8192): larger headers are refused before
-/// any pixel memory is touched, so a hostile file cannot exhaust memory.
-#define IC_MAX_PIXELS ((size_t)1 << 27)
+/// Returned by the decoders when the header declares more than `max_pixels` pixels: nothing was
+/// decoded or allocated for the pixels, and `out->width`, `out->height` hold the declared size.
+#define IC_TOO_MANY_PIXELS 2
 
 /// Size of the message buffers the functions below fill on failure.
 #define IC_MESSAGE_SIZE 256
 
 /// Decodes a JPEG (baseline, progressive, gray, YCbCr, CMYK/YCCK) to gray or RGB, pixel for
-/// pixel as stb_image does, after checking its marker structure (truncated files are refused).
-/// Returns 0 on success; otherwise fills `message` and returns non-zero.
-int ic_decode_jpeg(const unsigned char *data, size_t size, ic_image *out, char *message);
+/// pixel as stb_image does, after checking its marker structure (truncated files are refused) and
+/// that its header declares at most `max_pixels` pixels. Returns 0 on success,
+/// IC_TOO_MANY_PIXELS for a larger header; otherwise fills `message` and returns 1.
+int ic_decode_jpeg(const unsigned char *data, size_t size, size_t max_pixels, ic_image *out, char *message);
 
 /// Decodes a PNG of any bit depth and colour type to 8-bit gray, gray+alpha (2),
 /// RGB or RGBA: palettes expand to RGB, tRNS becomes an alpha channel, 1/2/4-bit
-/// gray is scaled to 0...255, 16-bit samples keep their high byte.
-int ic_decode_png(const unsigned char *data, size_t size, ic_image *out, char *message);
+/// gray is scaled to 0...255, 16-bit samples keep their high byte. Returns as `ic_decode_jpeg`.
+int ic_decode_png(const unsigned char *data, size_t size, size_t max_pixels, ic_image *out, char *message);
 
 /// Encodes 8-bit pixels (`channels` 1, 3 or 4; rows `stride` bytes apart) as PNG.
 /// On success `*out` (free with `ic_free`) holds `*out_size` bytes.

@@ -6,9 +6,13 @@ import TFLite
 /// giving the pixels MediaPipe's file loader gives: gray stays gray, RGB and RGBA keep their channels, an EXIF
 /// orientation in a JPEG is applied to the pixels.
 enum ImageDecoder {
-    /// Decodes `data`; `name` (the path) starts every error message.
-    static func decode(_ data: Data, name: String, orientation: ImageOrientation) throws -> MPImage {
-        try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> MPImage in
+    /// Decodes `data` within `options`' limits; `name` (the path) starts every error message.
+    static func decode(_ data: Data, name: String, orientation: ImageOrientation,
+                       options: ImageDecodingOptions) throws -> MPImage {
+        guard options.maxPixelCount > 0 else {
+            throw VisionTasksError.invalidOption(name: "maxPixelCount", reason: "must be positive, got \(options.maxPixelCount)")
+        }
+        return try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> MPImage in
             let raw = bytes.bindMemory(to: UInt8.self)
             guard let start = raw.baseAddress, raw.count > 0 else {
                 throw VisionTasksError.invalidImage("\(name): the file is empty")
@@ -20,13 +24,19 @@ enum ImageDecoder {
             var exifOrientation = 1
             if raw.count >= 3, raw[0] == 0xFF, raw[1] == 0xD8, raw[2] == 0xFF {
                 kind = "JPEG"
-                status = ic_decode_jpeg(start, raw.count, &image, &message)
+                status = ic_decode_jpeg(start, raw.count, options.maxPixelCount, &image, &message)
                 exifOrientation = ExifOrientation.read(fromJPEG: UnsafeRawBufferPointer(raw))
             } else if raw.count >= 8, raw[0] == 0x89, raw[1] == 0x50, raw[2] == 0x4E, raw[3] == 0x47 {
                 kind = "PNG"
-                status = ic_decode_png(start, raw.count, &image, &message)
+                status = ic_decode_png(start, raw.count, options.maxPixelCount, &image, &message)
             } else {
                 throw VisionTasksError.invalidImage("\(name): not a JPEG or PNG file (unrecognised signature)")
+            }
+            guard status != IC_TOO_MANY_PIXELS else {
+                let pixels = Int(image.width) * Int(image.height)
+                throw VisionTasksError.invalidImage(
+                    "\(name): the \(kind) header declares \(image.width)x\(image.height) (\(pixels) pixels), more than the limit of "
+                    + "\(options.maxPixelCount) pixels; raise ImageDecodingOptions.maxPixelCount (--max-image-pixels) if the image is trusted")
             }
             guard status == 0, let pixels = image.pixels else {
                 let reason = cMessage(message)

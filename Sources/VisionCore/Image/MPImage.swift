@@ -84,35 +84,28 @@ public struct MPImage: Sendable {
         }
     }
 
-    /// Decodes a JPEG or PNG file. An EXIF orientation in a JPEG is applied to the pixels, as
-    /// MediaPipe's `Image.create_from_file` does; `orientation` then describes the decoded pixels.
+    /// Decodes a JPEG or PNG file within `decodingOptions`' limits. An EXIF orientation in a JPEG is applied
+    /// to the pixels, as MediaPipe's `Image.create_from_file` does; `orientation` then describes the decoded pixels.
     /// Throws `fileNotFound`, `fileUnreadable`, or `invalidImage("<path>: <problem>")`.
-    public init(contentsOfFile path: String, orientation: ImageOrientation = .up) throws {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            var isDirectory: ObjCBool = false
-            if !FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-                throw VisionTasksError.fileNotFound(path: path)
-            }
-            throw VisionTasksError.fileUnreadable(
-                path: path, reason: isDirectory.boolValue ? "it is a directory" : error.localizedDescription)
-        }
-        self = try ImageDecoder.decode(data, name: path, orientation: orientation)
+    public init(contentsOfFile path: String, orientation: ImageOrientation = .up,
+                decodingOptions: ImageDecodingOptions = ImageDecodingOptions()) throws {
+        self = try ImageDecoder.decode(try ImageFile.read(path), name: path, orientation: orientation,
+                                       options: decodingOptions)
     }
 
-    /// Decodes a JPEG or PNG file at a file URL; see `init(contentsOfFile:orientation:)`.
-    public init(contentsOf url: URL, orientation: ImageOrientation = .up) throws {
+    /// Decodes a JPEG or PNG file at a file URL; see `init(contentsOfFile:orientation:decodingOptions:)`.
+    public init(contentsOf url: URL, orientation: ImageOrientation = .up,
+                decodingOptions: ImageDecodingOptions = ImageDecodingOptions()) throws {
         guard url.isFileURL else {
             throw VisionTasksError.invalidArgument("\(url): only file URLs can be read")
         }
-        try self.init(contentsOfFile: url.path, orientation: orientation)
+        try self.init(contentsOfFile: url.path, orientation: orientation, decodingOptions: decodingOptions)
     }
 
-    /// Decodes JPEG or PNG bytes held in memory; `name` is used in error messages.
-    public init(encodedData: Data, name: String = "image data", orientation: ImageOrientation = .up) throws {
-        self = try ImageDecoder.decode(encodedData, name: name, orientation: orientation)
+    /// Decodes JPEG or PNG bytes held in memory within `decodingOptions`' limits; `name` is used in error messages.
+    public init(encodedData: Data, name: String = "image data", orientation: ImageOrientation = .up,
+                decodingOptions: ImageDecodingOptions = ImageDecodingOptions()) throws {
+        self = try ImageDecoder.decode(encodedData, name: name, orientation: orientation, options: decodingOptions)
     }
 
     /// Gives read access to the stored pixels: `bufferHeight` compact rows of `bufferFormat`.

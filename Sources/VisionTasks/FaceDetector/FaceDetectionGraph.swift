@@ -14,12 +14,13 @@ package final class FaceDetectionGraph {
 
     private let detector: SSDDetector
 
-    /// Loads the detector from `.tflite` bytes or a `.task` bundle's bytes (`name` for messages).
+    /// Loads the detector from `.tflite` bytes or a `.task` bundle's bytes (`name` for messages), inflating
+    /// at most `maxDecompressedBytes` from a bundle.
     /// Throws `unsupportedModel` when the model is not a short-range BlazeFace (128×128×3 input,
     /// 896×16 box and 896×1 score outputs) or lacks its input normalization metadata.
     package init(modelData: Data, name: String, numThreads: Int,
-                 minDetectionConfidence: Float, minSuppressionThreshold: Float) throws {
-        detector = try SSDDetector(model: try Self.loadModel(modelData, name: name), name: name,
+                 maxDecompressedBytes: Int = ModelBundle.defaultMaxDecompressedBytes, minDetectionConfidence: Float, minSuppressionThreshold: Float) throws {
+        detector = try SSDDetector(model: try Self.loadModel(modelData, name: name, maxDecompressedBytes: maxDecompressedBytes), name: name,
                                    what: "a face detector (BlazeFace short range)", numThreads: numThreads,
                                    inputSide: 128, anchors: .faceShortRange,
                                    decoding: .faceShortRange(minScoreThreshold: minDetectionConfidence),
@@ -33,10 +34,10 @@ package final class FaceDetectionGraph {
 
     /// The detector model from a `.tflite` file (file identifier "TFL3"), or else from the
     /// `face_detector.tflite` entry of a `.task` zip.
-    private static func loadModel(_ data: Data, name: String) throws -> TFLiteModel {
+    private static func loadModel(_ data: Data, name: String, maxDecompressedBytes: Int) throws -> TFLiteModel {
         let identifier = data.dropFirst(4).prefix(4)
         if identifier.elementsEqual("TFL3".utf8) {
-            return try TFLiteModel(data: data, name: name)
+            return try TFLiteModel(data: data, name: name, maxDecompressedBytes: maxDecompressedBytes)
         }
         // MediaPipe's .task files start with a zip local header, sometimes after a few padding bytes.
         let head = Array(data.prefix(64))
@@ -45,6 +46,6 @@ package final class FaceDetectionGraph {
             throw VisionTasksError.invalidModel(
                 "\(name) is neither a TFLite model (no TFL3 file identifier) nor a .task bundle (no zip header)")
         }
-        return try ModelBundle(data: data, name: name).model(named: bundleEntry)
+        return try ModelBundle(data: data, name: name, maxDecompressedBytes: maxDecompressedBytes).model(named: bundleEntry)
     }
 }

@@ -22,12 +22,11 @@ public final class FaceDetector: Sendable {
         core = try TaskCore(
             taskName: "FaceDetector", verb: "detect", runningMode: options.runningMode,
             delegateOption: "faceDetectorLiveStreamDelegate",
-            deliver: options.faceDetectorLiveStreamDelegate.map { delegate in
-                { [weak delegate] in delegate?.faceDetector($0, didFinishDetection: $1, timestampInMilliseconds: $2, error: $3) }
-            },
+            delegate: options.faceDetectorLiveStreamDelegate,
+            deliver: { $0.faceDetector($1, didFinishDetection: $2, timestampInMilliseconds: $3, error: $4) },
             loadGraph: {
                 try FaceDetectionGraph(modelData: try base.loadModelAsset(), name: base.modelAssetName,
-                                       numThreads: base.numThreads,
+                                       numThreads: base.numThreads, maxDecompressedBytes: base.maxDecompressedBundleBytes,
                                        minDetectionConfidence: options.minDetectionConfidence,
                                        minSuppressionThreshold: options.minSuppressionThreshold)
             },
@@ -47,9 +46,29 @@ public final class FaceDetector: Sendable {
 
     /// Sends a live-stream frame and returns at once (live-stream mode; timestamps must strictly
     /// increase). The result goes to the options' delegate; when frames come faster than they are
-    /// processed, older waiting frames are dropped.
+    /// processed, older waiting frames are dropped (`droppedFrameCount`), and when the delegate is
+    /// slower than the frames, older results waiting for it are dropped (`droppedResultCount`).
     public func detectAsync(image: MPImage, timestampInMilliseconds: Int) throws {
         try core.runner.processAsync(image, timestampInMilliseconds: timestampInMilliseconds)
+    }
+
+    /// Detects faces in a still image without blocking the caller (image mode): the async variant of
+    /// `detect(image:)`. Cancelled before it starts, it throws `CancellationError`.
+    public func detect(image: MPImage) async throws -> FaceDetectorResult {
+        try await core.runner.processImage(image)
+    }
+
+    /// Detects faces in a video frame without blocking the caller (video mode; timestamps must strictly
+    /// increase in the order of the calls). Cancelled before it starts, it throws `CancellationError`.
+    public func detect(videoFrame image: MPImage, timestampInMilliseconds: Int) async throws -> FaceDetectorResult {
+        try await core.runner.processVideoFrame(image, timestampInMilliseconds: timestampInMilliseconds)
+    }
+
+    /// Starts a new video or live stream (video and live-stream mode; `runningModeMismatch` in image
+    /// mode): waits until the live-stream frames sent so far are delivered, then clears the tracking
+    /// state and the last timestamp, so timestamps may start again. Not from the delegate's callback.
+    public func reset() throws {
+        try core.runner.reset()
     }
 
     /// Blocks until every live-stream frame sent so far has been processed and delivered
@@ -57,6 +76,13 @@ public final class FaceDetector: Sendable {
     public func waitUntilIdle() {
         core.runner.waitUntilIdle()
     }
+
+    /// Live-stream frames dropped so far because a newer frame came while they waited to be processed.
+    public var droppedFrameCount: Int { core.runner.droppedFrameCount }
+
+    /// Live-stream results dropped so far because the delegate was slow: at most four finished
+    /// results wait for it, and a newer one drops the oldest waiting. Memory stays bounded.
+    public var droppedResultCount: Int { core.runner.droppedResultCount }
 }
 
 extension FaceDetector {

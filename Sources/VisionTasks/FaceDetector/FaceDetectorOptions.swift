@@ -1,6 +1,7 @@
 /// Receives the results of a face detector in live-stream mode, as in MediaPipe for iOS.
-/// Calls arrive on one serial queue, in timestamp order; frames dropped under load get no call.
-public protocol FaceDetectorLiveStreamDelegate: AnyObject, Sendable {
+/// Calls arrive on one serial queue, in timestamp order; frames dropped under load get no call,
+/// nor do results dropped while four newer ones wait for a slow delegate (`droppedResultCount`).
+public protocol FaceDetectorLiveStreamDelegate: AnyObject {
     /// Called with the result of the frame sent at `timestampInMilliseconds`, or with the error it
     /// raised (then `result` is nil).
     func faceDetector(_ faceDetector: FaceDetector, didFinishDetection result: FaceDetectorResult?,

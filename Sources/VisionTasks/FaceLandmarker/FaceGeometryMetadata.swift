@@ -18,7 +18,7 @@ struct FaceGeometryMetadata: Sendable {
         let reader = ProtobufReader(data, context: name)
         var vertexBuffer: [Float] = []
         var vertexType: UInt64 = 0
-        var basis: [(id: Int, weight: Float)] = []
+        var basis: [(id: UInt64, weight: Float)] = []
         var sawMesh = false
         for field in try reader.fields() {
             switch field.number {
@@ -34,10 +34,10 @@ struct FaceGeometryMetadata: Sendable {
                 }
             case 2:  // procrustes_landmark_basis: WeightedLandmarkRef
                 let ref = try reader.message(field.value, field: "procrustes_landmark_basis")
-                var id = 0, weight: Float = 0
+                var id: UInt64 = 0, weight: Float = 0
                 for r in try ref.fields() {
                     switch r.number {
-                    case 1: id = Int(try ref.varint(r.value, field: "landmark_id"))
+                    case 1: id = try ref.varint(r.value, field: "landmark_id")
                     case 2: weight = try ref.float(r.value, field: "weight")
                     default: break
                     }
@@ -63,11 +63,14 @@ struct FaceGeometryMetadata: Sendable {
         }
         var weights = [Float](repeating: 0, count: count)
         for (id, weight) in basis {
-            guard id < count else {
-                throw VisionTasksError.invalidModel("\(name): Procrustes landmark \(id) is outside the \(count)-vertex mesh")
+            // Compared as UInt64: a hostile id of 2^63 or more must not trap in a conversion to Int.
+            guard id < UInt64(count) else {
+                throw VisionTasksError.invalidModel("\(name): procrustes_landmark_basis.landmark_id \(id) is outside the \(count)-vertex mesh")
             }
-            guard weight >= 0 else { throw VisionTasksError.invalidModel("\(name): negative weight for landmark \(id)") }
-            weights[id] = weight
+            guard weight >= 0, weight.isFinite else {
+                throw VisionTasksError.invalidModel("\(name): procrustes_landmark_basis.weight \(weight) of landmark \(id) is negative or not finite")
+            }
+            weights[Int(id)] = weight
         }
         guard weights.reduce(0, +) > 0 else { throw VisionTasksError.invalidModel("\(name): empty Procrustes landmark basis") }
         self.weights = weights

@@ -32,7 +32,7 @@ final class FaceLandmarkerGraph {
             throw VisionTasksError.invalidBundle(
                 "\(name) is not a .task bundle: the FaceLandmarker needs face_landmarker.task (a zip holding \(FaceDetectionGraph.bundleEntry), \(FaceLandmarksModel.bundleEntry), \(FaceBlendshapesModel.bundleEntry) and \(Self.geometryEntry)), not a single .tflite model")
         }
-        let bundle = try ModelBundle(data: bundleData, name: name)
+        let bundle = try ModelBundle(data: bundleData, name: name, maxDecompressedBytes: options.baseOptions.maxDecompressedBundleBytes)
         func entry(_ file: String, _ purpose: String) throws -> Data {
             guard bundle.fileNames.contains(file) else {
                 throw VisionTasksError.invalidBundle("\(name) lacks \(file), the \(purpose) the FaceLandmarker needs (it holds \(bundle.fileNames.sorted().joined(separator: ", ")))")
@@ -68,6 +68,12 @@ final class FaceLandmarkerGraph {
         if tracking && numFaces == 1 {
             smoother = OneEuroLandmarksSmoother(minCutoff: 0.05, beta: 80, derivateCutoff: 1)
         }
+    }
+
+    /// Forgets the tracked faces and the smoothing history, so the next frame starts a new stream.
+    func resetTracking() {
+        trackedRects = []
+        smoother?.reset()
     }
 
     /// Finds the faces of one image or frame.

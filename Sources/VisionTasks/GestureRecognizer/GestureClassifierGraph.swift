@@ -45,7 +45,7 @@ package final class GestureClassifierGraph {
         }
         embeddingSize = embedder.outputs[0].elementCount
         var classifiers: [Classifier] = []
-        if bundle.files[Self.customEntry] != nil {
+        if bundle.contains(Self.customEntry) {
             classifiers.append(try Self.classifier(try bundle.model(named: Self.customEntry), entry: Self.customEntry, bundleName: name,
                                                    numThreads: numThreads, embeddingSize: embeddingSize,
                                                    options: customOptions ?? ClassifierOptions(),

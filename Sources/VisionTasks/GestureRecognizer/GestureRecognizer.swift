@@ -27,11 +27,11 @@ public final class GestureRecognizer: Sendable {
         core = try TaskCore(
             taskName: "GestureRecognizer", verb: "recognize", runningMode: options.runningMode,
             delegateOption: "gestureRecognizerLiveStreamDelegate",
-            deliver: options.gestureRecognizerLiveStreamDelegate.map { delegate in
-                { [weak delegate] in delegate?.gestureRecognizer($0, didFinishGestureRecognition: $1, timestampInMilliseconds: $2, error: $3) }
-            },
+            delegate: options.gestureRecognizerLiveStreamDelegate,
+            deliver: { $0.gestureRecognizer($1, didFinishGestureRecognition: $2, timestampInMilliseconds: $3, error: $4) },
             loadGraph: { try Self.loadGraphs(options, settings) },
-            process: { try Self.result($0, $1, $2) })
+            process: { try Self.result($0, $1, $2) },
+            resetTracking: { $0.hands.resetTracking() })
         core.attach(self)
     }
 
@@ -47,9 +47,29 @@ public final class GestureRecognizer: Sendable {
 
     /// Sends a live-stream frame and returns at once (live-stream mode; timestamps must strictly
     /// increase). The result goes to the options' delegate; when frames come faster than they are
-    /// processed, older waiting frames are dropped.
+    /// processed, older waiting frames are dropped (`droppedFrameCount`), and when the delegate is
+    /// slower than the frames, older results waiting for it are dropped (`droppedResultCount`).
     public func recognizeAsync(image: MPImage, timestampInMilliseconds: Int) throws {
         try core.runner.processAsync(image, timestampInMilliseconds: timestampInMilliseconds)
+    }
+
+    /// Recognizes gestures in a still image without blocking the caller (image mode): the async variant of
+    /// `recognize(image:)`. Cancelled before it starts, it throws `CancellationError`.
+    public func recognize(image: MPImage) async throws -> GestureRecognizerResult {
+        try await core.runner.processImage(image)
+    }
+
+    /// Recognizes gestures in a video frame without blocking the caller (video mode; timestamps must strictly
+    /// increase in the order of the calls). Cancelled before it starts, it throws `CancellationError`.
+    public func recognize(videoFrame image: MPImage, timestampInMilliseconds: Int) async throws -> GestureRecognizerResult {
+        try await core.runner.processVideoFrame(image, timestampInMilliseconds: timestampInMilliseconds)
+    }
+
+    /// Starts a new video or live stream (video and live-stream mode; `runningModeMismatch` in image
+    /// mode): waits until the live-stream frames sent so far are delivered, then clears the tracking
+    /// state and the last timestamp, so timestamps may start again. Not from the delegate's callback.
+    public func reset() throws {
+        try core.runner.reset()
     }
 
     /// Blocks until every live-stream frame sent so far has been processed and delivered
@@ -57,6 +77,13 @@ public final class GestureRecognizer: Sendable {
     public func waitUntilIdle() {
         core.runner.waitUntilIdle()
     }
+
+    /// Live-stream frames dropped so far because a newer frame came while they waited to be processed.
+    public var droppedFrameCount: Int { core.runner.droppedFrameCount }
+
+    /// Live-stream results dropped so far because the delegate was slow: at most four finished
+    /// results wait for it, and a newer one drops the oldest waiting. Memory stays bounded.
+    public var droppedResultCount: Int { core.runner.droppedResultCount }
 }
 
 extension GestureRecognizer {

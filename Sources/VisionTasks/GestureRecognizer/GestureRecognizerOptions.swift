@@ -1,6 +1,7 @@
 /// Receives the results of a gesture recognizer in live-stream mode, as in MediaPipe for iOS.
-/// Calls arrive on one serial queue, in timestamp order; frames dropped under load get no call.
-public protocol GestureRecognizerLiveStreamDelegate: AnyObject, Sendable {
+/// Calls arrive on one serial queue, in timestamp order; frames dropped under load get no call,
+/// nor do results dropped while four newer ones wait for a slow delegate (`droppedResultCount`).
+public protocol GestureRecognizerLiveStreamDelegate: AnyObject {
     /// Called with the result of the frame sent at `timestampInMilliseconds`, or with the error it
     /// raised (then `result` is nil).
     func gestureRecognizer(_ gestureRecognizer: GestureRecognizer,

@@ -46,6 +46,11 @@ package final class HandLandmarkerGraph {
         tracks = settings.tracks
     }
 
+    /// Forgets the tracked hands, so the next frame starts a new stream with palm detection.
+    package func resetTracking() {
+        trackedRects = []
+    }
+
     /// The hands in one upright image or frame, in MediaPipe's order (tracked hands first).
     package func process(_ image: MPImage) throws -> [HandObservation] {
         var rects: [NormalizedRect]

@@ -30,13 +30,15 @@ public struct ResultCategory: Codable, Sendable, Equatable {
     }
 }
 
-/// The categories one classification head produced, best first.
+/// The categories one classification head produced: best first for classifiers, in the model's
+/// output order for face blendshapes (as MediaPipe gives them).
 public struct Classifications: Codable, Sendable, Equatable {
     /// The index of the classifier head these categories come from.
     public let headIndex: Int
     /// The name of the head, if the model has one.
     public let headName: String?
-    /// The categories, sorted by descending score.
+    /// The categories: sorted by descending score for a classifier; for face blendshapes all 52 in
+    /// index order (`categories[i].index == i`), as MediaPipe gives them.
     public let categories: [ResultCategory]
 
     /// Creates the classifications of one head.

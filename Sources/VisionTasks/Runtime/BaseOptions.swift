@@ -1,10 +1,13 @@
 import Foundation
 import TFLite
 
-/// The compute device a task runs on. VisionTasks runs on the CPU only.
+/// The compute device a task runs on, with MediaPipe for iOS's names. VisionTasks runs on the CPU
+/// only: a task created with `.GPU` throws `invalidOption` naming `delegate`.
 public enum Delegate: Sendable, Equatable {
-    /// Run on the CPU with VisionTasks' own inference engine.
-    case cpu
+    /// Run on the CPU with VisionTasks' own inference engine (the default).
+    case CPU
+    /// A GPU, as on iOS; rejected when the task is created (VisionTasks has no GPU engine).
+    case GPU
 }
 
 /// Options every task shares: where the model comes from and how it runs.
@@ -13,23 +16,31 @@ public struct BaseOptions: Sendable {
     public var modelAssetPath: String
     /// The model file's bytes; takes precedence over `modelAssetPath` when set.
     public var modelAssetBuffer: Data?
-    /// The compute device; only `.cpu`.
+    /// The compute device: `.CPU` (`.GPU` is rejected when the task is created).
     public var delegate: Delegate
     /// Threads the inference engine may use (1...64). VisionTasks' extension to the iOS options;
     /// the default is the number of cores, at most 4.
     public var numThreads: Int
+    /// The most bytes inflated from a `.task` bundle and the bundles nested in it (default 64 MiB): a
+    /// hostile bundle (a zip bomb) fails with `invalidBundle` instead of exhausting memory. VisionTasks' extension.
+    public var maxDecompressedBundleBytes: Int
 
-    /// Creates options with no model set and the default delegate and thread count.
-    public init(modelAssetPath: String = "", modelAssetBuffer: Data? = nil, delegate: Delegate = .cpu,
-                numThreads: Int = BaseOptions.defaultNumThreads) {
+    /// Creates options with no model set and the default delegate, thread count and bundle limit.
+    public init(modelAssetPath: String = "", modelAssetBuffer: Data? = nil, delegate: Delegate = .CPU,
+                numThreads: Int = BaseOptions.defaultNumThreads,
+                maxDecompressedBundleBytes: Int = BaseOptions.defaultMaxDecompressedBundleBytes) {
         self.modelAssetPath = modelAssetPath
         self.modelAssetBuffer = modelAssetBuffer
         self.delegate = delegate
         self.numThreads = numThreads
+        self.maxDecompressedBundleBytes = maxDecompressedBundleBytes
     }
 
     /// The default thread count: the machine's active cores, at most 4.
     public static var defaultNumThreads: Int { max(1, min(4, ProcessInfo.processInfo.activeProcessorCount)) }
+
+    /// The default `maxDecompressedBundleBytes`: 64 MiB, several times the largest real bundle (8.5 MB).
+    public static let defaultMaxDecompressedBundleBytes = ModelBundle.defaultMaxDecompressedBytes
 
     /// The largest accepted `numThreads`.
     public static let maxNumThreads = 64
@@ -42,7 +53,7 @@ public struct BaseOptions: Sendable {
     package func loadTaskBundle(task: String) throws -> ModelBundle {
         let data = try loadModelAsset()
         do {
-            return try ModelBundle(data: data, name: modelAssetName)
+            return try ModelBundle(data: data, name: modelAssetName, maxDecompressedBytes: maxDecompressedBundleBytes)
         } catch {
             throw VisionTasksError.invalidBundle("\(modelAssetName) is not a .task bundle, which \(task) needs (\(error))")
         }
@@ -50,9 +61,17 @@ public struct BaseOptions: Sendable {
 
     /// Checks the options and returns the model file's bytes, from the buffer or the path.
     package func loadModelAsset() throws -> Data {
+        guard delegate == .CPU else {
+            throw VisionTasksError.invalidOption(name: "delegate",
+                reason: "GPU is not available: VisionTasks runs on the CPU only (use .CPU)")
+        }
         guard (1...BaseOptions.maxNumThreads).contains(numThreads) else {
             throw VisionTasksError.invalidOption(name: "numThreads",
                 reason: "must be in 1...\(BaseOptions.maxNumThreads), got \(numThreads)")
+        }
+        guard maxDecompressedBundleBytes > 0 else {
+            throw VisionTasksError.invalidOption(name: "maxDecompressedBundleBytes",
+                reason: "must be positive, got \(maxDecompressedBundleBytes)")
         }
         if let buffer = modelAssetBuffer {
             guard !buffer.isEmpty else {

@@ -10,34 +10,39 @@ package final class TaskCore<Owner: AnyObject, Output: Sendable>: Sendable {
     private let owner: WeakBox<Owner>
 
     /// Hands one live-stream result, or the error its frame raised, to the task's delegate.
-    package typealias Delivery = @Sendable (Owner, Output?, Int, (any Error)?) -> Void
+    package typealias Delivery<Listener> = @Sendable (Listener, Owner, Output?, Int, (any Error)?) -> Void
 
-    /// Checks that `deliver` (the delegate's call, holding the delegate weakly) is given exactly in
-    /// live-stream mode (`invalidOption` naming `delegateOption`), then loads the graph. `taskName`
-    /// and `verb` ("detect", "recognize") name the task and its methods in errors; `process` runs the
-    /// graph on one frame and its timestamp.
-    package init<Graph>(
+    /// Checks that `delegate` is given exactly in live-stream mode (`invalidOption` naming
+    /// `delegateOption`), then loads the graph. The delegate is held weakly and called only through
+    /// `deliver`, on the runner's one serial result queue: the library owns the cross-thread
+    /// hand-off, as MediaPipe does with its own serial queue, so the delegate need not be `Sendable`
+    /// (an iOS-style `NSObject` subclass works). `taskName` and `verb` ("detect", "recognize") name
+    /// the task and its methods in errors; `process` runs the graph on one frame and its timestamp;
+    /// `resetTracking` clears the graph's state between streams (`reset()`).
+    package init<Graph, Listener>(
         taskName: String, verb: String, runningMode: RunningMode,
-        delegateOption: String, deliver: Delivery?,
+        delegateOption: String, delegate: Listener?, deliver: @escaping Delivery<Listener>,
         loadGraph: () throws -> Graph,
-        process: @escaping @Sendable (Graph, MPImage, Int) throws -> Output
+        process: @escaping @Sendable (Graph, MPImage, Int) throws -> Output,
+        resetTracking: @escaping @Sendable (Graph) -> Void = { _ in }
     ) throws {
-        try OptionChecks.delegate(present: deliver != nil, runningMode: runningMode, delegateOption)
+        try OptionChecks.delegate(present: delegate != nil, runningMode: runningMode, delegateOption)
         let graph = SerializedGraph(try loadGraph())
         let owner = WeakBox<Owner>()
         var delivery: TaskRunner<MPImage, Output>.Deliver?
-        if let deliver {
+        if let delegate {
+            let listener = UncheckedWeakBox<Listener>(delegate)
             delivery = { result, timestamp in
-                guard let task = owner.object else { return }
+                guard let task = owner.object, let delegate = listener.object else { return }
                 switch result {
-                case .success(let value): deliver(task, value, timestamp, nil)
-                case .failure(let error): deliver(task, nil, timestamp, error)
+                case .success(let value): deliver(delegate, task, value, timestamp, nil)
+                case .failure(let error): deliver(delegate, task, nil, timestamp, error)
                 }
             }
         }
         runner = TaskRunner(taskName: taskName, verb: verb, runningMode: runningMode,
                             process: { image, timestamp in try process(graph.graph, image, timestamp) },
-                            deliver: delivery)
+                            deliver: delivery, reset: { resetTracking(graph.graph) })
         self.owner = owner
     }
 

@@ -5,7 +5,8 @@ import Foundation
 /// the method must match the mode, timestamps strictly increase in video and live-stream mode,
 /// processing is serial, and live-stream frames go through a flow limiter (one frame in flight,
 /// one waiting; a newer frame replaces the waiting one) with results delivered in timestamp order
-/// on one serial queue.
+/// on one serial queue. Delivery is bounded too: at most `maxWaitingResults` finished results wait
+/// for a slow listener; a newer result then drops the oldest waiting one, and counts it.
 package final class TaskRunner<Input: Sendable, Output: Sendable>: @unchecked Sendable {
     /// The per-frame work: the input and its timestamp in milliseconds (0 in image mode).
     package typealias Process = @Sendable (Input, Int) throws -> Output
@@ -19,32 +20,49 @@ package final class TaskRunner<Input: Sendable, Output: Sendable>: @unchecked Se
     private let verb: String
     private let process: Process
     private let deliver: Deliver?
+    private let resetState: @Sendable () -> Void
 
     private let state = NSLock()            // guards every var below
     private var lastTimestamp: Int?
     private var inFlight = false
     private var waiting: (input: Input, timestamp: Int)?
-    private var dropped = 0
+    private var droppedFrames = 0
+    private var waitingResults: [(result: Result<Output, any Error>, timestamp: Int)] = []
+    private var delivering = false
+    private var droppedResults = 0
     private let serial = NSLock()           // one process() at a time, in every mode
     private let workQueue: DispatchQueue
     private let deliveryQueue: DispatchQueue
-    private let idle = DispatchGroup()
+    private let idle = DispatchGroup()           // entered while frames are being processed
+    private let deliveryIdle = DispatchGroup()   // entered while results are being delivered
+
+    /// The most finished live-stream results that wait for the listener; one more may be in its hands.
+    package static var maxWaitingResults: Int { 4 }
 
     /// Creates a runner. `verb` names the task's methods ("detect" or "recognize") in error messages;
-    /// `deliver` is required in live-stream mode and ignored otherwise.
+    /// `deliver` is required in live-stream mode and ignored otherwise; `reset` clears the work's
+    /// own state between streams (tracking), called by `reset()` while no frame is processed.
     package init(taskName: String, verb: String, runningMode: RunningMode,
-                 process: @escaping Process, deliver: Deliver?) {
+                 process: @escaping Process, deliver: Deliver?, reset: @escaping @Sendable () -> Void = {}) {
         self.taskName = taskName
         self.verb = verb
         self.runningMode = runningMode
         self.process = process
         self.deliver = deliver
+        self.resetState = reset
         workQueue = DispatchQueue(label: "VisionTasks.\(taskName).live-stream.work")
         deliveryQueue = DispatchQueue(label: "VisionTasks.\(taskName).live-stream.results")
     }
 
-    /// Frames dropped so far by the live-stream flow limiter.
-    package var droppedFrameCount: Int { state.withLock { dropped } }
+    /// Frames dropped so far by the live-stream flow limiter (replaced while waiting to be processed).
+    package var droppedFrameCount: Int { state.withLock { droppedFrames } }
+
+    /// Live-stream results dropped so far because `maxWaitingResults` newer ones were waiting for a
+    /// slow listener.
+    package var droppedResultCount: Int { state.withLock { droppedResults } }
+
+    /// Finished results waiting for the listener now (not counting one it is handling).
+    package var waitingResultCount: Int { state.withLock { waitingResults.count } }
 
     /// Processes a still image (image mode only).
     package func processImage(_ input: Input) throws -> Output {
@@ -59,6 +77,39 @@ package final class TaskRunner<Input: Sendable, Output: Sendable>: @unchecked Se
         return try serial.withLock { try process(input, timestamp) }
     }
 
+    /// Processes a still image off the caller's thread (image mode only). A call cancelled before
+    /// its turn comes throws `CancellationError`; once started, the image runs to its end.
+    package func processImage(_ input: Input) async throws -> Output {
+        try requireMode(.image, method: "\(verb)(image:)")
+        try Task.checkCancellation()
+        return try await runOnWorkQueue(input, 0)
+    }
+
+    /// Processes one video frame off the caller's thread (video mode only; timestamps strictly
+    /// increasing, in the order of the calls). Cancellation as for `processImage`; a cancelled
+    /// frame's timestamp stays used.
+    package func processVideoFrame(_ input: Input, timestampInMilliseconds timestamp: Int) async throws -> Output {
+        try requireMode(.video, method: "\(verb)(videoFrame:timestampInMilliseconds:)")
+        try Task.checkCancellation()
+        try state.withLock { try acceptTimestamp(timestamp) }
+        return try await runOnWorkQueue(input, timestamp)
+    }
+
+    /// Starts a new video or live stream (video and live-stream mode): waits for the live-stream
+    /// frames sent so far to be processed and delivered, then forgets the last timestamp and the
+    /// tracking state, so timestamps may start again. Must not be called from the delivery callback.
+    package func reset() throws {
+        guard runningMode != .image else {
+            throw VisionTasksError.runningModeMismatch(
+                "\(taskName) was created in IMAGE mode; reset() needs VIDEO or LIVE_STREAM mode (images are independent already)")
+        }
+        waitUntilIdle()
+        serial.withLock {
+            resetState()
+            state.withLock { lastTimestamp = nil }
+        }
+    }
+
     /// Queues a live-stream frame and returns at once (live-stream mode only; timestamps strictly
     /// increasing). The result or the frame's error reaches the delivery callback later, unless a
     /// newer frame replaces this one while it waits.
@@ -67,7 +118,7 @@ package final class TaskRunner<Input: Sendable, Output: Sendable>: @unchecked Se
         let startNow: Bool = try state.withLock {
             try acceptTimestamp(timestamp)
             if inFlight {
-                if waiting != nil { dropped += 1 }
+                if waiting != nil { droppedFrames += 1 }
                 waiting = (input, timestamp)
                 return false
             }
@@ -78,18 +129,17 @@ package final class TaskRunner<Input: Sendable, Output: Sendable>: @unchecked Se
         if startNow { schedule(input, timestamp) }
     }
 
-    /// Blocks until every accepted live-stream frame has been processed and its result delivered.
+    /// Blocks until every accepted live-stream frame has been processed and its result delivered
+    /// (or dropped). Must not be called from the delivery callback.
     package func waitUntilIdle() {
         idle.wait()
-        deliveryQueue.sync {}
+        deliveryIdle.wait()
     }
 
     private func schedule(_ input: Input, _ timestamp: Int) {
         workQueue.async { [self] in
             let result = Result { try serial.withLock { try process(input, timestamp) } }
-            if let deliver {
-                deliveryQueue.async { deliver(result, timestamp) }
-            }
+            if deliver != nil { enqueueResult(result, timestamp) }
             let next: (input: Input, timestamp: Int)? = state.withLock {
                 let next = waiting
                 waiting = nil
@@ -101,6 +151,62 @@ package final class TaskRunner<Input: Sendable, Output: Sendable>: @unchecked Se
             } else {
                 idle.leave()
             }
+        }
+    }
+
+    /// Runs one frame on the work queue (serially with every other call) and resumes the caller
+    /// with its result; a frame whose caller was cancelled while it waited is not run.
+    private func runOnWorkQueue(_ input: Input, _ timestamp: Int) async throws -> Output {
+        let cancelled = CancellationFlag()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Output, any Error>) in
+                workQueue.async { [self] in
+                    if cancelled.isSet {
+                        continuation.resume(throwing: CancellationError())
+                    } else {
+                        continuation.resume(with: Result { try serial.withLock { try process(input, timestamp) } })
+                    }
+                }
+            }
+        } onCancel: {
+            cancelled.set()
+        }
+    }
+
+    /// Adds a finished result to the bounded delivery queue (dropping the oldest waiting one when
+    /// full) and starts the delivery loop unless it runs.
+    private func enqueueResult(_ result: Result<Output, any Error>, _ timestamp: Int) {
+        let start: Bool = state.withLock {
+            if waitingResults.count >= Self.maxWaitingResults {
+                waitingResults.removeFirst()
+                droppedResults += 1
+            }
+            waitingResults.append((result, timestamp))
+            if delivering { return false }
+            delivering = true
+            deliveryIdle.enter()
+            return true
+        }
+        if start { deliveryQueue.async { [self] in deliverWaitingResults() } }
+    }
+
+    /// Hands waiting results to the listener, oldest first, until none is left.
+    private func deliverWaitingResults() {
+        guard let deliver else { return }
+        while let next = nextWaitingResult() {
+            deliver(next.result, next.timestamp)
+        }
+    }
+
+    /// Takes the oldest waiting result, or ends the delivery loop when none is left.
+    private func nextWaitingResult() -> (result: Result<Output, any Error>, timestamp: Int)? {
+        state.withLock {
+            if waitingResults.isEmpty {
+                delivering = false
+                deliveryIdle.leave()
+                return nil
+            }
+            return waitingResults.removeFirst()
         }
     }
 
@@ -127,4 +233,15 @@ package final class TaskRunner<Input: Sendable, Output: Sendable>: @unchecked Se
         }
         lastTimestamp = timestamp
     }
+}
+
+/// Set once when an async call is cancelled; read by the work queue before it runs the frame.
+private final class CancellationFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+
+    /// Whether the call was cancelled.
+    var isSet: Bool { lock.withLock { value } }
+    /// Marks the call cancelled.
+    func set() { lock.withLock { value = true } }
 }

@@ -15,3 +15,16 @@ package final class WeakBox<Object: AnyObject>: @unchecked Sendable {
         set { lock.withLock { _object = newValue } }
     }
 }
+
+/// A weak reference to a live-stream delegate, which need not be `Sendable`: it is only read on the
+/// task's serial result queue (after being stored once at creation), as MediaPipe for iOS calls its
+/// delegates on its own serial queue.
+package final class UncheckedWeakBox<Object>: @unchecked Sendable {
+    private weak var _object: AnyObject?
+
+    /// Holds `object` weakly (delegates are class instances: the task protocols require `AnyObject`).
+    package init(_ object: Object) { _object = object as AnyObject }
+
+    /// The object, while it is alive.
+    package var object: Object? { _object as? Object }
+}

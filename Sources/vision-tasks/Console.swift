@@ -1,0 +1,62 @@
+import Foundation
+
+/// Every write of the tool to standard output and standard error, with plain `write(2)` calls
+/// (Foundation's `FileHandle.write` traps on an error). A closed standard output (the reader went
+/// away, as in `vision-tasks … | head -1`) ends the tool quietly, as SIGPIPE ends any Unix filter
+/// (status 141 in a shell), in every mode, also where the pipes to ffmpeg have SIGPIPE ignored. Any
+/// other failure to write standard output (a full disk) is one `error:` line and exit status 1. A
+/// closed standard error drops the message. Lines are written whole, one writer at a time.
+enum Console {
+    private static let lock = NSLock()
+
+    /// Writes `text` to standard output.
+    static func out(_ text: String) { out(Data(text.utf8)) }
+
+    /// Writes `bytes` to standard output.
+    static func out(_ bytes: Data) {
+        let failure: Int32? = lock.withLock { writeAll(STDOUT_FILENO, bytes) }
+        guard let failure else { return }
+        if failure == EPIPE { endForClosedOutput() }
+        _ = lock.withLock { writeAll(STDERR_FILENO, Data("error: cannot write to standard output: \(String(cString: strerror(failure)))\n".utf8)) }
+        exit(1)
+    }
+
+    /// Writes `text` to standard error (nothing if it is closed).
+    static func error(_ text: String) {
+        _ = lock.withLock { writeAll(STDERR_FILENO, Data(text.utf8)) }
+    }
+
+    /// Writes all of `bytes` to `descriptor`, retrying after signals and short writes; returns the
+    /// errno of a failure, nil when everything was written.
+    static func writeAll(_ descriptor: Int32, _ bytes: Data) -> Int32? {
+        bytes.withUnsafeBytes { raw -> Int32? in
+            guard var next = raw.baseAddress else { return nil }
+            var left = raw.count
+            while left > 0 {
+                let n = write(descriptor, next, left)
+                if n > 0 {
+                    next += n
+                    left -= n
+                } else if n < 0 && errno == EINTR {
+                    continue
+                } else {
+                    return n < 0 ? errno : EIO
+                }
+            }
+            return nil
+        }
+    }
+
+    /// Ends the process as SIGPIPE's default action does: no message, no backtrace. The signal is
+    /// restored to its default and unblocked on this thread first (the video pipes ignore it, and
+    /// dispatch threads may block it); `_exit(141)` is the fallback if it still returns.
+    static func endForClosedOutput() -> Never {
+        signal(SIGPIPE, SIG_DFL)
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGPIPE)
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+        raise(SIGPIPE)
+        _exit(128 + SIGPIPE)
+    }
+}

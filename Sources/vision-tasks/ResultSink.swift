@@ -1,0 +1,140 @@
+import Foundation
+import VisionTasks
+
+/// Where the result lines go: standard output, or with `--output FILE` a file opened for appending,
+/// each line written whole by one `write(2)` (a kill leaves at most the last line cut short). With
+/// `--resume` the file is read first: the inputs whose final line it holds are `finished`, and what
+/// follows the last final line (the frame lines of a video cut short, a partial line) is cut off to be
+/// redone. An input's final line is its one line without `"frame"`: an image's result or error line, a
+/// video's closing `"video"` summary or its error line. The file is locked while a run writes it.
+final class ResultSink: @unchecked Sendable {
+    /// The output file, nil for standard output.
+    let path: String?
+    /// The inputs whose final line the file held when the run started (`--resume`; else empty).
+    let finished: Set<String>
+    /// How many lines after the last final line were cut off by `--resume`.
+    let discardedLines: Int
+    private let descriptor: Int32
+    private let lock = NSLock()
+
+    /// Lines to standard output.
+    static let standardOutput = ResultSink()
+
+    private init() {
+        path = nil
+        finished = []
+        discardedLines = 0
+        descriptor = STDOUT_FILENO
+    }
+
+    /// Appends to `path` (created if missing); with `resume`, reads what it holds first. Throws naming
+    /// the file when it cannot be opened, is written by another run, or holds lines that are not ours.
+    init(appendingTo path: String, resume: Bool) throws {
+        self.path = path
+        let fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            throw VisionTasksError.invalidOption(name: "--output", reason: "cannot open \(path): \(String(cString: strerror(errno)))")
+        }
+        descriptor = fd
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            close(fd)
+            throw VisionTasksError.invalidOption(name: "--output", reason: "\(path) is being written by another run (it is locked)")
+        }
+        if resume {
+            do {
+                let scan = try Self.scan(fd, path: path)
+                finished = scan.finished
+                discardedLines = scan.discardedLines
+                guard ftruncate(fd, off_t(scan.end)) == 0 else {
+                    throw VisionTasksError.invalidOption(name: "--output", reason: "cannot cut \(path) to its last whole input: \(String(cString: strerror(errno)))")
+                }
+            } catch {
+                close(fd)
+                throw error
+            }
+        } else {
+            finished = []
+            discardedLines = 0
+        }
+    }
+
+    deinit {
+        if path != nil { close(descriptor) }
+    }
+
+    /// Writes one line (ending in a newline) whole; a failure to write ends the tool (see `Console`).
+    func write(_ line: Data) {
+        guard let path else { return Console.out(line) }
+        let failure: Int32? = lock.withLock { Console.writeAll(descriptor, line) }
+        if let failure {
+            Console.error("error: cannot write \(path): \(String(cString: strerror(failure)))\n")
+            exit(1)
+        }
+    }
+
+    /// What an output file holds: the inputs with a final line, the byte offset just past the last
+    /// final line, and how many lines follow it. Reads in blocks, keeping only each line's start.
+    static func scan(_ fd: Int32, path: String) throws -> (finished: Set<String>, end: Int, discardedLines: Int) {
+        var finished: Set<String> = []
+        var end = 0, offset = 0, lineNumber = 0, linesAfterEnd = 0
+        var head = Data()   // the first bytes of the current line
+        let headLimit = 1 << 16
+        var block = [UInt8](repeating: 0, count: 1 << 20)
+        guard lseek(fd, 0, SEEK_SET) == 0 else {
+            throw VisionTasksError.fileUnreadable(path: path, reason: String(cString: strerror(errno)))
+        }
+        while true {
+            let n = block.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n >= 0 else { throw VisionTasksError.fileUnreadable(path: path, reason: String(cString: strerror(errno))) }
+            if n == 0 { break }
+            var start = 0
+            while start < n {
+                let newline = block[start..<n].firstIndex(of: UInt8(ascii: "\n"))
+                let stop = newline ?? n
+                if head.count < headLimit { head.append(contentsOf: block[start..<min(stop, start + headLimit - head.count)]) }
+                guard let newline else { start = n; break }
+                lineNumber += 1
+                guard let line = OutputLine(head) else {
+                    throw VisionTasksError.invalidOption(
+                        name: "--resume", reason: "line \(lineNumber) of \(path) is not a vision-tasks result line; not resuming into it")
+                }
+                linesAfterEnd += 1
+                if line.isFinal {
+                    finished.insert(line.input)
+                    end = offset + newline + 1
+                    linesAfterEnd = 0
+                }
+                head.removeAll(keepingCapacity: true)
+                start = newline + 1
+            }
+            offset += n
+        }
+        // A partial last line (no newline: the run was killed while writing it) counts as a line cut off.
+        return (finished, end, linesAfterEnd + (head.isEmpty ? 0 : 1))
+    }
+}
+
+/// The start of one line the tool wrote: `{"input":"<path>"` then `,"frame":` for a frame's line.
+struct OutputLine {
+    /// The input as given.
+    let input: String
+    /// Whether this is the input's final line (no `"frame"`).
+    let isFinal: Bool
+
+    /// Parses the first bytes of a line; nil when they do not start as the tool's lines do.
+    init?(_ head: Data) {
+        let bytes = [UInt8](head)
+        let opening = Array(#"{"input":""#.utf8)
+        guard bytes.starts(with: opening) else { return nil }
+        var i = opening.count
+        while i < bytes.count, bytes[i] != UInt8(ascii: "\"") {
+            i += bytes[i] == UInt8(ascii: "\\") ? 2 : 1
+        }
+        guard i < bytes.count,
+              let input = try? JSONSerialization.jsonObject(with: Data(bytes[(opening.count - 1)...i]), options: .fragmentsAllowed) as? String
+        else { return nil }
+        self.input = input
+        isFinal = !bytes[(i + 1)...].starts(with: Array(#","frame":"#.utf8))
+    }
+}

@@ -1,0 +1,193 @@
+import Foundation
+import Testing
+
+/// The tool as a batch worker: manifests (`--input-list`, `--video-list`), `--shard`, `--output`
+/// with `--resume`, end to end through the built tool.
+@Suite(.serialized) struct BatchCLITests {
+    static let faceModel = CLIRun.models.appendingPathComponent("blaze_face_short_range.tflite").path
+    static let fixtureNames = ["astronaut.png", "woman_sitting.jpg", "hand_thumb_up.jpg", "two_thumbs_up.jpg"]
+
+    /// `count` distinct image files in `dir` (copies of the fixtures, small ones scaled down), in order.
+    static func images(_ count: Int, in dir: URL) throws -> [String] {
+        try (0..<count).map { i in
+            let name = Self.fixtureNames[i % Self.fixtureNames.count]
+            let target = dir.appendingPathComponent(String(format: "img%03d.", i) + (name as NSString).pathExtension)
+            try FileManager.default.copyItem(at: CLIRun.fixtures.appendingPathComponent(name), to: target)
+            return target.path
+        }
+    }
+
+    static func write(_ lines: [String], to url: URL) throws {
+        try (lines.joined(separator: "\n") + "\n").write(to: url, atomically: true, encoding: .utf8)
+    }
+
+    /// The lines of a JSON-lines file, each decoded.
+    static func jsonLines(_ url: URL) throws -> [[String: Any]] {
+        try String(contentsOf: url, encoding: .utf8).split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any], "line: \($0.prefix(80))")
+        }
+    }
+
+    /// Runs the tool with `stdin` as its standard input.
+    static func run(_ arguments: [String], stdin: URL) throws -> (stdout: String, stderr: String, status: Int32) {
+        let process = Process()
+        process.executableURL = CLIRun.binary
+        process.arguments = arguments
+        process.standardInput = try FileHandle(forReadingFrom: stdin)
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        nonisolated(unsafe) var errData = Data()
+        let group = DispatchGroup()
+        DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        return (String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self), process.terminationStatus)
+    }
+
+    @Test func manifestGivesOneLinePerInputInOrderWithErrorLinesAndNoAbort() throws {
+        let dir = try CLIRun.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var inputs = try Self.images(3, in: dir)
+        inputs.insert(dir.appendingPathComponent("missing.jpg").path, at: 1)
+        let broken = dir.appendingPathComponent("broken.png")
+        try Data("not a picture".utf8).write(to: broken)
+        inputs.append(broken.path)
+        let manifest = dir.appendingPathComponent("list.txt")
+        // Blank lines and CRLF endings are tolerated; paths are kept as given.
+        try ((inputs.joined(separator: "\r\n") + "\n\n")).write(to: manifest, atomically: true, encoding: .utf8)
+
+        let run = try Self.run(["face-detector", "--model", Self.faceModel, "--input-list", "-", "--jobs", "2"], stdin: manifest)
+        #expect(run.status == 1, "failed inputs make the exit status 1: \(run.stderr)")
+        let lines = run.stdout.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        #expect(lines.compactMap { $0["input"] as? String } == inputs)
+        #expect(lines.map { $0["error"] != nil } == [false, true, false, false, true])
+        #expect(run.stderr.contains("summary: 5 processed, 0 skipped, 2 failed"), "\(run.stderr)")
+
+        // An empty manifest (an empty Spark partition) is no error.
+        let empty = dir.appendingPathComponent("empty.txt")
+        try Data().write(to: empty)
+        let none = try CLIRun.run(["face-detector", "--model", Self.faceModel, "--input-list", empty.path])
+        #expect(none.status == 0 && none.stdout.isEmpty && none.stderr.contains("summary: 0 processed"), "\(none.stderr)")
+        // A manifest that is not there is a run-time error naming it.
+        let absent = try CLIRun.run(["face-detector", "--model", Self.faceModel, "--input-list", "/nonexistent/list.txt"])
+        #expect(absent.status == 1 && absent.stderr == "error: File not found: /nonexistent/list.txt\n", "\(absent.stderr)")
+    }
+
+    @Test func theShardsOfAManifestTogetherAreTheUnshardedRun() throws {
+        let dir = try CLIRun.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let inputs = try Self.images(10, in: dir) + [dir.appendingPathComponent("missing.png").path]
+        let manifest = dir.appendingPathComponent("list.txt")
+        try Self.write(inputs, to: manifest)
+        let whole = try CLIRun.run(["face-detector", "--model", Self.faceModel, "--input-list", manifest.path, "--threads", "1"])
+        let wholeLines = whole.stdout.split(separator: "\n").map(String.init)
+        #expect(wholeLines.count == inputs.count)
+        var union: [String] = []
+        for k in 0..<3 {
+            let shard = try CLIRun.run(["face-detector", "--model", Self.faceModel, "--input-list", manifest.path, "--threads", "1",
+                                        "--shard", "\(k)/3"])
+            let lines = shard.stdout.split(separator: "\n").map(String.init)
+            // Each shard keeps the manifest's order.
+            let order = shard.lines.compactMap { $0["input"] as? String }.compactMap { inputs.firstIndex(of: $0) }
+            #expect(order == order.sorted(), "shard \(k)")
+            union += lines
+        }
+        #expect(union.count == wholeLines.count, "no input in two shards, none in no shard")
+        #expect(union.sorted() == wholeLines.sorted())
+        let bad = try CLIRun.run(["face-detector", "--model", Self.faceModel, "--input-list", manifest.path, "--shard", "3/3"])
+        #expect(bad.status == 64 && bad.stderr.contains("--shard 3/3"), "\(bad.stderr)")
+    }
+
+    @Test func aRunKilledMidwayResumesWithEveryInputExactlyOnce() throws {
+        let dir = try CLIRun.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let inputs = try Self.images(24, in: dir)
+        let manifest = dir.appendingPathComponent("list.txt")
+        try Self.write(inputs, to: manifest)
+        let output = dir.appendingPathComponent("out.jsonl")
+        let arguments = ["face-detector", "--model", Self.faceModel, "--input-list", manifest.path, "--output", output.path, "--resume"]
+
+        // Start, wait for a few lines in the file, SIGKILL.
+        let process = Process()
+        process.executableURL = CLIRun.binary
+        process.arguments = arguments
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(120)
+        while Date() < deadline {
+            let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+            if text.filter({ $0 == "\n" }).count >= 4 { break }
+            usleep(20_000)
+        }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal)
+        // Whole lines written before the kill (a line it cut short, if any, is not counted).
+        let before = try String(contentsOf: output, encoding: .utf8).filter { $0 == "\n" }.count
+        #expect(before >= 4 && before < inputs.count, "killed after \(before) of \(inputs.count) lines")
+        // A kill in the middle of a write leaves a partial line: make sure there is one.
+        let handle = try FileHandle(forWritingTo: output)
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(#"{"input":"\#(inputs[before])","result":{"detec"#.utf8))
+        try handle.close()
+
+        let resumed = try CLIRun.run(arguments)
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(resumed.stderr.contains("removed 1 line(s)"), "\(resumed.stderr)")
+        #expect(resumed.stderr.contains("summary: \(inputs.count - before) processed, \(before) skipped, 0 failed"), "\(resumed.stderr)")
+        let lines = try Self.jsonLines(output)
+        #expect(lines.compactMap { $0["input"] as? String } == inputs, "every input exactly once, in order")
+        #expect(lines.allSatisfy { $0["result"] != nil })
+
+        // Resuming a finished file does nothing more.
+        let again = try CLIRun.run(arguments)
+        #expect(again.status == 0 && again.stderr.contains("summary: 0 processed, \(inputs.count) skipped"), "\(again.stderr)")
+        #expect(try Self.jsonLines(output).count == inputs.count)
+        // A file that is not the tool's output is refused, not overwritten.
+        let foreign = dir.appendingPathComponent("notes.jsonl")
+        try Data("hello\n".utf8).write(to: foreign)
+        let refused = try CLIRun.run(["face-detector", "--model", Self.faceModel, "--input-list", manifest.path,
+                                      "--output", foreign.path, "--resume"])
+        #expect(refused.status == 1 && refused.stderr.contains("line 1 of \(foreign.path) is not a vision-tasks result line"), "\(refused.stderr)")
+    }
+
+    @Test func videoListEndsEachVideoWithItsSummaryLineAndResumesAVideoCutShort() throws {
+        let dir = try CLIRun.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let first = dir.appendingPathComponent("a.mp4"), second = dir.appendingPathComponent("b.mp4")
+        try CLIRun.stillVideo(of: "astronaut.png", frames: 4, fps: 10, size: "128x128", to: first)
+        try CLIRun.stillVideo(of: "woman_sitting.jpg", frames: 3, fps: 10, size: "160x96", to: second)
+        let missing = dir.appendingPathComponent("missing.mp4")
+        let manifest = dir.appendingPathComponent("videos.txt")
+        try Self.write([first.path, missing.path, second.path], to: manifest)
+        let output = dir.appendingPathComponent("out.jsonl")
+        let arguments = ["face-detector", "--model", Self.faceModel, "--video-list", manifest.path, "--output", output.path, "--resume"]
+
+        let run = try CLIRun.run(arguments)
+        #expect(run.status == 1, "the missing video fails the run: \(run.stderr)")
+        #expect(run.stdout.isEmpty, "results go to the file")
+        let lines = try Self.jsonLines(output)
+        #expect(lines.map { ($0["input"] as? String).map { ($0 as NSString).lastPathComponent } ?? "" }
+                == ["a.mp4", "a.mp4", "a.mp4", "a.mp4", "a.mp4", "missing.mp4", "b.mp4", "b.mp4", "b.mp4", "b.mp4"])
+        #expect(lines.compactMap { $0["frame"] as? Int } == [0, 1, 2, 3, 0, 1, 2])
+        #expect((lines[4]["video"] as? [String: Int]) == ["frames": 4, "failed": 0])
+        #expect((lines[5]["error"] as? String)?.contains("missing.mp4") == true)
+        #expect((lines[9]["video"] as? [String: Int]) == ["frames": 3, "failed": 0])
+
+        // Cut the file after b.mp4's second frame, as a kill would: resuming redoes b.mp4 whole.
+        let text = try String(contentsOf: output, encoding: .utf8)
+        let kept = text.split(separator: "\n", omittingEmptySubsequences: false).prefix(8).joined(separator: "\n") + "\n"
+        try kept.write(to: output, atomically: true, encoding: .utf8)
+        let resumed = try CLIRun.run(arguments)
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(resumed.stderr.contains("removed 2 line(s)") && resumed.stderr.contains("1 videos processed, 2 skipped"), "\(resumed.stderr)")
+        let after = try Self.jsonLines(output)
+        #expect(after.count == lines.count)
+        #expect(after.compactMap { $0["frame"] as? Int } == [0, 1, 2, 3, 0, 1, 2])
+    }
+}

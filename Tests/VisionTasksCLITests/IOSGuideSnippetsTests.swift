@@ -1,0 +1,27 @@
+import Foundation
+import Testing
+
+/// Runs the compiled iOS-guide snippets (Examples/iOSGuideSnippets): each task in its three modes,
+/// the live-stream results through the guides' `NSObject` delegate classes. Counts are MediaPipe's
+/// for these pictures (references/face_detector, references/hands/image_refs.json): exact.
+@Suite struct IOSGuideSnippetsTests {
+    @Test func snippetsRunEveryTaskInEveryMode() throws {
+        let binary = CLIRun.binary.deletingLastPathComponent().appendingPathComponent("ios-guide-snippets")
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = [CLIRun.models.path, CLIRun.fixtures.appendingPathComponent("astronaut.png").path,
+                             CLIRun.fixtures.appendingPathComponent("hand_thumb_up.jpg").path]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(text)")
+        let lines = text.split(separator: "\n").map(String.init)
+        #expect(lines.count == 4, "\(text)")
+        #expect(lines.first == "face detector: image 1, video 1, live [1]")
+        #expect(lines.dropFirst().first == "face landmarker: image 478 landmarks, video 1 faces, live [1], lips 40 connections")
+        #expect(lines.dropFirst(2).first == "hand landmarker: image 1 hands, video 1, live [1], 21 connections")
+        #expect(lines.dropFirst(3).first == "gesture recognizer: image Thumb_Up, video Thumb_Up, live [\"Thumb_Up\"]")
+    }
+}
