@@ -58,49 +58,6 @@ import VisionTasks
         }
     }
 
-    @Test func badFramesAndBackwardTimestampsGetErrorReplies() async throws {
-        let photo = try ServerSupport.photo("hand_thumb_up.jpg")
-        let app = try ServerSupport.server().makeApplication()
-        try await app.test(.live) { client in
-            try await client.ws("/api/v1/gesture-recognizer/live?num-hands=2", configuration: Self.client) { inbound, outbound, _ in
-                var replies = inbound.messages(maxSize: 10_000_000).makeAsyncIterator()
-                try await outbound.write(.binary(Self.frame(100, photo)))
-                let first = try Self.object(try await replies.next())
-                let gestures = try #require((first["result"] as? [String: Any])?["gestures"] as? [[[String: Any]]])
-                #expect(gestures.first?.first?["categoryName"] as? String == "Thumb_Up")
-                try await outbound.write(.binary(Self.frame(50, photo)))
-                let backwards = try Self.object(try await replies.next())
-                #expect(backwards["timestampInMilliseconds"] as? Int == 50)
-                #expect((backwards["error"] as? String)?.contains("timestamp") == true, "\(backwards)")
-                try await outbound.write(.binary(Self.frame(200, Data([0xFF, 0xD8, 0xFF, 0, 1, 2, 3]))))
-                let undecodable = try Self.object(try await replies.next())
-                #expect(undecodable["timestampInMilliseconds"] as? Int == 200)
-                #expect((undecodable["error"] as? String)?.contains("Invalid image") == true, "\(undecodable)")
-                try await outbound.write(.text("hello"))
-                let text = try Self.object(try await replies.next())
-                #expect((text["error"] as? String)?.contains("binary") == true)
-                try await outbound.close(.normalClosure, reason: nil)
-            }
-        }
-    }
-
-    @Test func framesAboveTheRateLimitAreDroppedAndIdleSocketsClosed() async throws {
-        let photo = try ServerSupport.photo("astronaut.png")
-        let app = try ServerSupport.server { $0.maxFramesPerSecond = 3; $0.idleTimeout = .seconds(1) }.makeApplication()
-        try await app.test(.live) { client in
-            let started = ContinuousClock.now
-            let close = try await client.ws("/api/v1/face-detector/live", configuration: Self.client) { inbound, outbound, _ in
-                for t in 1...12 { try await outbound.write(.binary(Self.frame(Int64(t), photo))) }
-                var last: [String: Any] = [:]
-                for try await message in inbound.messages(maxSize: 10_000_000) { last = try Self.object(message) }
-                // At most 3 frames pass the limit; the other 9 are dropped (and the flow limiter may drop more).
-                #expect((last["dropped"] as? Int ?? 0) >= 9, "\(last)")
-            }
-            #expect(close?.closeCode == .goingAway)
-            #expect(ContinuousClock.now - started < .seconds(10))
-        }
-    }
-
     @Test func unknownTasksAndBadOptionsDoNotUpgrade() async throws {
         let app = try ServerSupport.server().makeApplication()
         try await app.test(.live) { client in
