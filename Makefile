@@ -1,7 +1,7 @@
 # VisionTasks: `make demo` and `make test` set up what is missing, fetch the models and run.
 SWIFT ?= swift
 
-.PHONY: demo test setup models build release docs bench clean sanitize soak fuzz fuzz-ci
+.PHONY: demo test setup models build release docs bench clean sanitize soak fuzz fuzz-ci loadtest
 
 setup:
 	@bash tools/setup.sh
@@ -17,12 +17,18 @@ release: setup
 
 # The run fails on any skipped test or parameterised test without cases (tools/check_test_run.py),
 # and tools/check_skip_check.sh proves that check fails on a corrupted reference file.
+# Then the browser test (chromium + Selenium) and a 15-second loopback load test of
+# `vision-tasks serve`; `make loadtest` runs the full 60-second load and the latency figures.
+LOAD_SECONDS ?= 15
+
 test: setup models
 	$(SWIFT) build --build-tests
 	python3 tools/check_test_run.py -- $(SWIFT) test --skip-build
 	SWIFT=$(SWIFT) bash tools/check_skip_check.sh
 	SWIFT=$(SWIFT) bash tools/outside_package.sh
 	python3 examples/spark/test_local.py --tool $$($(SWIFT) build --show-bin-path)/vision-tasks
+	python3 tools/browser_test.py .build/debug/vision-tasks
+	python3 tools/load_test.py --duration $(LOAD_SECONDS) --binary .build/debug/vision-tasks
 
 # The DocC documentation of the VisionTasks library (getting-started article per task) in .build/docs.
 docs: setup
@@ -74,6 +80,11 @@ fuzz: setup models
 
 fuzz-ci: setup models
 	FUZZ_SECONDS=20 bash tools/fuzz.sh ci
+
+
+loadtest: setup models release
+	python3 tools/load_test.py --duration 60 --binary .build/release/vision-tasks
+	python3 tools/load_test.py --bench --duration 20 --binary .build/release/vision-tasks
 
 demo: setup models release
 	@bash tools/demo.sh

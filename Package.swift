@@ -15,6 +15,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         // `make docs`: the DocC catalog in Sources/VisionTasks/VisionTasks.docc.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        // Already under Hummingbird; named for the types VisionServer uses directly.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // C libraries from Debian, through pkg-config.
@@ -43,8 +48,17 @@ let package = Package(
         .target(name: "VisionRender", dependencies: ["VisionTasks", "VisionCore", "VisionErrors", "CCairo"]),
         // Video files and live sources through Debian's ffmpeg, driven over pipes.
         .target(name: "VideoIO", dependencies: ["VisionCore", "VisionErrors"]),
+        // `vision-tasks serve`: the HTTP/WebSocket API and the browser app, over the public API.
+        .target(name: "VisionServer", dependencies: [
+            "VisionTasks", "VideoIO",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOWebSocket", package: "swift-nio"),
+            .product(name: "Logging", package: "swift-log"),
+        ], resources: [.copy("Page")]),
         .executableTarget(name: "vision-tasks", dependencies: [
-            "VisionTasks", "VisionRender", "VideoIO", "Inference", "TFLite", "VisionErrors",
+            "VisionTasks", "VisionRender", "VideoIO", "Inference", "TFLite", "VisionErrors", "VisionServer",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -83,6 +97,16 @@ let package = Package(
         .testTarget(name: "VideoIOTests", dependencies: ["VideoIO", "VisionCore", "VisionTasks", "VisionErrors", "FixtureSupport"]),
         // The command-line tool end to end (runs the built vision-tasks).
         .testTarget(name: "VisionTasksCLITests", dependencies: ["vision-tasks", "ios-guide-snippets", "TFLite"]),
+        .testTarget(name: "VisionServerTests", dependencies: [
+            "VisionServer", "VisionTasks", "VideoIO",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdTesting", package: "hummingbird"),
+            .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
+            .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+            .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOWebSocket", package: "swift-nio"),
+        ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -43,3 +43,6 @@ echo "  <task>/                 the photos with the results drawn"
 echo "  <task>-video.jsonl      results on the video, one JSON line per frame"
 echo "  <task>-video.mp4        the video with the results drawn (H.264)"
 ls "$out"
+echo
+echo "demo: to see the tasks live in a browser (camera and library views), start the server:"
+echo "  $bin serve --models models    # then open http://127.0.0.1:8080/"

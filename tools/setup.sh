@@ -21,6 +21,9 @@ command -v python3 >/dev/null 2>&1 || need+=(python3 python3-pip)
 [ -x /usr/bin/time ] || need+=(time)
 # The Spark example (examples/spark) runs on Java 17+.
 command -v java >/dev/null 2>&1 || need+=(default-jre-headless)
+# The browser test of `vision-tasks serve` drives Debian's chromium through chromium-driver.
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
+command -v chromedriver >/dev/null 2>&1 || need+=(chromium-driver)
 
 if [ ${#need[@]} -gt 0 ]; then
     if [ "$(id -u)" = 0 ]; then
@@ -39,3 +42,5 @@ if ! python3 -c "import pyspark" >/dev/null 2>&1; then
     echo "setup: installing pyspark from PyPI"
     python3 -m pip install --quiet "pyspark==4.3.0"
 fi
+# Selenium (PyPI) drives chromium in the browser test.
+python3 -c "import selenium" 2>/dev/null || { echo "setup: installing selenium from PyPI"; python3 -m pip install -q "selenium==4.27.1"; }

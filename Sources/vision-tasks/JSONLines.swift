@@ -24,8 +24,7 @@ final class JSONLines {
     /// Creates a writer to `sink` (standard output by default).
     init(sink: ResultSink = .standardOutput) {
         self.sink = sink
-        encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder = ResultJSON.makeEncoder()
     }
 
     /// Starts counting the lines of one input (a video of a `--video-list`).

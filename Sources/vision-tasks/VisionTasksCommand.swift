@@ -16,6 +16,6 @@ struct VisionTasksCommand: AsyncParsableCommand {
             (vision-tasks ... | head -1) the tool ends quietly, as SIGPIPE ends any filter (141 in a shell).
             """,
         subcommands: [ModelCommand.self, FaceDetectorCommand.self, FaceLandmarkerCommand.self,
-                      HandLandmarkerCommand.self, GestureRecognizerCommand.self]
+                      HandLandmarkerCommand.self, GestureRecognizerCommand.self, ServeCommand.self]
     )
 }

@@ -1,0 +1,63 @@
+import Foundation
+
+/// What `vision-tasks serve` is started with: where it listens, which models it offers and the
+/// limits that keep one client from starving the others or growing the server's memory.
+public struct ServerConfiguration: Sendable {
+    /// The address to listen on (loopback unless asked otherwise).
+    public var host: String = "127.0.0.1"
+    /// The TCP port (0: any free port).
+    public var port: Int = 8080
+    /// The folder whose `.task`/`.tflite` files are offered, by file name only.
+    public var modelsDirectory: String = "models"
+    /// Task instances per task for HTTP image requests (also the most videos processed at once).
+    public var workers: Int = ProcessInfo.processInfo.activeProcessorCount
+    /// Requests that may wait per task when every worker is busy; one more is answered 503.
+    public var queueDepth: Int = 16
+    /// The largest request body (an image or a video) in bytes; larger is answered 413.
+    public var maxBodyBytes: Int = 20_000_000
+    /// The largest WebSocket message (8-byte timestamp + encoded frame) in bytes.
+    public var maxFrameBytes: Int = 4_000_000
+    /// Frames per second a live socket may send; frames above the rate are dropped and counted.
+    public var maxFramesPerSecond: Int = 60
+    /// Live sockets open at once; one more is refused with 503.
+    public var maxLiveSockets: Int = 16
+    /// A live socket that sends nothing for this long is closed.
+    public var idleTimeout: Duration = .seconds(30)
+    /// Replies a live socket may have waiting for a slow client; newer ones are dropped and counted.
+    public var maxQueuedReplies: Int = 8
+
+    /// The defaults above.
+    public init() {}
+
+    /// Checks that every limit is usable; throws `ServerError.invalidConfiguration` naming the first that is not.
+    public func validate() throws {
+        func require(_ ok: Bool, _ message: String) throws {
+            if !ok { throw ServerError.invalidConfiguration(message) }
+        }
+        try require((0...65535).contains(port), "--port must be 0...65535, got \(port)")
+        try require(workers >= 1, "--workers must be at least 1, got \(workers)")
+        try require(queueDepth >= 0, "the queue depth must be at least 0, got \(queueDepth)")
+        try require(maxBodyBytes >= 1024, "--max-body must be at least 1 KB, got \(maxBodyBytes) bytes")
+        try require(maxFrameBytes >= 16, "the WebSocket frame limit must be at least 16 bytes")
+        try require(maxFramesPerSecond >= 1, "the frame rate limit must be at least 1")
+        try require(maxLiveSockets >= 1, "the live socket limit must be at least 1")
+        try require(maxQueuedReplies >= 1, "the reply queue must hold at least 1 reply")
+        try require(idleTimeout > .zero, "the idle timeout must be positive")
+    }
+}
+
+/// Why the server cannot start (a bad configuration or an unusable models folder).
+public enum ServerError: Error, CustomStringConvertible, Sendable {
+    /// A limit or address that cannot be used.
+    case invalidConfiguration(String)
+    /// The models folder is missing or offers no model for any task.
+    case noModels(String)
+
+    /// The message printed by `vision-tasks serve`.
+    public var description: String {
+        switch self {
+        case .invalidConfiguration(let message): return "invalid configuration: \(message)"
+        case .noModels(let message): return "no models: \(message)"
+        }
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import VideoIO
+import VisionTasks
+
+/// A posted video processed in video mode, frame by frame: each `nextLine` reads and processes one
+/// frame (on a Dispatch thread) and returns its JSON line,
+/// `{"frame":n,"timestampInMilliseconds":t,"inferenceMs":ms,"result":…}` or `{…,"error":"…"}`.
+/// The body is kept in a temporary file ffmpeg reads, removed by `close`. Used by one request at a
+/// time, in order.
+final class VideoStream: @unchecked Sendable {
+    private let file: URL
+    private let reader: VideoReader
+    private let task: ServedTask
+    private var finished = false
+
+    private init(file: URL, reader: VideoReader, task: ServedTask) {
+        self.file = file
+        self.reader = reader
+        self.task = task
+    }
+
+    /// Writes `data` to a temporary file, opens it with ffmpeg and makes a video-mode task. An
+    /// unreadable video is a 400 (`VisionTasksError.invalidVideo`).
+    static func open(_ data: Data, settings: TaskSettings, modelPath: String) async throws -> VideoStream {
+        try await WorkerPool.offloaded {
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("vision-tasks-\(UUID().uuidString).video")
+            do {
+                try data.write(to: file)
+                let reader = try VideoReader(contentsOfFile: file.path)
+                let task = try ServedTask.make(settings, modelPath: modelPath, mode: .video, sink: nil)
+                return VideoStream(file: file, reader: reader, task: task)
+            } catch {
+                try? FileManager.default.removeItem(at: file)
+                throw error
+            }
+        }.get()
+    }
+
+    /// The next frame's line, or nil after the last frame (or after a line reporting that the
+    /// video could not be read further).
+    func nextLine() async -> Data? {
+        guard !finished else { return nil }
+        return (try? await WorkerPool.offloaded { [self] in line() }.get()) ?? nil
+    }
+
+    private func line() -> Data? {
+        let frame: VideoFrame
+        do {
+            guard let next = try reader.nextFrame() else {
+                finished = true
+                return nil
+            }
+            frame = next
+        } catch {
+            finished = true
+            return JSONObject.line(["error": .string(APIError.from(error).message)])
+        }
+        var fields: [String: JSONObject.Value] = ["frame": .int(frame.index), "timestampInMilliseconds": .int(frame.timestampInMilliseconds)]
+        let started = DispatchTime.now()
+        do {
+            let result = try task.detectVideoFrame(try frame.image(), frame.timestampInMilliseconds)
+            fields["inferenceMs"] = .double(Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e6)
+            fields["result"] = .json(result)
+        } catch {
+            fields["error"] = .string(APIError.from(error).message)
+        }
+        return JSONObject.line(fields)
+    }
+
+    /// Stops ffmpeg and removes the temporary file.
+    func close() {
+        reader.close()
+        try? FileManager.default.removeItem(at: file)
+    }
+}

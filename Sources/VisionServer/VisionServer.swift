@@ -1,0 +1,240 @@
+import Foundation
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+import NIOWebSocket
+import Synchronization
+import VisionTasks
+
+/// `vision-tasks serve`: the HTTP and WebSocket API over the four tasks, and the browser app
+/// (the iOS sample apps' camera and library views) served from the package's resources.
+///
+/// Routes: `POST /api/v1/{task}` (an image), `POST /api/v1/{task}/video`, `GET /api/v1/{task}/live`
+/// (WebSocket), `GET /api/v1/models`, `GET /api/v1/connections`, `GET /healthz`, and the page's
+/// files under `/`. Every error is `{"error": "…"}` with its status.
+public struct VisionServer: Sendable {
+    /// The address, models folder and limits the server runs with.
+    public let configuration: ServerConfiguration
+    /// The models offered, by task.
+    public let catalog: ModelCatalog
+    private let page: StaticPage
+    private let connections: ByteBuffer
+    private let modelsJSON: ByteBuffer
+    private let imagePools: ImagePools
+    private let videoPool: WorkerPool
+    private let liveSockets: LiveSocketCount
+
+    /// A server for `configuration`; `catalog` defaults to a scan of its models folder. Throws
+    /// `ServerError` for a bad configuration, no usable model or missing page resources.
+    public init(configuration: ServerConfiguration, catalog: ModelCatalog? = nil) throws {
+        try configuration.validate()
+        self.configuration = configuration
+        self.catalog = try catalog ?? ModelCatalog(directory: configuration.modelsDirectory)
+        page = try StaticPage()
+        connections = ByteBuffer(bytes: try ConnectionsJSON.encode())
+        let models = Dictionary(uniqueKeysWithValues: self.catalog.models.map { ($0.key.rawValue, $0.value) })
+        modelsJSON = ByteBuffer(bytes: try ResultJSON.encode(models))
+        imagePools = ImagePools(workers: configuration.workers, queueDepth: configuration.queueDepth)
+        videoPool = WorkerPool(name: "video", workers: configuration.workers, queueDepth: 0)
+        liveSockets = LiveSocketCount(limit: configuration.maxLiveSockets)
+    }
+
+    /// The Hummingbird application serving the routes on the configured host and port.
+    public func makeApplication(logger: Logger = Logger(label: "vision-tasks.serve")) -> some ApplicationProtocol {
+        Application(
+            router: makeRouter(),
+            server: .http1WebSocketUpgrade(
+                webSocketRouter: makeWebSocketRouter(),
+                configuration: .init(http1: .init(idleTimeout: .seconds(Int64(configuration.idleTimeout.components.seconds))),
+                                     ws: .init(maxFrameSize: configuration.maxFrameBytes))),
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "vision-tasks"),
+            logger: logger)
+    }
+
+    /// The HTTP routes.
+    func makeRouter() -> Router<BasicWebSocketRequestContext> {
+        let router = Router(context: BasicWebSocketRequestContext.self)
+        router.middlewares.add(JSONErrorMiddleware())
+        router.get("/healthz") { _, _ in json(ByteBuffer(string: "{\"status\":\"ok\"}")) }
+        router.get("/api/v1/models") { _, _ in json(modelsJSON) }
+        router.get("/api/v1/connections") { _, _ in json(connections) }
+        router.post("/api/v1/:task") { request, context in try await detectImage(request, context) }
+        router.post("/api/v1/:task/video") { request, context in try await detectVideo(request, context) }
+        router.get("/api/v1/:task/live") { request, context -> Response in
+            // Reached when the request did not upgrade: say why.
+            _ = try settings(request, context)
+            if liveSockets.isFull {
+                throw APIError(.serviceUnavailable, "\(configuration.maxLiveSockets) live sockets are open already; try again later")
+            }
+            throw APIError(.badRequest, "connect with a WebSocket (Upgrade: websocket) to stream frames")
+        }
+        router.get("/") { _, _ in try pageFile("index.html") }
+        router.get("/:file") { _, context in try pageFile(context.parameters.get("file") ?? "") }
+        return router
+    }
+
+    /// The WebSocket route: `GET /api/v1/{task}/live` upgrades when the task and options are good
+    /// and a live socket is free; otherwise the HTTP route answers with the reason.
+    func makeWebSocketRouter() -> Router<BasicWebSocketRequestContext> {
+        let router = Router(context: BasicWebSocketRequestContext.self)
+        router.ws("/api/v1/:task/live") { request, context in
+            guard (try? settings(request, context)) != nil, !liveSockets.isFull else { return .dontUpgrade }
+            return .upgrade()
+        } onUpgrade: { inbound, outbound, context in
+            let settings = try settings(context.request, context.requestContext)
+            guard liveSockets.open() else {
+                try await outbound.close(.policyViolation, reason: "too many live sockets")
+                return
+            }
+            defer { liveSockets.close() }
+            let (path, configuration, logger) = (catalog.path(of: settings.model), configuration, context.logger)
+            let made = await WorkerPool.offloaded {
+                try LiveSession(settings: settings, modelPath: path, configuration: configuration, logger: logger)
+            }
+            switch made {
+            case .success(let session):
+                try await session.run(inbound: inbound, outbound: outbound)
+            case .failure(let error):
+                // An option the task rejects (num-faces=0): say so, then close.
+                try await outbound.write(.text(String(decoding: JSONObject.encode(["error": .string(APIError.from(error).message)]),
+                                                      as: UTF8.self)))
+                try await outbound.close(.unacceptableData, reason: "the task could not be made")
+            }
+        }
+        return router
+    }
+
+    /// The task and options a request names (404 for an unknown task or model, 400 for a bad option).
+    private func settings(_ request: Request, _ context: some RequestContext) throws -> TaskSettings {
+        let name = context.parameters.get("task") ?? ""
+        guard let task = TaskKind(rawValue: name) else {
+            let known = TaskKind.allCases.map(\.rawValue).joined(separator: ", ")
+            throw APIError(.notFound, "unknown task \"\(name)\" (tasks: \(known))")
+        }
+        let parameters = request.uri.queryParameters.map { (String($0.key), String($0.value)) }
+        return try TaskSettings(task: task, parameters: parameters, catalog: catalog)
+    }
+
+    /// The request body, at most `maxBodyBytes` (413 beyond).
+    private func body(_ request: Request) async throws -> Data {
+        do {
+            let buffer = try await request.body.collect(upTo: configuration.maxBodyBytes)
+            return Data(buffer.readableBytesView)
+        } catch is NIOTooManyBytesError {
+            throw APIError(.contentTooLarge, "the body is larger than the limit of \(configuration.maxBodyBytes) bytes (--max-body)")
+        }
+    }
+
+    /// `POST /api/v1/{task}`: the image's result, as the CLI's `result` JSON.
+    private func detectImage(_ request: Request, _ context: some RequestContext) async throws -> Response {
+        let settings = try settings(request, context)
+        let data = try await body(request)
+        guard MediaSniffer.isImage(data) else {
+            throw APIError(.unsupportedMediaType, "the body is not a JPEG or PNG image")
+        }
+        let path = catalog.path(of: settings.model)
+        let result = try await imagePools[settings.task].run { worker in
+            // The task first: an option it rejects is reported before the image is looked at.
+            let task = try worker.task(for: settings) { try ServedTask.make(settings, modelPath: path, mode: .image, sink: nil) }
+            return try task.detectImage(try MPImage(encodedData: data, name: "request body"))
+        }
+        return json(ByteBuffer(bytes: result))
+    }
+
+    /// `POST /api/v1/{task}/video`: one JSON line per frame, streamed as frames are processed.
+    private func detectVideo(_ request: Request, _ context: some RequestContext) async throws -> Response {
+        let settings = try settings(request, context)
+        let data = try await body(request)
+        guard MediaSniffer.isVideo(data) else {
+            throw APIError(.unsupportedMediaType, "the body is not a video (MP4, MOV, WebM, Matroska, AVI, MPEG-TS or Y4M)")
+        }
+        let worker = try await videoPool.acquire()
+        let stream: VideoStream
+        do {
+            stream = try await VideoStream.open(data, settings: settings, modelPath: catalog.path(of: settings.model))
+        } catch {
+            await videoPool.release(worker)
+            throw APIError.from(error)
+        }
+        let pool = videoPool
+        let body = ResponseBody { writer in
+            defer { stream.close() }
+            do {
+                while let line = await stream.nextLine() {
+                    try await writer.write(ByteBuffer(bytes: line))
+                }
+                try await writer.finish(nil)
+            } catch {
+                await pool.release(worker)
+                throw error
+            }
+            await pool.release(worker)
+        }
+        return Response(status: .ok, headers: [.contentType: "application/x-ndjson"], body: body)
+    }
+
+    private func pageFile(_ name: String) throws -> Response {
+        guard let file = page.files[name] else { throw APIError(.notFound, "no such page file") }
+        return Response(status: .ok, headers: [.contentType: file.contentType, .cacheControl: "no-cache"],
+                        body: .init(byteBuffer: ByteBuffer(bytes: file.data)))
+    }
+}
+
+/// A `200` JSON response.
+private func json(_ body: ByteBuffer) -> Response {
+    Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: body))
+}
+
+/// One worker pool per task for image requests.
+struct ImagePools: Sendable {
+    private let faceDetector, faceLandmarker, handLandmarker, gestureRecognizer: WorkerPool
+
+    init(workers: Int, queueDepth: Int) {
+        func pool(_ task: TaskKind) -> WorkerPool { WorkerPool(name: task.rawValue, workers: workers, queueDepth: queueDepth) }
+        faceDetector = pool(.faceDetector)
+        faceLandmarker = pool(.faceLandmarker)
+        handLandmarker = pool(.handLandmarker)
+        gestureRecognizer = pool(.gestureRecognizer)
+    }
+
+    /// The pool of `task`.
+    subscript(task: TaskKind) -> WorkerPool {
+        switch task {
+        case .faceDetector: return faceDetector
+        case .faceLandmarker: return faceLandmarker
+        case .handLandmarker: return handLandmarker
+        case .gestureRecognizer: return gestureRecognizer
+        }
+    }
+}
+
+/// How many live sockets are open, against the limit.
+final class LiveSocketCount: Sendable {
+    private let count = Mutex(0)
+    private let limit: Int
+
+    init(limit: Int) { self.limit = limit }
+
+    /// Whether no more sockets may open.
+    var isFull: Bool { count.withLock { $0 >= limit } }
+
+    /// Counts a socket in; false when the limit is reached.
+    func open() -> Bool {
+        count.withLock { value in
+            guard value < limit else { return false }
+            value += 1
+            return true
+        }
+    }
+
+    /// Counts a socket out.
+    func close() { count.withLock { $0 -= 1 } }
+}
+
+extension VisionServer {
+    /// Runs the server until the process is interrupted (SIGINT/SIGTERM end it gracefully).
+    public func run() async throws {
+        try await makeApplication().runService()
+    }
+}

@@ -1,0 +1,17 @@
+import Foundation
+
+/// The JSON form of a task result that every front end shares (the CLI's `result`, the server's
+/// API): the result's `Codable` fields with keys sorted, so the text is the same from run to run.
+public enum ResultJSON {
+    /// A new encoder with the shared settings (sorted keys, slashes not escaped).
+    public static func makeEncoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+
+    /// `value` (a task result, or any `Encodable`) as the shared JSON.
+    public static func encode<Value: Encodable>(_ value: Value) throws -> Data {
+        try makeEncoder().encode(value)
+    }
+}

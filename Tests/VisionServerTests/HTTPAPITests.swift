@@ -1,0 +1,167 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import Testing
+import VisionServer
+import VisionTasks
+
+/// The HTTP API through Hummingbird's router test client: every endpoint, every error status,
+/// and results byte-for-byte equal to the library's on the fixture photos (tolerance: none, the
+/// same JSON; the library's own agreement with MediaPipe is checked in VisionTasksTests).
+@Suite struct HTTPAPITests {
+    private func body(_ response: TestResponse) -> String { String(buffer: response.body) }
+
+    /// The `error` of a JSON error body ("" when the body is not one, which fails the callers' checks).
+    private func error(_ response: TestResponse) -> String {
+        #expect(response.headers[.contentType] == "application/json")
+        let object = try? JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: String]
+        return object?["error"] ?? ""
+    }
+
+    @Test func healthModelsAndConnections() async throws {
+        let app = try ServerSupport.server().makeApplication()
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/healthz", method: .get) { #expect(body($0) == #"{"status":"ok"}"#) }
+            try await client.execute(uri: "/api/v1/models", method: .get) { response in
+                #expect(response.status == .ok)
+                let models = try JSONDecoder().decode([String: [String]].self, from: Data(buffer: response.body))
+                #expect(models["face-detector"]?.first == "blaze_face_short_range.tflite")
+                #expect(models["face-landmarker"] == ["face_landmarker.task"])
+                #expect(models["hand-landmarker"]?.first == "hand_landmarker.task")
+                #expect(models["gesture-recognizer"] == ["gesture_recognizer.task", "operations.task"])
+            }
+            try await client.execute(uri: "/api/v1/connections", method: .get) { response in
+                let lists = try JSONDecoder().decode([String: [String: [Connection]]].self, from: Data(buffer: response.body))
+                #expect(lists["face"]?["tesselation"] == FaceLandmarksConnections.tesselation)
+                #expect(lists["face"]?["leftIris"] == FaceLandmarksConnections.leftIris)
+                #expect(lists["hand"]?["hand"] == HandLandmarksConnections.hand)
+            }
+        }
+    }
+
+    static let imageCases: [(TaskKind, String, String)] = [
+        (.faceDetector, "astronaut.png", ""),
+        (.faceLandmarker, "astronaut.png", "num-faces=2&output-face-blendshapes=true&output-facial-transformation-matrixes=true"),
+        (.handLandmarker, "woman_sitting.jpg", "num-hands=2"),
+        (.gestureRecognizer, "hand_thumb_up.jpg", ""),
+    ]
+
+    @Test func imageResultsEqualTheLibrarys() async throws {
+        #expect(Self.imageCases.count == 4)
+        let app = try ServerSupport.server().makeApplication()
+        try await app.test(.router) { client in
+            for (task, photo, query) in Self.imageCases {
+                let options = Dictionary(uniqueKeysWithValues: query.split(separator: "&").map {
+                    let pair = $0.split(separator: "=")
+                    return (String(pair[0]), String(pair[1]))
+                })
+                let expected = try ServerSupport.libraryJSON(task, photo: photo, options: options)
+                let uri = "/api/v1/\(task.rawValue)" + (query.isEmpty ? "" : "?" + query)
+                try await client.execute(uri: uri, method: .post, body: ByteBuffer(data: try ServerSupport.photo(photo))) { response in
+                    #expect(response.status == .ok, "\(task): \(body(response))")
+                    #expect(body(response) == expected, "\(task) on \(photo)")
+                }
+            }
+        }
+    }
+
+    @Test func aModelIsChosenByName() async throws {
+        let expected = try ServerSupport.libraryJSON(.gestureRecognizer, photo: "hand_thumb_up.jpg", options: ["model": "operations.task"])
+        #expect(expected.contains("\"categoryName\""))
+        let app = try ServerSupport.server().makeApplication()
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/api/v1/gesture-recognizer?model=operations.task", method: .post,
+                                     body: ByteBuffer(data: try ServerSupport.photo("hand_thumb_up.jpg"))) { response in
+                #expect(body(response) == expected)
+            }
+        }
+    }
+
+    @Test func clientErrorsAreJSONWithTheirStatus() async throws {
+        let app = try ServerSupport.server { $0.maxBodyBytes = 50_000 }.makeApplication()
+        let photo = ByteBuffer(data: try ServerSupport.photo("hand_thumb_up.jpg"))
+        let small = ByteBuffer(data: try ServerSupport.photo("hand_thumb_up.jpg").prefix(40_000))
+        try await app.test(.router) { client in
+            let cases: [(String, HTTPRequest.Method, ByteBuffer?, HTTPResponse.Status, String)] = [
+                ("/api/v1/face-landmarker", .post, ByteBuffer(bytes: [0xFF, 0xD8, 0xFF, 0xE0, 1, 2, 3]), .badRequest, "Invalid image"),
+                ("/api/v1/face-landmarker?num-faces=two", .post, small, .badRequest, "num-faces must be a whole number"),
+                ("/api/v1/face-landmarker?num-faces=0", .post, small, .badRequest, "numFaces"),
+                ("/api/v1/face-landmarker?min-face-detection-confidence=1.5", .post, small, .badRequest, "minFaceDetectionConfidence"),
+                ("/api/v1/face-landmarker?output-face-blendshapes=maybe", .post, small, .badRequest, "true or false"),
+                ("/api/v1/face-landmarker?colour=red", .post, small, .badRequest, "unknown option \"colour\""),
+                ("/api/v1/face-landmarker/live", .get, nil, .badRequest, "WebSocket"),
+                ("/api/v1/face-recognizer", .post, small, .notFound, "unknown task \"face-recognizer\""),
+                ("/api/v1/face-landmarker?model=hand_landmarker.task", .post, small, .notFound, "no model named"),
+                ("/api/v1/face-landmarker?model=../../etc/passwd", .post, small, .notFound, "no model named"),
+                ("/../../etc/passwd", .get, nil, .notFound, "nothing at this path"),
+                ("/etc/passwd", .get, nil, .notFound, "nothing at this path"),
+                ("/nothing.js", .get, nil, .notFound, "no such page file"),
+                ("/api/v1/hand-landmarker", .post, photo, .contentTooLarge, "limit of 50000 bytes"),
+                ("/api/v1/hand-landmarker", .post, ByteBuffer(string: "hello, this is text"), .unsupportedMediaType, "not a JPEG or PNG"),
+                ("/api/v1/hand-landmarker/video", .post, ByteBuffer(string: "hello, this is text"), .unsupportedMediaType, "not a video"),
+            ]
+            for (uri, method, requestBody, status, message) in cases {
+                try await client.execute(uri: uri, method: method, body: requestBody) { response in
+                    #expect(response.status == status, "\(uri): \(body(response))")
+                    #expect(error(response).contains(message), "\(uri): \(body(response))")
+                }
+            }
+        }
+    }
+
+    @Test func busyWorkersAndAFullQueueAnswer503() async throws {
+        let app = try ServerSupport.server { $0.workers = 1; $0.queueDepth = 0 }.makeApplication()
+        let photo = ByteBuffer(data: try ServerSupport.photo("woman_sitting.jpg"))
+        try await app.test(.router) { client in
+            let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+                for _ in 0..<8 {
+                    group.addTask {
+                        try await client.execute(uri: "/api/v1/hand-landmarker", method: .post, body: photo) { response in
+                            if response.status == .serviceUnavailable { #expect(error(response).contains("busy")) }
+                            return response.status
+                        }
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(statuses.count == 8)
+            #expect(statuses.allSatisfy { $0 == .ok || $0 == .serviceUnavailable })
+            #expect(statuses.contains(.ok))
+            #expect(statuses.contains(.serviceUnavailable))
+        }
+    }
+
+    @Test func aVideoStreamsOneLinePerFrameEqualToTheLibrarysVideoMode() async throws {
+        let video = try ServerSupport.panVideo(photo: "astronaut.png", frames: 5)
+        let app = try ServerSupport.server().makeApplication()
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/api/v1/face-landmarker/video", method: .post, body: ByteBuffer(data: video)) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType] == "application/x-ndjson")
+                let lines = body(response).split(separator: "\n")
+                #expect(lines.count == 5)
+                // The same frames through the library in video mode.
+                let file = FileManager.default.temporaryDirectory.appendingPathComponent("server-\(UUID().uuidString).mp4")
+                try video.write(to: file)
+                defer { try? FileManager.default.removeItem(at: file) }
+                let frames = try VideoFrames.read(file.path)
+                let task = try FaceLandmarker(options: FaceLandmarkerOptions(
+                    baseOptions: BaseOptions(modelAssetPath: ServerSupport.modelsDirectory + "/face_landmarker.task", numThreads: 1),
+                    runningMode: .video))
+                #expect(frames.count == 5)
+                for (line, frame) in zip(lines, frames) {
+                    let expected = String(decoding: try ResultJSON.encode(
+                        try task.detect(videoFrame: frame.image, timestampInMilliseconds: frame.timestamp)), as: UTF8.self)
+                    #expect(line.hasPrefix("{\"frame\":\(frame.index),\"inferenceMs\":"))
+                    #expect(line.hasSuffix(",\"result\":\(expected),\"timestampInMilliseconds\":\(frame.timestamp)}"))
+                }
+            }
+            let notAVideo = Data([0, 0, 0, 24] + Array("ftypisom".utf8) + [UInt8](repeating: 7, count: 400))
+            try await client.execute(uri: "/api/v1/face-landmarker/video", method: .post, body: ByteBuffer(data: notAVideo)) { response in
+                #expect(response.status == .badRequest, "\(body(response))")
+                #expect(error(response).contains("video"))
+            }
+        }
+    }
+}

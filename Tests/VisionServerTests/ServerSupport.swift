@@ -1,0 +1,91 @@
+import Foundation
+import HummingbirdTesting
+import Testing
+import VisionServer
+import VisionTasks
+
+/// Paths, the model catalog and servers for the VisionServer tests. The models come from
+/// `make models`; without them the tests fail (the catalog throws), they never skip.
+enum ServerSupport {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../..").standardized
+    static let modelsDirectory = root.appendingPathComponent("models").path
+    static let images = root.appendingPathComponent("Tests/Fixtures/images")
+
+    private static let catalogResult = Result { try ModelCatalog(directory: modelsDirectory) }
+
+    /// The catalog of the project's models folder (scanned once for all tests).
+    static func catalog() throws -> ModelCatalog { try catalogResult.get() }
+
+    /// A server over the project's models with the default limits changed by `change`.
+    static func server(_ change: (inout ServerConfiguration) -> Void = { _ in }) throws -> VisionServer {
+        var configuration = ServerConfiguration()
+        configuration.modelsDirectory = modelsDirectory
+        configuration.port = 0
+        configuration.workers = 2
+        change(&configuration)
+        return try VisionServer(configuration: configuration, catalog: try catalog())
+    }
+
+    /// A fixture photo's bytes.
+    static func photo(_ name: String) throws -> Data {
+        try Data(contentsOf: images.appendingPathComponent(name))
+    }
+
+    /// The library's result for `photo` with `task` made by `make`, as the shared result JSON.
+    static func libraryJSON(_ task: TaskKind, photo: String, options: [String: String] = [:]) throws -> String {
+        let image = try MPImage(contentsOfFile: images.appendingPathComponent(photo).path)
+        let data = try LibraryTasks.detect(task, image: image, options: options, models: modelsDirectory)
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Runs ffmpeg (quiet) with `arguments`; throws with its stderr if it fails.
+    static func ffmpeg(_ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["ffmpeg", "-hide_banner", "-loglevel", "error", "-nostdin", "-y"] + arguments
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let message = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw NSError(domain: "ffmpeg", code: Int(process.terminationStatus),
+                          userInfo: [NSLocalizedDescriptionKey: String(decoding: message, as: UTF8.self)])
+        }
+    }
+
+    /// An H.264 MP4 of `frames` frames panning over `photo` at 10 fps, 320×240.
+    static func panVideo(photo: String, frames: Int) throws -> Data {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("server-\(UUID().uuidString).mp4")
+        defer { try? FileManager.default.removeItem(at: url) }
+        try ffmpeg(["-framerate", "10", "-loop", "1", "-i", images.appendingPathComponent(photo).path,
+                    "-vf", "scale=400:-2,crop=320:240:(iw-320)*n/\(frames):(ih-240)/2",
+                    "-frames:v", "\(frames)", "-c:v", "libx264", "-pix_fmt", "yuv420p", url.path])
+        return try Data(contentsOf: url)
+    }
+}
+
+/// The four tasks made straight from the library, the way a user of VisionTasks would, for the
+/// results the server must equal.
+enum LibraryTasks {
+    static func detect(_ task: TaskKind, image: MPImage, options: [String: String], models: String) throws -> Data {
+        let model = options["model"].map { models + "/" + $0 }
+        func base(_ name: String) -> BaseOptions { BaseOptions(modelAssetPath: model ?? models + "/" + name, numThreads: 1) }
+        switch task {
+        case .faceDetector:
+            return try ResultJSON.encode(try FaceDetector(options: FaceDetectorOptions(baseOptions: base("blaze_face_short_range.tflite"))).detect(image: image))
+        case .faceLandmarker:
+            let options = FaceLandmarkerOptions(baseOptions: base("face_landmarker.task"), numFaces: Int(options["num-faces"] ?? "1") ?? 1,
+                                                outputFaceBlendshapes: options["output-face-blendshapes"] == "true",
+                                                outputFacialTransformationMatrixes: options["output-facial-transformation-matrixes"] == "true")
+            return try ResultJSON.encode(try FaceLandmarker(options: options).detect(image: image))
+        case .handLandmarker:
+            let options = HandLandmarkerOptions(baseOptions: base("hand_landmarker.task"), numHands: Int(options["num-hands"] ?? "1") ?? 1)
+            return try ResultJSON.encode(try HandLandmarker(options: options).detect(image: image))
+        case .gestureRecognizer:
+            let options = GestureRecognizerOptions(baseOptions: base("gesture_recognizer.task"), numHands: Int(options["num-hands"] ?? "1") ?? 1)
+            return try ResultJSON.encode(try GestureRecognizer(options: options).recognize(image: image))
+        }
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+import Testing
+@testable import VisionServer
+
+/// The worker pool's bound: a request beyond the workers and the waiting line is refused at once.
+@Suite struct WorkerPoolTests {
+    @Test func aRequestBeyondTheWorkersAndTheLineIs503() async throws {
+        let pool = WorkerPool(name: "test", workers: 1, queueDepth: 1)
+        let held = try await pool.acquire()
+        let waiting = Task { try await pool.run { _ in 42 } }
+        while await pool.waitingCount == 0 { await Task.yield() }
+        await #expect(throws: APIError.self) { try await pool.acquire() }
+        do {
+            _ = try await pool.acquire()
+        } catch let error as APIError {
+            #expect(error.status == .serviceUnavailable)
+            #expect(error.message.contains("busy"))
+        }
+        await pool.release(held)
+        #expect(try await waiting.value == 42)
+        // The worker came back: the next request gets it at once.
+        #expect(try await pool.run { _ in 7 } == 7)
+    }
+
+    @Test func sniffingTellsImagesAndVideosFromOtherBytes() {
+        #expect(MediaSniffer.isImage(Data([0xFF, 0xD8, 0xFF, 0xE0])))
+        #expect(MediaSniffer.isImage(Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])))
+        #expect(!MediaSniffer.isImage(Data("GIF89a".utf8)))
+        #expect(MediaSniffer.isVideo(Data([0, 0, 0, 32] + Array("ftypisom0000".utf8))))
+        #expect(MediaSniffer.isVideo(Data([0x1A, 0x45, 0xDF, 0xA3] + [UInt8](repeating: 0, count: 8))))
+        #expect(MediaSniffer.isVideo(Data("YUV4MPEG2 W640 H480".utf8)))
+        #expect(!MediaSniffer.isVideo(Data("hello, this is text".utf8)))
+        #expect(!MediaSniffer.isVideo(Data([0xFF, 0xD8, 0xFF])))
+    }
+}

@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+"""End-to-end test of the browser app of `vision-tasks serve`: Debian's chromium, headless, driven
+by Selenium through chromium-driver, with a fake camera playing a .y4m made from a fixture photo.
+
+Checks the Camera tab of the Face Landmarker (478 landmarks) and the Gesture Recognizer (a hand
+with its gesture), and the Library tab with a photo and a short video; saves screenshots under
+test-output/browser/. Fails (never skips) when chromium, chromium-driver or selenium is missing.
+
+Usage: tools/browser_test.py [path to vision-tasks]   (default .build/debug/vision-tasks)
+"""
+import json
+import os
+import shutil
+import sys
+import time
+
+from serve_support import IMAGES, OUTPUT, ROOT, Server, ffmpeg
+
+try:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.by import By
+except ImportError:
+    sys.exit("FAIL: selenium is missing (tools/setup.sh installs it with pip)")
+
+SHOTS = os.path.join(OUTPUT, "browser")
+TIMEOUT = 90  # seconds for a state to be reached (debug builds on a loaded 2-core machine are slow)
+failures = []
+
+
+def check(condition, message):
+    print(("ok   " if condition else "FAIL ") + message)
+    if not condition:
+        failures.append(message)
+
+
+def browser(fake_video):
+    chromium, driver = shutil.which("chromium"), shutil.which("chromedriver")
+    if not chromium or not driver:
+        sys.exit("FAIL: chromium and chromium-driver are needed (tools/setup.sh installs them with apt-get)")
+    options = webdriver.ChromeOptions()
+    options.binary_location = chromium
+    for flag in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1400,1000",
+                 "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
+                 f"--use-file-for-fake-video-capture={fake_video}", "--autoplay-policy=no-user-gesture-required"]:
+        options.add_argument(flag)
+    return webdriver.Chrome(service=Service(driver), options=options)
+
+
+def wait_for(driver, script, what):
+    """Polls `script` (JS returning a value) until truthy; fails on data-status=error or timeout."""
+    deadline = time.time() + TIMEOUT
+    while time.time() < deadline:
+        value = driver.execute_script(script)
+        if value:
+            return value
+        if driver.execute_script("return document.body.dataset.status") == "error":
+            raise AssertionError(f"{what}: the page is in error: {driver.find_element(By.ID, 'status-line').text}")
+        time.sleep(0.25)
+    raise AssertionError(f"{what}: not reached within {TIMEOUT} s (status line: {driver.find_element(By.ID, 'status-line').text})")
+
+
+def drawn_pixels(driver, canvas_id):
+    return driver.execute_script(
+        f"const c = document.getElementById('{canvas_id}');"
+        "const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;"
+        "let n = 0; for (let i = 3; i < d.length; i += 4) if (d[i] > 0) n++; return n;")
+
+
+def camera_case(server, y4m, query, name, verify):
+    driver = browser(y4m)
+    try:
+        driver.get(f"{server.url}/?{query}")
+        wait_for(driver, "return document.body.dataset.status === 'running'", f"{name}: running")
+        result = wait_for(driver, f"const r = window.lastResult; return r && ({verify}) ? JSON.stringify(r) : null",
+                          f"{name}: result")
+        time.sleep(1)  # let a few more frames draw before the screenshot
+        driver.save_screenshot(os.path.join(SHOTS, f"camera-{name}.png"))
+        check(drawn_pixels(driver, "camera-overlay") > 500, f"{name}: the overlay is drawn")
+        return json.loads(result), driver.find_element(By.ID, "status-line").text
+    finally:
+        driver.quit()
+
+
+def main():
+    binary = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, ".build", "debug", "vision-tasks")
+    os.makedirs(SHOTS, exist_ok=True)
+    face_y4m, hand_y4m = os.path.join(SHOTS, "face.y4m"), os.path.join(SHOTS, "hand.y4m")
+    video = os.path.join(SHOTS, "hand.webm")
+    fit = "scale=640:480:force_original_aspect_ratio=decrease,pad=640:480:(ow-iw)/2:(oh-ih)/2"
+    ffmpeg("-loop", "1", "-i", os.path.join(IMAGES, "astronaut.png"), "-t", "2", "-r", "15", "-vf", fit, "-pix_fmt", "yuv420p", face_y4m)
+    ffmpeg("-loop", "1", "-i", os.path.join(IMAGES, "hand_thumb_up.jpg"), "-t", "2", "-r", "15", "-vf", fit, "-pix_fmt", "yuv420p", hand_y4m)
+    ffmpeg("-loop", "1", "-i", os.path.join(IMAGES, "hand_thumb_up.jpg"), "-t", "2", "-r", "10",
+           "-vf", "scale=480:-2,crop=400:300:(iw-400)*n/20:(ih-300)/2", "-c:v", "libvpx", "-b:v", "1M", video)
+    started = time.time()
+    with Server(binary) as server:
+        result, status = camera_case(server, face_y4m, "task=face-landmarker&tab=camera&autostart=1", "face-landmarker",
+                                     "r.faceLandmarks && r.faceLandmarks.length === 1")
+        check(len(result["faceLandmarks"][0]) == 478, "face-landmarker camera: 478 landmarks")
+        print("     status line:", status)
+        result, status = camera_case(server, hand_y4m, "task=gesture-recognizer&tab=camera&autostart=1&numHands=2",
+                                     "gesture-recognizer", "r.gestures && r.gestures.length >= 1")
+        check(len(result["landmarks"][0]) == 21, "gesture-recognizer camera: a hand of 21 landmarks")
+        check(result["gestures"][0][0]["categoryName"] == "Thumb_Up", "gesture-recognizer camera: Thumb_Up "
+              f"(got {result['gestures'][0][0]['categoryName']})")
+        check(len(result["handedness"][0]) == 1, "gesture-recognizer camera: the hand's handedness")
+        print("     status line:", status)
+
+        driver = browser(face_y4m)
+        try:
+            driver.get(f"{server.url}/?task=face-landmarker&tab=library&outputFaceBlendshapes=true")
+            wait_for(driver, "return document.body.dataset.status === 'ready'", "library: ready")
+            driver.find_element(By.ID, "file").send_keys(os.path.join(IMAGES, "astronaut.png"))
+            result = json.loads(wait_for(driver, "const r = window.lastResult; return r && document.body.dataset.status === 'ready'"
+                                         " ? JSON.stringify(r) : null", "library photo"))
+            check(len(result["faceLandmarks"]) == 1 and len(result["faceLandmarks"][0]) == 478, "library photo: 478 landmarks")
+            check(len(result["faceBlendshapes"][0]["categories"]) == 52, "library photo: 52 blendshapes")
+            check(drawn_pixels(driver, "library-overlay") > 500, "library photo: the overlay is drawn")
+            driver.save_screenshot(os.path.join(SHOTS, "library-photo.png"))
+
+            driver.get(f"{server.url}/?task=hand-landmarker&tab=library")
+            wait_for(driver, "return document.body.dataset.status === 'ready'", "library: ready")
+            driver.find_element(By.ID, "file").send_keys(video)
+            wait_for(driver, "return document.body.dataset.library === 'playing'", "library video: processed and playing")
+            result = json.loads(wait_for(driver, "const r = window.lastResult; return r && r.landmarks && r.landmarks.length"
+                                         " ? JSON.stringify(r) : null", "library video: a drawn frame"))
+            check(len(result["landmarks"][0]) == 21, "library video: a hand of 21 landmarks drawn during playback")
+            time.sleep(0.5)
+            check(drawn_pixels(driver, "library-overlay") > 500, "library video: the overlay is drawn")
+            driver.save_screenshot(os.path.join(SHOTS, "library-video.png"))
+            print("     status line:", driver.find_element(By.ID, "status-line").text)
+        finally:
+            driver.quit()
+    print(f"browser test: {len(failures)} failure(s) in {time.time() - started:.0f} s; screenshots in {SHOTS}")
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except AssertionError as error:
+        sys.exit(f"FAIL {error}")
