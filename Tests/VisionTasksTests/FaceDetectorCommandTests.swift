@@ -48,6 +48,6 @@ import VisionTasks
                                                FaceDetectorSupport.imagePath("astronaut.png")])
         #expect(status == 1)
         #expect(lines.isEmpty)
-        #expect(stderr == "error: Invalid option minDetectionConfidence: must be in [0, 1], got 1.5\n", "\(stderr)")
+        #expect(stderr == "error: Invalid option --min-detection-confidence: must be in [0, 1], got 1.5\n", "\(stderr)")
     }
 }

@@ -37,6 +37,6 @@ struct FaceLandmarkerCommandTests {
         let (lines, status, stderr) = try VisionTasksCLI.run([
             "face-landmarker", "--model", FaceLandmarkerFixtures.modelPath, "--num-faces", "0", good])
         #expect(status == 1 && lines.isEmpty, "a task's rejection is a run-time failure, not a usage error")
-        #expect(stderr.hasPrefix("error: Invalid option numFaces") && stderr.filter { $0 == "\n" }.count == 1, "\(stderr)")
+        #expect(stderr.hasPrefix("error: Invalid option --num-faces") && stderr.filter { $0 == "\n" }.count == 1, "\(stderr)")
     }
 }
