@@ -75,6 +75,7 @@ final class VideoPipeline<Task: MediaTask>: @unchecked Sendable {
     private let done = BoundedQueue<(frame: VideoFrame, result: Swift.Result<Task.Result, any Error>)>(capacity: depth)
     private let lock = NSLock()
     private var firstFailure: (any Error)?
+    private var stopped = false             // a drawing or encoding failure stopped every stage
     /// Frames decoded (reader thread), processed (task thread), things found (writer thread).
     private(set) var seen = 0, processed = 0, found = 0
 
@@ -103,8 +104,12 @@ final class VideoPipeline<Task: MediaTask>: @unchecked Sendable {
         bar?.clear()
     }
 
+    /// Stops every stage at once (a drawing or encoding failure).
     private func fail(_ error: any Error) {
-        lock.withLock { if firstFailure == nil { firstFailure = error } }
+        lock.withLock {
+            if firstFailure == nil { firstFailure = error }
+            stopped = true
+        }
         decoded.close()
         done.close()
     }
@@ -119,7 +124,9 @@ final class VideoPipeline<Task: MediaTask>: @unchecked Sendable {
                 guard decoded.push((frame, try frame.image())) else { return }
             }
         } catch {
-            fail(error)
+            // Decoding stopped early (a truncated file): the frames already read still go through the
+            // task and the writer, in order, and the error is reported after them.
+            lock.withLock { if firstFailure == nil { firstFailure = error } }
         }
     }
 
@@ -159,7 +166,7 @@ final class VideoPipeline<Task: MediaTask>: @unchecked Sendable {
                 if let drawn { Task.draw(drawn, on: annotation) }
                 try writer?.write(rgb: annotation.rgbPixels())
             }
-            if failure == nil { try writer?.finish() }
+            if !lock.withLock({ stopped }) { try writer?.finish() }
         } catch {
             fail(error)
         }

@@ -79,6 +79,6 @@ func faceLandmarkerRefusesAHostileGeometryEntry() throws {
         _ = try FaceLandmarker(options: options)
     } throws: { error in
         guard case VisionTasksError.invalidModel(let message) = error else { return false }
-        return message.hasPrefix("modelAssetBuffer:\(entry): procrustes_landmark_basis.landmark_id 18446744073709551615")
+        return message.hasPrefix("modelAssetBuffer: \(entry): procrustes_landmark_basis.landmark_id 18446744073709551615")
     }
 }
