@@ -61,8 +61,8 @@ import Testing
 
         let run = try Self.run(["face-detector", "--model", Self.faceModel, "--input-list", "-", "--jobs", "2"], stdin: manifest)
         #expect(run.status == 1, "failed inputs make the exit status 1: \(run.stderr)")
-        let lines = run.stdout.split(separator: "\n").compactMap {
-            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        let lines = try run.stdout.split(separator: "\n").map { line in
+            try #require((try JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any], "not a JSON object: \(line)")
         }
         #expect(lines.compactMap { $0["input"] as? String } == inputs)
         #expect(lines.map { $0["error"] != nil } == [false, true, false, false, true])

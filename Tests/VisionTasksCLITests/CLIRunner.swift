@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// Runs the built `vision-tasks` tool (next to the test bundle in .build/<config>/) and collects
 /// its output, exit status and peak memory.
@@ -8,10 +9,13 @@ struct CLIRun {
     let status: Int32
     /// How long the tool ran on after `interruptAfterFirstLine` sent SIGINT (nil: not sent).
     var secondsAfterInterrupt: Double?
-    /// Lines of stdout decoded as JSON objects.
+    /// Lines of stdout decoded as JSON objects; a line that is not one is recorded as a test issue
+    /// (never silently dropped).
     var lines: [[String: Any]] {
-        stdout.split(separator: "\n").compactMap {
-            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        stdout.split(separator: "\n").compactMap { line in
+            let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+            if object == nil { Issue.record("stdout line is not a JSON object: \(line)") }
+            return object
         }
     }
 
