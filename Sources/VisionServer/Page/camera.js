@@ -50,24 +50,33 @@ export class Camera {
     this.socket = socket;
     const sent = new Map(); // timestamp → when sent
     const grab = document.createElement("canvas");
-    let lastTimestamp = 0, done = [], dropped = 0, inference = 0;
+    // One frame is encoded at a time: toBlob and arrayBuffer complete asynchronously, and two
+    // encodes in flight could reach the socket out of order, which live-stream mode refuses.
+    let lastTimestamp = 0, encoding = false, done = [], dropped = 0, inference = 0;
     const pump = () => {
       if (this.socket !== socket || socket.readyState > 1) return;
       const now = performance.now();
       for (const [t, at] of sent) if (now - at > STALE_MS) sent.delete(t);
-      if (socket.readyState === 1 && sent.size < MAX_IN_FLIGHT && this.video.videoWidth > 0) {
+      if (!encoding && socket.readyState === 1 && sent.size < MAX_IN_FLIGHT && this.video.videoWidth > 0) {
         const timestamp = Math.max(lastTimestamp + 1, Math.round(now));
         lastTimestamp = timestamp;
-        sent.set(timestamp, now);
+        encoding = true;
         grab.width = this.video.videoWidth;
         grab.height = this.video.videoHeight;
         grab.getContext("2d").drawImage(this.video, 0, 0);
         grab.toBlob(async (blob) => {
-          const image = new Uint8Array(await blob.arrayBuffer());
-          const message = new Uint8Array(8 + image.length);
-          new DataView(message.buffer).setBigInt64(0, BigInt(timestamp), true);
-          message.set(image, 8);
-          if (socket.readyState === 1) socket.send(message); else sent.delete(timestamp);
+          try {
+            if (!blob || this.socket !== socket || socket.readyState !== 1) return;
+            const image = new Uint8Array(await blob.arrayBuffer());
+            const message = new Uint8Array(8 + image.length);
+            new DataView(message.buffer).setBigInt64(0, BigInt(timestamp), true);
+            message.set(image, 8);
+            if (socket.readyState !== 1) return;
+            sent.set(timestamp, performance.now());
+            socket.send(message);
+          } finally {
+            encoding = false;
+          }
         }, "image/jpeg", 0.85);
       }
       requestAnimationFrame(pump);
