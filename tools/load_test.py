@@ -91,6 +91,11 @@ def load(binary, duration, clients):
         threads += [threading.Thread(target=live, args=(n,)) for n in range(2)]
         for thread in threads:
             thread.start()
+        samples = []  # the server's RSS every 5 s under load, to show whether it grows
+        while any(thread.is_alive() for thread in threads):
+            if time.time() < stop:
+                samples.append(server.rss_kib())
+            time.sleep(min(5, max(0.1, stop - time.time())))
         for thread in threads:
             thread.join()
         rss_loaded = server.rss_kib()
@@ -99,6 +104,7 @@ def load(binary, duration, clients):
     print(f"load: {clients} clients + 2 live sockets for {duration} s: {counts['requests']} requests, "
           f"{sum(live_replies)} live replies, {len(errors)} errors")
     print(f"load: server RSS {rss_loaded / 1024:.1f} MiB at the end of the load, {rss_after / 1024:.1f} MiB after the clients left")
+    print("load: server RSS under load every 5 s (MiB): " + " ".join(f"{kib / 1024:.0f}" for kib in samples))
     for error in errors[:10]:
         print("FAIL", error)
     ok = not errors and counts["requests"] > 0 and min(live_replies) > 0 and abs(rss_after - rss_loaded) <= 0.1 * rss_loaded

@@ -50,11 +50,107 @@ import VisionTasks
                 #expect(replies.allSatisfy { $0["error"] == nil })
                 let dropped = try #require(replies.last?["dropped"] as? Int)
                 #expect(dropped > 0, "30 frames sent at once: the flow limiter must drop some")
-                #expect(replies.count + dropped == sent, "every frame is answered or counted as dropped")
+                let summary = "\(replies.map { ($0["timestampInMilliseconds"] ?? "-", $0["dropped"] ?? "-") })"
+                #expect(replies.count + dropped == sent, "every frame is answered or counted as dropped: \(summary)")
                 let faces = try #require((replies.last?["result"] as? [String: Any])?["faceLandmarks"] as? [[Any]])
                 #expect(faces.first?.count == 478)
                 #expect(replies.allSatisfy { ($0["inferenceMs"] as? Double ?? -1) >= 0 })
             }
+        }
+    }
+
+    @Test func badFramesAndBackwardTimestampsGetErrorReplies() async throws {
+        let photo = try ServerSupport.photo("hand_thumb_up.jpg")
+        let app = try ServerSupport.server().makeApplication()
+        try await app.test(.live) { client in
+            try await client.ws("/api/v1/gesture-recognizer/live?num-hands=2", configuration: Self.client) { inbound, outbound, _ in
+                var replies = inbound.messages(maxSize: 10_000_000).makeAsyncIterator()
+                try await outbound.write(.binary(Self.frame(100, photo)))
+                let first = try Self.object(try await replies.next())
+                let gestures = try #require((first["result"] as? [String: Any])?["gestures"] as? [[[String: Any]]])
+                #expect(gestures.first?.first?["categoryName"] as? String == "Thumb_Up")
+                try await outbound.write(.binary(Self.frame(50, photo)))
+                let backwards = try Self.object(try await replies.next())
+                #expect(backwards["timestampInMilliseconds"] as? Int == 50)
+                #expect((backwards["error"] as? String)?.contains("timestamp") == true, "\(backwards)")
+                try await outbound.write(.binary(Self.frame(200, Data([0xFF, 0xD8, 0xFF, 0, 1, 2, 3]))))
+                let undecodable = try Self.object(try await replies.next())
+                #expect(undecodable["timestampInMilliseconds"] as? Int == 200)
+                #expect((undecodable["error"] as? String)?.contains("Invalid image") == true, "\(undecodable)")
+                try await outbound.write(.text("hello"))
+                let text = try Self.object(try await replies.next())
+                #expect((text["error"] as? String)?.contains("binary") == true)
+                try await outbound.close(.normalClosure, reason: nil)
+            }
+        }
+    }
+
+    @Test func framesAboveTheRateLimitAreDroppedAndCounted() async throws {
+        // One frame a second. Frame 1 is answered first (the session and its task are up); then 12
+        // tiny frames sent at once (read within a second even on a busy machine) are dropped but
+        // perhaps one; frame 14, sent 2.5 s later, passes and its reply counts every drop.
+        // FrameRateLimit's exact window is tested in LiveLedgerTests.
+        let tiny = try ServerSupport.photo("png-variants/gray8.png")
+        let app = try ServerSupport.server { $0.maxFramesPerSecond = 1 }.makeApplication()
+        try await app.test(.live) { client in
+            try await client.ws("/api/v1/face-detector/live", configuration: Self.client) { inbound, outbound, _ in
+                var messages = inbound.messages(maxSize: 10_000_000).makeAsyncIterator()
+                try await outbound.write(.binary(Self.frame(1, tiny)))
+                var replies = [try Self.object(try await messages.next())]
+                for t in 2...13 { try await outbound.write(.binary(Self.frame(Int64(t), tiny))) }
+                try await Task.sleep(for: .milliseconds(2500))
+                try await outbound.write(.binary(Self.frame(14, tiny)))
+                while replies.last?["timestampInMilliseconds"] as? Int != 14, let message = try await messages.next() {
+                    replies.append(try Self.object(message))
+                }
+                try await outbound.close(.normalClosure, reason: nil)
+                let summary = "\(replies.map { ($0["timestampInMilliseconds"] ?? "-", $0["dropped"] ?? $0["error"] ?? "-") })"
+                let last = try #require(replies.last, "\(summary)")
+                #expect(last["timestampInMilliseconds"] as? Int == 14, "\(summary)")
+                #expect(replies.allSatisfy { $0["error"] == nil }, "\(summary)")
+                #expect(replies.count <= 3, "\(summary)")
+                let dropped = last["dropped"] as? Int ?? 0
+                #expect(replies.count + dropped == 14, "every frame is answered or counted as dropped: \(summary)")
+            }
+        }
+    }
+
+    @Test func aSilentSocketIsClosedAfterItsLastReply() async throws {
+        let tiny = try ServerSupport.photo("png-variants/gray8.png")
+        // 3 s: a test process busy starting the other suites' tasks may read the frame late.
+        let app = try ServerSupport.server { $0.idleTimeout = .seconds(3) }.makeApplication()
+        try await app.test(.live) { client in
+            let close = try await client.ws("/api/v1/face-detector/live", configuration: Self.client) { inbound, outbound, _ in
+                try await outbound.write(.binary(Self.frame(1, tiny)))
+                var replies: [[String: Any]] = []
+                for try await message in inbound.messages(maxSize: 10_000_000) { replies.append(try Self.object(message)) }
+                #expect(replies.map { $0["timestampInMilliseconds"] as? Int } == [1], "\(replies)")
+            }
+            #expect(close?.closeCode == .goingAway)
+            #expect(close?.reason?.contains("idle") == true, "\(String(describing: close))")
+        }
+    }
+
+    @Test func anIdleCloseWaitsForTheRepliesToTheLastFrames() async throws {
+        // The idle limit is shorter than two gesture-recognizer frames with a hand take in a debug
+        // build (about 1.5 s each): the socket is not idle while its frames are processed, so the
+        // replies arrive before the close. A tiny frame 1 is answered first, so the session is up.
+        let tiny = try ServerSupport.photo("png-variants/gray8.png")
+        let photo = try ServerSupport.photo("hand_thumb_up.jpg")
+        let app = try ServerSupport.server { $0.idleTimeout = .seconds(2) }.makeApplication()
+        try await app.test(.live) { client in
+            let close = try await client.ws("/api/v1/gesture-recognizer/live", configuration: Self.client) { inbound, outbound, _ in
+                var messages = inbound.messages(maxSize: 10_000_000).makeAsyncIterator()
+                try await outbound.write(.binary(Self.frame(1, tiny)))
+                var replies = [try Self.object(try await messages.next())]
+                try await outbound.write(.binary(Self.frame(2, photo)))
+                try await outbound.write(.binary(Self.frame(3, photo)))
+                while let message = try await messages.next() { replies.append(try Self.object(message)) }
+                #expect(replies.map { $0["timestampInMilliseconds"] as? Int } == [1, 2, 3], "\(replies.map { $0["error"] ?? $0["timestampInMilliseconds"] ?? "-" })")
+                let gestures = replies.dropFirst().map { (($0["result"] as? [String: Any])?["gestures"] as? [[[String: Any]]])?.first?.first?["categoryName"] as? String }
+                #expect(gestures == ["Thumb_Up", "Thumb_Up"])
+            }
+            #expect(close?.closeCode == .goingAway)
         }
     }
 

@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+@testable import VisionServer
+
+/// A live socket's bookkeeping without a socket: the rate limit, the idle count, and replies dropped
+/// for a slow client counted in the next reply.
+@Suite struct LiveLedgerTests {
+    static let second: UInt64 = 1_000_000_000
+
+    @Test func theRateLimitAdmitsAtMostNFramesInAnyOneSecondWindow() {
+        var limit = FrameRateLimit(framesPerSecond: 3)
+        let at: [(UInt64, Bool)] = [
+            (0, true), (Self.second / 10, true), (Self.second / 5, true), (Self.second * 3 / 10, false),
+            (Self.second * 9 / 10, false), (Self.second, true),  // the frame at 0 has left the window
+            (Self.second + Self.second / 20, false), (Self.second + Self.second / 5, true),
+            (Self.second * 5, true), (Self.second * 5, true), (Self.second * 5, true), (Self.second * 5, false),
+        ]
+        #expect(at.map { limit.admit(at: $0.0) } == at.map(\.1))
+    }
+
+    @Test func theSocketIsIdleOnlyWhileNothingOfItsOwnIsInWork() {
+        let ledger = LiveLedger(maxQueuedReplies: 8)
+        #expect(ledger.idle(adding: .milliseconds(300)) == .milliseconds(300))
+        ledger.touch()
+        #expect(ledger.idle(adding: .milliseconds(200)) == .milliseconds(200))
+        ledger.working(true)  // decoding a frame (perhaps waiting for a worker) is not idle
+        #expect(ledger.idle(adding: .seconds(10)) == .zero)
+        ledger.sent(1)
+        ledger.working(false)
+        #expect(ledger.idle(adding: .seconds(10)) == .zero, "a frame in the task")
+        ledger.delivered(.success(Data("{}".utf8)), timestamp: 1)
+        #expect(ledger.idle(adding: .seconds(10)) == .zero, "a reply queued")
+        #expect(ledger.nextReply() != nil)
+        #expect(ledger.idle(adding: .seconds(10)) == .zero, "a reply being written")
+        ledger.written()
+        #expect(ledger.idle(adding: .milliseconds(500)) == .milliseconds(500))
+        #expect(ledger.idle(adding: .milliseconds(500)) == .seconds(1))
+        ledger.reply(error: "bad frame", timestamp: 2)
+        #expect(ledger.idle(adding: .seconds(10)) == .zero)
+        #expect(ledger.nextReply() != nil)
+        ledger.written()
+        #expect(ledger.nextReply() == nil)
+        #expect(ledger.idle(adding: .milliseconds(100)) == .milliseconds(100))
+    }
+
+    /// The ledger's next queued reply as a JSON object.
+    static func next(_ ledger: LiveLedger) throws -> [String: Any] {
+        let data = try #require(ledger.nextReply(), "a reply")
+        ledger.written()
+        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    @Test func aSlowClientLosesTheOldestRepliesCountedInTheNewestOne() throws {
+        let ledger = LiveLedger(maxQueuedReplies: 2)
+        for timestamp in 1...3 { ledger.reply(error: "frame \(timestamp)", timestamp: timestamp) }  // the third drops the first
+        #expect(try Self.next(ledger)["timestampInMilliseconds"] as? Int == 2)
+        ledger.sent(4)
+        ledger.sent(5)
+        ledger.sent(6)
+        ledger.delivered(.success(Data("{}".utf8)), timestamp: 5)  // frame 4 was dropped by the flow limiter
+        ledger.delivered(.success(Data("{}".utf8)), timestamp: 6)  // the queue is full: the reply to 3 goes
+        #expect(try Self.next(ledger)["timestampInMilliseconds"] as? Int == 5)
+        let last = try Self.next(ledger)
+        #expect(last["timestampInMilliseconds"] as? Int == 6)
+        #expect(last["dropped"] as? Int == 3, "replies 1 and 3 and frame 4: \(last)")
+        #expect(ledger.nextReply() == nil)
+    }
+}
