@@ -13,11 +13,12 @@ struct ServedTask: Sendable {
     /// Live-stream mode: blocks until every accepted frame's result was delivered.
     let waitUntilIdle: @Sendable () -> Void
 
-    /// Wraps one task instance.
-    init<Task: ServableTask>(_ task: Task) {
-        detectImage = { try ResultJSON.encode(try task.detect(image: $0)) }
-        detectVideoFrame = { try ResultJSON.encode(try task.detect(videoFrame: $0, timestampInMilliseconds: $1)) }
-        detectAsync = { try task.detectAsync(image: $0, timestampInMilliseconds: $1) }
+    /// Wraps one task instance, through `VisionTask`'s running-mode methods (the gesture
+    /// recognizer's `recognize` and the others' `detect`).
+    init<Task: VisionTask>(_ task: Task) where Task.TaskResult: Encodable {
+        detectImage = { try ResultJSON.encode(try task.processImage($0)) }
+        detectVideoFrame = { try ResultJSON.encode(try task.processVideoFrame($0, timestampInMilliseconds: $1)) }
+        detectAsync = { try task.processAsync($0, timestampInMilliseconds: $1) }
         waitUntilIdle = { task.waitUntilIdle() }
     }
 
@@ -66,31 +67,6 @@ struct ServedTask: Sendable {
             options.gestureRecognizerLiveStreamDelegate = sink
             return ServedTask(try GestureRecognizer(options: options))
         }
-    }
-}
-
-/// What the server calls on a task, by the Face tasks' method names (the gesture recognizer's
-/// `recognize` methods forward to them).
-protocol ServableTask: Sendable {
-    /// The task's result type.
-    associatedtype Output: Encodable
-    func detect(image: MPImage) throws -> Output
-    func detect(videoFrame: MPImage, timestampInMilliseconds: Int) throws -> Output
-    func detectAsync(image: MPImage, timestampInMilliseconds: Int) throws
-    func waitUntilIdle()
-}
-
-extension FaceDetector: ServableTask {}
-extension FaceLandmarker: ServableTask {}
-extension HandLandmarker: ServableTask {}
-
-extension GestureRecognizer: ServableTask {
-    func detect(image: MPImage) throws -> GestureRecognizerResult { try recognize(image: image) }
-    func detect(videoFrame: MPImage, timestampInMilliseconds: Int) throws -> GestureRecognizerResult {
-        try recognize(videoFrame: videoFrame, timestampInMilliseconds: timestampInMilliseconds)
-    }
-    func detectAsync(image: MPImage, timestampInMilliseconds: Int) throws {
-        try recognizeAsync(image: image, timestampInMilliseconds: timestampInMilliseconds)
     }
 }
 

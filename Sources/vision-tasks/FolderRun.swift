@@ -93,19 +93,19 @@ enum FolderRun {
         }
         let workers = min(options.jobs, max(1, files.count))
         let tasks = try (0..<workers).map { _ in try factory.make(.image, nil) }
-        let board = Board<Task.Result>(count: files.count, window: 4 * workers)
+        let board = Board<Task.TaskResult>(count: files.count, window: 4 * workers)
         let started = Date()
         for task in tasks {
             let worker = Worker(task: task)
             Thread.detachNewThread {
                 while let i = board.claim() {
                     let path = files[i].path
-                    let outcome = Swift.Result<Task.Result, any Error> {
+                    let outcome = Swift.Result<Task.TaskResult, any Error> {
                         if files[i].emptyFolder {
                             throw VisionTasksError.invalidArgument("\(path) is a folder without JPEG or PNG images")
                         }
                         let image = try MPImage(contentsOfFile: path, decodingOptions: options.imageDecoding)
-                        let result = try worker.task.detect(image: image)
+                        let result = try worker.task.processImage(image)
                         if let annotate = options.annotate {
                             let annotation = try Annotation(image: image)
                             Task.draw(result, on: annotation)

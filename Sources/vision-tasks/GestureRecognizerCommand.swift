@@ -63,13 +63,6 @@ struct GestureRecognizerCommand: TaskCommand {
 }
 
 extension GestureRecognizer: MediaTask {
-    func detect(image: MPImage) throws -> GestureRecognizerResult { try recognize(image: image) }
-    func detect(videoFrame: MPImage, timestampInMilliseconds: Int) throws -> GestureRecognizerResult {
-        try recognize(videoFrame: videoFrame, timestampInMilliseconds: timestampInMilliseconds)
-    }
-    func detectAsync(image: MPImage, timestampInMilliseconds: Int) throws {
-        try recognizeAsync(image: image, timestampInMilliseconds: timestampInMilliseconds)
-    }
     static func found(in result: GestureRecognizerResult) -> Int { result.landmarks.count }
     static var foundNoun: String { "hands" }
     static func draw(_ result: GestureRecognizerResult, on annotation: Annotation) {

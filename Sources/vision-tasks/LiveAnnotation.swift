@@ -45,7 +45,7 @@ final class LiveAnnotation<Task: MediaTask>: @unchecked Sendable {
 
     /// The result (or error, `result` nil) of the frame at `timestamp` arrived (the delivery queue):
     /// the frames before it were dropped; it is drawn and held until the next one.
-    func delivered(_ result: Task.Result?, timestamp: Int) {
+    func delivered(_ result: Task.TaskResult?, timestamp: Int) {
         let frame: VideoFrame? = lock.withLock {
             while let first = pending.first, first.timestampInMilliseconds < timestamp { pending.removeFirst() }
             guard pending.first?.timestampInMilliseconds == timestamp else { return nil }

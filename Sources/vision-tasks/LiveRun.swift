@@ -20,10 +20,10 @@ enum LiveRun {
             LiveAnnotation<Task>(path: path, frameRate: (isFile ? try? VideoInfo.probe(path: source).frameRate : nil) ?? "30",
                                   preset: options.quality.preset)
         }
-        let sink = LiveResults<Task.Result> { result, timestamp, error in
+        let sink = LiveResults<Task.TaskResult> { result, timestamp, error in
             annotation?.delivered(result, timestamp: timestamp)
             let frame = stats.delivered(timestamp: timestamp, failed: error != nil, found: result.map(Task.found(in:)) ?? 0)
-            output.process(input: source, frame: frame) { () throws -> Task.Result in
+            output.process(input: source, frame: frame) { () throws -> Task.TaskResult in
                 if let error { throw error }
                 guard let result else { throw VisionTasksError.processingFailed("no result for the frame at \(timestamp) ms") }
                 return result
@@ -46,7 +46,7 @@ enum LiveRun {
             while !stats.stopped, let frame = try reader.nextFrame() {
                 stats.read(frame: frame.index, timestamp: frame.timestampInMilliseconds)
                 annotation?.sent(frame)
-                try task.detectAsync(image: try frame.image(), timestampInMilliseconds: frame.timestampInMilliseconds)
+                try task.processAsync(try frame.image(), timestampInMilliseconds: frame.timestampInMilliseconds)
             }
         } catch {
             if !stats.stopped { failure = error }
@@ -59,7 +59,7 @@ enum LiveRun {
             do { try annotation.finish() } catch { failure = error }
         }
         if let failure {
-            output.process(input: source) { () throws -> Task.Result in throw failure }
+            output.process(input: source) { () throws -> Task.TaskResult in throw failure }
         }
         let summary = stats.summary(noun: Task.foundNoun)
         Console.error("summary: \(summary)\n")

@@ -2,24 +2,16 @@ import Foundation
 import VisionRender
 import VisionTasks
 
-/// One task instance as the shared media options drive it (FaceDetector, FaceLandmarker, ...).
-protocol MediaTask: AnyObject {
-    /// The task's result type, printed as JSON.
-    associatedtype Result: Encodable & Sendable
-    /// Image mode.
-    func detect(image: MPImage) throws -> Result
-    /// Video mode.
-    func detect(videoFrame: MPImage, timestampInMilliseconds: Int) throws -> Result
-    /// Live-stream mode: returns at once; the result goes to the live delegate.
-    func detectAsync(image: MPImage, timestampInMilliseconds: Int) throws
-    /// Blocks until every live-stream frame sent has been delivered or dropped.
-    func waitUntilIdle()
+/// One task instance as the shared media options drive it (FaceDetector, FaceLandmarker, ...):
+/// its frames go through `VisionTask`'s running-mode methods, so the gesture recognizer's
+/// `recognize` names need no forwarding here.
+protocol MediaTask: VisionTask where TaskResult: Encodable {
     /// How many things (faces, hands) a result found.
-    static func found(in result: Result) -> Int
+    static func found(in result: TaskResult) -> Int
     /// What `found` counts, plural ("faces", "hands").
     static var foundNoun: String { get }
     /// Draws a result over its picture.
-    static func draw(_ result: Result, on annotation: Annotation)
+    static func draw(_ result: TaskResult, on annotation: Annotation)
 }
 
 /// Collects live-stream results for the CLI: each task's delegate protocol is adopted by this
@@ -40,7 +32,7 @@ final class LiveResults<Result: Sendable>: @unchecked Sendable {
 
 /// Makes task instances in a running mode; live-stream mode passes the results' sink.
 struct MediaTaskFactory<Task: MediaTask> {
-    let make: (RunningMode, LiveResults<Task.Result>?) throws -> Task
+    let make: (RunningMode, LiveResults<Task.TaskResult>?) throws -> Task
 }
 
 /// Runs a subcommand's task over what the media and batch options name, printing JSON lines to

@@ -46,13 +46,13 @@ struct ModelBenchmarkCommand: AsyncParsableCommand {
             for (i, info) in interpreter.inputs.enumerated() {
                 try interpreter.setInput(i, (0..<info.elementCount).map { _ in Float.random(in: 0..<1, using: &generator) })
             }
-            for _ in 0..<warmup { try interpreter.invoke() }
+            for _ in 0..<warmup { interpreter.invoke() }
             var times: [Double] = [], cpu: [Double] = []
             times.reserveCapacity(runs)
             cpu.reserveCapacity(runs)
             for _ in 0..<runs {
                 let start = DispatchTime.now().uptimeNanoseconds, cpuStart = Self.processCPUNanoseconds()
-                try interpreter.invoke()
+                interpreter.invoke()
                 cpu.append(Double(Self.processCPUNanoseconds() - cpuStart) / 1e6)
                 times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
             }

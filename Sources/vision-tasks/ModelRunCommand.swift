@@ -49,7 +49,7 @@ struct ModelRunCommand: AsyncParsableCommand {
                 }
                 try interpreter.setInput(i, values)
             }
-            try interpreter.invoke()
+            interpreter.invoke()
             do {
                 try FileManager.default.createDirectory(atPath: outputDir, withIntermediateDirectories: true)
             } catch {

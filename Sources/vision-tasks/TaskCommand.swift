@@ -43,7 +43,7 @@ protocol TaskCommand: ParsableCommand {
     var common: TaskOptions { get }
     /// A task in `mode` with the subcommand's options; live-stream mode passes `live`, the
     /// delegate that receives its results. Throws what the task throws for a bad model or option.
-    func makeTask(_ base: BaseOptions, mode: RunningMode, live: LiveResults<Task.Result>?) throws -> Task
+    func makeTask(_ base: BaseOptions, mode: RunningMode, live: LiveResults<Task.TaskResult>?) throws -> Task
 }
 
 extension TaskCommand {

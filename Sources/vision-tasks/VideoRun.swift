@@ -20,7 +20,7 @@ enum VideoRun {
         do {
             reader = try VideoReader(contentsOfFile: path, startMs: try options.startMs, endMs: try options.endMs)
         } catch {
-            output.process(input: path) { () throws -> Task.Result in throw error }
+            output.process(input: path) { () throws -> Task.TaskResult in throw error }
             return false
         }
         let task = try factory.make(.video, nil)
@@ -28,13 +28,13 @@ enum VideoRun {
         let started = Date()
         pipeline.run()
         if let failure = pipeline.failure {
-            output.process(input: path) { () throws -> Task.Result in throw failure }
+            output.process(input: path) { () throws -> Task.TaskResult in throw failure }
             return false
         }
         if pipeline.seen == 0, let start = options.start {
             // Nothing at or after --start: say so rather than end with no line at all.
             let length = reader.info?.durationSeconds.map { String(format: " (%.2f s long)", $0) } ?? ""
-            output.process(input: path) { () throws -> Task.Result in
+            output.process(input: path) { () throws -> Task.TaskResult in
                 throw VisionTasksError.invalidOption(name: "--start", reason: "\(start) is past the last frame of \(path)\(length)")
             }
             return false
@@ -72,7 +72,7 @@ final class VideoPipeline<Task: MediaTask>: @unchecked Sendable {
     private let rate: String
     private let bar: ProgressBar?
     private let decoded = BoundedQueue<(frame: VideoFrame, image: MPImage)>(capacity: depth)
-    private let done = BoundedQueue<(frame: VideoFrame, result: Swift.Result<Task.Result, any Error>)>(capacity: depth)
+    private let done = BoundedQueue<(frame: VideoFrame, result: Swift.Result<Task.TaskResult, any Error>)>(capacity: depth)
     private let lock = NSLock()
     private var firstFailure: (any Error)?
     private var stopped = false             // a drawing or encoding failure stopped every stage
@@ -137,7 +137,7 @@ final class VideoPipeline<Task: MediaTask>: @unchecked Sendable {
         while let (frame, image) = decoded.pop() {
             processed += 1
             bar?.update(done: frame.index + 1)
-            let result = Swift.Result { try task.detect(videoFrame: image, timestampInMilliseconds: frame.timestampInMilliseconds) }
+            let result = Swift.Result { try task.processVideoFrame(image, timestampInMilliseconds: frame.timestampInMilliseconds) }
             guard done.push((frame, result)) else { return }
         }
     }

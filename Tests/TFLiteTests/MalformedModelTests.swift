@@ -1,3 +1,4 @@
+import FixtureSupport
 import Foundation
 import Testing
 @testable import TFLite
@@ -92,7 +93,7 @@ import VisionErrors
     func randomByteFlipsNeverCrash() throws {
         var generator = SplitMix64(state: 2026)
         let samples: [(String, Data)] = [("crafted", try Self.valid())]
-            + (TestSupport.haveModels ? [
+            + (Fixture.haveModels ? [
                 ("canned_gesture_classifier", try TestSupport.modelData("gesture_recognizer.task", "canned_gesture_classifier.tflite")),
                 ("custom_gesture_classifier", try TestSupport.modelData("operations.task", "custom_gesture_classifier.tflite")),
             ] : [])
@@ -112,7 +113,7 @@ import VisionErrors
         }
     }
 
-    @Test(.enabled(if: TestSupport.haveModels), .timeLimit(.minutes(1)))
+    @Test(.enabled(if: Fixture.haveModels), .timeLimit(.minutes(1)))
     func flipsInTheStructureOfARealModelNeverCrash() throws {
         // Flip bytes only outside the large weight buffers of face_detector, where the FlatBuffer structure is.
         let original = try TestSupport.modelData("face_landmarker.task", "face_detector.tflite")
@@ -130,7 +131,7 @@ import VisionErrors
         }
     }
 
-    @Test(.enabled(if: TestSupport.haveModels))
+    @Test(.enabled(if: Fixture.haveModels))
     func truncatedRealModelsThrow() throws {
         // face_detector ends with an empty zip (associated files): cutting into that zip leaves a usable
         // model, so only cuts into the FlatBuffer before it must throw.
@@ -144,7 +145,7 @@ import VisionErrors
         }
     }
 
-    @Test(.enabled(if: TestSupport.haveModels))
+    @Test(.enabled(if: Fixture.haveModels))
     func corruptMetadataIsNamed() throws {
         let data = try TestSupport.modelData("face_landmarker.task", "face_detector.tflite")
         let metadata = try #require(try TFLiteModel(data: data).metadata[ModelMetadata.entryName])
@@ -159,7 +160,7 @@ import VisionErrors
         #expect(throws: VisionTasksError.self) { try TFLiteModel(data: copy) }
     }
 
-    @Test(.enabled(if: TestSupport.haveModels), .timeLimit(.minutes(1)))
+    @Test(.enabled(if: Fixture.haveModels), .timeLimit(.minutes(1)))
     func flipsInTheMetadataNeverCrash() throws {
         // hand_detector's TFLITE_METADATA (a FlatBuffer of its own) and its appended label zip.
         let original = try TestSupport.modelData("hand_landmarker.task", "hand_detector.tflite")

@@ -1,3 +1,4 @@
+import FixtureSupport
 import Foundation
 import Testing
 @testable import TFLite
@@ -137,7 +138,7 @@ import VisionErrors
         #expect(read < 1500, "\(read) of 3000 corrupted bundles read")
     }
 
-    @Test(.enabled(if: TestSupport.haveModels))
+    @Test(.enabled(if: Fixture.haveModels))
     func realBundlesList() throws {
         let face = try ModelBundle(contentsOfFile: TestSupport.modelPath("face_landmarker.task"))
         #expect(face.fileNames == ["face_detector.tflite", "face_landmarks_detector.tflite",
@@ -155,7 +156,7 @@ import VisionErrors
         #expect(try operations.find("custom_gesture_classifier.tflite").count == 8495)
     }
 
-    @Test(.enabled(if: TestSupport.haveModels))
+    @Test(.enabled(if: Fixture.haveModels))
     func truncatedRealBundleIsRejected() throws {
         let data = try ModelFile.read(TestSupport.modelPath("hand_landmarker.task"))
         for length in [0, 2, 100, data.count / 2, data.count - 23, data.count - 1] {

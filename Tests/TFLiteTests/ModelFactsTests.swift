@@ -32,7 +32,7 @@ struct ModelFacts: Decodable {
     }
 }
 
-@Suite(.enabled(if: TestSupport.haveModels, "models/ not fetched: run make models"))
+@Suite(.enabled(if: Fixture.haveModels, "models/ not fetched: run make models"))
 struct ModelFactsTests {
     @Test(arguments: try ModelFacts.load().models)
     func modelMatchesLiteRT(_ fact: ModelFacts.Model) throws {

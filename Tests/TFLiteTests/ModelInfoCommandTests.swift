@@ -1,29 +1,16 @@
 import Foundation
 import Testing
 @testable import TFLite
+import FixtureSupport
 
 /// `vision-tasks model info`, run as a process (the binary is built next to the test bundle).
-@Suite(.enabled(if: TestSupport.haveModels, "models/ not fetched: run make models"))
+@Suite(.enabled(if: Fixture.haveModels, "models/ not fetched: run make models"))
 struct ModelInfoCommandTests {
-    /// Runs the built `vision-tasks` with `arguments`; returns exit status, standard output and error.
+    /// Runs the built `vision-tasks` with `arguments` in the repository root; returns exit status,
+    /// standard output and error.
     static func run(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
-        let binDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        let candidates = [binDirectory, binDirectory.deletingLastPathComponent()].map { $0.appendingPathComponent("vision-tasks") }
-            + [TestSupport.root.appendingPathComponent(".build/debug/vision-tasks")]
-        let binary = try #require(candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) },
-                                  "vision-tasks is not built (swift build --build-tests builds it)")
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        process.currentDirectoryURL = TestSupport.root
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+        let output = try Tool.run(Tool.visionTasks, arguments, in: TestSupport.root)
+        return (output.status, output.stdout, output.stderr)
     }
 
     @Test func showsAModelInsideABundle() throws {

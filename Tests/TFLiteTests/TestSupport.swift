@@ -11,9 +11,6 @@ enum TestSupport {
     /// `models/NAME` under the repository root.
     static func modelPath(_ name: String) -> String { root.appendingPathComponent("models/\(name)").path }
 
-    /// Whether the fetched models are present (`make test` always fetches them).
-    static var haveModels: Bool { FileManager.default.fileExists(atPath: modelPath("face_landmarker.task")) }
-
     /// The bytes of a model inside `file` at `entry` (nil entry: the file itself).
     static func modelData(_ file: String, _ entry: String?) throws -> Data {
         let data = try ModelFile.read(modelPath(file))

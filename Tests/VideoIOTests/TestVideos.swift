@@ -1,9 +1,9 @@
+import FixtureSupport
 import Foundation
 
 /// Videos made during the tests with ffmpeg from the fixture photos (panned and zoomed).
 enum TestVideos {
-    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("../Fixtures/images").standardized
+    static let fixtures = Fixture.directory.appendingPathComponent("images")
 
     /// A fresh scratch directory for one test.
     static func scratch() throws -> URL {
@@ -13,25 +13,10 @@ enum TestVideos {
     }
 
     /// Runs ffmpeg with `arguments` (quiet, overwriting); throws with its stderr if it fails.
-    static func ffmpeg(_ arguments: [String]) throws {
-        try run("ffmpeg", ["-hide_banner", "-loglevel", "error", "-nostdin", "-y"] + arguments)
-    }
+    static func ffmpeg(_ arguments: [String]) throws { try Tool.ffmpeg(arguments) }
 
     /// Runs `tool` from PATH with `arguments`; throws with its stderr if it fails.
-    static func run(_ tool: String, _ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [tool] + arguments
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        let message = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        if process.terminationStatus != 0 {
-            throw NSError(domain: "ffmpeg", code: Int(process.terminationStatus),
-                          userInfo: [NSLocalizedDescriptionKey: String(decoding: message, as: UTF8.self)])
-        }
-    }
+    static func run(_ tool: String, _ arguments: [String]) throws { try Tool.system(tool, arguments) }
 
     /// A copy of `url` cut to its first half, as a download or copy that stopped midway leaves it.
     static func firstHalf(of url: URL, to copy: URL) throws {

@@ -12,11 +12,20 @@ import VisionTasks
 @Suite struct HTTPAPITests {
     private func body(_ response: TestResponse) -> String { String(buffer: response.body) }
 
-    /// The `error` of a JSON error body ("" when the body is not one, which fails the callers' checks).
+    /// The `error` of a JSON error body; a body that is not JSON or has no string `error` is a test
+    /// issue (and gives "").
     private func error(_ response: TestResponse) -> String {
         #expect(response.headers[.contentType] == "application/json")
-        let object = try? JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: String]
-        return object?["error"] ?? ""
+        let object: Any
+        do { object = try JSONSerialization.jsonObject(with: Data(buffer: response.body)) } catch {
+            Issue.record("error body is not JSON (\(error)): \(body(response))")
+            return ""
+        }
+        guard let message = (object as? [String: Any])?["error"] as? String else {
+            Issue.record("error body has no string \"error\": \(body(response))")
+            return ""
+        }
+        return message
     }
 
     @Test func healthModelsAndConnections() async throws {

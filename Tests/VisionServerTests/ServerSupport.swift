@@ -1,3 +1,4 @@
+import FixtureSupport
 import Foundation
 import HummingbirdTesting
 import Testing
@@ -7,8 +8,7 @@ import VisionTasks
 /// Paths, the model catalog and servers for the VisionServer tests. The models come from
 /// `make models`; without them the tests fail (the catalog throws), they never skip.
 enum ServerSupport {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("../..").standardized
+    static let root = Fixture.repositoryRoot
     static let modelsDirectory = root.appendingPathComponent("models").path
     static let images = root.appendingPathComponent("Tests/Fixtures/images")
 
@@ -39,27 +39,11 @@ enum ServerSupport {
         return String(decoding: data, as: UTF8.self)
     }
 
-    /// Runs ffmpeg (quiet) with `arguments`; throws with its stderr if it fails.
-    static func ffmpeg(_ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["ffmpeg", "-hide_banner", "-loglevel", "error", "-nostdin", "-y"] + arguments
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        let message = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw NSError(domain: "ffmpeg", code: Int(process.terminationStatus),
-                          userInfo: [NSLocalizedDescriptionKey: String(decoding: message, as: UTF8.self)])
-        }
-    }
-
     /// An H.264 MP4 of `frames` frames panning over `photo` at 10 fps, 320×240.
     static func panVideo(photo: String, frames: Int) throws -> Data {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("server-\(UUID().uuidString).mp4")
         defer { try? FileManager.default.removeItem(at: url) }
-        try ffmpeg(["-framerate", "10", "-loop", "1", "-i", images.appendingPathComponent(photo).path,
+        try Tool.ffmpeg(["-framerate", "10", "-loop", "1", "-i", images.appendingPathComponent(photo).path,
                     "-vf", "scale=400:-2,crop=320:240:(iw-320)*n/\(frames):(ih-240)/2",
                     "-frames:v", "\(frames)", "-c:v", "libx264", "-pix_fmt", "yuv420p", url.path])
         return try Data(contentsOf: url)

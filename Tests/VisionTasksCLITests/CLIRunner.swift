@@ -1,3 +1,4 @@
+import FixtureSupport
 import Foundation
 import Testing
 
@@ -19,68 +20,28 @@ struct CLIRun {
         }
     }
 
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..").standardized
+    static let root = Fixture.repositoryRoot
     static let fixtures = root.appendingPathComponent("Tests/Fixtures/images")
     static let models = root.appendingPathComponent("models")
 
-    static var binary: URL {
-        var dir = Bundle.main.bundleURL
-        for _ in 0..<4 {
-            let candidate = dir.appendingPathComponent("vision-tasks")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            dir = dir.deletingLastPathComponent()
-        }
-        return root.appendingPathComponent(".build/debug/vision-tasks")
-    }
+    /// The built `vision-tasks`.
+    static var binary: URL { Tool.visionTasks }
 
     /// Runs the tool with `arguments`. `interruptAfterFirstLine` sends SIGINT that many seconds
     /// after the first line on stdout (the run is then under way, however slow the machine is to start it).
     static func run(_ arguments: [String], interruptAfterFirstLine: Double? = nil) throws -> CLIRun {
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        // Read both pipes fully before waiting (a full pipe would block the tool).
-        let group = DispatchGroup()
-        nonisolated(unsafe) var errData = Data()
-        DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
-        var outData = Data()
-        var interruptPending = interruptAfterFirstLine
-        let interrupted = InterruptTime()
-        while true {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            outData.append(chunk)
-            if let delay = interruptPending, outData.contains(UInt8(ascii: "\n")) {
-                interruptPending = nil
-                DispatchQueue.global().asyncAfter(deadline: .now() + delay) {
-                    interrupted.mark()
-                    process.interrupt()
-                }
-            }
-        }
-        group.wait()
-        process.waitUntilExit()
-        return CLIRun(stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self),
-                      status: process.terminationStatus, secondsAfterInterrupt: interrupted.secondsSince())
+        let output = try Tool.run(binary, arguments, interruptAfterFirstLine: interruptAfterFirstLine)
+        return CLIRun(stdout: output.stdout, stderr: output.stderr, status: output.status,
+                      secondsAfterInterrupt: output.secondsAfterInterrupt)
     }
 
     /// How many frames ffprobe decodes from the video at `path`.
     static func frameCount(_ path: String) throws -> Int {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["ffprobe", "-v", "error", "-count_frames", "-select_streams", "v:0",
-                             "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", path]
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0, let count = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            throw CocoaError(.fileReadCorruptFile)
+        let output = try Tool.run(URL(fileURLWithPath: "/usr/bin/env"),
+                                  ["ffprobe", "-v", "error", "-count_frames", "-select_streams", "v:0",
+                                   "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", path])
+        guard output.status == 0, let count = Int(output.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw ToolError.failed("ffprobe", status: output.status, stderr: output.stderr)
         }
         return count
     }
@@ -99,20 +60,5 @@ struct CLIRun {
     }
 
     /// Runs ffmpeg quietly with `arguments`.
-    static func ffmpeg(_ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["ffmpeg", "-hide_banner", "-loglevel", "error", "-nostdin", "-y"] + arguments
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }
-    }
-}
-
-/// When SIGINT was sent, shared between the timer and the waiting test.
-private final class InterruptTime: @unchecked Sendable {
-    private let lock = NSLock()
-    private var sent: Date?
-    func mark() { lock.withLock { sent = Date() } }
-    func secondsSince() -> Double? { lock.withLock { sent.map { Date().timeIntervalSince($0) } } }
+    static func ffmpeg(_ arguments: [String]) throws { try Tool.ffmpeg(arguments) }
 }

@@ -1,3 +1,4 @@
+import FixtureSupport
 import Foundation
 import Testing
 
@@ -6,17 +7,11 @@ import Testing
 /// for these pictures (references/face_detector, references/hands/image_refs.json): exact.
 @Suite struct IOSGuideSnippetsTests {
     @Test func snippetsRunEveryTaskInEveryMode() throws {
-        let binary = CLIRun.binary.deletingLastPathComponent().appendingPathComponent("ios-guide-snippets")
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = [CLIRun.models.path, CLIRun.fixtures.appendingPathComponent("astronaut.png").path,
-                             CLIRun.fixtures.appendingPathComponent("hand_thumb_up.jpg").path]
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(text)")
+        let output = try Tool.run(Tool.built("ios-guide-snippets"),
+                                  [CLIRun.models.path, CLIRun.fixtures.appendingPathComponent("astronaut.png").path,
+                                   CLIRun.fixtures.appendingPathComponent("hand_thumb_up.jpg").path])
+        let text = output.stdout
+        #expect(output.status == 0, "\(text)\(output.stderr)")
         let lines = text.split(separator: "\n").map(String.init)
         #expect(lines.count == 4, "\(text)")
         #expect(lines.first == "face detector: image 1, video 1, live [1]")

@@ -1,3 +1,4 @@
+import FixtureSupport
 import Foundation
 import Testing
 @testable import VisionTasks
@@ -5,7 +6,7 @@ import Testing
 /// `vision-tasks face-landmarker` run as a process: one JSON line per input, errors as lines, a
 /// non-zero exit at the end, MediaPipe's numbers (issue #4's tolerances: landmarks within 5e-3,
 /// blendshapes within 1e-2, matrix rotation 1e-2 and translation 0.5).
-@Suite(.enabled(if: FaceLandmarkerFixtures.haveModels))
+@Suite(.enabled(if: Fixture.haveModels))
 struct FaceLandmarkerCommandTests {
     @Test func printsMediaPipesFacesAsJSONLines() throws {
         let good = FaceLandmarkerFixtures.root.appendingPathComponent("Tests/Fixtures/images/astronaut.png").path

@@ -12,8 +12,6 @@ enum FaceLandmarkerFixtures {
     static var directory: URL { Fixture.references.appendingPathComponent("face_landmarker") }
     /// The face landmarker bundle (fetched by `make models`).
     static let modelPath = root.appendingPathComponent("models/face_landmarker.task").path
-    /// Whether the fetched models are present (`make test` always fetches them).
-    static var haveModels: Bool { FileManager.default.fileExists(atPath: modelPath) }
 
     /// Every case's name.
     static let caseNames = ["astronaut", "woman_sitting", "two_faces", "four_faces_two_kept",

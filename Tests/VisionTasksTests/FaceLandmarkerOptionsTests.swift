@@ -1,3 +1,4 @@
+import FixtureSupport
 import Foundation
 import Testing
 import TFLite
@@ -20,7 +21,7 @@ private func expectInvalidOption(_ name: String, _ o: FaceLandmarkerOptions) {
     }
 }
 
-@Test(.enabled(if: FaceLandmarkerFixtures.haveModels))
+@Test(.enabled(if: Fixture.haveModels))
 func faceLandmarkerRejectsOptionsOutOfRange() {
     expectInvalidOption("numFaces", options { $0.numFaces = 0 })
     expectInvalidOption("minFaceDetectionConfidence", options { $0.minFaceDetectionConfidence = 1.5 })
@@ -29,7 +30,7 @@ func faceLandmarkerRejectsOptionsOutOfRange() {
     expectInvalidOption("faceLandmarkerLiveStreamDelegate", options { $0.runningMode = .liveStream })
 }
 
-@Test(.enabled(if: FaceLandmarkerFixtures.haveModels))
+@Test(.enabled(if: Fixture.haveModels))
 func faceLandmarkerNeedsABundleNotABareModel() throws {
     let detector = FaceLandmarkerFixtures.root.appendingPathComponent("models/blaze_face_short_range.tflite").path
     #expect {
@@ -40,7 +41,7 @@ func faceLandmarkerNeedsABundleNotABareModel() throws {
     }
 }
 
-@Test(.enabled(if: FaceLandmarkerFixtures.haveModels))
+@Test(.enabled(if: Fixture.haveModels))
 func faceLandmarkerNamesTheMissingModelOfABundle() throws {
     let full = try ModelBundle(contentsOfFile: FaceLandmarkerFixtures.modelPath)
     for missing in ["face_detector.tflite", "face_landmarks_detector.tflite"] {
@@ -55,7 +56,7 @@ func faceLandmarkerNamesTheMissingModelOfABundle() throws {
     }
 }
 
-@Test(.enabled(if: FaceLandmarkerFixtures.haveModels))
+@Test(.enabled(if: Fixture.haveModels))
 func faceLandmarkerEnforcesRunningModesAndTimestamps() throws {
     let image = try MPImage(contentsOfFile: FaceLandmarkerFixtures.root.appendingPathComponent("Tests/Fixtures/images/astronaut.png").path)
     let still = try FaceLandmarker(modelPath: FaceLandmarkerFixtures.modelPath)
@@ -83,7 +84,7 @@ private final class Collector: FaceLandmarkerLiveStreamDelegate, @unchecked Send
     }
 }
 
-@Test(.enabled(if: FaceLandmarkerFixtures.haveModels))
+@Test(.enabled(if: Fixture.haveModels))
 func faceLandmarkerLiveStreamDeliversInOrder() throws {
     let image = try MPImage(contentsOfFile: FaceLandmarkerFixtures.root.appendingPathComponent("Tests/Fixtures/images/astronaut.png").path)
     let collector = Collector()
@@ -97,7 +98,7 @@ func faceLandmarkerLiveStreamDeliversInOrder() throws {
     #expect(faces.allSatisfy { $0 == 1 })
 }
 
-@Test(.enabled(if: FaceLandmarkerFixtures.haveModels))
+@Test(.enabled(if: Fixture.haveModels))
 func faceLandmarkerAppliesTheBundleLimit() throws {
     // The real bundle is 3.8 MB, all stored: any positive limit reads it; zero or less is an invalid option.
     let o = FaceLandmarkerOptions(baseOptions: BaseOptions(modelAssetPath: FaceLandmarkerFixtures.modelPath, maxDecompressedBundleBytes: 1))

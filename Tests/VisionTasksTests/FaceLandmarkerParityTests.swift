@@ -1,3 +1,4 @@
+import FixtureSupport
 import Foundation
 import Testing
 import VisionCore
@@ -65,7 +66,7 @@ private struct Errors {
     var meanLandmark: Float = 0, maxLandmark: Float = 0, blendshape: Float = 0, rotation: Float = 0, translation: Float = 0
 }
 
-@Test(.enabled(if: FaceLandmarkerFixtures.haveModels), arguments: FaceLandmarkerFixtures.caseNames)
+@Test(.enabled(if: Fixture.haveModels), arguments: FaceLandmarkerFixtures.caseNames)
 func faceLandmarkerMatchesMediaPipe(caseName: String) throws {
     let c = try FaceLandmarkerFixtures.load(caseName)
     let video = c.mode == "video"

@@ -1,3 +1,4 @@
+import FixtureSupport
 import Foundation
 import Testing
 import VisionCore
@@ -5,7 +6,7 @@ import VisionTasks
 
 /// `vision-tasks gesture-recognizer` and `hand-landmarker`, run as a user runs them (the binary
 /// `swift build` puts beside the tests).
-@Suite(.enabled(if: HandSupport.haveModels, "models/ not fetched: run make models"))
+@Suite(.enabled(if: Fixture.haveModels, "models/ not fetched: run make models"))
 struct HandCommandTests {
     private func run(_ arguments: [String]) throws -> (lines: [String], status: Int32, stderr: String) {
         try VisionTasksCLI.run(arguments)

@@ -26,7 +26,7 @@ private func gestureRecognizer(_ bundle: String, _ numHands: Int, _ mode: Runnin
         cannedGesturesClassifierOptions: canned, customGesturesClassifierOptions: custom))
 }
 
-@Suite(.enabled(if: HandSupport.haveModels, "models/ not fetched: run make models"))
+@Suite(.enabled(if: Fixture.haveModels, "models/ not fetched: run make models"))
 struct HandParityTests {
     /// The pictures the custom-classifier bundle is checked on.
     static let customPictures = ["hand_thumb_up.jpg", "woman_sitting.jpg", "hands_stacked.png"]

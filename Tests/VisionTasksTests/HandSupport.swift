@@ -11,12 +11,6 @@ enum HandSupport {
     static let root = Fixture.repositoryRoot
     /// `models/NAME`.
     static func model(_ name: String) -> String { root.appendingPathComponent("models/\(name)").path }
-    /// Whether `make models` has fetched the hand models.
-    static var haveModels: Bool {
-        ["hand_landmarker.task", "gesture_recognizer.task", "operations.task"].allSatisfy {
-            FileManager.default.fileExists(atPath: model($0))
-        }
-    }
     /// A fixture path relative to Tests/Fixtures, as the references name them.
     static func fixture(_ relative: String) -> String { root.appendingPathComponent("Tests/Fixtures/\(relative)").path }
 

@@ -1,3 +1,4 @@
+import FixtureSupport
 import Foundation
 import Testing
 import VisionCore
@@ -53,7 +54,7 @@ private final class Collector: HandLandmarkerLiveStreamDelegate, GestureRecogniz
     }
 }
 
-@Suite(.enabled(if: HandSupport.haveModels, "models/ not fetched: run make models"))
+@Suite(.enabled(if: Fixture.haveModels, "models/ not fetched: run make models"))
 struct HandTaskRulesTests {
     @Test func rejectsBadOptions() {
         expectOption("numHands") { _ = try HandLandmarker(options: handOptions(numHands: 0)) }

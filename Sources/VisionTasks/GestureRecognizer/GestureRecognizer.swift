@@ -5,13 +5,14 @@ import VisionCore
 /// `recognizeAsync(image:timestampInMilliseconds:)`, each allowed only in its running mode. It runs
 /// the Hand Landmarker (tracking hands in video and live-stream mode), then the gesture embedder
 /// and the canned (and, when the bundle has one, custom) gesture classifier on every hand.
-public final class GestureRecognizer: Sendable {
+public final class GestureRecognizer: VisionTask {
     /// The nested bundle holding the hand landmarker.
     static let handLandmarkerEntry = "hand_landmarker.task"
     /// The nested bundle holding the gesture embedder and classifiers.
     static let gestureRecognizerEntry = "hand_gesture_recognizer.task"
 
-    private let core: TaskCore<GestureRecognizer, GestureRecognizerResult>
+    /// The machinery running the task's frames (``VisionTask``).
+    public let _taskCore: TaskCore<GestureRecognizer, GestureRecognizerResult>
 
     /// Creates a recognizer in image mode with default options from a gesture recognizer `.task` file.
     public convenience init(modelPath: String) throws {
@@ -24,7 +25,7 @@ public final class GestureRecognizer: Sendable {
     /// for a file that is not a gesture recognizer bundle; and the models' load errors.
     public init(options: GestureRecognizerOptions) throws {
         let settings = try options.handLandmarkerSettings()
-        core = try TaskCore(
+        _taskCore = try TaskCore(
             taskName: "GestureRecognizer", verb: "recognize", runningMode: options.runningMode,
             delegateOption: "gestureRecognizerLiveStreamDelegate",
             delegate: options.gestureRecognizerLiveStreamDelegate,
@@ -32,17 +33,17 @@ public final class GestureRecognizer: Sendable {
             loadGraph: { try Self.loadGraphs(options, settings) },
             process: { try Self.result($0, $1, $2) },
             resetTracking: { $0.hands.resetTracking() })
-        core.attach(self)
+        _taskCore.attach(self)
     }
 
     /// Recognizes gestures in a still image (image mode).
     public func recognize(image: MPImage) throws -> GestureRecognizerResult {
-        try core.runner.processImage(image)
+        try processImage(image)
     }
 
     /// Recognizes gestures in a video frame (video mode; timestamps must strictly increase).
     public func recognize(videoFrame image: MPImage, timestampInMilliseconds: Int) throws -> GestureRecognizerResult {
-        try core.runner.processVideoFrame(image, timestampInMilliseconds: timestampInMilliseconds)
+        try processVideoFrame(image, timestampInMilliseconds: timestampInMilliseconds)
     }
 
     /// Sends a live-stream frame and returns at once (live-stream mode; timestamps must strictly
@@ -50,40 +51,20 @@ public final class GestureRecognizer: Sendable {
     /// processed, older waiting frames are dropped (`droppedFrameCount`), and when the delegate is
     /// slower than the frames, older results waiting for it are dropped (`droppedResultCount`).
     public func recognizeAsync(image: MPImage, timestampInMilliseconds: Int) throws {
-        try core.runner.processAsync(image, timestampInMilliseconds: timestampInMilliseconds)
+        try processAsync(image, timestampInMilliseconds: timestampInMilliseconds)
     }
 
     /// Recognizes gestures in a still image without blocking the caller (image mode): the async variant of
     /// `recognize(image:)`. Cancelled before it starts, it throws `CancellationError`.
     public func recognize(image: MPImage) async throws -> GestureRecognizerResult {
-        try await core.runner.processImage(image)
+        try await processImage(image)
     }
 
     /// Recognizes gestures in a video frame without blocking the caller (video mode; timestamps must strictly
     /// increase in the order of the calls). Cancelled before it starts, it throws `CancellationError`.
     public func recognize(videoFrame image: MPImage, timestampInMilliseconds: Int) async throws -> GestureRecognizerResult {
-        try await core.runner.processVideoFrame(image, timestampInMilliseconds: timestampInMilliseconds)
+        try await processVideoFrame(image, timestampInMilliseconds: timestampInMilliseconds)
     }
-
-    /// Starts a new video or live stream (video and live-stream mode; `runningModeMismatch` in image
-    /// mode): waits until the live-stream frames sent so far are delivered, then clears the tracking
-    /// state and the last timestamp, so timestamps may start again. Not from the delegate's callback.
-    public func reset() throws {
-        try core.runner.reset()
-    }
-
-    /// Blocks until every live-stream frame sent so far has been processed and delivered
-    /// (VisionTasks' addition, for orderly shutdown and tests).
-    public func waitUntilIdle() {
-        core.runner.waitUntilIdle()
-    }
-
-    /// Live-stream frames dropped so far because a newer frame came while they waited to be processed.
-    public var droppedFrameCount: Int { core.runner.droppedFrameCount }
-
-    /// Live-stream results dropped so far because the delegate was slow: at most four finished
-    /// results wait for it, and a newer one drops the oldest waiting. Memory stays bounded.
-    public var droppedResultCount: Int { core.runner.droppedResultCount }
 }
 
 extension GestureRecognizer {

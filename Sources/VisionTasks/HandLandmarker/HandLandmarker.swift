@@ -5,8 +5,9 @@ import VisionCore
 /// `detectAsync(image:timestampInMilliseconds:)`, each allowed only in its running mode. In video and
 /// live-stream mode hands are tracked from frame to frame. Handedness labels are MediaPipe's,
 /// which its documentation says assume a mirrored (front-camera) picture.
-public final class HandLandmarker: Sendable {
-    private let core: TaskCore<HandLandmarker, HandLandmarkerResult>
+public final class HandLandmarker: DetectingVisionTask {
+    /// The machinery running the task's frames (``VisionTask``).
+    public let _taskCore: TaskCore<HandLandmarker, HandLandmarkerResult>
 
     /// Creates a landmarker in image mode with default options from a `hand_landmarker.task` file.
     public convenience init(modelPath: String) throws {
@@ -18,7 +19,7 @@ public final class HandLandmarker: Sendable {
     /// for a file that is not a hand landmarker bundle; and the models' load errors.
     public init(options: HandLandmarkerOptions) throws {
         let settings = try options.handLandmarkerSettings()
-        core = try TaskCore(
+        _taskCore = try TaskCore(
             taskName: "HandLandmarker", verb: "detect", runningMode: options.runningMode,
             delegateOption: "handLandmarkerLiveStreamDelegate",
             delegate: options.handLandmarkerLiveStreamDelegate,
@@ -29,58 +30,8 @@ public final class HandLandmarker: Sendable {
             },
             process: { try Self.result($0, $1, $2) },
             resetTracking: { $0.resetTracking() })
-        core.attach(self)
+        _taskCore.attach(self)
     }
-
-    /// Finds hands in a still image (image mode).
-    public func detect(image: MPImage) throws -> HandLandmarkerResult {
-        try core.runner.processImage(image)
-    }
-
-    /// Finds hands in a video frame (video mode; timestamps must strictly increase).
-    public func detect(videoFrame image: MPImage, timestampInMilliseconds: Int) throws -> HandLandmarkerResult {
-        try core.runner.processVideoFrame(image, timestampInMilliseconds: timestampInMilliseconds)
-    }
-
-    /// Sends a live-stream frame and returns at once (live-stream mode; timestamps must strictly
-    /// increase). The result goes to the options' delegate; when frames come faster than they are
-    /// processed, older waiting frames are dropped (`droppedFrameCount`), and when the delegate is
-    /// slower than the frames, older results waiting for it are dropped (`droppedResultCount`).
-    public func detectAsync(image: MPImage, timestampInMilliseconds: Int) throws {
-        try core.runner.processAsync(image, timestampInMilliseconds: timestampInMilliseconds)
-    }
-
-    /// Finds hands in a still image without blocking the caller (image mode): the async variant of
-    /// `detect(image:)`. Cancelled before it starts, it throws `CancellationError`.
-    public func detect(image: MPImage) async throws -> HandLandmarkerResult {
-        try await core.runner.processImage(image)
-    }
-
-    /// Finds hands in a video frame without blocking the caller (video mode; timestamps must strictly
-    /// increase in the order of the calls). Cancelled before it starts, it throws `CancellationError`.
-    public func detect(videoFrame image: MPImage, timestampInMilliseconds: Int) async throws -> HandLandmarkerResult {
-        try await core.runner.processVideoFrame(image, timestampInMilliseconds: timestampInMilliseconds)
-    }
-
-    /// Starts a new video or live stream (video and live-stream mode; `runningModeMismatch` in image
-    /// mode): waits until the live-stream frames sent so far are delivered, then clears the tracking
-    /// state and the last timestamp, so timestamps may start again. Not from the delegate's callback.
-    public func reset() throws {
-        try core.runner.reset()
-    }
-
-    /// Blocks until every live-stream frame sent so far has been processed and delivered
-    /// (VisionTasks' addition, for orderly shutdown and tests).
-    public func waitUntilIdle() {
-        core.runner.waitUntilIdle()
-    }
-
-    /// Live-stream frames dropped so far because a newer frame came while they waited to be processed.
-    public var droppedFrameCount: Int { core.runner.droppedFrameCount }
-
-    /// Live-stream results dropped so far because the delegate was slow: at most four finished
-    /// results wait for it, and a newer one drops the oldest waiting. Memory stays bounded.
-    public var droppedResultCount: Int { core.runner.droppedResultCount }
 }
 
 extension HandLandmarker {

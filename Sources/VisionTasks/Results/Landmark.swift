@@ -21,16 +21,9 @@ public struct NormalizedLandmark: Codable, Sendable, Equatable {
         self.presence = presence
     }
 
-    private enum CodingKeys: String, CodingKey { case x, y, z, visibility, presence }
-
     /// Encodes every field, writing `null` for absent visibility and presence.
     public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(x, forKey: .x)
-        try c.encode(y, forKey: .y)
-        try c.encode(z, forKey: .z)
-        try c.encode(visibility, forKey: .visibility)
-        try c.encode(presence, forKey: .presence)
+        try LandmarkJSON.encode(x, y, z, visibility, presence, to: encoder)
     }
 }
 
@@ -56,11 +49,20 @@ public struct Landmark: Codable, Sendable, Equatable {
         self.presence = presence
     }
 
-    private enum CodingKeys: String, CodingKey { case x, y, z, visibility, presence }
-
     /// Encodes every field, writing `null` for absent visibility and presence.
     public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
+        try LandmarkJSON.encode(x, y, z, visibility, presence, to: encoder)
+    }
+}
+
+/// The JSON both landmark types write: every field, `null` for an absent visibility or presence
+/// (Swift's synthesized encoding would leave them out).
+private enum LandmarkJSON {
+    private enum Keys: String, CodingKey { case x, y, z, visibility, presence }
+
+    static func encode(_ x: Float, _ y: Float, _ z: Float, _ visibility: Float?, _ presence: Float?,
+                       to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Keys.self)
         try c.encode(x, forKey: .x)
         try c.encode(y, forKey: .y)
         try c.encode(z, forKey: .z)

@@ -3,9 +3,10 @@ import VisionCore
 /// The wiring every vision task shares around its graph: the live-stream delegate check, the graph
 /// behind a `TaskRunner` (running-mode and timestamp rules, one frame at a time) and the delivery of
 /// live-stream results to the delegate while the task lives. A task supplies only its names, its
-/// graph and how the graph turns one frame into the task's result.
-package final class TaskCore<Owner: AnyObject, Output: Sendable>: Sendable {
-    /// Runs the task's frames; the task's public methods call it directly.
+/// graph and how the graph turns one frame into the task's result. Public only as the type of
+/// `VisionTask._taskCore`: it has no public members.
+public final class TaskCore<Owner: AnyObject, Output: Sendable>: Sendable {
+    /// Runs the task's frames; `VisionTask`'s methods call it.
     package let runner: TaskRunner<MPImage, Output>
     private let owner: WeakBox<Owner>
 
