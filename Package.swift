@@ -82,8 +82,9 @@ let package = Package(
         // `make soak`: a slow-listener live stream and a video processed 20 times, RSS sampled.
         .executableTarget(name: "vision-tasks-soak", dependencies: ["VisionTasks", "VideoIO"]),
 
-        // Test support: the fixtures' paths and reference loaders that throw (shared by the test targets).
-        .target(name: "FixtureSupport", path: "Tests/FixtureSupport"),
+        // Test support: the fixtures' paths and reference loaders that throw (shared by the test targets),
+        // and models given localized label files (LabelledModels).
+        .target(name: "FixtureSupport", dependencies: ["TFLite"], path: "Tests/FixtureSupport"),
         .testTarget(name: "VisionErrorsTests", dependencies: ["VisionErrors"]),
         .testTarget(name: "TFLiteTests", dependencies: ["TFLite", "VisionErrors", "FixtureSupport"]),
         .testTarget(name: "InferenceTests", dependencies: ["Inference", "TFLite", "VisionErrors", "CAllocationCounter", "FixtureSupport"]),
@@ -96,7 +97,7 @@ let package = Package(
         .testTarget(name: "VisionRenderTests", dependencies: ["VisionRender", "VisionTasks"]),
         .testTarget(name: "VideoIOTests", dependencies: ["VideoIO", "VisionCore", "VisionTasks", "VisionErrors", "FixtureSupport"]),
         // The command-line tool end to end (runs the built vision-tasks).
-        .testTarget(name: "VisionTasksCLITests", dependencies: ["vision-tasks", "ios-guide-snippets", "TFLite"]),
+        .testTarget(name: "VisionTasksCLITests", dependencies: ["vision-tasks", "ios-guide-snippets", "TFLite", "FixtureSupport"]),
         .testTarget(name: "VisionServerTests", dependencies: [
             "VisionServer", "VisionTasks", "VideoIO",
             .product(name: "Hummingbird", package: "hummingbird"),
