@@ -82,8 +82,9 @@ let package = Package(
         // `make soak`: a slow-listener live stream and a video processed 20 times, RSS sampled.
         .executableTarget(name: "vision-tasks-soak", dependencies: ["VisionTasks", "VideoIO"]),
 
-        // Test support: the fixtures' paths and reference loaders that throw (shared by the test targets).
-        .target(name: "FixtureSupport", path: "Tests/FixtureSupport"),
+        // Test support: the fixtures' paths and reference loaders that throw (shared by the test targets),
+        // and models given localized label files (LabelledModels).
+        .target(name: "FixtureSupport", dependencies: ["TFLite"], path: "Tests/FixtureSupport"),
         .testTarget(name: "VisionErrorsTests", dependencies: ["VisionErrors"]),
         .testTarget(name: "TFLiteTests", dependencies: ["TFLite", "VisionErrors", "FixtureSupport"]),
         .testTarget(name: "InferenceTests", dependencies: ["Inference", "TFLite", "VisionErrors", "CAllocationCounter", "FixtureSupport"]),

@@ -88,15 +88,18 @@ public struct TFLiteModel: Sendable {
     }
 
     /// The labels of output `index` of `subgraph` in the metadata's output order (which some models, e.g.
-    /// hand_landmarks_detector, do not keep in `Subgraph.outputs` order), from its TENSOR_AXIS_LABELS
-    /// file (the one without a locale first); nil when it has none.
+    /// hand_landmarks_detector, do not keep in `Subgraph.outputs` order), from one of its TENSOR_AXIS_LABELS
+    /// files chosen as MediaPipe's metadata extractor chooses (`FindFirstAssociatedFileName`): with `locale`
+    /// empty (the default, MediaPipe's class names) the first such file whatever its locale; otherwise the
+    /// first whose locale is `locale` (MediaPipe's display names). nil when there is no such file.
     /// - Throws: `VisionTasksError.invalidModel` when the metadata names a label file the model does not contain.
-    public func labels(forOutput index: Int, subgraph: Int = 0) throws -> [String]? {
+    public func labels(forOutput index: Int, subgraph: Int = 0, locale: String = "") throws -> [String]? {
         guard let metadata = modelMetadata, metadata.subgraphs.indices.contains(subgraph) else { return nil }
         let outputs = metadata.subgraphs[subgraph].outputTensors
         guard outputs.indices.contains(index) else { return nil }
-        let candidates = outputs[index].associatedFiles.filter { $0.type == .tensorAxisLabels }
-        guard let file = candidates.first(where: { $0.locale == nil }) ?? candidates.first else { return nil }
+        guard let file = outputs[index].associatedFiles.first(where: {
+            $0.type == .tensorAxisLabels && !$0.name.isEmpty && (locale.isEmpty || $0.locale == locale)
+        }) else { return nil }
         guard let bytes = associatedFiles[file.name] else {
             throw VisionTasksError.invalidModel(
                 "the metadata names label file \"\(file.name)\" for output \(index), but the model does not contain it")

@@ -79,8 +79,9 @@ package enum ZipWriter {
         return Array(output.prefix(Int(stream.total_out)))
     }
 
-    /// The zip archive of `entries`, in order.
-    package static func archive(_ entries: [Entry]) -> Data {
+    /// The zip archive of `entries`, in order. `startingAt` is the archive's position in the file it ends
+    /// (a model's label files are a zip appended to the model): its offsets count from the file's start.
+    package static func archive(_ entries: [Entry], startingAt base: Int = 0) -> Data {
         var out = Data()
         var directory = Data()
         func u16(_ value: Int, _ to: inout Data) { withUnsafeBytes(of: UInt16(truncatingIfNeeded: value).littleEndian) { to.append(contentsOf: $0) } }
@@ -100,13 +101,13 @@ package enum ZipWriter {
             u16(0, &directory); u16(0x21, &directory)
             u32(Int(entry.crc32), &directory); u32(entry.payload.count, &directory); u32(entry.uncompressedSize, &directory)
             u16(name.count, &directory); u16(0, &directory); u16(0, &directory); u16(0, &directory); u16(0, &directory)
-            u32(0, &directory); u32(offset, &directory)
+            u32(0, &directory); u32(base + offset, &directory)
             directory.append(name)
         }
         let directoryStart = out.count
         out.append(directory)
         u32(0x0605_4B50, &out); u16(0, &out); u16(0, &out); u16(entries.count, &out); u16(entries.count, &out)
-        u32(directory.count, &out); u32(directoryStart, &out); u16(0, &out)
+        u32(directory.count, &out); u32(base + directoryStart, &out); u16(0, &out)
         return out
     }
 }

@@ -37,6 +37,10 @@ struct GestureRecognizerCommand: TaskCommand {
     @Option(help: "Never these custom gestures (comma-separated names).")
     var customGesturesDenylist: String?
 
+    @Option(help: ArgumentHelp("The locale of the display names read from the classifiers' label files (default en; a model without a file in that locale gives none).",
+                               valueName: "locale"))
+    var displayNamesLocale: String?
+
     @OptionGroup var common: TaskOptions
 
     func makeTask(_ base: BaseOptions, mode: RunningMode, live: LiveResults<GestureRecognizerResult>?) throws -> GestureRecognizer {
@@ -44,12 +48,12 @@ struct GestureRecognizerCommand: TaskCommand {
             func names(_ list: String?) -> [String] {
                 (list ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             }
-            return ClassifierOptions(maxResults: maxResults ?? -1, scoreThreshold: threshold,
+            return ClassifierOptions(displayNamesLocale: displayNamesLocale, maxResults: maxResults ?? -1, scoreThreshold: threshold,
                                      categoryAllowlist: names(allow), categoryDenylist: names(deny))
         }
         let canned = classifier(cannedGesturesMaxResults, cannedGesturesScoreThreshold, cannedGesturesAllowlist, cannedGesturesDenylist)
         let customGiven = customGesturesMaxResults != nil || customGesturesScoreThreshold != nil
-            || customGesturesAllowlist != nil || customGesturesDenylist != nil
+            || customGesturesAllowlist != nil || customGesturesDenylist != nil || displayNamesLocale != nil
         let custom = customGiven
             ? classifier(customGesturesMaxResults, customGesturesScoreThreshold, customGesturesAllowlist, customGesturesDenylist) : nil
         let options = GestureRecognizerOptions(

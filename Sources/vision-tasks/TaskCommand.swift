@@ -80,7 +80,8 @@ func reportingErrors(_ body: () throws -> Void) throws {
 
 /// The command-line flag of a task option the library names by its Swift property, so messages
 /// name what the user typed: `minDetectionConfidence` → `--min-detection-confidence`,
-/// `cannedGesturesClassifierOptions.categoryAllowlist` → `--canned-gestures-allowlist`.
+/// `cannedGesturesClassifierOptions.categoryAllowlist` → `--canned-gestures-allowlist`; one flag,
+/// `--display-names-locale`, sets the locale of every classifier.
 enum OptionFlag {
     static func name(forOption option: String) -> String {
         switch option {
@@ -90,6 +91,9 @@ enum OptionFlag {
         default: break
         }
         let parts = option.split(separator: ".")
+        if parts.count == 2, parts[0].hasSuffix("ClassifierOptions"), parts[1] == "displayNamesLocale" {
+            return "--display-names-locale"
+        }
         var property = option
         if parts.count == 2, parts[0].hasSuffix("ClassifierOptions") {
             let field = parts[1].hasPrefix("category") ? parts[1].dropFirst("category".count) : parts[1]

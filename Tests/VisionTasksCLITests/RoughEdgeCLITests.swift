@@ -1,3 +1,4 @@
+import FixtureSupport
 import Foundation
 import Testing
 
@@ -79,6 +80,33 @@ import Testing
         #expect(try topGesture(["--custom-gestures-denylist", "divide"]) == "Thumb_Up")
         let bad = try CLIRun.run(["gesture-recognizer", "--model", bundle, "--custom-gestures-max-results", "0", thumb])
         #expect(bad.status == 1 && bad.stderr.hasPrefix("error: Invalid option --custom-gestures-max-results:"), "\(bad.stderr)")
+    }
+
+    @Test func gestureRecognizerTakesTheDisplayNamesLocale() throws {
+        // The real bundle, its canned classifier given a "fr" label file (LabelledModels); MediaPipe 1.2.2
+        // on it (references/hands/display_names_locale.json): the gesture keeps its name and an empty
+        // display name whatever the locale, and a "fr" file one line short fails the task's creation.
+        let dir = try CLIRun.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let thumb = CLIRun.fixtures.appendingPathComponent("hand_thumb_up.jpg").path
+        func bundle(_ name: String, french: [String]) throws -> String {
+            let url = dir.appendingPathComponent(name)
+            try LabelledModels.gestureBundle(cannedLabelFiles: [.init("labels.txt", locale: nil, LabelledModels.cannedNames),
+                                                                .init("labels_fr.txt", locale: "fr", french)]).write(to: url)
+            return url.path
+        }
+        let good = try bundle("fr.task", french: LabelledModels.cannedFrench)
+        let run = try CLIRun.run(["gesture-recognizer", "--model", good, "--display-names-locale", "fr", thumb])
+        #expect(run.status == 0, "\(run.stderr)")
+        let gesture = ((run.lines.first?["result"] as? [String: Any])?["gestures"] as? [[[String: Any]]])?.first?.first
+        #expect(gesture?["categoryName"] as? String == "Thumb_Up" && gesture?["displayName"] as? String == "", "\(run.stdout)")
+        let short = try bundle("short.task", french: Array(LabelledModels.cannedFrench.dropLast()))
+        let bad = try CLIRun.run(["gesture-recognizer", "--model", short, "--display-names-locale", "fr", thumb])
+        #expect(bad.status == 1 && bad.stdout.isEmpty, "\(bad.stdout)")
+        #expect(bad.stderr == "error: Invalid option --display-names-locale: \(short): hand_gesture_recognizer.task: canned_gesture_classifier.tflite has 8 labels but 7 display names for locale \"fr\"\n",
+                "\(bad.stderr)")
+        let otherLocale = try CLIRun.run(["gesture-recognizer", "--model", short, "--display-names-locale", "de", thumb])
+        #expect(otherLocale.status == 0, "\(otherLocale.stderr)")
     }
 
     @Test func liveDroppedCountsNeverDisagree() throws {

@@ -68,11 +68,9 @@ package final class GestureClassifierGraph {
             throw VisionTasksError.unsupportedModel(
                 "\(bundleName): \(entry) needs one input of \(embeddingSize) values (the embedding) and one output; got \(interpreter.inputs.map(\.shape)) → \(interpreter.outputs.map(\.shape))")
         }
-        let classes = interpreter.outputs[0].elementCount
-        var labels = try model.labels(forOutput: 0) ?? []
-        if labels.isEmpty, let defaults = defaultLabels, defaults.count == classes { labels = defaults }
-        let threshold = model.modelMetadata?.subgraphs.first?.outputTensors.first?.scoreThreshold
-        let filter = try options.filter(labels: labels, displayNames: [], metadataScoreThreshold: threshold, option: option)
+        let filter = try options.filter(model: model, entry: "\(bundleName): \(entry)",
+                                        classCount: interpreter.outputs[0].elementCount,
+                                        defaultLabels: defaultLabels, option: option)
         return Classifier(interpreter: interpreter, filter: filter)
     }
 
