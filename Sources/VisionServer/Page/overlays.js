@@ -42,11 +42,13 @@ function dots(ctx, points, color, radius, w, h) {
 // Text reads the right way round on a mirrored stage.
 function label(ctx, text, x, y, mirrored) {
   ctx.save();
-  ctx.font = `${Math.max(14, ctx.canvas.width / 40)}px sans-serif`;
+  const size = Math.max(14, ctx.canvas.width / 40);
+  ctx.font = `${size}px sans-serif`;
   const width = ctx.measureText(text).width;
+  y = Math.max(y, size + 4); // a label above a box at the top edge stays inside the picture
   if (mirrored) { ctx.translate(x, y); ctx.scale(-1, 1); x = -width; y = 0; }
   ctx.fillStyle = "rgba(0,0,0,0.6)";
-  ctx.fillRect(x - 2, y - ctx.canvas.width / 40 - 4, width + 4, ctx.canvas.width / 40 + 8);
+  ctx.fillRect(x - 2, y - size - 4, width + 4, size + 8);
   ctx.fillStyle = "white";
   ctx.fillText(text, x, y);
   ctx.restore();
