@@ -74,9 +74,10 @@ bench: setup models
 	$(SWIFT) build -c release --product vision-tasks-bench
 	python3 tools/bench.py $(BENCH_ARGS)
 
-# Fuzzing (tools/fuzz.sh; its own build in .build-fuzz): every target for FUZZ_SECONDS (default 60) each,
-# keeping the corpus; fuzz-ci is a short pass (20 s each from the seeds), failing on any crash, leak,
-# timeout or out-of-memory and saving the input under Tests/Fixtures/fuzz/ (not yet part of `make test`).
+# Fuzzing under libFuzzer and AddressSanitizer (tools/fuzz.sh; its own release build in .build-fuzz): every
+# target for FUZZ_SECONDS (default 60) each, keeping the corpus; fuzz-ci (called by .ci/run after `make
+# sanitize`) is a short pass (20 s each from the seeds), failing on any crash, leak, timeout or out-of-memory
+# and saving the input under Tests/Fixtures/fuzz/.
 FUZZ_SECONDS ?= 60
 fuzz: setup models
 	FUZZ_SECONDS=$(FUZZ_SECONDS) bash tools/fuzz.sh run
