@@ -117,3 +117,13 @@ let package = Package(
 if Context.environment["VISION_TASKS_FUZZ"] != nil {
     package.targets.append(.executableTarget(name: "vision-fuzz", dependencies: ["FuzzTargets"], path: "Fuzz/vision-fuzz"))
 }
+
+// `make sanitize` keeps only the test targets a sanitizer pass runs (VISION_TASKS_TEST_TARGETS, comma-separated)
+// and builds their product alone (`swift build --product VisionTasksPackageTests`), so each sanitized build
+// compiles what those tests need and no more. An unknown name stops the manifest.
+if let kept = Context.environment["VISION_TASKS_TEST_TARGETS"] {
+    let names = Set(kept.split(separator: ",").map(String.init))
+    let tests = Set(package.targets.filter { $0.type == .test }.map(\.name))
+    precondition(names.isSubset(of: tests), "VISION_TASKS_TEST_TARGETS: no test target \(names.subtracting(tests).sorted())")
+    package.targets.removeAll { $0.type == .test && !names.contains($0.name) }
+}

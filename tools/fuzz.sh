@@ -19,12 +19,14 @@ if [ "$mode" = ci ]; then FUZZ_SECONDS=${FUZZ_SECONDS:-20}; else FUZZ_SECONDS=${
 FUZZ_TIMEOUT=${FUZZ_TIMEOUT:-30}
 FUZZ_RSS_MB=${FUZZ_RSS_MB:-2048}
 
-# Known limit: SwiftPM passes --sanitize=fuzzer --sanitize=address to swiftc as two -sanitize flags and swiftc
-# keeps one, so the Swift code gets coverage (and its own bounds checks) while ASan instruments the C code
-# (CImageCodecs, stb, CKernels); one -Xswiftc -sanitize=fuzzer,address needs its own main-less link.
+# SwiftPM passes `--sanitize=fuzzer --sanitize=address` to swiftc as two -sanitize flags and swiftc keeps
+# only the last one (the frontend sees -sanitize=fuzzer alone: Swift code without ASan); the C targets get
+# both -fsanitize flags. `-Xswiftc -sanitize=fuzzer,address` comes last on every swiftc line, so the Swift
+# code is compiled and linked with coverage and AddressSanitizer too.
 build() {
     VISION_TASKS_FUZZ=1 swift build -c release --scratch-path "$SCRATCH" --product vision-fuzz \
-        --sanitize=fuzzer --sanitize=address 2>&1 | grep -v "Cannot export local symbol '__asan" || true
+        --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address 2>&1 \
+        | grep -v "Cannot export local symbol '__asan" || true
     [ -x "$SCRATCH/release/vision-fuzz" ] || { echo "fuzz.sh: the vision-fuzz build failed" >&2; exit 1; }
 }
 

@@ -121,12 +121,18 @@ public enum ModelFile {
     /// The bytes of the file at `path` (memory-mapped when safe).
     /// - Throws: `VisionTasksError.fileNotFound` or `.fileUnreadable`.
     public static func read(_ path: String) throws -> Data {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw VisionTasksError.fileNotFound(path: path)
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            let code = errno
+            if code == ENOENT || code == ENOTDIR { throw VisionTasksError.fileNotFound(path: path) }
+            throw VisionTasksError.fileUnreadable(path: path, reason: String(cString: strerror(code)))
         }
-        guard !isDirectory.boolValue else {
-            throw VisionTasksError.fileUnreadable(path: path, reason: "it is a directory")
+        switch status.st_mode & S_IFMT {
+        case S_IFDIR: throw VisionTasksError.fileUnreadable(path: path, reason: "it is a directory")
+        // An empty regular file: Foundation's Data(contentsOf:) leaks its 4 KB read buffer on a file whose
+        // size is 0 (FoundationEssentials.readBytesFromFile, Swift 6.3.1), so it is not asked.
+        case S_IFREG where status.st_size == 0: return Data()
+        default: break
         }
         do {
             return try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)

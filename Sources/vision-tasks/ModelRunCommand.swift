@@ -74,13 +74,7 @@ enum RawFloats {
 
     /// The floats of `path`; throws when it is missing or not a multiple of 4 bytes.
     static func read(_ path: String) throws -> [Float] {
-        guard FileManager.default.fileExists(atPath: path) else { throw VisionTasksError.fileNotFound(path: path) }
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw VisionTasksError.fileUnreadable(path: path, reason: error.localizedDescription)
-        }
+        let data = try ModelFile.read(path)
         guard data.count % 4 == 0 else {
             throw VisionTasksError.invalidArgument("\(path) has \(data.count) bytes, not a whole number of float32 values")
         }

@@ -54,6 +54,23 @@ import VisionErrors
         }
     }
 
+    /// An empty model file is an invalid model, and reading it leaks nothing (Foundation's reader leaked
+    /// 4 KB per empty file: issue 10's finding 8; `make sanitize` runs this under LeakSanitizer).
+    @Test func emptyModelFilesAreInvalidAndLeakNothing() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("empty-model-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let task = directory.appendingPathComponent("empty.task").path, model = directory.appendingPathComponent("empty.tflite").path
+        #expect(FileManager.default.createFile(atPath: task, contents: Data()))
+        #expect(FileManager.default.createFile(atPath: model, contents: Data()))
+        #expect(try ModelFile.read(task).isEmpty)
+        #expect(throws: VisionTasksError.self) { try ModelBundle(contentsOfFile: task) }
+        #expect(throws: VisionTasksError.self) { try TFLiteModel(contentsOfFile: model) }
+        #expect(throws: VisionTasksError.fileUnreadable(path: directory.path, reason: "it is a directory")) {
+            try ModelFile.read(directory.path)
+        }
+    }
+
     @Test func ambiguousNamesAreRefused() throws {
         // "model.tflite" exists once (nested); a name found twice must not silently pick one.
         let bundle = try ModelBundle(data: try Self.crafted(), name: "bundle.task")
