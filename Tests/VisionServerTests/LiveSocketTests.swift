@@ -32,11 +32,14 @@ import VisionTasks
     static let client = WebSocketClientConfiguration(maxFrameSize: 1 << 22)
 
     @Test func aFloodIsAnsweredInOrderWithEveryFrameAnsweredOrCountedDropped() async throws {
+        // A 54 KB photo: the client masks and the server unmasks every byte it sends, slowly in a
+        // debug build and on the event loop the suite's other sockets share; 30 copies of the
+        // 790 KB astronaut held those sockets' first frames back past their idle limits.
         let sent = 30
-        let photo = try ServerSupport.photo("astronaut.png")
+        let photo = try ServerSupport.photo("hand_thumb_up.jpg")
         let app = try ServerSupport.server().makeApplication()
         try await app.test(.live) { client in
-            try await client.ws("/api/v1/face-landmarker/live", configuration: Self.client) { inbound, outbound, _ in
+            try await client.ws("/api/v1/hand-landmarker/live", configuration: Self.client) { inbound, outbound, _ in
                 for t in 1...sent { try await outbound.write(.binary(Self.frame(Int64(t * 33), photo))) }
                 var replies: [[String: Any]] = []
                 for try await message in inbound.messages(maxSize: 10_000_000) {
@@ -52,8 +55,8 @@ import VisionTasks
                 #expect(dropped > 0, "30 frames sent at once: the flow limiter must drop some")
                 let summary = "\(replies.map { ($0["timestampInMilliseconds"] ?? "-", $0["dropped"] ?? "-") })"
                 #expect(replies.count + dropped == sent, "every frame is answered or counted as dropped: \(summary)")
-                let faces = try #require((replies.last?["result"] as? [String: Any])?["faceLandmarks"] as? [[Any]])
-                #expect(faces.first?.count == 478)
+                let hands = try #require((replies.last?["result"] as? [String: Any])?["landmarks"] as? [[Any]])
+                #expect(hands.first?.count == 21)
                 #expect(replies.allSatisfy { ($0["inferenceMs"] as? Double ?? -1) >= 0 })
             }
         }
@@ -87,30 +90,41 @@ import VisionTasks
 
     @Test func framesAboveTheRateLimitAreDroppedAndCounted() async throws {
         // One frame a second. Frame 1 is answered first (the session and its task are up); then 12
-        // tiny frames sent at once (read within a second even on a busy machine) are dropped but
-        // perhaps one; frame 14, sent 2.5 s later, passes and its reply counts every drop.
-        // FrameRateLimit's exact window is tested in LiveLedgerTests.
+        // tiny frames go at once, and a text message after them: its error reply shows that the
+        // server has read all 12 (it reads a socket's messages in order). Frame 14 follows 1.5 s
+        // after that reply, so it is admitted however late the server read the burst, and its
+        // reply counts every drop. FrameRateLimit's exact window is tested in LiveLedgerTests.
         let tiny = try ServerSupport.photo("png-variants/gray8.png")
         let app = try ServerSupport.server { $0.maxFramesPerSecond = 1 }.makeApplication()
         try await app.test(.live) { client in
             try await client.ws("/api/v1/face-detector/live", configuration: Self.client) { inbound, outbound, _ in
+                let clock = ContinuousClock()
+                let start = clock.now
                 var messages = inbound.messages(maxSize: 10_000_000).makeAsyncIterator()
                 try await outbound.write(.binary(Self.frame(1, tiny)))
                 var replies = [try Self.object(try await messages.next())]
                 for t in 2...13 { try await outbound.write(.binary(Self.frame(Int64(t), tiny))) }
-                try await Task.sleep(for: .milliseconds(2500))
+                try await outbound.write(.text("after frame 13"))
+                while replies.last?["error"] == nil, let message = try await messages.next() {
+                    replies.append(try Self.object(message))
+                }
+                try await Task.sleep(for: .milliseconds(1500))
                 try await outbound.write(.binary(Self.frame(14, tiny)))
                 while replies.last?["timestampInMilliseconds"] as? Int != 14, let message = try await messages.next() {
                     replies.append(try Self.object(message))
                 }
+                let elapsed = clock.now - start
                 try await outbound.close(.normalClosure, reason: nil)
-                let summary = "\(replies.map { ($0["timestampInMilliseconds"] ?? "-", $0["dropped"] ?? $0["error"] ?? "-") })"
-                let last = try #require(replies.last, "\(summary)")
+                let summary = "\(replies.map { ($0["timestampInMilliseconds"] ?? "-", $0["dropped"] ?? $0["error"] ?? "-") }) in \(elapsed)"
+                let results = replies.filter { $0["error"] == nil }
+                #expect(replies.count == results.count + 1, "one error, for the text message: \(summary)")
+                let last = try #require(results.last, "\(summary)")
                 #expect(last["timestampInMilliseconds"] as? Int == 14, "\(summary)")
-                #expect(replies.allSatisfy { $0["error"] == nil }, "\(summary)")
-                #expect(replies.count <= 3, "\(summary)")
+                // Admissions are at least a second apart, all within `elapsed`.
+                #expect(Double(results.count) <= elapsed / .seconds(1) + 1, "\(summary)")
                 let dropped = last["dropped"] as? Int ?? 0
-                #expect(replies.count + dropped == 14, "every frame is answered or counted as dropped: \(summary)")
+                #expect(dropped > 0, "12 frames sent at once at 1 frame/s: \(summary)")
+                #expect(results.count + dropped == 14, "every frame is answered or counted as dropped: \(summary)")
             }
         }
     }
