@@ -46,8 +46,8 @@ docs: setup
 # Left out of TSan: tests with wall-clock bounds TSan's slowdown breaks (the CLI's SIGINT test) and
 # the hand tasks' live stream (4 minutes under TSan), the server's live-socket flood (its last reply lacked
 # the dropped count after 327 s under TSan on a loaded machine; no TSan report).
-TSAN_TARGETS ?= VisionTasksTests,VideoIOTests,VisionTasksCLITests,VisionServerTests
-TSAN_TESTS ?= VisionTasksTests\.(TaskRunnerTests|AsyncAPITests)|VisionTasksTests\.FaceDetectorModeTests/liveStream|VisionTasksCLITests\.MediaCLITests/live(SourceFaster|Annotation)|VisionTasksCLITests\.TruncatedVideoCLITests/live|VideoIOTests\.TruncatedVideoTests/truncatedFileAsALiveSource|VisionServerTests\.WorkerPoolTests
+TSAN_TARGETS ?= VisionTasksTests,VideoIOTests,VisionTasksCLITests,VisionServerUnitTests
+TSAN_TESTS ?= VisionTasksTests\.(TaskRunnerTests|AsyncAPITests)|VisionTasksTests\.FaceDetectorModeTests/liveStream|VisionTasksCLITests\.MediaCLITests/live(SourceFaster|Annotation)|VisionTasksCLITests\.TruncatedVideoCLITests/live|VideoIOTests\.TruncatedVideoTests/truncatedFileAsALiveSource|VisionServerUnitTests\.(WorkerPoolTests|LiveLedgerTests)
 ASAN_TARGETS ?= TFLiteTests,VisionCoreTests,VideoIOTests,InferenceTests,FuzzRegressionTests
 ASAN_TESTS ?= TFLiteTests|VisionCoreTests\.(DecodingTests|JPEGVariantTests|PNGVariantTests|ProtobufReaderTests|RawFrameTests)|VideoIOTests\.(VideoReaderTests|TruncatedVideoTests)|InferenceTests\.(OperatorTests|Kernels)|FuzzRegressionTests
 # MalformedModelTests' byte-flip loops pass their 60 s time limits only without ASan (the fuzz

@@ -98,6 +98,9 @@ let package = Package(
         .testTarget(name: "VideoIOTests", dependencies: ["VideoIO", "VisionCore", "VisionTasks", "VisionErrors", "FixtureSupport"]),
         // The command-line tool end to end (runs the built vision-tasks).
         .testTarget(name: "VisionTasksCLITests", dependencies: ["vision-tasks", "ios-guide-snippets", "TFLite", "FixtureSupport"]),
+        // The server's parts without a socket (worker pool, live-socket ledger): no HTTP client or TLS to
+        // build, so `make sanitize` runs them under TSan cheaply.
+        .testTarget(name: "VisionServerUnitTests", dependencies: ["VisionServer"]),
         .testTarget(name: "VisionServerTests", dependencies: [
             "VisionServer", "VisionTasks", "VideoIO", "FixtureSupport",
             .product(name: "Hummingbird", package: "hummingbird"),

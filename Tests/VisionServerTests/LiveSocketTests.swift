@@ -38,7 +38,7 @@ import VisionTasks
         let sent = 30
         let photo = try ServerSupport.photo("hand_thumb_up.jpg")
         let app = try ServerSupport.server().makeApplication()
-        try await app.test(.live) { client in
+        _ = try await app.test(.live) { client in
             try await client.ws("/api/v1/hand-landmarker/live", configuration: Self.client) { inbound, outbound, _ in
                 for t in 1...sent { try await outbound.write(.binary(Self.frame(Int64(t * 33), photo))) }
                 var replies: [[String: Any]] = []
@@ -65,7 +65,7 @@ import VisionTasks
     @Test func badFramesAndBackwardTimestampsGetErrorReplies() async throws {
         let photo = try ServerSupport.photo("hand_thumb_up.jpg")
         let app = try ServerSupport.server().makeApplication()
-        try await app.test(.live) { client in
+        _ = try await app.test(.live) { client in
             try await client.ws("/api/v1/gesture-recognizer/live?num-hands=2", configuration: Self.client) { inbound, outbound, _ in
                 var replies = inbound.messages(maxSize: 10_000_000).makeAsyncIterator()
                 try await outbound.write(.binary(Self.frame(100, photo)))
@@ -96,7 +96,7 @@ import VisionTasks
         // reply counts every drop. FrameRateLimit's exact window is tested in LiveLedgerTests.
         let tiny = try ServerSupport.photo("png-variants/gray8.png")
         let app = try ServerSupport.server { $0.maxFramesPerSecond = 1 }.makeApplication()
-        try await app.test(.live) { client in
+        _ = try await app.test(.live) { client in
             try await client.ws("/api/v1/face-detector/live", configuration: Self.client) { inbound, outbound, _ in
                 let clock = ContinuousClock()
                 let start = clock.now
