@@ -32,7 +32,7 @@ struct GraphBuilder {
 
     /// Appends a node whose outputs are declared with `shapes`; returns the output tensors.
     @discardableResult
-    mutating func node(_ op: GraphOperation, _ inputs: [Int], _ shapes: [[Int]], output: Bool = true) -> [Int] {
+    mutating func node(_ op: any GraphOperation, _ inputs: [Int], _ shapes: [[Int]], output: Bool = true) -> [Int] {
         var outs: [Int] = []
         for s in shapes {
             graph.tensors.append(GraphTensor(name: "t\(graph.tensors.count)", shape: s, type: .float32))
@@ -53,7 +53,7 @@ struct GraphBuilder {
 }
 
 /// One operator on one or two inputs, returning its single output.
-func runOp(_ op: GraphOperation, _ a: ([Int], [Float]), _ b: ([Int], [Float])? = nil, out: [Int]) throws -> [Float] {
+func runOp(_ op: any GraphOperation, _ a: ([Int], [Float]), _ b: ([Int], [Float])? = nil, out: [Int]) throws -> [Float] {
     var g = GraphBuilder()
     var ins = [g.input(a.0)]
     if let b { ins.append(g.input(b.0)) }
@@ -65,53 +65,53 @@ func runOp(_ op: GraphOperation, _ a: ([Int], [Float]), _ b: ([Int], [Float])? =
 @Suite struct OperatorTests {
     @Test func binaryBroadcasting() throws {
         // [2,3] + [3]
-        #expect(try runOp(.binary(.add, .none), ([2, 3], [1, 2, 3, 4, 5, 6]), ([3], [10, 20, 30]), out: [2, 3])
+        #expect(try runOp(BinaryOperator(.add, .none), ([2, 3], [1, 2, 3, 4, 5, 6]), ([3], [10, 20, 30]), out: [2, 3])
                 == [11, 22, 33, 14, 25, 36])
         // [2,1,3] - [1,4,1] -> [2,4,3]
         let a: [Float] = [1, 2, 3, 4, 5, 6], b: [Float] = [0, 10, 20, 30]
-        let r = try runOp(.binary(.sub, .none), ([2, 1, 3], a), ([1, 4, 1], b), out: [2, 4, 3])
+        let r = try runOp(BinaryOperator(.sub, .none), ([2, 1, 3], a), ([1, 4, 1], b), out: [2, 4, 3])
         var expected: [Float] = []
         for i in 0..<2 { for j in 0..<4 { for k in 0..<3 { expected.append(a[i * 3 + k] - b[j]) } } }
         #expect(r == expected)
         // scalar on the left, 19 elements (vector body and tail)
         let x = (0..<19).map { Float($0) - 9 }
-        #expect(try runOp(.binary(.mul, .none), ([], [2]), ([19], x), out: [19]) == x.map { 2 * $0 })
-        #expect(try runOp(.binary(.div, .none), ([19], x), ([], [4]), out: [19]) == x.map { $0 / 4 })
-        #expect(try runOp(.binary(.squaredDifference, .none), ([19], x), ([1], [1]), out: [19]) == x.map { ($0 - 1) * ($0 - 1) })
-        #expect(try runOp(.binary(.maximum, .none), ([19], x), ([1], [0.5]), out: [19]) == x.map { max($0, 0.5) })
+        #expect(try runOp(BinaryOperator(.mul, .none), ([], [2]), ([19], x), out: [19]) == x.map { 2 * $0 })
+        #expect(try runOp(BinaryOperator(.div, .none), ([19], x), ([], [4]), out: [19]) == x.map { $0 / 4 })
+        #expect(try runOp(BinaryOperator(.squaredDifference, .none), ([19], x), ([1], [1]), out: [19]) == x.map { ($0 - 1) * ($0 - 1) })
+        #expect(try runOp(BinaryOperator(.maximum, .none), ([19], x), ([1], [0.5]), out: [19]) == x.map { max($0, 0.5) })
     }
 
     @Test func fusedActivations() throws {
         let x: [Float] = [-8, -1, -0.5, 0, 0.5, 3, 7, 9, -3]
         let zero = [Float](repeating: 0, count: 9)
-        #expect(try runOp(.binary(.add, .relu6), ([9], x), ([9], zero), out: [9]) == x.map { min(max($0, 0), 6) })
-        #expect(try runOp(.binary(.add, .reluN1To1), ([9], x), ([1], [0]), out: [9]) == x.map { min(max($0, -1), 1) })
-        #expect(try runOp(.binary(.mul, .relu), ([9], x), ([1], [1]), out: [9]) == x.map { max($0, 0) })
+        #expect(try runOp(BinaryOperator(.add, .relu6), ([9], x), ([9], zero), out: [9]) == x.map { min(max($0, 0), 6) })
+        #expect(try runOp(BinaryOperator(.add, .reluN1To1), ([9], x), ([1], [0]), out: [9]) == x.map { min(max($0, -1), 1) })
+        #expect(try runOp(BinaryOperator(.mul, .relu), ([9], x), ([1], [1]), out: [9]) == x.map { max($0, 0) })
     }
 
     @Test func prelu() throws {
         let x: [Float] = [-1, 2, -3, 4, -5, 6]
         // Per-channel alpha [1,1,2] on [1,1,3,2] (the C kernel path) and a broadcast alpha [3,1] (general path).
-        #expect(try runOp(.binary(.prelu, .none), ([1, 1, 3, 2], x), ([1, 1, 2], [0.5, 0.25]), out: [1, 1, 3, 2])
+        #expect(try runOp(BinaryOperator(.prelu, .none), ([1, 1, 3, 2], x), ([1, 1, 2], [0.5, 0.25]), out: [1, 1, 3, 2])
                 == [-0.5, 2, -1.5, 4, -2.5, 6])
-        #expect(try runOp(.binary(.prelu, .none), ([3, 2], x), ([3, 1], [1, 2, 3]), out: [3, 2])
+        #expect(try runOp(BinaryOperator(.prelu, .none), ([3, 2], x), ([3, 1], [1, 2, 3]), out: [3, 2])
                 == [-1, 2, -6, 4, -15, 6])
     }
 
     /// Tolerance: 2e-7 absolute (LOGISTIC, whose outputs are ≤ 1) and 2 ulp relative for SQRT/RSQRT.
     @Test func unary() throws {
         let x = (0..<21).map { Float($0) * 0.75 - 7 }
-        #expect(try runOp(.unary(.neg), ([21], x), out: [21]) == x.map { -$0 })
-        #expect(try runOp(.unary(.relu), ([21], x), out: [21]) == x.map { max($0, 0) })
+        #expect(try runOp(UnaryOperator(.neg), ([21], x), out: [21]) == x.map { -$0 })
+        #expect(try runOp(UnaryOperator(.relu), ([21], x), out: [21]) == x.map { max($0, 0) })
         let positive = x.map { abs($0) + 0.1 }
-        for (o, v) in zip(try runOp(.unary(.sqrt), ([21], positive), out: [21]), positive) {
+        for (o, v) in zip(try runOp(UnaryOperator(.sqrt), ([21], positive), out: [21]), positive) {
             #expect(abs(o - v.squareRoot()) <= 2 * v.squareRoot().ulp)
         }
-        for (o, v) in zip(try runOp(.unary(.rsqrt), ([21], positive), out: [21]), positive) {
+        for (o, v) in zip(try runOp(UnaryOperator(.rsqrt), ([21], positive), out: [21]), positive) {
             #expect(abs(o - 1 / v.squareRoot()) <= 2 * (1 / v.squareRoot()).ulp)
         }
         let wide: [Float] = [-100, -88, -30, -10, -2, -0.5, 0, 1e-3, 0.5, 2, 10, 17, 30, 88, 100, .infinity, -.infinity]
-        for (o, v) in zip(try runOp(.unary(.logistic), ([wide.count], wide), out: [wide.count]), wide) {
+        for (o, v) in zip(try runOp(UnaryOperator(.logistic), ([wide.count], wide), out: [wide.count]), wide) {
             let exact = 1 / (1 + Foundation.exp(-Double(v)))
             #expect(abs(Double(o) - exact) <= 2e-7, "logistic(\(v)) = \(o), expected \(exact)")
         }
@@ -120,7 +120,7 @@ func runOp(_ op: GraphOperation, _ a: ([Int], [Float]), _ b: ([Int], [Float])? =
     /// Tolerance 1e-6 absolute.
     @Test func softmax() throws {
         let x: [Float] = [1, 2, 3, 4, 5, 6, 7, 8, 9, -1, 0, 1, 2, 3, 4, 5, 6, 100]
-        let r = try runOp(.softmax(beta: 0.5), ([2, 9], x), out: [2, 9])
+        let r = try runOp(SoftmaxOperator(beta: 0.5), ([2, 9], x), out: [2, 9])
         for row in 0..<2 {
             let v = x[(row * 9)..<(row * 9 + 9)].map { Double($0) * 0.5 }
             let m = v.max()!
@@ -134,9 +134,9 @@ func runOp(_ op: GraphOperation, _ a: ([Int], [Float]), _ b: ([Int], [Float])? =
         var g = GraphBuilder()
         let x = g.input([2, 3])
         let y = g.input([2, 1])
-        g.node(.reshape(newShape: nil), [x, g.ints([3, -1])], [[3, 2]])
-        g.node(.concatenation(axis: -1, .none), [x, y], [[2, 4]])
-        g.node(.pad, [x, g.ints([1, 0, 0, 2], shape: [2, 2])], [[3, 5]])
+        g.node(ReshapeOperator(newShape: nil), [x, g.ints([3, -1])], [[3, 2]])
+        g.node(ConcatenationOperator(axis: -1, .none), [x, y], [[2, 4]])
+        g.node(PadOperator(), [x, g.ints([1, 0, 0, 2], shape: [2, 2])], [[3, 5]])
         let out = try g.run([[1, 2, 3, 4, 5, 6], [7, 8]])
         #expect(out[0] == [1, 2, 3, 4, 5, 6])
         #expect(out[1] == [1, 2, 3, 7, 4, 5, 6, 8])
@@ -144,7 +144,7 @@ func runOp(_ op: GraphOperation, _ a: ([Int], [Float]), _ b: ([Int], [Float])? =
         #expect(throws: VisionTasksError.self) {
             var bad = GraphBuilder()
             let i = bad.input([2, 3])
-            bad.node(.reshape(newShape: nil), [i, bad.ints([4, -1])], [[4, 2]])
+            bad.node(ReshapeOperator(newShape: nil), [i, bad.ints([4, -1])], [[4, 2]])
             _ = try bad.run([[1, 2, 3, 4, 5, 6]])
         }
     }
@@ -153,7 +153,7 @@ func runOp(_ op: GraphOperation, _ a: ([Int], [Float]), _ b: ([Int], [Float])? =
         let x = (0..<24).map(Float.init) // [2, 3, 4]
         var g = GraphBuilder()
         let i = g.input([2, 3, 4])
-        g.node(.transpose, [i, g.ints([2, 0, 1])], [[4, 2, 3]])
+        g.node(TransposeOperator(), [i, g.ints([2, 0, 1])], [[4, 2, 3]])
         let out = try g.run([x])[0]
         var expected: [Float] = []
         for c in 0..<4 { for a in 0..<2 { for b in 0..<3 { expected.append(x[a * 12 + b * 4 + c]) } } }
@@ -165,7 +165,7 @@ func runOp(_ op: GraphOperation, _ a: ([Int], [Float]), _ b: ([Int], [Float])? =
         func slice(_ b: [Int], _ e: [Int], _ s: [Int], _ m: SliceMasks, out: [Int]) throws -> [Float] {
             var g = GraphBuilder()
             let i = g.input([2, 3, 4])
-            g.node(.stridedSlice(m), [i, g.ints(b), g.ints(e), g.ints(s)], [out])
+            g.node(StridedSliceOperator(m), [i, g.ints(b), g.ints(e), g.ints(s)], [out])
             return try g.run([x])[0]
         }
         // x[1, 0:3:2, ::-1] with shrink on axis 0
@@ -188,8 +188,8 @@ func runOp(_ op: GraphOperation, _ a: ([Int], [Float]), _ b: ([Int], [Float])? =
         let x = (0..<12).map(Float.init) // [2, 3, 2]
         var g = GraphBuilder()
         let i = g.input([2, 3, 2])
-        g.node(.gather(axis: -2, batchDims: 0), [i, g.ints([2, 0, 2, 1])], [[2, 4, 2]])
-        g.node(.unpack(num: 2, axis: -1), [i], [[2, 3], [2, 3]])
+        g.node(GatherOperator(axis: -2, batchDims: 0), [i, g.ints([2, 0, 2, 1])], [[2, 4, 2]])
+        g.node(UnpackOperator(num: 2, axis: -1), [i], [[2, 3], [2, 3]])
         let out = try g.run([x])
         #expect(out[0] == [4, 5, 0, 1, 4, 5, 2, 3, 10, 11, 6, 7, 10, 11, 8, 9])
         #expect(out[1] == [0, 2, 4, 6, 8, 10])
@@ -197,7 +197,7 @@ func runOp(_ op: GraphOperation, _ a: ([Int], [Float]), _ b: ([Int], [Float])? =
         #expect(throws: VisionTasksError.self) {
             var bad = GraphBuilder()
             let j = bad.input([2, 3, 2])
-            bad.node(.gather(axis: 1, batchDims: 0), [j, bad.ints([3])], [[2, 1, 2]])
+            bad.node(GatherOperator(axis: 1, batchDims: 0), [j, bad.ints([3])], [[2, 1, 2]])
             _ = try bad.run([x])
         }
     }
@@ -205,10 +205,10 @@ func runOp(_ op: GraphOperation, _ a: ([Int], [Float]), _ b: ([Int], [Float])? =
     /// Tolerance 1e-6 absolute for MEAN; exact for the others.
     @Test func reductions() throws {
         let x = (0..<24).map { Float(($0 * 7) % 11) - 5 } // [2, 3, 4]
-        func reduce(_ op: ReduceOperator, _ axes: [Int], keep: Bool, out: [Int]) throws -> [Float] {
+        func reduce(_ op: ReduceOperator.Kind, _ axes: [Int], keep: Bool, out: [Int]) throws -> [Float] {
             var g = GraphBuilder()
             let i = g.input([2, 3, 4])
-            g.node(.reduce(op, keepDims: keep), [i, g.ints(axes)], [out])
+            g.node(ReduceOperator(kind: op, keepDims: keep), [i, g.ints(axes)], [out])
             return try g.run([x])[0]
         }
         func at(_ a: Int, _ b: Int, _ c: Int) -> Float { x[a * 12 + b * 4 + c] }
@@ -227,7 +227,7 @@ func runOp(_ op: GraphOperation, _ a: ([Int], [Float]), _ b: ([Int], [Float])? =
         func resize(_ alignCorners: Bool, _ halfPixel: Bool) throws -> [Float] {
             var g = GraphBuilder()
             let i = g.input([1, 1, 2, 1])
-            g.node(.resizeBilinear(alignCorners: alignCorners, halfPixelCenters: halfPixel), [i, g.ints([1, 4])], [[1, 1, 4, 1]])
+            g.node(ResizeBilinearOperator(alignCorners: alignCorners, halfPixelCenters: halfPixel), [i, g.ints([1, 4])], [[1, 1, 4, 1]])
             return try g.run([[0, 1]])[0]
         }
         func close(_ a: [Float], _ b: [Float]) -> Bool { zip(a, b).allSatisfy { abs($0 - $1) <= 1e-6 } }
@@ -243,10 +243,10 @@ func runOp(_ op: GraphOperation, _ a: ([Int], [Float]), _ b: ([Int], [Float])? =
         let half = g.constant(.float16([0x3C00, 0xC100, 0x7BFF, 0x0001]), shape: [4], type: .float16)
         let q = g.constant(.int8([-128, 0, 5, 127]), shape: [4], type: .int8,
                            quantization: Quantization(scales: [0.5], zeroPoints: [2], axis: 0))
-        let h = g.node(.dequantize, [half], [[4]], output: false)[0]
-        let d = g.node(.dequantize, [q], [[4]], output: false)[0]
-        g.node(.binary(.add, .none), [x, h], [[4]])
-        g.node(.binary(.add, .none), [x, d], [[4]])
+        let h = g.node(DequantizeOperator(), [half], [[4]], output: false)[0]
+        let d = g.node(DequantizeOperator(), [q], [[4]], output: false)[0]
+        g.node(BinaryOperator(.add, .none), [x, h], [[4]])
+        g.node(BinaryOperator(.add, .none), [x, d], [[4]])
         let interpreter = try Interpreter(graph: g.graph, numThreads: 1)
         #expect(interpreter.plan.kernels.count == 2) // both DEQUANTIZEs folded at load
         try interpreter.setInput(0, [0, 0, 0, 0])
@@ -263,8 +263,8 @@ func runOp(_ op: GraphOperation, _ a: ([Int], [Float]), _ b: ([Int], [Float])? =
         var g = GraphBuilder()
         let i = g.input([1, 4, 4, 2])
         let wk = g.constant(.float32(w), shape: [3, 3, 3, 2]), bk = g.constant(.float32(bias), shape: [3])
-        g.node(.conv2d(ConvolutionOptions(padding: .same, strideH: 1, strideW: 1, activation: .none)), [i, wk, bk], [[1, 4, 4, 3]])
-        g.node(.maxPool2d(PoolOptions(padding: .valid, strideH: 2, strideW: 2, filterH: 2, filterW: 2, activation: .none)), [i], [[1, 2, 2, 2]])
+        g.node(Conv2DOperator(options: ConvolutionOptions(padding: .same, strideH: 1, strideW: 1, activation: .none)), [i, wk, bk], [[1, 4, 4, 3]])
+        g.node(MaxPool2DOperator(options: PoolOptions(padding: .valid, strideH: 2, strideW: 2, filterH: 2, filterW: 2, activation: .none)), [i], [[1, 2, 2, 2]])
         let out = try g.run([x])
         for oy in 0..<4 { for ox in 0..<4 { for o in 0..<3 {
             var s = bias[o]
@@ -291,10 +291,10 @@ func runOp(_ op: GraphOperation, _ a: ([Int], [Float]), _ b: ([Int], [Float])? =
             let w = g.constant(.float32((0..<6).map { Float($0) - 2.5 }), shape: [3, 1, 1, 2])
             let b = g.constant(.float32([0.5, -1, 2]), shape: [3])
             let alpha = g.constant(.float32([0.1, 0.2, 0.3]), shape: [1, 1, 3])
-            let c = g.node(.conv2d(ConvolutionOptions(padding: .valid, strideH: 1, strideW: 1, activation: .none)),
+            let c = g.node(Conv2DOperator(options: ConvolutionOptions(padding: .valid, strideH: 1, strideW: 1, activation: .none)),
                            [i, w, b], [[1, 4, 4, 3]], output: !blockFusion)[0]
-            let s = g.node(.binary(.add, .reluN1To1), [r, c], [[1, 4, 4, 3]], output: !blockFusion)[0]
-            g.node(.binary(.prelu, .none), [s, alpha], [[1, 4, 4, 3]])
+            let s = g.node(BinaryOperator(.add, .reluN1To1), [r, c], [[1, 4, 4, 3]], output: !blockFusion)[0]
+            g.node(BinaryOperator(.prelu, .none), [s, alpha], [[1, 4, 4, 3]])
             return g
         }
         let fused = build(blockFusion: true), plain = build(blockFusion: false)
@@ -307,7 +307,7 @@ func runOp(_ op: GraphOperation, _ a: ([Int], [Float]), _ b: ([Int], [Float])? =
     @Test func shapeMismatchIsAnError() throws {
         var g = GraphBuilder()
         let x = g.input([2, 3])
-        g.node(.binary(.add, .none), [x, g.input([4])], [[2, 3]])
+        g.node(BinaryOperator(.add, .none), [x, g.input([4])], [[2, 3]])
         #expect(throws: VisionTasksError.self) { _ = try g.run([[1, 2, 3, 4, 5, 6], [1, 2, 3, 4]]) }
     }
 }

@@ -9,7 +9,7 @@ import VisionErrors
         var g = GraphBuilder()
         let k = g.constant(.float32([1, 2]), shape: [2])
         g.graph.inputs.append(k)
-        g.node(.unary(.relu), [k], [[2]])
+        g.node(UnaryOperator(.relu), [k], [[2]])
         #expect(throws: VisionTasksError.invalidModel("graph input k0 is a constant tensor")) { try PlanPasses.validate(g.graph) }
     }
 
@@ -17,8 +17,8 @@ import VisionErrors
         var g = GraphBuilder()
         let x = g.input([2])
         let a = g.constant(.float32([1, 2]), shape: [2]), b = g.constant(.float32([10, 20]), shape: [2])
-        let sum = g.node(.binary(.add, .none), [a, b], [[2]], output: false)[0]
-        g.node(.binary(.mul, .none), [x, sum], [[2]])
+        let sum = g.node(BinaryOperator(.add, .none), [a, b], [[2]], output: false)[0]
+        g.node(BinaryOperator(.mul, .none), [x, sum], [[2]])
         var graph = g.graph
         try PlanPasses.fold(&graph)
         #expect(graph.nodes.map(\.index) == [1])
@@ -28,7 +28,7 @@ import VisionErrors
     @Test func foldRefusesAnOutputDeclaredWithAnotherShape() {
         var g = GraphBuilder()
         let x = g.input([2])
-        g.node(.unary(.relu), [x], [[3]])
+        g.node(UnaryOperator(.relu), [x], [[3]])
         var graph = g.graph
         #expect {
             try PlanPasses.fold(&graph)
@@ -41,20 +41,20 @@ import VisionErrors
     @Test func fuseMergesAReluIntoItsProducer() throws {
         var g = GraphBuilder()
         let x = g.input([4]), y = g.input([4])
-        let s = g.node(.binary(.add, .none), [x, y], [[4]], output: false)[0]
-        g.node(.unary(.relu), [s], [[4]])
+        let s = g.node(BinaryOperator(.add, .none), [x, y], [[4]], output: false)[0]
+        g.node(UnaryOperator(.relu), [s], [[4]])
         var graph = g.graph
         try PlanPasses.fold(&graph)
         let nodes = try PlanPasses.fuse(&graph)
-        #expect(nodes.map(\.node.operation) == [.binary(.add, .relu)])
+        #expect(nodes.map { $0.node.operation as? BinaryOperator } == [BinaryOperator(.add, .relu)])
     }
 
     @Test func planMemoryAndBindShareAReshapesBuffer() throws {
         var g = GraphBuilder()
         let x = g.input([1, 4])
-        let a = g.node(.unary(.neg), [x], [[1, 4]], output: false)[0]
-        let b = g.node(.reshape(newShape: [4]), [a], [[4]], output: false)[0]
-        let c = g.node(.unary(.neg), [b], [[4]])[0]
+        let a = g.node(UnaryOperator(.neg), [x], [[1, 4]], output: false)[0]
+        let b = g.node(ReshapeOperator(newShape: [4]), [a], [[4]], output: false)[0]
+        let c = g.node(UnaryOperator(.neg), [b], [[4]])[0]
         var graph = g.graph
         try PlanPasses.fold(&graph)
         let nodes = try PlanPasses.fuse(&graph)

@@ -3,54 +3,35 @@
 // followed by ADD of a same-shape tensor and/or a per-channel PRELU becomes one convolution
 // whose C kernel adds the residual and applies PRELU as it writes each output tile.
 
-extension GraphOperation {
-    /// This operation with `activation` fused into it, when it has a free activation slot.
-    func fusing(_ activation: Activation) -> GraphOperation? {
-        switch self {
-        case .binary(let op, .none) where op != .prelu: return .binary(op, activation)
-        case .conv2d(var o) where o.activation == .none && !o.hasPReLU:
-            o.activation = activation
-            return .conv2d(o)
-        case .depthwiseConv2d(var o) where o.activation == .none:
-            o.activation = activation
-            return .depthwiseConv2d(o)
-        case .fullyConnected(.none, let keep): return .fullyConnected(activation, keepNumDims: keep)
-        case .maxPool2d(var o) where o.activation == .none:
-            o.activation = activation
-            return .maxPool2d(o)
-        case .concatenation(let axis, .none): return .concatenation(axis: axis, activation)
-        default: return nil
-        }
-    }
-}
-
 extension Graph {
     /// Applies every fusion; run after constant folding (PRELU's alpha must be a constant by then).
     mutating func fuseOperators() {
         fuse { graph, producer, consumer in
-            guard case .unary(.relu) = consumer.operation, let fused = producer.operation.fusing(.relu) else { return nil }
+            guard (consumer.operation as? UnaryOperator)?.kind == .relu, let fused = producer.operation.fusing(.relu) else {
+                return nil
+            }
             var node = producer
             node.operation = fused
             return node
         }
         fuse { graph, producer, consumer in
-            guard case .conv2d(var o) = producer.operation, o.activation == .none, !o.hasResidual, !o.hasPReLU,
-                  case .binary(.add, let activation) = consumer.operation, consumer.inputs.count == 2 else { return nil }
+            guard var o = (producer.operation as? Conv2DOperator)?.options, o.activation == .none, !o.hasResidual, !o.hasPReLU,
+                  let add = consumer.operation as? BinaryOperator, add.kind == .add, consumer.inputs.count == 2 else { return nil }
             let mine = producer.outputs[0]
             let other = consumer.inputs[0] == mine ? consumer.inputs[1] : consumer.inputs[0]
             guard other != mine, other >= 0, graph.tensors[other].type == .float32,
                   graph.tensors[other].shape == graph.tensors[mine].shape,
                   graph.tensors[consumer.outputs[0]].shape == graph.tensors[mine].shape else { return nil }
-            o.activation = activation
+            o.activation = add.activation
             o.hasResidual = true
             var node = producer
-            node.operation = .conv2d(o)
+            node.operation = Conv2DOperator(options: o)
             node.inputs = Array((node.inputs + [-1, -1, -1]).prefix(3)) + [other, -1]
             return node
         }
         fuse { graph, producer, consumer in
-            guard case .conv2d(var o) = producer.operation, !o.hasPReLU,
-                  case .binary(.prelu, _) = consumer.operation, consumer.inputs.count == 2,
+            guard var o = (producer.operation as? Conv2DOperator)?.options, !o.hasPReLU,
+                  (consumer.operation as? BinaryOperator)?.kind == .prelu, consumer.inputs.count == 2,
                   consumer.inputs[0] == producer.outputs[0] else { return nil }
             let alpha = graph.tensors[consumer.inputs[1]]
             let shape = graph.tensors[producer.outputs[0]].shape
@@ -58,7 +39,7 @@ extension Graph {
                   alpha.shape.last == channels, graph.tensors[consumer.outputs[0]].shape == shape else { return nil }
             o.hasPReLU = true
             var node = producer
-            node.operation = .conv2d(o)
+            node.operation = Conv2DOperator(options: o)
             let base = Array((node.inputs + [-1, -1, -1, -1]).prefix(4))
             node.inputs = base + [consumer.inputs[1]]
             return node

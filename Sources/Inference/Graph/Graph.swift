@@ -69,69 +69,9 @@ enum Activation: Equatable, Sendable {
     }
 }
 
-/// Options of CONV_2D and DEPTHWISE_CONV_2D.
-struct ConvolutionOptions: Equatable, Sendable {
-    var padding: WindowPadding
-    var strideH: Int, strideW: Int
-    var dilationH: Int = 1, dilationW: Int = 1
-    var activation: Activation
-    /// Output channels per input channel (depthwise only).
-    var depthMultiplier: Int = 1
-    /// CONV_2D only, set by fusion: input 3 is a same-shape tensor added before the activation.
-    var hasResidual = false
-    /// CONV_2D only, set by fusion: input 4 is a per-channel PRELU alpha applied after the activation.
-    var hasPReLU = false
-}
-
-/// Options of MAX_POOL_2D.
-struct PoolOptions: Equatable, Sendable {
-    var padding: WindowPadding
-    var strideH: Int, strideW: Int
-    var filterH: Int, filterW: Int
-    var activation: Activation
-}
-
-/// Masks of STRIDED_SLICE, as TFLite defines them (bit i refers to slice dimension i).
-struct SliceMasks: Equatable, Sendable {
-    var beginMask = 0, endMask = 0, ellipsisMask = 0, newAxisMask = 0, shrinkAxisMask = 0
-    /// When true, `end` is an offset from `begin` rather than an index.
-    var offset = false
-}
-
-/// Elementwise operators of two inputs (numpy broadcasting).
-enum BinaryOperator: Equatable, Sendable { case add, sub, mul, div, squaredDifference, maximum, prelu }
-
-/// Elementwise operators of one input.
-enum UnaryOperator: Equatable, Sendable { case neg, sqrt, rsqrt, relu, logistic }
-
-/// Reductions over a set of axes.
-enum ReduceOperator: Equatable, Sendable { case mean, sum, max, min }
-
-/// What a node computes, with its options already decoded.
-enum GraphOperation: Equatable, Sendable {
-    case binary(BinaryOperator, Activation)
-    case unary(UnaryOperator)
-    case conv2d(ConvolutionOptions)
-    case depthwiseConv2d(ConvolutionOptions)
-    case fullyConnected(Activation, keepNumDims: Bool)
-    case maxPool2d(PoolOptions)
-    case softmax(beta: Float)
-    case pad
-    /// `newShape` from the options, used when the shape is not given as an input tensor.
-    case reshape(newShape: [Int]?)
-    case concatenation(axis: Int, Activation)
-    case resizeBilinear(alignCorners: Bool, halfPixelCenters: Bool)
-    case transpose
-    case stridedSlice(SliceMasks)
-    case gather(axis: Int, batchDims: Int)
-    case unpack(num: Int, axis: Int)
-    case reduce(ReduceOperator, keepDims: Bool)
-    case dequantize
-}
-
 /// One operator application: which tensors it reads (-1 for an absent optional input) and writes.
 struct GraphNode: Sendable {
-    var operation: GraphOperation
+    var operation: any GraphOperation
     /// The TFLite operator name (for messages).
     var opName: String
     /// The operator's index in the model's subgraph (for messages).

@@ -1,5 +1,6 @@
 // TFLite model → Graph: decodes subgraph 0's tensors (constant bytes by element type) and maps
-// each operator and its options to a `GraphOperation`, refusing anything the engine cannot run.
+// each operator and its options to a `GraphOperation` through OperatorTable, refusing anything the
+// engine cannot run.
 
 import Foundation
 import TFLite
@@ -111,79 +112,9 @@ enum GraphLoader {
         }
     }
 
-    /// The operation of `op`; nil when the operator is not one the engine implements.
-    private static func operation(_ op: TFLiteModel.Operator, place: String) throws -> GraphOperation? {
-        let options = op.options
-        let fused = try activation(options.fusedActivation, place: place)
-        func mismatch() -> VisionTasksError {
-            .invalidModel("\(place) has options of another operator (\(options))")
-        }
-        switch op.opcode {
-        case .add: return .binary(.add, fused)
-        case .sub: return .binary(.sub, fused)
-        case .mul: return .binary(.mul, fused)
-        case .div: return .binary(.div, fused)
-        case .squaredDifference: return .binary(.squaredDifference, .none)
-        case .maximum: return .binary(.maximum, .none)
-        case .prelu: return .binary(.prelu, .none)
-        case .neg: return .unary(.neg)
-        case .sqrt: return .unary(.sqrt)
-        case .rsqrt: return .unary(.rsqrt)
-        case .relu: return .unary(.relu)
-        case .logistic: return .unary(.logistic)
-        case .conv2D:
-            guard case .conv2D(let o) = options else { throw mismatch() }
-            return .conv2d(ConvolutionOptions(padding: o.padding == .same ? .same : .valid, strideH: o.strideHeight,
-                                              strideW: o.strideWidth, dilationH: o.dilationHeight,
-                                              dilationW: o.dilationWidth, activation: fused))
-        case .depthwiseConv2D:
-            guard case .depthwiseConv2D(let o) = options else { throw mismatch() }
-            return .depthwiseConv2d(ConvolutionOptions(padding: o.padding == .same ? .same : .valid, strideH: o.strideHeight,
-                                                       strideW: o.strideWidth, dilationH: o.dilationHeight,
-                                                       dilationW: o.dilationWidth, activation: fused,
-                                                       depthMultiplier: o.depthMultiplier))
-        case .fullyConnected:
-            guard case .fullyConnected(let o) = options else { throw mismatch() }
-            guard o.weightsFormat == 0 else {
-                throw VisionTasksError.unsupportedModel("\(place) is not supported: shuffled weights format \(o.weightsFormat)")
-            }
-            return .fullyConnected(fused, keepNumDims: o.keepNumDims)
-        case .maxPool2D:
-            guard case .pool2D(let o) = options else { throw mismatch() }
-            return .maxPool2d(PoolOptions(padding: o.padding == .same ? .same : .valid, strideH: o.strideHeight,
-                                          strideW: o.strideWidth, filterH: o.filterHeight, filterW: o.filterWidth,
-                                          activation: fused))
-        case .softmax:
-            guard case .softmax(let beta) = options else { throw mismatch() }
-            return .softmax(beta: beta)
-        case .pad: return .pad
-        case .reshape:
-            if case .reshape(let shape) = options { return .reshape(newShape: shape) }
-            return .reshape(newShape: nil)
-        case .concatenation:
-            guard case .concatenation(let o) = options else { throw mismatch() }
-            return .concatenation(axis: o.axis, fused)
-        case .resizeBilinear:
-            guard case .resizeBilinear(let o) = options else { return .resizeBilinear(alignCorners: false, halfPixelCenters: false) }
-            return .resizeBilinear(alignCorners: o.alignCorners, halfPixelCenters: o.halfPixelCenters)
-        case .transpose: return .transpose
-        case .stridedSlice:
-            guard case .stridedSlice(let o) = options else { return .stridedSlice(SliceMasks()) }
-            return .stridedSlice(SliceMasks(beginMask: o.beginMask, endMask: o.endMask, ellipsisMask: o.ellipsisMask,
-                                            newAxisMask: o.newAxisMask, shrinkAxisMask: o.shrinkAxisMask, offset: o.offset))
-        case .gather:
-            guard case .gather(let o) = options else { return .gather(axis: 0, batchDims: 0) }
-            return .gather(axis: o.axis, batchDims: o.batchDims)
-        case .unpack:
-            guard case .unpack(let o) = options else { throw mismatch() }
-            return .unpack(num: o.num, axis: o.axis)
-        case .mean, .sum, .reduceMax, .reduceMin:
-            var keepDims = false
-            if case .reducer(let o) = options { keepDims = o.keepDims }
-            let kind: ReduceOperator = op.opcode == .mean ? .mean : op.opcode == .sum ? .sum : op.opcode == .reduceMax ? .max : .min
-            return .reduce(kind, keepDims: keepDims)
-        case .dequantize: return .dequantize
-        default: return nil
-        }
+    /// The operation of `op` from the operator table; nil when the engine does not implement it.
+    private static func operation(_ op: TFLiteModel.Operator, place: String) throws -> (any GraphOperation)? {
+        let source = OperatorSource(op: op, place: place, activation: try activation(op.options.fusedActivation, place: place))
+        return try OperatorTable.loaders[op.opcode].map { try $0(source) }
     }
 }

@@ -144,7 +144,7 @@ func binaryKernel<F: BinaryFunction>(_: F.Type, plan: BroadcastPlan, a: UnsafePo
 }
 
 /// Makes the kernel for `op`, specialised for its function.
-func makeBinaryKernel(_ op: BinaryOperator, plan: BroadcastPlan, a: UnsafePointer<Float>, b: UnsafePointer<Float>,
+func makeBinaryKernel(_ op: BinaryOperator.Kind, plan: BroadcastPlan, a: UnsafePointer<Float>, b: UnsafePointer<Float>,
                       out: UnsafeMutablePointer<Float>, activation: Activation) -> Kernel {
     switch op {
     case .add: return binaryKernel(AddFunction.self, plan: plan, a: a, b: b, out: out, activation: activation)
@@ -196,7 +196,7 @@ func unaryKernel<F: UnaryFunction>(_: F.Type, input: UnsafePointer<Float>, out: 
 }
 
 /// Makes the kernel for `op`, specialised for its function.
-func makeUnaryKernel(_ op: UnaryOperator, input: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>,
+func makeUnaryKernel(_ op: UnaryOperator.Kind, input: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>,
                      count: Int) -> Kernel {
     switch op {
     case .neg: return unaryKernel(NegFunction.self, input: input, out: out, count: count)

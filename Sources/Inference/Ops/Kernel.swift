@@ -31,6 +31,24 @@ func dims(_ values: [Int]) -> Dims {
     return d
 }
 
+/// Calls `body` with the offsets, through strides `a` and `b`, of every index of the first five of
+/// six collapsed dimensions `extents` (the sixth, innermost, is the caller's loop).
+@inline(__always)
+func forEachOuterIndex(_ extents: Dims, _ a: Dims, _ b: Dims, _ body: (Int, Int) -> Void) {
+    for i0 in 0..<extents[0] {
+        for i1 in 0..<extents[1] {
+            for i2 in 0..<extents[2] {
+                for i3 in 0..<extents[3] {
+                    for i4 in 0..<extents[4] {
+                        body(i0 * a[0] + i1 * a[1] + i2 * a[2] + i3 * a[3] + i4 * a[4],
+                             i0 * b[0] + i1 * b[1] + i2 * b[2] + i3 * b[3] + i4 * b[4])
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// Row-major strides of a shape.
 func contiguousStrides(_ shape: [Int]) -> [Int] {
     var strides = [Int](repeating: 1, count: shape.count)

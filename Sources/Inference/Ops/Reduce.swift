@@ -56,11 +56,11 @@ struct ReducePlan: Equatable {
 /// A prepared reduction.
 final class ReduceKernel: Kernel {
     let plan: ReducePlan
-    let op: ReduceOperator
+    let op: ReduceOperator.Kind
     let input: UnsafePointer<Float>
     let out: UnsafeMutablePointer<Float>
 
-    init(plan: ReducePlan, op: ReduceOperator, input: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>) {
+    init(plan: ReducePlan, op: ReduceOperator.Kind, input: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>) {
         self.plan = plan
         self.op = op
         self.input = input
@@ -85,43 +85,34 @@ final class ReduceKernel: Kernel {
         let e = plan.extents, si = plan.inputStrides, so = plan.outputStrides
         let n = e[5]
         let innerKept = so[5] == 1
-        for i0 in 0..<e[0] {
-            for i1 in 0..<e[1] {
-                for i2 in 0..<e[2] {
-                    for i3 in 0..<e[3] {
-                        for i4 in 0..<e[4] {
-                            let src = input + (i0 * si[0] + i1 * si[1] + i2 * si[2] + i3 * si[3] + i4 * si[4])
-                            let dst = out + (i0 * so[0] + i1 * so[1] + i2 * so[2] + i3 * so[3] + i4 * so[4])
-                            if innerKept {
-                                var j = 0
-                                while j + 8 <= n {
-                                    store8(f(load8(dst + j), load8(src + j)), dst + j)
-                                    j += 8
-                                }
-                                while j < n {
-                                    dst[j] = f(SIMD8(repeating: dst[j]), SIMD8(repeating: src[j]))[0]
-                                    j += 1
-                                }
-                            } else {
-                                var acc = SIMD8<Float>(repeating: initial)
-                                var j = 0
-                                while j + 8 <= n {
-                                    acc = f(acc, load8(src + j))
-                                    j += 8
-                                }
-                                var tail = SIMD8<Float>(repeating: initial)
-                                for k in 0..<(n - j) { tail[k] = src[j + k] }
-                                acc = f(acc, tail)
-                                // Fold the lanes pairwise.
-                                let h = f(SIMD8(lowHalf: acc.lowHalf, highHalf: acc.lowHalf),
-                                          SIMD8(lowHalf: acc.highHalf, highHalf: acc.highHalf))
-                                var r = h[0]
-                                for k in 1..<4 { r = f(SIMD8(repeating: r), SIMD8(repeating: h[k]))[0] }
-                                dst[0] = f(SIMD8(repeating: dst[0]), SIMD8(repeating: r))[0]
-                            }
-                        }
-                    }
+        forEachOuterIndex(e, si, so) { inputOffset, outputOffset in
+            let src = input + inputOffset, dst = out + outputOffset
+            if innerKept {
+                var j = 0
+                while j + 8 <= n {
+                    store8(f(load8(dst + j), load8(src + j)), dst + j)
+                    j += 8
                 }
+                while j < n {
+                    dst[j] = f(SIMD8(repeating: dst[j]), SIMD8(repeating: src[j]))[0]
+                    j += 1
+                }
+            } else {
+                var acc = SIMD8<Float>(repeating: initial)
+                var j = 0
+                while j + 8 <= n {
+                    acc = f(acc, load8(src + j))
+                    j += 8
+                }
+                var tail = SIMD8<Float>(repeating: initial)
+                for k in 0..<(n - j) { tail[k] = src[j + k] }
+                acc = f(acc, tail)
+                // Fold the lanes pairwise.
+                let h = f(SIMD8(lowHalf: acc.lowHalf, highHalf: acc.lowHalf),
+                          SIMD8(lowHalf: acc.highHalf, highHalf: acc.highHalf))
+                var r = h[0]
+                for k in 1..<4 { r = f(SIMD8(repeating: r), SIMD8(repeating: h[k]))[0] }
+                dst[0] = f(SIMD8(repeating: dst[0]), SIMD8(repeating: r))[0]
             }
         }
     }

@@ -43,22 +43,13 @@ struct StridedCopy: Equatable {
         let n = e[5]
         let contiguous = s[5] == 1 && d[5] == 1
         let src0 = source + sourceOffset, dst0 = destination + destinationOffset
-        for i0 in 0..<e[0] {
-            for i1 in 0..<e[1] {
-                for i2 in 0..<e[2] {
-                    for i3 in 0..<e[3] {
-                        for i4 in 0..<e[4] {
-                            let src = src0 + (i0 * s[0] + i1 * s[1] + i2 * s[2] + i3 * s[3] + i4 * s[4])
-                            let dst = dst0 + (i0 * d[0] + i1 * d[1] + i2 * d[2] + i3 * d[3] + i4 * d[4])
-                            if contiguous {
-                                dst.update(from: src, count: n)
-                            } else {
-                                let ss = s[5], ds = d[5]
-                                for j in 0..<n { dst[j * ds] = src[j * ss] }
-                            }
-                        }
-                    }
-                }
+        forEachOuterIndex(e, s, d) { sourceStep, destinationStep in
+            let src = src0 + sourceStep, dst = dst0 + destinationStep
+            if contiguous {
+                dst.update(from: src, count: n)
+            } else {
+                let ss = s[5], ds = d[5]
+                for j in 0..<n { dst[j * ds] = src[j * ss] }
             }
         }
     }

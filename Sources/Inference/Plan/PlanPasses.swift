@@ -86,14 +86,14 @@ enum PlanPasses {
                         throw VisionTasksError.invalidModel("input tensor \(graph.tensors[t].name) is read before it is computed")
                     }
                 }
-                prepared = try NodePreparer(graph: graph, node: node).prepare()
+                prepared = try node.operation.prepare(NodeInputs(graph: graph, node: node))
                 for (slot, t) in node.outputs.enumerated() {
                     let declared = graph.tensors[t]
                     let inferred = prepared.outputShapes[slot]
                     guard declared.shape == inferred || declared.shape.isEmpty && inferred.reduce(1, *) == 1 else {
                         throw VisionTasksError.invalidModel("output \(declared.name) is declared \(declared.shape) but computes to \(inferred)")
                     }
-                    guard declared.type == .float32 || node.operation == .dequantize else {
+                    guard declared.type == .float32 || node.operation is DequantizeOperator else {
                         throw VisionTasksError.unsupportedModel("output \(declared.name) has type \(declared.type)")
                     }
                     guard declared.constant == nil, !written.contains(t) else {
@@ -127,7 +127,7 @@ enum PlanPasses {
         graph.fuseOperators()
         return try graph.nodes.map { node in
             do {
-                return (node, try NodePreparer(graph: graph, node: node).prepare())
+                return (node, try node.operation.prepare(NodeInputs(graph: graph, node: node)))
             } catch {
                 throw modelError(error, node: node)
             }

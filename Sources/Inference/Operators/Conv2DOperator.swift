@@ -1,0 +1,81 @@
+// CONV_2D on NHWC with constant [out, h, w, in] weights packed once for the C kernel
+// (Kernels/Conv2DKernel.swift), plus what fusion folds into it: a RELU, a same-shape residual ADD
+// (input 3) and a per-channel PRELU (input 4), all applied as each output tile is written.
+
+import TFLite
+import VisionErrors
+
+/// Options of CONV_2D and DEPTHWISE_CONV_2D.
+struct ConvolutionOptions: Equatable, Sendable {
+    var padding: WindowPadding
+    var strideH: Int, strideW: Int
+    var dilationH: Int = 1, dilationW: Int = 1
+    var activation: Activation
+    /// Output channels per input channel (depthwise only).
+    var depthMultiplier: Int = 1
+    /// CONV_2D only, set by fusion: input 3 is a same-shape tensor added before the activation.
+    var hasResidual = false
+    /// CONV_2D only, set by fusion: input 4 is a per-channel PRELU alpha applied after the activation.
+    var hasPReLU = false
+
+    /// These options with `activation` fused in.
+    func activated(_ activation: Activation) -> Self {
+        var options = self
+        options.activation = activation
+        return options
+    }
+}
+
+extension WindowPadding {
+    /// The engine's padding for a model's SAME or VALID.
+    init(_ padding: Padding) { self = padding == .same ? .same : .valid }
+}
+
+/// CONV_2D: input 1 the constant filter, input 2 the optional bias.
+struct Conv2DOperator: GraphOperation, Equatable {
+    var options: ConvolutionOptions
+
+    static let loaders: [BuiltinOperator: OperatorLoader] = [
+        .conv2D: { source in
+            guard case .conv2D(let o) = source.options else { throw source.mismatch() }
+            return Conv2DOperator(options: ConvolutionOptions(padding: WindowPadding(o.padding), strideH: o.strideHeight,
+                                                     strideW: o.strideWidth, dilationH: o.dilationHeight,
+                                                     dilationW: o.dilationWidth, activation: source.activation))
+        },
+    ]
+
+    func prepare(_ node: NodeInputs) throws(VisionTasksError) -> PreparedNode {
+        try node.requireOutputs(1)
+        let s = try node.floatShape(0), f = try node.floatShape(1)
+        try require(s.count == 4 && f.count == 4, "input \(s) and filter \(f) must be 4-D")
+        try require(f[3] == s[3], "filter \(f) does not match input channels \(s[3])")
+        let geometry = try node.windowGeometry(input: s, kernelH: f[1], kernelW: f[2], outputChannels: f[0], options: options)
+        try node.requireBias(slot: 2, channels: f[0])
+        if options.hasResidual {
+            try require(try node.floatShape(3) == geometry.outputShape, "fused residual does not match the output")
+        }
+        if options.hasPReLU {
+            let alphaIsConstant = try node.tensor(4).constant != nil
+            let alphaCount = try node.floatShape(4).reduce(1, *)
+            try require(alphaIsConstant && alphaCount == f[0], "fused PRELU alpha must be a constant with one value per channel")
+        }
+        let options = options
+        return PreparedNode(outputShapes: [geometry.outputShape]) { ctx in
+            let (filter, bias) = try weightsAndBias(ctx, "CONV_2D")
+            let weights = try PackedConv2DWeights(geometry: geometry, filter: filter, bias: bias)
+            let (input, output, threads, clamp) = (ctx.input(0), ctx.output(0), ctx.threads, ClampRange(options.activation))
+            let residual = options.hasResidual ? ctx.input(3) : nil
+            let alpha = options.hasPReLU ? ctx.input(4) : nil
+            let scratchCount = weights.scratchCount(threads: threads)
+            let scratch = scratchCount > 0 ? AlignedFloats(count: scratchCount) : nil
+            return BoundKernel {
+                conv2D(input: input, output: output, weights: weights, activation: clamp, residual: residual,
+                       preluAlpha: alpha, scratch: scratch?.pointer, threads: threads)
+            }
+        }
+    }
+
+    func fusing(_ activation: Activation) -> (any GraphOperation)? {
+        options.activation == .none && !options.hasPReLU ? Conv2DOperator(options: options.activated(activation)) : nil
+    }
+}

@@ -1,0 +1,34 @@
+// RESIZE_BILINEAR of an NHWC tensor to a constant size, with TFLite's align_corners and
+// half_pixel_centers rules (Ops/ResizeBilinear.swift).
+
+import TFLite
+import VisionErrors
+
+/// RESIZE_BILINEAR: input 1 is the constant [height, width].
+struct ResizeBilinearOperator: GraphOperation, Equatable {
+    var alignCorners: Bool
+    var halfPixelCenters: Bool
+
+    static let loaders: [BuiltinOperator: OperatorLoader] = [
+        .resizeBilinear: { source in
+            guard case .resizeBilinear(let o) = source.options else {
+                return ResizeBilinearOperator(alignCorners: false, halfPixelCenters: false)
+            }
+            return ResizeBilinearOperator(alignCorners: o.alignCorners, halfPixelCenters: o.halfPixelCenters)
+        },
+    ]
+
+    func prepare(_ node: NodeInputs) throws(VisionTasksError) -> PreparedNode {
+        try node.requireOutputs(1)
+        let s = try node.floatShape(0)
+        try require(s.count == 4, "input must be NHWC, got \(s)")
+        let size = try node.ints(1)
+        try require(size.count == 2 && size.allSatisfy { $0 > 0 }, "size \(size) is not two positive values")
+        try require(!(alignCorners && halfPixelCenters), "align_corners and half_pixel_centers are both set")
+        let (alignCorners, halfPixelCenters) = (alignCorners, halfPixelCenters)
+        return PreparedNode(outputShapes: [[s[0], size[0], size[1], s[3]]]) { ctx in
+            ResizeBilinearKernel(input: ctx.input(0), out: ctx.output(0), inputShape: s, outH: size[0], outW: size[1],
+                                 alignCorners: alignCorners, halfPixelCenters: halfPixelCenters)
+        }
+    }
+}

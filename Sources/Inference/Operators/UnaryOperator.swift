@@ -1,0 +1,32 @@
+// NEG, SQRT, RSQRT, RELU and LOGISTIC: one input, elementwise (Ops/Elementwise.swift's vector loops).
+
+import TFLite
+import VisionErrors
+
+/// An elementwise operator of one input.
+struct UnaryOperator: GraphOperation, Equatable {
+    /// Which function of the input.
+    enum Kind: Equatable, Sendable { case neg, sqrt, rsqrt, relu, logistic }
+
+    var kind: Kind
+
+    init(_ kind: Kind) { self.kind = kind }
+
+    static let loaders: [BuiltinOperator: OperatorLoader] = [
+        .neg: { _ in UnaryOperator(.neg) },
+        .sqrt: { _ in UnaryOperator(.sqrt) },
+        .rsqrt: { _ in UnaryOperator(.rsqrt) },
+        .relu: { _ in UnaryOperator(.relu) },
+        .logistic: { _ in UnaryOperator(.logistic) },
+    ]
+
+    func prepare(_ node: NodeInputs) throws(VisionTasksError) -> PreparedNode {
+        try node.requireOutputs(1)
+        let s = try node.floatShape(0)
+        let count = s.reduce(1, *)
+        let kind = kind
+        return PreparedNode(outputShapes: [s]) { ctx in
+            makeUnaryKernel(kind, input: ctx.input(0), out: ctx.output(0), count: count)
+        }
+    }
+}
