@@ -341,4 +341,18 @@ func runOp(_ op: any GraphOperation, _ a: ([Int], [Float]), _ b: ([Int], [Float]
         let expected: [Float] = [0.5, 0.7310586, 0.11920292, 1]
         #expect(zip(interpreter.output(0), expected).allSatisfy { abs($0 - $1) <= 2e-7 })
     }
+
+    /// The operator table claims each TFLite builtin code once, and holds exactly the operators
+    /// Sources/Inference/README.md lists as supported.
+    @Test func operatorTableClaimsEachCodeOnce() {
+        let claims = OperatorTable.operations.flatMap { $0.loaders.keys }
+        #expect(claims.count == Set(claims).count, "a builtin code is claimed by two operations")
+        let documented: Set<String> = [
+            "ADD", "SUB", "MUL", "DIV", "NEG", "SQRT", "RSQRT", "SQUARED_DIFFERENCE", "MAXIMUM", "CONV_2D",
+            "DEPTHWISE_CONV_2D", "FULLY_CONNECTED", "PRELU", "RELU", "LOGISTIC", "SOFTMAX", "MAX_POOL_2D", "PAD",
+            "RESHAPE", "CONCATENATION", "RESIZE_BILINEAR", "TRANSPOSE", "STRIDED_SLICE", "GATHER", "UNPACK", "MEAN",
+            "SUM", "REDUCE_MAX", "REDUCE_MIN", "DEQUANTIZE",
+        ]
+        #expect(Set(OperatorTable.loaders.keys.map(\.name)) == documented)
+    }
 }
