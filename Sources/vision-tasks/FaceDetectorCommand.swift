@@ -18,11 +18,11 @@ struct FaceDetectorCommand: TaskCommand {
 
     @OptionGroup var common: TaskOptions
 
-    func makeTask(_ base: BaseOptions, mode: RunningMode, live: LiveResults<FaceDetectorResult>?) throws -> FaceDetector {
-        let options = FaceDetectorOptions(baseOptions: base, runningMode: mode, minDetectionConfidence: minDetectionConfidence,
-                                          minSuppressionThreshold: minSuppressionThreshold)
-        options.faceDetectorLiveStreamDelegate = live
-        return try FaceDetector(options: options)
+    typealias Task = FaceDetector
+
+    func makeOptions(_ base: BaseOptions, mode: RunningMode) -> FaceDetectorOptions {
+        return FaceDetectorOptions(baseOptions: base, runningMode: mode, minDetectionConfidence: minDetectionConfidence,
+                                   minSuppressionThreshold: minSuppressionThreshold)
     }
 }
 
@@ -31,12 +31,5 @@ extension FaceDetector: MediaTask {
     static var foundNoun: String { "faces" }
     static func draw(_ result: FaceDetectorResult, on annotation: Annotation) {
         annotation.draw(detections: result.detections)
-    }
-}
-
-extension LiveResults: FaceDetectorLiveStreamDelegate where Result == FaceDetectorResult {
-    func faceDetector(_ faceDetector: FaceDetector, didFinishDetection result: FaceDetectorResult?,
-                      timestampInMilliseconds: Int, error: (any Error)?) {
-        deliver(result, timestampInMilliseconds: timestampInMilliseconds, error: error)
     }
 }
