@@ -20,6 +20,10 @@ struct FaceDetectorCommand: TaskCommand {
 
     typealias Task = FaceDetector
 
+    static func setLiveStreamDelegate(_ live: LiveResults<FaceDetectorResult>?, of options: FaceDetectorOptions) {
+        options.faceDetectorLiveStreamDelegate = live
+    }
+
     func makeOptions(_ base: BaseOptions, mode: RunningMode) -> FaceDetectorOptions {
         return FaceDetectorOptions(baseOptions: base, runningMode: mode, minDetectionConfidence: minDetectionConfidence,
                                    minSuppressionThreshold: minSuppressionThreshold)

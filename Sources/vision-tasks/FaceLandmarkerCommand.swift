@@ -32,6 +32,10 @@ struct FaceLandmarkerCommand: TaskCommand {
 
     typealias Task = FaceLandmarker
 
+    static func setLiveStreamDelegate(_ live: LiveResults<FaceLandmarkerResult>?, of options: FaceLandmarkerOptions) {
+        options.faceLandmarkerLiveStreamDelegate = live
+    }
+
     func makeOptions(_ base: BaseOptions, mode: RunningMode) -> FaceLandmarkerOptions {
         return FaceLandmarkerOptions(
             baseOptions: base, runningMode: mode, numFaces: numFaces,

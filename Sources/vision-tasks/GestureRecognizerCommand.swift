@@ -45,6 +45,10 @@ struct GestureRecognizerCommand: TaskCommand {
 
     typealias Task = GestureRecognizer
 
+    static func setLiveStreamDelegate(_ live: LiveResults<GestureRecognizerResult>?, of options: GestureRecognizerOptions) {
+        options.gestureRecognizerLiveStreamDelegate = live
+    }
+
     func makeOptions(_ base: BaseOptions, mode: RunningMode) -> GestureRecognizerOptions {
         func classifier(_ maxResults: Int?, _ threshold: Float?, _ allow: String?, _ deny: String?) -> ClassifierOptions {
             func names(_ list: String?) -> [String] {

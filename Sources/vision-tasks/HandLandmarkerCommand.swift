@@ -31,6 +31,10 @@ struct HandLandmarkerCommand: TaskCommand {
 
     typealias Task = HandLandmarker
 
+    static func setLiveStreamDelegate(_ live: LiveResults<HandLandmarkerResult>?, of options: HandLandmarkerOptions) {
+        options.handLandmarkerLiveStreamDelegate = live
+    }
+
     func makeOptions(_ base: BaseOptions, mode: RunningMode) -> HandLandmarkerOptions {
         return HandLandmarkerOptions(
             baseOptions: base, runningMode: mode, numHands: hands.numHands,

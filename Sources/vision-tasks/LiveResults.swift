@@ -1,7 +1,7 @@
 import VisionTasks
 
 /// Collects live-stream results for the CLI: each task's delegate protocol is adopted by this
-/// class (below, with how each task's options take it) and forwards here. The handler runs on the
+/// class (below; each subcommand sets it on its options) and forwards here. The handler runs on the
 /// task's one serial delivery queue only, so it may use state the sending thread leaves alone
 /// until `waitUntilIdle`.
 final class LiveResults<Result: Sendable>: @unchecked Sendable {
@@ -24,24 +24,10 @@ extension LiveResults: FaceDetectorLiveStreamDelegate where Result == FaceDetect
     }
 }
 
-extension FaceDetector {
-    /// `MediaTask`: sets `faceDetectorLiveStreamDelegate`.
-    static func setLiveStreamDelegate(_ live: LiveResults<FaceDetectorResult>?, of options: FaceDetectorOptions) {
-        options.faceDetectorLiveStreamDelegate = live
-    }
-}
-
 extension LiveResults: FaceLandmarkerLiveStreamDelegate where Result == FaceLandmarkerResult {
     func faceLandmarker(_ faceLandmarker: FaceLandmarker, didFinishDetection result: FaceLandmarkerResult?,
                         timestampInMilliseconds: Int, error: (any Error)?) {
         deliver(result, timestampInMilliseconds: timestampInMilliseconds, error: error)
-    }
-}
-
-extension FaceLandmarker {
-    /// `MediaTask`: sets `faceLandmarkerLiveStreamDelegate`.
-    static func setLiveStreamDelegate(_ live: LiveResults<FaceLandmarkerResult>?, of options: FaceLandmarkerOptions) {
-        options.faceLandmarkerLiveStreamDelegate = live
     }
 }
 
@@ -52,24 +38,10 @@ extension LiveResults: HandLandmarkerLiveStreamDelegate where Result == HandLand
     }
 }
 
-extension HandLandmarker {
-    /// `MediaTask`: sets `handLandmarkerLiveStreamDelegate`.
-    static func setLiveStreamDelegate(_ live: LiveResults<HandLandmarkerResult>?, of options: HandLandmarkerOptions) {
-        options.handLandmarkerLiveStreamDelegate = live
-    }
-}
-
 extension LiveResults: GestureRecognizerLiveStreamDelegate where Result == GestureRecognizerResult {
     func gestureRecognizer(_ gestureRecognizer: GestureRecognizer,
                            didFinishGestureRecognition result: GestureRecognizerResult?,
                            timestampInMilliseconds: Int, error: (any Error)?) {
         deliver(result, timestampInMilliseconds: timestampInMilliseconds, error: error)
-    }
-}
-
-extension GestureRecognizer {
-    /// `MediaTask`: sets `gestureRecognizerLiveStreamDelegate`.
-    static func setLiveStreamDelegate(_ live: LiveResults<GestureRecognizerResult>?, of options: GestureRecognizerOptions) {
-        options.gestureRecognizerLiveStreamDelegate = live
     }
 }

@@ -10,8 +10,6 @@ protocol MediaTask: VisionTask where TaskResult: Encodable {
     associatedtype Options: VisionTaskOptions
     /// Creates the task; throws what the task throws for a bad model or option.
     init(options: Options) throws
-    /// Makes `live` the delegate of `options` that receives the live-stream results (nil: none).
-    static func setLiveStreamDelegate(_ live: LiveResults<TaskResult>?, of options: Options)
     /// How many things (faces, hands) a result found.
     static func found(in result: TaskResult) -> Int
     /// What `found` counts, plural ("faces", "hands").

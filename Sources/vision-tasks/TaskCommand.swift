@@ -42,6 +42,8 @@ protocol TaskCommand: ParsableCommand {
     associatedtype Task: MediaTask
     /// The shared options (`@OptionGroup`).
     var common: TaskOptions { get }
+    /// Makes `live` the delegate of `options` that receives the live-stream results (nil: none).
+    static func setLiveStreamDelegate(_ live: LiveResults<Task.TaskResult>?, of options: Task.Options)
     /// The task's options in `mode` with the subcommand's options.
     func makeOptions(_ base: BaseOptions, mode: RunningMode) -> Task.Options
 }
@@ -53,7 +55,7 @@ extension TaskCommand {
             let factory = MediaTaskFactory<Task> { mode, live in
                 do {
                     let options = makeOptions(common.baseOptions, mode: mode)
-                    Task.setLiveStreamDelegate(live, of: options)
+                    Self.setLiveStreamDelegate(live, of: options)
                     return try Task(options: options)
                 } catch VisionTasksError.invalidOption(let name, let reason) {
                     throw VisionTasksError.invalidOption(name: OptionFlag.name(forOption: name), reason: reason)
