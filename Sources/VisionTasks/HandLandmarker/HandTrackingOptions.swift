@@ -12,6 +12,7 @@ public class HandTrackingOptions: VisionTaskOptions {
     /// more than this IoU is the same hand (0...1, default 0.5).
     public var minTrackingConfidence: Float
 
+    /// Options with these values (the subclasses' initializers give MediaPipe's defaults).
     init(baseOptions: BaseOptions, runningMode: RunningMode, numHands: Int, minHandDetectionConfidence: Float,
          minHandPresenceConfidence: Float, minTrackingConfidence: Float) {
         self.numHands = numHands

@@ -7,6 +7,7 @@ public class VisionTaskOptions {
     /// How the task is fed: images, video frames or a live stream.
     public var runningMode: RunningMode
 
+    /// Options with this model and running mode (the subclasses' initializers give the defaults).
     init(baseOptions: BaseOptions, runningMode: RunningMode) {
         self.baseOptions = baseOptions
         self.runningMode = runningMode
