@@ -217,20 +217,15 @@ extension BuiltinOptions {
         guard let t = table else {
             throw buffer.fail("\(operatorName()): builtin options of type \(type) are missing their table")
         }
-        func padding(_ id: Int) throws -> Padding {
+        func schemaEnum<Value: RawRepresentable<Int8>>(_ id: Int, _ what: String) throws -> Value {
             let raw = try t.scalar(id, Int8(0))
-            guard let value = Padding(rawValue: raw) else {
-                throw t.buffer.fail("\(operatorName()): invalid padding value \(raw)")
+            guard let value = Value(rawValue: raw) else {
+                throw t.buffer.fail("\(operatorName()): invalid \(what) value \(raw)")
             }
             return value
         }
-        func activation(_ id: Int) throws -> ActivationFunction {
-            let raw = try t.scalar(id, Int8(0))
-            guard let value = ActivationFunction(rawValue: raw) else {
-                throw t.buffer.fail("\(operatorName()): invalid fused activation value \(raw)")
-            }
-            return value
-        }
+        func padding(_ id: Int) throws -> Padding { try schemaEnum(id, "padding") }
+        func activation(_ id: Int) throws -> ActivationFunction { try schemaEnum(id, "fused activation") }
         func int(_ id: Int, _ defaultValue: Int32 = 0) throws -> Int { Int(try t.scalar(id, defaultValue)) }
 
         switch type {

@@ -45,11 +45,8 @@ struct ServedTask: Sendable {
             options.faceLandmarkerLiveStreamDelegate = sink
             return ServedTask(try FaceLandmarker(options: options))
         case .handLandmarker:
-            let options = HandLandmarkerOptions(
-                baseOptions: base, runningMode: mode, numHands: settings.int("num-hands", default: 1),
-                minHandDetectionConfidence: settings.float("min-hand-detection-confidence", default: 0.5),
-                minHandPresenceConfidence: settings.float("min-hand-presence-confidence", default: 0.5),
-                minTrackingConfidence: settings.float("min-tracking-confidence", default: 0.5))
+            let options = HandLandmarkerOptions(baseOptions: base, runningMode: mode)
+            setHandTracking(of: options, from: settings)
             options.handLandmarkerLiveStreamDelegate = sink
             return ServedTask(try HandLandmarker(options: options))
         case .gestureRecognizer:
@@ -58,15 +55,20 @@ struct ServedTask: Sendable {
                 scoreThreshold: settings.optionalFloat("canned-gestures-score-threshold"),
                 categoryAllowlist: settings.list("canned-gestures-allowlist"),
                 categoryDenylist: settings.list("canned-gestures-denylist"))
-            let options = GestureRecognizerOptions(
-                baseOptions: base, runningMode: mode, numHands: settings.int("num-hands", default: 1),
-                minHandDetectionConfidence: settings.float("min-hand-detection-confidence", default: 0.5),
-                minHandPresenceConfidence: settings.float("min-hand-presence-confidence", default: 0.5),
-                minTrackingConfidence: settings.float("min-tracking-confidence", default: 0.5),
-                cannedGesturesClassifierOptions: canned)
+            let options = GestureRecognizerOptions(baseOptions: base, runningMode: mode,
+                                                   cannedGesturesClassifierOptions: canned)
+            setHandTracking(of: options, from: settings)
             options.gestureRecognizerLiveStreamDelegate = sink
             return ServedTask(try GestureRecognizer(options: options))
         }
+    }
+
+    /// Sets the options the Hand Landmarker and the Gesture Recognizer share from `settings`.
+    private static func setHandTracking(of options: HandTrackingOptions, from settings: TaskSettings) {
+        options.numHands = settings.int("num-hands", default: 1)
+        options.minHandDetectionConfidence = settings.float("min-hand-detection-confidence", default: 0.5)
+        options.minHandPresenceConfidence = settings.float("min-hand-presence-confidence", default: 0.5)
+        options.minTrackingConfidence = settings.float("min-tracking-confidence", default: 0.5)
     }
 }
 

@@ -10,8 +10,8 @@ struct VisionTasksBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "vision-tasks-bench",
         abstract: "Time VisionTasks end to end (decoded image in, result out).",
-        subcommands: [FaceDetectorBench.self, FaceLandmarkerBench.self, HandLandmarkerBench.self,
-                      GestureRecognizerBench.self])
+        subcommands: [FaceDetectorBench.self, FaceLandmarkerBench.self, HandTaskBench<HandLandmarker>.self,
+                      HandTaskBench<GestureRecognizer>.self])
 }
 
 /// Options every task benchmark shares.
@@ -34,14 +34,19 @@ struct BenchOptions: ParsableArguments {
     /// `.video` with `--video`, else `.image`.
     var runningMode: RunningMode { video ? .video : .image }
 
-    /// Decodes the image, then times `still(image)` (image mode) or, with `--video`,
-    /// `frame(image, timestamp)` on timestamps 33 ms apart; the task is reported as `task` or `task-video`.
-    func report(task: String, still: (MPImage) throws -> Void, frame: (MPImage, Int) throws -> Void) throws {
+    /// Decodes the image, then times `timed` on it: its image-mode call (`detect(image:)`,
+    /// `recognize(image:)`) or, with `--video`, its video-mode call on timestamps 33 ms apart; the
+    /// task is reported as `task` or `task-video`.
+    func report(task: String, timing timed: some VisionTask) throws {
         let picture = try MPImage(contentsOfFile: image)
         var timestamp = 0
         try report(task: video ? task + "-video" : task) {
             timestamp += 33
-            if video { try frame(picture, timestamp) } else { try still(picture) }
+            if video {
+                _ = try timed.processVideoFrame(picture, timestampInMilliseconds: timestamp)
+            } else {
+                _ = try timed.processImage(picture)
+            }
         }
     }
 
@@ -84,7 +89,6 @@ struct FaceDetectorBench: ParsableCommand {
     func run() throws {
         let detector = try FaceDetector(options: FaceDetectorOptions(baseOptions: options.baseOptions,
                                                                      runningMode: options.runningMode))
-        try options.report(task: "face-detector", still: { _ = try detector.detect(image: $0) },
-                           frame: { _ = try detector.detect(videoFrame: $0, timestampInMilliseconds: $1) })
+        try options.report(task: "face-detector", timing: detector)
     }
 }

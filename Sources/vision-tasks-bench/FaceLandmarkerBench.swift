@@ -18,7 +18,6 @@ struct FaceLandmarkerBench: ParsableCommand {
         let landmarker = try FaceLandmarker(options: FaceLandmarkerOptions(
             baseOptions: options.baseOptions, runningMode: options.runningMode, numFaces: numFaces,
             outputFaceBlendshapes: allOutputs, outputFacialTransformationMatrixes: allOutputs))
-        try options.report(task: "face-landmarker", still: { _ = try landmarker.detect(image: $0) },
-                           frame: { _ = try landmarker.detect(videoFrame: $0, timestampInMilliseconds: $1) })
+        try options.report(task: "face-landmarker", timing: landmarker)
     }
 }

@@ -2,38 +2,44 @@ import ArgumentParser
 import Foundation
 import VisionTasks
 
-/// `vision-tasks-bench hand-landmarker`: `HandLandmarker.detect(image:)` on one image, or
-/// `detect(videoFrame:timestampInMilliseconds:)` on it as a stream of frames (tracking on).
-struct HandLandmarkerBench: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "hand-landmarker",
-        abstract: "Time HandLandmarker per image (image mode) or per video frame (video mode).")
+/// A hand task `vision-tasks-bench` times: the Hand Landmarker or the Gesture Recognizer, made
+/// from the shared options and a hand count.
+protocol HandBenchTask: VisionTask {
+    /// The subcommand, also the task name of the report ("hand-landmarker").
+    static var benchName: String { get }
+    /// The task in the options' model and running mode, finding at most `numHands` hands.
+    static func make(_ options: BenchOptions, numHands: Int) throws -> Self
+}
+
+/// `vision-tasks-bench hand-landmarker` and `gesture-recognizer`: `HandLandmarker.detect(image:)`
+/// or `GestureRecognizer.recognize(image:)` on one image, or their video-mode call on it as a
+/// stream of frames (tracking on).
+struct HandTaskBench<Task: HandBenchTask>: ParsableCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(commandName: Task.benchName,
+                             abstract: "Time \(Task.self) per image (image mode) or per video frame (video mode).")
+    }
     @OptionGroup var options: BenchOptions
     @Option(help: "Hands to find.")
     var numHands = 1
 
     func run() throws {
-        let landmarker = try HandLandmarker(options: HandLandmarkerOptions(
-            baseOptions: options.baseOptions, runningMode: options.runningMode, numHands: numHands))
-        try options.report(task: "hand-landmarker", still: { _ = try landmarker.detect(image: $0) },
-                           frame: { _ = try landmarker.detect(videoFrame: $0, timestampInMilliseconds: $1) })
+        try options.report(task: Task.benchName, timing: try Task.make(options, numHands: numHands))
     }
 }
 
-/// `vision-tasks-bench gesture-recognizer`: `GestureRecognizer.recognize(image:)` on one image, or
-/// `recognize(videoFrame:timestampInMilliseconds:)` on it as a stream of frames (tracking on).
-struct GestureRecognizerBench: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "gesture-recognizer",
-        abstract: "Time GestureRecognizer per image (image mode) or per video frame (video mode).")
-    @OptionGroup var options: BenchOptions
-    @Option(help: "Hands to find.")
-    var numHands = 1
+extension HandLandmarker: HandBenchTask {
+    static var benchName: String { "hand-landmarker" }
+    static func make(_ options: BenchOptions, numHands: Int) throws -> Self {
+        try Self(options: HandLandmarkerOptions(baseOptions: options.baseOptions, runningMode: options.runningMode,
+                                                numHands: numHands))
+    }
+}
 
-    func run() throws {
-        let recognizer = try GestureRecognizer(options: GestureRecognizerOptions(
-            baseOptions: options.baseOptions, runningMode: options.runningMode, numHands: numHands))
-        try options.report(task: "gesture-recognizer", still: { _ = try recognizer.recognize(image: $0) },
-                           frame: { _ = try recognizer.recognize(videoFrame: $0, timestampInMilliseconds: $1) })
+extension GestureRecognizer: HandBenchTask {
+    static var benchName: String { "gesture-recognizer" }
+    static func make(_ options: BenchOptions, numHands: Int) throws -> Self {
+        try Self(options: GestureRecognizerOptions(baseOptions: options.baseOptions, runningMode: options.runningMode,
+                                                   numHands: numHands))
     }
 }

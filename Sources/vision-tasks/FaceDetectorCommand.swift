@@ -18,11 +18,15 @@ struct FaceDetectorCommand: TaskCommand {
 
     @OptionGroup var common: TaskOptions
 
-    func makeTask(_ base: BaseOptions, mode: RunningMode, live: LiveResults<FaceDetectorResult>?) throws -> FaceDetector {
-        let options = FaceDetectorOptions(baseOptions: base, runningMode: mode, minDetectionConfidence: minDetectionConfidence,
-                                          minSuppressionThreshold: minSuppressionThreshold)
+    typealias Task = FaceDetector
+
+    static func setLiveStreamDelegate(_ live: LiveResults<FaceDetectorResult>?, of options: FaceDetectorOptions) {
         options.faceDetectorLiveStreamDelegate = live
-        return try FaceDetector(options: options)
+    }
+
+    func makeOptions(_ base: BaseOptions, mode: RunningMode) -> FaceDetectorOptions {
+        return FaceDetectorOptions(baseOptions: base, runningMode: mode, minDetectionConfidence: minDetectionConfidence,
+                                   minSuppressionThreshold: minSuppressionThreshold)
     }
 }
 
@@ -31,12 +35,5 @@ extension FaceDetector: MediaTask {
     static var foundNoun: String { "faces" }
     static func draw(_ result: FaceDetectorResult, on annotation: Annotation) {
         annotation.draw(detections: result.detections)
-    }
-}
-
-extension LiveResults: FaceDetectorLiveStreamDelegate where Result == FaceDetectorResult {
-    func faceDetector(_ faceDetector: FaceDetector, didFinishDetection result: FaceDetectorResult?,
-                      timestampInMilliseconds: Int, error: (any Error)?) {
-        deliver(result, timestampInMilliseconds: timestampInMilliseconds, error: error)
     }
 }

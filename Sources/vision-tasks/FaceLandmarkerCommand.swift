@@ -30,14 +30,18 @@ struct FaceLandmarkerCommand: TaskCommand {
 
     @OptionGroup var common: TaskOptions
 
-    func makeTask(_ base: BaseOptions, mode: RunningMode, live: LiveResults<FaceLandmarkerResult>?) throws -> FaceLandmarker {
-        let options = FaceLandmarkerOptions(
+    typealias Task = FaceLandmarker
+
+    static func setLiveStreamDelegate(_ live: LiveResults<FaceLandmarkerResult>?, of options: FaceLandmarkerOptions) {
+        options.faceLandmarkerLiveStreamDelegate = live
+    }
+
+    func makeOptions(_ base: BaseOptions, mode: RunningMode) -> FaceLandmarkerOptions {
+        return FaceLandmarkerOptions(
             baseOptions: base, runningMode: mode, numFaces: numFaces,
             minFaceDetectionConfidence: minFaceDetectionConfidence, minFacePresenceConfidence: minFacePresenceConfidence,
             minTrackingConfidence: minTrackingConfidence, outputFaceBlendshapes: outputFaceBlendshapes,
             outputFacialTransformationMatrixes: outputFacialTransformationMatrixes)
-        options.faceLandmarkerLiveStreamDelegate = live
-        return try FaceLandmarker(options: options)
     }
 }
 
@@ -46,12 +50,5 @@ extension FaceLandmarker: MediaTask {
     static var foundNoun: String { "faces" }
     static func draw(_ result: FaceLandmarkerResult, on annotation: Annotation) {
         annotation.draw(faceLandmarks: result.faceLandmarks)
-    }
-}
-
-extension LiveResults: FaceLandmarkerLiveStreamDelegate where Result == FaceLandmarkerResult {
-    func faceLandmarker(_ faceLandmarker: FaceLandmarker, didFinishDetection result: FaceLandmarkerResult?,
-                        timestampInMilliseconds: Int, error: (any Error)?) {
-        deliver(result, timestampInMilliseconds: timestampInMilliseconds, error: error)
     }
 }

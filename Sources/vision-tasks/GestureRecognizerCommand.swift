@@ -43,7 +43,13 @@ struct GestureRecognizerCommand: TaskCommand {
 
     @OptionGroup var common: TaskOptions
 
-    func makeTask(_ base: BaseOptions, mode: RunningMode, live: LiveResults<GestureRecognizerResult>?) throws -> GestureRecognizer {
+    typealias Task = GestureRecognizer
+
+    static func setLiveStreamDelegate(_ live: LiveResults<GestureRecognizerResult>?, of options: GestureRecognizerOptions) {
+        options.gestureRecognizerLiveStreamDelegate = live
+    }
+
+    func makeOptions(_ base: BaseOptions, mode: RunningMode) -> GestureRecognizerOptions {
         func classifier(_ maxResults: Int?, _ threshold: Float?, _ allow: String?, _ deny: String?) -> ClassifierOptions {
             func names(_ list: String?) -> [String] {
                 (list ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
@@ -56,13 +62,11 @@ struct GestureRecognizerCommand: TaskCommand {
             || customGesturesAllowlist != nil || customGesturesDenylist != nil || displayNamesLocale != nil
         let custom = customGiven
             ? classifier(customGesturesMaxResults, customGesturesScoreThreshold, customGesturesAllowlist, customGesturesDenylist) : nil
-        let options = GestureRecognizerOptions(
+        return GestureRecognizerOptions(
             baseOptions: base, runningMode: mode, numHands: hands.numHands,
             minHandDetectionConfidence: hands.minHandDetectionConfidence,
             minHandPresenceConfidence: hands.minHandPresenceConfidence, minTrackingConfidence: hands.minTrackingConfidence,
             cannedGesturesClassifierOptions: canned, customGesturesClassifierOptions: custom)
-        options.gestureRecognizerLiveStreamDelegate = live
-        return try GestureRecognizer(options: options)
     }
 }
 
@@ -71,13 +75,5 @@ extension GestureRecognizer: MediaTask {
     static var foundNoun: String { "hands" }
     static func draw(_ result: GestureRecognizerResult, on annotation: Annotation) {
         annotation.draw(handLandmarks: result.landmarks, handedness: result.handedness, gestures: result.gestures)
-    }
-}
-
-extension LiveResults: GestureRecognizerLiveStreamDelegate where Result == GestureRecognizerResult {
-    func gestureRecognizer(_ gestureRecognizer: GestureRecognizer,
-                           didFinishGestureRecognition result: GestureRecognizerResult?,
-                           timestampInMilliseconds: Int, error: (any Error)?) {
-        deliver(result, timestampInMilliseconds: timestampInMilliseconds, error: error)
     }
 }

@@ -29,13 +29,17 @@ struct HandLandmarkerCommand: TaskCommand {
 
     @OptionGroup var common: TaskOptions
 
-    func makeTask(_ base: BaseOptions, mode: RunningMode, live: LiveResults<HandLandmarkerResult>?) throws -> HandLandmarker {
-        let options = HandLandmarkerOptions(
+    typealias Task = HandLandmarker
+
+    static func setLiveStreamDelegate(_ live: LiveResults<HandLandmarkerResult>?, of options: HandLandmarkerOptions) {
+        options.handLandmarkerLiveStreamDelegate = live
+    }
+
+    func makeOptions(_ base: BaseOptions, mode: RunningMode) -> HandLandmarkerOptions {
+        return HandLandmarkerOptions(
             baseOptions: base, runningMode: mode, numHands: hands.numHands,
             minHandDetectionConfidence: hands.minHandDetectionConfidence,
             minHandPresenceConfidence: hands.minHandPresenceConfidence, minTrackingConfidence: hands.minTrackingConfidence)
-        options.handLandmarkerLiveStreamDelegate = live
-        return try HandLandmarker(options: options)
     }
 }
 
@@ -44,12 +48,5 @@ extension HandLandmarker: MediaTask {
     static var foundNoun: String { "hands" }
     static func draw(_ result: HandLandmarkerResult, on annotation: Annotation) {
         annotation.draw(handLandmarks: result.landmarks, handedness: result.handedness)
-    }
-}
-
-extension LiveResults: HandLandmarkerLiveStreamDelegate where Result == HandLandmarkerResult {
-    func handLandmarker(_ handLandmarker: HandLandmarker, didFinishDetection result: HandLandmarkerResult?,
-                        timestampInMilliseconds: Int, error: (any Error)?) {
-        deliver(result, timestampInMilliseconds: timestampInMilliseconds, error: error)
     }
 }

@@ -6,28 +6,16 @@ import VisionTasks
 /// its frames go through `VisionTask`'s running-mode methods, so the gesture recognizer's
 /// `recognize` names need no forwarding here.
 protocol MediaTask: VisionTask where TaskResult: Encodable {
+    /// The task's options (`FaceDetectorOptions`, ...).
+    associatedtype Options: VisionTaskOptions
+    /// Creates the task; throws what the task throws for a bad model or option.
+    init(options: Options) throws
     /// How many things (faces, hands) a result found.
     static func found(in result: TaskResult) -> Int
     /// What `found` counts, plural ("faces", "hands").
     static var foundNoun: String { get }
     /// Draws a result over its picture.
     static func draw(_ result: TaskResult, on annotation: Annotation)
-}
-
-/// Collects live-stream results for the CLI: each task's delegate protocol is adopted by this
-/// class (in the subcommand's file) and forwards here. The handler runs on the task's one serial
-/// delivery queue only, so it may use state the sending thread leaves alone until `waitUntilIdle`.
-final class LiveResults<Result: Sendable>: @unchecked Sendable {
-    private let handler: (Result?, Int, (any Error)?) -> Void
-
-    init(handler: @escaping (Result?, Int, (any Error)?) -> Void) {
-        self.handler = handler
-    }
-
-    /// Called from the task's delegate on its serial queue.
-    func deliver(_ result: Result?, timestampInMilliseconds: Int, error: (any Error)?) {
-        handler(result, timestampInMilliseconds, error)
-    }
 }
 
 /// Makes task instances in a running mode; live-stream mode passes the results' sink.

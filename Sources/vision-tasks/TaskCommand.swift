@@ -34,16 +34,18 @@ struct TaskOptions: ParsableArguments {
     }
 }
 
-/// A task subcommand: it declares its own options and makes its task from them; the shared
-/// options, the image/folder/video/live dispatch, JSON output and exit status come from here.
+/// A task subcommand: it declares its own options and makes its task's options from them; the
+/// shared options, making the task, the image/folder/video/live dispatch, JSON output and exit
+/// status come from here.
 protocol TaskCommand: ParsableCommand {
     /// The task the subcommand runs.
     associatedtype Task: MediaTask
     /// The shared options (`@OptionGroup`).
     var common: TaskOptions { get }
-    /// A task in `mode` with the subcommand's options; live-stream mode passes `live`, the
-    /// delegate that receives its results. Throws what the task throws for a bad model or option.
-    func makeTask(_ base: BaseOptions, mode: RunningMode, live: LiveResults<Task.TaskResult>?) throws -> Task
+    /// Makes `live` the delegate of `options` that receives the live-stream results (nil: none).
+    static func setLiveStreamDelegate(_ live: LiveResults<Task.TaskResult>?, of options: Task.Options)
+    /// The task's options in `mode` with the subcommand's options.
+    func makeOptions(_ base: BaseOptions, mode: RunningMode) -> Task.Options
 }
 
 extension TaskCommand {
@@ -52,7 +54,9 @@ extension TaskCommand {
         try reportingErrors {
             let factory = MediaTaskFactory<Task> { mode, live in
                 do {
-                    return try makeTask(common.baseOptions, mode: mode, live: live)
+                    let options = makeOptions(common.baseOptions, mode: mode)
+                    Self.setLiveStreamDelegate(live, of: options)
+                    return try Task(options: options)
                 } catch VisionTasksError.invalidOption(let name, let reason) {
                     throw VisionTasksError.invalidOption(name: OptionFlag.name(forOption: name), reason: reason)
                 }

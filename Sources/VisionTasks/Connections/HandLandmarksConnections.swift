@@ -4,37 +4,23 @@
 /// The connections between the 21 hand landmarks, as in MediaPipe's `HandLandmarksConnections`
 /// (iOS: `HandLandmarker.handPalmConnections()` and so on).
 public enum HandLandmarksConnections {
-    private typealias C = Connection
-
     /// The palm: wrist to the finger bases and across them.
-    public static let palm: [Connection] = [
-        C(0, 1), C(0, 5), C(9, 13), C(13, 17), C(5, 9), C(0, 17),
-    ]
+    public static let palm: [Connection] = Connection.chains([0, 1], [0, 5], [9, 13, 17], [5, 9], [0, 17])
 
     /// The thumb.
-    public static let thumb: [Connection] = [
-        C(1, 2), C(2, 3), C(3, 4),
-    ]
+    public static let thumb: [Connection] = Connection.chains([1, 2, 3, 4])
 
     /// The index finger.
-    public static let indexFinger: [Connection] = [
-        C(5, 6), C(6, 7), C(7, 8),
-    ]
+    public static let indexFinger: [Connection] = Connection.chains([5, 6, 7, 8])
 
     /// The middle finger.
-    public static let middleFinger: [Connection] = [
-        C(9, 10), C(10, 11), C(11, 12),
-    ]
+    public static let middleFinger: [Connection] = Connection.chains([9, 10, 11, 12])
 
     /// The ring finger.
-    public static let ringFinger: [Connection] = [
-        C(13, 14), C(14, 15), C(15, 16),
-    ]
+    public static let ringFinger: [Connection] = Connection.chains([13, 14, 15, 16])
 
     /// The little finger.
-    public static let pinky: [Connection] = [
-        C(17, 18), C(18, 19), C(19, 20),
-    ]
+    public static let pinky: [Connection] = Connection.chains([17, 18, 19, 20])
 
     /// The whole hand skeleton: palm, then thumb to little finger, in MediaPipe's order.
     public static let hand: [Connection] =

@@ -9,13 +9,9 @@ public protocol FaceDetectorLiveStreamDelegate: AnyObject {
 }
 
 /// Options of a `FaceDetector`, with the names of MediaPipe for iOS. The detector copies them when
-/// it is created; changing them afterwards changes nothing.
-public final class FaceDetectorOptions {
-    /// The model and how it runs: `blaze_face_short_range.tflite`, or a `.task` bundle holding
-    /// `face_detector.tflite`.
-    public var baseOptions: BaseOptions
-    /// How the detector is fed: images, video frames or a live stream.
-    public var runningMode: RunningMode
+/// it is created; changing them afterwards changes nothing. The model (`baseOptions`) is
+/// `blaze_face_short_range.tflite`, or a `.task` bundle holding `face_detector.tflite`.
+public final class FaceDetectorOptions: VisionTaskOptions {
     /// Faces scoring below this are dropped (0...1, default 0.5).
     public var minDetectionConfidence: Float
     /// Overlap (IoU) above which detections of one face are merged (0...1, default 0.3).
@@ -26,9 +22,8 @@ public final class FaceDetectorOptions {
     /// Creates options with MediaPipe's defaults: image mode, confidence 0.5, suppression 0.3.
     public init(baseOptions: BaseOptions = BaseOptions(), runningMode: RunningMode = .image,
                 minDetectionConfidence: Float = 0.5, minSuppressionThreshold: Float = 0.3) {
-        self.baseOptions = baseOptions
-        self.runningMode = runningMode
         self.minDetectionConfidence = minDetectionConfidence
         self.minSuppressionThreshold = minSuppressionThreshold
+        super.init(baseOptions: baseOptions, runningMode: runningMode)
     }
 }

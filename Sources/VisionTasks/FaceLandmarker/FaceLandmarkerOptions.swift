@@ -9,12 +9,9 @@ public protocol FaceLandmarkerLiveStreamDelegate: AnyObject {
 }
 
 /// Options of a `FaceLandmarker`, with the names of MediaPipe for iOS. The landmarker copies them
-/// when it is created; changing them afterwards changes nothing.
-public final class FaceLandmarkerOptions {
-    /// The model and how it runs: a `face_landmarker.task` bundle.
-    public var baseOptions: BaseOptions
-    /// How the landmarker is fed: images, video frames or a live stream.
-    public var runningMode: RunningMode
+/// when it is created; changing them afterwards changes nothing. The model (`baseOptions`) is a
+/// `face_landmarker.task` bundle.
+public final class FaceLandmarkerOptions: VisionTaskOptions {
     /// The most faces to find (at least 1, default 1).
     public var numFaces: Int
     /// Face detections scoring below this are dropped (0...1, default 0.5).
@@ -37,13 +34,12 @@ public final class FaceLandmarkerOptions {
                 minFaceDetectionConfidence: Float = 0.5, minFacePresenceConfidence: Float = 0.5,
                 minTrackingConfidence: Float = 0.5, outputFaceBlendshapes: Bool = false,
                 outputFacialTransformationMatrixes: Bool = false) {
-        self.baseOptions = baseOptions
-        self.runningMode = runningMode
         self.numFaces = numFaces
         self.minFaceDetectionConfidence = minFaceDetectionConfidence
         self.minFacePresenceConfidence = minFacePresenceConfidence
         self.minTrackingConfidence = minTrackingConfidence
         self.outputFaceBlendshapes = outputFaceBlendshapes
         self.outputFacialTransformationMatrixes = outputFacialTransformationMatrixes
+        super.init(baseOptions: baseOptions, runningMode: runningMode)
     }
 }

@@ -9,33 +9,18 @@ public protocol HandLandmarkerLiveStreamDelegate: AnyObject {
 }
 
 /// Options of a `HandLandmarker`, with the names of MediaPipe for iOS. The landmarker copies them
-/// when it is created; changing them afterwards changes nothing.
-public final class HandLandmarkerOptions {
-    /// The model and how it runs: a `hand_landmarker.task` bundle.
-    public var baseOptions: BaseOptions
-    /// How the landmarker is fed: images, video frames or a live stream.
-    public var runningMode: RunningMode
-    /// The most hands to find (at least 1, default 1).
-    public var numHands: Int
-    /// Palms scoring below this are not hands (0...1, default 0.5).
-    public var minHandDetectionConfidence: Float
-    /// Hands whose presence score is not above this are dropped (0...1, default 0.5).
-    public var minHandPresenceConfidence: Float
-    /// In video and live-stream mode, a newly detected hand whose ROI overlaps a tracked hand's by
-    /// more than this IoU is the same hand (0...1, default 0.5).
-    public var minTrackingConfidence: Float
+/// when it is created; changing them afterwards changes nothing. The model (`baseOptions`) is a
+/// `hand_landmarker.task` bundle.
+public final class HandLandmarkerOptions: HandTrackingOptions {
     /// Receives the results in live-stream mode (required there, forbidden otherwise). Held weakly.
     public weak var handLandmarkerLiveStreamDelegate: (any HandLandmarkerLiveStreamDelegate)?
 
     /// Creates options with MediaPipe's defaults: image mode, one hand, confidences 0.5.
-    public init(baseOptions: BaseOptions = BaseOptions(), runningMode: RunningMode = .image, numHands: Int = 1,
-                minHandDetectionConfidence: Float = 0.5, minHandPresenceConfidence: Float = 0.5,
-                minTrackingConfidence: Float = 0.5) {
-        self.baseOptions = baseOptions
-        self.runningMode = runningMode
-        self.numHands = numHands
-        self.minHandDetectionConfidence = minHandDetectionConfidence
-        self.minHandPresenceConfidence = minHandPresenceConfidence
-        self.minTrackingConfidence = minTrackingConfidence
+    public override init(baseOptions: BaseOptions = BaseOptions(), runningMode: RunningMode = .image, numHands: Int = 1,
+                         minHandDetectionConfidence: Float = 0.5, minHandPresenceConfidence: Float = 0.5,
+                         minTrackingConfidence: Float = 0.5) {
+        super.init(baseOptions: baseOptions, runningMode: runningMode, numHands: numHands,
+                   minHandDetectionConfidence: minHandDetectionConfidence,
+                   minHandPresenceConfidence: minHandPresenceConfidence, minTrackingConfidence: minTrackingConfidence)
     }
 }

@@ -1,24 +1,27 @@
-/// The options the Hand Landmarker and the Gesture Recognizer share: what the hand landmarker graph
-/// needs, under the names of MediaPipe for iOS.
-protocol HandTrackingOptions: AnyObject {
-    /// The model and how it runs.
-    var baseOptions: BaseOptions { get }
-    /// How the task is fed.
-    var runningMode: RunningMode { get }
-    /// The most hands to find.
-    var numHands: Int { get }
-    /// Palms scoring below this are not hands.
-    var minHandDetectionConfidence: Float { get }
-    /// Hands whose presence score is not above this are dropped.
-    var minHandPresenceConfidence: Float { get }
-    /// The IoU above which a new hand is a tracked one.
-    var minTrackingConfidence: Float { get }
-}
+/// The options the Hand Landmarker and the Gesture Recognizer share (`HandLandmarkerOptions`,
+/// `GestureRecognizerOptions`): what the hand landmarker graph needs, under the names of MediaPipe
+/// for iOS.
+public class HandTrackingOptions: VisionTaskOptions {
+    /// The most hands to find (at least 1, default 1).
+    public var numHands: Int
+    /// Palms scoring below this are not hands (0...1, default 0.5).
+    public var minHandDetectionConfidence: Float
+    /// Hands whose presence score is not above this are dropped (0...1, default 0.5).
+    public var minHandPresenceConfidence: Float
+    /// In video and live-stream mode, a newly detected hand whose ROI overlaps a tracked hand's by
+    /// more than this IoU is the same hand (0...1, default 0.5).
+    public var minTrackingConfidence: Float
 
-extension HandLandmarkerOptions: HandTrackingOptions {}
-extension GestureRecognizerOptions: HandTrackingOptions {}
+    /// Options with these values (the subclasses' initializers give MediaPipe's defaults).
+    init(baseOptions: BaseOptions, runningMode: RunningMode, numHands: Int, minHandDetectionConfidence: Float,
+         minHandPresenceConfidence: Float, minTrackingConfidence: Float) {
+        self.numHands = numHands
+        self.minHandDetectionConfidence = minHandDetectionConfidence
+        self.minHandPresenceConfidence = minHandPresenceConfidence
+        self.minTrackingConfidence = minTrackingConfidence
+        super.init(baseOptions: baseOptions, runningMode: runningMode)
+    }
 
-extension HandTrackingOptions {
     /// Checks the options as MediaPipe does (`numHands` ≥ 1, confidences in [0, 1]; `invalidOption`
     /// naming the option) and gathers them for the hand landmarker graph.
     func handLandmarkerSettings() throws -> HandLandmarkerGraph.Settings {
