@@ -67,6 +67,19 @@ def drawn_pixels(driver, canvas_id):
         "let n = 0; for (let i = 3; i < d.length; i += 4) if (d[i] > 0) n++; return n;")
 
 
+def check_overlay_fits(driver, shown_id, hidden_id, what):
+    """The overlay covers exactly the picture shown (`shown_id`), and the other element (`hidden_id`,
+    hidden) takes no room: a hidden <video> or <img> laid out anyway stretches the overlay over it."""
+    boxes = driver.execute_script(
+        "const box = (id) => { const r = document.getElementById(id).getBoundingClientRect();"
+        " return [r.left, r.top, r.width, r.height]; };"
+        f"return [box('library-overlay'), box('{shown_id}'), box('{hidden_id}')];")
+    overlay, shown, hidden = boxes
+    check(all(abs(a - b) <= 1 for a, b in zip(overlay, shown)),
+          f"{what}: the overlay {overlay} covers the picture {shown}")
+    check(hidden[2] == 0 and hidden[3] == 0, f"{what}: the hidden #{hidden_id} takes no room (box {hidden})")
+
+
 def camera_case(server, y4m, query, name, verify):
     driver = browser(y4m)
     try:
@@ -116,6 +129,7 @@ def main():
             check(len(result["faceLandmarks"]) == 1 and len(result["faceLandmarks"][0]) == 478, "library photo: 478 landmarks")
             check(len(result["faceBlendshapes"][0]["categories"]) == 52, "library photo: 52 blendshapes")
             check(drawn_pixels(driver, "library-overlay") > 500, "library photo: the overlay is drawn")
+            check_overlay_fits(driver, "library-image", "library-video", "library photo")
             driver.save_screenshot(os.path.join(SHOTS, "library-photo.png"))
 
             driver.get(f"{server.url}/?task=hand-landmarker&tab=library")
@@ -127,6 +141,7 @@ def main():
             check(len(result["landmarks"][0]) == 21, "library video: a hand of 21 landmarks drawn during playback")
             time.sleep(0.5)
             check(drawn_pixels(driver, "library-overlay") > 500, "library video: the overlay is drawn")
+            check_overlay_fits(driver, "library-video", "library-image", "library video")
             driver.save_screenshot(os.path.join(SHOTS, "library-video.png"))
             print("     status line:", driver.find_element(By.ID, "status-line").text)
         finally:
