@@ -32,7 +32,7 @@ import sys
 import tempfile
 import time
 
-from PIL import Image
+from PIL import Image, ImageOps
 
 os.environ.setdefault("GLOG_minloglevel", "2")  # MediaPipe's start-up warnings, before it loads
 import mediapipe as mp  # noqa: E402
@@ -142,35 +142,39 @@ def make_inputs(tmp):
     """Pictures and videos the comparisons share, made from the fixture photos."""
     faces = Image.open(os.path.join(IMAGES, "astronaut.png")).convert("RGB")
     one_hand = Image.open(os.path.join(IMAGES, "hand_thumb_up.jpg")).convert("RGB")
-    two_hands = Image.open(os.path.join(IMAGES, "two_thumbs_up.jpg")).convert("RGB")
     paths = {}
 
     def save(name, picture):
         paths[name] = os.path.join(tmp, name + ".png")
         picture.save(paths[name])
 
-    # 1..4 faces: the astronaut in the cells of a 2x2 grid, grey where there is none.
+    # The astronaut's face (its box is 95 px at (177, 82)) with a margin: whole, the photo's face
+    # is too small in a 2x2 grid or a wide frame for the short-range detector, and both sides would
+    # time a detector finding nothing (check_found refuses that).
+    face = faces.crop((125, 30, 325, 230))
+    save("face", face)
+    # 1..4 faces: the face in the cells of a 2x2 grid, grey where there is none.
     for n in range(1, 5):
         grid = Image.new("RGB", (1024, 1024), (128, 128, 128))
         for i in range(n):
-            grid.paste(faces, ((i % 2) * 512, (i // 2) * 512))
+            grid.paste(face.resize((512, 512)), ((i % 2) * 512, (i // 2) * 512))
         save(f"faces{n}", grid)
-    # 1..4 hands: one- and two-hand photos side by side.
-    w, h = two_hands.size
-    one = one_hand.resize((int(one_hand.width * h / one_hand.height), h))
-    for n, parts in [(1, [one]), (2, [two_hands]), (3, [two_hands, one]), (4, [two_hands, two_hands])]:
-        strip = Image.new("RGB", (sum(p.width for p in parts), h), (128, 128, 128))
-        x = 0
-        for p in parts:
-            strip.paste(p, (x, 0))
-            x += p.width
-        save(f"hands{n}", strip)
-    # Frames of 480p..2160p: the face at a third of the height, centred on grey.
+    # 1..4 hands: the one-hand photo's hand (cropped) in the cells of a 1x1, 2x1 or 2x2 grid, grey
+    # where there is none, mirrored in the right column: with the whole photos, or unmirrored copies,
+    # both sides find fewer hands than are there (check_found refuses that).
+    hand = one_hand.crop((100, 0, 540, 521))
+    w, h = hand.size
+    for n in range(1, 5):
+        columns, rows = (1, 1) if n == 1 else (2, 1) if n == 2 else (2, 2)
+        grid = Image.new("RGB", (columns * w, rows * h), (128, 128, 128))
+        for i in range(n):
+            grid.paste(hand if i % 2 == 0 else ImageOps.mirror(hand), ((i % columns) * w, (i // columns) * h))
+        save(f"hands{n}", grid)
+    # Frames of 480p..2160p: the face crop the frame's height, centred on grey.
     for height in (480, 720, 1080, 2160):
         width = height * 16 // 9
         frame = Image.new("RGB", (width, height), (128, 128, 128))
-        side = height // 2
-        frame.paste(faces.resize((side, side)), ((width - side) // 2, (height - side) // 2))
+        frame.paste(face.resize((height, height)), ((width - height) // 2, 0))
         save(f"frame{height}p", frame)
     return paths
 
@@ -247,6 +251,32 @@ def mediapipe_task(name, video, count):
                                                running_mode=mode, **{count_option: count}))
 
 
+# Where each side's result lists what it found: our CLI's JSON key, MediaPipe's attribute.
+FOUND = {"face-detector": ("detections", "detections"), "face-landmarker": ("faceLandmarks", "face_landmarks"),
+         "hand-landmarker": ("landmarks", "hand_landmarks"), "gesture-recognizer": ("landmarks", "hand_landmarks")}
+checked = set()
+
+
+def check_found(name, image_path, count):
+    """Stops the run unless both sides find exactly `count` faces or hands in the picture (image mode):
+    a timing of a task that finds nothing measures only its detector."""
+    if (name, image_path, count) in checked:
+        return
+    ours_key, theirs_attribute = FOUND[name]
+    command = [CLI, name, "--model", task_model(name), image_path]
+    if name in OUR_COUNT_OPTION:
+        command += [OUR_COUNT_OPTION[name], str(count)]
+    line = subprocess.run(command, check=True, capture_output=True, text=True).stdout.splitlines()[0]
+    ours = len(json.loads(line)["result"][ours_key])
+    task = mediapipe_task(name, False, count)
+    theirs = len(getattr(getattr(task, TASKS[name][4])(mp.Image.create_from_file(image_path)), theirs_attribute))
+    task.close()
+    if ours != count or theirs != count:
+        sys.exit(f"bench: {name} on {os.path.basename(image_path)} finds {ours} (VisionTasks) and {theirs} "
+                 f"(MediaPipe), expected {count}: the timing would not measure what it says")
+    checked.add((name, image_path, count))
+
+
 def mediapipe_call_ms(name, image_path, video, count, runs, warmup):
     task = mediapipe_task(name, video, count)
     image = mp.Image.create_from_file(image_path)
@@ -264,6 +294,7 @@ def mediapipe_call_ms(name, image_path, video, count, runs, warmup):
 
 
 def ours_call_ms(name, image_path, video, count, threads, runs, warmup):
+    check_found(name, image_path, count)
     command = [BENCH, name, "--model", task_model(name), image_path, "--runs", str(runs), "--warmup", str(warmup),
                "--threads", str(threads)]
     if name in OUR_COUNT_OPTION:
@@ -301,12 +332,17 @@ def tasks(table, inputs, args):
 
 # ------------------------------------------------------------------ video, folder, cold start
 
-def video(table, tmp, args):
-    for kind, photo, sub, extra in [("face", "astronaut.png", "face-landmarker", []),
-                                    ("hands", "two_thumbs_up.jpg", "hand-landmarker", ["--num-hands", "2"])]:
+def video(table, inputs, tmp, args):
+    for kind, photo, sub, count in [("face", inputs["face"], "face-landmarker", 1),
+                                    ("hands", inputs["hands2"], "hand-landmarker", 2)]:
+        extra = ["--num-hands", "2"] if kind == "hands" else []
         for height in (720, 1080):
             path = os.path.join(tmp, f"{kind}{height}.mp4")
-            make_video(os.path.join(IMAGES, photo), height, args.frames, path)
+            make_video(photo, height, args.frames, path)
+            first = os.path.join(tmp, f"{kind}{height}-first.png")
+            subprocess.run(["ffmpeg", "-hide_banner", "-loglevel", "error", "-nostdin", "-y", "-i", path,
+                            "-frames:v", "1", first], check=True)
+            check_found(sub, first, count)
             model = task_model(sub)
             for annotate in (False, True):
                 label = f"{kind} {height}p {'annotated' if annotate else 'JSON'} ({args.frames} frames)"
@@ -431,7 +467,7 @@ def main():
         if "task" in sections:
             tasks(table, inputs, args)
         if "video" in sections:
-            video(table, tmp, args)
+            video(table, inputs, tmp, args)
         if "batch" in sections:
             folder_and_cold_start(table, tmp, args)
         if "scale" in sections:
