@@ -38,7 +38,6 @@ struct BinaryOperator: GraphOperation, Equatable {
         let count = plan.outputShape.reduce(1, *)
         let channels = a.last ?? 1
         let perChannelAlpha = kind == .prelu && a == plan.outputShape && b.reduce(1, *) == channels && b.last == channels
-        let (kind, activation) = (kind, activation)
         return PreparedNode(outputShapes: [plan.outputShape]) { ctx in
             if perChannelAlpha && channels > 0 {
                 let (input, alpha, output, threads) = (ctx.input(0), ctx.input(1), ctx.output(0), ctx.threads)

@@ -26,7 +26,6 @@ struct ConcatenationOperator: GraphOperation, Equatable {
         for slot in 0..<node.count { shapes.append(try node.floatShape(slot)) }
         let (out, copies) = try LayoutPlanner.concatenation(shapes, axis: axis)
         let count = out.reduce(1, *)
-        let activation = activation
         return PreparedNode(outputShapes: [out]) { ctx in
             let target = ctx.output(0)
             return MultiCopyKernel(parts: copies.enumerated().map { (ctx.input($0.offset), target, $0.element) },

@@ -59,7 +59,6 @@ struct Conv2DOperator: GraphOperation, Equatable {
             let alphaCount = try node.floatShape(4).reduce(1, *)
             try require(alphaIsConstant && alphaCount == f[0], "fused PRELU alpha must be a constant with one value per channel")
         }
-        let options = options
         return PreparedNode(outputShapes: [geometry.outputShape]) { ctx in
             let (filter, bias) = try weightsAndBias(ctx, "CONV_2D")
             let weights = try PackedConv2DWeights(geometry: geometry, filter: filter, bias: bias)

@@ -26,11 +26,10 @@ struct DepthwiseConv2DOperator: GraphOperation, Equatable {
                     "filter \(f) does not match input channels \(s[3]) × multiplier \(options.depthMultiplier)")
         let geometry = try node.windowGeometry(input: s, kernelH: f[1], kernelW: f[2], outputChannels: f[3], options: options)
         try node.requireBias(slot: 2, channels: f[3])
-        let activation = options.activation
         return PreparedNode(outputShapes: [geometry.outputShape]) { ctx in
             let (filter, bias) = try weightsAndBias(ctx, "DEPTHWISE_CONV_2D")
             let weights = try PackedDepthwiseWeights(geometry: geometry, filter: filter, bias: bias)
-            let (input, output, threads, clamp) = (ctx.input(0), ctx.output(0), ctx.threads, ClampRange(activation))
+            let (input, output, threads, clamp) = (ctx.input(0), ctx.output(0), ctx.threads, ClampRange(options.activation))
             return BoundKernel {
                 depthwiseConv2D(input: input, output: output, weights: weights, activation: clamp, threads: threads)
             }

@@ -30,7 +30,6 @@ struct FullyConnectedOperator: GraphOperation, Equatable {
         try node.requireBias(slot: 2, channels: units)
         let rows = count / depth
         let out = keepNumDims ? Array(s.dropLast()) + [units] : [rows, units]
-        let activation = activation
         return PreparedNode(outputShapes: [out]) { ctx in
             let (values, bias) = try weightsAndBias(ctx, "FULLY_CONNECTED")
             let weights = try PackedFullyConnectedWeights(inputCount: depth, outputCount: units, weights: values, bias: bias)

@@ -40,9 +40,8 @@ struct MaxPool2DOperator: GraphOperation, Equatable {
                                                options: ConvolutionOptions(padding: options.padding, strideH: options.strideH,
                                                                            strideW: options.strideW,
                                                                            activation: options.activation))
-        let activation = options.activation
         return PreparedNode(outputShapes: [geometry.outputShape]) { ctx in
-            let (input, output, threads, clamp) = (ctx.input(0), ctx.output(0), ctx.threads, ClampRange(activation))
+            let (input, output, threads, clamp) = (ctx.input(0), ctx.output(0), ctx.threads, ClampRange(options.activation))
             return BoundKernel {
                 maxPool2D(input: input, output: output, geometry: geometry, activation: clamp, threads: threads)
             }

@@ -27,7 +27,6 @@ struct ReduceOperator: GraphOperation, Equatable {
     func prepare(_ node: NodeInputs) throws(VisionTasksError) -> PreparedNode {
         try node.requireOutputs(1)
         let plan = try ReducePlan(input: try node.floatShape(0), axes: try node.ints(1), keepDims: keepDims)
-        let kind = kind
         return PreparedNode(outputShapes: [plan.outputShape]) { ctx in
             ReduceKernel(plan: plan, op: kind, input: ctx.input(0), out: ctx.output(0))
         }

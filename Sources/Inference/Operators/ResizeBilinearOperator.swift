@@ -25,7 +25,6 @@ struct ResizeBilinearOperator: GraphOperation, Equatable {
         let size = try node.ints(1)
         try require(size.count == 2 && size.allSatisfy { $0 > 0 }, "size \(size) is not two positive values")
         try require(!(alignCorners && halfPixelCenters), "align_corners and half_pixel_centers are both set")
-        let (alignCorners, halfPixelCenters) = (alignCorners, halfPixelCenters)
         return PreparedNode(outputShapes: [[s[0], size[0], size[1], s[3]]]) { ctx in
             ResizeBilinearKernel(input: ctx.input(0), out: ctx.output(0), inputShape: s, outH: size[0], outW: size[1],
                                  alignCorners: alignCorners, halfPixelCenters: halfPixelCenters)

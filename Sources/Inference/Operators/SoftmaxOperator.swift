@@ -19,7 +19,6 @@ struct SoftmaxOperator: GraphOperation, Equatable {
         let s = try node.floatShape(0)
         try require(!s.isEmpty, "softmax of a scalar")
         let depth = s[s.count - 1], rows = depth == 0 ? 0 : s.reduce(1, *) / depth
-        let beta = beta
         return PreparedNode(outputShapes: [s]) { ctx in
             SoftmaxKernel(input: ctx.input(0), out: ctx.output(0), rows: rows, depth: depth, beta: beta)
         }

@@ -24,7 +24,6 @@ struct UnaryOperator: GraphOperation, Equatable {
         try node.requireOutputs(1)
         let s = try node.floatShape(0)
         let count = s.reduce(1, *)
-        let kind = kind
         return PreparedNode(outputShapes: [s]) { ctx in
             makeUnaryKernel(kind, input: ctx.input(0), out: ctx.output(0), count: count)
         }
