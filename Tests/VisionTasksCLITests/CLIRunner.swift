@@ -14,9 +14,15 @@ struct CLIRun {
     /// (never silently dropped).
     var lines: [[String: Any]] {
         stdout.split(separator: "\n").compactMap { line in
-            let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
-            if object == nil { Issue.record("stdout line is not a JSON object: \(line)") }
-            return object
+            do {
+                if let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] {
+                    return object
+                }
+                Issue.record("stdout line is not a JSON object: \(line)")
+            } catch {
+                Issue.record("stdout line is not JSON (\(error)): \(line)")
+            }
+            return nil
         }
     }
 
