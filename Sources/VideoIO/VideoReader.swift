@@ -57,11 +57,13 @@ public final class VideoReader {
         let log = ShowinfoLog()
         self.log = log
         let earlyEnd = self.earlyEnd
+        // showinfo without its per-plane checksums and statistics, which cost more CPU per frame
+        // than decoding (we read only the pts and size from it).
         child = try ChildProcess(tool: "ffmpeg", arguments: [
             "-hide_banner", "-nostdin", "-nostats", "-loglevel", "level+info",
         ] + inputOptions + [
             "-i", source, "-map", "0:v:0", "-copyts", "-fps_mode", "passthrough",
-            "-vf", "showinfo@frames", "-f", "rawvideo", "-pix_fmt", "rgb24", "pipe:1",
+            "-vf", "showinfo@frames=checksum=0", "-f", "rawvideo", "-pix_fmt", "rgb24", "pipe:1",
         ], onStderrLine: { log.take($0) || earlyEnd.take($0) }, onStderrEnd: { log.close() })
     }
 

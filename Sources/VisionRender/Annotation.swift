@@ -82,6 +82,12 @@ public final class Annotation {
     /// The annotated picture as packed RGB bytes, row by row.
     public func rgbPixels() -> [UInt8] { canvas.bytes(channels: 3) }
 
+    /// Calls `body` with the annotated picture in place, without a copy: `bytes` are 32-bit
+    /// little-endian xRGB words (B, G, R, unused per pixel), rows `rowBytes` apart.
+    public func withBGRXBytes<R>(_ body: (_ bytes: UnsafeRawBufferPointer, _ rowBytes: Int) throws -> R) rethrows -> R {
+        try canvas.withBGRXBytes(body)
+    }
+
     /// The annotated picture as packed RGBA bytes (opaque), row by row.
     public func rgbaPixels() -> [UInt8] { canvas.bytes(channels: 4) }
 }

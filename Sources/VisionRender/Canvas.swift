@@ -177,6 +177,13 @@ final class Canvas {
         cairo_show_text(cr, text)
     }
 
+    /// Calls `body` with the canvas's own buffer, read in place: 32-bit little-endian xRGB words
+    /// (bytes B, G, R, unused), rows `stride` bytes apart.
+    func withBGRXBytes<R>(_ body: (UnsafeRawBufferPointer, Int) throws -> R) rethrows -> R {
+        cairo_surface_flush(surface)
+        return try body(UnsafeRawBufferPointer(start: pixels, count: stride * height), stride)
+    }
+
     /// The picture as tightly packed bytes: RGB (`channels` 3) or RGBA with opaque alpha (4).
     func bytes(channels: Int) -> [UInt8] {
         cairo_surface_flush(surface)

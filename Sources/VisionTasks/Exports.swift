@@ -7,3 +7,4 @@
 @_exported import enum VisionCore.PixelFormat
 @_exported import enum VisionCore.YUVFormat
 @_exported import struct VisionCore.YUVColorSpace
+@_exported import enum VisionCore.I420Packing

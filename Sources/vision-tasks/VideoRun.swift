@@ -156,7 +156,8 @@ final class VideoPipeline<Task: MediaTask>: @unchecked Sendable {
                     writer = try VideoWriter(path: annotate, width: frame.width, height: frame.height, frameRate: rate,
                                              preset: quality.preset)
                 }
-                // One canvas for the whole video: each frame is copied into it, drawn on, and read out.
+                // One canvas for the whole video: each frame is copied into it, drawn on, and packed
+                // for the encoder straight from the canvas.
                 if let annotation, annotation.width == frame.width, annotation.height == frame.height {
                     try annotation.replacePixels(frame.pixels, channels: 3)
                 } else {
@@ -164,7 +165,9 @@ final class VideoPipeline<Task: MediaTask>: @unchecked Sendable {
                 }
                 guard let annotation else { continue }
                 if let drawn { Task.draw(drawn, on: annotation) }
-                try writer?.write(rgb: annotation.rgbPixels())
+                if let writer {
+                    try annotation.withBGRXBytes { try writer.write(pixels: $0, layout: .bgrx, rowBytes: $1) }
+                }
             }
             if !lock.withLock({ stopped }) { try writer?.finish() }
         } catch {

@@ -1,6 +1,6 @@
 // JPEG and PNG decoding/encoding for VisionCore: JPEG decoding over stb_image (the decoder
 // MediaPipe's file loader uses) behind our own structure check, JPEG encoding over
-// libjpeg-turbo, PNG over libpng. Every error is caught inside this C code (setjmp/longjmp
+// libjpeg-turbo, PNG over libpng; and RGB to I420 for video encoders. Every error is caught inside this C code (setjmp/longjmp
 // never crosses a Swift frame) and returned as a non-zero code with a message.
 #ifndef IMAGE_CODECS_H
 #define IMAGE_CODECS_H
@@ -46,6 +46,16 @@ int ic_encode_png(const unsigned char *pixels, int width, int height, size_t str
 /// Encodes 8-bit gray (1) or RGB (3) pixels as a baseline JPEG of `quality` 1...100.
 int ic_encode_jpeg(const unsigned char *pixels, int width, int height, size_t stride, int channels,
                    int quality, unsigned char **out, size_t *out_size, char *message);
+
+/// Pixel layouts `ic_pack_i420` reads: packed RGB bytes, or Cairo's little-endian xRGB words (B, G, R, x).
+#define IC_LAYOUT_RGB 0
+#define IC_LAYOUT_BGRX 1
+
+/// Converts `width`×`height` pixels in `layout` (rows `stride` bytes apart) to I420 (planar YUV
+/// 4:2:0, BT.601 limited range, ffmpeg's default for RGB to yuv420p) of the even size w2×h2
+/// (odd sizes grow by one, the last column or row repeated); chroma is each 2×2 block's mean.
+/// `dst` holds w2*h2 + 2*(w2/2)*(h2/2) bytes: the Y, U and V planes, rows packed.
+void ic_pack_i420(const unsigned char *src, size_t stride, int width, int height, int layout, unsigned char *dst);
 
 /// Frees memory returned by the functions above.
 void ic_free(void *pointer);
