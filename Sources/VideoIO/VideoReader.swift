@@ -12,8 +12,15 @@ public struct VideoFrame: Sendable {
     public let width: Int
     /// Height in pixels.
     public let height: Int
-    /// Packed RGB bytes (3 per pixel), row by row, `width * height * 3` in all.
-    public let pixels: [UInt8]
+    /// The frame as an upright RGB image (decoded straight into it, no copy).
+    let picture: MPImage
+
+    /// A copy of the packed RGB bytes (3 per pixel), row by row, `width * height * 3` in all.
+    public var pixels: [UInt8] { picture.withUnsafeBufferBytes { [UInt8]($0) } }
+
+    /// The frame as an upright RGB `MPImage`, ready for a task's `detect(videoFrame:timestampInMilliseconds:)`
+    /// (the frame's own pixels, not a copy).
+    public func image() throws -> MPImage { picture }
 }
 
 /// Decodes a video file or a live source with ffmpeg into upright RGB frames with their real
@@ -78,11 +85,9 @@ public final class VideoReader {
             guard let entry = log.entry() else {
                 return try end()
             }
-            var pixels = [UInt8](repeating: 0, count: entry.width * entry.height * 3)
-            let complete = try pixels.withUnsafeMutableBytes {
+            guard let picture = try MPImage.filling(width: entry.width, height: entry.height, format: .rgb8, {
                 try child.readExactly(into: $0, what: "frame \(entry.index) of \(source)")
-            }
-            guard complete else { return try end() }
+            }) else { return try end() }
             if let startMs, entry.timestampMs < startMs { continue }
             if let endMs, entry.timestampMs > endMs {
                 finished = true
@@ -90,7 +95,7 @@ public final class VideoReader {
                 return nil
             }
             return VideoFrame(index: entry.index, timestampInMilliseconds: entry.timestampMs,
-                              width: entry.width, height: entry.height, pixels: pixels)
+                              width: entry.width, height: entry.height, picture: picture)
         }
         return nil
     }
@@ -193,14 +198,5 @@ final class ShowinfoLog: @unchecked Sendable {
         guard let range = line.range(of: " " + name) else { return nil }
         let rest = line[range.upperBound...].drop { $0 == " " }
         return String(rest.prefix { $0 != " " })
-    }
-}
-
-extension VideoFrame {
-    /// The frame as an upright RGB `MPImage`, ready for a task's `detect(videoFrame:timestampInMilliseconds:)`.
-    public func image() throws -> MPImage {
-        try pixels.withUnsafeBytes {
-            try MPImage(pixels: $0, width: width, height: height, bytesPerRow: width * 3, format: .rgb8)
-        }
     }
 }

@@ -33,6 +33,18 @@ public final class Annotation {
         }
     }
 
+    /// Replaces the picture with the upright picture of `image`, of the same size, as
+    /// `replacePixels` does. Throws `VisionTasksError` if the size differs.
+    public func replace(with image: MPImage) throws {
+        let upright = try image.uprightRGB()
+        guard upright.width == width, upright.height == height else {
+            throw VisionTasksError.invalidArgument("a \(upright.width)×\(upright.height) picture cannot replace a \(width)×\(height) one")
+        }
+        try upright.withUnsafeBufferBytes {
+            try canvas.replace(channels: 3, rowBytes: upright.bufferBytesPerRow, bytes: $0)
+        }
+    }
+
     /// The width of the picture in pixels.
     public var width: Int { canvas.width }
     /// The height of the picture in pixels.

@@ -53,7 +53,7 @@ final class LiveAnnotation<Task: MediaTask>: @unchecked Sendable {
         }
         guard let frame, failure == nil else { return }
         do {
-            let annotation = try Annotation(pixels: frame.pixels, width: frame.width, height: frame.height, channels: 3)
+            let annotation = try Annotation(image: try frame.image())
             if let result { Task.draw(result, on: annotation) }
             let first = firstTimestamp ?? timestamp
             firstTimestamp = first

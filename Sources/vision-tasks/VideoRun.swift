@@ -7,7 +7,7 @@ import VisionTasks
 /// timestamp; one JSON line per frame; `--annotate out.mp4` writes the frames with results drawn.
 ///
 /// Three threads overlap the work (ffmpeg decodes and encodes in processes of its own): a reader
-/// takes decoded frames from ffmpeg and makes the task's images, the calling thread runs the task
+/// takes decoded frames from ffmpeg (read straight into the task's images), the calling thread runs the task
 /// frame after frame, and a writer prints the JSON lines and draws and encodes the annotated
 /// frames, in frame order. The queues between them hold `VideoPipeline.depth` frames each, so
 /// memory stays bounded whatever the video's length.
@@ -71,7 +71,7 @@ final class VideoPipeline<Task: MediaTask>: @unchecked Sendable {
     private let quality: VideoQuality
     private let rate: String
     private let bar: ProgressBar?
-    private let decoded = BoundedQueue<(frame: VideoFrame, image: MPImage)>(capacity: depth)
+    private let decoded = BoundedQueue<VideoFrame>(capacity: depth)
     private let done = BoundedQueue<(frame: VideoFrame, result: Swift.Result<Task.TaskResult, any Error>)>(capacity: depth)
     private let lock = NSLock()
     private var firstFailure: (any Error)?
@@ -114,14 +114,14 @@ final class VideoPipeline<Task: MediaTask>: @unchecked Sendable {
         done.close()
     }
 
-    /// Reader thread: decoded frames and their images, every `every`-th one.
+    /// Reader thread: decoded frames, every `every`-th one.
     private func readFrames() {
         defer { decoded.close() }
         do {
             while let frame = try reader.nextFrame() {
                 seen += 1
                 guard (seen - 1) % every == 0 else { continue }
-                guard decoded.push((frame, try frame.image())) else { return }
+                guard decoded.push(frame) else { return }
             }
         } catch {
             // Decoding stopped early (a truncated file): the frames already read still go through the
@@ -134,10 +134,10 @@ final class VideoPipeline<Task: MediaTask>: @unchecked Sendable {
     /// prints it as that frame's line).
     private func runTask() {
         defer { done.close() }
-        while let (frame, image) = decoded.pop() {
+        while let frame = decoded.pop() {
             processed += 1
             bar?.update(done: frame.index + 1)
-            let result = Swift.Result { try task.processVideoFrame(image, timestampInMilliseconds: frame.timestampInMilliseconds) }
+            let result = Swift.Result { try task.processVideoFrame(try frame.image(), timestampInMilliseconds: frame.timestampInMilliseconds) }
             guard done.push((frame, result)) else { return }
         }
     }
@@ -158,10 +158,11 @@ final class VideoPipeline<Task: MediaTask>: @unchecked Sendable {
                 }
                 // One canvas for the whole video: each frame is copied into it, drawn on, and packed
                 // for the encoder straight from the canvas.
+                let picture = try frame.image()
                 if let annotation, annotation.width == frame.width, annotation.height == frame.height {
-                    try annotation.replacePixels(frame.pixels, channels: 3)
+                    try annotation.replace(with: picture)
                 } else {
-                    annotation = try Annotation(pixels: frame.pixels, width: frame.width, height: frame.height, channels: 3)
+                    annotation = try Annotation(image: picture)
                 }
                 guard let annotation else { continue }
                 if let drawn { Task.draw(drawn, on: annotation) }

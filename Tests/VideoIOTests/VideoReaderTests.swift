@@ -68,7 +68,8 @@ import VisionErrors
         // Compare the mean brightness of the two to allow for compression noise (tolerance 8 of 255).
         func mean(_ values: [UInt8]) -> Double { Double(values.reduce(0) { $0 + Int($1) }) / Double(values.count) }
         func pixelsAt(_ frame: VideoFrame, _ offsets: [Int]) -> [UInt8] {
-            offsets.flatMap { o in [frame.pixels[o], frame.pixels[o + 1], frame.pixels[o + 2]] }
+            let pixels = frame.pixels
+            return offsets.flatMap { o in [pixels[o], pixels[o + 1], pixels[o + 2]] }
         }
         let top = pixelsAt(upright, (0..<64).map { x in x * 3 })
         let lastColumn = pixelsAt(unrotated, (0..<64).map { y in (y * 96 + 95) * 3 })

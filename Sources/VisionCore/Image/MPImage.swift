@@ -75,6 +75,19 @@ public struct MPImage: Sendable {
                   orientation: orientation)
     }
 
+    /// An upright image of `format` whose compact rows `fill` writes in place, with no copy (a
+    /// decoder reading straight into the image); nil when `fill` returns false (nothing was read).
+    package static func filling(width: Int, height: Int, format: PixelFormat,
+                                _ fill: (UnsafeMutableRawBufferPointer) throws -> Bool) throws -> MPImage? {
+        guard width > 0, height > 0, width <= 65_535, height <= 65_535 else {
+            throw VisionTasksError.invalidImage("raw frame: size \(width)x\(height) is empty or too large")
+        }
+        let count = width * height * format.bytesPerPixel
+        let storage = try PixelStorage(count: count, for: "raw frame")
+        guard try fill(UnsafeMutableRawBufferPointer(start: storage.base, count: count)) else { return nil }
+        return MPImage(storage: storage, bufferWidth: width, bufferHeight: height, format: format, orientation: .up)
+    }
+
     /// Copies a raw frame held in `Data`; see `init(pixels: UnsafeRawBufferPointer, ...)`.
     public init(pixels: Data, width: Int, height: Int, bytesPerRow: Int,
                 format: PixelFormat, orientation: ImageOrientation = .up) throws {
