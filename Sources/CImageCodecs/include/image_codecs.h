@@ -1,11 +1,13 @@
 // JPEG and PNG decoding/encoding for VisionCore: JPEG decoding over stb_image (the decoder
 // MediaPipe's file loader uses) behind our own structure check, JPEG encoding over
-// libjpeg-turbo, PNG over libpng; and RGB to I420 for video encoders. Every error is caught inside this C code (setjmp/longjmp
+// libjpeg-turbo, PNG over libpng; RGB to I420 for video encoders; the sampling loop of the
+// bilinear image-to-tensor warp. Every error is caught inside this C code (setjmp/longjmp
 // never crosses a Swift frame) and returned as a non-zero code with a message.
 #ifndef IMAGE_CODECS_H
 #define IMAGE_CODECS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -56,6 +58,22 @@ int ic_encode_jpeg(const unsigned char *pixels, int width, int height, size_t st
 /// (odd sizes grow by one, the last column or row repeated); chroma is each 2×2 block's mean.
 /// `dst` holds w2*h2 + 2*(w2/2)*(h2/2) bytes: the Y, U and V planes, rows packed.
 void ic_pack_i420(const unsigned char *src, size_t stride, int width, int height, int layout, unsigned char *dst);
+
+/// The picture a warp samples: `height` compact rows of `width` pixels of `bytes_per_pixel`
+/// bytes, with the red, green and blue bytes at those offsets in a pixel (all 0 for gray).
+typedef struct {
+    const unsigned char *pixels;
+    int width, height, bytes_per_pixel;
+    int red, green, blue;
+    /// 1: neighbours outside the picture read zero; 0: the nearest edge pixel.
+    int zero_border;
+} ic_warp_source;
+
+/// One tensor row of VisionCore's BilinearWarp: `count` RGB float triples into `out`, from source
+/// positions `coordinates` ((x, y) pairs in 1/32 pixel), weighted with OpenCV's 15-bit integer
+/// coefficients and mapped through `levels` (256 floats).
+void ic_warp_row(const ic_warp_source *source, const int32_t *coordinates, int count, float *out,
+                 const float *levels);
 
 /// Frees memory returned by the functions above.
 void ic_free(void *pointer);
