@@ -67,6 +67,16 @@ public final class Interpreter {
         try body(try inputBuffer(index))
     }
 
+    /// Runs `body` over disjoint ranges covering `0 ..< total`, concurrently on the worker threads
+    /// `invoke()` uses (parts of at least `minimumPerPart` items; small totals stay on this thread),
+    /// and returns when every part is done: for preprocessing that fills an input, such as the
+    /// image-to-tensor warp. `body` must be safe to run on several threads at once.
+    package func splitWork(_ total: Int, minimumPerPart: Int, _ body: (Range<Int>) -> Void) {
+        withoutActuallyEscaping(body) { body in
+            KernelThreads(numThreads).split(total, minimumPerPart: minimumPerPart, ClosureJob(body: body))
+        }
+    }
+
     /// Runs the model on the current inputs; allocates nothing.
     public func invoke() {
         plan.run()
@@ -92,4 +102,11 @@ public final class Interpreter {
         }
         return plan.inputBuffers[index]
     }
+}
+
+/// `Interpreter.splitWork`'s body as a kernel job.
+private struct ClosureJob: RangeJob {
+    let body: (Range<Int>) -> Void
+
+    func run(thread: Int, begin: Int, end: Int) { body(begin ..< end) }
 }

@@ -16,7 +16,9 @@ struct BilinearWarp {
     let inverseMatrix: [Double]
     let zeroBorder: Bool
 
-    func run(into output: UnsafeMutablePointer<Float>, width outWidth: Int, height outHeight: Int,
+    /// Fills tensor rows `rows` of the `outWidth`×`outHeight` tensor at `output` (rows are
+    /// independent, so disjoint ranges may run on different threads).
+    func run(into output: UnsafeMutablePointer<Float>, width outWidth: Int, height outHeight: Int, rows: Range<Int>,
              levels: UnsafePointer<Float>) {
         let (red, green, blue) = format.rgbOffsets
         var picture = ic_warp_source(pixels: source, width: Int32(width), height: Int32(height),
@@ -24,7 +26,7 @@ struct BilinearWarp {
                                      green: Int32(green), blue: Int32(blue), zero_border: zeroBorder ? 1 : 0)
         withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * outWidth) { scratch in
             guard let coordinates = scratch.baseAddress else { return }
-            for y in 0..<outHeight {
+            for y in rows {
                 computeCoordinates(row: y, width: outWidth, height: outHeight, into: coordinates)
                 ic_warp_row(&picture, coordinates, Int32(outWidth), output + y * outWidth * 3, levels)
             }

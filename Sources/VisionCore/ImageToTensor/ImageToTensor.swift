@@ -5,14 +5,19 @@ import VisionErrors
 /// ratio, is warped to the tensor with OpenCV's fixed-point bilinear sampling (`warpPerspective`,
 /// `INTER_LINEAR`, 1/32-pixel positions, 8-bit levels), then mapped linearly to the output range.
 public enum ImageToTensor {
+    /// Runs a body over disjoint ranges covering `0 ..< total`, possibly on several threads at once,
+    /// and returns when all are done (an inference engine's worker pool, say).
+    public typealias WorkSplitter = (_ total: Int, _ body: (Range<Int>) -> Void) -> Void
+
     /// Fills `output` (at least `options.elementCount` floats, row-major height x width x RGB)
     /// with the region `roi` of `image`, given in the upright image's normalised coordinates
     /// (`nil` is the whole image). Returns the letterbox padding and matrix to project results back.
-    /// Allocates nothing per pixel. Throws for a mirrored orientation, a NaN or empty region, or a
-    /// short buffer.
+    /// Allocates nothing per pixel. `splitRows`, if given, spreads the tensor's rows over threads.
+    /// Throws for a mirrored orientation, a NaN or empty region, or a short buffer.
     @discardableResult
     public static func convert(_ image: MPImage, roi: NormalizedRect? = nil, options: ImageToTensorOptions,
-                               into output: UnsafeMutableBufferPointer<Float>) throws -> ImageToTensorTransform {
+                               into output: UnsafeMutableBufferPointer<Float>,
+                               splitRows: WorkSplitter? = nil) throws -> ImageToTensorTransform {
         try image.checkOrientationSupported()
         guard let outputBase = output.baseAddress, output.count >= options.elementCount else {
             throw VisionTasksError.invalidArgument(
@@ -63,10 +68,15 @@ public enum ImageToTensor {
                 guard let source = pixels.baseAddress else {
                     throw VisionTasksError.invalidImage("image to tensor: the image has no pixels")
                 }
-                BilinearWarp(source: source.assumingMemoryBound(to: UInt8.self),
-                             width: image.bufferWidth, height: image.bufferHeight, format: image.bufferFormat,
-                             inverseMatrix: inverse, zeroBorder: options.borderMode == .zero)
-                    .run(into: outputBase, width: options.outputWidth, height: options.outputHeight, levels: levels)
+                let warp = BilinearWarp(source: source.assumingMemoryBound(to: UInt8.self),
+                                        width: image.bufferWidth, height: image.bufferHeight, format: image.bufferFormat,
+                                        inverseMatrix: inverse, zeroBorder: options.borderMode == .zero)
+                let (width, height) = (options.outputWidth, options.outputHeight)
+                if let splitRows {
+                    splitRows(height) { warp.run(into: outputBase, width: width, height: height, rows: $0, levels: levels) }
+                } else {
+                    warp.run(into: outputBase, width: width, height: height, rows: 0 ..< height, levels: levels)
+                }
             }
         }
         return ImageToTensorTransform(

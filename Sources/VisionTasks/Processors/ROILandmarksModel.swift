@@ -56,7 +56,8 @@ package final class ROILandmarksModel {
     /// coordinates of that image.
     package func landmarks(in frame: FrameContext, roi: NormalizedRect) throws -> [SIMD3<Float>] {
         let transform = try interpreter.withInputBuffer(0) { input in
-            try ImageToTensor.convert(frame.image, roi: roi, options: tensorOptions, into: input)
+            try ImageToTensor.convert(frame.image, roi: roi, options: tensorOptions, into: input,
+                                      splitRows: { [interpreter] in interpreter.splitWork($0, minimumPerPart: 16, $1) })
         }
         interpreter.invoke()
         // The output's size was checked at load, so decoding cannot fail.

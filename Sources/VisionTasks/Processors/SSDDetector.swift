@@ -45,7 +45,8 @@ package final class SSDDetector {
     /// The detections in the whole upright image, best first; boxes and keypoints are fractions of its size.
     package func detect(_ image: MPImage) throws -> [RelativeDetection] {
         let transform = try interpreter.withInputBuffer(0) { input in
-            try ImageToTensor.convert(image, options: tensorOptions, into: input)
+            try ImageToTensor.convert(image, options: tensorOptions, into: input,
+                                      splitRows: { [interpreter] in interpreter.splitWork($0, minimumPerPart: 16, $1) })
         }
         interpreter.invoke()
         let decoded = try interpreter.withOutputBuffer(boxesOutput) { boxes in
