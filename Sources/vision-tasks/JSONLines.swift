@@ -6,7 +6,6 @@ import VisionTasks
 /// inside results sorted, so the output is the same from run to run), written to standard output or
 /// the `--output` file, and a failure count: the command exits non-zero after the last input when any failed.
 final class JSONLines {
-    private let encoder: JSONEncoder
     /// Inputs that failed so far.
     private(set) var failures = 0
     /// Whether any input failed.
@@ -24,7 +23,6 @@ final class JSONLines {
     /// Creates a writer to `sink` (standard output by default).
     init(sink: ResultSink = .standardOutput) {
         self.sink = sink
-        encoder = ResultJSON.makeEncoder()
     }
 
     /// Starts counting the lines of one input (a video of a `--video-list`).
@@ -46,12 +44,12 @@ final class JSONLines {
     func process<Result: Encodable>(input: String, frame: Int? = nil, _ body: () throws -> Result) {
         do {
             let result = try body()
-            let json = try encoder.encode(result)
+            let json = try ResultJSON.encode(result)
             emit(input: input, frame: frame, key: "result", json: json)
         } catch {
             failures += 1
             failuresOfInput += 1
-            let message = (try? encoder.encode(Self.message(error))) ?? Data("\"unknown error\"".utf8)
+            let message = (try? ResultJSON.encode(Self.message(error))) ?? Data("\"unknown error\"".utf8)
             emit(input: input, frame: frame, key: "error", json: message)
         }
     }
@@ -63,7 +61,7 @@ final class JSONLines {
     }
 
     private func emit(input: String, frame: Int?, key: String, json: Data) {
-        let inputJSON = (try? encoder.encode(input)) ?? Data("\"\"".utf8)
+        let inputJSON = (try? ResultJSON.encode(input)) ?? Data("\"\"".utf8)
         var line = Data("{\"input\":".utf8)
         line.append(inputJSON)
         if let frame { line.append(Data(",\"frame\":\(frame)".utf8)) }

@@ -1,0 +1,310 @@
+import Foundation
+
+/// The encoder behind `ResultJSON`: the bytes Foundation's `JSONEncoder` writes with sorted keys
+/// and unescaped slashes (keys in byte order; numbers as their `description`, without a trailing
+/// ".0"; strings escaped as it escapes them), at a fraction of its cost. A face landmarker result
+/// has about 2,400 numbers; Foundation's encoder boxes each and probes its type at run time, and was
+/// a tenth of the CPU of a `--video` run. Throws `EncodingError.invalidValue` for a NaN or infinite
+/// number, as `JSONEncoder` does by default (coding paths are not tracked: each would cost an
+/// array per value).
+enum ResultJSONWriter {
+    /// `value` as JSON text.
+    static func encode<Value: Encodable>(_ value: Value) throws -> [UInt8] {
+        let root = try JSONTree.node(value, codingPath: [])
+        var out: [UInt8] = []
+        out.reserveCapacity(4096)
+        root.write(into: &out)
+        return out
+    }
+}
+
+/// One value of the tree the encoder builds; objects and arrays are filled in place as their
+/// containers are written to, so they are reference types.
+private enum JSONNode {
+    case scalar(String)
+    case object(JSONObject)
+    case array(JSONArray)
+
+    func write(into out: inout [UInt8]) {
+        switch self {
+        case .scalar(let text):
+            out.append(contentsOf: text.utf8)
+        case .object(let object):
+            out.append(UInt8(ascii: "{"))
+            var entries = object.entries
+            // Most objects come in the same key order every time; sort only when they are not in order.
+            if zip(entries, entries.dropFirst()).contains(where: { !$0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
+                entries.sort { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+            }
+            for i in entries.indices {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                JSONTree.appendString(entries[i].key, to: &out)
+                out.append(UInt8(ascii: ":"))
+                entries[i].value.write(into: &out)
+            }
+            out.append(UInt8(ascii: "}"))
+        case .array(let array):
+            out.append(UInt8(ascii: "["))
+            for (i, item) in array.items.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                item.write(into: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        }
+    }
+}
+
+private final class JSONObject {
+    var entries: [(key: String, value: JSONNode)] = []
+
+    /// Sets `key` (a later value for the same key replaces the earlier, as in `JSONEncoder`).
+    func set(_ key: String, _ value: JSONNode) {
+        if let i = entries.firstIndex(where: { $0.key == key }) {
+            entries[i].value = value
+        } else {
+            entries.append((key, value))
+        }
+    }
+}
+
+private final class JSONArray {
+    var items: [JSONNode] = []
+}
+
+/// The `Encoder` one value is encoded with; it ends up holding that value's node.
+private final class JSONTree: Encoder {
+    let codingPath: [any CodingKey]
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+    var node: JSONNode?
+
+    init(codingPath: [any CodingKey]) {
+        self.codingPath = codingPath
+    }
+
+    /// The node of `value`, encoded at `codingPath` (a value that writes nothing is an empty object).
+    static func node<Value: Encodable>(of value: Value, codingPath: [any CodingKey]) throws -> JSONNode {
+        let tree = JSONTree(codingPath: codingPath)
+        try value.encode(to: tree)
+        return tree.node ?? .object(JSONObject())
+    }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        let object: JSONObject
+        if case .object(let existing) = node {
+            object = existing
+        } else {
+            object = JSONObject()
+            node = .object(object)
+        }
+        return KeyedEncodingContainer(KeyedContainer<Key>(object: object, codingPath: codingPath))
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        let array: JSONArray
+        if case .array(let existing) = node {
+            array = existing
+        } else {
+            array = JSONArray()
+            node = .array(array)
+        }
+        return UnkeyedContainer(array: array, codingPath: codingPath)
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer {
+        SingleValueContainer(tree: self)
+    }
+
+    // MARK: Scalars
+
+    static func number<F: BinaryFloatingPoint & LosslessStringConvertible>(_ value: F, codingPath: [any CodingKey]) throws -> JSONNode {
+        guard value.isFinite else {
+            throw EncodingError.invalidValue(value, EncodingError.Context(
+                codingPath: codingPath, debugDescription: "Unable to encode \(F.self).\(value) directly in JSON."))
+        }
+        var text = value.description
+        if text.hasSuffix(".0") { text.removeLast(2) }
+        return .scalar(text)
+    }
+
+    static func string(_ value: String) -> JSONNode {
+        var out: [UInt8] = []
+        appendString(value, to: &out)
+        return .scalar(String(decoding: out, as: UTF8.self))
+    }
+
+    /// `value` quoted, with `"`, `\` and control characters escaped as `JSONEncoder` escapes them.
+    static func appendString(_ value: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): out.append(contentsOf: [92, 34])
+            case UInt8(ascii: "\\"): out.append(contentsOf: [92, 92])
+            case 0x0A: out.append(contentsOf: [92, UInt8(ascii: "n")])
+            case 0x0D: out.append(contentsOf: [92, UInt8(ascii: "r")])
+            case 0x09: out.append(contentsOf: [92, UInt8(ascii: "t")])
+            case 0x08: out.append(contentsOf: [92, UInt8(ascii: "b")])
+            case 0x0C: out.append(contentsOf: [92, UInt8(ascii: "f")])
+            case 0..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                out.append(contentsOf: [92, UInt8(ascii: "u"), 48, 48, hex[Int(byte >> 4)], hex[Int(byte & 15)]])
+            default: out.append(byte)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+
+    /// The node of a value that is not a primitive (the containers write those directly): its own
+    /// encoding, or JSONEncoder's for the Foundation types JSONEncoder writes its own way. Metatype
+    /// comparisons, not dynamic casts, pick those out.
+    static func node<Value: Encodable>(_ value: Value, codingPath: [any CodingKey]) throws -> JSONNode {
+        if Value.self == Float?.self {
+            // Optional scores and visibilities, written here rather than through a nested encoder.
+            guard let number = unsafeBitCast(value, to: Float?.self) else { return .scalar("null") }
+            return try Self.number(number, codingPath: codingPath)
+        }
+        if Value.self == Data.self || Value.self == URL.self || Value.self == Date.self || Value.self == Decimal.self {
+            return .scalar(String(decoding: try ResultJSON.makeEncoder().encode(value), as: UTF8.self))
+        }
+        return try node(of: value, codingPath: codingPath)
+    }
+
+    static func integer<I: BinaryInteger>(_ value: I) -> JSONNode { .scalar(value.description) }
+    static func bool(_ value: Bool) -> JSONNode { .scalar(value ? "true" : "false") }
+}
+
+private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+    let object: JSONObject
+    let codingPath: [any CodingKey]
+
+    mutating func encodeNil(forKey key: Key) throws { object.set(key.stringValue, .scalar("null")) }
+    mutating func encode(_ value: Bool, forKey key: Key) throws { object.set(key.stringValue, JSONTree.bool(value)) }
+    mutating func encode(_ value: String, forKey key: Key) throws { object.set(key.stringValue, JSONTree.string(value)) }
+    mutating func encode(_ value: Double, forKey key: Key) throws {
+        object.set(key.stringValue, try JSONTree.number(value, codingPath: codingPath))
+    }
+    mutating func encode(_ value: Float, forKey key: Key) throws {
+        object.set(key.stringValue, try JSONTree.number(value, codingPath: codingPath))
+    }
+    mutating func encode(_ value: Int, forKey key: Key) throws { object.set(key.stringValue, JSONTree.integer(value)) }
+    mutating func encode(_ value: Int8, forKey key: Key) throws { object.set(key.stringValue, JSONTree.integer(value)) }
+    mutating func encode(_ value: Int16, forKey key: Key) throws { object.set(key.stringValue, JSONTree.integer(value)) }
+    mutating func encode(_ value: Int32, forKey key: Key) throws { object.set(key.stringValue, JSONTree.integer(value)) }
+    mutating func encode(_ value: Int64, forKey key: Key) throws { object.set(key.stringValue, JSONTree.integer(value)) }
+    mutating func encode(_ value: UInt, forKey key: Key) throws { object.set(key.stringValue, JSONTree.integer(value)) }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws { object.set(key.stringValue, JSONTree.integer(value)) }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws { object.set(key.stringValue, JSONTree.integer(value)) }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws { object.set(key.stringValue, JSONTree.integer(value)) }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { object.set(key.stringValue, JSONTree.integer(value)) }
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+        object.set(key.stringValue, try JSONTree.node(value, codingPath: codingPath))
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type,
+                                                        forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+        let nested = JSONObject()
+        object.set(key.stringValue, .object(nested))
+        return KeyedEncodingContainer(KeyedContainer<NestedKey>(object: nested, codingPath: codingPath))
+    }
+
+    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+        let nested = JSONArray()
+        object.set(key.stringValue, .array(nested))
+        return UnkeyedContainer(array: nested, codingPath: codingPath)
+    }
+
+    mutating func superEncoder() -> any Encoder { SuperEncoder(object: object, key: "super", codingPath: codingPath) }
+    mutating func superEncoder(forKey key: Key) -> any Encoder {
+        SuperEncoder(object: object, key: key.stringValue, codingPath: codingPath)
+    }
+}
+
+private struct UnkeyedContainer: UnkeyedEncodingContainer {
+    let array: JSONArray
+    let codingPath: [any CodingKey]
+    var count: Int { array.items.count }
+
+    mutating func encodeNil() throws { array.items.append(.scalar("null")) }
+    mutating func encode(_ value: Bool) throws { array.items.append(JSONTree.bool(value)) }
+    mutating func encode(_ value: String) throws { array.items.append(JSONTree.string(value)) }
+    mutating func encode(_ value: Double) throws { array.items.append(try JSONTree.number(value, codingPath: codingPath)) }
+    mutating func encode(_ value: Float) throws { array.items.append(try JSONTree.number(value, codingPath: codingPath)) }
+    mutating func encode(_ value: Int) throws { array.items.append(JSONTree.integer(value)) }
+    mutating func encode(_ value: Int8) throws { array.items.append(JSONTree.integer(value)) }
+    mutating func encode(_ value: Int16) throws { array.items.append(JSONTree.integer(value)) }
+    mutating func encode(_ value: Int32) throws { array.items.append(JSONTree.integer(value)) }
+    mutating func encode(_ value: Int64) throws { array.items.append(JSONTree.integer(value)) }
+    mutating func encode(_ value: UInt) throws { array.items.append(JSONTree.integer(value)) }
+    mutating func encode(_ value: UInt8) throws { array.items.append(JSONTree.integer(value)) }
+    mutating func encode(_ value: UInt16) throws { array.items.append(JSONTree.integer(value)) }
+    mutating func encode(_ value: UInt32) throws { array.items.append(JSONTree.integer(value)) }
+    mutating func encode(_ value: UInt64) throws { array.items.append(JSONTree.integer(value)) }
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        array.items.append(try JSONTree.node(value, codingPath: codingPath))
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+        let nested = JSONObject()
+        array.items.append(.object(nested))
+        return KeyedEncodingContainer(KeyedContainer<NestedKey>(object: nested, codingPath: codingPath))
+    }
+
+    mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+        let nested = JSONArray()
+        array.items.append(.array(nested))
+        return UnkeyedContainer(array: nested, codingPath: codingPath)
+    }
+
+    mutating func superEncoder() -> any Encoder {
+        let nested = JSONObject()
+        array.items.append(.object(nested))
+        return SuperEncoder(object: nested, key: nil, codingPath: codingPath)
+    }
+}
+
+private struct SingleValueContainer: SingleValueEncodingContainer {
+    let tree: JSONTree
+    var codingPath: [any CodingKey] { tree.codingPath }
+
+    mutating func encodeNil() throws { tree.node = .scalar("null") }
+    mutating func encode(_ value: Bool) throws { tree.node = JSONTree.bool(value) }
+    mutating func encode(_ value: String) throws { tree.node = JSONTree.string(value) }
+    mutating func encode(_ value: Double) throws { tree.node = try JSONTree.number(value, codingPath: codingPath) }
+    mutating func encode(_ value: Float) throws { tree.node = try JSONTree.number(value, codingPath: codingPath) }
+    mutating func encode(_ value: Int) throws { tree.node = JSONTree.integer(value) }
+    mutating func encode(_ value: Int8) throws { tree.node = JSONTree.integer(value) }
+    mutating func encode(_ value: Int16) throws { tree.node = JSONTree.integer(value) }
+    mutating func encode(_ value: Int32) throws { tree.node = JSONTree.integer(value) }
+    mutating func encode(_ value: Int64) throws { tree.node = JSONTree.integer(value) }
+    mutating func encode(_ value: UInt) throws { tree.node = JSONTree.integer(value) }
+    mutating func encode(_ value: UInt8) throws { tree.node = JSONTree.integer(value) }
+    mutating func encode(_ value: UInt16) throws { tree.node = JSONTree.integer(value) }
+    mutating func encode(_ value: UInt32) throws { tree.node = JSONTree.integer(value) }
+    mutating func encode(_ value: UInt64) throws { tree.node = JSONTree.integer(value) }
+    mutating func encode<T: Encodable>(_ value: T) throws { tree.node = try JSONTree.node(value, codingPath: codingPath) }
+}
+
+/// The encoder `superEncoder()` hands out: what is encoded with it becomes the value at `key` of
+/// `object` (or the whole of `object`, with no key).
+private final class SuperEncoder: Encoder {
+    let object: JSONObject
+    let key: String?
+    let codingPath: [any CodingKey]
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+    private var tree: JSONTree
+
+    init(object: JSONObject, key: String?, codingPath: [any CodingKey]) {
+        self.object = object
+        self.key = key
+        self.codingPath = codingPath
+        tree = JSONTree(codingPath: codingPath)
+        if key == nil { tree.node = .object(object) }
+    }
+
+    deinit {
+        if let key, let node = tree.node { object.set(key, node) }
+    }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> { tree.container(keyedBy: type) }
+    func unkeyedContainer() -> any UnkeyedEncodingContainer { tree.unkeyedContainer() }
+    func singleValueContainer() -> any SingleValueEncodingContainer { tree.singleValueContainer() }
+}

@@ -1,0 +1,93 @@
+import FixtureSupport
+import Foundation
+import Testing
+@testable import VisionTasks
+
+/// `ResultJSONWriter` against Foundation's `JSONEncoder` with the settings it stands in for
+/// (`ResultJSON.makeEncoder()`): the same bytes for every task's real results and for values that
+/// use every container and primitive type. Tolerance: byte for byte.
+@Suite struct ResultJSONWriterTests {
+    private static func foundation<Value: Encodable>(_ value: Value) throws -> String {
+        String(decoding: try ResultJSON.makeEncoder().encode(value), as: UTF8.self)
+    }
+
+    private static func ours<Value: Encodable>(_ value: Value) throws -> String {
+        String(decoding: try ResultJSONWriter.encode(value), as: UTF8.self)
+    }
+
+    /// Every primitive, optionals present and absent, nesting of every kind, a super encoder, and the
+    /// Foundation types JSONEncoder writes its own way.
+    private struct Everything: Encodable {
+        enum Keys: String, CodingKey { case zeta, Alpha, alpha, a10, a9, _under, nested, list, parent, foundation }
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: Keys.self)
+            try c.encode(Float(1.0), forKey: .zeta)
+            try c.encode("quote\" backslash\\ slash/ newline\n tab\t bell\u{07} backspace\u{08} feed\u{0c} return\r escape\u{1b} é \u{2028}", forKey: .Alpha)
+            try c.encode([Float(0.1), -0.0, 1e-7, 3e10, 1.5e-45, .greatestFiniteMagnitude], forKey: .alpha)
+            try c.encode([Double(0.1), 1e16, -2.5], forKey: .a10)
+            try c.encode([Int8(-8), 7] as [Int8], forKey: .a9)
+            try c.encode(Optional<Float>.none, forKey: ._under)
+            var nested = c.nestedContainer(keyedBy: Keys.self, forKey: .nested)
+            try nested.encode(UInt32(4_000_000_000), forKey: .zeta)
+            try nested.encode(true, forKey: .alpha)
+            try nested.encodeNil(forKey: .a9)
+            var list = c.nestedUnkeyedContainer(forKey: .list)
+            try list.encode(Int64.min)
+            try list.encode(Optional(Float(2.5)))
+            try list.encodeNil()
+            var inner = list.nestedUnkeyedContainer()
+            try inner.encode("x")
+            var object = list.nestedContainer(keyedBy: Keys.self)
+            try object.encode(UInt8(255), forKey: .a10)
+            var foundation = c.nestedUnkeyedContainer(forKey: .foundation)
+            try foundation.encode(Data([1, 2, 250]))
+            try foundation.encode(URL(fileURLWithPath: "/tmp/a b.png"))
+            try foundation.encode(Date(timeIntervalSinceReferenceDate: 12.5))
+            try foundation.encode(Decimal(string: "3.25"))
+            let parent = c.superEncoder(forKey: .parent)
+            var single = parent.singleValueContainer()
+            try single.encode(Int16(-3))
+        }
+    }
+
+    @Test func everyContainerAndPrimitiveMatchesFoundation() throws {
+        let expected = try Self.foundation(Everything())
+        #expect(expected.contains("\"Alpha\"") && expected.contains("\"parent\":-3"))
+        #expect(try Self.ours(Everything()) == expected)
+    }
+
+    @Test func nonFiniteNumbersThrowAsInFoundation() throws {
+        #expect(throws: EncodingError.self) { _ = try ResultJSONWriter.encode([Float.nan]) }
+        #expect(throws: EncodingError.self) { _ = try ResultJSONWriter.encode(["x": Double.infinity]) }
+        #expect(throws: EncodingError.self) { _ = try Self.foundation([Float.nan]) }
+    }
+
+    @Test(.enabled(if: Fixture.haveModels, "models/ not fetched: run make models"))
+    func everyTasksResultsMatchFoundation() throws {
+        let images = Fixture.repositoryRoot.appendingPathComponent("Tests/Fixtures/images")
+        let faces = try MPImage(contentsOfFile: images.appendingPathComponent("astronaut.png").path)
+        let hand = try MPImage(contentsOfFile: images.appendingPathComponent("hand_thumb_up.jpg").path)
+
+        let detector = try FaceDetector(options: FaceDetectorOptions(
+            baseOptions: BaseOptions(modelAssetPath: Fixture.modelPath("blaze_face_short_range.tflite"))))
+        let landmarkerOptions = FaceLandmarkerOptions()
+        landmarkerOptions.baseOptions.modelAssetPath = Fixture.modelPath("face_landmarker.task")
+        landmarkerOptions.outputFaceBlendshapes = true
+        landmarkerOptions.outputFacialTransformationMatrixes = true
+        let hands = try HandLandmarker(options: HandLandmarkerOptions(
+            baseOptions: BaseOptions(modelAssetPath: Fixture.modelPath("hand_landmarker.task"))))
+        let gestures = try GestureRecognizer(options: GestureRecognizerOptions(
+            baseOptions: BaseOptions(modelAssetPath: Fixture.modelPath("gesture_recognizer.task"))))
+
+        let detections = try detector.detect(image: faces)
+        let landmarks = try FaceLandmarker(options: landmarkerOptions).detect(image: faces)
+        let handResult = try hands.detect(image: hand)
+        let gestureResult = try gestures.recognize(image: hand)
+        #expect(detections.detections.count == 1 && landmarks.faceBlendshapes.count == 1)
+        #expect(handResult.landmarks.count == 1 && gestureResult.gestures.count == 1)
+        #expect(try Self.ours(detections) == Self.foundation(detections))
+        #expect(try Self.ours(landmarks) == Self.foundation(landmarks))
+        #expect(try Self.ours(handResult) == Self.foundation(handResult))
+        #expect(try Self.ours(gestureResult) == Self.foundation(gestureResult))
+    }
+}
