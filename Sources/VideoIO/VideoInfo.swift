@@ -22,22 +22,39 @@ public struct VideoInfo: Codable, Sendable, Equatable {
     /// Probes `path` with ffprobe. Throws `VisionTasksError.fileNotFound` for a missing file and
     /// `.invalidVideo` for a file without a video stream or when ffprobe is missing.
     public static func probe(path: String) throws -> VideoInfo {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw VisionTasksError.fileNotFound(path: path)
+        try PendingProbe(path: path).result()
+    }
+
+    /// A probe running while the caller does something else (starts the decoder, say): the file
+    /// checks and ffprobe's launch happen at once, `result()` waits for its answer.
+    struct PendingProbe {
+        private let path: String
+        private let child: ChildProcess
+
+        /// Checks that `path` is a file and starts ffprobe on it; throws as `probe(path:)`.
+        init(path: String) throws {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                throw VisionTasksError.fileNotFound(path: path)
+            }
+            guard !isDirectory.boolValue else { throw VisionTasksError.invalidVideo("\(path) is a directory, not a video") }
+            self.path = path
+            child = try ChildProcess(tool: "ffprobe", arguments: [
+                "-v", "error", "-select_streams", "v:0",
+                "-show_entries", "stream=width,height,r_frame_rate,avg_frame_rate,duration,nb_frames:stream_side_data=rotation:stream_tags=rotate:format=duration",
+                "-of", "json", path,
+            ])
         }
-        guard !isDirectory.boolValue else { throw VisionTasksError.invalidVideo("\(path) is a directory, not a video") }
-        let child = try ChildProcess(tool: "ffprobe", arguments: [
-            "-v", "error", "-select_streams", "v:0",
-            "-show_entries", "stream=width,height,r_frame_rate,avg_frame_rate,duration,nb_frames:stream_side_data=rotation:stream_tags=rotate:format=duration",
-            "-of", "json", path,
-        ])
-        let output = child.readAllStdout()
-        let status = child.wait()
-        guard status == 0 else {
-            throw VisionTasksError.invalidVideo("\(path) is not a video ffprobe can read: \(child.lastStderr())")
+
+        /// What ffprobe found (its output is small: it never waits on the pipe for us).
+        func result() throws -> VideoInfo {
+            let output = child.readAllStdout()
+            let status = child.wait()
+            guard status == 0 else {
+                throw VisionTasksError.invalidVideo("\(path) is not a video ffprobe can read: \(child.lastStderr())")
+            }
+            return try VideoInfo.parse(json: output, path: path)
         }
-        return try parse(json: output, path: path)
     }
 
     private struct Probe: Decodable {

@@ -33,7 +33,7 @@ public final class VideoReader {
     public let info: VideoInfo?
     private let child: ChildProcess
     private let log: ShowinfoLog
-    private let earlyEnd = EarlyEndCheck()
+    private let earlyEnd: EarlyEndCheck
     private let startMs: Int?
     private let endMs: Int?
     private var finished = false
@@ -41,8 +41,9 @@ public final class VideoReader {
     /// Opens a video file. Frames before `startMs` are skipped and decoding stops after `endMs`
     /// (both in the stream's timestamps). Throws `fileNotFound` / `invalidVideo` naming the file.
     public convenience init(contentsOfFile path: String, startMs: Int? = nil, endMs: Int? = nil) throws {
-        let info = try VideoInfo.probe(path: path)
-        try self.init(source: path, info: info, inputOptions: [], startMs: startMs, endMs: endMs)
+        // ffprobe and ffmpeg start together; the probe's answer is awaited once decoding has begun.
+        let probe = try VideoInfo.PendingProbe(path: path)
+        try self.init(source: path, info: { try probe.result() }, inputOptions: [], startMs: startMs, endMs: endMs)
     }
 
     /// Opens anything ffmpeg opens (a V4L2 device such as /dev/video0, a stream URL, a file).
@@ -53,17 +54,19 @@ public final class VideoReader {
         if source.hasPrefix("/dev/video") { options += ["-f", "v4l2"] }
         let isFile = (try? FileManager.default.attributesOfItem(atPath: source)[.type] as? FileAttributeType) == .typeRegular
         let info = isFile ? try? VideoInfo.probe(path: source) : nil
-        try self.init(source: source, info: info, inputOptions: options, startMs: nil, endMs: nil)
+        try self.init(source: source, info: { info }, inputOptions: options, startMs: nil, endMs: nil)
     }
 
-    private init(source: String, info: VideoInfo?, inputOptions: [String], startMs: Int?, endMs: Int?) throws {
+    /// Starts ffmpeg on `source`, then takes `info` (which may wait for a probe started before it);
+    /// ffmpeg is stopped if that throws.
+    private init(source: String, info: () throws -> VideoInfo?, inputOptions: [String], startMs: Int?, endMs: Int?) throws {
         self.source = source
-        self.info = info
         self.startMs = startMs
         self.endMs = endMs
         let log = ShowinfoLog()
         self.log = log
-        let earlyEnd = self.earlyEnd
+        let earlyEnd = EarlyEndCheck()
+        self.earlyEnd = earlyEnd
         // showinfo without its per-plane checksums and statistics, which cost more CPU per frame
         // than decoding (we read only the pts and size from it).
         child = try ChildProcess(tool: "ffmpeg", arguments: [
@@ -72,6 +75,12 @@ public final class VideoReader {
             "-i", source, "-map", "0:v:0", "-copyts", "-fps_mode", "passthrough",
             "-vf", "showinfo@frames=checksum=0", "-f", "rawvideo", "-pix_fmt", "rgb24", "pipe:1",
         ], onStderrLine: { log.take($0) || earlyEnd.take($0) }, onStderrEnd: { log.close() })
+        do {
+            self.info = try info()
+        } catch {
+            child.stop()
+            throw error
+        }
     }
 
     deinit {
