@@ -122,9 +122,18 @@ static int ensure_workers(int count) {
     return n;
 }
 
+// Set on a thread that runs one of several models at once: its calls stay on it.
+static _Thread_local int serial_here;
+
+int vt_pool_set_serial(int serial) {
+    const int previous = serial_here;
+    serial_here = serial;
+    return previous;
+}
+
 void vt_parallel_run(int parts, int threads, vt_part_fn fn, void *ctx) {
     if (threads > VT_POOL_MAX_WORKERS + 1) threads = VT_POOL_MAX_WORKERS + 1;
-    if (parts <= 1 || threads <= 1 || parts > 0xffff) {
+    if (serial_here || parts <= 1 || threads <= 1 || parts > 0xffff) {
         for (int p = 0; p < parts; p++) fn(ctx, p, 0);
         return;
     }

@@ -1,5 +1,6 @@
 // The engine's public face: load a TFLite model once, then set inputs, invoke, read outputs.
 
+import CKernels
 import Foundation
 import TFLite
 import VisionErrors
@@ -75,6 +76,15 @@ public final class Interpreter {
         withoutActuallyEscaping(body) { body in
             KernelThreads(numThreads).split(total, minimumPerPart: minimumPerPart, ClosureJob(body: body))
         }
+    }
+
+    /// Runs `body` with every interpreter call made on this thread kept on it (its kernels and
+    /// `splitWork` unsplit): for a thread that runs one of several models at once, each on a core
+    /// of its own.
+    package static func withoutSplitting<R>(_ body: () throws -> R) rethrows -> R {
+        let previous = vt_pool_set_serial(1)
+        defer { _ = vt_pool_set_serial(previous) }
+        return try body()
     }
 
     /// Runs the model on the current inputs; allocates nothing.

@@ -119,6 +119,10 @@ typedef void (*vt_part_fn)(void *ctx, int part, int thread);
 /// whichever thread is free, and returns when all have finished. Allocates nothing once the
 /// workers exist. Calls from several threads take turns; fn must not call it.
 void vt_parallel_run(int parts, int threads, vt_part_fn fn, void *ctx);
+/// With `serial` 1, vt_parallel_run calls made on this thread run every part on it (a thread that
+/// runs one of several models at once, each on its own core); 0 restores splitting. Returns the
+/// previous setting.
+int vt_pool_set_serial(int serial);
 
 #ifdef __cplusplus
 }

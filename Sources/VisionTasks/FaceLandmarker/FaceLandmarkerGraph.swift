@@ -18,7 +18,7 @@ final class FaceLandmarkerGraph {
     static let landmarkCount = 478
 
     private let detector: FaceDetectionGraph
-    private let landmarksModel: ROILandmarksModel
+    private let landmarks: ROILanes<ROILandmarksModel>
     private let blendshapesModel: FaceBlendshapesModel?
     private let geometry: FaceGeometryPipeline?
     private let minFacePresenceConfidence: Float
@@ -43,10 +43,16 @@ final class FaceLandmarkerGraph {
             model: try bundle.model(named: FaceDetectionGraph.bundleEntry), name: "\(name): \(FaceDetectionGraph.bundleEntry)",
             numThreads: numThreads, minDetectionConfidence: options.minFaceDetectionConfidence,
             minSuppressionThreshold: FaceDetection.minSuppressionThreshold)
-        landmarksModel = try ROILandmarksModel(
-            model: try bundle.model(named: Self.landmarksEntry), name: "\(name): \(Self.landmarksEntry)",
-            what: "the face landmarks model", numThreads: numThreads, inputSide: nil, landmarkCount: Self.landmarkCount,
-            outputCounts: [Self.landmarkCount * 3, 1], outputNames: "landmarks, presence", projection: .cropMatrix)
+        let model = try bundle.model(named: Self.landmarksEntry)
+        func landmarksModel() throws -> ROILandmarksModel {
+            try ROILandmarksModel(
+                model: model, name: "\(name): \(Self.landmarksEntry)",
+                what: "the face landmarks model", numThreads: numThreads, inputSide: nil, landmarkCount: Self.landmarkCount,
+                outputCounts: [Self.landmarkCount * 3, 1], outputNames: "landmarks, presence", projection: .cropMatrix)
+        }
+        // A second instance when two faces can run on two cores at once.
+        landmarks = ROILanes(first: try landmarksModel(),
+                             second: options.numFaces >= 2 && numThreads >= 2 ? try landmarksModel() : nil)
         blendshapesModel = try options.outputFaceBlendshapes ? FaceBlendshapesModel(
             model: try bundle.model(named: FaceBlendshapesModel.bundleEntry),
             name: "\(name): \(FaceBlendshapesModel.bundleEntry)", numThreads: numThreads) : nil
@@ -73,14 +79,18 @@ final class FaceLandmarkerGraph {
     func process(_ image: MPImage, timestampInMilliseconds: Int) throws -> FaceLandmarkerResult {
         let frame = FrameContext(image)
         let (width, height) = (frame.width, frame.height)
+        let minFacePresenceConfidence = minFacePresenceConfidence
         var landmarks = try faces.process(
             detect: { try detector.detect(frame.image).compactMap {
                 faceRect(fromDetection: $0, imageWidth: width, imageHeight: height, storedAxesSwapped: frame.storedAxesSwapped)
             } },
-            observe: { rect in
-                let points = try landmarksModel.landmarks(in: frame, roi: rect)
-                let presence = 1 / (1 + expf(-(try landmarksModel.output(1)[0])))
-                return presence > minFacePresenceConfidence ? points : nil
+            observe: { rects in
+                // Two faces may be looked at at once, each with a model of its own.
+                try self.landmarks.map(rects) { model, rect in
+                    let points = try model.landmarks(in: frame, roi: rect)
+                    let presence = 1 / (1 + expf(-(try model.output(1)[0])))
+                    return presence > minFacePresenceConfidence ? points : nil
+                }
             },
             nextRect: { faceRect(fromLandmarks: $0, imageWidth: width, imageHeight: height) })
         if var smoother {

@@ -27,7 +27,7 @@ package final class HandLandmarkerGraph {
     package static let landmarksEntry = "hand_landmarks_detector.tflite"
 
     private let palms: PalmDetectionGraph
-    private let landmarksModel: ROILandmarksModel
+    private let landmarks: ROILanes<ROILandmarksModel>
     private let minHandPresenceConfidence: Float
     private var hands: TrackedRects
 
@@ -52,11 +52,17 @@ package final class HandLandmarkerGraph {
                                        name: "\(name): \(PalmDetectionGraph.bundleEntry)", numThreads: settings.numThreads,
                                        minDetectionConfidence: settings.minHandDetectionConfidence)
         let points = handLandmarkCount * 3
-        landmarksModel = try ROILandmarksModel(
-            model: try bundle.model(named: Self.landmarksEntry), name: "\(name): \(Self.landmarksEntry)",
-            what: "the hand landmark model", numThreads: settings.numThreads, inputSide: HandLandmarksModel.inputSize,
-            landmarkCount: handLandmarkCount, normalizeZ: HandLandmarksModel.normalizeZ, outputCounts: [points, 1, 1, points],
-            outputNames: "landmarks, presence, handedness, world landmarks", projection: .normalizedRect)
+        let model = try bundle.model(named: Self.landmarksEntry)
+        func landmarksModel() throws -> ROILandmarksModel {
+            try ROILandmarksModel(
+                model: model, name: "\(name): \(Self.landmarksEntry)",
+                what: "the hand landmark model", numThreads: settings.numThreads, inputSide: HandLandmarksModel.inputSize,
+                landmarkCount: handLandmarkCount, normalizeZ: HandLandmarksModel.normalizeZ, outputCounts: [points, 1, 1, points],
+                outputNames: "landmarks, presence, handedness, world landmarks", projection: .normalizedRect)
+        }
+        // A second instance when two hands can run on two cores at once.
+        landmarks = ROILanes(first: try landmarksModel(),
+                             second: settings.numHands >= 2 && settings.numThreads >= 2 ? try landmarksModel() : nil)
         minHandPresenceConfidence = settings.minHandPresenceConfidence
         let minTrackingConfidence = settings.minTrackingConfidence
         hands = TrackedRects(maxCount: settings.numHands, tracks: settings.tracks) { tracked, detected in
@@ -73,7 +79,11 @@ package final class HandLandmarkerGraph {
     package func process(_ frame: FrameContext) throws -> [HandObservation] {
         try hands.process(
             detect: { try palms.handRects(frame) },
-            observe: { try self.observe(frame, in: $0) },
+            observe: { [minHandPresenceConfidence] rects in
+                try landmarks.map(rects) { model, rect in
+                    try Self.observe(frame, in: rect, with: model, minHandPresenceConfidence: minHandPresenceConfidence)
+                }
+            },
             deduplicate: { found in
                 let duplicates = duplicateHandIndices(found.map(\.landmarks), imageWidth: frame.width, imageHeight: frame.height)
                 return found.enumerated().filter { !duplicates.contains($0.offset) }.map(\.element)
@@ -83,7 +93,9 @@ package final class HandLandmarkerGraph {
 
     /// The hand landmark model on `rect`; nil when the hand is not present (presence score not above
     /// `minHandPresenceConfidence`) or the rect is MediaPipe's empty sentinel.
-    private func observe(_ frame: FrameContext, in rect: NormalizedRect) throws -> HandObservation? {
+    /// Touches nothing but `landmarksModel`: two hands may be observed at once, each with a model of its own.
+    private static func observe(_ frame: FrameContext, in rect: NormalizedRect, with landmarksModel: ROILandmarksModel,
+                                minHandPresenceConfidence: Float) throws -> HandObservation? {
         if rect.width == 0 && rect.height == 0 { return nil }
         let landmarks = try landmarksModel.landmarks(in: frame, roi: rect)
         guard handIsPresent(score: try landmarksModel.output(1)[0], minPresenceConfidence: minHandPresenceConfidence),

@@ -30,15 +30,16 @@ package struct TrackedRects {
 
     /// One frame: the rects to look at (the detector's best `maxCount`, detected only while fewer
     /// than `maxCount` are tracked, associated with the tracked ones and again at most `maxCount`)
-    /// → `observe` on each (nil: nothing there) → `deduplicate` → the next frame's rects from
-    /// `nextRect` (nil: the object is not tracked further).
+    /// → `observe` on them all (an entry per rect, nil: nothing there; the rects are independent,
+    /// so it may look at several at once) → `deduplicate` → the next frame's rects from `nextRect`
+    /// (nil: the object is not tracked further).
     package mutating func process<Object>(detect: () throws -> [NormalizedRect],
-                                          observe: (NormalizedRect) throws -> Object?,
+                                          observe: ([NormalizedRect]) throws -> [Object?],
                                           deduplicate: ([Object]) -> [Object] = { $0 },
                                           nextRect: (Object) -> NormalizedRect?) rethrows -> [Object] {
         let detected = tracks && tracked.count >= maxCount ? [] : Array(try detect().prefix(maxCount))
         let rects = tracks ? Array(associate(tracked, detected).prefix(maxCount)) : detected
-        let objects = deduplicate(try rects.compactMap(observe))
+        let objects = deduplicate(try observe(rects).compactMap { $0 })
         if tracks { tracked = objects.compactMap(nextRect) }
         return objects
     }
