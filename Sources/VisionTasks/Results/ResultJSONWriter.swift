@@ -88,26 +88,29 @@ private final class JSONTree: Encoder {
         return tree.node ?? .object(JSONObject())
     }
 
+    /// The object this value is, made on first use (a value asks for its container more than once
+    /// when a superclass and a subclass both encode into it).
+    private var object: JSONObject {
+        if case .object(let existing) = node { return existing }
+        let made = JSONObject()
+        node = .object(made)
+        return made
+    }
+
+    /// The array this value is, made on first use.
+    private var array: JSONArray {
+        if case .array(let existing) = node { return existing }
+        let made = JSONArray()
+        node = .array(made)
+        return made
+    }
+
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        let object: JSONObject
-        if case .object(let existing) = node {
-            object = existing
-        } else {
-            object = JSONObject()
-            node = .object(object)
-        }
-        return KeyedEncodingContainer(KeyedContainer<Key>(object: object, codingPath: codingPath))
+        KeyedEncodingContainer(KeyedContainer<Key>(object: object, codingPath: codingPath))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        let array: JSONArray
-        if case .array(let existing) = node {
-            array = existing
-        } else {
-            array = JSONArray()
-            node = .array(array)
-        }
-        return UnkeyedContainer(array: array, codingPath: codingPath)
+        UnkeyedContainer(array: array, codingPath: codingPath)
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer {
