@@ -46,6 +46,11 @@ public struct VideoInfo: Codable, Sendable, Equatable {
             ])
         }
 
+        /// Stops ffprobe without waiting for its answer (the caller gave up on the file).
+        func cancel() {
+            child.stop()
+        }
+
         /// What ffprobe found (its output is small: it never waits on the pipe for us).
         func result() throws -> VideoInfo {
             let output = child.readAllStdout()

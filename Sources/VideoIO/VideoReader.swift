@@ -43,7 +43,12 @@ public final class VideoReader {
     public convenience init(contentsOfFile path: String, startMs: Int? = nil, endMs: Int? = nil) throws {
         // ffprobe and ffmpeg start together; the probe's answer is awaited once decoding has begun.
         let probe = try VideoInfo.PendingProbe(path: path)
-        try self.init(source: path, info: { try probe.result() }, inputOptions: [], startMs: startMs, endMs: endMs)
+        do {
+            try self.init(source: path, info: { try probe.result() }, inputOptions: [], startMs: startMs, endMs: endMs)
+        } catch {
+            probe.cancel()  // ffmpeg did not start: ffprobe is not left running unattended (a no-op once it answered)
+            throw error
+        }
     }
 
     /// Opens anything ffmpeg opens (a V4L2 device such as /dev/video0, a stream URL, a file).

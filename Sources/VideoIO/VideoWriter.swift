@@ -34,8 +34,10 @@ public final class VideoWriter {
     /// (a number or a fraction such as "30000/1001") with libx264's `preset`. Odd sizes grow by one
     /// pixel for H.264, the last column or row repeated.
     public init(path: String, width: Int, height: Int, frameRate: String, preset: Preset = .veryfast) throws {
-        guard width > 0, height > 0 else {
-            throw VisionTasksError.invalidArgument("video frames of \(width)×\(height) for \(path)")
+        // H.264 (libx264) takes at most 16384 pixels a side; refusing more here also bounds the
+        // packing buffer.
+        guard width > 0, height > 0, width <= 16_384, height <= 16_384 else {
+            throw VisionTasksError.invalidArgument("video frames of \(width)×\(height) for \(path) (H.264 takes 1 to 16384 pixels a side)")
         }
         guard VideoInfo.rate(frameRate) != nil else {
             throw VisionTasksError.invalidOption(name: "frameRate", reason: "\(frameRate) is not a positive rate for \(path)")
@@ -57,8 +59,11 @@ public final class VideoWriter {
         if !finished { child.stop() }
     }
 
-    /// Appends one frame of packed RGB bytes (`width * height * 3`).
+    /// Appends one frame of packed RGB bytes (exactly `width * height * 3`).
     public func write(rgb pixels: [UInt8]) throws {
+        guard pixels.count == width * height * 3 else {
+            throw VisionTasksError.invalidArgument("a frame for \(path) needs \(width * height * 3) RGB bytes, got \(pixels.count)")
+        }
         try pixels.withUnsafeBytes { try write(pixels: $0, layout: .rgb, rowBytes: width * 3) }
     }
 
@@ -76,8 +81,9 @@ public final class VideoWriter {
     public func write(pixels: UnsafeRawBufferPointer, layout: I420Packing.Layout, rowBytes: Int) throws {
         guard !finished else { throw VisionTasksError.invalidArgument("\(path) is already finished") }
         let (width, height) = (width, height)
-        let needed = rowBytes * (height - 1) + width * layout.bytesPerPixel
-        guard rowBytes >= width * layout.bytesPerPixel, pixels.count >= needed else {
+        let (rows, rowsOverflow) = rowBytes.multipliedReportingOverflow(by: height - 1)
+        let (needed, sumOverflow) = rows.addingReportingOverflow(width * layout.bytesPerPixel)
+        guard rowBytes >= width * layout.bytesPerPixel, !rowsOverflow, !sumOverflow, pixels.count >= needed else {
             throw VisionTasksError.invalidArgument("a frame for \(path) needs \(needed) bytes of \(width)x\(height) \(layout) pixels, got \(pixels.count)")
         }
         try packed.withUnsafeMutableBytes {

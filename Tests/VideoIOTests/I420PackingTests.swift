@@ -48,7 +48,7 @@ import VisionTasks
         #expect(chromaError <= 2, "chroma differs by \(chromaError)")
     }
 
-    @Test func cairoWordsPackAsTheirRGB() throws {
+    @Test func cairoWordsAndPaddedRowsPackAsTheirRGB() throws {
         let (width, height) = (37, 21)
         let dir = try TestVideos.scratch()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -60,6 +60,20 @@ import VisionTasks
         let fromWords = try Self.pack(bgrx, layout: .bgrx, width: width, height: height)
         let fromBytes = try Self.pack(rgb, layout: .rgb, width: width, height: height)
         #expect(fromWords == fromBytes)
+        // Rows with padding between them (a canvas's stride) pack as the compact rows do.
+        let padding = 5
+        var padded = [UInt8](repeating: 0x77, count: height * (width * 3 + padding))
+        for y in 0..<height {
+            padded.replaceSubrange(y * (width * 3 + padding) ..< y * (width * 3 + padding) + width * 3,
+                                   with: rgb[y * width * 3 ..< (y + 1) * width * 3])
+        }
+        var fromPadded = [UInt8](repeating: 0, count: I420Packing.byteCount(width: width, height: height))
+        try padded.withUnsafeBytes { source in
+            try fromPadded.withUnsafeMutableBytes {
+                try I420Packing.pack(source, layout: .rgb, width: width, height: height, rowBytes: width * 3 + padding, into: $0)
+            }
+        }
+        #expect(fromPadded == fromBytes)
     }
 
     @Test func oddSizesRepeatTheLastColumnAndRow() throws {

@@ -18,7 +18,9 @@ import Testing
     /// Every primitive, optionals present and absent, nesting of every kind, a super encoder, and the
     /// Foundation types JSONEncoder writes its own way.
     private struct Everything: Encodable {
-        enum Keys: String, CodingKey { case zeta, Alpha, alpha, a10, a9, _under, nested, list, parent, foundation }
+        enum Keys: String, CodingKey {
+            case zeta, Alpha, alpha, a10, a9, _under, nested, list, parent, foundation, wide, quiet, reused
+        }
         func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: Keys.self)
             try c.encode(Float(1.0), forKey: .zeta)
@@ -44,16 +46,41 @@ import Testing
             try foundation.encode(URL(fileURLWithPath: "/tmp/a b.png"))
             try foundation.encode(Date(timeIntervalSinceReferenceDate: 12.5))
             try foundation.encode(Decimal(string: "3.25"))
-            let parent = c.superEncoder(forKey: .parent)
-            var single = parent.singleValueContainer()
+            try c.encode([Int128(-170141183460469231731687303715884105728)], forKey: .wide)
+            try c.encode([UInt128.max], forKey: .wide)  // the same key again: the later value wins
+            // A single value through a super encoder released before the value is written.
+            var single = c.superEncoder(forKey: .parent).singleValueContainer()
             try single.encode(Int16(-3))
+            _ = c.superEncoder(forKey: .quiet)  // encodes nothing: {}
+            // Two nested containers at one key write into the same object.
+            var first = c.nestedContainer(keyedBy: Keys.self, forKey: .reused)
+            try first.encode(1, forKey: .zeta)
+            var second = c.nestedContainer(keyedBy: Keys.self, forKey: .reused)
+            try second.encode(2, forKey: .alpha)
+            // Super encoders inside an array: a single value, and an object.
+            var supers = list.superEncoder().singleValueContainer()
+            try supers.encode(5)
+            var superObject = list.superEncoder().container(keyedBy: Keys.self)
+            try superObject.encode("s", forKey: .zeta)
         }
     }
 
     @Test func everyContainerAndPrimitiveMatchesFoundation() throws {
         let expected = try Self.foundation(Everything())
-        #expect(expected.contains("\"Alpha\"") && expected.contains("\"parent\":-3"))
+        #expect(expected.contains("\"Alpha\"") && expected.contains("\"parent\":-3") && expected.contains("\"quiet\":{}"))
+        #expect(expected.contains("\"reused\":{\"alpha\":2,\"zeta\":1}"))
         #expect(try Self.ours(Everything()) == expected)
+    }
+
+    /// A value that encodes nothing: an error at the top level, as in Foundation.
+    private struct Nothing: Encodable {
+        func encode(to encoder: any Encoder) throws {}
+    }
+
+    @Test func aTopLevelValueWithoutContentThrowsAsInFoundation() throws {
+        #expect(throws: EncodingError.self) { _ = try Self.foundation(Nothing()) }
+        #expect(throws: EncodingError.self) { _ = try ResultJSONWriter.encode(Nothing()) }
+        #expect(try Self.ours([Nothing()]) == Self.foundation([Nothing()]))
     }
 
     @Test func nonFiniteNumbersThrowAsInFoundation() throws {

@@ -31,8 +31,10 @@ public enum I420Packing {
     /// which must hold `byteCount(width:height:)` bytes. Throws `invalidArgument` if a buffer is short.
     public static func pack(_ source: UnsafeRawBufferPointer, layout: Layout, width: Int, height: Int, rowBytes: Int,
                             into destination: UnsafeMutableRawBufferPointer) throws {
-        guard width > 0, height > 0, rowBytes >= width * layout.bytesPerPixel,
-              source.count >= rowBytes * (height - 1) + width * layout.bytesPerPixel else {
+        let (rows, rowsOverflow) = rowBytes.multipliedReportingOverflow(by: max(0, height - 1))
+        let (needed, sumOverflow) = rows.addingReportingOverflow(max(0, width) * layout.bytesPerPixel)
+        guard width > 0, height > 0, width <= 65_535, height <= 65_535, rowBytes >= width * layout.bytesPerPixel,
+              !rowsOverflow, !sumOverflow, source.count >= needed else {
             throw VisionTasksError.invalidArgument("\(source.count) bytes do not hold \(width)×\(height) \(layout) pixels \(rowBytes) bytes apart")
         }
         guard destination.count >= byteCount(width: width, height: height),

@@ -11,6 +11,10 @@ enum ResultJSONWriter {
     /// `value` as JSON text.
     static func encode<Value: Encodable>(_ value: Value) throws -> [UInt8] {
         let root = try JSONTree.node(value, codingPath: [])
+        if case .empty = root {
+            throw EncodingError.invalidValue(value, EncodingError.Context(
+                codingPath: [], debugDescription: "Top-level \(Value.self) did not encode any values."))
+        }
         var out: [UInt8] = []
         out.reserveCapacity(4096)
         root.write(into: &out)
@@ -24,11 +28,15 @@ private enum JSONNode {
     case scalar(String)
     case object(JSONObject)
     case array(JSONArray)
+    /// A value that encoded nothing: `{}` inside another value, an error at the top level.
+    case empty
 
     func write(into out: inout [UInt8]) {
         switch self {
         case .scalar(let text):
             out.append(contentsOf: text.utf8)
+        case .empty:
+            out.append(contentsOf: "{}".utf8)
         case .object(let object):
             out.append(UInt8(ascii: "{"))
             var entries = object.entries
@@ -56,6 +64,23 @@ private enum JSONNode {
 
 private final class JSONObject {
     var entries: [(key: String, value: JSONNode)] = []
+
+    /// The object at `key`, made (replacing a scalar) unless one is there: asking twice for a nested
+    /// container at one key writes into the same object, as in `JSONEncoder`.
+    func nestedObject(_ key: String) -> JSONObject {
+        if case .object(let existing)? = entries.first(where: { $0.key == key })?.value { return existing }
+        let made = JSONObject()
+        set(key, .object(made))
+        return made
+    }
+
+    /// The array at `key`, made unless one is there (see `nestedObject`).
+    func nestedArray(_ key: String) -> JSONArray {
+        if case .array(let existing)? = entries.first(where: { $0.key == key })?.value { return existing }
+        let made = JSONArray()
+        set(key, .array(made))
+        return made
+    }
 
     /// Sets `key` (a later value for the same key replaces the earlier, as in `JSONEncoder`).
     func set(_ key: String, _ value: JSONNode) {
@@ -85,7 +110,7 @@ private final class JSONTree: Encoder {
     static func node<Value: Encodable>(of value: Value, codingPath: [any CodingKey]) throws -> JSONNode {
         let tree = JSONTree(codingPath: codingPath)
         try value.encode(to: tree)
-        return tree.node ?? .object(JSONObject())
+        return tree.node ?? .empty
     }
 
     /// The object this value is, made on first use (a value asks for its container more than once
@@ -198,26 +223,27 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encode(_ value: UInt16, forKey key: Key) throws { object.set(key.stringValue, JSONTree.integer(value)) }
     mutating func encode(_ value: UInt32, forKey key: Key) throws { object.set(key.stringValue, JSONTree.integer(value)) }
     mutating func encode(_ value: UInt64, forKey key: Key) throws { object.set(key.stringValue, JSONTree.integer(value)) }
+    mutating func encode(_ value: Int128, forKey key: Key) throws { object.set(key.stringValue, JSONTree.integer(value)) }
+    mutating func encode(_ value: UInt128, forKey key: Key) throws { object.set(key.stringValue, JSONTree.integer(value)) }
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         object.set(key.stringValue, try JSONTree.node(value, codingPath: codingPath))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type,
                                                         forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
-        let nested = JSONObject()
-        object.set(key.stringValue, .object(nested))
-        return KeyedEncodingContainer(KeyedContainer<NestedKey>(object: nested, codingPath: codingPath))
+        KeyedEncodingContainer(KeyedContainer<NestedKey>(object: object.nestedObject(key.stringValue), codingPath: codingPath))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-        let nested = JSONArray()
-        object.set(key.stringValue, .array(nested))
-        return UnkeyedContainer(array: nested, codingPath: codingPath)
+        UnkeyedContainer(array: object.nestedArray(key.stringValue), codingPath: codingPath)
     }
 
-    mutating func superEncoder() -> any Encoder { SuperEncoder(object: object, key: "super", codingPath: codingPath) }
-    mutating func superEncoder(forKey key: Key) -> any Encoder {
-        SuperEncoder(object: object, key: key.stringValue, codingPath: codingPath)
+    mutating func superEncoder() -> any Encoder { superEncoder(named: "super") }
+    mutating func superEncoder(forKey key: Key) -> any Encoder { superEncoder(named: key.stringValue) }
+
+    private func superEncoder(named key: String) -> any Encoder {
+        let object = object
+        return SuperEncoder(codingPath: codingPath) { object.set(key, $0) }
     }
 }
 
@@ -241,6 +267,8 @@ private struct UnkeyedContainer: UnkeyedEncodingContainer {
     mutating func encode(_ value: UInt16) throws { array.items.append(JSONTree.integer(value)) }
     mutating func encode(_ value: UInt32) throws { array.items.append(JSONTree.integer(value)) }
     mutating func encode(_ value: UInt64) throws { array.items.append(JSONTree.integer(value)) }
+    mutating func encode(_ value: Int128) throws { array.items.append(JSONTree.integer(value)) }
+    mutating func encode(_ value: UInt128) throws { array.items.append(JSONTree.integer(value)) }
     mutating func encode<T: Encodable>(_ value: T) throws {
         array.items.append(try JSONTree.node(value, codingPath: codingPath))
     }
@@ -258,14 +286,16 @@ private struct UnkeyedContainer: UnkeyedEncodingContainer {
     }
 
     mutating func superEncoder() -> any Encoder {
-        let nested = JSONObject()
-        array.items.append(.object(nested))
-        return SuperEncoder(object: nested, key: nil, codingPath: codingPath)
+        let (array, index) = (array, array.items.count)
+        array.items.append(.empty)
+        return SuperEncoder(codingPath: codingPath) { array.items[index] = $0 }
     }
 }
 
 private struct SingleValueContainer: SingleValueEncodingContainer {
     let tree: JSONTree
+    /// What must live as long as the container (the super encoder that commits its value).
+    var owner: AnyObject? = nil
     var codingPath: [any CodingKey] { tree.codingPath }
 
     mutating func encodeNil() throws { tree.node = .scalar("null") }
@@ -283,31 +313,33 @@ private struct SingleValueContainer: SingleValueEncodingContainer {
     mutating func encode(_ value: UInt16) throws { tree.node = JSONTree.integer(value) }
     mutating func encode(_ value: UInt32) throws { tree.node = JSONTree.integer(value) }
     mutating func encode(_ value: UInt64) throws { tree.node = JSONTree.integer(value) }
+    mutating func encode(_ value: Int128) throws { tree.node = JSONTree.integer(value) }
+    mutating func encode(_ value: UInt128) throws { tree.node = JSONTree.integer(value) }
     mutating func encode<T: Encodable>(_ value: T) throws { tree.node = try JSONTree.node(value, codingPath: codingPath) }
 }
 
-/// The encoder `superEncoder()` hands out: what is encoded with it becomes the value at `key` of
-/// `object` (or the whole of `object`, with no key).
+/// The encoder `superEncoder()` hands out: what is encoded with it is handed to `commit` (which
+/// puts it at its key or array slot) once it and its containers are released, as Foundation's
+/// referencing encoder does; a value that encoded nothing commits as `{}`.
 private final class SuperEncoder: Encoder {
-    let object: JSONObject
-    let key: String?
     let codingPath: [any CodingKey]
     var userInfo: [CodingUserInfoKey: Any] { [:] }
-    private var tree: JSONTree
+    private let tree: JSONTree
+    private let commit: (JSONNode) -> Void
 
-    init(object: JSONObject, key: String?, codingPath: [any CodingKey]) {
-        self.object = object
-        self.key = key
+    init(codingPath: [any CodingKey], commit: @escaping (JSONNode) -> Void) {
         self.codingPath = codingPath
+        self.commit = commit
         tree = JSONTree(codingPath: codingPath)
-        if key == nil { tree.node = .object(object) }
     }
 
     deinit {
-        if let key, let node = tree.node { object.set(key, node) }
+        commit(tree.node ?? .empty)
     }
 
+    // Keyed and unkeyed containers write into reference nodes, so what they write after the
+    // commit still lands; a single-value container keeps this encoder alive until it is done.
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> { tree.container(keyedBy: type) }
     func unkeyedContainer() -> any UnkeyedEncodingContainer { tree.unkeyedContainer() }
-    func singleValueContainer() -> any SingleValueEncodingContainer { tree.singleValueContainer() }
+    func singleValueContainer() -> any SingleValueEncodingContainer { SingleValueContainer(tree: tree, owner: self) }
 }
