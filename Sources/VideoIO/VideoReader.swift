@@ -8,19 +8,20 @@ public struct VideoFrame: Sendable {
     public let index: Int
     /// The presentation timestamp in milliseconds (the stream's own, rounded to the nearest ms).
     public let timestampInMilliseconds: Int
-    /// Width in pixels.
-    public let width: Int
-    /// Height in pixels.
-    public let height: Int
     /// The frame as an upright RGB image (decoded straight into it, no copy).
     let picture: MPImage
+
+    /// Width in pixels.
+    public var width: Int { picture.width }
+    /// Height in pixels.
+    public var height: Int { picture.height }
 
     /// A copy of the packed RGB bytes (3 per pixel), row by row, `width * height * 3` in all.
     public var pixels: [UInt8] { picture.withUnsafeBufferBytes { [UInt8]($0) } }
 
     /// The frame as an upright RGB `MPImage`, ready for a task's `detect(videoFrame:timestampInMilliseconds:)`
     /// (the frame's own pixels, not a copy).
-    public func image() throws -> MPImage { picture }
+    public func image() -> MPImage { picture }
 }
 
 /// Decodes a video file or a live source with ffmpeg into upright RGB frames with their real
@@ -108,8 +109,7 @@ public final class VideoReader {
                 child.stop()
                 return nil
             }
-            return VideoFrame(index: entry.index, timestampInMilliseconds: entry.timestampMs,
-                              width: entry.width, height: entry.height, picture: picture)
+            return VideoFrame(index: entry.index, timestampInMilliseconds: entry.timestampMs, picture: picture)
         }
         return nil
     }

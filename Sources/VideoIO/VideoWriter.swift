@@ -81,10 +81,10 @@ public final class VideoWriter {
     public func write(pixels: UnsafeRawBufferPointer, layout: I420Packing.Layout, rowBytes: Int) throws {
         guard !finished else { throw VisionTasksError.invalidArgument("\(path) is already finished") }
         let (width, height) = (width, height)
-        let (rows, rowsOverflow) = rowBytes.multipliedReportingOverflow(by: height - 1)
-        let (needed, sumOverflow) = rows.addingReportingOverflow(width * layout.bytesPerPixel)
-        guard rowBytes >= width * layout.bytesPerPixel, !rowsOverflow, !sumOverflow, pixels.count >= needed else {
-            throw VisionTasksError.invalidArgument("a frame for \(path) needs \(needed) bytes of \(width)x\(height) \(layout) pixels, got \(pixels.count)")
+        guard let needed = I420Packing.sourceByteCount(width: width, height: height, rowBytes: rowBytes, layout: layout),
+              pixels.count >= needed else {
+            throw VisionTasksError.invalidArgument(
+                "a frame for \(path) of \(width)x\(height) \(layout) pixels \(rowBytes) bytes apart does not fit in \(pixels.count) bytes")
         }
         try packed.withUnsafeMutableBytes {
             try I420Packing.pack(pixels, layout: layout, width: width, height: height, rowBytes: rowBytes, into: $0)

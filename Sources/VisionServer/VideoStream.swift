@@ -58,7 +58,7 @@ final class VideoStream: @unchecked Sendable {
         var fields: [String: JSONObject.Value] = ["frame": .int(frame.index), "timestampInMilliseconds": .int(frame.timestampInMilliseconds)]
         let started = DispatchTime.now()
         do {
-            let result = try task.detectVideoFrame(try frame.image(), frame.timestampInMilliseconds)
+            let result = try task.detectVideoFrame(frame.image(), frame.timestampInMilliseconds)
             fields["inferenceMs"] = .double(Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e6)
             fields["result"] = .json(result)
         } catch {

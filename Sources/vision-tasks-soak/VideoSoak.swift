@@ -36,7 +36,7 @@ struct VideoSoak {
             var lastTimestamp = Int.min
             var outOfOrder = 0
             while let frame = try reader.nextFrame() {
-                let result = try detector.detect(videoFrame: try frame.image(), timestampInMilliseconds: frame.timestampInMilliseconds)
+                let result = try detector.detect(videoFrame: frame.image(), timestampInMilliseconds: frame.timestampInMilliseconds)
                 if result.timestampInMilliseconds <= lastTimestamp { outOfOrder += 1 }
                 lastTimestamp = result.timestampInMilliseconds
                 results.append(try encoder.encode(result))

@@ -53,7 +53,7 @@ final class LiveAnnotation<Task: MediaTask>: @unchecked Sendable {
         }
         guard let frame, failure == nil else { return }
         do {
-            let annotation = try Annotation(image: try frame.image())
+            let annotation = try Annotation(image: frame.image())
             if let result { Task.draw(result, on: annotation) }
             let first = firstTimestamp ?? timestamp
             firstTimestamp = first

@@ -46,7 +46,7 @@ enum LiveRun {
             while !stats.stopped, let frame = try reader.nextFrame() {
                 stats.read(frame: frame.index, timestamp: frame.timestampInMilliseconds)
                 annotation?.sent(frame)
-                try task.processAsync(try frame.image(), timestampInMilliseconds: frame.timestampInMilliseconds)
+                try task.processAsync(frame.image(), timestampInMilliseconds: frame.timestampInMilliseconds)
             }
         } catch {
             if !stats.stopped { failure = error }

@@ -137,7 +137,7 @@ final class VideoPipeline<Task: MediaTask>: @unchecked Sendable {
         while let frame = decoded.pop() {
             processed += 1
             bar?.update(done: frame.index + 1)
-            let result = Swift.Result { try task.processVideoFrame(try frame.image(), timestampInMilliseconds: frame.timestampInMilliseconds) }
+            let result = Swift.Result { try task.processVideoFrame(frame.image(), timestampInMilliseconds: frame.timestampInMilliseconds) }
             guard done.push((frame, result)) else { return }
         }
     }
@@ -158,7 +158,7 @@ final class VideoPipeline<Task: MediaTask>: @unchecked Sendable {
                 }
                 // One canvas for the whole video: each frame is copied into it, drawn on, and packed
                 // for the encoder straight from the canvas.
-                let picture = try frame.image()
+                let picture = frame.image()
                 if let annotation, annotation.width == frame.width, annotation.height == frame.height {
                     try annotation.replace(with: picture)
                 } else {

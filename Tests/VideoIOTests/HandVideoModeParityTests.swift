@@ -43,7 +43,7 @@ import VisionTasks
         let landmarker = try HandLandmarker(options: options)
         var errors = Errors()
         for (frame, want) in zip(frames, expected) {
-            let got = try landmarker.detect(videoFrame: try frame.image(), timestampInMilliseconds: frame.timestampInMilliseconds)
+            let got = try landmarker.detect(videoFrame: frame.image(), timestampInMilliseconds: frame.timestampInMilliseconds)
             #expect(got.timestampInMilliseconds == frame.timestampInMilliseconds)
             try #require(got.landmarks.count == want.count, "frame \(frame.index): \(got.landmarks.count) hands, MediaPipe \(want.count)")
             for (i, hand) in want.enumerated() {
@@ -63,7 +63,7 @@ import VisionTasks
         let recognizer = try GestureRecognizer(options: options)
         var errors = Errors()
         for (frame, want) in zip(frames, expected) {
-            let got = try recognizer.recognize(videoFrame: try frame.image(), timestampInMilliseconds: frame.timestampInMilliseconds)
+            let got = try recognizer.recognize(videoFrame: frame.image(), timestampInMilliseconds: frame.timestampInMilliseconds)
             try #require(got.landmarks.count == want.count, "frame \(frame.index): \(got.landmarks.count) hands, MediaPipe \(want.count)")
             for (i, hand) in want.enumerated() {
                 errors.add(got.landmarks[i], hand.landmarks)

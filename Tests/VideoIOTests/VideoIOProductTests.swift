@@ -25,7 +25,7 @@ import VisionTasks
         try writer.finish()
         let reader = try VideoReader(contentsOfFile: url.path)
         var images: [(MPImage, Int)] = []
-        while let frame = try reader.nextFrame() { images.append((try frame.image(), frame.timestampInMilliseconds)) }
+        while let frame = try reader.nextFrame() { images.append((frame.image(), frame.timestampInMilliseconds)) }
         #expect(images.map(\.1) == [0, 40, 80, 120, 160])
         #expect(images.allSatisfy { $0.0.width == 64 && $0.0.height == 48 })
         // Lossy: within 6 levels of the gray written (centre pixel).

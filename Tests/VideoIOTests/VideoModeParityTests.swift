@@ -25,7 +25,7 @@ import VisionTasks
             runningMode: .video)
         let detector = try FaceDetector(options: options)
         for (frame, want) in zip(frames, expected) {
-            let got = try detector.detect(videoFrame: try frame.image(), timestampInMilliseconds: frame.timestampInMilliseconds)
+            let got = try detector.detect(videoFrame: frame.image(), timestampInMilliseconds: frame.timestampInMilliseconds)
             #expect(got.timestampInMilliseconds == frame.timestampInMilliseconds)
             try #require(got.detections.count == want.count, "frame \(frame.index): \(got.detections.count) faces, MediaPipe \(want.count)")
             for (d, w) in zip(got.detections, want) {
@@ -52,7 +52,7 @@ import VisionTasks
         let landmarker = try FaceLandmarker(options: options)
         var sum: Double = 0, count = 0, worst: Float = 0
         for (frame, want) in zip(frames, expected) {
-            let got = try landmarker.detect(videoFrame: try frame.image(), timestampInMilliseconds: frame.timestampInMilliseconds)
+            let got = try landmarker.detect(videoFrame: frame.image(), timestampInMilliseconds: frame.timestampInMilliseconds)
             try #require(got.faceLandmarks.count == want.count, "frame \(frame.index): \(got.faceLandmarks.count) faces, MediaPipe \(want.count)")
             for (face, wantFace) in zip(got.faceLandmarks, want) {
                 try #require(face.count == wantFace.count)

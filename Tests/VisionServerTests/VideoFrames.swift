@@ -15,7 +15,7 @@ enum VideoFrames {
         defer { reader.close() }
         var frames: [Frame] = []
         while let frame = try reader.nextFrame() {
-            frames.append(Frame(index: frame.index, timestamp: frame.timestampInMilliseconds, image: try frame.image()))
+            frames.append(Frame(index: frame.index, timestamp: frame.timestampInMilliseconds, image: frame.image()))
         }
         return frames
     }

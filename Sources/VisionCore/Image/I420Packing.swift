@@ -27,14 +27,24 @@ public enum I420Packing {
         return w2 * h2 + 2 * (w2 / 2) * (h2 / 2)
     }
 
+    /// The bytes a source of `width`×`height` pixels of `layout`, rows `rowBytes` apart, spans
+    /// (the last row unpadded); nil for a size out of 1...65535, a row stride shorter than a row,
+    /// or a span that overflows.
+    public static func sourceByteCount(width: Int, height: Int, rowBytes: Int, layout: Layout) -> Int? {
+        guard width > 0, height > 0, width <= 65_535, height <= 65_535, rowBytes >= width * layout.bytesPerPixel else {
+            return nil
+        }
+        let (rows, rowsOverflow) = rowBytes.multipliedReportingOverflow(by: height - 1)
+        let (needed, sumOverflow) = rows.addingReportingOverflow(width * layout.bytesPerPixel)
+        return rowsOverflow || sumOverflow ? nil : needed
+    }
+
     /// Packs `width`×`height` pixels of `layout` (rows `rowBytes` apart) into `destination`,
     /// which must hold `byteCount(width:height:)` bytes. Throws `invalidArgument` if a buffer is short.
     public static func pack(_ source: UnsafeRawBufferPointer, layout: Layout, width: Int, height: Int, rowBytes: Int,
                             into destination: UnsafeMutableRawBufferPointer) throws {
-        let (rows, rowsOverflow) = rowBytes.multipliedReportingOverflow(by: max(0, height - 1))
-        let (needed, sumOverflow) = rows.addingReportingOverflow(max(0, width) * layout.bytesPerPixel)
-        guard width > 0, height > 0, width <= 65_535, height <= 65_535, rowBytes >= width * layout.bytesPerPixel,
-              !rowsOverflow, !sumOverflow, source.count >= needed else {
+        guard let needed = sourceByteCount(width: width, height: height, rowBytes: rowBytes, layout: layout),
+              source.count >= needed else {
             throw VisionTasksError.invalidArgument("\(source.count) bytes do not hold \(width)×\(height) \(layout) pixels \(rowBytes) bytes apart")
         }
         guard destination.count >= byteCount(width: width, height: height),
