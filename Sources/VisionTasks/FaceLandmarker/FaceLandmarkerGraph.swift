@@ -44,15 +44,13 @@ final class FaceLandmarkerGraph {
             numThreads: numThreads, minDetectionConfidence: options.minFaceDetectionConfidence,
             minSuppressionThreshold: FaceDetection.minSuppressionThreshold)
         let model = try bundle.model(named: Self.landmarksEntry)
-        func landmarksModel() throws -> ROILandmarksModel {
+        // Two instances when two faces can run on two cores at once.
+        landmarks = try ROILanes(concurrent: options.numFaces >= 2 && numThreads >= 2) {
             try ROILandmarksModel(
                 model: model, name: "\(name): \(Self.landmarksEntry)",
                 what: "the face landmarks model", numThreads: numThreads, inputSide: nil, landmarkCount: Self.landmarkCount,
                 outputCounts: [Self.landmarkCount * 3, 1], outputNames: "landmarks, presence", projection: .cropMatrix)
         }
-        // A second instance when two faces can run on two cores at once.
-        landmarks = ROILanes(first: try landmarksModel(),
-                             second: options.numFaces >= 2 && numThreads >= 2 ? try landmarksModel() : nil)
         blendshapesModel = try options.outputFaceBlendshapes ? FaceBlendshapesModel(
             model: try bundle.model(named: FaceBlendshapesModel.bundleEntry),
             name: "\(name): \(FaceBlendshapesModel.bundleEntry)", numThreads: numThreads) : nil

@@ -53,16 +53,14 @@ package final class HandLandmarkerGraph {
                                        minDetectionConfidence: settings.minHandDetectionConfidence)
         let points = handLandmarkCount * 3
         let model = try bundle.model(named: Self.landmarksEntry)
-        func landmarksModel() throws -> ROILandmarksModel {
+        // Two instances when two hands can run on two cores at once.
+        landmarks = try ROILanes(concurrent: settings.numHands >= 2 && settings.numThreads >= 2) {
             try ROILandmarksModel(
                 model: model, name: "\(name): \(Self.landmarksEntry)",
                 what: "the hand landmark model", numThreads: settings.numThreads, inputSide: HandLandmarksModel.inputSize,
                 landmarkCount: handLandmarkCount, normalizeZ: HandLandmarksModel.normalizeZ, outputCounts: [points, 1, 1, points],
                 outputNames: "landmarks, presence, handedness, world landmarks", projection: .normalizedRect)
         }
-        // A second instance when two hands can run on two cores at once.
-        landmarks = ROILanes(first: try landmarksModel(),
-                             second: settings.numHands >= 2 && settings.numThreads >= 2 ? try landmarksModel() : nil)
         minHandPresenceConfidence = settings.minHandPresenceConfidence
         let minTrackingConfidence = settings.minTrackingConfidence
         hands = TrackedRects(maxCount: settings.numHands, tracks: settings.tracks) { tracked, detected in

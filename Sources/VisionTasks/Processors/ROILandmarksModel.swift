@@ -57,7 +57,7 @@ package final class ROILandmarksModel {
     package func landmarks(in frame: FrameContext, roi: NormalizedRect) throws -> [SIMD3<Float>] {
         let transform = try interpreter.withInputBuffer(0) { input in
             try ImageToTensor.convert(frame.image, roi: roi, options: tensorOptions, into: input,
-                                      splitRows: { [interpreter] in interpreter.splitWork($0, minimumPerPart: 16, $1) })
+                                      splitRows: interpreter.tensorRows)
         }
         interpreter.invoke()
         // The output's size was checked at load, so decoding cannot fail.
@@ -74,5 +74,13 @@ package final class ROILandmarksModel {
     /// The values of output `index` (after the first) from the last run.
     package func output(_ index: Int) throws -> [Float] {
         try interpreter.withOutputBuffer(index) { Array($0) }
+    }
+}
+
+extension Interpreter {
+    /// How the processors' image-to-tensor warps (the detectors' and the landmark models') spread a
+    /// tensor's rows over this interpreter's threads, in parts of at least 16 rows.
+    var tensorRows: ImageToTensor.WorkSplitter {
+        { [self] rows, body in splitWork(rows, minimumPerPart: 16, body) }
     }
 }

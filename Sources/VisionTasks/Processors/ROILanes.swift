@@ -14,14 +14,12 @@ package final class ROILanes<Model> {
     private let first: Model
     private let second: Model?
 
-    /// Lanes over `first`, and `second` when given (a second instance of the same model).
-    package init(first: Model, second: Model?) {
-        self.first = first
-        self.second = second
+    /// Lanes over an instance from `make`, and a second one when `concurrent` (the graph can have two
+    /// ROIs and the task two threads: otherwise a second instance would only cost memory).
+    package init(concurrent: Bool, make: () throws -> Model) rethrows {
+        first = try make()
+        second = concurrent ? try make() : nil
     }
-
-    /// The first instance (for reading what a single-ROI step left in it).
-    package var primary: Model { first }
 
     /// `body(model, item)` for each item; `body` must touch nothing shared but `model` and `item`
     /// when there are two instances (it runs on two threads at once).

@@ -46,7 +46,7 @@ package final class SSDDetector {
     package func detect(_ image: MPImage) throws -> [RelativeDetection] {
         let transform = try interpreter.withInputBuffer(0) { input in
             try ImageToTensor.convert(image, options: tensorOptions, into: input,
-                                      splitRows: { [interpreter] in interpreter.splitWork($0, minimumPerPart: 16, $1) })
+                                      splitRows: interpreter.tensorRows)
         }
         interpreter.invoke()
         let decoded = try interpreter.withOutputBuffer(boxesOutput) { boxes in
