@@ -75,13 +75,16 @@ void vt_fc_pack(int in_features, int out_features, const float *weights, const f
 // ---------------------------------------------------------------- micro-kernels
 
 /// What a micro-kernel does to each result before storing it: add the residual (when `res` is
-/// set; row stride = the output's), clamp to [lo, hi], then apply PReLU slopes (when `alpha` is
-/// set). Pointers are offset to the block's first row and column. Passed by memory so the
-/// micro-kernel's registers stay free for accumulators.
+/// set: row stride `res_ld`, only its first `res_cols` columns counted from the block's first,
+/// zero beyond them), clamp to [lo, hi], then apply PReLU slopes (when `alpha` is set). Pointers
+/// are offset to the block's first row and column. Passed by memory so the micro-kernel's
+/// registers stay free for accumulators.
 typedef struct vt_tail {
     float lo, hi;
     const float *res;
     const float *alpha;
+    size_t res_ld;
+    ptrdiff_t res_cols;
 } vt_tail;
 
 /// Dispatches a run-time row count 1...6 to VT_CASE(constant) (defined by the caller).
@@ -103,7 +106,7 @@ VT_INLINE void ukernel_portable_body(const int MR, const int NR, const float *co
     }
     for (int r = 0; r < MR; r++) {
         for (int j = 0; j < nc; j++) {
-            float v = acc[r][j] + (t->res ? t->res[r * ldc + j] : 0.0f);
+            float v = acc[r][j] + (t->res && j < t->res_cols ? t->res[r * t->res_ld + j] : 0.0f);
             v = vt_clampf(v, t->lo, t->hi);
             c[r * ldc + j] = (t->alpha && v < 0.0f) ? t->alpha[j] * v : v;
         }
@@ -158,9 +161,12 @@ VT_INLINE VT_AVX2_FN void ukernel_avx2_body(const int MR, const int NV, const fl
         if (cols <= 0) break;
         const __m256i m = _mm256_cmpgt_epi32(_mm256_set1_epi32(cols), idx);
         const __m256 slope = t->alpha ? _mm256_maskload_ps(t->alpha + 8 * v, m) : zero;
+        const ptrdiff_t rc = t->res_cols - 8 * v;
+        const __m256i mres = _mm256_cmpgt_epi32(_mm256_set1_epi32(rc < cols ? (rc > 0 ? (int)rc : 0) : cols), idx);
+        const float *res = rc > 0 ? t->res + 8 * v : t->res;
         for (int r = 0; r < MR; r++) {
             __m256 x = acc[r][v];
-            if (t->res) x = _mm256_add_ps(x, _mm256_maskload_ps(t->res + r * ldc + 8 * v, m));
+            if (t->res) x = _mm256_add_ps(x, _mm256_maskload_ps(res + r * t->res_ld, mres));
             x = _mm256_min_ps(_mm256_max_ps(x, vlo), vhi);
             if (t->alpha) x = _mm256_blendv_ps(x, _mm256_mul_ps(x, slope), _mm256_cmp_ps(x, zero, _CMP_LT_OQ));
             if (cols == 8) _mm256_storeu_ps(c + r * ldc + 8 * v, x);
@@ -181,10 +187,14 @@ static VT_AVX2_FN void ukernel_avx2(int mr, int nr, const float *const *a, size_
 }
 #endif
 
-/// The tail of the block whose first result is at output offset `offset`, column `col`.
-VT_INLINE vt_tail tail_at(const vt_tail *tail, size_t offset, size_t col) {
+/// The tail of the block whose first result is at row `row`, column `col`. Past the residual's
+/// columns its pointer stays at the row start (never read: the micro-kernels mask it out).
+VT_INLINE vt_tail tail_at(const vt_tail *tail, size_t row, size_t col) {
     vt_tail t = *tail;
-    if (t.res) t.res += offset;
+    if (t.res) {
+        t.res += row * t.res_ld + (t.res_cols > (ptrdiff_t)col ? col : 0);
+        t.res_cols -= (ptrdiff_t)col;
+    }
     if (t.alpha) t.alpha += col;
     return t;
 }
@@ -217,9 +227,12 @@ VT_INLINE VT_AVX512_FN void ukernel_avx512_body(const int MR, const int NP, cons
         const int cols = nc - 16 * v >= 16 ? 16 : nc - 16 * v;
         const __mmask16 mask = (__mmask16)((1u << cols) - 1u);
         const __m512 slope = t->alpha ? _mm512_maskz_loadu_ps(mask, t->alpha + 16 * v) : zero;
+        const ptrdiff_t rc = t->res_cols - 16 * v;
+        const __mmask16 mres = rc >= cols ? mask : rc > 0 ? (__mmask16)((1u << rc) - 1u) : 0;
+        const float *res = rc > 0 ? t->res + 16 * v : t->res;
         for (int r = 0; r < MR; r++) {
             __m512 x = acc[r][v];
-            if (t->res) x = _mm512_add_ps(x, _mm512_maskz_loadu_ps(mask, t->res + r * ldc + 16 * v));
+            if (t->res) x = _mm512_add_ps(x, _mm512_maskz_loadu_ps(mres, res + r * t->res_ld));
             x = _mm512_min_ps(_mm512_max_ps(x, vlo), vhi);
             if (t->alpha) x = _mm512_mask_mul_ps(x, _mm512_cmp_ps_mask(x, zero, _CMP_LT_OQ), x, slope);
             _mm512_mask_storeu_ps(c + r * ldc + 16 * v, mask, x);
@@ -251,7 +264,7 @@ static void gemm_tile_avx512(const float *const *a, size_t mc, size_t k, size_t 
         const size_t mr = nr == VT_NR ? VT_MR_AVX512 : VT_MR_AVX2;
         for (size_t i = 0; i < mc; i += mr) {
             const size_t rows = mc - i < mr ? mc - i : mr;
-            const vt_tail t = tail_at(tail, i * ldc + col, col);
+            const vt_tail t = tail_at(tail, i, col);
             if (nr == VT_NR)
                 ukernel_avx512((int)rows, np, a + i, k, bp, bp + k * VT_NR, packed + col, c + i * ldc + col, ldc,
                                (int)nc, &t);
@@ -292,7 +305,7 @@ static void gemm_tile(const float *const *a, size_t mc, size_t k, size_t n, size
         const int nc = (int)(n - col < (size_t)nr ? n - col : (size_t)nr);
         for (size_t i = 0; i < mc; i += mr) {
             const size_t rows = mc - i < mr ? mc - i : mr;
-            const vt_tail t = tail_at(tail, i * ldc + col, col);
+            const vt_tail t = tail_at(tail, i, col);
             uk((int)rows, nr, a + i, k, bp, packed + col, c + i * ldc + col, ldc, nc, &t);
         }
         bp += k * nr;
@@ -392,7 +405,8 @@ void vt_conv2d(const vt_conv_geometry *g, const float *input, const float *packe
                const vt_epilogue *ep, float *scratch, size_t m_begin, size_t m_end, size_t col_begin,
                size_t col_end, int isa) {
     const size_t k = conv_k(g), n = (size_t)g->out_c, mc_max = conv_mc(k);
-    const vt_tail base = {ep->lo, ep->hi, ep->residual, ep->prelu_alpha};
+    const size_t res_ld = ep->residual_channels > 0 ? (size_t)ep->residual_channels : n;
+    const vt_tail base = {ep->lo, ep->hi, ep->residual, ep->prelu_alpha, res_ld, (ptrdiff_t)res_ld};
     const size_t col0 = col_begin / VT_NR * VT_NR, col1 = col_end < n ? vt_round_up(col_end, VT_NR) : n;
     vt_tail tail = base;
     const int direct = conv_is_direct(g);
@@ -404,7 +418,7 @@ void vt_conv2d(const vt_conv_geometry *g, const float *input, const float *packe
     pixel_pos pos = pixel_at(g, m_begin);
     for (size_t m0 = m_begin; m0 < m_end; m0 += mc_max) {
         const size_t mc = m_end - m0 < mc_max ? m_end - m0 : mc_max;
-        tail.res = base.res ? base.res + m0 * n : NULL;
+        tail.res = base.res ? base.res + m0 * res_ld : NULL;
         if (direct && g->stride_h == 1 && g->stride_w == 1) {
             // Output pixel m reads input pixel m: rows are consecutive.
             for (size_t i = 0; i < mc; i++) rows[i] = input + (m0 + i) * k;
@@ -429,7 +443,7 @@ void vt_conv2d(const vt_conv_geometry *g, const float *input, const float *packe
 void vt_fc(int in_features, int out_features, const float *input, const float *packed, float *output, float lo,
            float hi, size_t row_begin, size_t row_end, int isa) {
     const size_t k = (size_t)in_features, n = (size_t)out_features;
-    const vt_tail tail = {lo, hi, NULL, NULL};
+    const vt_tail tail = {lo, hi, NULL, NULL, 0, 0};
     const size_t col0 = 0, col1 = n;
     const float *rows[VT_MC_MAX];
     for (size_t m0 = row_begin; m0 < row_end; m0 += VT_MC_MAX) {

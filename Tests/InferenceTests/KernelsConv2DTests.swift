@@ -3,13 +3,16 @@ import Testing
 
 @Suite struct KernelsConv2DTests {
     /// Runs the kernel on `threads` and compares with the naive reference (tolerance 1e-5 relative).
-    /// With `fused`, also checks the epilogue: prelu(clamp(conv + residual)) against the reference.
-    func check(_ g: Conv2DGeometry, seed: UInt64, bias: Bool = true, threads: Int = 1, fused: Bool = false) throws {
+    /// With `fused`, also checks the epilogue: prelu(clamp(conv + residual)) against the reference,
+    /// the residual having `residualChannels` channels when given (zero past them, a fused PAD).
+    func check(_ g: Conv2DGeometry, seed: UInt64, bias: Bool = true, threads: Int = 1, fused: Bool = false,
+               residualChannels: Int? = nil) throws {
         var rng = TestRandom(seed: seed)
         let input = rng.floats(g.inputCount)
         let filter = rng.floats(g.outputChannels * g.kernelHeight * g.kernelWidth * g.inputChannels)
         let b = bias ? rng.floats(g.outputChannels) : nil
-        let residual = rng.floats(g.outputCount, -2, 2)
+        let rc = residualChannels ?? g.outputChannels
+        let residual = rng.floats(g.outputCount / g.outputChannels * rc, -2, 2)
         let alpha = rng.floats(g.outputChannels, 0, 1)
         let weights = try PackedConv2DWeights(geometry: g, filter: filter, bias: b)
         let t = KernelThreads(threads)
@@ -23,7 +26,8 @@ import Testing
             var expected = naiveConv2D(g, input: input, filter: filter, bias: b, activation: .none)
             for j in expected.indices {
                 if fused {
-                    let v = clampRef(expected[j] + residual[j], activation)
+                    let (pixel, channel) = j.quotientAndRemainder(dividingBy: g.outputChannels)
+                    let v = clampRef(expected[j] + (channel < rc ? residual[pixel * rc + channel] : 0), activation)
                     expected[j] = v < 0 ? alpha[j % g.outputChannels] * v : v
                 } else {
                     expected[j] = clampRef(expected[j], activation)
@@ -38,6 +42,7 @@ import Testing
                             alpha.withUnsafeBufferPointer { al in
                                 conv2D(input: inp.baseAddress!, output: out.baseAddress!, weights: weights,
                                        activation: activation, residual: fused ? res.baseAddress : nil,
+                                       residualChannels: residualChannels,
                                        preluAlpha: fused ? al.baseAddress : nil, scratch: s.baseAddress,
                                        threads: t, isa: isa)
                             }
@@ -147,6 +152,20 @@ import Testing
             // One thread: these are too small to split (threadsSplitTheSameResult checks a split fused call).
             try check(g, seed: UInt64(300 + i), fused: true)
         }
+    }
+
+    @Test func fusedResidualWithFewerChannels() throws {
+        // A fused channel PAD: residual channels ending inside a 16-column panel, on a panel edge,
+        // before the 8-wide tail, and a single channel (later panels add only zeros).
+        for (i, (o, rc)) in [(40, 20), (40, 16), (37, 36), (64, 1), (24, 8)].enumerated() {
+            let g = Conv2DGeometry(inputHeight: 7, inputWidth: 6, inputChannels: 12, outputChannels: o,
+                                   kernelHeight: i == 3 ? 3 : 1, kernelWidth: i == 3 ? 3 : 1, padding: .same)
+            try check(g, seed: UInt64(400 + i), fused: true, residualChannels: rc)
+        }
+        // Split over threads by pixels and by channels: tiles whose columns start past the residual's.
+        let deep = Conv2DGeometry(inputHeight: 5, inputWidth: 6, inputChannels: 24, outputChannels: 72,
+                                  kernelHeight: 3, kernelWidth: 3, padding: .same)
+        try check(deep, seed: 410, threads: 2, fused: true, residualChannels: 20)
     }
 
     @Test func samePaddingFollowsTFLite() {

@@ -304,6 +304,44 @@ func runOp(_ op: any GraphOperation, _ a: ([Int], [Float]), _ b: ([Int], [Float]
         #expect(zip(a, b).allSatisfy { abs($0 - $1) <= 1e-5 })
     }
 
+    /// A PAD adding zero channels on the residual path (BlazeFace's skip connections) fuses into the
+    /// CONV_2D → ADD kernel, which then reads the unpadded tensor; the result equals the unfused chain
+    /// (the PAD output read a second time, so nothing fuses). Checked at 1 and 2 threads; tolerance 1e-5.
+    @Test func channelPadFusesIntoResidual() throws {
+        let x: [Float] = (0..<120).map { (i: Int) -> Float in Float((i * 5) % 9) - 4 } // [1, 6, 5, 4]
+        let skip: [Float] = (0..<540).map { (i: Int) -> Float in Float((i * 7) % 11) - 5 } // [1, 6, 5, 18] padded to 40
+        let filter: [Float] = (0..<160).map { (i: Int) -> Float in Float(i % 13) / 4 - 1.5 }
+        func build(blockFusion: Bool) -> GraphBuilder {
+            var g = GraphBuilder()
+            let i = g.input([1, 6, 5, 4]), r = g.input([1, 6, 5, 18])
+            let w = g.constant(.float32(filter), shape: [40, 1, 1, 4])
+            let b = g.constant(.float32((0..<40).map { (i: Int) -> Float in Float(i) / 10 }), shape: [40])
+            let paddings = g.ints([0, 0, 0, 0, 0, 0, 0, 22], shape: [4, 2])
+            let p = g.node(PadOperator(), [r, paddings], [[1, 6, 5, 40]], output: !blockFusion)[0]
+            let c = g.node(Conv2DOperator(options: ConvolutionOptions(padding: .valid, strideH: 1, strideW: 1, activation: .none)),
+                           [i, w, b], [[1, 6, 5, 40]], output: !blockFusion)[0]
+            g.node(BinaryOperator(.add, .relu), [c, p], [[1, 6, 5, 40]])
+            return g
+        }
+        let fused = build(blockFusion: true), plain = build(blockFusion: false)
+        #expect(try Interpreter(graph: fused.graph, numThreads: 1).plan.kernels.count == 1)
+        #expect(try Interpreter(graph: plain.graph, numThreads: 1).plan.kernels.count == 3)
+        for threads in [1, 2] {
+            let a = try fused.run([x, skip], threads: threads)[0], b = try plain.run([x, skip], threads: threads)[2]
+            #expect(a.count == 6 * 5 * 40 && zip(a, b).allSatisfy { abs($0 - $1) <= 1e-5 })
+        }
+        // A PAD anywhere but at the end of the channels is not a residual with fewer channels: it stays.
+        var g = GraphBuilder()
+        let i = g.input([1, 6, 5, 4]), r = g.input([1, 6, 5, 18])
+        let w = g.constant(.float32(filter), shape: [40, 1, 1, 4])
+        let paddings = g.ints([0, 0, 0, 0, 0, 0, 1, 21], shape: [4, 2])
+        let p = g.node(PadOperator(), [r, paddings], [[1, 6, 5, 40]], output: false)[0]
+        let c = g.node(Conv2DOperator(options: ConvolutionOptions(padding: .valid, strideH: 1, strideW: 1, activation: .none)),
+                       [i, w], [[1, 6, 5, 40]], output: false)[0]
+        g.node(BinaryOperator(.add, .none), [c, p], [[1, 6, 5, 40]])
+        #expect(try Interpreter(graph: g.graph, numThreads: 1).plan.kernels.count == 2)
+    }
+
     @Test func shapeMismatchIsAnError() throws {
         var g = GraphBuilder()
         let x = g.input([2, 3])

@@ -51,12 +51,15 @@ void vt_conv2d_pack(const vt_conv_geometry *g, const float *filter, const float 
 /// Floats of scratch one thread needs for vt_conv2d (0 for 1x1 convolutions without padding).
 size_t vt_conv2d_scratch_count(const vt_conv_geometry *g);
 /// What CONV_2D does to each result after adding the bias: add `residual` (NULL = none; a tensor
-/// of the output's shape, which may be the output itself), clamp to [lo, hi], then apply PReLU
-/// with per-output-channel slopes `prelu_alpha` (NULL = none). This fuses CONV_2D → ADD → PRELU.
+/// of the output's shape, which may be the output itself, or with `residual_channels` channels
+/// where that is above 0, fewer than the output's: channels past them add zero), clamp to
+/// [lo, hi], then apply PReLU with per-output-channel slopes `prelu_alpha` (NULL = none). This
+/// fuses CONV_2D → ADD → PRELU, and a channel PAD with zeros on the ADD's other input.
 typedef struct vt_epilogue {
     float lo, hi;
     const float *residual;
     const float *prelu_alpha;
+    int residual_channels;
 } vt_epilogue;
 
 /// Output pixels [m_begin, m_end) of the flattened range batch*out_h*out_w and output channels

@@ -1,7 +1,9 @@
 // Graph rewrites before kernels are bound, each removing a pass over a large tensor:
 // a RELU folds into the operator producing its input (as TFLite converters do); a CONV_2D
 // followed by ADD of a same-shape tensor and/or a per-channel PRELU becomes one convolution
-// whose C kernel adds the residual and applies PRELU as it writes each output tile.
+// whose C kernel adds the residual and applies PRELU as it writes each output tile; and when
+// that residual is a PAD adding zero channels at the end (the skip path of BlazeFace's and
+// BlazePalm's blocks), the convolution reads the unpadded tensor and adds zero past its channels.
 
 extension Graph {
     /// Applies every fusion; run after constant folding (PRELU's alpha must be a constant by then).
@@ -42,6 +44,19 @@ extension Graph {
             node.operation = Conv2DOperator(options: o)
             let base = Array((node.inputs + [-1, -1, -1, -1]).prefix(4))
             node.inputs = base + [consumer.inputs[1]]
+            return node
+        }
+        fuse { graph, producer, consumer in
+            guard producer.operation is PadOperator, producer.inputs.count == 2,
+                  (consumer.operation as? Conv2DOperator)?.options.hasResidual == true,
+                  consumer.inputs.count > 3, consumer.inputs[3] == producer.outputs[0], consumer.inputs[0] != producer.outputs[0],
+                  case .int32(let paddings)? = graph.tensors[producer.inputs[1]].constant else { return nil }
+            let rank = graph.tensors[producer.inputs[0]].shape.count
+            // Only zeros appended to the last dimension: the padded tensor is the unpadded one with more channels.
+            guard rank >= 1, paddings.count == 2 * rank, paddings.dropLast().allSatisfy({ $0 == 0 }),
+                  graph.tensors[producer.inputs[0]].type == .float32 else { return nil }
+            var node = consumer
+            node.inputs[3] = producer.inputs[0]
             return node
         }
     }

@@ -1,7 +1,8 @@
 import CKernels
 
 /// CONV_2D: `output` [N, OH, OW, O] = conv(`input` [N, H, W, C], weights) + bias, then
-/// `+ residual` (when given: a tensor of the output's shape, may be `output` itself), clamped to
+/// `+ residual` (when given: a tensor of the output's shape, may be `output` itself; or
+/// [N, OH, OW, `residualChannels`] with fewer channels, zero-padded to O on the fly), clamped to
 /// `activation`, then PReLU with per-output-channel slopes `preluAlpha` [O] (when given). The
 /// optional parts fuse CONV_2D (activation NONE) → ADD (its activation) → PRELU into one pass.
 /// `scratch` holds at least `weights.scratchCount(threads:)` floats (may be nil when that is 0).
@@ -9,18 +10,21 @@ import CKernels
 /// (see `Conv2DTiling`), or not at all when it is too small to pay for the split.
 package func conv2D(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>,
                     weights: PackedConv2DWeights, activation: ClampRange = .none,
-                    residual: UnsafePointer<Float>? = nil, preluAlpha: UnsafePointer<Float>? = nil,
+                    residual: UnsafePointer<Float>? = nil, residualChannels: Int? = nil,
+                    preluAlpha: UnsafePointer<Float>? = nil,
                     scratch: UnsafeMutablePointer<Float>?, threads: KernelThreads = .single,
                     isa: KernelISA = .best) {
     var cg = weights.geometry.c
     let perThread = vt_conv2d_scratch_count(&cg)
     precondition(perThread == 0 || scratch != nil, "conv2D: scratch buffer missing")
     let g = weights.geometry
+    precondition((1...g.outputChannels).contains(residualChannels ?? g.outputChannels), "conv2D: residual channels out of range")
     let tiling = Conv2DTiling(pixels: g.batch * g.outputHeight * g.outputWidth, columns: g.outputChannels,
                               reduction: g.kernelHeight * g.kernelWidth * g.inputChannels, threads: threads.count)
     let job = Conv2DJob(geometry: cg, input: input, packed: UnsafePointer(weights.storage.pointer), output: output,
                         epilogue: vt_epilogue(lo: activation.min, hi: activation.max, residual: residual,
-                                              prelu_alpha: preluAlpha),
+                                              prelu_alpha: preluAlpha,
+                                              residual_channels: Int32(residualChannels ?? 0)),
                         scratch: scratch, scratchPerThread: perThread, tiling: tiling, isa: isa.code)
     threads.split(tiling.tiles, job)
 }

@@ -1,6 +1,7 @@
 // CONV_2D on NHWC with constant [out, h, w, in] weights packed once for the C kernel
-// (Kernels/Conv2DKernel.swift), plus what fusion folds into it: a RELU, a same-shape residual ADD
-// (input 3) and a per-channel PRELU (input 4), all applied as each output tile is written.
+// (Kernels/Conv2DKernel.swift), plus what fusion folds into it: a RELU, a residual ADD (input 3:
+// the output's shape, or fewer channels when a channel PAD was fused too) and a per-channel PRELU
+// (input 4), all applied as each output tile is written.
 
 import TFLite
 import VisionErrors
@@ -13,7 +14,8 @@ struct ConvolutionOptions: Equatable, Sendable {
     var activation: Activation
     /// Output channels per input channel (depthwise only).
     var depthMultiplier: Int = 1
-    /// CONV_2D only, set by fusion: input 3 is a same-shape tensor added before the activation.
+    /// CONV_2D only, set by fusion: input 3 is a tensor added before the activation (the output's
+    /// shape, or fewer channels: the missing ones add zero).
     var hasResidual = false
     /// CONV_2D only, set by fusion: input 4 is a per-channel PRELU alpha applied after the activation.
     var hasPReLU = false
@@ -51,8 +53,13 @@ struct Conv2DOperator: GraphOperation, Equatable {
         try require(f[3] == s[3], "filter \(f) does not match input channels \(s[3])")
         let geometry = try node.windowGeometry(input: s, kernelH: f[1], kernelW: f[2], outputChannels: f[0], options: options)
         try node.requireBias(slot: 2, channels: f[0])
+        var residualChannels: Int?
         if options.hasResidual {
-            try require(try node.floatShape(3) == geometry.outputShape, "fused residual does not match the output")
+            // The output's shape, or fewer channels (a fused channel PAD: the rest add zero).
+            let r = try node.floatShape(3), out = geometry.outputShape
+            try require(r.count == out.count && r.dropLast() == out.dropLast() && (1...out[out.count - 1]).contains(r[r.count - 1]),
+                        "fused residual \(r) does not match the output \(out)")
+            residualChannels = r[r.count - 1]
         }
         if options.hasPReLU {
             let alphaIsConstant = try node.tensor(4).constant != nil
@@ -69,7 +76,7 @@ struct Conv2DOperator: GraphOperation, Equatable {
             let scratch = scratchCount > 0 ? AlignedFloats(count: scratchCount) : nil
             return BoundKernel {
                 conv2D(input: input, output: output, weights: weights, activation: clamp, residual: residual,
-                       preluAlpha: alpha, scratch: scratch?.pointer, threads: threads)
+                       residualChannels: residualChannels, preluAlpha: alpha, scratch: scratch?.pointer, threads: threads)
             }
         }
     }
