@@ -65,3 +65,74 @@ void ic_warp_row(const ic_warp_source *s, const int32_t *coordinates, int count,
         }
     }
 }
+
+// ---------------------------------------------------------------- source coordinates
+
+// The coordinates must be OpenCV's to the last bit: no multiply-add may be fused.
+#pragma STDC FP_CONTRACT OFF
+
+// One block of `count` columns from column `start` of tensor row `fy`: OpenCV's per-block
+// double-precision start, then (x0 + M0·i)·(32 / w) per column, clamped to 32 bits and rounded
+// half to even by adding and removing 1.5·2^52 (the sum is exact in double, then cast exactly).
+static inline __attribute__((always_inline)) void coordinates_block(const double *m, double fy, int start, int count,
+                                                                   int32_t *out) {
+    const double magic = 6755399441055744.0, low = -2147483648.0, high = 2147483647.0;
+    const double fx = (double)start;
+    const double x0 = m[0] * fx + m[1] * fy + m[2];
+    const double y0 = m[3] * fx + m[4] * fy + m[5];
+    const double w0 = m[6] * fx + m[7] * fy + m[8];
+    const double m0 = m[0], m3 = m[3], m6 = m[6];
+    for (int i = 0; i < count; i++) {
+        const double d = (double)i;
+        double w = w0 + m6 * d;
+        w = w != 0 ? 32.0 / w : 0.0;
+        double sx = (x0 + m0 * d) * w, sy = (y0 + m3 * d) * w;
+        sx = sx != sx ? low : sx < low ? low : sx > high ? high : sx;
+        sy = sy != sy ? low : sy < low ? low : sy > high ? high : sy;
+        out[2 * i] = (int32_t)((sx + magic) - magic);
+        out[2 * i + 1] = (int32_t)((sy + magic) - magic);
+    }
+}
+
+static inline __attribute__((always_inline)) void coordinates_row(const double *m, int y, int width, int height,
+                                                                 int32_t *out) {
+    // OpenCV walks the tensor in blocks of (at most) 16 rows by 1024/rows columns.
+    const int rows = height < 16 ? height : 16;
+    const int block = 1024 / rows < width ? 1024 / rows : width;
+    for (int start = 0; start < width; start += block) {
+        const int count = width - start < block ? width - start : block;
+        coordinates_block(m, (double)y, start, count, out + 2 * start);
+    }
+}
+
+static void coordinates_baseline(const double *m, int y, int width, int height, int32_t *out) {
+    coordinates_row(m, y, width, height, out);
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+__attribute__((target("avx512f,avx512vl,avx512dq")))
+static void coordinates_avx512(const double *m, int y, int width, int height, int32_t *out) {
+    coordinates_row(m, y, width, height, out);
+}
+
+__attribute__((target("avx2")))
+static void coordinates_avx2(const double *m, int y, int width, int height, int32_t *out) {
+    coordinates_row(m, y, width, height, out);
+}
+#endif
+
+void ic_warp_coordinates(const double *matrix, int y, int width, int height, int32_t *coordinates) {
+    if (width <= 0 || height <= 0) return;
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq")) {
+        coordinates_avx512(matrix, y, width, height, coordinates);
+        return;
+    }
+    if (__builtin_cpu_supports("avx2")) {
+        coordinates_avx2(matrix, y, width, height, coordinates);
+        return;
+    }
+#endif
+    coordinates_baseline(matrix, y, width, height, coordinates);
+}

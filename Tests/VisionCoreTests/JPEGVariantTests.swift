@@ -115,8 +115,8 @@ import VisionErrors
     }
 }
 
-/// Knuth's 64-bit linear congruential generator: repeatable damage for the test above.
-private struct LinearCongruential: RandomNumberGenerator {
+/// Knuth's 64-bit linear congruential generator: repeatable pseudo-random test inputs.
+struct LinearCongruential: RandomNumberGenerator {
     var state: UInt64
 
     mutating func next() -> UInt64 {

@@ -75,6 +75,11 @@ typedef struct {
 void ic_warp_row(const ic_warp_source *source, const int32_t *coordinates, int count, float *out,
                  const float *levels);
 
+/// The source positions of tensor row `y` of a `width`×`height` tensor for ic_warp_row, as OpenCV's
+/// warpPerspective computes them: `matrix` (row-major 3×3, doubles) maps tensor (x, y, 1) to
+/// homogeneous source coordinates; `coordinates` receives `width` (x, y) pairs in 1/32 pixel.
+void ic_warp_coordinates(const double *matrix, int y, int width, int height, int32_t *coordinates);
+
 /// Frees memory returned by the functions above.
 void ic_free(void *pointer);
 
