@@ -4,13 +4,14 @@ import Testing
 import VisionTasks
 
 /// Work split over threads (kernels over channels or rows, the image-to-tensor warp over tensor
-/// rows) and two faces or hands looked at on two threads at once (ROILanes) compute each value as
-/// one thread would: two threads give exactly one thread's results. Tolerance: exact.
+/// rows) and two faces or hands looked at on two threads at once (ROILanes; with three, two at once
+/// and the third split) compute each value as one thread would: two threads give exactly one
+/// thread's results. Tolerance: exact.
 @Suite(.enabled(if: Fixture.haveModels, "models/ not fetched: run make models"))
 struct ThreadCountTests {
     /// A region of a fixture photo (x, y, width, height; nil: all of it), alone (`count` 1: one
-    /// face or hand, whose landmark model splits its kernels and warp over the threads) or beside
-    /// its mirror image (`count` 2: two, looked at on two threads at once).
+    /// face or hand, whose landmark model splits its kernels and warp over the threads) or with
+    /// copies, two to a row, every second one mirrored (`count` 2, or 3 on two rows).
     private static func picture(_ name: String, count: Int,
                                 crop: (x: Int, y: Int, width: Int, height: Int)? = nil) throws -> MPImage {
         let photo = try MPImage(contentsOfFile: Fixture.repositoryRoot.appendingPathComponent("Tests/Fixtures/images/\(name)").path)
@@ -18,21 +19,23 @@ struct ThreadCountTests {
         let region = crop ?? (0, 0, photo.width, photo.height)
         let (w, h) = (region.width, region.height)
         let source = photo.withUnsafeBufferBytes { [UInt8]($0) }
-        let width = count * w
-        var pixels = [UInt8](repeating: 0, count: width * h * 3)
+        let width = min(count, 2) * w, height = (count + 1) / 2 * h
+        var pixels = [UInt8](repeating: 0, count: width * height * 3)
         for y in 0..<h {
             for x in 0..<w {
                 for c in 0..<3 {
                     let value = source[((y + region.y) * photo.width + x + region.x) * 3 + c]
-                    pixels[(y * width + x) * 3 + c] = value
-                    if count == 2 { pixels[(y * width + width - 1 - x) * 3 + c] = value }
+                    for copy in 0..<count {
+                        let row = copy / 2 * h + y, column = copy % 2 * w + (copy % 2 == 0 ? x : w - 1 - x)
+                        pixels[(row * width + column) * 3 + c] = value
+                    }
                 }
             }
         }
-        return try pixels.withUnsafeBytes { try MPImage(pixels: $0, width: width, height: h, bytesPerRow: width * 3, format: .rgb8) }
+        return try pixels.withUnsafeBytes { try MPImage(pixels: $0, width: width, height: height, bytesPerRow: width * 3, format: .rgb8) }
     }
 
-    @Test(arguments: [RunningMode.image, .video], [1, 2])
+    @Test(arguments: [RunningMode.image, .video], [1, 2, 3])
     func faceLandmarkerGivesTheSameNumbersOnTwoThreads(mode: RunningMode, count: Int) throws {
         // The astronaut's face with a margin: whole, the photo's face is too small for the
         // short-range detector once two sit side by side.
@@ -53,7 +56,7 @@ struct ThreadCountTests {
         #expect(results[0] == results[1])
     }
 
-    @Test(arguments: [RunningMode.image, .video], [1, 2])
+    @Test(arguments: [RunningMode.image, .video], [1, 2, 3])
     func handLandmarkerGivesTheSameNumbersOnTwoThreads(mode: RunningMode, count: Int) throws {
         let image = try Self.picture("hand_thumb_up.jpg", count: count)
         let results = try [1, 2].map { threads in

@@ -3,11 +3,12 @@ import Inference
 
 /// Runs per-ROI work (a landmark model on each face or hand) on up to two model instances at once.
 /// With one ROI, or one instance, the ROIs go through the first instance in turn, its kernels
-/// split over the task's threads. With two instances and two or more ROIs, the ROIs alternate
-/// between the calling thread (first instance) and a second thread (second instance), each running
-/// its kernels unsplit on a core of its own: two hands on two cores take about the time of one,
-/// where splitting each model's layers over both cores gains less (MediaPipe's graph runs the
-/// per-ROI work of several hands concurrently too). Results come in the order of the ROIs.
+/// split over the task's threads. With two instances and two or more ROIs, the ROIs go in pairs to
+/// the calling thread (first instance) and a second thread (second instance), each running its
+/// kernels unsplit on a core of its own: two hands on two cores take about the time of one, where
+/// splitting each model's layers over both cores gains less (MediaPipe's graph runs the per-ROI
+/// work of several hands concurrently too). An odd last ROI runs alone on the first instance with
+/// its kernels split, rather than keeping one core idle. Results come in the order of the ROIs.
 ///
 /// Not thread-safe: one `map` at a time (the graphs' callers serialize use).
 package final class ROILanes<Model> {
@@ -25,18 +26,21 @@ package final class ROILanes<Model> {
     /// when there are two instances (it runs on two threads at once).
     package func map<Item, Result>(_ items: [Item], _ body: (Model, Item) throws -> Result) throws -> [Result] {
         guard let second, items.count >= 2 else { return try items.map { try body(first, $0) } }
-        let slots = UnsafeMutablePointer<Swift.Result<Result, any Error>?>.allocate(capacity: items.count)
-        slots.initialize(repeating: nil, count: items.count)
+        let paired = items.count / 2 * 2
+        let slots = UnsafeMutablePointer<Swift.Result<Result, any Error>?>.allocate(capacity: paired)
+        slots.initialize(repeating: nil, count: paired)
         defer {
-            slots.deinitialize(count: items.count)
+            slots.deinitialize(count: paired)
             slots.deallocate()
         }
         withoutActuallyEscaping(body) { body in
-            let lanes = LaneWork(results: slots, body: body, models: (first, second), items: items)
+            let lanes = LaneWork(results: slots, body: body, models: (first, second), items: Array(items[..<paired]))
             DispatchQueue.concurrentPerform(iterations: 2) { lane in lanes.run(lane: lane) }
         }
         // Every slot was filled: lane 0 takes the even items, lane 1 the odd ones.
-        return try (0..<items.count).map { try slots[$0]!.get() }
+        var results = try (0..<paired).map { try slots[$0]!.get() }
+        if paired < items.count { results.append(try body(first, items[paired])) }
+        return results
     }
 }
 
