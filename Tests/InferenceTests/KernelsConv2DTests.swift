@@ -116,10 +116,12 @@ import Testing
                                   kernelHeight: 3, kernelWidth: 3, padding: .same)
         try check(deep, seed: 24, threads: 2)
         try check(deep, seed: 25, threads: 2, fused: true)
-        // Two pixel ranges × six channel ranges, the last ending on the 8-wide panel.
+        // Two pixel ranges × three channel ranges, the last ending on the 8-wide panel.
         let wide = Conv2DGeometry(inputHeight: 7, inputWidth: 7, inputChannels: 190, outputChannels: 328,
                                   kernelHeight: 1, kernelWidth: 1, padding: .valid)
-        try check(wide, seed: 26, threads: 3)
+        let wideTiling = Conv2DTiling(pixels: 49, columns: 328, reduction: 190, threads: 6)
+        #expect(wideTiling.pixelTiles == 2 && wideTiling.columnTiles == 3 && wideTiling.ranges(5).columns.upperBound == 328)
+        try check(wide, seed: 26, threads: 6)
     }
 
     @Test func tilesCoverEveryOutputOnce() {
