@@ -74,6 +74,9 @@ typedef struct {
 /// coefficients and mapped through `levels` (256 floats).
 void ic_warp_row(const ic_warp_source *source, const int32_t *coordinates, int count, float *out,
                  const float *levels);
+/// ic_warp_row one pixel at a time, without SIMD (what it does on CPUs without AVX2; for tests).
+void ic_warp_row_portable(const ic_warp_source *source, const int32_t *coordinates, int count, float *out,
+                          const float *levels);
 
 /// The source positions of tensor row `y` of a `width`×`height` tensor for ic_warp_row, as OpenCV's
 /// warpPerspective computes them: `matrix` (row-major 3×3, doubles) maps tensor (x, y, 1) to

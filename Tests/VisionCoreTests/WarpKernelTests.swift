@@ -2,10 +2,10 @@ import CImageCodecs
 import Foundation
 import Testing
 
-/// The C source coordinates of the warp (`ic_warp_coordinates`, vectorised) against OpenCV's
-/// formula written out in Swift, exactly: every column of every row, for affine and perspective
-/// matrices, tensors narrower and wider than a 64-column block, and out-of-range values.
-@Suite struct WarpCoordinatesTests {
+/// The warp's C kernels: the source coordinates (`ic_warp_coordinates`, vectorised) against
+/// OpenCV's formula written out in Swift, and the sampling (`ic_warp_row`, eight pixels at a time
+/// with AVX2) against its one-pixel-at-a-time path. Tolerance: exact.
+@Suite struct WarpKernelTests {
     /// OpenCV's warpPerspective coordinates for row `y`: per block of 1024/min(16, height) columns a
     /// double-precision start, then (x0 + M0·i)·(32 / w), clamped to Int32 and rounded half to even.
     static func reference(_ m: [Double], y: Int, width: Int, height: Int) -> [Int32] {
@@ -51,5 +51,39 @@ import Testing
             }
         }
         #expect(rows == 180)
+    }
+
+    @Test func samplingEightAtATimeMatchesOneAtATime() {
+        var rng = LinearCongruential(state: 7)
+        let levels: [Float] = (0..<256).map { Float($0) / 255 * 2 - 1 + Float.random(in: -1e-3...1e-3, using: &rng) }
+        var compared = 0
+        // (width, height, bytes per pixel, red, green, blue): RGB, BGR, xRGB words, gray, tiny pictures.
+        let layouts = [(37, 29, 3, 0, 1, 2), (64, 48, 3, 2, 1, 0), (40, 33, 4, 2, 1, 0), (31, 20, 1, 0, 0, 0),
+                       (1, 1, 3, 0, 1, 2), (2, 3, 4, 0, 1, 2), (9, 4, 3, 0, 1, 2)]
+        for (i, (width, height, bpp, red, green, blue)) in layouts.enumerated() {
+            let pixels: [UInt8] = (0..<(width * height * bpp)).map { _ in UInt8.random(in: 0...255, using: &rng) }
+            for zeroBorder in [Int32(0), 1] {
+                for row in 0..<12 {
+                    let count = [1, 7, 8, 9, 16, 45, 64][(row + i) % 7]
+                    // Mostly inside, some across the edges and far outside (1/32 pixel units).
+                    let spread = row % 3 == 0 ? 4 : 1
+                    let coordinates: [Int32] = (0..<count).flatMap { _ in
+                        [Int32.random(in: Int32(-64 * spread)...Int32(32 * width * spread), using: &rng),
+                         Int32.random(in: Int32(-64 * spread)...Int32(32 * height * spread), using: &rng)]
+                    }
+                    var fast = [Float](repeating: .nan, count: 3 * count), slow = fast
+                    pixels.withUnsafeBufferPointer { p in
+                        var source = ic_warp_source(pixels: p.baseAddress, width: Int32(width), height: Int32(height),
+                                                    bytes_per_pixel: Int32(bpp), red: Int32(red), green: Int32(green),
+                                                    blue: Int32(blue), zero_border: zeroBorder)
+                        ic_warp_row(&source, coordinates, Int32(count), &fast, levels)
+                        ic_warp_row_portable(&source, coordinates, Int32(count), &slow, levels)
+                    }
+                    #expect(fast == slow, "\(width)x\(height)x\(bpp), zero border \(zeroBorder), row \(row)")
+                    compared += count
+                }
+            }
+        }
+        #expect(compared > 2_000)
     }
 }
