@@ -89,6 +89,25 @@ import Testing
         #expect(throws: EncodingError.self) { _ = try Self.foundation([Float.nan]) }
     }
 
+    /// Landmarks and categories are written whole, not field by field: every optional present and
+    /// absent, names needing escapes, integral and exponent numbers; a NaN still throws.
+    @Test func landmarksAndCategoriesMatchFoundation() throws {
+        let points = [NormalizedLandmark(x: 0.25, y: -1, z: 1e-7, visibility: 0.5, presence: nil),
+                      NormalizedLandmark(x: 3, y: 0, z: -0.0, visibility: nil, presence: 1)]
+        let world = [Landmark(x: 1.5e10, y: 2, z: -3.25, visibility: 0.125, presence: 0.875)]
+        let categories = [ResultCategory(index: -1, score: 0.75, categoryName: "Thumb_Up", displayName: ""),
+                          ResultCategory(index: 7, score: 1, categoryName: nil, displayName: "quote \" back\\ tab\t é 😀 \u{1}"),
+                          ResultCategory(index: 0, score: 2e-8, categoryName: "a/b", displayName: nil)]
+        #expect(try Self.ours(points) == Self.foundation(points))
+        #expect(try Self.ours(world) == Self.foundation(world))
+        #expect(try Self.ours(categories) == Self.foundation(categories))
+        #expect(try Self.ours(["nested": [categories]]) == Self.foundation(["nested": [categories]]))
+        #expect(throws: EncodingError.self) { _ = try ResultJSONWriter.encode([NormalizedLandmark(x: .nan, y: 0, z: 0)]) }
+        #expect(throws: EncodingError.self) {
+            _ = try ResultJSONWriter.encode([ResultCategory(index: 0, score: .infinity, categoryName: nil, displayName: nil)])
+        }
+    }
+
     @Test(.enabled(if: Fixture.haveModels, "models/ not fetched: run make models"))
     func everyTasksResultsMatchFoundation() throws {
         let images = Fixture.repositoryRoot.appendingPathComponent("Tests/Fixtures/images")

@@ -190,10 +190,49 @@ private final class JSONTree: Encoder {
             guard let number = unsafeBitCast(value, to: Float?.self) else { return .scalar("null") }
             return try Self.number(number, codingPath: codingPath)
         }
+        if Value.self == NormalizedLandmark.self || Value.self == Landmark.self {
+            // The bulk of a landmarker result (478 per face): written whole, without a node per field.
+            return .scalar(try landmark(unsafeBitCast(value, to: NormalizedLandmark.self), codingPath: codingPath))
+        }
+        if Value.self == ResultCategory.self {
+            return .scalar(try category(unsafeBitCast(value, to: ResultCategory.self), codingPath: codingPath))
+        }
         if Value.self == Data.self || Value.self == URL.self || Value.self == Date.self || Value.self == Decimal.self {
             return .scalar(String(decoding: try ResultJSON.makeEncoder().encode(value), as: UTF8.self))
         }
         return try node(of: value, codingPath: codingPath)
+    }
+
+    /// A landmark's object as its `encode(to:)` writes it (every field, absent ones `null`), keys sorted.
+    private static func landmark(_ point: NormalizedLandmark, codingPath: [any CodingKey]) throws -> String {
+        var text = "{\"presence\":" + (try optionalNumber(point.presence, codingPath))
+        text += ",\"visibility\":" + (try optionalNumber(point.visibility, codingPath))
+        text += ",\"x\":" + (try numberText(point.x, codingPath))
+        text += ",\"y\":" + (try numberText(point.y, codingPath))
+        text += ",\"z\":" + (try numberText(point.z, codingPath)) + "}"
+        return text
+    }
+
+    /// A category's object as its `encode(to:)` writes it (absent names `null`), keys sorted.
+    private static func category(_ category: ResultCategory, codingPath: [any CodingKey]) throws -> String {
+        var out: [UInt8] = Array("{\"categoryName\":".utf8)
+        if let name = category.categoryName { appendString(name, to: &out) } else { out += "null".utf8 }
+        out += ",\"displayName\":".utf8
+        if let name = category.displayName { appendString(name, to: &out) } else { out += "null".utf8 }
+        out += ",\"index\":\(category.index),\"score\":".utf8
+        out += try numberText(category.score, codingPath).utf8
+        out.append(UInt8(ascii: "}"))
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static func numberText(_ value: Float, _ codingPath: [any CodingKey]) throws -> String {
+        guard case .scalar(let text) = try number(value, codingPath: codingPath) else { return "null" }
+        return text
+    }
+
+    private static func optionalNumber(_ value: Float?, _ codingPath: [any CodingKey]) throws -> String {
+        guard let value else { return "null" }
+        return try numberText(value, codingPath)
     }
 
     static func integer<I: BinaryInteger>(_ value: I) -> JSONNode { .scalar(value.description) }
