@@ -1,8 +1,9 @@
 // VisionCore's BilinearWarp (OpenCV's fixed-point INTER_LINEAR as MediaPipe runs it) in C: the
 // sampling, with a software prefetch (a rotated crop walks the source diagonally, so the hardware
 // prefetcher does not see the rows it reads next) and, with AVX2, eight tensor pixels at a time
-// by gathers where all their neighbours lie inside; and the source coordinates, vectorised. The
-// integer arithmetic is the same on every path, bit for bit.
+// by gathers (the one-pixel path remains for the picture's last bytes, gray pictures and CPUs
+// without AVX2); and the source coordinates, vectorised. The integer arithmetic and the border
+// rules are the same on every path, bit for bit.
 #include "image_codecs.h"
 
 #include <stdint.h>
@@ -76,10 +77,11 @@ static void warp_pixels(const ic_warp_source *s, const int32_t *coordinates, int
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 
-// Eight tensor pixels from `x` at once with the same integer arithmetic, when all eight read
-// four neighbours inside the picture and above its last two rows (each neighbour is read as four
-// bytes, one past its pixel, which a pixel of the last row could read past the buffer's end);
-// returns 0, writing nothing, otherwise.
+// Eight tensor pixels from `x` at once with the same integer arithmetic and OpenCV's border rules:
+// each neighbour's column and row clamped into the picture (replicated border) or, with a zero
+// border, not read where it lies outside (a masked gather leaves it 0). Each neighbour is read as
+// four bytes at its offset; returns 0, writing nothing, when one of those reads would pass the
+// picture's last byte (a pixel at the very end of an RGB picture), for the caller to do one at a time.
 __attribute__((target("avx2"))) static int warp_block8_avx2(const ic_warp_source *s, const int32_t *coordinates,
                                                             int x, float *out, const float *levels) {
     const int bpp = s->bytes_per_pixel, stride = s->width * bpp;
@@ -87,24 +89,43 @@ __attribute__((target("avx2"))) static int warp_block8_avx2(const ic_warp_source
     const __m256i c0 = _mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)(coordinates + 2 * x)), perm);
     const __m256i c1 = _mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)(coordinates + 2 * x + 8)), perm);
     const __m256i sx = _mm256_permute2x128_si256(c0, c1, 0x20), sy = _mm256_permute2x128_si256(c0, c1, 0x31);
-    const __m256i ix = _mm256_srai_epi32(sx, 5), iy = _mm256_srai_epi32(sy, 5), minus1 = _mm256_set1_epi32(-1);
-    __m256i inside = _mm256_and_si256(_mm256_cmpgt_epi32(ix, minus1), _mm256_cmpgt_epi32(iy, minus1));
-    inside = _mm256_and_si256(inside, _mm256_cmpgt_epi32(_mm256_set1_epi32(s->width - 1), ix));
-    inside = _mm256_and_si256(inside, _mm256_cmpgt_epi32(_mm256_set1_epi32(s->height - 2), iy));
-    if (_mm256_movemask_epi8(inside) != -1) return 0;
+    const __m256i zero = _mm256_setzero_si256(), one = _mm256_set1_epi32(1), minus1 = _mm256_set1_epi32(-1);
+    const __m256i width = _mm256_set1_epi32(s->width), height = _mm256_set1_epi32(s->height);
+    const __m256i ix = _mm256_srai_epi32(sx, 5), iy = _mm256_srai_epi32(sy, 5);
+    const __m256i ix1 = _mm256_add_epi32(ix, one), iy1 = _mm256_add_epi32(iy, one);
+    const __m256i last_x = _mm256_sub_epi32(width, one), last_y = _mm256_sub_epi32(height, one);
+    const __m256i x0 = _mm256_min_epi32(_mm256_max_epi32(ix, zero), last_x), x1 = _mm256_min_epi32(_mm256_max_epi32(ix1, zero), last_x);
+    const __m256i y0 = _mm256_min_epi32(_mm256_max_epi32(iy, zero), last_y), y1 = _mm256_min_epi32(_mm256_max_epi32(iy1, zero), last_y);
+    const __m256i vstride = _mm256_set1_epi32(stride), vbpp = _mm256_set1_epi32(bpp);
+    const __m256i row0 = _mm256_mullo_epi32(y0, vstride), row1 = _mm256_mullo_epi32(y1, vstride);
+    const __m256i col0 = _mm256_mullo_epi32(x0, vbpp), col1 = _mm256_mullo_epi32(x1, vbpp);
+    const __m256i o00 = _mm256_add_epi32(row0, col0), o01 = _mm256_add_epi32(row0, col1);
+    const __m256i o10 = _mm256_add_epi32(row1, col0), o11 = _mm256_add_epi32(row1, col1);
+    // o11 is the largest offset: its four bytes must end inside the picture.
+    const __m256i limit = _mm256_set1_epi32(stride * s->height - 4);
+    if (_mm256_movemask_epi8(_mm256_cmpgt_epi32(o11, limit))) return 0;
+    const int *base = (const int *)(const void *)s->pixels;
+    __m256i p00, p01, p10, p11;
+    if (s->zero_border) {
+        const __m256i in_x0 = _mm256_and_si256(_mm256_cmpgt_epi32(ix, minus1), _mm256_cmpgt_epi32(width, ix));
+        const __m256i in_x1 = _mm256_and_si256(_mm256_cmpgt_epi32(ix1, minus1), _mm256_cmpgt_epi32(width, ix1));
+        const __m256i in_y0 = _mm256_and_si256(_mm256_cmpgt_epi32(iy, minus1), _mm256_cmpgt_epi32(height, iy));
+        const __m256i in_y1 = _mm256_and_si256(_mm256_cmpgt_epi32(iy1, minus1), _mm256_cmpgt_epi32(height, iy1));
+        p00 = _mm256_mask_i32gather_epi32(zero, base, o00, _mm256_and_si256(in_x0, in_y0), 1);
+        p01 = _mm256_mask_i32gather_epi32(zero, base, o01, _mm256_and_si256(in_x1, in_y0), 1);
+        p10 = _mm256_mask_i32gather_epi32(zero, base, o10, _mm256_and_si256(in_x0, in_y1), 1);
+        p11 = _mm256_mask_i32gather_epi32(zero, base, o11, _mm256_and_si256(in_x1, in_y1), 1);
+    } else {
+        p00 = _mm256_i32gather_epi32(base, o00, 1);
+        p01 = _mm256_i32gather_epi32(base, o01, 1);
+        p10 = _mm256_i32gather_epi32(base, o10, 1);
+        p11 = _mm256_i32gather_epi32(base, o11, 1);
+    }
     const __m256i fraction = _mm256_set1_epi32(31), thirty_two = _mm256_set1_epi32(32);
     const __m256i fx = _mm256_and_si256(sx, fraction), fy = _mm256_and_si256(sy, fraction);
     const __m256i gx = _mm256_sub_epi32(thirty_two, fx), gy = _mm256_sub_epi32(thirty_two, fy);
     const __m256i w00 = _mm256_slli_epi32(_mm256_mullo_epi32(gx, gy), 5), w01 = _mm256_slli_epi32(_mm256_mullo_epi32(fx, gy), 5);
     const __m256i w10 = _mm256_slli_epi32(_mm256_mullo_epi32(gx, fy), 5), w11 = _mm256_slli_epi32(_mm256_mullo_epi32(fx, fy), 5);
-    const __m256i offset = _mm256_add_epi32(_mm256_mullo_epi32(iy, _mm256_set1_epi32(stride)),
-                                            _mm256_mullo_epi32(ix, _mm256_set1_epi32(bpp)));
-    const int *base = (const int *)(const void *)s->pixels;
-    const __m256i right = _mm256_set1_epi32(bpp), down = _mm256_set1_epi32(stride);
-    const __m256i p00 = _mm256_i32gather_epi32(base, offset, 1);
-    const __m256i p01 = _mm256_i32gather_epi32(base, _mm256_add_epi32(offset, right), 1);
-    const __m256i p10 = _mm256_i32gather_epi32(base, _mm256_add_epi32(offset, down), 1);
-    const __m256i p11 = _mm256_i32gather_epi32(base, _mm256_add_epi32(offset, _mm256_add_epi32(down, right)), 1);
     const __m256i byte = _mm256_set1_epi32(0xFF), half = _mm256_set1_epi32(16384);
     const int channel_offsets[3] = {s->red, s->green, s->blue};
     float values[3][8];
@@ -116,6 +137,7 @@ __attribute__((target("avx2"))) static int warp_block8_avx2(const ic_warp_source
         const __m256i v11 = _mm256_and_si256(_mm256_srl_epi32(p11, shift), byte);
         const __m256i sum = _mm256_add_epi32(_mm256_add_epi32(_mm256_mullo_epi32(v00, w00), _mm256_mullo_epi32(v01, w01)),
                                              _mm256_add_epi32(_mm256_mullo_epi32(v10, w10), _mm256_mullo_epi32(v11, w11)));
+        // Within 0...255: the weights sum to 2^15 and each neighbour is 0...255.
         const __m256i level = _mm256_srai_epi32(_mm256_add_epi32(sum, half), 15);
         _mm256_storeu_ps(values[c], _mm256_i32gather_ps(levels, level, 4));
     }
@@ -128,7 +150,7 @@ __attribute__((target("avx2"))) static int warp_block8_avx2(const ic_warp_source
     return 1;
 }
 
-// A row eight pixels at a time where they lie inside, one at a time elsewhere.
+// A row eight pixels at a time, one at a time where a block cannot be (and for the last few).
 __attribute__((target("avx2"))) static void warp_row_avx2(const ic_warp_source *s, const int32_t *coordinates,
                                                           int count, float *out, const float *levels) {
     const size_t stride = (size_t)s->width * s->bytes_per_pixel;
@@ -147,10 +169,11 @@ __attribute__((target("avx2"))) static void warp_row_avx2(const ic_warp_source *
 
 void ic_warp_row(const ic_warp_source *s, const int32_t *coordinates, int count, float *out, const float *levels) {
 #if defined(__x86_64__) || defined(__i386__)
-    // The gathers read four bytes per neighbour at 32-bit offsets: RGB(X) pictures under 2 GiB.
+    // The gathers read four bytes per neighbour at 32-bit offsets: RGB(X) pictures under 2 GiB. Sides
+    // up to 32767 keep every coordinate within OpenCV's 16-bit range, which the one-pixel path clamps to.
     __builtin_cpu_init();
-    if (s->bytes_per_pixel >= 3 && (int64_t)s->width * s->bytes_per_pixel * s->height < INT32_MAX - 8 &&
-        __builtin_cpu_supports("avx2")) {
+    if (s->bytes_per_pixel >= 3 && s->width <= 32767 && s->height <= 32767 &&
+        (int64_t)s->width * s->bytes_per_pixel * s->height < INT32_MAX - 8 && __builtin_cpu_supports("avx2")) {
         warp_row_avx2(s, coordinates, count, out, levels);
         return;
     }
