@@ -26,16 +26,19 @@ def parse_arguments(description, runs, warmup, rounds):
 
 
 def time_calls(call, runs, warmup):
-    """Calls `call` `warmup` times, then times `runs` calls: (median wall ms, median CPU ms)."""
+    """Calls `call` `warmup` times, then times `runs` calls: (median wall ms, CPU ms per call). The CPU
+    time is the process's (all threads) over the whole timed loop, divided by the runs: Linux adds a
+    running thread's time to the process clock only at ticks and switches, so one call's reading would
+    miss what the other threads burn."""
     for _ in range(warmup):
         call()
-    times, cpu = [], []
+    times = []
+    cpu_start = time.process_time()
     for _ in range(runs):
-        start, cpu_start = time.perf_counter(), time.process_time()
+        start = time.perf_counter()
         call()
-        cpu.append((time.process_time() - cpu_start) * 1e3)
         times.append((time.perf_counter() - start) * 1e3)
-    return statistics.median(times), statistics.median(cpu)
+    return statistics.median(times), (time.process_time() - cpu_start) * 1e3 / max(1, runs)
 
 
 def ours(arguments, args):
