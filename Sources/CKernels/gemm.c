@@ -163,7 +163,7 @@ VT_INLINE VT_AVX2_FN void ukernel_avx2_body(const int MR, const int NV, const fl
         const __m256 slope = t->alpha ? _mm256_maskload_ps(t->alpha + 8 * v, m) : zero;
         const ptrdiff_t rc = t->res_cols - 8 * v;
         const __m256i mres = _mm256_cmpgt_epi32(_mm256_set1_epi32(rc < cols ? (rc > 0 ? (int)rc : 0) : cols), idx);
-        const float *res = rc > 0 ? t->res + 8 * v : t->res;
+        const float *res = t->res && rc > 0 ? t->res + 8 * v : t->res;
         for (int r = 0; r < MR; r++) {
             __m256 x = acc[r][v];
             if (t->res) x = _mm256_add_ps(x, _mm256_maskload_ps(res + r * t->res_ld, mres));
@@ -229,7 +229,7 @@ VT_INLINE VT_AVX512_FN void ukernel_avx512_body(const int MR, const int NP, cons
         const __m512 slope = t->alpha ? _mm512_maskz_loadu_ps(mask, t->alpha + 16 * v) : zero;
         const ptrdiff_t rc = t->res_cols - 16 * v;
         const __mmask16 mres = rc >= cols ? mask : rc > 0 ? (__mmask16)((1u << rc) - 1u) : 0;
-        const float *res = rc > 0 ? t->res + 16 * v : t->res;
+        const float *res = t->res && rc > 0 ? t->res + 16 * v : t->res;
         for (int r = 0; r < MR; r++) {
             __m512 x = acc[r][v];
             if (t->res) x = _mm512_add_ps(x, _mm512_maskz_loadu_ps(mres, res + r * t->res_ld));

@@ -306,7 +306,7 @@ func runOp(_ op: any GraphOperation, _ a: ([Int], [Float]), _ b: ([Int], [Float]
 
     /// A PAD adding zero channels on the residual path (BlazeFace's skip connections) fuses into the
     /// CONV_2D → ADD kernel, which then reads the unpadded tensor; the result equals the unfused chain
-    /// (the PAD output read a second time, so nothing fuses). Checked at 1 and 2 threads; tolerance 1e-5.
+    /// (the PAD output read a second time, so nothing fuses). Checked at 1 and 2 threads; exact.
     @Test func channelPadFusesIntoResidual() throws {
         let x: [Float] = (0..<120).map { (i: Int) -> Float in Float((i * 5) % 9) - 4 } // [1, 6, 5, 4]
         let skip: [Float] = (0..<540).map { (i: Int) -> Float in Float((i * 7) % 11) - 5 } // [1, 6, 5, 18] padded to 40
@@ -328,7 +328,7 @@ func runOp(_ op: any GraphOperation, _ a: ([Int], [Float]), _ b: ([Int], [Float]
         #expect(try Interpreter(graph: plain.graph, numThreads: 1).plan.kernels.count == 3)
         for threads in [1, 2] {
             let a = try fused.run([x, skip], threads: threads)[0], b = try plain.run([x, skip], threads: threads)[2]
-            #expect(a.count == 6 * 5 * 40 && zip(a, b).allSatisfy { abs($0 - $1) <= 1e-5 })
+            #expect(a.count == 6 * 5 * 40 && a == b)
         }
         // A PAD anywhere but at the end of the channels is not a residual with fewer channels: it stays.
         var g = GraphBuilder()

@@ -11,10 +11,10 @@ package struct KernelThreads: Sendable, Equatable {
     /// One thread: the call runs on the caller's thread.
     package static let single = KernelThreads(1)
 
-    /// Parts per thread when a call is split. One: the caller claims the first part and a worker the
-    /// next, so each thread computes the same share of every layer and mostly reads what it wrote
-    /// itself (its own cache); a worker that has not claimed its part yet (asleep, or preempted by
-    /// another process) leaves it to the caller. Measured against 4 (2 threads, alternating runs):
+    /// Parts per thread when a call is split. One: the caller usually claims the first part and a
+    /// worker the next, so each thread tends to compute the same share of every layer and read what
+    /// it wrote itself (its own cache); a worker that has not claimed its part yet (asleep, or
+    /// preempted by another process) leaves it to the caller, while a claimed part is waited for. Measured against 4 (2 threads, alternating runs):
     /// the four detector and landmark models 3-9% faster, video 2-5% faster, less CPU per call.
     static let partsPerThread = 1
 

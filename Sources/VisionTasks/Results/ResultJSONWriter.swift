@@ -190,9 +190,12 @@ private final class JSONTree: Encoder {
             guard let number = unsafeBitCast(value, to: Float?.self) else { return .scalar("null") }
             return try Self.number(number, codingPath: codingPath)
         }
-        if Value.self == NormalizedLandmark.self || Value.self == Landmark.self {
-            // The bulk of a landmarker result (478 per face): written whole, without a node per field.
+        // The bulk of a landmarker result (478 per face): written whole, without a node per field.
+        if Value.self == NormalizedLandmark.self {
             return .scalar(try landmark(unsafeBitCast(value, to: NormalizedLandmark.self), codingPath: codingPath))
+        }
+        if Value.self == Landmark.self {
+            return .scalar(try landmark(unsafeBitCast(value, to: Landmark.self), codingPath: codingPath))
         }
         if Value.self == ResultCategory.self {
             return .scalar(try category(unsafeBitCast(value, to: ResultCategory.self), codingPath: codingPath))
@@ -204,7 +207,7 @@ private final class JSONTree: Encoder {
     }
 
     /// A landmark's object as its `encode(to:)` writes it (every field, absent ones `null`), keys sorted.
-    private static func landmark(_ point: NormalizedLandmark, codingPath: [any CodingKey]) throws -> String {
+    private static func landmark<Space>(_ point: LandmarkPoint<Space>, codingPath: [any CodingKey]) throws -> String {
         var text = "{\"presence\":" + (try optionalNumber(point.presence, codingPath))
         text += ",\"visibility\":" + (try optionalNumber(point.visibility, codingPath))
         text += ",\"x\":" + (try numberText(point.x, codingPath))
