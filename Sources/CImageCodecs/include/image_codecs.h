@@ -1,7 +1,7 @@
 // JPEG and PNG decoding/encoding for VisionCore: JPEG decoding over stb_image (the decoder
 // MediaPipe's file loader uses) behind our own structure check, JPEG encoding over
-// libjpeg-turbo, PNG over libpng; RGB to I420 for video encoders; the sampling loop of the
-// bilinear image-to-tensor warp. Every error is caught inside this C code (setjmp/longjmp
+// libjpeg-turbo, PNG over libpng; RGB to I420 for video encoders; the bilinear image-to-tensor
+// warp's source coordinates and sampling. Every error is caught inside this C code (setjmp/longjmp
 // never crosses a Swift frame) and returned as a non-zero code with a message.
 #ifndef IMAGE_CODECS_H
 #define IMAGE_CODECS_H

@@ -7,7 +7,7 @@ import CImageCodecs
 /// coefficients `(32 - fx)(32 - fy)·32` …, summed with rounding and shifted back to a level 0...255,
 /// which is then looked up in the output range table. Both halves are in C: the coordinates
 /// (`ic_warp_coordinates`, vectorised, no fused multiply-adds) and the sampling (`ic_warp_row`,
-/// which prefetches the source lines a rotated crop reads next).
+/// eight tensor pixels at a time with AVX2, prefetching the source lines a rotated crop reads next).
 struct BilinearWarp {
     let source: UnsafePointer<UInt8>
     let width: Int

@@ -145,13 +145,26 @@ private final class JSONTree: Encoder {
     // MARK: Scalars
 
     static func number<F: BinaryFloatingPoint & LosslessStringConvertible>(_ value: F, codingPath: [any CodingKey]) throws -> JSONNode {
+        .scalar(try numberText(value, codingPath))
+    }
+
+    /// A number's text as JSONEncoder writes it (its description without a trailing ".0"); throws
+    /// for NaN and infinities.
+    private static func numberText<F: BinaryFloatingPoint & LosslessStringConvertible>(
+        _ value: F, _ codingPath: [any CodingKey]) throws -> String {
         guard value.isFinite else {
             throw EncodingError.invalidValue(value, EncodingError.Context(
                 codingPath: codingPath, debugDescription: "Unable to encode \(F.self).\(value) directly in JSON."))
         }
         var text = value.description
         if text.hasSuffix(".0") { text.removeLast(2) }
-        return .scalar(text)
+        return text
+    }
+
+    /// An optional number's text: `null` when absent.
+    private static func optionalNumber(_ value: Float?, _ codingPath: [any CodingKey]) throws -> String {
+        guard let value else { return "null" }
+        return try numberText(value, codingPath)
     }
 
     static func string(_ value: String) -> JSONNode {
@@ -187,8 +200,7 @@ private final class JSONTree: Encoder {
     static func node<Value: Encodable>(_ value: Value, codingPath: [any CodingKey]) throws -> JSONNode {
         if Value.self == Float?.self {
             // Optional scores and visibilities, written here rather than through a nested encoder.
-            guard let number = unsafeBitCast(value, to: Float?.self) else { return .scalar("null") }
-            return try Self.number(number, codingPath: codingPath)
+            return .scalar(try optionalNumber(unsafeBitCast(value, to: Float?.self), codingPath))
         }
         // The bulk of a landmarker result (478 per face): written whole, without a node per field.
         if Value.self == NormalizedLandmark.self {
@@ -226,16 +238,6 @@ private final class JSONTree: Encoder {
         out += try numberText(category.score, codingPath).utf8
         out.append(UInt8(ascii: "}"))
         return String(decoding: out, as: UTF8.self)
-    }
-
-    private static func numberText(_ value: Float, _ codingPath: [any CodingKey]) throws -> String {
-        guard case .scalar(let text) = try number(value, codingPath: codingPath) else { return "null" }
-        return text
-    }
-
-    private static func optionalNumber(_ value: Float?, _ codingPath: [any CodingKey]) throws -> String {
-        guard let value else { return "null" }
-        return try numberText(value, codingPath)
     }
 
     static func integer<I: BinaryInteger>(_ value: I) -> JSONNode { .scalar(value.description) }
