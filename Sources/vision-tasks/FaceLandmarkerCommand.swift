@@ -10,17 +10,7 @@ struct FaceLandmarkerCommand: TaskCommand {
         abstract: "Find 478 face landmarks (and optionally blendshapes and transformation matrices); one JSON line per image or frame.",
         discussion: "--model: the face landmarker bundle, face_landmarker.task.")
 
-    @Option(help: "The most faces to find (at least 1).")
-    var numFaces: Int = 1
-
-    @Option(help: "Face detections scoring below this are dropped (0...1).")
-    var minFaceDetectionConfidence: Float = 0.5
-
-    @Option(help: "Faces whose presence score is not above this are dropped (0...1).")
-    var minFacePresenceConfidence: Float = 0.5
-
-    @Option(help: "Overlap (IoU) above which a detection replaces a tracked face, in video mode (0...1).")
-    var minTrackingConfidence: Float = 0.5
+    @OptionGroup var faces: LandmarkerFlags<Faces>
 
     @Flag(help: "Output the 52 blendshape scores of each face.")
     var outputFaceBlendshapes = false
@@ -38,9 +28,9 @@ struct FaceLandmarkerCommand: TaskCommand {
 
     func makeOptions(_ base: BaseOptions, mode: RunningMode) -> FaceLandmarkerOptions {
         return FaceLandmarkerOptions(
-            baseOptions: base, runningMode: mode, numFaces: numFaces,
-            minFaceDetectionConfidence: minFaceDetectionConfidence, minFacePresenceConfidence: minFacePresenceConfidence,
-            minTrackingConfidence: minTrackingConfidence, outputFaceBlendshapes: outputFaceBlendshapes,
+            baseOptions: base, runningMode: mode, numFaces: faces.count,
+            minFaceDetectionConfidence: faces.minDetectionConfidence, minFacePresenceConfidence: faces.minPresenceConfidence,
+            minTrackingConfidence: faces.minTrackingConfidence, outputFaceBlendshapes: outputFaceBlendshapes,
             outputFacialTransformationMatrixes: outputFacialTransformationMatrixes)
     }
 }

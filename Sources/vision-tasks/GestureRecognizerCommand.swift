@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import VisionRender
 import VisionTasks
 
@@ -11,31 +10,11 @@ struct GestureRecognizerCommand: TaskCommand {
         abstract: "Recognize hand gestures (with landmarks and handedness) and print one JSON line per image or frame.",
         discussion: "--model: the gesture recognizer bundle, gesture_recognizer.task (or one with a custom classifier).")
 
-    @OptionGroup var hands: HandOptions
+    @OptionGroup var hands: LandmarkerFlags<Hands>
 
-    @Option(help: "The most canned gestures to consider per hand, best first (-1: all).")
-    var cannedGesturesMaxResults: Int = -1
+    @OptionGroup var canned: ClassifierFlags<CannedGestures>
 
-    @Option(help: "Canned gestures scoring below this are dropped (default: the model's threshold).")
-    var cannedGesturesScoreThreshold: Float?
-
-    @Option(help: "Only these canned gestures (comma-separated names).")
-    var cannedGesturesAllowlist: String?
-
-    @Option(help: "Never these canned gestures (comma-separated names).")
-    var cannedGesturesDenylist: String?
-
-    @Option(help: "The most custom gestures to consider per hand, best first (-1: all); for a bundle with a custom classifier.")
-    var customGesturesMaxResults: Int?
-
-    @Option(help: "Custom gestures scoring below this are dropped (default: the model's threshold).")
-    var customGesturesScoreThreshold: Float?
-
-    @Option(help: "Only these custom gestures (comma-separated names).")
-    var customGesturesAllowlist: String?
-
-    @Option(help: "Never these custom gestures (comma-separated names).")
-    var customGesturesDenylist: String?
+    @OptionGroup var custom: ClassifierFlags<CustomGestures>
 
     @Option(help: ArgumentHelp("The locale of the display names read from the classifiers' label files (default en; a model without a file in that locale gives none).",
                                valueName: "locale"))
@@ -50,23 +29,13 @@ struct GestureRecognizerCommand: TaskCommand {
     }
 
     func makeOptions(_ base: BaseOptions, mode: RunningMode) -> GestureRecognizerOptions {
-        func classifier(_ maxResults: Int?, _ threshold: Float?, _ allow: String?, _ deny: String?) -> ClassifierOptions {
-            func names(_ list: String?) -> [String] {
-                (list ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-            }
-            return ClassifierOptions(displayNamesLocale: displayNamesLocale, maxResults: maxResults ?? -1, scoreThreshold: threshold,
-                                     categoryAllowlist: names(allow), categoryDenylist: names(deny))
-        }
-        let canned = classifier(cannedGesturesMaxResults, cannedGesturesScoreThreshold, cannedGesturesAllowlist, cannedGesturesDenylist)
-        let customGiven = customGesturesMaxResults != nil || customGesturesScoreThreshold != nil
-            || customGesturesAllowlist != nil || customGesturesDenylist != nil || displayNamesLocale != nil
-        let custom = customGiven
-            ? classifier(customGesturesMaxResults, customGesturesScoreThreshold, customGesturesAllowlist, customGesturesDenylist) : nil
+        let customGiven = custom.given || displayNamesLocale != nil
         return GestureRecognizerOptions(
-            baseOptions: base, runningMode: mode, numHands: hands.numHands,
-            minHandDetectionConfidence: hands.minHandDetectionConfidence,
-            minHandPresenceConfidence: hands.minHandPresenceConfidence, minTrackingConfidence: hands.minTrackingConfidence,
-            cannedGesturesClassifierOptions: canned, customGesturesClassifierOptions: custom)
+            baseOptions: base, runningMode: mode, numHands: hands.count,
+            minHandDetectionConfidence: hands.minDetectionConfidence,
+            minHandPresenceConfidence: hands.minPresenceConfidence, minTrackingConfidence: hands.minTrackingConfidence,
+            cannedGesturesClassifierOptions: canned.classifierOptions(displayNamesLocale: displayNamesLocale),
+            customGesturesClassifierOptions: customGiven ? custom.classifierOptions(displayNamesLocale: displayNamesLocale) : nil)
     }
 }
 
