@@ -251,22 +251,14 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encodeNil(forKey key: Key) throws { object.set(key.stringValue, .scalar("null")) }
     mutating func encode(_ value: Bool, forKey key: Key) throws { object.set(key.stringValue, JSONTree.bool(value)) }
     mutating func encode(_ value: String, forKey key: Key) throws { object.set(key.stringValue, JSONTree.string(value)) }
-    mutating func encode(_ value: Double, forKey key: Key) throws {
+    // One generic method is the witness of every floating-point requirement, one of every integer
+    // one but the 128-bit ones, which the protocol gives default (throwing) implementations.
+    mutating func encode<F: BinaryFloatingPoint & LosslessStringConvertible & Encodable>(_ value: F, forKey key: Key) throws {
         object.set(key.stringValue, try JSONTree.number(value, codingPath: codingPath))
     }
-    mutating func encode(_ value: Float, forKey key: Key) throws {
-        object.set(key.stringValue, try JSONTree.number(value, codingPath: codingPath))
+    mutating func encode<I: FixedWidthInteger & Encodable>(_ value: I, forKey key: Key) throws {
+        object.set(key.stringValue, JSONTree.integer(value))
     }
-    mutating func encode(_ value: Int, forKey key: Key) throws { object.set(key.stringValue, JSONTree.integer(value)) }
-    mutating func encode(_ value: Int8, forKey key: Key) throws { object.set(key.stringValue, JSONTree.integer(value)) }
-    mutating func encode(_ value: Int16, forKey key: Key) throws { object.set(key.stringValue, JSONTree.integer(value)) }
-    mutating func encode(_ value: Int32, forKey key: Key) throws { object.set(key.stringValue, JSONTree.integer(value)) }
-    mutating func encode(_ value: Int64, forKey key: Key) throws { object.set(key.stringValue, JSONTree.integer(value)) }
-    mutating func encode(_ value: UInt, forKey key: Key) throws { object.set(key.stringValue, JSONTree.integer(value)) }
-    mutating func encode(_ value: UInt8, forKey key: Key) throws { object.set(key.stringValue, JSONTree.integer(value)) }
-    mutating func encode(_ value: UInt16, forKey key: Key) throws { object.set(key.stringValue, JSONTree.integer(value)) }
-    mutating func encode(_ value: UInt32, forKey key: Key) throws { object.set(key.stringValue, JSONTree.integer(value)) }
-    mutating func encode(_ value: UInt64, forKey key: Key) throws { object.set(key.stringValue, JSONTree.integer(value)) }
     mutating func encode(_ value: Int128, forKey key: Key) throws { object.set(key.stringValue, JSONTree.integer(value)) }
     mutating func encode(_ value: UInt128, forKey key: Key) throws { object.set(key.stringValue, JSONTree.integer(value)) }
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
@@ -299,18 +291,10 @@ private struct UnkeyedContainer: UnkeyedEncodingContainer {
     mutating func encodeNil() throws { array.items.append(.scalar("null")) }
     mutating func encode(_ value: Bool) throws { array.items.append(JSONTree.bool(value)) }
     mutating func encode(_ value: String) throws { array.items.append(JSONTree.string(value)) }
-    mutating func encode(_ value: Double) throws { array.items.append(try JSONTree.number(value, codingPath: codingPath)) }
-    mutating func encode(_ value: Float) throws { array.items.append(try JSONTree.number(value, codingPath: codingPath)) }
-    mutating func encode(_ value: Int) throws { array.items.append(JSONTree.integer(value)) }
-    mutating func encode(_ value: Int8) throws { array.items.append(JSONTree.integer(value)) }
-    mutating func encode(_ value: Int16) throws { array.items.append(JSONTree.integer(value)) }
-    mutating func encode(_ value: Int32) throws { array.items.append(JSONTree.integer(value)) }
-    mutating func encode(_ value: Int64) throws { array.items.append(JSONTree.integer(value)) }
-    mutating func encode(_ value: UInt) throws { array.items.append(JSONTree.integer(value)) }
-    mutating func encode(_ value: UInt8) throws { array.items.append(JSONTree.integer(value)) }
-    mutating func encode(_ value: UInt16) throws { array.items.append(JSONTree.integer(value)) }
-    mutating func encode(_ value: UInt32) throws { array.items.append(JSONTree.integer(value)) }
-    mutating func encode(_ value: UInt64) throws { array.items.append(JSONTree.integer(value)) }
+    mutating func encode<F: BinaryFloatingPoint & LosslessStringConvertible & Encodable>(_ value: F) throws {
+        array.items.append(try JSONTree.number(value, codingPath: codingPath))
+    }
+    mutating func encode<I: FixedWidthInteger & Encodable>(_ value: I) throws { array.items.append(JSONTree.integer(value)) }
     mutating func encode(_ value: Int128) throws { array.items.append(JSONTree.integer(value)) }
     mutating func encode(_ value: UInt128) throws { array.items.append(JSONTree.integer(value)) }
     mutating func encode<T: Encodable>(_ value: T) throws {
@@ -345,18 +329,10 @@ private struct SingleValueContainer: SingleValueEncodingContainer {
     mutating func encodeNil() throws { tree.node = .scalar("null") }
     mutating func encode(_ value: Bool) throws { tree.node = JSONTree.bool(value) }
     mutating func encode(_ value: String) throws { tree.node = JSONTree.string(value) }
-    mutating func encode(_ value: Double) throws { tree.node = try JSONTree.number(value, codingPath: codingPath) }
-    mutating func encode(_ value: Float) throws { tree.node = try JSONTree.number(value, codingPath: codingPath) }
-    mutating func encode(_ value: Int) throws { tree.node = JSONTree.integer(value) }
-    mutating func encode(_ value: Int8) throws { tree.node = JSONTree.integer(value) }
-    mutating func encode(_ value: Int16) throws { tree.node = JSONTree.integer(value) }
-    mutating func encode(_ value: Int32) throws { tree.node = JSONTree.integer(value) }
-    mutating func encode(_ value: Int64) throws { tree.node = JSONTree.integer(value) }
-    mutating func encode(_ value: UInt) throws { tree.node = JSONTree.integer(value) }
-    mutating func encode(_ value: UInt8) throws { tree.node = JSONTree.integer(value) }
-    mutating func encode(_ value: UInt16) throws { tree.node = JSONTree.integer(value) }
-    mutating func encode(_ value: UInt32) throws { tree.node = JSONTree.integer(value) }
-    mutating func encode(_ value: UInt64) throws { tree.node = JSONTree.integer(value) }
+    mutating func encode<F: BinaryFloatingPoint & LosslessStringConvertible & Encodable>(_ value: F) throws {
+        tree.node = try JSONTree.number(value, codingPath: codingPath)
+    }
+    mutating func encode<I: FixedWidthInteger & Encodable>(_ value: I) throws { tree.node = JSONTree.integer(value) }
     mutating func encode(_ value: Int128) throws { tree.node = JSONTree.integer(value) }
     mutating func encode(_ value: UInt128) throws { tree.node = JSONTree.integer(value) }
     mutating func encode<T: Encodable>(_ value: T) throws { tree.node = try JSONTree.node(value, codingPath: codingPath) }
