@@ -84,22 +84,6 @@ public struct Pool2DOptions: Hashable, Sendable, Codable {
     public var activation: ActivationFunction
 }
 
-/// Options of CONCATENATION.
-public struct ConcatenationOptions: Hashable, Sendable, Codable {
-    /// Axis to concatenate along (negative counts from the end).
-    public var axis: Int
-    /// Fused activation.
-    public var activation: ActivationFunction
-}
-
-/// Options of RESIZE_BILINEAR.
-public struct ResizeBilinearOptions: Hashable, Sendable, Codable {
-    /// Align the corner pixels of input and output.
-    public var alignCorners: Bool
-    /// Sample at pixel centres (x + 0.5) rather than corners.
-    public var halfPixelCenters: Bool
-}
-
 /// Options of STRIDED_SLICE.
 public struct StridedSliceOptions: Hashable, Sendable, Codable {
     /// Bit i set: ignore begin[i] and start at the first element.
@@ -114,28 +98,6 @@ public struct StridedSliceOptions: Hashable, Sendable, Codable {
     public var shrinkAxisMask: Int
     /// `end` is an offset from `begin` rather than an absolute index.
     public var offset: Bool
-}
-
-/// Options of GATHER.
-public struct GatherOptions: Hashable, Sendable, Codable {
-    /// Axis of the params tensor to gather along.
-    public var axis: Int
-    /// Number of leading batch dimensions.
-    public var batchDims: Int
-}
-
-/// Options of UNPACK.
-public struct UnpackOptions: Hashable, Sendable, Codable {
-    /// Number of outputs.
-    public var num: Int
-    /// Axis to unpack along.
-    public var axis: Int
-}
-
-/// Options of the reducers MEAN, SUM, REDUCE_MAX, REDUCE_MIN, REDUCE_PROD, REDUCE_ANY.
-public struct ReducerOptions: Hashable, Sendable, Codable {
-    /// Keep reduced dimensions with size 1.
-    public var keepDims: Bool
 }
 
 /// The builtin options of an operator, decoded for the operators VisionTasks' models use.
@@ -158,22 +120,23 @@ public enum BuiltinOptions: Hashable, Sendable, Codable {
     case mul(activation: ActivationFunction)
     /// DIV (fused activation).
     case div(activation: ActivationFunction)
-    /// CONCATENATION.
-    case concatenation(ConcatenationOptions)
+    /// CONCATENATION: the axis to join along (negative counts from the end) and a fused activation.
+    case concatenation(axis: Int, activation: ActivationFunction)
     /// RESHAPE: the target shape, when given as an option rather than a tensor.
     case reshape(newShape: [Int])
     /// SOFTMAX: the exponent scale.
     case softmax(beta: Float)
-    /// RESIZE_BILINEAR.
-    case resizeBilinear(ResizeBilinearOptions)
+    /// RESIZE_BILINEAR: align the corner pixels of input and output, or sample at pixel centres
+    /// (x + 0.5) rather than corners.
+    case resizeBilinear(alignCorners: Bool, halfPixelCenters: Bool)
     /// STRIDED_SLICE.
     case stridedSlice(StridedSliceOptions)
-    /// GATHER.
-    case gather(GatherOptions)
-    /// UNPACK.
-    case unpack(UnpackOptions)
-    /// MEAN, SUM, REDUCE_MAX, REDUCE_MIN and other reducers.
-    case reducer(ReducerOptions)
+    /// GATHER: the axis of the params tensor to gather along, and the number of leading batch dimensions.
+    case gather(axis: Int, batchDims: Int)
+    /// UNPACK: the number of outputs and the axis to unpack along.
+    case unpack(num: Int, axis: Int)
+    /// MEAN, SUM, REDUCE_MAX, REDUCE_MIN and the other reducers: keep reduced dimensions with size 1.
+    case reducer(keepDims: Bool)
     /// SQUEEZE: the dimensions to remove (all of size 1 when empty).
     case squeeze(squeezeDims: [Int])
     /// LEAKY_RELU: the negative slope.
@@ -202,7 +165,7 @@ public enum BuiltinOptions: Hashable, Sendable, Codable {
         case .depthwiseConv2D(let o): return o.activation
         case .fullyConnected(let o): return o.activation
         case .pool2D(let o): return o.activation
-        case .concatenation(let o): return o.activation
+        case .concatenation(_, let a): return a
         case .add(let a), .sub(let a), .mul(let a), .div(let a): return a
         default: return .none
         }
@@ -247,16 +210,16 @@ extension BuiltinOptions {
                 activation: try activation(0), weightsFormat: Int(try t.scalar(1, Int8(0))),
                 keepNumDims: try t.bool(2), asymmetricQuantizeInputs: try t.bool(3)))
         case 9: return .softmax(beta: try t.float(0, 0))
-        case 10: return .concatenation(ConcatenationOptions(axis: try int(0), activation: try activation(1)))
+        case 10: return .concatenation(axis: try int(0), activation: try activation(1))
         case 11: return .add(activation: try activation(0))
         case 15:
-            return .resizeBilinear(ResizeBilinearOptions(alignCorners: try t.bool(2), halfPixelCenters: try t.bool(3)))
+            return .resizeBilinear(alignCorners: try t.bool(2), halfPixelCenters: try t.bool(3))
         case 17: return .reshape(newShape: try t.scalars(0, Int32.self, "new_shape").map(Int.init))
         case 21: return .mul(activation: try activation(0))
         case 22: return .pad
-        case 23: return .gather(GatherOptions(axis: try int(0), batchDims: try int(1)))
+        case 23: return .gather(axis: try int(0), batchDims: try int(1))
         case 26: return .transpose
-        case 27: return .reducer(ReducerOptions(keepDims: try t.bool(0)))
+        case 27: return .reducer(keepDims: try t.bool(0))
         case 28: return .sub(activation: try activation(0))
         case 29: return .div(activation: try activation(0))
         case 30: return .squeeze(squeezeDims: try t.scalars(0, Int32.self, "squeeze_dims").map(Int.init))
@@ -268,7 +231,7 @@ extension BuiltinOptions {
         case 39: return .maximumMinimum
         case 42: return .neg
         case 43: return .padV2
-        case 64: return .unpack(UnpackOptions(num: try int(0), axis: try int(1)))
+        case 64: return .unpack(num: try int(0), axis: try int(1))
         case 75: return .leakyRelu(alpha: try t.float(0, 0))
         case 76: return .squaredDifference
         default: return .unknown(type: Int(type))

@@ -103,15 +103,16 @@ struct ModelFactsTests {
             guard case .fullyConnected = op.options else { Issue.record("FULLY_CONNECTED without options"); continue }
         }
         for op in ops where op.opcode == .unpack {
-            guard case .unpack(let options) = op.options else { Issue.record("UNPACK without options"); continue }
-            #expect(options.num == model.subgraphs[0].tensors[op.inputs[0]].shape[options.axis < 0 ? options.axis + model.subgraphs[0].tensors[op.inputs[0]].shape.count : options.axis])
-            #expect(op.outputs.count == options.num)
+            guard case .unpack(let num, let axis) = op.options else { Issue.record("UNPACK without options"); continue }
+            let shape = model.subgraphs[0].tensors[op.inputs[0]].shape
+            #expect(num == shape[axis < 0 ? axis + shape.count : axis])
+            #expect(op.outputs.count == num)
         }
         for op in ops where [.mean, .reduceMax, .reduceMin].contains(op.opcode) {
-            guard case .reducer = op.options else { Issue.record("\(op.opcode) without ReducerOptions"); continue }
+            guard case .reducer = op.options else { Issue.record("\(op.opcode) without reducer options"); continue }
         }
         for op in ops where op.opcode == .gather {
-            guard case .gather = op.options else { Issue.record("GATHER without GatherOptions"); continue }
+            guard case .gather = op.options else { Issue.record("GATHER without gather options"); continue }
         }
         for op in ops where op.opcode == .stridedSlice {
             guard case .stridedSlice = op.options else { Issue.record("STRIDED_SLICE without options"); continue }

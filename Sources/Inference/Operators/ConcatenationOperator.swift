@@ -15,8 +15,8 @@ struct ConcatenationOperator: GraphOperation, Equatable {
 
     static let loaders: [BuiltinOperator: OperatorLoader] = [
         .concatenation: { source in
-            guard case .concatenation(let o) = source.options else { throw source.mismatch() }
-            return ConcatenationOperator(axis: o.axis, source.activation)
+            guard case .concatenation(let axis, _) = source.options else { throw source.mismatch() }
+            return ConcatenationOperator(axis: axis, source.activation)
         },
     ]
 

@@ -10,8 +10,8 @@ struct GatherOperator: GraphOperation, Equatable {
 
     static let loaders: [BuiltinOperator: OperatorLoader] = [
         .gather: { source in
-            guard case .gather(let o) = source.options else { return GatherOperator(axis: 0, batchDims: 0) }
-            return GatherOperator(axis: o.axis, batchDims: o.batchDims)
+            guard case .gather(let axis, let batchDims) = source.options else { return GatherOperator(axis: 0, batchDims: 0) }
+            return GatherOperator(axis: axis, batchDims: batchDims)
         },
     ]
 

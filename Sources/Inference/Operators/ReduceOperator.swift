@@ -20,7 +20,7 @@ struct ReduceOperator: GraphOperation, Equatable {
 
     /// The options' keep_dims (false when the model has no options table).
     private static func keepsDims(_ source: OperatorSource) -> Bool {
-        if case .reducer(let o) = source.options { return o.keepDims }
+        if case .reducer(let keepDims) = source.options { return keepDims }
         return false
     }
 

@@ -11,10 +11,10 @@ struct ResizeBilinearOperator: GraphOperation, Equatable {
 
     static let loaders: [BuiltinOperator: OperatorLoader] = [
         .resizeBilinear: { source in
-            guard case .resizeBilinear(let o) = source.options else {
+            guard case .resizeBilinear(let alignCorners, let halfPixelCenters) = source.options else {
                 return ResizeBilinearOperator(alignCorners: false, halfPixelCenters: false)
             }
-            return ResizeBilinearOperator(alignCorners: o.alignCorners, halfPixelCenters: o.halfPixelCenters)
+            return ResizeBilinearOperator(alignCorners: alignCorners, halfPixelCenters: halfPixelCenters)
         },
     ]
 

@@ -10,8 +10,8 @@ struct UnpackOperator: GraphOperation, Equatable {
 
     static let loaders: [BuiltinOperator: OperatorLoader] = [
         .unpack: { source in
-            guard case .unpack(let o) = source.options else { throw source.mismatch() }
-            return UnpackOperator(num: o.num, axis: o.axis)
+            guard case .unpack(let num, let axis) = source.options else { throw source.mismatch() }
+            return UnpackOperator(num: num, axis: axis)
         },
     ]
 
