@@ -10,24 +10,18 @@
 #include <stb_image.h>
 
 #include "jpeg_structure.h"
+#include "codec_message.h"
 
 int ic_decode_jpeg(const unsigned char *data, size_t size, size_t max_pixels, ic_image *out, char *message) {
     memset(out, 0, sizeof(*out));
     message[0] = 0;
-    if (size > INT_MAX) {
-        snprintf(message, IC_MESSAGE_SIZE, "file too large (%zu bytes)", size);
-        return 1;
-    }
+    if (size > INT_MAX) return ic_fail(message, "file too large (%zu bytes)", size);
     if (ic_check_jpeg_structure(data, size, message)) return 1;
     int width = 0, height = 0, channels = 0;
     if (!stbi_info_from_memory(data, (int)size, &width, &height, &channels)) {
-        snprintf(message, IC_MESSAGE_SIZE, "%s", stbi_failure_reason());
-        return 1;
+        return ic_fail(message, "%s", stbi_failure_reason());
     }
-    if (width <= 0 || height <= 0) {
-        snprintf(message, IC_MESSAGE_SIZE, "unsupported JPEG size %dx%d", width, height);
-        return 1;
-    }
+    if (width <= 0 || height <= 0) return ic_fail(message, "unsupported JPEG size %dx%d", width, height);
     // Checked from the header, before stb_image allocates anything for the pixels or coefficients.
     if ((size_t)width * (size_t)height > max_pixels) {
         out->width = width;
@@ -35,10 +29,7 @@ int ic_decode_jpeg(const unsigned char *data, size_t size, size_t max_pixels, ic
         return IC_TOO_MANY_PIXELS;
     }
     unsigned char *pixels = stbi_load_from_memory(data, (int)size, &width, &height, &channels, 0);
-    if (pixels == NULL) {
-        snprintf(message, IC_MESSAGE_SIZE, "%s", stbi_failure_reason());
-        return 1;
-    }
+    if (pixels == NULL) return ic_fail(message, "%s", stbi_failure_reason());
     if (channels != 1 && channels != 3) {
         snprintf(message, IC_MESSAGE_SIZE, "unexpected %d channels", channels);
         stbi_image_free(pixels);

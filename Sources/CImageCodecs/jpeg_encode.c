@@ -1,6 +1,7 @@
 // JPEG encoding through libjpeg-turbo, with errors turned into return codes. (Decoding is in
 // jpeg_decode.c: stb_image, the decoder MediaPipe uses.)
 #include "image_codecs.h"
+#include "codec_message.h"
 
 #include <setjmp.h>
 #include <stdio.h>
@@ -33,10 +34,7 @@ int ic_encode_jpeg(const unsigned char *pixels, int width, int height, size_t st
     *out = NULL;
     *out_size = 0;
     message[0] = 0;
-    if (channels != 1 && channels != 3) {
-        snprintf(message, IC_MESSAGE_SIZE, "JPEG needs 1 or 3 channels, got %d", channels);
-        return 1;
-    }
+    if (channels != 1 && channels != 3) return ic_fail(message, "JPEG needs 1 or 3 channels, got %d", channels);
     info.err = jpeg_std_error(&manager.base);
     manager.base.error_exit = on_error;
     manager.message = message;

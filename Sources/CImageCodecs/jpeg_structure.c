@@ -5,6 +5,7 @@
 // decodes into silently grey pixels. This check refuses all of those first.
 #include "image_codecs.h"
 #include "jpeg_structure.h"
+#include "codec_message.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -15,8 +16,7 @@ typedef struct {
 } frame_component;
 
 static int fail(char *message, const char *text, size_t offset) {
-    snprintf(message, IC_MESSAGE_SIZE, "%s (at byte %zu)", text, offset);
-    return 1;
+    return ic_fail(message, "%s (at byte %zu)", text, offset);
 }
 
 static unsigned read16(const unsigned char *p) { return ((unsigned)p[0] << 8) | p[1]; }

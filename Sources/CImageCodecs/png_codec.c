@@ -1,5 +1,6 @@
 // PNG through libpng, with errors turned into return codes.
 #include "image_codecs.h"
+#include "codec_message.h"
 
 #include <setjmp.h>
 #include <stdio.h>
@@ -64,15 +65,9 @@ static void flush_memory(png_structp png) { (void)png; }
 int ic_decode_png(const unsigned char *data, size_t size, size_t max_pixels, ic_image *out, char *message) {
     memset(out, 0, sizeof(*out));
     message[0] = 0;
-    if (size < 8 || png_sig_cmp(data, 0, 8) != 0) {
-        snprintf(message, IC_MESSAGE_SIZE, "not a PNG file (bad signature)");
-        return 1;
-    }
+    if (size < 8 || png_sig_cmp(data, 0, 8) != 0) return ic_fail(message, "not a PNG file (bad signature)");
     png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, message, on_error, on_warning);
-    if (png == NULL) {
-        snprintf(message, IC_MESSAGE_SIZE, "cannot create a PNG reader");
-        return 1;
-    }
+    if (png == NULL) return ic_fail(message, "cannot create a PNG reader");
     png_infop info = png_create_info_struct(png);
     unsigned char *volatile pixels = NULL;
     png_bytep *volatile rows = NULL;
@@ -159,15 +154,9 @@ int ic_encode_png(const unsigned char *pixels, int width, int height, size_t str
     message[0] = 0;
     static const int types[5] = {0, PNG_COLOR_TYPE_GRAY, PNG_COLOR_TYPE_GRAY_ALPHA, PNG_COLOR_TYPE_RGB,
                                  PNG_COLOR_TYPE_RGB_ALPHA};
-    if (channels < 1 || channels > 4) {
-        snprintf(message, IC_MESSAGE_SIZE, "PNG needs 1 to 4 channels, got %d", channels);
-        return 1;
-    }
+    if (channels < 1 || channels > 4) return ic_fail(message, "PNG needs 1 to 4 channels, got %d", channels);
     png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, message, on_error, on_warning);
-    if (png == NULL) {
-        snprintf(message, IC_MESSAGE_SIZE, "cannot create a PNG writer");
-        return 1;
-    }
+    if (png == NULL) return ic_fail(message, "cannot create a PNG writer");
     png_infop info = png_create_info_struct(png);
     memory_writer writer = {NULL, 0, 0, 0};
     if (info == NULL || setjmp(png_jmpbuf(png))) {
