@@ -5,9 +5,9 @@ import Testing
 /// Box/keypoint/score decoding against values worked out by hand from MediaPipe's
 /// `TensorsToDetectionsCalculator` formulas (tolerance 1e-6).
 @Suite struct DetectionDecodingTests {
-    private let anchors = [SSDAnchor(xCenter: 0.25, yCenter: 0.25, width: 1, height: 1),
-                           SSDAnchor(xCenter: 0.75, yCenter: 0.5, width: 1, height: 1),
-                           SSDAnchor(xCenter: 0.5, yCenter: 0.5, width: 1, height: 1)]
+    private let anchors = [NormalizedRect(xCenter: 0.25, yCenter: 0.25, width: 1, height: 1),
+                           NormalizedRect(xCenter: 0.75, yCenter: 0.5, width: 1, height: 1),
+                           NormalizedRect(xCenter: 0.5, yCenter: 0.5, width: 1, height: 1)]
 
     private func options(_ format: SSDBoxFormat) -> SSDDecodingOptions {
         SSDDecodingOptions(numClasses: 1, numBoxes: 3, numCoords: 6, keypointCoordOffset: 4, numKeypoints: 1,

@@ -36,9 +36,9 @@ import Testing
 
     @Test func pixelBoxesTruncateThenClamp() {
         let d = RelativeDetection(score: 1, classIndex: 0, xMin: 0.1234, yMin: -0.01, width: 0.5, height: 1.2)
-        #expect(PixelBox(d, imageWidth: 640, imageHeight: 480) == PixelBox(originX: 78, originY: 0, width: 320, height: 480))
+        #expect(d.pixelBox(imageWidth: 640, imageHeight: 480) == CGRect(x: 78, y: 0, width: 320, height: 480))
         let nan = RelativeDetection(score: 1, classIndex: 0, xMin: .nan, yMin: .infinity, width: -.infinity, height: 2)
-        #expect(PixelBox(nan, imageWidth: 10, imageHeight: 10) == PixelBox(originX: 0, originY: 10, width: 0, height: 10))
+        #expect(nan.pixelBox(imageWidth: 10, imageHeight: 10) == CGRect(x: 0, y: 10, width: 0, height: 10))
     }
 
     @Test func malformedMatricesThrow() {

@@ -4,7 +4,7 @@ import Testing
 /// Anchor generation checked against values worked out by hand from MediaPipe's
 /// `SsdAnchorsCalculator` algorithm (tolerance 1e-6: a few float ulps).
 @Suite struct SSDAnchorsTests {
-    private func expectAnchor(_ a: SSDAnchor, _ x: Float, _ y: Float, _ w: Float, _ h: Float) {
+    private func expectAnchor(_ a: NormalizedRect, _ x: Float, _ y: Float, _ w: Float, _ h: Float) {
         #expect(abs(a.xCenter - x) < 1e-6 && abs(a.yCenter - y) < 1e-6, "centre \(a.xCenter),\(a.yCenter) vs \(x),\(y)")
         #expect(abs(a.width - w) < 1e-6 && abs(a.height - h) < 1e-6, "size \(a.width)×\(a.height) vs \(w)×\(h)")
     }

@@ -85,7 +85,7 @@ public struct SSDDecodingOptions: Sendable, Equatable {
 /// the rest in anchor order. Only boxes that pass the threshold are decoded (the results are the same).
 /// Throws `invalidArgument` when the buffers or anchors do not match the options.
 public func decodeSSDDetections(rawBoxes: UnsafeBufferPointer<Float>, rawScores: UnsafeBufferPointer<Float>,
-                                anchors: [SSDAnchor], options: SSDDecodingOptions) throws -> [RelativeDetection] {
+                                anchors: [NormalizedRect], options: SSDDecodingOptions) throws -> [RelativeDetection] {
     let o = options
     guard o.numValuesPerKeypoint == 2, o.numKeypoints * 2 + 4 == o.numCoords else {
         throw VisionTasksError.invalidArgument(
@@ -130,7 +130,7 @@ public func decodeSSDDetections(rawBoxes: UnsafeBufferPointer<Float>, rawScores:
 }
 
 /// Decodes box `i` and its keypoints; nil when the decoded size is negative or NaN.
-private func decodeBox(_ i: Int, _ raw: UnsafeBufferPointer<Float>, _ anchor: SSDAnchor, _ o: SSDDecodingOptions,
+private func decodeBox(_ i: Int, _ raw: UnsafeBufferPointer<Float>, _ anchor: NormalizedRect, _ o: SSDDecodingOptions,
                        score: Float, classIndex: Int) -> RelativeDetection? {
     let base = i * o.numCoords + o.boxCoordOffset
     var xCenter: Float, yCenter: Float, w: Float, h: Float

@@ -1,3 +1,4 @@
+import Foundation
 import VisionErrors
 
 /// A 2-D affine map of normalized points, `x' = m00·x + m01·y + m02`, `y' = m10·x + m11·y + m12`:
@@ -54,30 +55,15 @@ public func projectDetection(_ detection: RelativeDetection, _ projection: Norma
     return out
 }
 
-/// A box in whole pixels.
-public struct PixelBox: Sendable, Equatable {
-    /// Left edge in pixels.
-    public var originX: Int
-    /// Top edge in pixels.
-    public var originY: Int
-    /// Width in pixels.
-    public var width: Int
-    /// Height in pixels.
-    public var height: Int
-
-    /// Creates a pixel box.
-    public init(originX: Int, originY: Int, width: Int, height: Int) {
-        (self.originX, self.originY, self.width, self.height) = (originX, originY, width, height)
-    }
-
-    /// The pixel box of a relative box in an image of the given size, as MediaPipe's
+extension RelativeDetection {
+    /// The box in whole pixels of an image of the given size, as MediaPipe's
     /// `DetectionTransformationCalculator` makes it: each of left, top, width and height scaled by the
     /// image size, truncated toward zero, then clamped to [0, image size].
-    public init(_ detection: RelativeDetection, imageWidth: Int, imageHeight: Int) {
-        originX = truncatedClamped(detection.xMin * Float(imageWidth), upperBound: imageWidth)
-        originY = truncatedClamped(detection.yMin * Float(imageHeight), upperBound: imageHeight)
-        width = truncatedClamped(detection.width * Float(imageWidth), upperBound: imageWidth)
-        height = truncatedClamped(detection.height * Float(imageHeight), upperBound: imageHeight)
+    public func pixelBox(imageWidth: Int, imageHeight: Int) -> CGRect {
+        CGRect(x: truncatedClamped(xMin * Float(imageWidth), upperBound: imageWidth),
+               y: truncatedClamped(yMin * Float(imageHeight), upperBound: imageHeight),
+               width: truncatedClamped(width * Float(imageWidth), upperBound: imageWidth),
+               height: truncatedClamped(height * Float(imageHeight), upperBound: imageHeight))
     }
 }
 

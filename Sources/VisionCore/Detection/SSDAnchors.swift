@@ -1,27 +1,6 @@
 import Foundation
 import VisionErrors
 
-/// One SSD anchor: a centre and size in normalized input-tensor coordinates.
-/// With a fixed anchor size the width and height are 1, and the model predicts sizes directly.
-public struct SSDAnchor: Sendable, Equatable {
-    /// Horizontal centre, a fraction of the input width.
-    public var xCenter: Float
-    /// Vertical centre, a fraction of the input height.
-    public var yCenter: Float
-    /// Width, a fraction of the input width (1 for fixed-size anchors).
-    public var width: Float
-    /// Height, a fraction of the input height (1 for fixed-size anchors).
-    public var height: Float
-
-    /// Creates an anchor.
-    public init(xCenter: Float, yCenter: Float, width: Float, height: Float) {
-        self.xCenter = xCenter
-        self.yCenter = yCenter
-        self.width = width
-        self.height = height
-    }
-}
-
 /// The settings of MediaPipe's grid SSD anchor generator (`SsdAnchorsCalculatorOptions`, without the
 /// multi-scale and fixed-list variants, which none of our models use).
 public struct SSDAnchorOptions: Sendable, Equatable {
@@ -79,8 +58,9 @@ public struct SSDAnchorOptions: Sendable, Equatable {
 
 /// Generates SSD anchors as MediaPipe's `SsdAnchorsCalculator` does: layers with equal consecutive
 /// strides are merged into one grid, and each grid cell emits its anchors in row-major order.
-/// Throws `invalidArgument` for options that cannot describe a grid.
-public func generateSSDAnchors(_ options: SSDAnchorOptions) throws -> [SSDAnchor] {
+/// Each anchor is an unrotated rect in normalized input-tensor coordinates; with a fixed anchor size
+/// its width and height are 1 and the model predicts sizes directly. Throws `invalidArgument` for options that cannot describe a grid.
+public func generateSSDAnchors(_ options: SSDAnchorOptions) throws -> [NormalizedRect] {
     guard !options.strides.isEmpty, options.strides.allSatisfy({ $0 > 0 }) else {
         throw VisionTasksError.invalidArgument("SSD anchors need at least one stride, all positive; got \(options.strides)")
     }
@@ -89,7 +69,7 @@ public func generateSSDAnchors(_ options: SSDAnchorOptions) throws -> [SSDAnchor
             "SSD anchors need a positive input size; got \(options.inputWidth)×\(options.inputHeight)")
     }
     let strides = options.strides
-    var anchors: [SSDAnchor] = []
+    var anchors: [NormalizedRect] = []
     var layer = 0
     while layer < strides.count {
         var heights: [Float] = []
@@ -130,8 +110,8 @@ public func generateSSDAnchors(_ options: SSDAnchorOptions) throws -> [SSDAnchor
                 let yCenter = (Float(y) + options.anchorOffsetY) / Float(rows)
                 for k in heights.indices {
                     anchors.append(options.fixedAnchorSize
-                        ? SSDAnchor(xCenter: xCenter, yCenter: yCenter, width: 1, height: 1)
-                        : SSDAnchor(xCenter: xCenter, yCenter: yCenter, width: widths[k], height: heights[k]))
+                        ? NormalizedRect(xCenter: xCenter, yCenter: yCenter, width: 1, height: 1)
+                        : NormalizedRect(xCenter: xCenter, yCenter: yCenter, width: widths[k], height: heights[k]))
                 }
             }
         }

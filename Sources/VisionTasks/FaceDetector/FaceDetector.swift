@@ -40,10 +40,9 @@ extension FaceDetector {
     /// The detector's result for one frame: the graph's detections with boxes in pixels.
     private static func result(_ graph: FaceDetectionGraph, _ image: MPImage, _ timestamp: Int) throws -> FaceDetectorResult {
         let detections = try graph.detect(image).map { d in
-            let box = PixelBox(d, imageWidth: image.width, imageHeight: image.height)
-            return Detection(
+            Detection(
                 categories: [ResultCategory(index: d.classIndex, score: d.score, categoryName: nil, displayName: nil)],
-                boundingBox: CGRect(x: box.originX, y: box.originY, width: box.width, height: box.height),
+                boundingBox: d.pixelBox(imageWidth: image.width, imageHeight: image.height),
                 keypoints: d.keypoints.map { NormalizedKeypoint(location: CGPoint(x: Double($0.x), y: Double($0.y))) })
         }
         return FaceDetectorResult(detections: detections, timestampInMilliseconds: timestamp)

@@ -11,7 +11,7 @@ import VisionErrors
 package final class SSDDetector {
     private let interpreter: Interpreter
     private let tensorOptions: ImageToTensorOptions
-    private let anchors: [SSDAnchor]
+    private let anchors: [NormalizedRect]
     private let decoding: SSDDecodingOptions
     private let minSuppressionThreshold: Float
     private let boxesOutput: Int
