@@ -20,7 +20,6 @@ import VisionTasks
 /// closed.
 final class LiveSession: Sendable {
     private let task: ServedTask
-    private let sink: LiveSink
     private let ledger: LiveLedger
     private let configuration: ServerConfiguration
     private let logger: Logger
@@ -31,8 +30,8 @@ final class LiveSession: Sendable {
         self.ledger = ledger
         self.configuration = configuration
         self.logger = logger
-        sink = LiveSink { result, timestamp in ledger.delivered(result, timestamp: timestamp) }
-        task = try ServedTask.make(settings, modelPath: modelPath, mode: .liveStream, sink: sink)
+        task = try ServedTask.make(settings, modelPath: modelPath, mode: .liveStream,
+                                   live: { result, timestamp in ledger.delivered(result, timestamp: timestamp) })
     }
 
     /// Reads frames until the client closes (or idles out), then waits for the last results and

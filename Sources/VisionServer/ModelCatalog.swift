@@ -25,7 +25,7 @@ public struct ModelCatalog: Sendable {
         for task in TaskKind.allCases {
             let loading = names.filter { name in
                 let settings = TaskSettings(task: task, model: name)
-                return (try? ServedTask.make(settings, modelPath: directory + "/" + name, mode: .image, sink: nil)) != nil
+                return (try? ServedTask.make(settings, modelPath: directory + "/" + name, mode: .image, live: nil)) != nil
             }
             let preferred = task.preferredModels.filter(loading.contains)
             models[task] = preferred + loading.filter { !preferred.contains($0) }

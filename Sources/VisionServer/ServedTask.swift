@@ -8,23 +8,27 @@ struct ServedTask: Sendable {
     let detectImage: @Sendable (MPImage) throws -> Data
     /// Video mode.
     let detectVideoFrame: @Sendable (MPImage, Int) throws -> Data
-    /// Live-stream mode: returns at once; the result reaches the `LiveSink` the task was made with.
+    /// Live-stream mode: returns at once; the result reaches the `LiveReplies` the task was made with.
     let detectAsync: @Sendable (MPImage, Int) throws -> Void
     /// Live-stream mode: blocks until every accepted frame's result was delivered.
     let waitUntilIdle: @Sendable () -> Void
+    /// The live-stream delegate, kept as long as the task (tasks hold their delegate weakly).
+    private let liveDelegate: (any AnyObject & Sendable)?
 
     /// Wraps one task instance, through `VisionTask`'s running-mode methods (the gesture
-    /// recognizer's `recognize` and the others' `detect`).
-    init<Task: VisionTask>(_ task: Task) where Task.TaskResult: Encodable {
+    /// recognizer's `recognize` and the others' `detect`), and keeps its live-stream delegate.
+    private init<Task: VisionTask>(_ task: Task, delegate: LiveStreamHandler<Task.TaskResult>?) where Task.TaskResult: Encodable {
         detectImage = { try ResultJSON.encode(try task.processImage($0)) }
         detectVideoFrame = { try ResultJSON.encode(try task.processVideoFrame($0, timestampInMilliseconds: $1)) }
         detectAsync = { try task.processAsync($0, timestampInMilliseconds: $1) }
         waitUntilIdle = { task.waitUntilIdle() }
+        liveDelegate = delegate
     }
 
-    /// A task for `settings` in `mode`, loading `modelPath`; live-stream mode sends results to
-    /// `sink`, which the caller keeps alive (the tasks hold their delegate weakly).
-    static func make(_ settings: TaskSettings, modelPath: String, mode: RunningMode, sink: LiveSink?) throws -> ServedTask {
+    /// A task for `settings` in `mode`, loading `modelPath`; live-stream mode hands each frame's
+    /// result JSON, or its error, to `live` with the frame's timestamp, on the task's serial
+    /// delivery queue in timestamp order.
+    static func make(_ settings: TaskSettings, modelPath: String, mode: RunningMode, live: LiveReplies?) throws -> ServedTask {
         let base = BaseOptions(modelAssetPath: modelPath, numThreads: settings.threads)
         switch settings.task {
         case .faceDetector:
@@ -32,8 +36,9 @@ struct ServedTask: Sendable {
                 baseOptions: base, runningMode: mode,
                 minDetectionConfidence: settings.float("min-detection-confidence", default: 0.5),
                 minSuppressionThreshold: settings.float("min-suppression-threshold", default: 0.3))
-            options.faceDetectorLiveStreamDelegate = sink
-            return ServedTask(try FaceDetector(options: options))
+            let delegate: LiveStreamHandler<FaceDetectorResult>? = handler(live)
+            options.faceDetectorLiveStreamDelegate = delegate
+            return ServedTask(try FaceDetector(options: options), delegate: delegate)
         case .faceLandmarker:
             let options = FaceLandmarkerOptions(
                 baseOptions: base, runningMode: mode, numFaces: settings.int("num-faces", default: 1),
@@ -42,13 +47,15 @@ struct ServedTask: Sendable {
                 minTrackingConfidence: settings.float("min-tracking-confidence", default: 0.5),
                 outputFaceBlendshapes: settings.bool("output-face-blendshapes"),
                 outputFacialTransformationMatrixes: settings.bool("output-facial-transformation-matrixes"))
-            options.faceLandmarkerLiveStreamDelegate = sink
-            return ServedTask(try FaceLandmarker(options: options))
+            let delegate: LiveStreamHandler<FaceLandmarkerResult>? = handler(live)
+            options.faceLandmarkerLiveStreamDelegate = delegate
+            return ServedTask(try FaceLandmarker(options: options), delegate: delegate)
         case .handLandmarker:
             let options = HandLandmarkerOptions(baseOptions: base, runningMode: mode)
             setHandTracking(of: options, from: settings)
-            options.handLandmarkerLiveStreamDelegate = sink
-            return ServedTask(try HandLandmarker(options: options))
+            let delegate: LiveStreamHandler<HandLandmarkerResult>? = handler(live)
+            options.handLandmarkerLiveStreamDelegate = delegate
+            return ServedTask(try HandLandmarker(options: options), delegate: delegate)
         case .gestureRecognizer:
             let canned = ClassifierOptions(
                 maxResults: settings.int("canned-gestures-max-results", default: -1),
@@ -58,8 +65,16 @@ struct ServedTask: Sendable {
             let options = GestureRecognizerOptions(baseOptions: base, runningMode: mode,
                                                    cannedGesturesClassifierOptions: canned)
             setHandTracking(of: options, from: settings)
-            options.gestureRecognizerLiveStreamDelegate = sink
-            return ServedTask(try GestureRecognizer(options: options))
+            let delegate: LiveStreamHandler<GestureRecognizerResult>? = handler(live)
+            options.gestureRecognizerLiveStreamDelegate = delegate
+            return ServedTask(try GestureRecognizer(options: options), delegate: delegate)
+        }
+    }
+
+    /// The delegate handing a live-stream task's results to `live` as result JSON (nil without `live`).
+    private static func handler<Result: Encodable>(_ live: LiveReplies?) -> LiveStreamHandler<Result>? {
+        live.map { live in
+            LiveStreamHandler { delivery in live(Swift.Result { try ResultJSON.encode(try delivery.get()) }, delivery.timestampInMilliseconds) }
         }
     }
 
@@ -72,44 +87,5 @@ struct ServedTask: Sendable {
     }
 }
 
-/// Receives a live-stream task's results (it adopts the four delegate protocols) and hands each
-/// on as result JSON, or the frame's error, with its timestamp. Called on the task's one serial
-/// delivery queue, in timestamp order.
-final class LiveSink: Sendable {
-    private let handler: @Sendable (Result<Data, any Error>, Int) -> Void
-
-    init(handler: @escaping @Sendable (Result<Data, any Error>, Int) -> Void) {
-        self.handler = handler
-    }
-
-    fileprivate func deliver<R: Encodable>(_ result: R?, _ timestamp: Int, _ error: (any Error)?) {
-        if let result {
-            handler(Result { try ResultJSON.encode(result) }, timestamp)
-        } else {
-            handler(.failure(error ?? APIError(.internalServerError, "the task gave neither a result nor an error")), timestamp)
-        }
-    }
-}
-
-extension LiveSink: FaceDetectorLiveStreamDelegate, FaceLandmarkerLiveStreamDelegate,
-    HandLandmarkerLiveStreamDelegate, GestureRecognizerLiveStreamDelegate {
-    func faceDetector(_ faceDetector: FaceDetector, didFinishDetection result: FaceDetectorResult?,
-                      timestampInMilliseconds: Int, error: (any Error)?) {
-        deliver(result, timestampInMilliseconds, error)
-    }
-
-    func faceLandmarker(_ faceLandmarker: FaceLandmarker, didFinishDetection result: FaceLandmarkerResult?,
-                        timestampInMilliseconds: Int, error: (any Error)?) {
-        deliver(result, timestampInMilliseconds, error)
-    }
-
-    func handLandmarker(_ handLandmarker: HandLandmarker, didFinishDetection result: HandLandmarkerResult?,
-                        timestampInMilliseconds: Int, error: (any Error)?) {
-        deliver(result, timestampInMilliseconds, error)
-    }
-
-    func gestureRecognizer(_ gestureRecognizer: GestureRecognizer, didFinishGestureRecognition result: GestureRecognizerResult?,
-                           timestampInMilliseconds: Int, error: (any Error)?) {
-        deliver(result, timestampInMilliseconds, error)
-    }
-}
+/// Where a live-stream task's results go: each frame's result JSON, or its error, with its timestamp.
+typealias LiveReplies = @Sendable (Result<Data, any Error>, Int) -> Void

@@ -27,7 +27,7 @@ final class VideoStream: @unchecked Sendable {
             do {
                 try data.write(to: file)
                 let reader = try VideoReader(contentsOfFile: file.path)
-                let task = try ServedTask.make(settings, modelPath: modelPath, mode: .video, sink: nil)
+                let task = try ServedTask.make(settings, modelPath: modelPath, mode: .video, live: nil)
                 return VideoStream(file: file, reader: reader, task: task)
             } catch {
                 try? FileManager.default.removeItem(at: file)

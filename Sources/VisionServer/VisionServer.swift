@@ -136,7 +136,7 @@ public struct VisionServer: Sendable {
         let path = catalog.path(of: settings.model)
         let result = try await imagePools[settings.task].run { worker in
             // The task first: an option it rejects is reported before the image is looked at.
-            let task = try worker.task(for: settings) { try ServedTask.make(settings, modelPath: path, mode: .image, sink: nil) }
+            let task = try worker.task(for: settings) { try ServedTask.make(settings, modelPath: path, mode: .image, live: nil) }
             return try task.detectImage(try MPImage(encodedData: data, name: "request body"))
         }
         return json(ByteBuffer(bytes: result))

@@ -20,7 +20,7 @@ struct FaceDetectorCommand: TaskCommand {
 
     typealias Task = FaceDetector
 
-    static func setLiveStreamDelegate(_ live: LiveResults<FaceDetectorResult>?, of options: FaceDetectorOptions) {
+    static func setLiveStreamDelegate(_ live: LiveStreamHandler<FaceDetectorResult>?, of options: FaceDetectorOptions) {
         options.faceDetectorLiveStreamDelegate = live
     }
 

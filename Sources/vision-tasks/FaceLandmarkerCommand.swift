@@ -22,7 +22,7 @@ struct FaceLandmarkerCommand: TaskCommand {
 
     typealias Task = FaceLandmarker
 
-    static func setLiveStreamDelegate(_ live: LiveResults<FaceLandmarkerResult>?, of options: FaceLandmarkerOptions) {
+    static func setLiveStreamDelegate(_ live: LiveStreamHandler<FaceLandmarkerResult>?, of options: FaceLandmarkerOptions) {
         options.faceLandmarkerLiveStreamDelegate = live
     }
 

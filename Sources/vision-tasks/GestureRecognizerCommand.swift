@@ -24,7 +24,7 @@ struct GestureRecognizerCommand: TaskCommand {
 
     typealias Task = GestureRecognizer
 
-    static func setLiveStreamDelegate(_ live: LiveResults<GestureRecognizerResult>?, of options: GestureRecognizerOptions) {
+    static func setLiveStreamDelegate(_ live: LiveStreamHandler<GestureRecognizerResult>?, of options: GestureRecognizerOptions) {
         options.gestureRecognizerLiveStreamDelegate = live
     }
 

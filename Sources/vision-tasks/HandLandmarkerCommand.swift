@@ -16,7 +16,7 @@ struct HandLandmarkerCommand: TaskCommand {
 
     typealias Task = HandLandmarker
 
-    static func setLiveStreamDelegate(_ live: LiveResults<HandLandmarkerResult>?, of options: HandLandmarkerOptions) {
+    static func setLiveStreamDelegate(_ live: LiveStreamHandler<HandLandmarkerResult>?, of options: HandLandmarkerOptions) {
         options.handLandmarkerLiveStreamDelegate = live
     }
 

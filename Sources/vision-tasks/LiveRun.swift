@@ -20,14 +20,11 @@ enum LiveRun {
             LiveAnnotation<Task>(path: path, frameRate: (isFile ? try? VideoInfo.probe(path: source).frameRate : nil) ?? "30",
                                   preset: options.quality.preset)
         }
-        let sink = LiveResults<Task.TaskResult> { result, timestamp, error in
+        let sink = LiveStreamHandler<Task.TaskResult> { delivery in
+            let timestamp = delivery.timestampInMilliseconds, result = try? delivery.get()
             annotation?.delivered(result, timestamp: timestamp)
-            let frame = stats.delivered(timestamp: timestamp, failed: error != nil, found: result.map(Task.found(in:)) ?? 0)
-            output.process(input: source, frame: frame) { () throws -> Task.TaskResult in
-                if let error { throw error }
-                guard let result else { throw VisionTasksError.processingFailed("no result for the frame at \(timestamp) ms") }
-                return result
-            }
+            let frame = stats.delivered(timestamp: timestamp, failed: result == nil, found: result.map(Task.found(in:)) ?? 0)
+            output.process(input: source, frame: frame) { try delivery.get() }
         }
         let task = try factory.make(.liveStream, sink)
         let reader = try VideoReader(liveSource: source, realTime: isFile)

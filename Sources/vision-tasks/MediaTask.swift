@@ -20,7 +20,7 @@ protocol MediaTask: VisionTask where TaskResult: Encodable {
 
 /// Makes task instances in a running mode; live-stream mode passes the results' sink.
 struct MediaTaskFactory<Task: MediaTask> {
-    let make: (RunningMode, LiveResults<Task.TaskResult>?) throws -> Task
+    let make: (RunningMode, LiveStreamHandler<Task.TaskResult>?) throws -> Task
 }
 
 /// Runs a subcommand's task over what the media and batch options name, printing JSON lines to

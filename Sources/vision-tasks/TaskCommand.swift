@@ -43,7 +43,7 @@ protocol TaskCommand: ParsableCommand {
     /// The shared options (`@OptionGroup`).
     var common: TaskOptions { get }
     /// Makes `live` the delegate of `options` that receives the live-stream results (nil: none).
-    static func setLiveStreamDelegate(_ live: LiveResults<Task.TaskResult>?, of options: Task.Options)
+    static func setLiveStreamDelegate(_ live: LiveStreamHandler<Task.TaskResult>?, of options: Task.Options)
     /// The task's options in `mode` with the subcommand's options.
     func makeOptions(_ base: BaseOptions, mode: RunningMode) -> Task.Options
 }

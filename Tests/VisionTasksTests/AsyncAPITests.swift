@@ -138,6 +138,27 @@ final class CountingFaceResultProcessor: FaceResultProcessor {}
         #expect(detector.droppedFrameCount == 0 && detector.droppedResultCount == 0)
     }
 
+    @Test func closureDelegateReceivesEveryResultAndErrorInOrder() throws {
+        let received = NSLock()
+        nonisolated(unsafe) var got: [LiveStreamResult<FaceDetectorResult>] = []   // guarded by `received`
+        let handler = LiveStreamHandler<FaceDetectorResult> { delivery in received.withLock { got.append(delivery) } }
+        let detector = try FaceDetectorSupport.detector(.liveStream, delegate: handler)
+        let frames = try frames()
+        for frame in frames {
+            try detector.detectAsync(image: frame.image, timestampInMilliseconds: frame.timestamp)
+            detector.waitUntilIdle()   // one at a time: none dropped
+        }
+        let mirrored = try MPImage(contentsOfFile: FaceDetectorSupport.imagePath("astronaut.png"), orientation: .upMirrored)
+        try detector.detectAsync(image: mirrored, timestampInMilliseconds: 10_000)
+        detector.waitUntilIdle()
+        let results = received.withLock { got }
+        #expect(results.map(\.timestampInMilliseconds) == frames.map(\.timestamp) + [10_000])
+        for (item, frame) in zip(results, frames) {
+            FaceDetectorSupport.expectMatches(try item.get(), frame.reference, "closure delegate, frame at \(frame.timestamp) ms")
+        }
+        #expect(throws: VisionTasksError.self) { _ = try results.last?.get() }
+    }
+
     @Test func liveStreamResultsAreAnAsyncSequenceInTimestampOrder() async throws {
         let results = LiveStreamResults<FaceDetectorResult>()
         let detector = try FaceDetectorSupport.detector(.liveStream, delegate: results)
