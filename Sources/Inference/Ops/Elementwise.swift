@@ -34,17 +34,19 @@ enum PReLUFunction: BinaryFunction {
     }
 }
 
-/// Two input shapes broadcast numpy-style, collapsed to at most `rank` dimensions of
+/// Two input shapes broadcast numpy-style, collapsed to at most `collapsedRank` dimensions of
 /// (output extent, stride in a, stride in b); a stride is 0 where that input is broadcast.
 struct BroadcastPlan: Equatable {
-    static let rank = 6
+    /// The broadcast shape of the output.
     let outputShape: [Int]
-    /// Collapsed extents, left-padded with 1 to `rank`.
+    /// Collapsed extents, left-padded with 1 to `collapsedRank`.
     let extents: Dims
+    /// The first input's stride in each collapsed dimension (0 where it is broadcast).
     let stridesA: Dims
+    /// The second input's stride in each collapsed dimension (0 where it is broadcast).
     let stridesB: Dims
 
-    /// Nil when the shapes are not broadcast-compatible or need more than `rank` dimensions.
+    /// Nil when the shapes are not broadcast-compatible or need more than `collapsedRank` dimensions.
     init?(_ a: [Int], _ b: [Int]) {
         let r = max(a.count, b.count)
         let pa = [Int](repeating: 1, count: r - a.count) + a
@@ -65,8 +67,8 @@ struct BroadcastPlan: Equatable {
                 dims.append(d)
             }
         }
-        guard dims.count <= Self.rank else { return nil }
-        let pad = Self.rank - dims.count
+        guard dims.count <= collapsedRank else { return nil }
+        let pad = collapsedRank - dims.count
         extents = Inference.dims([Int](repeating: 1, count: pad) + dims.map(\.n))
         stridesA = Inference.dims([Int](repeating: 0, count: pad) + dims.map(\.sa))
         stridesB = Inference.dims([Int](repeating: 0, count: pad) + dims.map(\.sb))

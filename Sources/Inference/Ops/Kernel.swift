@@ -31,8 +31,12 @@ func dims(_ values: [Int]) -> Dims {
     return d
 }
 
+/// How many dimensions the broadcast, reduction and strided-copy plans collapse their shapes to
+/// (padded with extent 1): `forEachOuterIndex` walks five, the kernel's own loop the sixth.
+let collapsedRank = 6
+
 /// Calls `body` with the offsets, through strides `a` and `b`, of every index of the first five of
-/// six collapsed dimensions `extents` (the sixth, innermost, is the caller's loop).
+/// the `collapsedRank` dimensions `extents` (the sixth, innermost, is the caller's loop).
 @inline(__always)
 func forEachOuterIndex(_ extents: Dims, _ a: Dims, _ b: Dims, _ body: (Int, Int) -> Void) {
     for i0 in 0..<extents[0] {

@@ -9,12 +9,12 @@ func require(_ condition: Bool, _ message: @autoclosure () -> String) throws(Vis
     if !condition { throw .invalidModel(message()) }
 }
 
-/// Wraps a copy whose rank could not be collapsed to `StridedCopy.rank`.
+/// Wraps a copy whose rank could not be collapsed to `collapsedRank`.
 func stridedCopy(extents: [Int], sourceStrides: [Int], destinationStrides: [Int], sourceOffset: Int = 0,
                  destinationOffset: Int = 0) throws(VisionTasksError) -> StridedCopy {
     guard let c = StridedCopy(extents: extents, sourceStrides: sourceStrides, destinationStrides: destinationStrides,
                               sourceOffset: sourceOffset, destinationOffset: destinationOffset)
-    else { throw VisionTasksError.unsupportedModel("more than \(StridedCopy.rank) non-trivial dimensions") }
+    else { throw VisionTasksError.unsupportedModel("more than \(collapsedRank) non-trivial dimensions") }
     return c
 }
 

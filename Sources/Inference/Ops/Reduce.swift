@@ -2,10 +2,11 @@
 
 import VisionErrors
 
-/// Reduction of an input over some axes, collapsed to at most six (extent, reduced?) dimensions.
+/// Reduction of an input over some axes, collapsed to at most `collapsedRank` (extent, reduced?) dimensions.
 struct ReducePlan: Equatable {
-    static let rank = 6
+    /// The output's shape (reduced axes kept as 1 with keep_dims, else removed).
     let outputShape: [Int]
+    /// Collapsed extents, left-padded with 1 to `collapsedRank`.
     let extents: Dims
     /// Input strides of the collapsed dimensions.
     let inputStrides: Dims
@@ -35,17 +36,17 @@ struct ReducePlan: Equatable {
                 dims.append((input[i], reduced[i]))
             }
         }
-        guard dims.count <= Self.rank else {
-            throw VisionTasksError.unsupportedModel("reduction needs more than \(Self.rank) dimensions")
+        guard dims.count <= collapsedRank else {
+            throw VisionTasksError.unsupportedModel("reduction needs more than \(collapsedRank) dimensions")
         }
-        let pad = Self.rank - dims.count
+        let pad = collapsedRank - dims.count
         let ext = [Int](repeating: 1, count: pad) + dims.map(\.n)
         let flags = [Bool](repeating: false, count: pad) + dims.map(\.r)
         extents = Inference.dims(ext)
         inputStrides = Inference.dims(contiguousStrides(ext))
-        var os = [Int](repeating: 0, count: Self.rank)
+        var os = [Int](repeating: 0, count: collapsedRank)
         var s = 1
-        for i in stride(from: Self.rank - 1, through: 0, by: -1) where !flags[i] {
+        for i in stride(from: collapsedRank - 1, through: 0, by: -1) where !flags[i] {
             os[i] = s
             s *= ext[i]
         }

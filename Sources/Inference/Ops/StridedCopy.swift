@@ -6,15 +6,14 @@ import Foundation
 /// One strided block copy: `extents` elements, read at `source + Σ iₖ·sourceStrides[k]` and written
 /// at `destination + Σ iₖ·destinationStrides[k]`. Offsets and strides count floats.
 struct StridedCopy: Equatable {
-    static let rank = 6
     let extents: Dims
     let sourceStrides: Dims
     let destinationStrides: Dims
     let sourceOffset: Int
     let destinationOffset: Int
 
-    /// Collapses adjacent dimensions that are contiguous in both layouts and pads to `rank`.
-    /// Nil when more than `rank` dimensions remain.
+    /// Collapses adjacent dimensions that are contiguous in both layouts and pads to `collapsedRank`.
+    /// Nil when more than `collapsedRank` dimensions remain.
     init?(extents: [Int], sourceStrides: [Int], destinationStrides: [Int], sourceOffset: Int = 0,
           destinationOffset: Int = 0) {
         var dims: [(n: Int, s: Int, d: Int)] = []
@@ -27,8 +26,8 @@ struct StridedCopy: Equatable {
             }
         }
         if extents.contains(0) { dims = [(n: 0, s: 1, d: 1)] }
-        guard dims.count <= Self.rank else { return nil }
-        let pad = Self.rank - dims.count
+        guard dims.count <= collapsedRank else { return nil }
+        let pad = collapsedRank - dims.count
         self.extents = Inference.dims([Int](repeating: 1, count: pad) + dims.map(\.n))
         self.sourceStrides = Inference.dims([Int](repeating: 0, count: pad) + dims.map(\.s))
         self.destinationStrides = Inference.dims([Int](repeating: 0, count: pad) + dims.map(\.d))
