@@ -31,9 +31,8 @@ int ic_decode_jpeg(const unsigned char *data, size_t size, size_t max_pixels, ic
     unsigned char *pixels = stbi_load_from_memory(data, (int)size, &width, &height, &channels, 0);
     if (pixels == NULL) return ic_fail(message, "%s", stbi_failure_reason());
     if (channels != 1 && channels != 3) {
-        snprintf(message, IC_MESSAGE_SIZE, "unexpected %d channels", channels);
         stbi_image_free(pixels);
-        return 1;
+        return ic_fail(message, "unexpected %d channels", channels);
     }
     out->pixels = pixels;
     out->width = width;

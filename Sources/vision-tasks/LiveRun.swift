@@ -27,6 +27,7 @@ enum LiveRun {
             output.process(input: source, frame: frame) { try delivery.get() }
         }
         let task = try factory.make(.liveStream, sink)
+        defer { withExtendedLifetime(sink) {} }   // the task holds its delegate weakly
         let reader = try VideoReader(liveSource: source, realTime: isFile)
 
         // Ctrl-C: stop reading (ffmpeg runs in its own process group: the interrupter stops it).

@@ -65,6 +65,65 @@ import Testing
         }
     }
 
+    /// Every integer width, Float and Double written directly into each of the three containers
+    /// (each is a separate requirement of the container protocols).
+    private struct EveryWidth: Encodable {
+        enum Keys: String, CodingKey { case i, i8, i16, i32, i64, u, u8, u16, u32, u64, f, d, list, single }
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: Keys.self)
+            try c.encode(Int.min, forKey: .i)
+            try c.encode(Int8.min, forKey: .i8)
+            try c.encode(Int16.min, forKey: .i16)
+            try c.encode(Int32.min, forKey: .i32)
+            try c.encode(Int64.max, forKey: .i64)
+            try c.encode(UInt.max, forKey: .u)
+            try c.encode(UInt8.max, forKey: .u8)
+            try c.encode(UInt16.max, forKey: .u16)
+            try c.encode(UInt32.max, forKey: .u32)
+            try c.encode(UInt64.max, forKey: .u64)
+            try c.encode(Float(-0.1), forKey: .f)
+            try c.encode(Double(1e-300), forKey: .d)
+            var list = c.nestedUnkeyedContainer(forKey: .list)
+            try list.encode(Int.max)
+            try list.encode(Int8.max)
+            try list.encode(Int16.max)
+            try list.encode(Int32.max)
+            try list.encode(Int64.min)
+            try list.encode(UInt(7))
+            try list.encode(UInt8(8))
+            try list.encode(UInt16(9))
+            try list.encode(UInt32(10))
+            try list.encode(UInt64(11))
+            try list.encode(Float.leastNonzeroMagnitude)
+            try list.encode(Double.greatestFiniteMagnitude)
+            try list.encode(Int128.min)
+            try list.encode(UInt128.max)
+            var single = c.superEncoder(forKey: .single).singleValueContainer()
+            try single.encode(Double(2.5))
+        }
+    }
+
+    /// Each single-value container write, one value at a time.
+    private struct Single<Value: Encodable>: Encodable {
+        let value: Value
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.singleValueContainer()
+            try c.encode(value)
+        }
+    }
+
+    @Test func everyWidthInEveryContainerMatchesFoundation() throws {
+        #expect(try Self.ours(EveryWidth()) == Self.foundation(EveryWidth()))
+        let singles: [any Encodable] = [Int.min, Int8.min, Int16.min, Int32.min, Int64.min, UInt.max, UInt8.max, UInt16.max,
+                                        UInt32.max, UInt64.max, Float(3.25), Double(-7.5), Int128.min, UInt128.max]
+        for value in singles {
+            func check<V: Encodable>(_ v: V) throws {
+                #expect(try Self.ours([Single(value: v)]) == Self.foundation([Single(value: v)]), "\(V.self)")
+            }
+            try check(value)
+        }
+    }
+
     @Test func everyContainerAndPrimitiveMatchesFoundation() throws {
         let expected = try Self.foundation(Everything())
         #expect(expected.contains("\"Alpha\"") && expected.contains("\"parent\":-3") && expected.contains("\"quiet\":{}"))

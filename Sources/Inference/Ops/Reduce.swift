@@ -12,6 +12,7 @@ struct ReducePlan: Equatable {
     let inputStrides: Dims
     /// Output strides (0 on reduced dimensions).
     let outputStrides: Dims
+    /// How many values the output holds.
     let outputCount: Int
     /// How many input values fold into each output value.
     let reducedCount: Int

@@ -6,10 +6,15 @@ import Foundation
 /// One strided block copy: `extents` elements, read at `source + Σ iₖ·sourceStrides[k]` and written
 /// at `destination + Σ iₖ·destinationStrides[k]`. Offsets and strides count floats.
 struct StridedCopy: Equatable {
+    /// The block's extent in each collapsed dimension, left-padded with 1 to `collapsedRank`.
     let extents: Dims
+    /// Where a step along each dimension moves in the source.
     let sourceStrides: Dims
+    /// Where a step along each dimension moves in the destination.
     let destinationStrides: Dims
+    /// The block's first element in the source.
     let sourceOffset: Int
+    /// The block's first element in the destination.
     let destinationOffset: Int
 
     /// Collapses adjacent dimensions that are contiguous in both layouts and pads to `collapsedRank`.

@@ -58,8 +58,8 @@ public struct SSDAnchorOptions: Sendable, Equatable {
 
 /// Generates SSD anchors as MediaPipe's `SsdAnchorsCalculator` does: layers with equal consecutive
 /// strides are merged into one grid, and each grid cell emits its anchors in row-major order.
-/// Each anchor is an unrotated rect in normalized input-tensor coordinates; with a fixed anchor size
-/// its width and height are 1 and the model predicts sizes directly. Throws `invalidArgument` for options that cannot describe a grid.
+/// Each anchor is an unrotated rect in normalized input-tensor coordinates; with a fixed anchor
+/// size its width and height are 1 and the model predicts sizes directly. Throws `invalidArgument` for options that cannot describe a grid.
 public func generateSSDAnchors(_ options: SSDAnchorOptions) throws -> [NormalizedRect] {
     guard !options.strides.isEmpty, options.strides.allSatisfy({ $0 > 0 }) else {
         throw VisionTasksError.invalidArgument("SSD anchors need at least one stride, all positive; got \(options.strides)")

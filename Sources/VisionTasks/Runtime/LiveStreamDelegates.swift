@@ -1,7 +1,7 @@
 import Foundation
 
-/// One live-stream result as `LiveStreamResults` yields it: the frame's timestamp and the task's
-/// result, or the error that frame raised.
+/// One live-stream result as `LiveStreamHandler` hands it on and `LiveStreamResults` yields it: the
+/// frame's timestamp and the task's result, or the error that frame raised.
 public struct LiveStreamResult<Output: Sendable>: Sendable {
     /// The timestamp the frame was sent with.
     public let timestampInMilliseconds: Int
@@ -12,10 +12,11 @@ public struct LiveStreamResult<Output: Sendable>: Sendable {
     public func get() throws -> Output { try result.get() }
 }
 
-/// A live-stream delegate made of a closure, for any of the four tasks: set it as the options'
+/// A live-stream delegate made of a closure, for any of the four tasks: set it as one task's
 /// live-stream delegate (held weakly there, as on iOS: keep it) and `handler` gets each frame's
-/// result, or the error it raised, with its timestamp. Calls come on the task's one serial delivery
-/// queue in timestamp order, so the closure may use state no other thread touches meanwhile.
+/// result, or the error it raised, with its timestamp. Calls come on that task's one serial delivery
+/// queue in timestamp order, so the closure may use state no other thread touches meanwhile; like
+/// any delegate object, one shared by two tasks is called from both of their queues.
 public class LiveStreamHandler<Output: Sendable>: @unchecked Sendable {
     private let handler: (LiveStreamResult<Output>) -> Void
 
