@@ -153,25 +153,21 @@ final class ShowinfoLog: @unchecked Sendable {
         let height: Int
     }
 
-    private let condition = NSCondition()
-    private var pending: [Entry] = []
+    /// The frames' entries, from the stderr thread to the reader; not bounded: ffmpeg writes a
+    /// frame's line just before its pixels, and the pixel pipe holds at most a frame or two.
+    private let entries = BlockingQueue<Entry>(capacity: nil)
+    private let counting = NSLock()
+    private var count = 0   // guarded by `counting`
+    // Touched only by `take`, on the stderr thread.
     private var timeBase: (num: Int64, den: Int64) = (1, 1000)
     private var size: (width: Int, height: Int)?
-    private var closed = false
-    private var count = 0
 
     /// How many frames showinfo reported so far.
-    var framesSeen: Int {
-        condition.lock()
-        defer { condition.unlock() }
-        return count
-    }
+    var framesSeen: Int { counting.withLock { count } }
 
     /// Takes one stderr line; true if it was showinfo's.
     func take(_ line: String) -> Bool {
         guard line.contains("[showinfo@frames @") else { return false }
-        condition.lock()
-        defer { condition.unlock() }
         if let range = line.range(of: "config in time_base: ") {
             let fraction = line[range.upperBound...].prefix { $0 != "," }.split(separator: "/")
             if fraction.count == 2, let n = Int64(fraction[0]), let d = Int64(fraction[1]), n > 0, d > 0 {
@@ -183,30 +179,22 @@ final class ShowinfoLog: @unchecked Sendable {
             // The output keeps the first frame's size (ffmpeg scales later frames to it).
             if self.size == nil, dims.count == 2 { self.size = (dims[0], dims[1]) }
             let ms = (Double(pts) * Double(timeBase.num) * 1000 / Double(timeBase.den)).rounded()
-            if let s = self.size {
-                pending.append(Entry(index: count, timestampMs: Int(ms), width: s.width, height: s.height))
+            let index = counting.withLock { () -> Int in
+                defer { count += 1 }
+                return count
             }
-            count += 1
-            condition.broadcast()
+            if let s = self.size {
+                entries.push(Entry(index: index, timestampMs: Int(ms), width: s.width, height: s.height))
+            }
         }
         return true
     }
 
     /// Marks the end of stderr.
-    func close() {
-        condition.lock()
-        closed = true
-        condition.broadcast()
-        condition.unlock()
-    }
+    func close() { entries.close() }
 
     /// The next frame's entry, waiting for it; nil when stderr ended without one.
-    func entry() -> Entry? {
-        condition.lock()
-        defer { condition.unlock() }
-        while pending.isEmpty && !closed { condition.wait() }
-        return pending.isEmpty ? nil : pending.removeFirst()
-    }
+    func entry() -> Entry? { entries.pop() }
 
     private static func field(_ name: String, in line: String) -> String? {
         guard let range = line.range(of: " " + name) else { return nil }

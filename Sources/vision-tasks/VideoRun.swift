@@ -71,8 +71,8 @@ final class VideoPipeline<Task: MediaTask>: @unchecked Sendable {
     private let quality: VideoQuality
     private let rate: String
     private let bar: ProgressBar?
-    private let decoded = BoundedQueue<VideoFrame>(capacity: depth)
-    private let done = BoundedQueue<(frame: VideoFrame, result: Swift.Result<Task.TaskResult, any Error>)>(capacity: depth)
+    private let decoded = BlockingQueue<VideoFrame>(capacity: depth)
+    private let done = BlockingQueue<(frame: VideoFrame, result: Swift.Result<Task.TaskResult, any Error>)>(capacity: depth)
     private let lock = NSLock()
     private var firstFailure: (any Error)?
     private var stopped = false             // a drawing or encoding failure stopped every stage
