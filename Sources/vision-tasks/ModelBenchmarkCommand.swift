@@ -28,13 +28,17 @@ struct ModelBenchmarkCommand: AsyncParsableCommand {
 
     /// What `--json` prints.
     struct Report: Codable {
+        /// The model's path (and entry, for a bundle).
         var model: String
+        /// Median wall time of one call, in milliseconds.
         var medianMs: Double
+        /// 90th percentile of one call's wall time, in milliseconds.
         var p90Ms: Double
         /// CPU time of the whole process (all threads) over the timed runs, per run: what waiting
         /// workers burn shows here. Whole-loop, not per call: Linux adds a running thread's time to
         /// the process clock only at ticks and switches, so one call's reading misses the workers'.
         var cpuMsPerCall: Double
+        /// The inference threads the model ran with.
         var threads: Int
     }
 
