@@ -74,7 +74,5 @@ struct TaskSettings: Hashable, Sendable {
     func float(_ name: String, default fallback: Float) -> Float { values[name].flatMap { Float($0) } ?? fallback }
     func optionalFloat(_ name: String) -> Float? { values[name].flatMap { Float($0) } }
     func bool(_ name: String) -> Bool { values[name] == "true" || values[name] == "1" }
-    func list(_ name: String) -> [String] {
-        (values[name] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-    }
+    func list(_ name: String) -> [String] { ClassifierOptions.categoryNames(commaSeparated: values[name]) }
 }

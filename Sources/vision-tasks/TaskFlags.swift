@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import VisionTasks
 
 /// What a landmarker subcommand finds, for the names of its options (`--num-faces`,
@@ -68,10 +67,8 @@ struct ClassifierFlags<Head: ClassifierHead>: ParsableArguments {
 
     /// The library's options for this classifier, with display names in `locale`.
     func classifierOptions(displayNamesLocale locale: String?) -> ClassifierOptions {
-        func names(_ list: String?) -> [String] {
-            (list ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        }
-        return ClassifierOptions(displayNamesLocale: locale, maxResults: maxResults ?? -1, scoreThreshold: scoreThreshold,
-                                 categoryAllowlist: names(allowlist), categoryDenylist: names(denylist))
+        ClassifierOptions(displayNamesLocale: locale, maxResults: maxResults ?? -1, scoreThreshold: scoreThreshold,
+                          categoryAllowlist: ClassifierOptions.categoryNames(commaSeparated: allowlist),
+                          categoryDenylist: ClassifierOptions.categoryNames(commaSeparated: denylist))
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import TFLite
 import VisionCore
 import VisionErrors
@@ -29,6 +30,12 @@ public final class ClassifierOptions {
         self.scoreThreshold = scoreThreshold
         self.categoryAllowlist = categoryAllowlist
         self.categoryDenylist = categoryDenylist
+    }
+
+    /// A category allowlist or denylist written as comma-separated names, as the CLI and the server
+    /// take it: names trimmed of spaces, empty ones dropped ("" or nil gives none).
+    package static func categoryNames(commaSeparated text: String?) -> [String] {
+        (text ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 
     /// MediaPipe's `display_names_locale` when the option is unset.
