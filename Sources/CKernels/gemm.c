@@ -2,9 +2,13 @@
 //
 // B (the weights) is packed once into panels of VT_NR = 16 output columns: panel p holds
 // K rows of 16 floats (columns p*16 ..< p*16+16, zero beyond O); when O leaves 8 or fewer
-// columns for the last panel, that panel is 8 wide. The bias comes first, padded to a multiple of 16. A is given as row pointers: for a 1x1 convolution without padding each
-// row is an input pixel (any stride), otherwise a tile of rows is gathered (im2col) into the
-// caller's scratch. A register-blocked micro-kernel computes MR rows x 16 columns.
+// columns for the last panel, that panel is 8 wide. The bias comes first, padded to a multiple of 16.
+// A is given as row pointers, each row's K elements consecutive, or in runs a fixed distance
+// apart (a vt_window shared by all rows): for a 1x1 convolution without padding a row is an input
+// pixel (any stride); a window inside the input whose kernel rows are contiguous runs (kernel
+// width x channels) is read in place, from its first input pixel, one run per kernel row (no
+// copy); other windows are gathered (im2col) into the caller's scratch. A register-blocked
+// micro-kernel computes MR rows x 16 columns.
 #include "ckernels.h"
 #include "internal.h"
 #include <string.h>
@@ -87,20 +91,45 @@ typedef struct vt_tail {
     ptrdiff_t res_cols;
 } vt_tail;
 
+/// Where the elements of a row read in place lie: runs of `run` floats (a kernel row), each
+/// starting `jump` floats after the previous one ends.
+typedef struct vt_window {
+    size_t run, jump;
+} vt_window;
+
+/// A walk through a row's elements read through a vt_window: the next one is at `at`, its run ends at `end`.
+typedef struct run_cursor {
+    size_t at, end;
+} run_cursor;
+
+/// Where the next element lies, then steps past it (to the next run at the end of one).
+VT_INLINE size_t run_next(run_cursor *cur, const vt_window *w) {
+    const size_t q = cur->at++;
+    if (cur->at == cur->end) {
+        cur->at += w->jump;
+        cur->end = cur->at + w->run;
+    }
+    return q;
+}
+
 /// Dispatches a run-time row count 1...6 to VT_CASE(constant) (defined by the caller).
 #define VT_SWITCH_MR(mr) \
     switch (mr) { VT_CASE(6) VT_CASE(5) VT_CASE(4) VT_CASE(3) VT_CASE(2) default: VT_CASE(1) }
 
-/// Portable micro-kernel body: MR rows x NR (8 or 16) columns, plain C the compiler vectorises.
-VT_INLINE void ukernel_portable_body(const int MR, const int NR, const float *const *a, size_t k, const float *b,
-                                     const float *bias, float *c, size_t ldc, int nc, const vt_tail *t) {
+/// Portable micro-kernel body: MR rows x NR (8 or 16) columns, plain C the compiler vectorises. With
+/// RUNS, each row's elements lie in the runs of `runs` (else consecutive).
+VT_INLINE void ukernel_portable_body(const int MR, const int NR, const int RUNS, const float *const *a, size_t k,
+                                     const vt_window *runs, const float *b, const float *bias, float *c, size_t ldc,
+                                     int nc, const vt_tail *t) {
     float acc[6][VT_NR];
     for (int r = 0; r < MR; r++)
         for (int j = 0; j < NR; j++) acc[r][j] = bias[j];
+    run_cursor cur = {0, RUNS ? runs->run : 0};
     for (size_t p = 0; p < k; p++) {
         const float *bp = b + p * NR;
+        const size_t q = RUNS ? run_next(&cur, runs) : p;
         for (int r = 0; r < MR; r++) {
-            const float av = a[r][p];
+            const float av = a[r][q];
             for (int j = 0; j < NR; j++) acc[r][j] += av * bp[j];
         }
     }
@@ -120,12 +149,14 @@ VT_INLINE void ukernel_portable_body(const int MR, const int NR, const float *co
 #else
 #define VT_MR_PORTABLE 4
 #endif
-static void ukernel_portable(int mr, int nr, const float *const *a, size_t k, const float *b, const float *bias,
-                             float *c, size_t ldc, int nc, const vt_tail *t) {
-#define VT_CASE(M)                                                                 \
-    case M:                                                                        \
-        if (nr == VT_NR) ukernel_portable_body(M, VT_NR, a, k, b, bias, c, ldc, nc, t); \
-        else ukernel_portable_body(M, VT_NR / 2, a, k, b, bias, c, ldc, nc, t);      \
+static void ukernel_portable(int mr, int nr, const float *const *a, size_t k, const vt_window *runs, const float *b,
+                             const float *bias, float *c, size_t ldc, int nc, const vt_tail *t) {
+#define VT_CASE(M)                                                                               \
+    case M:                                                                                      \
+        if (nr == VT_NR && runs) ukernel_portable_body(M, VT_NR, 1, a, k, runs, b, bias, c, ldc, nc, t); \
+        else if (nr == VT_NR) ukernel_portable_body(M, VT_NR, 0, a, k, runs, b, bias, c, ldc, nc, t);   \
+        else if (runs) ukernel_portable_body(M, VT_NR / 2, 1, a, k, runs, b, bias, c, ldc, nc, t);       \
+        else ukernel_portable_body(M, VT_NR / 2, 0, a, k, runs, b, bias, c, ldc, nc, t);                \
         break;
     VT_SWITCH_MR(mr)
 #undef VT_CASE
@@ -134,22 +165,25 @@ static void ukernel_portable(int mr, int nr, const float *const *a, size_t k, co
 #if VT_X86
 #define VT_MR_AVX2 6
 
-/// AVX2/FMA micro-kernel body: MR (<= 6) rows x NV (1 or 2) vectors of 8 columns, MR*NV accumulators.
-VT_INLINE VT_AVX2_FN void ukernel_avx2_body(const int MR, const int NV, const float *const *a, size_t k,
-                                            const float *b, const float *bias, float *c, size_t ldc, int nc,
-                                            const vt_tail *t) {
+/// AVX2/FMA micro-kernel body: MR (<= 6) rows x NV (1 or 2) vectors of 8 columns, MR*NV accumulators;
+/// RUNS as in the portable body.
+VT_INLINE VT_AVX2_FN void ukernel_avx2_body(const int MR, const int NV, const int RUNS, const float *const *a,
+                                            size_t k, const vt_window *runs, const float *b, const float *bias, float *c,
+                                            size_t ldc, int nc, const vt_tail *t) {
     __m256 acc[VT_MR_AVX2][2];
     const float *ap[VT_MR_AVX2];
     for (int r = 0; r < MR; r++) {
         for (int v = 0; v < NV; v++) acc[r][v] = _mm256_loadu_ps(bias + 8 * v);
         ap[r] = a[r];
     }
+    run_cursor cur = {0, RUNS ? runs->run : 0};
     for (size_t p = 0; p < k; p++) {
         __m256 bv[2];
         for (int v = 0; v < NV; v++) bv[v] = _mm256_loadu_ps(b + 8 * v);
         b += 8 * NV;
+        const size_t q = RUNS ? run_next(&cur, runs) : p;
         for (int r = 0; r < MR; r++) {
-            const __m256 av = _mm256_broadcast_ss(ap[r] + p);
+            const __m256 av = _mm256_broadcast_ss(ap[r] + q);
             for (int v = 0; v < NV; v++) acc[r][v] = _mm256_fmadd_ps(av, bv[v], acc[r][v]);
         }
     }
@@ -175,12 +209,14 @@ VT_INLINE VT_AVX2_FN void ukernel_avx2_body(const int MR, const int NV, const fl
     }
 }
 
-static VT_AVX2_FN void ukernel_avx2(int mr, int nr, const float *const *a, size_t k, const float *b,
-                                    const float *bias, float *c, size_t ldc, int nc, const vt_tail *t) {
-#define VT_CASE(M)                                                               \
-    case M:                                                                      \
-        if (nr == VT_NR) ukernel_avx2_body(M, 2, a, k, b, bias, c, ldc, nc, t); \
-        else ukernel_avx2_body(M, 1, a, k, b, bias, c, ldc, nc, t);            \
+static VT_AVX2_FN void ukernel_avx2(int mr, int nr, const float *const *a, size_t k, const vt_window *runs,
+                                    const float *b, const float *bias, float *c, size_t ldc, int nc, const vt_tail *t) {
+#define VT_CASE(M)                                                                          \
+    case M:                                                                                 \
+        if (nr == VT_NR && runs) ukernel_avx2_body(M, 2, 1, a, k, runs, b, bias, c, ldc, nc, t); \
+        else if (nr == VT_NR) ukernel_avx2_body(M, 2, 0, a, k, runs, b, bias, c, ldc, nc, t);   \
+        else if (runs) ukernel_avx2_body(M, 1, 1, a, k, runs, b, bias, c, ldc, nc, t);           \
+        else ukernel_avx2_body(M, 1, 0, a, k, runs, b, bias, c, ldc, nc, t);                    \
         break;
     VT_SWITCH_MR(mr)
 #undef VT_CASE
@@ -203,21 +239,24 @@ VT_INLINE vt_tail tail_at(const vt_tail *tail, size_t row, size_t col) {
 #define VT_MR_AVX512 8
 
 /// AVX-512 micro-kernel body: MR (<= 8) rows x NP (1 or 2) panels of 16 columns (b0, b1), MR*NP
-/// accumulators; nc (<= 16*NP) columns are stored, with masked stores for a partial panel.
-VT_INLINE VT_AVX512_FN void ukernel_avx512_body(const int MR, const int NP, const float *const *a, size_t k,
-                                                const float *b0, const float *b1, const float *bias, float *c,
-                                                size_t ldc, int nc, const vt_tail *t) {
+/// accumulators; nc (<= 16*NP) columns are stored, with masked stores for a partial panel. RUNS as in
+/// the portable body.
+VT_INLINE VT_AVX512_FN void ukernel_avx512_body(const int MR, const int NP, const int RUNS, const float *const *a,
+                                                size_t k, const vt_window *runs, const float *b0, const float *b1,
+                                                const float *bias, float *c, size_t ldc, int nc, const vt_tail *t) {
     __m512 acc[VT_MR_AVX512][2];
     const float *ap[VT_MR_AVX512];
     for (int r = 0; r < MR; r++) {
         for (int v = 0; v < NP; v++) acc[r][v] = _mm512_loadu_ps(bias + 16 * v);
         ap[r] = a[r];
     }
+    run_cursor cur = {0, RUNS ? runs->run : 0};
     for (size_t p = 0; p < k; p++) {
         const __m512 bv0 = _mm512_loadu_ps(b0 + p * VT_NR);
         const __m512 bv1 = NP > 1 ? _mm512_loadu_ps(b1 + p * VT_NR) : bv0;
+        const size_t q = RUNS ? run_next(&cur, runs) : p;
         for (int r = 0; r < MR; r++) {
-            const __m512 av = _mm512_set1_ps(ap[r][p]);
+            const __m512 av = _mm512_set1_ps(ap[r][q]);
             acc[r][0] = _mm512_fmadd_ps(av, bv0, acc[r][0]);
             if (NP > 1) acc[r][1] = _mm512_fmadd_ps(av, bv1, acc[r][1]);
         }
@@ -240,13 +279,15 @@ VT_INLINE VT_AVX512_FN void ukernel_avx512_body(const int MR, const int NP, cons
     }
 }
 
-static VT_AVX512_FN void ukernel_avx512(int mr, int np, const float *const *a, size_t k, const float *b0,
-                                        const float *b1, const float *bias, float *c, size_t ldc, int nc,
-                                        const vt_tail *t) {
-#define VT_CASE(M)                                                                        \
-    case M:                                                                               \
-        if (np == 2) ukernel_avx512_body(M, 2, a, k, b0, b1, bias, c, ldc, nc, t);    \
-        else ukernel_avx512_body(M, 1, a, k, b0, b1, bias, c, ldc, nc, t);            \
+static VT_AVX512_FN void ukernel_avx512(int mr, int np, const float *const *a, size_t k, const vt_window *runs,
+                                        const float *b0, const float *b1, const float *bias, float *c, size_t ldc,
+                                        int nc, const vt_tail *t) {
+#define VT_CASE(M)                                                                                   \
+    case M:                                                                                          \
+        if (np == 2 && runs) ukernel_avx512_body(M, 2, 1, a, k, runs, b0, b1, bias, c, ldc, nc, t);   \
+        else if (np == 2) ukernel_avx512_body(M, 2, 0, a, k, runs, b0, b1, bias, c, ldc, nc, t);     \
+        else if (runs) ukernel_avx512_body(M, 1, 1, a, k, runs, b0, b1, bias, c, ldc, nc, t);         \
+        else ukernel_avx512_body(M, 1, 0, a, k, runs, b0, b1, bias, c, ldc, nc, t);                  \
         break;
     switch (mr) { VT_CASE(8) VT_CASE(7) VT_CASE(6) VT_CASE(5) VT_CASE(4) VT_CASE(3) VT_CASE(2) default: VT_CASE(1) }
 #undef VT_CASE
@@ -254,8 +295,8 @@ static VT_AVX512_FN void ukernel_avx512(int mr, int np, const float *const *a, s
 
 /// The AVX-512 tile: pairs of full 16-column panels (8x32 blocks), then a single 16-column panel
 /// (8x16), then an 8-wide last panel through the AVX2 kernel.
-static void gemm_tile_avx512(const float *const *a, size_t mc, size_t k, size_t n, size_t col0, size_t col1,
-                             const float *packed, float *c, size_t ldc, const vt_tail *tail) {
+static void gemm_tile_avx512(const float *const *a, size_t mc, size_t k, const vt_window *runs, size_t n, size_t col0,
+                             size_t col1, const float *packed, float *c, size_t ldc, const vt_tail *tail) {
     const float *bp = packed + vt_round_up(n, VT_NR) + k * col0; // panels before col0 are all 16 wide
     for (size_t col = col0; col < col1;) {
         const size_t nr = panel_width(n, col);
@@ -266,10 +307,11 @@ static void gemm_tile_avx512(const float *const *a, size_t mc, size_t k, size_t 
             const size_t rows = mc - i < mr ? mc - i : mr;
             const vt_tail t = tail_at(tail, i, col);
             if (nr == VT_NR)
-                ukernel_avx512((int)rows, np, a + i, k, bp, bp + k * VT_NR, packed + col, c + i * ldc + col, ldc,
-                               (int)nc, &t);
+                ukernel_avx512((int)rows, np, a + i, k, runs, bp, bp + k * VT_NR, packed + col, c + i * ldc + col,
+                               ldc, (int)nc, &t);
             else
-                ukernel_avx2((int)rows, (int)nr, a + i, k, bp, packed + col, c + i * ldc + col, ldc, (int)nc, &t);
+                ukernel_avx2((int)rows, (int)nr, a + i, k, runs, bp, packed + col, c + i * ldc + col, ldc, (int)nc,
+                             &t);
         }
         bp += k * width;
         col += width;
@@ -278,18 +320,19 @@ static void gemm_tile_avx512(const float *const *a, size_t mc, size_t k, size_t 
 
 #endif
 
-typedef void (*ukernel_fn)(int, int, const float *const *, size_t, const float *, const float *, float *, size_t,
-                           int, const vt_tail *);
+typedef void (*ukernel_fn)(int, int, const float *const *, size_t, const vt_window *, const float *, const float *,
+                           float *, size_t, int, const vt_tail *);
 
-/// Computes rows a[0 ..< mc] against the panels of columns [col0, col1) (multiples of 16, col1 may
-/// be n) into c (row stride ldc) of n columns.
-static void gemm_tile(const float *const *a, size_t mc, size_t k, size_t n, size_t col0, size_t col1,
-                      const float *packed, float *c, size_t ldc, const vt_tail *tail, int isa) {
+/// Computes rows a[0 ..< mc] (elements consecutive, or in the runs of `runs` when it is set)
+/// against the panels of columns [col0, col1) (multiples of 16, col1 may be n) into c (row stride
+/// ldc) of n columns.
+static void gemm_tile(const float *const *a, size_t mc, size_t k, const vt_window *runs, size_t n, size_t col0,
+                      size_t col1, const float *packed, float *c, size_t ldc, const vt_tail *tail, int isa) {
     ukernel_fn uk = ukernel_portable;
     size_t mr = VT_MR_PORTABLE;
 #if VT_X86
     if (isa == VT_ISA_AVX512) {
-        gemm_tile_avx512(a, mc, k, n, col0, col1, packed, c, ldc, tail);
+        gemm_tile_avx512(a, mc, k, runs, n, col0, col1, packed, c, ldc, tail);
         return;
     }
     if (isa == VT_ISA_AVX2) {
@@ -306,7 +349,7 @@ static void gemm_tile(const float *const *a, size_t mc, size_t k, size_t n, size
         for (size_t i = 0; i < mc; i += mr) {
             const size_t rows = mc - i < mr ? mc - i : mr;
             const vt_tail t = tail_at(tail, i, col);
-            uk((int)rows, nr, a + i, k, bp, packed + col, c + i * ldc + col, ldc, nc, &t);
+            uk((int)rows, nr, a + i, k, runs, bp, packed + col, c + i * ldc + col, ldc, nc, &t);
         }
         bp += k * nr;
     }
@@ -326,6 +369,20 @@ static size_t conv_mc(size_t k) {
 static int conv_is_direct(const vt_conv_geometry *g) {
     return g->k_h == 1 && g->k_w == 1 && g->pad_top == 0 && g->pad_left == 0 &&
            (int64_t)(g->out_h - 1) * g->stride_h < g->in_h && (int64_t)(g->out_w - 1) * g->stride_w < g->in_w;
+}
+
+/// 1 when windows inside the input are read in place: each kernel row is one contiguous run of the
+/// input (kernel width x channels), and a window fits the input.
+static int conv_is_windowed(const vt_conv_geometry *g) {
+    return !conv_is_direct(g) && g->dil_w == 1 && g->k_w <= g->in_w && (int64_t)(g->k_h - 1) * g->dil_h < g->in_h;
+}
+
+/// How a window read in place runs through the input (conv_is_windowed geometries): a kernel row,
+/// then the next one dil_h input rows below, in the order of the packed weights.
+static vt_window conv_window(const vt_conv_geometry *g) {
+    const size_t run = (size_t)g->k_w * g->in_c;
+    const vt_window w = {run, (size_t)g->dil_h * g->in_w * g->in_c - run};
+    return w;
 }
 
 size_t vt_conv2d_scratch_count(const vt_conv_geometry *g) {
@@ -382,6 +439,14 @@ VT_INLINE void im2col_row_body(const vt_conv_geometry *g, const float *input, pi
     }
 }
 
+/// The first input pixel of output pixel `p`'s window when the whole window lies inside the input
+/// (conv_is_windowed geometries), else NULL.
+VT_INLINE const float *window_start(const vt_conv_geometry *g, const float *input, pixel_pos p) {
+    const int ix0 = p.ox * g->stride_w - g->pad_left, iy0 = p.oy * g->stride_h - g->pad_top;
+    if (ix0 < 0 || ix0 + g->k_w > g->in_w || iy0 < 0 || iy0 + (g->k_h - 1) * g->dil_h >= g->in_h) return NULL;
+    return input + ((p.b * g->in_h + (size_t)iy0) * g->in_w + (size_t)ix0) * g->in_c;
+}
+
 static void im2col_row_plain(const vt_conv_geometry *g, const float *input, pixel_pos p, float *dst) {
     im2col_row_body(g, input, p, dst, copy_plain);
 }
@@ -409,12 +474,14 @@ void vt_conv2d(const vt_conv_geometry *g, const float *input, const float *packe
     const vt_tail base = {ep->lo, ep->hi, ep->residual, ep->prelu_alpha, res_ld, (ptrdiff_t)res_ld};
     const size_t col0 = col_begin / VT_NR * VT_NR, col1 = col_end < n ? vt_round_up(col_end, VT_NR) : n;
     vt_tail tail = base;
-    const int direct = conv_is_direct(g);
+    const int direct = conv_is_direct(g), windowed = conv_is_windowed(g);
     void (*gather)(const vt_conv_geometry *, const float *, pixel_pos, float *) = im2col_row_plain;
 #if VT_X86
     if (isa == VT_ISA_AVX512) gather = im2col_row_avx512;
 #endif
+    const vt_window window = windowed ? conv_window(g) : (vt_window){0, 0};
     const float *rows[VT_MC_MAX];
+    unsigned char in_place[VT_MC_MAX]; // 1: rows[i] is a window's first input pixel, read through `window`
     pixel_pos pos = pixel_at(g, m_begin);
     for (size_t m0 = m_begin; m0 < m_end; m0 += mc_max) {
         const size_t mc = m_end - m0 < mc_max ? m_end - m0 : mc_max;
@@ -422,19 +489,30 @@ void vt_conv2d(const vt_conv_geometry *g, const float *input, const float *packe
         if (direct && g->stride_h == 1 && g->stride_w == 1) {
             // Output pixel m reads input pixel m: rows are consecutive.
             for (size_t i = 0; i < mc; i++) rows[i] = input + (m0 + i) * k;
-            gemm_tile(rows, mc, k, n, col0, col1, packed, output + m0 * n, n, &tail, isa);
+            gemm_tile(rows, mc, k, NULL, n, col0, col1, packed, output + m0 * n, n, &tail, isa);
             continue;
         }
         for (size_t i = 0; i < mc; i++, pixel_next(g, &pos)) {
+            const float *start = windowed ? window_start(g, input, pos) : NULL;
+            in_place[i] = start != NULL;
             if (direct) {
                 rows[i] = input + ((pos.b * g->in_h + (size_t)pos.oy * g->stride_h) * g->in_w +
                                    (size_t)pos.ox * g->stride_w) * g->in_c;
+            } else if (start) {
+                rows[i] = start;
             } else {
                 gather(g, input, pos, scratch + i * k);
                 rows[i] = scratch + i * k;
             }
         }
-        gemm_tile(rows, mc, k, n, col0, col1, packed, output + m0 * n, n, &tail, isa);
+        // Runs of rows read the same way (in place windows, or gathered / direct rows).
+        for (size_t i0 = 0, i1; i0 < mc; i0 = i1) {
+            for (i1 = i0 + 1; i1 < mc && in_place[i1] == in_place[i0]; i1++) {}
+            vt_tail t = tail;
+            if (t.res) t.res += i0 * res_ld;
+            gemm_tile(rows + i0, i1 - i0, k, in_place[i0] ? &window : NULL, n, col0, col1, packed,
+                      output + (m0 + i0) * n, n, &t, isa);
+        }
     }
 }
 
@@ -449,6 +527,6 @@ void vt_fc(int in_features, int out_features, const float *input, const float *p
     for (size_t m0 = row_begin; m0 < row_end; m0 += VT_MC_MAX) {
         const size_t mc = row_end - m0 < VT_MC_MAX ? row_end - m0 : VT_MC_MAX;
         for (size_t i = 0; i < mc; i++) rows[i] = input + (m0 + i) * k;
-        gemm_tile(rows, mc, k, n, col0, col1, packed, output + m0 * n, n, &tail, isa);
+        gemm_tile(rows, mc, k, NULL, n, col0, col1, packed, output + m0 * n, n, &tail, isa);
     }
 }

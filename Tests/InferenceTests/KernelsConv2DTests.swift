@@ -170,6 +170,33 @@ import Testing
         try check(deep, seed: 410, threads: 2, fused: true, residualChannels: 20)
     }
 
+    @Test func windowsReadInPlaceOrGathered() throws {
+        // A window inside the input is read where it lies, one crossing the padding is gathered
+        // first: tiles mix runs of both, and a fused residual follows each run.
+        func stem(_ hw: Int, _ k: Int, _ o: Int) -> Conv2DGeometry {
+            Conv2DGeometry(inputHeight: hw, inputWidth: hw - 2, inputChannels: 3, outputChannels: o, kernelHeight: k,
+                           kernelWidth: k, strideHeight: 2, strideWidth: 2, padding: .same)
+        }
+        let cases: [(Conv2DGeometry, threads: Int)] = [
+            (stem(26, 5, 32), 2), // the hand detector's stem: padding on every side
+            (stem(40, 3, 24), 2), // 24 channels: a 16-column panel and the 8-wide tail; padding right and below
+            (stem(40, 3, 16), 1),
+            // Kernel rows two input rows apart (still contiguous runs).
+            (Conv2DGeometry(inputHeight: 20, inputWidth: 19, inputChannels: 5, outputChannels: 20, kernelHeight: 3,
+                            kernelWidth: 3, dilationHeight: 2, dilationWidth: 1, padding: .same), 2),
+            // Deep windows: kernel rows of 3×64 floats.
+            (Conv2DGeometry(inputHeight: 9, inputWidth: 8, inputChannels: 64, outputChannels: 16, kernelHeight: 3,
+                            kernelWidth: 3, padding: .same), 2),
+            // A kernel larger than the input: no window fits.
+            (Conv2DGeometry(inputHeight: 3, inputWidth: 4, inputChannels: 2, outputChannels: 8, kernelHeight: 5,
+                            kernelWidth: 5, padding: .same), 1),
+        ]
+        for (i, (g, threads)) in cases.enumerated() {
+            try check(g, seed: UInt64(500 + i), bias: i != 2)
+            try check(g, seed: UInt64(520 + i), threads: threads, fused: true)
+        }
+    }
+
     @Test func samePaddingFollowsTFLite() {
         let g = Conv2DGeometry(inputHeight: 256, inputWidth: 255, inputChannels: 3, outputChannels: 8,
                                kernelHeight: 3, kernelWidth: 3, strideHeight: 2, strideWidth: 2, padding: .same)
