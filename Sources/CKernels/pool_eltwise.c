@@ -102,8 +102,68 @@ static void clamp_portable(const float *x, float *y, float lo, float hi, size_t 
 }
 
 #if VT_X86
-static VT_AVX2_FN void maxpool_avx2(const vt_conv_geometry *g, const float *in, float *out, float lo, float hi,
-                                    size_t r0, size_t r1) { pool_rows(g, in, out, lo, hi, r0, r1, 1); }
+/// MAX_POOL_2D rows with each window's maximum kept in a register, 8 channels at a time (the last
+/// block masked): the comparisons of pool_rows (x > max ? x : max from -inf, then the clamp), so
+/// results are the same bit for bit, NaN included, without its per-tap pass over the output.
+static VT_AVX2_FN void maxpool_avx2(const vt_conv_geometry *g, const float *input, float *output, float lo, float hi,
+                                    size_t r0, size_t r1) {
+    const size_t c = (size_t)g->in_c, row_floats = (size_t)g->in_w * c;
+    const __m256 vlo = _mm256_set1_ps(lo), vhi = _mm256_set1_ps(hi), none = _mm256_set1_ps(-INFINITY);
+    const __m256i tmask = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(c % 8)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    for (size_t row = r0; row < r1; row++) {
+        const int n = (int)(row / g->out_h), oy = (int)(row % g->out_h);
+        const float *img = input + (size_t)n * g->in_h * row_floats;
+        int ky0, ky1;
+        tap_range_pool(oy, g->stride_h, g->pad_top, g->k_h, g->in_h, &ky0, &ky1);
+        for (int ox = 0; ox < g->out_w; ox++) {
+            int kx0, kx1;
+            tap_range_pool(ox, g->stride_w, g->pad_left, g->k_w, g->in_w, &kx0, &kx1);
+            float *out = output + (row * g->out_w + ox) * c;
+            if (ky1 <= ky0 || kx1 <= kx0) {
+                // No tap inside the input: zero, clamped (as pool_rows).
+                const __m256 z = _mm256_min_ps(vhi, _mm256_max_ps(vlo, _mm256_setzero_ps()));
+                for (size_t ch = 0; ch < c; ch += 8) {
+                    if (c - ch < 8) _mm256_maskstore_ps(out + ch, tmask, z);
+                    else _mm256_storeu_ps(out + ch, z);
+                }
+                continue;
+            }
+            const float *window = img + (size_t)(oy * g->stride_h - g->pad_top + ky0) * row_floats +
+                                  (size_t)(ox * g->stride_w - g->pad_left + kx0) * c;
+            size_t ch = 0;
+            for (; ch + 32 <= c; ch += 32) {
+                __m256 m0 = none, m1 = none, m2 = none, m3 = none;
+                const float *tap_row = window + ch;
+                for (int ky = ky0; ky < ky1; ky++, tap_row += row_floats) {
+                    const float *tap = tap_row;
+                    for (int kx = kx0; kx < kx1; kx++, tap += c) {
+                        m0 = _mm256_max_ps(_mm256_loadu_ps(tap), m0);
+                        m1 = _mm256_max_ps(_mm256_loadu_ps(tap + 8), m1);
+                        m2 = _mm256_max_ps(_mm256_loadu_ps(tap + 16), m2);
+                        m3 = _mm256_max_ps(_mm256_loadu_ps(tap + 24), m3);
+                    }
+                }
+                _mm256_storeu_ps(out + ch, _mm256_min_ps(vhi, _mm256_max_ps(vlo, m0)));
+                _mm256_storeu_ps(out + ch + 8, _mm256_min_ps(vhi, _mm256_max_ps(vlo, m1)));
+                _mm256_storeu_ps(out + ch + 16, _mm256_min_ps(vhi, _mm256_max_ps(vlo, m2)));
+                _mm256_storeu_ps(out + ch + 24, _mm256_min_ps(vhi, _mm256_max_ps(vlo, m3)));
+            }
+            for (; ch < c; ch += 8) {
+                const int partial = c - ch < 8;
+                __m256 m = none;
+                const float *tap_row = window + ch;
+                for (int ky = ky0; ky < ky1; ky++, tap_row += row_floats) {
+                    const float *tap = tap_row;
+                    for (int kx = kx0; kx < kx1; kx++, tap += c)
+                        m = _mm256_max_ps(partial ? _mm256_maskload_ps(tap, tmask) : _mm256_loadu_ps(tap), m);
+                }
+                m = _mm256_min_ps(vhi, _mm256_max_ps(vlo, m));
+                if (partial) _mm256_maskstore_ps(out + ch, tmask, m);
+                else _mm256_storeu_ps(out + ch, m);
+            }
+        }
+    }
+}
 static VT_AVX2_FN void avgpool_avx2(const vt_conv_geometry *g, const float *in, float *out, float lo, float hi,
                                     size_t r0, size_t r1) { pool_rows(g, in, out, lo, hi, r0, r1, 0); }
 static VT_AVX2_FN void add_prelu_avx2(const float *x, const float *z, const float *al, float *y, size_t ch,
