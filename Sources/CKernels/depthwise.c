@@ -257,7 +257,7 @@ void vt_dwconv(const vt_conv_geometry *g, const float *input, const float *packe
                float hi, size_t row_begin, size_t row_end, int isa) {
 #if VT_X86
     if (isa >= VT_ISA_AVX2 && g->out_c == g->in_c) {
-        const int wide = isa >= VT_ISA_AVX512 && g->out_c >= 16;
+        const int wide = isa >= VT_ISA_AVX512 && g->out_c >= 16 && (g->out_c % 16 == 0 || g->out_c % 16 > 8);
         for (size_t row = row_begin; row < row_end; row++)
             dw_row_m1_avx2(g, input, packed, output, lo, hi, row, wide);
         return;
