@@ -10,14 +10,29 @@ VT_INLINE void tap_range_pool(int o, int stride, int pad, int k, int size, int *
     *hi = base + k > size ? size - base : k;
 }
 
+/// Output row `row` (of batch * out_h): its image in the batch, its row in it, and its kernel rows
+/// [ky0, ky1) inside the input.
+typedef struct pool_row {
+    const float *img;
+    int oy, ky0, ky1;
+} pool_row;
+
+VT_INLINE pool_row pool_row_at(const vt_conv_geometry *g, const float *input, size_t row) {
+    pool_row r;
+    const size_t n = row / (size_t)g->out_h;
+    r.oy = (int)(row % (size_t)g->out_h);
+    r.img = input + n * g->in_h * g->in_w * (size_t)g->in_c;
+    tap_range_pool(r.oy, g->stride_h, g->pad_top, g->k_h, g->in_h, &r.ky0, &r.ky1);
+    return r;
+}
+
 VT_INLINE void pool_rows(const vt_conv_geometry *g, const float *input, float *output, float lo, float hi,
                          size_t r0, size_t r1, int is_max) {
     const size_t c = (size_t)g->in_c;
     for (size_t row = r0; row < r1; row++) {
-        const int n = (int)(row / g->out_h), oy = (int)(row % g->out_h);
-        const float *img = input + (size_t)n * g->in_h * g->in_w * c;
-        int ky0, ky1;
-        tap_range_pool(oy, g->stride_h, g->pad_top, g->k_h, g->in_h, &ky0, &ky1);
+        const pool_row pr = pool_row_at(g, input, row);
+        const float *img = pr.img;
+        const int oy = pr.oy, ky0 = pr.ky0, ky1 = pr.ky1;
         for (int ox = 0; ox < g->out_w; ox++) {
             int kx0, kx1;
             tap_range_pool(ox, g->stride_w, g->pad_left, g->k_w, g->in_w, &kx0, &kx1);
@@ -111,10 +126,8 @@ static VT_AVX2_FN void maxpool_avx2(const vt_conv_geometry *g, const float *inpu
     const __m256 vlo = _mm256_set1_ps(lo), vhi = _mm256_set1_ps(hi), none = _mm256_set1_ps(-INFINITY);
     const __m256i tmask = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(c % 8)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
     for (size_t row = r0; row < r1; row++) {
-        const int n = (int)(row / g->out_h), oy = (int)(row % g->out_h);
-        const float *img = input + (size_t)n * g->in_h * row_floats;
-        int ky0, ky1;
-        tap_range_pool(oy, g->stride_h, g->pad_top, g->k_h, g->in_h, &ky0, &ky1);
+        const pool_row pr = pool_row_at(g, input, row);
+        const int ky0 = pr.ky0, ky1 = pr.ky1;
         for (int ox = 0; ox < g->out_w; ox++) {
             int kx0, kx1;
             tap_range_pool(ox, g->stride_w, g->pad_left, g->k_w, g->in_w, &kx0, &kx1);
@@ -128,7 +141,7 @@ static VT_AVX2_FN void maxpool_avx2(const vt_conv_geometry *g, const float *inpu
                 }
                 continue;
             }
-            const float *window = img + (size_t)(oy * g->stride_h - g->pad_top + ky0) * row_floats +
+            const float *window = pr.img + (size_t)(pr.oy * g->stride_h - g->pad_top + ky0) * row_floats +
                                   (size_t)(ox * g->stride_w - g->pad_left + kx0) * c;
             size_t ch = 0;
             for (; ch + 32 <= c; ch += 32) {
