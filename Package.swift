@@ -45,7 +45,7 @@ let package = Package(
         .target(name: "Inference", dependencies: ["TFLite", "CKernels", "VisionErrors"], exclude: ["README.md", "Kernels/README.md"]),
         .target(name: "VisionCore", dependencies: ["VisionErrors", "CImageCodecs"]),
         .target(name: "VisionTasks", dependencies: ["VisionCore", "Inference", "TFLite", "VisionErrors"]),
-        .target(name: "VisionRender", dependencies: ["VisionTasks", "VisionCore", "VisionErrors", "CCairo"]),
+        .target(name: "VisionRender", dependencies: ["VisionTasks", "VisionCore", "VisionErrors", "CCairo", "CImageCodecs"]),
         // Video files and live sources through Debian's ffmpeg, driven over pipes.
         .target(name: "VideoIO", dependencies: ["VisionCore", "VisionErrors"]),
         // `vision-tasks serve`: the HTTP/WebSocket API and the browser app, over the public API.

@@ -1,7 +1,8 @@
 // RGB to I420 (planar YUV 4:2:0) for the video encoder's input. Rows are converted in simple
 // loops over whole pixels that the compiler vectorises (luma per pixel; chroma per 2x2 block),
 // compiled twice on x86: for any x86-64 and for AVX2, chosen at run time (about 3x faster at 1080p).
-// An odd last column or row is handled by repeating it.
+// An odd last column or row is handled by repeating it. And RGB(X) bytes to the xRGB words a Cairo
+// canvas draws on, four pixels per byte shuffle on x86.
 #include "image_codecs.h"
 
 #include <stdint.h>
@@ -129,4 +130,51 @@ void ic_pack_i420(const unsigned char *src, size_t stride, int width, int height
     }
 #endif
     pack_baseline(src, stride, width, height, layout, dst);
+}
+
+// ---------------------------------------------------------------- RGB(X) to xRGB words
+
+// Pixels [from, width) of one row, one at a time: 0xFF000000 | R << 16 | G << 8 | B in native order.
+static void expand_pixels(const uint8_t *restrict s, int channels, uint32_t *restrict d, int from, int width) {
+    for (int x = from; x < width; x++) {
+        const uint8_t *p = s + (size_t)channels * x;
+        d[x] = 0xFF000000u | (uint32_t)p[0] << 16 | (uint32_t)p[1] << 8 | (uint32_t)p[2];
+    }
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+
+// One row, four pixels per step: a 16-byte load, a byte shuffle into B, G, R, 0 words, then the
+// opaque alpha. Steps stop while a 16-byte load still ends inside the row; the rest go one at a time.
+__attribute__((target("ssse3"))) static void expand_row_ssse3(const uint8_t *s, int channels, uint32_t *d, int width) {
+    const __m128i shuffle = channels == 3 ? _mm_setr_epi8(2, 1, 0, -1, 5, 4, 3, -1, 8, 7, 6, -1, 11, 10, 9, -1)
+                                          : _mm_setr_epi8(2, 1, 0, -1, 6, 5, 4, -1, 10, 9, 8, -1, 14, 13, 12, -1);
+    const __m128i alpha = _mm_set1_epi32((int)0xFF000000u);
+    int x = 0;
+    for (; (size_t)channels * x + 16 <= (size_t)channels * width; x += 4) {
+        const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + (size_t)channels * x));
+        _mm_storeu_si128((__m128i *)(void *)(d + x), _mm_or_si128(_mm_shuffle_epi8(v, shuffle), alpha));
+    }
+    expand_pixels(s, channels, d, x, width);
+}
+#endif
+
+void ic_expand_xrgb(const unsigned char *src, size_t src_stride, int channels, unsigned char *dst, size_t dst_stride,
+                    int width, int height) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_cpu_init();
+    const int ssse3 = __builtin_cpu_supports("ssse3");
+#endif
+    for (int y = 0; y < height; y++) {
+        const uint8_t *s = src + (size_t)y * src_stride;
+        uint32_t *d = (uint32_t *)(void *)(dst + (size_t)y * dst_stride);
+#if defined(__x86_64__) || defined(__i386__)
+        if (ssse3) {
+            expand_row_ssse3(s, channels, d, width);
+            continue;
+        }
+#endif
+        expand_pixels(s, channels, d, 0, width);
+    }
 }

@@ -1,4 +1,5 @@
 import CCairo
+import CImageCodecs
 import VisionErrors
 
 /// An opaque RGB picture that Cairo draws on: 32-bit xRGB pixels in native byte order
@@ -61,41 +62,12 @@ final class Canvas {
         cairo_surface_mark_dirty(surface)
     }
 
-    /// Copies checked `bytes` into xRGB `pixels` (rows `stride` bytes apart), a row at a time.
+    /// Copies checked `bytes` into xRGB `pixels` (rows `stride` bytes apart).
     private static func copy(_ bytes: UnsafeRawBufferPointer, channels: Int, rowBytes: Int,
                              into pixels: UnsafeMutablePointer<UInt8>, stride: Int, width: Int, height: Int) {
         guard let base = bytes.baseAddress else { return }
-        for y in 0..<height {
-            let src = base.advanced(by: y * rowBytes).assumingMemoryBound(to: UInt8.self)
-            let dst = UnsafeMutableRawPointer(pixels + y * stride).assumingMemoryBound(to: UInt32.self)
-            if channels == 3 {
-                expandRow(src, dst, width)
-            } else {
-                for x in 0..<width {
-                    let s = src + x * 4
-                    dst[x] = 0xFF00_0000 | UInt32(s[0]) << 16 | UInt32(s[1]) << 8 | UInt32(s[2])
-                }
-            }
-        }
-    }
-
-    /// RGB bytes → xRGB words for one row: 4 pixels (12 bytes) per step.
-    @inline(__always)
-    private static func expandRow(_ src: UnsafePointer<UInt8>, _ dst: UnsafeMutablePointer<UInt32>, _ width: Int) {
-        var x = 0
-        while x + 4 <= width {
-            let s = src + 3 * x
-            dst[x] = 0xFF00_0000 | UInt32(s[0]) << 16 | UInt32(s[1]) << 8 | UInt32(s[2])
-            dst[x + 1] = 0xFF00_0000 | UInt32(s[3]) << 16 | UInt32(s[4]) << 8 | UInt32(s[5])
-            dst[x + 2] = 0xFF00_0000 | UInt32(s[6]) << 16 | UInt32(s[7]) << 8 | UInt32(s[8])
-            dst[x + 3] = 0xFF00_0000 | UInt32(s[9]) << 16 | UInt32(s[10]) << 8 | UInt32(s[11])
-            x += 4
-        }
-        while x < width {
-            let s = src + 3 * x
-            dst[x] = 0xFF00_0000 | UInt32(s[0]) << 16 | UInt32(s[1]) << 8 | UInt32(s[2])
-            x += 1
-        }
+        ic_expand_xrgb(base.assumingMemoryBound(to: UInt8.self), rowBytes, Int32(channels), pixels, stride,
+                       Int32(width), Int32(height))
     }
 
     /// A size in pixels that reads the same on small and large pictures: `fraction` of the shorter side, at least `minimum`.

@@ -76,6 +76,30 @@ import VisionTasks
         #expect(Self.rgb(out, 5, 5) == [90, 90, 90])
     }
 
+    @Test func picturesComeBackExactlyWithNothingDrawn() throws {
+        // Every pixel distinct in each channel (a swapped or shifted byte shows), widths around the
+        // 4-pixel steps of the conversion, rows with padding, RGB and RGBX, and a second picture
+        // replacing the first.
+        for (width, height) in [(1, 1), (3, 2), (4, 3), (5, 2), (6, 4), (7, 3), (33, 5)] {
+            for channels in [3, 4] {
+                let rowBytes = width * channels + 5
+                func picture(_ seed: Int) -> [UInt8] {
+                    (0..<rowBytes * height).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 / 251 &+ seed) }
+                }
+                func expected(_ bytes: [UInt8]) -> [UInt8] {
+                    (0..<height).flatMap { y in
+                        (0..<width).flatMap { x in bytes[(y * rowBytes + x * channels)...].prefix(3) }
+                    }
+                }
+                let first = picture(1), second = picture(2)
+                let a = try Annotation(pixels: first, width: width, height: height, channels: channels, rowBytes: rowBytes)
+                #expect(a.rgbPixels() == expected(first), "\(width)x\(height)x\(channels)")
+                try a.replacePixels(second, channels: channels, rowBytes: rowBytes)
+                #expect(a.rgbPixels() == expected(second), "\(width)x\(height)x\(channels), replaced")
+            }
+        }
+    }
+
     @Test func rejectsBuffersThatDoNotFit() {
         #expect(throws: (any Error).self) { try Annotation(pixels: [1, 2, 3], width: 2, height: 2, channels: 3) }
         #expect(throws: (any Error).self) { try Annotation(pixels: [], width: 0, height: 0, channels: 3) }

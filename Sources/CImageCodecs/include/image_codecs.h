@@ -59,6 +59,12 @@ int ic_encode_jpeg(const unsigned char *pixels, int width, int height, size_t st
 /// `dst` holds w2*h2 + 2*(w2/2)*(h2/2) bytes: the Y, U and V planes, rows packed.
 void ic_pack_i420(const unsigned char *src, size_t stride, int width, int height, int layout, unsigned char *dst);
 
+/// Copies `width`×`height` pixels of `channels` (3: RGB, 4: RGBX, the fourth byte ignored) bytes,
+/// rows `src_stride` bytes apart, into Cairo's opaque xRGB words (0xFF000000 | R << 16 | G << 8 | B,
+/// native byte order), rows `dst_stride` bytes apart (a multiple of 4).
+void ic_expand_xrgb(const unsigned char *src, size_t src_stride, int channels, unsigned char *dst, size_t dst_stride,
+                    int width, int height);
+
 /// The picture a warp samples: `height` compact rows of `width` pixels of `bytes_per_pixel`
 /// bytes, with the red, green and blue bytes at those offsets in a pixel (all 0 for gray).
 typedef struct {
