@@ -26,7 +26,9 @@ private func pool(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Floa
     precondition(geometry.outputChannels == geometry.inputChannels, "pooling: channel counts differ")
     let rows = geometry.batch * geometry.outputHeight
     let work = geometry.outputWidth * geometry.outputChannels * geometry.kernelHeight * geometry.kernelWidth
-    threads.split(rows, minimumPerPart: Swift.max(1, 8192 / Swift.max(1, work)),
+    // Split down to about 2,048 taps a part (see depthwiseConv2D: a whole layer after a split one
+    // reads half its input from the other core's cache).
+    threads.split(rows, minimumPerPart: Swift.max(1, 2048 / Swift.max(1, work)),
                   PoolJob(geometry: geometry.c, io: JobIO(input: input, output: output, activation: activation,
                                                           isa: isa.code), kernel: kernel))
 }
