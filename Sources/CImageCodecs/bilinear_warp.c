@@ -3,9 +3,11 @@
 // prefetcher does not see the rows it reads next) and, with AVX2, eight tensor pixels at a time
 // by gathers (the one-pixel path remains for the picture's last bytes, gray pictures and CPUs
 // without AVX2); and the source coordinates, vectorised. The integer arithmetic and the border
-// rules are the same on every path, bit for bit.
+// rules are the same on every path, bit for bit, and a level l becomes fmaf(l, scale, low) on
+// every path (one rounding, as Swift's addingProduct).
 #include "image_codecs.h"
 
+#include <math.h>
 #include <stdint.h>
 
 // How many tensor pixels ahead the source lines are prefetched.
@@ -19,10 +21,10 @@ static inline int border_index(int i, int count, int zero_border) {
 }
 
 // A tensor pixel whose four neighbours are not all inside: OpenCV's remap border rules.
-static void sample_at_border(const ic_warp_source *s, int ix, int iy, const int w[4], float *out,
-                             const float *levels) {
+static void sample_at_border(const ic_warp_source *s, int ix, int iy, const int w[4], float *out, float low,
+                             float scale) {
     if (s->zero_border && (ix >= s->width || ix + 1 < 0 || iy >= s->height || iy + 1 < 0)) {
-        out[0] = out[1] = out[2] = levels[0];
+        out[0] = out[1] = out[2] = fmaf(0.0f, scale, low);
         return;
     }
     const int x0 = border_index(ix, s->width, s->zero_border), x1 = border_index(ix + 1, s->width, s->zero_border);
@@ -34,7 +36,7 @@ static void sample_at_border(const ic_warp_source *s, int ix, int iy, const int 
         int sum = VALUE(x0, y0) * w[0] + VALUE(x1, y0) * w[1] + VALUE(x0, y1) * w[2] + VALUE(x1, y1) * w[3];
 #undef VALUE
         int level = (sum + 16384) >> 15;
-        out[c] = levels[level < 0 ? 0 : level > 255 ? 255 : level];
+        out[c] = fmaf((float)(level < 0 ? 0 : level > 255 ? 255 : level), scale, low);
     }
 }
 
@@ -50,7 +52,7 @@ static inline void prefetch_pixel(const ic_warp_source *s, const int32_t *coordi
 
 // Tensor pixels [begin, end) of a row, one at a time.
 static void warp_pixels(const ic_warp_source *s, const int32_t *coordinates, int begin, int end, int count,
-                        float *out, const float *levels) {
+                        float *out, float low, float scale) {
     const int bpp = s->bytes_per_pixel, r = s->red, g = s->green, b = s->blue;
     const size_t stride = (size_t)s->width * bpp;
     const int inner_width = s->width - 1, inner_height = s->height - 1;
@@ -63,13 +65,16 @@ static void warp_pixels(const ic_warp_source *s, const int32_t *coordinates, int
         if (ix >= 0 && iy >= 0 && ix < inner_width && iy < inner_height) {
             // The weights sum to 2^15, so the rounded result is already within 0...255.
             const uint8_t *p = s->pixels + (size_t)iy * stride + (size_t)ix * bpp, *q = p + stride;
-            out[0] = levels[(p[r] * w[0] + p[r + bpp] * w[1] + q[r] * w[2] + q[r + bpp] * w[3] + 16384) >> 15];
-            out[1] = levels[(p[g] * w[0] + p[g + bpp] * w[1] + q[g] * w[2] + q[g + bpp] * w[3] + 16384) >> 15];
-            out[2] = levels[(p[b] * w[0] + p[b + bpp] * w[1] + q[b] * w[2] + q[b + bpp] * w[3] + 16384) >> 15];
+            out[0] = fmaf((float)((p[r] * w[0] + p[r + bpp] * w[1] + q[r] * w[2] + q[r + bpp] * w[3] + 16384) >> 15),
+                          scale, low);
+            out[1] = fmaf((float)((p[g] * w[0] + p[g + bpp] * w[1] + q[g] * w[2] + q[g + bpp] * w[3] + 16384) >> 15),
+                          scale, low);
+            out[2] = fmaf((float)((p[b] * w[0] + p[b + bpp] * w[1] + q[b] * w[2] + q[b + bpp] * w[3] + 16384) >> 15),
+                          scale, low);
         } else {
             const int cx = ix < -32768 ? -32768 : ix > 32767 ? 32767 : ix;
             const int cy = iy < -32768 ? -32768 : iy > 32767 ? 32767 : iy;
-            sample_at_border(s, cx, cy, w, out, levels);
+            sample_at_border(s, cx, cy, w, out, low, scale);
         }
     }
 }
@@ -82,8 +87,8 @@ static void warp_pixels(const ic_warp_source *s, const int32_t *coordinates, int
 // border, not read where it lies outside (a masked gather leaves it 0). Each neighbour is read as
 // four bytes at its offset; returns 0, writing nothing, when one of those reads would pass the
 // picture's last byte (a pixel at the very end of an RGB picture), for the caller to do one at a time.
-__attribute__((target("avx2"))) static int warp_block8_avx2(const ic_warp_source *s, const int32_t *coordinates,
-                                                            int x, float *out, const float *levels) {
+__attribute__((target("avx2,fma"))) static int warp_block8_avx2(const ic_warp_source *s, const int32_t *coordinates,
+                                                                int x, float *out, float low, float scale) {
     const int bpp = s->bytes_per_pixel, stride = s->width * bpp;
     const __m256i perm = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
     const __m256i c0 = _mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)(coordinates + 2 * x)), perm);
@@ -127,8 +132,9 @@ __attribute__((target("avx2"))) static int warp_block8_avx2(const ic_warp_source
     const __m256i w00 = _mm256_slli_epi32(_mm256_mullo_epi32(gx, gy), 5), w01 = _mm256_slli_epi32(_mm256_mullo_epi32(fx, gy), 5);
     const __m256i w10 = _mm256_slli_epi32(_mm256_mullo_epi32(gx, fy), 5), w11 = _mm256_slli_epi32(_mm256_mullo_epi32(fx, fy), 5);
     const __m256i byte = _mm256_set1_epi32(0xFF), half = _mm256_set1_epi32(16384);
+    const __m256 vlow = _mm256_set1_ps(low), vscale = _mm256_set1_ps(scale);
     const int channel_offsets[3] = {s->red, s->green, s->blue};
-    float values[3][8];
+    __m256 values[3];
     for (int c = 0; c < 3; c++) {
         const __m128i shift = _mm_cvtsi32_si128(8 * channel_offsets[c]);
         const __m256i v00 = _mm256_and_si256(_mm256_srl_epi32(p00, shift), byte);
@@ -139,20 +145,33 @@ __attribute__((target("avx2"))) static int warp_block8_avx2(const ic_warp_source
                                              _mm256_add_epi32(_mm256_mullo_epi32(v10, w10), _mm256_mullo_epi32(v11, w11)));
         // Within 0...255: the weights sum to 2^15 and each neighbour is 0...255.
         const __m256i level = _mm256_srai_epi32(_mm256_add_epi32(sum, half), 15);
-        _mm256_storeu_ps(values[c], _mm256_i32gather_ps(levels, level, 4));
+        values[c] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(level), vscale, vlow);
     }
+    // Interleave r0..r7, g0..g7, b0..b7 as r0 g0 b0 r1 ... b7: each output vector takes its lanes
+    // from the three channels moved into place, then blended.
+    const __m256 r = values[0], g = values[1], b = values[2];
+    const __m256 out0 = _mm256_blend_ps(
+        _mm256_blend_ps(_mm256_permutevar8x32_ps(r, _mm256_setr_epi32(0, 0, 0, 1, 1, 1, 2, 2)),
+                        _mm256_permutevar8x32_ps(g, _mm256_setr_epi32(0, 0, 0, 1, 1, 1, 2, 2)), 0x92),
+        _mm256_permutevar8x32_ps(b, _mm256_setr_epi32(0, 0, 0, 1, 1, 1, 2, 2)), 0x24);
+    const __m256 out1 = _mm256_blend_ps(
+        _mm256_blend_ps(_mm256_permutevar8x32_ps(r, _mm256_setr_epi32(2, 3, 3, 3, 4, 4, 4, 5)),
+                        _mm256_permutevar8x32_ps(g, _mm256_setr_epi32(2, 3, 3, 3, 4, 4, 4, 5)), 0x24),
+        _mm256_permutevar8x32_ps(b, _mm256_setr_epi32(2, 3, 3, 3, 4, 4, 4, 5)), 0x49);
+    const __m256 out2 = _mm256_blend_ps(
+        _mm256_blend_ps(_mm256_permutevar8x32_ps(r, _mm256_setr_epi32(5, 5, 6, 6, 6, 7, 7, 7)),
+                        _mm256_permutevar8x32_ps(g, _mm256_setr_epi32(5, 5, 6, 6, 6, 7, 7, 7)), 0x49),
+        _mm256_permutevar8x32_ps(b, _mm256_setr_epi32(5, 5, 6, 6, 6, 7, 7, 7)), 0x92);
     float *o = out + 3 * x;
-    for (int i = 0; i < 8; i++) {
-        o[3 * i] = values[0][i];
-        o[3 * i + 1] = values[1][i];
-        o[3 * i + 2] = values[2][i];
-    }
+    _mm256_storeu_ps(o, out0);
+    _mm256_storeu_ps(o + 8, out1);
+    _mm256_storeu_ps(o + 16, out2);
     return 1;
 }
 
 // A row eight pixels at a time, one at a time where a block cannot be (and for the last few).
-__attribute__((target("avx2"))) static void warp_row_avx2(const ic_warp_source *s, const int32_t *coordinates,
-                                                          int count, float *out, const float *levels) {
+__attribute__((target("avx2,fma"))) static void warp_row_avx2(const ic_warp_source *s, const int32_t *coordinates,
+                                                              int count, float *out, float low, float scale) {
     const size_t stride = (size_t)s->width * s->bytes_per_pixel;
     int x = 0;
     for (; x + 8 <= count; x += 8) {
@@ -161,29 +180,31 @@ __attribute__((target("avx2"))) static void warp_row_avx2(const ic_warp_source *
             prefetch_pixel(s, coordinates, x + 12, stride);
             prefetch_pixel(s, coordinates, x + 15, stride);
         }
-        if (!warp_block8_avx2(s, coordinates, x, out, levels)) warp_pixels(s, coordinates, x, x + 8, count, out, levels);
+        if (!warp_block8_avx2(s, coordinates, x, out, low, scale))
+            warp_pixels(s, coordinates, x, x + 8, count, out, low, scale);
     }
-    warp_pixels(s, coordinates, x, count, count, out, levels);
+    warp_pixels(s, coordinates, x, count, count, out, low, scale);
 }
 #endif
 
-void ic_warp_row(const ic_warp_source *s, const int32_t *coordinates, int count, float *out, const float *levels) {
+void ic_warp_row(const ic_warp_source *s, const int32_t *coordinates, int count, float *out, float low, float scale) {
 #if defined(__x86_64__) || defined(__i386__)
     // The gathers read four bytes per neighbour at 32-bit offsets: RGB(X) pictures under 2 GiB. Sides
     // up to 32767 keep every coordinate within OpenCV's 16-bit range, which the one-pixel path clamps to.
     __builtin_cpu_init();
     if (s->bytes_per_pixel >= 3 && s->width <= 32767 && s->height <= 32767 &&
-        (int64_t)s->width * s->bytes_per_pixel * s->height < INT32_MAX - 8 && __builtin_cpu_supports("avx2")) {
-        warp_row_avx2(s, coordinates, count, out, levels);
+        (int64_t)s->width * s->bytes_per_pixel * s->height < INT32_MAX - 8 && __builtin_cpu_supports("avx2") &&
+        __builtin_cpu_supports("fma")) {
+        warp_row_avx2(s, coordinates, count, out, low, scale);
         return;
     }
 #endif
-    warp_pixels(s, coordinates, 0, count, count, out, levels);
+    warp_pixels(s, coordinates, 0, count, count, out, low, scale);
 }
 
-void ic_warp_row_portable(const ic_warp_source *s, const int32_t *coordinates, int count, float *out,
-                          const float *levels) {
-    warp_pixels(s, coordinates, 0, count, count, out, levels);
+void ic_warp_row_portable(const ic_warp_source *s, const int32_t *coordinates, int count, float *out, float low,
+                          float scale) {
+    warp_pixels(s, coordinates, 0, count, count, out, low, scale);
 }
 
 // ---------------------------------------------------------------- source coordinates

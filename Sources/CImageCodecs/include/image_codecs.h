@@ -77,12 +77,12 @@ typedef struct {
 
 /// One tensor row of VisionCore's BilinearWarp: `count` RGB float triples into `out`, from source
 /// positions `coordinates` ((x, y) pairs in 1/32 pixel), weighted with OpenCV's 15-bit integer
-/// coefficients and mapped through `levels` (256 floats).
-void ic_warp_row(const ic_warp_source *source, const int32_t *coordinates, int count, float *out,
-                 const float *levels);
+/// coefficients; each resulting level l (0...255) is stored as fmaf(l, scale, low).
+void ic_warp_row(const ic_warp_source *source, const int32_t *coordinates, int count, float *out, float low,
+                 float scale);
 /// ic_warp_row one pixel at a time, without SIMD (what it does on CPUs without AVX2; for tests).
-void ic_warp_row_portable(const ic_warp_source *source, const int32_t *coordinates, int count, float *out,
-                          const float *levels);
+void ic_warp_row_portable(const ic_warp_source *source, const int32_t *coordinates, int count, float *out, float low,
+                          float scale);
 
 /// The source positions of tensor row `y` of a `width`×`height` tensor for ic_warp_row, as OpenCV's
 /// warpPerspective computes them: `matrix` (row-major 3×3, doubles) maps tensor (x, y, 1) to

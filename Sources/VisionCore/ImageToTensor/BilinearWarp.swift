@@ -5,7 +5,7 @@ import CImageCodecs
 /// coordinates in double precision, per 16-row x 64-column block as OpenCV walks the tensor,
 /// rounded (half to even) to 1/32 pixel; the four neighbours weighted by 15-bit integer
 /// coefficients `(32 - fx)(32 - fy)·32` …, summed with rounding and shifted back to a level 0...255,
-/// which is then looked up in the output range table. Both halves are in C: the coordinates
+/// which is then mapped to the output range as `low + level × scale` (one fused rounding). Both halves are in C: the coordinates
 /// (`ic_warp_coordinates`, vectorised, no fused multiply-adds) and the sampling (`ic_warp_row`,
 /// eight tensor pixels at a time with AVX2, prefetching the source lines a rotated crop reads next).
 struct BilinearWarp {
@@ -17,10 +17,10 @@ struct BilinearWarp {
     let inverseMatrix: [Double]
     let zeroBorder: Bool
 
-    /// Fills tensor rows `rows` of the `outWidth`×`outHeight` tensor at `output` (rows are
-    /// independent, so disjoint ranges may run on different threads).
+    /// Fills tensor rows `rows` of the `outWidth`×`outHeight` tensor at `output`, level l as
+    /// `low.addingProduct(l, scale)` (rows are independent, so disjoint ranges may run on different threads).
     func run(into output: UnsafeMutablePointer<Float>, width outWidth: Int, height outHeight: Int, rows: Range<Int>,
-             levels: UnsafePointer<Float>) {
+             low: Float, scale: Float) {
         precondition(inverseMatrix.count == 9, "BilinearWarp: the matrix must be 3x3")
         let (red, green, blue) = format.rgbOffsets
         var picture = ic_warp_source(pixels: source, width: Int32(width), height: Int32(height),
@@ -32,7 +32,7 @@ struct BilinearWarp {
                 guard let matrix = matrix.baseAddress else { return }
                 for y in rows {
                     ic_warp_coordinates(matrix, Int32(y), Int32(outWidth), Int32(outHeight), coordinates)
-                    ic_warp_row(&picture, coordinates, Int32(outWidth), output + y * outWidth * 3, levels)
+                    ic_warp_row(&picture, coordinates, Int32(outWidth), output + y * outWidth * 3, low, scale)
                 }
             }
         }

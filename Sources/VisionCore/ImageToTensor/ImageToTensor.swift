@@ -59,24 +59,18 @@ public enum ImageToTensor {
 
         let low = options.outputRange.lowerBound, high = options.outputRange.upperBound
         let scale = (high - low) / 255
-        try withUnsafeTemporaryAllocation(of: Float.self, capacity: 256) { table in
-            guard let levels = table.baseAddress else { return }
-            for level in 0..<256 {
-                levels[level] = low.addingProduct(Float(level), scale)
+        try image.withUnsafeBufferBytes { pixels in
+            guard let source = pixels.baseAddress else {
+                throw VisionTasksError.invalidImage("image to tensor: the image has no pixels")
             }
-            try image.withUnsafeBufferBytes { pixels in
-                guard let source = pixels.baseAddress else {
-                    throw VisionTasksError.invalidImage("image to tensor: the image has no pixels")
-                }
-                let warp = BilinearWarp(source: source.assumingMemoryBound(to: UInt8.self),
-                                        width: image.bufferWidth, height: image.bufferHeight, format: image.bufferFormat,
-                                        inverseMatrix: inverse, zeroBorder: options.borderMode == .zero)
-                let (width, height) = (options.outputWidth, options.outputHeight)
-                if let splitRows {
-                    splitRows(height) { warp.run(into: outputBase, width: width, height: height, rows: $0, levels: levels) }
-                } else {
-                    warp.run(into: outputBase, width: width, height: height, rows: 0 ..< height, levels: levels)
-                }
+            let warp = BilinearWarp(source: source.assumingMemoryBound(to: UInt8.self),
+                                    width: image.bufferWidth, height: image.bufferHeight, format: image.bufferFormat,
+                                    inverseMatrix: inverse, zeroBorder: options.borderMode == .zero)
+            let (width, height) = (options.outputWidth, options.outputHeight)
+            if let splitRows {
+                splitRows(height) { warp.run(into: outputBase, width: width, height: height, rows: $0, low: low, scale: scale) }
+            } else {
+                warp.run(into: outputBase, width: width, height: height, rows: 0 ..< height, low: low, scale: scale)
             }
         }
         return ImageToTensorTransform(
