@@ -138,6 +138,37 @@ VT_INLINE VT_AVX2_FN void dw_pixels_avx2(const int NP, const vt_conv_geometry *g
     }
 }
 
+/// dw_pixels_avx2 for 4 pixels of a KW-wide kernel with stride and dilation 1 across: each kernel
+/// row's 4 + KW - 1 input vectors are loaded once and shared by the KW taps that read them (the
+/// general body loads 4 per tap), the products summed in the same order. Four pixels keep inputs,
+/// accumulators and a weight within AVX2's 16 registers.
+VT_INLINE VT_AVX2_FN void dw_pixels4_s1_avx2(const int KW, const vt_conv_geometry *g, const float *in0,
+                                             const float *w0, const float *bias, float *out, int ky0, int ky1,
+                                             __m256 vlo, __m256 vhi, __m256i tmask) {
+    const size_t c = (size_t)g->out_c, cpad = vt_round_up(c, 8);
+    const size_t ystep = (size_t)g->dil_h * g->in_w * c;
+    for (size_t ch = 0; ch < c; ch += 8) {
+        const int partial = ch + 8 > c;
+        __m256 acc[4];
+        for (int p = 0; p < 4; p++) acc[p] = _mm256_loadu_ps(bias + ch);
+        const float *in = in0 + ch, *wy = w0 + ch;
+        for (int ky = ky0; ky < ky1; ky++, in += ystep, wy += cpad * KW) {
+            __m256 x[4 + 5 - 1];
+            for (int j = 0; j < 4 + KW - 1; j++)
+                x[j] = partial ? _mm256_maskload_ps(in + j * c, tmask) : _mm256_loadu_ps(in + j * c);
+            for (int kx = 0; kx < KW; kx++) {
+                const __m256 wv = _mm256_loadu_ps(wy + kx * cpad);
+                for (int p = 0; p < 4; p++) acc[p] = _mm256_fmadd_ps(x[p + kx], wv, acc[p]);
+            }
+        }
+        for (int p = 0; p < 4; p++) {
+            const __m256 y = _mm256_min_ps(_mm256_max_ps(acc[p], vlo), vhi);
+            if (partial) _mm256_maskstore_ps(out + p * c + ch, tmask, y);
+            else _mm256_storeu_ps(out + p * c + ch, y);
+        }
+    }
+}
+
 /// AVX-512 version of dw_pixels_avx2: 16-channel blocks, masked at the end (loads of weights and
 /// bias too, since their padding only reaches a multiple of 8).
 VT_INLINE VT_AVX512_FN void dw_pixels_avx512_body(const int NP, const vt_conv_geometry *g, const float *in0,
@@ -167,9 +198,40 @@ VT_INLINE VT_AVX512_FN void dw_pixels_avx512_body(const int NP, const vt_conv_ge
     }
 }
 
+/// dw_pixels_avx512_body for 8 pixels of a KW-wide kernel with stride and dilation 1 across: each
+/// kernel row's 8 + KW - 1 input vectors are loaded once and shared by the KW taps that read them
+/// (the general body loads 8 per tap), the products summed in the same order.
+VT_INLINE VT_AVX512_FN void dw_pixels8_s1_avx512_body(const int KW, const vt_conv_geometry *g, const float *in0,
+                                                      const float *w0, const float *bias, float *out, int ky0,
+                                                      int ky1, const float *lohi) {
+    const size_t c = (size_t)g->out_c, cpad = vt_round_up(c, 8);
+    const size_t ystep = (size_t)g->dil_h * g->in_w * c;
+    const __m512 vlo = _mm512_set1_ps(lohi[0]), vhi = _mm512_set1_ps(lohi[1]);
+    for (size_t ch = 0; ch < c; ch += 16) {
+        const __mmask16 m = c - ch >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << (c - ch)) - 1u);
+        __m512 acc[8];
+        const __m512 b = _mm512_maskz_loadu_ps(m, bias + ch);
+        for (int p = 0; p < 8; p++) acc[p] = b;
+        const float *in = in0 + ch, *wy = w0 + ch;
+        for (int ky = ky0; ky < ky1; ky++, in += ystep, wy += cpad * KW) {
+            __m512 x[8 + 5 - 1];
+            for (int j = 0; j < 8 + KW - 1; j++) x[j] = _mm512_maskz_loadu_ps(m, in + j * c);
+            for (int kx = 0; kx < KW; kx++) {
+                const __m512 wv = _mm512_maskz_loadu_ps(m, wy + kx * cpad);
+                for (int p = 0; p < 8; p++) acc[p] = _mm512_fmadd_ps(x[p + kx], wv, acc[p]);
+            }
+        }
+        for (int p = 0; p < 8; p++)
+            _mm512_mask_storeu_ps(out + p * c + ch, m, _mm512_min_ps(_mm512_max_ps(acc[p], vlo), vhi));
+    }
+}
+
 static VT_AVX512_FN void dw_pixels_avx512(int np, const vt_conv_geometry *g, const float *in0, const float *w0,
                                           const float *bias, float *out, int ky0, int ky1, const float *lohi) {
-    if (np == 8) dw_pixels_avx512_body(8, g, in0, w0, bias, out, ky0, ky1, lohi);
+    const int unit = g->stride_w == 1 && g->dil_w == 1;
+    if (np == 8 && unit && g->k_w == 3) dw_pixels8_s1_avx512_body(3, g, in0, w0, bias, out, ky0, ky1, lohi);
+    else if (np == 8 && unit && g->k_w == 5) dw_pixels8_s1_avx512_body(5, g, in0, w0, bias, out, ky0, ky1, lohi);
+    else if (np == 8) dw_pixels_avx512_body(8, g, in0, w0, bias, out, ky0, ky1, lohi);
     else dw_pixels_avx512_body(4, g, in0, w0, bias, out, ky0, ky1, lohi);
 }
 
@@ -190,6 +252,7 @@ static VT_AVX2_FN void dw_row_m1_avx2(const vt_conv_geometry *g, const float *in
     const int iy0 = oy * g->stride_h - g->pad_top + ky0 * g->dil_h;
     const int tail = (int)(c % 8);
     const __m256i tmask = lane_mask(tail);
+    const int unit = g->stride_w == 1 && g->dil_w == 1;
     // Interior columns [ox_in0, ox_in1): every kx tap lies inside the input.
     const int span = (kw - 1) * g->dil_w;
     int ox_in0 = (g->pad_left + g->stride_w - 1) / g->stride_w;
@@ -203,9 +266,18 @@ static VT_AVX2_FN void dw_row_m1_avx2(const vt_conv_geometry *g, const float *in
             const float *w0 = packed + cpad * (1 + (size_t)ky0 * kw);
             float *out = output + (row * g->out_w + ox) * c;
             const int np = ox + 8 <= ox_in1 ? 8 : 4;
-            if (wide) dw_pixels_avx512(np, g, in0, w0, packed, out, ky0, ky1, lohi);
-            else if (np == 8) dw_pixels_avx2(8, g, in0, w0, packed, out, ky0, ky1, vlo, vhi, tmask);
-            else dw_pixels_avx2(4, g, in0, w0, packed, out, ky0, ky1, vlo, vhi, tmask);
+            if (wide) {
+                dw_pixels_avx512(np, g, in0, w0, packed, out, ky0, ky1, lohi);
+            } else if (unit && (kw == 3 || kw == 5)) {
+                for (int q = 0; q < np; q += 4) { // stride 1: the next 4 pixels start 4 input pixels on
+                    if (kw == 3) dw_pixels4_s1_avx2(3, g, in0 + q * c, w0, packed, out + q * c, ky0, ky1, vlo, vhi, tmask);
+                    else dw_pixels4_s1_avx2(5, g, in0 + q * c, w0, packed, out + q * c, ky0, ky1, vlo, vhi, tmask);
+                }
+            } else if (np == 8) {
+                dw_pixels_avx2(8, g, in0, w0, packed, out, ky0, ky1, vlo, vhi, tmask);
+            } else {
+                dw_pixels_avx2(4, g, in0, w0, packed, out, ky0, ky1, vlo, vhi, tmask);
+            }
             ox += np - 1;
             continue;
         }
