@@ -138,13 +138,13 @@ VT_INLINE VT_AVX2_FN void dw_pixels_avx2(const int NP, const vt_conv_geometry *g
     }
 }
 
-/// dw_pixels_avx2 for 4 pixels of a KW-wide kernel with stride and dilation 1 across: each kernel
-/// row's 4 + KW - 1 input vectors are loaded once and shared by the KW taps that read them (the
-/// general body loads 4 per tap), the products summed in the same order. Four pixels keep inputs,
-/// accumulators and a weight within AVX2's 16 registers.
-VT_INLINE VT_AVX2_FN void dw_pixels4_s1_avx2(const int KW, const vt_conv_geometry *g, const float *in0,
-                                             const float *w0, const float *bias, float *out, int ky0, int ky1,
-                                             __m256 vlo, __m256 vhi, __m256i tmask) {
+/// dw_pixels_avx2 for 4 pixels of a KW-wide kernel with stride S (1 or 2) and dilation 1 across:
+/// each kernel row's 3 * S + KW input vectors are loaded once and shared by the taps that read them
+/// (the general body loads 4 per tap), the products summed in the same order. Four pixels keep
+/// inputs, accumulators and a weight within AVX2's 16 registers.
+VT_INLINE VT_AVX2_FN void dw_pixels4_row_avx2(const int KW, const int S, const vt_conv_geometry *g, const float *in0,
+                                              const float *w0, const float *bias, float *out, int ky0, int ky1,
+                                              __m256 vlo, __m256 vhi, __m256i tmask) {
     const size_t c = (size_t)g->out_c, cpad = vt_round_up(c, 8);
     const size_t ystep = (size_t)g->dil_h * g->in_w * c;
     for (size_t ch = 0; ch < c; ch += 8) {
@@ -153,12 +153,12 @@ VT_INLINE VT_AVX2_FN void dw_pixels4_s1_avx2(const int KW, const vt_conv_geometr
         for (int p = 0; p < 4; p++) acc[p] = _mm256_loadu_ps(bias + ch);
         const float *in = in0 + ch, *wy = w0 + ch;
         for (int ky = ky0; ky < ky1; ky++, in += ystep, wy += cpad * KW) {
-            __m256 x[4 + 5 - 1];
-            for (int j = 0; j < 4 + KW - 1; j++)
+            __m256 x[3 * 2 + 5];
+            for (int j = 0; j < 3 * S + KW; j++)
                 x[j] = partial ? _mm256_maskload_ps(in + j * c, tmask) : _mm256_loadu_ps(in + j * c);
             for (int kx = 0; kx < KW; kx++) {
                 const __m256 wv = _mm256_loadu_ps(wy + kx * cpad);
-                for (int p = 0; p < 4; p++) acc[p] = _mm256_fmadd_ps(x[p + kx], wv, acc[p]);
+                for (int p = 0; p < 4; p++) acc[p] = _mm256_fmadd_ps(x[S * p + kx], wv, acc[p]);
             }
         }
         for (int p = 0; p < 4; p++) {
@@ -198,12 +198,12 @@ VT_INLINE VT_AVX512_FN void dw_pixels_avx512_body(const int NP, const vt_conv_ge
     }
 }
 
-/// dw_pixels_avx512_body for 8 pixels of a KW-wide kernel with stride and dilation 1 across: each
-/// kernel row's 8 + KW - 1 input vectors are loaded once and shared by the KW taps that read them
-/// (the general body loads 8 per tap), the products summed in the same order.
-VT_INLINE VT_AVX512_FN void dw_pixels8_s1_avx512_body(const int KW, const vt_conv_geometry *g, const float *in0,
-                                                      const float *w0, const float *bias, float *out, int ky0,
-                                                      int ky1, const float *lohi) {
+/// dw_pixels_avx512_body for 8 pixels of a KW-wide kernel with stride S (1 or 2) and dilation 1
+/// across: each kernel row's 7 * S + KW input vectors are loaded once and shared by the taps that
+/// read them (the general body loads 8 per tap), the products summed in the same order.
+VT_INLINE VT_AVX512_FN void dw_pixels8_row_avx512(const int KW, const int S, const vt_conv_geometry *g,
+                                                  const float *in0, const float *w0, const float *bias, float *out,
+                                                  int ky0, int ky1, const float *lohi) {
     const size_t c = (size_t)g->out_c, cpad = vt_round_up(c, 8);
     const size_t ystep = (size_t)g->dil_h * g->in_w * c;
     const __m512 vlo = _mm512_set1_ps(lohi[0]), vhi = _mm512_set1_ps(lohi[1]);
@@ -214,11 +214,11 @@ VT_INLINE VT_AVX512_FN void dw_pixels8_s1_avx512_body(const int KW, const vt_con
         for (int p = 0; p < 8; p++) acc[p] = b;
         const float *in = in0 + ch, *wy = w0 + ch;
         for (int ky = ky0; ky < ky1; ky++, in += ystep, wy += cpad * KW) {
-            __m512 x[8 + 5 - 1];
-            for (int j = 0; j < 8 + KW - 1; j++) x[j] = _mm512_maskz_loadu_ps(m, in + j * c);
+            __m512 x[7 * 2 + 5];
+            for (int j = 0; j < 7 * S + KW; j++) x[j] = _mm512_maskz_loadu_ps(m, in + j * c);
             for (int kx = 0; kx < KW; kx++) {
                 const __m512 wv = _mm512_maskz_loadu_ps(m, wy + kx * cpad);
-                for (int p = 0; p < 8; p++) acc[p] = _mm512_fmadd_ps(x[p + kx], wv, acc[p]);
+                for (int p = 0; p < 8; p++) acc[p] = _mm512_fmadd_ps(x[S * p + kx], wv, acc[p]);
             }
         }
         for (int p = 0; p < 8; p++)
@@ -228,11 +228,15 @@ VT_INLINE VT_AVX512_FN void dw_pixels8_s1_avx512_body(const int KW, const vt_con
 
 static VT_AVX512_FN void dw_pixels_avx512(int np, const vt_conv_geometry *g, const float *in0, const float *w0,
                                           const float *bias, float *out, int ky0, int ky1, const float *lohi) {
-    const int unit = g->stride_w == 1 && g->dil_w == 1;
-    if (np == 8 && unit && g->k_w == 3) dw_pixels8_s1_avx512_body(3, g, in0, w0, bias, out, ky0, ky1, lohi);
-    else if (np == 8 && unit && g->k_w == 5) dw_pixels8_s1_avx512_body(5, g, in0, w0, bias, out, ky0, ky1, lohi);
+    const int s = g->dil_w == 1 && g->stride_w <= 2 ? g->stride_w : 0, kw = g->k_w; // s 0: the general body
+#define VT_ROW(KW, S) dw_pixels8_row_avx512(KW, S, g, in0, w0, bias, out, ky0, ky1, lohi)
+    if (np == 8 && s == 1 && kw == 3) VT_ROW(3, 1);
+    else if (np == 8 && s == 1 && kw == 5) VT_ROW(5, 1);
+    else if (np == 8 && s == 2 && kw == 3) VT_ROW(3, 2);
+    else if (np == 8 && s == 2 && kw == 5) VT_ROW(5, 2);
     else if (np == 8) dw_pixels_avx512_body(8, g, in0, w0, bias, out, ky0, ky1, lohi);
     else dw_pixels_avx512_body(4, g, in0, w0, bias, out, ky0, ky1, lohi);
+#undef VT_ROW
 }
 
 /// AVX2 multiplier-1 row: interior pixels in groups of 8 and 4 (dw_pixels_avx2); border pixels one
@@ -252,7 +256,7 @@ static VT_AVX2_FN void dw_row_m1_avx2(const vt_conv_geometry *g, const float *in
     const int iy0 = oy * g->stride_h - g->pad_top + ky0 * g->dil_h;
     const int tail = (int)(c % 8);
     const __m256i tmask = lane_mask(tail);
-    const int unit = g->stride_w == 1 && g->dil_w == 1;
+    const int unit = g->stride_w == 1 && g->dil_w == 1, pair = g->stride_w == 2 && g->dil_w == 1;
     // Interior columns [ox_in0, ox_in1): every kx tap lies inside the input.
     const int span = (kw - 1) * g->dil_w;
     int ox_in0 = (g->pad_left + g->stride_w - 1) / g->stride_w;
@@ -268,10 +272,14 @@ static VT_AVX2_FN void dw_row_m1_avx2(const vt_conv_geometry *g, const float *in
             const int np = ox + 8 <= ox_in1 ? 8 : 4;
             if (wide) {
                 dw_pixels_avx512(np, g, in0, w0, packed, out, ky0, ky1, lohi);
-            } else if (unit && (kw == 3 || kw == 5)) {
-                for (int q = 0; q < np; q += 4) { // stride 1: the next 4 pixels start 4 input pixels on
-                    if (kw == 3) dw_pixels4_s1_avx2(3, g, in0 + q * c, w0, packed, out + q * c, ky0, ky1, vlo, vhi, tmask);
-                    else dw_pixels4_s1_avx2(5, g, in0 + q * c, w0, packed, out + q * c, ky0, ky1, vlo, vhi, tmask);
+            } else if ((unit && (kw == 3 || kw == 5)) || (pair && kw == 3)) {
+                // The next 4 pixels start 4 * stride input pixels on. Stride 2 with 5 taps would need
+                // 11 input registers: the general body.
+                for (int q = 0; q < np; q += 4) {
+                    const float *in = in0 + (size_t)q * g->stride_w * c;
+                    if (pair) dw_pixels4_row_avx2(3, 2, g, in, w0, packed, out + q * c, ky0, ky1, vlo, vhi, tmask);
+                    else if (kw == 3) dw_pixels4_row_avx2(3, 1, g, in, w0, packed, out + q * c, ky0, ky1, vlo, vhi, tmask);
+                    else dw_pixels4_row_avx2(5, 1, g, in, w0, packed, out + q * c, ky0, ky1, vlo, vhi, tmask);
                 }
             } else if (np == 8) {
                 dw_pixels_avx2(8, g, in0, w0, packed, out, ky0, ky1, vlo, vhi, tmask);

@@ -43,13 +43,16 @@ import Testing
     }
 
     @Test func rowsOfEightPixelsShareTheirInputs() throws {
-        // Stride 1, 3×3 and 5×5: groups of eight interior pixels load each kernel row once; maps wide
+        // Strides 1 and 2, 3×3 and 5×5: groups of interior pixels load each kernel row once; maps wide
         // enough for several groups and a remainder, channels in 16-wide blocks, a masked last
         // block (25) and the 8-wide AVX2 ones (24, 40), with and without padding, on two threads.
         for (i, (k, c)) in [(3, 16), (5, 32), (3, 25), (5, 48), (3, 24), (5, 40), (5, 16)].enumerated() {
-            let g = Conv2DGeometry(inputHeight: 12 + i, inputWidth: 37 + 3 * i, inputChannels: c, outputChannels: c,
-                                   kernelHeight: k, kernelWidth: k, padding: i % 3 == 2 ? .valid : .same)
-            try check(g, seed: UInt64(600 + i), bias: i != 4, threads: 1 + i % 2)
+            for stride in [1, 2] {
+                let g = Conv2DGeometry(inputHeight: 12 + i, inputWidth: (37 + 3 * i) * stride, inputChannels: c,
+                                       outputChannels: c, kernelHeight: k, kernelWidth: k, strideHeight: stride,
+                                       strideWidth: stride, padding: i % 3 == 2 ? .valid : .same)
+                try check(g, seed: UInt64(600 + 10 * stride + i), bias: i != 4, threads: 1 + i % 2)
+            }
         }
     }
 
