@@ -99,12 +99,6 @@ static void dw_row_generic(const vt_conv_geometry *g, const float *input, const 
 }
 
 #if VT_X86
-/// Lane mask with the first `count` (0..8) lanes on.
-VT_INLINE VT_AVX2_FN __m256i lane_mask(int count) {
-    const __m256i idx = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    return _mm256_cmpgt_epi32(_mm256_set1_epi32(count), idx);
-}
-
 /// AVX2, multiplier 1: NP neighbouring interior output pixels (every kx tap in bounds) starting at
 /// `out`, whose first tap row starts at `in0`; NP accumulators per 8-channel block share each weight load.
 VT_INLINE VT_AVX2_FN void dw_pixels_avx2(const int NP, const vt_conv_geometry *g, const float *in0,
@@ -255,7 +249,7 @@ static VT_AVX2_FN void dw_row_m1_avx2(const vt_conv_geometry *g, const float *in
     const size_t ystep = (size_t)g->dil_h * g->in_w * c, xstep = (size_t)g->dil_w * c;
     const int iy0 = oy * g->stride_h - g->pad_top + ky0 * g->dil_h;
     const int tail = (int)(c % 8);
-    const __m256i tmask = lane_mask(tail);
+    const __m256i tmask = vt_lane_mask(tail);
     const int unit = g->stride_w == 1 && g->dil_w == 1, pair = g->stride_w == 2 && g->dil_w == 1;
     // Interior columns [ox_in0, ox_in1): every kx tap lies inside the input.
     const int span = (kw - 1) * g->dil_w;

@@ -24,3 +24,10 @@ VT_INLINE float vt_clampf(float v, float lo, float hi) {
     v = v < lo ? lo : v;
     return v > hi ? hi : v;
 }
+
+#if VT_X86
+/// AVX2 lane mask with the first `count` (0...8) lanes on, for masked loads and stores of a tail.
+VT_INLINE VT_AVX2_FN __m256i vt_lane_mask(int count) {
+    return _mm256_cmpgt_epi32(_mm256_set1_epi32(count), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+}
+#endif

@@ -124,7 +124,7 @@ static VT_AVX2_FN void maxpool_avx2(const vt_conv_geometry *g, const float *inpu
                                     size_t r0, size_t r1) {
     const size_t c = (size_t)g->in_c, row_floats = (size_t)g->in_w * c;
     const __m256 vlo = _mm256_set1_ps(lo), vhi = _mm256_set1_ps(hi), none = _mm256_set1_ps(-INFINITY);
-    const __m256i tmask = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(c % 8)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    const __m256i tmask = vt_lane_mask((int)(c % 8));
     for (size_t row = r0; row < r1; row++) {
         const pool_row pr = pool_row_at(g, input, row);
         const int ky0 = pr.ky0, ky1 = pr.ky1;
