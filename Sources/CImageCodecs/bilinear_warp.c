@@ -1,6 +1,6 @@
 // VisionCore's BilinearWarp (OpenCV's fixed-point INTER_LINEAR as MediaPipe runs it) in C: the
 // sampling, with a software prefetch (a rotated crop walks the source diagonally, so the hardware
-// prefetcher does not see the rows it reads next) and, with AVX2, eight tensor pixels at a time
+// prefetcher does not see the rows it reads next: the caller passes the next row's positions) and, with AVX2, eight tensor pixels at a time
 // by gathers (the one-pixel path remains for the picture's last bytes, gray pictures and CPUs
 // without AVX2); and the source coordinates, vectorised. The integer arithmetic and the border
 // rules are the same on every path, bit for bit, and a level l becomes fmaf(l, scale, low) on
@@ -9,9 +9,6 @@
 
 #include <math.h>
 #include <stdint.h>
-
-// How many tensor pixels ahead the source lines are prefetched.
-#define PREFETCH_AHEAD 8
 
 // The index read for a neighbour outside the image: clamped, or -1 (a zero) with a zero border.
 static inline int border_index(int i, int count, int zero_border) {
@@ -40,7 +37,10 @@ static void sample_at_border(const ic_warp_source *s, int ix, int iy, const int 
     }
 }
 
-// Prefetches the two source lines tensor pixel `x` reads, when it lies inside.
+// How many tensor pixels ahead the source lines of the row itself are prefetched (without `next`).
+#define PREFETCH_AHEAD 8
+
+// Prefetches the two source lines tensor pixel `x` of `coordinates` reads, when it lies inside.
 static inline void prefetch_pixel(const ic_warp_source *s, const int32_t *coordinates, int x, size_t stride) {
     const int ax = coordinates[2 * x] >> 5, ay = coordinates[2 * x + 1] >> 5;
     if (ax >= 0 && ay >= 0 && ax < s->width - 1 && ay < s->height - 1) {
@@ -50,15 +50,18 @@ static inline void prefetch_pixel(const ic_warp_source *s, const int32_t *coordi
     }
 }
 
-// Tensor pixels [begin, end) of a row, one at a time.
-static void warp_pixels(const ic_warp_source *s, const int32_t *coordinates, int begin, int end, int count,
-                        float *out, float low, float scale) {
+// Tensor pixels [begin, end) of a row, one at a time. Prefetches the source lines of the row to come: pixel x of `next` when set (one row ahead is far
+// enough for a line to come from memory, which a rotated crop, walking the source diagonally,
+// otherwise waits for at almost every pixel), else pixel x + PREFETCH_AHEAD of this row.
+static void warp_pixels(const ic_warp_source *s, const int32_t *coordinates, const int32_t *next, int begin, int end,
+                        int count, float *out, float low, float scale) {
     const int bpp = s->bytes_per_pixel, r = s->red, g = s->green, b = s->blue;
     const size_t stride = (size_t)s->width * bpp;
     const int inner_width = s->width - 1, inner_height = s->height - 1;
     out += 3 * begin;
     for (int x = begin; x < end; x++, out += 3) {
-        if (x + PREFETCH_AHEAD < count) prefetch_pixel(s, coordinates, x + PREFETCH_AHEAD, stride);
+        if (next) prefetch_pixel(s, next, x, stride);
+        else if (x + PREFETCH_AHEAD < count) prefetch_pixel(s, coordinates, x + PREFETCH_AHEAD, stride);
         const int sx = coordinates[2 * x], sy = coordinates[2 * x + 1];
         const int ix = sx >> 5, iy = sy >> 5, fx = sx & 31, fy = sy & 31;
         const int w[4] = {(32 - fx) * (32 - fy) * 32, fx * (32 - fy) * 32, (32 - fx) * fy * 32, fx * fy * 32};
@@ -169,25 +172,52 @@ __attribute__((target("avx2,fma"))) static int warp_block8_avx2(const ic_warp_so
     return 1;
 }
 
+// Prefetches the source lines of the eight pixels of `next` from `x`, their positions clamped into
+// the picture (a pixel outside reads the edge, or nothing), without a branch per pixel.
+__attribute__((target("avx2"))) static inline void prefetch_next8_avx2(const ic_warp_source *s, const int32_t *next,
+                                                                       int x, int stride) {
+    const __m256i perm = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
+    const __m256i c0 = _mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)(next + 2 * x)), perm);
+    const __m256i c1 = _mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)(next + 2 * x + 8)), perm);
+    const __m256i zero = _mm256_setzero_si256();
+    const __m256i ix = _mm256_min_epi32(_mm256_max_epi32(_mm256_srai_epi32(_mm256_permute2x128_si256(c0, c1, 0x20), 5), zero),
+                                        _mm256_set1_epi32(s->width - 1));
+    const __m256i iy = _mm256_min_epi32(_mm256_max_epi32(_mm256_srai_epi32(_mm256_permute2x128_si256(c0, c1, 0x31), 5), zero),
+                                        _mm256_set1_epi32(s->height - 1));
+    const __m256i below = _mm256_min_epi32(_mm256_add_epi32(iy, _mm256_set1_epi32(1)), _mm256_set1_epi32(s->height - 1));
+    const __m256i col = _mm256_mullo_epi32(ix, _mm256_set1_epi32(s->bytes_per_pixel)), vstride = _mm256_set1_epi32(stride);
+    int32_t top[8], bottom[8];
+    _mm256_storeu_si256((__m256i *)top, _mm256_add_epi32(_mm256_mullo_epi32(iy, vstride), col));
+    _mm256_storeu_si256((__m256i *)bottom, _mm256_add_epi32(_mm256_mullo_epi32(below, vstride), col));
+    for (int i = 0; i < 8; i++) {
+        __builtin_prefetch(s->pixels + top[i]);
+        __builtin_prefetch(s->pixels + bottom[i]);
+    }
+}
+
 // A row eight pixels at a time, one at a time where a block cannot be (and for the last few).
 __attribute__((target("avx2,fma"))) static void warp_row_avx2(const ic_warp_source *s, const int32_t *coordinates,
-                                                              int count, float *out, float low, float scale) {
+                                                              const int32_t *next, int count, float *out, float low,
+                                                              float scale) {
     const size_t stride = (size_t)s->width * s->bytes_per_pixel;
     int x = 0;
     for (; x + 8 <= count; x += 8) {
-        if (x + 16 <= count) {
+        if (next) {
+            prefetch_next8_avx2(s, next, x, (int)stride);
+        } else if (x + 16 <= count) {
             prefetch_pixel(s, coordinates, x + 8, stride);
             prefetch_pixel(s, coordinates, x + 12, stride);
             prefetch_pixel(s, coordinates, x + 15, stride);
         }
         if (!warp_block8_avx2(s, coordinates, x, out, low, scale))
-            warp_pixels(s, coordinates, x, x + 8, count, out, low, scale);
+            warp_pixels(s, coordinates, NULL, x, x + 8, count, out, low, scale);
     }
-    warp_pixels(s, coordinates, x, count, count, out, low, scale);
+    warp_pixels(s, coordinates, next, x, count, count, out, low, scale);
 }
 #endif
 
-void ic_warp_row(const ic_warp_source *s, const int32_t *coordinates, int count, float *out, float low, float scale) {
+void ic_warp_row(const ic_warp_source *s, const int32_t *coordinates, const int32_t *next, int count, float *out,
+                 float low, float scale) {
 #if defined(__x86_64__) || defined(__i386__)
     // The gathers read four bytes per neighbour at 32-bit offsets: RGB(X) pictures under 2 GiB. Sides
     // up to 32767 keep every coordinate within OpenCV's 16-bit range, which the one-pixel path clamps to.
@@ -195,16 +225,16 @@ void ic_warp_row(const ic_warp_source *s, const int32_t *coordinates, int count,
     if (s->bytes_per_pixel >= 3 && s->width <= 32767 && s->height <= 32767 &&
         (int64_t)s->width * s->bytes_per_pixel * s->height < INT32_MAX - 8 && __builtin_cpu_supports("avx2") &&
         __builtin_cpu_supports("fma")) {
-        warp_row_avx2(s, coordinates, count, out, low, scale);
+        warp_row_avx2(s, coordinates, next, count, out, low, scale);
         return;
     }
 #endif
-    warp_pixels(s, coordinates, 0, count, count, out, low, scale);
+    warp_pixels(s, coordinates, next, 0, count, count, out, low, scale);
 }
 
 void ic_warp_row_portable(const ic_warp_source *s, const int32_t *coordinates, int count, float *out, float low,
                           float scale) {
-    warp_pixels(s, coordinates, 0, count, count, out, low, scale);
+    warp_pixels(s, coordinates, NULL, 0, count, count, out, low, scale);
 }
 
 // ---------------------------------------------------------------- source coordinates

@@ -70,6 +70,12 @@ import Testing
                         [Int32.random(in: Int32(-64 * spread)...Int32(32 * width * spread), using: &rng),
                          Int32.random(in: Int32(-64 * spread)...Int32(32 * height * spread), using: &rng)]
                     }
+                    // The next row's positions, only prefetched: every other row none, else far
+                    // outside as often as inside, which must change nothing.
+                    let next: [Int32]? = row % 2 == 0 ? nil : (0..<count).flatMap { _ in
+                        [Int32.random(in: Int32(-3200)...Int32(32 * width + 3200), using: &rng),
+                         Int32.random(in: Int32(-3200)...Int32(32 * height + 3200), using: &rng)]
+                    }
                     // An output range that is not a power-of-two multiple of 255, so a wrong level shows.
                     let low = Float.random(in: -2...0, using: &rng), scale = Float.random(in: 0.001...0.02, using: &rng)
                     var fast = [Float](repeating: .nan, count: 3 * count), slow = fast
@@ -77,7 +83,7 @@ import Testing
                         var source = ic_warp_source(pixels: p.baseAddress, width: Int32(width), height: Int32(height),
                                                     bytes_per_pixel: Int32(bpp), red: Int32(red), green: Int32(green),
                                                     blue: Int32(blue), zero_border: zeroBorder)
-                        ic_warp_row(&source, coordinates, Int32(count), &fast, low, scale)
+                        ic_warp_row(&source, coordinates, next, Int32(count), &fast, low, scale)
                         ic_warp_row_portable(&source, coordinates, Int32(count), &slow, low, scale)
                     }
                     #expect(fast == slow, "\(width)x\(height)x\(bpp), zero border \(zeroBorder), row \(row)")

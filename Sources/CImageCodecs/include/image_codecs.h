@@ -77,9 +77,10 @@ typedef struct {
 
 /// One tensor row of VisionCore's BilinearWarp: `count` RGB float triples into `out`, from source
 /// positions `coordinates` ((x, y) pairs in 1/32 pixel), weighted with OpenCV's 15-bit integer
-/// coefficients; each resulting level l (0...255) is stored as fmaf(l, scale, low).
-void ic_warp_row(const ic_warp_source *source, const int32_t *coordinates, int count, float *out, float low,
-                 float scale);
+/// coefficients; each resulting level l (0...255) is stored as fmaf(l, scale, low). `next` (or NULL):
+/// the coordinates of the row sampled next, whose source lines are prefetched meanwhile.
+void ic_warp_row(const ic_warp_source *source, const int32_t *coordinates, const int32_t *next, int count, float *out,
+                 float low, float scale);
 /// ic_warp_row one pixel at a time, without SIMD (what it does on CPUs without AVX2; for tests).
 void ic_warp_row_portable(const ic_warp_source *source, const int32_t *coordinates, int count, float *out, float low,
                           float scale);

@@ -7,7 +7,7 @@ import CImageCodecs
 /// coefficients `(32 - fx)(32 - fy)·32` …, summed with rounding and shifted back to a level 0...255,
 /// which is then mapped to the output range as `low + level × scale` (one fused rounding). Both halves are in C: the coordinates
 /// (`ic_warp_coordinates`, vectorised, no fused multiply-adds) and the sampling (`ic_warp_row`,
-/// eight tensor pixels at a time with AVX2, prefetching the source lines a rotated crop reads next).
+/// eight tensor pixels at a time with AVX2, prefetching the source lines of the next row meanwhile).
 struct BilinearWarp {
     let source: UnsafePointer<UInt8>
     let width: Int
@@ -26,13 +26,22 @@ struct BilinearWarp {
         var picture = ic_warp_source(pixels: source, width: Int32(width), height: Int32(height),
                                      bytes_per_pixel: Int32(format.bytesPerPixel), red: Int32(red),
                                      green: Int32(green), blue: Int32(blue), zero_border: zeroBorder ? 1 : 0)
-        withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * outWidth) { scratch in
-            guard let coordinates = scratch.baseAddress else { return }
+        // Two rows of coordinates: the row sampled and the next, whose source lines are prefetched
+        // meanwhile when the crop is rotated enough that a tensor row crosses a source row every few
+        // pixels (the hardware prefetcher follows rows that stay within one or two source rows).
+        let prefetch = abs(inverseMatrix[3]) > 0.125
+        withUnsafeTemporaryAllocation(of: Int32.self, capacity: 4 * outWidth) { scratch in
+            guard let base = scratch.baseAddress, !rows.isEmpty else { return }
+            var current = base, next = base + 2 * outWidth
             inverseMatrix.withUnsafeBufferPointer { matrix in
                 guard let matrix = matrix.baseAddress else { return }
+                ic_warp_coordinates(matrix, Int32(rows.lowerBound), Int32(outWidth), Int32(outHeight), current)
                 for y in rows {
-                    ic_warp_coordinates(matrix, Int32(y), Int32(outWidth), Int32(outHeight), coordinates)
-                    ic_warp_row(&picture, coordinates, Int32(outWidth), output + y * outWidth * 3, low, scale)
+                    let hasNext = y + 1 < rows.upperBound
+                    if hasNext { ic_warp_coordinates(matrix, Int32(y + 1), Int32(outWidth), Int32(outHeight), next) }
+                    ic_warp_row(&picture, current, hasNext && prefetch ? next : nil, Int32(outWidth),
+                                output + y * outWidth * 3, low, scale)
+                    swap(&current, &next)
                 }
             }
         }
