@@ -262,7 +262,7 @@ VT_INLINE VT_AVX512_FN void ukernel_avx512_body(const int MR, const int NP, cons
         }
     }
     const __m512 vlo = _mm512_set1_ps(t->lo), vhi = _mm512_set1_ps(t->hi), zero = _mm512_setzero_ps();
-    for (int v = 0; v < NP; v++) {
+    VT_UNROLL for (int v = 0; v < NP; v++) {
         const int cols = nc - 16 * v >= 16 ? 16 : nc - 16 * v;
         const __mmask16 mask = (__mmask16)((1u << cols) - 1u);
         const __m512 slope = t->alpha ? _mm512_maskz_loadu_ps(mask, t->alpha + 16 * v) : zero;

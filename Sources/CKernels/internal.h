@@ -15,6 +15,10 @@
 #endif
 
 #define VT_INLINE static inline __attribute__((always_inline))
+/// Unrolls the loop that follows completely. For a micro-kernel's loop over its accumulator
+/// columns: left rolled (as clang leaves it once the kernel is inlined into many variants), the
+/// accumulators are indexed at run time, so they live on the stack around the k loop.
+#define VT_UNROLL _Pragma("clang loop unroll(full)")
 
 /// Columns of one packed weight panel (two AVX2 registers).
 #define VT_NR 16
