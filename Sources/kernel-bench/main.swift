@@ -56,6 +56,8 @@ let cases: [Case] = [
     conv("hand-lm 3x3/2 stem 224x224 3->24", 224, 3, 24, k: 3, stride: 2),
     conv("hand-lm 1x1 112x112 16->64", 112, 16, 64),
     conv("hand-lm 1x1 56x56 24->144", 56, 24, 144),
+    depthwise("hand-lm dw5x5 14x14x672", 14, 672, k: 5),
+    depthwise("hand-lm dw5x5 7x7x1152", 7, 1152, k: 5),
     conv("hand-lm 1x1 14x14 112->672", 14, 112, 672),
     conv("hand-lm 1x1 7x7 192->1152", 7, 192, 1152),
     conv("conv 3x3 64x64 32->32", 64, 32, 32, k: 3),

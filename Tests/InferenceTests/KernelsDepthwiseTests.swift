@@ -56,6 +56,20 @@ import Testing
         }
     }
 
+    @Test func manyChannelsRunInSlices() throws {
+        // Rows whose weights would not fit in L1 run slice by slice (5×5: 128 channels, 3×3: 256):
+        // small maps where most pixels are at a border, full and masked last slices, AVX-512 (297,
+        // 300, 185) and AVX2 (200, 264) blocks, strides 1 and 2, on two threads.
+        let shapes = [(5, 297, 7), (5, 200, 9), (3, 300, 6), (3, 264, 14), (5, 129, 14), (5, 185, 8)]
+        for (i, (k, c, side)) in shapes.enumerated() {
+            let stride = i == 3 || i == 4 ? 2 : 1
+            let g = Conv2DGeometry(inputHeight: side, inputWidth: side + i, inputChannels: c, outputChannels: c,
+                                   kernelHeight: k, kernelWidth: k, strideHeight: stride, strideWidth: stride,
+                                   padding: .same)
+            try check(g, seed: UInt64(700 + i), bias: i != 1, threads: 1 + i % 2)
+        }
+    }
+
     @Test func depthMultiplierAboveOne() throws {
         let g = Conv2DGeometry(inputHeight: 9, inputWidth: 8, inputChannels: 5, outputChannels: 15,
                                kernelHeight: 3, kernelWidth: 3, strideHeight: 2, strideWidth: 2, padding: .same)
