@@ -42,6 +42,10 @@ final class ChildProcess: @unchecked Sendable {
         } catch {
             throw VisionTasksError.invalidVideo("could not start \(tool): \(error.localizedDescription)")
         }
+        // 1 MiB pipes (Linux F_SETPIPE_SZ; the default is 64 KiB): a 1080p frame then crosses in a
+        // few reads, not a hundred, each a wake-up of one process by the other.
+        _ = fcntl(stdoutPipe.fileHandleForReading.fileDescriptor, 1031, 1 << 20)
+        if let stdinPipe { _ = fcntl(stdinPipe.fileHandleForWriting.fileDescriptor, 1031, 1 << 20) }
         let handle = stderrPipe.fileHandleForReading
         let thread = Thread { [weak self] in
             var pending = Data()
