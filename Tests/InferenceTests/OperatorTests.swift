@@ -81,6 +81,37 @@ func runOp(_ op: any GraphOperation, _ a: ([Int], [Float]), _ b: ([Int], [Float]
         #expect(try runOp(BinaryOperator(.maximum, .none), ([19], x), ([1], [0.5]), out: [19]) == x.map { max($0, 0.5) })
     }
 
+    /// Rows shorter than a vector with the other input one repeated row (the gesture embedder's
+    /// [1, 21, 3] - [1, 1, 3]), on either side, with a clamp, ending in a partial vector.
+    @Test func shortRepeatedRows() throws {
+        let cases: [(BinaryOperator.Kind, [Int], [Int], Bool)] = [
+            (.sub, [1, 21, 3], [1, 1, 3], false), (.div, [1, 1, 3], [1, 7, 3], true), (.mul, [5, 7], [7], false),
+            (.sub, [2], [9, 2], true), (.maximum, [11, 5], [1, 5], false),
+        ]
+        for (kind, shapeA, shapeB, clampToOne) in cases {
+            let countA = shapeA.reduce(1, *), countB = shapeB.reduce(1, *)
+            let a = (0..<countA).map { Float($0 % 13) * 0.37 - 2 }, b = (0..<countB).map { Float($0 % 11) * 0.29 + 0.5 }
+            let rows = max(countA, countB) / shapeA.last!, period = shapeA.last!
+            let out = countA > countB ? shapeA : shapeB
+            let got = try runOp(BinaryOperator(kind, clampToOne ? .reluN1To1 : .none), (shapeA, a), (shapeB, b), out: out)
+            var expected: [Float] = []
+            for r in 0..<rows {
+                for j in 0..<period {
+                    let x = countA > countB ? a[r * period + j] : a[j], y = countA > countB ? b[j] : b[r * period + j]
+                    var v: Float
+                    switch kind {
+                    case .sub: v = x - y
+                    case .div: v = x / y
+                    case .mul: v = x * y
+                    default: v = max(x, y)
+                    }
+                    expected.append(clampToOne ? min(max(v, -1), 1) : v)
+                }
+            }
+            #expect(got == expected, "\(kind) \(shapeA) \(shapeB)")
+        }
+    }
+
     @Test func fusedActivations() throws {
         let x: [Float] = [-8, -1, -0.5, 0, 0.5, 3, 7, 9, -3]
         let zero = [Float](repeating: 0, count: 9)

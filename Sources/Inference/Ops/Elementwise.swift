@@ -73,6 +73,16 @@ struct BroadcastPlan: Equatable {
         stridesA = Inference.dims([Int](repeating: 0, count: pad) + dims.map(\.sa))
         stridesB = Inference.dims([Int](repeating: 0, count: pad) + dims.map(\.sb))
     }
+
+    /// The row length when the output is rows of fewer than 8 values, one input contiguous and the
+    /// other the same row repeated (periodicBinaryKernel's case); nil otherwise.
+    var shortPeriod: Int? {
+        let n = extents[collapsedRank - 1], outer = collapsedRank - 2
+        guard n > 1, n < 8, (0..<outer).allSatisfy({ extents[$0] == 1 }), extents[outer] > 1,
+              stridesA[collapsedRank - 1] == 1, stridesB[collapsedRank - 1] == 1 else { return nil }
+        let (a, b) = (stridesA[outer], stridesB[outer])
+        return (a == n && b == 0) || (a == 0 && b == n) ? n : nil
+    }
 }
 
 /// Applies `F` over one contiguous row of `n` outputs; a and b advance by 1 or stay (scalar).
@@ -125,6 +135,10 @@ func binaryKernel<F: BinaryFunction>(_: F.Type, plan: BroadcastPlan, a: UnsafePo
     let (lo, hi) = activation.bounds
     let clamp = activation != .none
     let e = plan.extents, sa = plan.stridesA, sb = plan.stridesB
+    if let period = plan.shortPeriod {
+        return periodicBinaryKernel(F.self, rows: e[4], period: period, aIsPeriodic: sa[4] == 0, a: a, b: b, out: out,
+                                    lo: lo, hi: hi, clamp: clamp)
+    }
     return BoundKernel {
         let n = e[5], stepA = sa[5], stepB = sb[5]
         var o = out
@@ -140,6 +154,35 @@ func binaryKernel<F: BinaryFunction>(_: F.Type, plan: BroadcastPlan, a: UnsafePo
                         }
                     }
                 }
+            }
+        }
+    }
+}
+
+/// `binaryKernel` for rows shorter than a vector (shortPeriod): one operand contiguous, the other
+/// one row repeated, as [1, 21, 3] - [1, 1, 3]. The output is walked 8 values at a time across
+/// rows, the repeated row read from a copy laid end to end (`period` + 8 values, taken at the
+/// phase where each group of 8 starts), instead of one partial vector per row.
+func periodicBinaryKernel<F: BinaryFunction>(_: F.Type, rows: Int, period: Int, aIsPeriodic: Bool,
+                                             a: UnsafePointer<Float>, b: UnsafePointer<Float>,
+                                             out: UnsafeMutablePointer<Float>, lo: Float, hi: Float,
+                                             clamp: Bool) -> Kernel {
+    let count = rows * period
+    let (full, repeated) = aIsPeriodic ? (b, a) : (a, b)
+    return BoundKernel {
+        let vlo = SIMD8<Float>(repeating: lo), vhi = SIMD8<Float>(repeating: hi)
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: period + 8) { tile in
+            guard let tile = tile.baseAddress else { return }
+            for t in 0..<(period + 8) { tile[t] = repeated[t % period] }
+            var i = 0
+            while i < count {
+                let m = min(8, count - i)
+                let x = m == 8 ? load8(full + i) : loadPartial(full + i, m)
+                let r = load8(tile + i % period)
+                var y = aIsPeriodic ? F.apply(r, x) : F.apply(x, r)
+                if clamp { y = lanewiseMin(lanewiseMax(y, vlo), vhi) }
+                if m == 8 { store8(y, out + i) } else { storePartial(y, out + i, m) }
+                i += 8
             }
         }
     }
