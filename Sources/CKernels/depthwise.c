@@ -101,7 +101,8 @@ static void dw_row_generic(const vt_conv_geometry *g, const float *input, const 
 #if VT_X86
 // The x86 kernels below compute `len` channels of their pixels from the channel their pointers
 // (input, weights, bias, output) point at: a slice of the out_c channels (dw_row_m1_avx2), pixels
-// still out_c channels apart. A slice other than the last is a multiple of 16 channels.
+// still out_c channels apart. A slice other than the last is a multiple of 64 channels, so the
+// last slice's tail (len % 8) is the whole row's (c % 8), which the AVX2 tail mask covers.
 
 /// AVX2, multiplier 1: NP neighbouring interior output pixels (every kx tap in bounds) starting at
 /// `out`, whose first tap row starts at `in0`; NP accumulators per 8-channel block share each weight load.
@@ -241,8 +242,8 @@ static VT_AVX512_FN void dw_pixels_avx512(int np, const vt_conv_geometry *g, siz
 /// AVX2, multiplier 1: one output pixel (at a border) with taps [ky0, ky1) x [kx0, kx1), 32
 /// channels (4 accumulators) per step, then 8, masked at the end.
 VT_INLINE VT_AVX2_FN void dw_pixel_avx2(const vt_conv_geometry *g, size_t len, const float *in0, const float *w0,
-                                     const float *bias, float *out, int ky0, int ky1, int kx0, int kx1, __m256 vlo,
-                                     __m256 vhi, __m256i tmask) {
+                                        const float *bias, float *out, int ky0, int ky1, int kx0, int kx1,
+                                        __m256 vlo, __m256 vhi, __m256i tmask) {
     const size_t c = (size_t)g->out_c, cpad = vt_round_up(c, 8), kw = (size_t)g->k_w;
     const size_t ystep = (size_t)g->dil_h * g->in_w * c, xstep = (size_t)g->dil_w * c;
     size_t ch = 0;
