@@ -1,7 +1,7 @@
 // VisionCore's BilinearWarp (OpenCV's fixed-point INTER_LINEAR as MediaPipe runs it) in C: the
 // sampling, with a software prefetch (a rotated crop walks the source diagonally, so the hardware
-// prefetcher does not see the rows it reads next: the caller passes the next row's positions) and, with AVX2, eight tensor pixels at a time
-// by gathers (the one-pixel path remains for the picture's last bytes, gray pictures and CPUs
+// prefetcher does not see the rows it reads next: the caller passes the next row's positions)
+// and, with AVX2, eight tensor pixels at a time by gathers (the one-pixel path remains for the picture's last bytes, gray pictures and CPUs
 // without AVX2); and the source coordinates, vectorised. The integer arithmetic and the border
 // rules are the same on every path, bit for bit, and a level l becomes fmaf(l, scale, low) on
 // every path (one rounding, as Swift's addingProduct).
@@ -50,9 +50,10 @@ static inline void prefetch_pixel(const ic_warp_source *s, const int32_t *coordi
     }
 }
 
-// Tensor pixels [begin, end) of a row, one at a time. Prefetches the source lines of the row to come: pixel x of `next` when set (one row ahead is far
-// enough for a line to come from memory, which a rotated crop, walking the source diagonally,
-// otherwise waits for at almost every pixel), else pixel x + PREFETCH_AHEAD of this row.
+// Tensor pixels [begin, end) of a row, one at a time. Prefetches the source lines of the row to
+// come: pixel x of `next` when set (one row ahead is far enough for a line to come from memory,
+// which a rotated crop, walking the source diagonally, otherwise waits for at almost every pixel),
+// else pixel x + PREFETCH_AHEAD of this row.
 static void warp_pixels(const ic_warp_source *s, const int32_t *coordinates, const int32_t *next, int begin, int end,
                         int count, float *out, float low, float scale) {
     const int bpp = s->bytes_per_pixel, r = s->red, g = s->green, b = s->blue;
@@ -85,6 +86,16 @@ static void warp_pixels(const ic_warp_source *s, const int32_t *coordinates, con
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 
+// The (x, y) positions of the eight pixels from `x` of a row's coordinates, as two vectors.
+__attribute__((target("avx2"))) static inline void positions8_avx2(const int32_t *coordinates, int x, __m256i *sx,
+                                                                   __m256i *sy) {
+    const __m256i perm = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
+    const __m256i c0 = _mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)(coordinates + 2 * x)), perm);
+    const __m256i c1 = _mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)(coordinates + 2 * x + 8)), perm);
+    *sx = _mm256_permute2x128_si256(c0, c1, 0x20);
+    *sy = _mm256_permute2x128_si256(c0, c1, 0x31);
+}
+
 // Eight tensor pixels from `x` at once with the same integer arithmetic and OpenCV's border rules:
 // each neighbour's column and row clamped into the picture (replicated border) or, with a zero
 // border, not read where it lies outside (a masked gather leaves it 0). Each neighbour is read as
@@ -93,10 +104,8 @@ static void warp_pixels(const ic_warp_source *s, const int32_t *coordinates, con
 __attribute__((target("avx2,fma"))) static int warp_block8_avx2(const ic_warp_source *s, const int32_t *coordinates,
                                                                 int x, float *out, float low, float scale) {
     const int bpp = s->bytes_per_pixel, stride = s->width * bpp;
-    const __m256i perm = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
-    const __m256i c0 = _mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)(coordinates + 2 * x)), perm);
-    const __m256i c1 = _mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)(coordinates + 2 * x + 8)), perm);
-    const __m256i sx = _mm256_permute2x128_si256(c0, c1, 0x20), sy = _mm256_permute2x128_si256(c0, c1, 0x31);
+    __m256i sx, sy;
+    positions8_avx2(coordinates, x, &sx, &sy);
     const __m256i zero = _mm256_setzero_si256(), one = _mm256_set1_epi32(1), minus1 = _mm256_set1_epi32(-1);
     const __m256i width = _mm256_set1_epi32(s->width), height = _mm256_set1_epi32(s->height);
     const __m256i ix = _mm256_srai_epi32(sx, 5), iy = _mm256_srai_epi32(sy, 5);
@@ -176,14 +185,11 @@ __attribute__((target("avx2,fma"))) static int warp_block8_avx2(const ic_warp_so
 // the picture (a pixel outside reads the edge, or nothing), without a branch per pixel.
 __attribute__((target("avx2"))) static inline void prefetch_next8_avx2(const ic_warp_source *s, const int32_t *next,
                                                                        int x, int stride) {
-    const __m256i perm = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
-    const __m256i c0 = _mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)(next + 2 * x)), perm);
-    const __m256i c1 = _mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)(next + 2 * x + 8)), perm);
+    __m256i sx, sy;
+    positions8_avx2(next, x, &sx, &sy);
     const __m256i zero = _mm256_setzero_si256();
-    const __m256i ix = _mm256_min_epi32(_mm256_max_epi32(_mm256_srai_epi32(_mm256_permute2x128_si256(c0, c1, 0x20), 5), zero),
-                                        _mm256_set1_epi32(s->width - 1));
-    const __m256i iy = _mm256_min_epi32(_mm256_max_epi32(_mm256_srai_epi32(_mm256_permute2x128_si256(c0, c1, 0x31), 5), zero),
-                                        _mm256_set1_epi32(s->height - 1));
+    const __m256i ix = _mm256_min_epi32(_mm256_max_epi32(_mm256_srai_epi32(sx, 5), zero), _mm256_set1_epi32(s->width - 1));
+    const __m256i iy = _mm256_min_epi32(_mm256_max_epi32(_mm256_srai_epi32(sy, 5), zero), _mm256_set1_epi32(s->height - 1));
     const __m256i below = _mm256_min_epi32(_mm256_add_epi32(iy, _mm256_set1_epi32(1)), _mm256_set1_epi32(s->height - 1));
     const __m256i col = _mm256_mullo_epi32(ix, _mm256_set1_epi32(s->bytes_per_pixel)), vstride = _mm256_set1_epi32(stride);
     int32_t top[8], bottom[8];

@@ -109,7 +109,7 @@ static void dw_row_generic(const vt_conv_geometry *g, const float *input, const 
 VT_INLINE VT_AVX2_FN void dw_pixels_avx2(const int NP, const vt_conv_geometry *g, size_t len, const float *in0,
                                          const float *w0, const float *bias, float *out, int ky0, int ky1,
                                          __m256 vlo, __m256 vhi, __m256i tmask) {
-    const size_t c = (size_t)g->out_c, cpad = vt_round_up(c, 8);
+    const size_t c = (size_t)g->out_c, cpad = dw_cpad(g);
     const size_t ystep = (size_t)g->dil_h * g->in_w * c, xstep = (size_t)g->dil_w * c;
     const size_t pstep = (size_t)g->stride_w * c;
     const int kw = g->k_w;
@@ -144,7 +144,7 @@ VT_INLINE VT_AVX2_FN void dw_pixels_avx2(const int NP, const vt_conv_geometry *g
 VT_INLINE VT_AVX2_FN void dw_pixels4_row_avx2(const int KW, const int S, const vt_conv_geometry *g, size_t len,
                                               const float *in0, const float *w0, const float *bias, float *out,
                                               int ky0, int ky1, __m256 vlo, __m256 vhi, __m256i tmask) {
-    const size_t c = (size_t)g->out_c, cpad = vt_round_up(c, 8);
+    const size_t c = (size_t)g->out_c, cpad = dw_cpad(g);
     const size_t ystep = (size_t)g->dil_h * g->in_w * c;
     for (size_t ch = 0; ch < len; ch += 8) {
         const int partial = ch + 8 > len;
@@ -173,13 +173,13 @@ VT_INLINE VT_AVX2_FN void dw_pixels4_row_avx2(const int KW, const int S, const v
 VT_INLINE VT_AVX512_FN void dw_pixels_avx512_body(const int NP, const vt_conv_geometry *g, size_t len,
                                                   const float *in0, const float *w0, const float *bias, float *out,
                                                   int ky0, int ky1, const float *lohi) {
-    const size_t c = (size_t)g->out_c, cpad = vt_round_up(c, 8);
+    const size_t c = (size_t)g->out_c, cpad = dw_cpad(g);
     const size_t ystep = (size_t)g->dil_h * g->in_w * c, xstep = (size_t)g->dil_w * c;
     const size_t pstep = (size_t)g->stride_w * c;
     const int kw = g->k_w;
     const __m512 vlo = _mm512_set1_ps(lohi[0]), vhi = _mm512_set1_ps(lohi[1]);
     for (size_t ch = 0; ch < len; ch += 16) {
-        const __mmask16 m = len - ch >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << (len - ch)) - 1u);
+        const __mmask16 m = vt_mask16((ptrdiff_t)(len - ch));
         __m512 acc[8];
         const __m512 b = _mm512_maskz_loadu_ps(m, bias + ch);
         for (int p = 0; p < NP; p++) acc[p] = b;
@@ -203,11 +203,11 @@ VT_INLINE VT_AVX512_FN void dw_pixels_avx512_body(const int NP, const vt_conv_ge
 VT_INLINE VT_AVX512_FN void dw_pixels8_row_avx512(const int KW, const int S, const vt_conv_geometry *g, size_t len,
                                                   const float *in0, const float *w0, const float *bias, float *out,
                                                   int ky0, int ky1, const float *lohi) {
-    const size_t c = (size_t)g->out_c, cpad = vt_round_up(c, 8);
+    const size_t c = (size_t)g->out_c, cpad = dw_cpad(g);
     const size_t ystep = (size_t)g->dil_h * g->in_w * c;
     const __m512 vlo = _mm512_set1_ps(lohi[0]), vhi = _mm512_set1_ps(lohi[1]);
     for (size_t ch = 0; ch < len; ch += 16) {
-        const __mmask16 m = len - ch >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << (len - ch)) - 1u);
+        const __mmask16 m = vt_mask16((ptrdiff_t)(len - ch));
         __m512 acc[8];
         const __m512 b = _mm512_maskz_loadu_ps(m, bias + ch);
         for (int p = 0; p < 8; p++) acc[p] = b;
@@ -244,7 +244,7 @@ static VT_AVX512_FN void dw_pixels_avx512(int np, const vt_conv_geometry *g, siz
 VT_INLINE VT_AVX2_FN void dw_pixel_avx2(const vt_conv_geometry *g, size_t len, const float *in0, const float *w0,
                                         const float *bias, float *out, int ky0, int ky1, int kx0, int kx1,
                                         __m256 vlo, __m256 vhi, __m256i tmask) {
-    const size_t c = (size_t)g->out_c, cpad = vt_round_up(c, 8), kw = (size_t)g->k_w;
+    const size_t c = (size_t)g->out_c, cpad = dw_cpad(g), kw = (size_t)g->k_w;
     const size_t ystep = (size_t)g->dil_h * g->in_w * c, xstep = (size_t)g->dil_w * c;
     size_t ch = 0;
     for (; ch + 32 <= len; ch += 32) {
@@ -287,12 +287,12 @@ VT_INLINE VT_AVX2_FN void dw_pixel_avx2(const vt_conv_geometry *g, size_t len, c
 VT_INLINE VT_AVX512_FN void dw_pixel_avx512_blocks(const int NA, const vt_conv_geometry *g, size_t ch, int last,
                                                    const float *in0, const float *w0, const float *bias, float *out,
                                                    int ky0, int ky1, int kx0, int kx1, __m512 vlo, __m512 vhi) {
-    const size_t c = (size_t)g->out_c, cpad = vt_round_up(c, 8), kw = (size_t)g->k_w;
+    const size_t c = (size_t)g->out_c, cpad = dw_cpad(g), kw = (size_t)g->k_w;
     const size_t ystep = (size_t)g->dil_h * g->in_w * c, xstep = (size_t)g->dil_w * c;
     __mmask16 m[4];
     __m512 acc[4];
     for (int j = 0; j < NA; j++) {
-        m[j] = j < NA - 1 || last == 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << last) - 1u);
+        m[j] = vt_mask16(j < NA - 1 ? 16 : last);
         acc[j] = _mm512_maskz_loadu_ps(m[j], bias + ch + 16 * j);
     }
     const float *iny = in0 + ch, *wy = w0 + ch;

@@ -264,10 +264,10 @@ VT_INLINE VT_AVX512_FN void ukernel_avx512_body(const int MR, const int NP, cons
     const __m512 vlo = _mm512_set1_ps(t->lo), vhi = _mm512_set1_ps(t->hi), zero = _mm512_setzero_ps();
     VT_UNROLL for (int v = 0; v < NP; v++) {
         const int cols = nc - 16 * v >= 16 ? 16 : nc - 16 * v;
-        const __mmask16 mask = (__mmask16)((1u << cols) - 1u);
+        const __mmask16 mask = vt_mask16(cols);
         const __m512 slope = t->alpha ? _mm512_maskz_loadu_ps(mask, t->alpha + 16 * v) : zero;
         const ptrdiff_t rc = t->res_cols - 16 * v;
-        const __mmask16 mres = rc >= cols ? mask : rc > 0 ? (__mmask16)((1u << rc) - 1u) : 0;
+        const __mmask16 mres = rc >= cols ? mask : vt_mask16(rc);
         const float *res = t->res && rc > 0 ? t->res + 16 * v : t->res;
         for (int r = 0; r < MR; r++) {
             __m512 x = acc[r][v];
@@ -456,7 +456,7 @@ static void im2col_row_plain(const vt_conv_geometry *g, const float *input, pixe
 VT_INLINE VT_AVX512_FN void copy_avx512(float *dst, const float *src, size_t n) {
     for (; n >= 16; n -= 16, src += 16, dst += 16) _mm512_storeu_ps(dst, _mm512_loadu_ps(src));
     if (n) {
-        const __mmask16 m = (__mmask16)((1u << n) - 1u);
+        const __mmask16 m = vt_mask16((ptrdiff_t)n);
         _mm512_mask_storeu_ps(dst, m, _mm512_maskz_loadu_ps(m, src));
     }
 }

@@ -34,4 +34,8 @@ VT_INLINE float vt_clampf(float v, float lo, float hi) {
 VT_INLINE VT_AVX2_FN __m256i vt_lane_mask(int count) {
     return _mm256_cmpgt_epi32(_mm256_set1_epi32(count), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
 }
+/// AVX-512 mask with the first `count` lanes on: none for 0 or less, all 16 for 16 or more.
+VT_INLINE __mmask16 vt_mask16(ptrdiff_t count) {
+    return count <= 0 ? (__mmask16)0 : count >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << count) - 1u);
+}
 #endif
