@@ -69,4 +69,50 @@ import VisionErrors
         for kernel in kernels { kernel.run() }
         #expect(Array(UnsafeBufferPointer(start: arena.pointer + layout.offset(of: c), count: 4)) == [1, -2, 3, -4])
     }
+
+    @Test func fuseStacksFullyConnectedNodesSharingWeights() throws {
+        // a = FC(x1) and c = FC(x2) share W and are independent: stacked, at c's place. b = FC(a) shares W
+        // but reads a, and e = FC(x2) with a RELU differs in options: both stay alone. d reads a and sat
+        // between a and c, so it must now run after the stacked node.
+        var g = GraphBuilder()
+        let x1 = g.input([1, 2]), x2 = g.input([2, 2])
+        let w = g.constant(.float32([1, 2, 3, 4]), shape: [2, 2]), bias = g.constant(.float32([10, 20]), shape: [2])
+        let a = g.node(FullyConnectedOperator(activation: .none, keepNumDims: false), [x1, w, bias], [[1, 2]])[0]
+        let b = g.node(FullyConnectedOperator(activation: .none, keepNumDims: false), [a, w, bias], [[1, 2]])[0]
+        let d = g.node(UnaryOperator(.neg), [a], [[1, 2]])[0]
+        let c = g.node(FullyConnectedOperator(activation: .none, keepNumDims: false), [x2, w, bias], [[2, 2]])[0]
+        let e = g.node(FullyConnectedOperator(activation: .relu, keepNumDims: false), [x2, w], [[2, 2]])[0]
+        #expect([a, b, d, c, e] == g.graph.outputs)
+        var graph = g.graph
+        try PlanPasses.fold(&graph)
+        let nodes = try PlanPasses.fuse(&graph)
+        #expect(nodes.map(\.node.index) == [3, 1, 2, 4])
+        let stacked = nodes[0].node
+        #expect(stacked.operation as? StackedFullyConnectedOperator
+                    == StackedFullyConnectedOperator(layer: FullyConnectedOperator(activation: .none, keepNumDims: false)))
+        #expect(stacked.inputs == [x1, w, bias, x2] && stacked.outputs == [a, c])
+        // y = x·Wᵀ + bias, W rows (1, 2) and (3, 4).
+        let out = try g.run([[1, -1], [2, 0, -1, -3]])
+        #expect(out[0] == [9, 19])
+        #expect(out[1] == [57, 123])
+        #expect(out[2] == [-9, -19])
+        #expect(out[3] == [12, 26, 3, 5])
+        #expect(out[4] == [2, 6, 0, 0])
+    }
+
+    @Test func stackedFullyConnectedRefusesMismatchedRows() {
+        // Members whose inputs do not divide into rows of the weights' depth: the error names the input.
+        var g = GraphBuilder()
+        let x1 = g.input([1, 2]), x2 = g.input([1, 3])
+        let w = g.constant(.float32([1, 2, 3, 4]), shape: [2, 2])
+        g.node(StackedFullyConnectedOperator(layer: FullyConnectedOperator(activation: .none, keepNumDims: false)),
+               [x1, w, -1, x2], [[1, 2], [1, 2]])
+        var graph = g.graph
+        #expect {
+            try PlanPasses.fold(&graph)
+        } throws: { error in
+            guard case VisionTasksError.invalidModel(let message) = error else { return false }
+            return message.contains("input [1, 3] does not divide into rows of 2")
+        }
+    }
 }

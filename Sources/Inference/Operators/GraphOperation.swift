@@ -58,6 +58,9 @@ protocol KernelContext {
     func constantValues(_ slot: Int) -> [Float]?
     /// How many threads a kernel may split its work over.
     var threads: KernelThreads { get }
+    /// What `make` builds from the node's constant inputs at `slots`, built once per plan: nodes that
+    /// read the same constant tensors there get the same object (one packed copy of shared weights).
+    func shared<T: AnyObject>(_ slots: [Int], _ make: () throws -> T) throws -> T
 }
 
 /// A node's inputs as its operation's shape rules read them: tensors, float shapes, constant arguments.

@@ -121,10 +121,11 @@ enum PlanPasses {
         graph.nodes = kept
     }
 
-    /// Fuse: merges neighbours (now that shapes are resolved and constants folded) and prepares the
-    /// resulting run-time nodes.
+    /// Fuse: merges neighbours (now that shapes are resolved and constants folded), stacks
+    /// FULLY_CONNECTED nodes that share their weights, and prepares the resulting run-time nodes.
     static func fuse(_ graph: inout Graph) throws -> [PlannedNode] {
         graph.fuseOperators()
+        graph.stackSharedFullyConnected()
         return try graph.nodes.map { node in
             do {
                 return (node, try node.operation.prepare(NodeInputs(graph: graph, node: node)))
@@ -147,9 +148,10 @@ enum PlanPasses {
         func pointer(_ t: Int) -> UnsafeMutablePointer<Float> { arena + layout.offset(of: t) }
         var constantPointers = [Int: UnsafeMutablePointer<Float>]()
         var kernels: [Kernel] = []
+        let objects = SharedObjects()
         for (node, prepared) in nodes {
             if prepared.isReshape && layout.rootOf(node.outputs[0]) == layout.rootOf(node.inputs[0]) { continue }
-            let context = BoundContext(node: node, graph: graph, threads: threads, resolve: pointer) { t in
+            let context = BoundContext(node: node, graph: graph, threads: threads, objects: objects, resolve: pointer) { t in
                 if let p = constantPointers[t] { return p }
                 guard case .float32(let values)? = graph.tensors[t].constant else { return nil }
                 let p = constants.store(values)
@@ -177,7 +179,7 @@ enum PlanPasses {
         let scratch = BufferStore()
         var outputs: [UnsafeMutablePointer<Float>] = []
         for s in prepared.outputShapes { outputs.append(scratch.allocate(s.reduce(1, *))) }
-        let context = BoundContext(node: node, graph: graph, threads: .single, resolve: { t in
+        let context = BoundContext(node: node, graph: graph, threads: .single, objects: SharedObjects(), resolve: { t in
             node.outputs.firstIndex(of: t).map { outputs[$0] } ?? scratch.allocate(1)
         }) { t in
             guard case .float32(let values)? = graph.tensors[t].constant else { return nil }
@@ -195,6 +197,7 @@ struct BoundContext: KernelContext {
     let node: GraphNode
     let graph: Graph
     let threads: KernelThreads
+    let objects: SharedObjects
     let resolve: (Int) -> UnsafeMutablePointer<Float>
     let constant: (Int) -> UnsafeMutablePointer<Float>?
 
@@ -209,5 +212,28 @@ struct BoundContext: KernelContext {
         guard slot < node.inputs.count, node.inputs[slot] >= 0,
               case .float32(let values)? = graph.tensors[node.inputs[slot]].constant else { return nil }
         return values
+    }
+
+    func shared<T: AnyObject>(_ slots: [Int], _ make: () throws -> T) throws -> T {
+        let tensors = slots.map { $0 < node.inputs.count ? node.inputs[$0] : -1 }
+        return try objects.object(ObjectIdentifier(T.self), tensors, make)
+    }
+}
+
+/// The objects a plan's kernels share, each built from constant tensors (see `KernelContext.shared`).
+final class SharedObjects {
+    private struct Key: Hashable {
+        let type: ObjectIdentifier
+        let tensors: [Int]
+    }
+    private var objects: [Key: AnyObject] = [:]
+
+    /// The `T` made for these tensors, made by `make` the first time.
+    func object<T: AnyObject>(_ type: ObjectIdentifier, _ tensors: [Int], _ make: () throws -> T) throws -> T {
+        let key = Key(type: type, tensors: tensors)
+        if let found = objects[key] as? T { return found }
+        let made = try make()
+        objects[key] = made
+        return made
     }
 }
