@@ -100,6 +100,46 @@ import VisionErrors
         #expect(out[4] == [2, 6, 0, 0])
     }
 
+    @Test func fuseLeavesStacksThatWouldMakeACycle() throws {
+        // a1 = FC_W(x1), a2 = FC_V(a1), b2 = FC_V(x2), b1 = FC_W(b2): {a1, b1} and {a2, b2} are each
+        // independent, but stacked together each stack would wait for the other. Nothing is stacked.
+        var g = GraphBuilder()
+        let x1 = g.input([1, 2]), x2 = g.input([1, 2])
+        let w = g.constant(.float32([1, 2, 3, 4]), shape: [2, 2]), v = g.constant(.float32([0, 1, 1, 0]), shape: [2, 2])
+        let fc = FullyConnectedOperator(activation: .none, keepNumDims: false)
+        let a1 = g.node(fc, [x1, w], [[1, 2]], output: false)[0]
+        g.node(fc, [a1, v], [[1, 2]])
+        let b2 = g.node(fc, [x2, v], [[1, 2]], output: false)[0]
+        g.node(fc, [b2, w], [[1, 2]])
+        var graph = g.graph
+        try PlanPasses.fold(&graph)
+        let nodes = try PlanPasses.fuse(&graph)
+        #expect(nodes.map(\.node.index) == [0, 1, 2, 3])
+        #expect(nodes.allSatisfy { $0.node.operation is FullyConnectedOperator })
+        // a1 = (1·1 + 2·1, 3 + 4) = (3, 7) → a2 = (7, 3); b2 = (1, 1)·V = (1, 1) → b1 = (3, 7).
+        #expect(try g.run([[1, 1], [1, 1]]) == [[7, 3], [3, 7]])
+    }
+
+    @Test func stackingSearchStopsWithinItsBudget() throws {
+        // 1,000 FULLY_CONNECTED nodes in a chain on one weight tensor (an unrolled recurrence): each
+        // depends on all before it, so none stack, and proving it would take half a million node
+        // visits, past the budget. The search stops there; the chain computes as it is.
+        var g = GraphBuilder()
+        let x = g.input([1, 2])
+        let w = g.constant(.float32([0, 1, 1, 0]), shape: [2, 2])
+        var y = x
+        for _ in 0..<1000 { y = g.node(FullyConnectedOperator(activation: .none, keepNumDims: false), [y, w], [[1, 2]], output: false)[0] }
+        g.graph.outputs = [y]
+        #expect(1000 * 999 / 2 > Graph.searchBudget)
+        var graph = g.graph
+        try PlanPasses.fold(&graph)
+        let started = ContinuousClock.now
+        let nodes = try PlanPasses.fuse(&graph)
+        #expect(ContinuousClock.now - started < .seconds(5))
+        #expect(nodes.count == 1000 && nodes.allSatisfy { $0.node.operation is FullyConnectedOperator })
+        #expect(try g.run([[1, 2]]) == [[1, 2]])
+    }
+
     @Test func stackedFullyConnectedRefusesMismatchedRows() {
         // Members whose inputs do not divide into rows of the weights' depth: the error names the input.
         var g = GraphBuilder()
