@@ -35,9 +35,9 @@ struct MediaOptions: ParsableArguments {
                                valueName: "path"))
     var annotate: String?
 
-    @Option(help: ArgumentHelp("With --annotate and --video or --live: how the H.264 video is encoded. fast (x264 superfast, the default), fastest (ultrafast: a third less encoding CPU, files ~3.5x larger), small (veryfast: ~20% more encoding CPU, files ~half the size), smallest (medium: smaller still, several times slower).",
-                               valueName: "fast|fastest|small|smallest"))
-    var quality: VideoQuality = .fast
+    @Option(help: ArgumentHelp("With --annotate and --video or --live: how the H.264 video is encoded. fastest (x264 ultrafast, the default: the least CPU, files about the size of an OpenCV mp4v video), fast (superfast: more encoding CPU, files about half the size; an annotated --video run takes ~15-20% longer), small (veryfast: more CPU again, smaller again), smallest (medium: smaller still, several times slower).",
+                               valueName: "fastest|fast|small|smallest"))
+    var quality: VideoQuality = .fastest
 
     @Option(help: ArgumentHelp("The most pixels (width x height) an input image may declare; larger ones are refused before decoding.",
                                valueName: "pixels"))
