@@ -68,8 +68,7 @@ extension Graph {
         var consumerCount = [Int: Int]()
         for node in nodes { for t in node.inputs where t >= 0 { consumerCount[t, default: 0] += 1 } }
         let graphOutputs = Set(outputs)
-        var producerOf = [Int: Int]()
-        for (i, node) in nodes.enumerated() { for t in node.outputs { producerOf[t] = i } }
+        var producerOf = nodes.producerPositions()
         var removed = Set<Int>()
         for i in nodes.indices where !removed.contains(i) {
             let consumer = nodes[i]

@@ -78,6 +78,18 @@ struct GraphNode: Sendable {
     var index: Int
     var inputs: [Int]
     var outputs: [Int]
+
+    /// The tensor read at input `slot`, -1 when the slot is absent or empty.
+    func input(_ slot: Int) -> Int { slot < inputs.count ? inputs[slot] : -1 }
+}
+
+extension Array where Element == GraphNode {
+    /// Tensor → the position of the node that writes it.
+    func producerPositions() -> [Int: Int] {
+        var producer = [Int: Int]()
+        for (i, node) in enumerated() { for t in node.outputs { producer[t] = i } }
+        return producer
+    }
 }
 
 /// A whole subgraph: tensors, nodes in execution order, and the graph's inputs and outputs.

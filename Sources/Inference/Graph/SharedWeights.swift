@@ -29,7 +29,7 @@ extension Graph {
             guard let layer = first.operation as? FullyConnectedOperator else { return }
             merged[last] = GraphNode(operation: StackedFullyConnectedOperator(layer: layer), opName: first.opName,
                                      index: nodes[last].index,
-                                     inputs: [first.inputs[0], first.inputs[1], Self.slot(first, 2)]
+                                     inputs: [first.inputs[0], first.inputs[1], first.input(2)]
                                          + members.dropFirst().map { nodes[$0].inputs[0] },
                                      outputs: members.map { nodes[$0].outputs[0] })
             removed.formUnion(members.dropLast())
@@ -38,9 +38,6 @@ extension Graph {
         guard let sorted = Self.topologicalOrder(merged) else { return }
         nodes = sorted
     }
-
-    /// The tensor at `slot` of `node`, -1 when absent.
-    private static func slot(_ node: GraphNode, _ slot: Int) -> Int { slot < node.inputs.count ? node.inputs[slot] : -1 }
 
     /// Sets (node indices, ascending) of two or more single-output FULLY_CONNECTED nodes with equal
     /// options and the same constant weights and bias, none reading another's output; no node in two sets.
@@ -53,12 +50,11 @@ extension Graph {
         for (i, node) in nodes.enumerated() where node.operation is FullyConnectedOperator {
             guard node.outputs.count == 1, (2...3).contains(node.inputs.count), node.inputs[0] >= 0,
                   node.inputs[1] >= 0, tensors[node.inputs[1]].constant != nil else { continue }
-            let key = Key(weights: node.inputs[1], bias: Self.slot(node, 2))
+            let key = Key(weights: node.inputs[1], bias: node.input(2))
             if groups[key] == nil { order.append(key) }
             groups[key, default: []].append(i)
         }
-        var producer: [Int: Int] = [:]
-        for (i, node) in nodes.enumerated() { for t in node.outputs { producer[t] = i } }
+        let producer = nodes.producerPositions()
         var budget = Self.searchBudget
         var stacks: [[Int]] = []
         var taken = Set<Int>()
@@ -105,8 +101,7 @@ extension Graph {
     /// `nodes` ordered so each follows the producers of its inputs, each otherwise as early as its
     /// place in `nodes` allows (of the nodes ready, the first listed runs first); nil for a cycle.
     private static func topologicalOrder(_ nodes: [GraphNode]) -> [GraphNode]? {
-        var producer: [Int: Int] = [:]
-        for (i, node) in nodes.enumerated() { for t in node.outputs { producer[t] = i } }
+        let producer = nodes.producerPositions()
         var waiting = [Int](repeating: 0, count: nodes.count)
         var consumers = [[Int]](repeating: [], count: nodes.count)
         for (i, node) in nodes.enumerated() {

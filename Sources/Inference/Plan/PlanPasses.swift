@@ -215,8 +215,7 @@ struct BoundContext: KernelContext {
     }
 
     func shared<T: AnyObject>(_ slots: [Int], _ make: () throws -> T) throws -> T {
-        let tensors = slots.map { $0 < node.inputs.count ? node.inputs[$0] : -1 }
-        return try objects.object(ObjectIdentifier(T.self), tensors, make)
+        try objects.object(slots.map(node.input), make)
     }
 }
 
@@ -229,8 +228,8 @@ final class SharedObjects {
     private var objects: [Key: AnyObject] = [:]
 
     /// The `T` made for these tensors, made by `make` the first time.
-    func object<T: AnyObject>(_ type: ObjectIdentifier, _ tensors: [Int], _ make: () throws -> T) throws -> T {
-        let key = Key(type: type, tensors: tensors)
+    func object<T: AnyObject>(_ tensors: [Int], _ make: () throws -> T) throws -> T {
+        let key = Key(type: ObjectIdentifier(T.self), tensors: tensors)
         if let found = objects[key] as? T { return found }
         let made = try make()
         objects[key] = made
