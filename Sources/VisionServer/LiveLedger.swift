@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import VisionTasks
 import Synchronization
 
 /// A live socket's bookkeeping, shared by the reading task, the task's delivery queue, the reply
@@ -92,7 +93,7 @@ final class LiveLedger: Sendable {
             state.pending.removeAll { $0.timestamp <= timestamp }
             let started = max(sentAt, state.lastDelivery)
             state.lastDelivery = now
-            var fields: [String: JSONObject.Value] = ["timestampInMilliseconds": .int(timestamp)]
+            var fields: [String: JSONEnvelope.Value] = ["timestampInMilliseconds": .int(timestamp)]
             switch result {
             case .success(let json):
                 fields["result"] = .json(json)
@@ -101,7 +102,7 @@ final class LiveLedger: Sendable {
             case .failure(let error):
                 fields["error"] = .string(APIError.from(error).message)
             }
-            state.queued.append(JSONObject.encode(fields))
+            state.queued.append(JSONEnvelope.encode(fields))
             state.idle = .zero
         }
         wake.yield()
@@ -109,11 +110,11 @@ final class LiveLedger: Sendable {
 
     /// An error reply for a frame that never reached the task (or a message that was no frame).
     func reply(error message: String, timestamp: Int?) {
-        var fields: [String: JSONObject.Value] = ["error": .string(message)]
+        var fields: [String: JSONEnvelope.Value] = ["error": .string(message)]
         if let timestamp { fields["timestampInMilliseconds"] = .int(timestamp) }
         state.withLock { state in
             makeRoom(&state)
-            state.queued.append(JSONObject.encode(fields))
+            state.queued.append(JSONEnvelope.encode(fields))
             state.idle = .zero
         }
         wake.yield()

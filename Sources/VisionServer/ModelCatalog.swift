@@ -27,7 +27,7 @@ public struct ModelCatalog: Sendable {
                 let settings = TaskSettings(task: task, model: name)
                 return (try? ServedTask.make(settings, modelPath: directory + "/" + name, mode: .image, live: nil)) != nil
             }
-            let preferred = task.preferredModels.filter(loading.contains)
+            let preferred = task.description.preferredModels.filter(loading.contains)
             models[task] = preferred + loading.filter { !preferred.contains($0) }
         }
         guard models.values.contains(where: { !$0.isEmpty }) else {

@@ -29,45 +29,21 @@ struct ServedTask: Sendable {
     /// result JSON, or its error, to `live` with the frame's timestamp, on the task's serial
     /// delivery queue in timestamp order.
     static func make(_ settings: TaskSettings, modelPath: String, mode: RunningMode, live: LiveReplies?) throws -> ServedTask {
+        try settings.task.make(settings, modelPath, mode, live)
+    }
+
+    /// A `Task` with the options of `settings` (the rest at the library's defaults).
+    static func make<Task: DescribedTask>(_ task: Task.Type, _ settings: TaskSettings, modelPath: String, mode: RunningMode,
+                                          live: LiveReplies?) throws -> ServedTask {
         let base = BaseOptions(modelAssetPath: modelPath, numThreads: settings.threads)
-        switch settings.task {
-        case .faceDetector:
-            let options = FaceDetectorOptions(
-                baseOptions: base, runningMode: mode,
-                minDetectionConfidence: settings.float("min-detection-confidence", default: 0.5),
-                minSuppressionThreshold: settings.float("min-suppression-threshold", default: 0.3))
-            let delegate: LiveStreamHandler<FaceDetectorResult>? = handler(live)
-            options.faceDetectorLiveStreamDelegate = delegate
-            return ServedTask(try FaceDetector(options: options), delegate: delegate)
-        case .faceLandmarker:
-            let options = FaceLandmarkerOptions(
-                baseOptions: base, runningMode: mode, numFaces: settings.int("num-faces", default: 1),
-                minFaceDetectionConfidence: settings.float("min-face-detection-confidence", default: 0.5),
-                minFacePresenceConfidence: settings.float("min-face-presence-confidence", default: 0.5),
-                minTrackingConfidence: settings.float("min-tracking-confidence", default: 0.5),
-                outputFaceBlendshapes: settings.bool("output-face-blendshapes"),
-                outputFacialTransformationMatrixes: settings.bool("output-facial-transformation-matrixes"))
-            let delegate: LiveStreamHandler<FaceLandmarkerResult>? = handler(live)
-            options.faceLandmarkerLiveStreamDelegate = delegate
-            return ServedTask(try FaceLandmarker(options: options), delegate: delegate)
-        case .handLandmarker:
-            let options = HandLandmarkerOptions(baseOptions: base, runningMode: mode)
-            setHandTracking(of: options, from: settings)
-            let delegate: LiveStreamHandler<HandLandmarkerResult>? = handler(live)
-            options.handLandmarkerLiveStreamDelegate = delegate
-            return ServedTask(try HandLandmarker(options: options), delegate: delegate)
-        case .gestureRecognizer:
-            let canned = ClassifierOptions(
-                maxResults: settings.int("canned-gestures-max-results", default: -1),
-                scoreThreshold: settings.optionalFloat("canned-gestures-score-threshold"),
-                categoryAllowlist: settings.list("canned-gestures-allowlist"),
-                categoryDenylist: settings.list("canned-gestures-denylist"))
-            let options = GestureRecognizerOptions(baseOptions: base, runningMode: mode,
-                                                   cannedGesturesClassifierOptions: canned)
-            setHandTracking(of: options, from: settings)
-            let delegate: LiveStreamHandler<GestureRecognizerResult>? = handler(live)
-            options.gestureRecognizerLiveStreamDelegate = delegate
-            return ServedTask(try GestureRecognizer(options: options), delegate: delegate)
+        do {
+            let options = try Task.options(baseOptions: base, runningMode: mode, values: settings.values)
+            let delegate: LiveStreamHandler<Task.TaskResult>? = handler(live)
+            Task.setLiveStreamHandler(delegate, of: options)
+            return ServedTask(try Task(options: options), delegate: delegate)
+        } catch VisionTasksError.invalidOption(let name, let reason) {
+            // Named as the request named it: `num-faces`, not `numFaces`.
+            throw VisionTasksError.invalidOption(name: Task.taskDescription.option(forProperty: name)?.name ?? name, reason: reason)
         }
     }
 
@@ -76,14 +52,6 @@ struct ServedTask: Sendable {
         live.map { live in
             LiveStreamHandler { delivery in live(Swift.Result { try ResultJSON.encode(try delivery.get()) }, delivery.timestampInMilliseconds) }
         }
-    }
-
-    /// Sets the options the Hand Landmarker and the Gesture Recognizer share from `settings`.
-    private static func setHandTracking(of options: HandTrackingOptions, from settings: TaskSettings) {
-        options.numHands = settings.int("num-hands", default: 1)
-        options.minHandDetectionConfidence = settings.float("min-hand-detection-confidence", default: 0.5)
-        options.minHandPresenceConfidence = settings.float("min-hand-presence-confidence", default: 0.5)
-        options.minTrackingConfidence = settings.float("min-tracking-confidence", default: 0.5)
     }
 }
 

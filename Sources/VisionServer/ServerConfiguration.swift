@@ -29,6 +29,10 @@ public struct ServerConfiguration: Sendable {
     /// The defaults above.
     public init() {}
 
+    /// Inference threads of a task instance when a request names none: the cores shared among the
+    /// workers, at least 1 (1 with the default workers, which already use every core).
+    public var threadsPerTask: Int { max(1, ProcessInfo.processInfo.activeProcessorCount / max(1, workers)) }
+
     /// Checks that every limit is usable; throws `ServerError.invalidConfiguration` naming the first that is not.
     public func validate() throws {
         func require(_ ok: Bool, _ message: String) throws {

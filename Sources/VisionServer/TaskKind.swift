@@ -1,52 +1,31 @@
 import Foundation
 import VisionTasks
 
-/// The four tasks the server runs, by the names their URLs use (`/api/v1/face-landmarker`).
-public enum TaskKind: String, CaseIterable, Sendable, Codable {
-    /// MediaPipe's Face Detector.
-    case faceDetector = "face-detector"
-    /// MediaPipe's Face Landmarker.
-    case faceLandmarker = "face-landmarker"
-    /// MediaPipe's Hand Landmarker.
-    case handLandmarker = "hand-landmarker"
-    /// MediaPipe's Gesture Recognizer.
-    case gestureRecognizer = "gesture-recognizer"
+/// A task the server runs, by the name its URLs use (`/api/v1/face-landmarker`): the library's
+/// description of it and how to make an instance. The list is the library's (`describedTasks`).
+public struct TaskKind: Sendable, Hashable {
+    /// The task's name, options and outputs.
+    public let description: TaskDescription
+    /// Makes an instance for settings, a model path and a running mode (live replies in live-stream mode).
+    let make: @Sendable (TaskSettings, String, RunningMode, LiveReplies?) throws -> ServedTask
 
-    /// Model file names offered first when the models folder has them (the samples' defaults).
-    var preferredModels: [String] {
-        switch self {
-        case .faceDetector: return ["blaze_face_short_range.tflite", "face_landmarker.task"]
-        case .faceLandmarker: return ["face_landmarker.task"]
-        case .handLandmarker: return ["hand_landmarker.task"]
-        case .gestureRecognizer: return ["gesture_recognizer.task"]
-        }
+    /// The name in URLs: `face-landmarker`.
+    public var rawValue: String { description.name }
+
+    /// Every task, in the library's order.
+    public static let allCases: [TaskKind] = describedTasks.map { TaskKind($0) }
+
+    /// The task named `rawValue`, if there is one.
+    public init?(rawValue: String) {
+        guard let kind = Self.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
+        self = kind
     }
 
-    /// The options a request may give, in the CLI's kebab-case names, besides `model` and `threads`.
-    var optionKinds: [String: OptionKind] {
-        let hands: [String: OptionKind] = [
-            "num-hands": .int, "min-hand-detection-confidence": .float,
-            "min-hand-presence-confidence": .float, "min-tracking-confidence": .float,
-        ]
-        switch self {
-        case .faceDetector:
-            return ["min-detection-confidence": .float, "min-suppression-threshold": .float]
-        case .faceLandmarker:
-            return ["num-faces": .int, "min-face-detection-confidence": .float,
-                    "min-face-presence-confidence": .float, "min-tracking-confidence": .float,
-                    "output-face-blendshapes": .bool, "output-facial-transformation-matrixes": .bool]
-        case .handLandmarker:
-            return hands
-        case .gestureRecognizer:
-            return hands.merging([
-                "canned-gestures-max-results": .int, "canned-gestures-score-threshold": .float,
-                "canned-gestures-allowlist": .list, "canned-gestures-denylist": .list,
-            ]) { first, _ in first }
-        }
+    private init<Task: DescribedTask>(_ task: Task.Type) {
+        description = Task.taskDescription
+        make = { settings, path, mode, live in try ServedTask.make(Task.self, settings, modelPath: path, mode: mode, live: live) }
     }
-}
 
-/// How an option's text value is read.
-enum OptionKind: Sendable {
-    case int, float, bool, list
+    public static func == (a: TaskKind, b: TaskKind) -> Bool { a.rawValue == b.rawValue }
+    public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
 }

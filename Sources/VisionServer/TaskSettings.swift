@@ -11,38 +11,42 @@ struct TaskSettings: Hashable, Sendable {
     /// Inference threads.
     let threads: Int
     /// The task options given, by name, already checked to parse.
-    private let values: [String: String]
+    private let storedValues: [String: String]
 
-    /// Reads `parameters` for `task`: an unknown name or a malformed value is a 400, a model the
-    /// catalog does not offer for the task is a 404.
-    init(task: TaskKind, parameters: [(String, String)], catalog: ModelCatalog) throws {
+    /// Reads `parameters` for `task` by its description: an unknown name or a malformed value is a
+    /// 400, a model the catalog does not offer for the task is a 404. `threads` defaults to
+    /// `defaultThreads` (the server's workers already use the cores).
+    init(task: TaskKind, parameters: [(String, String)], catalog: ModelCatalog, defaultThreads: Int) throws {
         self.task = task
         var model: String?
-        var threads = 1  // the workers, not threads per task, use the cores
+        var threads = defaultThreads
         var values: [String: String] = [:]
-        let kinds = task.optionKinds
+        let description = task.description
+        let threadsOption = BaseOptions.Declared.threads.option
         for (name, value) in parameters {
             switch name {
             case "model":
                 model = value
-            case "threads":
+            case threadsOption.name:
                 // The task checks the range (BaseOptions.numThreads) when it is made.
-                guard let count = Int(value) else {
-                    throw APIError(.badRequest, "threads must be a whole number, got \"\(value)\"")
+                guard threadsOption.accepts(value), let count = Int(value) else {
+                    throw APIError(.badRequest, "threads must be \(threadsOption.type.expected), got \"\(value)\"")
                 }
                 threads = count
             default:
-                guard let kind = kinds[name] else {
-                    let known = (["model", "threads"] + kinds.keys.sorted()).joined(separator: ", ")
+                guard let option = description.option(named: name) else {
+                    let known = (["model", threadsOption.name] + description.options.map(\.name)).joined(separator: ", ")
                     throw APIError(.badRequest, "unknown option \"\(name)\" for \(task.rawValue) (known: \(known))")
                 }
-                try Self.check(value, kind: kind, name: name)
+                guard option.accepts(value) else {
+                    throw APIError(.badRequest, "\(name) must be \(option.type.expected), got \"\(value)\"")
+                }
                 values[name] = value
             }
         }
         self.model = try catalog.model(named: model, for: task)
         self.threads = threads
-        self.values = values
+        self.storedValues = values
     }
 
     /// The defaults for `task` with `model` (the catalog's trial loads).
@@ -50,29 +54,11 @@ struct TaskSettings: Hashable, Sendable {
         self.task = task
         self.model = model
         self.threads = 1
-        self.values = [:]
+        self.storedValues = [:]
     }
 
-    private static func check(_ value: String, kind: OptionKind, name: String) throws {
-        switch kind {
-        case .int:
-            guard Int(value) != nil else { throw APIError(.badRequest, "\(name) must be a whole number, got \"\(value)\"") }
-        case .float:
-            guard let number = Float(value), number.isFinite else {
-                throw APIError(.badRequest, "\(name) must be a number, got \"\(value)\"")
-            }
-        case .bool:
-            guard ["true", "false", "1", "0"].contains(value) else {
-                throw APIError(.badRequest, "\(name) must be true or false, got \"\(value)\"")
-            }
-        case .list:
-            break
-        }
+    /// The task options given, as `(name, text)` in name order.
+    var values: [(name: String, text: String)] {
+        storedValues.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
     }
-
-    func int(_ name: String, default fallback: Int) -> Int { values[name].flatMap { Int($0) } ?? fallback }
-    func float(_ name: String, default fallback: Float) -> Float { values[name].flatMap { Float($0) } ?? fallback }
-    func optionalFloat(_ name: String) -> Float? { values[name].flatMap { Float($0) } }
-    func bool(_ name: String) -> Bool { values[name] == "true" || values[name] == "1" }
-    func list(_ name: String) -> [String] { ClassifierOptions.categoryNames(commaSeparated: values[name]) }
 }

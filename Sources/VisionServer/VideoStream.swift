@@ -53,9 +53,9 @@ final class VideoStream: @unchecked Sendable {
             frame = next
         } catch {
             finished = true
-            return JSONObject.line(["error": .string(APIError.from(error).message)])
+            return JSONEnvelope.line(["error": .string(APIError.from(error).message)])
         }
-        var fields: [String: JSONObject.Value] = ["frame": .int(frame.index), "timestampInMilliseconds": .int(frame.timestampInMilliseconds)]
+        var fields: [String: JSONEnvelope.Value] = ["frame": .int(frame.index), "timestampInMilliseconds": .int(frame.timestampInMilliseconds)]
         let started = DispatchTime.now()
         do {
             let result = try task.detectVideoFrame(frame.image(), frame.timestampInMilliseconds)
@@ -64,7 +64,7 @@ final class VideoStream: @unchecked Sendable {
         } catch {
             fields["error"] = .string(APIError.from(error).message)
         }
-        return JSONObject.line(fields)
+        return JSONEnvelope.line(fields)
     }
 
     /// Stops ffmpeg and removes the temporary file.

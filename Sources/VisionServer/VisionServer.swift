@@ -11,7 +11,7 @@ import VisionTasks
 /// (the iOS sample apps' camera and library views) served from the package's resources.
 ///
 /// Routes: `POST /api/v1/{task}` (an image), `POST /api/v1/{task}/video`, `GET /api/v1/{task}/live`
-/// (WebSocket), `GET /api/v1/models`, `GET /api/v1/connections`, `GET /healthz`, and the page's
+/// (WebSocket), `GET /api/v1/tasks` (each task's options and outputs), `GET /api/v1/models`, `GET /api/v1/connections`, `GET /healthz`, and the page's
 /// files under `/`. Every error is `{"error": "…"}` with its status.
 public struct VisionServer: Sendable {
     /// The address, models folder and limits the server runs with.
@@ -21,6 +21,7 @@ public struct VisionServer: Sendable {
     private let page: StaticPage
     private let connections: ByteBuffer
     private let modelsJSON: ByteBuffer
+    private let tasksJSON: ByteBuffer
     private let imagePools: ImagePools
     private let videoPool: WorkerPool
     private let liveSockets: LiveSocketCount
@@ -35,6 +36,7 @@ public struct VisionServer: Sendable {
         connections = ByteBuffer(bytes: try ConnectionsJSON.encode())
         let models = Dictionary(uniqueKeysWithValues: self.catalog.models.map { ($0.key.rawValue, $0.value) })
         modelsJSON = ByteBuffer(bytes: try ResultJSON.encode(models))
+        tasksJSON = ByteBuffer(bytes: TaskCatalogJSON.encode(threadsDefault: configuration.threadsPerTask))
         imagePools = ImagePools(workers: configuration.workers, queueDepth: configuration.queueDepth)
         videoPool = WorkerPool(name: "video", workers: configuration.workers, queueDepth: 0)
         liveSockets = LiveSocketCount(limit: configuration.maxLiveSockets)
@@ -58,6 +60,7 @@ public struct VisionServer: Sendable {
         router.middlewares.add(JSONErrorMiddleware())
         router.get("/healthz") { _, _ in json(ByteBuffer(string: "{\"status\":\"ok\"}")) }
         router.get("/api/v1/models") { _, _ in json(modelsJSON) }
+        router.get("/api/v1/tasks") { _, _ in json(tasksJSON) }
         router.get("/api/v1/connections") { _, _ in json(connections) }
         router.post("/api/v1/:task") { request, context in try await detectImage(request, context) }
         router.post("/api/v1/:task/video") { request, context in try await detectVideo(request, context) }
@@ -97,7 +100,7 @@ public struct VisionServer: Sendable {
                 try await session.run(inbound: inbound, outbound: outbound)
             case .failure(let error):
                 // An option the task rejects (num-faces=0): say so, then close.
-                try await outbound.write(.text(String(decoding: JSONObject.encode(["error": .string(APIError.from(error).message)]),
+                try await outbound.write(.text(String(decoding: JSONEnvelope.encode(["error": .string(APIError.from(error).message)]),
                                                       as: UTF8.self)))
                 try await outbound.close(.unacceptableData, reason: "the task could not be made")
             }
@@ -113,7 +116,8 @@ public struct VisionServer: Sendable {
             throw APIError(.notFound, "unknown task \"\(name)\" (tasks: \(known))")
         }
         let parameters = request.uri.queryParameters.map { (String($0.key), String($0.value)) }
-        return try TaskSettings(task: task, parameters: parameters, catalog: catalog)
+        return try TaskSettings(task: task, parameters: parameters, catalog: catalog,
+                                defaultThreads: configuration.threadsPerTask)
     }
 
     /// The request body, at most `maxBodyBytes` (413 beyond).
@@ -188,24 +192,18 @@ private func json(_ body: ByteBuffer) -> Response {
 
 /// One worker pool per task for image requests.
 struct ImagePools: Sendable {
-    private let faceDetector, faceLandmarker, handLandmarker, gestureRecognizer: WorkerPool
+    private let pools: [TaskKind: WorkerPool]
 
     init(workers: Int, queueDepth: Int) {
-        func pool(_ task: TaskKind) -> WorkerPool { WorkerPool(name: task.rawValue, workers: workers, queueDepth: queueDepth) }
-        faceDetector = pool(.faceDetector)
-        faceLandmarker = pool(.faceLandmarker)
-        handLandmarker = pool(.handLandmarker)
-        gestureRecognizer = pool(.gestureRecognizer)
+        pools = Dictionary(uniqueKeysWithValues: TaskKind.allCases.map {
+            ($0, WorkerPool(name: $0.rawValue, workers: workers, queueDepth: queueDepth))
+        })
     }
 
     /// The pool of `task`.
     subscript(task: TaskKind) -> WorkerPool {
-        switch task {
-        case .faceDetector: return faceDetector
-        case .faceLandmarker: return faceLandmarker
-        case .handLandmarker: return handLandmarker
-        case .gestureRecognizer: return gestureRecognizer
-        }
+        // Every TaskKind has a pool: `pools` is made from `TaskKind.allCases`, the only TaskKinds there are.
+        pools[task]!
     }
 }
 

@@ -108,7 +108,7 @@ enum FolderRun {
                         let result = try worker.task.processImage(image)
                         if let annotate = options.annotate {
                             let annotation = try Annotation(image: image)
-                            Task.draw(result, on: annotation)
+                            result.draw(on: annotation)
                             let out = annotationPath(for: files[i], annotate: annotate, single: single)
                             try AnnotationFiles.write(annotation.image(), to: out)
                         }
@@ -122,7 +122,7 @@ enum FolderRun {
         var found = 0
         for (i, file) in files.enumerated() {
             let outcome = board.wait(for: i)
-            if case .success(let result) = outcome { found += Task.found(in: result) }
+            if case .success(let result) = outcome { found += Task.foundCount(in: result) }
             output.process(input: file.path) { try outcome.get() }
             bar?.update(done: i + 1)
         }
@@ -131,7 +131,7 @@ enum FolderRun {
         let rate = seconds > 0 ? Double(files.count) / seconds : 0
         Console.error(String(
             format: "summary: %d processed, %d skipped, %d failed, %d %@ found, %.1f images/s\n",
-            files.count, skipped, output.failures, found, Task.foundNoun, rate))
+            files.count, skipped, output.failures, found, Task.taskDescription.foundNoun, rate))
         return !output.anyFailed
     }
 }

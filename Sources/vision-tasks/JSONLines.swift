@@ -36,7 +36,8 @@ final class JSONLines {
     /// error line without a frame (the video could not be read to its end) already closed it.
     func finishVideo(input: String) {
         guard !lastLineWasFinal else { return }
-        emit(input: input, frame: nil, key: "video", json: Data("{\"failed\":\(failuresOfInput),\"frames\":\(linesOfInput)}".utf8))
+        emit(input: input, frame: nil, key: "video",
+             json: JSONEnvelope.encode(["failed": .int(failuresOfInput), "frames": .int(linesOfInput)]))
     }
 
     /// Runs `body` for `input` and prints its result line, or its error line if it throws.
@@ -49,8 +50,7 @@ final class JSONLines {
         } catch {
             failures += 1
             failuresOfInput += 1
-            let message = (try? ResultJSON.encode(Self.message(error))) ?? Data("\"unknown error\"".utf8)
-            emit(input: input, frame: frame, key: "error", json: message)
+            emit(input: input, frame: frame, key: "error", json: JSONEnvelope.string(Self.message(error)))
         }
     }
 
@@ -61,15 +61,11 @@ final class JSONLines {
     }
 
     private func emit(input: String, frame: Int?, key: String, json: Data) {
-        let inputJSON = (try? ResultJSON.encode(input)) ?? Data("\"\"".utf8)
-        var line = Data("{\"input\":".utf8)
-        line.append(inputJSON)
-        if let frame { line.append(Data(",\"frame\":\(frame)".utf8)) }
-        line.append(Data(",\"\(key)\":".utf8))
-        line.append(json)
-        line.append(Data("}\n".utf8))
+        var fields: [(String, JSONEnvelope.Value)] = [("input", .string(input))]
+        if let frame { fields.append(("frame", .int(frame))) }
+        fields.append((key, .json(json)))
         linesOfInput += 1
         lastLineWasFinal = frame == nil
-        sink.write(line)
+        sink.write(JSONEnvelope.encode(ordered: fields) + Data("\n".utf8))
     }
 }

@@ -54,7 +54,7 @@ final class LiveAnnotation<Task: MediaTask>: @unchecked Sendable {
         guard let frame, failure == nil else { return }
         do {
             let annotation = try Annotation(image: frame.image())
-            if let result { Task.draw(result, on: annotation) }
+            if let result { result.draw(on: annotation) }
             let first = firstTimestamp ?? timestamp
             firstTimestamp = first
             let slot = Int((Double(timestamp - first) * framesPerSecond / 1000).rounded())

@@ -23,7 +23,7 @@ enum LiveRun {
         let sink = LiveStreamHandler<Task.TaskResult> { delivery in
             let timestamp = delivery.timestampInMilliseconds, result = try? delivery.get()
             annotation?.delivered(result, timestamp: timestamp)
-            let frame = stats.delivered(timestamp: timestamp, failed: result == nil, found: result.map(Task.found(in:)) ?? 0)
+            let frame = stats.delivered(timestamp: timestamp, failed: result == nil, found: result.map(Task.foundCount(in:)) ?? 0)
             output.process(input: source, frame: frame) { try delivery.get() }
         }
         let task = try factory.make(.liveStream, sink)
@@ -59,7 +59,7 @@ enum LiveRun {
         if let failure {
             output.process(input: source) { () throws -> Task.TaskResult in throw failure }
         }
-        let summary = stats.summary(noun: Task.foundNoun)
+        let summary = stats.summary(noun: Task.taskDescription.foundNoun)
         Console.error("summary: \(summary)\n")
         return !output.anyFailed && stats.inOrder
     }

@@ -2,21 +2,16 @@ import Foundation
 import VisionRender
 import VisionTasks
 
-/// One task instance as the shared media options drive it (FaceDetector, FaceLandmarker, ...):
-/// its frames go through `VisionTask`'s running-mode methods, so the gesture recognizer's
+/// One task instance as the shared media options drive it: described by the library
+/// (`DescribedTask`: options, live-stream handler, found count), its results drawn by VisionRender.
+/// Its frames go through `VisionTask`'s running-mode methods, so the gesture recognizer's
 /// `recognize` names need no forwarding here.
-protocol MediaTask: VisionTask where TaskResult: Encodable {
-    /// The task's options (`FaceDetectorOptions`, ...).
-    associatedtype Options: VisionTaskOptions
-    /// Creates the task; throws what the task throws for a bad model or option.
-    init(options: Options) throws
-    /// How many things (faces, hands) a result found.
-    static func found(in result: TaskResult) -> Int
-    /// What `found` counts, plural ("faces", "hands").
-    static var foundNoun: String { get }
-    /// Draws a result over its picture.
-    static func draw(_ result: TaskResult, on annotation: Annotation)
-}
+protocol MediaTask: DescribedTask where TaskResult: DrawableResult {}
+
+extension FaceDetector: MediaTask {}
+extension FaceLandmarker: MediaTask {}
+extension HandLandmarker: MediaTask {}
+extension GestureRecognizer: MediaTask {}
 
 /// Makes task instances in a running mode; live-stream mode passes the results' sink.
 struct MediaTaskFactory<Task: MediaTask> {
@@ -27,7 +22,7 @@ struct MediaTaskFactory<Task: MediaTask> {
 /// standard output or the `--output` file.
 enum MediaRun {
     /// Dispatches to folder/image, manifest, video or live processing; returns false if any input failed.
-    static func run<Task: MediaTask>(_ options: TaskOptions, factory: MediaTaskFactory<Task>) throws -> Bool {
+    static func run<Task: MediaTask>(_ options: TaskOptions, images: [String], factory: MediaTaskFactory<Task>) throws -> Bool {
         let media = options.media, batch = options.batch
         let output = JSONLines(sink: try batch.makeSink())
         if output.sink.discardedLines > 0, let path = output.sink.path {
@@ -46,7 +41,7 @@ enum MediaRun {
             return try VideoListRun.run(try Manifest.read(list, option: "--video-list"), options: media,
                                         shard: try batch.selectedShard, output: output, factory: factory)
         }
-        let inputs = try batch.inputList.map { try Manifest.read($0, option: "--input-list") } ?? options.images
+        let inputs = try batch.inputList.map { try Manifest.read($0, option: "--input-list") } ?? images
         return try FolderRun.run(inputs, options: media, shard: try batch.selectedShard, output: output, factory: factory)
     }
 }

@@ -2,28 +2,25 @@ import ArgumentParser
 import Foundation
 import VisionTasks
 
-/// The options every task subcommand shares: the model, inference threads, the inputs and the
-/// media options (images and folders, `--video`, `--live`, `--annotate`, ...).
+/// The options every task subcommand shares: the model, inference threads and the media options
+/// (`--video`, `--live`, `--annotate`, ...); the inputs and the task's own options are parsed from
+/// the free arguments by `TaskArguments`.
 struct TaskOptions: ParsableArguments {
-    @Option(help: "The model file (.tflite or .task bundle; the command's overview says which).")
+    @Option(help: ArgumentHelp(BaseOptions.Declared.model.option.help))
     var model: String
 
-    @Option(help: "Inference threads.")
-    var threads: Int = BaseOptions.defaultNumThreads
+    @Option(help: ArgumentHelp(BaseOptions.Declared.threads.option.help))
+    var threads: Int = BaseOptions.Declared.threads.defaultValue
 
-    @Option(help: ArgumentHelp("The most bytes inflated from a .task bundle, nested bundles included (a zip bomb stops there).",
-                               valueName: "bytes"))
-    var maxBundleBytes: Int = BaseOptions.defaultMaxDecompressedBundleBytes
+    @Option(help: ArgumentHelp(BaseOptions.Declared.maxBundleBytes.option.help, valueName: "bytes"))
+    var maxBundleBytes: Int = BaseOptions.Declared.maxBundleBytes.defaultValue
 
     @OptionGroup var media: MediaOptions
 
     @OptionGroup var batch: BatchOptions
 
-    @Argument(help: "Image files (JPEG or PNG) or folders of them (walked into sub-folders).")
-    var images: [String] = []
-
     /// Usage errors (exit 64): the inputs must name one kind of source and the options fit it.
-    func validate() throws {
+    func validate(images: [String]) throws {
         try media.validate(images: images, inputList: batch.inputList != nil, videoList: batch.videoList != nil)
         try batch.validate(hasImages: !images.isEmpty)
     }
@@ -34,35 +31,52 @@ struct TaskOptions: ParsableArguments {
     }
 }
 
-/// A task subcommand: it declares its own options and makes its task's options from them; the
-/// shared options, making the task, the image/folder/video/live dispatch, JSON output and exit
-/// status come from here.
-protocol TaskCommand: ParsableCommand {
-    /// The task the subcommand runs.
-    associatedtype Task: MediaTask
-    /// The shared options (`@OptionGroup`).
-    var common: TaskOptions { get }
-    /// Makes `live` the delegate of `options` that receives the live-stream results (nil: none).
-    static func setLiveStreamDelegate(_ live: LiveStreamHandler<Task.TaskResult>?, of options: Task.Options)
-    /// The task's options in `mode` with the subcommand's options.
-    func makeOptions(_ base: BaseOptions, mode: RunningMode) -> Task.Options
-}
+/// A task subcommand (`vision-tasks face-detector`, ...), built from the task's description: its
+/// name, overview and options come from the library; making the task, the image/folder/video/live
+/// dispatch, JSON output and exit status from here.
+struct TaskCommand<Task: MediaTask>: ParsableCommand {
+    static var configuration: CommandConfiguration {
+        let description = Task.taskDescription
+        return CommandConfiguration(
+            commandName: description.name,
+            abstract: "\(description.summary) One JSON line per image or frame.",
+            discussion: "--model: \(description.modelHelp)\n\nTASK OPTIONS:\n\(TaskArguments.help(description))")
+    }
 
-extension TaskCommand {
+    @OptionGroup var common: TaskOptions
+
+    @Argument(parsing: .allUnrecognized,
+              help: ArgumentHelp("Image files (JPEG or PNG) or folders of them (walked into sub-folders), and the task options below.",
+                                 valueName: "images"))
+    var arguments: [String] = []
+
+    /// Usage errors (exit 64): unknown or malformed task options, inputs that do not fit the media options.
+    func validate() throws {
+        try common.validate(images: try TaskArguments(arguments, description: Task.taskDescription).inputs)
+    }
+
     /// Runs the task over the inputs; any input failing, or the task failing to start, exits 1.
     func run() throws {
         try reportingErrors {
+            let parsed = try TaskArguments(arguments, description: Task.taskDescription)
+            let base = common.baseOptions
             let factory = MediaTaskFactory<Task> { mode, live in
                 do {
-                    let options = makeOptions(common.baseOptions, mode: mode)
-                    Self.setLiveStreamDelegate(live, of: options)
+                    let options = try Task.options(baseOptions: base, runningMode: mode, values: parsed.values)
+                    Task.setLiveStreamHandler(live, of: options)
                     return try Task(options: options)
                 } catch VisionTasksError.invalidOption(let name, let reason) {
-                    throw VisionTasksError.invalidOption(name: OptionFlag.name(forOption: name), reason: reason)
+                    throw VisionTasksError.invalidOption(name: Self.flag(forOption: name), reason: reason)
                 }
             }
-            if try !MediaRun.run(common, factory: factory) { throw ExitCode.failure }
+            if try !MediaRun.run(common, images: parsed.inputs, factory: factory) { throw ExitCode.failure }
         }
+    }
+
+    /// The command-line flag of an option the library names by its Swift property, so messages name
+    /// what the user typed: `minDetectionConfidence` → `--min-detection-confidence`.
+    static func flag(forOption property: String) -> String {
+        Task.taskDescription.option(forProperty: property).map { "--" + $0.name } ?? property
     }
 }
 
@@ -79,32 +93,5 @@ func reportingErrors(_ body: () throws -> Void) throws {
     } catch {
         Console.error("error: \(JSONLines.message(error))\n")
         throw ExitCode.failure
-    }
-}
-
-/// The command-line flag of a task option the library names by its Swift property, so messages
-/// name what the user typed: `minDetectionConfidence` → `--min-detection-confidence`,
-/// `cannedGesturesClassifierOptions.categoryAllowlist` → `--canned-gestures-allowlist`; one flag,
-/// `--display-names-locale`, sets the locale of every classifier.
-enum OptionFlag {
-    static func name(forOption option: String) -> String {
-        switch option {
-        case "numThreads": return "--threads"
-        case "modelAssetPath": return "--model"
-        case "maxDecompressedBundleBytes": return "--max-bundle-bytes"
-        default: break
-        }
-        let parts = option.split(separator: ".")
-        if parts.count == 2, parts[0].hasSuffix("ClassifierOptions"), parts[1] == "displayNamesLocale" {
-            return "--display-names-locale"
-        }
-        var property = option
-        if parts.count == 2, parts[0].hasSuffix("ClassifierOptions") {
-            let field = parts[1].hasPrefix("category") ? parts[1].dropFirst("category".count) : parts[1]
-            property = String(parts[0].dropLast("ClassifierOptions".count)) + field.prefix(1).uppercased() + field.dropFirst()
-        } else if parts.count != 1 {
-            return option
-        }
-        return "--" + property.map { $0.isUppercase ? "-" + $0.lowercased() : String($0) }.joined()
     }
 }

@@ -42,7 +42,7 @@ enum VideoRun {
         let seconds = Date().timeIntervalSince(started)
         Console.error(String(
             format: "summary: %d frames decoded, %d processed, %d %@ found, %d failed, %.1f frames/s\n",
-            pipeline.seen, pipeline.processed, pipeline.found, Task.foundNoun, output.failures - failuresBefore,
+            pipeline.seen, pipeline.processed, pipeline.found, Task.taskDescription.foundNoun, output.failures - failuresBefore,
             seconds > 0 ? Double(pipeline.processed) / seconds : 0))
         return output.failures == failuresBefore
     }
@@ -150,7 +150,7 @@ final class VideoPipeline<Task: MediaTask>: @unchecked Sendable {
             while let (frame, result) = done.pop() {
                 output.process(input: path, frame: frame.index) { try result.get() }
                 let drawn = try? result.get()
-                if let drawn { found += Task.found(in: drawn) }
+                if let drawn { found += Task.foundCount(in: drawn) }
                 guard let annotate else { continue }
                 if writer == nil {
                     writer = try VideoWriter(path: annotate, width: frame.width, height: frame.height, frameRate: rate,
@@ -165,7 +165,7 @@ final class VideoPipeline<Task: MediaTask>: @unchecked Sendable {
                     annotation = try Annotation(image: picture)
                 }
                 guard let annotation else { continue }
-                if let drawn { Task.draw(drawn, on: annotation) }
+                if let drawn { drawn.draw(on: annotation) }
                 if let writer {
                     try annotation.withBGRXBytes { try writer.write(pixels: $0, layout: .bgrx, rowBytes: $1) }
                 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import VisionTasks
 
 /// The `vision-tasks` command-line tool: MediaPipe's vision tasks on images, videos and live sources.
 @main
@@ -15,7 +16,16 @@ struct VisionTasksCommand: AsyncParsableCommand {
             number, no input or two kinds of input), with the usage. When standard output closes early \
             (vision-tasks ... | head -1) the tool ends quietly, as SIGPIPE ends any filter (141 in a shell).
             """,
-        subcommands: [ModelCommand.self, FaceDetectorCommand.self, FaceLandmarkerCommand.self,
-                      HandLandmarkerCommand.self, GestureRecognizerCommand.self, ServeCommand.self]
+        subcommands: [ModelCommand.self] + taskCommands + [TasksCommand.self, ServeCommand.self]
     )
+}
+
+/// One subcommand for each task the library describes (`describedTasks`), in its order.
+private let taskCommands: [ParsableCommand.Type] = describedTasks.compactMap { task in
+    (task as? any MediaTask.Type).map { taskCommand($0) }
+}
+
+/// The subcommand of `task`.
+private func taskCommand<Task: MediaTask>(_ task: Task.Type) -> ParsableCommand.Type {
+    TaskCommand<Task>.self
 }

@@ -49,11 +49,54 @@ import VisionTasks
         }
     }
 
-    static let imageCases: [(TaskKind, String, String)] = [
-        (.faceDetector, "astronaut.png", ""),
-        (.faceLandmarker, "astronaut.png", "num-faces=2&output-face-blendshapes=true&output-facial-transformation-matrixes=true"),
-        (.handLandmarker, "woman_sitting.jpg", "num-hands=2"),
-        (.gestureRecognizer, "hand_thumb_up.jpg", ""),
+    /// `GET /api/v1/tasks` describes every task's options with the defaults the options classes
+    /// have, and a request that names no option gets exactly those (the results test below).
+    @Test func theTaskCatalogIsServedWithTheLibrarysDefaults() async throws {
+        let app = try ServerSupport.server().makeApplication()
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/api/v1/tasks", method: .get) { response in
+                #expect(response.status == .ok)
+                let object = try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any]
+                let tasks = try #require(object?["tasks"] as? [[String: Any]])
+                #expect(tasks.compactMap { $0["name"] as? String } == TaskDescription.all.map(\.name))
+                let defaults: [String: VisionTaskOptions] = [
+                    "face-detector": FaceDetectorOptions(), "face-landmarker": FaceLandmarkerOptions(),
+                    "hand-landmarker": HandLandmarkerOptions(), "gesture-recognizer": GestureRecognizerOptions(),
+                ]
+                for task in tasks {
+                    let name = try #require(task["name"] as? String)
+                    let options = try #require(task["options"] as? [[String: Any]])
+                    let library = try #require(TaskDescription.named(name))
+                    #expect(options.compactMap { $0["name"] as? String } == library.options.map(\.name) + ["threads"])
+                    #expect(task["outputs"] as? [String] == library.outputs)
+                    let instance = try #require(defaults[name])
+                    for served in options where served["name"] as? String != "threads" {
+                        let option = try #require(library.option(named: served["name"] as? String ?? ""))
+                        #expect(served["type"] as? String == option.type.rawValue)
+                        switch try #require(option.value(in: instance)) {
+                        case .float(let value): #expect((served["default"] as? NSNumber)?.floatValue == value, "\(name) \(option.name)")
+                        case .int(let value): #expect((served["default"] as? NSNumber)?.intValue == value, "\(name) \(option.name)")
+                        case .bool(let value): #expect(served["default"] as? Bool == value, "\(name) \(option.name)")
+                        case .list(let value): #expect(served["default"] as? [String] == value, "\(name) \(option.name)")
+                        case .string(let value): #expect(served["default"] as? String == value, "\(name) \(option.name)")
+                        case .unset: #expect(served["default"] is NSNull, "\(name) \(option.name)")
+                        }
+                        #expect((served["min"] as? NSNumber)?.doubleValue == option.minimum)
+                        #expect((served["max"] as? NSNumber)?.doubleValue == option.maximum)
+                    }
+                    let threads = try #require(options.last)
+                    #expect(threads["default"] as? Int == ServerConfiguration().threadsPerTask)
+                    #expect(threads["min"] as? Int == 1)
+                }
+            }
+        }
+    }
+
+    static let imageCases: [(String, String, String)] = [
+        ("face-detector", "astronaut.png", ""),
+        ("face-landmarker", "astronaut.png", "num-faces=2&output-face-blendshapes=true&output-facial-transformation-matrixes=true"),
+        ("hand-landmarker", "woman_sitting.jpg", "num-hands=2"),
+        ("gesture-recognizer", "hand_thumb_up.jpg", ""),
     ]
 
     @Test func imageResultsEqualTheLibrarys() async throws {
@@ -66,7 +109,7 @@ import VisionTasks
                     return (String(pair[0]), String(pair[1]))
                 })
                 let expected = try ServerSupport.libraryJSON(task, photo: photo, options: options)
-                let uri = "/api/v1/\(task.rawValue)" + (query.isEmpty ? "" : "?" + query)
+                let uri = "/api/v1/\(task)" + (query.isEmpty ? "" : "?" + query)
                 try await client.execute(uri: uri, method: .post, body: ByteBuffer(data: try ServerSupport.photo(photo))) { response in
                     #expect(response.status == .ok, "\(task): \(body(response))")
                     #expect(body(response) == expected, "\(task) on \(photo)")
@@ -76,7 +119,7 @@ import VisionTasks
     }
 
     @Test func aModelIsChosenByName() async throws {
-        let expected = try ServerSupport.libraryJSON(.gestureRecognizer, photo: "hand_thumb_up.jpg", options: ["model": "operations.task"])
+        let expected = try ServerSupport.libraryJSON("gesture-recognizer", photo: "hand_thumb_up.jpg", options: ["model": "operations.task"])
         #expect(expected.contains("\"categoryName\""))
         let app = try ServerSupport.server().makeApplication()
         try await app.test(.router) { client in
@@ -95,8 +138,8 @@ import VisionTasks
             let cases: [(String, HTTPRequest.Method, ByteBuffer?, HTTPResponse.Status, String)] = [
                 ("/api/v1/face-landmarker", .post, ByteBuffer(bytes: [0xFF, 0xD8, 0xFF, 0xE0, 1, 2, 3]), .badRequest, "Invalid image"),
                 ("/api/v1/face-landmarker?num-faces=two", .post, small, .badRequest, "num-faces must be a whole number"),
-                ("/api/v1/face-landmarker?num-faces=0", .post, small, .badRequest, "numFaces"),
-                ("/api/v1/face-landmarker?min-face-detection-confidence=1.5", .post, small, .badRequest, "minFaceDetectionConfidence"),
+                ("/api/v1/face-landmarker?num-faces=0", .post, small, .badRequest, "num-faces"),
+                ("/api/v1/face-landmarker?min-face-detection-confidence=1.5", .post, small, .badRequest, "min-face-detection-confidence"),
                 ("/api/v1/face-landmarker?output-face-blendshapes=maybe", .post, small, .badRequest, "true or false"),
                 ("/api/v1/face-landmarker?colour=red", .post, small, .badRequest, "unknown option \"colour\""),
                 ("/api/v1/face-landmarker/live", .get, nil, .badRequest, "WebSocket"),

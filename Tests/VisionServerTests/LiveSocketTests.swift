@@ -183,7 +183,7 @@ import VisionTasks
             let close = try await client.ws("/api/v1/face-landmarker/live?num-faces=0") { inbound, _, _ in
                 var replies = inbound.messages(maxSize: 100_000).makeAsyncIterator()
                 let reply = try Self.object(try await replies.next())
-                #expect((reply["error"] as? String)?.contains("numFaces") == true, "\(reply)")
+                #expect((reply["error"] as? String)?.contains("num-faces") == true, "\(reply)")
             }
             #expect(close?.closeCode == .unacceptableData)
         }

@@ -33,7 +33,7 @@ enum ServerSupport {
     }
 
     /// The library's result for `photo` with `task` made by `make`, as the shared result JSON.
-    static func libraryJSON(_ task: TaskKind, photo: String, options: [String: String] = [:]) throws -> String {
+    static func libraryJSON(_ task: String, photo: String, options: [String: String] = [:]) throws -> String {
         let image = try MPImage(contentsOfFile: images.appendingPathComponent(photo).path)
         let data = try LibraryTasks.detect(task, image: image, options: options, models: modelsDirectory)
         return String(decoding: data, as: UTF8.self)
@@ -53,23 +53,25 @@ enum ServerSupport {
 /// The four tasks made straight from the library, the way a user of VisionTasks would, for the
 /// results the server must equal.
 enum LibraryTasks {
-    static func detect(_ task: TaskKind, image: MPImage, options: [String: String], models: String) throws -> Data {
+    static func detect(_ task: String, image: MPImage, options: [String: String], models: String) throws -> Data {
         let model = options["model"].map { models + "/" + $0 }
         func base(_ name: String) -> BaseOptions { BaseOptions(modelAssetPath: model ?? models + "/" + name, numThreads: 1) }
         switch task {
-        case .faceDetector:
+        case "face-detector":
             return try ResultJSON.encode(try FaceDetector(options: FaceDetectorOptions(baseOptions: base("blaze_face_short_range.tflite"))).detect(image: image))
-        case .faceLandmarker:
+        case "face-landmarker":
             let options = FaceLandmarkerOptions(baseOptions: base("face_landmarker.task"), numFaces: Int(options["num-faces"] ?? "1") ?? 1,
                                                 outputFaceBlendshapes: options["output-face-blendshapes"] == "true",
                                                 outputFacialTransformationMatrixes: options["output-facial-transformation-matrixes"] == "true")
             return try ResultJSON.encode(try FaceLandmarker(options: options).detect(image: image))
-        case .handLandmarker:
+        case "hand-landmarker":
             let options = HandLandmarkerOptions(baseOptions: base("hand_landmarker.task"), numHands: Int(options["num-hands"] ?? "1") ?? 1)
             return try ResultJSON.encode(try HandLandmarker(options: options).detect(image: image))
-        case .gestureRecognizer:
+        case "gesture-recognizer":
             let options = GestureRecognizerOptions(baseOptions: base("gesture_recognizer.task"), numHands: Int(options["num-hands"] ?? "1") ?? 1)
             return try ResultJSON.encode(try GestureRecognizer(options: options).recognize(image: image))
+        default:
+            throw VisionTasksError.invalidArgument("no library task \(task) in the test support")
         }
     }
 }

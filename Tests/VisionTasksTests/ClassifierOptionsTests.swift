@@ -5,10 +5,9 @@ import VisionTasks
 /// settings take.
 @Suite struct ClassifierOptionsTests {
     @Test func commaSeparatedNamesAreTrimmedAndEmptyOnesDropped() {
-        #expect(ClassifierOptions.categoryNames(commaSeparated: " Thumb_Up, Open_Palm ,,Victory,") == ["Thumb_Up", "Open_Palm", "Victory"])
-        #expect(ClassifierOptions.categoryNames(commaSeparated: "None") == ["None"])
-        #expect(ClassifierOptions.categoryNames(commaSeparated: " , ").isEmpty)
-        #expect(ClassifierOptions.categoryNames(commaSeparated: "").isEmpty)
-        #expect(ClassifierOptions.categoryNames(commaSeparated: nil).isEmpty)
+        #expect([String](optionText: " Thumb_Up, Open_Palm ,,Victory,") == ["Thumb_Up", "Open_Palm", "Victory"])
+        #expect([String](optionText: "None") == ["None"])
+        #expect([String](optionText: " , ") == [])
+        #expect([String](optionText: "") == [])
     }
 }

@@ -17,8 +17,7 @@ public final class FaceDetector: DetectingVisionTask {
     /// Creates a detector. Throws `invalidOption` for a confidence or threshold outside [0, 1], a
     /// live-stream mode without delegate or a delegate in another mode, and the model's load errors.
     public init(options: FaceDetectorOptions) throws {
-        try OptionChecks.unitInterval(options.minDetectionConfidence, "minDetectionConfidence")
-        try OptionChecks.unitInterval(options.minSuppressionThreshold, "minSuppressionThreshold")
+        try FaceDetectorOptions.taskDescription.validate(options)
         let base = options.baseOptions
         _taskCore = try TaskCore(
             taskName: "FaceDetector", verb: "detect", runningMode: options.runningMode,

@@ -12,16 +12,18 @@ public protocol FaceDetectorLiveStreamDelegate: AnyObject {
 /// it is created; changing them afterwards changes nothing. The model (`baseOptions`) is
 /// `blaze_face_short_range.tflite`, or a `.task` bundle holding `face_detector.tflite`.
 public final class FaceDetectorOptions: VisionTaskOptions {
-    /// Faces scoring below this are dropped (0...1, default 0.5).
+    /// Faces scoring below this are dropped (0...1, default 0.5: `Declared.minDetectionConfidence`).
     public var minDetectionConfidence: Float
-    /// Overlap (IoU) above which detections of one face are merged (0...1, default 0.3).
+    /// Overlap (IoU) above which detections of one face are merged (0...1, default 0.3:
+    /// `Declared.minSuppressionThreshold`).
     public var minSuppressionThreshold: Float
     /// Receives the results in live-stream mode (required there, forbidden otherwise). Held weakly.
     public weak var faceDetectorLiveStreamDelegate: (any FaceDetectorLiveStreamDelegate)?
 
-    /// Creates options with MediaPipe's defaults: image mode, confidence 0.5, suppression 0.3.
+    /// Creates options with MediaPipe's defaults (`Declared`): image mode, confidence 0.5, suppression 0.3.
     public init(baseOptions: BaseOptions = BaseOptions(), runningMode: RunningMode = .image,
-                minDetectionConfidence: Float = 0.5, minSuppressionThreshold: Float = 0.3) {
+                minDetectionConfidence: Float = Declared.minDetectionConfidence.defaultValue,
+                minSuppressionThreshold: Float = Declared.minSuppressionThreshold.defaultValue) {
         self.minDetectionConfidence = minDetectionConfidence
         self.minSuppressionThreshold = minSuppressionThreshold
         super.init(baseOptions: baseOptions, runningMode: runningMode)

@@ -17,10 +17,7 @@ public final class FaceLandmarker: DetectingVisionTask {
     /// [0, 1], a live-stream mode without delegate or a delegate in another mode; `invalidBundle`
     /// for a model that is not a face landmarker bundle or lacks one of its files.
     public init(options: FaceLandmarkerOptions) throws {
-        try OptionChecks.positive(options.numFaces, "numFaces")
-        try OptionChecks.unitInterval(options.minFaceDetectionConfidence, "minFaceDetectionConfidence")
-        try OptionChecks.unitInterval(options.minFacePresenceConfidence, "minFacePresenceConfidence")
-        try OptionChecks.unitInterval(options.minTrackingConfidence, "minTrackingConfidence")
+        try FaceLandmarkerOptions.taskDescription.validate(options)
         let base = options.baseOptions
         _taskCore = try TaskCore(
             taskName: "FaceLandmarker", verb: "detect", runningMode: options.runningMode,

@@ -28,12 +28,15 @@ public final class FaceLandmarkerOptions: VisionTaskOptions {
     /// Receives the results in live-stream mode (required there, forbidden otherwise). Held weakly.
     public weak var faceLandmarkerLiveStreamDelegate: (any FaceLandmarkerLiveStreamDelegate)?
 
-    /// Creates options with MediaPipe's defaults: image mode, one face, confidences 0.5, no
+    /// Creates options with MediaPipe's defaults (`Declared`): image mode, one face, confidences 0.5, no
     /// blendshapes or matrices.
-    public init(baseOptions: BaseOptions = BaseOptions(), runningMode: RunningMode = .image, numFaces: Int = 1,
-                minFaceDetectionConfidence: Float = 0.5, minFacePresenceConfidence: Float = 0.5,
-                minTrackingConfidence: Float = 0.5, outputFaceBlendshapes: Bool = false,
-                outputFacialTransformationMatrixes: Bool = false) {
+    public init(baseOptions: BaseOptions = BaseOptions(), runningMode: RunningMode = .image,
+                numFaces: Int = Declared.numFaces.defaultValue,
+                minFaceDetectionConfidence: Float = Declared.minFaceDetectionConfidence.defaultValue,
+                minFacePresenceConfidence: Float = Declared.minFacePresenceConfidence.defaultValue,
+                minTrackingConfidence: Float = Declared.minTrackingConfidence.defaultValue,
+                outputFaceBlendshapes: Bool = Declared.outputFaceBlendshapes.defaultValue,
+                outputFacialTransformationMatrixes: Bool = Declared.outputFacialTransformationMatrixes.defaultValue) {
         self.numFaces = numFaces
         self.minFaceDetectionConfidence = minFaceDetectionConfidence
         self.minFacePresenceConfidence = minFacePresenceConfidence

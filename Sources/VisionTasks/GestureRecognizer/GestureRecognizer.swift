@@ -24,7 +24,8 @@ public final class GestureRecognizer: VisionTask {
     /// denylist), a live-stream mode without delegate or a delegate in another mode; `invalidBundle`
     /// for a file that is not a gesture recognizer bundle; and the models' load errors.
     public init(options: GestureRecognizerOptions) throws {
-        let settings = try options.handLandmarkerSettings()
+        try GestureRecognizerOptions.taskDescription.validate(options)
+        let settings = options.handLandmarkerSettings()
         _taskCore = try TaskCore(
             taskName: "GestureRecognizer", verb: "recognize", runningMode: options.runningMode,
             delegateOption: "gestureRecognizerLiveStreamDelegate",

@@ -20,11 +20,14 @@ public final class GestureRecognizerOptions: HandTrackingOptions {
     /// Receives the results in live-stream mode (required there, forbidden otherwise). Held weakly.
     public weak var gestureRecognizerLiveStreamDelegate: (any GestureRecognizerLiveStreamDelegate)?
 
-    /// Creates options with MediaPipe's defaults: image mode, one hand, confidences 0.5, no
+    /// Creates options with MediaPipe's defaults (`Declared`): image mode, one hand, confidences 0.5, no
     /// classifier options.
-    public init(baseOptions: BaseOptions = BaseOptions(), runningMode: RunningMode = .image, numHands: Int = 1,
-                minHandDetectionConfidence: Float = 0.5, minHandPresenceConfidence: Float = 0.5,
-                minTrackingConfidence: Float = 0.5, cannedGesturesClassifierOptions: ClassifierOptions? = nil,
+    public init(baseOptions: BaseOptions = BaseOptions(), runningMode: RunningMode = .image,
+                numHands: Int = Declared.numHands.defaultValue,
+                minHandDetectionConfidence: Float = Declared.minHandDetectionConfidence.defaultValue,
+                minHandPresenceConfidence: Float = Declared.minHandPresenceConfidence.defaultValue,
+                minTrackingConfidence: Float = Declared.minTrackingConfidence.defaultValue,
+                cannedGesturesClassifierOptions: ClassifierOptions? = nil,
                 customGesturesClassifierOptions: ClassifierOptions? = nil) {
         self.cannedGesturesClassifierOptions = cannedGesturesClassifierOptions
         self.customGesturesClassifierOptions = customGesturesClassifierOptions

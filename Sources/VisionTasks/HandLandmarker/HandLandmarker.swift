@@ -18,7 +18,8 @@ public final class HandLandmarker: DetectingVisionTask {
     /// [0, 1], a live-stream mode without delegate or a delegate in another mode; `invalidBundle`
     /// for a file that is not a hand landmarker bundle; and the models' load errors.
     public init(options: HandLandmarkerOptions) throws {
-        let settings = try options.handLandmarkerSettings()
+        try HandLandmarkerOptions.taskDescription.validate(options)
+        let settings = options.handLandmarkerSettings()
         _taskCore = try TaskCore(
             taskName: "HandLandmarker", verb: "detect", runningMode: options.runningMode,
             delegateOption: "handLandmarkerLiveStreamDelegate",

@@ -15,10 +15,12 @@ public final class HandLandmarkerOptions: HandTrackingOptions {
     /// Receives the results in live-stream mode (required there, forbidden otherwise). Held weakly.
     public weak var handLandmarkerLiveStreamDelegate: (any HandLandmarkerLiveStreamDelegate)?
 
-    /// Creates options with MediaPipe's defaults: image mode, one hand, confidences 0.5.
-    public override init(baseOptions: BaseOptions = BaseOptions(), runningMode: RunningMode = .image, numHands: Int = 1,
-                         minHandDetectionConfidence: Float = 0.5, minHandPresenceConfidence: Float = 0.5,
-                         minTrackingConfidence: Float = 0.5) {
+    /// Creates options with MediaPipe's defaults (`Declared`): image mode, one hand, confidences 0.5.
+    public override init(baseOptions: BaseOptions = BaseOptions(), runningMode: RunningMode = .image,
+                         numHands: Int = Declared.numHands.defaultValue,
+                         minHandDetectionConfidence: Float = Declared.minHandDetectionConfidence.defaultValue,
+                         minHandPresenceConfidence: Float = Declared.minHandPresenceConfidence.defaultValue,
+                         minTrackingConfidence: Float = Declared.minTrackingConfidence.defaultValue) {
         super.init(baseOptions: baseOptions, runningMode: runningMode, numHands: numHands,
                    minHandDetectionConfidence: minHandDetectionConfidence,
                    minHandPresenceConfidence: minHandPresenceConfidence, minTrackingConfidence: minTrackingConfidence)

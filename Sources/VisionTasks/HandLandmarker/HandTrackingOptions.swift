@@ -22,13 +22,8 @@ public class HandTrackingOptions: VisionTaskOptions {
         super.init(baseOptions: baseOptions, runningMode: runningMode)
     }
 
-    /// Checks the options as MediaPipe does (`numHands` ≥ 1, confidences in [0, 1]; `invalidOption`
-    /// naming the option) and gathers them for the hand landmarker graph.
-    func handLandmarkerSettings() throws -> HandLandmarkerGraph.Settings {
-        try OptionChecks.positive(numHands, "numHands")
-        try OptionChecks.unitInterval(minHandDetectionConfidence, "minHandDetectionConfidence")
-        try OptionChecks.unitInterval(minHandPresenceConfidence, "minHandPresenceConfidence")
-        try OptionChecks.unitInterval(minTrackingConfidence, "minTrackingConfidence")
+    /// Gathers the options for the hand landmarker graph (the task checked their ranges).
+    func handLandmarkerSettings() -> HandLandmarkerGraph.Settings {
         return HandLandmarkerGraph.Settings(
             numHands: numHands, minHandDetectionConfidence: minHandDetectionConfidence,
             minHandPresenceConfidence: minHandPresenceConfidence, minTrackingConfidence: minTrackingConfidence,

@@ -22,20 +22,17 @@ public final class ClassifierOptions {
     /// Mutually exclusive with `categoryAllowlist`.
     public var categoryDenylist: [String]
 
-    /// Creates options; the defaults keep every category the model's threshold lets through.
-    public init(displayNamesLocale: String? = nil, maxResults: Int = -1, scoreThreshold: Float? = nil,
-                categoryAllowlist: [String] = [], categoryDenylist: [String] = []) {
+    /// Creates options; the defaults (`Declared`) keep every category the model's threshold lets through.
+    public init(displayNamesLocale: String? = Declared.displayNamesLocale.defaultValue,
+                maxResults: Int = Declared.maxResults.defaultValue,
+                scoreThreshold: Float? = Declared.scoreThreshold.defaultValue,
+                categoryAllowlist: [String] = Declared.categoryAllowlist.defaultValue,
+                categoryDenylist: [String] = Declared.categoryDenylist.defaultValue) {
         self.displayNamesLocale = displayNamesLocale
         self.maxResults = maxResults
         self.scoreThreshold = scoreThreshold
         self.categoryAllowlist = categoryAllowlist
         self.categoryDenylist = categoryDenylist
-    }
-
-    /// A category allowlist or denylist written as comma-separated names, as the CLI and the server
-    /// take it: names trimmed of spaces, empty ones dropped ("" or nil gives none).
-    package static func categoryNames(commaSeparated text: String?) -> [String] {
-        (text ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 
     /// MediaPipe's `display_names_locale` when the option is unset.

@@ -1,0 +1,85 @@
+import VisionErrors
+
+/// A task that front ends (the CLI, the server) make and drive from its description alone: its
+/// options come from `TaskDescription`, its results are JSON, and its live-stream results reach a
+/// `LiveStreamHandler`. The four tasks adopt it, and `describedTasks` lists them once.
+package protocol DescribedTask: VisionTask where TaskResult: Encodable {
+    /// The task's options class.
+    associatedtype Options: VisionTaskOptions
+    /// The task's name, options and outputs.
+    static var taskDescription: TaskDescription { get }
+    /// Creates the task; throws what the task throws for a bad model or option.
+    init(options: Options) throws
+    /// Options with every default, this model and this running mode.
+    static func defaultOptions(baseOptions: BaseOptions, runningMode: RunningMode) -> Options
+    /// Makes `handler` the options' live-stream delegate (nil: none).
+    static func setLiveStreamHandler(_ handler: LiveStreamHandler<TaskResult>?, of options: Options)
+    /// How many things (faces, hands) a result found.
+    static func foundCount(in result: TaskResult) -> Int
+}
+
+extension DescribedTask {
+    /// Options with every default, then each `(name, text)` in `values` set from its text form:
+    /// `invalidOption` naming an unknown option or a malformed value. Ranges are checked when the
+    /// task is created.
+    package static func options(baseOptions: BaseOptions, runningMode: RunningMode,
+                                values: [(name: String, text: String)]) throws -> Options {
+        let options = defaultOptions(baseOptions: baseOptions, runningMode: runningMode)
+        for (name, text) in values {
+            guard let option = taskDescription.option(named: name) else {
+                let known = taskDescription.options.map(\.name).joined(separator: ", ")
+                throw VisionTasksError.invalidOption(name: name, reason: "is not an option of \(taskDescription.name) (known: \(known))")
+            }
+            try option.apply(text: text, to: options)
+        }
+        return options
+    }
+}
+
+/// The tasks front ends offer, in the order they list them; `TaskDescription.all` follows it.
+package let describedTasks: [any DescribedTask.Type] = [FaceDetector.self, FaceLandmarker.self,
+                                                        HandLandmarker.self, GestureRecognizer.self]
+
+extension FaceDetector: DescribedTask {
+    package static var taskDescription: TaskDescription { FaceDetectorOptions.taskDescription }
+    package static func defaultOptions(baseOptions: BaseOptions, runningMode: RunningMode) -> FaceDetectorOptions {
+        FaceDetectorOptions(baseOptions: baseOptions, runningMode: runningMode)
+    }
+    package static func setLiveStreamHandler(_ handler: LiveStreamHandler<FaceDetectorResult>?, of options: FaceDetectorOptions) {
+        options.faceDetectorLiveStreamDelegate = handler
+    }
+    package static func foundCount(in result: FaceDetectorResult) -> Int { result.detections.count }
+}
+
+extension FaceLandmarker: DescribedTask {
+    package static var taskDescription: TaskDescription { FaceLandmarkerOptions.taskDescription }
+    package static func defaultOptions(baseOptions: BaseOptions, runningMode: RunningMode) -> FaceLandmarkerOptions {
+        FaceLandmarkerOptions(baseOptions: baseOptions, runningMode: runningMode)
+    }
+    package static func setLiveStreamHandler(_ handler: LiveStreamHandler<FaceLandmarkerResult>?, of options: FaceLandmarkerOptions) {
+        options.faceLandmarkerLiveStreamDelegate = handler
+    }
+    package static func foundCount(in result: FaceLandmarkerResult) -> Int { result.faceLandmarks.count }
+}
+
+extension HandLandmarker: DescribedTask {
+    package static var taskDescription: TaskDescription { HandLandmarkerOptions.taskDescription }
+    package static func defaultOptions(baseOptions: BaseOptions, runningMode: RunningMode) -> HandLandmarkerOptions {
+        HandLandmarkerOptions(baseOptions: baseOptions, runningMode: runningMode)
+    }
+    package static func setLiveStreamHandler(_ handler: LiveStreamHandler<HandLandmarkerResult>?, of options: HandLandmarkerOptions) {
+        options.handLandmarkerLiveStreamDelegate = handler
+    }
+    package static func foundCount(in result: HandLandmarkerResult) -> Int { result.landmarks.count }
+}
+
+extension GestureRecognizer: DescribedTask {
+    package static var taskDescription: TaskDescription { GestureRecognizerOptions.taskDescription }
+    package static func defaultOptions(baseOptions: BaseOptions, runningMode: RunningMode) -> GestureRecognizerOptions {
+        GestureRecognizerOptions(baseOptions: baseOptions, runningMode: runningMode)
+    }
+    package static func setLiveStreamHandler(_ handler: LiveStreamHandler<GestureRecognizerResult>?, of options: GestureRecognizerOptions) {
+        options.gestureRecognizerLiveStreamDelegate = handler
+    }
+    package static func foundCount(in result: GestureRecognizerResult) -> Int { result.landmarks.count }
+}

@@ -1,0 +1,24 @@
+extension FaceDetectorOptions {
+    /// The Face Detector's options, declared once: the initializer's defaults and every front end read them.
+    public enum Declared {
+        /// `minDetectionConfidence`.
+        public static let minDetectionConfidence = DeclaredOption<FaceDetectorOptions, Float>(
+            "min-detection-confidence", property: "minDetectionConfidence", label: "Detection confidence",
+            help: "Faces scoring below this are dropped.", default: 0.5, minimum: 0, maximum: 1,
+            get: { $0.minDetectionConfidence }, set: { $0.minDetectionConfidence = $1 })
+        /// `minSuppressionThreshold`.
+        public static let minSuppressionThreshold = DeclaredOption<FaceDetectorOptions, Float>(
+            "min-suppression-threshold", property: "minSuppressionThreshold", label: "Suppression threshold (IoU)",
+            help: "Overlap (IoU) above which detections of one face are merged.", default: 0.3, minimum: 0, maximum: 1,
+            get: { $0.minSuppressionThreshold }, set: { $0.minSuppressionThreshold = $1 })
+    }
+
+    /// The Face Detector as the CLI, the server and the docs describe it.
+    public static let taskDescription = TaskDescription(
+        name: "face-detector", title: "Face Detector",
+        summary: "Detect faces (BlazeFace short range): a box and 6 keypoints each.",
+        modelHelp: "blaze_face_short_range.tflite, or a .task bundle holding face_detector.tflite.",
+        preferredModels: ["blaze_face_short_range.tflite", "face_landmarker.task"],
+        options: [Declared.minDetectionConfidence.option, Declared.minSuppressionThreshold.option],
+        outputs: ["detections"], foundNoun: "faces")
+}

@@ -1,0 +1,59 @@
+import ArgumentParser
+import VisionTasks
+
+/// A task subcommand's free arguments split into its task options and its inputs, by the task's
+/// description: `--name value`, `--name=value`, and for a bool option `--name` alone; any other
+/// argument is an input (an image, a folder). Everything after `--` is an input.
+struct TaskArguments {
+    /// The task options given, in order, as text.
+    var values: [(name: String, text: String)] = []
+    /// The inputs.
+    var inputs: [String] = []
+
+    /// Splits `arguments`; an unknown `--option`, a missing value or a malformed one is a usage error.
+    init(_ arguments: [String], description: TaskDescription) throws {
+        var index = arguments.startIndex
+        var onlyInputs = false
+        while index < arguments.endIndex {
+            let argument = arguments[index]
+            index += 1
+            guard !onlyInputs, argument.hasPrefix("-"), argument.count > 1 else {
+                inputs.append(argument)
+                continue
+            }
+            if argument == "--" {
+                onlyInputs = true
+                continue
+            }
+            let flag = argument.split(separator: "=", maxSplits: 1)
+            let name = flag[0].drop { $0 == "-" }
+            guard flag[0].hasPrefix("--"), let option = description.option(named: String(name)) else {
+                throw ValidationError("Unknown option '\(flag[0])' for \(description.name) (its options: \(description.options.map { "--" + $0.name }.joined(separator: ", ")))")
+            }
+            var text: String
+            if flag.count == 2 {
+                text = String(flag[1])
+            } else if option.type == .bool {
+                text = "true"
+            } else if index < arguments.endIndex {
+                text = arguments[index]
+                index += 1
+            } else {
+                throw ValidationError("Missing value for '--\(option.name) <\(option.type.rawValue)>'")
+            }
+            guard option.accepts(text) else {
+                throw ValidationError("The value '\(text)' is invalid for '--\(option.name) <\(option.type.rawValue)>'")
+            }
+            values.append((option.name, text))
+        }
+    }
+
+    /// The task options' part of a subcommand's help: each flag, its help, range and default.
+    static func help(_ description: TaskDescription) -> String {
+        description.options.map { option in
+            let value = option.type == .bool ? "" : " <\(option.type.rawValue)>"
+            let range = option.rangeText.isEmpty ? "" : "\(option.rangeText); "
+            return "--\(option.name)\(value)  \(option.help) (\(range)default: \(option.defaultText))"
+        }.joined(separator: "\n\n")
+    }
+}
