@@ -18,4 +18,7 @@ enum OperatorTable {
     static let loaders: [BuiltinOperator: OperatorLoader] = operations.reduce(into: [:]) { table, operation in
         table.merge(operation.loaders) { first, _ in first }
     }
+
+    /// Every operation's graph rewrites, in the order of `operations`.
+    static let rewrites: [GraphRewrite] = operations.flatMap { $0.rewrites }
 }

@@ -121,11 +121,11 @@ enum PlanPasses {
         graph.nodes = kept
     }
 
-    /// Fuse: merges neighbours (now that shapes are resolved and constants folded), stacks
-    /// FULLY_CONNECTED nodes that share their weights, and prepares the resulting run-time nodes.
+    /// Fuse: applies the operators' rewrites (now that shapes are resolved and constants folded:
+    /// neighbours merged, FULLY_CONNECTED nodes sharing their weights stacked) and prepares the
+    /// resulting run-time nodes.
     static func fuse(_ graph: inout Graph) throws -> [PlannedNode] {
-        graph.fuseOperators()
-        graph.stackSharedFullyConnected()
+        graph.apply(OperatorTable.rewrites)
         return try graph.nodes.map { node in
             do {
                 return (node, try node.operation.prepare(NodeInputs(graph: graph, node: node)))
