@@ -34,11 +34,15 @@ protocol GraphOperation: Sendable {
     func fusing(_ activation: Activation) -> (any GraphOperation)?
     /// The rewrites this operation owns (the nodes they replace are of this operation), in the order they run.
     static var rewrites: [GraphRewrite] { get }
+    /// True when the operation reads only a constant, of any element type, and folding turns its output
+    /// into an fp32 constant, so that output may be declared with another type (DEQUANTIZE, DENSIFY).
+    var readsConstantsOnly: Bool { get }
 }
 
 extension GraphOperation {
     func fusing(_ activation: Activation) -> (any GraphOperation)? { nil }
     static var rewrites: [GraphRewrite] { [] }
+    var readsConstantsOnly: Bool { false }
 }
 
 /// A TFLite operator as the loader hands it to an operation's loader.

@@ -11,7 +11,8 @@ enum OperatorTable {
         Conv2DOperator.self, DepthwiseConv2DOperator.self, FullyConnectedOperator.self, MaxPool2DOperator.self,
         ReshapeOperator.self, TransposeOperator.self, PadOperator.self, ConcatenationOperator.self,
         StridedSliceOperator.self, GatherOperator.self, UnpackOperator.self,
-        ReduceOperator.self, ResizeBilinearOperator.self, DequantizeOperator.self,
+        ReduceOperator.self, ResizeBilinearOperator.self, DequantizeOperator.self, DensifyOperator.self,
+        DepthToSpaceOperator.self,
     ]
 
     /// Builtin code → its loader (a code claimed twice keeps its first operation's loader).

@@ -93,7 +93,7 @@ enum PlanPasses {
                     guard declared.shape == inferred || declared.shape.isEmpty && inferred.reduce(1, *) == 1 else {
                         throw VisionTasksError.invalidModel("output \(declared.name) is declared \(declared.shape) but computes to \(inferred)")
                     }
-                    guard declared.type == .float32 || node.operation is DequantizeOperator else {
+                    guard declared.type == .float32 || node.operation.readsConstantsOnly else {
                         throw VisionTasksError.unsupportedModel("output \(declared.name) has type \(declared.type)")
                     }
                     guard declared.constant == nil, !written.contains(t) else {
