@@ -5,6 +5,7 @@
 // blocks), the convolution reads the unpadded tensor and adds zero past its channels.
 
 extension Conv2DOperator {
+    /// Residual ADD, then PRELU, then a channel PAD on the residual's path, each folded into a CONV_2D.
     static let rewrites: [GraphRewrite] = [.pair(fuseResidualAdd), .pair(fusePReLU), .pair(fuseChannelPad)]
 
     /// `inputs` extended with absent slots up to (not including) `slot`, then `tensor` at `slot`.

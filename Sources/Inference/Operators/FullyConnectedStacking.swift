@@ -8,6 +8,7 @@
 // stacks, and `searchBudget` node visits in all while checking independence.
 
 extension FullyConnectedOperator {
+    /// FULLY_CONNECTED nodes sharing their weights and not their data stacked into one.
     static let rewrites: [GraphRewrite] = [.whole { $0.stackSharedFullyConnected() }]
 }
 

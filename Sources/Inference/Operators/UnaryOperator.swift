@@ -22,6 +22,7 @@ struct UnaryOperator: GraphOperation, Equatable {
         .logistic: { _ in UnaryOperator(.logistic) },
     ]
 
+    /// A RELU folded into the operator producing its input, when that one has a free activation.
     static let rewrites: [GraphRewrite] = [
         .pair { _, producer, relu in
             guard (relu.operation as? UnaryOperator)?.kind == .relu, let fused = producer.operation.fusing(.relu) else {
