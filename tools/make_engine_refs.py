@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Regenerates Tests/Fixtures/references/engine/: inputs and LiteRT outputs for the engine's parity tests.
 
-For each of the eight models, runs Google's LiteRT (ai-edge-litert==2.3.0, 1 thread, default XNNPACK
+For each of the nine models, runs Google's LiteRT (ai-edge-litert==2.3.0, 1 thread, default XNNPACK
 delegate) on two committed inputs: a seeded random tensor in the model's natural range, and a real input
 (an image crop from Tests/Fixtures/images, or landmarks MediaPipe 1.2.2 computes on those images).
 Writes raw little-endian float32 files and manifest.json. Run from the repository root: make models first.
+With model names as arguments, only those are regenerated (each from its own seeded generator) and the
+manifest keeps the other entries.
 """
 import io
 import json
@@ -31,8 +33,9 @@ BLENDSHAPE_SUBSET = [
     382, 384, 385, 386, 387, 388, 389, 390, 397, 398, 400, 402, 405, 409, 415, 454, 466, 468, 469, 470, 471, 472,
     473, 474, 475, 476, 477]
 
-# model name -> path inside models/: the bundle file, then nested entries.
+# model name -> path inside models/: the bundle file, then nested entries (or a lone .tflite file).
 SOURCES = {
+    "face_detection_full_range_sparse": ["face_detection_full_range_sparse.tflite"],
     "face_detector": ["face_landmarker.task", "face_detector.tflite"],
     "face_landmarks_detector": ["face_landmarker.task", "face_landmarks_detector.tflite"],
     "face_blendshapes": ["face_landmarker.task", "face_blendshapes.tflite"],
@@ -146,7 +149,25 @@ def synthetic_models():
     tiny_model(os.path.join(folder, "logistic.tflite"), S.BuiltinOperator.LOGISTIC)
 
 
+def full_range_cases(astronaut, to_signed):
+    """The full-range face detector (192×192, inputs in [-1, 1]), from its own seeded generator."""
+    rng = np.random.default_rng(20261126)
+    return {
+        "random": [rng.uniform(-1, 1, (1, 192, 192, 3))],
+        "astronaut": [to_signed(letterbox(astronaut, 192))[None]],
+    }
+
+
 def main():
+    only = sys.argv[1:]
+    unknown = [n for n in only if n not in SOURCES]
+    if unknown:
+        sys.exit("make_engine_refs: unknown model(s) %s; known: %s" % (", ".join(unknown), ", ".join(SOURCES)))
+    if only:
+        astronaut = load_rgb("astronaut.png")
+        to_signed = lambda img: img.astype(np.float32) / 127.5 - 1.0
+        cases = {"face_detection_full_range_sparse": full_range_cases(astronaut, to_signed)}
+        return write_refs({name: cases[name] for name in only})
     synthetic_models()
     rng = np.random.default_rng(20261121)
     face_px, hand, world, handedness, hand_px = mediapipe_landmarks()
@@ -192,7 +213,18 @@ def main():
             "thumb_up": [embedding],
         },
     }
+    cases["face_detection_full_range_sparse"] = full_range_cases(astronaut, to_signed)
+    return write_refs(cases, fresh=True)
+
+
+def write_refs(cases, fresh=False):
+    """Runs LiteRT on each model's cases and writes their files; the manifest is rewritten (`fresh`) or
+    updated in place, keeping the entries of models not in `cases` and their order."""
+    path = os.path.join(OUT, "manifest.json")
     manifest = {"generator": "tools/make_engine_refs.py", "reference": "ai-edge-litert 2.3.0, 1 thread", "models": []}
+    if not fresh:
+        with open(path) as f:
+            manifest = json.load(f)
     for name, model_cases in cases.items():
         entry = {"name": name, "path": SOURCES[name], "cases": []}
         for case, inputs in model_cases.items():
@@ -211,8 +243,12 @@ def main():
                                           "shape": list(y.shape), "maxAbs": float(np.abs(y).max())})
             entry["cases"].append(record)
             print(name, case, [(o[0], o[1].shape) for o in outputs])
-        manifest["models"].append(entry)
-    with open(os.path.join(OUT, "manifest.json"), "w") as f:
+        names = [m["name"] for m in manifest["models"]]
+        if name in names:
+            manifest["models"][names.index(name)] = entry
+        else:
+            manifest["models"].append(entry)
+    with open(path, "w") as f:
         json.dump(manifest, f, indent=1)
         f.write("\n")
 

@@ -5,7 +5,13 @@ Tests/Fixtures/references/tflite/crafted/<name>.tflite: one valid model (CONV_2D
 a builtin code above 127 stored only in the int32 field), the same with its filter stored after the
 FlatBuffer (Buffer.offset/size), and copies broken in one way each (an operator input, an opcode index, a
 buffer index, a graph output out of range; constant data of the wrong size; an external buffer past the end).
-crafted/sparse_filter.tflite marks the filter sparse (its buffer is then shorter than its shape).
+crafted/sparse_*.tflite: x + DENSIFY(a sparse constant) (fp16 ones through DEQUANTIZE), one per kind of
+sparse layout (all-dense levels, CSR with int32 / uint16 / uint8 index vectors, a block map, a traversal
+order that is not the identity), and copies broken in one way each (an index out of range, segments that
+decrease, a segment past the indices, a huge dense shape, a traversal order that is not a permutation, a
+block that does not divide its dimension, too few stored values). sparse.json records LiteRT's output on
+x = 0 (the dense constant) for the valid ones; the broken ones are not given to LiteRT (its DENSIFY does not
+check the metadata: it loads several of them and reads out of bounds).
 Tests/Fixtures/references/tflite/crafted.json records, for each, whether LiteRT loads and runs it, and for
 the valid one its outputs on a fixed input, so the tests can check the reader agrees with LiteRT.
 
@@ -137,17 +143,153 @@ def with_external_filter(model, past_end=0):
     return data + bytes(start - length) + filter_bytes
 
 
-def with_sparse_filter(model):
-    """The model with its filter marked sparse (schema `sparsity`) and stored in fewer bytes than its shape."""
-    m = copy.deepcopy(model)
-    sparsity = s.SparsityParametersT()
-    sparsity.traversalOrder, sparsity.blockMap = [0, 1, 2, 3], []
-    dense = s.DimensionMetadataT()
-    dense.format, dense.denseSize = s.DimensionType.DENSE, 2
-    sparsity.dimMetadata = [dense]
-    m.subgraphs[0].tensors[1].sparsity = sparsity
-    m.buffers[2].data = m.buffers[2].data[:40]
-    return pack(m)
+INDEX_VECTORS = {"int32": (s.SparseIndexVector.Int32Vector, s.Int32VectorT, np.int32),
+                 "uint16": (s.SparseIndexVector.Uint16Vector, s.Uint16VectorT, np.uint16),
+                 "uint8": (s.SparseIndexVector.Uint8Vector, s.Uint8VectorT, np.uint8)}
+
+
+def sparsify(dense, traversal, block_map, blocks, formats, index_type):
+    """(SparsityParametersT, stored values) of `dense` in TFLite's format: dimension block_map[j] split
+    into blocks of blocks[j], expanded dimensions walked in `traversal`, each level DENSE or CSR."""
+    rank = dense.ndim
+    split_shape, outer_axes, inner_axes = [], [], []
+    for d in range(rank):
+        if d in block_map:
+            b = blocks[block_map.index(d)]
+            outer_axes.append(len(split_shape))
+            split_shape += [dense.shape[d] // b, b]
+        else:
+            outer_axes.append(len(split_shape))
+            split_shape.append(dense.shape[d])
+    inner_axes = [outer_axes[d] + 1 for d in block_map]
+    expanded = dense.reshape(split_shape).transpose(outer_axes + inner_axes)
+    walked = expanded.transpose(traversal)
+    vtype, vclass, npt = INDEX_VECTORS[index_type]
+    levels = []
+    positions = [()]
+    for level, fmt in enumerate(formats):
+        size = walked.shape[level]
+        dm = s.DimensionMetadataT()
+        dm.format = fmt
+        if fmt == s.DimensionType.DENSE:
+            dm.denseSize = size
+            positions = [p + (i,) for p in positions for i in range(size)]
+        else:
+            segments, indices, nxt = [0], [], []
+            for p in positions:
+                for i in range(size):
+                    if np.any(walked[p + (i,)] != 0):
+                        indices.append(i)
+                        nxt.append(p + (i,))
+                segments.append(len(indices))
+            positions = nxt
+            for field, values in (("arraySegments", segments), ("arrayIndices", indices)):
+                v = vclass()
+                v.values = np.array(values, dtype=npt)
+                setattr(dm, field + "Type", vtype)
+                setattr(dm, field, v)
+        levels.append(dm)
+    sp = s.SparsityParametersT()
+    sp.traversalOrder, sp.blockMap, sp.dimMetadata = traversal, block_map, levels
+    return sp, np.array([walked[p] for p in positions], dtype=dense.dtype)
+
+
+def sparse_model(dense, sparsity, values, half):
+    """output = x + DENSIFY(constant), the constant stored sparse (fp16 ones dequantized after DENSIFY)."""
+    shape = list(dense.shape)
+    graph = s.SubGraphT()
+    graph.tensors = [tensor("x", shape, 0), tensor("sparse", shape, 1, s.TensorType.FLOAT16 if half else s.TensorType.FLOAT32),
+                     tensor("dense", shape, 0, s.TensorType.FLOAT16 if half else s.TensorType.FLOAT32),
+                     tensor("output", shape, 0)]
+    graph.tensors[1].sparsity = sparsity
+    codes = [opcode(s.BuiltinOperator.DENSIFY), opcode(s.BuiltinOperator.ADD)]
+    graph.operators = [operator(0, [1], [2])]
+    if half:
+        graph.tensors.append(tensor("widened", shape, 0))
+        codes.append(opcode(s.BuiltinOperator.DEQUANTIZE))
+        graph.operators += [operator(2, [2], [4]), operator(1, [0, 4], [3], s.BuiltinOptions.AddOptions, s.AddOptionsT())]
+    else:
+        graph.operators.append(operator(1, [0, 2], [3], s.BuiltinOptions.AddOptions, s.AddOptionsT()))
+    graph.inputs, graph.outputs = [0], [3]
+    stored = s.BufferT()
+    stored.data = list(values.astype(np.float16 if half else np.float32).tobytes())
+    model = s.ModelT()
+    model.version, model.operatorCodes, model.subgraphs, model.buffers = 3, codes, [graph], [s.BufferT(), stored]
+    return model
+
+
+def sparse_models():
+    """name -> model: the valid sparse layouts, then broken copies."""
+    rng = np.random.default_rng(11)
+    def dense_of(shape, keep):
+        d = rng.normal(size=shape).astype(np.float32)
+        return np.where(rng.uniform(size=shape) < keep, d, 0).astype(np.float32)
+    D, C = s.DimensionType.DENSE, s.DimensionType.SPARSE_CSR
+    conv = dense_of([8, 1, 1, 32], 0.3)  # as face_detection_full_range_sparse's 1x1 filters
+    rows = dense_of([6, 12], 0.4)
+    blocked = np.kron(dense_of([4, 3], 0.5), np.ones((1, 4), np.float32)) * rng.normal(size=(4, 12)).astype(np.float32)
+    wide = dense_of([3, 300], 0.3)
+    layouts = {
+        "sparse_dense_levels": (rows, [0, 1], [], [], [D, D], "int32", False),
+        "sparse_csr_int32": (rows, [0, 1], [], [], [D, C], "int32", False),
+        "sparse_csr_uint16": (wide, [0, 1], [], [], [D, C], "uint16", False),
+        "sparse_csr_uint8_fp16": (conv, [0, 1, 2, 3], [], [], [D, D, D, C], "uint8", True),
+        "sparse_two_csr_levels": (rows, [0, 1], [], [], [C, C], "uint8", False),
+        "sparse_block_map": (blocked, [0, 1, 2], [1], [4], [D, C, D], "int32", False),
+        "sparse_traversal_order": (rows, [1, 0], [], [], [D, C], "uint16", False),
+    }
+    models = {}
+    valid = list(layouts)
+    for name, (dense, traversal, block_map, blocks, formats, index_type, half) in layouts.items():
+        sp, values = sparsify(dense, traversal, block_map, blocks, formats, index_type)
+        models[name] = sparse_model(dense, sp, values, half)
+
+    def broken(base, change):
+        m = copy.deepcopy(models[base])
+        change(m.subgraphs[0].tensors[1].sparsity, m)
+        return m
+    def set_values(dm, field, values):
+        getattr(dm, field).values = np.array(values, dtype=getattr(dm, field).values.dtype)
+    models["sparse_index_out_of_range"] = broken(
+        "sparse_csr_int32", lambda sp, m: set_values(sp.dimMetadata[1], "arrayIndices",
+                                                     list(sp.dimMetadata[1].arrayIndices.values[:-1]) + [12]))
+    models["sparse_segments_decrease"] = broken(
+        "sparse_csr_int32", lambda sp, m: set_values(sp.dimMetadata[1], "arraySegments",
+                                                     [0, 9, 3] + list(sp.dimMetadata[1].arraySegments.values[3:])))
+    models["sparse_segment_past_indices"] = broken(
+        "sparse_csr_int32", lambda sp, m: set_values(sp.dimMetadata[1], "arraySegments",
+                                                     [0, 2**31 - 1] + list(sp.dimMetadata[1].arraySegments.values[2:])))
+    def huge(sp, m):
+        for t in m.subgraphs[0].tensors:
+            t.shape = [6, 2**30]
+        sp.dimMetadata[0].denseSize = 6
+    models["sparse_huge_dense_shape"] = broken("sparse_csr_int32", huge)
+    models["sparse_traversal_not_permutation"] = broken("sparse_csr_int32", lambda sp, m: setattr(sp, "traversalOrder", [0, 0]))
+    models["sparse_block_does_not_divide"] = broken(
+        "sparse_block_map", lambda sp, m: setattr(sp.dimMetadata[2], "denseSize", 5))
+    models["sparse_too_few_values"] = broken(
+        "sparse_csr_int32", lambda sp, m: setattr(m.buffers[1], "data", m.buffers[1].data[:-4]))
+    return models, valid
+
+
+def write_sparse():
+    records = []
+    models, valid = sparse_models()
+    for name, model in models.items():
+        data = pack(model)
+        with open(os.path.join(OUT, "crafted", name + ".tflite"), "wb") as f:
+            f.write(data)
+        shape = model.subgraphs[0].tensors[0].shape
+        record = {"name": name, "valid": name in valid, "shape": [int(v) for v in shape]}
+        if name in valid:
+            loads, result = litert(data, np.zeros(shape, np.float32))
+            assert loads, result
+            record["output"] = result.ravel().tolist()
+        records.append(record)
+        print(name, record["valid"])
+    with open(os.path.join(OUT, "sparse.json"), "w") as f:
+        json.dump({"generator": "tools/make_tflite_fixtures.py (ai-edge-litert 2.3.0)", "models": records}, f, indent=1)
+        f.write("\n")
 
 
 def litert(data, feed=None):
@@ -201,9 +343,7 @@ def main():
         json.dump({"generator": "tools/make_tflite_fixtures.py (ai-edge-litert 2.3.0)", "models": records}, f, indent=1)
         f.write("\n")
     write_bundle(pack(model))
-    # Not run by LiteRT (CONV_2D does not take sparse filters); only the reader's `isSparse` is tested on it.
-    with open(os.path.join(OUT, "crafted", "sparse_filter.tflite"), "wb") as f:
-        f.write(with_sparse_filter(model))
+    write_sparse()
     for r in records:
         print(r["name"], r["litertLoads"], r.get("litertError"))
 

@@ -26,8 +26,9 @@ VT_INLINE pool_row pool_row_at(const vt_conv_geometry *g, const float *input, si
     return r;
 }
 
-VT_INLINE void pool_rows(const vt_conv_geometry *g, const float *input, float *output, float lo, float hi,
-                         size_t r0, size_t r1, int is_max) {
+/// MAX_POOL_2D rows [r0, r1): the maximum over each window's in-bounds taps (zero when there is none), clamped.
+VT_INLINE void maxpool_rows(const vt_conv_geometry *g, const float *input, float *output, float lo, float hi,
+                            size_t r0, size_t r1) {
     const size_t c = (size_t)g->in_c;
     for (size_t row = r0; row < r1; row++) {
         const pool_row pr = pool_row_at(g, input, row);
@@ -37,23 +38,18 @@ VT_INLINE void pool_rows(const vt_conv_geometry *g, const float *input, float *o
             int kx0, kx1;
             tap_range_pool(ox, g->stride_w, g->pad_left, g->k_w, g->in_w, &kx0, &kx1);
             float *out = output + (row * g->out_w + ox) * c;
-            for (size_t ch = 0; ch < c; ch++) out[ch] = is_max ? -INFINITY : 0.0f;
+            for (size_t ch = 0; ch < c; ch++) out[ch] = -INFINITY;
             for (int ky = ky0; ky < ky1; ky++) {
                 const int iy = oy * g->stride_h - g->pad_top + ky;
                 for (int kx = kx0; kx < kx1; kx++) {
                     const int ix = ox * g->stride_w - g->pad_left + kx;
                     const float *in = img + ((size_t)iy * g->in_w + ix) * c;
-                    if (is_max)
-                        for (size_t ch = 0; ch < c; ch++) out[ch] = in[ch] > out[ch] ? in[ch] : out[ch];
-                    else
-                        for (size_t ch = 0; ch < c; ch++) out[ch] += in[ch];
+                    for (size_t ch = 0; ch < c; ch++) out[ch] = in[ch] > out[ch] ? in[ch] : out[ch];
                 }
             }
-            const int count = (ky1 > ky0 && kx1 > kx0) ? (ky1 - ky0) * (kx1 - kx0) : 0;
-            const float scale = (!is_max && count > 0) ? 1.0f / (float)count : 1.0f;
-            if (is_max && count == 0)
+            if (ky1 <= ky0 || kx1 <= kx0)
                 for (size_t ch = 0; ch < c; ch++) out[ch] = 0.0f;
-            for (size_t ch = 0; ch < c; ch++) out[ch] = vt_clampf(out[ch] * scale, lo, hi);
+            for (size_t ch = 0; ch < c; ch++) out[ch] = vt_clampf(out[ch], lo, hi);
         }
     }
 }
@@ -61,23 +57,21 @@ VT_INLINE void pool_rows(const vt_conv_geometry *g, const float *input, float *o
 /// Alpha values repeated to fill this many floats, so PRELU over few channels runs long vector loops.
 #define VT_PRELU_SPAN 512
 
-/// y = prelu(clamp(x + b)) over `count` floats, alpha given per element (`HAS_B` 0: b ignored).
-VT_INLINE void add_prelu_run(const int HAS_B, const float *x, const float *b, const float *alpha, float *y,
-                             size_t count, float lo, float hi) {
+/// y = prelu(x) over `count` floats, alpha given per element.
+VT_INLINE void prelu_run(const float *x, const float *alpha, float *y, size_t count) {
     for (size_t j = 0; j < count; j++) {
-        const float v = vt_clampf(HAS_B ? x[j] + b[j] : x[j], lo, hi);
+        const float v = x[j];
         y[j] = v >= 0.0f ? v : alpha[j] * v;
     }
 }
 
-/// PRELU of clamp(a + b) (b may be NULL) for pixels [begin, end) of [pixels, channels] tensors.
-VT_INLINE void add_prelu_body(const float *a, const float *b, const float *alpha, float *output, size_t channels,
-                              float lo, float hi, size_t begin, size_t end) {
+/// PRELU for pixels [begin, end) of [pixels, channels] tensors.
+VT_INLINE void prelu_body(const float *a, const float *alpha, float *output, size_t channels, size_t begin,
+                          size_t end) {
     if (channels * 2 > VT_PRELU_SPAN) {
         for (size_t i = begin; i < end; i++) {
             const size_t o = i * channels;
-            if (b) add_prelu_run(1, a + o, b + o, alpha, output + o, channels, lo, hi);
-            else add_prelu_run(0, a + o, b, alpha, output + o, channels, lo, hi);
+            prelu_run(a + o, alpha, output + o, channels);
         }
         return;
     }
@@ -87,8 +81,7 @@ VT_INLINE void add_prelu_body(const float *a, const float *b, const float *alpha
     for (size_t j = 0; j < span; j++) rep[j] = alpha[j % channels];
     for (size_t i = begin; i < end; i += per) {
         const size_t count = (end - i < per ? end - i : per) * channels, o = i * channels;
-        if (b) add_prelu_run(1, a + o, b + o, rep, output + o, count, lo, hi);
-        else add_prelu_run(0, a + o, b, rep, output + o, count, lo, hi);
+        prelu_run(a + o, rep, output + o, count);
     }
 }
 
@@ -97,28 +90,18 @@ VT_INLINE void add_body(const float *a, const float *b, float *output, float lo,
     for (size_t i = begin; i < end; i++) output[i] = vt_clampf(a[i] + b[i], lo, hi);
 }
 
-VT_INLINE void clamp_body(const float *x, float *output, float lo, float hi, size_t begin, size_t end) {
-    for (size_t i = begin; i < end; i++) output[i] = vt_clampf(x[i], lo, hi);
-}
-
 static void maxpool_portable(const vt_conv_geometry *g, const float *in, float *out, float lo, float hi, size_t r0,
-                             size_t r1) { pool_rows(g, in, out, lo, hi, r0, r1, 1); }
-static void avgpool_portable(const vt_conv_geometry *g, const float *in, float *out, float lo, float hi, size_t r0,
-                             size_t r1) { pool_rows(g, in, out, lo, hi, r0, r1, 0); }
-static void add_prelu_portable(const float *x, const float *z, const float *al, float *y, size_t ch, float lo,
-                               float hi, size_t b, size_t e) {
-    add_prelu_body(x, z, al, y, ch, lo, hi, b, e);
+                             size_t r1) { maxpool_rows(g, in, out, lo, hi, r0, r1); }
+static void prelu_portable(const float *x, const float *al, float *y, size_t ch, size_t b, size_t e) {
+    prelu_body(x, al, y, ch, b, e);
 }
 static void add_portable(const float *a, const float *b, float *y, float lo, float hi, size_t s, size_t e) {
     add_body(a, b, y, lo, hi, s, e);
 }
-static void clamp_portable(const float *x, float *y, float lo, float hi, size_t s, size_t e) {
-    clamp_body(x, y, lo, hi, s, e);
-}
 
 #if VT_X86
 /// MAX_POOL_2D rows with each window's maximum kept in a register, 8 channels at a time (the last
-/// block masked): the comparisons of pool_rows (x > max ? x : max from -inf, then the clamp), so
+/// block masked): the comparisons of maxpool_rows (x > max ? x : max from -inf, then the clamp), so
 /// results are the same bit for bit, NaN included, without its per-tap pass over the output.
 static VT_AVX2_FN void maxpool_avx2(const vt_conv_geometry *g, const float *input, float *output, float lo, float hi,
                                     size_t r0, size_t r1) {
@@ -133,7 +116,7 @@ static VT_AVX2_FN void maxpool_avx2(const vt_conv_geometry *g, const float *inpu
             tap_range_pool(ox, g->stride_w, g->pad_left, g->k_w, g->in_w, &kx0, &kx1);
             float *out = output + (row * g->out_w + ox) * c;
             if (ky1 <= ky0 || kx1 <= kx0) {
-                // No tap inside the input: zero, clamped (as pool_rows).
+                // No tap inside the input: zero, clamped (as maxpool_rows).
                 const __m256 z = _mm256_min_ps(vhi, _mm256_max_ps(vlo, _mm256_setzero_ps()));
                 for (size_t ch = 0; ch < c; ch += 8) {
                     if (c - ch < 8) _mm256_maskstore_ps(out + ch, tmask, z);
@@ -177,17 +160,11 @@ static VT_AVX2_FN void maxpool_avx2(const vt_conv_geometry *g, const float *inpu
         }
     }
 }
-static VT_AVX2_FN void avgpool_avx2(const vt_conv_geometry *g, const float *in, float *out, float lo, float hi,
-                                    size_t r0, size_t r1) { pool_rows(g, in, out, lo, hi, r0, r1, 0); }
-static VT_AVX2_FN void add_prelu_avx2(const float *x, const float *z, const float *al, float *y, size_t ch,
-                                      float lo, float hi, size_t b, size_t e) {
-    add_prelu_body(x, z, al, y, ch, lo, hi, b, e);
+static VT_AVX2_FN void prelu_avx2(const float *x, const float *al, float *y, size_t ch, size_t b, size_t e) {
+    prelu_body(x, al, y, ch, b, e);
 }
 static VT_AVX2_FN void add_avx2(const float *a, const float *b, float *y, float lo, float hi, size_t s, size_t e) {
     add_body(a, b, y, lo, hi, s, e);
-}
-static VT_AVX2_FN void clamp_avx2(const float *x, float *y, float lo, float hi, size_t s, size_t e) {
-    clamp_body(x, y, lo, hi, s, e);
 }
 #define VT_DISPATCH(isa, name, ...) \
     do { if ((isa) >= VT_ISA_AVX2) name##_avx2(__VA_ARGS__); else name##_portable(__VA_ARGS__); } while (0)
@@ -200,25 +177,11 @@ void vt_maxpool(const vt_conv_geometry *g, const float *input, float *output, fl
     VT_DISPATCH(isa, maxpool, g, input, output, lo, hi, row_begin, row_end);
 }
 
-void vt_avgpool(const vt_conv_geometry *g, const float *input, float *output, float lo, float hi, size_t row_begin,
-                size_t row_end, int isa) {
-    VT_DISPATCH(isa, avgpool, g, input, output, lo, hi, row_begin, row_end);
-}
-
 void vt_prelu(const float *input, const float *alpha, float *output, size_t channels, size_t begin, size_t end,
               int isa) {
-    VT_DISPATCH(isa, add_prelu, input, NULL, alpha, output, channels, -INFINITY, INFINITY, begin, end);
-}
-
-void vt_add_prelu(const float *a, const float *b, const float *alpha, float *output, size_t channels, float lo,
-                  float hi, size_t begin, size_t end, int isa) {
-    VT_DISPATCH(isa, add_prelu, a, b, alpha, output, channels, lo, hi, begin, end);
+    VT_DISPATCH(isa, prelu, input, alpha, output, channels, begin, end);
 }
 
 void vt_add(const float *a, const float *b, float *output, float lo, float hi, size_t begin, size_t end, int isa) {
     VT_DISPATCH(isa, add, a, b, output, lo, hi, begin, end);
-}
-
-void vt_clamp(const float *input, float *output, float lo, float hi, size_t begin, size_t end, int isa) {
-    VT_DISPATCH(isa, clamp, input, output, lo, hi, begin, end);
 }

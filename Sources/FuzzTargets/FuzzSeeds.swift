@@ -26,6 +26,9 @@ extension FuzzTargets {
                 if path.hasSuffix(".binarypb") { seeds["geometry", default: []].append((flat, try bundle.find(path))) }
             }
         }
+        // The full-range face detector, whose fp16 weights are sparse tensors behind DENSIFY.
+        let sparse = "face_detection_full_range_sparse.tflite"
+        seeds["tflite", default: []].append((sparse, try ModelFile.read(TaskAssets.path("models/\(sparse)"))))
         // The task target: each slot's selector byte and the real entry.
         guard let assets = TaskAssets.shared else { throw VisionTasksError.fileNotFound(path: TaskAssets.path("models")) }
         for (index, slot) in TaskAssets.slots.enumerated() {

@@ -25,6 +25,7 @@ public enum FuzzTargets {
         Target(name: "image", run: image),
         Target(name: "geometry", run: geometry),
         Target(name: "task", run: task),
+        Target(name: "sparsity", run: sparsity),
     ]
 
     /// The target named `name`, if any.
@@ -36,7 +37,7 @@ public enum FuzzTargets {
     static let maxDecompressedBytes = 32 << 20
 
     /// Runs `body`, turning a thrown error into `false`.
-    private static func accepts(_ body: () throws -> Void) -> Bool {
+    static func accepts(_ body: () throws -> Void) -> Bool {
         do { try body(); return true } catch { return false }
     }
 

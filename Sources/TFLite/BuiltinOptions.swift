@@ -135,6 +135,8 @@ public enum BuiltinOptions: Hashable, Sendable, Codable {
     case gather(axis: Int, batchDims: Int)
     /// UNPACK: the number of outputs and the axis to unpack along.
     case unpack(num: Int, axis: Int)
+    /// DEPTH_TO_SPACE: the side of the square each input pixel's channels become.
+    case depthToSpace(blockSize: Int)
     /// MEAN, SUM, REDUCE_MAX, REDUCE_MIN and the other reducers: keep reduced dimensions with size 1.
     case reducer(keepDims: Bool)
     /// SQUEEZE: the dimensions to remove (all of size 1 when empty).
@@ -232,6 +234,7 @@ extension BuiltinOptions {
         case 42: return .neg
         case 43: return .padV2
         case 64: return .unpack(num: try int(0), axis: try int(1))
+        case 94: return .depthToSpace(blockSize: try int(0))
         case 75: return .leakyRelu(alpha: try t.float(0, 0))
         case 76: return .squaredDifference
         default: return .unknown(type: Int(type))

@@ -184,9 +184,12 @@ extension TFLiteModel {
         public let quantization: Quantization?
         /// Whether the tensor is a variable (state kept across invocations).
         public let isVariable: Bool
-        /// Whether the tensor's constant data is stored sparse (schema `sparsity`); its buffer is then
-        /// smaller than `shape` calls for, and must be densified before use.
-        public let isSparse: Bool
+        /// How the tensor's constant data is stored sparse (schema `sparsity`), nil when dense; its buffer
+        /// then holds only the values `Sparsity.densePositions(shape:)` places.
+        public let sparsity: Sparsity?
+
+        /// Whether the tensor's constant data is stored sparse.
+        public var isSparse: Bool { sparsity != nil }
 
         /// Number of elements (product of `shape`; 1 for a scalar).
         public var elementCount: Int { shape.reduce(1, *) }
@@ -212,7 +215,7 @@ extension TFLiteModel {
                 throw fail("\(what()) refers to buffer \(buffer), but the model has \(bufferCount) buffers")
             }
             isVariable = try table.bool(5)
-            isSparse = try table.field(6, size: 4) != nil
+            sparsity = try table.table(6, "SparsityParameters").map { try Sparsity($0, what: what) }
             if let q = try table.table(4, "QuantizationParameters") {
                 let scale = try q.floats(2, "scale")
                 let zeroPoint = try q.scalars(3, Int64.self, "zero_point").map { Int(truncatingIfNeeded: $0) }
@@ -235,6 +238,14 @@ extension TFLiteModel {
         var byteCount: Int? {
             if type == .int4 { return (elementCount + 1) / 2 }
             return type.byteSize.map { $0 * elementCount }
+        }
+
+        /// Bytes its buffer must hold: `byteCount`, or for a sparse tensor its stored values' (its
+        /// sparsity checked against the shape); nil when the type has no fixed size.
+        func storedByteCount() throws -> Int? {
+            guard let sparsity else { return byteCount }
+            guard let size = type.byteSize, type != .int4 else { return nil }
+            return try sparsity.densePositions(shape: shape, tensor: name).count * size
         }
     }
 
@@ -303,7 +314,7 @@ extension TFLiteModel {
             self.tensors = tensors
             for (tensorIndex, tensor) in tensors.enumerated() {
                 let size = buffers[tensor.buffer].range.count
-                guard size > 0, !tensor.isSparse, let expected = tensor.byteCount else { continue }
+                guard size > 0, let expected = try tensor.storedByteCount() else { continue }
                 guard size == expected else {
                     throw fail("subgraph \(index) tensor \(tensorIndex) \"\(tensor.name)\" (\(tensor.type.name) \(tensor.shape)) needs \(expected) bytes, but its buffer \(tensor.buffer) has \(size)")
                 }

@@ -18,13 +18,13 @@ import Testing
     }
 
     @Test func everyTargetHasCommittedInputs() throws {
-        #expect(FuzzTargets.all.map(\.name) == ["tflite", "bundle", "image", "geometry", "task"])
+        #expect(FuzzTargets.all.map(\.name) == ["tflite", "bundle", "image", "geometry", "task", "sparsity"])
         for target in FuzzTargets.all {
             #expect(try Self.inputs(target.name).count >= 2, "\(target.name)")
         }
     }
 
-    @Test(arguments: ["tflite", "bundle", "image", "geometry"])
+    @Test(arguments: ["tflite", "bundle", "image", "geometry", "sparsity"])
     func committedInputsRunWithoutTrapping(_ name: String) throws {
         let target = try #require(FuzzTargets.named(name))
         for input in try Self.inputs(name) {

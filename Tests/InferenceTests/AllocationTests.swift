@@ -3,7 +3,7 @@ import Foundation
 import Testing
 @testable import Inference
 
-/// `invoke()` allocates nothing, at 1 and 2 threads, for all eight models: heap allocations made
+/// `invoke()` allocates nothing, at 1 and 2 threads, for all nine models: heap allocations made
 /// on the invoking thread (which runs its share of every split kernel call through the same code
 /// the pool's workers run) are counted by the CAllocationCounter test target's malloc forwarders.
 /// Tolerance: exactly zero allocations over 5 runs after 2 warm-up runs. The counter is compiled out

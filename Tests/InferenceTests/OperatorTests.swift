@@ -191,6 +191,22 @@ func runOp(_ op: any GraphOperation, _ a: ([Int], [Float]), _ b: ([Int], [Float]
         #expect(out == expected)
     }
 
+    @Test func depthToSpace() throws {
+        // [1, 2, 3, 8] with block 2 → [1, 4, 6, 2]: out[y·2 + by, x·2 + bx, c] = in[y, x, (by·2 + bx)·2 + c].
+        let x = (0..<48).map(Float.init)
+        let out = try runOp(DepthToSpaceOperator(blockSize: 2), ([1, 2, 3, 8], x), out: [1, 4, 6, 2])
+        var expected: [Float] = []
+        for oy in 0..<4 {
+            for ox in 0..<6 {
+                for c in 0..<2 { expected.append(x[((oy / 2) * 3 + ox / 2) * 8 + ((oy % 2) * 2 + ox % 2) * 2 + c]) }
+            }
+        }
+        #expect(out == expected)
+        #expect(throws: VisionTasksError.self) {
+            try runOp(DepthToSpaceOperator(blockSize: 3), ([1, 2, 3, 8], x), out: [1, 6, 9, 1])
+        }
+    }
+
     @Test func stridedSliceMasks() throws {
         let x = (0..<24).map(Float.init) // [2, 3, 4]
         func slice(_ b: [Int], _ e: [Int], _ s: [Int], _ m: SliceMasks, out: [Int]) throws -> [Float] {
@@ -420,7 +436,7 @@ func runOp(_ op: any GraphOperation, _ a: ([Int], [Float]), _ b: ([Int], [Float]
             "ADD", "SUB", "MUL", "DIV", "NEG", "SQRT", "RSQRT", "SQUARED_DIFFERENCE", "MAXIMUM", "CONV_2D",
             "DEPTHWISE_CONV_2D", "FULLY_CONNECTED", "PRELU", "RELU", "LOGISTIC", "SOFTMAX", "MAX_POOL_2D", "PAD",
             "RESHAPE", "CONCATENATION", "RESIZE_BILINEAR", "TRANSPOSE", "STRIDED_SLICE", "GATHER", "UNPACK", "MEAN",
-            "SUM", "REDUCE_MAX", "REDUCE_MIN", "DEQUANTIZE",
+            "SUM", "REDUCE_MAX", "REDUCE_MIN", "DEPTH_TO_SPACE", "DEQUANTIZE", "DENSIFY",
         ]
         #expect(Set(OperatorTable.loaders.keys.map(\.name)) == documented)
     }

@@ -82,12 +82,22 @@ import VisionErrors
         #expect(Array(bytes) == inline.constantData(of: inline.subgraphs[0].tensors[1]).map(Array.init))
     }
 
-    @Test func sparseConstantsAreMarkedNotRejected() throws {
-        // A sparse tensor's buffer is shorter than its dense shape (40 of 72 bytes); the reader marks it.
-        let model = try TFLiteModel(data: try Self.crafted("sparse_filter"))
-        let filter = model.subgraphs[0].tensors[1]
-        #expect(filter.isSparse)
-        #expect(model.constantData(of: filter)?.count == 40)
-        #expect(!model.subgraphs[0].tensors[2].isSparse)
+    @Test func sparseConstantsAreRead() throws {
+        // An fp16 [8, 1, 1, 32] constant with a CSR last level of uint8 index vectors: its buffer holds
+        // only the stored values (2 bytes each), which the metadata places in the dense tensor.
+        let model = try TFLiteModel(data: try Self.crafted("sparse_csr_uint8_fp16"))
+        let tensor = model.subgraphs[0].tensors[1]
+        let sparsity = try #require(tensor.sparsity)
+        #expect(sparsity.traversalOrder == [0, 1, 2, 3] && sparsity.blockMap.isEmpty)
+        #expect(sparsity.dimensions.prefix(3) == [.dense(size: 8), .dense(size: 1), .dense(size: 1)])
+        guard case .sparseCSR(let segments, let indices) = sparsity.dimensions[3] else {
+            Issue.record("level 3 is not CSR: \(sparsity.dimensions[3])")
+            return
+        }
+        #expect(segments.count == 9 && segments.first == 0 && segments.last == indices.count)
+        let positions = try sparsity.densePositions(shape: tensor.shape)
+        #expect(model.constantData(of: tensor)?.count == 2 * positions.count)
+        #expect(positions == positions.sorted() && positions.allSatisfy { (0..<256).contains($0) })
+        #expect(!model.subgraphs[0].tensors[0].isSparse)
     }
 }

@@ -92,9 +92,6 @@ void vt_dwconv(const vt_conv_geometry *g, const float *input, const float *packe
 /// MAX_POOL_2D over output rows [row_begin, row_end) of batch*out_h; padded taps are skipped.
 void vt_maxpool(const vt_conv_geometry *g, const float *input, float *output, float lo, float hi,
                 size_t row_begin, size_t row_end, int isa);
-/// AVERAGE_POOL_2D over output rows [row_begin, row_end); divides by the number of in-bounds taps.
-void vt_avgpool(const vt_conv_geometry *g, const float *input, float *output, float lo, float hi,
-                size_t row_begin, size_t row_end, int isa);
 
 // ---- Elementwise ----
 
@@ -102,15 +99,9 @@ void vt_avgpool(const vt_conv_geometry *g, const float *input, float *output, fl
 /// [begin, end) of a [pixels, channels] tensor.
 void vt_prelu(const float *input, const float *alpha, float *output, size_t channels,
               size_t begin, size_t end, int isa);
-/// ADD then PRELU in one pass: out = prelu(clamp(a + b, lo, hi), alpha[c]) for pixels [begin, end)
-/// of [pixels, channels] tensors (ADD with a fused activation followed by PRELU). out may alias a or b.
-void vt_add_prelu(const float *a, const float *b, const float *alpha, float *output, size_t channels, float lo,
-                  float hi, size_t begin, size_t end, int isa);
 /// out[i] = clamp(a[i] + b[i], lo, hi) for i in [begin, end).
 void vt_add(const float *a, const float *b, float *output, float lo, float hi,
             size_t begin, size_t end, int isa);
-/// out[i] = clamp(x[i], lo, hi) for i in [begin, end) (RELU, RELU6, RELU_N1_TO_1).
-void vt_clamp(const float *input, float *output, float lo, float hi, size_t begin, size_t end, int isa);
 
 // ---- Worker pool (pool.c) ----
 

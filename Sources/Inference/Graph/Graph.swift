@@ -41,6 +41,23 @@ enum ConstantData: Equatable, Sendable {
         case .uint8(let v): return v.count
         }
     }
+
+    /// These values placed at `positions` (one each, all below `count`) of `count` zeros: a sparse
+    /// tensor's stored values made dense.
+    func scattered(to positions: [Int], count: Int) -> ConstantData {
+        func scatter<T: Numeric>(_ values: [T]) -> [T] {
+            var dense = [T](repeating: .zero, count: count)
+            for (value, position) in zip(values, positions) { dense[position] = value }
+            return dense
+        }
+        switch self {
+        case .float32(let v): return .float32(scatter(v))
+        case .float16(let v): return .float16(scatter(v))
+        case .int32(let v): return .int32(scatter(v))
+        case .int8(let v): return .int8(scatter(v))
+        case .uint8(let v): return .uint8(scatter(v))
+        }
+    }
 }
 
 /// One tensor of the graph: a name, a static shape, a type, and its data when constant.

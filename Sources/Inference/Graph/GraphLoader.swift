@@ -67,7 +67,9 @@ enum GraphLoader {
         }
         var constant: ConstantData?
         if needed, let bytes = model.constantData(of: t) {
-            let count = t.elementCount
+            // A sparse tensor stores only the values at `positions`; it is expanded to a dense constant here.
+            let positions = try t.sparsity?.densePositions(shape: t.shape, tensor: t.name)
+            let count = positions?.count ?? t.elementCount
             let size: Int
             switch type {
             case .float32, .int32: size = 4
@@ -76,9 +78,12 @@ enum GraphLoader {
             }
             guard bytes.count == count * size else {
                 throw VisionTasksError.invalidModel(
-                    "tensor \(t.name) (index \(index)) in subgraph 0 has \(bytes.count) bytes of data, its shape \(t.shape) of \(type) needs \(count * size)")
+                    "tensor \(t.name) (index \(index)) in subgraph 0 has \(bytes.count) bytes of data, its shape \(t.shape) of \(type) needs \(count * size)\(positions == nil ? "" : " (its stored values)")")
             }
             constant = decode(bytes, type: type, count: count)
+            if let positions, let stored = constant {
+                constant = stored.scattered(to: positions, count: t.elementCount)
+            }
         }
         return GraphTensor(name: t.name, shape: t.shape, type: type, constant: constant, quantization: quantization)
     }

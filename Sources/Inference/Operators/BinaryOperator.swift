@@ -1,6 +1,6 @@
 // ADD, SUB, MUL, DIV, SQUARED_DIFFERENCE, MAXIMUM and PRELU: two inputs with numpy broadcasting and
 // a fused clamp. Same-shape ADD and per-channel PRELU run on the C kernels, the rest on
-// Ops/Elementwise.swift's vector loops.
+// Kernels/Elementwise.swift's vector loops.
 
 import TFLite
 import VisionErrors

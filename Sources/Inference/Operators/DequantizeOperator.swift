@@ -8,6 +8,8 @@ import VisionErrors
 struct DequantizeOperator: GraphOperation, Equatable {
     static let loaders: [BuiltinOperator: OperatorLoader] = [.dequantize: { _ in DequantizeOperator() }]
 
+    var readsConstantsOnly: Bool { true }
+
     func prepare(_ node: NodeInputs) throws(VisionTasksError) -> PreparedNode {
         try node.requireOutputs(1)
         let t = try node.tensor(0)

@@ -1,12 +1,28 @@
 // What an operator is to the engine. Each operator lives in one file of this folder: how it is read
-// from a TFLite model (its `loaders`), its shape rules and its kernel binding (`prepare`), and what it
-// absorbs in fusion (`fusing`); OperatorTable.swift lists them all.
+// from a TFLite model (its `loaders`), its shape rules and its kernel binding (`prepare`), what it
+// absorbs in fusion (`fusing`) and the graph rewrites it owns (`rewrites`, in its file or one beside
+// it, applied by Graph/GraphRewrites.swift); OperatorTable.swift lists them all.
 
 import TFLite
 import VisionErrors
 
 /// Reads one TFLite operator into an operation (options decoded); throws for options it cannot run.
 typealias OperatorLoader = @Sendable (OperatorSource) throws -> any GraphOperation
+
+/// Fails with `message` (a malformed model; the planner adds the operator's name) unless `condition` holds.
+@inline(__always)
+func require(_ condition: Bool, _ message: @autoclosure () -> String) throws(VisionTasksError) {
+    if !condition { throw .invalidModel(message()) }
+}
+
+/// A rewrite of the graph an operator owns, applied before kernels are bound (constants folded, shapes resolved).
+enum GraphRewrite: Sendable {
+    /// Given a producer and the one node reading its single output (not a graph output), the node
+    /// replacing both (run at the consumer's place, writing its outputs), or nil to leave them.
+    case pair(@Sendable (_ graph: Graph, _ producer: GraphNode, _ consumer: GraphNode) -> GraphNode?)
+    /// A rewrite of the whole graph.
+    case whole(@Sendable (inout Graph) -> Void)
+}
 
 /// An operator of the graph with its options decoded: its shape rules and its kernel binding.
 protocol GraphOperation: Sendable {
@@ -16,10 +32,17 @@ protocol GraphOperation: Sendable {
     func prepare(_ node: NodeInputs) throws(VisionTasksError) -> PreparedNode
     /// This operation with `activation` applied to its output, nil when it has no free activation slot.
     func fusing(_ activation: Activation) -> (any GraphOperation)?
+    /// The rewrites this operation owns (the nodes they replace are of this operation), in the order they run.
+    static var rewrites: [GraphRewrite] { get }
+    /// True when the operation reads only a constant, of any element type, and folding turns its output
+    /// into an fp32 constant, so that output may be declared with another type (DEQUANTIZE, DENSIFY).
+    var readsConstantsOnly: Bool { get }
 }
 
 extension GraphOperation {
     func fusing(_ activation: Activation) -> (any GraphOperation)? { nil }
+    static var rewrites: [GraphRewrite] { [] }
+    var readsConstantsOnly: Bool { false }
 }
 
 /// A TFLite operator as the loader hands it to an operation's loader.

@@ -11,11 +11,15 @@ enum OperatorTable {
         Conv2DOperator.self, DepthwiseConv2DOperator.self, FullyConnectedOperator.self, MaxPool2DOperator.self,
         ReshapeOperator.self, TransposeOperator.self, PadOperator.self, ConcatenationOperator.self,
         StridedSliceOperator.self, GatherOperator.self, UnpackOperator.self,
-        ReduceOperator.self, ResizeBilinearOperator.self, DequantizeOperator.self,
+        ReduceOperator.self, ResizeBilinearOperator.self, DequantizeOperator.self, DensifyOperator.self,
+        DepthToSpaceOperator.self,
     ]
 
     /// Builtin code → its loader (a code claimed twice keeps its first operation's loader).
     static let loaders: [BuiltinOperator: OperatorLoader] = operations.reduce(into: [:]) { table, operation in
         table.merge(operation.loaders) { first, _ in first }
     }
+
+    /// Every operation's graph rewrites, in the order of `operations`.
+    static let rewrites: [GraphRewrite] = operations.flatMap { $0.rewrites }
 }

@@ -1,4 +1,4 @@
-// MEAN, SUM, REDUCE_MAX and REDUCE_MIN over constant axes (Ops/Reduce.swift).
+// MEAN, SUM, REDUCE_MAX and REDUCE_MIN over constant axes (Kernels/Reduce.swift).
 
 import TFLite
 import VisionErrors

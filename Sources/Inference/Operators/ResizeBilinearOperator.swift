@@ -1,5 +1,5 @@
 // RESIZE_BILINEAR of an NHWC tensor to a constant size, with TFLite's align_corners and
-// half_pixel_centers rules (Ops/ResizeBilinear.swift).
+// half_pixel_centers rules (Kernels/ResizeBilinear.swift).
 
 import TFLite
 import VisionErrors

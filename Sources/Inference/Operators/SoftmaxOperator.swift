@@ -1,4 +1,4 @@
-// SOFTMAX over the last dimension, with TFLite's beta (Ops/Softmax.swift).
+// SOFTMAX over the last dimension, with TFLite's beta (Kernels/Softmax.swift).
 
 import TFLite
 import VisionErrors

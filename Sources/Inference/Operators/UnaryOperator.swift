@@ -1,4 +1,6 @@
-// NEG, SQRT, RSQRT, RELU and LOGISTIC: one input, elementwise (Ops/Elementwise.swift's vector loops).
+// NEG, SQRT, RSQRT, RELU and LOGISTIC: one input, elementwise (Kernels/Elementwise.swift's vector
+// loops). A RELU folds into the operator producing its input when that one has a free activation
+// (as TFLite converters do), removing a pass over the tensor.
 
 import TFLite
 import VisionErrors
@@ -18,6 +20,18 @@ struct UnaryOperator: GraphOperation, Equatable {
         .rsqrt: { _ in UnaryOperator(.rsqrt) },
         .relu: { _ in UnaryOperator(.relu) },
         .logistic: { _ in UnaryOperator(.logistic) },
+    ]
+
+    /// A RELU folded into the operator producing its input, when that one has a free activation.
+    static let rewrites: [GraphRewrite] = [
+        .pair { _, producer, relu in
+            guard (relu.operation as? UnaryOperator)?.kind == .relu, let fused = producer.operation.fusing(.relu) else {
+                return nil
+            }
+            var node = producer
+            node.operation = fused
+            return node
+        },
     ]
 
     func prepare(_ node: NodeInputs) throws(VisionTasksError) -> PreparedNode {

@@ -93,7 +93,7 @@ enum PlanPasses {
                     guard declared.shape == inferred || declared.shape.isEmpty && inferred.reduce(1, *) == 1 else {
                         throw VisionTasksError.invalidModel("output \(declared.name) is declared \(declared.shape) but computes to \(inferred)")
                     }
-                    guard declared.type == .float32 || node.operation is DequantizeOperator else {
+                    guard declared.type == .float32 || node.operation.readsConstantsOnly else {
                         throw VisionTasksError.unsupportedModel("output \(declared.name) has type \(declared.type)")
                     }
                     guard declared.constant == nil, !written.contains(t) else {
@@ -121,11 +121,11 @@ enum PlanPasses {
         graph.nodes = kept
     }
 
-    /// Fuse: merges neighbours (now that shapes are resolved and constants folded), stacks
-    /// FULLY_CONNECTED nodes that share their weights, and prepares the resulting run-time nodes.
+    /// Fuse: applies the operators' rewrites (now that shapes are resolved and constants folded:
+    /// neighbours merged, FULLY_CONNECTED nodes sharing their weights stacked) and prepares the
+    /// resulting run-time nodes.
     static func fuse(_ graph: inout Graph) throws -> [PlannedNode] {
-        graph.fuseOperators()
-        graph.stackSharedFullyConnected()
+        graph.apply(OperatorTable.rewrites)
         return try graph.nodes.map { node in
             do {
                 return (node, try node.operation.prepare(NodeInputs(graph: graph, node: node)))

@@ -1,4 +1,4 @@
-// A graph rewrite after fusion: FULLY_CONNECTED nodes that read the same constant weights and do not
+// A graph rewrite FULLY_CONNECTED owns: FULLY_CONNECTED nodes that read the same constant weights and do not
 // depend on each other become one node that runs all their rows (StackedFullyConnectedOperator). The
 // gesture embedder passes its image and world landmarks through the same 8 layers of 128×128 or
 // 64×128 weights, one row each: such layers wait on the weights streaming in from L2, and stacked,
@@ -6,6 +6,11 @@
 //
 // The search is bounded whatever the model: at most `maxMembers` nodes per stack, `maxStacks`
 // stacks, and `searchBudget` node visits in all while checking independence.
+
+extension FullyConnectedOperator {
+    /// FULLY_CONNECTED nodes sharing their weights and not their data stacked into one.
+    static let rewrites: [GraphRewrite] = [.whole { $0.stackSharedFullyConnected() }]
+}
 
 extension Graph {
     /// Nodes stacked into one at most (their rows are copied side by side for the call).

@@ -3,12 +3,6 @@
 
 import VisionErrors
 
-/// Fails with `message` (a malformed model; the planner adds the operator's name) unless `condition` holds.
-@inline(__always)
-func require(_ condition: Bool, _ message: @autoclosure () -> String) throws(VisionTasksError) {
-    if !condition { throw .invalidModel(message()) }
-}
-
 /// Wraps a copy whose rank could not be collapsed to `collapsedRank`.
 func stridedCopy(extents: [Int], sourceStrides: [Int], destinationStrides: [Int], sourceOffset: Int = 0,
                  destinationOffset: Int = 0) throws(VisionTasksError) -> StridedCopy {
