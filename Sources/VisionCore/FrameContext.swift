@@ -2,11 +2,13 @@
 // rotation; our results are in the upright image. This is the one place that knows how the two
 // frames differ, so no step elsewhere reads the image's orientation.
 
-/// An image or video frame prepared once for a task graph: the upright size every result is a
-/// fraction of, and the two facts about the stored pixels that MediaPipe's numbers depend on.
+/// An image or video frame prepared once for a task graph: its timestamp, the upright size every
+/// result is a fraction of, and the two facts about the stored pixels that MediaPipe's numbers depend on.
 public struct FrameContext: Sendable {
     /// The image, upright through its orientation.
     public let image: MPImage
+    /// The frame's timestamp (video and live stream; 0 for a still image): smoothing reads it.
+    public let timestampInMilliseconds: Int
     /// The upright width in pixels.
     public let width: Int
     /// The upright height in pixels.
@@ -18,9 +20,10 @@ public struct FrameContext: Sendable {
     /// stored pixels' width, so z in upright units is multiplied by this to match it (1 when upright).
     public let zToStoredWidth: Float
 
-    /// The context of `image`.
-    public init(_ image: MPImage) {
+    /// The context of `image`, taken at `timestampInMilliseconds`.
+    public init(_ image: MPImage, timestampInMilliseconds: Int = 0) {
         self.image = image
+        self.timestampInMilliseconds = timestampInMilliseconds
         width = image.width
         height = image.height
         storedAxesSwapped = image.orientation.swapsWidthAndHeight

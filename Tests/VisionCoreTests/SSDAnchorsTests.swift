@@ -4,13 +4,17 @@ import Testing
 /// Anchor generation checked against values worked out by hand from MediaPipe's
 /// `SsdAnchorsCalculator` algorithm (tolerance 1e-6: a few float ulps).
 @Suite struct SSDAnchorsTests {
+    /// The anchors of the two detectors, as their descriptions configure them.
+    private let faceShortRange = SSDDetectorDescription.faceShortRange(minScoreThreshold: 0.5, minSuppressionThreshold: 0.3).anchors
+    private let palm = SSDDetectorDescription.palm(minScoreThreshold: 0.5).anchors
+
     private func expectAnchor(_ a: NormalizedRect, _ x: Float, _ y: Float, _ w: Float, _ h: Float) {
         #expect(abs(a.xCenter - x) < 1e-6 && abs(a.yCenter - y) < 1e-6, "centre \(a.xCenter),\(a.yCenter) vs \(x),\(y)")
         #expect(abs(a.width - w) < 1e-6 && abs(a.height - h) < 1e-6, "size \(a.width)×\(a.height) vs \(w)×\(h)")
     }
 
     @Test func faceShortRangeHas896FixedAnchorsInMediaPipeOrder() throws {
-        let anchors = try generateSSDAnchors(.faceShortRange)
+        let anchors = try generateSSDAnchors(faceShortRange)
         #expect(anchors.count == 896)
         // Stride 8: a 16×16 grid, two anchors per cell (the aspect ratio 1 and the interpolated one).
         expectAnchor(anchors[0], 0.03125, 0.03125, 1, 1)
@@ -25,7 +29,7 @@ import Testing
     }
 
     @Test func palmHas2016Anchors() throws {
-        let anchors = try generateSSDAnchors(.palm)
+        let anchors = try generateSSDAnchors(palm)
         #expect(anchors.count == 24 * 24 * 2 + 12 * 12 * 6)
         expectAnchor(anchors[0], 0.5 / 24, 0.5 / 24, 1, 1)
         expectAnchor(anchors[1152], 0.5 / 12, 0.5 / 12, 1, 1)
@@ -58,13 +62,13 @@ import Testing
     }
 
     @Test func invalidOptionsThrow() {
-        var options = SSDAnchorOptions.faceShortRange
+        var options = faceShortRange
         options.strides = []
         #expect(throws: (any Error).self) { try generateSSDAnchors(options) }
-        options = .faceShortRange
+        options = faceShortRange
         options.strides = [8, 0]
         #expect(throws: (any Error).self) { try generateSSDAnchors(options) }
-        options = .faceShortRange
+        options = faceShortRange
         options.inputWidth = 0
         #expect(throws: (any Error).self) { try generateSSDAnchors(options) }
     }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import VisionCore
 @testable import VisionTasks
@@ -8,17 +9,26 @@ import VisionCore
 /// nothing, so the Python API returns an empty result. The end-to-end case (one hand, canned
 /// threshold 0.95 → empty result) is in HandParityTests' option cases. Exact.
 @Suite struct GestureResultTests {
-    static func hand(x: Float, handednessScore: Float) -> HandObservation {
-        HandObservation(landmarks: Array(repeating: SIMD3(x, 0.5, 0), count: handLandmarkCount),
-                        worldLandmarks: Array(repeating: .zero, count: handLandmarkCount),
-                        handedness: handedness(fromScore: handednessScore),
-                        nextRect: NormalizedRect(xCenter: x, yCenter: 0.5, width: 0.2, height: 0.2))
+    static func hand(x: Float, handednessScore: Float, gesture: Classification?) -> GestureObservation {
+        GestureObservation(
+            hand: HandObservation(landmarks: Array(repeating: SIMD3(x, 0.5, 0), count: handLandmarkCount),
+                                  worldLandmarks: Array(repeating: .zero, count: handLandmarkCount),
+                                  handedness: handedness(fromScore: handednessScore),
+                                  nextRect: NormalizedRect(xCenter: x, yCenter: 0.5, width: 0.2, height: 0.2)),
+            gesture: gesture)
     }
 
-    @Test func aHandWithoutAGestureHasNoGestureEntry() {
-        let hands = [Self.hand(x: 0.25, handednessScore: 0.9), Self.hand(x: 0.75, handednessScore: 0.2)]
+    /// A frame at 7 ms (its pixels do not matter to the result).
+    static func frame() throws -> FrameContext {
+        FrameContext(try MPImage(pixels: Data(count: 4), width: 1, height: 1, bytesPerRow: 4, format: .rgba8),
+                     timestampInMilliseconds: 7)
+    }
+
+    @Test func aHandWithoutAGestureHasNoGestureEntry() throws {
         let thumbUp = Classification(index: 5, score: 0.8, label: "Thumb_Up")
-        let r = GestureRecognizer.result(hands: hands, gestures: [nil, thumbUp], timestampInMilliseconds: 7)
+        let hands = [Self.hand(x: 0.25, handednessScore: 0.9, gesture: nil),
+                     Self.hand(x: 0.75, handednessScore: 0.2, gesture: thumbUp)]
+        let r = GestureRecognizer.result(hands, in: try Self.frame())
         #expect(r.gestures.map { $0.map(\.categoryName) } == [["Thumb_Up"]])
         #expect(r.gestures.first?.first?.index == -1 && r.gestures.first?.first?.score == 0.8)
         #expect(r.handedness.map { $0.first?.categoryName } == ["Right", "Left"])
@@ -26,9 +36,10 @@ import VisionCore
         #expect(r.timestampInMilliseconds == 7)
     }
 
-    @Test func noGestureAtAllIsAnEmptyResult() {
-        let hands = [Self.hand(x: 0.25, handednessScore: 0.9), Self.hand(x: 0.75, handednessScore: 0.2)]
-        let r = GestureRecognizer.result(hands: hands, gestures: [nil, nil], timestampInMilliseconds: 7)
+    @Test func noGestureAtAllIsAnEmptyResult() throws {
+        let hands = [Self.hand(x: 0.25, handednessScore: 0.9, gesture: nil),
+                     Self.hand(x: 0.75, handednessScore: 0.2, gesture: nil)]
+        let r = GestureRecognizer.result(hands, in: try Self.frame())
         #expect(r.gestures.isEmpty && r.handedness.isEmpty && r.landmarks.isEmpty && r.worldLandmarks.isEmpty)
         #expect(r.timestampInMilliseconds == 7)
     }

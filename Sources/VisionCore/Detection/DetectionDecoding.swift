@@ -68,15 +68,6 @@ public struct SSDDecodingOptions: Sendable, Equatable {
         self.scoreClippingThreshold = scoreClippingThreshold
         self.minScoreThreshold = minScoreThreshold
     }
-
-    /// BlazeFace short range, as MediaPipe's face detector graph configures it for a model without
-    /// detector metadata: 896 boxes of 16 values, 6 keypoints, scales 128, sigmoid clipped at 100.
-    public static func faceShortRange(minScoreThreshold: Float) -> SSDDecodingOptions {
-        SSDDecodingOptions(numClasses: 1, numBoxes: 896, numCoords: 16, keypointCoordOffset: 4,
-                           numKeypoints: 6, xScale: 128, yScale: 128, wScale: 128, hScale: 128,
-                           boxFormat: .xywh, sigmoidScore: true, scoreClippingThreshold: 100,
-                           minScoreThreshold: minScoreThreshold)
-    }
 }
 
 /// Decodes raw SSD outputs into detections as MediaPipe's `TensorsToDetectionsCalculator` does on the

@@ -44,16 +44,6 @@ public struct SSDAnchorOptions: Sendable, Equatable {
         self.interpolatedScaleAspectRatio = interpolatedScaleAspectRatio
         self.fixedAnchorSize = fixedAnchorSize
     }
-
-    /// BlazeFace short range (128×128, 896 anchors), as MediaPipe's face detector graph configures it.
-    public static let faceShortRange = SSDAnchorOptions(
-        inputWidth: 128, inputHeight: 128, minScale: 0.1484375, maxScale: 0.75,
-        strides: [8, 16, 16, 16], aspectRatios: [1.0], fixedAnchorSize: true)
-
-    /// The palm detector (192×192, 2016 anchors), as MediaPipe's hand detector graph configures it.
-    public static let palm = SSDAnchorOptions(
-        inputWidth: 192, inputHeight: 192, minScale: 0.1484375, maxScale: 0.75,
-        strides: [8, 16, 16, 16], aspectRatios: [1.0], fixedAnchorSize: true)
 }
 
 /// Generates SSD anchors as MediaPipe's `SsdAnchorsCalculator` does: layers with equal consecutive

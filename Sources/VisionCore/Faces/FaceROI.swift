@@ -1,23 +1,7 @@
-// MediaPipe's face landmarker graph (face_landmarker_graph.cc, face_detector_graph.cc,
-// face_landmarks_detector_graph.cc) as settings of the generic steps, named as PalmDetection and
-// HandLandmarksROI name the hand's: the face rect from a detection, the next frame's rect from the
-// landmarks, and the smoothing of a single tracked face.
-
-/// The fixed settings of MediaPipe's face detection stage inside the Face Landmarker.
-public enum FaceDetection {
-    /// The BlazeFace short-range model's input side in pixels (128×128, letterboxed with zero borders).
-    public static let inputSize = 128
-    /// IoU above which weighted non-max suppression merges two faces (the landmarker's detector).
-    public static let minSuppressionThreshold: Float = 0.5
-    /// Keypoint that starts the rotation vector (right eye).
-    public static let rotationStartKeypoint = 0
-    /// Keypoint that ends the rotation vector (left eye).
-    public static let rotationEndKeypoint = 1
-    /// The target angle of the eye line: level.
-    public static let rotationTargetAngle: Float = 0
-    /// How a face box grows into the landmark model's rect: scaled 1.5×.
-    public static let faceToRectTransformation = RectTransformation(scaleX: 1.5, scaleY: 1.5)
-}
+// MediaPipe's face landmarker graph (face_landmarker_graph.cc, face_landmarks_detector_graph.cc) as
+// settings of the generic steps, named as HandLandmarksROI names the hand's: the face rect from a
+// detection (with FaceDetection's settings), the next frame's rect from the landmarks, and the
+// smoothing of a single tracked face.
 
 /// How MediaPipe turns a face's landmarks into the next frame's rect.
 public enum FaceLandmarksROI {

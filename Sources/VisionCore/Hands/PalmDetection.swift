@@ -1,5 +1,6 @@
 // MediaPipe's hand detector graph (hand_detector_graph.cc) as settings of the generic SSD steps:
-// the palm model's anchors, how its raw outputs are decoded, and how palms are merged.
+// the palm model's anchors, how its raw outputs are decoded, how palms are merged, and how a palm
+// detection becomes the hand's rect (in HandROI.swift).
 
 /// The fixed settings of MediaPipe's palm detection stage.
 public enum PalmDetection {
@@ -24,13 +25,14 @@ public enum PalmDetection {
         scaleX: 2.6, scaleY: 2.6, shiftY: -0.5, squareLong: true)
 }
 
-extension SSDDecodingOptions {
-    /// The palm model's decoding, as MediaPipe's hand detector graph configures it: 2016 boxes of 18
-    /// values (x, y, w, h, then 7 keypoints), scales 192, scores through a sigmoid clipped at 100.
-    public static func palm(minScoreThreshold: Float) -> SSDDecodingOptions {
-        SSDDecodingOptions(numClasses: 1, numBoxes: PalmDetection.numBoxes, numCoords: 18, keypointCoordOffset: 4,
-                           numKeypoints: PalmDetection.numKeypoints, xScale: 192, yScale: 192, wScale: 192,
-                           hScale: 192, boxFormat: .xywh, sigmoidScore: true, scoreClippingThreshold: 100,
-                           minScoreThreshold: minScoreThreshold)
+extension SSDDetectorDescription {
+    /// The palm detector, as MediaPipe's hand detector graph configures it (192×192, 2016 anchors and
+    /// boxes, 7 keypoints), keeping palms scoring at least `minScoreThreshold` (the task's
+    /// `minHandDetectionConfidence`) and merging those overlapping by more than
+    /// `PalmDetection.minSuppressionThreshold`.
+    public static func palm(minScoreThreshold: Float) -> SSDDetectorDescription {
+        .fourLayerBlaze(what: "the palm detector", inputSide: PalmDetection.inputSize, numBoxes: PalmDetection.numBoxes,
+                        numKeypoints: PalmDetection.numKeypoints, minScoreThreshold: minScoreThreshold,
+                        minSuppressionThreshold: PalmDetection.minSuppressionThreshold)
     }
 }

@@ -1,43 +1,39 @@
-import Foundation
 import TFLite
 import VisionCore
 
-/// MediaPipe's face detection graph on one image: letterbox to the model's 128×128 input →
-/// BlazeFace → SSD decoding against the short-range anchors → weighted non-max suppression →
-/// projection back to the upright image. Results stay in relative coordinates, so the face
-/// landmarker can use them as the detector's output before pixel rounding.
+/// MediaPipe's face detector graph on one frame: letterbox to the model's input → face detector
+/// model → SSD decoding against its anchors → weighted non-max suppression → projection back to the
+/// upright image, as its `SSDDetectorDescription` configures them (BlazeFace short range today).
+/// The Face Detector reports its detections; the Face Landmarker asks for the face rects they give.
 ///
 /// Not thread-safe: it owns the interpreter and its buffers; callers serialize use (the task runner does).
-package final class FaceDetectionGraph {
+package final class FaceDetectionGraph: TaskGraph {
     /// The entry holding the detector inside a `.task` bundle (as in `face_landmarker.task`).
     package static let bundleEntry = "face_detector.tflite"
 
     private let detector: SSDDetector
 
-    /// Loads the detector from `.tflite` bytes or a `.task` bundle's bytes (`name` for messages), inflating
-    /// at most `maxDecompressedBytes` from a bundle.
-    package convenience init(modelData: Data, name: String, numThreads: Int,
-                             maxDecompressedBytes: Int = ModelBundle.defaultMaxDecompressedBytes,
-                             minDetectionConfidence: Float, minSuppressionThreshold: Float) throws {
-        try self.init(model: try ModelBundle.taskModel(modelData, name: name, entry: Self.bundleEntry,
-                                                       maxDecompressedBytes: maxDecompressedBytes), name: name,
-                      numThreads: numThreads, minDetectionConfidence: minDetectionConfidence,
-                      minSuppressionThreshold: minSuppressionThreshold)
+    /// Loads the detector `description` describes (`name` names the model in errors). Throws
+    /// `unsupportedModel` when the model's input or outputs are not the description's (for BlazeFace
+    /// short range: a 128×128×3 input, 896×16 box and 896×1 score outputs) or it lacks its input
+    /// normalization metadata.
+    package init(model: TFLiteModel, name: String, numThreads: Int, description: SSDDetectorDescription) throws {
+        detector = try SSDDetector(model: model, name: name, numThreads: numThreads, description: description)
     }
 
-    /// Loads the detector. Throws `unsupportedModel` when the model is not a short-range BlazeFace
-    /// (128×128×3 input, 896×16 box and 896×1 score outputs) or lacks its input normalization metadata.
-    package init(model: TFLiteModel, name: String, numThreads: Int,
-                 minDetectionConfidence: Float, minSuppressionThreshold: Float) throws {
-        detector = try SSDDetector(model: model, name: name,
-                                   what: "a face detector (BlazeFace short range)", numThreads: numThreads,
-                                   inputSide: FaceDetection.inputSize, anchors: .faceShortRange,
-                                   decoding: .faceShortRange(minScoreThreshold: minDetectionConfidence),
-                                   minSuppressionThreshold: minSuppressionThreshold)
+    /// The faces detected in the frame's whole upright image, best first; boxes and keypoints are
+    /// fractions of its size.
+    package func process(_ frame: FrameContext) throws -> [RelativeDetection] {
+        try detector.detect(frame)
     }
 
-    /// Detects faces in the whole upright image; boxes and keypoints are fractions of its size.
-    package func detect(_ image: MPImage) throws -> [RelativeDetection] {
-        try detector.detect(image)
+    /// The Face Detector tracks nothing: every frame is detected afresh.
+    package func resetTracking() {}
+
+    /// The landmark model's rects of the faces found in the frame's whole upright image, best face first.
+    package func faceRects(_ frame: FrameContext) throws -> [NormalizedRect] {
+        try detector.detect(frame).compactMap {
+            faceRect(fromDetection: $0, imageWidth: frame.width, imageHeight: frame.height, storedAxesSwapped: frame.storedAxesSwapped)
+        }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TFLite
 import VisionCore
 
 /// Detects faces as MediaPipe's Face Detector does (BlazeFace short range), with the API of
@@ -25,25 +26,27 @@ public final class FaceDetector: DetectingVisionTask {
             delegate: options.faceDetectorLiveStreamDelegate,
             deliver: { $0.faceDetector($1, didFinishDetection: $2, timestampInMilliseconds: $3, error: $4) },
             loadGraph: {
-                try FaceDetectionGraph(modelData: try base.loadModelAsset(), name: base.modelAssetName,
-                                       numThreads: base.numThreads, maxDecompressedBytes: base.maxDecompressedBundleBytes,
-                                       minDetectionConfidence: options.minDetectionConfidence,
-                                       minSuppressionThreshold: options.minSuppressionThreshold)
+                let model = try ModelBundle.taskModel(try base.loadModelAsset(), name: base.modelAssetName,
+                                                      entry: FaceDetectionGraph.bundleEntry,
+                                                      maxDecompressedBytes: base.maxDecompressedBundleBytes)
+                return try FaceDetectionGraph(model: model, name: base.modelAssetName, numThreads: base.numThreads,
+                                              description: .faceShortRange(minScoreThreshold: options.minDetectionConfidence,
+                                                                           minSuppressionThreshold: options.minSuppressionThreshold))
             },
-            process: { try Self.result($0, $1, $2) })
+            result: { Self.result($0, in: $1) })
         _taskCore.attach(self)
     }
 }
 
 extension FaceDetector {
     /// The detector's result for one frame: the graph's detections with boxes in pixels.
-    private static func result(_ graph: FaceDetectionGraph, _ image: MPImage, _ timestamp: Int) throws -> FaceDetectorResult {
-        let detections = try graph.detect(image).map { d in
+    private static func result(_ detections: [RelativeDetection], in frame: FrameContext) -> FaceDetectorResult {
+        let detections = detections.map { d in
             Detection(
                 categories: [ResultCategory(index: d.classIndex, score: d.score, categoryName: nil, displayName: nil)],
-                boundingBox: d.pixelBox(imageWidth: image.width, imageHeight: image.height),
+                boundingBox: d.pixelBox(imageWidth: frame.width, imageHeight: frame.height),
                 keypoints: d.keypoints.map { NormalizedKeypoint(location: CGPoint(x: Double($0.x), y: Double($0.y))) })
         }
-        return FaceDetectorResult(detections: detections, timestampInMilliseconds: timestamp)
+        return FaceDetectorResult(detections: detections, timestampInMilliseconds: frame.timestampInMilliseconds)
     }
 }

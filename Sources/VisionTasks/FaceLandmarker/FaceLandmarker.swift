@@ -18,18 +18,41 @@ public final class FaceLandmarker: DetectingVisionTask {
     /// for a model that is not a face landmarker bundle or lacks one of its files.
     public init(options: FaceLandmarkerOptions) throws {
         try FaceLandmarkerOptions.taskDescription.validate(options)
-        let base = options.baseOptions
+        let settings = FaceLandmarkerGraph.Settings(options)
         _taskCore = try TaskCore(
             taskName: "FaceLandmarker", verb: "detect", runningMode: options.runningMode,
             delegateOption: "faceLandmarkerLiveStreamDelegate",
             delegate: options.faceLandmarkerLiveStreamDelegate,
             deliver: { $0.faceLandmarker($1, didFinishDetection: $2, timestampInMilliseconds: $3, error: $4) },
             loadGraph: {
-                try FaceLandmarkerGraph(bundleData: try base.loadModelAsset(), name: base.modelAssetName,
-                                        numThreads: base.numThreads, options: options)
+                let bundle = try options.baseOptions.loadTaskBundle(task: "FaceLandmarker")
+                return try FaceLandmarkerGraph(bundle: bundle, name: bundle.name, settings: settings)
             },
-            process: { graph, image, timestamp in try graph.process(image, timestampInMilliseconds: timestamp) },
-            resetTracking: { $0.resetTracking() })
+            result: { Self.result($0, in: $1) })
         _taskCore.attach(self)
+    }
+}
+
+extension FaceLandmarker {
+    /// The landmarker's result for one frame: the graph's faces as public types. A face whose
+    /// geometry gives no matrix has none, so the matrices may be fewer than the faces.
+    private static func result(_ faces: [FaceObservation], in frame: FrameContext) -> FaceLandmarkerResult {
+        FaceLandmarkerResult(
+            faceLandmarks: faces.map { $0.landmarks.map { NormalizedLandmark(x: $0.x, y: $0.y, z: $0.z) } },
+            faceBlendshapes: faces.compactMap(\.blendshapes),
+            facialTransformationMatrixes: faces.compactMap(\.transformationMatrix),
+            timestampInMilliseconds: frame.timestampInMilliseconds)
+    }
+}
+
+extension FaceLandmarkerGraph.Settings {
+    /// The graph's settings from the task's options (checked by the task's init).
+    init(_ options: FaceLandmarkerOptions) {
+        self.init(numFaces: options.numFaces, minFaceDetectionConfidence: options.minFaceDetectionConfidence,
+                  minFacePresenceConfidence: options.minFacePresenceConfidence,
+                  minTrackingConfidence: options.minTrackingConfidence,
+                  outputFaceBlendshapes: options.outputFaceBlendshapes,
+                  outputFacialTransformationMatrixes: options.outputFacialTransformationMatrixes,
+                  tracks: options.runningMode != .image, numThreads: options.baseOptions.numThreads)
     }
 }

@@ -3,19 +3,50 @@ import TFLite
 import VisionCore
 import VisionErrors
 
+/// One face as the face landmarker graph saw it, in MediaPipe's terms, before it becomes a result.
+package struct FaceObservation {
+    /// 478 landmarks in normalized coordinates of the upright image (z scaled like x), smoothed when
+    /// a single face is tracked.
+    package var landmarks: [SIMD3<Float>]
+    /// The 52 blendshape scores, when the graph computes them.
+    package var blendshapes: Classifications?
+    /// The facial transformation matrix, when the graph computes them and the face gives one.
+    package var transformationMatrix: TransformMatrix?
+}
+
 /// MediaPipe's face landmarker graph for one frame at a time: face detection → face rect (eye
 /// keypoints, ×1.5) → landmarks per rect → faces with presence above the threshold → smoothing
 /// (one face, video and live stream) → blendshapes and transformation matrices. In video and
 /// live-stream mode each face's next rect comes from its landmarks, and the detector runs only
 /// while fewer than `numFaces` faces are tracked; new detections replace the tracked rects they
-/// overlap. Not thread-safe; the task runner serializes calls.
-final class FaceLandmarkerGraph {
+/// overlap.
+///
+/// Not thread-safe: it holds the tracking state; callers serialize use (the task runner does).
+package final class FaceLandmarkerGraph: TaskGraph {
     /// The entry holding the landmark model inside `face_landmarker.task`.
-    static let landmarksEntry = "face_landmarks_detector.tflite"
+    package static let landmarksEntry = "face_landmarks_detector.tflite"
     /// The entry holding the geometry metadata inside `face_landmarker.task`.
-    static let geometryEntry = "geometry_pipeline_metadata_landmarks.binarypb"
-    /// Landmarks per face: 468 mesh points and 10 iris points.
-    static let landmarkCount = 478
+    package static let geometryEntry = "geometry_pipeline_metadata_landmarks.binarypb"
+
+    /// The options the graph needs, as MediaPipe's face landmarker graph options hold them.
+    package struct Settings: Sendable {
+        /// The most faces to find.
+        package var numFaces: Int
+        /// The face detector's minimum score.
+        package var minFaceDetectionConfidence: Float
+        /// The presence a face's landmarks need (strictly above).
+        package var minFacePresenceConfidence: Float
+        /// The IoU above which a detected face is a tracked one (video, live stream).
+        package var minTrackingConfidence: Float
+        /// Whether each face gets its blendshapes.
+        package var outputFaceBlendshapes: Bool
+        /// Whether each face gets its transformation matrix.
+        package var outputFacialTransformationMatrixes: Bool
+        /// Whether frames form a stream (video, live stream): tracking and smoothing on.
+        package var tracks: Bool
+        /// The threads of each model.
+        package var numThreads: Int
+    }
 
     private let detector: FaceDetectionGraph
     private let landmarks: ROILanes<ROILandmarksModel>
@@ -26,68 +57,61 @@ final class FaceLandmarkerGraph {
     /// Smooths the landmarks of the single face (numFaces 1, video and live stream).
     private var smoother: OneEuroLandmarksSmoother?
 
-    /// Loads the models of the `face_landmarker.task` bundle in `bundleData` (`name` in messages).
-    convenience init(bundleData: Data, name: String, numThreads: Int, options: FaceLandmarkerOptions) throws {
-        try self.init(bundle: try ModelBundle.taskBundle(bundleData, name: name, task: "FaceLandmarker",
-                                                         maxDecompressedBytes: options.baseOptions.maxDecompressedBundleBytes),
-                      name: name, numThreads: numThreads, options: options)
-    }
-
-    /// Loads the models of a `face_landmarker.task` bundle (`name` names it in messages).
-    init(bundle: ModelBundle, name: String, numThreads: Int, options: FaceLandmarkerOptions) throws {
+    /// Loads the models of a `face_landmarker.task` bundle (`name` names it in errors): the detector,
+    /// the landmark model, and the blendshapes model and geometry metadata when the settings ask
+    /// for them. Throws `invalidBundle` when one of those entries is missing and the models' load errors.
+    package init(bundle: ModelBundle, name: String, settings: Settings) throws {
         var entries = [FaceDetectionGraph.bundleEntry, Self.landmarksEntry]
-        if options.outputFaceBlendshapes { entries.append(FaceBlendshapesModel.bundleEntry) }
-        if options.outputFacialTransformationMatrixes { entries.append(Self.geometryEntry) }
+        if settings.outputFaceBlendshapes { entries.append(FaceBlendshapesModel.bundleEntry) }
+        if settings.outputFacialTransformationMatrixes { entries.append(Self.geometryEntry) }
         try bundle.requireEntries(entries, kind: "face landmarker", name: name)
+        let numThreads = settings.numThreads
         detector = try FaceDetectionGraph(
             model: try bundle.model(named: FaceDetectionGraph.bundleEntry), name: "\(name): \(FaceDetectionGraph.bundleEntry)",
-            numThreads: numThreads, minDetectionConfidence: options.minFaceDetectionConfidence,
-            minSuppressionThreshold: FaceDetection.minSuppressionThreshold)
+            numThreads: numThreads, description: .faceShortRange(minScoreThreshold: settings.minFaceDetectionConfidence,
+                                                                 minSuppressionThreshold: FaceDetection.minSuppressionThreshold))
         let model = try bundle.model(named: Self.landmarksEntry)
         // Two instances when two faces can run on two cores at once.
-        landmarks = try ROILanes(concurrent: options.numFaces >= 2 && numThreads >= 2) {
+        landmarks = try ROILanes(concurrent: settings.numFaces >= 2 && numThreads >= 2) {
             try ROILandmarksModel(
                 model: model, name: "\(name): \(Self.landmarksEntry)",
-                what: "the face landmarks model", numThreads: numThreads, inputSide: nil, landmarkCount: Self.landmarkCount,
-                outputCounts: [Self.landmarkCount * 3, 1], outputNames: "landmarks, presence", projection: .cropMatrix)
+                what: "the face landmarks model", numThreads: numThreads, inputSide: nil, landmarkCount: faceLandmarkCount,
+                outputCounts: [faceLandmarkCount * 3, 1], outputNames: "landmarks, presence", projection: .cropMatrix)
         }
-        blendshapesModel = try options.outputFaceBlendshapes ? FaceBlendshapesModel(
+        blendshapesModel = try settings.outputFaceBlendshapes ? FaceBlendshapesModel(
             model: try bundle.model(named: FaceBlendshapesModel.bundleEntry),
             name: "\(name): \(FaceBlendshapesModel.bundleEntry)", numThreads: numThreads) : nil
-        geometry = options.outputFacialTransformationMatrixes ? FaceGeometryPipeline(metadata: try FaceGeometryMetadata(
+        geometry = settings.outputFacialTransformationMatrixes ? FaceGeometryPipeline(metadata: try FaceGeometryMetadata(
             data: try bundle.data(named: Self.geometryEntry), name: "\(name): \(Self.geometryEntry)")) : nil
-        minFacePresenceConfidence = options.minFacePresenceConfidence
-        let tracks = options.runningMode != .image, minTrackingConfidence = options.minTrackingConfidence
-        faces = TrackedRects(maxCount: options.numFaces, tracks: tracks) { tracked, detected in
+        minFacePresenceConfidence = settings.minFacePresenceConfidence
+        let minTrackingConfidence = settings.minTrackingConfidence
+        faces = TrackedRects(maxCount: settings.numFaces, tracks: settings.tracks) { tracked, detected in
             associateRects([tracked, detected], minSimilarityThreshold: minTrackingConfidence)
         }
-        if tracks && options.numFaces == 1 {
+        if settings.tracks && settings.numFaces == 1 {
             let s = FaceLandmarksROI.smoothing
             smoother = OneEuroLandmarksSmoother(minCutoff: s.minCutoff, beta: s.beta, derivateCutoff: s.derivateCutoff)
         }
     }
 
     /// Forgets the tracked faces and the smoothing history, so the next frame starts a new stream.
-    func resetTracking() {
+    package func resetTracking() {
         faces.reset()
         smoother?.reset()
     }
 
-    /// Finds the faces of one image or frame.
-    func process(_ image: MPImage, timestampInMilliseconds: Int) throws -> FaceLandmarkerResult {
-        let frame = FrameContext(image)
+    /// The faces in one upright image or frame, in MediaPipe's order (tracked faces first).
+    package func process(_ frame: FrameContext) throws -> [FaceObservation] {
         let (width, height) = (frame.width, frame.height)
         let minFacePresenceConfidence = minFacePresenceConfidence
         var landmarks = try faces.process(
-            detect: { try detector.detect(frame.image).compactMap {
-                faceRect(fromDetection: $0, imageWidth: width, imageHeight: height, storedAxesSwapped: frame.storedAxesSwapped)
-            } },
+            detect: { try detector.faceRects(frame) },
             observe: { rects in
                 // Two faces may be looked at at once, each with a model of its own.
                 try self.landmarks.map(rects) { model, rect in
                     let points = try model.landmarks(in: frame, roi: rect)
-                    let presence = 1 / (1 + expf(-(try model.output(1)[0])))
-                    return presence > minFacePresenceConfidence ? points : nil
+                    return faceIsPresent(score: try model.output(1)[0], minPresenceConfidence: minFacePresenceConfidence)
+                        ? points : nil
                 }
             },
             nextRect: { faceRect(fromLandmarks: $0, imageWidth: width, imageHeight: height) })
@@ -95,24 +119,18 @@ final class FaceLandmarkerGraph {
             if let face = landmarks.first {
                 // Every face has the model's 478 landmarks, so the smoother always takes them.
                 landmarks = [smoother.smooth(face, imageWidth: width, imageHeight: height,
-                                             timestampMicroseconds: Int64(timestampInMilliseconds) * 1000) ?? face]
+                                             timestampMicroseconds: Int64(frame.timestampInMilliseconds) * 1000) ?? face]
             } else {
                 smoother.reset()
             }
             self.smoother = smoother
         }
-        let blendshapes = try blendshapesModel.map { model in
-            try landmarks.map { try model.classify($0, imageWidth: width, imageHeight: height) }
-        } ?? []
-        let matrices = try geometry.map { geometry in
-            try landmarks.compactMap { face in
-                try geometry.poseTransform(landmarks: face, imageWidth: width, imageHeight: height)
-                    .flatMap { TransformMatrix(rows: 4, columns: 4, data: $0) }
-            }
-        } ?? []
-        return FaceLandmarkerResult(
-            faceLandmarks: landmarks.map { $0.map { NormalizedLandmark(x: $0.x, y: $0.y, z: $0.z) } },
-            faceBlendshapes: blendshapes, facialTransformationMatrixes: matrices,
-            timestampInMilliseconds: timestampInMilliseconds)
+        return try landmarks.map { face in
+            FaceObservation(
+                landmarks: face,
+                blendshapes: try blendshapesModel?.classify(face, imageWidth: width, imageHeight: height),
+                transformationMatrix: try geometry?.poseTransform(landmarks: face, imageWidth: width, imageHeight: height)
+                    .flatMap { TransformMatrix(rows: 4, columns: 4, data: $0) })
+        }
     }
 }

@@ -6,11 +6,6 @@ import VisionCore
 /// the Hand Landmarker (tracking hands in video and live-stream mode), then the gesture embedder
 /// and the canned (and, when the bundle has one, custom) gesture classifier on every hand.
 public final class GestureRecognizer: VisionTask {
-    /// The nested bundle holding the hand landmarker.
-    static let handLandmarkerEntry = "hand_landmarker.task"
-    /// The nested bundle holding the gesture embedder and classifiers.
-    static let gestureRecognizerEntry = "hand_gesture_recognizer.task"
-
     /// The machinery running the task's frames (``VisionTask``).
     public let _taskCore: TaskCore<GestureRecognizer, GestureRecognizerResult>
 
@@ -31,9 +26,13 @@ public final class GestureRecognizer: VisionTask {
             delegateOption: "gestureRecognizerLiveStreamDelegate",
             delegate: options.gestureRecognizerLiveStreamDelegate,
             deliver: { $0.gestureRecognizer($1, didFinishGestureRecognition: $2, timestampInMilliseconds: $3, error: $4) },
-            loadGraph: { try Self.loadGraphs(options, settings) },
-            process: { try Self.result($0, $1, $2) },
-            resetTracking: { $0.hands.resetTracking() })
+            loadGraph: {
+                let bundle = try options.baseOptions.loadTaskBundle(task: "GestureRecognizer")
+                return try GestureRecognizerGraph(bundle: bundle, name: bundle.name, settings: settings,
+                                                  cannedOptions: options.cannedGesturesClassifierOptions,
+                                                  customOptions: options.customGesturesClassifierOptions)
+            },
+            result: { Self.result($0, in: $1) })
         _taskCore.attach(self)
     }
 
@@ -69,51 +68,23 @@ public final class GestureRecognizer: VisionTask {
 }
 
 extension GestureRecognizer {
-    /// The recognizer's two graphs: hands, then the gesture of each hand.
-    private typealias Graphs = (hands: HandLandmarkerGraph, gestures: GestureClassifierGraph)
-
-    /// Loads the hand landmarker and the gesture classifiers from the nested bundles of the
-    /// options' model; `invalidBundle` names a missing one.
-    private static func loadGraphs(_ options: GestureRecognizerOptions,
-                                   _ settings: HandLandmarkerGraph.Settings) throws -> Graphs {
-        let bundle = try options.baseOptions.loadTaskBundle(task: "GestureRecognizer")
-        let name = bundle.name
-        try bundle.requireEntries([handLandmarkerEntry, gestureRecognizerEntry], kind: "gesture recognizer", name: name)
-        let hands = try HandLandmarkerGraph(bundle: try bundle.bundle(named: handLandmarkerEntry),
-                                            name: "\(name): \(handLandmarkerEntry)", settings: settings)
-        let gestures = try GestureClassifierGraph(bundle: try bundle.bundle(named: gestureRecognizerEntry),
-                                                  name: "\(name): \(gestureRecognizerEntry)",
-                                                  numThreads: settings.numThreads,
-                                                  cannedOptions: options.cannedGesturesClassifierOptions,
-                                                  customOptions: options.customGesturesClassifierOptions)
-        return (hands, gestures)
-    }
-
-    /// The recognizer's result for one frame: hands, then the gesture of each hand.
-    private static func result(_ graphs: Graphs, _ image: MPImage, _ timestamp: Int) throws -> GestureRecognizerResult {
-        let frame = FrameContext(image)
-        let hands = try graphs.hands.process(frame)
-        return result(hands: hands, gestures: try hands.map { try graphs.gestures.recognize($0, in: frame) },
-                      timestampInMilliseconds: timestamp)
-    }
-
-    /// The result of `hands` and their gestures (nil: every classifier result filtered away), as
+    /// The result of one frame's hands and their gestures (nil: every classifier result filtered away), as
     /// MediaPipe 1.2.2 assembles it: its CombinedPredictionCalculator sends no packet for such a
     /// hand and the EndLoop collecting the gestures skips it, so `gestures` lists only the hands that
     /// got one (in hand order) while the hand lists keep every hand; when no hand got one, no
     /// gesture packet is sent and the whole result is empty.
-    static func result(hands: [HandObservation], gestures: [Classification?],
-                       timestampInMilliseconds timestamp: Int) -> GestureRecognizerResult {
-        let gestureLists = gestures.compactMap { $0 }.map {
+    static func result(_ observations: [GestureObservation], in frame: FrameContext) -> GestureRecognizerResult {
+        let timestamp = frame.timestampInMilliseconds
+        let gestureLists = observations.compactMap(\.gesture).map {
             [ResultCategory(index: -1, score: $0.score, categoryName: $0.label, displayName: "")]
         }
         guard !gestureLists.isEmpty else {
             return GestureRecognizerResult(gestures: [], handedness: [], landmarks: [], worldLandmarks: [],
                                            timestampInMilliseconds: timestamp)
         }
-        return GestureRecognizerResult(gestures: gestureLists, handedness: hands.map(\.handednessCategories),
-                                       landmarks: hands.map(\.normalizedLandmarks),
-                                       worldLandmarks: hands.map(\.publicWorldLandmarks),
+        return GestureRecognizerResult(gestures: gestureLists, handedness: observations.map(\.hand.handednessCategories),
+                                       landmarks: observations.map(\.hand.normalizedLandmarks),
+                                       worldLandmarks: observations.map(\.hand.publicWorldLandmarks),
                                        timestampInMilliseconds: timestamp)
     }
 }

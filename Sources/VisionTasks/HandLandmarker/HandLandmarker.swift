@@ -29,19 +29,17 @@ public final class HandLandmarker: DetectingVisionTask {
                 let bundle = try options.baseOptions.loadTaskBundle(task: "HandLandmarker")
                 return try HandLandmarkerGraph(bundle: bundle, name: bundle.name, settings: settings)
             },
-            process: { try Self.result($0, $1, $2) },
-            resetTracking: { $0.resetTracking() })
+            result: { Self.result($0, in: $1) })
         _taskCore.attach(self)
     }
 }
 
 extension HandLandmarker {
     /// The landmarker's result for one frame: the graph's hands as public types.
-    private static func result(_ graph: HandLandmarkerGraph, _ image: MPImage, _ timestamp: Int) throws -> HandLandmarkerResult {
-        let hands = try graph.process(FrameContext(image))
-        return HandLandmarkerResult(landmarks: hands.map(\.normalizedLandmarks),
-                                    worldLandmarks: hands.map(\.publicWorldLandmarks),
-                                    handedness: hands.map(\.handednessCategories),
-                                    timestampInMilliseconds: timestamp)
+    private static func result(_ hands: [HandObservation], in frame: FrameContext) -> HandLandmarkerResult {
+        HandLandmarkerResult(landmarks: hands.map(\.normalizedLandmarks),
+                             worldLandmarks: hands.map(\.publicWorldLandmarks),
+                             handedness: hands.map(\.handednessCategories),
+                             timestampInMilliseconds: frame.timestampInMilliseconds)
     }
 }

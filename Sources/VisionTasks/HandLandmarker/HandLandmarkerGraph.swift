@@ -22,7 +22,7 @@ package struct HandObservation: Sendable {
 /// are tracked, its new hands associated with the tracked ones by IoU (`minTrackingConfidence`).
 ///
 /// Not thread-safe: it holds the tracking state; callers serialize use (the task runner does).
-package final class HandLandmarkerGraph {
+package final class HandLandmarkerGraph: TaskGraph {
     /// The landmark model's entry in `hand_landmarker.task`.
     package static let landmarksEntry = "hand_landmarks_detector.tflite"
 
@@ -33,12 +33,17 @@ package final class HandLandmarkerGraph {
 
     /// The options the graph needs, as MediaPipe's hand landmarker graph options hold them.
     package struct Settings: Sendable {
+        /// The most hands to find.
         package var numHands: Int
+        /// The palm detector's minimum score.
         package var minHandDetectionConfidence: Float
+        /// The presence a hand's landmarks need (strictly above).
         package var minHandPresenceConfidence: Float
+        /// The IoU above which a detected hand is a tracked one (video, live stream).
         package var minTrackingConfidence: Float
         /// Whether frames form a stream (video, live stream): tracking on.
         package var tracks: Bool
+        /// The threads of each model.
         package var numThreads: Int
     }
 
@@ -50,7 +55,7 @@ package final class HandLandmarkerGraph {
         try bundle.requireEntries([PalmDetectionGraph.bundleEntry, Self.landmarksEntry], kind: "hand landmarker", name: name)
         palms = try PalmDetectionGraph(model: try bundle.model(named: PalmDetectionGraph.bundleEntry),
                                        name: "\(name): \(PalmDetectionGraph.bundleEntry)", numThreads: settings.numThreads,
-                                       minDetectionConfidence: settings.minHandDetectionConfidence)
+                                       description: .palm(minScoreThreshold: settings.minHandDetectionConfidence))
         let points = handLandmarkCount * 3
         let model = try bundle.model(named: Self.landmarksEntry)
         // Two instances when two hands can run on two cores at once.

@@ -17,15 +17,16 @@ package final class SSDDetector {
     private let boxesOutput: Int
     private let scoresOutput: Int
 
-    /// Loads the model (`what` names the detector in errors, "a face detector", with `name` the file).
-    /// Throws `unsupportedModel` unless it has one 1×`inputSide`×`inputSide`×3 image input and the box
-    /// ([1, numBoxes, numCoords]) and score ([1, numBoxes, 1]) outputs `decoding` describes.
-    package init(model: TFLiteModel, name: String, what: String, numThreads: Int, inputSide side: Int,
-                 anchors: SSDAnchorOptions, decoding: SSDDecodingOptions, minSuppressionThreshold: Float) throws {
+    /// Loads the model of the detector `description` describes (`name` names the file in errors).
+    /// Throws `unsupportedModel` unless it has one 1×H×W×3 image input of the anchors' input size and
+    /// the box ([1, numBoxes, numCoords]) and score ([1, numBoxes, 1]) outputs its decoding describes.
+    package init(model: TFLiteModel, name: String, numThreads: Int, description: SSDDetectorDescription) throws {
         interpreter = try Interpreter(model: model, numThreads: numThreads)
-        guard interpreter.inputs.count == 1, interpreter.inputs[0].shape == [1, side, side, 3] else {
+        let what = description.what, decoding = description.decoding
+        let (width, height) = (description.anchors.inputWidth, description.anchors.inputHeight)
+        guard interpreter.inputs.count == 1, interpreter.inputs[0].shape == [1, height, width, 3] else {
             throw VisionTasksError.unsupportedModel(
-                "\(name): \(what) needs one 1×\(side)×\(side)×3 image input; got \(interpreter.inputs.map(\.shape))")
+                "\(name): \(what) needs one 1×\(height)×\(width)×3 image input; got \(interpreter.inputs.map(\.shape))")
         }
         let shapes = interpreter.outputs.map(\.shape)
         let boxesShape = [1, decoding.numBoxes, decoding.numCoords], scoresShape = [1, decoding.numBoxes, 1]
@@ -35,17 +36,17 @@ package final class SSDDetector {
         }
         boxesOutput = boxes
         scoresOutput = scores
-        tensorOptions = try ImageToTensorOptions(outputWidth: side, outputHeight: side, keepAspectRatio: true,
+        tensorOptions = try ImageToTensorOptions(outputWidth: width, outputHeight: height, keepAspectRatio: true,
                                                  outputRange: try modelInputRange(model, name: name), borderMode: .zero)
-        self.anchors = try generateSSDAnchors(anchors)
+        anchors = try generateSSDAnchors(description.anchors)
         self.decoding = decoding
-        self.minSuppressionThreshold = minSuppressionThreshold
+        minSuppressionThreshold = description.minSuppressionThreshold
     }
 
-    /// The detections in the whole upright image, best first; boxes and keypoints are fractions of its size.
-    package func detect(_ image: MPImage) throws -> [RelativeDetection] {
+    /// The detections in the frame's whole upright image, best first; boxes and keypoints are fractions of its size.
+    package func detect(_ frame: FrameContext) throws -> [RelativeDetection] {
         let transform = try interpreter.withInputBuffer(0) { input in
-            try ImageToTensor.convert(image, options: tensorOptions, into: input,
+            try ImageToTensor.convert(frame.image, options: tensorOptions, into: input,
                                       splitRows: interpreter.tensorRows)
         }
         interpreter.invoke()

@@ -3,8 +3,8 @@ import VisionCore
 /// The wiring every vision task shares around its graph: the live-stream delegate check, the graph
 /// behind a `TaskRunner` (running-mode and timestamp rules, one frame at a time) and the delivery of
 /// live-stream results to the delegate while the task lives. A task supplies only its names, its
-/// graph and how the graph turns one frame into the task's result. Public only as the type of
-/// `VisionTask._taskCore`: it has no public members.
+/// graph (a `TaskGraph`) and how the graph's observations of one frame become the task's result.
+/// Public only as the type of `VisionTask._taskCore`: it has no public members.
 public final class TaskCore<Owner: AnyObject, Output: Sendable>: Sendable {
     /// Runs the task's frames; `VisionTask`'s methods call it.
     package let runner: TaskRunner<MPImage, Output>
@@ -18,14 +18,14 @@ public final class TaskCore<Owner: AnyObject, Output: Sendable>: Sendable {
     /// `deliver`, on the runner's one serial result queue: the library owns the cross-thread
     /// hand-off, as MediaPipe does with its own serial queue, so the delegate need not be `Sendable`
     /// (an iOS-style `NSObject` subclass works). `taskName` and `verb` ("detect", "recognize") name
-    /// the task and its methods in errors; `process` runs the graph on one frame and its timestamp;
-    /// `resetTracking` clears the graph's state between streams (`reset()`).
-    package init<Graph, Listener>(
+    /// the task and its methods in errors; each frame becomes a `FrameContext` with its timestamp,
+    /// goes through the graph, and `result` turns the graph's observations into the task's result;
+    /// `reset()` clears the graph's tracking.
+    package init<Graph: TaskGraph, Listener>(
         taskName: String, verb: String, runningMode: RunningMode,
         delegateOption: String, delegate: Listener?, deliver: @escaping Delivery<Listener>,
         loadGraph: () throws -> Graph,
-        process: @escaping @Sendable (Graph, MPImage, Int) throws -> Output,
-        resetTracking: @escaping @Sendable (Graph) -> Void = { _ in }
+        result: @escaping @Sendable ([Graph.Observation], FrameContext) -> Output
     ) throws {
         try OptionChecks.delegate(present: delegate != nil, runningMode: runningMode, delegateOption)
         let graph = SerializedGraph(try loadGraph())
@@ -42,8 +42,11 @@ public final class TaskCore<Owner: AnyObject, Output: Sendable>: Sendable {
             }
         }
         runner = TaskRunner(taskName: taskName, verb: verb, runningMode: runningMode,
-                            process: { image, timestamp in try process(graph.graph, image, timestamp) },
-                            deliver: delivery, reset: { resetTracking(graph.graph) })
+                            process: { image, timestamp in
+                                let frame = FrameContext(image, timestampInMilliseconds: timestamp)
+                                return result(try graph.graph.process(frame), frame)
+                            },
+                            deliver: delivery, reset: { graph.graph.resetTracking() })
         self.owner = owner
     }
 
