@@ -36,50 +36,7 @@ extension DescribedTask {
     }
 }
 
-/// The tasks front ends offer, in the order they list them; `TaskDescription.all` follows it.
+/// The tasks front ends offer, in the order they list them; `TaskDescription.all` follows it. Each
+/// task adopts `DescribedTask` beside its declarations (`<Task>Description.swift`).
 package let describedTasks: [any DescribedTask.Type] = [FaceDetector.self, FaceLandmarker.self,
                                                         HandLandmarker.self, GestureRecognizer.self]
-
-extension FaceDetector: DescribedTask {
-    package static var taskDescription: TaskDescription { FaceDetectorOptions.taskDescription }
-    package static func defaultOptions(baseOptions: BaseOptions, runningMode: RunningMode) -> FaceDetectorOptions {
-        FaceDetectorOptions(baseOptions: baseOptions, runningMode: runningMode)
-    }
-    package static func setLiveStreamHandler(_ handler: LiveStreamHandler<FaceDetectorResult>?, of options: FaceDetectorOptions) {
-        options.faceDetectorLiveStreamDelegate = handler
-    }
-    package static func foundCount(in result: FaceDetectorResult) -> Int { result.detections.count }
-}
-
-extension FaceLandmarker: DescribedTask {
-    package static var taskDescription: TaskDescription { FaceLandmarkerOptions.taskDescription }
-    package static func defaultOptions(baseOptions: BaseOptions, runningMode: RunningMode) -> FaceLandmarkerOptions {
-        FaceLandmarkerOptions(baseOptions: baseOptions, runningMode: runningMode)
-    }
-    package static func setLiveStreamHandler(_ handler: LiveStreamHandler<FaceLandmarkerResult>?, of options: FaceLandmarkerOptions) {
-        options.faceLandmarkerLiveStreamDelegate = handler
-    }
-    package static func foundCount(in result: FaceLandmarkerResult) -> Int { result.faceLandmarks.count }
-}
-
-extension HandLandmarker: DescribedTask {
-    package static var taskDescription: TaskDescription { HandLandmarkerOptions.taskDescription }
-    package static func defaultOptions(baseOptions: BaseOptions, runningMode: RunningMode) -> HandLandmarkerOptions {
-        HandLandmarkerOptions(baseOptions: baseOptions, runningMode: runningMode)
-    }
-    package static func setLiveStreamHandler(_ handler: LiveStreamHandler<HandLandmarkerResult>?, of options: HandLandmarkerOptions) {
-        options.handLandmarkerLiveStreamDelegate = handler
-    }
-    package static func foundCount(in result: HandLandmarkerResult) -> Int { result.landmarks.count }
-}
-
-extension GestureRecognizer: DescribedTask {
-    package static var taskDescription: TaskDescription { GestureRecognizerOptions.taskDescription }
-    package static func defaultOptions(baseOptions: BaseOptions, runningMode: RunningMode) -> GestureRecognizerOptions {
-        GestureRecognizerOptions(baseOptions: baseOptions, runningMode: runningMode)
-    }
-    package static func setLiveStreamHandler(_ handler: LiveStreamHandler<GestureRecognizerResult>?, of options: GestureRecognizerOptions) {
-        options.gestureRecognizerLiveStreamDelegate = handler
-    }
-    package static func foundCount(in result: GestureRecognizerResult) -> Int { result.landmarks.count }
-}

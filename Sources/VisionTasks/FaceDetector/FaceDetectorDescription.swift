@@ -22,3 +22,14 @@ extension FaceDetectorOptions {
         options: [Declared.minDetectionConfidence.option, Declared.minSuppressionThreshold.option],
         outputs: ["detections"], foundNoun: "faces")
 }
+
+extension FaceDetector: DescribedTask {
+    package static var taskDescription: TaskDescription { FaceDetectorOptions.taskDescription }
+    package static func defaultOptions(baseOptions: BaseOptions, runningMode: RunningMode) -> FaceDetectorOptions {
+        FaceDetectorOptions(baseOptions: baseOptions, runningMode: runningMode)
+    }
+    package static func setLiveStreamHandler(_ handler: LiveStreamHandler<FaceDetectorResult>?, of options: FaceDetectorOptions) {
+        options.faceDetectorLiveStreamDelegate = handler
+    }
+    package static func foundCount(in result: FaceDetectorResult) -> Int { result.detections.count }
+}

@@ -45,3 +45,14 @@ extension FaceLandmarkerOptions {
                   Declared.outputFaceBlendshapes.option, Declared.outputFacialTransformationMatrixes.option],
         outputs: ["faceLandmarks", "faceBlendshapes", "facialTransformationMatrixes"], foundNoun: "faces")
 }
+
+extension FaceLandmarker: DescribedTask {
+    package static var taskDescription: TaskDescription { FaceLandmarkerOptions.taskDescription }
+    package static func defaultOptions(baseOptions: BaseOptions, runningMode: RunningMode) -> FaceLandmarkerOptions {
+        FaceLandmarkerOptions(baseOptions: baseOptions, runningMode: runningMode)
+    }
+    package static func setLiveStreamHandler(_ handler: LiveStreamHandler<FaceLandmarkerResult>?, of options: FaceLandmarkerOptions) {
+        options.faceLandmarkerLiveStreamDelegate = handler
+    }
+    package static func foundCount(in result: FaceLandmarkerResult) -> Int { result.faceLandmarks.count }
+}

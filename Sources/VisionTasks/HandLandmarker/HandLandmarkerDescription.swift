@@ -39,3 +39,14 @@ extension HandLandmarkerOptions {
         options: Declared.all,
         outputs: ["landmarks", "worldLandmarks", "handedness"], foundNoun: "hands")
 }
+
+extension HandLandmarker: DescribedTask {
+    package static var taskDescription: TaskDescription { HandLandmarkerOptions.taskDescription }
+    package static func defaultOptions(baseOptions: BaseOptions, runningMode: RunningMode) -> HandLandmarkerOptions {
+        HandLandmarkerOptions(baseOptions: baseOptions, runningMode: runningMode)
+    }
+    package static func setLiveStreamHandler(_ handler: LiveStreamHandler<HandLandmarkerResult>?, of options: HandLandmarkerOptions) {
+        options.handLandmarkerLiveStreamDelegate = handler
+    }
+    package static func foundCount(in result: HandLandmarkerResult) -> Int { result.landmarks.count }
+}
