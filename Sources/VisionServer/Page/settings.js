@@ -22,7 +22,7 @@ function fieldValue(value) {
 }
 
 /** The settings of a task `description` with their values: from `params` (URLSearchParams, by
- *  option name) where given, else the option's default. */
+ *  option name) where given, else the option's default; `modelsOwn` when that default is unset (null). */
 export function settingsFor(description, params) {
   return description.options.map((option) => {
     const { kind, step } = control(option);
@@ -31,7 +31,7 @@ export function settingsFor(description, params) {
     let value = fallback;
     if (given !== null) value = kind === "checkbox" ? given === "true" || given === "1" : given;
     return { name: option.name, label: option.label, help: option.help, kind, step,
-             min: option.min, max: option.max, default: fallback, value };
+             min: option.min, max: option.max, default: fallback, value, modelsOwn: option.default === null };
   });
 }
 
@@ -64,17 +64,18 @@ export function renderForm(form, settings, models, model, onChange) {
     input.name = s.name;
     input.type = s.kind;
     const text = document.createElement("span");
-    let unset = s.value === ""; // an unset default (the model's own) until the field is moved
-    const shown = () => (s.kind === "checkbox" ? (input.checked ? "on" : "off") : unset ? "the model's" : input.value);
-    // A text field shows its value itself.
-    const show = () => { text.textContent = s.kind === "text" ? s.label : `${s.label}: ${shown()}`; };
+    let unset = s.modelsOwn && s.value === ""; // the model's own value until the field is moved
+    // A slider's or checkbox's label says its value; a number or text field shows its own.
+    const shown = () => (s.kind === "checkbox" ? (input.checked ? "on" : "off")
+      : unset ? "the model's" : s.kind === "range" ? input.value : null);
+    const show = () => { const value = shown(); text.textContent = value === null ? `${s.label} ` : `${s.label}: ${value}`; };
     if (s.kind === "checkbox") {
       input.checked = !!s.value;
     } else {
       for (const key of ["min", "max", "step"]) if (s[key] !== undefined) input[key] = s[key];
       input.value = s.value;
     }
-    input.addEventListener("input", () => { unset = input.value === "" && s.kind !== "range"; show(); });
+    input.addEventListener("input", () => { unset = s.modelsOwn && input.value === "" && s.kind !== "range"; show(); });
     input.addEventListener("change", () => onChange(s.name, s.kind === "checkbox" ? input.checked : input.value));
     show();
     if (s.kind === "checkbox") label.append(input, text); else label.append(text, input);
