@@ -5,7 +5,7 @@
 /** How an option of `type` (int, float, bool, string, list) is edited: a float with both bounds is
  *  a slider in 20 steps, an int a number field, a bool a checkbox, a string or list a text field. */
 function control(option) {
-  const bounded = option.min !== undefined && option.max !== undefined;
+  const bounded = option.min != null && option.max != null; // absent or null: unbounded
   switch (option.type) {
     case "float": return bounded ? { kind: "range", step: (option.max - option.min) / 20 } : { kind: "number", step: "any" };
     case "int": return { kind: "number", step: 1 };
@@ -72,7 +72,7 @@ export function renderForm(form, settings, models, model, onChange) {
     if (s.kind === "checkbox") {
       input.checked = !!s.value;
     } else {
-      for (const key of ["min", "max", "step"]) if (s[key] !== undefined) input[key] = s[key];
+      for (const key of ["min", "max", "step"]) if (s[key] != null) input[key] = s[key];
       input.value = s.value;
     }
     input.addEventListener("input", () => { unset = s.modelsOwn && input.value === "" && s.kind !== "range"; show(); });
