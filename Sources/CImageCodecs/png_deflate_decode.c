@@ -112,7 +112,8 @@ static int unfilter_row(unsigned char *row, const unsigned char *raw, const unsi
 
 int ic_decode_png_deflate(const unsigned char *data, size_t size, size_t max_pixels, ic_image *out) {
     memset(out, 0, sizeof(*out));
-    if (size < 8 + 25) return IC_PNG_NOT_HANDLED;
+    static const unsigned char signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    if (size < 8 + 25 || memcmp(data, signature, 8) != 0) return IC_PNG_NOT_HANDLED;
     size_t offset = 8;
     // IHDR: first, 13 bytes.
     if (read_be32(data + offset) != 13 || !chunk_is(data + offset + 4, "IHDR")) return IC_PNG_NOT_HANDLED;
@@ -125,11 +126,12 @@ int ic_decode_png_deflate(const unsigned char *data, size_t size, size_t max_pix
     // Larger images go to libpng, which reports IC_TOO_MANY_PIXELS from the same header.
     if ((size_t)width * (size_t)height > max_pixels) return IC_PNG_NOT_HANDLED;
 
-    // Walks the chunks: every CRC checked, the IDATs consecutive, IEND present, no tRNS and no
-    // critical chunk but IHDR, PLTE, IDAT and IEND.
+    // Walks the chunks: every CRC checked, the IDATs consecutive, IEND present, no tRNS, no critical
+    // chunk but IHDR, PLTE, IDAT and IEND, and PLTE (a suggested palette here) once, before the IDATs,
+    // in RGB or RGBA only.
     const unsigned char *first_idat = NULL;
     size_t idat_total = 0, idat_count = 0, idat_end = 0;
-    int seen_idat = 0, idat_closed = 0, seen_iend = 0;
+    int seen_idat = 0, idat_closed = 0, seen_iend = 0, seen_plte = 0;
     while (!seen_iend) {
         if (size - offset < 12) return IC_PNG_NOT_HANDLED;
         uint32_t length = read_be32(data + offset);
@@ -153,6 +155,9 @@ int ic_decode_png_deflate(const unsigned char *data, size_t size, size_t max_pix
                 return IC_PNG_NOT_HANDLED;
             } else if (chunk_is(type, "IHDR") && offset != 8) {
                 return IC_PNG_NOT_HANDLED;
+            } else if (chunk_is(type, "PLTE")) {
+                if (seen_plte || seen_idat || channels < 3) return IC_PNG_NOT_HANDLED;
+                seen_plte = 1;
             }
         }
         offset += 12 + (size_t)length;

@@ -82,12 +82,15 @@ import Testing
                                     extra: [("tRNS", [0, 0, 0, 0, 0, 0])])
         let shortStream = MadePNG.file(width: 4, height: 5, colorType: 2, raw: raw, idatPieces: 1)
         let badFilter = MadePNG.file(width: 4, height: 4, colorType: 2, raw: [9] + raw.dropFirst(), idatPieces: 1)
-        for file in [badCRC, sixteenBit, interlaced, withTRNS, shortStream, badFilter] {
+        var badSignature = good
+        badSignature[6] = 0  // the first four bytes still say PNG
+        for file in [badCRC, sixteenBit, interlaced, withTRNS, shortStream, badFilter, badSignature] {
             #expect(Self.decode(file, deflatePath: true) == Decoded(status: IC_PNG_NOT_HANDLED))
         }
         // The public entry falls back to libpng: a sound 16-bit file decodes, a bad CRC is an error.
         #expect(Self.decode(sixteenBit, deflatePath: false).status == 0)
         #expect(Self.decode(badCRC, deflatePath: false).status == 1)
+        #expect(Self.decode(badSignature, deflatePath: false).status == 1)
     }
 }
 
