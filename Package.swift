@@ -33,9 +33,11 @@ let package = Package(
                        providers: [.apt(["libcairo2-dev"])]),
         .systemLibrary(name: "CZlibCRC", path: "Sources/CZlibCRC", pkgConfig: "zlib",
                        providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CDeflate", path: "Sources/CDeflate", pkgConfig: "libdeflate",
+                       providers: [.apt(["libdeflate-dev"])]),
         // JPEG decoding over stb_image (MediaPipe's decoder), JPEG encoding over libjpeg-turbo,
-        // PNG over libpng; errors as return codes.
-        .target(name: "CImageCodecs", dependencies: ["CStb", "CJPEG", "CPNG"], path: "Sources/CImageCodecs"),
+        // PNG over libdeflate (the common 8-bit files) and libpng (every other); errors as return codes.
+        .target(name: "CImageCodecs", dependencies: ["CStb", "CJPEG", "CPNG", "CDeflate"], path: "Sources/CImageCodecs"),
         // Hot inference kernels in C, with AVX2/FMA variants chosen at run time.
         .target(name: "CKernels", path: "Sources/CKernels"),
 

@@ -13,6 +13,11 @@ Rows (ratio = VisionTasks / reference; below 1 means we take less time or memory
               time and peak memory
   folder      100 photos with --jobs 2 against a 2-process MediaPipe pool; time and peak memory
   cold start  one image from a cold process (imports included for both); time and peak memory
+  photos      a folder of 100 photos (PNG and JPEG, 2 MP and 12 MP) with default flags against
+              MediaPipe's Python loop (create_from_file + detect, model load included, import
+              excluded); wall time, CPU time, peak memory
+  server      POST /api/v1/face-landmarker at 8 clients (tools/load_test.py --bench --peer) against
+              MediaPipe under Flask with a worker process per core (tools/mediapipe_server.py)
   scale       per video frame at 480p..2160p, and per image with 1..4 faces or hands
 Each timing is a median of many calls, the two sides alternating round by round; the load
 average is printed with the table (other work on the machine slows both sides alike only roughly).
@@ -21,6 +26,7 @@ Build first (`make bench` does): swift build -c release --product vision-tasks -
 Usage: python3 tools/bench.py [--quick] [--json]
 """
 import argparse
+import resource
 import importlib.machinery
 import importlib.util
 import json
@@ -425,6 +431,86 @@ def folder_and_cold_start(table, tmp, args):
                   goal=0.5, reference="MediaPipe")
 
 
+# ------------------------------------------------------------------ photos and server
+
+PHOTO_LOOP_SCRIPT = r"""
+import sys, time
+import mediapipe as mp
+from mediapipe.tasks.python import BaseOptions, vision
+wall, cpu = time.perf_counter(), time.process_time()
+task = vision.FaceLandmarker.create_from_options(vision.FaceLandmarkerOptions(
+    base_options=BaseOptions(model_asset_path=sys.argv[1])))
+found = sum(len(task.detect(mp.Image.create_from_file(path)).face_landmarks) for path in sys.argv[2:])
+print(time.perf_counter() - wall, time.process_time() - cpu, found)
+"""
+
+PHOTO_SIZES = {"2 MP": (1800, 1200), "12 MP": (4000, 3000)}
+
+
+def make_photo_folder(tmp, size_name, ext):
+    """100 photos of `size_name` as `ext`: the four fixture photos scaled up with a little noise
+    (a photo's grain, so PNG compresses as photos do), each linked 25 times."""
+    import numpy as np
+    folder = os.path.join(tmp, f"photos-{size_name.replace(' ', '')}-{ext}")
+    os.makedirs(folder, exist_ok=True)
+    rng = np.random.default_rng(28)
+    sources = []
+    for i, name in enumerate(["astronaut.png", "hand_thumb_up.jpg", "two_thumbs_up.jpg", "woman_sitting.jpg"]):
+        size = PHOTO_SIZES[size_name]
+        picture = Image.open(os.path.join(IMAGES, name)).convert("RGB").resize(size, Image.LANCZOS)
+        pixels = np.asarray(picture).astype(np.int16) + rng.integers(-3, 4, (size[1], size[0], 3))
+        path = os.path.join(tmp, f"source{i}-{size_name.replace(' ', '')}.{ext}")
+        Image.fromarray(np.clip(pixels, 0, 255).astype(np.uint8)).save(path, **({"quality": 90} if ext == "jpg" else {}))
+        sources.append(path)
+    files = []
+    for i in range(100):
+        files.append(os.path.join(folder, f"{i:03d}.{ext}"))
+        os.link(sources[i % 4], files[-1])
+    return folder, files
+
+
+def run_with_cpu(command, capture=False):
+    """`run_with_rss` plus the CPU seconds (user + system) the command's process used."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    measured = run_with_rss(command, capture)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return measured + ((after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime),)
+
+
+def photos(table, tmp, args):
+    model = task_model("face-landmarker")
+    script = os.path.join(tmp, "mp_photo_loop.py")
+    open(script, "w").write(PHOTO_LOOP_SCRIPT)
+    for size_name in PHOTO_SIZES:
+        for ext in ("png", "jpg"):
+            folder, files = make_photo_folder(tmp, size_name, ext)
+            ours, theirs = [], []
+            for _ in range(args.rounds):
+                ours.append(run_with_cpu([CLI, "face-landmarker", "--model", model, "--no-progress", folder]))
+                wall, peak, out = run_with_rss([sys.executable, script, model] + files, capture=True)
+                loop_wall, loop_cpu, _ = out.split()
+                theirs.append((float(loop_wall), peak, float(loop_cpu)))
+            label = f"folder of 100 {size_name} {ext.upper()} photos, default flags vs MediaPipe's loop"
+            table.add("photos", f"{label}: time", statistics.median(r[0] for r in ours),
+                      statistics.median(r[0] for r in theirs), "s", goal=0.5, reference="MediaPipe")
+            table.add("photos", f"{label}: CPU time", statistics.median(r[2] for r in ours),
+                      statistics.median(r[2] for r in theirs), "s", goal=1.0, reference="MediaPipe")
+            table.add("photos", f"{label}: peak memory", max(r[1] for r in ours), max(r[1] for r in theirs), "MB",
+                      goal=0.5, reference="MediaPipe")
+
+
+def server(table, args):
+    duration = 5 if args.quick else 20
+    out = subprocess.run([sys.executable, os.path.join(TOOLS, "load_test.py"), "--bench", "--peer", "--json",
+                          "--duration", str(duration), "--binary", CLI], check=True, capture_output=True, text=True).stdout
+    figures = json.loads(out.strip().splitlines()[-1])
+    ours, theirs = figures["ours"]["8"], figures["mediapipe"]["8"]
+    table.add("server", "face-landmarker requests/s at 8 clients", ours[0], theirs[0], "rps", goal=2.0,
+              higher_is_better=True, reference="MediaPipe Flask")
+    table.add("server", "face-landmarker p99 latency at 8 clients", ours[2], theirs[2], "ms", goal=1.0,
+              reference="MediaPipe Flask")
+
+
 # ------------------------------------------------------------------ cost growth
 
 def scale(table, inputs, args):
@@ -450,7 +536,7 @@ def scale(table, inputs, args):
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--quick", action="store_true", help="fewer runs and frames (a smoke run, not for figures)")
-    p.add_argument("--sections", default="engine,task,video,batch,scale")
+    p.add_argument("--sections", default="engine,task,video,batch,photos,server,scale")
     p.add_argument("--json", action="store_true", help="also print the rows as one JSON object")
     args = p.parse_args()
     args.runs, args.warmup, args.rounds = (10, 2, 1) if args.quick else (100, 10, 3)
@@ -470,6 +556,10 @@ def main():
             video(table, inputs, tmp, args)
         if "batch" in sections:
             folder_and_cold_start(table, tmp, args)
+        if "photos" in sections:
+            photos(table, tmp, args)
+        if "server" in sections:
+            server(table, args)
         if "scale" in sections:
             scale(table, inputs, args)
     load = os.getloadavg()

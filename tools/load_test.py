@@ -8,9 +8,11 @@ server's RSS after the clients leave (and 5 s of quiet) must be within 10% of it
 load ends.
 
 Bench (--bench): POST /api/v1/face-landmarker only, at 1, 2 and 8 concurrent clients, printing
-requests/s and p50/p99 latency.
+requests/s and p50/p99 latency; with --peer, the same against tools/mediapipe_server.py (MediaPipe
+1.2.2 under Flask with one worker process per core) and the ratios. Both servers get one worker per
+core and 3 s of warm-up at 8 clients first. --json prints the figures as one JSON object too.
 
-Usage: tools/load_test.py [--duration S] [--clients N] [--bench] [--binary PATH]
+Usage: tools/load_test.py [--duration S] [--clients N] [--bench [--peer] [--json]] [--binary PATH] [--photo FILE]
 """
 import argparse
 import http.client
@@ -22,7 +24,7 @@ import sys
 import threading
 import time
 
-from serve_support import IMAGES, ROOT, Server
+from serve_support import IMAGES, ROOT, MediaPipeServer, Server
 
 try:
     import websocket  # websocket-client, installed with selenium
@@ -113,32 +115,54 @@ def load(binary, duration, clients):
     return ok
 
 
-def bench(binary, duration):
-    photo = open(os.path.join(IMAGES, "astronaut.png"), "rb").read()
-    with Server(binary, workers=os.cpu_count() or 2) as server:
-        post(server.port, "/api/v1/face-landmarker", photo)  # warm the workers' tasks
-        for clients in (1, 2, 8):
-            latencies, stop = [], time.time() + duration
-            lock = threading.Lock()
+def measure(port, photo, duration, name):
+    """{clients: (requests/s, p50 ms, p99 ms)} for POST /api/v1/face-landmarker at 1, 2 and 8 clients."""
+    figures = {}
+    for clients, seconds in ((8, 3.0), (1, duration), (2, duration), (8, duration)):
+        warm = seconds == 3.0 and not figures
+        latencies, failures, stop = [], [], time.time() + seconds
+        lock = threading.Lock()
 
-            def client():
-                while time.time() < stop:
-                    status, _, seconds = post(server.port, "/api/v1/face-landmarker", photo)
-                    if status == 200:
-                        with lock:
-                            latencies.append(seconds)
+        def client():
+            while time.time() < stop:
+                status, data, took = post(port, "/api/v1/face-landmarker", photo)
+                with lock:
+                    (latencies.append(took) if status == 200 else failures.append(f"HTTP {status} {data[:120]!r}"))
 
-            threads = [threading.Thread(target=client) for _ in range(clients)]
-            started = time.time()
-            for thread in threads:
-                thread.start()
-            for thread in threads:
-                thread.join()
-            elapsed = time.time() - started
-            latencies.sort()
-            p = lambda q: latencies[min(len(latencies) - 1, int(q * len(latencies)))] * 1000
-            print(f"bench: {clients} client(s): {len(latencies) / elapsed:.1f} requests/s, p50 {p(0.5):.1f} ms, "
-                  f"p99 {p(0.99):.1f} ms ({len(latencies)} requests, load average {os.getloadavg()[0]:.2f})")
+        threads = [threading.Thread(target=client) for _ in range(clients)]
+        started = time.time()
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        elapsed = time.time() - started
+        if failures or not latencies:
+            raise SystemExit(f"FAIL: {name}: {len(failures)} failed requests, first: {failures[:1]}")
+        if warm:
+            continue
+        latencies.sort()
+        p = lambda q: latencies[min(len(latencies) - 1, int(q * len(latencies)))] * 1000
+        figures[clients] = (len(latencies) / elapsed, p(0.5), p(0.99))
+        print(f"bench: {name}: {clients} client(s): {figures[clients][0]:.1f} requests/s, p50 {p(0.5):.1f} ms, "
+              f"p99 {p(0.99):.1f} ms ({len(latencies)} requests, load average {os.getloadavg()[0]:.2f})")
+    return figures
+
+
+def bench(binary, duration, peer, photo_path, as_json):
+    photo = open(photo_path, "rb").read()
+    workers = os.cpu_count() or 2
+    with Server(binary, workers=workers) as server:
+        ours = measure(server.port, photo, duration, "vision-tasks serve")
+    result = {"ours": ours, "loadAverage": os.getloadavg()[0]}
+    if peer:
+        with MediaPipeServer(binary, workers=workers) as server:
+            theirs = measure(server.port, photo, duration, "MediaPipe 1.2.2 Flask + processes")
+        result["mediapipe"] = theirs
+        for clients in ours:
+            print(f"bench: {clients} client(s): requests/s {ours[clients][0] / theirs[clients][0]:.2f}x MediaPipe's, "
+                  f"p99 {ours[clients][2] / theirs[clients][2]:.2f}x")
+    if as_json:
+        print(json.dumps(result))
     return True
 
 
@@ -147,9 +171,12 @@ def main():
     parser.add_argument("--duration", type=float, default=60)
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--bench", action="store_true")
+    parser.add_argument("--peer", action="store_true", help="with --bench: also measure tools/mediapipe_server.py")
+    parser.add_argument("--json", action="store_true", help="with --bench: print the figures as JSON too")
+    parser.add_argument("--photo", default=os.path.join(IMAGES, "astronaut.png"), help="with --bench: the request body")
     parser.add_argument("--binary", default=os.path.join(ROOT, ".build", "debug", "vision-tasks"))
     args = parser.parse_args()
-    ok = bench(args.binary, args.duration) if args.bench else load(args.binary, args.duration, args.clients)
+    ok = bench(args.binary, args.duration, args.peer, args.photo, args.json) if args.bench else load(args.binary, args.duration, args.clients)
     sys.exit(0 if ok else 1)
 
 

@@ -1,8 +1,9 @@
-"""Starting and stopping `vision-tasks serve` for the browser and load tests."""
+"""Starting and stopping `vision-tasks serve` (and its MediaPipe peer) for the browser and load tests."""
 import os
 import re
 import socket
 import subprocess
+import sys
 import time
 import urllib.request
 
@@ -27,23 +28,28 @@ class Server:
         self.url = f"http://127.0.0.1:{self.port}"
         self.process = None
 
-    def __enter__(self):
+    name = "the server"
+    ready_seconds = 120
+
+    def command(self):
         if not os.path.exists(self.binary):
             raise SystemExit(f"error: {self.binary} is missing: build vision-tasks first")
-        self.process = subprocess.Popen(
-            [self.binary, "serve", "--port", str(self.port), "--models", os.path.join(ROOT, "models"),
-             "--workers", str(self.workers)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        deadline = time.time() + 120
+        return [self.binary, "serve", "--port", str(self.port), "--models", os.path.join(ROOT, "models"),
+                "--workers", str(self.workers)]
+
+    def __enter__(self):
+        self.process = subprocess.Popen(self.command(), cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        deadline = time.time() + self.ready_seconds
         while time.time() < deadline:
             if self.process.poll() is not None:
-                raise SystemExit(f"error: the server exited: {self.process.stdout.read()}")
+                raise SystemExit(f"error: {self.name} exited: {self.process.stdout.read()}")
             try:
                 with urllib.request.urlopen(self.url + "/healthz", timeout=2) as response:
                     if response.status == 200:
                         return self
             except OSError:
                 time.sleep(0.3)
-        raise SystemExit("error: the server did not answer /healthz within 120 s")
+        raise SystemExit(f"error: {self.name} did not answer /healthz within {self.ready_seconds} s")
 
     def rss_kib(self):
         """The server's resident set size in KiB (from /proc)."""
@@ -57,6 +63,42 @@ class Server:
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
+
+
+class MediaPipeServer(Server):
+    """tools/mediapipe_server.py (MediaPipe 1.2.2, Flask + worker processes) on a free loopback port."""
+    name = "the MediaPipe server"
+    ready_seconds = 180
+
+    def command(self):
+        return [sys.executable, os.path.join(ROOT, "tools", "mediapipe_server.py"), "--port", str(self.port),
+                "--workers", str(self.workers)]
+
+    def rss_kib(self):
+        """The RSS of the server and its worker processes, in KiB."""
+        total = 0
+        for pid in [self.process.pid] + children(self.process.pid):
+            try:
+                with open(f"/proc/{pid}/status") as status:
+                    total += int(re.search(r"VmRSS:\s+(\d+)", status.read()).group(1))
+            except (OSError, AttributeError):
+                pass
+        return total
+
+
+def children(pid):
+    """Every descendant process id of `pid` (from /proc)."""
+    found, frontier = [], [pid]
+    while frontier:
+        parent = frontier.pop()
+        try:
+            with open(f"/proc/{parent}/task/{parent}/children") as f:
+                kids = [int(k) for k in f.read().split()]
+        except OSError:
+            kids = []
+        found += kids
+        frontier += kids
+    return found
 
 
 def ffmpeg(*arguments):

@@ -3,8 +3,10 @@ import VisionRender
 import VisionTasks
 
 /// Image mode over image files and folders (each folder's JPEG/PNG files, sub-folders included,
-/// sorted by path) or a manifest's lines, on `--jobs` task instances in parallel; lines come out in
-/// input order, a progress bar and a summary go to stderr.
+/// sorted by path) or a manifest's lines, on `--jobs` task instances in parallel (by default one per
+/// core, the cores shared among them); lines come out in input order, a progress bar and a summary
+/// go to stderr. Memory: the instances' models, at most one decoded image per instance, and at most
+/// 4 × jobs results waiting behind the line printed next.
 enum FolderRun {
     /// One image to process: its path as printed, and where its annotation goes relative to the
     /// `--annotate` folder. `emptyFolder`: a folder given as input that holds no image (reported
@@ -91,8 +93,9 @@ enum FolderRun {
             })
             try folders.sorted().forEach(createFolder)
         }
-        let workers = min(options.jobs, max(1, files.count))
-        let tasks = try (0..<workers).map { _ in try factory.make(.image, nil) }
+        let plan = options.jobs.plan(images: files.count, cores: ProcessInfo.processInfo.activeProcessorCount)
+        let workers = plan.jobs
+        let tasks = try (0..<workers).map { _ in try factory.make(.image, nil, threadsAtMost: plan.threadsAtMost) }
         let board = Board<Task.TaskResult>(count: files.count, window: 4 * workers)
         let started = Date()
         for task in tasks {
@@ -130,8 +133,8 @@ enum FolderRun {
         let seconds = Date().timeIntervalSince(started)
         let rate = seconds > 0 ? Double(files.count) / seconds : 0
         Console.error(String(
-            format: "summary: %d processed, %d skipped, %d failed, %d %@ found, %.1f images/s\n",
-            files.count, skipped, output.failures, found, Task.taskDescription.foundNoun, rate))
+            format: "summary: %d processed, %d skipped, %d failed, %d %@ found, %.1f images/s on %d job(s)\n",
+            files.count, skipped, output.failures, found, Task.taskDescription.foundNoun, rate, workers))
         return !output.anyFailed
     }
 }

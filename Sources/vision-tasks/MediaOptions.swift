@@ -25,8 +25,9 @@ struct MediaOptions: ParsableArguments {
     @Option(help: ArgumentHelp("With --video: last frame time, inclusive; seconds or ms as for --start.", valueName: "time"))
     var end: String?
 
-    @Option(help: "Images processed in parallel, each by its own task instance (folders and image lists).")
-    var jobs: Int = 1
+    @Option(help: ArgumentHelp("Images processed in parallel, each by its own task instance (several images, folders and image lists): a number (each instance gets --threads), or auto: one instance per core (at most \(JobCount.autoLimit) and the number of images), each given its share of the cores, at most --threads.",
+                               valueName: "n|auto"))
+    var jobs: JobCount = .auto
 
     @Flag(inversion: .prefixedNo, help: "Show a progress bar on stderr (default: when stderr is a terminal).")
     var progress: Bool?
@@ -82,7 +83,7 @@ struct MediaOptions: ParsableArguments {
             throw ValidationError("--annotate writes one picture or video: it does not apply to --video-list")
         }
         guard every >= 1 else { throw ValidationError("--every must be at least 1, got \(every)") }
-        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1, got \(jobs)") }
+        if case .count(let count) = jobs, count < 1 { throw ValidationError("--jobs must be at least 1 or auto, got \(count)") }
         guard maxImagePixels >= 1 else { throw ValidationError("--max-image-pixels must be at least 1, got \(maxImagePixels)") }
         if video == nil, !videoList, every != 1 || start != nil || end != nil {
             throw ValidationError("--every, --start and --end select frames of --video and --video-list")

@@ -15,7 +15,13 @@ extension GestureRecognizer: MediaTask {}
 
 /// Makes task instances in a running mode; live-stream mode passes the results' sink.
 struct MediaTaskFactory<Task: MediaTask> {
-    let make: (RunningMode, LiveStreamHandler<Task.TaskResult>?) throws -> Task
+    /// Makes an instance; the `Int?`: at most that many inference threads (nil: `--threads`).
+    let build: (RunningMode, LiveStreamHandler<Task.TaskResult>?, Int?) throws -> Task
+
+    /// An instance with `--threads` inference threads, or at most `threadsAtMost`.
+    func make(_ mode: RunningMode, _ live: LiveStreamHandler<Task.TaskResult>?, threadsAtMost: Int? = nil) throws -> Task {
+        try build(mode, live, threadsAtMost)
+    }
 }
 
 /// Runs a subcommand's task over what the media and batch options name, printing JSON lines to

@@ -59,9 +59,10 @@ struct TaskCommand<Task: MediaTask>: ParsableCommand {
     func run() throws {
         try reportingErrors {
             let parsed = try TaskArguments(arguments, description: Task.taskDescription)
-            let base = common.baseOptions
-            let factory = MediaTaskFactory<Task> { mode, live in
+            let factory = MediaTaskFactory<Task> { mode, live, threadsAtMost in
                 do {
+                    var base = common.baseOptions
+                    if let threadsAtMost { base.numThreads = min(base.numThreads, threadsAtMost) }
                     let options = try Task.options(baseOptions: base, runningMode: mode, values: parsed.values)
                     Task.setLiveStreamHandler(live, of: options)
                     return try Task(options: options)

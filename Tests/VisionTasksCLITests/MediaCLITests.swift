@@ -31,6 +31,31 @@ import Testing
         #expect(written == ["astronaut.png", "hand_thumb_up.jpg", "woman_sitting.jpg"])
     }
 
+    /// Several images run on one task instance per core by default (`--jobs auto`), the lines in input
+    /// order and byte-equal to one instance's; a bad `--jobs` is a usage error.
+    @Test func severalImagesUseEveryCoreByDefaultInInputOrder() throws {
+        let dir = try CLIRun.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let names = ["astronaut.png", "woman_sitting.jpg", "hand_thumb_up.jpg", "two_thumbs_up.jpg"]
+        for copy in 0..<2 {
+            for name in names {
+                try FileManager.default.copyItem(at: CLIRun.fixtures.appendingPathComponent(name),
+                                                 to: dir.appendingPathComponent("\(copy)-\(name)"))
+            }
+        }
+        let byDefault = try CLIRun.run(["face-detector", "--model", Self.faceModel, dir.path, "--no-progress"])
+        let oneJob = try CLIRun.run(["face-detector", "--model", Self.faceModel, dir.path, "--jobs", "1", "--no-progress"])
+        #expect(byDefault.status == 0 && oneJob.status == 0, "\(byDefault.stderr)\(oneJob.stderr)")
+        #expect(byDefault.lines.count == 8 && byDefault.stdout == oneJob.stdout)
+        let jobs = min(8, ProcessInfo.processInfo.activeProcessorCount, 16)
+        #expect(byDefault.stderr.contains("images/s on \(jobs) job(s)"), "\(byDefault.stderr)")
+        #expect(oneJob.stderr.contains("images/s on 1 job(s)"), "\(oneJob.stderr)")
+        for bad in ["0", "many"] {
+            let refused = try CLIRun.run(["face-detector", "--model", Self.faceModel, dir.path, "--jobs", bad])
+            #expect(refused.status == 64, "--jobs \(bad): \(refused.stderr)")
+        }
+    }
+
     @Test func videoModePrintsOneLinePerSelectedFrameAndWritesAnMP4() throws {
         let dir = try CLIRun.scratch()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -1,6 +1,6 @@
 // JPEG and PNG decoding/encoding for VisionCore: JPEG decoding over stb_image (the decoder
 // MediaPipe's file loader uses) behind our own structure check, JPEG encoding over
-// libjpeg-turbo, PNG over libpng; RGB to I420 for video encoders; the bilinear image-to-tensor
+// libjpeg-turbo, PNG over libdeflate (8-bit, non-interlaced, no tRNS) or else libpng; RGB to I420 for video encoders; the bilinear image-to-tensor
 // warp's source coordinates and sampling. Every error is caught inside this C code (setjmp/longjmp
 // never crosses a Swift frame) and returned as a non-zero code with a message.
 #ifndef IMAGE_CODECS_H
@@ -38,7 +38,19 @@ int ic_decode_jpeg(const unsigned char *data, size_t size, size_t max_pixels, ic
 /// Decodes a PNG of any bit depth and colour type to 8-bit gray, gray+alpha (2),
 /// RGB or RGBA: palettes expand to RGB, tRNS becomes an alpha channel, 1/2/4-bit
 /// gray is scaled to 0...255, 16-bit samples keep their high byte. Returns as `ic_decode_jpeg`.
+/// The common files go through `ic_decode_png_deflate`, every other one through `ic_decode_png_libpng`.
 int ic_decode_png(const unsigned char *data, size_t size, size_t max_pixels, ic_image *out, char *message);
+
+/// `ic_decode_png` through libpng alone (every PNG; the tests compare the two paths).
+int ic_decode_png_libpng(const unsigned char *data, size_t size, size_t max_pixels, ic_image *out, char *message);
+
+/// Returned by `ic_decode_png_deflate` for a file it leaves to libpng (nothing allocated).
+#define IC_PNG_NOT_HANDLED (-1)
+
+/// Decodes an 8-bit, non-interlaced gray, gray+alpha, RGB or RGBA PNG without tRNS, every chunk's CRC
+/// and the stream's Adler-32 sound, within `max_pixels`, with libdeflate: returns 0 and fills `out`
+/// with the bytes libpng gives, or IC_PNG_NOT_HANDLED for any other file (libpng then decides).
+int ic_decode_png_deflate(const unsigned char *data, size_t size, size_t max_pixels, ic_image *out);
 
 /// Encodes 8-bit pixels (`channels` 1, 3 or 4; rows `stride` bytes apart) as PNG.
 /// On success `*out` (free with `ic_free`) holds `*out_size` bytes.
