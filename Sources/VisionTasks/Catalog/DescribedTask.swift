@@ -5,9 +5,7 @@ import VisionErrors
 /// `LiveStreamHandler`. The four tasks adopt it, and `describedTasks` lists them once.
 package protocol DescribedTask: VisionTask where TaskResult: Encodable {
     /// The task's options class.
-    associatedtype Options: VisionTaskOptions
-    /// The task's name, options and outputs.
-    static var taskDescription: TaskDescription { get }
+    associatedtype Options: DescribedOptions
     /// Creates the task; throws what the task throws for a bad model or option.
     init(options: Options) throws
     /// Options with every default, this model and this running mode.
@@ -18,7 +16,16 @@ package protocol DescribedTask: VisionTask where TaskResult: Encodable {
     static func foundCount(in result: TaskResult) -> Int
 }
 
+/// A task's options class that carries the task's description (`FaceDetectorOptions.taskDescription`).
+package protocol DescribedOptions: VisionTaskOptions {
+    /// The task's name, options and outputs.
+    static var taskDescription: TaskDescription { get }
+}
+
 extension DescribedTask {
+    /// The task's name, options and outputs: its options class's.
+    package static var taskDescription: TaskDescription { Options.taskDescription }
+
     /// Options with every default, then each `(name, text)` in `values` set from its text form:
     /// `invalidOption` naming an unknown option or a malformed value. Ranges are checked when the
     /// task is created.

@@ -24,8 +24,9 @@ extension FaceDetectorOptions {
         outputs: ["detections"], foundNoun: "faces")
 }
 
+extension FaceDetectorOptions: DescribedOptions {}
+
 extension FaceDetector: DescribedTask {
-    package static var taskDescription: TaskDescription { FaceDetectorOptions.taskDescription }
     package static func defaultOptions(baseOptions: BaseOptions, runningMode: RunningMode) -> FaceDetectorOptions {
         FaceDetectorOptions(baseOptions: baseOptions, runningMode: runningMode)
     }

@@ -54,8 +54,9 @@ extension FaceLandmarkerOptions {
         outputs: ["faceLandmarks", "faceBlendshapes", "facialTransformationMatrixes"], foundNoun: "faces")
 }
 
+extension FaceLandmarkerOptions: DescribedOptions {}
+
 extension FaceLandmarker: DescribedTask {
-    package static var taskDescription: TaskDescription { FaceLandmarkerOptions.taskDescription }
     package static func defaultOptions(baseOptions: BaseOptions, runningMode: RunningMode) -> FaceLandmarkerOptions {
         FaceLandmarkerOptions(baseOptions: baseOptions, runningMode: runningMode)
     }

@@ -100,8 +100,9 @@ private extension String {
     }
 }
 
+extension GestureRecognizerOptions: DescribedOptions {}
+
 extension GestureRecognizer: DescribedTask {
-    package static var taskDescription: TaskDescription { GestureRecognizerOptions.taskDescription }
     package static func defaultOptions(baseOptions: BaseOptions, runningMode: RunningMode) -> GestureRecognizerOptions {
         GestureRecognizerOptions(baseOptions: baseOptions, runningMode: runningMode)
     }

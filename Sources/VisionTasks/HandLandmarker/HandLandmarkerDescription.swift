@@ -40,8 +40,9 @@ extension HandLandmarkerOptions {
         outputs: ["landmarks", "worldLandmarks", "handedness"], foundNoun: "hands")
 }
 
+extension HandLandmarkerOptions: DescribedOptions {}
+
 extension HandLandmarker: DescribedTask {
-    package static var taskDescription: TaskDescription { HandLandmarkerOptions.taskDescription }
     package static func defaultOptions(baseOptions: BaseOptions, runningMode: RunningMode) -> HandLandmarkerOptions {
         HandLandmarkerOptions(baseOptions: baseOptions, runningMode: runningMode)
     }
