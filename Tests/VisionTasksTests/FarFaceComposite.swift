@@ -61,13 +61,21 @@ enum FarFaceComposite {
         }
     }
 
+    /// The street photo behind half the composites, scaled once (a debug build takes a second per scaling).
+    static let street = "woman_sitting.jpg"
+    private static let streetBackground = Result { try RGB(fixture: street).scaled(width: frameWidth, height: frameHeight) }
+    /// The head-and-shoulders photo, cut once.
+    private static let headAndShoulders = Result {
+        try RGB(fixture: "astronaut.png").square(left: faceCrop.left, top: faceCrop.top, side: faceCrop.side)
+    }
+
     /// The composite with the photo of `side` pixels on `background` ("plain" or a fixture photo).
     static func frame(side: Int, background: String) throws -> RGB {
         var frame = background == "plain"
             ? RGB(width: frameWidth, height: frameHeight, bytes: [UInt8](repeating: 128, count: frameWidth * frameHeight * 3))
+            : background == street ? try streetBackground.get()
             : try RGB(fixture: background).scaled(width: frameWidth, height: frameHeight)
-        let face = try RGB(fixture: "astronaut.png").square(left: faceCrop.left, top: faceCrop.top, side: faceCrop.side)
-            .scaled(width: side, height: side)
+        let face = try headAndShoulders.get().scaled(width: side, height: side)
         let left = 800 - side / 2, top = (frameHeight - side) / 2
         for y in 0..<side {
             let to = ((top + y) * frameWidth + left) * 3
