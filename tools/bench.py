@@ -199,7 +199,9 @@ def make_video(photo, height, frames, path):
 # ------------------------------------------------------------------ engine
 
 ENGINE_MODELS = ["face_detector", "face_landmarks_detector", "face_blendshapes", "hand_detector",
-                 "hand_landmarks_detector", "gesture_embedder"]
+                 "hand_landmarks_detector", "gesture_embedder", "face_detection_full_range_sparse"]
+# Each model's goal for ours/LiteRT: 0.8, but 1.0 for the full-range face detector (issue 26).
+ENGINE_GOALS = {"face_detection_full_range_sparse": 1.0}
 SPEEDUP_MODELS = {"face_landmarks_detector", "hand_detector", "hand_landmarks_detector"}
 
 
@@ -217,7 +219,7 @@ def engine(table, args):
             lm, lc = statistics.median(r[0] for r in theirs), statistics.median(r[2] for r in theirs)
             om, oc = statistics.median(r[0] for r in ours), statistics.median(r[2] for r in ours)
             figures[threads] = (om, oc, lm, lc)
-            table.add("engine", f"{name} {threads} thread(s)", om, lm, "ms", goal=0.8, reference="LiteRT")
+            table.add("engine", f"{name} {threads} thread(s)", om, lm, "ms", goal=ENGINE_GOALS.get(name, 0.8), reference="LiteRT")
         (o1, c1, l1, _), (o2, c2, l2, _) = figures[1], figures[2]
         table.add("engine", f"{name} CPU/call 2 threads vs 1", c2, c1, "ms", goal=1.15, reference="ours 1T")
         table.add("engine", f"{name} speed-up 1->2 threads", o1 / o2, l1 / l2, "x",

@@ -151,6 +151,12 @@ def main():
         try:
             driver.get(f"{server.url}/?task=face-landmarker&tab=library&output-face-blendshapes=true")
             wait_for(driver, "return document.body.dataset.status === 'ready'", "library: ready")
+            # The face detector option (modelOf face-detector) is a choice of the Face Detector's models.
+            choices = driver.execute_script(
+                "const s = document.querySelector('select[name=\"face-detector-model\"]');"
+                " return s ? [...s.options].map((o) => o.value) : null;")
+            check(choices is not None and "" in choices and "face_detection_full_range_sparse.tflite" in choices,
+                  f"settings: the face detector choice offers the full-range model ({choices})")
             driver.find_element(By.ID, "file").send_keys(os.path.join(IMAGES, "astronaut.png"))
             result = json.loads(wait_for(driver, "const r = window.lastResult; return r && document.body.dataset.status === 'ready'"
                                          " ? JSON.stringify(r) : null", "library photo"))

@@ -4,7 +4,8 @@ import VisionTasks
 /// `GET /api/v1/tasks`: the library's description of every task the server runs, for clients and
 /// the page's settings panel: `{"tasks": [{"name", "title", "summary", "outputs", "options": [...]}]}`.
 /// Each option has `name` (the query parameter), `property`, `label`, `help`, `type` (int, float,
-/// bool, string, list), `default` (null: unset) and, when bounded, `min` and `max`; the base option
+/// bool, string, list), `default` (null: unset), when bounded, `min` and `max`, and for a model file
+/// `modelOf` (the task whose models in `GET /api/v1/models` it names); the base option
 /// `threads` ends every list, with the server's own default.
 package enum TaskCatalogJSON {
     /// The catalog, with `threadsDefault` as the default of `threads`.
@@ -36,6 +37,7 @@ package enum TaskCatalogJSON {
         ]
         if let minimum = option.minimum { fields["min"] = number(minimum) }
         if let maximum = option.maximum { fields["max"] = number(maximum) }
+        if let modelOf = option.modelOf { fields["modelOf"] = .string(modelOf) }
         return fields
     }
 

@@ -14,7 +14,8 @@ struct TaskSettings: Hashable, Sendable {
     private let storedValues: [String: String]
 
     /// Reads `parameters` for `task` by its description: an unknown name or a malformed value is a
-    /// 400, a model the catalog does not offer for the task is a 404. `threads` defaults to
+    /// 400, a model the catalog does not offer for the task (or for the task an option's model is
+    /// of, `TaskOption.modelOf`) is a 404. `threads` defaults to
     /// `defaultThreads` (the server's workers already use the cores).
     init(task: TaskKind, parameters: [(String, String)], catalog: ModelCatalog, defaultThreads: Int) throws {
         self.task = task
@@ -41,12 +42,22 @@ struct TaskSettings: Hashable, Sendable {
                 guard option.accepts(value) else {
                     throw APIError(.badRequest, "\(name) must be \(option.type.expected), got \"\(value)\"")
                 }
-                values[name] = value
+                values[name] = try Self.text(of: option, value, catalog: catalog)
             }
         }
         self.model = try catalog.model(named: model, for: task)
         self.threads = threads
         self.storedValues = values
+    }
+
+    /// The text the task gets for `option`: `value` itself, or for a model file option the path of
+    /// the model `value` names among those the catalog offers for the option's task.
+    private static func text(of option: TaskOption, _ value: String, catalog: ModelCatalog) throws -> String {
+        guard let modelOf = option.modelOf else { return value }
+        guard let task = TaskKind(rawValue: modelOf) else {
+            throw APIError(.notFound, "\(option.name) takes a model of \(modelOf), a task this server does not run")
+        }
+        return catalog.path(of: try catalog.model(named: value, for: task))
     }
 
     /// The defaults for `task` with `model` (the catalog's trial loads).

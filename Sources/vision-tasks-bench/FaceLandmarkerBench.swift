@@ -13,11 +13,14 @@ struct FaceLandmarkerBench: ParsableCommand {
     var allOutputs = false
     @Option(help: "Faces to find.")
     var numFaces = 1
+    @Option(help: "A face detector model replacing the bundle's (faceDetectorModelAssetPath), e.g. the full-range one.")
+    var faceDetectorModel: String?
 
     func run() throws {
         let landmarker = try FaceLandmarker(options: FaceLandmarkerOptions(
             baseOptions: options.baseOptions, runningMode: options.runningMode, numFaces: numFaces,
-            outputFaceBlendshapes: allOutputs, outputFacialTransformationMatrixes: allOutputs))
+            outputFaceBlendshapes: allOutputs, outputFacialTransformationMatrixes: allOutputs,
+            faceDetectorModelAssetPath: faceDetectorModel))
         try options.report(task: "face-landmarker", timing: landmarker)
     }
 }

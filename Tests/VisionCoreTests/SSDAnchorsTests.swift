@@ -28,6 +28,17 @@ import Testing
         expectAnchor(anchors[895], 0.9375, 0.9375, 1, 1)
     }
 
+    @Test func faceFullRangeHas2304AnchorsOnOneStride4Grid() throws {
+        // One layer, stride 4 on 192: a 48×48 grid, one fixed anchor per cell (no interpolated scale).
+        let anchors = try generateSSDAnchors(SSDDetectorDescription.faceFullRange(minScoreThreshold: 0.5,
+                                                                                   minSuppressionThreshold: 0.3).anchors)
+        #expect(anchors.count == 2304)
+        expectAnchor(anchors[0], 0.5 / 48, 0.5 / 48, 1, 1)
+        expectAnchor(anchors[1], 1.5 / 48, 0.5 / 48, 1, 1)
+        expectAnchor(anchors[48], 0.5 / 48, 1.5 / 48, 1, 1)
+        expectAnchor(anchors[2303], 47.5 / 48, 47.5 / 48, 1, 1)
+    }
+
     @Test func palmHas2016Anchors() throws {
         let anchors = try generateSSDAnchors(palm)
         #expect(anchors.count == 24 * 24 * 2 + 12 * 12 * 6)

@@ -36,6 +36,7 @@ import VisionTasks
                 #expect(response.status == .ok)
                 let models = try JSONDecoder().decode([String: [String]].self, from: Data(buffer: response.body))
                 #expect(models["face-detector"]?.first == "blaze_face_short_range.tflite")
+                #expect(models["face-detector"]?.contains("face_detection_full_range_sparse.tflite") == true)
                 #expect(models["face-landmarker"] == ["face_landmarker.task"])
                 #expect(models["hand-landmarker"]?.first == "hand_landmarker.task")
                 #expect(models["gesture-recognizer"] == ["gesture_recognizer.task", "operations.task"])
@@ -83,6 +84,7 @@ import VisionTasks
                         }
                         #expect((served["min"] as? NSNumber)?.doubleValue == option.minimum)
                         #expect((served["max"] as? NSNumber)?.doubleValue == option.maximum)
+                        #expect(served["modelOf"] as? String == option.modelOf, "\(name) \(option.name)")
                     }
                     let threads = try #require(options.last)
                     #expect(threads["default"] as? Int == ServerConfiguration().threadsPerTask)
@@ -97,10 +99,11 @@ import VisionTasks
         ("face-landmarker", "astronaut.png", "num-faces=2&output-face-blendshapes=true&output-facial-transformation-matrixes=true"),
         ("hand-landmarker", "woman_sitting.jpg", "num-hands=2"),
         ("gesture-recognizer", "hand_thumb_up.jpg", ""),
+        ("face-landmarker", "woman_sitting.jpg", "num-faces=2&face-detector-model=face_detection_full_range_sparse.tflite"),
     ]
 
     @Test func imageResultsEqualTheLibrarys() async throws {
-        #expect(Self.imageCases.count == 4)
+        #expect(Self.imageCases.count == 5)
         let app = try ServerSupport.server().makeApplication()
         try await app.test(.router) { client in
             for (task, photo, query) in Self.imageCases {
@@ -146,6 +149,10 @@ import VisionTasks
                 ("/api/v1/face-recognizer", .post, small, .notFound, "unknown task \"face-recognizer\""),
                 ("/api/v1/face-landmarker?model=hand_landmarker.task", .post, small, .notFound, "no model named"),
                 ("/api/v1/face-landmarker?model=../../etc/passwd", .post, small, .notFound, "no model named"),
+                // A model file option takes a name the catalog offers for its task, never a path.
+                ("/api/v1/face-landmarker?face-detector-model=hand_landmarker.task", .post, small, .notFound, "no model named"),
+                ("/api/v1/face-landmarker?face-detector-model=/work/models/face_detection_full_range_sparse.tflite",
+                 .post, small, .notFound, "no model named"),
                 ("/../../etc/passwd", .get, nil, .notFound, "nothing at this path"),
                 ("/etc/passwd", .get, nil, .notFound, "nothing at this path"),
                 ("/nothing.js", .get, nil, .notFound, "no such page file"),

@@ -62,7 +62,8 @@ enum LibraryTasks {
         case "face-landmarker":
             let options = FaceLandmarkerOptions(baseOptions: base("face_landmarker.task"), numFaces: Int(options["num-faces"] ?? "1") ?? 1,
                                                 outputFaceBlendshapes: options["output-face-blendshapes"] == "true",
-                                                outputFacialTransformationMatrixes: options["output-facial-transformation-matrixes"] == "true")
+                                                outputFacialTransformationMatrixes: options["output-facial-transformation-matrixes"] == "true",
+                                                faceDetectorModelAssetPath: options["face-detector-model"].map { models + "/" + $0 })
             return try ResultJSON.encode(try FaceLandmarker(options: options).detect(image: image))
         case "hand-landmarker":
             let options = HandLandmarkerOptions(baseOptions: base("hand_landmarker.task"), numHands: Int(options["num-hands"] ?? "1") ?? 1)

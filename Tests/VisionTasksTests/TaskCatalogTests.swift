@@ -45,6 +45,14 @@ import Testing
         }
     }
 
+    /// Only the Face Landmarker's detector option names a model file, of the Face Detector, so the
+    /// server maps it to a model it offers and the page offers a choice of those.
+    @Test func modelFileOptionsNameTheirTask() {
+        let modelOptions = TaskDescription.all.flatMap { task in task.options.filter { $0.modelOf != nil }.map { (task.name, $0) } }
+        #expect(modelOptions.map { "\($0.0) --\($0.1.name) → \($0.1.modelOf ?? "")" } == ["face-landmarker --face-detector-model → face-detector"])
+        #expect(modelOptions.allSatisfy { TaskDescription.named($0.1.modelOf ?? "") != nil })
+    }
+
     @Test func valuesAreSetFromTheirTextAndRangesChecked() throws {
         let options = try GestureRecognizer.options(
             baseOptions: BaseOptions(), runningMode: .video,
@@ -57,7 +65,7 @@ import Testing
         #expect(options.cannedGesturesClassifierOptions?.displayNamesLocale == "fr")
         #expect(options.customGesturesClassifierOptions?.displayNamesLocale == "fr")
 
-        #expect(throws: VisionTasksError.invalidOption(name: "num-face", reason: "is not an option of face-landmarker (known: num-faces, min-face-detection-confidence, min-face-presence-confidence, min-tracking-confidence, output-face-blendshapes, output-facial-transformation-matrixes)")) {
+        #expect(throws: VisionTasksError.invalidOption(name: "num-face", reason: "is not an option of face-landmarker (known: num-faces, min-face-detection-confidence, min-face-presence-confidence, min-tracking-confidence, output-face-blendshapes, output-facial-transformation-matrixes, face-detector-model)")) {
             _ = try FaceLandmarker.options(baseOptions: BaseOptions(), runningMode: .image, values: [("num-face", "2")])
         }
         #expect(throws: VisionTasksError.invalidOption(name: "num-faces", reason: "must be a whole number, got \"two\"")) {

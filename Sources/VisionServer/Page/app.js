@@ -32,7 +32,7 @@ function selectTask(name) {
   $("task").value = description.name;
   const models = state.models[description.name] || [];
   if (!models.includes(state.model)) state.model = models[0] || null;
-  state.settings = settingsFor(description, params);
+  state.settings = settingsFor(description, params, state.models);
   renderForm($("settings"), state.settings, models, state.model, changeSetting);
 }
 

@@ -3,8 +3,10 @@
 // types, defaults and ranges are the library's; the page declares none of its own.
 
 /** How an option of `type` (int, float, bool, string, list) is edited: a float with both bounds is
- *  a slider in 20 steps, an int a number field, a bool a checkbox, a string or list a text field. */
-function control(option) {
+ *  a slider in 20 steps, an int a number field, a bool a checkbox, a string or list a text field;
+ *  a model file of another task (`modelOf`) a choice among that task's models in `models`. */
+function control(option, models) {
+  if (option.modelOf) return { kind: "select", choices: models[option.modelOf] || [] };
   const bounded = option.min != null && option.max != null; // absent or null: unbounded
   switch (option.type) {
     case "float": return bounded ? { kind: "range", step: (option.max - option.min) / 20 } : { kind: "number", step: "any" };
@@ -22,15 +24,16 @@ function fieldValue(value) {
 }
 
 /** The settings of a task `description` with their values: from `params` (URLSearchParams, by
- *  option name) where given, else the option's default; `modelsOwn` when that default is unset (null). */
-export function settingsFor(description, params) {
+ *  option name) where given, else the option's default; `modelsOwn` when that default is unset (null).
+ *  `models` (GET /api/v1/models) gives the choices of a model file option. */
+export function settingsFor(description, params, models = {}) {
   return description.options.map((option) => {
-    const { kind, step } = control(option);
+    const { kind, step, choices } = control(option, models);
     const fallback = fieldValue(option.default);
     const given = params.get(option.name);
     let value = fallback;
     if (given !== null) value = kind === "checkbox" ? given === "true" || given === "1" : given;
-    return { name: option.name, label: option.label, help: option.help, kind, step,
+    return { name: option.name, label: option.label, help: option.help, kind, step, choices,
              min: option.min, max: option.max, default: fallback, value, modelsOwn: option.default === null };
   });
 }
@@ -60,6 +63,19 @@ export function renderForm(form, settings, models, model, onChange) {
   for (const s of settings) {
     const label = document.createElement("label");
     if (s.help) label.title = s.help;
+    if (s.kind === "select") {
+      // A model of another task, or none: the task's own (the bundle's detector).
+      const choice = document.createElement("select");
+      choice.name = s.name;
+      choice.append(new Option("the model's own", "", false, s.value === ""));
+      for (const name of s.choices) choice.append(new Option(name, name, false, name === s.value));
+      choice.addEventListener("change", () => onChange(s.name, choice.value));
+      const text = document.createElement("span");
+      text.textContent = `${s.label} `;
+      label.append(text, choice);
+      form.append(label);
+      continue;
+    }
     const input = document.createElement("input");
     input.name = s.name;
     input.type = s.kind;

@@ -118,6 +118,9 @@ public struct TaskOption: Sendable {
     public let maximum: Double?
     /// Other properties this option sets, which errors may name (one flag for two classifiers' locale).
     package let alsoSets: [String]
+    /// When set, the value names a model file of this task (`face-detector`): a path on the command
+    /// line; in the server, a name `GET /api/v1/models` offers for that task, never a client's path.
+    public let modelOf: String?
     /// Whether text is a well-formed value of the option.
     private let parses: @Sendable (String) -> Bool
     /// Parses text and sets the value on an options object of the task's options class.
@@ -128,7 +131,7 @@ public struct TaskOption: Sendable {
     /// Declares an option of `Options` held at `get`/`set`, with its default and range.
     package init<Options: AnyObject, Value: TaskOptionValueType>(
         _ name: String, property: String, label: String, help: String, default defaultValue: Value,
-        minimum: Double? = nil, maximum: Double? = nil, alsoSets: [String] = [],
+        minimum: Double? = nil, maximum: Double? = nil, alsoSets: [String] = [], modelOf: String? = nil,
         get: @escaping @Sendable (Options) -> Value, set: @escaping @Sendable (Options, Value) -> Void
     ) {
         self.name = name
@@ -140,6 +143,7 @@ public struct TaskOption: Sendable {
         self.minimum = minimum
         self.maximum = maximum
         self.alsoSets = alsoSets
+        self.modelOf = modelOf
         parses = { Value(optionText: $0) != nil }
         applyText = { text, object in
             guard let value = Value(optionText: text) else {
@@ -216,15 +220,16 @@ public struct DeclaredOption<Options: AnyObject, Value: TaskOptionValueType>: Se
     private let get: @Sendable (Options) -> Value
     private let set: @Sendable (Options, Value) -> Void
 
-    /// Declares the option `name` (kebab case) at `property` of `Options`, read by `get` and written by `set`.
+    /// Declares the option `name` (kebab case) at `property` of `Options`, read by `get` and written by
+    /// `set`; `modelOf` names the task whose model file the value is, if it is one.
     package init(_ name: String, property: String, label: String, help: String, default defaultValue: Value,
-                 minimum: Double? = nil, maximum: Double? = nil,
+                 minimum: Double? = nil, maximum: Double? = nil, modelOf: String? = nil,
                  get: @escaping @Sendable (Options) -> Value, set: @escaping @Sendable (Options, Value) -> Void) {
         self.defaultValue = defaultValue
         self.get = get
         self.set = set
         option = TaskOption(name, property: property, label: label, help: help, default: defaultValue,
-                            minimum: minimum, maximum: maximum, get: get, set: set)
+                            minimum: minimum, maximum: maximum, modelOf: modelOf, get: get, set: set)
     }
 
     /// This option of an `Options` object held in an `Outer` options object (a gesture classifier's
@@ -235,7 +240,7 @@ public struct DeclaredOption<Options: AnyObject, Value: TaskOptionValueType>: Se
                                         make: @escaping @Sendable (Outer) -> Options) -> TaskOption {
         let (get, set, defaultValue) = (self.get, self.set, self.defaultValue)
         return TaskOption(name, property: property, label: label, help: help, default: defaultValue,
-                          minimum: option.minimum, maximum: option.maximum,
+                          minimum: option.minimum, maximum: option.maximum, modelOf: option.modelOf,
                           get: { (outer: Outer) in inner(outer).map(get) ?? defaultValue },
                           set: { (outer: Outer, value: Value) in set(make(outer), value) })
     }

@@ -1,9 +1,11 @@
 import TFLite
 import VisionCore
+import VisionErrors
 
 /// MediaPipe's face detector graph on one frame: letterbox to the model's input → face detector
 /// model → SSD decoding against its anchors → weighted non-max suppression → projection back to the
-/// upright image, as its `SSDDetectorDescription` configures them (BlazeFace short range today).
+/// upright image, as the `SSDDetectorDescription` of the model configures them: BlazeFace short
+/// range or full range, told apart by the model's input.
 /// The Face Detector reports its detections; the Face Landmarker asks for the face rects they give.
 ///
 /// Not thread-safe: it owns the interpreter and its buffers; callers serialize use (the task runner does).
@@ -13,11 +15,22 @@ package final class FaceDetectionGraph: TaskGraph {
 
     private let detector: SSDDetector
 
-    /// Loads the detector `description` describes (`name` names the model in errors). Throws
-    /// `unsupportedModel` when the model's input or outputs are not the description's (for BlazeFace
-    /// short range: a 128×128×3 input, 896×16 box and 896×1 score outputs) or it lacks its input
-    /// normalization metadata.
-    package init(model: TFLiteModel, name: String, numThreads: Int, description: SSDDetectorDescription) throws {
+    /// Loads a face detector model (`name` names it in errors), BlazeFace short range (a 128×128×3
+    /// input, 896×16 box and 896×1 score outputs) or full range (192×192×3, 2304×16 and 2304×1),
+    /// keeping faces scoring at least `minScoreThreshold` and merging those overlapping by more than
+    /// `minSuppressionThreshold`. Throws `unsupportedModel` for any other input or outputs, or a model
+    /// without its input normalization metadata.
+    package init(model: TFLiteModel, name: String, numThreads: Int,
+                 minScoreThreshold: Float, minSuppressionThreshold: Float) throws {
+        let inputShapes = model.subgraphs.first.map { graph in
+            graph.inputs.map { graph.tensors.indices.contains($0) ? graph.tensors[$0].shape : [] }
+        } ?? []
+        guard inputShapes.count == 1, let description = SSDDetectorDescription.face(
+            inputShape: inputShapes[0], minScoreThreshold: minScoreThreshold, minSuppressionThreshold: minSuppressionThreshold) else {
+            throw VisionTasksError.unsupportedModel(
+                "\(name): a face detector needs one image input, 1×\(BlazeFaceShortRange.inputSize)×\(BlazeFaceShortRange.inputSize)×3 "
+                + "(BlazeFace short range) or 1×\(BlazeFaceFullRange.inputSize)×\(BlazeFaceFullRange.inputSize)×3 (full range); got \(inputShapes)")
+        }
         detector = try SSDDetector(model: model, name: name, numThreads: numThreads, description: description)
     }
 

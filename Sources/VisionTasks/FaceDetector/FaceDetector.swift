@@ -2,7 +2,8 @@ import Foundation
 import TFLite
 import VisionCore
 
-/// Detects faces as MediaPipe's Face Detector does (BlazeFace short range), with the API of
+/// Detects faces as MediaPipe's Face Detector does, with BlazeFace short range (the Tasks' model) or
+/// full range (the legacy solution's, for faces far from the camera; told apart by its input), with the API of
 /// MediaPipe for iOS: `detect(image:)`, `detect(videoFrame:timestampInMilliseconds:)` and
 /// `detectAsync(image:timestampInMilliseconds:)`, each allowed only in its running mode.
 /// Boxes are in pixels of the upright image (`MPImage.width` × `height`), keypoints normalized to it.
@@ -30,8 +31,8 @@ public final class FaceDetector: DetectingVisionTask {
                                                       entry: FaceDetectionGraph.bundleEntry,
                                                       maxDecompressedBytes: base.maxDecompressedBundleBytes)
                 return try FaceDetectionGraph(model: model, name: base.modelAssetName, numThreads: base.numThreads,
-                                              description: .faceShortRange(minScoreThreshold: options.minDetectionConfidence,
-                                                                           minSuppressionThreshold: options.minSuppressionThreshold))
+                                              minScoreThreshold: options.minDetectionConfidence,
+                                              minSuppressionThreshold: options.minSuppressionThreshold)
             },
             result: { Self.result($0, in: $1) })
         _taskCore.attach(self)

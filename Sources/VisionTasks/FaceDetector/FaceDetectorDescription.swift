@@ -16,8 +16,9 @@ extension FaceDetectorOptions {
     /// The Face Detector as the CLI, the server and the docs describe it.
     public static let taskDescription = TaskDescription(
         name: "face-detector", title: "Face Detector",
-        summary: "Detect faces (BlazeFace short range): a box and 6 keypoints each.",
-        modelHelp: "blaze_face_short_range.tflite, or a .task bundle holding face_detector.tflite.",
+        summary: "Detect faces (BlazeFace short or full range): a box and 6 keypoints each.",
+        modelHelp: "blaze_face_short_range.tflite, face_detection_full_range_sparse.tflite (far faces), "
+            + "or a .task bundle holding face_detector.tflite.",
         preferredModels: ["blaze_face_short_range.tflite", "face_landmarker.task"],
         options: [Declared.minDetectionConfidence.option, Declared.minSuppressionThreshold.option],
         outputs: ["detections"], foundNoun: "faces")

@@ -1,4 +1,6 @@
+import TFLite
 import VisionCore
+import VisionErrors
 
 /// Finds face landmarks, blendshapes and facial transformation matrices as MediaPipe's Face
 /// Landmarker does, with the API of MediaPipe for iOS: `detect(image:)`,
@@ -26,7 +28,8 @@ public final class FaceLandmarker: DetectingVisionTask {
             deliver: { $0.faceLandmarker($1, didFinishDetection: $2, timestampInMilliseconds: $3, error: $4) },
             loadGraph: {
                 let bundle = try options.baseOptions.loadTaskBundle(task: "FaceLandmarker")
-                return try FaceLandmarkerGraph(bundle: bundle, name: bundle.name, settings: settings)
+                return try FaceLandmarkerGraph(bundle: bundle, name: bundle.name, settings: settings,
+                                               faceDetector: try Self.faceDetectorModel(options))
             },
             result: { Self.result($0, in: $1) })
         _taskCore.attach(self)
@@ -34,6 +37,20 @@ public final class FaceLandmarker: DetectingVisionTask {
 }
 
 extension FaceLandmarker {
+    /// The face detector replacing the bundle's, with the name errors give it, when the options name
+    /// one: a `.tflite` file or a bundle's `face_detector.tflite`, read under `baseOptions`' limits.
+    /// Throws `invalidOption` for an empty path, and the file's read and load errors.
+    private static func faceDetectorModel(_ options: FaceLandmarkerOptions) throws -> (model: TFLiteModel, name: String)? {
+        guard let path = options.faceDetectorModelAssetPath else { return nil }
+        guard !path.isEmpty else {
+            throw VisionTasksError.invalidOption(name: "faceDetectorModelAssetPath", reason: "is empty")
+        }
+        var base = options.baseOptions
+        (base.modelAssetPath, base.modelAssetBuffer) = (path, nil)
+        return (try ModelBundle.taskModel(try base.loadModelAsset(), name: path, entry: FaceDetectionGraph.bundleEntry,
+                                          maxDecompressedBytes: base.maxDecompressedBundleBytes), path)
+    }
+
     /// The landmarker's result for one frame: the graph's faces as public types. A face whose
     /// geometry gives no matrix has none, so the matrices may be fewer than the faces.
     private static func result(_ faces: [FaceObservation], in frame: FrameContext) -> FaceLandmarkerResult {

@@ -32,6 +32,13 @@ extension FaceLandmarkerOptions {
             label: "Transformation matrices", help: "Output each face's 4×4 facial transformation matrix (row-major).",
             default: false,
             get: { $0.outputFacialTransformationMatrixes }, set: { $0.outputFacialTransformationMatrixes = $1 })
+        /// `faceDetectorModelAssetPath`.
+        public static let faceDetectorModelAssetPath = DeclaredOption<FaceLandmarkerOptions, String?>(
+            "face-detector-model", property: "faceDetectorModelAssetPath", label: "Face detector",
+            help: "A face detector model replacing the bundle's short-range one, such as "
+                + "face_detection_full_range_sparse.tflite for faces far from the camera.",
+            default: nil, modelOf: FaceDetectorOptions.taskDescription.name,
+            get: { $0.faceDetectorModelAssetPath }, set: { $0.faceDetectorModelAssetPath = $1 })
     }
 
     /// The Face Landmarker as the CLI, the server and the docs describe it.
@@ -42,7 +49,8 @@ extension FaceLandmarkerOptions {
         preferredModels: ["face_landmarker.task"],
         options: [Declared.numFaces.option, Declared.minFaceDetectionConfidence.option,
                   Declared.minFacePresenceConfidence.option, Declared.minTrackingConfidence.option,
-                  Declared.outputFaceBlendshapes.option, Declared.outputFacialTransformationMatrixes.option],
+                  Declared.outputFaceBlendshapes.option, Declared.outputFacialTransformationMatrixes.option,
+                  Declared.faceDetectorModelAssetPath.option],
         outputs: ["faceLandmarks", "faceBlendshapes", "facialTransformationMatrixes"], foundNoun: "faces")
 }
 

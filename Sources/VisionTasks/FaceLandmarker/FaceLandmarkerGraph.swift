@@ -59,17 +59,21 @@ package final class FaceLandmarkerGraph: TaskGraph {
 
     /// Loads the models of a `face_landmarker.task` bundle (`name` names it in errors): the detector,
     /// the landmark model, and the blendshapes model and geometry metadata when the settings ask
-    /// for them. Throws `invalidBundle` when one of those entries is missing and the models' load errors.
-    package init(bundle: ModelBundle, name: String, settings: Settings) throws {
+    /// for them; `faceDetector`, when given, replaces the bundle's detector (BlazeFace full range, say).
+    /// Throws `invalidBundle` when one of those entries is missing and the models' load errors.
+    package init(bundle: ModelBundle, name: String, settings: Settings,
+                 faceDetector: (model: TFLiteModel, name: String)? = nil) throws {
         var entries = [FaceDetectionGraph.bundleEntry, Self.landmarksEntry]
         if settings.outputFaceBlendshapes { entries.append(FaceBlendshapesModel.bundleEntry) }
         if settings.outputFacialTransformationMatrixes { entries.append(Self.geometryEntry) }
         try bundle.requireEntries(entries, kind: "face landmarker", name: name)
         let numThreads = settings.numThreads
+        let (detectorModel, detectorName) = try faceDetector
+            ?? (bundle.model(named: FaceDetectionGraph.bundleEntry), "\(name): \(FaceDetectionGraph.bundleEntry)")
         detector = try FaceDetectionGraph(
-            model: try bundle.model(named: FaceDetectionGraph.bundleEntry), name: "\(name): \(FaceDetectionGraph.bundleEntry)",
-            numThreads: numThreads, description: .faceShortRange(minScoreThreshold: settings.minFaceDetectionConfidence,
-                                                                 minSuppressionThreshold: FaceDetection.minSuppressionThreshold))
+            model: detectorModel, name: detectorName,
+            numThreads: numThreads, minScoreThreshold: settings.minFaceDetectionConfidence,
+            minSuppressionThreshold: FaceDetection.minSuppressionThreshold)
         let model = try bundle.model(named: Self.landmarksEntry)
         // Two instances when two faces can run on two cores at once.
         landmarks = try ROILanes(concurrent: settings.numFaces >= 2 && numThreads >= 2) {

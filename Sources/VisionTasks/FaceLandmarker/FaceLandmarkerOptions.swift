@@ -10,7 +10,7 @@ public protocol FaceLandmarkerLiveStreamDelegate: AnyObject {
 
 /// Options of a `FaceLandmarker`, with the names of MediaPipe for iOS. The landmarker copies them
 /// when it is created; changing them afterwards changes nothing. The model (`baseOptions`) is a
-/// `face_landmarker.task` bundle.
+/// `face_landmarker.task` bundle; `faceDetectorModelAssetPath` may replace the detector inside it.
 public final class FaceLandmarkerOptions: VisionTaskOptions {
     /// The most faces to find (at least 1, default 1).
     public var numFaces: Int
@@ -25,6 +25,10 @@ public final class FaceLandmarkerOptions: VisionTaskOptions {
     public var outputFaceBlendshapes: Bool
     /// Whether results carry each face's 4×4 facial transformation matrix (default false).
     public var outputFacialTransformationMatrixes: Bool
+    /// A face detector model file (`.tflite`, or a `.task` holding `face_detector.tflite`) to use
+    /// instead of the bundle's BlazeFace short range: `face_detection_full_range_sparse.tflite` finds
+    /// faces up to about five metres away (default nil: the bundle's). VisionTasks' extension.
+    public var faceDetectorModelAssetPath: String?
     /// Receives the results in live-stream mode (required there, forbidden otherwise). Held weakly.
     public weak var faceLandmarkerLiveStreamDelegate: (any FaceLandmarkerLiveStreamDelegate)?
 
@@ -36,13 +40,15 @@ public final class FaceLandmarkerOptions: VisionTaskOptions {
                 minFacePresenceConfidence: Float = Declared.minFacePresenceConfidence.defaultValue,
                 minTrackingConfidence: Float = Declared.minTrackingConfidence.defaultValue,
                 outputFaceBlendshapes: Bool = Declared.outputFaceBlendshapes.defaultValue,
-                outputFacialTransformationMatrixes: Bool = Declared.outputFacialTransformationMatrixes.defaultValue) {
+                outputFacialTransformationMatrixes: Bool = Declared.outputFacialTransformationMatrixes.defaultValue,
+                faceDetectorModelAssetPath: String? = Declared.faceDetectorModelAssetPath.defaultValue) {
         self.numFaces = numFaces
         self.minFaceDetectionConfidence = minFaceDetectionConfidence
         self.minFacePresenceConfidence = minFacePresenceConfidence
         self.minTrackingConfidence = minTrackingConfidence
         self.outputFaceBlendshapes = outputFaceBlendshapes
         self.outputFacialTransformationMatrixes = outputFacialTransformationMatrixes
+        self.faceDetectorModelAssetPath = faceDetectorModelAssetPath
         super.init(baseOptions: baseOptions, runningMode: runningMode)
     }
 }
