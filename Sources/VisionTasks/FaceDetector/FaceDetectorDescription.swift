@@ -20,5 +20,5 @@ extension FaceDetectorOptions {
         modelHelp: "blaze_face_short_range.tflite, or a .task bundle holding face_detector.tflite.",
         preferredModels: ["blaze_face_short_range.tflite", "face_landmarker.task"],
         options: [Declared.minDetectionConfidence.option, Declared.minSuppressionThreshold.option],
-        outputs: ["detections"], foundNoun: "faces")
+        outputs: ["detections", "trackingIds"], foundNoun: "faces")
 }

@@ -32,6 +32,11 @@ extension FaceLandmarkerOptions {
             label: "Transformation matrices", help: "Output each face's 4×4 facial transformation matrix (row-major).",
             default: false,
             get: { $0.outputFacialTransformationMatrixes }, set: { $0.outputFacialTransformationMatrixes = $1 })
+        /// `outputHeadPoses`.
+        public static let outputHeadPoses = DeclaredOption<FaceLandmarkerOptions, Bool>(
+            "output-head-poses", property: "outputHeadPoses", label: "Head poses",
+            help: "Output each face's yaw, pitch and roll in degrees (from its transformation matrix).", default: false,
+            get: { $0.outputHeadPoses }, set: { $0.outputHeadPoses = $1 })
     }
 
     /// The Face Landmarker as the CLI, the server and the docs describe it.
@@ -42,6 +47,8 @@ extension FaceLandmarkerOptions {
         preferredModels: ["face_landmarker.task"],
         options: [Declared.numFaces.option, Declared.minFaceDetectionConfidence.option,
                   Declared.minFacePresenceConfidence.option, Declared.minTrackingConfidence.option,
-                  Declared.outputFaceBlendshapes.option, Declared.outputFacialTransformationMatrixes.option],
-        outputs: ["faceLandmarks", "faceBlendshapes", "facialTransformationMatrixes"], foundNoun: "faces")
+                  Declared.outputFaceBlendshapes.option, Declared.outputFacialTransformationMatrixes.option,
+                  Declared.outputHeadPoses.option],
+        outputs: ["faceLandmarks", "faceBlendshapes", "facialTransformationMatrixes", "headPoses", "trackingIds"],
+        foundNoun: "faces")
 }

@@ -25,24 +25,29 @@ public final class FaceLandmarkerOptions: VisionTaskOptions {
     public var outputFaceBlendshapes: Bool
     /// Whether results carry each face's 4×4 facial transformation matrix (default false).
     public var outputFacialTransformationMatrixes: Bool
+    /// Whether results carry each face's yaw, pitch and roll (`HeadPose`), computed from its facial
+    /// transformation matrix (default false).
+    public var outputHeadPoses: Bool
     /// Receives the results in live-stream mode (required there, forbidden otherwise). Held weakly.
     public weak var faceLandmarkerLiveStreamDelegate: (any FaceLandmarkerLiveStreamDelegate)?
 
     /// Creates options with MediaPipe's defaults (`Declared`): image mode, one face, confidences 0.5, no
-    /// blendshapes or matrices.
+    /// blendshapes, matrices or head poses.
     public init(baseOptions: BaseOptions = BaseOptions(), runningMode: RunningMode = .image,
                 numFaces: Int = Declared.numFaces.defaultValue,
                 minFaceDetectionConfidence: Float = Declared.minFaceDetectionConfidence.defaultValue,
                 minFacePresenceConfidence: Float = Declared.minFacePresenceConfidence.defaultValue,
                 minTrackingConfidence: Float = Declared.minTrackingConfidence.defaultValue,
                 outputFaceBlendshapes: Bool = Declared.outputFaceBlendshapes.defaultValue,
-                outputFacialTransformationMatrixes: Bool = Declared.outputFacialTransformationMatrixes.defaultValue) {
+                outputFacialTransformationMatrixes: Bool = Declared.outputFacialTransformationMatrixes.defaultValue,
+                outputHeadPoses: Bool = Declared.outputHeadPoses.defaultValue) {
         self.numFaces = numFaces
         self.minFaceDetectionConfidence = minFaceDetectionConfidence
         self.minFacePresenceConfidence = minFacePresenceConfidence
         self.minTrackingConfidence = minTrackingConfidence
         self.outputFaceBlendshapes = outputFaceBlendshapes
         self.outputFacialTransformationMatrixes = outputFacialTransformationMatrixes
+        self.outputHeadPoses = outputHeadPoses
         super.init(baseOptions: baseOptions, runningMode: runningMode)
     }
 }

@@ -1,0 +1,108 @@
+import FixtureSupport
+import Foundation
+import Testing
+import VisionCore
+@testable import VisionTasks
+
+/// Head pose angles (issue 27). The decomposition is exact to 1e-3°; on photos the landmarks move
+/// with the picture, so the angles follow within the tolerances each test states.
+@Suite struct HeadPoseAngleTests {
+    /// The row-major 4×4 transform Rz(roll) · Ry(yaw) · Rx(−pitch), scaled by `scale`, moved by `t`.
+    static func transform(yaw: Double, pitch: Double, roll: Double, scale: Double = 1,
+                          t: SIMD3<Double> = .zero) -> [Float] {
+        let (y, p, r) = (yaw * .pi / 180, -pitch * .pi / 180, roll * .pi / 180)
+        let rz = [[cos(r), -sin(r), 0], [sin(r), cos(r), 0], [0, 0, 1]]
+        let ry = [[cos(y), 0, sin(y)], [0, 1, 0], [-sin(y), 0, cos(y)]]
+        let rx = [[1, 0, 0], [0, cos(p), -sin(p)], [0, sin(p), cos(p)]]
+        func mul(_ a: [[Double]], _ b: [[Double]]) -> [[Double]] {
+            (0..<3).map { i in (0..<3).map { j in (0..<3).reduce(0) { $0 + a[i][$1] * b[$1][j] } } }
+        }
+        let m = mul(mul(rz, ry), rx)
+        return (0..<4).flatMap { i -> [Float] in
+            i == 3 ? [0, 0, 0, 1] : (0..<3).map { Float(m[i][$0] * scale) } + [Float(t[i])]
+        }
+    }
+
+    static func close(_ a: (yaw: Float, pitch: Float, roll: Float)?, _ b: (Float, Float, Float)) -> Bool {
+        guard let a else { return false }
+        return abs(a.yaw - b.0) < 1e-3 && abs(a.pitch - b.1) < 1e-3 && abs(a.roll - b.2) < 1e-3
+    }
+
+    @Test(arguments: [(20.0, -10.0, 35.0), (-60.0, 25.0, -170.0), (0.0, 0.0, 0.0), (5.0, 80.0, 90.0)])
+    func anglesComeBackOutOfTheirMatrix(_ angles: (Double, Double, Double)) {
+        let m = Self.transform(yaw: angles.0, pitch: angles.1, roll: angles.2, scale: 1.7, t: SIMD3(1, -2, -50))
+        #expect(Self.close(headPoseAngles(fromTransform: m), (Float(angles.0), Float(angles.1), Float(angles.2))))
+    }
+
+    @Test func mirroringNegatesYawAndRollAndTurningAddsToRoll() {
+        let m = Self.transform(yaw: 20, pitch: -10, roll: 15)
+        // Mirror left–right in the camera frame: M · R · M with M = diag(−1, 1, 1).
+        let signs: [Float] = [-1, 1, 1, 1]
+        let mirrored = (0..<16).map { m[$0] * signs[$0 / 4] * signs[$0 % 4] }
+        #expect(Self.close(headPoseAngles(fromTransform: mirrored), (-20, -10, -15)))
+        let turned = Self.transform(yaw: 20, pitch: -10, roll: 15 + 40)
+        #expect(Self.close(headPoseAngles(fromTransform: turned), (20, -10, 55)))
+        #expect(headPoseAngles(fromTransform: [Float](repeating: 0, count: 16)) == nil)
+        #expect(headPoseAngles(fromTransform: [1, 0, 0]) == nil)
+        #expect(HeadPose(TransformMatrix(rows: 2, columns: 2, data: [1, 0, 0, 1])!) == nil)
+    }
+}
+
+/// Head poses of the astronaut photo, turned and mirrored in memory, through the Face Landmarker.
+@Suite(.enabled(if: Fixture.haveModels)) struct HeadPosePhotoTests {
+    /// The astronaut photo's upright RGB pixels.
+    static func astronaut() throws -> (pixels: [UInt8], width: Int, height: Int) {
+        let rgb = try MPImage(contentsOfFile: FaceLandmarkerFixtures.root.appendingPathComponent("Tests/Fixtures/images/astronaut.png").path)
+            .uprightRGB()
+        return (rgb.withUnsafeBufferBytes { Array($0) }, rgb.width, rgb.height)
+    }
+
+    /// The picture turned `degrees` counter-clockwise about its centre on a canvas of the same size
+    /// (nearest pixel; corners filled grey), then mirrored left–right when `mirrored`.
+    static func picture(degrees: Double, mirrored: Bool) throws -> MPImage {
+        let (src, w, h) = try astronaut()
+        var out = [UInt8](repeating: 128, count: w * h * 3)
+        let (c, s) = (cos(degrees * .pi / 180), sin(degrees * .pi / 180))
+        let (cx, cy) = (Double(w - 1) / 2, Double(h - 1) / 2)
+        for y in 0..<h {
+            for x in 0..<w {
+                // Counter-clockwise as shown (y down): the source of (x, y) is it turned back clockwise.
+                let dx = Double(mirrored ? w - 1 - x : x) - cx, dy = Double(y) - cy
+                let sx = Int((c * dx - s * dy + cx).rounded()), sy = Int((s * dx + c * dy + cy).rounded())
+                guard (0..<w).contains(sx), (0..<h).contains(sy) else { continue }
+                for k in 0..<3 { out[(y * w + x) * 3 + k] = src[(sy * w + sx) * 3 + k] }
+            }
+        }
+        return try out.withUnsafeBytes { try MPImage(pixels: $0, width: w, height: h, bytesPerRow: w * 3, format: .rgb8) }
+    }
+
+    static func pose(_ image: MPImage) throws -> HeadPose {
+        let landmarker = try FaceLandmarker(options: FaceLandmarkerOptions(
+            baseOptions: BaseOptions(modelAssetPath: FaceLandmarkerFixtures.modelPath), outputHeadPoses: true))
+        let result = try landmarker.detect(image: image)
+        #expect(result.facialTransformationMatrixes.isEmpty, "matrices not asked for")
+        return try #require(result.headPoses?.first)
+    }
+
+    @Test func turningThePhotoAddsToRollAndMirroringFlipsYawAndRoll() throws {
+        let upright = try Self.pose(Self.picture(degrees: 0, mirrored: false))
+        var lines = ["upright: yaw \(upright.yaw) pitch \(upright.pitch) roll \(upright.roll)"]
+        // Tolerance: 3° on the angle the turn or mirror should give, 3° on those it should keep.
+        for degrees in [-30.0, 25.0, 90.0] {
+            let turned = try Self.pose(Self.picture(degrees: degrees, mirrored: false))
+            lines.append("turned \(degrees)°: yaw \(turned.yaw) pitch \(turned.pitch) roll \(turned.roll)")
+            #expect(abs(turned.roll - upright.roll - Float(degrees)) < 3, "\(lines)")
+            #expect(abs(turned.yaw - upright.yaw) < 3 && abs(turned.pitch - upright.pitch) < 3, "\(lines)")
+        }
+        // Mirrored: yaw and roll change sign, pitch stays; on the upright photo and on it turned by 25°
+        // (a roll far from 0, so the sign change is seen).
+        for degrees in [0.0, 25.0] {
+            let plain = try Self.pose(Self.picture(degrees: degrees, mirrored: false))
+            let mirrored = try Self.pose(Self.picture(degrees: degrees, mirrored: true))
+            lines.append("turned \(degrees)° and mirrored: yaw \(mirrored.yaw) pitch \(mirrored.pitch) roll \(mirrored.roll)")
+            #expect(abs(mirrored.yaw + plain.yaw) < 3 && abs(mirrored.roll + plain.roll) < 3, "\(lines)")
+            #expect(abs(mirrored.pitch - plain.pitch) < 3, "\(lines)")
+        }
+        print(lines.joined(separator: "\n"))
+    }
+}
