@@ -52,9 +52,8 @@ TSAN_TESTS ?= VisionTasksTests\.(TaskRunnerTests|AsyncAPITests|ThreadCountTests)
 ASAN_TARGETS ?= TFLiteTests,VisionCoreTests,VideoIOTests,InferenceTests,FuzzRegressionTests
 ASAN_TESTS ?= TFLiteTests|VisionCoreTests\.(DecodingTests|JPEGVariantTests|PNGVariantTests|ProtobufReaderTests|RawFrameTests)|VideoIOTests\.(VideoReaderTests|TruncatedVideoTests)|InferenceTests\.(OperatorTests|Kernels|PlanPassesTests|ParityTests)|FuzzRegressionTests
 # MalformedModelTests' byte-flip loops pass their 60 s time limits only without ASan (the fuzz
-# targets cover that ground under ASan); ModelInfoCommandTests runs the vision-tasks tool, which this
-# build leaves out.
-ASAN_SKIP ?= TFLiteTests\.(MalformedModelTests|ModelInfoCommandTests)
+# targets cover that ground under ASan).
+ASAN_SKIP ?= TFLiteTests\.MalformedModelTests
 TSAN_OPTIONS ?= halt_on_error=1:second_deadlock_stack=1
 ASAN_OPTIONS ?= detect_leaks=1:halt_on_error=1
 sanitize: setup models

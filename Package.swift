@@ -68,7 +68,7 @@ let package = Package(
         // The MediaPipe iOS guides' snippets for the four tasks and three modes, compiled as an
         // example (only the image and model lines changed); VisionTasksCLITests runs it.
         .executableTarget(name: "ios-guide-snippets", dependencies: ["VisionTasks"],
-                          path: "Examples/iOSGuideSnippets", exclude: ["README.md"]),
+                          path: "examples/ios-guide-snippets", exclude: ["README.md"]),
 
         // Prints GFLOP/s of the inference kernels on the models' layer shapes (release builds only).
         .executableTarget(name: "kernel-bench", dependencies: ["Inference"]),
@@ -96,8 +96,9 @@ let package = Package(
         .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzTargets"]),
         .testTarget(name: "VisionRenderTests", dependencies: ["VisionRender", "VisionTasks"]),
         .testTarget(name: "VideoIOTests", dependencies: ["VideoIO", "VisionCore", "VisionTasks", "VisionErrors", "FixtureSupport"]),
-        // The command-line tool end to end (runs the built vision-tasks).
-        .testTarget(name: "VisionTasksCLITests", dependencies: ["vision-tasks", "ios-guide-snippets", "TFLite", "FixtureSupport"]),
+        // The command-line tool end to end: every test that runs the built vision-tasks (or ios-guide-snippets)
+        // is here, so a filtered run builds the tools first; VisionTasks gives the results the tool must print.
+        .testTarget(name: "VisionTasksCLITests", dependencies: ["vision-tasks", "ios-guide-snippets", "VisionTasks", "TFLite", "FixtureSupport"]),
         // The server's parts without a socket (worker pool, live-socket ledger): no HTTP client or TLS to
         // build, so `make sanitize` runs them under TSan cheaply.
         .testTarget(name: "VisionServerUnitTests", dependencies: ["VisionServer"]),

@@ -3,7 +3,8 @@
 by Selenium through chromium-driver, with a fake camera playing a .y4m made from a fixture photo.
 
 Checks the Camera tab of the Face Landmarker (478 landmarks) and the Gesture Recognizer (a hand
-with its gesture), and the Library tab with a photo and a short video; saves screenshots under
+with its gesture), the Library tab with a photo (Face Landmarker, Face Detector) and a short video,
+and the settings form built from GET /api/v1/tasks; saves screenshots under
 test-output/browser/. Fails (never skips) when chromium, chromium-driver or selenium is missing.
 
 Usage: tools/browser_test.py [path to vision-tasks]   (default .build/debug/vision-tasks)
@@ -80,6 +81,33 @@ def check_overlay_fits(driver, shown_id, hidden_id, what):
     check(hidden[2] == 0 and hidden[3] == 0, f"{what}: the hidden #{hidden_id} takes no room (box {hidden})")
 
 
+def check_settings_form(driver):
+    """The task picker and the Face Landmarker's settings come from GET /api/v1/tasks: a slider for a
+    float in [0, 1] (20 steps), a number field for an int, a checkbox for a bool set from the URL;
+    the Gesture Recognizer's unset score threshold shows "the model's"."""
+    form = driver.execute_script(
+        "const f = document.getElementById('settings');"
+        "const field = (n) => { const i = f.elements[n]; return i ? [i.type, i.min, i.max, i.step,"
+        " i.type === 'checkbox' ? i.checked : i.value] : null; };"
+        "return {tasks: [...document.getElementById('task').options].map((o) => o.value),"
+        " confidence: field('min-face-detection-confidence'), faces: field('num-faces'),"
+        " blendshapes: field('output-face-blendshapes'), threads: field('threads'), url: location.search};")
+    check(sorted(form["tasks"]) == ["face-detector", "face-landmarker", "gesture-recognizer", "hand-landmarker"],
+          f"settings: the task picker lists the four tasks (got {form['tasks']})")
+    check(form["confidence"] == ["range", "0", "1", "0.05", "0.5"], f"settings: a confidence slider (got {form['confidence']})")
+    check(form["faces"] is not None and form["faces"][0] == "number" and form["faces"][4] == "1",
+          f"settings: num-faces a number field at 1 (got {form['faces']})")
+    check(form["blendshapes"] is not None and form["blendshapes"][0] == "checkbox" and form["blendshapes"][4] is True,
+          f"settings: output-face-blendshapes checked from the URL (got {form['blendshapes']})")
+    check(form["threads"] is not None and form["threads"][0] == "number", f"settings: threads (got {form['threads']})")
+    check("output-face-blendshapes=true" in form["url"], f"settings: the URL keeps the option's name (got {form['url']})")
+    driver.execute_script("document.getElementById('task').value = 'gesture-recognizer';"
+                          "document.getElementById('task').dispatchEvent(new Event('change'));")
+    text = driver.execute_script("const i = document.getElementById('settings').elements['canned-gestures-score-threshold'];"
+                                 "return i ? i.parentElement.textContent : null;")
+    check(text is not None and "the model's" in text, f"settings: an unset default shows the model's (got {text!r})")
+
+
 def camera_case(server, y4m, query, name, verify):
     driver = browser(y4m)
     try:
@@ -111,7 +139,7 @@ def main():
                                      "r.faceLandmarks && r.faceLandmarks.length === 1")
         check(len(result["faceLandmarks"][0]) == 478, "face-landmarker camera: 478 landmarks")
         print("     status line:", status)
-        result, status = camera_case(server, hand_y4m, "task=gesture-recognizer&tab=camera&autostart=1&numHands=2",
+        result, status = camera_case(server, hand_y4m, "task=gesture-recognizer&tab=camera&autostart=1&num-hands=2",
                                      "gesture-recognizer", "r.gestures && r.gestures.length >= 1")
         check(len(result["landmarks"][0]) == 21, "gesture-recognizer camera: a hand of 21 landmarks")
         check(result["gestures"][0][0]["categoryName"] == "Thumb_Up", "gesture-recognizer camera: Thumb_Up "
@@ -121,7 +149,7 @@ def main():
 
         driver = browser(face_y4m)
         try:
-            driver.get(f"{server.url}/?task=face-landmarker&tab=library&outputFaceBlendshapes=true")
+            driver.get(f"{server.url}/?task=face-landmarker&tab=library&output-face-blendshapes=true")
             wait_for(driver, "return document.body.dataset.status === 'ready'", "library: ready")
             driver.find_element(By.ID, "file").send_keys(os.path.join(IMAGES, "astronaut.png"))
             result = json.loads(wait_for(driver, "const r = window.lastResult; return r && document.body.dataset.status === 'ready'"
@@ -131,6 +159,16 @@ def main():
             check(drawn_pixels(driver, "library-overlay") > 500, "library photo: the overlay is drawn")
             check_overlay_fits(driver, "library-image", "library-video", "library photo")
             driver.save_screenshot(os.path.join(SHOTS, "library-photo.png"))
+            check_settings_form(driver)
+
+            driver.get(f"{server.url}/?task=face-detector&tab=library")
+            wait_for(driver, "return document.body.dataset.status === 'ready'", "library: ready")
+            driver.find_element(By.ID, "file").send_keys(os.path.join(IMAGES, "astronaut.png"))
+            result = json.loads(wait_for(driver, "const r = window.lastResult; return r && document.body.dataset.status === 'ready'"
+                                         " ? JSON.stringify(r) : null", "library face-detector photo"))
+            check(len(result["detections"]) == 1, "library face-detector photo: one face")
+            check(drawn_pixels(driver, "library-overlay") > 500, "library face-detector photo: the box is drawn")
+            driver.save_screenshot(os.path.join(SHOTS, "library-face-detector.png"))
 
             driver.get(f"{server.url}/?task=hand-landmarker&tab=library")
             wait_for(driver, "return document.body.dataset.status === 'ready'", "library: ready")

@@ -28,9 +28,9 @@ extension TFLiteModel {
         /// The walk's levels, in traversal order.
         public let dimensions: [Dimension]
 
-        /// The largest dense tensor a sparse one may expand to, in elements (a hostile file cannot make
-        /// loading allocate more).
-        public static let maxDenseElements = 1 << 26
+        /// The largest dense tensor a sparse one may expand to, in elements (64 MB of float32: a hostile
+        /// file cannot make loading allocate more).
+        public static let maxDenseElements = 1 << 24
 
         /// Sparsity with the given metadata (not yet checked against a shape: see `densePositions`).
         public init(traversalOrder: [Int], blockMap: [Int], dimensions: [Dimension]) {
@@ -69,12 +69,16 @@ extension TFLiteModel {
         }
 
         /// The position in the dense row-major tensor of `shape` of each stored value, in storage order
-        /// (so the stored values are as many as the result); `tensor` names it in errors.
+        /// (so the stored values are as many as the result); `tensor` names it in errors. With
+        /// `storedValues` (what the buffer holds) the walk must place exactly that many, and no level may
+        /// list more positions than the file backs (the next CSR level's segments, or the stored values),
+        /// so the work and memory are bounded by the file's size (a dimension of size 0 is refused then).
         /// - Throws: `VisionTasksError.invalidModel` saying what does not fit: orders that are not
         ///   permutations, blocks that do not divide their dimension, a level whose size differs from its
         ///   dimension's, segments that do not start at 0, decrease or do not end at the indices' count,
-        ///   indices out of range or not increasing within a segment, or a dense size over `maxDenseElements`.
-        public func densePositions(shape: [Int], tensor: String = "") throws(VisionTasksError) -> [Int] {
+        ///   indices out of range or not increasing within a segment, a dense size over `maxDenseElements`,
+        ///   or another count of values than `storedValues`.
+        public func densePositions(shape: [Int], tensor: String = "", storedValues: Int? = nil) throws(VisionTasksError) -> [Int] {
             func fail(_ message: String) -> VisionTasksError {
                 .invalidModel("sparse tensor \"\(tensor)\" \(shape): \(message)")
             }
@@ -123,7 +127,20 @@ extension TFLiteModel {
                     guard declared == size else {
                         throw fail("level \(level) is dense of size \(declared), its dimension has \(size)")
                     }
-                    next.reserveCapacity(offsets.count * size)
+                    // Positions the file backs: dense levels only multiply the count, so it may not pass the
+                    // next CSR level's segments (one more than its positions), or without one the stored values.
+                    var limit = storedValues ?? denseCount
+                    for later in dimensions[(level + 1)...] {
+                        if case .sparseCSR(let segments, _) = later {
+                            limit = segments.count - 1
+                            break
+                        }
+                    }
+                    let (count, overflow) = offsets.count.multipliedReportingOverflow(by: size)
+                    guard !overflow, count <= limit else {
+                        throw fail("level \(level) would list \(offsets.count) × \(size) positions, more than the \(limit) the file holds")
+                    }
+                    next.reserveCapacity(count)
                     for base in offsets { for i in 0..<size { next.append(base + i * step) } }
                 case .sparseCSR(let segments, let indices):
                     guard segments.count == offsets.count + 1, segments.first == 0, segments.last == indices.count else {
@@ -149,6 +166,9 @@ extension TFLiteModel {
                     }
                 }
                 offsets = next
+            }
+            if let storedValues, storedValues != offsets.count {
+                throw fail("the metadata places \(offsets.count) values, the buffer stores \(storedValues)")
             }
             return offsets
         }

@@ -185,7 +185,7 @@ extension TFLiteModel {
         /// Whether the tensor is a variable (state kept across invocations).
         public let isVariable: Bool
         /// How the tensor's constant data is stored sparse (schema `sparsity`), nil when dense; its buffer
-        /// then holds only the values `Sparsity.densePositions(shape:)` places.
+        /// then holds only the values `Sparsity.densePositions(shape:tensor:storedValues:)` places.
         public let sparsity: Sparsity?
 
         /// Whether the tensor's constant data is stored sparse.
@@ -240,13 +240,6 @@ extension TFLiteModel {
             return type.byteSize.map { $0 * elementCount }
         }
 
-        /// Bytes its buffer must hold: `byteCount`, or for a sparse tensor its stored values' (its
-        /// sparsity checked against the shape); nil when the type has no fixed size.
-        func storedByteCount() throws -> Int? {
-            guard let sparsity else { return byteCount }
-            guard let size = type.byteSize, type != .int4 else { return nil }
-            return try sparsity.densePositions(shape: shape, tensor: name).count * size
-        }
     }
 
     /// An operator: which operator code, which tensors it reads and writes, and its options.
@@ -314,7 +307,16 @@ extension TFLiteModel {
             self.tensors = tensors
             for (tensorIndex, tensor) in tensors.enumerated() {
                 let size = buffers[tensor.buffer].range.count
-                guard size > 0, let expected = try tensor.storedByteCount() else { continue }
+                guard size > 0 else { continue }
+                if let sparsity = tensor.sparsity {
+                    // The buffer holds the stored values only; the metadata must place exactly those.
+                    guard let valueSize = tensor.type.byteSize, tensor.type != .int4, size % valueSize == 0 else {
+                        throw fail("subgraph \(index) tensor \(tensorIndex) \"\(tensor.name)\" is sparse \(tensor.type.name) with a \(size)-byte buffer")
+                    }
+                    _ = try sparsity.densePositions(shape: tensor.shape, tensor: tensor.name, storedValues: size / valueSize)
+                    continue
+                }
+                guard let expected = tensor.byteCount else { continue }
                 guard size == expected else {
                     throw fail("subgraph \(index) tensor \(tensorIndex) \"\(tensor.name)\" (\(tensor.type.name) \(tensor.shape)) needs \(expected) bytes, but its buffer \(tensor.buffer) has \(size)")
                 }

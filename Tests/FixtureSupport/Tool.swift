@@ -1,24 +1,9 @@
 import Dispatch
 import Foundation
 
-/// Launches processes for the tests: the built command-line tools (`vision-tasks`,
-/// `ios-guide-snippets`) and the system's ffmpeg. The one way every test target runs them.
+/// Launches processes for the tests (ffmpeg and the built tools, which VisionTasksCLITests' `CLIRun`
+/// finds): the one way every test target runs a process.
 public enum Tool {
-    /// The built executable `name`: `swift build --build-tests` puts it beside the test bundle
-    /// (.build/<config>/); .build/debug/NAME of the repository when it is not found there.
-    public static func built(_ name: String) -> URL {
-        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = directory.appendingPathComponent(name)
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            directory.deleteLastPathComponent()
-        }
-        return Fixture.repositoryRoot.appendingPathComponent(".build/debug/\(name)")
-    }
-
-    /// The built `vision-tasks`.
-    public static var visionTasks: URL { built("vision-tasks") }
-
     /// What a finished process printed and how it ended.
     public struct Output: Sendable {
         /// Its standard output.

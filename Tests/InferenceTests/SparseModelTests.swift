@@ -54,7 +54,7 @@ import VisionErrors
             "sparse_huge_dense_shape": "more than \(TFLiteModel.Sparsity.maxDenseElements) elements",
             "sparse_traversal_not_permutation": "traversal order [0, 0] is not a permutation",
             "sparse_block_does_not_divide": "block size 5 does not divide dimension 1 of size 12",
-            "sparse_too_few_values": "needs",
+            "sparse_too_few_values": "the metadata places 34 values, the buffer stores 33",
         ]
         let broken = try Self.records().filter { !$0.valid }
         #expect(broken.map(\.name).sorted() == expected.keys.sorted())

@@ -95,7 +95,7 @@ import VisionErrors
             return
         }
         #expect(segments.count == 9 && segments.first == 0 && segments.last == indices.count)
-        let positions = try sparsity.densePositions(shape: tensor.shape)
+        let positions = try sparsity.densePositions(shape: tensor.shape, storedValues: 72)
         #expect(model.constantData(of: tensor)?.count == 2 * positions.count)
         #expect(positions == positions.sorted() && positions.allSatisfy { (0..<256).contains($0) })
         #expect(!model.subgraphs[0].tensors[0].isSparse)

@@ -40,7 +40,7 @@ import VisionErrors
             (Sparsity(traversalOrder: [0, 1], blockMap: [], dimensions: [.dense(size: 2), .dense(size: 4)]), [2, 3],
              "dense of size 4"),
             (Sparsity(traversalOrder: [0, 1], blockMap: [],
-                      dimensions: [.dense(size: 2), .sparseCSR(segments: [0, 1], indices: [0])]), [2, 3], "2 segments"),
+                      dimensions: [.dense(size: 2), .sparseCSR(segments: [0, 1, 1, 1], indices: [0])]), [2, 3], "4 segments"),
             (Sparsity(traversalOrder: [0, 1], blockMap: [],
                       dimensions: [.dense(size: 2), .sparseCSR(segments: [0, 2, 1], indices: [0])]), [2, 3], "segment 1 is 2"),
             (Sparsity(traversalOrder: [0, 1], blockMap: [],
@@ -56,13 +56,20 @@ import VisionErrors
             (Sparsity(traversalOrder: [0, 1, 2], blockMap: [1],
                       dimensions: [.dense(size: 2), .dense(size: 1), .sparseCSR(segments: [0], indices: [])]), [2, 4],
              "block dimension 0 is not a dense level"),
+            (Sparsity(traversalOrder: [0, 1], blockMap: [], dimensions: [.dense(size: 4096), .dense(size: 4096)]),
+             [4096, 4096], "more than the 16 the file holds"),
+            (Sparsity(traversalOrder: [0, 1], blockMap: [],
+                      dimensions: [.dense(size: 4096), .sparseCSR(segments: [0, 1], indices: [0])]), [4096, 3],
+             "more than the 1 the file holds"),
+            (Sparsity(traversalOrder: [0, 1], blockMap: [], dimensions: [.dense(size: 2), .dense(size: 3)]), [2, 3],
+             "places 6 values, the buffer stores 16"),
             (Sparsity(traversalOrder: [0, 1, 2, 3], blockMap: [1, 1],
                       dimensions: [.dense(size: 2), .dense(size: 1), .dense(size: 2), .dense(size: 2)]), [2, 4],
              "distinct dimensions"),
         ]
         for (sparsity, shape, words) in cases {
             #expect {
-                _ = try sparsity.densePositions(shape: shape, tensor: "w")
+                _ = try sparsity.densePositions(shape: shape, tensor: "w", storedValues: 16)
             } throws: { error in
                 guard case VisionTasksError.invalidModel(let message) = error else { return false }
                 return message.contains(words) && message.contains("\"w\"")

@@ -2,14 +2,18 @@ import FixtureSupport
 import Foundation
 import Testing
 
-/// Runs the built `vision-tasks` tool (next to the test bundle in .build/<config>/) and collects
-/// its output, exit status and peak memory.
+/// The one runner of the command-line tests: runs the built `vision-tasks` tool (next to the test
+/// bundle in .build/<config>/, built with this target, which depends on it) and collects its output
+/// and exit status.
 struct CLIRun {
     let stdout: String
     let stderr: String
     let status: Int32
     /// How long the tool ran on after `interruptAfterFirstLine` sent SIGINT (nil: not sent).
     var secondsAfterInterrupt: Double?
+    /// Lines of stdout, as printed.
+    var outputLines: [String] { stdout.split(separator: "\n").map(String.init) }
+
     /// Lines of stdout decoded as JSON objects; a line that is not one is recorded as a test issue
     /// (never silently dropped).
     var lines: [[String: Any]] {
@@ -30,13 +34,26 @@ struct CLIRun {
     static let fixtures = root.appendingPathComponent("Tests/Fixtures/images")
     static let models = root.appendingPathComponent("models")
 
-    /// The built `vision-tasks`.
-    static var binary: URL { Tool.visionTasks }
+    /// The built executable `name`: `swift build --build-tests` puts it beside the test bundle
+    /// (.build/<config>/); .build/debug/NAME of the repository when it is not found there.
+    static func built(_ name: String) -> URL {
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = directory.appendingPathComponent(name)
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            directory.deleteLastPathComponent()
+        }
+        return root.appendingPathComponent(".build/debug/\(name)")
+    }
 
-    /// Runs the tool with `arguments`. `interruptAfterFirstLine` sends SIGINT that many seconds
-    /// after the first line on stdout (the run is then under way, however slow the machine is to start it).
-    static func run(_ arguments: [String], interruptAfterFirstLine: Double? = nil) throws -> CLIRun {
-        let output = try Tool.run(binary, arguments, interruptAfterFirstLine: interruptAfterFirstLine)
+    /// The built `vision-tasks`.
+    static var binary: URL { built("vision-tasks") }
+
+    /// Runs the tool with `arguments` (in `directory`, if given). `interruptAfterFirstLine` sends SIGINT
+    /// that many seconds after the first line on stdout (the run is then under way, however slow the
+    /// machine is to start it).
+    static func run(_ arguments: [String], in directory: URL? = nil, interruptAfterFirstLine: Double? = nil) throws -> CLIRun {
+        let output = try Tool.run(binary, arguments, in: directory, interruptAfterFirstLine: interruptAfterFirstLine)
         return CLIRun(stdout: output.stdout, stderr: output.stderr, status: output.status,
                       secondsAfterInterrupt: output.secondsAfterInterrupt)
     }

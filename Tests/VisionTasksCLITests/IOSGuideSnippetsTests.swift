@@ -2,12 +2,12 @@ import FixtureSupport
 import Foundation
 import Testing
 
-/// Runs the compiled iOS-guide snippets (Examples/iOSGuideSnippets): each task in its three modes,
+/// Runs the compiled iOS-guide snippets (examples/ios-guide-snippets): each task in its three modes,
 /// the live-stream results through the guides' `NSObject` delegate classes. Counts are MediaPipe's
 /// for these pictures (references/face_detector, references/hands/image_refs.json): exact.
 @Suite struct IOSGuideSnippetsTests {
     @Test func snippetsRunEveryTaskInEveryMode() throws {
-        let output = try Tool.run(Tool.built("ios-guide-snippets"),
+        let output = try Tool.run(CLIRun.built("ios-guide-snippets"),
                                   [CLIRun.models.path, CLIRun.fixtures.appendingPathComponent("astronaut.png").path,
                                    CLIRun.fixtures.appendingPathComponent("hand_thumb_up.jpg").path])
         let text = output.stdout

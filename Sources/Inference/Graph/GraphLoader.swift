@@ -67,15 +67,15 @@ enum GraphLoader {
         }
         var constant: ConstantData?
         if needed, let bytes = model.constantData(of: t) {
-            // A sparse tensor stores only the values at `positions`; it is expanded to a dense constant here.
-            let positions = try t.sparsity?.densePositions(shape: t.shape, tensor: t.name)
-            let count = positions?.count ?? t.elementCount
             let size: Int
             switch type {
             case .float32, .int32: size = 4
             case .float16: size = 2
             case .int8, .uint8: size = 1
             }
+            // A sparse tensor stores only the values at `positions`; it is expanded to a dense constant here.
+            let positions = try t.sparsity?.densePositions(shape: t.shape, tensor: t.name, storedValues: bytes.count / size)
+            let count = positions?.count ?? t.elementCount
             guard bytes.count == count * size else {
                 throw VisionTasksError.invalidModel(
                     "tensor \(t.name) (index \(index)) in subgraph 0 has \(bytes.count) bytes of data, its shape \(t.shape) of \(type) needs \(count * size)\(positions == nil ? "" : " (its stored values)")")

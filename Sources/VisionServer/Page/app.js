@@ -1,45 +1,22 @@
-// The page: a task picker, Camera and Library tabs, settings per task. Its state is in the URL
-// (?task=gesture-recognizer&tab=camera&autostart=1&numHands=2), so a link reproduces a view; the
-// last result drawn is window.lastResult (the CLI's result JSON) and the page's state is
-// document.body.dataset.status: loading, ready, running or error.
-import { loadConnections, drawResult, showExtras } from "./overlays.js";
-import { settingsFor, apiQuery, renderForm } from "./settings.js";
+// The page: a task picker, Camera and Library tabs, settings per task, all built from the server's
+// description of its tasks (GET /api/v1/tasks). Its state is in the URL, by the API's names
+// (?task=gesture-recognizer&tab=camera&autostart=1&num-hands=2), so a link reproduces a view.
+import { state, setStatus } from "./state.js";
+import { getJSON } from "./api.js";
+import { settingsFor, changed, renderForm } from "./settings.js";
 import { Camera } from "./camera.js";
 import { Library } from "./library.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
-const state = {
-  task: params.get("task") || "face-landmarker",
-  tab: params.get("tab") === "library" ? "library" : "camera",
-  models: {},
-  model: params.get("model"),
-  settings: [],
-};
-window.lastResult = null;
-
-/** Sets the page state (body[data-status]) and the status line. */
-export function setStatus(status, text) {
-  document.body.dataset.status = status;
-  if (text !== undefined) $("status-line").textContent = text;
-}
-
-/** Draws a result and keeps it as window.lastResult. */
-export function showResult(canvas, result, mirrored) {
-  window.lastResult = result;
-  drawResult(canvas, state.task, result, mirrored);
-  showExtras(result, $("blendshapes"), $("matrix"));
-}
-
-/** The API query for the current task's settings. */
-export const currentQuery = () => apiQuery(state.settings, state.model);
-/** The current task's URL name. */
-export const currentTask = () => state.task;
+state.task = params.get("task");
+state.tab = params.get("tab") === "library" ? "library" : "camera";
+state.model = params.get("model");
 
 function writeURL() {
   const url = new URLSearchParams({ task: state.task, tab: state.tab });
   if (state.model) url.set("model", state.model);
-  for (const s of state.settings) if (String(s.value) !== String(s.default)) url.set(s.name, String(s.value));
+  for (const s of state.settings) if (changed(s)) url.set(s.name, String(s.value));
   history.replaceState(null, "", "?" + url.toString());
 }
 
@@ -49,12 +26,13 @@ const library = new Library({
   progress: $("progress"), input: $("file"), drop: $("drop"),
 });
 
-function selectTask(task) {
-  state.task = task;
-  $("task").value = task;
-  const models = state.models[task] || [];
+function selectTask(name) {
+  const description = state.tasks.find((t) => t.name === name) || state.tasks[0];
+  state.task = description.name;
+  $("task").value = description.name;
+  const models = state.models[description.name] || [];
   if (!models.includes(state.model)) state.model = models[0] || null;
-  state.settings = settingsFor(task, params);
+  state.settings = settingsFor(description, params);
   renderForm($("settings"), state.settings, models, state.model, changeSetting);
 }
 
@@ -81,9 +59,13 @@ function selectTab(tab) {
 
 async function main() {
   try {
-    const [models] = await Promise.all([fetch("/api/v1/models").then((r) => r.json()), loadConnections()]);
+    const [described, models, connections] = await Promise.all([getJSON("tasks"), getJSON("models"), getJSON("connections")]);
+    state.tasks = described.tasks.filter((t) => t.name in models);
+    if (!state.tasks.length) throw new Error("the server offers no task with a model");
     state.models = models;
-    selectTask(state.task in models ? state.task : "face-landmarker");
+    state.connections = connections;
+    for (const t of state.tasks) $("task").append(new Option(t.title, t.name));
+    selectTask(state.task || "face-landmarker");
     selectTab(state.tab);
     $("task").addEventListener("change", () => { selectTask($("task").value); writeURL(); rerun(); });
     for (const b of document.querySelectorAll("nav button")) b.addEventListener("click", () => selectTab(b.dataset.tab));

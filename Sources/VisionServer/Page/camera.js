@@ -1,7 +1,8 @@
 // The Camera tab: getUserMedia frames go over a WebSocket to a task in live-stream mode; results
 // come back with their timestamps and are drawn over the (mirrored) video. At most MAX_IN_FLIGHT
 // frames are unanswered at a time; the server's flow limiter drops what is late.
-import { setStatus, showResult, currentQuery, currentTask } from "./app.js";
+import { setStatus, showResult } from "./state.js";
+import { taskURL } from "./api.js";
 
 const MAX_IN_FLIGHT = 2;
 const STALE_MS = 2000; // a frame unanswered this long was dropped (the rate limit sends no reply)
@@ -43,9 +44,7 @@ export class Camera {
 
   connect() {
     if (this.socket) this.socket.close();
-    const query = currentQuery();
-    const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/api/v1/${currentTask()}/live${query ? "?" + query : ""}`;
-    const socket = new WebSocket(url);
+    const socket = new WebSocket(taskURL("/live", { socket: true }));
     socket.binaryType = "arraybuffer";
     this.socket = socket;
     const sent = new Map(); // timestamp → when sent

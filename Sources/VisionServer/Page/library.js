@@ -1,7 +1,8 @@
 // The Library tab: an image goes to POST /api/v1/{task} and its result is drawn over it; a video
 // goes to POST /api/v1/{task}/video (video mode), its per-frame results stream back with a
 // progress bar, then it plays with the overlay of the frame at the playback position.
-import { setStatus, showResult, currentQuery, currentTask } from "./app.js";
+import { setStatus, showResult } from "./state.js";
+import { taskURL } from "./api.js";
 
 export class Library {
   constructor({ image, video, overlay, progress, input, drop }) {
@@ -38,9 +39,9 @@ export class Library {
     });
   }
 
-  async post(path, body) {
-    const query = currentQuery();
-    const response = await fetch(`/api/v1/${currentTask()}${path}${query ? "?" + query : ""}`, { method: "POST", body });
+  /** POSTs `body` to the current task's URL with `suffix`; throws with the server's message on a failure. */
+  async post(suffix, body) {
+    const response = await fetch(taskURL(suffix), { method: "POST", body });
     if (!response.ok) {
       const text = await response.text();
       let message = text;

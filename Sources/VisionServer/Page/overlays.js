@@ -1,14 +1,5 @@
-// Draws a task's result over its picture, as the iOS samples and MediaPipe's web demo do. The
-// connection lists come from the server (/api/v1/connections, the library's public constants).
-
-let connections = null;
-
-/** Loads the library's connection lists once. */
-export async function loadConnections() {
-  const response = await fetch("/api/v1/connections");
-  if (!response.ok) throw new Error(`connections: HTTP ${response.status}`);
-  connections = await response.json();
-}
+// Draws a task's result over its picture, as the iOS samples and MediaPipe's web demo do, with the
+// library's connection lists (GET /api/v1/connections, kept in the page's state). Imports nothing.
 
 const FACE_STYLE = [
   ["tesselation", "rgba(192,192,192,0.45)", 1],
@@ -54,41 +45,59 @@ function label(ctx, text, x, y, mirrored) {
   ctx.restore();
 }
 
-/** Draws `result` of `task` on `canvas` (sized to the picture); `mirrored` for a front camera. */
-export function drawResult(canvas, task, result, mirrored = false) {
+// One drawing per task: (ctx, result, look) where look holds the canvas size, a dot radius, whether
+// the stage is mirrored and the connection lists.
+function drawFaceDetections(ctx, result, { w, h, radius, mirrored }) {
+  for (const d of result.detections || []) {
+    const box = d.boundingBox;
+    ctx.strokeStyle = "#12b5cb";
+    ctx.lineWidth = Math.max(2, w / 200);
+    ctx.strokeRect(box.originX, box.originY, box.width, box.height);
+    dots(ctx, d.keypoints || [], "#FF3030", radius * 1.5, w, h);
+    const score = d.categories && d.categories[0] ? d.categories[0].score : 0;
+    label(ctx, `face ${score.toFixed(2)}`, mirrored ? box.originX + box.width : box.originX, box.originY - 4, mirrored);
+  }
+}
+
+function drawFaceMeshes(ctx, result, { w, h, connections }) {
+  for (const face of result.faceLandmarks || []) {
+    for (const [name, color, width] of FACE_STYLE) lines(ctx, face, connections.face[name], color, width, w, h);
+  }
+}
+
+// Hands with their handedness and, for the Gesture Recognizer, their top gesture.
+function drawHands(ctx, result, { w, h, radius, mirrored, connections }) {
+  (result.landmarks || []).forEach((hand, i) => {
+    lines(ctx, hand, connections.hand.hand, "#00FF00", Math.max(2, w / 200), w, h);
+    dots(ctx, hand, "#FF0000", radius, w, h);
+    const side = result.handedness && result.handedness[i] && result.handedness[i][0];
+    const gesture = result.gestures && result.gestures[i] && result.gestures[i][0];
+    let text = side ? `${side.categoryName} ${side.score.toFixed(2)}` : "";
+    if (gesture) text += ` · ${gesture.categoryName} ${gesture.score.toFixed(2)}`;
+    const xs = hand.map((p) => p.x), ys = hand.map((p) => p.y);
+    const x = (mirrored ? Math.max(...xs) : Math.min(...xs)) * w;
+    if (text) label(ctx, text, x, Math.min(...ys) * h - 8, mirrored);
+  });
+}
+
+/** The overlay of each task, by the task's name. */
+const OVERLAYS = {
+  "face-detector": drawFaceDetections,
+  "face-landmarker": drawFaceMeshes,
+  "hand-landmarker": drawHands,
+  "gesture-recognizer": drawHands,
+};
+
+/** Draws `result` of `task` on `canvas` (sized to the picture) with the `connections` lists;
+ *  `mirrored` for a front camera. A task without an overlay throws (showResult puts the page in error). */
+export function drawResult(canvas, task, result, connections, mirrored = false) {
   const ctx = canvas.getContext("2d");
   const w = canvas.width, h = canvas.height;
   ctx.clearRect(0, 0, w, h);
+  const draw = OVERLAYS[task];
+  if (!draw) throw new Error(`no overlay for the task ${task}`);
   if (!result || !connections) return;
-  const radius = Math.max(2, w / 250);
-  if (task === "face-detector") {
-    for (const d of result.detections || []) {
-      const box = d.boundingBox;
-      ctx.strokeStyle = "#12b5cb";
-      ctx.lineWidth = Math.max(2, w / 200);
-      ctx.strokeRect(box.originX, box.originY, box.width, box.height);
-      dots(ctx, d.keypoints || [], "#FF3030", radius * 1.5, w, h);
-      const score = d.categories && d.categories[0] ? d.categories[0].score : 0;
-      label(ctx, `face ${score.toFixed(2)}`, mirrored ? box.originX + box.width : box.originX, box.originY - 4, mirrored);
-    }
-  } else if (task === "face-landmarker") {
-    for (const face of result.faceLandmarks || []) {
-      for (const [name, color, width] of FACE_STYLE) lines(ctx, face, connections.face[name], color, width, w, h);
-    }
-  } else {
-    const hands = result.landmarks || [];
-    hands.forEach((hand, i) => {
-      lines(ctx, hand, connections.hand.hand, "#00FF00", Math.max(2, w / 200), w, h);
-      dots(ctx, hand, "#FF0000", radius, w, h);
-      const side = result.handedness && result.handedness[i] && result.handedness[i][0];
-      const gesture = result.gestures && result.gestures[i] && result.gestures[i][0];
-      let text = side ? `${side.categoryName} ${side.score.toFixed(2)}` : "";
-      if (gesture) text += ` · ${gesture.categoryName} ${gesture.score.toFixed(2)}`;
-      const xs = hand.map((p) => p.x), ys = hand.map((p) => p.y);
-      const x = (mirrored ? Math.max(...xs) : Math.min(...xs)) * w;
-      if (text) label(ctx, text, x, Math.min(...ys) * h - 8, mirrored);
-    });
-  }
+  draw(ctx, result, { w, h, radius: Math.max(2, w / 250), mirrored, connections });
 }
 
 /** Shows the 52 blendshapes of the first face as a bar chart, and its transformation matrix. */

@@ -1,59 +1,48 @@
-// The settings each task offers (the sample apps' bottom sheet), by the page's URL names; the API
-// takes the same options in kebab case (numHands → num-hands).
+// A task's settings (the sample apps' bottom sheet), built from its description in
+// GET /api/v1/tasks: the options' names (the API's and the page URL's, in kebab case), labels,
+// types, defaults and ranges are the library's; the page declares none of its own.
 
-const confidence = (name, text) => ({ name, text, kind: "range", min: 0, max: 1, step: 0.05, value: 0.5 });
-const HANDS = [
-  { name: "numHands", text: "Hands", kind: "number", min: 1, max: 4, value: 1 },
-  confidence("minHandDetectionConfidence", "Hand detection confidence"),
-  confidence("minHandPresenceConfidence", "Hand presence confidence"),
-  confidence("minTrackingConfidence", "Tracking confidence"),
-];
+/** How an option of `type` (int, float, bool, string, list) is edited: a float with both bounds is
+ *  a slider in 20 steps, an int a number field, a bool a checkbox, a string or list a text field. */
+function control(option) {
+  const bounded = option.min != null && option.max != null; // absent or null: unbounded
+  switch (option.type) {
+    case "float": return bounded ? { kind: "range", step: (option.max - option.min) / 20 } : { kind: "number", step: "any" };
+    case "int": return { kind: "number", step: 1 };
+    case "bool": return { kind: "checkbox" };
+    default: return { kind: "text" };
+  }
+}
 
-export const SETTINGS = {
-  "face-detector": [
-    confidence("minDetectionConfidence", "Detection confidence"),
-    { ...confidence("minSuppressionThreshold", "Suppression threshold (IoU)"), value: 0.3 },
-  ],
-  "face-landmarker": [
-    { name: "numFaces", text: "Faces", kind: "number", min: 1, max: 4, value: 1 },
-    confidence("minFaceDetectionConfidence", "Face detection confidence"),
-    confidence("minFacePresenceConfidence", "Face presence confidence"),
-    confidence("minTrackingConfidence", "Tracking confidence"),
-    { name: "outputFaceBlendshapes", text: "Blendshapes", kind: "checkbox", value: false },
-    { name: "outputFacialTransformationMatrixes", text: "Transformation matrices", kind: "checkbox", value: false },
-  ],
-  "hand-landmarker": HANDS,
-  "gesture-recognizer": [
-    ...HANDS,
-    { name: "cannedGesturesMaxResults", text: "Canned gestures: max results (-1: all)", kind: "number", min: -1, max: 8, value: -1 },
-    { name: "cannedGesturesScoreThreshold", text: "Canned gestures: score threshold", kind: "range", min: 0, max: 1, step: 0.05, value: "" },
-  ],
-};
+/** The value a form field holds for a value of the description: "" for an unset default (null:
+ *  the model's own) and an empty list, names joined by commas for a list. */
+function fieldValue(value) {
+  if (value === null || value === undefined) return "";
+  return Array.isArray(value) ? value.join(",") : value;
+}
 
-const COMMON = [{ name: "threads", text: "Threads", kind: "number", min: 1, max: 4, value: 1 }];
-
-/** camelCase → kebab-case. */
-export const kebab = (name) => name.replace(/[A-Z]/g, (c) => "-" + c.toLowerCase());
-
-/** The settings of `task` with their values: from `params` (URLSearchParams) where given. */
-export function settingsFor(task, params) {
-  return [...SETTINGS[task], ...COMMON].map((s) => {
-    const given = params.get(s.name);
-    let value = s.value;
-    if (given !== null) value = s.kind === "checkbox" ? given === "true" || given === "1" : given;
-    return { ...s, default: s.value, value };
+/** The settings of a task `description` with their values: from `params` (URLSearchParams, by
+ *  option name) where given, else the option's default; `modelsOwn` when that default is unset (null). */
+export function settingsFor(description, params) {
+  return description.options.map((option) => {
+    const { kind, step } = control(option);
+    const fallback = fieldValue(option.default);
+    const given = params.get(option.name);
+    let value = fallback;
+    if (given !== null) value = kind === "checkbox" ? given === "true" || given === "1" : given;
+    return { name: option.name, label: option.label, help: option.help, kind, step,
+             min: option.min, max: option.max, default: fallback, value, modelsOwn: option.default === null };
   });
 }
 
-/** The API query string for settings (defaults left out) and the model name. */
+/** Whether a setting differs from its default (what the query strings keep). */
+export const changed = (s) => s.value !== "" && s.value !== null && String(s.value) !== String(s.default);
+
+/** The API query string for `settings` (defaults left out) and the `model` name. */
 export function apiQuery(settings, model) {
   const query = new URLSearchParams();
   if (model) query.set("model", model);
-  for (const s of settings) {
-    if (s.value === "" || s.value === null) continue;
-    if (String(s.default) === String(s.value)) continue;
-    query.set(kebab(s.name), String(s.value));
-  }
+  for (const s of settings) if (changed(s)) query.set(s.name, String(s.value));
   return query.toString();
 }
 
@@ -70,19 +59,23 @@ export function renderForm(form, settings, models, model, onChange) {
   form.append(modelLabel);
   for (const s of settings) {
     const label = document.createElement("label");
+    if (s.help) label.title = s.help;
     const input = document.createElement("input");
     input.name = s.name;
     input.type = s.kind;
     const text = document.createElement("span");
-    let unset = s.value === ""; // a range left at the model's own default until it is moved
-    const show = () => { text.textContent = `${s.text}: ${s.kind === "checkbox" ? (input.checked ? "on" : "off") : unset ? "the model's" : input.value}`; };
+    let unset = s.modelsOwn && s.value === ""; // the model's own value until the field is moved
+    // A slider's or checkbox's label says its value; a number or text field shows its own.
+    const shown = () => (s.kind === "checkbox" ? (input.checked ? "on" : "off")
+      : unset ? "the model's" : s.kind === "range" ? input.value : null);
+    const show = () => { const value = shown(); text.textContent = value === null ? `${s.label} ` : `${s.label}: ${value}`; };
     if (s.kind === "checkbox") {
       input.checked = !!s.value;
     } else {
-      for (const key of ["min", "max", "step"]) if (s[key] !== undefined) input[key] = s[key];
+      for (const key of ["min", "max", "step"]) if (s[key] != null) input[key] = s[key];
       input.value = s.value;
     }
-    input.addEventListener("input", () => { unset = false; show(); });
+    input.addEventListener("input", () => { unset = s.modelsOwn && input.value === "" && s.kind !== "range"; show(); });
     input.addEventListener("change", () => onChange(s.name, s.kind === "checkbox" ? input.checked : input.value));
     show();
     if (s.kind === "checkbox") label.append(input, text); else label.append(text, input);

@@ -5,9 +5,7 @@ import VisionErrors
 /// `LiveStreamHandler`. The four tasks adopt it, and `describedTasks` lists them once.
 package protocol DescribedTask: VisionTask where TaskResult: Encodable {
     /// The task's options class.
-    associatedtype Options: VisionTaskOptions
-    /// The task's name, options and outputs.
-    static var taskDescription: TaskDescription { get }
+    associatedtype Options: DescribedOptions
     /// Creates the task; throws what the task throws for a bad model or option.
     init(options: Options) throws
     /// Options with every default, this model and this running mode.
@@ -18,7 +16,16 @@ package protocol DescribedTask: VisionTask where TaskResult: Encodable {
     static func foundCount(in result: TaskResult) -> Int
 }
 
+/// A task's options class that carries the task's description (`FaceDetectorOptions.taskDescription`).
+package protocol DescribedOptions: VisionTaskOptions {
+    /// The task's name, options and outputs.
+    static var taskDescription: TaskDescription { get }
+}
+
 extension DescribedTask {
+    /// The task's name, options and outputs: its options class's.
+    package static var taskDescription: TaskDescription { Options.taskDescription }
+
     /// Options with every default, then each `(name, text)` in `values` set from its text form:
     /// `invalidOption` naming an unknown option or a malformed value. Ranges are checked when the
     /// task is created.
@@ -36,50 +43,7 @@ extension DescribedTask {
     }
 }
 
-/// The tasks front ends offer, in the order they list them; `TaskDescription.all` follows it.
+/// The tasks front ends offer, in the order they list them; `TaskDescription.all` follows it. Each
+/// task adopts `DescribedTask` beside its declarations (`<Task>Description.swift`).
 package let describedTasks: [any DescribedTask.Type] = [FaceDetector.self, FaceLandmarker.self,
                                                         HandLandmarker.self, GestureRecognizer.self]
-
-extension FaceDetector: DescribedTask {
-    package static var taskDescription: TaskDescription { FaceDetectorOptions.taskDescription }
-    package static func defaultOptions(baseOptions: BaseOptions, runningMode: RunningMode) -> FaceDetectorOptions {
-        FaceDetectorOptions(baseOptions: baseOptions, runningMode: runningMode)
-    }
-    package static func setLiveStreamHandler(_ handler: LiveStreamHandler<FaceDetectorResult>?, of options: FaceDetectorOptions) {
-        options.faceDetectorLiveStreamDelegate = handler
-    }
-    package static func foundCount(in result: FaceDetectorResult) -> Int { result.detections.count }
-}
-
-extension FaceLandmarker: DescribedTask {
-    package static var taskDescription: TaskDescription { FaceLandmarkerOptions.taskDescription }
-    package static func defaultOptions(baseOptions: BaseOptions, runningMode: RunningMode) -> FaceLandmarkerOptions {
-        FaceLandmarkerOptions(baseOptions: baseOptions, runningMode: runningMode)
-    }
-    package static func setLiveStreamHandler(_ handler: LiveStreamHandler<FaceLandmarkerResult>?, of options: FaceLandmarkerOptions) {
-        options.faceLandmarkerLiveStreamDelegate = handler
-    }
-    package static func foundCount(in result: FaceLandmarkerResult) -> Int { result.faceLandmarks.count }
-}
-
-extension HandLandmarker: DescribedTask {
-    package static var taskDescription: TaskDescription { HandLandmarkerOptions.taskDescription }
-    package static func defaultOptions(baseOptions: BaseOptions, runningMode: RunningMode) -> HandLandmarkerOptions {
-        HandLandmarkerOptions(baseOptions: baseOptions, runningMode: runningMode)
-    }
-    package static func setLiveStreamHandler(_ handler: LiveStreamHandler<HandLandmarkerResult>?, of options: HandLandmarkerOptions) {
-        options.handLandmarkerLiveStreamDelegate = handler
-    }
-    package static func foundCount(in result: HandLandmarkerResult) -> Int { result.landmarks.count }
-}
-
-extension GestureRecognizer: DescribedTask {
-    package static var taskDescription: TaskDescription { GestureRecognizerOptions.taskDescription }
-    package static func defaultOptions(baseOptions: BaseOptions, runningMode: RunningMode) -> GestureRecognizerOptions {
-        GestureRecognizerOptions(baseOptions: baseOptions, runningMode: runningMode)
-    }
-    package static func setLiveStreamHandler(_ handler: LiveStreamHandler<GestureRecognizerResult>?, of options: GestureRecognizerOptions) {
-        options.gestureRecognizerLiveStreamDelegate = handler
-    }
-    package static func foundCount(in result: GestureRecognizerResult) -> Int { result.landmarks.count }
-}

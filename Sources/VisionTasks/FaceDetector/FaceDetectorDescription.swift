@@ -22,3 +22,15 @@ extension FaceDetectorOptions {
         options: [Declared.minDetectionConfidence.option, Declared.minSuppressionThreshold.option],
         outputs: ["detections", "trackingIds"], foundNoun: "faces")
 }
+
+extension FaceDetectorOptions: DescribedOptions {}
+
+extension FaceDetector: DescribedTask {
+    package static func defaultOptions(baseOptions: BaseOptions, runningMode: RunningMode) -> FaceDetectorOptions {
+        FaceDetectorOptions(baseOptions: baseOptions, runningMode: runningMode)
+    }
+    package static func setLiveStreamHandler(_ handler: LiveStreamHandler<FaceDetectorResult>?, of options: FaceDetectorOptions) {
+        options.faceDetectorLiveStreamDelegate = handler
+    }
+    package static func foundCount(in result: FaceDetectorResult) -> Int { result.detections.count }
+}

@@ -52,3 +52,15 @@ extension FaceLandmarkerOptions {
         outputs: ["faceLandmarks", "faceBlendshapes", "facialTransformationMatrixes", "headPoses", "trackingIds"],
         foundNoun: "faces")
 }
+
+extension FaceLandmarkerOptions: DescribedOptions {}
+
+extension FaceLandmarker: DescribedTask {
+    package static func defaultOptions(baseOptions: BaseOptions, runningMode: RunningMode) -> FaceLandmarkerOptions {
+        FaceLandmarkerOptions(baseOptions: baseOptions, runningMode: runningMode)
+    }
+    package static func setLiveStreamHandler(_ handler: LiveStreamHandler<FaceLandmarkerResult>?, of options: FaceLandmarkerOptions) {
+        options.faceLandmarkerLiveStreamDelegate = handler
+    }
+    package static func foundCount(in result: FaceLandmarkerResult) -> Int { result.faceLandmarks.count }
+}

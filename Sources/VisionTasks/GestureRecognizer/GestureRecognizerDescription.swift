@@ -99,3 +99,15 @@ private extension String {
         replacingOccurrences(of: "categories", with: noun)
     }
 }
+
+extension GestureRecognizerOptions: DescribedOptions {}
+
+extension GestureRecognizer: DescribedTask {
+    package static func defaultOptions(baseOptions: BaseOptions, runningMode: RunningMode) -> GestureRecognizerOptions {
+        GestureRecognizerOptions(baseOptions: baseOptions, runningMode: runningMode)
+    }
+    package static func setLiveStreamHandler(_ handler: LiveStreamHandler<GestureRecognizerResult>?, of options: GestureRecognizerOptions) {
+        options.gestureRecognizerLiveStreamDelegate = handler
+    }
+    package static func foundCount(in result: GestureRecognizerResult) -> Int { result.landmarks.count }
+}

@@ -39,3 +39,15 @@ extension HandLandmarkerOptions {
         options: Declared.all,
         outputs: ["landmarks", "worldLandmarks", "handedness", "trackingIds"], foundNoun: "hands")
 }
+
+extension HandLandmarkerOptions: DescribedOptions {}
+
+extension HandLandmarker: DescribedTask {
+    package static func defaultOptions(baseOptions: BaseOptions, runningMode: RunningMode) -> HandLandmarkerOptions {
+        HandLandmarkerOptions(baseOptions: baseOptions, runningMode: runningMode)
+    }
+    package static func setLiveStreamHandler(_ handler: LiveStreamHandler<HandLandmarkerResult>?, of options: HandLandmarkerOptions) {
+        options.handLandmarkerLiveStreamDelegate = handler
+    }
+    package static func foundCount(in result: HandLandmarkerResult) -> Int { result.landmarks.count }
+}

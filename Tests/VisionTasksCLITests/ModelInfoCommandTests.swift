@@ -1,16 +1,15 @@
+import FixtureSupport
 import Foundation
 import Testing
-@testable import TFLite
-import FixtureSupport
 
-/// `vision-tasks model info`, run as a process (the binary is built next to the test bundle).
+/// `vision-tasks model info`, run as a process in the repository root.
 @Suite(.enabled(if: Fixture.haveModels, "models/ not fetched: run make models"))
 struct ModelInfoCommandTests {
     /// Runs the built `vision-tasks` with `arguments` in the repository root; returns exit status,
     /// standard output and error.
     static func run(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
-        let output = try Tool.run(Tool.visionTasks, arguments, in: TestSupport.root)
-        return (output.status, output.stdout, output.stderr)
+        let run = try CLIRun.run(arguments, in: CLIRun.root)
+        return (run.status, run.stdout, run.stderr)
     }
 
     @Test func showsAModelInsideABundle() throws {

@@ -1,7 +1,6 @@
 import FixtureSupport
 import Foundation
 import Testing
-import VisionCore
 import VisionTasks
 
 /// `vision-tasks gesture-recognizer` and `hand-landmarker`, run as a user runs them (the binary
@@ -9,13 +8,16 @@ import VisionTasks
 @Suite(.enabled(if: Fixture.haveModels, "models/ not fetched: run make models"))
 struct HandCommandTests {
     private func run(_ arguments: [String]) throws -> (lines: [String], status: Int32, stderr: String) {
-        try VisionTasksCLI.run(arguments)
+        let run = try CLIRun.run(arguments)
+        return (run.outputLines, run.status, run.stderr)
     }
 
+    private func model(_ name: String) -> String { CLIRun.models.appendingPathComponent(name).path }
+
     @Test func gestureRecognizerPrintsThumbUpAndReportsABadInput() throws {
-        let thumb = HandSupport.fixture("images/hand_thumb_up.jpg")
+        let thumb = CLIRun.fixtures.appendingPathComponent("hand_thumb_up.jpg").path
         let missing = "/no/such/hand.jpg"
-        let (lines, status, _) = try run(["gesture-recognizer", "--model", HandSupport.model("gesture_recognizer.task"),
+        let (lines, status, _) = try run(["gesture-recognizer", "--model", model("gesture_recognizer.task"),
                                           thumb, missing])
         #expect(status == 1)
         #expect(lines.count == 2)
@@ -30,14 +32,14 @@ struct HandCommandTests {
     }
 
     @Test func handLandmarkerPrintsLandmarksAndRejectsBadOptions() throws {
-        let thumb = HandSupport.fixture("images/hand_thumb_up.jpg")
-        let (lines, status, _) = try run(["hand-landmarker", "--model", HandSupport.model("hand_landmarker.task"),
+        let thumb = CLIRun.fixtures.appendingPathComponent("hand_thumb_up.jpg").path
+        let (lines, status, _) = try run(["hand-landmarker", "--model", model("hand_landmarker.task"),
                                           "--num-hands", "2", thumb])
         #expect(status == 0)
         struct Line: Decodable { let input: String; let result: HandLandmarkerResult }
         let line = try JSONDecoder().decode(Line.self, from: Data((lines.first ?? "").utf8))
         #expect(line.result.landmarks.count == 1 && line.result.handedness.first?.first?.categoryName == "Left")
-        let bad = try run(["gesture-recognizer", "--model", HandSupport.model("gesture_recognizer.task"),
+        let bad = try run(["gesture-recognizer", "--model", model("gesture_recognizer.task"),
                            "--canned-gestures-allowlist", "Thumb_Up", "--canned-gestures-denylist", "None", thumb])
         #expect(bad.status == 1 && bad.lines.isEmpty, "a task's rejection is a run-time failure, not a usage error")
         #expect(bad.stderr.hasPrefix("error: ") && bad.stderr.contains("mutually exclusive"), "\(bad.stderr)")
