@@ -7,17 +7,11 @@ import VisionCore
 /// Head pose angles (issue 27). The decomposition is exact to 1e-3°; on photos the landmarks move
 /// with the picture, so the angles follow within the tolerances each test states.
 @Suite struct HeadPoseAngleTests {
-    /// The row-major 4×4 transform Rz(roll) · Ry(yaw) · Rx(−pitch), scaled by `scale`, moved by `t`.
+    /// The row-major 4×4 transform Rz(roll) · Ry(yaw) · Rx(−pitch), scaled by `scale`, moved by `t`
+    /// (`headPoseRotation`, checked against the axes it must give in `rotationColumnsAreTheFaceAxes`).
     static func transform(yaw: Double, pitch: Double, roll: Double, scale: Double = 1,
                           t: SIMD3<Double> = .zero) -> [Float] {
-        let (y, p, r) = (yaw * .pi / 180, -pitch * .pi / 180, roll * .pi / 180)
-        let rz = [[cos(r), -sin(r), 0], [sin(r), cos(r), 0], [0, 0, 1]]
-        let ry = [[cos(y), 0, sin(y)], [0, 1, 0], [-sin(y), 0, cos(y)]]
-        let rx = [[1, 0, 0], [0, cos(p), -sin(p)], [0, sin(p), cos(p)]]
-        func mul(_ a: [[Double]], _ b: [[Double]]) -> [[Double]] {
-            (0..<3).map { i in (0..<3).map { j in (0..<3).reduce(0) { $0 + a[i][$1] * b[$1][j] } } }
-        }
-        let m = mul(mul(rz, ry), rx)
+        let m = headPoseRotation(yaw: yaw, pitch: pitch, roll: roll)
         return (0..<4).flatMap { i -> [Float] in
             i == 3 ? [0, 0, 0, 1] : (0..<3).map { Float(m[i][$0] * scale) } + [Float(t[i])]
         }
@@ -32,6 +26,16 @@ import VisionCore
     func anglesComeBackOutOfTheirMatrix(_ angles: (Double, Double, Double)) {
         let m = Self.transform(yaw: angles.0, pitch: angles.1, roll: angles.2, scale: 1.7, t: SIMD3(1, -2, -50))
         #expect(Self.close(headPoseAngles(fromTransform: m), (Float(angles.0), Float(angles.1), Float(angles.2))))
+    }
+
+    @Test func rotationColumnsAreTheFaceAxes() {
+        // Yaw 90°: the face's forwards axis (z) points to the picture's right (+x); pitch 90°: up (+y);
+        // roll 90°: the face's x axis turns counter-clockwise to +y.
+        func close(_ a: [Double], _ b: [Double]) -> Bool { zip(a, b).allSatisfy { abs($0 - $1) < 1e-9 } }
+        let yawed = headPoseRotation(yaw: 90, pitch: 0, roll: 0), pitched = headPoseRotation(yaw: 0, pitch: 90, roll: 0)
+        let rolled = headPoseRotation(yaw: 0, pitch: 0, roll: 90)
+        #expect(close(yawed.map { $0[2] }, [1, 0, 0]) && close(pitched.map { $0[2] }, [0, 1, 0]))
+        #expect(close(rolled.map { $0[0] }, [0, 1, 0]))
     }
 
     @Test func mirroringNegatesYawAndRollAndTurningAddsToRoll() {

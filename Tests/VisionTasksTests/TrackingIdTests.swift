@@ -102,6 +102,15 @@ import VisionCore
     /// before it leaves and takes a new one when it comes back.
     static func expectOneLeavingAndComingBack(_ perFrame: [(left: Int?, right: Int?)], _ task: String) {
         #expect(perFrame.count == 10)
+        // The figures: ids per frame (left/right; "-": not found), new ids, and switches (a face seen in two
+        // frames in a row with two ids).
+        let switches = zip(perFrame, perFrame.dropFirst()).filter { a, b in
+            (a.left != nil && b.left != nil && a.left != b.left) || (a.right != nil && b.right != nil && a.right != b.right)
+        }.count
+        let text = perFrame.map { "\($0.left.map(String.init) ?? "-")/\($0.right.map(String.init) ?? "-")" }.joined(separator: " ")
+        print("tracking ids, \(task), two faces, the right one gone in frames 4-5: \(text); "
+              + "\(Set(perFrame.flatMap { [$0.left, $0.right] }.compactMap { $0 }).count) ids, \(switches) switches")
+        #expect(switches == 0, "\(task): \(text)")
         let left = Set(perFrame.map(\.left)), before = Set(perFrame[0...3].map(\.right)), after = Set(perFrame[6...9].map(\.right))
         #expect(left.count == 1 && !left.contains(nil), "\(task): left face ids \(perFrame.map(\.left))")
         #expect(perFrame[4...5].allSatisfy { $0.right == nil }, "\(task): right face found while gone")
@@ -158,6 +167,7 @@ import VisionCore
         let ids = try frames.enumerated().map { i, frame in
             try #require(try landmarker.detect(videoFrame: frame, timestampInMilliseconds: 40 * i).trackingIds)
         }
+        print("tracking ids, hand landmarker, hand in frames 0-1 and 3-4: \(ids)")
         #expect(ids == [[0], [0], [], [1], [1]])
         try landmarker.reset()
         #expect(try landmarker.detect(videoFrame: hand, timestampInMilliseconds: 0).trackingIds == [0])

@@ -23,3 +23,16 @@ public func headPoseAngles(fromTransform matrix: [Float]) -> (yaw: Float, pitch:
     let roll = cosYaw > 1e-9 * (abs(r(2, 0)) + cosYaw) ? atan2(r(1, 0), r(0, 0)) : atan2(-r(0, 1), r(1, 1))
     return (Float(yaw * degrees), Float(pitch * degrees), Float(roll * degrees))
 }
+
+/// The 3×3 rotation (rows) of a head pose in degrees, Rz(roll) · Ry(yaw) · Rx(−pitch), the inverse of
+/// `headPoseAngles`: its columns are the face's x, y and z axes in the camera's frame.
+public func headPoseRotation(yaw: Double, pitch: Double, roll: Double) -> [[Double]] {
+    let (y, p, r) = (yaw * .pi / 180, -pitch * .pi / 180, roll * .pi / 180)
+    let rz = [[cos(r), -sin(r), 0], [sin(r), cos(r), 0], [0, 0, 1]]
+    let ry = [[cos(y), 0, sin(y)], [0, 1, 0], [-sin(y), 0, cos(y)]]
+    let rx = [[1, 0, 0], [0, cos(p), -sin(p)], [0, sin(p), cos(p)]]
+    func product(_ a: [[Double]], _ b: [[Double]]) -> [[Double]] {
+        (0..<3).map { i in (0..<3).map { j in (0..<3).reduce(0) { $0 + a[i][$1] * b[$1][j] } } }
+    }
+    return product(product(rz, ry), rx)
+}
