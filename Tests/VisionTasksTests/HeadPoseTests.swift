@@ -80,20 +80,21 @@ import VisionCore
         return try out.withUnsafeBytes { try MPImage(pixels: $0, width: w, height: h, bytesPerRow: w * 3, format: .rgb8) }
     }
 
-    static func pose(_ image: MPImage) throws -> HeadPose {
-        let landmarker = try FaceLandmarker(options: FaceLandmarkerOptions(
-            baseOptions: BaseOptions(modelAssetPath: FaceLandmarkerFixtures.modelPath), outputHeadPoses: true))
+    /// The head pose of the one face in `image` (head poses asked for, matrices not).
+    static func pose(_ image: MPImage, _ landmarker: FaceLandmarker) throws -> HeadPose {
         let result = try landmarker.detect(image: image)
         #expect(result.facialTransformationMatrixes.isEmpty, "matrices not asked for")
         return try #require(result.headPoses?.first)
     }
 
     @Test func turningThePhotoAddsToRollAndMirroringFlipsYawAndRoll() throws {
-        let upright = try Self.pose(Self.picture(degrees: 0, mirrored: false))
+        let landmarker = try FaceLandmarker(options: FaceLandmarkerOptions(
+            baseOptions: BaseOptions(modelAssetPath: FaceLandmarkerFixtures.modelPath), outputHeadPoses: true))
+        let upright = try Self.pose(Self.picture(degrees: 0, mirrored: false), landmarker)
         var lines = ["upright: yaw \(upright.yaw) pitch \(upright.pitch) roll \(upright.roll)"]
         // Tolerance: 3° on the angle the turn or mirror should give, 3° on those it should keep.
         for degrees in [-30.0, 25.0, 90.0] {
-            let turned = try Self.pose(Self.picture(degrees: degrees, mirrored: false))
+            let turned = try Self.pose(Self.picture(degrees: degrees, mirrored: false), landmarker)
             lines.append("turned \(degrees)°: yaw \(turned.yaw) pitch \(turned.pitch) roll \(turned.roll)")
             #expect(abs(turned.roll - upright.roll - Float(degrees)) < 3, "\(lines)")
             #expect(abs(turned.yaw - upright.yaw) < 3 && abs(turned.pitch - upright.pitch) < 3, "\(lines)")
@@ -101,8 +102,8 @@ import VisionCore
         // Mirrored: yaw and roll change sign, pitch stays; on the upright photo and on it turned by 25°
         // (a roll far from 0, so the sign change is seen).
         for degrees in [0.0, 25.0] {
-            let plain = try Self.pose(Self.picture(degrees: degrees, mirrored: false))
-            let mirrored = try Self.pose(Self.picture(degrees: degrees, mirrored: true))
+            let plain = try Self.pose(Self.picture(degrees: degrees, mirrored: false), landmarker)
+            let mirrored = try Self.pose(Self.picture(degrees: degrees, mirrored: true), landmarker)
             lines.append("turned \(degrees)° and mirrored: yaw \(mirrored.yaw) pitch \(mirrored.pitch) roll \(mirrored.roll)")
             #expect(abs(mirrored.yaw + plain.yaw) < 3 && abs(mirrored.roll + plain.roll) < 3, "\(lines)")
             #expect(abs(mirrored.pitch - plain.pitch) < 3, "\(lines)")
