@@ -118,7 +118,9 @@ def camera_case(server, y4m, query, name, verify):
         time.sleep(1)  # let a few more frames draw before the screenshot
         driver.save_screenshot(os.path.join(SHOTS, f"camera-{name}.png"))
         check(drawn_pixels(driver, "camera-overlay") > 500, f"{name}: the overlay is drawn")
-        return json.loads(result), driver.find_element(By.ID, "status-line").text
+        objects = driver.execute_script("return [...document.querySelectorAll('#objects li')].map((li) => li.textContent)")
+        print("     objects:", objects)
+        return json.loads(result), driver.find_element(By.ID, "status-line").text, objects
     finally:
         driver.quit()
 
@@ -135,12 +137,17 @@ def main():
            "-vf", "scale=480:-2,crop=400:300:(iw-400)*n/20:(ih-300)/2", "-c:v", "libvpx", "-b:v", "1M", video)
     started = time.time()
     with Server(binary) as server:
-        result, status = camera_case(server, face_y4m, "task=face-landmarker&tab=camera&autostart=1", "face-landmarker",
-                                     "r.faceLandmarks && r.faceLandmarks.length === 1")
+        result, status, objects = camera_case(
+            server, face_y4m, "task=face-landmarker&tab=camera&autostart=1&output-head-poses=true&output-face-blendshapes=true",
+            "face-landmarker", "r.faceLandmarks && r.faceLandmarks.length === 1 && r.headPoses && r.trackingIds")
         check(len(result["faceLandmarks"][0]) == 478, "face-landmarker camera: 478 landmarks")
+        check(result["trackingIds"] == [0] and len(result["headPoses"]) == 1, "face-landmarker camera: tracking id 0 and a head pose")
+        check(len(objects) == 1 and objects[0].startswith("#0 face · yaw "), f"face-landmarker camera: the face listed by id with its pose ({objects})")
         print("     status line:", status)
-        result, status = camera_case(server, hand_y4m, "task=gesture-recognizer&tab=camera&autostart=1&num-hands=2",
-                                     "gesture-recognizer", "r.gestures && r.gestures.length >= 1")
+        result, status, objects = camera_case(server, hand_y4m, "task=gesture-recognizer&tab=camera&autostart=1&num-hands=2",
+                                              "gesture-recognizer", "r.gestures && r.gestures.length >= 1")
+        check(len(objects) == 1 and objects[0].startswith("#0 hand · ") and "Thumb_Up" in objects[0],
+              f"gesture-recognizer camera: the hand listed by id with its handedness and gesture ({objects})")
         check(len(result["landmarks"][0]) == 21, "gesture-recognizer camera: a hand of 21 landmarks")
         check(result["gestures"][0][0]["categoryName"] == "Thumb_Up", "gesture-recognizer camera: Thumb_Up "
               f"(got {result['gestures'][0][0]['categoryName']})")

@@ -16,22 +16,38 @@ public func intersectionOverUnion(_ a: NormalizedRect, _ b: NormalizedRect) -> F
     return union > 0 ? intersection / union : 0
 }
 
-/// Merges lists of rects in order (e.g. the rects tracked from the previous frame, then the
-/// detector's): each rect removes every rect already kept whose IoU with it exceeds
-/// `minSimilarityThreshold`, and is appended after the survivors.
-public func associateRects(_ lists: [[NormalizedRect]], minSimilarityThreshold: Float) -> [NormalizedRect] {
-    var kept: [NormalizedRect] = []
-    var first = true
-    for list in lists where !list.isEmpty {
-        for (i, rect) in list.enumerated() {
-            if first && i == 0 {
-                kept.append(rect)
-                continue
-            }
-            kept.removeAll { intersectionOverUnion(rect, $0) > minSimilarityThreshold }
-            kept.append(rect)
+/// A rect an association kept, and the tracked rect it continues: the tracked rect itself, or the
+/// tracked rect a detection replaced (nil: a new object).
+public struct AssociatedRect: Equatable, Sendable {
+    /// The rect to look at.
+    public var rect: NormalizedRect
+    /// The index, in the tracked rects, of the object this rect continues; nil for a new object.
+    public var trackedIndex: Int?
+
+    /// A kept rect continuing tracked rect `trackedIndex` (nil: a new object).
+    public init(_ rect: NormalizedRect, trackedIndex: Int?) {
+        self.rect = rect
+        self.trackedIndex = trackedIndex
+    }
+}
+
+/// Merges the rects tracked from the previous frame with the detector's, as MediaPipe's
+/// AssociationNormRectCalculator does (tracked first, then detected, in order): each rect removes
+/// every rect already kept whose IoU with it exceeds `minSimilarityThreshold`, and is appended
+/// after the survivors. A rect that removes kept rects continues the first of them that continues
+/// a tracked rect; a tracked rect continues itself.
+public func associateRects(tracked: [NormalizedRect], detected: [NormalizedRect],
+                           minSimilarityThreshold: Float) -> [AssociatedRect] {
+    var kept: [AssociatedRect] = []
+    let all = tracked.enumerated().map { AssociatedRect($0.element, trackedIndex: $0.offset) }
+        + detected.map { AssociatedRect($0, trackedIndex: nil) }
+    for var rect in all {
+        let removed = kept.filter { intersectionOverUnion(rect.rect, $0.rect) > minSimilarityThreshold }
+        if !removed.isEmpty {
+            kept.removeAll { intersectionOverUnion(rect.rect, $0.rect) > minSimilarityThreshold }
+            if rect.trackedIndex == nil { rect.trackedIndex = removed.lazy.compactMap(\.trackedIndex).first }
         }
-        first = false
+        kept.append(rect)
     }
     return kept
 }

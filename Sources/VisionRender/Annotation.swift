@@ -50,30 +50,51 @@ public final class Annotation {
     /// The height of the picture in pixels.
     public var height: Int { canvas.height }
 
-    /// Draws detections as the face detector's overlay: box, keypoints and "face 0.97".
-    public func draw(detections: [Detection]) {
-        for detection in detections {
+    /// Draws detections as the face detector's overlay: box, keypoints and "face 0.97", preceded by
+    /// the face's tracking id when `trackingIds` has one per detection ("#2 face 0.97").
+    public func draw(detections: [Detection], trackingIds: [Int]? = nil) {
+        for (i, detection) in detections.enumerated() {
             let box = detection.boundingBox
             canvas.drawFaceDetection(
                 box: (x: Double(box.origin.x), y: Double(box.origin.y), width: Double(box.size.width), height: Double(box.size.height)),
                 keypoints: (detection.keypoints ?? []).map { (x: Float($0.location.x), y: Float($0.location.y)) },
-                score: detection.categories.first?.score)
+                score: detection.categories.first?.score, id: Self.id(trackingIds, i, count: detections.count))
         }
     }
 
-    /// Draws face meshes (478 or 468 normalized landmarks each): tesselation, contours, irises.
-    public func draw(faceLandmarks: [[NormalizedLandmark]]) {
-        for face in faceLandmarks {
-            canvas.drawFaceMesh(face.map { (x: $0.x, y: $0.y) })
+    /// Draws face meshes (478 or 468 normalized landmarks each): tesselation, contours, irises; with
+    /// "#id" above each face when `trackingIds` has one per face, and a three-axis head-pose gizmo at
+    /// the nose when `headPoses` has one per face.
+    public func draw(faceLandmarks: [[NormalizedLandmark]], trackingIds: [Int]? = nil, headPoses: [HeadPose]? = nil) {
+        for (i, face) in faceLandmarks.enumerated() {
+            let pose = headPoses.flatMap { $0.count == faceLandmarks.count ? $0[i] : nil }
+            canvas.drawFaceMesh(face.map { (x: $0.x, y: $0.y) }, id: Self.id(trackingIds, i, count: faceLandmarks.count),
+                                poseAxes: pose.map(Self.screenAxes))
         }
     }
 
-    /// Draws hand skeletons (21 normalized landmarks each) labelled with the hand's handedness
-    /// and, when given, its gesture, each with its score ("Right 0.98", "Thumb_Up 0.77").
+    /// The i-th tracking id when there is one per object.
+    private static func id(_ ids: [Int]?, _ i: Int, count: Int) -> Int? {
+        guard let ids, ids.count == count else { return nil }
+        return ids[i]
+    }
+
+    /// The face's x (towards the person's left: the picture's right when frontal), y (up) and z
+    /// (forwards, out of the face) axes of a head pose, as picture directions (x right, y down) with
+    /// their depth towards the viewer: the columns of Rz(roll) · Ry(yaw) · Rx(−pitch), y flipped.
+    static func screenAxes(_ pose: HeadPose) -> [(dx: Double, dy: Double, towardsViewer: Double)] {
+        let m = headPoseRotation(yaw: Double(pose.yaw), pitch: Double(pose.pitch), roll: Double(pose.roll))
+        return (0..<3).map { (dx: m[0][$0], dy: -m[1][$0], towardsViewer: m[2][$0]) }
+    }
+
+    /// Draws hand skeletons (21 normalized landmarks each) labelled with the hand's tracking id when
+    /// `trackingIds` has one per hand ("#1"), its handedness and, when given, its gesture, each with
+    /// its score ("Right 0.98", "Thumb_Up 0.77").
     public func draw(handLandmarks: [[NormalizedLandmark]], handedness: [[ResultCategory]] = [],
-                     gestures: [[ResultCategory]] = []) {
+                     gestures: [[ResultCategory]] = [], trackingIds: [Int]? = nil) {
         for (i, hand) in handLandmarks.enumerated() {
             var labels: [String] = []
+            if let id = Self.id(trackingIds, i, count: handLandmarks.count) { labels.append("#\(id)") }
             for categories in [handedness, gestures] where i < categories.count {
                 if let top = categories[i].first {
                     labels.append("\(top.categoryName ?? top.displayName ?? "#\(top.index)") \(formatScore(top.score))")

@@ -35,4 +35,6 @@ enum Palette {
     static let handBone = Color(255, 255, 255)
     static let handJoint = Color(255, 48, 48)
     static let handednessText = Color(88, 205, 54)
+    /// The head-pose gizmo's axes: the face's x (the person's left, red), y (up, green), z (forwards, blue).
+    static let poseAxes = [Color(255, 64, 64), Color(64, 230, 64), Color(64, 128, 255)]
 }

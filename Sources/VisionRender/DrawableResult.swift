@@ -7,29 +7,30 @@ public protocol DrawableResult {
 }
 
 extension FaceDetectorResult: DrawableResult {
-    /// Boxes, keypoints and scores.
+    /// Boxes, keypoints and scores, with tracking ids (video and live stream).
     public func draw(on annotation: Annotation) {
-        annotation.draw(detections: detections)
+        annotation.draw(detections: detections, trackingIds: trackingIds)
     }
 }
 
 extension FaceLandmarkerResult: DrawableResult {
-    /// The face meshes.
+    /// The face meshes, with tracking ids (video and live stream) and head-pose axes (when head
+    /// poses are output).
     public func draw(on annotation: Annotation) {
-        annotation.draw(faceLandmarks: faceLandmarks)
+        annotation.draw(faceLandmarks: faceLandmarks, trackingIds: trackingIds, headPoses: headPoses)
     }
 }
 
 extension HandLandmarkerResult: DrawableResult {
-    /// Hand skeletons labelled with their handedness.
+    /// Hand skeletons labelled with their tracking id (video and live stream) and handedness.
     public func draw(on annotation: Annotation) {
-        annotation.draw(handLandmarks: landmarks, handedness: handedness)
+        annotation.draw(handLandmarks: landmarks, handedness: handedness, trackingIds: trackingIds)
     }
 }
 
 extension GestureRecognizerResult: DrawableResult {
-    /// Hand skeletons labelled with their handedness and gesture.
+    /// Hand skeletons labelled with their tracking id (video and live stream), handedness and gesture.
     public func draw(on annotation: Annotation) {
-        annotation.draw(handLandmarks: landmarks, handedness: handedness, gestures: gestures)
+        annotation.draw(handLandmarks: landmarks, handedness: handedness, gestures: gestures, trackingIds: trackingIds)
     }
 }

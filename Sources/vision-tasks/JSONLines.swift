@@ -5,6 +5,7 @@ import VisionTasks
 /// `{"input": "<path>", "result": <result>}` or `{"input": "<path>", "error": "<message>"}` (keys
 /// inside results sorted, so the output is the same from run to run), written to standard output or
 /// the `--output` file, and a failure count: the command exits non-zero after the last input when any failed.
+/// With `--format csv` (`table`) the same results go out as rows of one table instead (`CSVTable`).
 final class JSONLines {
     /// Inputs that failed so far.
     private(set) var failures = 0
@@ -13,6 +14,8 @@ final class JSONLines {
 
     /// Where the lines go.
     let sink: ResultSink
+    /// The CSV table the results are written as (nil: JSON lines).
+    let table: CSVTable?
     /// Lines written for `input` since `begin(input:)` (frames, for a video).
     private(set) var linesOfInput = 0
     /// Failed lines for `input` since `begin(input:)`.
@@ -20,9 +23,11 @@ final class JSONLines {
     /// Whether the last line written was an input's final line (one without a frame).
     private(set) var lastLineWasFinal = false
 
-    /// Creates a writer to `sink` (standard output by default).
-    init(sink: ResultSink = .standardOutput) {
+    /// Creates a writer to `sink` (standard output by default), of CSV rows when `table` is given (the
+    /// sink holds its header).
+    init(sink: ResultSink = .standardOutput, table: CSVTable? = nil) {
         self.sink = sink
+        self.table = table
     }
 
     /// Starts counting the lines of one input (a video of a `--video-list`).
@@ -36,20 +41,29 @@ final class JSONLines {
     /// error line without a frame (the video could not be read to its end) already closed it.
     func finishVideo(input: String) {
         guard !lastLineWasFinal else { return }
+        if let table {
+            return emit(frame: nil, table.videoEndRow(input: input))
+        }
         emit(input: input, frame: nil, key: "video",
              json: JSONEnvelope.encode(["failed": .int(failuresOfInput), "frames": .int(linesOfInput)]))
     }
 
     /// Runs `body` for `input` and prints its result line, or its error line if it throws.
     /// With `frame` (video and live-stream modes) the line also holds `"frame": n` after the input.
-    func process<Result: Encodable>(input: String, frame: Int? = nil, _ body: () throws -> Result) {
+    func process<Result: Encodable & CSVResult>(input: String, frame: Int? = nil, _ body: () throws -> Result) {
         do {
             let result = try body()
+            if let table {
+                return emit(frame: frame, table.rows(input: input, frame: frame, result: result))
+            }
             let json = try ResultJSON.encode(result)
             emit(input: input, frame: frame, key: "result", json: json)
         } catch {
             failures += 1
             failuresOfInput += 1
+            if let table {
+                return emit(frame: frame, table.errorRow(input: input, frame: frame, message: Self.message(error)))
+            }
             emit(input: input, frame: frame, key: "error", json: JSONEnvelope.string(Self.message(error)))
         }
     }
@@ -64,8 +78,13 @@ final class JSONLines {
         var fields: [(String, JSONEnvelope.Value)] = [("input", .string(input))]
         if let frame { fields.append(("frame", .int(frame))) }
         fields.append((key, .json(json)))
+        emit(frame: frame, JSONEnvelope.encode(ordered: fields) + Data("\n".utf8))
+    }
+
+    /// Writes the line (or an image's or frame's rows, in one write) of one image or frame.
+    private func emit(frame: Int?, _ text: Data) {
         linesOfInput += 1
         lastLineWasFinal = frame == nil
-        sink.write(JSONEnvelope.encode(ordered: fields) + Data("\n".utf8))
+        sink.write(text)
     }
 }

@@ -21,6 +21,10 @@ struct BatchOptions: ParsableArguments {
                                valueName: "file.jsonl"))
     var output: String?
 
+    @Option(help: ArgumentHelp("How results are written: jsonl (one JSON object per image or frame) or csv (one table: a header, then a row per face or hand per image or frame, and a row with success 0 for one with none).",
+                               valueName: "jsonl|csv"))
+    var format: OutputFormat = .jsonl
+
     @Flag(help: "With --output: skip the inputs whose final line the file already holds; lines after the last one (a video cut short, a line cut by a kill) are removed and redone.")
     var resume = false
 
@@ -39,10 +43,11 @@ struct BatchOptions: ParsableArguments {
     /// The shard to keep, if `--shard` was given.
     var selectedShard: Shard? { get throws { try shard.map { try Shard(parsing: $0) } } }
 
-    /// Where the result lines go: `--output` (read first with `--resume`), else standard output.
-    func makeSink() throws -> ResultSink {
+    /// Where the result lines go: `--output` (read first with `--resume`; opening with the CSV table's
+    /// `header` when given), else standard output.
+    func makeSink(header: Data? = nil) throws -> ResultSink {
         guard let output else { return .standardOutput }
-        return try ResultSink(appendingTo: output, resume: resume)
+        return try ResultSink(appendingTo: output, resume: resume, header: header)
     }
 }
 

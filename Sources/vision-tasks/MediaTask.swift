@@ -6,7 +6,7 @@ import VisionTasks
 /// (`DescribedTask`: options, live-stream handler, found count), its results drawn by VisionRender.
 /// Its frames go through `VisionTask`'s running-mode methods, so the gesture recognizer's
 /// `recognize` names need no forwarding here.
-protocol MediaTask: DescribedTask where TaskResult: DrawableResult {}
+protocol MediaTask: DescribedTask where TaskResult: DrawableResult & CSVResult {}
 
 extension FaceDetector: MediaTask {}
 extension FaceLandmarker: MediaTask {}
@@ -24,13 +24,15 @@ struct MediaTaskFactory<Task: MediaTask> {
     }
 }
 
-/// Runs a subcommand's task over what the media and batch options name, printing JSON lines to
-/// standard output or the `--output` file.
+/// Runs a subcommand's task over what the media and batch options name, printing JSON lines (or,
+/// with `--format csv`, one CSV table) to standard output or the `--output` file.
 enum MediaRun {
     /// Dispatches to folder/image, manifest, video or live processing; returns false if any input failed.
     static func run<Task: MediaTask>(_ options: TaskOptions, images: [String], factory: MediaTaskFactory<Task>) throws -> Bool {
         let media = options.media, batch = options.batch
-        let output = JSONLines(sink: try batch.makeSink())
+        let table = batch.format == .csv ? CSVTable(for: Task.TaskResult.self) : nil
+        let output = JSONLines(sink: try batch.makeSink(header: table?.header), table: table)
+        if let table { output.sink.writeHeader(table.header) }
         if output.sink.discardedLines > 0, let path = output.sink.path {
             Console.error("resume: removed \(output.sink.discardedLines) line(s) after the last finished input of \(path), to be redone\n")
         }

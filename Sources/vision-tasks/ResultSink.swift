@@ -7,6 +7,8 @@ import VisionTasks
 /// follows the last final line (the frame lines of a video cut short, a partial line) is cut off to be
 /// redone. An input's final line is its one line without `"frame"`: an image's result or error line, a
 /// video's closing `"video"` summary or its error line. The file is locked while a run writes it.
+/// With `--format csv` the file is one table: its header first (written into an empty file, checked
+/// in one that holds rows), then rows, an input's final rows being those without a frame (`CSVTable`).
 final class ResultSink: @unchecked Sendable {
     /// The output file, nil for standard output.
     let path: String?
@@ -27,9 +29,10 @@ final class ResultSink: @unchecked Sendable {
         descriptor = STDOUT_FILENO
     }
 
-    /// Appends to `path` (created if missing); with `resume`, reads what it holds first. Throws naming
-    /// the file when it cannot be opened, is written by another run, or holds lines that are not ours.
-    init(appendingTo path: String, resume: Bool) throws {
+    /// Appends to `path` (created if missing); with `resume`, reads what it holds first. `header`: the
+    /// CSV table's header line, which must open the file (nil: JSON lines). Throws naming the file when
+    /// it cannot be opened, is written by another run, or holds lines that are not ours.
+    init(appendingTo path: String, resume: Bool, header: Data? = nil) throws {
         self.path = path
         let fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
@@ -42,7 +45,7 @@ final class ResultSink: @unchecked Sendable {
         }
         if resume {
             do {
-                let scan = try Self.scan(fd, path: path)
+                let scan = try Self.scan(fd, path: path, header: header)
                 finished = scan.finished
                 discardedLines = scan.discardedLines
                 guard ftruncate(fd, off_t(scan.end)) == 0 else {
@@ -56,6 +59,37 @@ final class ResultSink: @unchecked Sendable {
             finished = []
             discardedLines = 0
         }
+        if let header {
+            do {
+                try Self.openTable(fd, path: path, header: header)
+            } catch {
+                close(fd)
+                throw error
+            }
+        }
+    }
+
+    /// Writes `header` into an empty file; in one that holds rows, checks that they are under it.
+    private static func openTable(_ fd: Int32, path: String, header: Data) throws {
+        let size = lseek(fd, 0, SEEK_END)
+        guard size >= 0 else { throw VisionTasksError.fileUnreadable(path: path, reason: String(cString: strerror(errno))) }
+        if size == 0 {
+            if let failure = Console.writeAll(fd, header) {
+                throw VisionTasksError.invalidOption(name: "--output", reason: "cannot write \(path): \(String(cString: strerror(failure)))")
+            }
+            return
+        }
+        var first = [UInt8](repeating: 0, count: header.count)
+        let n = first.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
+        guard n == header.count, Data(first) == header else {
+            throw VisionTasksError.invalidOption(
+                name: "--output", reason: "\(path) does not start with this task's CSV header; not appending a different table to it")
+        }
+    }
+
+    /// Writes a CSV table's header to standard output.
+    func writeHeader(_ header: Data) {
+        if path == nil { write(header) }
     }
 
     deinit {
@@ -74,7 +108,8 @@ final class ResultSink: @unchecked Sendable {
 
     /// What an output file holds: the inputs with a final line, the byte offset just past the last
     /// final line, and how many lines follow it. Reads in blocks, keeping only each line's start.
-    static func scan(_ fd: Int32, path: String) throws -> (finished: Set<String>, end: Int, discardedLines: Int) {
+    /// With a CSV `header`, the first line must be it (or the file empty) and the rest are rows.
+    static func scan(_ fd: Int32, path: String, header: Data? = nil) throws -> (finished: Set<String>, end: Int, discardedLines: Int) {
         var finished: Set<String> = []
         var end = 0, offset = 0, lineNumber = 0, linesAfterEnd = 0
         var head = Data()   // the first bytes of the current line
@@ -95,9 +130,19 @@ final class ResultSink: @unchecked Sendable {
                 if head.count < headLimit { head.append(contentsOf: block[start..<min(stop, start + headLimit - head.count)]) }
                 guard let newline else { start = n; break }
                 lineNumber += 1
-                guard let line = OutputLine(head) else {
+                if let header, lineNumber == 1 {
+                    guard head + Data("\n".utf8) == header else {
+                        throw VisionTasksError.invalidOption(
+                            name: "--resume", reason: "\(path) does not start with this task's CSV header; not resuming into it")
+                    }
+                    end = offset + newline + 1
+                    head.removeAll(keepingCapacity: true)
+                    start = newline + 1
+                    continue
+                }
+                guard let line = header == nil ? OutputLine(head) : CSVTable.parseRow(head) else {
                     throw VisionTasksError.invalidOption(
-                        name: "--resume", reason: "line \(lineNumber) of \(path) is not a vision-tasks result line; not resuming into it")
+                        name: "--resume", reason: "line \(lineNumber) of \(path) is not a vision-tasks result \(header == nil ? "line" : "row"); not resuming into it")
                 }
                 linesAfterEnd += 1
                 if line.isFinal {
@@ -121,6 +166,12 @@ struct OutputLine {
     let input: String
     /// Whether this is the input's final line (no `"frame"`).
     let isFinal: Bool
+
+    /// A line of `input`, final or not.
+    init(input: String, isFinal: Bool) {
+        self.input = input
+        self.isFinal = isFinal
+    }
 
     /// Parses the first bytes of a line; nil when they do not start as the tool's lines do.
     init?(_ head: Data) {

@@ -78,7 +78,7 @@ import VisionErrors
         let sameHand = NormalizedRect(xCenter: 0.31, yCenter: 0.5, width: 0.2, height: 0.2)
         let otherHand = NormalizedRect(xCenter: 0.7, yCenter: 0.5, width: 0.2, height: 0.2)
         let out = associateHandRects(tracked: tracked, detected: [sameHand, otherHand], minSimilarityThreshold: 0.5)
-        #expect(out == [tracked[0], otherHand])
+        #expect(out == [AssociatedRect(tracked[0], trackedIndex: 0), AssociatedRect(otherHand, trackedIndex: nil)])
         // A threshold above the pair's IoU (≈0.905) lets the re-detection through.
         #expect(associateHandRects(tracked: tracked, detected: [sameHand], minSimilarityThreshold: 0.95).count == 2)
     }

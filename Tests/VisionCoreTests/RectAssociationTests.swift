@@ -15,10 +15,14 @@ import Testing
                    NormalizedRect(xCenter: 0.7, yCenter: 0.7, width: 0.2, height: 0.2)]
     let detected = [NormalizedRect(xCenter: 0.21, yCenter: 0.2, width: 0.2, height: 0.2),
                     NormalizedRect(xCenter: 0.5, yCenter: 0.2, width: 0.1, height: 0.1)]
-    let merged = associateRects([tracked, detected], minSimilarityThreshold: 0.5)
-    // The first tracked rect is replaced by the overlapping detection, which goes after the survivors.
-    #expect(merged == [tracked[1], detected[0], detected[1]])
-    // Duplicates within the first list are removed too.
-    #expect(associateRects([[tracked[0], tracked[0]], []], minSimilarityThreshold: 0.5) == [tracked[0]])
-    #expect(associateRects([[], detected], minSimilarityThreshold: 0.5) == detected)
+    let merged = associateRects(tracked: tracked, detected: detected, minSimilarityThreshold: 0.5)
+    // The first tracked rect is replaced by the overlapping detection, which goes after the survivors
+    // and continues it; the other detection is a new object.
+    #expect(merged == [AssociatedRect(tracked[1], trackedIndex: 1), AssociatedRect(detected[0], trackedIndex: 0),
+                       AssociatedRect(detected[1], trackedIndex: nil)])
+    // Duplicates among the tracked rects are removed too; the later one continues itself.
+    #expect(associateRects(tracked: [tracked[0], tracked[0]], detected: [], minSimilarityThreshold: 0.5)
+            == [AssociatedRect(tracked[0], trackedIndex: 1)])
+    #expect(associateRects(tracked: [], detected: detected, minSimilarityThreshold: 0.5).map(\.rect) == detected)
+    #expect(associateRects(tracked: [], detected: detected, minSimilarityThreshold: 0.5).allSatisfy { $0.trackedIndex == nil })
 }

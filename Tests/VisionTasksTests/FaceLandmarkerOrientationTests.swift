@@ -90,11 +90,14 @@ func faceLandmarkerOrientationMatchesMediaPipeRotation(_ c: FaceRotationReferenc
                            : try landmarker.detect(image: image)
         try #require(result.faceLandmarks.count == expected.faces.count, "\(label): \(result.faceLandmarks.count) faces, MediaPipe \(expected.faces.count)")
         try #require(result.faceBlendshapes.count == expected.faces.count && result.facialTransformationMatrixes.count == expected.faces.count)
+        let points = expected.faces.map { face in
+            stride(from: 0, to: face.landmarks.count - 2, by: 3).map { SIMD3(face.landmarks[$0], face.landmarks[$0 + 1], face.landmarks[$0 + 2]) }
+        }
+        // Video: ours by tracking id, MediaPipe's as its association left them; paired by position.
+        let pairing = video ? nearestFaces(result.faceLandmarks, points) : Array(expected.faces.indices)
         for (f, face) in expected.faces.enumerated() {
-            let ours = result.faceLandmarks[f]
-            let theirs = stride(from: 0, to: face.landmarks.count - 2, by: 3).map {
-                SIMD3(face.landmarks[$0], face.landmarks[$0 + 1], face.landmarks[$0 + 2])
-            }
+            let ours = result.faceLandmarks[pairing[f]]
+            let theirs = points[f]
             try #require(ours.count == 478 && theirs.count == 478)
             var sum: Float = 0, maxError: Float = 0
             for (p, q) in zip(ours, theirs) {
@@ -106,14 +109,14 @@ func faceLandmarkerOrientationMatchesMediaPipeRotation(_ c: FaceRotationReferenc
             #expect(mean <= 5e-4 && maxError <= 5e-3, "\(label) face \(f): landmark mean \(mean), max \(maxError)")
             worstMean = max(worstMean, mean); worstMax = max(worstMax, maxError)
 
-            let scores = result.faceBlendshapes[f].categories
+            let scores = result.faceBlendshapes[pairing[f]].categories
             #expect(scores.map(\.categoryName) == face.blendshapeNames.map { Optional($0) })
             let blendshapeError = zip(scores, face.blendshapes).map { abs($0.score - $1) }.max() ?? 1
             #expect(blendshapeError <= 1e-2, "\(label) face \(f): blendshape error \(blendshapeError)")
             worstBlendshape = max(worstBlendshape, blendshapeError)
 
             if let reference = face.matrix {
-                let m = result.facialTransformationMatrixes[f]
+                let m = result.facialTransformationMatrixes[pairing[f]]
                 let e = matrixErrors((0..<16).map { m[$0 / 4, $0 % 4] }, reference)
                 #expect(e.rotation <= 1e-2 && e.translation <= 0.5, "\(label) face \(f): matrix rotation \(e.rotation), translation \(e.translation)")
                 worstRotation = max(worstRotation, e.rotation); worstTranslation = max(worstTranslation, e.translation)

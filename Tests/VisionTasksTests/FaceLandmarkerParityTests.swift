@@ -66,6 +66,19 @@ private struct Errors {
     var meanLandmark: Float = 0, maxLandmark: Float = 0, blendshape: Float = 0, rotation: Float = 0, translation: Float = 0
 }
 
+/// For each of MediaPipe's faces (its landmarks), the index of our face nearest to it (mean landmark
+/// distance), each of ours used once; the counts are equal. Video results list faces by tracking id,
+/// MediaPipe's as its association left them.
+func nearestFaces(_ ours: [[NormalizedLandmark]], _ reference: [[SIMD3<Float>]]) -> [Int] {
+    var free = Array(ours.indices)
+    return reference.map { points in
+        func distance(_ i: Int) -> Float { zip(ours[i], points).map { abs($0.x - $1.x) + abs($0.y - $1.y) }.reduce(0, +) }
+        let best = free.min { distance($0) < distance($1) } ?? 0
+        free.removeAll { $0 == best }
+        return best
+    }
+}
+
 @Test(.enabled(if: Fixture.haveModels), arguments: FaceLandmarkerFixtures.caseNames)
 func faceLandmarkerMatchesMediaPipe(caseName: String) throws {
     let c = try FaceLandmarkerFixtures.load(caseName)
@@ -92,8 +105,11 @@ func faceLandmarkerMatchesMediaPipe(caseName: String) throws {
                      "\(label): \(result.faceLandmarks.count) faces, MediaPipe \(expected.faces.count)")
         #expect(result.faceBlendshapes.count == expected.faces.count && result.facialTransformationMatrixes.count == expected.faces.count,
                 "\(label)")
+        // Video: our faces are ordered by tracking id, MediaPipe's as its association left them;
+        // paired by position. Image: the same order.
+        let pairing = video ? nearestFaces(result.faceLandmarks, expected.faces.map(\.points)) : Array(expected.faces.indices)
         for (f, face) in expected.faces.enumerated() {
-            let ours = result.faceLandmarks[f]
+            let ours = result.faceLandmarks[pairing[f]]
             try #require(ours.count == 478)
             var sum: Float = 0, maxError: Float = 0
             for (i, p) in face.points.enumerated() {
@@ -103,11 +119,11 @@ func faceLandmarkerMatchesMediaPipe(caseName: String) throws {
             }
             let mean = sum / Float(2 * 478)
             #expect(mean <= 5e-4 && maxError <= 5e-3, "\(label) face \(f): landmark mean \(mean), max \(maxError)")
-            let scores = result.faceBlendshapes[f].categories
+            let scores = result.faceBlendshapes[pairing[f]].categories
             #expect(scores.map(\.categoryName) == face.blendshapeNames.map { Optional($0) })
             let blendshapeError = zip(scores, face.blendshapes).map { abs($0.score - $1) }.max() ?? 0
             #expect(blendshapeError <= 1e-2, "\(label) face \(f): blendshape error \(blendshapeError)")
-            let m = result.facialTransformationMatrixes[f]
+            let m = result.facialTransformationMatrixes[pairing[f]]
             var rotation: Float = 0, translation: Float = 0
             for r in 0..<4 {
                 for col in 0..<4 {

@@ -65,7 +65,7 @@ import Testing
         #expect(options.cannedGesturesClassifierOptions?.displayNamesLocale == "fr")
         #expect(options.customGesturesClassifierOptions?.displayNamesLocale == "fr")
 
-        #expect(throws: VisionTasksError.invalidOption(name: "num-face", reason: "is not an option of face-landmarker (known: num-faces, min-face-detection-confidence, min-face-presence-confidence, min-tracking-confidence, output-face-blendshapes, output-facial-transformation-matrixes, face-detector-model)")) {
+        #expect(throws: VisionTasksError.invalidOption(name: "num-face", reason: "is not an option of face-landmarker (known: num-faces, min-face-detection-confidence, min-face-presence-confidence, min-tracking-confidence, output-face-blendshapes, output-facial-transformation-matrixes, output-head-poses, face-detector-model)")) {
             _ = try FaceLandmarker.options(baseOptions: BaseOptions(), runningMode: .image, values: [("num-face", "2")])
         }
         #expect(throws: VisionTasksError.invalidOption(name: "num-faces", reason: "must be a whole number, got \"two\"")) {
@@ -87,13 +87,17 @@ import Testing
                 == "display-names-locale")
     }
 
-    /// A task's declared outputs are its result JSON's fields (besides the timestamp).
+    /// A task's declared outputs are its result JSON's fields (besides the timestamp), with every
+    /// optional output there (tracking ids: video mode; head poses: when asked for).
     @Test func outputsAreTheResultFields() throws {
         let results: [(String, any Encodable)] = [
-            ("face-detector", FaceDetectorResult(detections: [], timestampInMilliseconds: 0)),
-            ("face-landmarker", FaceLandmarkerResult(faceLandmarks: [], faceBlendshapes: [], facialTransformationMatrixes: [], timestampInMilliseconds: 0)),
-            ("hand-landmarker", HandLandmarkerResult(landmarks: [], worldLandmarks: [], handedness: [], timestampInMilliseconds: 0)),
-            ("gesture-recognizer", GestureRecognizerResult(gestures: [], handedness: [], landmarks: [], worldLandmarks: [], timestampInMilliseconds: 0)),
+            ("face-detector", FaceDetectorResult(detections: [], trackingIds: [], timestampInMilliseconds: 0)),
+            ("face-landmarker", FaceLandmarkerResult(faceLandmarks: [], faceBlendshapes: [], facialTransformationMatrixes: [],
+                                                     headPoses: [], trackingIds: [], timestampInMilliseconds: 0)),
+            ("hand-landmarker", HandLandmarkerResult(landmarks: [], worldLandmarks: [], handedness: [], trackingIds: [],
+                                                     timestampInMilliseconds: 0)),
+            ("gesture-recognizer", GestureRecognizerResult(gestures: [], handedness: [], landmarks: [], worldLandmarks: [],
+                                                           trackingIds: [], timestampInMilliseconds: 0)),
         ]
         #expect(results.count == TaskDescription.all.count)
         for (name, result) in results {

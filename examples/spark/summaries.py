@@ -4,6 +4,7 @@ A result line is the tool's JSON line with the task added: {"task": "face-landma
 "result" | "error" | "video": ..., ["frame": n]}. One summary per input gathers its lines of both tasks.
 """
 
+import csv
 import json
 
 VIDEO_EXTENSIONS = {".mp4", ".mov", ".mkv", ".avi", ".webm", ".m4v"}
@@ -73,3 +74,51 @@ def summarize_all(objs):
     for obj in objs:
         by_input.setdefault(obj["input"], []).append(obj)
     return [summarize(path, by_input[path]) for path in sorted(by_input)]
+
+
+# The columns of the per-face table (faces.parquet) the job keeps from the tool's CSV (--format csv):
+# where and when, the face's tracking id, its head pose and its blendshapes (the landmark columns,
+# x0 ... z477, stay in the CSV). Empty cells (no face, an output not asked for) become nulls.
+FACE_ID_COLUMNS = ["input", "frame", "timestamp_ms", "success", "error", "index", "id"]
+FACE_POSE_COLUMNS = ["yaw", "pitch", "roll"]
+FACE_INT_COLUMNS = {"frame", "timestamp_ms", "success", "index", "id"}
+
+
+def csv_rows(lines):
+    """The rows of the tool's CSV output lines (one header per worker, skipped), as dicts by column."""
+    header, rows = None, []
+    for cells in csv.reader(lines):
+        if cells and cells[0] == "input" and cells[:2] == ["input", "frame"]:
+            header = cells
+            continue
+        if header is not None and len(cells) == len(header):
+            rows.append(dict(zip(header, cells)))
+    return rows
+
+
+def face_columns(header_names):
+    """The kept columns, in order: ids, pose, then the blendshapes the header names."""
+    blendshapes = [name for name in header_names if name not in FACE_ID_COLUMNS + FACE_POSE_COLUMNS
+                   and not (name[:1] in "xyz" and name[1:].isdigit())]
+    return FACE_ID_COLUMNS + FACE_POSE_COLUMNS + blendshapes
+
+
+def face_row(row, columns):
+    """One CSV row as typed values of `columns`: ints, floats and strings, "" as None."""
+    def value(name):
+        cell = row.get(name, "")
+        if cell == "":
+            return None
+        if name in FACE_INT_COLUMNS:
+            return int(cell)
+        if name in ("input", "error"):
+            return cell
+        return float(cell)
+    return [value(name) for name in columns]
+
+
+def face_schema(columns):
+    """The Spark SQL schema of the face table."""
+    def kind(name):
+        return "int" if name in FACE_INT_COLUMNS else "string" if name in ("input", "error") else "double"
+    return ", ".join(f"`{name}` {kind(name)}" for name in columns)

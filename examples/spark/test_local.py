@@ -21,21 +21,33 @@ import summaries  # noqa: E402
 import vision_job  # noqa: E402
 
 
-def single_process(tool, models, manifest, threads):
-    """The tagged lines of the tool run once per task and kind, in one process each, on the manifest."""
+def tool_outputs(tool, models, manifest, threads, tasks, csv=False):
+    """(task, standard output) of the tool run once per task and kind, in one process each, on the manifest."""
     paths = vision_job.read_manifest(manifest)
-    objs = []
     for kind in ("image", "video"):
         selected = [p for p in paths if summaries.kind_of(p) == kind]
         if not selected:
             continue
-        for task in vision_job.TASKS:
-            command = vision_job.tool_command(tool, models, task, kind, threads)
+        for task in tasks:
+            command = vision_job.tool_command(tool, models, task, kind, threads, csv=csv)
             run = subprocess.run(command, shell=True, input="\n".join(selected) + "\n", capture_output=True, text=True)
             if run.returncode not in (0, 1) or "summary:" not in run.stderr:
                 raise SystemExit(f"single-process run failed ({run.returncode}): {command}\n{run.stderr}")
-            objs += [summaries.tag(task, line) for line in run.stdout.splitlines()]
-    return objs
+            yield task, run.stdout
+
+
+def single_process(tool, models, manifest, threads):
+    """The tagged lines of the tool run once per task and kind, in one process each, on the manifest."""
+    return [summaries.tag(task, line) for task, stdout in tool_outputs(tool, models, manifest, threads, vision_job.TASKS)
+            for line in stdout.splitlines()]
+
+
+def single_process_faces(tool, models, manifest, threads):
+    """The face table's columns and rows from the tool run once per kind with --format csv, typed as the job types them."""
+    rows = [row for _, stdout in tool_outputs(tool, models, manifest, threads, ["face-landmarker"], csv=True)
+            for row in summaries.csv_rows(stdout.splitlines())]
+    columns = summaries.face_columns(list(rows[0]) if rows else summaries.FACE_ID_COLUMNS)
+    return columns, [summaries.face_row(row, columns) for row in rows]
 
 
 def canonical(obj):
@@ -96,7 +108,15 @@ def main():
                  .config("spark.sql.warehouse.dir", os.path.join(scratch, "warehouse")).getOrCreate())
         spark.sparkContext.setLogLevel("ERROR")
         table = [row.asDict() for row in spark.read.parquet(os.path.join(out, "summary.parquet")).orderBy("input").collect()]
+        face_table = [list(row) for row in spark.read.parquet(os.path.join(out, "faces.parquet")).collect()]
         spark.stop()
+        columns, face_want = single_process_faces(args.tool, args.models, manifest, threads=1)
+        key = lambda row: (row[0], -1 if row[1] is None else row[1], -1 if row[5] is None else row[5], row[4] or "")
+        if sorted(face_table, key=key) != sorted(face_want, key=key):
+            failures.append(f"faces.parquet differs from the tool's CSV: {len(face_table)} vs {len(face_want)} rows")
+        video_faces = [row for row in face_table if row[0] == video and row[1] is not None]
+        if len(video_faces) != 3 or any(row[columns.index("yaw")] is None for row in face_table if row[3] == 1):
+            failures.append(f"faces.parquet: the video does not have 3 frame rows, or a face has no pose: {video_faces}")
         want = summaries.summarize_all(expected)
         if table != want:
             failures.append(f"parquet summaries differ:\n{table}\nexpected:\n{want}")

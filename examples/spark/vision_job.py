@@ -9,8 +9,11 @@ partitions; each partition is piped (RDD.pipe) into `vision-tasks <task> --input
 Recognizer. Spark never sees a picture: the tool reads the files, so the paths must be readable
 where the executors run (a shared file system, or paths the container image holds).
 
-Writes OUT/lines/ (the tool's JSON lines, each with "task" added; Spark text part files) and
-OUT/summary.parquet (one row per input: frames, faces, hands, gestures, top blendshapes, errors).
+Writes OUT/lines/ (the tool's JSON lines, each with "task" added; Spark text part files),
+OUT/summary.parquet (one row per input: frames, faces, hands, gestures, top blendshapes, errors) and
+OUT/faces.parquet: one row per face per image or frame (and one with success 0 where there is none),
+read from the tool's CSV output (`--format csv --output-head-poses`): input, frame, timestamp, the
+face's tracking id (videos), yaw/pitch/roll and the 52 blendshapes.
 Exits 1 if an input has no final line for a task (a worker died or was killed), naming them.
 """
 
@@ -27,11 +30,13 @@ import summaries  # noqa: E402  (shipped beside this file; --py-files on a clust
 TASKS = ("face-landmarker", "gesture-recognizer")
 
 
-def tool_command(tool, models, task, kind, threads):
-    """The worker's command line for one task and kind of input (the manifest comes on stdin)."""
+def tool_command(tool, models, task, kind, threads, csv=False):
+    """The worker's command line for one task and kind of input (the manifest comes on stdin); `csv`:
+    the face table (--format csv, with head poses)."""
     model = {"face-landmarker": "face_landmarker.task", "gesture-recognizer": "gesture_recognizer.task"}[task]
     args = [tool, task, "--model", os.path.join(models, model), "--threads", str(threads), "--no-progress"]
     args += ["--output-face-blendshapes"] if task == "face-landmarker" else ["--num-hands", "2"]
+    args += ["--format", "csv", "--output-head-poses"] if csv else []
     args += ["--input-list", "-"] if kind == "image" else ["--video-list", "-"]
     return shlex.join(args)
 
@@ -61,7 +66,7 @@ def main(argv=None):
     started = time.time()
     paths = read_manifest(args.manifest)
     partitions = args.partitions or sc.defaultParallelism
-    tagged = []
+    tagged, face_tables = [], []
     for kind in ("image", "video"):
         selected = [p for p in paths if summaries.kind_of(p) == kind]
         if not selected:
@@ -70,6 +75,9 @@ def main(argv=None):
         for task in TASKS:
             lines = rdd.pipe(tool_command(args.tool, args.models, task, kind, args.threads))
             tagged.append(lines.map(lambda line, task=task: summaries.tag(task, line)).filter(lambda obj: obj is not None))
+        # The face table: each partition's CSV (its own header first) parsed where it was made.
+        csv_lines = rdd.pipe(tool_command(args.tool, args.models, "face-landmarker", kind, args.threads, csv=True))
+        face_tables.append(csv_lines.mapPartitions(lambda part: summaries.csv_rows(list(part))))
     objs = sc.union(tagged).cache()
 
     # Every input must have one final line per task, or the worker running it died.
@@ -80,6 +88,11 @@ def main(argv=None):
     rows = objs.keyBy(lambda obj: obj["input"]).groupByKey().map(lambda kv: summaries.summarize(kv[0], list(kv[1])))
     table = spark.createDataFrame(rows, summaries.SCHEMA).orderBy("input")
     table.write.mode("overwrite").parquet(os.path.join(args.out, "summary.parquet"))
+    face_rows = sc.union(face_tables).cache()
+    first = face_rows.take(1)
+    columns = summaries.face_columns(list(first[0]) if first else summaries.FACE_ID_COLUMNS)
+    faces = spark.createDataFrame(face_rows.map(lambda row: summaries.face_row(row, columns)), summaries.face_schema(columns))
+    faces.orderBy("input", "frame", "index").write.mode("overwrite").parquet(os.path.join(args.out, "faces.parquet"))
     count = objs.count()
     seconds = time.time() - started
     print(f"vision-tasks on spark: {len(paths)} inputs, {partitions} partitions, {count} lines, {seconds:.1f} s", file=sys.stderr)

@@ -5,15 +5,15 @@ import Foundation
 // (HandLandmarksDeduplicationCalculator).
 
 /// Merges the ROIs tracked from the previous frame with newly detected ones, as MediaPipe's
-/// `HandAssociationCalculator` does: every tracked rect is kept, in order; a detected rect is
-/// appended unless its IoU (rotation ignored) with a rect already kept exceeds
-/// `minSimilarityThreshold` (the task's `minTrackingConfidence`).
+/// `HandAssociationCalculator` does: every tracked rect is kept, in order, continuing itself; a
+/// detected rect is appended as a new hand unless its IoU (rotation ignored) with a rect already
+/// kept exceeds `minSimilarityThreshold` (the task's `minTrackingConfidence`).
 public func associateHandRects(tracked: [NormalizedRect], detected: [NormalizedRect],
-                               minSimilarityThreshold: Float) -> [NormalizedRect] {
-    var result = tracked
+                               minSimilarityThreshold: Float) -> [AssociatedRect] {
+    var result = tracked.enumerated().map { AssociatedRect($0.element, trackedIndex: $0.offset) }
     for rect in detected {
-        let overlaps = result.contains { intersectionOverUnion($0, rect) > minSimilarityThreshold }
-        if !overlaps { result.append(rect) }
+        let overlaps = result.contains { intersectionOverUnion($0.rect, rect) > minSimilarityThreshold }
+        if !overlaps { result.append(AssociatedRect(rect, trackedIndex: nil)) }
     }
     return result
 }

@@ -45,24 +45,73 @@ function label(ctx, text, x, y, mirrored) {
   ctx.restore();
 }
 
+// "#3 " for the i-th face or hand when the result has tracking ids (video and live stream), else "".
+function idPrefix(result, i) {
+  const ids = result.trackingIds;
+  return ids && ids[i] !== undefined ? `#${ids[i]} ` : "";
+}
+
+/** The face's x (the person's left), y (up) and z (forwards) axes of a head pose in degrees, as
+ *  picture directions (x right, y down) with their depth towards the viewer: the columns of
+ *  Rz(roll)·Ry(yaw)·Rx(-pitch), the library's convention (HeadPose). */
+export function poseAxes({ yaw, pitch, roll }) {
+  const y = yaw * Math.PI / 180, p = -pitch * Math.PI / 180, r = roll * Math.PI / 180;
+  const [cy, sy, cp, sp, cr, sr] = [Math.cos(y), Math.sin(y), Math.cos(p), Math.sin(p), Math.cos(r), Math.sin(r)];
+  // Rows of Rz·Ry·Rx.
+  const m = [
+    [cr * cy, cr * sy * sp - sr * cp, cr * sy * cp + sr * sp],
+    [sr * cy, sr * sy * sp + cr * cp, sr * sy * cp - cr * sp],
+    [-sy, cy * sp, cy * cp],
+  ];
+  return [0, 1, 2].map((k) => ({ dx: m[0][k], dy: -m[1][k], towardsViewer: m[2][k] }));
+}
+
+const AXIS_COLORS = ["#FF4040", "#40E640", "#4080FF"];
+
+// The head-pose gizmo: three axes from the nose tip (landmark 1), a third of the face long, back to front.
+function drawPose(ctx, face, pose, w, h) {
+  const xs = face.map((p) => p.x * w), ys = face.map((p) => p.y * h);
+  const length = Math.max(Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys)) / 3;
+  const nose = face[1];
+  const axes = poseAxes(pose);
+  const order = [0, 1, 2].sort((a, b) => axes[a].towardsViewer - axes[b].towardsViewer);
+  ctx.lineWidth = Math.max(3, w / 150);
+  for (const k of order) {
+    ctx.strokeStyle = AXIS_COLORS[k];
+    ctx.beginPath();
+    ctx.moveTo(nose.x * w, nose.y * h);
+    ctx.lineTo(nose.x * w + axes[k].dx * length, nose.y * h + axes[k].dy * length);
+    ctx.stroke();
+  }
+}
+
 // One drawing per task: (ctx, result, look) where look holds the canvas size, a dot radius, whether
 // the stage is mirrored and the connection lists.
 function drawFaceDetections(ctx, result, { w, h, radius, mirrored }) {
-  for (const d of result.detections || []) {
+  (result.detections || []).forEach((d, i) => {
     const box = d.boundingBox;
     ctx.strokeStyle = "#12b5cb";
     ctx.lineWidth = Math.max(2, w / 200);
     ctx.strokeRect(box.originX, box.originY, box.width, box.height);
     dots(ctx, d.keypoints || [], "#FF3030", radius * 1.5, w, h);
     const score = d.categories && d.categories[0] ? d.categories[0].score : 0;
-    label(ctx, `face ${score.toFixed(2)}`, mirrored ? box.originX + box.width : box.originX, box.originY - 4, mirrored);
-  }
+    label(ctx, `${idPrefix(result, i)}face ${score.toFixed(2)}`, mirrored ? box.originX + box.width : box.originX, box.originY - 4, mirrored);
+  });
 }
 
-function drawFaceMeshes(ctx, result, { w, h, connections }) {
-  for (const face of result.faceLandmarks || []) {
+// Face meshes, each with its tracking id above it and, when head poses are output, its pose axes.
+function drawFaceMeshes(ctx, result, { w, h, mirrored, connections }) {
+  const faces = result.faceLandmarks || [];
+  const poses = result.headPoses && result.headPoses.length === faces.length ? result.headPoses : null;
+  faces.forEach((face, i) => {
     for (const [name, color, width] of FACE_STYLE) lines(ctx, face, connections.face[name], color, width, w, h);
-  }
+    if (poses) drawPose(ctx, face, poses[i], w, h);
+    const id = idPrefix(result, i).trim();
+    if (id) {
+      const xs = face.map((p) => p.x), ys = face.map((p) => p.y);
+      label(ctx, id, (mirrored ? Math.max(...xs) : Math.min(...xs)) * w, Math.min(...ys) * h - 8, mirrored);
+    }
+  });
 }
 
 // Hands with their handedness and, for the Gesture Recognizer, their top gesture.
@@ -72,11 +121,11 @@ function drawHands(ctx, result, { w, h, radius, mirrored, connections }) {
     dots(ctx, hand, "#FF0000", radius, w, h);
     const side = result.handedness && result.handedness[i] && result.handedness[i][0];
     const gesture = result.gestures && result.gestures[i] && result.gestures[i][0];
-    let text = side ? `${side.categoryName} ${side.score.toFixed(2)}` : "";
+    let text = idPrefix(result, i) + (side ? `${side.categoryName} ${side.score.toFixed(2)}` : "");
     if (gesture) text += ` · ${gesture.categoryName} ${gesture.score.toFixed(2)}`;
     const xs = hand.map((p) => p.x), ys = hand.map((p) => p.y);
     const x = (mirrored ? Math.max(...xs) : Math.min(...xs)) * w;
-    if (text) label(ctx, text, x, Math.min(...ys) * h - 8, mirrored);
+    if (text.trim()) label(ctx, text.trim(), x, Math.min(...ys) * h - 8, mirrored);
   });
 }
 
@@ -100,8 +149,40 @@ export function drawResult(canvas, task, result, connections, mirrored = false) 
   draw(ctx, result, { w, h, radius: Math.max(2, w / 250), mirrored, connections });
 }
 
-/** Shows the 52 blendshapes of the first face as a bar chart, and its transformation matrix. */
-export function showExtras(result, chart, matrix) {
+/** The faces or hands of a result, one line each, by tracking id when there are ids (else by place):
+ *  a face's pose and top three blendshapes, a hand's handedness and gesture. */
+export function objectLines(result) {
+  if (!result) return [];
+  const name = (i) => (result.trackingIds ? `#${result.trackingIds[i]}` : `${i + 1}.`);
+  const top = (c) => (c ? `${c.categoryName} ${c.score.toFixed(2)}` : "");
+  if (result.faceLandmarks) {
+    return result.faceLandmarks.map((_, i) => {
+      const parts = [`${name(i)} face`];
+      const pose = result.headPoses && result.headPoses.length === result.faceLandmarks.length ? result.headPoses[i] : null;
+      if (pose) parts.push(`yaw ${pose.yaw.toFixed(0)}° pitch ${pose.pitch.toFixed(0)}° roll ${pose.roll.toFixed(0)}°`);
+      const shapes = result.faceBlendshapes && result.faceBlendshapes[i];
+      if (shapes) {
+        const best = shapes.categories.filter((c) => c.categoryName !== "_neutral").sort((a, b) => b.score - a.score).slice(0, 3);
+        parts.push(best.map(top).join(", "));
+      }
+      return parts.join(" · ");
+    });
+  }
+  if (result.detections) return result.detections.map((d, i) => `${name(i)} face ${d.categories[0] ? d.categories[0].score.toFixed(2) : ""}`);
+  const hands = result.landmarks || [];
+  const gestures = result.gestures && result.gestures.length === hands.length ? result.gestures : null;
+  return hands.map((_, i) => [`${name(i)} hand`, top(result.handedness && result.handedness[i] && result.handedness[i][0]),
+    gestures ? top(gestures[i][0]) : ""].filter((t) => t).join(" · "));
+}
+
+/** Lists the result's faces or hands by id (`objects`), shows the 52 blendshapes of the first face as
+ *  a bar chart, and its transformation matrix. */
+export function showExtras(result, chart, matrix, objects) {
+  objects.replaceChildren(...objectLines(result).map((text) => {
+    const item = document.createElement("li");
+    item.textContent = text;
+    return item;
+  }));
   chart.replaceChildren();
   matrix.textContent = "";
   const shapes = result && result.faceBlendshapes && result.faceBlendshapes[0];

@@ -36,5 +36,5 @@ export function showResult(canvas, result, mirrored) {
   } catch (error) {
     setStatus("error", `Error: ${error.message}`);
   }
-  showExtras(result, $("blendshapes"), $("matrix"));
+  showExtras(result, $("blendshapes"), $("matrix"), $("objects"));
 }

@@ -7,6 +7,13 @@ import VisionCore
 /// MediaPipe for iOS: `detect(image:)`, `detect(videoFrame:timestampInMilliseconds:)` and
 /// `detectAsync(image:timestampInMilliseconds:)`, each allowed only in its running mode.
 /// Boxes are in pixels of the upright image (`MPImage.width` × `height`), keypoints normalized to it.
+///
+/// Tracking ids (video and live stream): every frame is detected afresh, and a face whose box
+/// overlaps a box of the previous frame by an IoU above `minSuppressionThreshold` (the overlap that
+/// makes two detections one face) keeps that face's id, largest overlaps first; any other face
+/// takes the next unused id, counting from 0 (`reset()` starts over). There is no re-identification
+/// by appearance: a face lost for a frame comes back with a new id. Detections are ordered by id in
+/// video and live stream (the order the faces appeared in), best first in image mode.
 public final class FaceDetector: DetectingVisionTask {
     /// The machinery running the task's frames (``VisionTask``).
     public let _taskCore: TaskCore<FaceDetector, FaceDetectorResult>
@@ -21,6 +28,9 @@ public final class FaceDetector: DetectingVisionTask {
     public init(options: FaceDetectorOptions) throws {
         try FaceDetectorOptions.taskDescription.validate(options)
         let base = options.baseOptions
+        // A face overlapping one of the previous frame's by more than the suppression threshold (the
+        // overlap that makes two detections one face) is that face.
+        let ids = options.runningMode == .image ? nil : DetectionIds(minOverlap: options.minSuppressionThreshold)
         _taskCore = try TaskCore(
             taskName: "FaceDetector", verb: "detect", runningMode: options.runningMode,
             delegateOption: "faceDetectorLiveStreamDelegate",
@@ -32,22 +42,25 @@ public final class FaceDetector: DetectingVisionTask {
                                                       maxDecompressedBytes: base.maxDecompressedBundleBytes)
                 return try FaceDetectionGraph(model: model, name: base.modelAssetName, numThreads: base.numThreads,
                                               minScoreThreshold: options.minDetectionConfidence,
-                                              minSuppressionThreshold: options.minSuppressionThreshold)
+                                              minSuppressionThreshold: options.minSuppressionThreshold,
+                                              ids: ids)
             },
-            result: { Self.result($0, in: $1) })
+            result: { Self.result($0, in: $1, tracks: ids != nil) })
         _taskCore.attach(self)
     }
 }
 
 extension FaceDetector {
-    /// The detector's result for one frame: the graph's detections with boxes in pixels.
-    private static func result(_ detections: [RelativeDetection], in frame: FrameContext) -> FaceDetectorResult {
-        let detections = detections.map { d in
+    /// The detector's result for one frame: the graph's detections with boxes in pixels, and their
+    /// tracking ids when `tracks` (video and live stream).
+    private static func result(_ faces: [DetectedFace], in frame: FrameContext, tracks: Bool) -> FaceDetectorResult {
+        let detections = faces.map(\.detection).map { d in
             Detection(
                 categories: [ResultCategory(index: d.classIndex, score: d.score, categoryName: nil, displayName: nil)],
                 boundingBox: d.pixelBox(imageWidth: frame.width, imageHeight: frame.height),
                 keypoints: d.keypoints.map { NormalizedKeypoint(location: CGPoint(x: Double($0.x), y: Double($0.y))) })
         }
-        return FaceDetectorResult(detections: detections, timestampInMilliseconds: frame.timestampInMilliseconds)
+        return FaceDetectorResult(detections: detections, trackingIds: tracks ? faces.compactMap(\.trackingId) : nil,
+                                  timestampInMilliseconds: frame.timestampInMilliseconds)
     }
 }

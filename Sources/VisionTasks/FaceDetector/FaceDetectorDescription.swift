@@ -21,7 +21,7 @@ extension FaceDetectorOptions {
             + "or a .task bundle holding face_detector.tflite.",
         preferredModels: ["blaze_face_short_range.tflite", "face_landmarker.task"],
         options: [Declared.minDetectionConfidence.option, Declared.minSuppressionThreshold.option],
-        outputs: ["detections"], foundNoun: "faces")
+        outputs: ["detections", "trackingIds"], foundNoun: "faces")
 }
 
 extension FaceDetectorOptions: DescribedOptions {}

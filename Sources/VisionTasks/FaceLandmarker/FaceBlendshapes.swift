@@ -1,6 +1,6 @@
 /// What MediaPipe's `FaceBlendshapesGraph` feeds to `face_blendshapes.tflite` and how it names the
 /// model's 52 outputs.
-enum FaceBlendshapes {
+package enum FaceBlendshapes {
     /// The 146 face-mesh landmarks (of 478) the blendshapes model reads, in its input order.
     static let landmarkSubset: [Int] = [
         0, 1, 4, 5, 6, 7, 8, 10, 13, 14, 17, 21, 33, 37, 39, 40, 46, 52, 53, 54, 55, 58, 61, 63, 65, 66,
@@ -14,7 +14,7 @@ enum FaceBlendshapes {
     ]
 
     /// The 52 blendshape categories, in the model's output order (the category index is the position).
-    static let names: [String] = [
+    package static let names: [String] = [
         "_neutral", "browDownLeft", "browDownRight", "browInnerUp", "browOuterUpLeft", "browOuterUpRight",
         "cheekPuff", "cheekSquintLeft", "cheekSquintRight", "eyeBlinkLeft", "eyeBlinkRight",
         "eyeLookDownLeft", "eyeLookDownRight", "eyeLookInLeft", "eyeLookInRight", "eyeLookOutLeft",

@@ -6,6 +6,13 @@ import VisionErrors
 /// Landmarker does, with the API of MediaPipe for iOS: `detect(image:)`,
 /// `detect(videoFrame:timestampInMilliseconds:)` and `detectAsync(image:timestampInMilliseconds:)`,
 /// each allowed only in its running mode. Landmarks are normalized to the upright image.
+///
+/// Tracking ids (video and live stream): each face keeps its id while it is tracked from frame to
+/// frame (a new detection overlapping a tracked face by more than `minTrackingConfidence` continues
+/// it); a face that appears, or reappears after being lost, takes the next unused id, counting from
+/// 0 (`reset()` starts over). There is no re-identification by appearance. Faces are ordered by id in
+/// video and live stream (the order they appeared in, so it does not flip between frames), in the
+/// detector's order in image mode.
 public final class FaceLandmarker: DetectingVisionTask {
     /// The machinery running the task's frames (``VisionTask``).
     public let _taskCore: TaskCore<FaceLandmarker, FaceLandmarkerResult>
@@ -21,6 +28,8 @@ public final class FaceLandmarker: DetectingVisionTask {
     public init(options: FaceLandmarkerOptions) throws {
         try FaceLandmarkerOptions.taskDescription.validate(options)
         let settings = FaceLandmarkerGraph.Settings(options)
+        let outputs = (tracks: settings.tracks, matrixes: settings.outputFacialTransformationMatrixes,
+                       headPoses: settings.outputHeadPoses)
         _taskCore = try TaskCore(
             taskName: "FaceLandmarker", verb: "detect", runningMode: options.runningMode,
             delegateOption: "faceLandmarkerLiveStreamDelegate",
@@ -31,7 +40,7 @@ public final class FaceLandmarker: DetectingVisionTask {
                 return try FaceLandmarkerGraph(bundle: bundle, name: bundle.name, settings: settings,
                                                faceDetector: try Self.faceDetectorModel(options))
             },
-            result: { Self.result($0, in: $1) })
+            result: { Self.result($0, in: $1, outputs: outputs) })
         _taskCore.attach(self)
     }
 }
@@ -51,13 +60,17 @@ extension FaceLandmarker {
                                           maxDecompressedBytes: base.maxDecompressedBundleBytes), path)
     }
 
-    /// The landmarker's result for one frame: the graph's faces as public types. A face whose
-    /// geometry gives no matrix has none, so the matrices may be fewer than the faces.
-    private static func result(_ faces: [FaceObservation], in frame: FrameContext) -> FaceLandmarkerResult {
+    /// The landmarker's result for one frame: the graph's faces as public types, with the matrices and
+    /// head poses `outputs` asks for. A face whose geometry gives no matrix has neither, so they may
+    /// be fewer than the faces. `outputs.tracks` (video and live stream): the faces' tracking ids go with them.
+    private static func result(_ faces: [FaceObservation], in frame: FrameContext,
+                               outputs: (tracks: Bool, matrixes: Bool, headPoses: Bool)) -> FaceLandmarkerResult {
         FaceLandmarkerResult(
             faceLandmarks: faces.map { $0.landmarks.map { NormalizedLandmark(x: $0.x, y: $0.y, z: $0.z) } },
             faceBlendshapes: faces.compactMap(\.blendshapes),
-            facialTransformationMatrixes: faces.compactMap(\.transformationMatrix),
+            facialTransformationMatrixes: outputs.matrixes ? faces.compactMap(\.transformationMatrix) : [],
+            headPoses: outputs.headPoses ? faces.compactMap { $0.transformationMatrix.flatMap(HeadPose.init) } : nil,
+            trackingIds: outputs.tracks ? faces.compactMap(\.trackingId) : nil,
             timestampInMilliseconds: frame.timestampInMilliseconds)
     }
 }
@@ -70,6 +83,7 @@ extension FaceLandmarkerGraph.Settings {
                   minTrackingConfidence: options.minTrackingConfidence,
                   outputFaceBlendshapes: options.outputFaceBlendshapes,
                   outputFacialTransformationMatrixes: options.outputFacialTransformationMatrixes,
+                  outputHeadPoses: options.outputHeadPoses,
                   tracks: options.runningMode != .image, numThreads: options.baseOptions.numThreads)
     }
 }

@@ -32,6 +32,11 @@ extension FaceLandmarkerOptions {
             label: "Transformation matrices", help: "Output each face's 4×4 facial transformation matrix (row-major).",
             default: false,
             get: { $0.outputFacialTransformationMatrixes }, set: { $0.outputFacialTransformationMatrixes = $1 })
+        /// `outputHeadPoses`.
+        public static let outputHeadPoses = DeclaredOption<FaceLandmarkerOptions, Bool>(
+            "output-head-poses", property: "outputHeadPoses", label: "Head poses",
+            help: "Output each face's yaw, pitch and roll in degrees (from its transformation matrix).", default: false,
+            get: { $0.outputHeadPoses }, set: { $0.outputHeadPoses = $1 })
         /// `faceDetectorModelAssetPath`.
         public static let faceDetectorModelAssetPath = DeclaredOption<FaceLandmarkerOptions, String?>(
             "face-detector-model", property: "faceDetectorModelAssetPath", label: "Face detector",
@@ -50,8 +55,9 @@ extension FaceLandmarkerOptions {
         options: [Declared.numFaces.option, Declared.minFaceDetectionConfidence.option,
                   Declared.minFacePresenceConfidence.option, Declared.minTrackingConfidence.option,
                   Declared.outputFaceBlendshapes.option, Declared.outputFacialTransformationMatrixes.option,
-                  Declared.faceDetectorModelAssetPath.option],
-        outputs: ["faceLandmarks", "faceBlendshapes", "facialTransformationMatrixes"], foundNoun: "faces")
+                  Declared.outputHeadPoses.option, Declared.faceDetectorModelAssetPath.option],
+        outputs: ["faceLandmarks", "faceBlendshapes", "facialTransformationMatrixes", "headPoses", "trackingIds"],
+        foundNoun: "faces")
 }
 
 extension FaceLandmarkerOptions: DescribedOptions {}

@@ -10,8 +10,11 @@ package struct FaceObservation {
     package var landmarks: [SIMD3<Float>]
     /// The 52 blendshape scores, when the graph computes them.
     package var blendshapes: Classifications?
-    /// The facial transformation matrix, when the graph computes them and the face gives one.
+    /// The facial transformation matrix, when the graph computes them (for the matrices or the head
+    /// poses) and the face gives one.
     package var transformationMatrix: TransformMatrix?
+    /// The face's tracking id (video and live stream; nil in image mode).
+    package var trackingId: Int?
 }
 
 /// MediaPipe's face landmarker graph for one frame at a time: face detection → face rect (eye
@@ -42,6 +45,8 @@ package final class FaceLandmarkerGraph: TaskGraph {
         package var outputFaceBlendshapes: Bool
         /// Whether each face gets its transformation matrix.
         package var outputFacialTransformationMatrixes: Bool
+        /// Whether each face gets its head pose (which needs its transformation matrix).
+        package var outputHeadPoses: Bool
         /// Whether frames form a stream (video, live stream): tracking and smoothing on.
         package var tracks: Bool
         /// The threads of each model.
@@ -59,13 +64,15 @@ package final class FaceLandmarkerGraph: TaskGraph {
 
     /// Loads the models of a `face_landmarker.task` bundle (`name` names it in errors): the detector,
     /// the landmark model, and the blendshapes model and geometry metadata when the settings ask
-    /// for them; `faceDetector`, when given, replaces the bundle's detector (BlazeFace full range, say).
-    /// Throws `invalidBundle` when one of those entries is missing and the models' load errors.
+    /// for them (the geometry for the matrices or the head poses); `faceDetector`, when given, replaces
+    /// the bundle's detector (BlazeFace full range, say). Throws `invalidBundle` when one of those
+    /// entries is missing and the models' load errors.
     package init(bundle: ModelBundle, name: String, settings: Settings,
                  faceDetector: (model: TFLiteModel, name: String)? = nil) throws {
         var entries = [FaceDetectionGraph.bundleEntry, Self.landmarksEntry]
         if settings.outputFaceBlendshapes { entries.append(FaceBlendshapesModel.bundleEntry) }
-        if settings.outputFacialTransformationMatrixes { entries.append(Self.geometryEntry) }
+        let needsGeometry = settings.outputFacialTransformationMatrixes || settings.outputHeadPoses
+        if needsGeometry { entries.append(Self.geometryEntry) }
         try bundle.requireEntries(entries, kind: "face landmarker", name: name)
         let numThreads = settings.numThreads
         let (detectorModel, detectorName) = try faceDetector
@@ -85,12 +92,12 @@ package final class FaceLandmarkerGraph: TaskGraph {
         blendshapesModel = try settings.outputFaceBlendshapes ? FaceBlendshapesModel(
             model: try bundle.model(named: FaceBlendshapesModel.bundleEntry),
             name: "\(name): \(FaceBlendshapesModel.bundleEntry)", numThreads: numThreads) : nil
-        geometry = settings.outputFacialTransformationMatrixes ? FaceGeometryPipeline(metadata: try FaceGeometryMetadata(
+        geometry = needsGeometry ? FaceGeometryPipeline(metadata: try FaceGeometryMetadata(
             data: try bundle.data(named: Self.geometryEntry), name: "\(name): \(Self.geometryEntry)")) : nil
         minFacePresenceConfidence = settings.minFacePresenceConfidence
         let minTrackingConfidence = settings.minTrackingConfidence
         faces = TrackedRects(maxCount: settings.numFaces, tracks: settings.tracks) { tracked, detected in
-            associateRects([tracked, detected], minSimilarityThreshold: minTrackingConfidence)
+            associateRects(tracked: tracked, detected: detected, minSimilarityThreshold: minTrackingConfidence)
         }
         if settings.tracks && settings.numFaces == 1 {
             let s = FaceLandmarksROI.smoothing
@@ -104,11 +111,12 @@ package final class FaceLandmarkerGraph: TaskGraph {
         smoother?.reset()
     }
 
-    /// The faces in one upright image or frame, in MediaPipe's order (tracked faces first).
+    /// The faces in one upright image or frame: in image mode in the detector's order, in video and
+    /// live stream by tracking id.
     package func process(_ frame: FrameContext) throws -> [FaceObservation] {
         let (width, height) = (frame.width, frame.height)
         let minFacePresenceConfidence = minFacePresenceConfidence
-        var landmarks = try faces.process(
+        var faces = try self.faces.process(
             detect: { try detector.faceRects(frame) },
             observe: { rects in
                 // Two faces may be looked at at once, each with a model of its own.
@@ -120,21 +128,22 @@ package final class FaceLandmarkerGraph: TaskGraph {
             },
             nextRect: { faceRect(fromLandmarks: $0, imageWidth: width, imageHeight: height) })
         if var smoother {
-            if let face = landmarks.first {
+            if let (face, id) = faces.first {
                 // Every face has the model's 478 landmarks, so the smoother always takes them.
-                landmarks = [smoother.smooth(face, imageWidth: width, imageHeight: height,
-                                             timestampMicroseconds: Int64(frame.timestampInMilliseconds) * 1000) ?? face]
+                faces = [(smoother.smooth(face, imageWidth: width, imageHeight: height,
+                                          timestampMicroseconds: Int64(frame.timestampInMilliseconds) * 1000) ?? face, id)]
             } else {
                 smoother.reset()
             }
             self.smoother = smoother
         }
-        return try landmarks.map { face in
+        return try faces.map { face, id in
             FaceObservation(
                 landmarks: face,
                 blendshapes: try blendshapesModel?.classify(face, imageWidth: width, imageHeight: height),
                 transformationMatrix: try geometry?.poseTransform(landmarks: face, imageWidth: width, imageHeight: height)
-                    .flatMap { TransformMatrix(rows: 4, columns: 4, data: $0) })
+                    .flatMap { TransformMatrix(rows: 4, columns: 4, data: $0) },
+                trackingId: id)
         }
     }
 }

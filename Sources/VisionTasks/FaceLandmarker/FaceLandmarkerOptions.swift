@@ -25,6 +25,9 @@ public final class FaceLandmarkerOptions: VisionTaskOptions {
     public var outputFaceBlendshapes: Bool
     /// Whether results carry each face's 4×4 facial transformation matrix (default false).
     public var outputFacialTransformationMatrixes: Bool
+    /// Whether results carry each face's yaw, pitch and roll (`HeadPose`), computed from its facial
+    /// transformation matrix (default false).
+    public var outputHeadPoses: Bool
     /// A face detector model file (`.tflite`, or a `.task` holding `face_detector.tflite`) to use
     /// instead of the bundle's BlazeFace short range: `face_detection_full_range_sparse.tflite` finds
     /// faces up to about five metres away (default nil: the bundle's). VisionTasks' extension.
@@ -33,7 +36,7 @@ public final class FaceLandmarkerOptions: VisionTaskOptions {
     public weak var faceLandmarkerLiveStreamDelegate: (any FaceLandmarkerLiveStreamDelegate)?
 
     /// Creates options with MediaPipe's defaults (`Declared`): image mode, one face, confidences 0.5, no
-    /// blendshapes or matrices.
+    /// blendshapes, matrices or head poses.
     public init(baseOptions: BaseOptions = BaseOptions(), runningMode: RunningMode = .image,
                 numFaces: Int = Declared.numFaces.defaultValue,
                 minFaceDetectionConfidence: Float = Declared.minFaceDetectionConfidence.defaultValue,
@@ -41,6 +44,7 @@ public final class FaceLandmarkerOptions: VisionTaskOptions {
                 minTrackingConfidence: Float = Declared.minTrackingConfidence.defaultValue,
                 outputFaceBlendshapes: Bool = Declared.outputFaceBlendshapes.defaultValue,
                 outputFacialTransformationMatrixes: Bool = Declared.outputFacialTransformationMatrixes.defaultValue,
+                outputHeadPoses: Bool = Declared.outputHeadPoses.defaultValue,
                 faceDetectorModelAssetPath: String? = Declared.faceDetectorModelAssetPath.defaultValue) {
         self.numFaces = numFaces
         self.minFaceDetectionConfidence = minFaceDetectionConfidence
@@ -48,6 +52,7 @@ public final class FaceLandmarkerOptions: VisionTaskOptions {
         self.minTrackingConfidence = minTrackingConfidence
         self.outputFaceBlendshapes = outputFaceBlendshapes
         self.outputFacialTransformationMatrixes = outputFacialTransformationMatrixes
+        self.outputHeadPoses = outputHeadPoses
         self.faceDetectorModelAssetPath = faceDetectorModelAssetPath
         super.init(baseOptions: baseOptions, runningMode: runningMode)
     }

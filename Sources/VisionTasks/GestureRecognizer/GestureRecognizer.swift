@@ -21,6 +21,7 @@ public final class GestureRecognizer: VisionTask {
     public init(options: GestureRecognizerOptions) throws {
         try GestureRecognizerOptions.taskDescription.validate(options)
         let settings = options.handLandmarkerSettings()
+        let tracks = settings.tracks
         _taskCore = try TaskCore(
             taskName: "GestureRecognizer", verb: "recognize", runningMode: options.runningMode,
             delegateOption: "gestureRecognizerLiveStreamDelegate",
@@ -32,7 +33,7 @@ public final class GestureRecognizer: VisionTask {
                                                   cannedOptions: options.cannedGesturesClassifierOptions,
                                                   customOptions: options.customGesturesClassifierOptions)
             },
-            result: { Self.result($0, in: $1) })
+            result: { Self.result($0, in: $1, tracks: tracks) })
         _taskCore.attach(self)
     }
 
@@ -72,19 +73,21 @@ extension GestureRecognizer {
     /// MediaPipe 1.2.2 assembles it: its CombinedPredictionCalculator sends no packet for such a
     /// hand and the EndLoop collecting the gestures skips it, so `gestures` lists only the hands that
     /// got one (in hand order) while the hand lists keep every hand; when no hand got one, no
-    /// gesture packet is sent and the whole result is empty.
-    static func result(_ observations: [GestureObservation], in frame: FrameContext) -> GestureRecognizerResult {
+    /// gesture packet is sent and the whole result is empty. `tracks` (video and live stream): the
+    /// hands' tracking ids go with them.
+    static func result(_ observations: [GestureObservation], in frame: FrameContext, tracks: Bool) -> GestureRecognizerResult {
         let timestamp = frame.timestampInMilliseconds
         let gestureLists = observations.compactMap(\.gesture).map {
             [ResultCategory(index: -1, score: $0.score, categoryName: $0.label, displayName: "")]
         }
         guard !gestureLists.isEmpty else {
             return GestureRecognizerResult(gestures: [], handedness: [], landmarks: [], worldLandmarks: [],
-                                           timestampInMilliseconds: timestamp)
+                                           trackingIds: tracks ? [] : nil, timestampInMilliseconds: timestamp)
         }
         return GestureRecognizerResult(gestures: gestureLists, handedness: observations.map(\.hand.handednessCategories),
                                        landmarks: observations.map(\.hand.normalizedLandmarks),
                                        worldLandmarks: observations.map(\.hand.publicWorldLandmarks),
+                                       trackingIds: tracks ? observations.compactMap(\.hand.trackingId) : nil,
                                        timestampInMilliseconds: timestamp)
     }
 }

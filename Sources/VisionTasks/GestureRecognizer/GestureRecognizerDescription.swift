@@ -90,7 +90,7 @@ extension GestureRecognizerOptions {
             + classifierOptions("custom", property: "customGesturesClassifierOptions",
                                 held: { $0.customGesturesClassifierOptions }, make: { $0.customClassifier })
             + [displayNamesLocale],
-        outputs: ["gestures", "landmarks", "worldLandmarks", "handedness"], foundNoun: "hands")
+        outputs: ["gestures", "landmarks", "worldLandmarks", "handedness", "trackingIds"], foundNoun: "hands")
 }
 
 private extension String {

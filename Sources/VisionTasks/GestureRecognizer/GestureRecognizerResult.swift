@@ -12,12 +12,16 @@ public struct GestureRecognizerResult: Codable, Sendable, Equatable {
     public let landmarks: [[NormalizedLandmark]]
     /// Per hand, the same 21 landmarks in metres, origin at the hand's centre.
     public let worldLandmarks: [[Landmark]]
+    /// Per hand, its tracking id, parallel to `landmarks` (video and live stream; nil in image mode,
+    /// and then absent from the JSON). See `HandLandmarker` for how ids are kept and the hands ordered.
+    public let trackingIds: [Int]?
     /// The frame's timestamp (0 in image mode).
     public let timestampInMilliseconds: Int
 
     /// Creates a result.
     public init(gestures: [[ResultCategory]], handedness: [[ResultCategory]], landmarks: [[NormalizedLandmark]],
-                worldLandmarks: [[Landmark]], timestampInMilliseconds: Int) {
+                worldLandmarks: [[Landmark]], trackingIds: [Int]? = nil, timestampInMilliseconds: Int) {
+        self.trackingIds = trackingIds
         self.gestures = gestures
         self.handedness = handedness
         self.landmarks = landmarks

@@ -5,6 +5,12 @@ import VisionCore
 /// `detectAsync(image:timestampInMilliseconds:)`, each allowed only in its running mode. In video and
 /// live-stream mode hands are tracked from frame to frame. Handedness labels are MediaPipe's,
 /// which its documentation says assume a mirrored (front-camera) picture.
+///
+/// Tracking ids (video and live stream): each hand keeps its id while it is tracked from frame to
+/// frame; a hand that appears, or reappears after being lost, takes the next unused id, counting
+/// from 0 (`reset()` starts over). There is no re-identification by appearance. Hands are ordered by
+/// id in video and live stream (the order they appeared in, so it does not flip between frames), in
+/// the palm detector's order in image mode. The Gesture Recognizer's hands are the same.
 public final class HandLandmarker: DetectingVisionTask {
     /// The machinery running the task's frames (``VisionTask``).
     public let _taskCore: TaskCore<HandLandmarker, HandLandmarkerResult>
@@ -20,6 +26,7 @@ public final class HandLandmarker: DetectingVisionTask {
     public init(options: HandLandmarkerOptions) throws {
         try HandLandmarkerOptions.taskDescription.validate(options)
         let settings = options.handLandmarkerSettings()
+        let tracks = settings.tracks
         _taskCore = try TaskCore(
             taskName: "HandLandmarker", verb: "detect", runningMode: options.runningMode,
             delegateOption: "handLandmarkerLiveStreamDelegate",
@@ -29,17 +36,19 @@ public final class HandLandmarker: DetectingVisionTask {
                 let bundle = try options.baseOptions.loadTaskBundle(task: "HandLandmarker")
                 return try HandLandmarkerGraph(bundle: bundle, name: bundle.name, settings: settings)
             },
-            result: { Self.result($0, in: $1) })
+            result: { Self.result($0, in: $1, tracks: tracks) })
         _taskCore.attach(self)
     }
 }
 
 extension HandLandmarker {
-    /// The landmarker's result for one frame: the graph's hands as public types.
-    private static func result(_ hands: [HandObservation], in frame: FrameContext) -> HandLandmarkerResult {
+    /// The landmarker's result for one frame: the graph's hands as public types, with their tracking
+    /// ids when `tracks` (video and live stream).
+    private static func result(_ hands: [HandObservation], in frame: FrameContext, tracks: Bool) -> HandLandmarkerResult {
         HandLandmarkerResult(landmarks: hands.map(\.normalizedLandmarks),
                              worldLandmarks: hands.map(\.publicWorldLandmarks),
                              handedness: hands.map(\.handednessCategories),
+                             trackingIds: tracks ? hands.compactMap(\.trackingId) : nil,
                              timestampInMilliseconds: frame.timestampInMilliseconds)
     }
 }

@@ -37,7 +37,7 @@ extension HandLandmarkerOptions {
         modelHelp: "the hand landmarker bundle, hand_landmarker.task.",
         preferredModels: ["hand_landmarker.task"],
         options: Declared.all,
-        outputs: ["landmarks", "worldLandmarks", "handedness"], foundNoun: "hands")
+        outputs: ["landmarks", "worldLandmarks", "handedness", "trackingIds"], foundNoun: "hands")
 }
 
 extension HandLandmarkerOptions: DescribedOptions {}

@@ -13,6 +13,8 @@ package struct HandObservation: Sendable {
     package var handedness: Classification
     /// The ROI this hand gives the next frame.
     package var nextRect: NormalizedRect
+    /// The hand's tracking id (video and live stream; nil in image mode).
+    package var trackingId: Int?
 }
 
 /// MediaPipe's hand landmarker graph over a `hand_landmarker.task` bundle: palm detection → hand
@@ -78,7 +80,8 @@ package final class HandLandmarkerGraph: TaskGraph {
         hands.reset()
     }
 
-    /// The hands in one upright image or frame, in MediaPipe's order (tracked hands first).
+    /// The hands in one upright image or frame: in image mode in the palm detector's order, in video
+    /// and live stream by tracking id.
     package func process(_ frame: FrameContext) throws -> [HandObservation] {
         try hands.process(
             detect: { try palms.handRects(frame) },
@@ -87,11 +90,13 @@ package final class HandLandmarkerGraph: TaskGraph {
                     try Self.observe(frame, in: rect, with: model, minHandPresenceConfidence: minHandPresenceConfidence)
                 }
             },
-            deduplicate: { found in
-                let duplicates = duplicateHandIndices(found.map(\.landmarks), imageWidth: frame.width, imageHeight: frame.height)
-                return found.enumerated().filter { !duplicates.contains($0.offset) }.map(\.element)
-            },
-            nextRect: \.nextRect)
+            duplicates: { duplicateHandIndices($0.map(\.landmarks), imageWidth: frame.width, imageHeight: frame.height) },
+            nextRect: \.nextRect
+        ).map { hand, id in
+            var hand = hand
+            hand.trackingId = id
+            return hand
+        }
     }
 
     /// The hand landmark model on `rect`; nil when the hand is not present (presence score not above

@@ -8,15 +8,19 @@ public struct HandLandmarkerResult: Codable, Sendable, Equatable {
     public let worldLandmarks: [[Landmark]]
     /// Per hand, "Left" or "Right" with its score (MediaPipe's labels; see `HandLandmarker`).
     public let handedness: [[ResultCategory]]
+    /// Per hand, its tracking id, parallel to `landmarks` (video and live stream; nil in image mode,
+    /// and then absent from the JSON). See `HandLandmarker` for how ids are kept and the hands ordered.
+    public let trackingIds: [Int]?
     /// The frame's timestamp (0 in image mode).
     public let timestampInMilliseconds: Int
 
     /// Creates a result.
     public init(landmarks: [[NormalizedLandmark]], worldLandmarks: [[Landmark]], handedness: [[ResultCategory]],
-                timestampInMilliseconds: Int) {
+                trackingIds: [Int]? = nil, timestampInMilliseconds: Int) {
         self.landmarks = landmarks
         self.worldLandmarks = worldLandmarks
         self.handedness = handedness
+        self.trackingIds = trackingIds
         self.timestampInMilliseconds = timestampInMilliseconds
     }
 }

@@ -2,19 +2,26 @@ import VisionCore
 
 /// MediaPipe's tracking loop, shared by the face and hand landmarkers: in video and live-stream
 /// mode the detector runs only while fewer than `maxCount` objects are tracked, its rects are
-/// associated with the rects the previous frame's landmarks gave, and each object found in this
+/// associated with the rects the previous frame's objects gave, and each object found in this
 /// frame gives the next frame's rect. In image mode every frame is detected afresh.
+///
+/// Tracking ids (video and live stream): an object keeps the id of the tracked rect it continues (a
+/// detection replacing a tracked rect continues it); an object that appears, or reappears after
+/// being lost, takes the next unused id. Ids count from 0; `reset()` starts them over. There is no
+/// re-identification by appearance.
 ///
 /// Not thread-safe: it holds the tracked rects; callers serialize use (the task runner does).
 package struct TrackedRects {
     /// How detected rects are merged with tracked ones (the graph's association calculator).
-    package typealias Association = (_ tracked: [NormalizedRect], _ detected: [NormalizedRect]) -> [NormalizedRect]
+    package typealias Association = (_ tracked: [NormalizedRect], _ detected: [NormalizedRect]) -> [AssociatedRect]
 
     private let maxCount: Int
     private let tracks: Bool
     private let associate: Association
-    /// The rects the previous frame's objects give for this frame (video and live stream).
-    private var tracked: [NormalizedRect] = []
+    /// The rects the previous frame's objects give for this frame, with their ids (video and live stream).
+    private var tracked: [(rect: NormalizedRect, id: Int)] = []
+    /// The id the next new object takes.
+    private var nextId = 0
 
     /// A loop over at most `maxCount` objects; `tracks` for video and live stream.
     package init(maxCount: Int, tracks: Bool, associate: @escaping Association) {
@@ -23,24 +30,46 @@ package struct TrackedRects {
         self.associate = associate
     }
 
-    /// Forgets the tracked rects, so the next frame starts a new stream with detection.
+    /// Forgets the tracked rects, so the next frame starts a new stream with detection and ids from 0.
     package mutating func reset() {
         tracked = []
+        nextId = 0
     }
 
     /// One frame: the rects to look at (the detector's best `maxCount`, detected only while fewer
     /// than `maxCount` are tracked, associated with the tracked ones and again at most `maxCount`)
     /// → `observe` on them all (an entry per rect, nil: nothing there; the rects are independent,
-    /// so it may look at several at once) → `deduplicate` → the next frame's rects from `nextRect`
-    /// (nil: the object is not tracked further).
+    /// so it may look at several at once) → the objects `duplicates` names dropped → the next
+    /// frame's rects from `nextRect` (nil: the object is not tracked further).
+    ///
+    /// Returns the objects with their ids: in image mode in the detector's order with no ids; in
+    /// video and live stream ordered by id (the order they appeared in), so the order does not flip
+    /// from frame to frame.
     package mutating func process<Object>(detect: () throws -> [NormalizedRect],
                                           observe: ([NormalizedRect]) throws -> [Object?],
-                                          deduplicate: ([Object]) -> [Object] = { $0 },
-                                          nextRect: (Object) -> NormalizedRect?) rethrows -> [Object] {
+                                          duplicates: ([Object]) -> Set<Int> = { _ in [] },
+                                          nextRect: (Object) -> NormalizedRect?) rethrows -> [(object: Object, id: Int?)] {
         let detected = tracks && tracked.count >= maxCount ? [] : Array(try detect().prefix(maxCount))
-        let rects = tracks ? Array(associate(tracked, detected).prefix(maxCount)) : detected
-        let objects = deduplicate(try observe(rects).compactMap { $0 })
-        if tracks { tracked = objects.compactMap(nextRect) }
-        return objects
+        guard tracks else {
+            let objects = try observe(detected).compactMap { $0 }
+            let dropped = duplicates(objects)
+            return objects.indices.filter { !dropped.contains($0) }.map { (objects[$0], nil) }
+        }
+        let rects = Array(associate(tracked.map(\.rect), detected).prefix(maxCount))
+        let found = zip(try observe(rects.map(\.rect)), rects).compactMap { object, rect in
+            object.map { (object: $0, trackedIndex: rect.trackedIndex) }
+        }
+        let dropped = duplicates(found.map(\.object))
+        var objects: [(object: Object, id: Int)] = []
+        for (i, entry) in found.enumerated() where !dropped.contains(i) {
+            if let index = entry.trackedIndex {
+                objects.append((entry.object, tracked[index].id))
+            } else {
+                objects.append((entry.object, nextId))
+                nextId += 1
+            }
+        }
+        tracked = objects.compactMap { object, id in nextRect(object).map { ($0, id) } }
+        return objects.sorted { $0.id < $1.id }.map { ($0.object, $0.id) }
     }
 }

@@ -16,4 +16,13 @@ public enum ResultJSON {
     public static func encode<Value: Encodable>(_ value: Value) throws -> Data {
         Data(try ResultJSONWriter.encode(value))
     }
+
+    /// A number's text as the shared JSON writes it (its `description` without a trailing ".0"), so
+    /// other formats of a result (the CLI's CSV) give the same values; nil for NaN and infinities.
+    package static func numberText<F: BinaryFloatingPoint & LosslessStringConvertible>(_ value: F) -> String? {
+        guard value.isFinite else { return nil }
+        var text = value.description
+        if text.hasSuffix(".0") { text.removeLast(2) }
+        return text
+    }
 }

@@ -152,12 +152,10 @@ private final class JSONTree: Encoder {
     /// for NaN and infinities.
     private static func numberText<F: BinaryFloatingPoint & LosslessStringConvertible>(
         _ value: F, _ codingPath: [any CodingKey]) throws -> String {
-        guard value.isFinite else {
+        guard let text = ResultJSON.numberText(value) else {
             throw EncodingError.invalidValue(value, EncodingError.Context(
                 codingPath: codingPath, debugDescription: "Unable to encode \(F.self).\(value) directly in JSON."))
         }
-        var text = value.description
-        if text.hasSuffix(".0") { text.removeLast(2) }
         return text
     }
 

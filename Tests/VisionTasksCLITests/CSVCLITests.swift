@@ -1,0 +1,150 @@
+import Foundation
+import Testing
+
+/// `--format csv` end to end through the built tool (issue 27): the header, one row per face or hand
+/// (and one with success 0 for an image or frame with none), values equal to the JSON lines', and the
+/// batch options (`--output`/`--resume`, `--input-list`, `--shard`, `--video-list`). Exact: the cells
+/// are the JSON's numbers as text.
+@Suite(.serialized) struct CSVCLITests {
+    static let faceModel = CLIRun.models.appendingPathComponent("face_landmarker.task").path
+    static let detectorModel = CLIRun.models.appendingPathComponent("blaze_face_short_range.tflite").path
+    static let handModel = CLIRun.models.appendingPathComponent("hand_landmarker.task").path
+
+    /// A CSV text's rows, each a list of cells (RFC 4180 quoting).
+    static func parse(_ text: String) -> [[String]] {
+        var rows: [[String]] = [], row: [String] = [], cell = "", quoted = false
+        var chars = Array(text)[...]
+        while let c = chars.popFirst() {
+            if quoted {
+                if c == "\"" {
+                    if chars.first == "\"" { cell.append("\""); chars.removeFirst() } else { quoted = false }
+                } else { cell.append(c) }
+            } else if c == "\"" { quoted = true }
+            else if c == "," { row.append(cell); cell = "" }
+            else if c == "\n" { row.append(cell); rows.append(row); row = []; cell = "" }
+            else { cell.append(c) }
+        }
+        return rows
+    }
+
+    /// The rows as dictionaries by column name; checks every row has the header's width.
+    static func table(_ text: String) throws -> (header: [String], rows: [[String: String]]) {
+        let rows = parse(text)
+        let header = try #require(rows.first, "no header")
+        #expect(rows.dropFirst().allSatisfy { $0.count == header.count }, "rows must have \(header.count) cells")
+        return (header, rows.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(header, $0)) })
+    }
+
+    static func float(_ any: Any?) -> Float? { (any as? NSNumber)?.floatValue }
+
+    @Test func faceLandmarkerRowsEqualTheJSONLines() throws {
+        let images = ["astronaut.png", "woman_sitting.jpg", "hand_thumb_up.jpg"].map { CLIRun.fixtures.appendingPathComponent($0).path }
+        let options = ["face-landmarker", "--model", Self.faceModel, "--num-faces", "2", "--output-face-blendshapes",
+                       "--output-head-poses"] + images
+        let json = try CLIRun.run(options)
+        let csv = try CLIRun.run(options + ["--format", "csv"])
+        #expect(json.status == 0 && csv.status == 0, "\(csv.stderr)")
+        let (header, rows) = try Self.table(csv.stdout)
+        #expect(Array(header.prefix(10)) == ["input", "frame", "timestamp_ms", "success", "error", "index", "id", "yaw", "pitch", "roll"])
+        #expect(header[10] == "_neutral" && header[61] == "noseSneerRight" && header[62] == "x0" && header.last == "z477")
+        #expect(header.count == 10 + 52 + 478 * 3)
+        var expectedRows = 0
+        for line in json.lines {
+            let input = try #require(line["input"] as? String)
+            let result = try #require(line["result"] as? [String: Any])
+            let faces = try #require(result["faceLandmarks"] as? [[[String: Any]]])
+            let poses = try #require(result["headPoses"] as? [[String: Any]])
+            let blendshapes = try #require(result["faceBlendshapes"] as? [[String: Any]])
+            let mine = rows.filter { $0["input"] == input }
+            expectedRows += max(faces.count, 1)
+            if faces.isEmpty {
+                #expect(mine.count == 1 && mine[0]["success"] == "0" && mine[0]["x0"] == "" && mine[0]["index"] == "", "\(input)")
+                continue
+            }
+            #expect(mine.count == faces.count && mine.allSatisfy { $0["success"] == "1" && $0["id"] == "" && $0["frame"] == "" })
+            for (i, row) in mine.enumerated() {
+                #expect(row["index"] == String(i))
+                for k in [0, 1, 477] {
+                    #expect(Float(row["x\(k)"] ?? "") == Self.float(faces[i][k]["x"]) && Float(row["z\(k)"] ?? "") == Self.float(faces[i][k]["z"]))
+                }
+                for angle in ["yaw", "pitch", "roll"] {
+                    #expect(Float(row[angle] ?? "") == Self.float(poses[i][angle]), "\(input) face \(i) \(angle)")
+                }
+                let categories = try #require(blendshapes[i]["categories"] as? [[String: Any]])
+                for category in categories {
+                    let name = try #require(category["categoryName"] as? String)
+                    #expect(Float(row[name] ?? "") == Self.float(category["score"]), "\(name)")
+                }
+            }
+        }
+        #expect(rows.count == expectedRows && expectedRows >= 3, "a row per face and one for the image without")
+    }
+
+    @Test func videoRowsCarryFramesTimestampsAndIds() throws {
+        let dir = try CLIRun.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let video = dir.appendingPathComponent("hand.mp4")
+        try CLIRun.stillVideo(of: "hand_thumb_up.jpg", frames: 3, fps: 10, size: "640x520", to: video)
+        let options = ["hand-landmarker", "--model", Self.handModel, "--video", video.path]
+        let json = try CLIRun.run(options)
+        let csv = try CLIRun.run(options + ["--format", "csv"])
+        #expect(json.status == 0 && csv.status == 0, "\(csv.stderr)")
+        let (header, rows) = try Self.table(csv.stdout)
+        #expect(header.contains("handedness") && header.contains("world_z20"))
+        #expect(rows.count == json.lines.count && rows.count == 3)
+        for (row, line) in zip(rows, json.lines) {
+            let result = try #require(line["result"] as? [String: Any])
+            let hand = try #require((result["landmarks"] as? [[[String: Any]]])?.first)
+            #expect(row["frame"] == (line["frame"] as? Int).map(String.init))
+            #expect(row["timestamp_ms"] == (result["timestampInMilliseconds"] as? Int).map(String.init))
+            #expect(row["id"] == "0" && (result["trackingIds"] as? [Int]) == [0])
+            #expect(Float(row["x8"] ?? "") == Self.float(hand[8]["x"]))
+        }
+    }
+
+    @Test func batchOptionsWriteOneTableAndResumeIt() throws {
+        let dir = try CLIRun.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let images = try ["astronaut.png", "hand_thumb_up.jpg", "woman_sitting.jpg"].map { name in
+            let target = dir.appendingPathComponent("a,\(name)")   // a comma, to be quoted
+            try FileManager.default.copyItem(at: CLIRun.fixtures.appendingPathComponent(name), to: target)
+            return target.path
+        }
+        let list = dir.appendingPathComponent("list.txt")
+        try (images.joined(separator: "\n") + "\n").write(to: list, atomically: true, encoding: .utf8)
+        let out = dir.appendingPathComponent("faces.csv")
+        let base = ["face-detector", "--model", Self.detectorModel, "--format", "csv", "--output", out.path]
+        // Two shards into one file: one header, every input once.
+        for shard in ["0/2", "1/2"] {
+            let run = try CLIRun.run(base + ["--input-list", list.path, "--shard", shard])
+            #expect(run.status == 0, "\(run.stderr)")
+        }
+        let whole = try String(contentsOf: out, encoding: .utf8)
+        let (_, rows) = try Self.table(whole)
+        #expect(Set(rows.compactMap { $0["input"] }) == Set(images))
+        #expect(whole.components(separatedBy: "input,frame").count == 2, "one header")
+        // Resume: nothing to redo; a cut last row is removed and its input redone.
+        let again = try CLIRun.run(base + ["--input-list", list.path, "--resume"])
+        let afterResume = try String(contentsOf: out, encoding: .utf8)
+        #expect(again.status == 0 && afterResume == whole, "\(again.stderr)")
+        let cut = Data(whole.utf8).dropLast(5)
+        try Data(cut).write(to: out)
+        let redone = try CLIRun.run(base + ["--input-list", list.path, "--resume"])
+        #expect(redone.status == 0 && redone.stderr.contains("removed 1 line"), "\(redone.stderr)")
+        #expect(Set(try Self.table(String(contentsOf: out, encoding: .utf8)).rows.map { $0["input"] ?? "" }) == Set(images))
+        #expect(try Self.table(String(contentsOf: out, encoding: .utf8)).rows.count == rows.count)
+        // Another task's table is not appended to.
+        let other = try CLIRun.run(["hand-landmarker", "--model", Self.handModel, "--format", "csv", "--output", out.path, images[0]])
+        #expect(other.status != 0 && other.stderr.contains("CSV header"), "\(other.stderr)")
+
+        // --video-list: frame rows, then a closing row without a frame per video.
+        let video = dir.appendingPathComponent("face.mp4")
+        try CLIRun.stillVideo(of: "astronaut.png", frames: 2, fps: 10, to: video)
+        let videos = dir.appendingPathComponent("videos.txt")
+        try (video.path + "\n").write(to: videos, atomically: true, encoding: .utf8)
+        let run = try CLIRun.run(["face-detector", "--model", Self.detectorModel, "--format", "csv", "--video-list", videos.path])
+        let (_, videoRows) = try Self.table(run.stdout)
+        #expect(videoRows.map { $0["frame"] ?? "?" } == ["0", "1", ""] && videoRows.map { $0["id"] ?? "?" } == ["0", "0", ""],
+                "\(run.stdout.prefix(300))")
+    }
+}
