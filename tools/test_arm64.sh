@@ -5,15 +5,16 @@
 # model parity) and the tasks' parity tests there, timing each step.
 #   ARM64_CONFIG    debug or release (default: release with -enable-testing; a debug build's tests run
 #                   too slowly under emulation for the task parity tests)
-#   ARM64_TESTS     the swift test --filter (default: InferenceTests and the three task parity suites)
+#   ARM64_TARGETS   the test targets built (default InferenceTests,VisionTasksTests)
+#   ARM64_TESTS     the swift test --filter (default: InferenceTests and the task parity tests)
 # The server is left out (VISION_TASKS_NO_SERVER, see Package.swift): SwiftPM 6.2.3 cannot resolve
 # Hummingbird reliably. -disable-cross-import-overlays: Debian's swiftlang ships the
 # _Testing_Foundation module without its library.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 config=${ARM64_CONFIG:-release}
-tests=${ARM64_TESTS:-'InferenceTests|VisionTasksTests\.(FaceDetectorParityTests|FaceLandmarkerParityTests|HandParityTests)'}
-targets=InferenceTests,VisionTasksTests
+tests=${ARM64_TESTS:-'InferenceTests|VisionTasksTests\.(FaceDetectorParityTests|HandParityTests|faceLandmarkerMatchesMediaPipe)'}
+targets=${ARM64_TARGETS:-InferenceTests,VisionTasksTests}
 flags="-c $config -Xswiftc -Xfrontend -Xswiftc -disable-cross-import-overlays"
 [ "$config" = release ] && flags="$flags -Xswiftc -enable-testing"
 env="VISION_TASKS_NO_SERVER=1 VISION_TASKS_TEST_TARGETS=$targets"
