@@ -1,7 +1,7 @@
 # VisionTasks: `make demo` and `make test` set up what is missing, fetch the models and run.
 SWIFT ?= swift
 
-.PHONY: demo test setup models build release docs bench clean sanitize soak fuzz fuzz-ci loadtest
+.PHONY: demo test test-arm64 setup models build release docs bench clean sanitize soak fuzz fuzz-ci loadtest
 
 setup:
 	@bash tools/setup.sh
@@ -15,6 +15,7 @@ build: setup
 release: setup
 	$(SWIFT) build -c release
 
+# First the NEON kernels, cross-compiled for aarch64 and run under qemu against the portable path.
 # The run fails on any skipped test or parameterised test without cases (tools/check_test_run.py),
 # and tools/check_skip_check.sh proves that check fails on a corrupted reference file.
 # Then the browser test (chromium + Selenium) and the 60-second loopback load test of
@@ -23,6 +24,7 @@ release: setup
 LOAD_SECONDS ?= 60
 
 test: setup models
+	bash tools/test_neon_kernels.sh
 	$(SWIFT) build --build-tests
 	python3 tools/check_test_run.py -- $(SWIFT) test --skip-build
 	SWIFT=$(SWIFT) bash tools/check_skip_check.sh
@@ -30,6 +32,13 @@ test: setup models
 	python3 examples/spark/test_local.py --tool $$($(SWIFT) build --show-bin-path)/vision-tasks
 	python3 tools/browser_test.py .build/debug/vision-tasks
 	python3 tools/load_test.py --duration $(LOAD_SECONDS) --binary .build/debug/vision-tasks
+
+# Linux on ARM (not in CI: about an hour on 2 cores): makes the emulated Debian sid arm64 root if it
+# is missing (.build-arm64/root; qemu-user-static, binfmt-support and debootstrap on the host, swiftlang
+# inside), prints its `uname -m`, builds the package for aarch64 there and runs the engine's tests and
+# the tasks' parity tests (tools/test_arm64.sh). Needs root and the models.
+test-arm64: models
+	bash tools/test_arm64.sh
 
 # The DocC documentation of the VisionTasks library (getting-started article per task) in .build/docs.
 docs: setup

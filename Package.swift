@@ -124,6 +124,28 @@ if Context.environment["VISION_TASKS_FUZZ"] != nil {
     package.targets.append(.executableTarget(name: "vision-fuzz", dependencies: ["FuzzTargets"], path: "Fuzz/vision-fuzz"))
 }
 
+// VISION_TASKS_NO_SERVER=1 leaves out the server and what needs it: the VisionServer target, the
+// `vision-tasks` tool and their tests (and the tests elsewhere that run the tool), and the Hummingbird,
+// swift-nio and swift-log packages, which are then not resolved at all. The library products
+// (VisionTasks, VisionRender, VideoIO) and their tests build that way with SwiftPM 6.2.3, whose
+// package-traits resolution of Hummingbird fails ("product 'Configuration' required by package
+// 'hummingbird' target 'HummingbirdTLS' not found"); `make test-arm64` builds so.
+if Context.environment["VISION_TASKS_NO_SERVER"] != nil {
+    let serverPackages = ["hummingbird", "hummingbird-websocket", "swift-nio", "swift-log"]
+    let serverTargets: Set<String> = ["VisionServer", "vision-tasks", "VisionServerTests", "VisionServerUnitTests",
+                                      "VisionTasksCLITests"]
+    package.products.removeAll { $0.name == "vision-tasks" }
+    package.targets.removeAll { serverTargets.contains($0.name) }
+    package.dependencies.removeAll { dependency in
+        guard case .sourceControl(_, let location, _) = dependency.kind else { return false }
+        return serverPackages.contains { location.hasSuffix("/\($0)") }
+    }
+    let toolTests = ["VisionTasksTests": ["VisionTasksCLI.swift", "FaceDetectorCommandTests.swift",
+                                          "FaceLandmarkerCommandTests.swift", "HandCommandTests.swift"],
+                     "TFLiteTests": ["ModelInfoCommandTests.swift"]]
+    for target in package.targets { target.exclude += toolTests[target.name] ?? [] }
+}
+
 // `make sanitize` keeps only the test targets a sanitizer pass runs (VISION_TASKS_TEST_TARGETS, comma-separated)
 // and builds their product alone (`swift build --product VisionTasksPackageTests`), so each sanitized build
 // compiles what those tests need and no more. An unknown name stops the manifest.

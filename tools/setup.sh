@@ -26,6 +26,10 @@ command -v java >/dev/null 2>&1 || need+=(default-jre-headless)
 # The browser test of `vision-tasks serve` drives Debian's chromium through chromium-driver.
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v chromedriver >/dev/null 2>&1 || need+=(chromium-driver)
+# The NEON kernels' test (tools/test_neon_kernels.sh) cross-compiles them for aarch64 and runs them
+# under qemu-aarch64.
+command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 || need+=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross)
+{ command -v qemu-aarch64-static >/dev/null 2>&1 || command -v qemu-aarch64 >/dev/null 2>&1; } || need+=(qemu-user-static)
 
 if [ ${#need[@]} -gt 0 ]; then
     if [ "$(id -u)" = 0 ]; then

@@ -1,4 +1,4 @@
-// DEPTHWISE_CONV_2D, NHWC, SIMD across channels.
+// DEPTHWISE_CONV_2D, NHWC, SIMD across channels (portable C, AVX2/AVX-512 on x86-64, NEON on AArch64).
 //
 // Packed layout: bias [cpad] then taps [k_h * k_w][cpad], cpad = out_c rounded up to 8, zero padded.
 // Output channel oc reads input channel oc / multiplier (multiplier = out_c / in_c).
@@ -409,13 +409,112 @@ static VT_AVX2_FN void dw_row_m1_avx2(const vt_conv_geometry *g, const float *in
 }
 #endif
 
+#if VT_ARM64
+/// NEON, multiplier 1: channels [ch, ch + 4 * NV) of NP (1 or 4) output pixels whose first taps lie
+/// `pstep` floats of input apart, taps [ky0, ky1) x [kx0, kx1) from in0 and w0 (the first tap's
+/// channel 0); NP * NV accumulators share each weight load, the taps summed in the portable order.
+VT_INLINE void dw_block_neon(const int NP, const int NV, const vt_conv_geometry *g, size_t ch, const float *in0,
+                             const float *w0, const float *bias, float *out, int ky0, int ky1, int kx0, int kx1,
+                             float32x4_t vlo, float32x4_t vhi) {
+    const size_t c = (size_t)g->out_c, cpad = dw_cpad(g), kw = (size_t)g->k_w;
+    const size_t ystep = (size_t)g->dil_h * g->in_w * c, xstep = (size_t)g->dil_w * c;
+    const size_t pstep = (size_t)g->stride_w * c;
+    float32x4_t acc[4][4];
+    for (int p = 0; p < NP; p++)
+        for (int v = 0; v < NV; v++) acc[p][v] = vld1q_f32(bias + ch + 4 * v);
+    const float *iny = in0 + ch, *wy = w0 + ch;
+    for (int ky = ky0; ky < ky1; ky++, iny += ystep, wy += cpad * kw) {
+        const float *in = iny, *w = wy;
+        for (int kx = kx0; kx < kx1; kx++, in += xstep, w += cpad) {
+            float32x4_t wv[4];
+            for (int v = 0; v < NV; v++) wv[v] = vld1q_f32(w + 4 * v);
+            for (int p = 0; p < NP; p++)
+                for (int v = 0; v < NV; v++)
+                    acc[p][v] = vfmaq_f32(acc[p][v], vld1q_f32(in + p * pstep + 4 * v), wv[v]);
+        }
+    }
+    for (int p = 0; p < NP; p++)
+        for (int v = 0; v < NV; v++) vst1q_f32(out + p * c + ch + 4 * v, vt_clamp_neon(acc[p][v], vlo, vhi));
+}
+
+/// NEON, multiplier 1: NP (1 or 4) output pixels, 16 channels per step, then 4, then the last
+/// out_c % 4 one at a time (as the portable chunk does them).
+VT_INLINE void dw_pixels_neon(const int NP, const vt_conv_geometry *g, const float *in0, const float *w0,
+                              const float *bias, float *out, int ky0, int ky1, int kx0, int kx1, float lo, float hi) {
+    const size_t c = (size_t)g->out_c, cpad = dw_cpad(g), kw = (size_t)g->k_w;
+    const size_t ystep = (size_t)g->dil_h * g->in_w * c, xstep = (size_t)g->dil_w * c;
+    const size_t pstep = (size_t)g->stride_w * c;
+    const float32x4_t vlo = vdupq_n_f32(lo), vhi = vdupq_n_f32(hi);
+    size_t ch = 0;
+    for (; ch + 16 <= c; ch += 16) dw_block_neon(NP, 4, g, ch, in0, w0, bias, out, ky0, ky1, kx0, kx1, vlo, vhi);
+    for (; ch + 4 <= c; ch += 4) dw_block_neon(NP, 1, g, ch, in0, w0, bias, out, ky0, ky1, kx0, kx1, vlo, vhi);
+    for (; ch < c; ch++) {
+        for (int p = 0; p < NP; p++) {
+            float acc = bias[ch];
+            const float *iny = in0 + ch + p * pstep, *wy = w0 + ch;
+            for (int ky = ky0; ky < ky1; ky++, iny += ystep, wy += cpad * kw) {
+                const float *in = iny, *w = wy;
+                for (int kx = kx0; kx < kx1; kx++, in += xstep, w += cpad) acc += *in * *w;
+            }
+            out[p * c + ch] = vt_clampf(acc, lo, hi);
+        }
+    }
+}
+
+/// NEON multiplier-1 row: interior pixels (every kx tap in bounds) four at a time, border pixels
+/// one at a time with their in-bounds taps.
+static void dw_row_m1_neon(const vt_conv_geometry *g, const float *input, const float *packed, float *output,
+                           float lo, float hi, size_t row) {
+    const size_t c = (size_t)g->out_c, cpad = dw_cpad(g);
+    const int n = (int)(row / g->out_h), oy = (int)(row % g->out_h), kw = g->k_w;
+    const float *img = input + (size_t)n * g->in_h * g->in_w * c;
+    int ky0, ky1;
+    tap_range(oy, g->stride_h, g->pad_top, g->dil_h, g->k_h, g->in_h, &ky0, &ky1);
+    if (ky1 <= ky0) {
+        // No kernel row inside the input: the bias, clamped (as the portable row).
+        for (int ox = 0; ox < g->out_w; ox++)
+            for (size_t ch = 0; ch < c; ch++) output[(row * g->out_w + ox) * c + ch] = vt_clampf(packed[ch], lo, hi);
+        return;
+    }
+    const int iy0 = oy * g->stride_h - g->pad_top + ky0 * g->dil_h;
+    const int span = (kw - 1) * g->dil_w;
+    int ox_in0 = (g->pad_left + g->stride_w - 1) / g->stride_w;
+    int ox_in1 = g->in_w - 1 - span + g->pad_left < 0 ? 0 : (g->in_w - 1 - span + g->pad_left) / g->stride_w + 1;
+    if (ox_in1 > g->out_w) ox_in1 = g->out_w;
+    if (ox_in0 > ox_in1) ox_in0 = ox_in1;
+    for (int ox = 0; ox < g->out_w; ox++) {
+        float *out = output + (row * g->out_w + ox) * c;
+        if (ox >= ox_in0 && ox + 4 <= ox_in1) {
+            const float *in0 = img + ((size_t)iy0 * g->in_w + (size_t)(ox * g->stride_w - g->pad_left)) * c;
+            dw_pixels_neon(4, g, in0, packed + cpad * (1 + (size_t)ky0 * kw), packed, out, ky0, ky1, 0, kw, lo, hi);
+            ox += 3;
+            continue;
+        }
+        int kx0, kx1;
+        tap_range(ox, g->stride_w, g->pad_left, g->dil_w, kw, g->in_w, &kx0, &kx1);
+        if (kx1 <= kx0) {
+            for (size_t ch = 0; ch < c; ch++) out[ch] = vt_clampf(packed[ch], lo, hi);
+            continue;
+        }
+        const int ix0 = ox * g->stride_w - g->pad_left + kx0 * g->dil_w;
+        const float *in0 = img + ((size_t)iy0 * g->in_w + (size_t)ix0) * c;
+        dw_pixels_neon(1, g, in0, packed + cpad * (1 + (size_t)ky0 * kw + kx0), packed, out, ky0, ky1, kx0, kx1, lo, hi);
+    }
+}
+#endif
+
 void vt_dwconv(const vt_conv_geometry *g, const float *input, const float *packed, float *output, float lo,
                float hi, size_t row_begin, size_t row_end, int isa) {
 #if VT_X86
-    if (isa >= VT_ISA_AVX2 && g->out_c == g->in_c) {
-        const int wide = isa >= VT_ISA_AVX512 && g->out_c >= 16 && (g->out_c % 16 == 0 || g->out_c % 16 > 8);
+    if ((isa == VT_ISA_AVX2 || isa == VT_ISA_AVX512) && g->out_c == g->in_c) {
+        const int wide = isa == VT_ISA_AVX512 && g->out_c >= 16 && (g->out_c % 16 == 0 || g->out_c % 16 > 8);
         for (size_t row = row_begin; row < row_end; row++)
             dw_row_m1_avx2(g, input, packed, output, lo, hi, row, wide);
+        return;
+    }
+#elif VT_ARM64
+    if (isa == VT_ISA_NEON && g->out_c == g->in_c) {
+        for (size_t row = row_begin; row < row_end; row++) dw_row_m1_neon(g, input, packed, output, lo, hi, row);
         return;
     }
 #else

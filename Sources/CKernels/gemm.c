@@ -8,7 +8,7 @@
 // pixel (any stride); a window inside the input whose kernel rows are contiguous runs (kernel
 // width x channels) is read in place, from its first input pixel, one run per kernel row (no
 // copy); other windows are gathered (im2col) into the caller's scratch. A register-blocked
-// micro-kernel computes MR rows x 16 columns.
+// micro-kernel computes MR rows x 16 columns (portable C, AVX2/AVX-512 on x86-64, NEON on AArch64).
 #include "ckernels.h"
 #include "internal.h"
 #include <string.h>
@@ -116,6 +116,16 @@ VT_INLINE size_t run_next(run_cursor *cur, const vt_window *w) {
 #define VT_SWITCH_MR(mr) \
     switch (mr) { VT_CASE(6) VT_CASE(5) VT_CASE(4) VT_CASE(3) VT_CASE(2) default: VT_CASE(1) }
 
+/// One case of a micro-kernel's row dispatch: BODY(M rows, width, runs?, ...) with constant
+/// arguments, the width WIDE for a 16-column panel (nr == VT_NR), NARROW for an 8-column one.
+#define VT_UKERNEL_CASE(M, BODY, WIDE, NARROW)                                       \
+    case M:                                                                          \
+        if (nr == VT_NR && runs) BODY(M, WIDE, 1, a, k, runs, b, bias, c, ldc, nc, t);   \
+        else if (nr == VT_NR) BODY(M, WIDE, 0, a, k, runs, b, bias, c, ldc, nc, t);      \
+        else if (runs) BODY(M, NARROW, 1, a, k, runs, b, bias, c, ldc, nc, t);          \
+        else BODY(M, NARROW, 0, a, k, runs, b, bias, c, ldc, nc, t);                    \
+        break;
+
 /// Portable micro-kernel body: MR rows x NR (8 or 16) columns, plain C the compiler vectorises. With
 /// RUNS, each row's elements lie in the runs of `runs` (else consecutive).
 VT_INLINE void ukernel_portable_body(const int MR, const int NR, const int RUNS, const float *const *a, size_t k,
@@ -151,13 +161,7 @@ VT_INLINE void ukernel_portable_body(const int MR, const int NR, const int RUNS,
 #endif
 static void ukernel_portable(int mr, int nr, const float *const *a, size_t k, const vt_window *runs, const float *b,
                              const float *bias, float *c, size_t ldc, int nc, const vt_tail *t) {
-#define VT_CASE(M)                                                                               \
-    case M:                                                                                      \
-        if (nr == VT_NR && runs) ukernel_portable_body(M, VT_NR, 1, a, k, runs, b, bias, c, ldc, nc, t); \
-        else if (nr == VT_NR) ukernel_portable_body(M, VT_NR, 0, a, k, runs, b, bias, c, ldc, nc, t);   \
-        else if (runs) ukernel_portable_body(M, VT_NR / 2, 1, a, k, runs, b, bias, c, ldc, nc, t);       \
-        else ukernel_portable_body(M, VT_NR / 2, 0, a, k, runs, b, bias, c, ldc, nc, t);                \
-        break;
+#define VT_CASE(M) VT_UKERNEL_CASE(M, ukernel_portable_body, VT_NR, VT_NR / 2)
     VT_SWITCH_MR(mr)
 #undef VT_CASE
 }
@@ -211,13 +215,7 @@ VT_INLINE VT_AVX2_FN void ukernel_avx2_body(const int MR, const int NV, const in
 
 static VT_AVX2_FN void ukernel_avx2(int mr, int nr, const float *const *a, size_t k, const vt_window *runs,
                                     const float *b, const float *bias, float *c, size_t ldc, int nc, const vt_tail *t) {
-#define VT_CASE(M)                                                                          \
-    case M:                                                                                 \
-        if (nr == VT_NR && runs) ukernel_avx2_body(M, 2, 1, a, k, runs, b, bias, c, ldc, nc, t); \
-        else if (nr == VT_NR) ukernel_avx2_body(M, 2, 0, a, k, runs, b, bias, c, ldc, nc, t);   \
-        else if (runs) ukernel_avx2_body(M, 1, 1, a, k, runs, b, bias, c, ldc, nc, t);           \
-        else ukernel_avx2_body(M, 1, 0, a, k, runs, b, bias, c, ldc, nc, t);                    \
-        break;
+#define VT_CASE(M) VT_UKERNEL_CASE(M, ukernel_avx2_body, 2, 1)
     VT_SWITCH_MR(mr)
 #undef VT_CASE
 }
@@ -320,6 +318,67 @@ static void gemm_tile_avx512(const float *const *a, size_t mc, size_t k, const v
 
 #endif
 
+#if VT_ARM64
+#define VT_MR_NEON 6
+
+/// NEON micro-kernel body: MR (<= 6) rows x NV (2 or 4) vectors of 4 columns. The 6x16 block keeps
+/// 24 accumulators, 4 weight vectors and a broadcast of A in AArch64's 32 vector registers: per k
+/// step 4 weight loads, MR broadcast loads (LD1R) and MR*NV FMLA. RUNS as in the portable body.
+VT_INLINE void ukernel_neon_body(const int MR, const int NV, const int RUNS, const float *const *a, size_t k,
+                                 const vt_window *runs, const float *b, const float *bias, float *c, size_t ldc,
+                                 int nc, const vt_tail *t) {
+    float32x4_t acc[VT_MR_NEON][4];
+    const float *ap[VT_MR_NEON];
+    for (int r = 0; r < MR; r++) {
+        for (int v = 0; v < NV; v++) acc[r][v] = vld1q_f32(bias + 4 * v);
+        ap[r] = a[r];
+    }
+    run_cursor cur = {0, RUNS ? runs->run : 0};
+    const float *bp = b;
+    for (size_t p = 0; p < k; p++, bp += 4 * NV) {
+        float32x4_t bv[4];
+        for (int v = 0; v < NV; v++) bv[v] = vld1q_f32(bp + 4 * v);
+        const size_t q = RUNS ? run_next(&cur, runs) : p;
+        for (int r = 0; r < MR; r++) {
+            const float32x4_t av = vld1q_dup_f32(ap[r] + q);
+            for (int v = 0; v < NV; v++) acc[r][v] = vfmaq_f32(acc[r][v], bv[v], av);
+        }
+    }
+    // The tail of the portable body: whole vectors where the columns and the residual's columns
+    // allow, the same scalar steps for the last few.
+    const float32x4_t vlo = vdupq_n_f32(t->lo), vhi = vdupq_n_f32(t->hi), zero = vdupq_n_f32(0.0f);
+    for (int v = 0; v < NV && 4 * v < nc; v++) {
+        const int col = 4 * v;
+        const int whole = nc - col >= 4 && (!t->res || t->res_cols - col >= 4);
+        for (int r = 0; r < MR; r++) {
+            float *dst = c + r * ldc + col;
+            if (whole) {
+                float32x4_t x = acc[r][v];
+                if (t->res) x = vaddq_f32(x, vld1q_f32(t->res + r * t->res_ld + col));
+                x = vt_clamp_neon(x, vlo, vhi);
+                if (t->alpha) x = vbslq_f32(vcltq_f32(x, zero), vmulq_f32(x, vld1q_f32(t->alpha + col)), x);
+                vst1q_f32(dst, x);
+                continue;
+            }
+            float lane[4];
+            vst1q_f32(lane, acc[r][v]);
+            for (int j = 0; j < 4 && col + j < nc; j++) {
+                float x = lane[j] + (t->res && col + j < t->res_cols ? t->res[r * t->res_ld + col + j] : 0.0f);
+                x = vt_clampf(x, t->lo, t->hi);
+                dst[j] = (t->alpha && x < 0.0f) ? t->alpha[col + j] * x : x;
+            }
+        }
+    }
+}
+
+static void ukernel_neon(int mr, int nr, const float *const *a, size_t k, const vt_window *runs, const float *b,
+                         const float *bias, float *c, size_t ldc, int nc, const vt_tail *t) {
+#define VT_CASE(M) VT_UKERNEL_CASE(M, ukernel_neon_body, 4, 2)
+    VT_SWITCH_MR(mr)
+#undef VT_CASE
+}
+#endif
+
 typedef void (*ukernel_fn)(int, int, const float *const *, size_t, const vt_window *, const float *, const float *,
                            float *, size_t, int, const vt_tail *);
 
@@ -338,6 +397,11 @@ static void gemm_tile(const float *const *a, size_t mc, size_t k, const vt_windo
     if (isa == VT_ISA_AVX2) {
         uk = ukernel_avx2;
         mr = VT_MR_AVX2;
+    }
+#elif VT_ARM64
+    if (isa == VT_ISA_NEON) {
+        uk = ukernel_neon;
+        mr = VT_MR_NEON;
     }
 #else
     (void)isa;

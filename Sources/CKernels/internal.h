@@ -14,6 +14,15 @@
 #define VT_X86 0
 #endif
 
+#if defined(__aarch64__)
+/// AArch64: Advanced SIMD (NEON) is part of the base architecture, so its intrinsics need no target
+/// attribute; the NEON variants still run only when the caller asks for VT_ISA_NEON.
+#define VT_ARM64 1
+#include <arm_neon.h>
+#else
+#define VT_ARM64 0
+#endif
+
 #define VT_INLINE static inline __attribute__((always_inline))
 /// Unrolls the loop that follows completely. For a micro-kernel's loop over its accumulator
 /// columns: left rolled (as clang leaves it once the kernel is inlined into many variants), the
@@ -37,5 +46,13 @@ VT_INLINE VT_AVX2_FN __m256i vt_lane_mask(int count) {
 /// AVX-512 mask with the first `count` lanes on: none for 0 or less, all 16 for 16 or more.
 VT_INLINE __mmask16 vt_mask16(ptrdiff_t count) {
     return count <= 0 ? (__mmask16)0 : count >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << count) - 1u);
+}
+#endif
+
+#if VT_ARM64
+/// vt_clampf on 4 lanes with the same comparisons (NaN passes through, signed zeros kept).
+VT_INLINE float32x4_t vt_clamp_neon(float32x4_t v, float32x4_t lo, float32x4_t hi) {
+    v = vbslq_f32(vcltq_f32(v, lo), lo, v);
+    return vbslq_f32(vcgtq_f32(v, hi), hi, v);
 }
 #endif

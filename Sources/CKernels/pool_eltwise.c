@@ -1,5 +1,6 @@
 // Pooling and elementwise kernels. Each body is plain C written once and compiled twice:
-// as the portable variant and inside an AVX2 function, where the compiler vectorises it 8 wide.
+// as the portable variant and inside an AVX2 function, where the compiler vectorises it 8 wide;
+// on AArch64, NEON variants (intrinsics, so debug builds run them vectorised too).
 #include "ckernels.h"
 #include "internal.h"
 #include <math.h>
@@ -65,13 +66,38 @@ VT_INLINE void prelu_run(const float *x, const float *alpha, float *y, size_t co
     }
 }
 
-/// PRELU for pixels [begin, end) of [pixels, channels] tensors.
-VT_INLINE void prelu_body(const float *a, const float *alpha, float *output, size_t channels, size_t begin,
-                          size_t end) {
+#if VT_ARM64
+/// prelu_run with NEON, 4 floats at a time (x >= 0 selects x, as the plain loop), the rest one at a time.
+VT_INLINE void prelu_run_neon(const float *x, const float *alpha, float *y, size_t count) {
+    const float32x4_t zero = vdupq_n_f32(0.0f);
+    size_t j = 0;
+    for (; j + 4 <= count; j += 4) {
+        const float32x4_t v = vld1q_f32(x + j);
+        vst1q_f32(y + j, vbslq_f32(vcgeq_f32(v, zero), v, vmulq_f32(vld1q_f32(alpha + j), v)));
+    }
+    prelu_run(x + j, alpha + j, y + j, count - j);
+}
+#endif
+
+/// prelu_run, or with NEON its NEON version.
+VT_INLINE void prelu_span(const int NEON, const float *x, const float *alpha, float *y, size_t count) {
+#if VT_ARM64
+    if (NEON) {
+        prelu_run_neon(x, alpha, y, count);
+        return;
+    }
+#endif
+    (void)NEON;
+    prelu_run(x, alpha, y, count);
+}
+
+/// PRELU for pixels [begin, end) of [pixels, channels] tensors (NEON: through prelu_run_neon).
+VT_INLINE void prelu_body(const int NEON, const float *a, const float *alpha, float *output, size_t channels,
+                          size_t begin, size_t end) {
     if (channels * 2 > VT_PRELU_SPAN) {
         for (size_t i = begin; i < end; i++) {
             const size_t o = i * channels;
-            prelu_run(a + o, alpha, output + o, channels);
+            prelu_span(NEON, a + o, alpha, output + o, channels);
         }
         return;
     }
@@ -81,7 +107,7 @@ VT_INLINE void prelu_body(const float *a, const float *alpha, float *output, siz
     for (size_t j = 0; j < span; j++) rep[j] = alpha[j % channels];
     for (size_t i = begin; i < end; i += per) {
         const size_t count = (end - i < per ? end - i : per) * channels, o = i * channels;
-        prelu_run(a + o, rep, output + o, count);
+        prelu_span(NEON, a + o, rep, output + o, count);
     }
 }
 
@@ -93,7 +119,7 @@ VT_INLINE void add_body(const float *a, const float *b, float *output, float lo,
 static void maxpool_portable(const vt_conv_geometry *g, const float *in, float *out, float lo, float hi, size_t r0,
                              size_t r1) { maxpool_rows(g, in, out, lo, hi, r0, r1); }
 static void prelu_portable(const float *x, const float *al, float *y, size_t ch, size_t b, size_t e) {
-    prelu_body(x, al, y, ch, b, e);
+    prelu_body(0, x, al, y, ch, b, e);
 }
 static void add_portable(const float *a, const float *b, float *y, float lo, float hi, size_t s, size_t e) {
     add_body(a, b, y, lo, hi, s, e);
@@ -161,13 +187,83 @@ static VT_AVX2_FN void maxpool_avx2(const vt_conv_geometry *g, const float *inpu
     }
 }
 static VT_AVX2_FN void prelu_avx2(const float *x, const float *al, float *y, size_t ch, size_t b, size_t e) {
-    prelu_body(x, al, y, ch, b, e);
+    prelu_body(0, x, al, y, ch, b, e);
 }
 static VT_AVX2_FN void add_avx2(const float *a, const float *b, float *y, float lo, float hi, size_t s, size_t e) {
     add_body(a, b, y, lo, hi, s, e);
 }
+#endif
+
+#if VT_ARM64
+/// MAX_POOL_2D rows with NEON, each window's maximum in registers, 16 channels at a time, then 4, then
+/// one: the comparisons of maxpool_rows (x > max ? x : max from -inf, then the clamp), so results are
+/// the same bit for bit, NaN and signed zeros included.
+static void maxpool_neon(const vt_conv_geometry *g, const float *input, float *output, float lo, float hi,
+                         size_t r0, size_t r1) {
+    const size_t c = (size_t)g->in_c, row_floats = (size_t)g->in_w * c;
+    const float32x4_t none = vdupq_n_f32(-INFINITY), vlo = vdupq_n_f32(lo), vhi = vdupq_n_f32(hi);
+    for (size_t row = r0; row < r1; row++) {
+        const pool_row pr = pool_row_at(g, input, row);
+        const int ky0 = pr.ky0, ky1 = pr.ky1;
+        for (int ox = 0; ox < g->out_w; ox++) {
+            int kx0, kx1;
+            tap_range_pool(ox, g->stride_w, g->pad_left, g->k_w, g->in_w, &kx0, &kx1);
+            float *out = output + (row * g->out_w + ox) * c;
+            if (ky1 <= ky0 || kx1 <= kx0) {
+                // No tap inside the input: zero, clamped (as maxpool_rows).
+                for (size_t ch = 0; ch < c; ch++) out[ch] = vt_clampf(0.0f, lo, hi);
+                continue;
+            }
+            const float *window = pr.img + (size_t)(pr.oy * g->stride_h - g->pad_top + ky0) * row_floats +
+                                  (size_t)(ox * g->stride_w - g->pad_left + kx0) * c;
+            size_t ch = 0;
+            for (; ch + 4 <= c;) {
+                const int nv = ch + 16 <= c ? 4 : 1;
+                float32x4_t m[4] = {none, none, none, none};
+                const float *tap_row = window + ch;
+                for (int ky = ky0; ky < ky1; ky++, tap_row += row_floats) {
+                    const float *tap = tap_row;
+                    for (int kx = kx0; kx < kx1; kx++, tap += c)
+                        for (int v = 0; v < nv; v++) {
+                            const float32x4_t x = vld1q_f32(tap + 4 * v);
+                            m[v] = vbslq_f32(vcgtq_f32(x, m[v]), x, m[v]);
+                        }
+                }
+                for (int v = 0; v < nv; v++) vst1q_f32(out + ch + 4 * v, vt_clamp_neon(m[v], vlo, vhi));
+                ch += 4 * (size_t)nv;
+            }
+            for (; ch < c; ch++) {
+                float m = -INFINITY;
+                const float *tap_row = window + ch;
+                for (int ky = ky0; ky < ky1; ky++, tap_row += row_floats) {
+                    const float *tap = tap_row;
+                    for (int kx = kx0; kx < kx1; kx++, tap += c) m = *tap > m ? *tap : m;
+                }
+                out[ch] = vt_clampf(m, lo, hi);
+            }
+        }
+    }
+}
+static void prelu_neon(const float *x, const float *al, float *y, size_t ch, size_t b, size_t e) {
+    prelu_body(1, x, al, y, ch, b, e);
+}
+/// vt_add with NEON: 4 sums at a time clamped as vt_clampf does (NaN passes through), the rest one at a time.
+static void add_neon(const float *a, const float *b, float *y, float lo, float hi, size_t s, size_t e) {
+    const float32x4_t vlo = vdupq_n_f32(lo), vhi = vdupq_n_f32(hi);
+    size_t i = s;
+    for (; i + 4 <= e; i += 4) {
+        vst1q_f32(y + i, vt_clamp_neon(vaddq_f32(vld1q_f32(a + i), vld1q_f32(b + i)), vlo, vhi));
+    }
+    add_body(a, b, y, lo, hi, i, e);
+}
+#endif
+
+#if VT_X86
 #define VT_DISPATCH(isa, name, ...) \
-    do { if ((isa) >= VT_ISA_AVX2) name##_avx2(__VA_ARGS__); else name##_portable(__VA_ARGS__); } while (0)
+    do { if ((isa) == VT_ISA_AVX2 || (isa) == VT_ISA_AVX512) name##_avx2(__VA_ARGS__); else name##_portable(__VA_ARGS__); } while (0)
+#elif VT_ARM64
+#define VT_DISPATCH(isa, name, ...) \
+    do { if ((isa) == VT_ISA_NEON) name##_neon(__VA_ARGS__); else name##_portable(__VA_ARGS__); } while (0)
 #else
 #define VT_DISPATCH(isa, name, ...) do { (void)(isa); name##_portable(__VA_ARGS__); } while (0)
 #endif

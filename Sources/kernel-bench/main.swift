@@ -75,10 +75,11 @@ while let arg = args.popFirst() {
     switch arg {
     case "--portable": isa = .portable
     case "--avx2": isa = .avx2
+    case "--neon": isa = .neon
     case "--threads": threads = KernelThreads(Int(args.popFirst() ?? "") ?? 1)
     case "--filter": filter = args.popFirst() ?? ""
     default:
-        print("usage: kernel-bench [--portable | --avx2] [--threads N] [--filter TEXT]")
+        print("usage: kernel-bench [--portable | --avx2 | --neon] [--threads N] [--filter TEXT]")
         exit(2)
     }
 }

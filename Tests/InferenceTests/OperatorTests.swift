@@ -279,7 +279,7 @@ func runOp(_ op: any GraphOperation, _ a: ([Int], [Float]), _ b: ([Int], [Float]
         }
         func close(_ a: [Float], _ b: [Float]) -> Bool { zip(a, b).allSatisfy { abs($0 - $1) <= 1e-6 } }
         #expect(close(try resize(false, false), [0, 0.5, 1, 1]))
-        #expect(close(try resize(true, false), [0, 1.0 / 3, 2.0 / 3, 1]))
+        #expect(close(try resize(true, false), [0, 1.0 / 3, 2.0 / 3, 1] as [Float]))
         #expect(close(try resize(false, true), [0, 0.25, 0.75, 1]))
     }
 
@@ -322,7 +322,8 @@ func runOp(_ op: any GraphOperation, _ a: ([Int], [Float]), _ b: ([Int], [Float]
             #expect(abs(out[0][(oy * 4 + ox) * 3 + o] - s) <= 1e-5)
         } } }
         for oy in 0..<2 { for ox in 0..<2 { for c in 0..<2 {
-            let m = [(0, 0), (0, 1), (1, 0), (1, 1)].map { x[((2 * oy + $0.0) * 4 + 2 * ox + $0.1) * 2 + c] }.max()!
+            let window: [(Int, Int)] = [(0, 0), (0, 1), (1, 0), (1, 1)]
+            let m = window.map { (dy: Int, dx: Int) -> Float in x[((2 * oy + dy) * 4 + 2 * ox + dx) * 2 + c] }.max()
             #expect(out[1][(oy * 2 + ox) * 2 + c] == m)
         } } }
     }

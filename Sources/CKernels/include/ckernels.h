@@ -1,10 +1,12 @@
-// CKernels: the hot fp32 inference kernels, with AVX2/FMA variants chosen at run time.
+// CKernels: the hot fp32 inference kernels, with AVX2/FMA (x86-64) and NEON (AArch64) variants
+// chosen at run time.
 //
 // Tensors are NHWC fp32, densely packed. Kernels know nothing of models: they take pointers,
 // shapes and parameters, never allocate, and compute one work range [begin, end) per call so
 // the caller can split a call across threads. `isa` picks the code path: VT_ISA_PORTABLE
 // (plain C, correct on any CPU), VT_ISA_AVX2 (requires vt_cpu_has_avx2_fma()) or VT_ISA_AVX512
-// (requires vt_cpu_has_avx512(); kernels without an AVX-512 variant run their AVX2 one).
+// (requires vt_cpu_has_avx512(); kernels without an AVX-512 variant run their AVX2 one) or
+// VT_ISA_NEON (requires vt_cpu_has_neon()). A selector for the other architecture runs the portable path.
 #pragma once
 #include <stddef.h>
 
@@ -24,6 +26,12 @@ int vt_cpu_has_avx2_fma(void);
 
 /// 1 when this CPU (and OS) runs the AVX-512F variants (AVX2 and FMA included).
 int vt_cpu_has_avx512(void);
+
+/// Code path selector: AArch64 Advanced SIMD (NEON) intrinsics (only when vt_cpu_has_neon() is 1).
+#define VT_ISA_NEON 3
+
+/// 1 on an AArch64 CPU with Advanced SIMD (every Linux arm64 system), 0 elsewhere.
+int vt_cpu_has_neon(void);
 
 /// Shapes and parameters of a 2-D window operation (convolution, depthwise convolution, pooling).
 /// The input is [batch, in_h, in_w, in_c], the output [batch, out_h, out_w, out_c]. Output pixel

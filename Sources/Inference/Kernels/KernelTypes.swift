@@ -2,33 +2,41 @@ import CKernels
 import VisionErrors
 
 /// The instruction set a kernel call runs with; `.best` is what this CPU supports.
-package enum KernelISA: Int, Sendable, Equatable, Comparable, CaseIterable, CustomStringConvertible {
-    /// Plain C, correct on any CPU (SSE2 vectorisation on x86-64).
+package enum KernelISA: Int, Sendable, Equatable, CaseIterable, CustomStringConvertible {
+    /// Plain C, correct on any CPU (SSE2 vectorisation on x86-64, NEON where the compiler finds it on AArch64).
     case portable = 0
-    /// AVX2 + FMA intrinsics.
+    /// AVX2 + FMA intrinsics (x86-64).
     case avx2 = 1
-    /// AVX-512F GEMM micro-kernels (convolution, fully connected), AVX2 for the other kernels.
+    /// AVX-512F GEMM micro-kernels (convolution, fully connected), AVX2 for the other kernels (x86-64).
     case avx512 = 2
+    /// Advanced SIMD (NEON) intrinsics (AArch64): GEMM, depthwise convolution, pooling, PRELU, ADD.
+    case neon = 3
+
+    /// Every path this CPU runs, portable first, the most capable last.
+    package static let available: [KernelISA] = [.portable]
+        + (vt_cpu_has_avx2_fma() != 0 ? [.avx2] : []) + (vt_cpu_has_avx512() != 0 ? [.avx512] : [])
+        + (vt_cpu_has_neon() != 0 ? [.neon] : [])
 
     /// The most capable path this CPU runs.
-    package static let best: KernelISA =
-        vt_cpu_has_avx512() != 0 ? .avx512 : vt_cpu_has_avx2_fma() != 0 ? .avx2 : .portable
+    package static let best: KernelISA = available.last ?? .portable
 
-    /// Every path this CPU runs, portable first.
-    package static var available: [KernelISA] { allCases.filter { $0 <= best } }
+    /// The C selector of each path by raw value, worked out once: the path where the CPU runs it,
+    /// else AVX2 for AVX-512 on an AVX2 CPU, else portable.
+    private static let codes: [Int32] = allCases.map { isa in
+        let runs = available.contains(isa) ? isa : isa == .avx512 && available.contains(.avx2) ? .avx2 : .portable
+        return Int32(runs.rawValue)
+    }
 
-    /// The C selector, downgraded to the best path the CPU has when it lacks the requested one.
-    var code: Int32 { Int32(Swift.min(self, KernelISA.best).rawValue) }
+    /// The C selector (a table look-up: kernel calls allocate nothing).
+    var code: Int32 { Self.codes[rawValue] }
 
-    /// Orders paths by capability: portable < avx2 < avx512.
-    package static func < (a: KernelISA, b: KernelISA) -> Bool { a.rawValue < b.rawValue }
-
-    /// "portable", "avx2" or "avx512".
+    /// "portable", "avx2", "avx512" or "neon".
     package var description: String {
         switch self {
         case .portable: return "portable"
         case .avx2: return "avx2"
         case .avx512: return "avx512"
+        case .neon: return "neon"
         }
     }
 }

@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# Creates (if missing) and enters the emulated Debian sid arm64 root that `make test-arm64` builds
+# and tests the package in. Debian packages only (qemu-user-static, binfmt-support, debootstrap on the
+# host; swiftlang from sid inside); Swift packages come from the machine's local mirror, bind-mounted
+# read-only at the same path, with the host's git URL rewrite copied into the root.
+#   tools/arm64_root.sh create        make the root if it is missing (about 10 minutes)
+#   tools/arm64_root.sh run 'CMD'     run the shell command CMD in the root, in a copy of the package (/src)
+# ARM64_ROOT (default .build-arm64/root, kept out of git) names the root's folder.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=${ARM64_ROOT:-$PWD/.build-arm64/root}
+MIRROR=${ARM64_DEBIAN_MIRROR:-http://deb.debian.org/debian}
+PACKAGES="swiftlang libstdc++-16-dev libc6-dev pkg-config git ca-certificates libjpeg62-turbo-dev \
+libpng-dev libstb-dev libcairo2-dev zlib1g-dev"
+
+[ "$(id -u)" = 0 ] || { echo "arm64: needs root (debootstrap, mounts, chroot)" >&2; exit 1; }
+
+host_tools() {
+    local need=()
+    command -v debootstrap >/dev/null 2>&1 || need+=(debootstrap)
+    [ -x /usr/bin/qemu-aarch64-static ] || need+=(qemu-user-static)
+    command -v update-binfmts >/dev/null 2>&1 || need+=(binfmt-support)
+    if [ ${#need[@]} -gt 0 ]; then
+        echo "arm64: installing on the host: ${need[*]}"
+        apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+    fi
+    mountpoint -q /proc/sys/fs/binfmt_misc || mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc
+    [ -e /proc/sys/fs/binfmt_misc/qemu-aarch64 ] || update-binfmts --enable qemu-aarch64 \
+        || update-binfmts --import qemu-aarch64
+    [ -e /proc/sys/fs/binfmt_misc/qemu-aarch64 ] || { echo "arm64: qemu-aarch64 is not registered with binfmt_misc" >&2; exit 1; }
+}
+
+mounts() {
+    mountpoint -q "$ROOT/proc" || mount -t proc proc "$ROOT/proc"
+    mountpoint -q "$ROOT/dev" || mount --bind /dev "$ROOT/dev"
+    local repos
+    repos=$(git config --system --get-regexp '^url\..*\.insteadof$' | head -1 | sed -E 's/^url\.(.*)\.insteadof .*/\1/' || true)
+    if [ -n "$repos" ] && [ -d "$repos" ]; then
+        mkdir -p "$ROOT$repos"
+        mountpoint -q "$ROOT$repos" || { mount --bind "$repos" "$ROOT$repos" && mount -o remount,bind,ro "$ROOT$repos"; }
+        git config --system --get-regexp '^url\.' | while read -r key value; do
+            git config --file "$ROOT/root/.gitconfig" --get-all "$key" 2>/dev/null | grep -qxF "$value" \
+                || git config --file "$ROOT/root/.gitconfig" --add "$key" "$value"
+        done
+    fi
+    git config --file "$ROOT/root/.gitconfig" safe.directory '*'
+    # models/, read-only at the same path (a link to a folder outside the package stays one).
+    if [ -d models/ ]; then
+        local target
+        target=$(readlink -f models)
+        mkdir -p "$ROOT$target"
+        mountpoint -q "$ROOT$target" || { mount --bind "$target" "$ROOT$target" && mount -o remount,bind,ro "$ROOT$target"; }
+        [ "$target" = "$PWD/models" ] || ln -sfn "$target" "$ROOT/src/models"
+    fi
+}
+
+# The package's files (tracked, and new ones git does not ignore) copied to /src in the root, files
+# gone from the package removed there: the root keeps its own .build and Package.resolved (an
+# x86-64 build's pins would make SwiftPM fetch the server's packages there too).
+sync_sources() {
+    mkdir -p "$ROOT/src"
+    local want have
+    want=$(mktemp) have=$(mktemp)
+    git ls-files -z -co --exclude-standard | sort -z > "$want"
+    tar --null --ignore-failed-read -T "$want" -cf - 2>/dev/null | tar -xf - -C "$ROOT/src"
+    (cd "$ROOT/src" && find . -path ./.build -prune -o -type f -not -name Package.resolved -printf '%P\0') | sort -z > "$have"
+    comm -z -23 "$have" "$want" | (cd "$ROOT/src" && xargs -0 -r rm -f --)
+    rm -f "$want" "$have"
+}
+
+create() {
+    host_tools
+    if [ -e "$ROOT/.visiontasks-root-ready" ]; then return; fi
+    local start=$SECONDS
+    if [ ! -x "$ROOT/usr/bin/apt-get" ]; then
+        mkdir -p "$ROOT"
+        debootstrap --arch=arm64 --variant=minbase sid "$ROOT" "$MIRROR"
+        echo "arm64: debootstrap took $((SECONDS - start)) s"
+    fi
+    # The sid mirror's Release file can be past its Valid-Until date.
+    echo 'Acquire::Check-Valid-Until "false";' > "$ROOT/etc/apt/apt.conf.d/99no-valid-until"
+    cp /etc/resolv.conf "$ROOT/etc/resolv.conf" 2>/dev/null || true
+    mounts
+    chroot "$ROOT" /usr/bin/env DEBIAN_FRONTEND=noninteractive sh -c \
+        "apt-get update -qq && apt-get install -y -qq --no-install-recommends $PACKAGES >/dev/null && apt-get clean"
+    touch "$ROOT/.visiontasks-root-ready"
+    echo "arm64: root ready in $((SECONDS - start)) s: $ROOT"
+}
+
+case "${1:-}" in
+    create) create ;;
+    run) shift; create; sync_sources; mounts
+         chroot "$ROOT" /usr/bin/env -i HOME=/root PATH=/usr/local/bin:/usr/bin:/bin LANG=C.UTF-8 \
+             /bin/bash -c "cd /src && $*" ;;
+    *) echo "usage: tools/arm64_root.sh create | run CMD..." >&2; exit 2 ;;
+esac

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# The NEON kernels of CKernels against the portable path (tools/neon_kernels_test.c), cross-compiled
+# for aarch64 with Debian's gcc-aarch64-linux-gnu and run under qemu-aarch64 (qemu-user-static),
+# at -O0 (as a debug build compiles them) and -O2 (release). A second or two; `make test` runs it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+start=$SECONDS
+out=.build/neon-kernels
+mkdir -p "$out"
+qemu=$(command -v qemu-aarch64-static || command -v qemu-aarch64 || true)
+[ -n "$qemu" ] || { echo "neon kernels: qemu-aarch64 is missing (make setup installs qemu-user-static)" >&2; exit 1; }
+for opt in -O0 -O2; do
+    aarch64-linux-gnu-gcc "$opt" -std=gnu11 -Wall -Werror -Wno-unknown-pragmas -ISources/CKernels/include \
+        tools/neon_kernels_test.c Sources/CKernels/*.c -lm -lpthread -o "$out/test$opt"
+    echo "neon kernels ($opt):"
+    "$qemu" -L /usr/aarch64-linux-gnu "$out/test$opt"
+done
+echo "neon kernels: cross-compiled and run under $(basename "$qemu") in $((SECONDS - start)) s"
