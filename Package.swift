@@ -125,7 +125,7 @@ if Context.environment["VISION_TASKS_FUZZ"] != nil {
 }
 
 // VISION_TASKS_NO_SERVER=1 leaves out the server and what needs it: the VisionServer target, the
-// `vision-tasks` tool and their tests (and the tests elsewhere that run the tool), and the Hummingbird,
+// `vision-tasks` tool and their tests (every test that runs the tool is in VisionTasksCLITests), and the Hummingbird,
 // swift-nio and swift-log packages, which are then not resolved at all. The library products
 // (VisionTasks, VisionRender, VideoIO) and their tests build that way with SwiftPM 6.2.3, whose
 // package-traits resolution of Hummingbird fails ("product 'Configuration' required by package
@@ -140,10 +140,6 @@ if Context.environment["VISION_TASKS_NO_SERVER"] != nil {
         guard case .sourceControl(_, let location, _) = dependency.kind else { return false }
         return serverPackages.contains { location.hasSuffix("/\($0)") }
     }
-    let toolTests = ["VisionTasksTests": ["VisionTasksCLI.swift", "FaceDetectorCommandTests.swift",
-                                          "FaceLandmarkerCommandTests.swift", "HandCommandTests.swift"],
-                     "TFLiteTests": ["ModelInfoCommandTests.swift"]]
-    for target in package.targets { target.exclude += toolTests[target.name] ?? [] }
 }
 
 // `make sanitize` keeps only the test targets a sanitizer pass runs (VISION_TASKS_TEST_TARGETS, comma-separated)
