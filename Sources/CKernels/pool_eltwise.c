@@ -27,6 +27,27 @@ VT_INLINE pool_row pool_row_at(const vt_conv_geometry *g, const float *input, si
     return r;
 }
 
+/// Output column `ox` of pool row `pr` (row `row` of batch * out_h): its kernel columns [kx0, kx1)
+/// inside the input, the window's first in-bounds tap (NULL when it has no tap inside the input),
+/// and where its channels go in `output`.
+typedef struct pool_window {
+    const float *first;
+    float *out;
+    int kx0, kx1;
+} pool_window;
+
+VT_INLINE pool_window pool_window_at(const vt_conv_geometry *g, const pool_row *pr, float *output, size_t row, int ox) {
+    pool_window w;
+    w.out = output + (row * (size_t)g->out_w + (size_t)ox) * (size_t)g->in_c;
+    tap_range_pool(ox, g->stride_w, g->pad_left, g->k_w, g->in_w, &w.kx0, &w.kx1);
+    const size_t row_floats = (size_t)g->in_w * (size_t)g->in_c;
+    w.first = pr->ky1 <= pr->ky0 || w.kx1 <= w.kx0
+                  ? NULL
+                  : pr->img + (size_t)(pr->oy * g->stride_h - g->pad_top + pr->ky0) * row_floats +
+                        (size_t)(ox * g->stride_w - g->pad_left + w.kx0) * (size_t)g->in_c;
+    return w;
+}
+
 /// MAX_POOL_2D rows [r0, r1): the maximum over each window's in-bounds taps (zero when there is none), clamped.
 VT_INLINE void maxpool_rows(const vt_conv_geometry *g, const float *input, float *output, float lo, float hi,
                             size_t r0, size_t r1) {
@@ -136,52 +157,47 @@ static VT_AVX2_FN void maxpool_avx2(const vt_conv_geometry *g, const float *inpu
     const __m256i tmask = vt_lane_mask((int)(c % 8));
     for (size_t row = r0; row < r1; row++) {
         const pool_row pr = pool_row_at(g, input, row);
-        const int ky0 = pr.ky0, ky1 = pr.ky1;
         for (int ox = 0; ox < g->out_w; ox++) {
-            int kx0, kx1;
-            tap_range_pool(ox, g->stride_w, g->pad_left, g->k_w, g->in_w, &kx0, &kx1);
-            float *out = output + (row * g->out_w + ox) * c;
-            if (ky1 <= ky0 || kx1 <= kx0) {
+            const pool_window w = pool_window_at(g, &pr, output, row, ox);
+            if (!w.first) {
                 // No tap inside the input: zero, clamped (as maxpool_rows).
                 const __m256 z = _mm256_min_ps(vhi, _mm256_max_ps(vlo, _mm256_setzero_ps()));
                 for (size_t ch = 0; ch < c; ch += 8) {
-                    if (c - ch < 8) _mm256_maskstore_ps(out + ch, tmask, z);
-                    else _mm256_storeu_ps(out + ch, z);
+                    if (c - ch < 8) _mm256_maskstore_ps(w.out + ch, tmask, z);
+                    else _mm256_storeu_ps(w.out + ch, z);
                 }
                 continue;
             }
-            const float *window = pr.img + (size_t)(pr.oy * g->stride_h - g->pad_top + ky0) * row_floats +
-                                  (size_t)(ox * g->stride_w - g->pad_left + kx0) * c;
             size_t ch = 0;
             for (; ch + 32 <= c; ch += 32) {
                 __m256 m0 = none, m1 = none, m2 = none, m3 = none;
-                const float *tap_row = window + ch;
-                for (int ky = ky0; ky < ky1; ky++, tap_row += row_floats) {
+                const float *tap_row = w.first + ch;
+                for (int ky = pr.ky0; ky < pr.ky1; ky++, tap_row += row_floats) {
                     const float *tap = tap_row;
-                    for (int kx = kx0; kx < kx1; kx++, tap += c) {
+                    for (int kx = w.kx0; kx < w.kx1; kx++, tap += c) {
                         m0 = _mm256_max_ps(_mm256_loadu_ps(tap), m0);
                         m1 = _mm256_max_ps(_mm256_loadu_ps(tap + 8), m1);
                         m2 = _mm256_max_ps(_mm256_loadu_ps(tap + 16), m2);
                         m3 = _mm256_max_ps(_mm256_loadu_ps(tap + 24), m3);
                     }
                 }
-                _mm256_storeu_ps(out + ch, _mm256_min_ps(vhi, _mm256_max_ps(vlo, m0)));
-                _mm256_storeu_ps(out + ch + 8, _mm256_min_ps(vhi, _mm256_max_ps(vlo, m1)));
-                _mm256_storeu_ps(out + ch + 16, _mm256_min_ps(vhi, _mm256_max_ps(vlo, m2)));
-                _mm256_storeu_ps(out + ch + 24, _mm256_min_ps(vhi, _mm256_max_ps(vlo, m3)));
+                _mm256_storeu_ps(w.out + ch, _mm256_min_ps(vhi, _mm256_max_ps(vlo, m0)));
+                _mm256_storeu_ps(w.out + ch + 8, _mm256_min_ps(vhi, _mm256_max_ps(vlo, m1)));
+                _mm256_storeu_ps(w.out + ch + 16, _mm256_min_ps(vhi, _mm256_max_ps(vlo, m2)));
+                _mm256_storeu_ps(w.out + ch + 24, _mm256_min_ps(vhi, _mm256_max_ps(vlo, m3)));
             }
             for (; ch < c; ch += 8) {
                 const int partial = c - ch < 8;
                 __m256 m = none;
-                const float *tap_row = window + ch;
-                for (int ky = ky0; ky < ky1; ky++, tap_row += row_floats) {
+                const float *tap_row = w.first + ch;
+                for (int ky = pr.ky0; ky < pr.ky1; ky++, tap_row += row_floats) {
                     const float *tap = tap_row;
-                    for (int kx = kx0; kx < kx1; kx++, tap += c)
+                    for (int kx = w.kx0; kx < w.kx1; kx++, tap += c)
                         m = _mm256_max_ps(partial ? _mm256_maskload_ps(tap, tmask) : _mm256_loadu_ps(tap), m);
                 }
                 m = _mm256_min_ps(vhi, _mm256_max_ps(vlo, m));
-                if (partial) _mm256_maskstore_ps(out + ch, tmask, m);
-                else _mm256_storeu_ps(out + ch, m);
+                if (partial) _mm256_maskstore_ps(w.out + ch, tmask, m);
+                else _mm256_storeu_ps(w.out + ch, m);
             }
         }
     }
@@ -204,42 +220,37 @@ static void maxpool_neon(const vt_conv_geometry *g, const float *input, float *o
     const float32x4_t none = vdupq_n_f32(-INFINITY), vlo = vdupq_n_f32(lo), vhi = vdupq_n_f32(hi);
     for (size_t row = r0; row < r1; row++) {
         const pool_row pr = pool_row_at(g, input, row);
-        const int ky0 = pr.ky0, ky1 = pr.ky1;
         for (int ox = 0; ox < g->out_w; ox++) {
-            int kx0, kx1;
-            tap_range_pool(ox, g->stride_w, g->pad_left, g->k_w, g->in_w, &kx0, &kx1);
-            float *out = output + (row * g->out_w + ox) * c;
-            if (ky1 <= ky0 || kx1 <= kx0) {
+            const pool_window w = pool_window_at(g, &pr, output, row, ox);
+            if (!w.first) {
                 // No tap inside the input: zero, clamped (as maxpool_rows).
-                for (size_t ch = 0; ch < c; ch++) out[ch] = vt_clampf(0.0f, lo, hi);
+                for (size_t ch = 0; ch < c; ch++) w.out[ch] = vt_clampf(0.0f, lo, hi);
                 continue;
             }
-            const float *window = pr.img + (size_t)(pr.oy * g->stride_h - g->pad_top + ky0) * row_floats +
-                                  (size_t)(ox * g->stride_w - g->pad_left + kx0) * c;
             size_t ch = 0;
             for (; ch + 4 <= c;) {
                 const int nv = ch + 16 <= c ? 4 : 1;
                 float32x4_t m[4] = {none, none, none, none};
-                const float *tap_row = window + ch;
-                for (int ky = ky0; ky < ky1; ky++, tap_row += row_floats) {
+                const float *tap_row = w.first + ch;
+                for (int ky = pr.ky0; ky < pr.ky1; ky++, tap_row += row_floats) {
                     const float *tap = tap_row;
-                    for (int kx = kx0; kx < kx1; kx++, tap += c)
+                    for (int kx = w.kx0; kx < w.kx1; kx++, tap += c)
                         for (int v = 0; v < nv; v++) {
                             const float32x4_t x = vld1q_f32(tap + 4 * v);
                             m[v] = vbslq_f32(vcgtq_f32(x, m[v]), x, m[v]);
                         }
                 }
-                for (int v = 0; v < nv; v++) vst1q_f32(out + ch + 4 * v, vt_clamp_neon(m[v], vlo, vhi));
+                for (int v = 0; v < nv; v++) vst1q_f32(w.out + ch + 4 * v, vt_clamp_neon(m[v], vlo, vhi));
                 ch += 4 * (size_t)nv;
             }
             for (; ch < c; ch++) {
                 float m = -INFINITY;
-                const float *tap_row = window + ch;
-                for (int ky = ky0; ky < ky1; ky++, tap_row += row_floats) {
+                const float *tap_row = w.first + ch;
+                for (int ky = pr.ky0; ky < pr.ky1; ky++, tap_row += row_floats) {
                     const float *tap = tap_row;
-                    for (int kx = kx0; kx < kx1; kx++, tap += c) m = *tap > m ? *tap : m;
+                    for (int kx = w.kx0; kx < w.kx1; kx++, tap += c) m = *tap > m ? *tap : m;
                 }
-                out[ch] = vt_clampf(m, lo, hi);
+                w.out[ch] = vt_clampf(m, lo, hi);
             }
         }
     }
