@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 ROOT=${ARM64_ROOT:-$PWD/.build-arm64/root}
 MIRROR=${ARM64_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 PACKAGES="swiftlang libstdc++-16-dev libc6-dev pkg-config git ca-certificates libjpeg62-turbo-dev \
-libpng-dev libstb-dev libcairo2-dev zlib1g-dev"
+libpng-dev libdeflate-dev libstb-dev libcairo2-dev zlib1g-dev"
 
 [ "$(id -u)" = 0 ] || { echo "arm64: needs root (debootstrap, mounts, chroot)" >&2; exit 1; }
 
@@ -71,7 +71,8 @@ sync_sources() {
 
 create() {
     host_tools
-    if [ -e "$ROOT/.visiontasks-root-ready" ]; then return; fi
+    # The marker holds the package list installed: a root made with an older list gets the new packages.
+    if [ "$(cat "$ROOT/.visiontasks-root-ready" 2>/dev/null)" = "$PACKAGES" ]; then return; fi
     local start=$SECONDS
     if [ ! -x "$ROOT/usr/bin/apt-get" ]; then
         mkdir -p "$ROOT"
@@ -84,7 +85,7 @@ create() {
     mounts
     chroot "$ROOT" /usr/bin/env DEBIAN_FRONTEND=noninteractive sh -c \
         "apt-get update -qq && apt-get install -y -qq --no-install-recommends $PACKAGES >/dev/null && apt-get clean"
-    touch "$ROOT/.visiontasks-root-ready"
+    echo "$PACKAGES" > "$ROOT/.visiontasks-root-ready"
     echo "arm64: root ready in $((SECONDS - start)) s: $ROOT"
 }
 
