@@ -45,6 +45,66 @@ import Testing
         }
     }
 
+    /// Every option's `property` (camel case of its name unless given), which errors name, is the
+    /// stored property the option sets (those held in a classifier's options aside) (seen by reflection: the one stored value that changes), and
+    /// each task's live-stream delegate is set at the property errors name.
+    @Test func optionsNameThePropertiesTheySet() throws {
+        for task in describedTasks {
+            try checkProperties(task)
+        }
+    }
+
+    private func checkProperties<Task: DescribedTask>(_ task: Task.Type) throws {
+        let description = Task.taskDescription
+        var checked = 0
+        for option in description.options + TaskDescription.baseOptions where !option.property.contains(".") {
+            let options = try Task.options(baseOptions: BaseOptions(), runningMode: .image, values: [])
+            let before = Self.storedValues(options)
+            try option.apply(text: Self.otherValue(option), to: options)
+            let changed = Self.storedValues(options).filter { before[$0.key] != $0.value }.map(\.key)
+            #expect(changed.map { $0.split(separator: ".").last.map(String.init) } == [option.property],
+                    "\(description.name) --\(option.name) set \(changed), not \(option.property)")
+            checked += 1
+        }
+        #expect(checked >= 5, "\(description.name): \(checked) options checked")
+        let options = try Task.options(baseOptions: BaseOptions(), runningMode: .liveStream, values: [])
+        let before = Self.storedValues(options)
+        let handler = LiveStreamHandler<Task.TaskResult> { _ in }
+        Task.setLiveStreamHandler(handler, of: options)
+        let changed = Self.storedValues(options).filter { before[$0.key] != $0.value }.map(\.key)
+        #expect(changed == [type(of: Task.liveStream).property], "\(description.name): \(changed)")
+    }
+
+    /// A well-formed value of `option` other than its default.
+    private static func otherValue(_ option: TaskOption) -> String {
+        switch option.type {
+        case .int: return "3"
+        case .float: return "0.25"
+        case .bool: return option.defaultValue == .bool(true) ? "false" : "true"
+        case .string, .list: return "other"
+        }
+    }
+
+    /// Every stored property of `object` and of the structs it holds, by path (`baseOptions.numThreads`).
+    private static func storedValues(_ object: Any) -> [String: String] {
+        var values: [String: String] = [:]
+        func walk(_ mirror: Mirror?, _ prefix: String) {
+            guard let mirror else { return }
+            for child in mirror.children {
+                let path = prefix + (child.label ?? "?")
+                let inner = Mirror(reflecting: child.value)
+                if inner.displayStyle == .struct && !inner.children.isEmpty {
+                    walk(inner, path + ".")
+                } else {
+                    values[path] = String(describing: child.value)
+                }
+            }
+            walk(mirror.superclassMirror, prefix)
+        }
+        walk(Mirror(reflecting: object), "")
+        return values
+    }
+
     /// Only the Face Landmarker's detector option names a model file, of the Face Detector, so the
     /// server maps it to a model it offers and the page offers a choice of those.
     @Test func modelFileOptionsNameTheirTask() {

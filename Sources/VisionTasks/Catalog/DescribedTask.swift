@@ -10,8 +10,10 @@ package protocol DescribedTask: VisionTask where TaskResult: Encodable {
     init(options: Options) throws
     /// Options with every default, this model and this running mode.
     static func defaultOptions(baseOptions: BaseOptions, runningMode: RunningMode) -> Options
-    /// Makes `handler` the options' live-stream delegate (nil: none).
-    static func setLiveStreamHandler(_ handler: LiveStreamHandler<TaskResult>?, of options: Options)
+    /// The delegate protocol of its live stream (`any FaceDetectorLiveStreamDelegate`).
+    associatedtype Listener
+    /// Where its options hold the live-stream delegate and how a result reaches it.
+    static var liveStream: LiveStreamDelegation<Self, Options, TaskResult, Listener> { get }
     /// How many things (faces, hands) a result found.
     static func foundCount(in result: TaskResult) -> Int
 }
@@ -25,6 +27,11 @@ package protocol DescribedOptions: VisionTaskOptions {
 extension DescribedTask {
     /// The task's name, options and outputs: its options class's.
     package static var taskDescription: TaskDescription { Options.taskDescription }
+
+    /// Makes `handler` the options' live-stream delegate (nil: none).
+    package static func setLiveStreamHandler(_ handler: LiveStreamHandler<TaskResult>?, of options: Options) {
+        options[keyPath: liveStream.keyPath] = handler.map(liveStream.handler)
+    }
 
     /// Options with every default, then each `(name, text)` in `values` set from its text form:
     /// `invalidOption` naming an unknown option or a malformed value. Ranges are checked when the

@@ -217,19 +217,27 @@ public struct DeclaredOption<Options: AnyObject, Value: TaskOptionValueType>: Se
     public let defaultValue: Value
     /// The option as every front end sees it.
     public let option: TaskOption
-    private let get: @Sendable (Options) -> Value
-    private let set: @Sendable (Options, Value) -> Void
+    /// Where the value is held in `Options`.
+    package let keyPath: ReferenceWritableKeyPath<Options, Value> & Sendable
 
-    /// Declares the option `name` (kebab case) at `property` of `Options`, read by `get` and written by
-    /// `set`; `modelOf` names the task whose model file the value is, if it is one.
-    package init(_ name: String, property: String, label: String, help: String, default defaultValue: Value,
-                 minimum: Double? = nil, maximum: Double? = nil, modelOf: String? = nil,
-                 get: @escaping @Sendable (Options) -> Value, set: @escaping @Sendable (Options, Value) -> Void) {
+    /// Declares the option `name` (kebab case) held at `keyPath`; its Swift `property`, as errors name
+    /// it, is `name` in camel case unless given (a test checks it is the property set); `modelOf` names
+    /// the task whose model file the value is, if it is one.
+    package init(_ name: String, _ keyPath: ReferenceWritableKeyPath<Options, Value> & Sendable, property: String? = nil,
+                 label: String, help: String, default defaultValue: Value,
+                 minimum: Double? = nil, maximum: Double? = nil, modelOf: String? = nil) {
         self.defaultValue = defaultValue
-        self.get = get
-        self.set = set
-        option = TaskOption(name, property: property, label: label, help: help, default: defaultValue,
-                            minimum: minimum, maximum: maximum, modelOf: modelOf, get: get, set: set)
+        self.keyPath = keyPath
+        option = TaskOption(name, property: property ?? Self.camelCase(name), label: label, help: help,
+                            default: defaultValue, minimum: minimum, maximum: maximum, modelOf: modelOf,
+                            get: { (options: Options) in options[keyPath: keyPath] },
+                            set: { (options: Options, value: Value) in options[keyPath: keyPath] = value })
+    }
+
+    /// `min-detection-confidence` as `minDetectionConfidence`.
+    private static func camelCase(_ name: String) -> String {
+        let words = name.split(separator: "-")
+        return (words.prefix(1) + words.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }).joined()
     }
 
     /// This option of an `Options` object held in an `Outer` options object (a gesture classifier's
@@ -238,11 +246,19 @@ public struct DeclaredOption<Options: AnyObject, Value: TaskOptionValueType>: Se
     package func held<Outer: AnyObject>(as name: String, property: String, label: String, help: String,
                                         inner: @escaping @Sendable (Outer) -> Options?,
                                         make: @escaping @Sendable (Outer) -> Options) -> TaskOption {
-        let (get, set, defaultValue) = (self.get, self.set, self.defaultValue)
+        let (keyPath, defaultValue) = (self.keyPath, self.defaultValue)
         return TaskOption(name, property: property, label: label, help: help, default: defaultValue,
                           minimum: option.minimum, maximum: option.maximum, modelOf: option.modelOf,
-                          get: { (outer: Outer) in inner(outer).map(get) ?? defaultValue },
-                          set: { (outer: Outer, value: Value) in set(make(outer), value) })
+                          get: { (outer: Outer) in inner(outer).map { $0[keyPath: keyPath] } ?? defaultValue },
+                          set: { (outer: Outer, value: Value) in make(outer)[keyPath: keyPath] = value })
+    }
+}
+
+extension DeclaredOption where Value == Float {
+    /// A threshold in 0...1 (a confidence or an overlap, IoU), 0.5 unless `default` says otherwise.
+    package static func threshold(_ name: String, _ keyPath: ReferenceWritableKeyPath<Options, Float> & Sendable,
+                                  label: String, help: String, default defaultValue: Float = 0.5) -> Self {
+        Self(name, keyPath, label: label, help: help, default: defaultValue, minimum: 0, maximum: 1)
     }
 }
 

@@ -26,16 +26,12 @@ public final class FaceDetector: DetectingVisionTask {
     /// Creates a detector. Throws `invalidOption` for a confidence or threshold outside [0, 1], a
     /// live-stream mode without delegate or a delegate in another mode, and the model's load errors.
     public init(options: FaceDetectorOptions) throws {
-        try FaceDetectorOptions.taskDescription.validate(options)
         let base = options.baseOptions
         // A face overlapping one of the previous frame's by more than the suppression threshold (the
         // overlap that makes two detections one face) is that face.
         let ids = options.runningMode == .image ? nil : DetectionIds(minOverlap: options.minSuppressionThreshold)
         _taskCore = try TaskCore(
-            taskName: "FaceDetector", verb: "detect", runningMode: options.runningMode,
-            delegateOption: "faceDetectorLiveStreamDelegate",
-            delegate: options.faceDetectorLiveStreamDelegate,
-            deliver: { $0.faceDetector($1, didFinishDetection: $2, timestampInMilliseconds: $3, error: $4) },
+            options, verb: "detect", liveStream: Self.liveStream,
             loadGraph: {
                 let model = try ModelBundle.taskModel(try base.loadModelAsset(), name: base.modelAssetName,
                                                       entry: FaceDetectionGraph.bundleEntry,
@@ -48,6 +44,16 @@ public final class FaceDetector: DetectingVisionTask {
             result: { Self.result($0, in: $1, tracks: ids != nil) })
         _taskCore.attach(self)
     }
+}
+
+/// How the CLI and the server drive the task (`DescribedTask`): its live-stream delegate, default
+/// options and what a result counts.
+extension FaceDetector: DescribedTask {
+    package static let liveStream = LiveStreamDelegation(\FaceDetectorOptions.faceDetectorLiveStreamDelegate, handler: { $0 }) {
+        $0.faceDetector($1, didFinishDetection: $2, timestampInMilliseconds: $3, error: $4)
+    }
+    package static func defaultOptions(baseOptions: BaseOptions, runningMode: RunningMode) -> Options { Options(baseOptions: baseOptions, runningMode: runningMode) }
+    package static func foundCount(in result: FaceDetectorResult) -> Int { result.detections.count }
 }
 
 extension FaceDetector {

@@ -2,15 +2,13 @@ extension FaceDetectorOptions {
     /// The Face Detector's options, declared once: the initializer's defaults and every front end read them.
     public enum Declared {
         /// `minDetectionConfidence`.
-        public static let minDetectionConfidence = DeclaredOption<FaceDetectorOptions, Float>(
-            "min-detection-confidence", property: "minDetectionConfidence", label: "Detection confidence",
-            help: "Faces scoring below this are dropped.", default: 0.5, minimum: 0, maximum: 1,
-            get: { $0.minDetectionConfidence }, set: { $0.minDetectionConfidence = $1 })
+        public static let minDetectionConfidence = DeclaredOption<FaceDetectorOptions, Float>.threshold(
+            "min-detection-confidence", \.minDetectionConfidence, label: "Detection confidence",
+            help: "Faces scoring below this are dropped.")
         /// `minSuppressionThreshold`.
-        public static let minSuppressionThreshold = DeclaredOption<FaceDetectorOptions, Float>(
-            "min-suppression-threshold", property: "minSuppressionThreshold", label: "Suppression threshold (IoU)",
-            help: "Overlap (IoU) above which detections of one face are merged.", default: 0.3, minimum: 0, maximum: 1,
-            get: { $0.minSuppressionThreshold }, set: { $0.minSuppressionThreshold = $1 })
+        public static let minSuppressionThreshold = DeclaredOption<FaceDetectorOptions, Float>.threshold(
+            "min-suppression-threshold", \.minSuppressionThreshold, label: "Suppression threshold (IoU)",
+            help: "Overlap (IoU) above which detections of one face are merged.", default: 0.3)
     }
 
     /// The Face Detector as the CLI, the server and the docs describe it.
@@ -22,16 +20,4 @@ extension FaceDetectorOptions {
         preferredModels: ["blaze_face_short_range.tflite", "face_landmarker.task"],
         options: [Declared.minDetectionConfidence.option, Declared.minSuppressionThreshold.option],
         outputs: ["detections", "trackingIds"], foundNoun: "faces")
-}
-
-extension FaceDetectorOptions: DescribedOptions {}
-
-extension FaceDetector: DescribedTask {
-    package static func defaultOptions(baseOptions: BaseOptions, runningMode: RunningMode) -> FaceDetectorOptions {
-        FaceDetectorOptions(baseOptions: baseOptions, runningMode: runningMode)
-    }
-    package static func setLiveStreamHandler(_ handler: LiveStreamHandler<FaceDetectorResult>?, of options: FaceDetectorOptions) {
-        options.faceDetectorLiveStreamDelegate = handler
-    }
-    package static func foundCount(in result: FaceDetectorResult) -> Int { result.detections.count }
 }

@@ -11,7 +11,7 @@ public protocol FaceDetectorLiveStreamDelegate: AnyObject {
 /// Options of a `FaceDetector`, with the names of MediaPipe for iOS. The detector copies them when
 /// it is created; changing them afterwards changes nothing. The model (`baseOptions`) is
 /// `blaze_face_short_range.tflite`, or a `.task` bundle holding `face_detector.tflite`.
-public final class FaceDetectorOptions: VisionTaskOptions {
+public final class FaceDetectorOptions: VisionTaskOptions, DescribedOptions {
     /// Faces scoring below this are dropped (0...1, default 0.5: `Declared.minDetectionConfidence`).
     public var minDetectionConfidence: Float
     /// Overlap (IoU) above which detections of one face are merged (0...1, default 0.3:

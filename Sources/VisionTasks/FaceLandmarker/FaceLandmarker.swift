@@ -26,15 +26,11 @@ public final class FaceLandmarker: DetectingVisionTask {
     /// [0, 1], a live-stream mode without delegate or a delegate in another mode; `invalidBundle`
     /// for a model that is not a face landmarker bundle or lacks one of its files.
     public init(options: FaceLandmarkerOptions) throws {
-        try FaceLandmarkerOptions.taskDescription.validate(options)
         let settings = FaceLandmarkerGraph.Settings(options)
         let outputs = (tracks: settings.tracks, matrixes: settings.outputFacialTransformationMatrixes,
                        headPoses: settings.outputHeadPoses)
         _taskCore = try TaskCore(
-            taskName: "FaceLandmarker", verb: "detect", runningMode: options.runningMode,
-            delegateOption: "faceLandmarkerLiveStreamDelegate",
-            delegate: options.faceLandmarkerLiveStreamDelegate,
-            deliver: { $0.faceLandmarker($1, didFinishDetection: $2, timestampInMilliseconds: $3, error: $4) },
+            options, verb: "detect", liveStream: Self.liveStream,
             loadGraph: {
                 let bundle = try options.baseOptions.loadTaskBundle(task: "FaceLandmarker")
                 return try FaceLandmarkerGraph(bundle: bundle, name: bundle.name, settings: settings,
@@ -86,4 +82,14 @@ extension FaceLandmarkerGraph.Settings {
                   outputHeadPoses: options.outputHeadPoses,
                   tracks: options.runningMode != .image, numThreads: options.baseOptions.numThreads)
     }
+}
+
+/// How the CLI and the server drive the task (`DescribedTask`): its live-stream delegate, default
+/// options and what a result counts.
+extension FaceLandmarker: DescribedTask {
+    package static let liveStream = LiveStreamDelegation(\FaceLandmarkerOptions.faceLandmarkerLiveStreamDelegate, handler: { $0 }) {
+        $0.faceLandmarker($1, didFinishDetection: $2, timestampInMilliseconds: $3, error: $4)
+    }
+    package static func defaultOptions(baseOptions: BaseOptions, runningMode: RunningMode) -> Options { Options(baseOptions: baseOptions, runningMode: runningMode) }
+    package static func foundCount(in result: FaceLandmarkerResult) -> Int { result.faceLandmarks.count }
 }

@@ -11,7 +11,7 @@ public protocol FaceLandmarkerLiveStreamDelegate: AnyObject {
 /// Options of a `FaceLandmarker`, with the names of MediaPipe for iOS. The landmarker copies them
 /// when it is created; changing them afterwards changes nothing. The model (`baseOptions`) is a
 /// `face_landmarker.task` bundle; `faceDetectorModelAssetPath` may replace the detector inside it.
-public final class FaceLandmarkerOptions: VisionTaskOptions {
+public final class FaceLandmarkerOptions: VisionTaskOptions, DescribedOptions {
     /// The most faces to find (at least 1, default 1).
     public var numFaces: Int
     /// Face detections scoring below this are dropped (0...1, default 0.5).
@@ -38,10 +38,10 @@ public final class FaceLandmarkerOptions: VisionTaskOptions {
     /// Creates options with MediaPipe's defaults (`Declared`): image mode, one face, confidences 0.5, no
     /// blendshapes, matrices or head poses.
     public init(baseOptions: BaseOptions = BaseOptions(), runningMode: RunningMode = .image,
-                numFaces: Int = Declared.numFaces.defaultValue,
-                minFaceDetectionConfidence: Float = Declared.minFaceDetectionConfidence.defaultValue,
-                minFacePresenceConfidence: Float = Declared.minFacePresenceConfidence.defaultValue,
-                minTrackingConfidence: Float = Declared.minTrackingConfidence.defaultValue,
+                numFaces: Int = Declared.faces.count.defaultValue,
+                minFaceDetectionConfidence: Float = Declared.faces.minDetectionConfidence.defaultValue,
+                minFacePresenceConfidence: Float = Declared.faces.minPresenceConfidence.defaultValue,
+                minTrackingConfidence: Float = Declared.faces.minTrackingConfidence.defaultValue,
                 outputFaceBlendshapes: Bool = Declared.outputFaceBlendshapes.defaultValue,
                 outputFacialTransformationMatrixes: Bool = Declared.outputFacialTransformationMatrixes.defaultValue,
                 outputHeadPoses: Bool = Declared.outputHeadPoses.defaultValue,

@@ -19,14 +19,10 @@ public final class GestureRecognizer: VisionTask {
     /// denylist), a live-stream mode without delegate or a delegate in another mode; `invalidBundle`
     /// for a file that is not a gesture recognizer bundle; and the models' load errors.
     public init(options: GestureRecognizerOptions) throws {
-        try GestureRecognizerOptions.taskDescription.validate(options)
         let settings = options.handLandmarkerSettings()
         let tracks = settings.tracks
         _taskCore = try TaskCore(
-            taskName: "GestureRecognizer", verb: "recognize", runningMode: options.runningMode,
-            delegateOption: "gestureRecognizerLiveStreamDelegate",
-            delegate: options.gestureRecognizerLiveStreamDelegate,
-            deliver: { $0.gestureRecognizer($1, didFinishGestureRecognition: $2, timestampInMilliseconds: $3, error: $4) },
+            options, verb: "recognize", liveStream: Self.liveStream,
             loadGraph: {
                 let bundle = try options.baseOptions.loadTaskBundle(task: "GestureRecognizer")
                 return try GestureRecognizerGraph(bundle: bundle, name: bundle.name, settings: settings,
@@ -90,4 +86,14 @@ extension GestureRecognizer {
                                        trackingIds: tracks ? observations.compactMap(\.hand.trackingId) : nil,
                                        timestampInMilliseconds: timestamp)
     }
+}
+
+/// How the CLI and the server drive the task (`DescribedTask`): its live-stream delegate, default
+/// options and what a result counts.
+extension GestureRecognizer: DescribedTask {
+    package static let liveStream = LiveStreamDelegation(\GestureRecognizerOptions.gestureRecognizerLiveStreamDelegate, handler: { $0 }) {
+        $0.gestureRecognizer($1, didFinishGestureRecognition: $2, timestampInMilliseconds: $3, error: $4)
+    }
+    package static func defaultOptions(baseOptions: BaseOptions, runningMode: RunningMode) -> Options { Options(baseOptions: baseOptions, runningMode: runningMode) }
+    package static func foundCount(in result: GestureRecognizerResult) -> Int { result.landmarks.count }
 }

@@ -6,29 +6,26 @@ extension ClassifierOptions {
     public enum Declared {
         /// `maxResults`.
         public static let maxResults = DeclaredOption<ClassifierOptions, Int>(
-            "max-results", property: "maxResults", label: "max results",
-            help: "The most categories to keep, best first (-1: all; 0 is an error).", default: -1,
-            get: { $0.maxResults }, set: { $0.maxResults = $1 })
+            "max-results", \.maxResults, label: "max results",
+            help: "The most categories to keep, best first (-1: all; 0 is an error).", default: -1)
         /// `scoreThreshold` (unset: the model's own threshold).
         public static let scoreThreshold = DeclaredOption<ClassifierOptions, Float?>(
-            "score-threshold", property: "scoreThreshold", label: "score threshold",
+            "score-threshold", \.scoreThreshold, label: "score threshold",
             help: "Categories scoring below this are dropped (unset: the model's threshold).", default: nil,
-            minimum: 0, maximum: 1, get: { $0.scoreThreshold }, set: { $0.scoreThreshold = $1 })
+            minimum: 0, maximum: 1)
         /// `categoryAllowlist`.
         public static let categoryAllowlist = DeclaredOption<ClassifierOptions, [String]>(
-            "allowlist", property: "categoryAllowlist", label: "allowlist",
-            help: "Only these categories (comma-separated names).", default: [],
-            get: { $0.categoryAllowlist }, set: { $0.categoryAllowlist = $1 })
+            "allowlist", \.categoryAllowlist, property: "categoryAllowlist", label: "allowlist",
+            help: "Only these categories (comma-separated names).", default: [])
         /// `categoryDenylist`.
         public static let categoryDenylist = DeclaredOption<ClassifierOptions, [String]>(
-            "denylist", property: "categoryDenylist", label: "denylist",
-            help: "Never these categories (comma-separated names).", default: [],
-            get: { $0.categoryDenylist }, set: { $0.categoryDenylist = $1 })
+            "denylist", \.categoryDenylist, property: "categoryDenylist", label: "denylist",
+            help: "Never these categories (comma-separated names).", default: [])
         /// `displayNamesLocale` (unset: "en").
         public static let displayNamesLocale = DeclaredOption<ClassifierOptions, String?>(
-            "display-names-locale", property: "displayNamesLocale", label: "Display names locale",
+            "display-names-locale", \.displayNamesLocale, label: "Display names locale",
             help: "The locale of the display names read from the label files (unset: en; a model without a file in that locale gives none).",
-            default: nil, get: { $0.displayNamesLocale }, set: { $0.displayNamesLocale = $1 })
+            default: nil)
     }
 }
 
@@ -84,7 +81,7 @@ extension GestureRecognizerOptions {
         summary: "Recognize hand gestures, with each hand's landmarks and handedness.",
         modelHelp: "the gesture recognizer bundle, gesture_recognizer.task (or one with a custom classifier).",
         preferredModels: ["gesture_recognizer.task"],
-        options: HandTrackingOptions.Declared.all
+        options: HandTrackingOptions.Declared.hands.options
             + classifierOptions("canned", property: "cannedGesturesClassifierOptions",
                                 held: { $0.cannedGesturesClassifierOptions }, make: { $0.cannedClassifier })
             + classifierOptions("custom", property: "customGesturesClassifierOptions",
@@ -98,16 +95,4 @@ private extension String {
     func replacingCategories(with noun: String) -> String {
         replacingOccurrences(of: "categories", with: noun)
     }
-}
-
-extension GestureRecognizerOptions: DescribedOptions {}
-
-extension GestureRecognizer: DescribedTask {
-    package static func defaultOptions(baseOptions: BaseOptions, runningMode: RunningMode) -> GestureRecognizerOptions {
-        GestureRecognizerOptions(baseOptions: baseOptions, runningMode: runningMode)
-    }
-    package static func setLiveStreamHandler(_ handler: LiveStreamHandler<GestureRecognizerResult>?, of options: GestureRecognizerOptions) {
-        options.gestureRecognizerLiveStreamDelegate = handler
-    }
-    package static func foundCount(in result: GestureRecognizerResult) -> Int { result.landmarks.count }
 }

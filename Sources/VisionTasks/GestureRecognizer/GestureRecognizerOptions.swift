@@ -12,7 +12,7 @@ public protocol GestureRecognizerLiveStreamDelegate: AnyObject {
 /// Options of a `GestureRecognizer`, with the names of MediaPipe for iOS. The recognizer copies them
 /// when it is created; changing them afterwards changes nothing. The model (`baseOptions`) is a
 /// gesture recognizer `.task` bundle (`hand_landmarker.task` + `hand_gesture_recognizer.task`).
-public final class GestureRecognizerOptions: HandTrackingOptions {
+public final class GestureRecognizerOptions: HandTrackingOptions, DescribedOptions {
     /// How the canned classifier's scores become gestures (nil: every gesture, the model's threshold).
     public var cannedGesturesClassifierOptions: ClassifierOptions?
     /// How the custom classifier's scores become gestures, when the bundle has one.
@@ -23,10 +23,10 @@ public final class GestureRecognizerOptions: HandTrackingOptions {
     /// Creates options with MediaPipe's defaults (`Declared`): image mode, one hand, confidences 0.5, no
     /// classifier options.
     public init(baseOptions: BaseOptions = BaseOptions(), runningMode: RunningMode = .image,
-                numHands: Int = Declared.numHands.defaultValue,
-                minHandDetectionConfidence: Float = Declared.minHandDetectionConfidence.defaultValue,
-                minHandPresenceConfidence: Float = Declared.minHandPresenceConfidence.defaultValue,
-                minTrackingConfidence: Float = Declared.minTrackingConfidence.defaultValue,
+                numHands: Int = Declared.hands.count.defaultValue,
+                minHandDetectionConfidence: Float = Declared.hands.minDetectionConfidence.defaultValue,
+                minHandPresenceConfidence: Float = Declared.hands.minPresenceConfidence.defaultValue,
+                minTrackingConfidence: Float = Declared.hands.minTrackingConfidence.defaultValue,
                 cannedGesturesClassifierOptions: ClassifierOptions? = nil,
                 customGesturesClassifierOptions: ClassifierOptions? = nil) {
         self.cannedGesturesClassifierOptions = cannedGesturesClassifierOptions

@@ -24,14 +24,10 @@ public final class HandLandmarker: DetectingVisionTask {
     /// [0, 1], a live-stream mode without delegate or a delegate in another mode; `invalidBundle`
     /// for a file that is not a hand landmarker bundle; and the models' load errors.
     public init(options: HandLandmarkerOptions) throws {
-        try HandLandmarkerOptions.taskDescription.validate(options)
         let settings = options.handLandmarkerSettings()
         let tracks = settings.tracks
         _taskCore = try TaskCore(
-            taskName: "HandLandmarker", verb: "detect", runningMode: options.runningMode,
-            delegateOption: "handLandmarkerLiveStreamDelegate",
-            delegate: options.handLandmarkerLiveStreamDelegate,
-            deliver: { $0.handLandmarker($1, didFinishDetection: $2, timestampInMilliseconds: $3, error: $4) },
+            options, verb: "detect", liveStream: Self.liveStream,
             loadGraph: { () throws -> HandLandmarkerGraph in
                 let bundle = try options.baseOptions.loadTaskBundle(task: "HandLandmarker")
                 return try HandLandmarkerGraph(bundle: bundle, name: bundle.name, settings: settings)
@@ -51,4 +47,14 @@ extension HandLandmarker {
                              trackingIds: tracks ? hands.compactMap(\.trackingId) : nil,
                              timestampInMilliseconds: frame.timestampInMilliseconds)
     }
+}
+
+/// How the CLI and the server drive the task (`DescribedTask`): its live-stream delegate, default
+/// options and what a result counts.
+extension HandLandmarker: DescribedTask {
+    package static let liveStream = LiveStreamDelegation(\HandLandmarkerOptions.handLandmarkerLiveStreamDelegate, handler: { $0 }) {
+        $0.handLandmarker($1, didFinishDetection: $2, timestampInMilliseconds: $3, error: $4)
+    }
+    package static func defaultOptions(baseOptions: BaseOptions, runningMode: RunningMode) -> Options { Options(baseOptions: baseOptions, runningMode: runningMode) }
+    package static func foundCount(in result: HandLandmarkerResult) -> Int { result.landmarks.count }
 }

@@ -11,16 +11,16 @@ public protocol HandLandmarkerLiveStreamDelegate: AnyObject {
 /// Options of a `HandLandmarker`, with the names of MediaPipe for iOS. The landmarker copies them
 /// when it is created; changing them afterwards changes nothing. The model (`baseOptions`) is a
 /// `hand_landmarker.task` bundle.
-public final class HandLandmarkerOptions: HandTrackingOptions {
+public final class HandLandmarkerOptions: HandTrackingOptions, DescribedOptions {
     /// Receives the results in live-stream mode (required there, forbidden otherwise). Held weakly.
     public weak var handLandmarkerLiveStreamDelegate: (any HandLandmarkerLiveStreamDelegate)?
 
     /// Creates options with MediaPipe's defaults (`Declared`): image mode, one hand, confidences 0.5.
     public override init(baseOptions: BaseOptions = BaseOptions(), runningMode: RunningMode = .image,
-                         numHands: Int = Declared.numHands.defaultValue,
-                         minHandDetectionConfidence: Float = Declared.minHandDetectionConfidence.defaultValue,
-                         minHandPresenceConfidence: Float = Declared.minHandPresenceConfidence.defaultValue,
-                         minTrackingConfidence: Float = Declared.minTrackingConfidence.defaultValue) {
+                         numHands: Int = Declared.hands.count.defaultValue,
+                         minHandDetectionConfidence: Float = Declared.hands.minDetectionConfidence.defaultValue,
+                         minHandPresenceConfidence: Float = Declared.hands.minPresenceConfidence.defaultValue,
+                         minTrackingConfidence: Float = Declared.hands.minTrackingConfidence.defaultValue) {
         super.init(baseOptions: baseOptions, runningMode: runningMode, numHands: numHands,
                    minHandDetectionConfidence: minHandDetectionConfidence,
                    minHandPresenceConfidence: minHandPresenceConfidence, minTrackingConfidence: minTrackingConfidence)

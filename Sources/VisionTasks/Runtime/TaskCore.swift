@@ -13,21 +13,21 @@ public final class TaskCore<Owner: AnyObject, Output: Sendable>: Sendable {
     /// Hands one live-stream result, or the error its frame raised, to the task's delegate.
     package typealias Delivery<Listener> = @Sendable (Listener, Owner, Output?, Int, (any Error)?) -> Void
 
-    /// Checks that `delegate` is given exactly in live-stream mode (`invalidOption` naming
-    /// `delegateOption`), then loads the graph. The delegate is held weakly and called only through
-    /// `deliver`, on the runner's one serial result queue: the library owns the cross-thread
-    /// hand-off, as MediaPipe does with its own serial queue, so the delegate need not be `Sendable`
-    /// (an iOS-style `NSObject` subclass works). `taskName` and `verb` ("detect", "recognize") name
-    /// the task and its methods in errors; each frame becomes a `FrameContext` with its timestamp,
-    /// goes through the graph, and `result` turns the graph's observations into the task's result;
-    /// `reset()` clears the graph's tracking.
-    package init<Graph: TaskGraph, Listener>(
-        taskName: String, verb: String, runningMode: RunningMode,
-        delegateOption: String, delegate: Listener?, deliver: @escaping Delivery<Listener>,
-        loadGraph: () throws -> Graph,
-        result: @escaping @Sendable ([Graph.Observation], FrameContext) -> Output
+    /// Checks `options` against the task's declared ranges (`invalidOption`) and that the live-stream
+    /// delegate (`liveStream`) is given exactly in live-stream mode, then loads the graph. The delegate
+    /// is held weakly and called only through `liveStream.deliver`, on the runner's one serial result
+    /// queue: the library owns the cross-thread hand-off, as MediaPipe does with its own serial queue,
+    /// so the delegate need not be `Sendable` (an iOS-style `NSObject` subclass works). Errors name the
+    /// task by its type and its methods by `verb` ("detect", "recognize"); each frame becomes a
+    /// `FrameContext` with its timestamp, goes through the graph, and `result` turns the graph's
+    /// observations into the task's result; `reset()` clears the graph's tracking.
+    package init<Graph: TaskGraph, Options: DescribedOptions, Listener>(
+        _ options: Options, verb: String, liveStream: LiveStreamDelegation<Owner, Options, Output, Listener>,
+        loadGraph: () throws -> Graph, result: @escaping @Sendable ([Graph.Observation], FrameContext) -> Output
     ) throws {
-        try OptionChecks.delegate(present: delegate != nil, runningMode: runningMode, delegateOption)
+        try Options.taskDescription.validate(options)
+        let (runningMode, delegate, deliver) = (options.runningMode, options[keyPath: liveStream.keyPath], liveStream.deliver)
+        try OptionChecks.delegate(present: delegate != nil, runningMode: runningMode, type(of: liveStream).property)
         let graph = SerializedGraph(try loadGraph())
         let owner = WeakBox<Owner>()
         var delivery: TaskRunner<MPImage, Output>.Deliver?
@@ -41,7 +41,7 @@ public final class TaskCore<Owner: AnyObject, Output: Sendable>: Sendable {
                 }
             }
         }
-        runner = TaskRunner(taskName: taskName, verb: verb, runningMode: runningMode,
+        runner = TaskRunner(taskName: String(describing: Owner.self), verb: verb, runningMode: runningMode,
                             process: { image, timestamp in
                                 let frame = FrameContext(image, timestampInMilliseconds: timestamp)
                                 return result(try graph.graph.process(frame), frame)
