@@ -15,9 +15,9 @@ struct ServedTask: Sendable {
     /// The live-stream delegate, kept as long as the task (tasks hold their delegate weakly).
     private let liveDelegate: (any AnyObject & Sendable)?
 
-    /// Wraps one task instance, through `VisionTask`'s running-mode methods (the gesture
+    /// Wraps one task instance, through `CoreBackedTask`'s running-mode methods (the gesture
     /// recognizer's `recognize` and the others' `detect`), and keeps its live-stream delegate.
-    private init<Task: VisionTask>(_ task: Task, delegate: LiveStreamHandler<Task.TaskResult>?) where Task.TaskResult: Encodable {
+    private init<Task: CoreBackedTask>(_ task: Task, delegate: LiveStreamHandler<Task.TaskResult>?) where Task.TaskResult: Encodable {
         detectImage = { try ResultJSON.encode(try task.processImage($0)) }
         detectVideoFrame = { try ResultJSON.encode(try task.processVideoFrame($0, timestampInMilliseconds: $1)) }
         detectAsync = { try task.processAsync($0, timestampInMilliseconds: $1) }

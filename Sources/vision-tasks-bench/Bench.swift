@@ -37,7 +37,7 @@ struct BenchOptions: ParsableArguments {
     /// Decodes the image, then times `timed` on it: its image-mode call (`detect(image:)`,
     /// `recognize(image:)`) or, with `--video`, its video-mode call on timestamps 33 ms apart; the
     /// task is reported as `task` or `task-video`.
-    func report(task: String, timing timed: some VisionTask) throws {
+    func report(task: String, timing timed: some CoreBackedTask) throws {
         let picture = try MPImage(contentsOfFile: image)
         var timestamp = 0
         try report(task: video ? task + "-video" : task) {

@@ -4,7 +4,7 @@ import VisionTasks
 
 /// A hand task `vision-tasks-bench` times: the Hand Landmarker or the Gesture Recognizer, made
 /// from the shared options and a hand count.
-protocol HandBenchTask: VisionTask {
+protocol HandBenchTask: CoreBackedTask {
     /// The subcommand, also the task name of the report ("hand-landmarker").
     static var benchName: String { get }
     /// The task in the options' model and running mode, finding at most `numHands` hands.

@@ -4,7 +4,7 @@ import VisionTasks
 
 /// One task instance as the shared media options drive it: described by the library
 /// (`DescribedTask`: options, live-stream handler, found count), its results drawn by VisionRender.
-/// Its frames go through `VisionTask`'s running-mode methods, so the gesture recognizer's
+/// Its frames go through `CoreBackedTask`'s running-mode methods, so the gesture recognizer's
 /// `recognize` names need no forwarding here.
 protocol MediaTask: DescribedTask where TaskResult: DrawableResult & CSVResult {}
 

@@ -3,7 +3,7 @@ import VisionErrors
 /// A task that front ends (the CLI, the server) make and drive from its description alone: its
 /// options come from `TaskDescription`, its results are JSON, and its live-stream results reach a
 /// `LiveStreamHandler`. The four tasks adopt it, and `describedTasks` lists them once.
-package protocol DescribedTask: VisionTask where TaskResult: Encodable {
+package protocol DescribedTask: CoreBackedTask where TaskResult: Encodable {
     /// The task's options class.
     associatedtype Options: DescribedOptions
     /// Creates the task; throws what the task throws for a bad model or option.

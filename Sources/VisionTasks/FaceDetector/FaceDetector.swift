@@ -14,9 +14,9 @@ import VisionCore
 /// takes the next unused id, counting from 0 (`reset()` starts over). There is no re-identification
 /// by appearance: a face lost for a frame comes back with a new id. Detections are ordered by id in
 /// video and live stream (the order the faces appeared in), best first in image mode.
-public final class FaceDetector: DetectingVisionTask {
-    /// The machinery running the task's frames (``VisionTask``).
-    public let _taskCore: TaskCore<FaceDetector, FaceDetectorResult>
+public final class FaceDetector: DetectingVisionTask, CoreBackedTask {
+    /// The machinery running the task's frames.
+    package let taskCore: TaskCore<FaceDetector, FaceDetectorResult>
 
     /// Creates a detector in image mode with default options from a model file.
     public convenience init(modelPath: String) throws {
@@ -30,7 +30,7 @@ public final class FaceDetector: DetectingVisionTask {
         // A face overlapping one of the previous frame's by more than the suppression threshold (the
         // overlap that makes two detections one face) is that face.
         let ids = options.runningMode == .image ? nil : DetectionIds(minOverlap: options.minSuppressionThreshold)
-        _taskCore = try TaskCore(
+        taskCore = try TaskCore(
             options, verb: "detect", liveStream: Self.liveStream,
             loadGraph: {
                 let model = try ModelBundle.taskModel(try base.loadModelAsset(), name: base.modelAssetName,
@@ -42,8 +42,11 @@ public final class FaceDetector: DetectingVisionTask {
                                               ids: ids)
             },
             result: { Self.result($0, in: $1, tracks: ids != nil) })
-        _taskCore.attach(self)
+        taskCore.attach(self)
     }
+
+    /// What it returns for one frame (`VisionTask`).
+    public typealias TaskResult = FaceDetectorResult
 }
 
 /// How the CLI and the server drive the task (`DescribedTask`): its live-stream delegate, default

@@ -13,9 +13,9 @@ import VisionErrors
 /// 0 (`reset()` starts over). There is no re-identification by appearance. Faces are ordered by id in
 /// video and live stream (the order they appeared in, so it does not flip between frames), in the
 /// detector's order in image mode.
-public final class FaceLandmarker: DetectingVisionTask {
-    /// The machinery running the task's frames (``VisionTask``).
-    public let _taskCore: TaskCore<FaceLandmarker, FaceLandmarkerResult>
+public final class FaceLandmarker: DetectingVisionTask, CoreBackedTask {
+    /// The machinery running the task's frames.
+    package let taskCore: TaskCore<FaceLandmarker, FaceLandmarkerResult>
 
     /// Creates a landmarker in image mode with default options from a `face_landmarker.task` file.
     public convenience init(modelPath: String) throws {
@@ -29,7 +29,7 @@ public final class FaceLandmarker: DetectingVisionTask {
         let settings = FaceLandmarkerGraph.Settings(options)
         let outputs = (tracks: settings.tracks, matrixes: settings.outputFacialTransformationMatrixes,
                        headPoses: settings.outputHeadPoses)
-        _taskCore = try TaskCore(
+        taskCore = try TaskCore(
             options, verb: "detect", liveStream: Self.liveStream,
             loadGraph: {
                 let bundle = try options.baseOptions.loadTaskBundle(task: "FaceLandmarker")
@@ -37,8 +37,11 @@ public final class FaceLandmarker: DetectingVisionTask {
                                                faceDetector: try Self.faceDetectorModel(options))
             },
             result: { Self.result($0, in: $1, outputs: outputs) })
-        _taskCore.attach(self)
+        taskCore.attach(self)
     }
+
+    /// What it returns for one frame (`VisionTask`).
+    public typealias TaskResult = FaceLandmarkerResult
 }
 
 extension FaceLandmarker {

@@ -5,9 +5,9 @@ import VisionCore
 /// `recognizeAsync(image:timestampInMilliseconds:)`, each allowed only in its running mode. It runs
 /// the Hand Landmarker (tracking hands in video and live-stream mode), then the gesture embedder
 /// and the canned (and, when the bundle has one, custom) gesture classifier on every hand.
-public final class GestureRecognizer: VisionTask {
-    /// The machinery running the task's frames (``VisionTask``).
-    public let _taskCore: TaskCore<GestureRecognizer, GestureRecognizerResult>
+public final class GestureRecognizer: VisionTask, CoreBackedTask {
+    /// The machinery running the task's frames.
+    package let taskCore: TaskCore<GestureRecognizer, GestureRecognizerResult>
 
     /// Creates a recognizer in image mode with default options from a gesture recognizer `.task` file.
     public convenience init(modelPath: String) throws {
@@ -21,7 +21,7 @@ public final class GestureRecognizer: VisionTask {
     public init(options: GestureRecognizerOptions) throws {
         let settings = options.handLandmarkerSettings()
         let tracks = settings.tracks
-        _taskCore = try TaskCore(
+        taskCore = try TaskCore(
             options, verb: "recognize", liveStream: Self.liveStream,
             loadGraph: {
                 let bundle = try options.baseOptions.loadTaskBundle(task: "GestureRecognizer")
@@ -30,8 +30,11 @@ public final class GestureRecognizer: VisionTask {
                                                   customOptions: options.customGesturesClassifierOptions)
             },
             result: { Self.result($0, in: $1, tracks: tracks) })
-        _taskCore.attach(self)
+        taskCore.attach(self)
     }
+
+    /// What it returns for one frame (`VisionTask`).
+    public typealias TaskResult = GestureRecognizerResult
 
     /// Recognizes gestures in a still image (image mode).
     public func recognize(image: MPImage) throws -> GestureRecognizerResult {

@@ -11,9 +11,9 @@ import VisionCore
 /// from 0 (`reset()` starts over). There is no re-identification by appearance. Hands are ordered by
 /// id in video and live stream (the order they appeared in, so it does not flip between frames), in
 /// the palm detector's order in image mode. The Gesture Recognizer's hands are the same.
-public final class HandLandmarker: DetectingVisionTask {
-    /// The machinery running the task's frames (``VisionTask``).
-    public let _taskCore: TaskCore<HandLandmarker, HandLandmarkerResult>
+public final class HandLandmarker: DetectingVisionTask, CoreBackedTask {
+    /// The machinery running the task's frames.
+    package let taskCore: TaskCore<HandLandmarker, HandLandmarkerResult>
 
     /// Creates a landmarker in image mode with default options from a `hand_landmarker.task` file.
     public convenience init(modelPath: String) throws {
@@ -26,15 +26,18 @@ public final class HandLandmarker: DetectingVisionTask {
     public init(options: HandLandmarkerOptions) throws {
         let settings = options.handLandmarkerSettings()
         let tracks = settings.tracks
-        _taskCore = try TaskCore(
+        taskCore = try TaskCore(
             options, verb: "detect", liveStream: Self.liveStream,
             loadGraph: { () throws -> HandLandmarkerGraph in
                 let bundle = try options.baseOptions.loadTaskBundle(task: "HandLandmarker")
                 return try HandLandmarkerGraph(bundle: bundle, name: bundle.name, settings: settings)
             },
             result: { Self.result($0, in: $1, tracks: tracks) })
-        _taskCore.attach(self)
+        taskCore.attach(self)
     }
+
+    /// What it returns for one frame (`VisionTask`).
+    public typealias TaskResult = HandLandmarkerResult
 }
 
 extension HandLandmarker {

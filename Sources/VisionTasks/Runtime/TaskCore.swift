@@ -4,9 +4,8 @@ import VisionCore
 /// behind a `TaskRunner` (running-mode and timestamp rules, one frame at a time) and the delivery of
 /// live-stream results to the delegate while the task lives. A task supplies only its names, its
 /// graph (a `TaskGraph`) and how the graph's observations of one frame become the task's result.
-/// Public only as the type of `VisionTask._taskCore`: it has no public members.
-public final class TaskCore<Owner: AnyObject, Output: Sendable>: Sendable {
-    /// Runs the task's frames; `VisionTask`'s methods call it.
+package final class TaskCore<Owner: AnyObject, Output: Sendable>: Sendable {
+    /// Runs the task's frames; `CoreBackedTask`'s methods call it.
     package let runner: TaskRunner<MPImage, Output>
     private let owner: WeakBox<Owner>
 
