@@ -13,8 +13,8 @@ package enum TaskCatalogJSON {
         let threads = BaseOptions.Declared.threads.option
         let tasks = TaskKind.allCases.map { kind in
             let description = kind.description
-            let options = description.options.map { option(Self.fields($0)) }
-                + [option(Self.fields(threads).merging(["default": .int(threadsDefault)]) { $1 })]
+            let options = (description.options.map(Self.fields) + [Self.fields(threads).merging(["default": .int(threadsDefault)]) { $1 }])
+                .map(JSONEnvelope.encode)
             return JSONEnvelope.encode([
                 "name": .string(description.name), "title": .string(description.title),
                 "summary": .string(description.summary),
@@ -23,10 +23,6 @@ package enum TaskCatalogJSON {
             ])
         }
         return JSONEnvelope.encode(["tasks": .json(JSONEnvelope.array(tasks))])
-    }
-
-    private static func option(_ fields: [String: JSONEnvelope.Value]) -> Data {
-        JSONEnvelope.encode(fields)
     }
 
     /// One option's fields.
@@ -44,15 +40,15 @@ package enum TaskCatalogJSON {
     private static func value(_ value: TaskOptionValue) -> JSONEnvelope.Value {
         switch value {
         case .int(let number): return .int(number)
-        case .float(let number): return .json((try? ResultJSON.encode(number)) ?? Data("null".utf8))
-        case .bool(let flag): return .json(Data(String(flag).utf8))
+        case .float(let number): return (try? ResultJSON.encode(number)).map { .json($0) } ?? .null
+        case .bool(let flag): return .bool(flag)
         case .string(let text): return .string(text)
         case .list(let names): return .json(JSONEnvelope.array(names.map(JSONEnvelope.string)))
-        case .unset: return .json(Data("null".utf8))
+        case .unset: return .null
         }
     }
 
     private static func number(_ bound: Double) -> JSONEnvelope.Value {
-        bound == bound.rounded() ? .int(Int(bound)) : .json((try? ResultJSON.encode(bound)) ?? Data("null".utf8))
+        bound == bound.rounded() ? .int(Int(bound)) : (try? ResultJSON.encode(bound)).map { .json($0) } ?? .null
     }
 }

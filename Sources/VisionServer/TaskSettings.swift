@@ -30,7 +30,7 @@ struct TaskSettings: Hashable, Sendable {
                 model = value
             case threadsOption.name:
                 // The task checks the range (BaseOptions.numThreads) when it is made.
-                guard threadsOption.accepts(value), let count = Int(value) else {
+                guard let count = Int(optionText: value) else {
                     throw APIError(.badRequest, "threads must be \(threadsOption.type.expected), got \"\(value)\"")
                 }
                 threads = count

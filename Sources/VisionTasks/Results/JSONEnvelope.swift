@@ -4,9 +4,9 @@ import Foundation
 /// lines, live replies and catalog): fields in the order given, or sorted, with a result inserted as
 /// the shared result JSON it already is. Package-level: the public API encodes results with `ResultJSON`.
 package enum JSONEnvelope {
-    /// One field's value: a number, a string, or JSON already encoded (a result).
+    /// One field's value: a number, a string, true or false, null, or JSON already encoded (a result).
     package enum Value {
-        case int(Int), double(Double), string(String), json(Data)
+        case int(Int), double(Double), string(String), bool(Bool), null, json(Data)
     }
 
     /// `{"key":value,…}` with the fields in the order given.
@@ -20,6 +20,8 @@ package enum JSONEnvelope {
             case .int(let value): object.append(contentsOf: Data(String(value).utf8))
             case .double(let value): object.append(contentsOf: Data(String(format: "%.3f", value).utf8))
             case .string(let value): object.append(string(value))
+            case .bool(let value): object.append(contentsOf: Data(String(value).utf8))
+            case .null: object.append(contentsOf: Data("null".utf8))
             case .json(let value): object.append(contentsOf: value)
             }
         }
