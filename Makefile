@@ -79,7 +79,10 @@ soak: setup models
 	SOAK_SECONDS=$(SOAK_SECONDS) .build/release/vision-tasks-soak live video
 
 # Every speed and memory comparison with LiteRT and MediaPipe in one run, one table of ratios
-# (tools/bench.py; about 15 minutes on an idle 2-core machine; BENCH_ARGS=--quick for a smoke run).
+# (tools/bench.py; about 15 minutes on an idle 2-core machine; BENCH_ARGS=--quick for a smoke run,
+# BENCH_ARGS=--sections far-faces for one section). The far-face rows' legacy reference, mediapipe
+# 0.10.21, gets a virtual environment of its own (about 1 GB) on first use: $MEDIAPIPE_LEGACY_VENV,
+# by default .venv-mediapipe-0.10.21 (tools/bench_far_faces.py).
 bench: setup models
 	@python3 -c "import mediapipe, ai_edge_litert" 2>/dev/null || python3 -m pip install -q mediapipe==1.2.2 ai-edge-litert==2.3.0
 	$(SWIFT) build -c release --product vision-tasks

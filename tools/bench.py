@@ -19,11 +19,17 @@ Rows (ratio = VisionTasks / reference; below 1 means we take less time or memory
   server      POST /api/v1/face-landmarker at 8 clients (tools/load_test.py --bench --peer) against
               MediaPipe under Flask with a worker process per core (tools/mediapipe_server.py)
   scale       per video frame at 480p..2160p, and per image with 1..4 faces or hands
+  far-faces   BlazeFace full range beside short range (tools/bench_far_faces.py): faces found against
+              face size on far-face composites, ours against legacy MediaPipe 0.10.21 (references);
+              time per 720p image of each detector (short range against MediaPipe 1.2.2, full range
+              against legacy MediaPipe 0.10.21 in a virtual environment of its own, made on first
+              use) and of the Face Landmarker with each (no MediaPipe API runs it with full range:
+              against ours with short range and MediaPipe 1.2.2's, which runs short range)
 Each timing is a median of many calls, the two sides alternating round by round; the load
 average is printed with the table (other work on the machine slows both sides alike only roughly).
 
 Build first (`make bench` does): swift build -c release --product vision-tasks --product vision-tasks-bench
-Usage: python3 tools/bench.py [--quick] [--json]
+Usage: python3 tools/bench.py [--quick] [--json] [--sections engine,task,...]   (e.g. --sections far-faces)
 """
 import argparse
 import resource
@@ -44,12 +50,12 @@ os.environ.setdefault("GLOG_minloglevel", "2")  # MediaPipe's start-up warnings,
 import mediapipe as mp  # noqa: E402
 from mediapipe.tasks.python import BaseOptions, vision  # noqa: E402
 
-from bench_common import BENCH, ROOT, time_calls
+import bench_far_faces
+from bench_common import BENCH, CLI, ROOT, time_calls
 
 TOOLS = os.path.join(ROOT, "tools")
 MODELS = os.path.join(ROOT, "models")
 IMAGES = os.path.join(ROOT, "Tests", "Fixtures", "images")
-CLI = os.path.join(ROOT, ".build", "release", "vision-tasks")
 
 
 def load_compare_engines():
@@ -88,8 +94,8 @@ class Table:
         for r in self.rows:
             goal = "" if r["goal"] is None else (">= " if r["goalIsMinimum"] else "<= ") + f"{r['goal']:g}"
             met = "" if r["met"] is None else ("yes" if r["met"] else "**no**")
-            ref = f"{r['theirs']:.3f}" if isinstance(r["theirs"], float) else str(r["theirs"])
-            print(f"| {r['section']} | {r['name']} | {r['ours']:.3f} | {ref} {r['reference']} | {r['unit']} | "
+            ours, ref = (f"{v:.3f}" if isinstance(v, float) else str(v) for v in (r["ours"], r["theirs"]))
+            print(f"| {r['section']} | {r['name']} | {ours} | {ref} {r['reference']} | {r['unit']} | "
                   f"{r['ratio']:.2f} | {goal} | {met} |")
         goals = [r for r in self.rows if r["met"] is not None]
         print(f"\n{sum(r['met'] for r in goals)} of {len(goals)} goals met; load average {load[0]:.2f} "
@@ -535,10 +541,14 @@ def scale(table, inputs, args):
                       reference="MediaPipe")
 
 
+SECTIONS = ["engine", "task", "video", "batch", "photos", "server", "scale", "far-faces"]
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--quick", action="store_true", help="fewer runs and frames (a smoke run, not for figures)")
-    p.add_argument("--sections", default="engine,task,video,batch,photos,server,scale")
+    p.add_argument("--sections", default=",".join(SECTIONS),
+                   help=f"the sections to run, comma-separated (default: all of {','.join(SECTIONS)})")
     p.add_argument("--json", action="store_true", help="also print the rows as one JSON object")
     args = p.parse_args()
     args.runs, args.warmup, args.rounds = (10, 2, 1) if args.quick else (100, 10, 3)
@@ -547,6 +557,9 @@ def main():
         if not os.path.exists(binary):
             sys.exit(f"{binary} is missing: run swift build -c release --product vision-tasks --product vision-tasks-bench")
     sections = args.sections.split(",")
+    unknown = [s for s in sections if s not in SECTIONS]
+    if unknown:
+        sys.exit(f"bench: unknown section(s) {','.join(unknown)}; the sections are {','.join(SECTIONS)}")
     table = Table()
     with tempfile.TemporaryDirectory() as tmp:
         inputs = make_inputs(tmp)
@@ -564,6 +577,10 @@ def main():
             server(table, args)
         if "scale" in sections:
             scale(table, inputs, args)
+        if "far-faces" in sections:
+            folder = os.path.join(tmp, "far-faces")
+            os.mkdir(folder)
+            bench_far_faces.far_faces(table, folder, args, mediapipe_call_ms, check_found)
     load = os.getloadavg()
     table.print(load)
     if args.json:

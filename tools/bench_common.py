@@ -9,6 +9,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BENCH = os.path.join(ROOT, ".build", "release", "vision-tasks-bench")
+CLI = os.path.join(ROOT, ".build", "release", "vision-tasks")
 
 
 def parse_arguments(description, runs, warmup, rounds):

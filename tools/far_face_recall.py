@@ -26,6 +26,9 @@ ROOT = recipe.ROOT
 RUNS = {"short": ("models/blaze_face_short_range.tflite", "0.5"),
         "full": ("models/face_detection_full_range_sparse.tflite", "0.5"),
         "full 0.6": ("models/face_detection_full_range_sparse.tflite", "0.6")}
+# The table's columns: who found the pasted face (MediaPipe's from the references).
+COLUMNS = ["ours short", "MediaPipe short", "ours full", "ours full at 0.6", "MediaPipe full"]
+REFERENCES = os.path.join(ROOT, "Tests", "Fixtures", "references", "face_detector", "full_range.json")
 
 
 def found(faces, c):
@@ -38,42 +41,68 @@ def found(faces, c):
     return None
 
 
-def main():
-    binary = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, ".build", "debug", "vision-tasks")
-    with open(os.path.join(ROOT, "Tests", "Fixtures", "references", "face_detector", "full_range.json")) as f:
+def composite_name(background, side):
+    """The file name of the composite of `side` on `background` ("plain" or a fixture photo's name)."""
+    return "%s-%03d.png" % (background.split(".")[0], side)
+
+
+def recall(binary, folder):
+    """One record per composite, in the references' order: its background, the pasted photo's side
+    as a percentage of the frame's height, the face box's height in pixels and in percent, and
+    whether each of COLUMNS found the pasted face (ours: `binary` run now; MediaPipe: the references).
+    The composites are written to the empty folder `folder`, named by composite_name."""
+    with open(REFERENCES) as f:
         composites = json.load(f)["composites"]
     face = recipe.load_rgb("astronaut.png")
+    names = []
+    for c in composites:
+        pixels = recipe.load_rgb(c["background"]) if c["background"] != "plain" else None
+        rgb, _ = recipe.composite(c["side"], pixels, face)
+        names.append(composite_name(c["background"], c["side"]))
+        Image.fromarray(rgb).save(os.path.join(folder, names[-1]))
     ours = {}
-    with tempfile.TemporaryDirectory() as tmp:
-        names = []
-        for c in composites:
-            pixels = recipe.load_rgb(c["background"]) if c["background"] != "plain" else None
-            rgb, _ = recipe.composite(c["side"], pixels, face)
-            name = "%s-%03d.png" % (c["background"].split(".")[0], c["side"])
-            Image.fromarray(rgb).save(os.path.join(tmp, name))
-            names.append(name)
-        for key, (model, confidence) in RUNS.items():
-            out = subprocess.run([binary, "face-detector", "--model", os.path.join(ROOT, model), "--threads", "1",
-                                  "--min-detection-confidence", confidence, tmp],
-                                 check=True, capture_output=True, text=True).stdout
-            by_name = {}
-            for line in out.splitlines():
-                record = json.loads(line)
-                by_name[os.path.basename(record["input"])] = [{"boundingBox": d["boundingBox"]}
-                                                             for d in record["result"]["detections"]]
-            ours[key] = by_name
+    for key, (model, confidence) in RUNS.items():
+        out = subprocess.run([binary, "face-detector", "--model", os.path.join(ROOT, model), "--threads", "1",
+                              "--min-detection-confidence", confidence, folder],
+                             check=True, capture_output=True, text=True).stdout
+        by_name = {}
+        for line in out.splitlines():
+            record = json.loads(line)
+            by_name[os.path.basename(record["input"])] = [{"boundingBox": d["boundingBox"]}
+                                                         for d in record["result"]["detections"]]
+        ours[key] = by_name
+    if not composites or any(set(ours[key]) != set(names) for key in RUNS):
+        raise SystemExit(f"far_face_recall: {binary} answered for {[len(ours[k]) for k in RUNS]} of the "
+                         f"{len(names)} composites of {REFERENCES} (none answered, or files other than those)")
     largest = max(composites, key=lambda c: c["side"])
     ratio = found(largest["faces"], largest) / largest["side"]
-    print("| background | photo, % of height | face box px (% of height) | ours short | MediaPipe short "
-          "| ours full | ours full at 0.6 | MediaPipe full |")
-    print("|---|---|---|---|---|---|---|---|")
+    records = []
     for c, name in zip(composites, names):
-        found_in = lambda key: found(ours[key][name], c) is not None
         height = ratio * c["side"]
-        print("| %s | %.1f | %d (%.1f%%) | %s |" % (
-            c["background"], 100 * c["side"] / 720, round(height), 100 * height / 720, " | ".join(
-                "yes" if hit else "no" for hit in [found_in("short"), found(c["shortRangeFaces"], c) is not None,
-                                                   found_in("full"), found_in("full 0.6"), found(c["faces"], c) is not None])))
+        hits = {"ours short": ours["short"][name], "MediaPipe short": c["shortRangeFaces"],
+                "ours full": ours["full"][name], "ours full at 0.6": ours["full 0.6"][name], "MediaPipe full": c["faces"]}
+        records.append({"background": c["background"], "side": c["side"], "photoPercent": 100 * c["side"] / 720,
+                        "faceBoxPx": round(height), "facePercent": 100 * height / 720,
+                        "found": {key: found(faces, c) is not None for key, faces in hits.items()}})
+    return records
+
+
+def markdown(records):
+    """The records as a Markdown table, one row per composite."""
+    lines = ["| background | photo, % of height | face box px (% of height) | " + " | ".join(COLUMNS) + " |",
+             "|---|---|---|" + "---|" * len(COLUMNS)]
+    for r in records:
+        lines.append("| %s | %.1f | %d (%.1f%%) | %s |" % (
+            r["background"], r["photoPercent"], r["faceBoxPx"], r["facePercent"],
+            " | ".join("yes" if r["found"][key] else "no" for key in COLUMNS)))
+    return "\n".join(lines)
+
+
+def main():
+    binary = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, ".build", "debug", "vision-tasks")
+    with tempfile.TemporaryDirectory() as folder:
+        print(markdown(recall(binary, folder)))
+
 
 if __name__ == "__main__":
     main()

@@ -30,9 +30,10 @@ in both axes, and each channel is (sum + count // 2) // count.
 
 Photos are loaded with mp.Image.create_from_file (stb_image), whose pixels our decoder reproduces.
 
-Usage (legacy MediaPipe needs numpy < 2, so it lives in a virtual environment of its own):
-  python3 -m venv /work/.venv-mp01021 && /work/.venv-mp01021/bin/pip install mediapipe==0.10.21
-  /work/.venv-mp01021/bin/python tools/make_face_full_range_refs.py
+Usage (legacy MediaPipe needs numpy < 2, so it lives in a virtual environment of its own; `make bench`
+makes the same one, $MEDIAPIPE_LEGACY_VENV or .venv-mediapipe-0.10.21, for tools/bench_far_faces.py):
+  python3 -m venv .venv-mediapipe-0.10.21 && .venv-mediapipe-0.10.21/bin/pip install mediapipe==0.10.21
+  .venv-mediapipe-0.10.21/bin/python tools/make_face_full_range_refs.py
 """
 import json
 import os
