@@ -16,6 +16,13 @@
 #define ALLOCATION_COUNTER_OFF 1
 #endif
 
+#include <stdlib.h>
+
+void *allocation_counter_probe(void) {
+    void *(*volatile allocate)(size_t) = malloc;
+    return allocate(64);
+}
+
 #ifdef ALLOCATION_COUNTER_OFF
 
 int allocation_counter_available(void) { return 0; }

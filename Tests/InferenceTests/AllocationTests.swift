@@ -36,7 +36,7 @@ import Testing
     @Test func counterCountsAllocations() throws {
         try Self.requireCounter()
         allocation_counter_start()
-        let pointer = malloc(64)
+        let pointer = allocation_counter_probe()
         let allocations = allocation_counter_stop()
         free(pointer)
         #expect(allocations == 1)

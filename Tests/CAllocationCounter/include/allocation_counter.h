@@ -15,6 +15,9 @@ void allocation_counter_start(void);
 /// Stops counting on this thread and returns how many allocations it made since the start
 /// (-1 when the counter is off).
 long allocation_counter_stop(void);
+/// Allocates 64 bytes with malloc (free them with free) where no optimizer can drop the call: the
+/// counter's own test, whose Swift-side malloc/free pair a release build removes.
+void *allocation_counter_probe(void);
 
 #ifdef __cplusplus
 }
