@@ -35,6 +35,18 @@ typedef struct {
 /// IC_TOO_MANY_PIXELS for a larger header; otherwise fills `message` and returns 1.
 int ic_decode_jpeg(const unsigned char *data, size_t size, size_t max_pixels, ic_image *out, char *message);
 
+/// The JPEG decoder's YCbCr-to-RGB rows (for tests): stb_image's own, one pixel at a time.
+#define IC_JPEG_COLOR_STB 0
+/// Ours, the one `ic_decode_jpeg` uses where the CPU has it: AVX2 on x86-64, NEON on AArch64.
+#define IC_JPEG_COLOR_VECTOR 1
+
+/// Converts `count` pixels of Y, Cb and Cr samples to `count` packed RGB triples with `kernel`;
+/// returns 0, or -1 (nothing written) when that kernel cannot run on this CPU. `out` holds
+/// 3 * count + 1 bytes: stb's row writes a fourth byte after its last pixel (as into the next row,
+/// or the spare byte stb allocates after the picture).
+int ic_jpeg_ycbcr_to_rgb(unsigned char *out, const unsigned char *y, const unsigned char *cb, const unsigned char *cr,
+                         int count, int kernel);
+
 /// Decodes a PNG of any bit depth and colour type to 8-bit gray, gray+alpha (2),
 /// RGB or RGBA: palettes expand to RGB, tRNS becomes an alpha channel, 1/2/4-bit
 /// gray is scaled to 0...255, 16-bit samples keep their high byte. Returns as `ic_decode_jpeg`.
