@@ -25,6 +25,10 @@
 #define STBI_NO_STDIO
 #define STBI_NO_LINEAR
 #define STBI_NO_HDR
+// The picture and stb's component planes (megabytes for a photo) on huge pages, see pixel_memory.c.
+#define STBI_MALLOC(size) ic_pixels_alloc(size)
+#define STBI_REALLOC(pointer, size) ic_pixels_realloc(pointer, size)
+#define STBI_FREE(pointer) ic_pixels_free(pointer)
 // stb's functions we do not call (and those its STBI_ONLY_JPEG leaves undefined, which GCC reports
 // at the end of the file) are static here, so unused.
 #pragma GCC diagnostic ignored "-Wunused-function"

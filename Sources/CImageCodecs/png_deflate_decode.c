@@ -183,7 +183,7 @@ int ic_decode_png_deflate(const unsigned char *data, size_t size, size_t max_pix
 
     size_t stride = (size_t)width * (size_t)channels;
     size_t raw_size = (size_t)height * (stride + 1);
-    unsigned char *pixels = (unsigned char *)malloc(raw_size);
+    unsigned char *pixels = (unsigned char *)ic_pixels_alloc(raw_size);
     struct libdeflate_decompressor *inflater = libdeflate_alloc_decompressor();
     size_t produced = 0;
     int ok = pixels != NULL && inflater != NULL &&
@@ -198,10 +198,10 @@ int ic_decode_png_deflate(const unsigned char *data, size_t size, size_t max_pix
         ok = unfilter_row(row, raw, y == 0 ? NULL : row - stride, stride, (size_t)channels) == 0;
     }
     if (!ok) {
-        free(pixels);
+        ic_pixels_free(pixels);
         return IC_PNG_NOT_HANDLED;
     }
-    unsigned char *fitted = (unsigned char *)realloc(pixels, stride * height);
+    unsigned char *fitted = (unsigned char *)ic_pixels_realloc(pixels, stride * height);
     out->pixels = fitted != NULL ? fitted : pixels;
     out->width = (int)width;
     out->height = (int)height;

@@ -31,7 +31,7 @@ import Testing
         var message = [CChar](repeating: 0, count: Int(IC_MESSAGE_SIZE))
         let status = bytes.withUnsafeBufferPointer { ic_decode_jpeg($0.baseAddress, $0.count, 1 << 26, &image, &message) }
         guard status == 0, let pixels = image.pixels else { return nil }
-        defer { ic_free(pixels) }
+        defer { ic_pixels_free(pixels) }
         let count = Int(image.width) * Int(image.height) * Int(image.channels)
         return Decoded(width: Int(image.width), height: Int(image.height), channels: Int(image.channels),
                        pixels: Array(UnsafeBufferPointer(start: pixels, count: count)))

@@ -27,7 +27,7 @@ import Testing
             decoded.height = Int(image.height)
             decoded.channels = Int(image.channels)
             decoded.pixels = Array(UnsafeBufferPointer(start: pixels, count: decoded.width * decoded.height * decoded.channels))
-            ic_free(pixels)
+            ic_pixels_free(pixels)
         }
         return decoded
     }

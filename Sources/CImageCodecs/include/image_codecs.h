@@ -13,7 +13,7 @@
 extern "C" {
 #endif
 
-/// A decoded image: `pixels` (malloc'd, free with `ic_free`) holds `height` rows of
+/// A decoded image: `pixels` (from `ic_pixels_alloc`, free with `ic_pixels_free`) holds `height` rows of
 /// `width * channels` bytes, no padding. `channels` is 1 (gray), 3 (RGB) or 4 (RGBA).
 typedef struct {
     unsigned char *pixels;
@@ -114,8 +114,18 @@ void ic_warp_row_portable(const ic_warp_source *source, const int32_t *coordinat
 /// homogeneous source coordinates; `coordinates` receives `width` (x, y) pairs in 1/32 pixel.
 void ic_warp_coordinates(const double *matrix, int y, int width, int height, int32_t *coordinates);
 
-/// Frees memory returned by the functions above.
+/// Frees memory the encoders return.
 void ic_free(void *pointer);
+
+/// Blocks from `ic_pixels_alloc` of this many bytes or more get a mapping of their own, marked for
+/// transparent huge pages (a decoded photo then costs a page fault per 2 MiB rather than per 4 KiB).
+#define IC_PIXELS_LARGE ((size_t)4 << 20)
+
+/// Memory for pixels (the decoders' results, `MPImage`'s storage): 16-byte aligned, not zeroed; NULL
+/// when memory is short. Free with `ic_pixels_free`; `ic_pixels_realloc` as realloc.
+void *ic_pixels_alloc(size_t size);
+void *ic_pixels_realloc(void *pointer, size_t size);
+void ic_pixels_free(void *pointer);
 
 #ifdef __cplusplus
 }
