@@ -146,17 +146,230 @@ int ic_jpeg_ycbcr_to_rgb(unsigned char *out, const unsigned char *y, const unsig
     return 0;
 }
 
-/// stbi_load_from_memory(data, size, ..., 0) for a JPEG (its SOI already checked), with our colour row in
-/// stb's kernel slot: stb's JPEG loader itself, once its kernels are set up.
-static stbi_uc *load_jpeg(const unsigned char *data, int size, int *width, int *height, int *channels) {
-    stbi__context context;
-    stbi__start_mem(&context, data, size);
+// Band by band. stb decodes a whole scan into full-size planes (the luma of a 12 MP photo is 12 MB;
+// 18 MB in all at 4:2:0, 36 MB at 4:4:4), then upsamples and converts them into the picture, so
+// both are held at once. For the common photo (baseline, the three YCbCr components interleaved in
+// one scan) the same work can go a band of MCU rows at a time: stb's own scan loop runs, but each
+// block its IDCT writes lands in a ring of two MCU rows per component (our function in stb's IDCT
+// slot, which checks the block is the one stb's loop order says comes next), and every picture row
+// whose samples are in the rings is made at once, with stb's resamplers, in stb's order and with
+// its state (load_jpeg_image's), then our colour row. The planes stb allocates are then never
+// touched (untouched pages take no memory). Any other JPEG (progressive, gray, CMYK, RGB, a second
+// scan, a scan stb cuts short, markers after the scan that change how stb would convert) goes
+// through stb's own loader, from the start when the surprise comes late.
+
+/// A scan decoded band by band, and the picture made from it.
+typedef struct {
+    stbi__jpeg *z;
+    void (*idct)(stbi_uc *out, int out_stride, short data[64]);  // stb's
+    stbi_uc *ring[3];  // two MCU rows of each component's plane: plane row r at ring row r % ring_rows
+    int ring_rows[3];
+    stbi__resample resample[3];  // load_jpeg_image's resampler state (line0/line1 kept as rows below)
+    int row0[3], row1[3];        // the plane rows its line0/line1 point at
+    stbi_uc *picture;
+    int next_row;                // the next picture row to make
+    int mcu_x, mcu_y, k, bx, by;  // where the next block goes, in stb's scan order
+    int out_of_order;
+} jpeg_stream;
+
+/// The scan being decoded on this thread (stb's IDCT slot takes no context).
+static _Thread_local jpeg_stream *active_stream;
+/// Whether the last ic_decode_jpeg on this thread went band by band.
+static _Thread_local int last_decode_in_bands;
+
+int ic_jpeg_last_decode_in_bands(void) { return last_decode_in_bands; }
+
+static stbi_uc *ring_row(jpeg_stream *s, int k, int row) {
+    return s->ring[k] + (size_t)s->z->img_comp[k].w2 * (size_t)(row % s->ring_rows[k]);
+}
+
+/// Makes every picture row whose samples are in the rings, once `bands` MCU rows are decoded.
+static void make_rows(jpeg_stream *s, int bands) {
+    stbi__jpeg *z = s->z;
+    int all = bands == z->img_mcu_y;
+    while (s->next_row < (int)z->s->img_y) {
+        for (int k = 0; k < 3; k++) {
+            if (!all && s->row1[k] >= bands * 8 * z->img_comp[k].v) return;
+        }
+        stbi_uc *rows[3];
+        for (int k = 0; k < 3; k++) {
+            stbi__resample *r = &s->resample[k];
+            stbi_uc *line0 = ring_row(s, k, s->row0[k]), *line1 = ring_row(s, k, s->row1[k]);
+            int bottom = r->ystep >= (r->vs >> 1);
+            rows[k] = r->resample(z->img_comp[k].linebuf, bottom ? line1 : line0, bottom ? line0 : line1, r->w_lores, r->hs);
+            if (++r->ystep >= r->vs) {
+                r->ystep = 0;
+                s->row0[k] = s->row1[k];
+                if (++r->ypos < z->img_comp[k].y) s->row1[k] += 1;
+            }
+        }
+        ycc_to_rgb(s->picture + (size_t)3 * z->s->img_x * (size_t)s->next_row, rows[0], rows[1], rows[2], z->s->img_x, 3);
+        s->next_row += 1;
+    }
+}
+
+/// stb's IDCT slot during a streamed scan: the block into its ring, then the rows it completes.
+static void stream_idct(stbi_uc *out, int out_stride, short data[64]) {
+    jpeg_stream *s = active_stream;
+    stbi__jpeg *z = s->z;
+    if (s->out_of_order || s->mcu_y >= z->img_mcu_y) {
+        s->out_of_order = 1;
+        return;
+    }
+    int n = z->order[s->k];
+    int x = (s->mcu_x * z->img_comp[n].h + s->bx) * 8, y = (s->mcu_y * z->img_comp[n].v + s->by) * 8;
+    if (out_stride != z->img_comp[n].w2 || out != z->img_comp[n].data + (size_t)z->img_comp[n].w2 * (size_t)y + (size_t)x) {
+        s->out_of_order = 1;
+        return;
+    }
+    s->idct(ring_row(s, n, y) + x, out_stride, data);
+    if (++s->bx < z->img_comp[n].h) return;
+    s->bx = 0;
+    if (++s->by < z->img_comp[n].v) return;
+    s->by = 0;
+    if (++s->k < z->scan_n) return;
+    s->k = 0;
+    if (++s->mcu_x < z->img_mcu_x) return;
+    s->mcu_x = 0;
+    s->mcu_y += 1;
+    make_rows(s, s->mcu_y);
+}
+
+/// load_jpeg_image's test for components stored as RGB (copied, not converted).
+static int stored_as_rgb(stbi__jpeg *z) {
+    return z->s->img_n == 3 && (z->rgb == 3 || (z->app14_color_transform == 0 && !z->jfif));
+}
+
+/// Whether the scan just read (its header processed) can be streamed.
+static int streamable(stbi__jpeg *z) {
+    if (z->progressive || z->s->img_n != 3 || z->scan_n != 3 || stored_as_rgb(z)) return 0;
+    int seen = 0;
+    for (int k = 0; k < 3; k++) seen |= 1 << z->order[k];
+    return seen == 7;
+}
+
+/// Sets up `s` for the scan whose header `z` has just read: the picture, stb's line buffers, the
+/// rings and the resamplers as load_jpeg_image sets them. 0 when memory is short.
+static int start_stream(jpeg_stream *s, stbi__jpeg *z) {
+    memset(s, 0, sizeof(*s));
+    s->z = z;
+    s->picture = (stbi_uc *)stbi__malloc_mad3(3, z->s->img_x, z->s->img_y, 1);
+    if (s->picture == NULL) return 0;
+    for (int k = 0; k < 3; k++) {
+        z->img_comp[k].linebuf = (stbi_uc *)stbi__malloc(z->s->img_x + 3);  // freed by stbi__cleanup_jpeg
+        s->ring_rows[k] = 2 * 8 * z->img_comp[k].v;
+        s->ring[k] = (stbi_uc *)stbi__malloc_mad2(z->img_comp[k].w2, s->ring_rows[k], 0);
+        if (z->img_comp[k].linebuf == NULL || s->ring[k] == NULL) return 0;
+        stbi__resample *r = &s->resample[k];
+        r->hs = z->img_h_max / z->img_comp[k].h;
+        r->vs = z->img_v_max / z->img_comp[k].v;
+        r->ystep = r->vs >> 1;
+        r->w_lores = (z->s->img_x + r->hs - 1) / r->hs;
+        r->ypos = 0;
+        if (r->hs == 1 && r->vs == 1) r->resample = resample_row_1;
+        else if (r->hs == 1 && r->vs == 2) r->resample = stbi__resample_row_v_2;
+        else if (r->hs == 2 && r->vs == 1) r->resample = stbi__resample_row_h_2;
+        else if (r->hs == 2 && r->vs == 2) r->resample = z->resample_row_hv_2_kernel;
+        else r->resample = stbi__resample_row_generic;
+    }
+    return 1;
+}
+
+static void free_stream(jpeg_stream *s, int keep_picture) {
+    for (int k = 0; k < 3; k++) STBI_FREE(s->ring[k]);
+    if (!keep_picture) STBI_FREE(s->picture);
+}
+
+typedef enum { STREAM_DONE, STREAM_FAILED, STREAM_NOT_POSSIBLE } stream_outcome;
+
+/// stbi__decode_jpeg_image's marker loop, with the first scan streamed into `s->picture` (see above).
+static stream_outcome decode_streaming(stbi__jpeg *z, jpeg_stream *s) {
+    for (int k = 0; k < 4; k++) {
+        z->img_comp[k].raw_data = NULL;
+        z->img_comp[k].raw_coeff = NULL;
+    }
+    z->restart_interval = 0;
+    if (!stbi__decode_jpeg_header(z, STBI__SCAN_load)) return STREAM_FAILED;
+    int streamed = 0;
+    int m = stbi__get_marker(z);
+    while (!stbi__EOI(m)) {
+        if (stbi__SOS(m)) {
+            if (!stbi__process_scan_header(z)) return STREAM_FAILED;
+            if (streamed || !streamable(z)) return STREAM_NOT_POSSIBLE;
+            if (!start_stream(s, z)) {
+                stbi__err("outofmem", "Out of memory");
+                return STREAM_FAILED;
+            }
+            streamed = 1;
+            s->idct = z->idct_block_kernel;
+            z->idct_block_kernel = stream_idct;
+            active_stream = s;
+            int parsed = stbi__parse_entropy_coded_data(z);
+            active_stream = NULL;
+            z->idct_block_kernel = s->idct;
+            if (!parsed) return STREAM_FAILED;
+            if (s->out_of_order || s->mcu_y != z->img_mcu_y) return STREAM_NOT_POSSIBLE;
+            if (z->marker == STBI__MARKER_none) {
+                while (!stbi__at_eof(z->s)) {
+                    if (stbi__get8(z->s) == 255) {
+                        z->marker = stbi__get8(z->s);
+                        break;
+                    }
+                }
+            }
+        } else if (stbi__DNL(m)) {
+            int length = stbi__get16be(z->s);
+            stbi__uint32 lines = stbi__get16be(z->s);
+            if (length != 4 || lines != z->s->img_y) {
+                stbi__err(length != 4 ? "bad DNL len" : "bad DNL height", "Corrupt JPEG");
+                return STREAM_FAILED;
+            }
+        } else if (!stbi__process_marker(z, m)) {
+            return STREAM_FAILED;
+        }
+        m = stbi__get_marker(z);
+    }
+    // A JPEG without a scan, or whose later markers make stb keep the samples as RGB.
+    if (!streamed || stored_as_rgb(z)) return STREAM_NOT_POSSIBLE;
+    return STREAM_DONE;
+}
+
+/// A decoder over `data` with our colour row in stb's kernel slot; NULL when memory is short.
+static stbi__jpeg *new_decoder(stbi__context *context, const unsigned char *data, int size) {
+    stbi__start_mem(context, data, size);
     stbi__jpeg *decoder = (stbi__jpeg *)stbi__malloc(sizeof(stbi__jpeg));
-    if (decoder == NULL) return stbi__errpuc("outofmem", "Out of memory");
-    decoder->s = &context;
+    if (decoder == NULL) return NULL;
+    decoder->s = context;
     stbi__setup_jpeg(decoder);
     decoder->YCbCr_to_RGB_kernel = ycc_to_rgb;
-    stbi_uc *pixels = load_jpeg_image(decoder, width, height, channels, 0);
+    return decoder;
+}
+
+/// stbi_load_from_memory(data, size, ..., 0) for a JPEG (its SOI already checked): streamed band by
+/// band when it can be, else stb's JPEG loader itself, with our colour row in its kernel slot.
+static stbi_uc *load_jpeg(const unsigned char *data, int size, int *width, int *height, int *channels) {
+    stbi__context context;
+    stbi__jpeg *decoder = new_decoder(&context, data, size);
+    if (decoder == NULL) return stbi__errpuc("outofmem", "Out of memory");
+    jpeg_stream stream;
+    memset(&stream, 0, sizeof(stream));
+    decoder->s->img_n = 0;  // makes stbi__cleanup_jpeg safe, as load_jpeg_image does
+    stream_outcome outcome = decode_streaming(decoder, &stream);
+    stbi__cleanup_jpeg(decoder);
+    free_stream(&stream, outcome == STREAM_DONE);
+    stbi_uc *pixels = NULL;
+    last_decode_in_bands = outcome == STREAM_DONE;
+    if (outcome == STREAM_DONE) {
+        pixels = stream.picture;
+        *width = decoder->s->img_x;
+        *height = decoder->s->img_y;
+        *channels = 3;
+    } else if (outcome == STREAM_NOT_POSSIBLE) {
+        STBI_FREE(decoder);
+        decoder = new_decoder(&context, data, size);
+        if (decoder == NULL) return stbi__errpuc("outofmem", "Out of memory");
+        pixels = load_jpeg_image(decoder, width, height, channels, 0);
+    }
     STBI_FREE(decoder);
     return pixels;
 }
@@ -164,6 +377,7 @@ static stbi_uc *load_jpeg(const unsigned char *data, int size, int *width, int *
 int ic_decode_jpeg(const unsigned char *data, size_t size, size_t max_pixels, ic_image *out, char *message) {
     memset(out, 0, sizeof(*out));
     message[0] = 0;
+    last_decode_in_bands = 0;
     if (size > INT_MAX) return ic_fail(message, "file too large (%zu bytes)", size);
     if (ic_check_jpeg_structure(data, size, message)) return 1;
     int width = 0, height = 0, channels = 0;

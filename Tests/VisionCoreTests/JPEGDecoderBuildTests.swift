@@ -1,14 +1,16 @@
 import CImageCodecs
 import CStb
+import FixtureSupport
 import Foundation
 import Testing
 @testable import VisionCore
 
 /// Our build of stb_image (CImageCodecs/jpeg_decode.c: stb's JPEG loader compiled in, with a vector
-/// YCbCr-to-RGB row in its colour-kernel slot) gives the bytes of Debian's libstb, the library
-/// MediaPipe's pixels were checked against: the vector row against stb's own row on every (Y, Cb, Cr),
-/// and whole decodes against `stbi_load_from_memory` on every fixture JPEG and on 2 and 12 megapixel
-/// photos. Tolerance: exact.
+/// YCbCr-to-RGB row in its colour-kernel slot, and baseline YCbCr scans decoded band by band) gives
+/// the bytes of Debian's libstb, the library MediaPipe's pixels were checked against: the vector row
+/// against stb's own row on every (Y, Cb, Cr), and whole decodes against `stbi_load_from_memory` on
+/// every fixture JPEG, on every chroma sampling, on 2 and 12 megapixel photos, and on files whose
+/// surprises after the scan send them back to stb's own loader. Tolerance: exact.
 @Suite struct JPEGDecoderBuildTests {
     /// What a decoder gave: size, channels and pixels (empty when it failed).
     struct Decoded: CustomStringConvertible {
@@ -26,15 +28,18 @@ import Testing
     }
 
     /// `bytes` through `ic_decode_jpeg` (structure check, our stb build); nil when refused before decoding.
-    static func ours(_ bytes: [UInt8]) -> Decoded? {
+    /// `inBands`: whether it went band by band.
+    static func ours(_ bytes: [UInt8]) -> (decoded: Decoded, inBands: Bool)? {
         var image = ic_image()
         var message = [CChar](repeating: 0, count: Int(IC_MESSAGE_SIZE))
         let status = bytes.withUnsafeBufferPointer { ic_decode_jpeg($0.baseAddress, $0.count, 1 << 26, &image, &message) }
+        let inBands = ic_jpeg_last_decode_in_bands() != 0
         guard status == 0, let pixels = image.pixels else { return nil }
         defer { ic_pixels_free(pixels) }
         let count = Int(image.width) * Int(image.height) * Int(image.channels)
-        return Decoded(width: Int(image.width), height: Int(image.height), channels: Int(image.channels),
-                       pixels: Array(UnsafeBufferPointer(start: pixels, count: count)))
+        let decoded = Decoded(width: Int(image.width), height: Int(image.height), channels: Int(image.channels),
+                              pixels: Array(UnsafeBufferPointer(start: pixels, count: count)))
+        return (decoded, inBands)
     }
 
     /// `bytes` through Debian's libstb (`stbi_load_from_memory`, channels as stored).
@@ -85,16 +90,73 @@ import Testing
         let paths = try #require(FileManager.default.subpaths(atPath: root.path))
             .filter { $0.hasSuffix(".jpg") || $0.hasSuffix(".jpeg") }.sorted()
         var compared = 0
+        var inBands: [String] = []
         for relative in paths {
             let bytes = [UInt8](try Data(contentsOf: root.appendingPathComponent(relative)))
             // Files the structure check refuses, or beyond the pixel limit (the fuzz bombs), never reach stb.
-            guard let decoded = Self.ours(bytes) else { continue }
+            guard let (decoded, banded) = Self.ours(bytes) else { continue }
             compared += 1
+            if banded { inBands.append(relative) }
             let reference = Self.debian(bytes)
             #expect(decoded.differingBytes(from: reference) == 0, "\(relative): ours \(decoded), Debian's \(reference)")
         }
         // The photos, the ten JPEG kinds (gray, 4:2:0, 4:2:2, 4:4:4, progressive, restarts, CMYK) and fuzz inputs.
         #expect(paths.count >= 17 && compared >= 15, "\(compared) of \(paths.count)")
+        // Baseline YCbCr in bands; gray, CMYK and progressive files through stb's own loader.
+        #expect(inBands == ["fuzz/image/ok-tiny.jpg", "images/hand_thumb_up.jpg",
+                            "images/jpeg-variants/restart420.jpg", "images/jpeg-variants/tiny.jpg",
+                            "images/jpeg-variants/ycc420.jpg", "images/jpeg-variants/ycc422.jpg",
+                            "images/jpeg-variants/ycc444.jpg", "images/two_thumbs_up.jpg", "images/woman_sitting.jpg"])
+    }
+
+    @Test(arguments: ["yuvj420p", "yuvj422p", "yuvj444p", "yuvj440p", "yuvj411p"])
+    func everyChromaSamplingDecodesInBandsAsDebiansLibstb(pixelFormat: String) throws {
+        // 333x217: neither side a whole number of MCUs; 4:4:0 upsamples vertically only, 4:1:1 by four.
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("\(pixelFormat).jpg").path
+        try Tool.ffmpeg(["-i", Fixtures.path("images/woman_sitting.jpg"), "-vf", "scale=333:217",
+                         "-pix_fmt", pixelFormat, "-q:v", "3", file])
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: file)))
+        let (decoded, inBands) = try #require(Self.ours(bytes))
+        #expect(inBands)
+        #expect(decoded.differingBytes(from: Self.debian(bytes)) == 0, "\(pixelFormat): ours \(decoded)")
+    }
+
+    /// The marker segments of `bytes` before its first scan, the scan's offset and EOI's.
+    static func layout(_ bytes: [UInt8]) throws -> (segments: [(marker: UInt8, at: Int, length: Int)], scan: Int, end: Int) {
+        var segments: [(marker: UInt8, at: Int, length: Int)] = []
+        var at = 2
+        while bytes[at + 1] != 0xDA {
+            try #require(bytes[at] == 0xFF)
+            let length = Int(bytes[at + 2]) << 8 | Int(bytes[at + 3])
+            segments.append((bytes[at + 1], at, 2 + length))
+            at += 2 + length
+        }
+        try #require(Array(bytes.suffix(2)) == [0xFF, 0xD9])
+        return (segments, at, bytes.count - 2)
+    }
+
+    @Test func surprisesAfterTheScanGoBackToStb() throws {
+        let good = [UInt8](try Fixtures.data("images/jpeg-variants/ycc420.jpg"))
+        let (segments, scan, end) = try Self.layout(good)
+        let app0 = try #require(segments.first { $0.marker == 0xE0 })
+        let withoutJFIF = Array(good[..<app0.at] + good[(app0.at + app0.length)...])
+        let adobe: [UInt8] = [0xFF, 0xEE, 0, 14] + Array("Adobe".utf8) + [0, 100, 0, 0, 0, 0, 0]  // transform 0: RGB
+        let comment: [UInt8] = [0xFF, 0xFE, 0, 7] + Array("hello".utf8)
+        let cases: [(String, [UInt8], Bool)] = [
+            // The scan again: stb decodes it twice into its planes.
+            ("a second scan", Array(good[..<end] + good[scan..<end]) + [0xFF, 0xD9], false),
+            // No JFIF, and an Adobe segment after the scan saying the samples are RGB: stb copies them.
+            ("RGB said after the scan", Array(withoutJFIF.dropLast(2)) + adobe + [0xFF, 0xD9], false),
+            ("a comment after the scan", Array(good[..<end]) + comment + [0xFF, 0xD9], true),
+            ("no JFIF segment", withoutJFIF, true),
+        ]
+        for (name, bytes, banded) in cases {
+            let (decoded, inBands) = try #require(Self.ours(bytes), "\(name)")
+            #expect(inBands == banded, "\(name)")
+            #expect(decoded.differingBytes(from: Self.debian(bytes)) == 0, "\(name): ours \(decoded)")
+        }
     }
 
     /// A fixture photo tiled (every other tile mirrored) to `width`×`height` and encoded as a 4:2:0 JPEG.
@@ -120,7 +182,8 @@ import Testing
     @Test(arguments: [(1800, 1200, "two_thumbs_up.jpg"), (4000, 3000, "woman_sitting.jpg")])
     func largePhotosDecodeAsDebiansLibstb(width: Int, height: Int, name: String) throws {
         let bytes = try Self.photo(name, width: width, height: height, quality: 90)
-        let decoded = try #require(Self.ours(bytes))
+        let (decoded, inBands) = try #require(Self.ours(bytes))
+        #expect(inBands)
         let reference = Self.debian(bytes)
         #expect(decoded.width == width && decoded.height == height && decoded.channels == 3)
         #expect(decoded.differingBytes(from: reference) == 0, "ours \(decoded), Debian's \(reference)")

@@ -31,9 +31,15 @@ typedef struct {
 
 /// Decodes a JPEG (baseline, progressive, gray, YCbCr, CMYK/YCCK) to gray or RGB, pixel for
 /// pixel as stb_image does, after checking its marker structure (truncated files are refused) and
-/// that its header declares at most `max_pixels` pixels. Returns 0 on success,
-/// IC_TOO_MANY_PIXELS for a larger header; otherwise fills `message` and returns 1.
+/// that its header declares at most `max_pixels` pixels. A baseline YCbCr photo is decoded a band
+/// of MCU rows at a time (the picture and a few rows of samples in memory, not whole planes).
+/// Returns 0 on success, IC_TOO_MANY_PIXELS for a larger header; otherwise fills `message` and returns 1.
 int ic_decode_jpeg(const unsigned char *data, size_t size, size_t max_pixels, ic_image *out, char *message);
+
+/// Whether the last `ic_decode_jpeg` call on this thread decoded its scan band by band (a baseline
+/// YCbCr JPEG with its three components in one scan), holding two MCU rows of samples rather than
+/// whole planes; else stb_image's own loader decoded it (for tests).
+int ic_jpeg_last_decode_in_bands(void);
 
 /// The JPEG decoder's YCbCr-to-RGB rows (for tests): stb_image's own, one pixel at a time.
 #define IC_JPEG_COLOR_STB 0
