@@ -6,7 +6,8 @@
 // mapping of their own keeps that mark off the heap, which malloc reuses for everything else), and
 // the last few freed are kept for the next pictures of about their size (a folder of photos, a
 // video's frames), which then touch no new page at all: at most CACHE_BLOCKS blocks and CACHE_BYTES
-// bytes, the oldest unmapped when a newer one is kept, so what is kept follows the sizes in use.
+// bytes, the oldest unmapped when a newer one is kept and the smaller ones when a block fits none,
+// so what is kept follows the sizes in use (one block per role: a file read, a picture).
 // Smaller blocks come from malloc, and every block in AddressSanitizer builds (`make sanitize`,
 // the fuzzer), whose malloc checks each byte's bounds. Each block starts with a header saying which.
 #include "image_codecs.h"
@@ -51,20 +52,30 @@ static struct {
     size_t bytes;
 } cache = {PTHREAD_MUTEX_INITIALIZER, {NULL}, 0, 0};
 
-/// Takes the kept block whose mapping holds `needed` bytes and is at most twice that (the smallest
-/// such), or returns NULL. Called with the lock held.
-static block_header *take_cached(size_t needed) {
-    int best = -1;
-    for (int i = 0; i < cache.count; i++) {
-        size_t mapped = cache.blocks[i]->mapped;
-        if (mapped >= needed && mapped / 2 <= needed && (best < 0 || mapped < cache.blocks[best]->mapped)) best = i;
-    }
-    if (best < 0) return NULL;
-    block_header *block = cache.blocks[best];
-    memmove(&cache.blocks[best], &cache.blocks[best + 1], sizeof(block_header *) * (size_t)(cache.count - best - 1));
+/// Removes kept block `i` from the list. Called with the lock held.
+static block_header *remove_cached(int i) {
+    block_header *block = cache.blocks[i];
+    memmove(&cache.blocks[i], &cache.blocks[i + 1], sizeof(block_header *) * (size_t)(cache.count - i - 1));
     cache.count -= 1;
     cache.bytes -= block->mapped;
     return block;
+}
+
+/// Takes the kept block whose mapping holds `needed` bytes and at most a quarter more (the smallest
+/// such: a file read must not take a picture's block). When none fits, the kept blocks smaller than `needed` go into `drop` (a bigger picture than
+/// before has come: they would otherwise stay beside its new block) and it returns NULL. Called with
+/// the lock held.
+static block_header *take_cached(size_t needed, block_header *drop[CACHE_BLOCKS], int *dropped) {
+    int best = -1;
+    for (int i = 0; i < cache.count; i++) {
+        size_t mapped = cache.blocks[i]->mapped;
+        if (mapped >= needed && mapped - needed <= needed / 4 && (best < 0 || mapped < cache.blocks[best]->mapped)) best = i;
+    }
+    if (best >= 0) return remove_cached(best);
+    for (int i = cache.count - 1; i >= 0; i--) {
+        if (cache.blocks[i]->mapped < needed) drop[(*dropped)++] = remove_cached(i);
+    }
+    return NULL;
 }
 
 void *ic_pixels_alloc(size_t size) {
@@ -73,9 +84,12 @@ void *ic_pixels_alloc(size_t size) {
     if (MAP_LARGE_BLOCKS && size + HEADER >= IC_PIXELS_LARGE) {
         size_t page = (size_t)sysconf(_SC_PAGESIZE);
         size_t mapped = (size + HEADER + page - 1) / page * page;
+        block_header *drop[CACHE_BLOCKS];
+        int dropped = 0;
         pthread_mutex_lock(&cache.lock);
-        block = take_cached(mapped);
+        block = take_cached(mapped, drop, &dropped);
         pthread_mutex_unlock(&cache.lock);
+        for (int i = 0; i < dropped; i++) munmap(drop[i], drop[i]->mapped);
         if (block == NULL) {
             void *base = mmap(NULL, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
             if (base == MAP_FAILED) return NULL;
@@ -98,15 +112,7 @@ void *ic_pixels_realloc(void *pointer, size_t size) {
     if (pointer == NULL) return ic_pixels_alloc(size);
     block_header *block = header_of(pointer);
     if (size <= block->size) {
-        // Shrinking keeps the block; a mapped one gives back its whole pages past the new end.
-        if (block->mapped != 0) {
-            size_t page = (size_t)sysconf(_SC_PAGESIZE);
-            size_t kept = (size + HEADER + page - 1) / page * page;
-            if (kept < block->mapped) {
-                munmap((unsigned char *)block + kept, block->mapped - kept);
-                block->mapped = kept;
-            }
-        }
+        // Shrinking keeps the block whole (a mapped one then fits the next picture of its first size).
         block->size = size;
         return pointer;
     }
@@ -131,12 +137,7 @@ void ic_pixels_free(void *pointer) {
     block_header *drop[CACHE_BLOCKS];
     int dropped = 0;
     pthread_mutex_lock(&cache.lock);
-    while (cache.count == CACHE_BLOCKS || cache.bytes + block->mapped > CACHE_BYTES) {
-        drop[dropped++] = cache.blocks[0];
-        cache.bytes -= cache.blocks[0]->mapped;
-        memmove(&cache.blocks[0], &cache.blocks[1], sizeof(block_header *) * (size_t)(cache.count - 1));
-        cache.count -= 1;
-    }
+    while (cache.count == CACHE_BLOCKS || cache.bytes + block->mapped > CACHE_BYTES) drop[dropped++] = remove_cached(0);
     cache.blocks[cache.count++] = block;
     cache.bytes += block->mapped;
     pthread_mutex_unlock(&cache.lock);
