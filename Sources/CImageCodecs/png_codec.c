@@ -69,6 +69,12 @@ int ic_decode_png(const unsigned char *data, size_t size, size_t max_pixels, ic_
     return ic_decode_png_libpng(data, size, max_pixels, out, message);
 }
 
+int ic_decode_png_in_place(unsigned char *data, size_t size, size_t max_pixels, ic_image *out, char *message) {
+    message[0] = 0;
+    if (ic_decode_png_deflate_in_place(data, size, max_pixels, out) == 0) return 0;
+    return ic_decode_png_libpng(data, size, max_pixels, out, message);
+}
+
 int ic_decode_png_libpng(const unsigned char *data, size_t size, size_t max_pixels, ic_image *out, char *message) {
     memset(out, 0, sizeof(*out));
     message[0] = 0;

@@ -59,6 +59,11 @@ int ic_jpeg_ycbcr_to_rgb(unsigned char *out, const unsigned char *y, const unsig
 /// The common files go through `ic_decode_png_deflate`, every other one through `ic_decode_png_libpng`.
 int ic_decode_png(const unsigned char *data, size_t size, size_t max_pixels, ic_image *out, char *message);
 
+/// `ic_decode_png` on bytes the caller lets it rearrange (a file read only to be decoded): a file's
+/// several IDAT chunks are moved together where they lie rather than copied (a photo's compressed size
+/// less memory). On success the bytes are left rearranged; otherwise they hold the file again.
+int ic_decode_png_in_place(unsigned char *data, size_t size, size_t max_pixels, ic_image *out, char *message);
+
 /// `ic_decode_png` through libpng alone (every PNG; the tests compare the two paths).
 int ic_decode_png_libpng(const unsigned char *data, size_t size, size_t max_pixels, ic_image *out, char *message);
 
@@ -69,6 +74,10 @@ int ic_decode_png_libpng(const unsigned char *data, size_t size, size_t max_pixe
 /// and the stream's Adler-32 sound, within `max_pixels`, with libdeflate: returns 0 and fills `out`
 /// with the bytes libpng gives, or IC_PNG_NOT_HANDLED for any other file (libpng then decides).
 int ic_decode_png_deflate(const unsigned char *data, size_t size, size_t max_pixels, ic_image *out);
+
+/// `ic_decode_png_deflate` rearranging the bytes as `ic_decode_png_in_place` (put back when it returns
+/// IC_PNG_NOT_HANDLED, so libpng then reads the file).
+int ic_decode_png_deflate_in_place(unsigned char *data, size_t size, size_t max_pixels, ic_image *out);
 
 /// Encodes 8-bit pixels (`channels` 1, 3 or 4; rows `stride` bytes apart) as PNG.
 /// On success `*out` (free with `ic_free`) holds `*out_size` bytes.
