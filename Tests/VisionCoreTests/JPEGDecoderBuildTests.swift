@@ -32,7 +32,7 @@ import Testing
     static func ours(_ bytes: [UInt8]) -> (decoded: Decoded, inBands: Bool)? {
         var image = ic_image()
         var message = [CChar](repeating: 0, count: Int(IC_MESSAGE_SIZE))
-        let status = bytes.withUnsafeBufferPointer { ic_decode_jpeg($0.baseAddress, $0.count, 1 << 26, &image, &message) }
+        let status = bytes.withUnsafeBufferPointer { ic_decode_jpeg($0.baseAddress, $0.count, 1 << 26, 1, &image, &message) }
         let inBands = ic_jpeg_last_decode_in_bands() != 0
         guard status == 0, let pixels = image.pixels else { return nil }
         defer { ic_pixels_free(pixels) }

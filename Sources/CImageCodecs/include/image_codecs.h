@@ -31,10 +31,23 @@ typedef struct {
 
 /// Decodes a JPEG (baseline, progressive, gray, YCbCr, CMYK/YCCK) to gray or RGB, pixel for
 /// pixel as stb_image does, after checking its marker structure (truncated files are refused) and
-/// that its header declares at most `max_pixels` pixels. A baseline YCbCr photo is decoded a band
-/// of MCU rows at a time (the picture and a few rows of samples in memory, not whole planes).
+/// that its header declares at most `max_pixels` pixels, and turns it as its EXIF orientation `exif`
+/// (1...8, read by the caller; see `ic_turn_rows`) says: `out` holds the turned picture. A baseline
+/// YCbCr photo is decoded, and turned, a band of MCU rows at a time (the picture and a few rows of
+/// samples in memory, not whole planes nor a second picture).
 /// Returns 0 on success, IC_TOO_MANY_PIXELS for a larger header; otherwise fills `message` and returns 1.
-int ic_decode_jpeg(const unsigned char *data, size_t size, size_t max_pixels, ic_image *out, char *message);
+int ic_decode_jpeg(const unsigned char *data, size_t size, size_t max_pixels, int exif, ic_image *out, char *message);
+
+/// Whether EXIF orientation `exif` (1...8) turns a picture a quarter (5...8: width and height swap).
+int ic_turn_swaps_sides(int exif);
+
+/// Turns `count` rows, rows `first`... of a `width`×`height` picture of `channels` bytes a pixel (compact
+/// rows at `rows`), into `target`, the picture turned as EXIF orientation `exif` says (2 mirrored, 3 half
+/// a turn, 4 upside down, 5 transposed, 6 a quarter turn clockwise, 7 transposed the other way, 8 a quarter
+/// turn counterclockwise; any other value: unchanged), as MediaPipe's file loader turns a photo: `height`
+/// rows of `width` pixels, or `width` rows of `height` when `ic_turn_swaps_sides(exif)`.
+void ic_turn_rows(const unsigned char *rows, int count, int first, int width, int height, int channels, int exif,
+                  unsigned char *target);
 
 /// Whether the last `ic_decode_jpeg` call on this thread decoded its scan band by band (a baseline
 /// YCbCr JPEG with its three components in one scan), holding two MCU rows of samples rather than
