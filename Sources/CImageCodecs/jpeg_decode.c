@@ -167,8 +167,8 @@ enum { TURN_BAND = 64 };
 typedef struct {
     stbi__jpeg *z;
     void (*idct)(stbi_uc *out, int out_stride, short data[64]);  // stb's
-    stbi_uc *ring[3];  // two MCU rows of each component's plane: plane row r at ring row r % ring_rows
-    int ring_rows[3];
+    stbi_uc *ring[3];  // two MCU rows (or more) of each component's plane: plane row r at ring row r & ring_mask
+    int ring_mask[3];  // ring rows - 1, a power of two less one (no division per block)
     stbi__resample resample[3];  // load_jpeg_image's resampler state (line0/line1 kept as rows below)
     int row0[3], row1[3];        // the plane rows its line0/line1 point at
     stbi_uc *picture;
@@ -188,7 +188,7 @@ static _Thread_local int last_decode_in_bands;
 int ic_jpeg_last_decode_in_bands(void) { return last_decode_in_bands; }
 
 static stbi_uc *ring_row(jpeg_stream *s, int k, int row) {
-    return s->ring[k] + (size_t)s->z->img_comp[k].w2 * (size_t)(row % s->ring_rows[k]);
+    return s->ring[k] + (size_t)s->z->img_comp[k].w2 * (size_t)(row & s->ring_mask[k]);
 }
 
 /// Makes every picture row whose samples are in the rings, once `bands` MCU rows are decoded.
@@ -281,8 +281,10 @@ static int start_stream(jpeg_stream *s, stbi__jpeg *z, int exif) {
     }
     for (int k = 0; k < 3; k++) {
         z->img_comp[k].linebuf = (stbi_uc *)stbi__malloc(z->s->img_x + 3);  // freed by stbi__cleanup_jpeg
-        s->ring_rows[k] = 2 * 8 * z->img_comp[k].v;
-        s->ring[k] = (stbi_uc *)stbi__malloc_mad2(z->img_comp[k].w2, s->ring_rows[k], 0);
+        int rows = 16;
+        while (rows < 2 * 8 * z->img_comp[k].v) rows *= 2;  // 16, 32, 64 or 64 for v = 1...4
+        s->ring_mask[k] = rows - 1;
+        s->ring[k] = (stbi_uc *)stbi__malloc_mad2(z->img_comp[k].w2, rows, 0);
         if (z->img_comp[k].linebuf == NULL || s->ring[k] == NULL) return 0;
         stbi__resample *r = &s->resample[k];
         r->hs = z->img_h_max / z->img_comp[k].h;
