@@ -17,7 +17,8 @@ for opt in -O0 -O2; do
     "$qemu" -L /usr/aarch64-linux-gnu "$out/test$opt"
     aarch64-linux-gnu-gcc "$opt" -std=gnu11 -Wall -Werror -Wno-unknown-pragmas -ISources/CImageCodecs/include \
         $(pkg-config --cflags stb) tools/jpeg_color_test.c Sources/CImageCodecs/jpeg_decode.c \
-        Sources/CImageCodecs/jpeg_structure.c -o "$out/jpeg-color$opt"
+        Sources/CImageCodecs/jpeg_structure.c Sources/CImageCodecs/pixel_memory.c Sources/CImageCodecs/exif_turn.c \
+        -lpthread -o "$out/jpeg-color$opt"
     "$qemu" -L /usr/aarch64-linux-gnu "$out/jpeg-color$opt"
 done
 echo "neon kernels: cross-compiled and run under $(basename "$qemu") in $((SECONDS - start)) s"
