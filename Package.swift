@@ -25,6 +25,8 @@ let package = Package(
         // C libraries from Debian, through pkg-config.
         .systemLibrary(name: "CJPEG", path: "Sources/CJPEG", pkgConfig: "libjpeg",
                        providers: [.apt(["libjpeg62-turbo-dev"])]),
+        // stb_image.h, compiled in CImageCodecs (its JPEG part); Debian's built libstb is what
+        // VisionCoreTests compare that build with.
         .systemLibrary(name: "CStb", path: "Sources/CStb", pkgConfig: "stb",
                        providers: [.apt(["libstb-dev"])]),
         .systemLibrary(name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng16",
@@ -35,7 +37,7 @@ let package = Package(
                        providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CDeflate", path: "Sources/CDeflate", pkgConfig: "libdeflate",
                        providers: [.apt(["libdeflate-dev"])]),
-        // JPEG decoding over stb_image (MediaPipe's decoder), JPEG encoding over libjpeg-turbo,
+        // JPEG decoding over stb_image (MediaPipe's decoder, with our vector colour row), JPEG encoding over libjpeg-turbo,
         // PNG over libdeflate (the common 8-bit files) and libpng (every other); errors as return codes.
         .target(name: "CImageCodecs", dependencies: ["CStb", "CJPEG", "CPNG", "CDeflate"], path: "Sources/CImageCodecs"),
         // Hot inference kernels in C, with AVX2/FMA variants chosen at run time.
@@ -93,7 +95,7 @@ let package = Package(
         // Test support: counting malloc forwarders (AllocationTests checks invoke() allocates nothing);
         // compiled out of sanitizer builds, where the sanitizer owns malloc.
         .target(name: "CAllocationCounter", path: "Tests/CAllocationCounter"),
-        .testTarget(name: "VisionCoreTests", dependencies: ["VisionCore", "VisionErrors", "FixtureSupport"]),
+        .testTarget(name: "VisionCoreTests", dependencies: ["VisionCore", "VisionErrors", "FixtureSupport", "CStb"]),
         .testTarget(name: "VisionTasksTests", dependencies: ["VisionTasks", "TFLite", "FixtureSupport"]),
         .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzTargets"]),
         .testTarget(name: "VisionRenderTests", dependencies: ["VisionRender", "VisionTasks"]),

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The NEON kernels of CKernels against the portable path (tools/neon_kernels_test.c), cross-compiled
 # for aarch64 with Debian's gcc-aarch64-linux-gnu and run under qemu-aarch64 (qemu-user-static),
-# at -O0 (as a debug build compiles them) and -O2 (release). A second or two; `make test` runs it.
+# at -O0 (as a debug build compiles them) and -O2 (release); then the JPEG decoder's NEON colour row
+# against stb_image's own row (tools/jpeg_color_test.c). A few seconds; `make test` runs it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$SECONDS
@@ -14,5 +15,10 @@ for opt in -O0 -O2; do
         tools/neon_kernels_test.c Sources/CKernels/*.c -lm -lpthread -o "$out/test$opt"
     echo "neon kernels ($opt):"
     "$qemu" -L /usr/aarch64-linux-gnu "$out/test$opt"
+    aarch64-linux-gnu-gcc "$opt" -std=gnu11 -Wall -Werror -Wno-unknown-pragmas -ISources/CImageCodecs/include \
+        $(pkg-config --cflags stb) tools/jpeg_color_test.c Sources/CImageCodecs/jpeg_decode.c \
+        Sources/CImageCodecs/jpeg_structure.c Sources/CImageCodecs/pixel_memory.c Sources/CImageCodecs/exif_turn.c \
+        -lpthread -o "$out/jpeg-color$opt"
+    "$qemu" -L /usr/aarch64-linux-gnu "$out/jpeg-color$opt"
 done
 echo "neon kernels: cross-compiled and run under $(basename "$qemu") in $((SECONDS - start)) s"

@@ -69,6 +69,12 @@ int ic_decode_png(const unsigned char *data, size_t size, size_t max_pixels, ic_
     return ic_decode_png_libpng(data, size, max_pixels, out, message);
 }
 
+int ic_decode_png_in_place(unsigned char *data, size_t size, size_t max_pixels, ic_image *out, char *message) {
+    message[0] = 0;
+    if (ic_decode_png_deflate_in_place(data, size, max_pixels, out) == 0) return 0;
+    return ic_decode_png_libpng(data, size, max_pixels, out, message);
+}
+
 int ic_decode_png_libpng(const unsigned char *data, size_t size, size_t max_pixels, ic_image *out, char *message) {
     memset(out, 0, sizeof(*out));
     message[0] = 0;
@@ -82,7 +88,7 @@ int ic_decode_png_libpng(const unsigned char *data, size_t size, size_t max_pixe
     memory_reader reader = {data, size, 0};
     if (info == NULL || setjmp(png_jmpbuf(png))) {
         png_destroy_read_struct(&png, info ? &info : NULL, NULL);
-        free(pixels);
+        ic_pixels_free(pixels);
         free(rows);
         if (too_many_pixels) {
             return IC_TOO_MANY_PIXELS;
@@ -135,7 +141,7 @@ int ic_decode_png_libpng(const unsigned char *data, size_t size, size_t max_pixe
     if (png_get_rowbytes(png, info) != stride) {
         png_error(png, "unexpected PNG row size");
     }
-    pixels = (unsigned char *)malloc(stride * height);
+    pixels = (unsigned char *)ic_pixels_alloc(stride * height);
     rows = (png_bytep *)malloc(sizeof(png_bytep) * height);
     if (pixels == NULL || rows == NULL) {
         png_error(png, "out of memory");

@@ -3,6 +3,9 @@
 // CRC is checked, and the rows are unfiltered in place. Any other file, and any file this path
 // finds anything unusual in, is left to libpng (png_codec.c), which decides its pixels or its error.
 // The pixels are the file's own bytes after unfiltering: what libpng gives for these files.
+// libdeflate inflates one contiguous stream: a file's several IDAT chunks are copied together first,
+// or, when the caller lets us rearrange its bytes (a file read only to be decoded), moved together
+// where they lie, the 12 bytes between each pair kept aside and put back if libpng must take over.
 #include "image_codecs.h"
 
 #include <libdeflate.h>
@@ -15,6 +18,43 @@ static uint32_t read_be32(const unsigned char *p) {
 }
 
 static int chunk_is(const unsigned char *type, const char *name) { return memcmp(type, name, 4) == 0; }
+
+/// The payload length of IDAT chunk `k` of a run being joined at `first`: the first chunk's length
+/// field stays where it is, the others' are in `gaps`.
+static uint32_t idat_length(const unsigned char *data, size_t first, const unsigned char *gaps, size_t k) {
+    return k == 0 ? read_be32(data + first) : read_be32(gaps + 12 * (k - 1) + 4);
+}
+
+/// Moves the payloads of the `count` consecutive IDAT chunks whose first starts at `first` (its
+/// length field) together behind the first payload, keeping in `gaps` the 12 bytes before each
+/// later payload (the previous chunk's CRC, its own length and type), which the moves overwrite.
+static void join_idats(unsigned char *data, size_t first, size_t count, unsigned char *gaps) {
+    size_t chunk = first, to = first + 8;
+    for (size_t k = 0; k < count; k++) {
+        uint32_t length = read_be32(data + chunk);  // not yet overwritten: `to` stays 12k - 8 bytes behind
+        if (k > 0) memcpy(gaps + 12 * (k - 1), data + chunk - 4, 12);
+        memmove(data + to, data + chunk + 8, length);
+        to += length;
+        chunk += 12 + (size_t)length;
+    }
+}
+
+/// Undoes join_idats: the payloads back where they were, last first, and the 12 bytes before each.
+static void split_idats(unsigned char *data, size_t first, size_t count, const unsigned char *gaps) {
+    size_t to = first + 8, chunk = first;  // the last payload's offset now, and its chunk's offset before
+    for (size_t k = 0; k + 1 < count; k++) {
+        uint32_t length = idat_length(data, first, gaps, k);
+        to += length;
+        chunk += 12 + (size_t)length;
+    }
+    for (size_t k = count - 1; k >= 1; k--) {
+        memmove(data + chunk + 8, data + to, idat_length(data, first, gaps, k));
+        memcpy(data + chunk - 4, gaps + 12 * (k - 1), 12);
+        uint32_t previous = idat_length(data, first, gaps, k - 1);
+        to -= previous;
+        chunk -= 12 + (size_t)previous;
+    }
+}
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -110,7 +150,9 @@ static int unfilter_row(unsigned char *row, const unsigned char *raw, const unsi
     return 0;
 }
 
-int ic_decode_png_deflate(const unsigned char *data, size_t size, size_t max_pixels, ic_image *out) {
+/// ic_decode_png_deflate, and with `writable` (the same bytes as `data`) ic_decode_png_deflate_in_place.
+static int decode_png_deflate(const unsigned char *data, size_t size, size_t max_pixels, ic_image *out,
+                              unsigned char *writable) {
     memset(out, 0, sizeof(*out));
     static const unsigned char signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
     if (size < 8 + 25 || memcmp(data, signature, 8) != 0) return IC_PNG_NOT_HANDLED;
@@ -165,14 +207,20 @@ int ic_decode_png_deflate(const unsigned char *data, size_t size, size_t max_pix
     }
     if (!seen_idat || idat_total == 0) return IC_PNG_NOT_HANDLED;
 
-    // One IDAT is inflated where it lies; several are joined first (at most the file's size).
+    // One IDAT is inflated where it lies; several are joined first: copied (at most the file's
+    // size), or moved together where they lie.
     const unsigned char *stream = first_idat;
-    unsigned char *joined = NULL;
-    if (idat_count > 1) {
+    unsigned char *joined = NULL, *gaps = NULL;
+    size_t first_chunk = (size_t)(first_idat - 8 - data);
+    if (idat_count > 1 && writable != NULL) {
+        gaps = (unsigned char *)malloc(12 * (idat_count - 1));
+        if (gaps == NULL) return IC_PNG_NOT_HANDLED;
+        join_idats(writable, first_chunk, idat_count, gaps);
+    } else if (idat_count > 1) {
         joined = (unsigned char *)malloc(idat_total);
         if (joined == NULL) return IC_PNG_NOT_HANDLED;
         size_t at = 0;
-        for (size_t chunk = (size_t)(first_idat - 8 - data); chunk < idat_end;) {
+        for (size_t chunk = first_chunk; chunk < idat_end;) {
             uint32_t length = read_be32(data + chunk);
             memcpy(joined + at, data + chunk + 8, length);
             at += length;
@@ -183,7 +231,7 @@ int ic_decode_png_deflate(const unsigned char *data, size_t size, size_t max_pix
 
     size_t stride = (size_t)width * (size_t)channels;
     size_t raw_size = (size_t)height * (stride + 1);
-    unsigned char *pixels = (unsigned char *)malloc(raw_size);
+    unsigned char *pixels = (unsigned char *)ic_pixels_alloc(raw_size);
     struct libdeflate_decompressor *inflater = libdeflate_alloc_decompressor();
     size_t produced = 0;
     int ok = pixels != NULL && inflater != NULL &&
@@ -197,14 +245,26 @@ int ic_decode_png_deflate(const unsigned char *data, size_t size, size_t max_pix
         const unsigned char *raw = pixels + y * (stride + 1);
         ok = unfilter_row(row, raw, y == 0 ? NULL : row - stride, stride, (size_t)channels) == 0;
     }
+    if (gaps != NULL) {
+        if (!ok) split_idats(writable, first_chunk, idat_count, gaps);
+        free(gaps);
+    }
     if (!ok) {
-        free(pixels);
+        ic_pixels_free(pixels);
         return IC_PNG_NOT_HANDLED;
     }
-    unsigned char *fitted = (unsigned char *)realloc(pixels, stride * height);
+    unsigned char *fitted = (unsigned char *)ic_pixels_realloc(pixels, stride * height);
     out->pixels = fitted != NULL ? fitted : pixels;
     out->width = (int)width;
     out->height = (int)height;
     out->channels = channels;
     return 0;
+}
+
+int ic_decode_png_deflate(const unsigned char *data, size_t size, size_t max_pixels, ic_image *out) {
+    return decode_png_deflate(data, size, max_pixels, out, NULL);
+}
+
+int ic_decode_png_deflate_in_place(unsigned char *data, size_t size, size_t max_pixels, ic_image *out) {
+    return decode_png_deflate(data, size, max_pixels, out, data);
 }

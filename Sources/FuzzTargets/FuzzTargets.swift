@@ -63,12 +63,27 @@ public enum FuzzTargets {
         }
     }
 
-    /// (c) Image decoding from bytes (JPEG and PNG, EXIF orientation included).
+    /// (c) Image decoding from bytes (JPEG and PNG, EXIF orientation included); then the same bytes
+    /// decoded as a file's are (rearranged in place: a PNG's IDATs joined where they lie), which must give
+    /// the same pixels or the same error, and put the bytes back when it throws.
     static func image(_ data: Data) -> Bool {
-        accepts {
-            let image = try MPImage(encodedData: data, name: "fuzz image",
-                                    decodingOptions: ImageDecodingOptions(maxPixelCount: maxPixelCount))
-            _ = image.withUnsafeBufferBytes { $0.count }
+        let options = ImageDecodingOptions(maxPixelCount: maxPixelCount)
+        let fromData = Swift.Result { try MPImage(encodedData: data, name: "fuzz image", decodingOptions: options) }
+        let original = [UInt8](data)
+        var bytes = original
+        let asFile = bytes.withUnsafeMutableBytes { buffer in
+            Swift.Result { try MPImage(rearrangingEncodedBytes: buffer, name: "fuzz image", decodingOptions: options) }
+        }
+        switch (fromData, asFile) {
+        case (.success(let a), .success(let b)):
+            let same = a.withUnsafeBufferBytes { x in b.withUnsafeBufferBytes { y in x.elementsEqual(y) } }
+            precondition(same && a.bufferFormat == b.bufferFormat && a.width == b.width, "a file's bytes decode to other pixels")
+            return true
+        case (.failure(let a), .failure(let b)):
+            precondition("\(a)" == "\(b)" && bytes == original, "a file's bytes fail otherwise, or are not put back")
+            return false
+        default:
+            preconditionFailure("a file's bytes and the same bytes in memory: one decodes, the other does not")
         }
     }
 

@@ -70,6 +70,51 @@ import VisionErrors
         }
     }
 
+    /// `jpeg` with an EXIF block (big-endian TIFF) giving orientation `exif` spliced in after SOI.
+    static func jpeg(_ jpeg: [UInt8], exif: Int) -> [UInt8] {
+        let tiff: [UInt8] = [0x4D, 0x4D, 0, 42, 0, 0, 0, 8, 0, 1] + [0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, UInt8(exif), 0, 0] + [0, 0, 0, 0]
+        let payload: [UInt8] = Array("Exif".utf8) + [0, 0] + tiff
+        return Array(jpeg.prefix(2)) + [0xFF, 0xE1, 0, UInt8(payload.count + 2)] + payload + Array(jpeg.dropFirst(2))
+    }
+
+    /// MediaPipe's loader's turn: pixel (x, y) of the picture turned by `exif` is this pixel of the stored one.
+    static func stored(x: Int, y: Int, exif: Int, width w: Int, height h: Int) -> (Int, Int) {
+        switch exif {
+        case 2: return (w - 1 - x, y)
+        case 3: return (w - 1 - x, h - 1 - y)
+        case 4: return (x, h - 1 - y)
+        case 5: return (y, x)
+        case 6: return (y, h - 1 - x)
+        case 7: return (w - 1 - y, h - 1 - x)
+        case 8: return (w - 1 - y, x)
+        default: return (x, y)
+        }
+    }
+
+    @Test(arguments: ["images/hand_thumb_up.jpg", "images/jpeg-variants/ycc420.jpg", "images/jpeg-variants/progressive420.jpg",
+                      "images/jpeg-variants/gray.jpg"])
+    func everyExifOrientationTurnsThePixels(_ name: String) throws {
+        // Baseline photos (521 rows: bands of 16 and a last one of 9; 29 rows) are turned band by band as
+        // they are decoded; progressive and gray files are decoded whole, then turned.
+        let plain = [UInt8](try Fixtures.data(name))
+        let stored = try MPImage(encodedData: Data(plain))
+        let (w, h, bpp) = (stored.width, stored.height, stored.bufferFormat.bytesPerPixel)
+        let pixels = stored.withUnsafeBufferBytes { [UInt8]($0) }
+        for exif in 1...8 {
+            let image = try MPImage(encodedData: Data(Self.jpeg(plain, exif: exif)), name: "exif\(exif).jpg")
+            let swaps = exif >= 5
+            #expect(image.width == (swaps ? h : w) && image.height == (swaps ? w : h) && image.orientation == .up)
+            var expected = [UInt8](repeating: 0, count: w * h * bpp)
+            for y in 0..<image.height {
+                for x in 0..<image.width {
+                    let (sx, sy) = Self.stored(x: x, y: y, exif: exif, width: w, height: h)
+                    for c in 0..<bpp { expected[(y * image.width + x) * bpp + c] = pixels[(sy * w + sx) * bpp + c] }
+                }
+            }
+            #expect(image.withUnsafeBufferBytes { $0.elementsEqual(expected) }, "\(name), orientation \(exif)")
+        }
+    }
+
     /// The message for an image declaring `width`x`height` over a limit of `limit` pixels.
     static func tooManyPixels(_ name: String, _ kind: String, _ width: Int, _ height: Int, _ limit: Int) -> VisionTasksError {
         .invalidImage("\(name): the \(kind) header declares \(width)x\(height) (\(width * height) pixels), more than the limit of "

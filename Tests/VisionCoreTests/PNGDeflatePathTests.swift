@@ -1,6 +1,7 @@
 import CImageCodecs
 import Foundation
 import Testing
+@testable import VisionCore
 
 /// The PNG decoder's libdeflate path (`ic_decode_png_deflate`) gives libpng's bytes: on every PNG
 /// fixture it takes, and on made PNGs with every filter type on every row kind (1 to 4 channels,
@@ -12,6 +13,21 @@ import Testing
         var status: Int32
         var width = 0, height = 0, channels = 0
         var pixels: [UInt8] = []
+
+        init(status: Int32) {
+            self.status = status
+        }
+
+        /// A call's `status` and, when it is 0, `image`'s size and pixels (which it frees).
+        init(status: Int32, image: ic_image) {
+            self.status = status
+            guard status == 0, let pixels = image.pixels else { return }
+            width = Int(image.width)
+            height = Int(image.height)
+            channels = Int(image.channels)
+            self.pixels = Array(UnsafeBufferPointer(start: pixels, count: width * height * channels))
+            ic_pixels_free(pixels)
+        }
     }
 
     static func decode(_ data: [UInt8], deflatePath: Bool) -> Decoded {
@@ -21,15 +37,7 @@ import Testing
             deflatePath ? ic_decode_png_deflate(bytes.baseAddress, bytes.count, 1 << 26, &image)
                         : ic_decode_png_libpng(bytes.baseAddress, bytes.count, 1 << 26, &image, &message)
         }
-        var decoded = Decoded(status: status)
-        if status == 0, let pixels = image.pixels {
-            decoded.width = Int(image.width)
-            decoded.height = Int(image.height)
-            decoded.channels = Int(image.channels)
-            decoded.pixels = Array(UnsafeBufferPointer(start: pixels, count: decoded.width * decoded.height * decoded.channels))
-            ic_free(pixels)
-        }
-        return decoded
+        return Decoded(status: status, image: image)
     }
 
     @Test func fixturesDecodeAsLibpng() throws {
@@ -91,6 +99,61 @@ import Testing
         #expect(Self.decode(sixteenBit, deflatePath: false).status == 0)
         #expect(Self.decode(badCRC, deflatePath: false).status == 1)
         #expect(Self.decode(badSignature, deflatePath: false).status == 1)
+    }
+}
+
+extension PNGDeflatePathTests {
+    /// `data` through `ic_decode_png_deflate_in_place` on a copy (IDATs joined where they lie), and
+    /// the copy as it was left.
+    static func decodeInPlace(_ data: [UInt8]) -> (Decoded, left: [UInt8]) {
+        var bytes = data
+        var image = ic_image()
+        let status = bytes.withUnsafeMutableBufferPointer { ic_decode_png_deflate_in_place($0.baseAddress, $0.count, 1 << 26, &image) }
+        return (Decoded(status: status, image: image), bytes)
+    }
+
+    @Test func joiningInPlaceDecodesTheSameAndPutsTheBytesBack() throws {
+        let root = Fixtures.root
+        let fixtures = try #require(FileManager.default.subpaths(atPath: root.path)).filter { $0.hasSuffix(".png") }.sorted()
+            .map { (name: $0, bytes: [UInt8](try Data(contentsOf: root.appendingPathComponent($0)))) }
+        var rows: [UInt8] = []
+        for y in 0..<6 {
+            rows.append(UInt8(y % 5))
+            rows += (0..<(3 * 9)).map { (x: Int) -> UInt8 in UInt8(truncatingIfNeeded: x &* 37 &+ y) }
+        }
+        let made: [(name: String, bytes: [UInt8])] = [1, 2, 7, 40].map { pieces in
+            ("\(pieces) IDATs", MadePNG.file(width: 9, height: 6, colorType: 2, raw: rows, idatPieces: pieces))
+        } + [
+            // Found wrong only after the IDATs are joined: a stream one row short, a bad filter type.
+            ("short stream in 5 IDATs", MadePNG.file(width: 9, height: 7, colorType: 2, raw: rows, idatPieces: 5)),
+            ("bad filter in 4 IDATs", MadePNG.file(width: 9, height: 6, colorType: 2, raw: [7] + rows.dropFirst(), idatPieces: 4)),
+        ]
+        var joined = 0, putBack = 0
+        for (name, bytes) in fixtures + made {
+            let (inPlace, left) = Self.decodeInPlace(bytes)
+            #expect(inPlace == Self.decode(bytes, deflatePath: true), "\(name)")
+            if inPlace.status == 0 {
+                joined += 1
+            } else {
+                putBack += 1
+                #expect(left == bytes, "\(name): the bytes were not put back")
+            }
+            // The public entry: libpng reads the file put back, so the same pixels or the same message.
+            var copy = bytes
+            var messages = [[CChar]](repeating: [CChar](repeating: 0, count: Int(IC_MESSAGE_SIZE)), count: 2)
+            var images = [ic_image(), ic_image()]
+            let statuses = [
+                bytes.withUnsafeBufferPointer { ic_decode_png($0.baseAddress, $0.count, 1 << 26, &images[0], &messages[0]) },
+                copy.withUnsafeMutableBufferPointer { ic_decode_png_in_place($0.baseAddress, $0.count, 1 << 26, &images[1], &messages[1]) },
+            ]
+            #expect(statuses[0] == statuses[1] && cMessage(messages[0]) == cMessage(messages[1]), "\(name)")
+            if statuses[0] == 0, statuses[1] == 0, let a = images[0].pixels, let b = images[1].pixels {
+                let count = Int(images[0].width) * Int(images[0].height) * Int(images[0].channels)
+                #expect(memcmp(a, b, count) == 0, "\(name)")
+            }
+            images.forEach { ic_pixels_free($0.pixels) }
+        }
+        #expect(joined >= 40 && putBack >= 2 + 10, "\(joined) joined, \(putBack) put back")
     }
 }
 

@@ -13,7 +13,7 @@
 extern "C" {
 #endif
 
-/// A decoded image: `pixels` (malloc'd, free with `ic_free`) holds `height` rows of
+/// A decoded image: `pixels` (from `ic_pixels_alloc`, free with `ic_pixels_free`) holds `height` rows of
 /// `width * channels` bytes, no padding. `channels` is 1 (gray), 3 (RGB) or 4 (RGBA).
 typedef struct {
     unsigned char *pixels;
@@ -31,15 +31,51 @@ typedef struct {
 
 /// Decodes a JPEG (baseline, progressive, gray, YCbCr, CMYK/YCCK) to gray or RGB, pixel for
 /// pixel as stb_image does, after checking its marker structure (truncated files are refused) and
-/// that its header declares at most `max_pixels` pixels. Returns 0 on success,
-/// IC_TOO_MANY_PIXELS for a larger header; otherwise fills `message` and returns 1.
-int ic_decode_jpeg(const unsigned char *data, size_t size, size_t max_pixels, ic_image *out, char *message);
+/// that its header declares at most `max_pixels` pixels, and turns it as its EXIF orientation `exif`
+/// (1...8, read by the caller; see `ic_turn_rows`) says: `out` holds the turned picture. A baseline
+/// YCbCr photo is decoded, and turned, a band of MCU rows at a time (the picture and a few rows of
+/// samples in memory, not whole planes nor a second picture).
+/// Returns 0 on success, IC_TOO_MANY_PIXELS for a larger header; otherwise fills `message` and returns 1.
+int ic_decode_jpeg(const unsigned char *data, size_t size, size_t max_pixels, int exif, ic_image *out, char *message);
+
+/// Whether EXIF orientation `exif` (1...8) turns a picture a quarter (5...8: width and height swap).
+int ic_turn_swaps_sides(int exif);
+
+/// Turns `count` rows, rows `first`... of a `width`×`height` picture of `channels` bytes a pixel (compact
+/// rows at `rows`), into `target`, the picture turned as EXIF orientation `exif` says (2 mirrored, 3 half
+/// a turn, 4 upside down, 5 transposed, 6 a quarter turn clockwise, 7 transposed the other way, 8 a quarter
+/// turn counterclockwise; any other value: unchanged), as MediaPipe's file loader turns a photo: `height`
+/// rows of `width` pixels, or `width` rows of `height` when `ic_turn_swaps_sides(exif)`.
+void ic_turn_rows(const unsigned char *rows, int count, int first, int width, int height, int channels, int exif,
+                  unsigned char *target);
+
+/// Whether the last `ic_decode_jpeg` call on this thread decoded its scan band by band (a baseline
+/// YCbCr JPEG with its three components in one scan), holding two MCU rows of samples rather than
+/// whole planes; else stb_image's own loader decoded it (for tests).
+int ic_jpeg_last_decode_in_bands(void);
+
+/// The JPEG decoder's YCbCr-to-RGB rows (for tests): stb_image's own, one pixel at a time.
+#define IC_JPEG_COLOR_STB 0
+/// Ours, the one `ic_decode_jpeg` uses where the CPU has it: AVX2 on x86-64, NEON on AArch64.
+#define IC_JPEG_COLOR_VECTOR 1
+
+/// Converts `count` pixels of Y, Cb and Cr samples to `count` packed RGB triples with `kernel`;
+/// returns 0, or -1 (nothing written) when that kernel cannot run on this CPU. `out` holds
+/// 3 * count + 1 bytes: stb's row writes a fourth byte after its last pixel (as into the next row,
+/// or the spare byte stb allocates after the picture).
+int ic_jpeg_ycbcr_to_rgb(unsigned char *out, const unsigned char *y, const unsigned char *cb, const unsigned char *cr,
+                         int count, int kernel);
 
 /// Decodes a PNG of any bit depth and colour type to 8-bit gray, gray+alpha (2),
 /// RGB or RGBA: palettes expand to RGB, tRNS becomes an alpha channel, 1/2/4-bit
 /// gray is scaled to 0...255, 16-bit samples keep their high byte. Returns as `ic_decode_jpeg`.
 /// The common files go through `ic_decode_png_deflate`, every other one through `ic_decode_png_libpng`.
 int ic_decode_png(const unsigned char *data, size_t size, size_t max_pixels, ic_image *out, char *message);
+
+/// `ic_decode_png` on bytes the caller lets it rearrange (a file read only to be decoded): a file's
+/// several IDAT chunks are moved together where they lie rather than copied (a photo's compressed size
+/// less memory). On success the bytes are left rearranged; otherwise they hold the file again.
+int ic_decode_png_in_place(unsigned char *data, size_t size, size_t max_pixels, ic_image *out, char *message);
 
 /// `ic_decode_png` through libpng alone (every PNG; the tests compare the two paths).
 int ic_decode_png_libpng(const unsigned char *data, size_t size, size_t max_pixels, ic_image *out, char *message);
@@ -51,6 +87,10 @@ int ic_decode_png_libpng(const unsigned char *data, size_t size, size_t max_pixe
 /// and the stream's Adler-32 sound, within `max_pixels`, with libdeflate: returns 0 and fills `out`
 /// with the bytes libpng gives, or IC_PNG_NOT_HANDLED for any other file (libpng then decides).
 int ic_decode_png_deflate(const unsigned char *data, size_t size, size_t max_pixels, ic_image *out);
+
+/// `ic_decode_png_deflate` rearranging the bytes as `ic_decode_png_in_place` (put back when it returns
+/// IC_PNG_NOT_HANDLED, so libpng then reads the file).
+int ic_decode_png_deflate_in_place(unsigned char *data, size_t size, size_t max_pixels, ic_image *out);
 
 /// Encodes 8-bit pixels (`channels` 1, 3 or 4; rows `stride` bytes apart) as PNG.
 /// On success `*out` (free with `ic_free`) holds `*out_size` bytes.
@@ -102,8 +142,18 @@ void ic_warp_row_portable(const ic_warp_source *source, const int32_t *coordinat
 /// homogeneous source coordinates; `coordinates` receives `width` (x, y) pairs in 1/32 pixel.
 void ic_warp_coordinates(const double *matrix, int y, int width, int height, int32_t *coordinates);
 
-/// Frees memory returned by the functions above.
+/// Frees memory the encoders return.
 void ic_free(void *pointer);
+
+/// Blocks from `ic_pixels_alloc` of this many bytes or more get a mapping of their own, marked for
+/// transparent huge pages (a decoded photo then costs a page fault per 2 MiB rather than per 4 KiB).
+#define IC_PIXELS_LARGE ((size_t)4 << 20)
+
+/// Memory for pixels (the decoders' results, `MPImage`'s storage): 16-byte aligned, not zeroed; NULL
+/// when memory is short. Free with `ic_pixels_free`; `ic_pixels_realloc` as realloc.
+void *ic_pixels_alloc(size_t size);
+void *ic_pixels_realloc(void *pointer, size_t size);
+void ic_pixels_free(void *pointer);
 
 #ifdef __cplusplus
 }

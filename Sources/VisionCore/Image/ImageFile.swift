@@ -1,5 +1,25 @@
+import CImageCodecs
 import Foundation
 import VisionErrors
+
+/// A file's bytes, read to be decoded: in pixel memory (`ic_pixels_alloc`: a large file on huge pages,
+/// reusing a freed photo's), writable, so a decoder may rearrange them; freed with the value.
+final class FileBytes {
+    private let base: UnsafeMutableRawPointer
+    /// How many bytes were read.
+    fileprivate(set) var count: Int
+
+    /// The bytes read.
+    var bytes: UnsafeMutableRawBufferPointer { UnsafeMutableRawBufferPointer(start: base, count: count) }
+
+    /// Takes `base`, from `ic_pixels_alloc`, holding `count` bytes.
+    fileprivate init(adopting base: UnsafeMutableRawPointer, count: Int) {
+        self.base = base
+        self.count = count
+    }
+
+    deinit { ic_pixels_free(base) }
+}
 
 /// Reads image files with plain POSIX calls: the descriptor is closed and the buffer released on every
 /// path, errors name the path (Foundation's `Data(contentsOf:)` leaked 4 KB per truncated file).
@@ -9,7 +29,7 @@ enum ImageFile {
 
     /// The bytes of the file at `path`.
     /// - Throws: `fileNotFound`, or `fileUnreadable` for a directory, a file too large or an I/O error.
-    static func read(_ path: String) throws -> Data {
+    static func read(_ path: String) throws -> FileBytes {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             let code = errno
@@ -28,21 +48,21 @@ enum ImageFile {
         guard size <= maxFileSize else {
             throw VisionTasksError.fileUnreadable(path: path, reason: "\(size) bytes is too large for an image file (at most \(maxFileSize))")
         }
-        var data = Data(count: size)
-        let count = try data.withUnsafeMutableBytes { buffer -> Int in
-            guard let base = buffer.baseAddress else { return 0 }
-            var done = 0
-            while done < size {
-                let n = Foundation.read(descriptor, base + done, size - done)
-                if n == 0 { break }   // the file shrank while being read: decode what is there
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    throw VisionTasksError.fileUnreadable(path: path, reason: String(cString: strerror(errno)))
-                }
-                done += n
-            }
-            return done
+        guard let base = ic_pixels_alloc(max(size, 1)) else {
+            throw VisionTasksError.fileUnreadable(path: path, reason: "cannot allocate \(size) bytes to read it")
         }
-        return count == size ? data : data.prefix(count)
+        let file = FileBytes(adopting: base, count: size)  // freed on every path from here
+        var done = 0
+        while done < size {
+            let n = Foundation.read(descriptor, base + done, size - done)
+            if n == 0 { break }   // the file shrank while being read: decode what is there
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw VisionTasksError.fileUnreadable(path: path, reason: String(cString: strerror(errno)))
+            }
+            done += n
+        }
+        file.count = done
+        return file
     }
 }

@@ -102,8 +102,7 @@ public struct MPImage: Sendable {
     /// Throws `fileNotFound`, `fileUnreadable`, or `invalidImage("<path>: <problem>")`.
     public init(contentsOfFile path: String, orientation: ImageOrientation = .up,
                 decodingOptions: ImageDecodingOptions = ImageDecodingOptions()) throws {
-        self = try ImageDecoder.decode(try ImageFile.read(path), name: path, orientation: orientation,
-                                       options: decodingOptions)
+        self = try ImageDecoder.decodeFile(path, orientation: orientation, options: decodingOptions)
     }
 
     /// Decodes a JPEG or PNG file at a file URL; see `init(contentsOfFile:orientation:decodingOptions:)`.
@@ -119,6 +118,14 @@ public struct MPImage: Sendable {
     public init(encodedData: Data, name: String = "image data", orientation: ImageOrientation = .up,
                 decodingOptions: ImageDecodingOptions = ImageDecodingOptions()) throws {
         self = try ImageDecoder.decode(encodedData, name: name, orientation: orientation, options: decodingOptions)
+    }
+
+    /// Decodes JPEG or PNG bytes as a file's bytes are decoded: rearranging them as it goes (a PNG's
+    /// IDAT chunks joined where they lie) and leaving them so when it succeeds, put back when it throws.
+    /// For the image fuzz target, which compares it with `init(encodedData:)`.
+    package init(rearrangingEncodedBytes bytes: UnsafeMutableRawBufferPointer, name: String,
+                 decodingOptions: ImageDecodingOptions) throws {
+        self = try ImageDecoder.decode(rearranging: bytes, name: name, orientation: .up, options: decodingOptions)
     }
 
     /// Gives read access to the stored pixels: `bufferHeight` compact rows of `bufferFormat`.

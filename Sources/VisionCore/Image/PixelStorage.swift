@@ -1,15 +1,17 @@
+import CImageCodecs
 import Foundation
 import VisionErrors
 
-/// Pixel memory owned by an `MPImage`: allocated with `malloc`, written once while the image is
-/// made, then only read, so it can be shared across threads.
+/// Pixel memory owned by an `MPImage`: from `ic_pixels_alloc` (a photo's megabytes on huge pages,
+/// see CImageCodecs/pixel_memory.c), written once while the image is made, then only read, so it
+/// can be shared across threads.
 final class PixelStorage: @unchecked Sendable {
     /// The first byte. Never written after the image is made.
     let base: UnsafeMutableRawPointer
     /// Number of bytes.
     let count: Int
 
-    /// Takes ownership of `base`, which must come from `malloc` (it is freed with `free`).
+    /// Takes ownership of `base`, which must come from `ic_pixels_alloc` (a decoder's `ic_image`).
     init(adopting base: UnsafeMutableRawPointer, count: Int) {
         self.base = base
         self.count = count
@@ -17,12 +19,12 @@ final class PixelStorage: @unchecked Sendable {
 
     /// Allocates `count` bytes, or throws when memory is short.
     init(count: Int, for what: String) throws {
-        guard count > 0, let base = malloc(count) else {
+        guard count > 0, let base = ic_pixels_alloc(count) else {
             throw VisionTasksError.invalidImage("\(what): cannot allocate \(count) bytes")
         }
         self.base = base
         self.count = count
     }
 
-    deinit { free(base) }
+    deinit { ic_pixels_free(base) }
 }

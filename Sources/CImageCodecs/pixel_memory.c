@@ -1,0 +1,145 @@
+// Pixel buffers (see ic_pixels_alloc in image_codecs.h). A decoded photo is written once, front to
+// back, into memory the process has never touched: in 4 KiB pages that is a page fault and a
+// zeroed page per 4 KiB (9,000 for a 12 MP RGB picture, a fifth of its decoding time), and as many
+// pages unmapped again when the image is freed. Blocks of IC_PIXELS_LARGE bytes or more are
+// therefore mapped on their own and marked for transparent huge pages (2 MiB: 18 faults; a
+// mapping of their own keeps that mark off the heap, which malloc reuses for everything else), and
+// the last few freed are kept for the next pictures of about their size (a folder of photos, a
+// video's frames), which then touch no new page at all: at most CACHE_BLOCKS blocks and CACHE_BYTES
+// bytes, the oldest unmapped when a newer one is kept and the smaller ones when a block fits none,
+// so what is kept follows the sizes in use (one block per role: a file read, a picture).
+// Smaller blocks come from malloc, and every block in AddressSanitizer builds (`make sanitize`,
+// the fuzzer), whose malloc checks each byte's bounds. Each block starts with a header saying which.
+#include "image_codecs.h"
+
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+/// The 16 bytes before every block: its usable size, and the size of its own mapping (0: malloc).
+typedef struct {
+    size_t size;
+    size_t mapped;
+} block_header;
+
+#define HEADER sizeof(block_header)
+_Static_assert(sizeof(block_header) == 16, "blocks stay 16-byte aligned");
+
+static block_header *header_of(void *pointer) { return (block_header *)((unsigned char *)pointer - HEADER); }
+
+#if defined(__SANITIZE_ADDRESS__)
+#define MAP_LARGE_BLOCKS 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define MAP_LARGE_BLOCKS 0
+#endif
+#endif
+#ifndef MAP_LARGE_BLOCKS
+#define MAP_LARGE_BLOCKS 1
+#endif
+
+enum { CACHE_BLOCKS = 4 };
+#define CACHE_BYTES ((size_t)128 << 20)
+
+/// Freed mapped blocks, oldest first.
+static struct {
+    pthread_mutex_t lock;
+    block_header *blocks[CACHE_BLOCKS];
+    int count;
+    size_t bytes;
+} cache = {PTHREAD_MUTEX_INITIALIZER, {NULL}, 0, 0};
+
+/// Removes kept block `i` from the list. Called with the lock held.
+static block_header *remove_cached(int i) {
+    block_header *block = cache.blocks[i];
+    memmove(&cache.blocks[i], &cache.blocks[i + 1], sizeof(block_header *) * (size_t)(cache.count - i - 1));
+    cache.count -= 1;
+    cache.bytes -= block->mapped;
+    return block;
+}
+
+/// Takes the kept block whose mapping holds `needed` bytes and at most a quarter more (the smallest
+/// such: a file read must not take a picture's block). When none fits, the kept blocks smaller than `needed` go into `drop` (a bigger picture than
+/// before has come: they would otherwise stay beside its new block) and it returns NULL. Called with
+/// the lock held.
+static block_header *take_cached(size_t needed, block_header *drop[CACHE_BLOCKS], int *dropped) {
+    int best = -1;
+    for (int i = 0; i < cache.count; i++) {
+        size_t mapped = cache.blocks[i]->mapped;
+        if (mapped >= needed && mapped - needed <= needed / 4 && (best < 0 || mapped < cache.blocks[best]->mapped)) best = i;
+    }
+    if (best >= 0) return remove_cached(best);
+    for (int i = cache.count - 1; i >= 0; i--) {
+        if (cache.blocks[i]->mapped < needed) drop[(*dropped)++] = remove_cached(i);
+    }
+    return NULL;
+}
+
+void *ic_pixels_alloc(size_t size) {
+    if (size > SIZE_MAX - HEADER - 4096) return NULL;
+    block_header *block;
+    if (MAP_LARGE_BLOCKS && size + HEADER >= IC_PIXELS_LARGE) {
+        size_t page = (size_t)sysconf(_SC_PAGESIZE);
+        size_t mapped = (size + HEADER + page - 1) / page * page;
+        block_header *drop[CACHE_BLOCKS];
+        int dropped = 0;
+        pthread_mutex_lock(&cache.lock);
+        block = take_cached(mapped, drop, &dropped);
+        pthread_mutex_unlock(&cache.lock);
+        for (int i = 0; i < dropped; i++) munmap(drop[i], drop[i]->mapped);
+        if (block == NULL) {
+            void *base = mmap(NULL, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+            if (base == MAP_FAILED) return NULL;
+#ifdef MADV_HUGEPAGE
+            madvise(base, mapped, MADV_HUGEPAGE);  // advice only: without THP the block keeps small pages
+#endif
+            block = (block_header *)base;
+            block->mapped = mapped;
+        }
+    } else {
+        block = (block_header *)malloc(size + HEADER);
+        if (block == NULL) return NULL;
+        block->mapped = 0;
+    }
+    block->size = size;
+    return (unsigned char *)block + HEADER;
+}
+
+void *ic_pixels_realloc(void *pointer, size_t size) {
+    if (pointer == NULL) return ic_pixels_alloc(size);
+    block_header *block = header_of(pointer);
+    if (size <= block->size) {
+        // Shrinking keeps the block whole (a mapped one then fits the next picture of its first size).
+        block->size = size;
+        return pointer;
+    }
+    void *grown = ic_pixels_alloc(size);
+    if (grown == NULL) return NULL;
+    memcpy(grown, pointer, block->size);
+    ic_pixels_free(pointer);
+    return grown;
+}
+
+void ic_pixels_free(void *pointer) {
+    if (pointer == NULL) return;
+    block_header *block = header_of(pointer);
+    if (block->mapped == 0) {
+        free(block);
+        return;
+    }
+    if (block->mapped > CACHE_BYTES) {
+        munmap(block, block->mapped);
+        return;
+    }
+    block_header *drop[CACHE_BLOCKS];
+    int dropped = 0;
+    pthread_mutex_lock(&cache.lock);
+    while (cache.count == CACHE_BLOCKS || cache.bytes + block->mapped > CACHE_BYTES) drop[dropped++] = remove_cached(0);
+    cache.blocks[cache.count++] = block;
+    cache.bytes += block->mapped;
+    pthread_mutex_unlock(&cache.lock);
+    for (int i = 0; i < dropped; i++) munmap(drop[i], drop[i]->mapped);
+}
