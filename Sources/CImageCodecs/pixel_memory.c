@@ -98,6 +98,11 @@ void *ic_pixels_alloc(size_t size) {
 #endif
             block = (block_header *)base;
             block->mapped = mapped;
+        } else {
+            // A kept block still holds an earlier picture or file: cleared, so no byte of it can reach
+            // this one (stb leaves parts of some corrupt JPEGs unwritten; a server's next request
+            // must not see the last one's pixels). Fresh mappings are zero already.
+            memset((unsigned char *)block + HEADER, 0, size);
         }
     } else {
         block = (block_header *)malloc(size + HEADER);

@@ -25,6 +25,19 @@ import Testing
         return bytes[count - 1] == UInt8(truncatingIfNeeded: seed)
     }
 
+    /// A large block handed out again after a free holds none of its earlier bytes (a corrupt
+    /// picture's unwritten parts must not show the previous picture).
+    @Test func aReusedBlockIsCleared() throws {
+        let size = 3 * Self.large
+        for round in 0..<3 {
+            let block = try #require(ic_pixels_alloc(size))
+            let bytes = block.assumingMemoryBound(to: UInt8.self)
+            #expect((0..<size).allSatisfy { bytes[$0] == 0 }, "round \(round)")
+            memset(block, 0xAB, size)
+            ic_pixels_free(block)
+        }
+    }
+
     @Test(arguments: [1, 100, large - 17, large - 16, large, 3 * large + 5, 40 << 20])
     func blocksAreAlignedAndKeepTheirBytes(size: Int) throws {
         let block = try #require(ic_pixels_alloc(size))
