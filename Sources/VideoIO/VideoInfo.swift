@@ -89,7 +89,10 @@ public struct VideoInfo: Codable, Sendable, Equatable {
         guard let stream = probe.streams?.first, let w = stream.width, let h = stream.height, w > 0, h > 0 else {
             throw VisionTasksError.invalidVideo("\(path) has no video stream")
         }
-        let degrees = stream.side_data_list?.compactMap(\.rotation).first ?? stream.tags?["rotate"].flatMap(Double.init) ?? 0
+        // Typed step by step: Swift 6.2.3 infers the one-line form as `Optional<Any>??`.
+        let sideData: Double? = stream.side_data_list?.compactMap(\.rotation).first
+        let tag: Double? = stream.tags?["rotate"].flatMap { Double($0) }
+        let degrees: Double = sideData ?? tag ?? 0
         let rotation = ((Int(degrees.rounded()) % 360) + 360) % 360
         let quarter = rotation == 90 || rotation == 270
         let avg = stream.avg_frame_rate.flatMap { rate($0) ?? 0 > 0 ? $0 : nil }
