@@ -18,8 +18,10 @@ enum ImageDecoder {
     /// lie), are freed as soon as the pixels are decoded.
     static func decodeFile(_ path: String, orientation: ImageOrientation, options: ImageDecodingOptions) throws -> MPImage {
         let file = try ImageFile.read(path)
-        return try decode(UnsafeRawBufferPointer(file.bytes), rearranging: file.bytes, name: path,
-                          orientation: orientation, options: options)
+        // `file` owns the bytes: kept alive until the decoder is done with them.
+        return try withExtendedLifetime(file) {
+            try decode(rearranging: file.bytes, name: path, orientation: orientation, options: options)
+        }
     }
 
     /// Decodes `bytes` as a file's (see `decodeFile`), leaving them rearranged when it succeeds.
