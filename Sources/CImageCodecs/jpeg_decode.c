@@ -25,8 +25,11 @@
 #define STBI_NO_STDIO
 #define STBI_NO_LINEAR
 #define STBI_NO_HDR
-// The picture and stb's component planes (megabytes for a photo) on huge pages, see pixel_memory.c.
-#define STBI_MALLOC(size) ic_pixels_alloc(size)
+// The picture and stb's component planes (megabytes for a photo) on huge pages, see pixel_memory.c;
+// while `planes_untouched` is set (stb reading the frame header for a band-by-band decode, which
+// never writes the planes), they take no memory.
+static _Thread_local int planes_untouched;
+#define STBI_MALLOC(size) (planes_untouched ? ic_pixels_alloc_untouched(size) : ic_pixels_alloc(size))
 #define STBI_REALLOC(pointer, size) ic_pixels_realloc(pointer, size)
 #define STBI_FREE(pointer) ic_pixels_free(pointer)
 // stb's functions we do not call (and those its STBI_ONLY_JPEG leaves undefined, which GCC reports
@@ -272,7 +275,10 @@ static int start_stream(jpeg_stream *s, stbi__jpeg *z, int exif) {
     memset(s, 0, sizeof(*s));
     s->z = z;
     s->exif = exif;
-    s->picture = (stbi_uc *)stbi__malloc_mad3(3, z->s->img_x, z->s->img_y, 1);
+    // Every row is written before the picture is handed out (a scan cut short is decoded again by
+    // stb's loader), so a kept block is taken as it is. One byte more, as stbi__malloc_mad3(3, x, y, 1)
+    // gives (JPEG sides are 16-bit: no overflow).
+    s->picture = (stbi_uc *)ic_pixels_alloc_overwritten((size_t)3 * z->s->img_x * z->s->img_y + 1);
     if (s->picture == NULL) return 0;
     if (exif >= 2 && exif <= 8) {
         // Room for stb's colour row's byte after the last pixel.
@@ -316,7 +322,10 @@ static stream_outcome decode_streaming(stbi__jpeg *z, jpeg_stream *s, int exif) 
         z->img_comp[k].raw_coeff = NULL;
     }
     z->restart_interval = 0;
-    if (!stbi__decode_jpeg_header(z, STBI__SCAN_load)) return STREAM_FAILED;
+    planes_untouched = 1;
+    int header = stbi__decode_jpeg_header(z, STBI__SCAN_load);
+    planes_untouched = 0;
+    if (!header) return STREAM_FAILED;
     int streamed = 0;
     int m = stbi__get_marker(z);
     while (!stbi__EOI(m)) {

@@ -7,7 +7,10 @@
 // the last few freed are kept for the next pictures of about their size (a folder of photos, a
 // video's frames), which then touch no new page at all: at most CACHE_BLOCKS blocks and CACHE_BYTES
 // bytes, the oldest unmapped when a newer one is kept and the smaller ones when a block fits none,
-// so what is kept follows the sizes in use (one block per role: a file read, a picture).
+// so what is kept follows the sizes in use (one block per role: a file read, a picture). A kept
+// block is cleared when reused unless its new user writes it in full first
+// (ic_pixels_alloc_overwritten); memory perhaps never touched (ic_pixels_alloc_untouched) is never
+// taken from or given to the kept blocks, whose pages are all resident.
 // Smaller blocks come from malloc, and every block in AddressSanitizer builds (`make sanitize`,
 // the fuzzer), whose malloc checks each byte's bounds. Each block starts with a header saying which.
 #include "image_codecs.h"
@@ -17,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 /// The 16 bytes before every block: its usable size, and the size of its own mapping (0: malloc).
@@ -48,14 +52,22 @@ enum { CACHE_BLOCKS = 4 };
 static struct {
     pthread_mutex_t lock;
     block_header *blocks[CACHE_BLOCKS];
+    double kept_at[CACHE_BLOCKS];  // when each was freed (monotonic seconds)
     int count;
     size_t bytes;
 } cache = {PTHREAD_MUTEX_INITIALIZER, {NULL}, 0, 0};
+
+static double monotonic_seconds(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)now.tv_sec + (double)now.tv_nsec * 1e-9;
+}
 
 /// Removes kept block `i` from the list. Called with the lock held.
 static block_header *remove_cached(int i) {
     block_header *block = cache.blocks[i];
     memmove(&cache.blocks[i], &cache.blocks[i + 1], sizeof(block_header *) * (size_t)(cache.count - i - 1));
+    memmove(&cache.kept_at[i], &cache.kept_at[i + 1], sizeof(double) * (size_t)(cache.count - i - 1));
     cache.count -= 1;
     cache.bytes -= block->mapped;
     return block;
@@ -78,40 +90,64 @@ static block_header *take_cached(size_t needed, block_header *drop[CACHE_BLOCKS]
     return NULL;
 }
 
-void *ic_pixels_alloc(size_t size) {
+/// What a block's first user does with it, which decides whether a kept block must be cleared and
+/// whether a mapping may be kept.
+typedef enum {
+    BLOCK_CLEARED,      // read before (or without) being written in full: zeroed
+    BLOCK_OVERWRITTEN,  // written in full before anything reads it: a kept block as it is
+    BLOCK_UNTOUCHED,    // perhaps never touched: a fresh small-page mapping, not kept when freed
+} block_use;
+
+/// Set in `mapped` for a block unmapped when freed rather than kept (mappings are whole pages, so
+/// the low bit is free).
+#define NOT_KEPT ((size_t)1)
+
+static void *alloc_block(size_t size, block_use use) {
     if (size > SIZE_MAX - HEADER - 4096) return NULL;
     block_header *block;
     if (MAP_LARGE_BLOCKS && size + HEADER >= IC_PIXELS_LARGE) {
         size_t page = (size_t)sysconf(_SC_PAGESIZE);
         size_t mapped = (size + HEADER + page - 1) / page * page;
-        block_header *drop[CACHE_BLOCKS];
-        int dropped = 0;
-        pthread_mutex_lock(&cache.lock);
-        block = take_cached(mapped, drop, &dropped);
-        pthread_mutex_unlock(&cache.lock);
-        for (int i = 0; i < dropped; i++) munmap(drop[i], drop[i]->mapped);
+        block = NULL;
+        if (use != BLOCK_UNTOUCHED) {
+            block_header *drop[CACHE_BLOCKS];
+            int dropped = 0;
+            pthread_mutex_lock(&cache.lock);
+            block = take_cached(mapped, drop, &dropped);
+            pthread_mutex_unlock(&cache.lock);
+            for (int i = 0; i < dropped; i++) munmap(drop[i], drop[i]->mapped);
+        }
         if (block == NULL) {
             void *base = mmap(NULL, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
             if (base == MAP_FAILED) return NULL;
-#ifdef MADV_HUGEPAGE
-            madvise(base, mapped, MADV_HUGEPAGE);  // advice only: without THP the block keeps small pages
+#if defined(MADV_HUGEPAGE) && defined(MADV_NOHUGEPAGE)
+            // Advice only: without THP the block keeps small pages. Small pages for a block perhaps
+            // never touched, where writing the header would otherwise fault in a whole 2 MiB page.
+            madvise(base, mapped, use == BLOCK_UNTOUCHED ? MADV_NOHUGEPAGE : MADV_HUGEPAGE);
 #endif
             block = (block_header *)base;
-            block->mapped = mapped;
-        } else {
+            block->mapped = use == BLOCK_UNTOUCHED ? mapped | NOT_KEPT : mapped;
+        } else if (use == BLOCK_CLEARED) {
             // A kept block still holds an earlier picture or file: cleared, so no byte of it can reach
             // this one (stb leaves parts of some corrupt JPEGs unwritten; a server's next request
             // must not see the last one's pixels). Fresh mappings are zero already.
             memset((unsigned char *)block + HEADER, 0, size);
         }
     } else {
-        block = (block_header *)malloc(size + HEADER);
+        // malloc reuses freed memory as it is: cleared for the same reason.
+        block = (block_header *)(use == BLOCK_CLEARED ? calloc(1, size + HEADER) : malloc(size + HEADER));
         if (block == NULL) return NULL;
         block->mapped = 0;
     }
     block->size = size;
     return (unsigned char *)block + HEADER;
 }
+
+void *ic_pixels_alloc(size_t size) { return alloc_block(size, BLOCK_CLEARED); }
+
+void *ic_pixels_alloc_overwritten(size_t size) { return alloc_block(size, BLOCK_OVERWRITTEN); }
+
+void *ic_pixels_alloc_untouched(size_t size) { return alloc_block(size, BLOCK_UNTOUCHED); }
 
 void *ic_pixels_realloc(void *pointer, size_t size) {
     if (pointer == NULL) return ic_pixels_alloc(size);
@@ -135,16 +171,32 @@ void ic_pixels_free(void *pointer) {
         free(block);
         return;
     }
-    if (block->mapped > CACHE_BYTES) {
-        munmap(block, block->mapped);
+    if ((block->mapped & NOT_KEPT) || block->mapped > CACHE_BYTES) {
+        munmap(block, block->mapped & ~NOT_KEPT);
         return;
     }
     block_header *drop[CACHE_BLOCKS];
     int dropped = 0;
+    double now = monotonic_seconds();
     pthread_mutex_lock(&cache.lock);
     while (cache.count == CACHE_BLOCKS || cache.bytes + block->mapped > CACHE_BYTES) drop[dropped++] = remove_cached(0);
+    cache.kept_at[cache.count] = now;
     cache.blocks[cache.count++] = block;
     cache.bytes += block->mapped;
     pthread_mutex_unlock(&cache.lock);
     for (int i = 0; i < dropped; i++) munmap(drop[i], drop[i]->mapped);
+}
+
+int ic_pixels_release_kept(double seconds) {
+    block_header *drop[CACHE_BLOCKS];
+    int dropped = 0;
+    double now = monotonic_seconds();
+    pthread_mutex_lock(&cache.lock);
+    for (int i = cache.count - 1; i >= 0; i--) {
+        if (seconds <= 0 || now - cache.kept_at[i] >= seconds) drop[dropped++] = remove_cached(i);
+    }
+    int left = cache.count;
+    pthread_mutex_unlock(&cache.lock);
+    for (int i = 0; i < dropped; i++) munmap(drop[i], drop[i]->mapped);
+    return left;
 }

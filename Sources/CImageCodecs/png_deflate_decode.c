@@ -231,7 +231,8 @@ static int decode_png_deflate(const unsigned char *data, size_t size, size_t max
 
     size_t stride = (size_t)width * (size_t)channels;
     size_t raw_size = (size_t)height * (stride + 1);
-    unsigned char *pixels = (unsigned char *)ic_pixels_alloc(raw_size);
+    // Not cleared: kept only when the stream fills it exactly (produced == raw_size).
+    unsigned char *pixels = (unsigned char *)ic_pixels_alloc_overwritten(raw_size);
     struct libdeflate_decompressor *inflater = libdeflate_alloc_decompressor();
     size_t produced = 0;
     int ok = pixels != NULL && inflater != NULL &&

@@ -48,9 +48,8 @@ public final class Interpreter {
         }
         self.numThreads = numThreads
         plan = try ExecutionPlan(graph: graph, threads: KernelThreads(numThreads))
-        let g = plan.graph
-        inputs = g.inputs.map { TensorInfo(name: g.tensors[$0].name, shape: g.tensors[$0].shape, type: "float32") }
-        outputs = g.outputs.map { TensorInfo(name: g.tensors[$0].name, shape: g.tensors[$0].shape, type: "float32") }
+        inputs = plan.inputs
+        outputs = plan.outputs
     }
 
     /// Copies `values` into input `index`; throws `invalidArgument` for a wrong index or element count.

@@ -55,8 +55,10 @@ actor WorkerPool {
         return await withCheckedContinuation { waiting.append($0) }
     }
 
-    /// Gives a worker back: to the first request in line, else to the idle workers.
+    /// Gives a worker back: to the first request in line, else to the idle workers (and schedules
+    /// giving back kept pixel memory if the server stays idle).
     func release(_ worker: Worker) {
+        KeptMemoryTrim.shared.requestEnded()
         if waiting.isEmpty {
             idle.append(worker)
         } else {

@@ -25,10 +25,11 @@ import Testing
         return bytes[count - 1] == UInt8(truncatingIfNeeded: seed)
     }
 
-    /// A large block handed out again after a free holds none of its earlier bytes (a corrupt
-    /// picture's unwritten parts must not show the previous picture).
-    @Test func aReusedBlockIsCleared() throws {
-        let size = 3 * Self.large
+    /// A block handed out again after a free holds none of its earlier bytes (a corrupt picture's
+    /// unwritten parts must not show the previous picture): a kept large block, and a small one
+    /// from malloc.
+    @Test(arguments: [3 * large, 200_000])
+    func aReusedBlockIsCleared(size: Int) throws {
         for round in 0..<3 {
             let block = try #require(ic_pixels_alloc(size))
             let bytes = block.assumingMemoryBound(to: UInt8.self)
@@ -36,6 +37,46 @@ import Testing
             memset(block, 0xAB, size)
             ic_pixels_free(block)
         }
+    }
+
+    /// A block for memory perhaps never touched takes none until written: only the page holding
+    /// its header (two at most) is resident, and it is unmapped when freed, never handed out again as a kept
+    /// block (whose pages are all resident).
+    @Test func anUntouchedBlockTakesNoMemory() throws {
+        let size = 12 * Self.large
+        let block = try #require(ic_pixels_alloc_untouched(size))
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let start = UnsafeMutableRawPointer(bitPattern: Int(bitPattern: block) / page * page)!
+        let pages = (Int(bitPattern: block) + size - Int(bitPattern: start) + page - 1) / page
+        var resident = [UInt8](repeating: 0, count: pages)
+        #expect(mincore(start, pages * page, &resident) == 0)
+        #expect(resident.filter { $0 & 1 != 0 }.count <= 2)
+        ic_pixels_free(block)
+        // The kept blocks stay as they were: a block of its size now is a fresh, zeroed mapping.
+        let next = try #require(ic_pixels_alloc(size))
+        let bytes = next.assumingMemoryBound(to: UInt8.self)
+        #expect(stride(from: 0, to: size, by: 4096).allSatisfy { bytes[$0] == 0 })
+        ic_pixels_free(next)
+    }
+
+    /// A block its user overwrites in full keeps its bytes through realloc like any other, and is
+    /// kept for reuse when freed.
+    @Test func overwrittenBlocksAreOrdinaryBlocks() throws {
+        let size = 3 * Self.large
+        let block = try #require(ic_pixels_alloc_overwritten(size))
+        Self.fill(block, size - 100, seed: 5)
+        let shrunk = try #require(ic_pixels_realloc(block, size - 100))
+        #expect(shrunk == block && Self.holds(block, size - 100, seed: 5))
+        ic_pixels_free(shrunk)
+    }
+
+    /// Kept blocks are released by age: one freed just now stays when only older ones go, and none
+    /// stays when all go (other tests' blocks may come and go meanwhile, never old ones).
+    @Test func keptBlocksAreReleasedByAge() throws {
+        let block = try #require(ic_pixels_alloc(3 * Self.large))
+        ic_pixels_free(block)
+        #expect(ic_pixels_release_kept(3600) >= 1)
+        #expect(ic_pixels_release_kept(0) == 0)
     }
 
     @Test(arguments: [1, 100, large - 17, large - 16, large, 3 * large + 5, 40 << 20])

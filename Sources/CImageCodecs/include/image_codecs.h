@@ -149,11 +149,22 @@ void ic_free(void *pointer);
 /// transparent huge pages (a decoded photo then costs a page fault per 2 MiB rather than per 4 KiB).
 #define IC_PIXELS_LARGE ((size_t)4 << 20)
 
-/// Memory for pixels (the decoders' results, `MPImage`'s storage): 16-byte aligned, not zeroed; NULL
-/// when memory is short. Free with `ic_pixels_free`; `ic_pixels_realloc` as realloc.
+/// Memory for pixels (the decoders' results, `MPImage`'s storage): 16-byte aligned, zeroed (no byte
+/// of an earlier picture shows through); NULL when memory is short. Free with `ic_pixels_free`;
+/// `ic_pixels_realloc` as realloc.
 void *ic_pixels_alloc(size_t size);
+/// As `ic_pixels_alloc`, not zeroed: for a caller that writes every byte before any is read (a file
+/// read, a picture decoded band by band), which then skips clearing a kept block.
+void *ic_pixels_alloc_overwritten(size_t size);
+/// As `ic_pixels_alloc`, not zeroed, for memory that may never be touched (stb's component planes,
+/// which a picture decoded band by band leaves alone): a large block is a fresh small-page mapping,
+/// unmapped when freed rather than kept, so only the pages written take memory.
+void *ic_pixels_alloc_untouched(size_t size);
 void *ic_pixels_realloc(void *pointer, size_t size);
 void ic_pixels_free(void *pointer);
+/// Unmaps the blocks kept for reuse that were freed `seconds` ago or earlier (0: all of them), for a
+/// process gone idle (a server between requests); returns how many stay kept.
+int ic_pixels_release_kept(double seconds);
 
 #ifdef __cplusplus
 }

@@ -39,8 +39,11 @@ func modelError(_ error: Error, node: GraphNode) -> VisionTasksError {
 /// A graph ready to run: kernels in order over one arena, with stable input and output buffers.
 final class ExecutionPlan {
     let kernels: [Kernel]
-    /// Graph tensors after folding (shapes resolved).
-    let graph: Graph
+    /// The graph's inputs and outputs, shapes resolved. The graph itself is not kept: its constants
+    /// (the weights, fp16 and widened) live on packed or copied for the kernels, so holding them
+    /// too would double an instance's memory.
+    let inputs: [TensorInfo]
+    let outputs: [TensorInfo]
     let inputBuffers: [UnsafeMutableBufferPointer<Float>]
     let outputBuffers: [UnsafeMutableBufferPointer<Float>]
     private let arena: AlignedFloats
@@ -55,7 +58,11 @@ final class ExecutionPlan {
         let arena = AlignedFloats(count: layout.memory.arenaCount)
         let constants = BufferStore()
         kernels = try PlanPasses.bind(graph, nodes, layout: layout, arena: arena.pointer, constants: constants, threads: threads)
-        self.graph = graph
+        func info(_ t: Int) -> TensorInfo {
+            TensorInfo(name: graph.tensors[t].name, shape: graph.tensors[t].shape, type: "float32")
+        }
+        inputs = graph.inputs.map(info)
+        outputs = graph.outputs.map(info)
         self.arena = arena
         self.constants = constants
         func buffer(_ t: Int) -> UnsafeMutableBufferPointer<Float> {

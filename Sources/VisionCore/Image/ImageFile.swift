@@ -48,7 +48,8 @@ enum ImageFile {
         guard size <= maxFileSize else {
             throw VisionTasksError.fileUnreadable(path: path, reason: "\(size) bytes is too large for an image file (at most \(maxFileSize))")
         }
-        guard let base = ic_pixels_alloc(max(size, 1)) else {
+        // Not cleared: only the bytes read are ever exposed (`count`).
+        guard let base = ic_pixels_alloc_overwritten(max(size, 1)) else {
             throw VisionTasksError.fileUnreadable(path: path, reason: "cannot allocate \(size) bytes to read it")
         }
         let file = FileBytes(adopting: base, count: size)  // freed on every path from here

@@ -77,6 +77,7 @@ public struct MPImage: Sendable {
 
     /// An upright image of `format` whose compact rows `fill` writes in place, with no copy (a
     /// decoder reading straight into the image); nil when `fill` returns false (nothing was read).
+    /// `fill` returns true only once it has written every byte (the memory is not cleared first).
     package static func filling(width: Int, height: Int, format: PixelFormat,
                                 _ fill: (UnsafeMutableRawBufferPointer) throws -> Bool) throws -> MPImage? {
         guard width > 0, height > 0, width <= 65_535, height <= 65_535 else {

@@ -17,9 +17,10 @@ final class PixelStorage: @unchecked Sendable {
         self.count = count
     }
 
-    /// Allocates `count` bytes, or throws when memory is short.
+    /// Allocates `count` bytes, not cleared: the caller writes every one before the image is made
+    /// (a copy, a conversion, a frame read in full). Throws when memory is short.
     init(count: Int, for what: String) throws {
-        guard count > 0, let base = ic_pixels_alloc(count) else {
+        guard count > 0, let base = ic_pixels_alloc_overwritten(count) else {
             throw VisionTasksError.invalidImage("\(what): cannot allocate \(count) bytes")
         }
         self.base = base
@@ -27,4 +28,14 @@ final class PixelStorage: @unchecked Sendable {
     }
 
     deinit { ic_pixels_free(base) }
+}
+
+/// The pixel memory kept for reuse after images are freed (a photo's or frame's block, so the next
+/// one of its size touches no new page): what a process gone idle gives back.
+public enum KeptPixelMemory {
+    /// Unmaps the blocks kept `seconds` or longer without being reused (0: all); returns how many stay kept.
+    @discardableResult
+    public static func release(unusedFor seconds: Double) -> Int {
+        Int(ic_pixels_release_kept(seconds))
+    }
 }
