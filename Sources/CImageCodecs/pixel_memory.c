@@ -15,6 +15,9 @@
 // the fuzzer), whose malloc checks each byte's bounds. Each block starts with a header saying which.
 #include "image_codecs.h"
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -199,4 +202,10 @@ int ic_pixels_release_kept(double seconds) {
     pthread_mutex_unlock(&cache.lock);
     for (int i = 0; i < dropped; i++) munmap(drop[i], drop[i]->mapped);
     return left;
+}
+
+void ic_trim_heap(void) {
+#if defined(__GLIBC__)
+    malloc_trim(0);
+#endif
 }

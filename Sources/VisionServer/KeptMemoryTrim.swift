@@ -1,8 +1,8 @@
 import Synchronization
 import VisionCore
 
-/// Gives the pixel memory kept for reuse (a photo's block, tens of MB each) back to the system once
-/// the server has been idle for `delay`: each request's end schedules a check, at most one pending,
+/// Gives the pixel memory kept for reuse (a photo's block, tens of MB each) and malloc's free pages
+/// back to the system once the server has been idle for `delay`: each request's end schedules a check, at most one pending,
 /// which unmaps the blocks no request reused within `delay` and checks again while any stay kept.
 final class KeptMemoryTrim: Sendable {
     /// The server's one trim (the kept blocks are the process's); 5 s, longer than the gap between
@@ -14,8 +14,12 @@ final class KeptMemoryTrim: Sendable {
     private let release: @Sendable (Double) -> Int
     private let pending = Atomic<Bool>(false)
 
-    /// `release` unmaps the blocks unused for the seconds given and returns how many stay kept.
-    init(delay: Double, release: @escaping @Sendable (Double) -> Int = { KeptPixelMemory.release(unusedFor: $0) }) {
+    /// `release` unmaps the blocks unused for the seconds given and returns how many stay kept; by
+    /// default it also gives back the free pages of malloc's heaps.
+    init(delay: Double, release: @escaping @Sendable (Double) -> Int = { seconds in
+        defer { ProcessMemory.trimHeap() }
+        return ProcessMemory.releaseKeptPixels(unusedFor: seconds)
+    }) {
         self.delay = delay
         self.release = release
     }

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import VisionCore
 
 /// A fixed number of workers for one kind of job, with a bounded line of waiting requests: when
 /// every worker is busy and the line is full, one more request is refused (503) rather than queued
@@ -16,6 +17,7 @@ actor WorkerPool {
             if let cached, cached.settings == settings { return cached.task }
             cached = nil
             let task = try make()
+            ProcessMemory.trimHeap()  // loading's buffers (the model file, unpacked weights)
             cached = (settings, task)
             return task
         }

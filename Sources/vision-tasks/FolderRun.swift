@@ -1,4 +1,5 @@
 import Foundation
+import VisionCore
 import VisionRender
 import VisionTasks
 
@@ -96,6 +97,7 @@ enum FolderRun {
         let plan = options.jobs.plan(images: files.count, cores: ProcessInfo.processInfo.activeProcessorCount)
         let workers = plan.jobs
         let tasks = try (0..<workers).map { _ in try factory.make(.image, nil, threadsAtMost: plan.threadsAtMost) }
+        ProcessMemory.trimHeap()  // loading's buffers (model files, unpacked weights) before the pictures come
         let board = Board<Task.TaskResult>(count: files.count, window: 4 * workers)
         let started = Date()
         for task in tasks {

@@ -165,6 +165,8 @@ void ic_pixels_free(void *pointer);
 /// Unmaps the blocks kept for reuse that were freed `seconds` ago or earlier (0: all of them), for a
 /// process gone idle (a server between requests); returns how many stay kept.
 int ic_pixels_release_kept(double seconds);
+/// Returns the free pages inside malloc's heaps to the system (glibc's malloc_trim; elsewhere nothing).
+void ic_trim_heap(void);
 
 #ifdef __cplusplus
 }

@@ -29,13 +29,3 @@ final class PixelStorage: @unchecked Sendable {
 
     deinit { ic_pixels_free(base) }
 }
-
-/// The pixel memory kept for reuse after images are freed (a photo's or frame's block, so the next
-/// one of its size touches no new page): what a process gone idle gives back.
-public enum KeptPixelMemory {
-    /// Unmaps the blocks kept `seconds` or longer without being reused (0: all); returns how many stay kept.
-    @discardableResult
-    public static func release(unusedFor seconds: Double) -> Int {
-        Int(ic_pixels_release_kept(seconds))
-    }
-}
