@@ -25,8 +25,8 @@ let package = Package(
         // C libraries from Debian, through pkg-config.
         .systemLibrary(name: "CJPEG", path: "Sources/CJPEG", pkgConfig: "libjpeg",
                        providers: [.apt(["libjpeg62-turbo-dev"])]),
-        // stb_image.h, compiled in CImageCodecs (its JPEG part); Debian's built libstb is what
-        // VisionCoreTests compare that build with.
+        // Debian's built libstb, which VisionCoreTests compare CImageCodecs' own build of stb_image.h
+        // (its JPEG part, included as <stb/stb_image.h>, not linked) with.
         .systemLibrary(name: "CStb", path: "Sources/CStb", pkgConfig: "stb",
                        providers: [.apt(["libstb-dev"])]),
         .systemLibrary(name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng16",
@@ -39,7 +39,7 @@ let package = Package(
                        providers: [.apt(["libdeflate-dev"])]),
         // JPEG decoding over stb_image (MediaPipe's decoder, with our vector colour row), JPEG encoding over libjpeg-turbo,
         // PNG over libdeflate (the common 8-bit files) and libpng (every other); errors as return codes.
-        .target(name: "CImageCodecs", dependencies: ["CStb", "CJPEG", "CPNG", "CDeflate"], path: "Sources/CImageCodecs"),
+        .target(name: "CImageCodecs", dependencies: ["CJPEG", "CPNG", "CDeflate"], path: "Sources/CImageCodecs"),
         // Hot inference kernels in C, with AVX2/FMA variants chosen at run time.
         .target(name: "CKernels", path: "Sources/CKernels"),
 

@@ -16,7 +16,7 @@ for opt in -O0 -O2; do
     echo "neon kernels ($opt):"
     "$qemu" -L /usr/aarch64-linux-gnu "$out/test$opt"
     aarch64-linux-gnu-gcc "$opt" -std=gnu11 -Wall -Werror -Wno-unknown-pragmas -ISources/CImageCodecs/include \
-        $(pkg-config --cflags stb) tools/jpeg_color_test.c Sources/CImageCodecs/jpeg_decode.c \
+        -idirafter "$(pkg-config --variable=includedir stb)" tools/jpeg_color_test.c Sources/CImageCodecs/jpeg_decode.c \
         Sources/CImageCodecs/jpeg_structure.c Sources/CImageCodecs/pixel_memory.c Sources/CImageCodecs/exif_turn.c \
         -lpthread -o "$out/jpeg-color$opt"
     "$qemu" -L /usr/aarch64-linux-gnu "$out/jpeg-color$opt"

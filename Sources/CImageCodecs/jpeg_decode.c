@@ -35,7 +35,7 @@ static _Thread_local int planes_untouched;
 // stb's functions we do not call (and those its STBI_ONLY_JPEG leaves undefined, which GCC reports
 // at the end of the file) are static here, so unused.
 #pragma GCC diagnostic ignored "-Wunused-function"
-#include <stb_image.h>
+#include <stb/stb_image.h>  // Debian's libstb-dev header, in the default search path: no link to libstb
 
 #if defined(__x86_64__)
 #include <immintrin.h>

@@ -58,7 +58,7 @@ static struct {
     double kept_at[CACHE_BLOCKS];  // when each was freed (monotonic seconds)
     int count;
     size_t bytes;
-} cache = {PTHREAD_MUTEX_INITIALIZER, {NULL}, 0, 0};
+} cache = {PTHREAD_MUTEX_INITIALIZER, {NULL}, {0}, 0, 0};
 
 static double monotonic_seconds(void) {
     struct timespec now;
