@@ -552,7 +552,7 @@ def main():
     p.add_argument("--json", action="store_true", help="also print the rows as one JSON object")
     args = p.parse_args()
     args.runs, args.warmup, args.rounds = (10, 2, 1) if args.quick else (100, 10, 3)
-    args.frames, args.video_rounds = (30, 1) if args.quick else (300, 2)
+    args.frames, args.video_rounds = (30, 1) if args.quick else (300, 3)
     for binary in (CLI, BENCH):
         if not os.path.exists(binary):
             sys.exit(f"{binary} is missing: run swift build -c release --product vision-tasks --product vision-tasks-bench")

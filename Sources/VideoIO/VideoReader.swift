@@ -40,12 +40,20 @@ public final class VideoReader {
     private var finished = false
 
     /// Opens a video file. Frames before `startMs` are skipped and decoding stops after `endMs`
-    /// (both in the stream's timestamps). Throws `fileNotFound` / `invalidVideo` naming the file.
-    public convenience init(contentsOfFile path: String, startMs: Int? = nil, endMs: Int? = nil) throws {
+    /// (both in the stream's timestamps). `decoderThreads` caps ffmpeg's decoding threads (nil:
+    /// ffmpeg's choice, about one per core; a caller running inference beside it leaves it the cores
+    /// it does not use). Throws `fileNotFound` / `invalidVideo` naming the file, `invalidOption`
+    /// for `decoderThreads` < 1.
+    public convenience init(contentsOfFile path: String, startMs: Int? = nil, endMs: Int? = nil,
+                            decoderThreads: Int? = nil) throws {
+        if let decoderThreads, decoderThreads < 1 {
+            throw VisionTasksError.invalidOption(name: "decoderThreads", reason: "must be at least 1, got \(decoderThreads)")
+        }
         // ffprobe and ffmpeg start together; the probe's answer is awaited once decoding has begun.
         let probe = try VideoInfo.PendingProbe(path: path)
         do {
-            try self.init(source: path, info: { try probe.result() }, inputOptions: [], startMs: startMs, endMs: endMs)
+            try self.init(source: path, info: { try probe.result() }, inputOptions: decoderThreads.map { ["-threads", String($0)] } ?? [],
+                          startMs: startMs, endMs: endMs)
         } catch {
             probe.cancel()  // ffmpeg did not start: ffprobe is not left running unattended (a no-op once it answered)
             throw error

@@ -15,6 +15,8 @@ extension GestureRecognizer: MediaTask {}
 
 /// Makes task instances in a running mode; live-stream mode passes the results' sink.
 struct MediaTaskFactory<Task: MediaTask> {
+    /// `--threads`: the inference threads an instance gets unless capped.
+    let threads: Int
     /// Makes an instance; the `Int?`: at most that many inference threads (nil: `--threads`).
     let build: (RunningMode, LiveStreamHandler<Task.TaskResult>?, Int?) throws -> Task
 

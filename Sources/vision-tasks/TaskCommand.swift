@@ -59,7 +59,7 @@ struct TaskCommand<Task: MediaTask>: ParsableCommand {
     func run() throws {
         try reportingErrors {
             let parsed = try TaskArguments(arguments, description: Task.taskDescription)
-            let factory = MediaTaskFactory<Task> { mode, live, threadsAtMost in
+            let factory = MediaTaskFactory<Task>(threads: common.threads) { mode, live, threadsAtMost in
                 do {
                     var base = common.baseOptions
                     if let threadsAtMost { base.numThreads = min(base.numThreads, threadsAtMost) }

@@ -25,6 +25,26 @@ import VisionErrors
         #expect(Set(frames[10].pixels).count > 50)
     }
 
+    /// A cap on ffmpeg's decoding threads changes no pixel; a cap below one is refused, naming it.
+    @Test func decoderThreadsChangeNoPixel() throws {
+        let dir = try TestVideos.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let url = dir.appendingPathComponent("pan.mp4")
+        try TestVideos.panZoom(photo: "astronaut.png", frames: 12, rate: "25", size: "320x240", to: url)
+        func frames(_ threads: Int?) throws -> [[UInt8]] {
+            let reader = try VideoReader(contentsOfFile: url.path, decoderThreads: threads)
+            var all: [[UInt8]] = []
+            while let frame = try reader.nextFrame() { all.append(frame.pixels) }
+            return all
+        }
+        let own = try frames(nil)
+        #expect(own.count == 12)
+        #expect(try frames(1) == own)
+        #expect(throws: VisionTasksError.invalidOption(name: "decoderThreads", reason: "must be at least 1, got 0")) {
+            _ = try VideoReader(contentsOfFile: url.path, decoderThreads: 0)
+        }
+    }
+
     @Test func ntscRateGivesRealPresentationTimestamps() throws {
         let dir = try TestVideos.scratch()
         defer { try? FileManager.default.removeItem(at: dir) }
