@@ -27,17 +27,20 @@ import Testing
         for _ in 0..<5 { trim.requestEnded() }  // one check pending at most
         try await Task.sleep(for: .milliseconds(100))
         #expect(releases.count == 0, "released before the delay")
-        var waited = 0
-        while releases.count < 3, waited < 50 {
-            try await Task.sleep(for: .milliseconds(100))
-            waited += 1
-        }
+        try await Self.wait { releases.count >= 3 }
         try await Task.sleep(for: .milliseconds(500))
         // Kept 2, then 1, then none: three releases, each of blocks unused for the delay, then no more.
         #expect(releases.calls.withLock { $0 } == [0.2, 0.2, 0.2])
         // A request ending later starts a new check.
         trim.requestEnded()
-        try await Task.sleep(for: .milliseconds(600))
+        try await Self.wait { releases.count >= 4 }
         #expect(releases.count == 4)
+    }
+
+    /// Waits until `done` holds, 20 s at most (the tests run in parallel: a busy machine delays the check).
+    static func wait(_ done: () -> Bool) async throws {
+        for _ in 0..<200 where !done() {
+            try await Task.sleep(for: .milliseconds(100))
+        }
     }
 }
