@@ -4,8 +4,9 @@
 Load (default): CLIENTS threads POST the fixture photos to the four tasks in turn while two live
 sockets stream frames, for DURATION seconds. Every answer must be 200 and byte-equal to the CLI's
 `result` for the same photo (the library's answer); every live reply must carry a result. The
-server's RSS after the clients leave (and 5 s of quiet) must be within 10% of its RSS when the
-load ends.
+server's RSS after the clients leave (and 12 s of quiet, past the server's idle trim of kept pixel
+memory and malloc's free pages, 5 to 10 s) must not exceed its RSS when the load ends by more than 10%:
+memory stays bounded, and lower is the trim at work.
 
 Bench (--bench): POST /api/v1/face-landmarker only, at 1, 2 and 8 concurrent clients, printing
 requests/s and p50/p99 latency; with --peer, the same against tools/mediapipe_server.py (MediaPipe
@@ -101,7 +102,7 @@ def load(binary, duration, clients):
         for thread in threads:
             thread.join()
         rss_loaded = server.rss_kib()
-        time.sleep(5)
+        time.sleep(12)
         rss_after = server.rss_kib()
     print(f"load: {clients} clients + 2 live sockets for {duration} s: {counts['requests']} requests, "
           f"{sum(live_replies)} live replies, {len(errors)} errors")
@@ -109,9 +110,9 @@ def load(binary, duration, clients):
     print("load: server RSS under load every 5 s (MiB): " + " ".join(f"{kib / 1024:.0f}" for kib in samples))
     for error in errors[:10]:
         print("FAIL", error)
-    ok = not errors and counts["requests"] > 0 and min(live_replies) > 0 and abs(rss_after - rss_loaded) <= 0.1 * rss_loaded
-    if abs(rss_after - rss_loaded) > 0.1 * rss_loaded:
-        print("FAIL: the RSS after the clients left is not within 10% of the RSS under load")
+    ok = not errors and counts["requests"] > 0 and min(live_replies) > 0 and rss_after <= 1.1 * rss_loaded
+    if rss_after > 1.1 * rss_loaded:
+        print("FAIL: the RSS after the clients left grew more than 10% past the RSS under load")
     return ok
 
 
