@@ -384,7 +384,9 @@ static stbi__jpeg *new_decoder(stbi__context *context, const unsigned char *data
 /// `pixels` (`width`×`height`, `channels` bytes a pixel, from stb) turned by `exif` into a new picture,
 /// a band of rows at a time, the first freed; NULL when memory is short.
 static stbi_uc *turn_picture(stbi_uc *pixels, int width, int height, int channels, int exif) {
-    stbi_uc *turned = (stbi_uc *)stbi__malloc_mad3(channels, width, height, 1);
+    // Every byte is written below, so a kept block is taken as it is; one byte more, as
+    // stbi__malloc_mad3(channels, width, height, 1) gives (JPEG sides are 16-bit: no overflow).
+    stbi_uc *turned = (stbi_uc *)ic_pixels_alloc_overwritten((size_t)channels * (size_t)width * (size_t)height + 1);
     if (turned != NULL) {
         for (int first = 0; first < height; first += TURN_BAND) {
             int count = height - first < TURN_BAND ? height - first : TURN_BAND;

@@ -51,14 +51,19 @@ static block_header *header_of(void *pointer) { return (block_header *)((unsigne
 enum { CACHE_BLOCKS = 4 };
 #define CACHE_BYTES ((size_t)128 << 20)
 
+/// A freed mapped block, and when it was freed (monotonic seconds).
+typedef struct {
+    block_header *block;
+    double kept_at;
+} kept_block;
+
 /// Freed mapped blocks, oldest first.
 static struct {
     pthread_mutex_t lock;
-    block_header *blocks[CACHE_BLOCKS];
-    double kept_at[CACHE_BLOCKS];  // when each was freed (monotonic seconds)
+    kept_block kept[CACHE_BLOCKS];
     int count;
     size_t bytes;
-} cache = {PTHREAD_MUTEX_INITIALIZER, {NULL}, {0}, 0, 0};
+} cache = {PTHREAD_MUTEX_INITIALIZER, {{NULL, 0}}, 0, 0};
 
 static double monotonic_seconds(void) {
     struct timespec now;
@@ -68,12 +73,16 @@ static double monotonic_seconds(void) {
 
 /// Removes kept block `i` from the list. Called with the lock held.
 static block_header *remove_cached(int i) {
-    block_header *block = cache.blocks[i];
-    memmove(&cache.blocks[i], &cache.blocks[i + 1], sizeof(block_header *) * (size_t)(cache.count - i - 1));
-    memmove(&cache.kept_at[i], &cache.kept_at[i + 1], sizeof(double) * (size_t)(cache.count - i - 1));
+    block_header *block = cache.kept[i].block;
+    memmove(&cache.kept[i], &cache.kept[i + 1], sizeof(kept_block) * (size_t)(cache.count - i - 1));
     cache.count -= 1;
     cache.bytes -= block->mapped;
     return block;
+}
+
+/// Unmaps the `count` blocks taken from the kept ones (called without the lock).
+static void unmap_blocks(block_header *const *blocks, int count) {
+    for (int i = 0; i < count; i++) munmap(blocks[i], blocks[i]->mapped);
 }
 
 /// Takes the kept block whose mapping holds `needed` bytes and at most a quarter more (the smallest
@@ -83,12 +92,12 @@ static block_header *remove_cached(int i) {
 static block_header *take_cached(size_t needed, block_header *drop[CACHE_BLOCKS], int *dropped) {
     int best = -1;
     for (int i = 0; i < cache.count; i++) {
-        size_t mapped = cache.blocks[i]->mapped;
-        if (mapped >= needed && mapped - needed <= needed / 4 && (best < 0 || mapped < cache.blocks[best]->mapped)) best = i;
+        size_t mapped = cache.kept[i].block->mapped;
+        if (mapped >= needed && mapped - needed <= needed / 4 && (best < 0 || mapped < cache.kept[best].block->mapped)) best = i;
     }
     if (best >= 0) return remove_cached(best);
     for (int i = cache.count - 1; i >= 0; i--) {
-        if (cache.blocks[i]->mapped < needed) drop[(*dropped)++] = remove_cached(i);
+        if (cache.kept[i].block->mapped < needed) drop[(*dropped)++] = remove_cached(i);
     }
     return NULL;
 }
@@ -118,7 +127,7 @@ static void *alloc_block(size_t size, block_use use) {
             pthread_mutex_lock(&cache.lock);
             block = take_cached(mapped, drop, &dropped);
             pthread_mutex_unlock(&cache.lock);
-            for (int i = 0; i < dropped; i++) munmap(drop[i], drop[i]->mapped);
+            unmap_blocks(drop, dropped);
         }
         if (block == NULL) {
             void *base = mmap(NULL, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -183,11 +192,10 @@ void ic_pixels_free(void *pointer) {
     double now = monotonic_seconds();
     pthread_mutex_lock(&cache.lock);
     while (cache.count == CACHE_BLOCKS || cache.bytes + block->mapped > CACHE_BYTES) drop[dropped++] = remove_cached(0);
-    cache.kept_at[cache.count] = now;
-    cache.blocks[cache.count++] = block;
+    cache.kept[cache.count++] = (kept_block){block, now};
     cache.bytes += block->mapped;
     pthread_mutex_unlock(&cache.lock);
-    for (int i = 0; i < dropped; i++) munmap(drop[i], drop[i]->mapped);
+    unmap_blocks(drop, dropped);
 }
 
 int ic_pixels_release_kept(double seconds) {
@@ -196,11 +204,11 @@ int ic_pixels_release_kept(double seconds) {
     double now = monotonic_seconds();
     pthread_mutex_lock(&cache.lock);
     for (int i = cache.count - 1; i >= 0; i--) {
-        if (seconds <= 0 || now - cache.kept_at[i] >= seconds) drop[dropped++] = remove_cached(i);
+        if (seconds <= 0 || now - cache.kept[i].kept_at >= seconds) drop[dropped++] = remove_cached(i);
     }
     int left = cache.count;
     pthread_mutex_unlock(&cache.lock);
-    for (int i = 0; i < dropped; i++) munmap(drop[i], drop[i]->mapped);
+    unmap_blocks(drop, dropped);
     return left;
 }
 
