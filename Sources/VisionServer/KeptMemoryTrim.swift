@@ -2,8 +2,9 @@ import Synchronization
 import VisionCore
 
 /// Gives the pixel memory kept for reuse (a photo's block, tens of MB each) and malloc's free pages
-/// back to the system once the server has been idle for `delay`: each request's end schedules a check, at most one pending,
-/// which unmaps the blocks no request reused within `delay` and checks again while any stay kept.
+/// back to the system once the server has been idle for `delay`: each request's end schedules a
+/// check, at most one pending, which unmaps the blocks no request reused within `delay` and checks
+/// again while any stay kept.
 final class KeptMemoryTrim: Sendable {
     /// The server's one trim (the kept blocks are the process's); 5 s, longer than the gap between
     /// a client's requests, so a busy server keeps reusing its blocks.
