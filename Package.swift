@@ -37,6 +37,8 @@ let package = Package(
                        providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CDeflate", path: "Sources/CDeflate", pkgConfig: "libdeflate",
                        providers: [.apt(["libdeflate-dev"])]),
+        .systemLibrary(name: "CSwscale", path: "Sources/CSwscale", pkgConfig: "libswscale",
+                       providers: [.apt(["libswscale-dev"])]),
         // JPEG decoding over stb_image (MediaPipe's decoder, with our vector colour row), JPEG encoding over libjpeg-turbo,
         // PNG over libdeflate (the common 8-bit files) and libpng (every other); errors as return codes.
         .target(name: "CImageCodecs", dependencies: ["CJPEG", "CPNG", "CDeflate"], path: "Sources/CImageCodecs"),
@@ -50,8 +52,9 @@ let package = Package(
         .target(name: "VisionCore", dependencies: ["VisionErrors", "CImageCodecs"]),
         .target(name: "VisionTasks", dependencies: ["VisionCore", "Inference", "TFLite", "VisionErrors"]),
         .target(name: "VisionRender", dependencies: ["VisionTasks", "VisionCore", "VisionErrors", "CCairo", "CImageCodecs"]),
-        // Video files and live sources through Debian's ffmpeg, driven over pipes.
-        .target(name: "VideoIO", dependencies: ["VisionCore", "VisionErrors"]),
+        // Video files and live sources through Debian's ffmpeg, driven over pipes (frames cross in the
+        // format ffmpeg decoded them to and are turned into RGB here, by the same libswscale).
+        .target(name: "VideoIO", dependencies: ["VisionCore", "VisionErrors", "CSwscale"]),
         // `vision-tasks serve`: the HTTP/WebSocket API and the browser app, over the public API.
         .target(name: "VisionServer", dependencies: [
             "VisionTasks", "VideoIO",

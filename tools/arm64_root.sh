@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 ROOT=${ARM64_ROOT:-$PWD/.build-arm64/root}
 MIRROR=${ARM64_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 PACKAGES="swiftlang libstdc++-16-dev libc6-dev pkg-config git ca-certificates libjpeg62-turbo-dev \
-libpng-dev libdeflate-dev libstb-dev libcairo2-dev zlib1g-dev ffmpeg"
+libpng-dev libdeflate-dev libstb-dev libcairo2-dev zlib1g-dev ffmpeg libswscale-dev"
 
 [ "$(id -u)" = 0 ] || { echo "arm64: needs root (debootstrap, mounts, chroot)" >&2; exit 1; }
 

@@ -17,6 +17,8 @@ pkgconfig_has cairo || need+=(libcairo2-dev)
 { command -v fc-list >/dev/null 2>&1 && fc-list | grep -q .; } || need+=(fonts-dejavu-core)
 # Video files and live sources go through Debian's ffmpeg (ffmpeg and ffprobe, libx264 for writing).
 { command -v ffmpeg >/dev/null 2>&1 && command -v ffprobe >/dev/null 2>&1; } || need+=(ffmpeg)
+# ffmpeg sends frames as it decoded them; its own libswscale turns them into RGB in our process.
+pkgconfig_has libswscale || need+=(libswscale-dev)
 pkgconfig_has zlib || need+=(zlib1g-dev)
 command -v python3 >/dev/null 2>&1 || need+=(python3 python3-pip)
 # The CLI's hostile-file tests measure the tool's peak memory with GNU time.

@@ -8,7 +8,7 @@ public struct VideoFrame: Sendable {
     public let index: Int
     /// The presentation timestamp in milliseconds (the stream's own, rounded to the nearest ms).
     public let timestampInMilliseconds: Int
-    /// The frame as an upright RGB image (decoded straight into it, no copy).
+    /// The frame as an upright RGB image (ffmpeg's pixels converted, or read when ffmpeg decoded RGB, straight into it).
     let picture: MPImage
 
     /// Width in pixels.
@@ -35,9 +35,13 @@ public final class VideoReader {
     private let child: ChildProcess
     private let log: ShowinfoLog
     private let earlyEnd: EarlyEndCheck
+    private let conversion = RGBConversion()
     private let startMs: Int?
     private let endMs: Int?
     private var finished = false
+    /// The pixel format ffmpeg decodes the frames to (`yuv420p`, `yuv420p10le`, ...), before they are turned
+    /// into RGB; nil until the first frame is read.
+    public private(set) var decodedPixelFormat: String?
 
     /// Opens a video file. Frames before `startMs` are skipped and decoding stops after `endMs`
     /// (both in the stream's timestamps). `decoderThreads` caps ffmpeg's decoding threads (nil:
@@ -82,12 +86,13 @@ public final class VideoReader {
         let earlyEnd = EarlyEndCheck()
         self.earlyEnd = earlyEnd
         // showinfo without its per-plane checksums and statistics, which cost more CPU per frame
-        // than decoding (we read only the pts and size from it).
+        // than decoding (we read only the pts, size, pixel format and colours from it). Frames come
+        // in the format they were decoded to, turned into RGB here (`RGBConversion`).
         child = try ChildProcess(tool: "ffmpeg", arguments: [
             "-hide_banner", "-nostdin", "-nostats", "-loglevel", "level+info",
         ] + inputOptions + [
             "-i", source, "-map", "0:v:0", "-copyts", "-fps_mode", "passthrough",
-            "-vf", "showinfo@frames=checksum=0", "-f", "rawvideo", "-pix_fmt", "rgb24", "pipe:1",
+            "-vf", "showinfo@frames=checksum=0", "-f", "rawvideo", "pipe:1",
         ], onStderrLine: { log.take($0) || earlyEnd.take($0) }, onStderrEnd: { log.close() })
         do {
             self.info = try info()
@@ -108,8 +113,12 @@ public final class VideoReader {
             guard let entry = log.entry() else {
                 return try end()
             }
-            guard let picture = try MPImage.filling(width: entry.width, height: entry.height, format: .rgb8, {
-                try child.readExactly(into: $0, what: "frame \(entry.index) of \(source)")
+            let layout = entry.layout
+            decodedPixelFormat = layout.pixelFormat
+            guard let picture = try MPImage.filling(width: layout.width, height: layout.height, format: .rgb8, { rgb in
+                try conversion.fill(rgb, layout: layout, source: source) {
+                    try child.readExactly(into: $0, what: "frame \(entry.index) of \(source)")
+                }
             }) else { return try end() }
             if let startMs, entry.timestampMs < startMs { continue }
             if let endMs, entry.timestampMs > endMs {
@@ -151,24 +160,26 @@ public final class VideoReader {
     }
 }
 
-/// The per-frame lines of ffmpeg's `showinfo` filter, parsed as they arrive on stderr:
-/// time base from the config line, then for each frame its pts and size.
+/// The per-frame lines of ffmpeg's `showinfo` filter, parsed as they arrive on stderr: time base
+/// from the config line, then for each frame its pts, size and pixel format, and after any side
+/// data lines, its colour line.
 final class ShowinfoLog: @unchecked Sendable {
     struct Entry {
         let index: Int
         let timestampMs: Int
-        let width: Int
-        let height: Int
+        /// How the frame's bytes arrive on the pipe.
+        let layout: RGBConversion.Layout
     }
 
     /// The frames' entries, from the stderr thread to the reader; not bounded: ffmpeg writes a
-    /// frame's line just before its pixels, and the pixel pipe holds at most a frame or two.
+    /// frame's lines just before its pixels, and the pixel pipe holds at most a frame or two.
     private let entries = BlockingQueue<Entry>(capacity: nil)
     private let counting = NSLock()
     private var count = 0   // guarded by `counting`
-    // Touched only by `take`, on the stderr thread.
+    // Touched only by `take` and `close`, on the stderr thread.
     private var timeBase: (num: Int64, den: Int64) = (1, 1000)
-    private var size: (width: Int, height: Int)?
+    private var output: (width: Int, height: Int, pixelFormat: String)?
+    private var pending: (index: Int, timestampMs: Int)?   // a frame line whose colour line is still to come
 
     /// How many frames showinfo reported so far.
     var framesSeen: Int { counting.withLock { count } }
@@ -183,23 +194,38 @@ final class ShowinfoLog: @unchecked Sendable {
             }
         } else if line.contains(" n:"), let pts = Self.field("pts:", in: line).flatMap({ Int64($0) }),
                   let size = Self.field("s:", in: line) {
+            flush()
             let dims = size.split(separator: "x").compactMap { Int($0) }
-            // The output keeps the first frame's size (ffmpeg scales later frames to it).
-            if self.size == nil, dims.count == 2 { self.size = (dims[0], dims[1]) }
+            // The output keeps the first frame's size and pixel format (ffmpeg scales later frames to them).
+            if output == nil, dims.count == 2, let format = Self.field("fmt:", in: line) {
+                output = (dims[0], dims[1], format)
+            }
             let ms = (Double(pts) * Double(timeBase.num) * 1000 / Double(timeBase.den)).rounded()
             let index = counting.withLock { () -> Int in
                 defer { count += 1 }
                 return count
             }
-            if let s = self.size {
-                entries.push(Entry(index: index, timestampMs: Int(ms), width: s.width, height: s.height))
-            }
+            pending = (index, Int(ms))
+        } else if line.contains(" color_range:") {
+            flush(space: Self.field("color_space:", in: line) ?? "unknown", range: Self.field("color_range:", in: line) ?? "unknown")
         }
         return true
     }
 
+    /// Hands on the pending frame with these colours (unknown: its colour line never came).
+    private func flush(space: String = "unknown", range: String = "unknown") {
+        guard let frame = pending else { return }
+        pending = nil
+        guard let output else { return }
+        entries.push(Entry(index: frame.index, timestampMs: frame.timestampMs, layout: RGBConversion.Layout(
+            pixelFormat: output.pixelFormat, width: output.width, height: output.height, colorSpace: space, colorRange: range)))
+    }
+
     /// Marks the end of stderr.
-    func close() { entries.close() }
+    func close() {
+        flush()
+        entries.close()
+    }
 
     /// The next frame's entry, waiting for it; nil when stderr ended without one.
     func entry() -> Entry? { entries.pop() }

@@ -7,7 +7,7 @@ import VisionTasks
 /// timestamp; one JSON line per frame; `--annotate out.mp4` writes the frames with results drawn.
 ///
 /// Three threads overlap the work (ffmpeg decodes and encodes in processes of its own): a reader
-/// takes decoded frames from ffmpeg (read straight into the task's images), the calling thread runs the task
+/// takes decoded frames from ffmpeg (turned into RGB straight in the task's images), the calling thread runs the task
 /// frame after frame, and a writer prints the JSON lines and draws and encodes the annotated
 /// frames, in frame order. The queues between them hold `VideoPipeline.depth` frames each, so
 /// memory stays bounded whatever the video's length.

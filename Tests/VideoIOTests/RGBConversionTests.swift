@@ -1,0 +1,121 @@
+import Foundation
+import Testing
+@testable import VideoIO
+import VisionErrors
+
+/// Frames cross the pipe in the format ffmpeg decoded them to and become RGB here: the pixels must
+/// be those `ffmpeg -pix_fmt rgb24` writes, byte for byte, whatever the format, matrix and range.
+@Suite struct RGBConversionTests {
+    /// (what it is, the pixel format it decodes to, ffmpeg's encoding arguments, file name)
+    static let videos: [(String, String, [String], String)] = [
+        ("H.264 4:2:0, no colour tags", "yuv420p", ["-c:v", "libx264", "-pix_fmt", "yuv420p"], "plain.mp4"),
+        ("H.264 BT.709, limited range", "yuv420p",
+         ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-colorspace", "bt709", "-color_range", "tv"], "bt709.mp4"),
+        ("H.264 BT.2020, limited range", "yuv420p",
+         ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-colorspace", "bt2020nc", "-color_range", "tv"], "bt2020.mp4"),
+        ("H.264 full range (yuvj420p)", "yuvj420p", ["-c:v", "libx264", "-pix_fmt", "yuvj420p"], "full.mp4"),
+        ("Motion JPEG", "yuvj420p", ["-c:v", "mjpeg"], "mjpeg.avi"),
+        ("H.264 4:4:4", "yuv444p", ["-c:v", "libx264", "-pix_fmt", "yuv444p"], "444.mp4"),
+        ("H.264 10-bit BT.709", "yuv420p10le",
+         ["-c:v", "libx264", "-pix_fmt", "yuv420p10le", "-colorspace", "bt709"], "10bit.mp4"),
+        ("FFV1 odd size 4:2:0", "yuv420p", ["-vf", "scale=67:49", "-c:v", "ffv1", "-pix_fmt", "yuv420p"], "odd.mkv"),
+        ("FFV1 4:2:0 tagged full range", "yuv420p", ["-c:v", "ffv1", "-pix_fmt", "yuv420p", "-color_range", "pc"], "full.mkv"),
+        ("FFV1 grey", "gray", ["-c:v", "ffv1", "-pix_fmt", "gray"], "grey.mkv"),
+        ("GIF", "bgra", [], "anim.gif"),
+        ("raw RGB", "rgb24", ["-c:v", "rawvideo", "-pix_fmt", "rgb24"], "rgb.nut"),
+    ]
+
+    @Test(arguments: videos)
+    func framesAreFFmpegsRGBByteForByte(_ video: (String, String, [String], String)) throws {
+        let (what, decoded, encoding, name) = video
+        let dir = try TestVideos.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let url = dir.appendingPathComponent(name)
+        try TestVideos.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=96x64:r=10:d=0.5"] + encoding + [url.path])
+        let reference = dir.appendingPathComponent("reference.rgb")
+        try TestVideos.ffmpeg(["-i", url.path, "-map", "0:v:0", "-copyts", "-fps_mode", "passthrough",
+                               "-f", "rawvideo", "-pix_fmt", "rgb24", reference.path])
+        let expected = try Data(contentsOf: reference)
+
+        let reader = try VideoReader(contentsOfFile: url.path)
+        var got = Data()
+        var frames = 0
+        while let frame = try reader.nextFrame() {
+            got.append(contentsOf: frame.pixels)
+            frames += 1
+        }
+        #expect(reader.decodedPixelFormat == decoded, "\(what)")
+        #expect(frames == 5, "\(what)")
+        #expect(got.count == expected.count, "\(what)")
+        #expect(Self.firstDifference(got, expected) == nil, "\(what): the frames differ from ffmpeg's rgb24")
+    }
+
+    /// The first byte offset where `a` and `b` differ (nil if equal): a small value for a failure to
+    /// show, where comparing the two buffers would print a diff of every byte.
+    static func firstDifference(_ a: Data, _ b: Data) -> Int? {
+        if a == b { return nil }
+        return zip(a, b).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(a.count, b.count)
+    }
+
+    /// A quarter-turned video: ffmpeg turns the decoded planes, the conversion sees the upright size.
+    @Test func turnedVideoMatchesFFmpegsRGB() throws {
+        let dir = try TestVideos.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let plain = dir.appendingPathComponent("plain.mp4"), turned = dir.appendingPathComponent("turned.mp4")
+        try TestVideos.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=96x64:r=10:d=0.3", "-c:v", "libx264", "-pix_fmt", "yuv420p", plain.path])
+        try TestVideos.ffmpeg(["-i", plain.path, "-c", "copy", "-metadata:s:v:0", "rotate=90", turned.path])
+        let reference = dir.appendingPathComponent("reference.rgb")
+        try TestVideos.ffmpeg(["-i", turned.path, "-f", "rawvideo", "-pix_fmt", "rgb24", reference.path])
+        let reader = try VideoReader(contentsOfFile: turned.path)
+        var got = Data()
+        while let frame = try reader.nextFrame() {
+            #expect(frame.width == 64 && frame.height == 96)
+            got.append(contentsOf: frame.pixels)
+        }
+        #expect(got.count == 3 * 64 * 96 * 3)
+        let expected = try Data(contentsOf: reference)
+        #expect(Self.firstDifference(got, expected) == nil)
+    }
+
+    /// showinfo's colour line comes after the frame line and any side data lines; a frame whose colour
+    /// line never comes still goes on, with unknown colours, when the next frame line or the end arrives.
+    @Test func showinfoColourLinesFollowTheirFrame() {
+        let log = ShowinfoLog()
+        let tag = "[showinfo@frames @ 0x5555] [info] "
+        for line in [
+            "config in time_base: 1/1000, frame_rate: 25/1",
+            "n:   0 pts:      0 pts_time:0 pos: 48 fmt:yuv420p sar:1/1 s:320x240 i:P iskey:1 type:I ",
+            "  side data - User Data Unregistered:",
+            "UUID=dc45e9bd-e6d9-48b7-962c-d820d923eeef",
+            "color_range:tv color_space:bt709 color_primaries:bt709 color_trc:bt709",
+            "n:   1 pts:     40 pts_time:0.04 pos: 900 fmt:yuv444p sar:1/1 s:640x480 i:P iskey:0 type:P ",
+            "n:   2 pts:     80 pts_time:0.08 pos: 1900 fmt:yuv420p sar:1/1 s:320x240 i:P iskey:0 type:P ",
+        ] { #expect(log.take(tag + line)) }
+        #expect(!log.take("[info] frame=    2 fps=0.0"))
+        log.close()
+        let first = log.entry(), second = log.entry(), third = log.entry()
+        #expect(log.entry() == nil)
+        #expect(first?.timestampMs == 0 && first?.layout == RGBConversion.Layout(
+            pixelFormat: "yuv420p", width: 320, height: 240, colorSpace: "bt709", colorRange: "tv"))
+        // Later frames keep the first frame's size and format (ffmpeg scales them to it).
+        #expect(second?.timestampMs == 40 && second?.layout == RGBConversion.Layout(
+            pixelFormat: "yuv420p", width: 320, height: 240, colorSpace: "unknown", colorRange: "unknown"))
+        #expect(third?.index == 2 && third?.layout.colorSpace == "unknown")
+    }
+
+    @Test func aFormatWithoutConversionIsAClearError() throws {
+        let conversion = RGBConversion()
+        let rgb = UnsafeMutableRawBufferPointer.allocate(byteCount: 12, alignment: 16)
+        defer { rgb.deallocate() }
+        for format in ["no_such_format", "vaapi"] {
+            #expect(throws: VisionTasksError.invalidVideo(
+                "ffmpeg decodes clip.mp4 to pixel format \(format), which has no conversion to RGB")) {
+                _ = try conversion.fill(rgb, layout: .init(pixelFormat: format, width: 2, height: 2, colorSpace: "unknown",
+                                                           colorRange: "unknown"), source: "clip.mp4") { _ in
+                    Issue.record("bytes were read for a frame that cannot be converted")
+                    return true
+                }
+            }
+        }
+    }
+}
