@@ -17,3 +17,22 @@ final class PipelineThread: @unchecked Sendable {
     /// Waits until the thread's body has returned.
     func join() { done.wait() }
 }
+
+/// A value made on a thread of its own while the caller does something else; `value()` waits for it.
+final class BackgroundValue<Value>: @unchecked Sendable {
+    private var result: Result<Value, any Error>?   // written by the thread before `join()` returns
+    private var thread: PipelineThread?
+
+    /// Starts `make` on a thread named `name`.
+    init(name: String, _ make: @escaping () throws -> Value) {
+        nonisolated(unsafe) let make = make
+        thread = PipelineThread(name: name) { self.result = Result { try make() } }
+    }
+
+    /// The value, or what `make` threw, once the thread has finished.
+    func value() throws -> Value {
+        thread?.join()
+        thread = nil
+        return try result!.get()
+    }
+}

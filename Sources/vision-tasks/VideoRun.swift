@@ -21,16 +21,19 @@ enum VideoRun {
     static func run<Task: MediaTask>(_ path: String, options: MediaOptions, factory: MediaTaskFactory<Task>,
                                      output: JSONLines) throws -> Bool {
         let failuresBefore = output.failures
+        // The model loads while ffprobe and ffmpeg start, in processes of their own.
+        let making = BackgroundValue(name: "video-task") { try factory.make(.video, nil) }
         let reader: VideoReader
         do {
             reader = try VideoReader(contentsOfFile: path, startMs: try options.startMs, endMs: try options.endMs,
                                      decoderThreads: decoderThreads(cores: ProcessInfo.processInfo.activeProcessorCount,
                                                                     inferenceThreads: factory.threads))
         } catch {
+            _ = try? making.value()
             output.process(input: path) { () throws -> Task.TaskResult in throw error }
             return false
         }
-        let task = try factory.make(.video, nil)
+        let task = try making.value()
         let pipeline = VideoPipeline(path: path, reader: reader, task: task, output: output, options: options)
         let started = Date()
         pipeline.run()

@@ -22,6 +22,7 @@ import VisionErrors
         ("FFV1 4:2:0 tagged full range", "yuv420p", ["-c:v", "ffv1", "-pix_fmt", "yuv420p", "-color_range", "pc"], "full.mkv"),
         ("FFV1 grey", "gray", ["-c:v", "ffv1", "-pix_fmt", "gray"], "grey.mkv"),
         ("GIF", "bgra", [], "anim.gif"),
+        ("PNG frames with a palette", "pal8", ["-c:v", "png", "-pix_fmt", "pal8"], "palette.mov"),
         ("raw RGB", "rgb24", ["-c:v", "rawvideo", "-pix_fmt", "rgb24"], "rgb.nut"),
     ]
 
