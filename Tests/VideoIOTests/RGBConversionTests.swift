@@ -78,6 +78,39 @@ import VisionErrors
         #expect(Self.firstDifference(got, expected) == nil)
     }
 
+    /// A stream whose size and format change midway (MPEG-TS segments joined): ffmpeg scales the later
+    /// frames to the first frame's size and format, so every frame arrives in the first layout, and
+    /// the reader stays in step. Those frames are scaled (to 4:2:0 here) and then converted, where
+    /// ffmpeg's rgb24 does both at once: a few levels apart on this sharp test pattern (4.0-4.1 on
+    /// average, tolerance 6), not equal; the frames before the change are equal.
+    @Test func aStreamChangingSizeMidwayKeepsTheFirstLayout() throws {
+        let dir = try TestVideos.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let first = dir.appendingPathComponent("a.ts"), second = dir.appendingPathComponent("b.ts")
+        let joined = dir.appendingPathComponent("joined.ts")
+        try TestVideos.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=96x64:r=10:d=0.5", "-c:v", "libx264", "-pix_fmt", "yuv420p", first.path])
+        try TestVideos.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=48x32:r=10:d=0.5", "-c:v", "libx264", "-pix_fmt", "yuv444p",
+                               "-output_ts_offset", "0.5", second.path])
+        try TestVideos.ffmpeg(["-i", "concat:\(first.path)|\(second.path)", "-c", "copy", joined.path])
+        let reference = dir.appendingPathComponent("reference.rgb")
+        try TestVideos.ffmpeg(["-i", joined.path, "-copyts", "-fps_mode", "passthrough", "-f", "rawvideo", "-pix_fmt", "rgb24", reference.path])
+        let expected = [UInt8](try Data(contentsOf: reference))
+        let reader = try VideoReader(contentsOfFile: joined.path)
+        var frames: [[UInt8]] = []
+        while let frame = try reader.nextFrame() {
+            #expect(frame.width == 96 && frame.height == 64)
+            frames.append(frame.pixels)
+        }
+        let size = 96 * 64 * 3
+        #expect(frames.count == 10 && expected.count == 10 * size)
+        guard frames.count == 10, expected.count == 10 * size else { return }
+        for (i, frame) in frames.enumerated() {
+            let theirs = expected[i * size ..< (i + 1) * size]
+            let meanDifference = Double(zip(frame, theirs).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }) / Double(size)
+            if i < 5 { #expect(meanDifference == 0, "frame \(i)") } else { #expect(meanDifference < 6, "frame \(i): \(meanDifference)") }
+        }
+    }
+
     /// showinfo's colour line comes after the frame line and any side data lines; a frame whose colour
     /// line never comes still goes on, with unknown colours, when the next frame line or the end arrives.
     @Test func showinfoColourLinesFollowTheirFrame() {
