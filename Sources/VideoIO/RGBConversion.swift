@@ -17,6 +17,7 @@ final class RGBConversion {
         let colorRange: String
     }
 
+    private static let padding = 256
     private var context: OpaquePointer?
     private var contextKey: (format: Int32, width: Int, height: Int)?
     private var colours: (space: String, range: String)?
@@ -26,7 +27,7 @@ final class RGBConversion {
 
     deinit {
         sws_freeContext(context)
-        scratch.deallocate()
+        free(scratch.baseAddress)
     }
 
     /// Fills `rgb` (width × height × 3 bytes) with the frame `layout` describes, whose bytes `read`
@@ -42,8 +43,14 @@ final class RGBConversion {
                 "ffmpeg decodes \(source) to pixel format \(layout.pixelFormat), which has no conversion to RGB")
         }
         if scratch.count != Int(size) {
-            scratch.deallocate()
-            scratch = .allocate(byteCount: Int(size), alignment: 64)
+            free(scratch.baseAddress)
+            scratch = UnsafeMutableRawBufferPointer(start: nil, count: 0)
+            // Room past the last row: libswscale's vector loops may read a little beyond a row's end,
+            // as ffmpeg's own frames (padded by 64 bytes and more) allow.
+            guard let block = malloc(Int(size) + Self.padding) else {
+                throw VisionTasksError.invalidVideo("cannot allocate \(size) bytes for a \(layout.width)x\(layout.height) frame of \(source)")
+            }
+            scratch = UnsafeMutableRawBufferPointer(start: block, count: Int(size))
         }
         guard try read(scratch) else { return false }
         let converter = try context(format: format, layout: layout, source: source)
