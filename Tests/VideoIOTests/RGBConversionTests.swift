@@ -24,6 +24,11 @@ import VisionErrors
         ("GIF", "bgra", [], "anim.gif"),
         ("PNG frames with a palette", "pal8", ["-c:v", "png", "-pix_fmt", "pal8"], "palette.mov"),
         ("raw RGB", "rgb24", ["-c:v", "rawvideo", "-pix_fmt", "rgb24"], "rgb.nut"),
+        // The packed and semi-planar formats cameras deliver (V4L2 webcams, capture cards).
+        ("raw YUYV", "yuyv422", ["-c:v", "rawvideo", "-pix_fmt", "yuyv422"], "yuyv.nut"),
+        ("raw UYVY", "uyvy422", ["-c:v", "rawvideo", "-pix_fmt", "uyvy422"], "uyvy.nut"),
+        ("raw NV12", "nv12", ["-c:v", "rawvideo", "-pix_fmt", "nv12"], "nv12.nut"),
+        ("raw 1-bit", "monob", ["-c:v", "rawvideo", "-pix_fmt", "monob"], "mono.nut"),
     ]
 
     @Test(arguments: videos)
