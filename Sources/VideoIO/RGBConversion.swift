@@ -109,7 +109,8 @@ final class RGBConversion {
 }
 
 /// libswscale's warnings (a deprecated full-range format, say) would land on this process's stderr:
-/// every failure is read from return values instead.
+/// every failure is read from return values instead. The log level is libavutil's, for the whole
+/// process, so it is lowered only while it has its default: an app that set its own keeps it.
 private let silenceLibraryLog: Void = {
-    av_log_set_level(AV_LOG_QUIET)
+    if av_log_get_level() == AV_LOG_INFO { av_log_set_level(AV_LOG_QUIET) }
 }()

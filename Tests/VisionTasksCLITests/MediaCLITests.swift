@@ -77,6 +77,22 @@ import Testing
         #expect(size > 1000, "annotated mp4 of \(size) bytes")
     }
 
+    /// libswscale turns the frames into RGB in this process and warns about a full-range (yuvj420p)
+    /// video's "deprecated pixel format" on stderr unless quieted; with it and an odd-sized video,
+    /// stderr holds the summary only.
+    @Test func videoConversionWarningsStayOffStderr() throws {
+        let dir = try CLIRun.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for (name, encoding) in [("full.avi", ["-c:v", "mjpeg"]), ("odd.mkv", ["-vf", "scale=67:49", "-c:v", "ffv1"])] {
+            let video = dir.appendingPathComponent(name)
+            try CLIRun.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=96x64:r=10:d=0.3"] + encoding + [video.path])
+            let run = try CLIRun.run(["face-detector", "--model", Self.faceModel, "--video", video.path, "--no-progress"])
+            #expect(run.status == 0 && run.lines.count == 3, "\(name): \(run.stderr)")
+            let stderr = run.stderr.split(separator: "\n")
+            #expect(stderr.count == 1 && stderr[0].hasPrefix("summary: 3 frames decoded"), "\(name): \(run.stderr)")
+        }
+    }
+
     @Test func videoAnnotationQualityPicksTheEncoderPreset() throws {
         let dir = try CLIRun.scratch()
         defer { try? FileManager.default.removeItem(at: dir) }
