@@ -38,22 +38,29 @@ import VisionErrors
         defer { try? FileManager.default.removeItem(at: dir) }
         let url = dir.appendingPathComponent(name)
         try TestVideos.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=96x64:r=10:d=0.5"] + encoding + [url.path])
-        let reference = dir.appendingPathComponent("reference.rgb")
-        try TestVideos.ffmpeg(["-i", url.path, "-map", "0:v:0", "-copyts", "-fps_mode", "passthrough",
-                               "-f", "rawvideo", "-pix_fmt", "rgb24", reference.path])
-        let expected = try Data(contentsOf: reference)
-
-        let reader = try VideoReader(contentsOfFile: url.path)
-        var got = Data()
-        var frames = 0
-        while let frame = try reader.nextFrame() {
-            got.append(contentsOf: frame.pixels)
-            frames += 1
-        }
-        #expect(reader.decodedPixelFormat == decoded, "\(what)")
-        #expect(frames == 5, "\(what)")
+        let expected = try Self.ffmpegRGB(of: url)
+        let (frames, decodedFormat) = try Self.readFrames(of: url)
+        let got = Data(frames.flatMap(\.pixels))
+        #expect(decodedFormat == decoded, "\(what)")
+        #expect(frames.count == 5, "\(what)")
         #expect(got.count == expected.count, "\(what)")
         #expect(Self.firstDifference(got, expected) == nil, "\(what): the frames differ from ffmpeg's rgb24")
+    }
+
+    /// What `ffmpeg -pix_fmt rgb24` writes for `url`, with the reader's own stream choice and timestamps.
+    static func ffmpegRGB(of url: URL) throws -> Data {
+        let reference = url.appendingPathExtension("rgb")
+        try TestVideos.ffmpeg(["-i", url.path, "-map", "0:v:0", "-copyts", "-fps_mode", "passthrough",
+                               "-f", "rawvideo", "-pix_fmt", "rgb24", reference.path])
+        return try Data(contentsOf: reference)
+    }
+
+    /// Every frame `VideoReader` gives for `url`, and the pixel format ffmpeg decoded them to.
+    static func readFrames(of url: URL) throws -> (frames: [VideoFrame], decoded: String?) {
+        let reader = try VideoReader(contentsOfFile: url.path)
+        var frames: [VideoFrame] = []
+        while let frame = try reader.nextFrame() { frames.append(frame) }
+        return (frames, reader.decodedPixelFormat)
     }
 
     /// The first byte offset where `a` and `b` differ (nil if equal): a small value for a failure to
@@ -70,16 +77,11 @@ import VisionErrors
         let plain = dir.appendingPathComponent("plain.mp4"), turned = dir.appendingPathComponent("turned.mp4")
         try TestVideos.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=96x64:r=10:d=0.3", "-c:v", "libx264", "-pix_fmt", "yuv420p", plain.path])
         try TestVideos.ffmpeg(["-i", plain.path, "-c", "copy", "-metadata:s:v:0", "rotate=90", turned.path])
-        let reference = dir.appendingPathComponent("reference.rgb")
-        try TestVideos.ffmpeg(["-i", turned.path, "-f", "rawvideo", "-pix_fmt", "rgb24", reference.path])
-        let reader = try VideoReader(contentsOfFile: turned.path)
-        var got = Data()
-        while let frame = try reader.nextFrame() {
-            #expect(frame.width == 64 && frame.height == 96)
-            got.append(contentsOf: frame.pixels)
-        }
+        let expected = try Self.ffmpegRGB(of: turned)
+        let frames = try Self.readFrames(of: turned).frames
+        #expect(frames.allSatisfy { $0.width == 64 && $0.height == 96 })
+        let got = Data(frames.flatMap(\.pixels))
         #expect(got.count == 3 * 64 * 96 * 3)
-        let expected = try Data(contentsOf: reference)
         #expect(Self.firstDifference(got, expected) == nil)
     }
 
@@ -97,15 +99,10 @@ import VisionErrors
         try TestVideos.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=48x32:r=10:d=0.5", "-c:v", "libx264", "-pix_fmt", "yuv444p",
                                "-output_ts_offset", "0.5", second.path])
         try TestVideos.ffmpeg(["-i", "concat:\(first.path)|\(second.path)", "-c", "copy", joined.path])
-        let reference = dir.appendingPathComponent("reference.rgb")
-        try TestVideos.ffmpeg(["-i", joined.path, "-copyts", "-fps_mode", "passthrough", "-f", "rawvideo", "-pix_fmt", "rgb24", reference.path])
-        let expected = [UInt8](try Data(contentsOf: reference))
-        let reader = try VideoReader(contentsOfFile: joined.path)
-        var frames: [[UInt8]] = []
-        while let frame = try reader.nextFrame() {
-            #expect(frame.width == 96 && frame.height == 64)
-            frames.append(frame.pixels)
-        }
+        let expected = [UInt8](try Self.ffmpegRGB(of: joined))
+        let read = try Self.readFrames(of: joined).frames
+        #expect(read.allSatisfy { $0.width == 96 && $0.height == 64 })
+        let frames = read.map(\.pixels)
         let size = 96 * 64 * 3
         #expect(frames.count == 10 && expected.count == 10 * size)
         guard frames.count == 10, expected.count == 10 * size else { return }
