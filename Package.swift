@@ -91,7 +91,7 @@ let package = Package(
 
         // Test support: the fixtures' paths and reference loaders that throw (shared by the test targets),
         // and models given localized label files (LabelledModels).
-        .target(name: "FixtureSupport", dependencies: ["TFLite"], path: "Tests/FixtureSupport"),
+        .target(name: "FixtureSupport", dependencies: ["TFLite", "CDeflate"], path: "Tests/FixtureSupport"),
         .testTarget(name: "VisionErrorsTests", dependencies: ["VisionErrors"]),
         .testTarget(name: "TFLiteTests", dependencies: ["TFLite", "VisionErrors", "FixtureSupport"]),
         .testTarget(name: "InferenceTests", dependencies: ["Inference", "TFLite", "VisionErrors", "CAllocationCounter", "FixtureSupport"]),

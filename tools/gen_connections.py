@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """Generates the landmark connection tables of VisionTasks from MediaPipe's source.
 
-Reads the iOS headers (MPPFaceLandmarksConnections.h, MPPHandLandmarksConnections.h) and, for
+Reads the iOS headers (MPPFaceLandmarksConnections.h, MPPHandLandmarksConnections.h,
+MPPPoseLandmarksConnections.h) and, for
 the nose (which only the Python API has), mediapipe/tasks/python/vision/face_landmarker.py,
 out of the bare MediaPipe mirror, and writes
-Sources/VisionTasks/Connections/{Face,Hand}LandmarksConnections.swift.
+Sources/VisionTasks/Connections/{Face,Hand,Pose}LandmarksConnections.swift.
 
 With --reference it instead dumps MediaPipe Python's (mediapipe==1.2.2)
-FaceLandmarksConnections / HandLandmarksConnections to
+FaceLandmarksConnections / HandLandmarksConnections / PoseLandmarksConnections to
 Tests/Fixtures/references/connections/connections.json, which the unit test compares with.
 
     python3 tools/gen_connections.py [--mirror PATH]
@@ -162,9 +163,24 @@ def write_hand(mirror):
         f.write("\n".join(out) + "\n")
 
 
+def write_pose(mirror):
+    header = git_show(mirror, f"{IOS}/pose_landmarker/sources/MPPPoseLandmarksConnections.h")
+    out = [HEADER.format(source="MPPPoseLandmarksConnections.h")]
+    out.append("/// The connections between the 33 pose landmarks, as in MediaPipe's `PoseLandmarksConnections`\n"
+               "/// (iOS: `PoseLandmarker.poseLandmarks`).")
+    out.append("public enum PoseLandmarksConnections {")
+    out.append("    /// The whole body skeleton: face, arms and hands, trunk, legs and feet, in MediaPipe's order.")
+    out.append(swift_table("pose", ios_table(header, "MPPPoseLandmarksConnections")))
+    out.append("}")
+    path = os.path.join(ROOT, "Sources/VisionTasks/Connections/PoseLandmarksConnections.swift")
+    with open(path, "w") as f:
+        f.write("\n".join(out) + "\n")
+
+
 def write_reference():
     from mediapipe.tasks.python.vision import FaceLandmarksConnections as F
     from mediapipe.tasks.python.vision import HandLandmarksConnections as H
+    from mediapipe.tasks.python.vision import PoseLandmarksConnections as P
     import mediapipe
 
     def pairs(table):
@@ -176,6 +192,7 @@ def write_reference():
                  for n in dir(F) if n.startswith("FACE_LANDMARKS_")},
         "hand": {n[len("HAND_"):].lower(): pairs(getattr(H, n))
                  for n in dir(H) if n.startswith("HAND_")},
+        "pose": {"pose": pairs(P.POSE_LANDMARKS)},
     }
     path = os.path.join(ROOT, "Tests/Fixtures/references/connections/connections.json")
     os.makedirs(os.path.dirname(path), exist_ok=True)
@@ -196,4 +213,5 @@ if __name__ == "__main__":
         os.makedirs(os.path.join(ROOT, "Sources/VisionTasks/Connections"), exist_ok=True)
         write_face(args.mirror)
         write_hand(args.mirror)
+        write_pose(args.mirror)
         print("wrote Sources/VisionTasks/Connections/")

@@ -47,6 +47,7 @@ from mediapipe.tasks.python.core import base_options as base_options_lib
 from mediapipe.tasks.python.components.processors import classifier_options as co
 from mediapipe.tasks.python.vision.core.image_processing_options import ImageProcessingOptions
 from ai_edge_litert.interpreter import Interpreter
+from reference_pictures import fit, load, rel, significant
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIXTURES = os.path.join(ROOT, "Tests", "Fixtures", "images")
@@ -67,31 +68,7 @@ ROTATION_VIDEO = ("pan", 1)  # the sequence and its quarter turns
 
 def r6(v):
     """Rounds to 6 significant digits."""
-    if v is None:
-        return None
-    v = float(v)
-    if v == 0 or not math.isfinite(v):
-        return v
-    return float(f"{v:.6g}")
-
-
-def rel(path):
-    return os.path.relpath(path, os.path.join(ROOT, "Tests", "Fixtures"))
-
-
-# ---------------------------------------------------------------- pictures
-
-def load(name):
-    img = cv2.imread(os.path.join(FIXTURES, name), cv2.IMREAD_COLOR)
-    if img is None:
-        sys.exit(f"cannot read fixture {name}")
-    return img
-
-
-def fit(img, max_w, max_h):
-    h, w = img.shape[:2]
-    s = min(max_w / w, max_h / h, 1.0)
-    return cv2.resize(img, (max(1, round(w * s)), max(1, round(h * s))), interpolation=cv2.INTER_AREA)
+    return significant(v, 6)
 
 
 def compose_pictures():

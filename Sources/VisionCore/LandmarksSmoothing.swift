@@ -26,33 +26,57 @@ public struct OneEuroLandmarksSmoother: Sendable {
     public mutating func reset() { filters = [] }
 
     /// Filters normalized `landmarks` of a frame `imageWidth`×`imageHeight` at `timestampMicroseconds`.
-    /// Returns nil when the number of landmarks differs from the previous frame's.
+    /// The speed is scaled by the inverse of `objectScale` (pixels) when given, as MediaPipe's
+    /// `OBJECT_SCALE_ROI` input sets it, else of the landmarks' own extent. Returns nil when the
+    /// number of landmarks differs from the previous frame's.
     public mutating func smooth(_ landmarks: [SIMD3<Float>], imageWidth: Int, imageHeight: Int,
-                                timestampMicroseconds: Int64) -> [SIMD3<Float>]? {
+                                timestampMicroseconds: Int64, objectScale: Float? = nil) -> [SIMD3<Float>]? {
         if landmarks.isEmpty {
             reset()
             return []
         }
         let w = Float(imageWidth), h = Float(imageHeight)
         let pixels = landmarks.map { SIMD3($0.x * w, $0.y * h, $0.z * w) }
+        let scale = objectScale ?? Self.objectScale(pixels)
+        if scale < minAllowedObjectScale {
+            guard prepareFilters(pixels.count) else { return nil }
+            return landmarks
+        }
+        return filter(pixels, timestampMicroseconds: timestampMicroseconds, valueScale: Double(1 / scale))?
+            .map { SIMD3($0.x / w, $0.y / h, $0.z / w) }
+    }
+
+    /// Filters world landmarks (metres) at `timestampMicroseconds` without scaling the speed (MediaPipe's
+    /// `disable_value_scaling`). Returns nil when the number of landmarks differs from the previous frame's.
+    public mutating func smoothWorld(_ landmarks: [SIMD3<Float>], timestampMicroseconds: Int64) -> [SIMD3<Float>]? {
+        if landmarks.isEmpty {
+            reset()
+            return []
+        }
+        return filter(landmarks, timestampMicroseconds: timestampMicroseconds, valueScale: 1)
+    }
+
+    /// Makes one filter per coordinate on first use; false when the count changed.
+    private mutating func prepareFilters(_ count: Int) -> Bool {
         if filters.isEmpty {
             let f = OneEuroFilter(frequency: frequency, minCutoff: minCutoff, beta: beta, derivateCutoff: derivateCutoff)
-            filters = Array(repeating: (f, f, f), count: pixels.count)
-        } else if filters.count != pixels.count {
-            return nil
+            filters = Array(repeating: (f, f, f), count: count)
         }
-        let objectScale = Self.objectScale(pixels)
-        if objectScale < minAllowedObjectScale { return landmarks }
-        let valueScale = Double(1 / objectScale)
+        return filters.count == count
+    }
+
+    /// Each coordinate through its own one-euro filter.
+    private mutating func filter(_ values: [SIMD3<Float>], timestampMicroseconds: Int64, valueScale: Double) -> [SIMD3<Float>]? {
+        guard prepareFilters(values.count) else { return nil }
         let t = timestampMicroseconds * 1000
         var out = [SIMD3<Float>]()
-        out.reserveCapacity(pixels.count)
-        for i in pixels.indices {
-            let p = pixels[i]
+        out.reserveCapacity(values.count)
+        for i in values.indices {
+            let p = values[i]
             let x = Float(filters[i].x.apply(Double(p.x), timestampNanoseconds: t, valueScale: valueScale))
             let y = Float(filters[i].y.apply(Double(p.y), timestampNanoseconds: t, valueScale: valueScale))
             let z = Float(filters[i].z.apply(Double(p.z), timestampNanoseconds: t, valueScale: valueScale))
-            out.append(SIMD3(x / w, y / h, z / w))
+            out.append(SIMD3(x, y, z))
         }
         return out
     }
@@ -65,5 +89,26 @@ public struct OneEuroLandmarksSmoother: Sendable {
             hi = pointwiseMax(hi, p)
         }
         return ((hi.x - lo.x) + (hi.y - lo.y)) / 2
+    }
+}
+
+/// Smooths each landmark's visibility over the frames of a video with a fixed-factor low-pass filter,
+/// as MediaPipe's `VisibilitySmoothingCalculator` does (the first frame passes unchanged).
+public struct VisibilitySmoother: Sendable {
+    private let alpha: Float
+    private var filters: [LowPassFilter] = []
+
+    /// A smoother giving each new visibility the weight `alpha`.
+    public init(alpha: Float) {
+        self.alpha = alpha
+    }
+
+    /// Forgets the past.
+    public mutating func reset() { filters = [] }
+
+    /// The smoothed visibilities; a change in their number starts over.
+    public mutating func smooth(_ visibility: [Float]) -> [Float] {
+        if filters.count != visibility.count { filters = Array(repeating: LowPassFilter(), count: visibility.count) }
+        return visibility.indices.map { filters[$0].apply(visibility[$0], alpha: alpha) }
     }
 }

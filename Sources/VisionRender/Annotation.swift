@@ -104,6 +104,19 @@ public final class Annotation {
         }
     }
 
+    /// Draws each person's segmentation mask tinted (one colour per person in turn), then their
+    /// skeletons (33 normalized landmarks each) labelled with their tracking id when `trackingIds`
+    /// has one per person ("#1").
+    public func draw(poseLandmarks: [[NormalizedLandmark]], segmentationMasks: [Mask]? = nil, trackingIds: [Int]? = nil) {
+        for (i, mask) in (segmentationMasks ?? []).enumerated() where mask.width == width && mask.height == height {
+            canvas.tint(mask: mask.float32Data, color: Palette.poseMasks[i % Palette.poseMasks.count])
+        }
+        for (i, pose) in poseLandmarks.enumerated() {
+            canvas.drawPose(pose.map { (x: $0.x, y: $0.y, visibility: $0.visibility ?? 1) },
+                            id: Self.id(trackingIds, i, count: poseLandmarks.count))
+        }
+    }
+
     /// The annotated picture as an upright RGB `MPImage` (write it with `write(to:)`).
     public func image() throws -> MPImage {
         let bytes = canvas.bytes(channels: 3)

@@ -156,6 +156,25 @@ final class Canvas {
         return try body(UnsafeRawBufferPointer(start: pixels, count: stride * height), stride)
     }
 
+    /// Blends `color` over each pixel in proportion to `mask` (row-major `width`×`height` values in
+    /// [0, 1], the canvas's size) times `color.alpha`; a mask of another size changes nothing.
+    func tint(mask: [Float], color: Color) {
+        guard mask.count == width * height else { return }
+        cairo_surface_flush(surface)
+        let (r, g, b) = (color.red * 255, color.green * 255, color.blue * 255)
+        for y in 0..<height {
+            let row = UnsafeMutableRawPointer(pixels + y * stride).assumingMemoryBound(to: UInt32.self)
+            for x in 0..<width {
+                let a = Double(max(0, min(1, mask[y * width + x]))) * color.alpha
+                guard a > 0 else { continue }
+                let v = row[x]
+                func mix(_ old: UInt32, _ new: Double) -> UInt32 { UInt32((Double(old & 0xFF) * (1 - a) + new * a).rounded()) }
+                row[x] = (v & 0xFF00_0000) | mix(v >> 16, r) << 16 | mix(v >> 8, g) << 8 | mix(v, b)
+            }
+        }
+        cairo_surface_mark_dirty(surface)
+    }
+
     /// The picture as tightly packed bytes: RGB (`channels` 3) or RGBA with opaque alpha (4).
     func bytes(channels: Int) -> [UInt8] {
         cairo_surface_flush(surface)

@@ -36,5 +36,11 @@ enum Palette {
     static let handJoint = Color(255, 48, 48)
     static let handednessText = Color(88, 205, 54)
     /// The head-pose gizmo's axes: the face's x (the person's left, red), y (up, green), z (forwards, blue).
+    static let poseBone = Color(255, 255, 255)
+    static let poseLeft = Color(255, 138, 0)
+    static let poseRight = Color(0, 217, 231)
+    static let poseCenter = Color(230, 230, 230)
+    /// Segmentation masks, one colour per person in turn, drawn at half strength.
+    static let poseMasks = [Color(64, 160, 255, alpha: 0.5), Color(255, 96, 160, alpha: 0.5), Color(120, 230, 80, alpha: 0.5)]
     static let poseAxes = [Color(255, 64, 64), Color(64, 230, 64), Color(64, 128, 255)]
 }

@@ -34,3 +34,11 @@ extension GestureRecognizerResult: DrawableResult {
         annotation.draw(handLandmarks: landmarks, handedness: handedness, gestures: gestures, trackingIds: trackingIds)
     }
 }
+
+extension PoseLandmarkerResult: DrawableResult {
+    /// Tinted segmentation masks (when output), then body skeletons labelled with their tracking id
+    /// (video and live stream).
+    public func draw(on annotation: Annotation) {
+        annotation.draw(poseLandmarks: landmarks, segmentationMasks: segmentationMasks, trackingIds: trackingIds)
+    }
+}

@@ -82,6 +82,34 @@ extension Canvas {
     }
 }
 
+extension Canvas {
+    /// A body: bones (the person's left side orange, right side cyan, the rest white, as MediaPipe's
+    /// samples colour them), joints whose visibility is at least 0.5, and "#id" above the body.
+    func drawPose(_ landmarks: [(x: Float, y: Float, visibility: Float)], id: Int? = nil) {
+        let points = landmarks.map { pixel(($0.x, $0.y)) }
+        let xs = points.map(\.x), ys = points.map(\.y)
+        let size = max((xs.max() ?? 0) - (xs.min() ?? 0), (ys.max() ?? 0) - (ys.min() ?? 0))
+        let bone = max(1.5, size / 120)
+        // Odd landmarks are the person's left, even ones (from 2 on) the right, as in BlazePose's topology.
+        func side(_ c: Connection) -> Color {
+            let (a, b) = (c.start, c.end)
+            if a > 10 && b > 10 && a % 2 == 1 && b % 2 == 1 { return Palette.poseLeft }
+            if a > 10 && b > 10 && a % 2 == 0 && b % 2 == 0 { return Palette.poseRight }
+            return Palette.poseCenter
+        }
+        for color in [Palette.poseCenter, Palette.poseLeft, Palette.poseRight] {
+            strokeSegments(segments(PoseLandmarksConnections.pose.filter { side($0) == color }, points), color: color, width: bone)
+        }
+        let seen = points.indices.filter { landmarks[$0].visibility >= 0.5 }.map { points[$0] }
+        fillDots(seen, radius: bone * 1.2, color: Palette.handJoint, outline: Palette.white)
+        if let id, let top = ys.min(), let left = xs.min() {
+            let text = scaled(1.0 / 35, minimum: 12)
+            label("#\(id)", at: Point(x: left, y: top - text * 1.8), size: text, textColor: Palette.white,
+                  background: Palette.labelBackground)
+        }
+    }
+}
+
 /// A score as the sample apps show it: two decimals.
 func formatScore(_ score: Float) -> String {
     String(format: "%.2f", Double(score))

@@ -1,10 +1,11 @@
 import Foundation
 import VisionTasks
 
-/// The library's landmark connection lists (`FaceLandmarksConnections`, `HandLandmarksConnections`)
+/// The library's landmark connection lists (`FaceLandmarksConnections`, `HandLandmarksConnections`,
+/// `PoseLandmarksConnections`)
 /// as the JSON `GET /api/v1/connections` serves, so the page draws from the library's constants.
 enum ConnectionsJSON {
-    /// `{"face": {"tesselation": [{"start":…,"end":…}, …], …}, "hand": {…}}`.
+    /// `{"face": {"tesselation": [{"start":…,"end":…}, …], …}, "hand": {…}, "pose": {"pose": […]}}`.
     static func encode() throws -> Data {
         typealias Face = FaceLandmarksConnections
         typealias Hand = HandLandmarksConnections
@@ -19,6 +20,7 @@ enum ConnectionsJSON {
                 "hand": Hand.hand, "palm": Hand.palm, "thumb": Hand.thumb, "indexFinger": Hand.indexFinger,
                 "middleFinger": Hand.middleFinger, "ringFinger": Hand.ringFinger, "pinky": Hand.pinky,
             ],
+            "pose": ["pose": PoseLandmarksConnections.pose],
         ]
         return try ResultJSON.encode(lists)
     }

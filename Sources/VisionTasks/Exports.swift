@@ -8,3 +8,4 @@
 @_exported import enum VisionCore.YUVFormat
 @_exported import struct VisionCore.YUVColorSpace
 @_exported import enum VisionCore.I420Packing
+@_exported import enum VisionCore.PoseJoint

@@ -110,7 +110,9 @@ enum FolderRun {
                             throw VisionTasksError.invalidArgument("\(path) is a folder without JPEG or PNG images")
                         }
                         let image = try MPImage(contentsOfFile: path, decodingOptions: options.imageDecoding)
-                        let result = try worker.task.processImage(image)
+                        let result = try MaskFiles.writing(try worker.task.processImage(image), to: options.masks) {
+                            MaskFiles.imagePath(folder: $0, relativePath: files[i].relativePath, index: $1)
+                        }
                         if let annotate = options.annotate {
                             let annotation = try Annotation(image: image)
                             result.draw(on: annotation)

@@ -36,6 +36,10 @@ struct MediaOptions: ParsableArguments {
                                valueName: "path"))
     var annotate: String?
 
+    @Option(help: ArgumentHelp("With --output-segmentation-masks (pose-landmarker), on images or --video: write each mask as an 8-bit grayscale PNG (round(255·p), the input's size) into this folder, named in the JSON lines instead of embedded: DIR/<image stem>-<pose>.png, inputs under a folder mirroring its tree as --annotate does; DIR/<video stem>-<frame>-<pose>.png for a video.",
+                               valueName: "folder"))
+    var masks: String?
+
     @Option(help: ArgumentHelp("With --annotate and --video or --live: how the H.264 video is encoded. fastest (x264 ultrafast, the default: the least CPU, files about the size of an OpenCV mp4v video), fast (superfast: more encoding CPU, files about half the size; an annotated --video run takes ~15-20% longer), small (veryfast: more CPU again, smaller again), smallest (medium: smaller still, several times slower).",
                                valueName: "fastest|fast|small|smallest"))
     var quality: VideoQuality = .fastest
@@ -95,6 +99,9 @@ struct MediaOptions: ParsableArguments {
             throw ValidationError("--annotate with --video or --live writes an H.264 video: give a .mp4 path, not \(annotate)")
         }
         if let annotate, video == nil, live == nil { try AnnotationFiles.validateForImages(annotate) }
+        if masks != nil, live != nil || videoList {
+            throw ValidationError("--masks writes the masks of images and of --video: it does not apply to --live or --video-list")
+        }
     }
 }
 

@@ -12,6 +12,7 @@ extension FaceDetector: MediaTask {}
 extension FaceLandmarker: MediaTask {}
 extension HandLandmarker: MediaTask {}
 extension GestureRecognizer: MediaTask {}
+extension PoseLandmarker: MediaTask {}
 
 /// Makes task instances in a running mode; live-stream mode passes the results' sink.
 struct MediaTaskFactory<Task: MediaTask> {

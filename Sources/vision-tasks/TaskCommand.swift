@@ -52,7 +52,16 @@ struct TaskCommand<Task: MediaTask>: ParsableCommand {
 
     /// Usage errors (exit 64): unknown or malformed task options, inputs that do not fit the media options.
     func validate() throws {
-        try common.validate(images: try TaskArguments(arguments, description: Task.taskDescription).inputs)
+        let parsed = try TaskArguments(arguments, description: Task.taskDescription)
+        try common.validate(images: parsed.inputs)
+        if common.media.masks != nil {
+            guard Task.TaskResult.self is any MaskFileResult.Type else {
+                throw ValidationError("--masks: \(Task.taskDescription.name) outputs no segmentation masks")
+            }
+            guard parsed.values.contains(where: { $0.name == "output-segmentation-masks" && Bool(optionText: $0.text) == true }) else {
+                throw ValidationError("--masks writes the segmentation masks: add --output-segmentation-masks")
+            }
+        }
     }
 
     /// Runs the task over the inputs; any input failing, or the task failing to start, exits 1.

@@ -78,6 +78,7 @@ final class VideoPipeline<Task: MediaTask>: @unchecked Sendable {
     private let output: JSONLines
     private let every: Int
     private let annotate: String?
+    private let masks: String?
     private let quality: VideoQuality
     private let rate: String
     private let bar: ProgressBar?
@@ -96,6 +97,7 @@ final class VideoPipeline<Task: MediaTask>: @unchecked Sendable {
         self.output = output
         every = options.every
         annotate = options.annotate
+        masks = options.masks
         quality = options.quality
         rate = reader.info.map { VideoRun.rate($0.frameRate, every: options.every) } ?? "25"
         bar = options.showProgress ? reader.info?.frameCount.map { ProgressBar(total: $0, unit: "frames") } : nil
@@ -147,7 +149,10 @@ final class VideoPipeline<Task: MediaTask>: @unchecked Sendable {
         while let frame = decoded.pop() {
             processed += 1
             bar?.update(done: frame.index + 1)
-            let result = Swift.Result { try task.processVideoFrame(frame.image(), timestampInMilliseconds: frame.timestampInMilliseconds) }
+            let result = Swift.Result {
+                try MaskFiles.writing(try task.processVideoFrame(frame.image(), timestampInMilliseconds: frame.timestampInMilliseconds),
+                                      to: masks) { MaskFiles.framePath(folder: $0, video: path, frame: frame.index, index: $1) }
+            }
             guard done.push((frame, result)) else { return }
         }
     }

@@ -21,7 +21,8 @@ public enum Fixture {
 
     /// The models `make models` fetches.
     public static let models = ["blaze_face_short_range.tflite", "face_landmarker.task", "hand_landmarker.task",
-                                "gesture_recognizer.task", "operations.task", "face_detection_full_range_sparse.tflite"]
+                                "gesture_recognizer.task", "operations.task", "face_detection_full_range_sparse.tflite",
+                                "pose_landmarker_full.task"]
 
     /// Whether every model `make models` fetches is present (`make test` always fetches them; a
     /// suite enabled only with them is reported skipped without, which fails the skip check).

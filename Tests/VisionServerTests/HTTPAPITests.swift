@@ -63,6 +63,7 @@ import VisionTasks
                 let defaults: [String: VisionTaskOptions] = [
                     "face-detector": FaceDetectorOptions(), "face-landmarker": FaceLandmarkerOptions(),
                     "hand-landmarker": HandLandmarkerOptions(), "gesture-recognizer": GestureRecognizerOptions(),
+                    "pose-landmarker": PoseLandmarkerOptions(),
                 ]
                 for task in tasks {
                     let name = try #require(task["name"] as? String)

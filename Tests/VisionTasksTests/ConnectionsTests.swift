@@ -9,6 +9,7 @@ import VisionTasks
     struct Reference: Decodable {
         let face: [String: [[Int]]]
         let hand: [String: [[Int]]]
+        let pose: [String: [[Int]]]
     }
 
     static func reference() throws -> Reference {
@@ -59,6 +60,15 @@ import VisionTasks
         }
         #expect(HandLandmarksConnections.hand.count == 21)
         #expect(HandLandmarksConnections.hand.last == Connection(start: 19, end: 20))
+    }
+
+    @Test func poseTableEqualsMediaPipes() throws {
+        let ref = try Self.reference()
+        #expect(Set(ref.pose.keys) == ["pose"])
+        #expect(Self.pairs(PoseLandmarksConnections.pose) == ref.pose["pose"], "pose table")
+        #expect(PoseLandmarker.poseLandmarks == PoseLandmarksConnections.pose)
+        #expect(PoseLandmarksConnections.pose.count == 35)
+        #expect(PoseLandmarksConnections.pose.allSatisfy { (0..<33).contains($0.start) && (0..<33).contains($0.end) })
     }
 
     /// The iOS spellings (`FaceLandmarker.lipsConnections()`, `HandLandmarker.handConnections`, ...)

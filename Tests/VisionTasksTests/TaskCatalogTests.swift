@@ -6,7 +6,8 @@ import Testing
 /// the CLI, the server and the page all read, so their defaults cannot drift apart.
 @Suite struct TaskCatalogTests {
     @Test func everyTaskIsDescribedOnceWithUniqueNames() {
-        #expect(TaskDescription.all.map(\.name) == ["face-detector", "face-landmarker", "hand-landmarker", "gesture-recognizer"])
+        #expect(TaskDescription.all.map(\.name) == ["face-detector", "face-landmarker", "hand-landmarker", "gesture-recognizer",
+                                                     "pose-landmarker"])
         for task in TaskDescription.all {
             let names = task.options.map(\.name) + TaskDescription.baseOptions.map(\.name)
             #expect(Set(names).count == names.count, "\(task.name): \(names)")
@@ -22,6 +23,7 @@ import Testing
         let classes: [(String, VisionTaskOptions)] = [
             ("face-detector", FaceDetectorOptions()), ("face-landmarker", FaceLandmarkerOptions()),
             ("hand-landmarker", HandLandmarkerOptions()), ("gesture-recognizer", GestureRecognizerOptions()),
+            ("pose-landmarker", PoseLandmarkerOptions()),
         ]
         #expect(classes.count == describedTasks.count)
         for (name, options) in classes {
@@ -148,7 +150,7 @@ import Testing
     }
 
     /// A task's declared outputs are its result JSON's fields (besides the timestamp), with every
-    /// optional output there (tracking ids: video mode; head poses: when asked for).
+    /// optional output there (tracking ids: video mode; head poses, masks, joint angles: when asked for).
     @Test func outputsAreTheResultFields() throws {
         let results: [(String, any Encodable)] = [
             ("face-detector", FaceDetectorResult(detections: [], trackingIds: [], timestampInMilliseconds: 0)),
@@ -158,6 +160,8 @@ import Testing
                                                      timestampInMilliseconds: 0)),
             ("gesture-recognizer", GestureRecognizerResult(gestures: [], handedness: [], landmarks: [], worldLandmarks: [],
                                                            trackingIds: [], timestampInMilliseconds: 0)),
+            ("pose-landmarker", PoseLandmarkerResult(landmarks: [], worldLandmarks: [], segmentationMasks: [], jointAngles: [],
+                                                     trackingIds: [], timestampInMilliseconds: 0)),
         ]
         #expect(results.count == TaskDescription.all.count)
         for (name, result) in results {

@@ -129,12 +129,67 @@ function drawHands(ctx, result, { w, h, radius, mirrored, connections }) {
   });
 }
 
+// Each person's segmentation mask (an 8-bit PNG, base64) tinted in its own colour behind the skeletons.
+// Masks decode asynchronously: one arriving after the canvas was redrawn for a newer result is dropped.
+const MASK_COLORS = [[64, 160, 255], [255, 96, 160], [120, 230, 80]];
+function drawMasks(ctx, masks, w, h) {
+  const generation = ctx.canvas.dataset.generation;
+  masks.forEach((mask, i) => {
+    const image = new Image();
+    image.onload = () => {
+      if (ctx.canvas.dataset.generation !== generation) return;
+      const scratch = document.createElement("canvas");
+      scratch.width = mask.width;
+      scratch.height = mask.height;
+      const sctx = scratch.getContext("2d");
+      sctx.drawImage(image, 0, 0);
+      const pixels = sctx.getImageData(0, 0, mask.width, mask.height);
+      const [r, g, b] = MASK_COLORS[i % MASK_COLORS.length];
+      for (let k = 0; k < pixels.data.length; k += 4) {
+        const p = pixels.data[k];
+        pixels.data[k] = r; pixels.data[k + 1] = g; pixels.data[k + 2] = b; pixels.data[k + 3] = p / 2;
+      }
+      sctx.putImageData(pixels, 0, 0);
+      ctx.save();
+      ctx.globalCompositeOperation = "destination-over";
+      ctx.drawImage(scratch, 0, 0, w, h);
+      ctx.restore();
+    };
+    image.src = `data:image/png;base64,${mask.png}`;
+  });
+}
+
+// Bodies: the person's left side orange, right side cyan, the rest white (as MediaPipe's samples
+// colour them), joints seen with visibility ≥ 0.5, the tracking id above, and the masks behind.
+const POSE_SIDE = { left: "#FF8A00", right: "#00D9E7", center: "#E6E6E6" };
+function poseSide({ start, end }) {
+  if (start > 10 && end > 10 && start % 2 === 1 && end % 2 === 1) return "left";
+  if (start > 10 && end > 10 && start % 2 === 0 && end % 2 === 0) return "right";
+  return "center";
+}
+function drawPoses(ctx, result, { w, h, radius, mirrored, connections }) {
+  const poses = result.landmarks || [];
+  if (result.segmentationMasks) drawMasks(ctx, result.segmentationMasks, w, h);
+  poses.forEach((pose, i) => {
+    for (const side of ["center", "left", "right"]) {
+      lines(ctx, pose, connections.pose.pose.filter((c) => poseSide(c) === side), POSE_SIDE[side], Math.max(2, w / 200), w, h);
+    }
+    dots(ctx, pose.filter((p) => p.visibility === undefined || p.visibility === null || p.visibility >= 0.5), "#FF3030", radius, w, h);
+    const id = idPrefix(result, i).trim();
+    if (id) {
+      const xs = pose.map((p) => p.x), ys = pose.map((p) => p.y);
+      label(ctx, id, (mirrored ? Math.max(...xs) : Math.min(...xs)) * w, Math.min(...ys) * h - 8, mirrored);
+    }
+  });
+}
+
 /** The overlay of each task, by the task's name. */
 const OVERLAYS = {
   "face-detector": drawFaceDetections,
   "face-landmarker": drawFaceMeshes,
   "hand-landmarker": drawHands,
   "gesture-recognizer": drawHands,
+  "pose-landmarker": drawPoses,
 };
 
 /** Draws `result` of `task` on `canvas` (sized to the picture) with the `connections` lists;
@@ -143,14 +198,15 @@ export function drawResult(canvas, task, result, connections, mirrored = false) 
   const ctx = canvas.getContext("2d");
   const w = canvas.width, h = canvas.height;
   ctx.clearRect(0, 0, w, h);
+  canvas.dataset.generation = String(Number(canvas.dataset.generation || 0) + 1);
   const draw = OVERLAYS[task];
   if (!draw) throw new Error(`no overlay for the task ${task}`);
   if (!result || !connections) return;
   draw(ctx, result, { w, h, radius: Math.max(2, w / 250), mirrored, connections });
 }
 
-/** The faces or hands of a result, one line each, by tracking id when there are ids (else by place):
- *  a face's pose and top three blendshapes, a hand's handedness and gesture. */
+/** The faces, hands or people of a result, one line each, by tracking id when there are ids (else by
+ *  place): a face's pose and top three blendshapes, a hand's handedness and gesture, a person's joint angles. */
 export function objectLines(result) {
   if (!result) return [];
   const name = (i) => (result.trackingIds ? `#${result.trackingIds[i]}` : `${i + 1}.`);
@@ -169,6 +225,18 @@ export function objectLines(result) {
     });
   }
   if (result.detections) return result.detections.map((d, i) => `${name(i)} face ${d.categories[0] ? d.categories[0].score.toFixed(2) : ""}`);
+  if (result.worldLandmarks && !result.handedness) {
+    // Poses: the person and, when output, the elbow and knee angles.
+    return (result.landmarks || []).map((_, i) => {
+      const angles = result.jointAngles && result.jointAngles[i];
+      const parts = [`${name(i)} person`];
+      if (angles) {
+        parts.push(["leftElbow", "rightElbow", "leftKnee", "rightKnee"].filter((j) => angles[j] !== undefined)
+          .map((j) => `${j.replace(/([A-Z])/g, " $1").toLowerCase()} ${angles[j].toFixed(0)}°`).join(", "));
+      }
+      return parts.join(" · ");
+    });
+  }
   const hands = result.landmarks || [];
   const gestures = result.gestures && result.gestures.length === hands.length ? result.gestures : null;
   return hands.map((_, i) => [`${name(i)} hand`, top(result.handedness && result.handedness[i] && result.handedness[i][0]),

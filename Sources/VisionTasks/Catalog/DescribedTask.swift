@@ -2,7 +2,7 @@ import VisionErrors
 
 /// A task that front ends (the CLI, the server) make and drive from its description alone: its
 /// options come from `TaskDescription`, its results are JSON, and its live-stream results reach a
-/// `LiveStreamHandler`. The four tasks adopt it, and `describedTasks` lists them once.
+/// `LiveStreamHandler`. The tasks adopt it, and `describedTasks` lists them once.
 package protocol DescribedTask: CoreBackedTask where TaskResult: Encodable {
     /// The task's options class.
     associatedtype Options: DescribedOptions
@@ -53,4 +53,4 @@ extension DescribedTask {
 /// The tasks front ends offer, in the order they list them; `TaskDescription.all` follows it. Each
 /// task adopts `DescribedTask` beside its declarations (`<Task>Description.swift`).
 package let describedTasks: [any DescribedTask.Type] = [FaceDetector.self, FaceLandmarker.self,
-                                                        HandLandmarker.self, GestureRecognizer.self]
+                                                        HandLandmarker.self, GestureRecognizer.self, PoseLandmarker.self]

@@ -52,7 +52,7 @@ public struct TaskDescription: Sendable {
         }
     }
 
-    /// The four tasks, in the order the tools list them.
+    /// The five tasks, in the order the tools list them.
     public static let all: [TaskDescription] = describedTasks.map { $0.taskDescription }
 
     /// The task called `name`, if there is one.

@@ -1,6 +1,7 @@
 // MediaPipe for iOS's connection accessors, on the tasks themselves, so iOS drawing code ports:
 // `FaceLandmarker.lipsConnections()` (class methods in MPPFaceLandmarker.h) and
-// `HandLandmarker.handConnections` (class properties in MPPHandLandmarker.h).
+// `HandLandmarker.handConnections` (class properties in MPPHandLandmarker.h), `PoseLandmarker.poseLandmarks`
+// (MPPPoseLandmarker.h).
 
 extension FaceLandmarker {
     /// The outlines of the lips (`FaceLandmarksConnections.lips`).
@@ -42,4 +43,9 @@ extension HandLandmarker {
     public static var handPinkyConnections: [Connection] { HandLandmarksConnections.pinky }
     /// The whole hand (`HandLandmarksConnections.hand`).
     public static var handConnections: [Connection] { HandLandmarksConnections.hand }
+}
+
+extension PoseLandmarker {
+    /// The whole body (`PoseLandmarksConnections.pose`).
+    public static var poseLandmarks: [Connection] { PoseLandmarksConnections.pose }
 }

@@ -55,20 +55,38 @@ package final class ROILandmarksModel {
     /// Runs the model on `roi` of the frame's upright image and returns its landmarks in normalized
     /// coordinates of that image.
     package func landmarks(in frame: FrameContext, roi: NormalizedRect) throws -> [SIMD3<Float>] {
-        let transform = try interpreter.withInputBuffer(0) { input in
-            try ImageToTensor.convert(frame.image, roi: roi, options: tensorOptions, into: input,
-                                      splitRows: interpreter.tensorRows)
-        }
-        interpreter.invoke()
+        let matrix = try run(in: frame, roi: roi)
         // The output's size was checked at load, so decoding cannot fail.
         let local = try interpreter.withOutputBuffer(0) { values in
             decodeLandmarks(values, count: landmarkCount, inputWidth: tensorOptions.outputWidth,
                             inputHeight: tensorOptions.outputHeight, normalizeZ: normalizeZ) ?? []
         }
         switch projection {
-        case .cropMatrix: return projectLandmarks(local, matrix: transform.matrix)
+        case .cropMatrix: return projectLandmarks(local, matrix: matrix)
         case .normalizedRect: return projectLandmarks(local, fromNormalizedRect: roi)
         }
+    }
+
+    /// Runs the model on `roi` of the frame's upright image and returns the row-major 4×4 matrix from
+    /// the model's input (normalized) to the image (normalized); the outputs are then read with
+    /// `output(_:)` or `withOutput(_:_:)`.
+    package func run(in frame: FrameContext, roi: NormalizedRect) throws -> [Float] {
+        let transform = try interpreter.withInputBuffer(0) { input in
+            try ImageToTensor.convert(frame.image, roi: roi, options: tensorOptions, into: input,
+                                      splitRows: interpreter.tensorRows)
+        }
+        interpreter.invoke()
+        return transform.matrix
+    }
+
+    /// The shape of output `index`.
+    package func outputShape(_ index: Int) -> [Int] {
+        interpreter.outputs[index].shape
+    }
+
+    /// `body` over the values of output `index` from the last run, without copying them.
+    package func withOutput<R>(_ index: Int, _ body: (UnsafeBufferPointer<Float>) throws -> R) throws -> R {
+        try interpreter.withOutputBuffer(index, body)
     }
 
     /// The values of output `index` (after the first) from the last run.

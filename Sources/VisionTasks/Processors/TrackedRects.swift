@@ -17,16 +17,20 @@ package struct TrackedRects {
 
     private let maxCount: Int
     private let tracks: Bool
+    private let clipsDetections: Bool
     private let associate: Association
     /// The rects the previous frame's objects give for this frame, with their ids (video and live stream).
     private var tracked: [(rect: NormalizedRect, id: Int)] = []
     /// The id the next new object takes.
     private var nextId = 0
 
-    /// A loop over at most `maxCount` objects; `tracks` for video and live stream.
-    package init(maxCount: Int, tracks: Bool, associate: @escaping Association) {
+    /// A loop over at most `maxCount` objects; `tracks` for video and live stream. `clipsDetections`:
+    /// the detector's rects are cut to `maxCount` before the association (the face and hand graphs);
+    /// otherwise all of them are associated and only the result is cut (the pose graph).
+    package init(maxCount: Int, tracks: Bool, clipsDetections: Bool = true, associate: @escaping Association) {
         self.maxCount = maxCount
         self.tracks = tracks
+        self.clipsDetections = clipsDetections
         self.associate = associate
     }
 
@@ -36,8 +40,9 @@ package struct TrackedRects {
         nextId = 0
     }
 
-    /// One frame: the rects to look at (the detector's best `maxCount`, detected only while fewer
-    /// than `maxCount` are tracked, associated with the tracked ones and again at most `maxCount`)
+    /// One frame: the rects to look at (the detector's rects, its best `maxCount` when it clips,
+    /// detected only while fewer than `maxCount` are tracked, associated with the tracked ones and at
+    /// most `maxCount`)
     /// → `observe` on them all (an entry per rect, nil: nothing there; the rects are independent,
     /// so it may look at several at once) → the objects `duplicates` names dropped → the next
     /// frame's rects from `nextRect` (nil: the object is not tracked further).
@@ -49,9 +54,10 @@ package struct TrackedRects {
                                           observe: ([NormalizedRect]) throws -> [Object?],
                                           duplicates: ([Object]) -> Set<Int> = { _ in [] },
                                           nextRect: (Object) -> NormalizedRect?) rethrows -> [(object: Object, id: Int?)] {
-        let detected = tracks && tracked.count >= maxCount ? [] : Array(try detect().prefix(maxCount))
+        let all = tracks && tracked.count >= maxCount ? [] : try detect()
+        let detected = clipsDetections ? Array(all.prefix(maxCount)) : all
         guard tracks else {
-            let objects = try observe(detected).compactMap { $0 }
+            let objects = try observe(Array(detected.prefix(maxCount))).compactMap { $0 }
             let dropped = duplicates(objects)
             return objects.indices.filter { !dropped.contains($0) }.map { (objects[$0], nil) }
         }

@@ -12,7 +12,7 @@ public struct LiveStreamResult<Output: Sendable>: Sendable {
     public func get() throws -> Output { try result.get() }
 }
 
-/// A live-stream delegate made of a closure, for any of the four tasks: set it as one task's
+/// A live-stream delegate made of a closure, for any of the five tasks: set it as one task's
 /// live-stream delegate (held weakly there, as on iOS: keep it) and `handler` gets each frame's
 /// result, or the error it raised, with its timestamp. Calls come on that task's one serial delivery
 /// queue in timestamp order, so the closure may use state no other thread touches meanwhile; like
@@ -56,6 +56,14 @@ extension LiveStreamHandler: FaceLandmarkerLiveStreamDelegate where Output == Fa
 extension LiveStreamHandler: HandLandmarkerLiveStreamDelegate where Output == HandLandmarkerResult {
     /// Hands the landmarker's result to the handler.
     public func handLandmarker(_ handLandmarker: HandLandmarker, didFinishDetection result: HandLandmarkerResult?,
+                               timestampInMilliseconds: Int, error: (any Error)?) {
+        deliver(result, timestampInMilliseconds, error)
+    }
+}
+
+extension LiveStreamHandler: PoseLandmarkerLiveStreamDelegate where Output == PoseLandmarkerResult {
+    /// Hands the landmarker's result to the handler.
+    public func poseLandmarker(_ poseLandmarker: PoseLandmarker, didFinishDetection result: PoseLandmarkerResult?,
                                timestampInMilliseconds: Int, error: (any Error)?) {
         deliver(result, timestampInMilliseconds, error)
     }

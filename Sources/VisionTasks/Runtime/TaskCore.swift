@@ -22,7 +22,7 @@ package final class TaskCore<Owner: AnyObject, Output: Sendable>: Sendable {
     /// observations into the task's result; `reset()` clears the graph's tracking.
     package init<Graph: TaskGraph, Options: DescribedOptions, Listener>(
         _ options: Options, verb: String, liveStream: LiveStreamDelegation<Owner, Options, Output, Listener>,
-        loadGraph: () throws -> Graph, result: @escaping @Sendable ([Graph.Observation], FrameContext) -> Output
+        loadGraph: () throws -> Graph, result: @escaping @Sendable ([Graph.Observation], FrameContext) throws -> Output
     ) throws {
         try Options.taskDescription.validate(options)
         let (runningMode, delegate, deliver) = (options.runningMode, options[keyPath: liveStream.keyPath], liveStream.deliver)
@@ -43,7 +43,7 @@ package final class TaskCore<Owner: AnyObject, Output: Sendable>: Sendable {
         runner = TaskRunner(taskName: String(describing: Owner.self), verb: verb, runningMode: runningMode,
                             process: { image, timestamp in
                                 let frame = FrameContext(image, timestampInMilliseconds: timestamp)
-                                return result(try graph.graph.process(frame), frame)
+                                return try result(try graph.graph.process(frame), frame)
                             },
                             deliver: delivery, reset: { graph.graph.resetTracking() })
         self.owner = owner

@@ -1,6 +1,6 @@
 import VisionCore
 
-/// What the four tasks (`FaceDetector`, `FaceLandmarker`, `HandLandmarker`, `GestureRecognizer`)
+/// What the five tasks (`FaceDetector`, `FaceLandmarker`, `HandLandmarker`, `GestureRecognizer`, `PoseLandmarker`)
 /// share besides their running-mode methods: restarting a stream, waiting for the live stream, and
 /// the live stream's dropped-frame and dropped-result counts. Only VisionTasks' tasks adopt it.
 public protocol VisionTask: AnyObject, Sendable {
@@ -50,7 +50,7 @@ public protocol DetectingVisionTask: VisionTask {
     func detect(videoFrame image: MPImage, timestampInMilliseconds: Int) async throws -> TaskResult
 }
 
-/// A task run by a `TaskCore`: the four tasks adopt it, and it gives them `VisionTask`'s and
+/// A task run by a `TaskCore`: the five tasks adopt it, and it gives them `VisionTask`'s and
 /// `DetectingVisionTask`'s members, and package-wide the running-mode methods under neutral names
 /// (`processImage`, ...) that the CLI and the server call, so no caller forwards `recognize` to `detect`.
 package protocol CoreBackedTask: VisionTask {

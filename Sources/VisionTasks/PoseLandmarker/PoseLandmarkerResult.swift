@@ -1,0 +1,112 @@
+import Foundation
+import VisionCore
+
+/// What a pose landmarker found in one image or frame: per person, 33 landmarks in two spaces, and
+/// the segmentation masks and joint angles the options ask for.
+public struct PoseLandmarkerResult: Codable, Sendable, Equatable {
+    /// Per person, 33 landmarks normalized to the upright image (z: depth relative to the hips, at the
+    /// scale of x), each with its visibility and presence.
+    public let landmarks: [[NormalizedLandmark]]
+    /// Per person, the same 33 landmarks in metres, origin between the hips, with the same visibility
+    /// and presence.
+    public let worldLandmarks: [[Landmark]]
+    /// Per person, a mask the size of the upright image giving the probability that each pixel is
+    /// that person, when `outputSegmentationMasks` is set (nil otherwise, and then absent from the JSON).
+    public let segmentationMasks: [Mask]?
+    /// Per person, the angle of each joint in degrees (`PoseJoint`), when `outputJointAngles` is set
+    /// (nil otherwise, and then absent from the JSON).
+    public let jointAngles: [[PoseJoint: Float]]?
+    /// Per person, its tracking id, parallel to `landmarks` (video and live stream; nil in image mode,
+    /// and then absent from the JSON). See `PoseLandmarker` for how ids are kept and people ordered.
+    public let trackingIds: [Int]?
+    /// The frame's timestamp (0 in image mode).
+    public let timestampInMilliseconds: Int
+
+    /// Creates a result.
+    public init(landmarks: [[NormalizedLandmark]], worldLandmarks: [[Landmark]], segmentationMasks: [Mask]? = nil,
+                jointAngles: [[PoseJoint: Float]]? = nil, trackingIds: [Int]? = nil, timestampInMilliseconds: Int) {
+        self.landmarks = landmarks
+        self.worldLandmarks = worldLandmarks
+        self.segmentationMasks = segmentationMasks
+        self.jointAngles = jointAngles
+        self.trackingIds = trackingIds
+        self.timestampInMilliseconds = timestampInMilliseconds
+    }
+}
+
+/// A single-channel mask of probabilities, as MediaPipe for iOS's `Mask` gives a segmentation: row-major
+/// `width`×`height` values in [0, 1]. Its JSON form is its size and an 8-bit grayscale PNG of it,
+/// base64 (`png`), each pixel round(255·p): about a hundredth of the text the numbers would take; or,
+/// once a front end wrote that PNG to a file (`file`), its size and the file's path.
+public struct Mask: Codable, Sendable, Equatable {
+    /// Width in pixels.
+    public let width: Int
+    /// Height in pixels.
+    public let height: Int
+    /// The probabilities, row by row (`width`×`height` of them).
+    public let float32Data: [Float]
+    /// Where the mask's PNG (`pngData()`) was written, when a front end wrote it to a file (the CLI's
+    /// `--masks`): the JSON then names the file instead of holding the PNG.
+    public var file: String?
+
+    /// A mask of `float32Data`, which must hold `width`×`height` values (`invalidArgument` otherwise).
+    public init(width: Int, height: Int, float32Data: [Float]) throws {
+        guard width > 0, height > 0, float32Data.count == width * height else {
+            throw VisionTasksError.invalidArgument(
+                "a \(width)×\(height) mask needs \(max(0, width) * max(0, height)) values, got \(float32Data.count)")
+        }
+        self.width = width
+        self.height = height
+        self.float32Data = float32Data
+    }
+
+    /// The mask as 8-bit gray levels, round(255·p) with p clamped to [0, 1].
+    public var uint8Data: [UInt8] {
+        float32Data.map { UInt8((max(0, min(1, $0.isNaN ? 0 : $0)) * 255).rounded()) }
+    }
+
+    /// The mask as an 8-bit grayscale PNG (`uint8Data`).
+    public func pngData() throws -> Data {
+        let bytes = uint8Data
+        return try bytes.withUnsafeBytes {
+            try MPImage(pixels: $0, width: width, height: height, bytesPerRow: width, format: .gray8).pngData()
+        }
+    }
+
+    private enum CodingKeys: String, CodingKey { case width, height, png, file }
+
+    /// Writes the size and the base64 PNG, or the file's path when the PNG was written to one.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(width, forKey: .width)
+        try c.encode(height, forKey: .height)
+        if let file {
+            try c.encode(file, forKey: .file)
+        } else {
+            try c.encode(try pngData().base64EncodedString(), forKey: .png)
+        }
+    }
+
+    /// Reads the size and the PNG, base64 or from the file named (each level back to level/255);
+    /// `dataCorrupted` when the PNG cannot be read or does not decode to an image of that size.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let width = try c.decode(Int.self, forKey: .width), height = try c.decode(Int.self, forKey: .height)
+        let file = try c.decodeIfPresent(String.self, forKey: .file)
+        let bytes: Data?
+        if let file {
+            bytes = FileManager.default.contents(atPath: file)
+        } else {
+            bytes = Data(base64Encoded: try c.decode(String.self, forKey: .png))
+        }
+        guard let data = bytes, let image = try? MPImage(encodedData: data, name: "mask PNG"),
+              image.width == width, image.height == height, image.bufferWidth == width, width > 0, height > 0 else {
+            throw DecodingError.dataCorruptedError(forKey: .png, in: c, debugDescription: "not a \(width)×\(height) PNG")
+        }
+        // The first channel of each stored pixel (a gray PNG's level).
+        let step = image.bufferFormat.bytesPerPixel
+        let levels = image.withUnsafeBufferBytes { raw in (0..<width * height).map { Float(raw[$0 * step]) / 255 } }
+        try self.init(width: width, height: height, float32Data: levels)
+        self.file = file
+    }
+}
