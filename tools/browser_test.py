@@ -2,8 +2,8 @@
 """End-to-end test of the browser app of `vision-tasks serve`: Debian's chromium, headless, driven
 by Selenium through chromium-driver, with a fake camera playing a .y4m made from a fixture photo.
 
-Checks the Camera tab of the Face Landmarker (478 landmarks) and the Gesture Recognizer (a hand
-with its gesture), the Library tab with a photo (Face Landmarker, Face Detector) and a short video,
+Checks the Camera tab of the Face Landmarker (478 landmarks), the Gesture Recognizer (a hand
+with its gesture) and the Pose Landmarker (33 landmarks, the tinted mask, id and joint angles), the Library tab with a photo (Face Landmarker, Face Detector) and a short video,
 and the settings form built from GET /api/v1/tasks; saves screenshots under
 test-output/browser/. Fails (never skips) when chromium, chromium-driver or selenium is missing.
 
@@ -92,8 +92,9 @@ def check_settings_form(driver):
         "return {tasks: [...document.getElementById('task').options].map((o) => o.value),"
         " confidence: field('min-face-detection-confidence'), faces: field('num-faces'),"
         " blendshapes: field('output-face-blendshapes'), threads: field('threads'), url: location.search};")
-    check(sorted(form["tasks"]) == ["face-detector", "face-landmarker", "gesture-recognizer", "hand-landmarker"],
-          f"settings: the task picker lists the four tasks (got {form['tasks']})")
+    check(sorted(form["tasks"]) == ["face-detector", "face-landmarker", "gesture-recognizer", "hand-landmarker",
+                                    "pose-landmarker"],
+          f"settings: the task picker lists the five tasks (got {form['tasks']})")
     check(form["confidence"] == ["range", "0", "1", "0.05", "0.5"], f"settings: a confidence slider (got {form['confidence']})")
     check(form["faces"] is not None and form["faces"][0] == "number" and form["faces"][4] == "1",
           f"settings: num-faces a number field at 1 (got {form['faces']})")
@@ -108,7 +109,10 @@ def check_settings_form(driver):
     check(text is not None and "the model's" in text, f"settings: an unset default shows the model's (got {text!r})")
 
 
-def camera_case(server, y4m, query, name, verify):
+def camera_case(server, y4m, query, name, verify, min_pixels=500):
+    """Opens the Camera tab with `query` on the fake camera `y4m`, waits for a result satisfying the JS
+    expression `verify`, checks at least `min_pixels` overlay pixels are drawn and saves a screenshot;
+    returns the result, the status line and the listed objects."""
     driver = browser(y4m)
     try:
         driver.get(f"{server.url}/?{query}")
@@ -117,7 +121,8 @@ def camera_case(server, y4m, query, name, verify):
                           f"{name}: result")
         time.sleep(1)  # let a few more frames draw before the screenshot
         driver.save_screenshot(os.path.join(SHOTS, f"camera-{name}.png"))
-        check(drawn_pixels(driver, "camera-overlay") > 500, f"{name}: the overlay is drawn")
+        drawn = drawn_pixels(driver, "camera-overlay")
+        check(drawn > min_pixels, f"{name}: the overlay is drawn ({drawn} pixels, at least {min_pixels})")
         objects = driver.execute_script("return [...document.querySelectorAll('#objects li')].map((li) => li.textContent)")
         print("     objects:", objects)
         return json.loads(result), driver.find_element(By.ID, "status-line").text, objects
@@ -129,10 +134,12 @@ def main():
     binary = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, ".build", "debug", "vision-tasks")
     os.makedirs(SHOTS, exist_ok=True)
     face_y4m, hand_y4m = os.path.join(SHOTS, "face.y4m"), os.path.join(SHOTS, "hand.y4m")
+    body_y4m = os.path.join(SHOTS, "body.y4m")
     video = os.path.join(SHOTS, "hand.webm")
     fit = "scale=640:480:force_original_aspect_ratio=decrease,pad=640:480:(ow-iw)/2:(oh-ih)/2"
     ffmpeg("-loop", "1", "-i", os.path.join(IMAGES, "astronaut.png"), "-t", "2", "-r", "15", "-vf", fit, "-pix_fmt", "yuv420p", face_y4m)
     ffmpeg("-loop", "1", "-i", os.path.join(IMAGES, "hand_thumb_up.jpg"), "-t", "2", "-r", "15", "-vf", fit, "-pix_fmt", "yuv420p", hand_y4m)
+    ffmpeg("-loop", "1", "-i", os.path.join(IMAGES, "woman_sitting.jpg"), "-t", "2", "-r", "15", "-vf", fit, "-pix_fmt", "yuv420p", body_y4m)
     ffmpeg("-loop", "1", "-i", os.path.join(IMAGES, "hand_thumb_up.jpg"), "-t", "2", "-r", "10",
            "-vf", "scale=480:-2,crop=400:300:(iw-400)*n/20:(ih-300)/2", "-c:v", "libvpx", "-b:v", "1M", video)
     started = time.time()
@@ -152,6 +159,18 @@ def main():
         check(result["gestures"][0][0]["categoryName"] == "Thumb_Up", "gesture-recognizer camera: Thumb_Up "
               f"(got {result['gestures'][0][0]['categoryName']})")
         check(len(result["handedness"][0]) == 1, "gesture-recognizer camera: the hand's handedness")
+        print("     status line:", status)
+        result, status, objects = camera_case(
+            server, body_y4m, "task=pose-landmarker&tab=camera&autostart=1&output-segmentation-masks=true&output-joint-angles=true",
+            "pose-landmarker", "r.landmarks && r.landmarks.length === 1 && r.segmentationMasks && r.trackingIds",
+            min_pixels=20000)  # the tinted mask covers the person, far more than the skeleton's lines
+        check(len(result["landmarks"][0]) == 33 and len(result["worldLandmarks"][0]) == 33, "pose-landmarker camera: 33 landmarks")
+        mask = result["segmentationMasks"][0]
+        check(mask["width"] == 640 and mask["height"] == 480 and len(mask["png"]) > 100,
+              f"pose-landmarker camera: the mask is a PNG of the frame's size ({mask['width']}x{mask['height']})")
+        check(result["trackingIds"] == [0], "pose-landmarker camera: tracking id 0")
+        check(len(objects) == 1 and objects[0].startswith("#0 person · left elbow "),
+              f"pose-landmarker camera: the person listed by id with the joint angles ({objects})")
         print("     status line:", status)
 
         driver = browser(face_y4m)

@@ -101,10 +101,11 @@ import VisionTasks
         ("hand-landmarker", "woman_sitting.jpg", "num-hands=2"),
         ("gesture-recognizer", "hand_thumb_up.jpg", ""),
         ("face-landmarker", "woman_sitting.jpg", "num-faces=2&face-detector-model=face_detection_full_range_sparse.tflite"),
+        ("pose-landmarker", "woman_sitting.jpg", "output-segmentation-masks=true&output-joint-angles=true"),
     ]
 
     @Test func imageResultsEqualTheLibrarys() async throws {
-        #expect(Self.imageCases.count == 5)
+        #expect(Self.imageCases.count == 6)
         let app = try ServerSupport.server().makeApplication()
         try await app.test(.router) { client in
             for (task, photo, query) in Self.imageCases {

@@ -50,7 +50,7 @@ enum ServerSupport {
     }
 }
 
-/// The four tasks made straight from the library, the way a user of VisionTasks would, for the
+/// The five tasks made straight from the library, the way a user of VisionTasks would, for the
 /// results the server must equal.
 enum LibraryTasks {
     static func detect(_ task: String, image: MPImage, options: [String: String], models: String) throws -> Data {
@@ -71,6 +71,11 @@ enum LibraryTasks {
         case "gesture-recognizer":
             let options = GestureRecognizerOptions(baseOptions: base("gesture_recognizer.task"), numHands: Int(options["num-hands"] ?? "1") ?? 1)
             return try ResultJSON.encode(try GestureRecognizer(options: options).recognize(image: image))
+        case "pose-landmarker":
+            let options = PoseLandmarkerOptions(baseOptions: base("pose_landmarker_full.task"),
+                                                outputSegmentationMasks: options["output-segmentation-masks"] == "true",
+                                                outputJointAngles: options["output-joint-angles"] == "true")
+            return try ResultJSON.encode(try PoseLandmarker(options: options).detect(image: image))
         default:
             throw VisionTasksError.invalidArgument("no library task \(task) in the test support")
         }
