@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Writes the JSON lines of the four tasks over every fixture image (Tests/Fixtures/images, its variant
+# Writes the JSON lines of the five tasks over every fixture image (Tests/Fixtures/images, its variant
 # folders included), with every output option on, at 1 and 2 threads, in IMAGE mode and as a VIDEO of
 # the photos, into OUT/<task>-<threads>t.jsonl. A refactoring that must leave results unchanged is
 # checked by running it before and after and comparing the folders byte for byte:
@@ -24,6 +24,8 @@ for threads in 1 2; do
         > "$OUT/gesture-recognizer-${threads}t.jsonl"
     "$BIN" gesture-recognizer --model models/operations.task --threads "$threads" --num-hands 2 \
         --display-names-locale fr "$IMAGES" > "$OUT/gesture-custom-${threads}t.jsonl"
+    "$BIN" pose-landmarker --model models/pose_landmarker_full.task --threads "$threads" --num-poses 2 \
+        --output-segmentation-masks --output-joint-angles "$IMAGES" > "$OUT/pose-landmarker-${threads}t.jsonl"
 done
 # VIDEO mode (tracking): a 2-second pan over each of two photos, made once per run with x264 on one
 # thread, at a fixed path so that the lines' "input" is the same in every run.
@@ -41,6 +43,8 @@ for photo in astronaut.png two_thumbs_up.jpg; do
         > "$OUT/video-gesture-recognizer-${photo%.*}.jsonl"
     "$BIN" hand-landmarker --model models/hand_landmarker.task --num-hands 2 --video "$video" \
         > "$OUT/video-hand-landmarker-${photo%.*}.jsonl"
+    "$BIN" pose-landmarker --model models/pose_landmarker_full.task --num-poses 2 --output-joint-angles --video "$video" \
+        > "$OUT/video-pose-landmarker-${photo%.*}.jsonl"
     rm "$video"
 done
 echo "fixture_json: wrote $(ls "$OUT" | wc -l) files to $OUT"
