@@ -10,7 +10,7 @@ import VisionTasks
 /// one with its message under `error`. A video of `--video-list` ends with a row without frame or
 /// timestamp (its JSON summary line): as in the JSON lines, an input's rows without a frame are its
 /// final ones, which `--resume` looks for.
-struct CSVTable {
+struct CSVTable: Sendable {
     /// The columns before the task's.
     static let commonColumns = ["input", "frame", "timestamp_ms", "success", "error", "index", "id"]
 

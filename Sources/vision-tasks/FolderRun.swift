@@ -96,16 +96,19 @@ enum FolderRun {
         }
         let plan = options.jobs.plan(images: files.count, cores: ProcessInfo.processInfo.activeProcessorCount)
         let workers = plan.jobs
-        let tasks = try (0..<workers).map { _ in try factory.make(.image, nil, threadsAtMost: plan.threadsAtMost) }
+        let tasks = try makeInParallel(workers) { try factory.make(.image, nil, threadsAtMost: plan.threadsAtMost) }
         ProcessMemory.trimHeap()  // loading's buffers (model files, unpacked weights) before the pictures come
-        let board = Board<Task.TaskResult>(count: files.count, window: 4 * workers)
+        let board = Board<Processed>(count: files.count, window: 4 * workers)
+        let renderer = output.renderer
         let started = Date()
         for task in tasks {
             let worker = Worker(task: task)
             Thread.detachNewThread {
                 while let i = board.claim() {
                     let path = files[i].path
-                    let outcome = Swift.Result<Task.TaskResult, any Error> {
+                    var found = 0
+                    // The line is encoded here, on the worker, so the printing thread only writes.
+                    let line = renderer.render(input: path) { () throws -> Task.TaskResult in
                         if files[i].emptyFolder {
                             throw VisionTasksError.invalidArgument("\(path) is a folder without JPEG or PNG images")
                         }
@@ -119,18 +122,19 @@ enum FolderRun {
                             let out = annotationPath(for: files[i], annotate: annotate, single: single)
                             try AnnotationFiles.write(annotation.image(), to: out)
                         }
+                        found = Task.foundCount(in: result)
                         return result
                     }
-                    board.finish(i, outcome)
+                    board.finish(i, Processed(line: line, found: found))
                 }
             }
         }
         let bar = options.showProgress ? ProgressBar(total: files.count, unit: "images") : nil
         var found = 0
-        for (i, file) in files.enumerated() {
-            let outcome = board.wait(for: i)
-            if case .success(let result) = outcome { found += Task.foundCount(in: result) }
-            output.process(input: file.path) { try outcome.get() }
+        for i in files.indices {
+            let processed = board.wait(for: i)
+            found += processed.found
+            output.emit(processed.line)
             bar?.update(done: i + 1)
         }
         bar?.clear()
@@ -140,6 +144,40 @@ enum FolderRun {
             format: "summary: %d processed, %d skipped, %d failed, %d %@ found, %.1f images/s on %d job(s)\n",
             files.count, skipped, output.failures, found, Task.taskDescription.foundNoun, rate, workers))
         return !output.anyFailed
+    }
+}
+
+/// One image's outcome as a worker hands it to the printing thread: its encoded line and what it found.
+private struct Processed: Sendable {
+    let line: LineRenderer.Line
+    let found: Int
+}
+
+/// `count` values made by `make` on `count` threads at once (task instances: each loads and unpacks
+/// its models, which one after another kept all but one core idle before the first image); the
+/// first error thrown, if any, is rethrown. `make` must be safe to call from several threads at once
+/// (the task factory is: each call builds its own options and instance).
+private func makeInParallel<Value>(_ count: Int, _ make: @escaping () throws -> Value) throws -> [Value] {
+    let slots = Slots<Value>(count)
+    let maker = UncheckedMaker(make: make)
+    DispatchQueue.concurrentPerform(iterations: count) { i in slots.set(i, Swift.Result { try maker.make() }) }
+    return try slots.values.map { try $0.get() }
+}
+
+/// A maker `makeInParallel` calls from several threads (its caller vouches for that).
+private struct UncheckedMaker<Value>: @unchecked Sendable {
+    let make: () throws -> Value
+}
+
+/// Results written by parallel makers, each slot by one thread.
+private final class Slots<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var results: [Swift.Result<Value, any Error>?]
+    init(_ count: Int) { results = Array(repeating: nil, count: count) }
+    func set(_ i: Int, _ result: Swift.Result<Value, any Error>) { lock.withLock { results[i] = result } }
+    /// Every slot (all were set once `concurrentPerform` returned).
+    var values: [Swift.Result<Value, any Error>] {
+        lock.withLock { results.map { $0 ?? .failure(VisionTasksError.processingFailed("a task instance was not made")) } }
     }
 }
 
@@ -162,14 +200,19 @@ private final class Worker<Task: MediaTask>: @unchecked Sendable {
 /// Work distribution and results in input order: workers claim indices and post outcomes; the
 /// printing thread waits for each index in turn.
 /// At most `window` indices are claimed ahead of the one printed next, so finished results waiting
-/// behind a slow image stay few however long the input list.
+/// behind a slow image stay few however long the input list. Each side wakes only the other: a
+/// finished index wakes the printer only when it is the one it waits for, and a printed index wakes
+/// one worker waiting for room.
 private final class Board<R>: @unchecked Sendable {
-    private let condition = NSCondition()
+    private let lock = NSLock()
+    private let room = NSCondition()      // workers waiting for the window to move
+    private let arrived = NSCondition()   // the printer waiting for its index
     private var next = 0
     private var printed = 0
+    private var waitingFor = -1
     private let count: Int
     private let window: Int
-    private var outcomes: [Int: Swift.Result<R, any Error>] = [:]
+    private var outcomes: [Int: R] = [:]
 
     init(count: Int, window: Int) {
         self.count = count
@@ -177,31 +220,56 @@ private final class Board<R>: @unchecked Sendable {
     }
 
     func claim() -> Int? {
-        condition.lock()
-        defer { condition.unlock() }
-        while next < count, next >= printed + window { condition.wait() }
-        guard next < count else { return nil }
-        next += 1
-        return next - 1
-    }
-
-    func finish(_ index: Int, _ outcome: Swift.Result<R, any Error>) {
-        condition.lock()
-        outcomes[index] = outcome
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    func wait(for index: Int) -> Swift.Result<R, any Error> {
-        condition.lock()
-        defer { condition.unlock() }
+        room.lock()
+        defer { room.unlock() }
         while true {
-            if let outcome = outcomes.removeValue(forKey: index) {
+            let (claimable, done) = lock.withLock { (next < count && next < printed + window, next >= count) }
+            if done {
+                room.broadcast()  // nothing is left: every worker waiting for room may stop
+                return nil
+            }
+            if claimable {
+                return lock.withLock { () -> Int in
+                    next += 1
+                    return next - 1
+                }
+            }
+            room.wait()
+        }
+    }
+
+    func finish(_ index: Int, _ outcome: R) {
+        let wake = lock.withLock { () -> Bool in
+            outcomes[index] = outcome
+            return index == waitingFor
+        }
+        if wake {
+            arrived.lock()
+            arrived.signal()
+            arrived.unlock()
+        }
+    }
+
+    func wait(for index: Int) -> R {
+        arrived.lock()
+        defer { arrived.unlock() }
+        while true {
+            let outcome = lock.withLock { () -> R? in
+                guard let outcome = outcomes.removeValue(forKey: index) else {
+                    waitingFor = index
+                    return nil
+                }
+                waitingFor = -1
                 printed = index + 1
-                condition.broadcast()
                 return outcome
             }
-            condition.wait()
+            if let outcome {
+                room.lock()
+                room.signal()
+                room.unlock()
+                return outcome
+            }
+            arrived.wait()
         }
     }
 }

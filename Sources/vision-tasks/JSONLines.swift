@@ -51,21 +51,20 @@ final class JSONLines {
     /// Runs `body` for `input` and prints its result line, or its error line if it throws.
     /// With `frame` (video and live-stream modes) the line also holds `"frame": n` after the input.
     func process<Result: Encodable & CSVResult>(input: String, frame: Int? = nil, _ body: () throws -> Result) {
-        do {
-            let result = try body()
-            if let table {
-                return emit(frame: frame, table.rows(input: input, frame: frame, result: result))
-            }
-            let json = try ResultJSON.encode(result)
-            emit(input: input, frame: frame, key: "result", json: json)
-        } catch {
+        emit(renderer.render(input: input, frame: frame, body))
+    }
+
+    /// How lines are made, apart from where they go: a value any thread may use, so that parallel
+    /// workers encode their own results (`FolderRun`) and the printing thread only writes.
+    var renderer: LineRenderer { LineRenderer(table: table) }
+
+    /// Writes a line (or rows) `renderer` made, counting it as a failure when it is an error line.
+    func emit(_ line: LineRenderer.Line) {
+        if line.failed {
             failures += 1
             failuresOfInput += 1
-            if let table {
-                return emit(frame: frame, table.errorRow(input: input, frame: frame, message: Self.message(error)))
-            }
-            emit(input: input, frame: frame, key: "error", json: JSONEnvelope.string(Self.message(error)))
         }
+        emit(frame: line.frame, line.text)
     }
 
     /// The user-facing text of an error: VisionTasksError's message, else its description.
@@ -75,10 +74,7 @@ final class JSONLines {
     }
 
     private func emit(input: String, frame: Int?, key: String, json: Data) {
-        var fields: [(String, JSONEnvelope.Value)] = [("input", .string(input))]
-        if let frame { fields.append(("frame", .int(frame))) }
-        fields.append((key, .json(json)))
-        emit(frame: frame, JSONEnvelope.encode(ordered: fields) + Data("\n".utf8))
+        emit(frame: frame, LineRenderer.envelope(input: input, frame: frame, key: key, json: json))
     }
 
     /// Writes the line (or an image's or frame's rows, in one write) of one image or frame.
@@ -86,5 +82,46 @@ final class JSONLines {
         linesOfInput += 1
         lastLineWasFinal = frame == nil
         sink.write(text)
+    }
+}
+
+/// Makes the JSON line (or CSV rows) of one image or frame without writing it: pure, so workers can
+/// encode in parallel and hand the bytes to the one thread that writes (`JSONLines.emit`).
+struct LineRenderer: Sendable {
+    /// What one image or frame gives: its text, whether it is an error line, and its frame.
+    struct Line: Sendable {
+        let text: Data
+        let failed: Bool
+        let frame: Int?
+    }
+
+    /// The CSV table the results are written as (nil: JSON lines).
+    let table: CSVTable?
+
+    /// Runs `body` for `input` and makes its result line, or its error line if it throws (or if
+    /// the result cannot be encoded).
+    func render<Result: Encodable & CSVResult>(input: String, frame: Int? = nil, _ body: () throws -> Result) -> Line {
+        do {
+            let result = try body()
+            if let table {
+                return Line(text: table.rows(input: input, frame: frame, result: result), failed: false, frame: frame)
+            }
+            return Line(text: Self.envelope(input: input, frame: frame, key: "result", json: try ResultJSON.encode(result)),
+                        failed: false, frame: frame)
+        } catch {
+            if let table {
+                return Line(text: table.errorRow(input: input, frame: frame, message: JSONLines.message(error)), failed: true, frame: frame)
+            }
+            return Line(text: Self.envelope(input: input, frame: frame, key: "error", json: JSONEnvelope.string(JSONLines.message(error))),
+                        failed: true, frame: frame)
+        }
+    }
+
+    /// `{"input": …, ["frame": n,] key: json}` and a newline.
+    static func envelope(input: String, frame: Int?, key: String, json: Data) -> Data {
+        var fields: [(String, JSONEnvelope.Value)] = [("input", .string(input))]
+        if let frame { fields.append(("frame", .int(frame))) }
+        fields.append((key, .json(json)))
+        return JSONEnvelope.encode(ordered: fields) + Data("\n".utf8)
     }
 }
