@@ -17,6 +17,18 @@ public struct TensorInfo: Sendable, Equatable, Codable {
     public var elementCount: Int { shape.reduce(1, *) }
 }
 
+/// One operator's share of an inference (`Interpreter.profile`).
+public struct OperatorProfile: Sendable, Codable, Equatable {
+    /// The TFLite operator (the first of a fused group: CONV_2D with its activation and ADD).
+    public let op: String
+    /// Its index in the model's subgraph.
+    public let index: Int
+    /// The shape it writes.
+    public let outputShape: [Int]
+    /// Mean wall time per run, in milliseconds.
+    public let milliseconds: Double
+}
+
 /// Runs a TFLite model (subgraph 0) with VisionTasks' own fp32 kernels.
 ///
 /// Loading resolves shapes, widens fp16 weights, folds constant subgraphs, plans one memory
@@ -33,8 +45,10 @@ public final class Interpreter {
 
     /// Prepares `model` for inference. Throws `unsupportedModel` naming the first operator or tensor
     /// type the engine lacks, `invalidModel` for inconsistent shapes, `invalidOption` for `numThreads` < 1.
-    public convenience init(model: TFLiteModel, numThreads: Int = 1) throws {
-        try self.init(graph: try GraphLoader.load(model), numThreads: numThreads)
+    /// `readOutputs`: the output indices the caller reads (nil: all); operators that feed only the
+    /// others are not run, and those outputs stay zero (`invalidOption` for an index out of range).
+    public convenience init(model: TFLiteModel, numThreads: Int = 1, readOutputs: Set<Int>? = nil) throws {
+        try self.init(graph: try GraphLoader.load(model), numThreads: numThreads, readOutputs: readOutputs)
     }
 
     /// Parses and prepares a `.tflite` file's bytes; see `init(model:numThreads:)`.
@@ -42,12 +56,15 @@ public final class Interpreter {
         try self.init(model: try TFLiteModel(data: modelData), numThreads: numThreads)
     }
 
-    init(graph: Graph, numThreads: Int) throws {
+    init(graph: Graph, numThreads: Int, readOutputs: Set<Int>? = nil) throws {
         guard numThreads >= 1, numThreads <= 64 else {
             throw VisionTasksError.invalidOption(name: "numThreads", reason: "must be between 1 and 64, got \(numThreads)")
         }
+        if let bad = readOutputs?.first(where: { !graph.outputs.indices.contains($0) }) {
+            throw VisionTasksError.invalidOption(name: "readOutputs", reason: "the model has \(graph.outputs.count) outputs, got index \(bad)")
+        }
         self.numThreads = numThreads
-        plan = try ExecutionPlan(graph: graph, threads: KernelThreads(numThreads))
+        plan = try ExecutionPlan(graph: graph, threads: KernelThreads(numThreads), readOutputs: readOutputs)
         inputs = plan.inputs
         outputs = plan.outputs
     }
@@ -89,6 +106,22 @@ public final class Interpreter {
     /// Runs the model on the current inputs; allocates nothing.
     public func invoke() {
         plan.run()
+    }
+
+    /// Runs the model `runs` times after `warmup` untimed runs and returns each operator's (each
+    /// kernel's: a fused group counts once, under its first operator) mean wall time per run, in the
+    /// order they run: where the time of one `invoke()` goes, as LiteRT's op profiling shows it.
+    public func profile(runs: Int, warmup: Int = 1) -> [OperatorProfile] {
+        for _ in 0..<max(0, warmup) { plan.run() }
+        var times = [UInt64](repeating: 0, count: plan.kernels.count)
+        let count = max(1, runs)
+        times.withUnsafeMutableBufferPointer { buffer in
+            for _ in 0..<count { plan.run(timing: buffer) }
+        }
+        return zip(plan.labels, times).map { label, total in
+            OperatorProfile(op: label.op, index: label.index, outputShape: label.outputShape,
+                            milliseconds: Double(total) / Double(count) / 1e6)
+        }
     }
 
     /// A copy of output `index` (empty for an index out of range).

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import Inference
-import TFLite
 import VisionErrors
 
 /// `vision-tasks model benchmark PATH [--entry NAME] [--runs N] [--warmup N] [--threads N] [--json]`:
@@ -47,11 +46,7 @@ struct ModelBenchmarkCommand: AsyncParsableCommand {
             guard runs >= 1 else { throw VisionTasksError.invalidOption(name: "--runs", reason: "must be at least 1, got \(runs)") }
             guard warmup >= 0 else { throw VisionTasksError.invalidOption(name: "--warmup", reason: "must be at least 0, got \(warmup)") }
             let (name, data) = try source.loadModelData()
-            let interpreter = try Interpreter(modelData: data, numThreads: threads)
-            var generator = SystemRandomNumberGenerator()
-            for (i, info) in interpreter.inputs.enumerated() {
-                try interpreter.setInput(i, (0..<info.elementCount).map { _ in Float.random(in: 0..<1, using: &generator) })
-            }
+            let interpreter = try source.randomlyFedInterpreter(data, threads: threads)
             for _ in 0..<warmup { interpreter.invoke() }
             var times: [Double] = []
             times.reserveCapacity(runs)

@@ -1,14 +1,15 @@
 import ArgumentParser
 import Foundation
+import Inference
 import TFLite
 import VisionErrors
 
-/// `vision-tasks model`: tools for one model file (`info`, `run`, `benchmark`).
+/// `vision-tasks model`: tools for one model file (`info`, `run`, `benchmark`, `profile`).
 struct ModelCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "model",
         abstract: "Inspect and run a .tflite model or a model inside a .task bundle.",
-        subcommands: [ModelInfoCommand.self, ModelRunCommand.self, ModelBenchmarkCommand.self]
+        subcommands: [ModelInfoCommand.self, ModelRunCommand.self, ModelBenchmarkCommand.self, ModelProfileCommand.self]
     )
 }
 
@@ -23,6 +24,33 @@ struct ModelSourceOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The most bytes inflated from a .task bundle, nested bundles included (a zip bomb stops there).",
                                valueName: "bytes"))
     var maxBundleBytes: Int = ModelBundle.defaultMaxDecompressedBytes
+
+    @Option(help: ArgumentHelp("Only these outputs (indices, comma-separated) are read: the operators that feed only the others are not run (as the Pose Landmarker runs its model without masks).",
+                               valueName: "indices"))
+    var readOutputs: String?
+
+    /// `--read-outputs` as indices (nil: every output); `invalidOption` for a malformed list.
+    var readOutputIndices: Set<Int>? {
+        get throws {
+            guard let readOutputs else { return nil }
+            let parts = readOutputs.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
+            guard !parts.isEmpty, parts.allSatisfy({ $0 != nil }) else {
+                throw VisionTasksError.invalidOption(name: "--read-outputs", reason: "must be output indices separated by commas, got \"\(readOutputs)\"")
+            }
+            return Set(parts.compactMap { $0 })
+        }
+    }
+
+    /// An interpreter of `data` with `threads` threads, reading the `--read-outputs` outputs, its
+    /// inputs filled with random values in [0, 1) (for timing).
+    func randomlyFedInterpreter(_ data: Data, threads: Int) throws -> Interpreter {
+        let interpreter = try Interpreter(model: try TFLiteModel(data: data), numThreads: threads, readOutputs: try readOutputIndices)
+        var generator = SystemRandomNumberGenerator()
+        for (i, info) in interpreter.inputs.enumerated() {
+            try interpreter.setInput(i, (0..<info.elementCount).map { _ in Float.random(in: 0..<1, using: &generator) })
+        }
+        return interpreter
+    }
 
     /// Whether bytes are a bundle rather than a `.tflite` FlatBuffer (which carries "TFL3" at bytes 4..<8;
     /// bundles are zips, sometimes with a few bytes before the first entry).

@@ -66,8 +66,38 @@ import VisionErrors
                                           threads: .single)
         #expect(kernels.count == 2)
         (arena.pointer + layout.offset(of: x)).update(from: [1, -2, 3, -4], count: 4)
-        for kernel in kernels { kernel.run() }
+        for bound in kernels { bound.kernel.run() }
+        #expect(kernels.map(\.label.index) == [0, 2] && kernels.map(\.label.outputShape) == [[1, 4], [4]])
         #expect(Array(UnsafeBufferPointer(start: arena.pointer + layout.offset(of: c), count: 4)) == [1, -2, 3, -4])
+    }
+
+    /// Prune: asked for one output of two branches, the interpreter runs only that branch's nodes;
+    /// the output it gives equals the unpruned one and the other stays zero. An index out of range is
+    /// an error naming it; the profile lists one entry per kernel run.
+    @Test func pruneRunsOnlyTheBranchesOfTheOutputsRead() throws {
+        var g = GraphBuilder()
+        let x = g.input([4])
+        let shared = g.node(UnaryOperator(.neg), [x], [[4]], output: false)[0]
+        g.node(UnaryOperator(.relu), [shared], [[4]])
+        let hidden = g.node(UnaryOperator(.neg), [shared], [[4]], output: false)[0]
+        g.node(UnaryOperator(.relu), [hidden], [[4]])
+        var graph = g.graph
+        try PlanPasses.fold(&graph)
+        PlanPasses.prune(&graph, keeping: [0])
+        #expect(graph.nodes.map(\.index) == [0, 1])
+        let input: [Float] = [1, -2, 3, -4]
+        let all = try Interpreter(graph: g.graph, numThreads: 1), first = try Interpreter(graph: g.graph, numThreads: 1, readOutputs: [0])
+        for interpreter in [all, first] {
+            try interpreter.setInput(0, input)
+            interpreter.invoke()
+        }
+        #expect(first.output(0) == all.output(0) && all.output(0) == [0, 2, 0, 4])
+        #expect(all.output(1) == [1, 0, 3, 0] && first.output(1) == [0, 0, 0, 0])
+        #expect(all.profile(runs: 2).map(\.index) == [0, 1, 2, 3])
+        #expect(first.profile(runs: 2).map(\.index) == [0, 1])
+        #expect(throws: VisionTasksError.invalidOption(name: "readOutputs", reason: "the model has 2 outputs, got index 2")) {
+            _ = try Interpreter(graph: g.graph, numThreads: 1, readOutputs: [2])
+        }
     }
 
     @Test func fuseStacksFullyConnectedNodesSharingWeights() throws {

@@ -1,6 +1,7 @@
-// From graph to runnable plan: the passes of PlanPasses.swift in order (validate, fold, fuse,
+// From graph to runnable plan: the passes of PlanPasses.swift in order (validate, fold, prune, fuse,
 // plan memory, bind), then the arena and kernels `run()` uses.
 
+import Dispatch
 import VisionErrors
 
 /// Owns float buffers handed to kernels as raw pointers (constants, folding scratch).
@@ -39,6 +40,8 @@ func modelError(_ error: Error, node: GraphNode) -> VisionTasksError {
 /// A graph ready to run: kernels in order over one arena, with stable input and output buffers.
 final class ExecutionPlan {
     let kernels: [Kernel]
+    /// What each kernel computes, parallel to `kernels` (for profiles).
+    let labels: [KernelLabel]
     /// The graph's inputs and outputs, shapes resolved. The graph itself is not kept: its constants
     /// (the weights, fp16 and widened) live on packed or copied for the kernels, so holding them
     /// too would double an instance's memory.
@@ -49,15 +52,18 @@ final class ExecutionPlan {
     private let arena: AlignedFloats
     private let constants: BufferStore
 
-    init(graph source: Graph, threads: KernelThreads) throws {
+    init(graph source: Graph, threads: KernelThreads, readOutputs: Set<Int>? = nil) throws {
         var graph = source
         try PlanPasses.validate(graph)
         try PlanPasses.fold(&graph)
+        PlanPasses.prune(&graph, keeping: readOutputs)
         let nodes = try PlanPasses.fuse(&graph)
         let layout = PlanPasses.planMemory(graph, nodes)
         let arena = AlignedFloats(count: layout.memory.arenaCount)
         let constants = BufferStore()
-        kernels = try PlanPasses.bind(graph, nodes, layout: layout, arena: arena.pointer, constants: constants, threads: threads)
+        let bound = try PlanPasses.bind(graph, nodes, layout: layout, arena: arena.pointer, constants: constants, threads: threads)
+        kernels = bound.map(\.kernel)
+        labels = bound.map(\.label)
         func info(_ t: Int) -> TensorInfo {
             TensorInfo(name: graph.tensors[t].name, shape: graph.tensors[t].shape, type: "float32")
         }
@@ -76,4 +82,23 @@ final class ExecutionPlan {
     func run() {
         kernels.forEachWithoutAllocating { $0.run() }
     }
+
+    /// Runs every kernel once, adding each one's wall time in nanoseconds to `times` (one entry per kernel).
+    func run(timing times: UnsafeMutableBufferPointer<UInt64>) {
+        var i = 0
+        kernels.forEachWithoutAllocating { kernel in
+            let start = DispatchTime.now().uptimeNanoseconds
+            kernel.run()
+            times[i] &+= DispatchTime.now().uptimeNanoseconds &- start
+            i += 1
+        }
+    }
+}
+
+/// The operator a kernel runs: its TFLite name and index in the model (the first of a fused group),
+/// and the shape it writes.
+struct KernelLabel: Sendable {
+    let op: String
+    let index: Int
+    let outputShape: [Int]
 }

@@ -121,6 +121,20 @@ enum PlanPasses {
         graph.nodes = kept
     }
 
+    /// Prune: with `outputs` (indices into the graph's outputs) given, drops every node that feeds
+    /// none of them, so `invoke()` skips work whose results nobody reads (a model's segmentation head
+    /// when no mask is wanted); the other outputs keep their buffers, left at zero.
+    static func prune(_ graph: inout Graph, keeping outputs: Set<Int>?) {
+        guard let outputs else { return }
+        var needed = Set(outputs.map { graph.outputs[$0] })
+        var kept: [GraphNode] = []
+        for node in graph.nodes.reversed() where node.outputs.contains(where: needed.contains) {
+            kept.append(node)
+            needed.formUnion(node.inputs.filter { $0 >= 0 })
+        }
+        graph.nodes = kept.reversed()
+    }
+
     /// Fuse: applies the operators' rewrites (now that shapes are resolved and constants folded:
     /// neighbours merged, FULLY_CONNECTED nodes sharing their weights stacked) and prepares the
     /// resulting run-time nodes.
@@ -144,10 +158,10 @@ enum PlanPasses {
     /// RESHAPEs that share their input's buffer dropped; graph outputs that folding made constant
     /// are written into the arena once, here.
     static func bind(_ graph: Graph, _ nodes: [PlannedNode], layout: TensorLayout, arena: UnsafeMutablePointer<Float>,
-                     constants: BufferStore, threads: KernelThreads) throws -> [Kernel] {
+                     constants: BufferStore, threads: KernelThreads) throws -> [(kernel: Kernel, label: KernelLabel)] {
         func pointer(_ t: Int) -> UnsafeMutablePointer<Float> { arena + layout.offset(of: t) }
         var constantPointers = [Int: UnsafeMutablePointer<Float>]()
-        var kernels: [Kernel] = []
+        var kernels: [(kernel: Kernel, label: KernelLabel)] = []
         let objects = SharedObjects()
         for (node, prepared) in nodes {
             if prepared.isReshape && layout.rootOf(node.outputs[0]) == layout.rootOf(node.inputs[0]) { continue }
@@ -159,7 +173,9 @@ enum PlanPasses {
                 return p
             }
             do {
-                kernels.append(try prepared.make(context))
+                let label = KernelLabel(op: node.opName, index: node.index,
+                                        outputShape: node.outputs.first.map { graph.tensors[$0].shape } ?? [])
+                kernels.append((try prepared.make(context), label))
             } catch {
                 throw modelError(error, node: node)
             }

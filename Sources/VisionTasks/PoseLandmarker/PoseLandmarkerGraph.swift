@@ -83,7 +83,9 @@ package final class PoseLandmarkerGraph: TaskGraph {
             try ROILandmarksModel(
                 model: model, name: "\(name): \(Self.landmarksEntry)", what: "the pose landmarks model",
                 numThreads: settings.numThreads, inputSide: side, landmarkCount: count, outputCounts: outputCounts,
-                outputNames: "landmarks, pose flag, segmentation, heatmap, world landmarks", projection: .normalizedRect)
+                outputNames: "landmarks, pose flag, segmentation, heatmap, world landmarks", projection: .normalizedRect,
+                // Without masks the segmentation head (a third of the model's time) is not run.
+                readOutputs: settings.outputSegmentationMasks ? nil : [0, 1, 3, 4])
         }
         self.settings = settings
         let minTrackingConfidence = settings.minTrackingConfidence

@@ -28,11 +28,12 @@ package final class ROILandmarksModel {
     /// Loads the model (`what` names it in errors, "the hand landmark model", with `name` the file).
     /// Throws `unsupportedModel` unless it has one 1×H×W×3 image input (`inputSide`×`inputSide`
     /// when given) and outputs whose element counts begin with `outputCounts`, the first being the
-    /// `landmarkCount` landmarks.
+    /// `landmarkCount` landmarks. `readOutputs`: the outputs the caller reads (nil: all); the model's
+    /// work for the others is skipped and they stay zero.
     package init(model: TFLiteModel, name: String, what: String, numThreads: Int, inputSide: Int?,
                  landmarkCount: Int, normalizeZ: Float = 1, outputCounts: [Int], outputNames: String,
-                 projection: Projection) throws {
-        interpreter = try Interpreter(model: model, numThreads: numThreads)
+                 projection: Projection, readOutputs: Set<Int>? = nil) throws {
+        interpreter = try Interpreter(model: model, numThreads: numThreads, readOutputs: readOutputs)
         let input = interpreter.inputs.first?.shape ?? []
         let side = inputSide.map { "\($0)×\($0)" } ?? "H×W"
         guard interpreter.inputs.count == 1, input.count == 4, input[0] == 1, input[3] == 3,

@@ -1,0 +1,117 @@
+import ArgumentParser
+import Foundation
+import Inference
+import VisionErrors
+
+/// `vision-tasks model profile PATH [--entry NAME] [--threads N] [--runs N] [--warmup N] [--json]`:
+/// each operator's mean time per inference at one thread and at `--threads`, side by side, with its
+/// speed-up and share of the total, as LiteRT's `benchmark_model --enable_op_profiling` lists them;
+/// then the same summed by operator type. Shows which operators a second thread does not split.
+struct ModelProfileCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "profile",
+        abstract: "Time each operator of a model at 1 thread and at --threads, side by side, on random inputs."
+    )
+
+    @OptionGroup var source: ModelSourceOptions
+
+    @Option(help: "Timed runs per thread count (in 5 rounds, the thread counts alternating).")
+    var runs = 50
+
+    @Option(help: "Untimed runs first.")
+    var warmup = 5
+
+    @Option(help: "Worker threads to compare with one thread (1: one column).")
+    var threads = 2
+
+    @Option(help: "Operators listed, slowest first at --threads (0: all, in model order).")
+    var top = 25
+
+    @Flag(help: "Print one JSON object: {\"model\", \"threads\", \"operators\": [{\"op\", \"index\", \"outputShape\", \"ms1\", \"msN\"}]}.")
+    var json = false
+
+    /// One operator at both thread counts.
+    struct Row: Codable {
+        var op: String
+        var index: Int
+        var outputShape: [Int]
+        /// Mean ms per inference at one thread.
+        var ms1: Double
+        /// Mean ms per inference at `threads`.
+        var msN: Double
+    }
+
+    /// What `--json` prints.
+    struct Report: Codable {
+        var model: String
+        var threads: Int
+        var operators: [Row]
+    }
+
+    func run() async throws {
+        try reportingErrors {
+            guard runs >= 1 else { throw VisionTasksError.invalidOption(name: "--runs", reason: "must be at least 1, got \(runs)") }
+            guard warmup >= 0 else { throw VisionTasksError.invalidOption(name: "--warmup", reason: "must be at least 0, got \(warmup)") }
+            guard top >= 0 else { throw VisionTasksError.invalidOption(name: "--top", reason: "must be at least 0, got \(top)") }
+            let (name, data) = try source.loadModelData()
+            func interpreter(_ threads: Int) throws -> Interpreter { try source.randomlyFedInterpreter(data, threads: threads) }
+            // The two thread counts alternate in rounds, so that other work on the machine weighs on
+            // both alike; each operator's figure is the median of its round means.
+            let single = try interpreter(1), multi = threads == 1 ? single : try interpreter(threads)
+            let rounds = min(Self.rounds, runs), perRound = max(1, runs / rounds)
+            var one: [[OperatorProfile]] = [], many: [[OperatorProfile]] = []
+            for round in 0..<rounds {
+                one.append(single.profile(runs: perRound, warmup: round == 0 ? warmup : 1))
+                many.append(multi.profile(runs: perRound, warmup: round == 0 ? warmup : 1))
+            }
+            let rows = one[0].indices.map { k in
+                Row(op: one[0][k].op, index: one[0][k].index, outputShape: one[0][k].outputShape,
+                    ms1: Self.median(one.map { $0[k].milliseconds }), msN: Self.median(many.map { $0[k].milliseconds }))
+            }
+            if json {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+                Console.out(String(decoding: try encoder.encode(Report(model: name, threads: threads, operators: rows)), as: UTF8.self) + "\n")
+            } else {
+                Console.out(Self.table(rows, model: name, threads: threads, top: top, runs: runs))
+            }
+        }
+    }
+
+    /// Rounds the runs are split into, the thread counts alternating.
+    static let rounds = 5
+
+    /// The median of `values` (not empty).
+    static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+    }
+
+    /// The text report: the operators (slowest first at `threads`, at most `top`), then by type.
+    static func table(_ rows: [Row], model: String, threads: Int, top: Int, runs: Int) -> String {
+        let total1 = rows.reduce(0) { $0 + $1.ms1 }, totalN = rows.reduce(0) { $0 + $1.msN }
+        let f = { (v: Double) in String(format: "%8.3f", v) }
+        let speedup = { (a: Double, b: Double) in b > 0 ? String(format: "%5.2fx", a / b) : "    -" }
+        let share = { (v: Double, total: Double) in String(format: "%5.1f%%", total > 0 ? 100 * v / total : 0) }
+        var out = "\(model): \(rows.count) kernels; sum of operator times \(f(total1)) ms at 1 thread, \(f(totalN)) ms at \(threads) (\(speedup(total1, totalN))); \(runs) runs each in \(Self.rounds) alternating rounds, medians\n"
+        out += "  index  operator              output shape          ms 1T   ms \(threads)T  speed-up  share \(threads)T\n"
+        let listed = top == 0 ? rows : Array(rows.sorted { $0.msN > $1.msN }.prefix(top))
+        for r in listed {
+            let shape = r.outputShape.map(String.init).joined(separator: "x")
+            out += "  " + String(format: "%5d", r.index) + "  " + r.op.padding(toLength: 20, withPad: " ", startingAt: 0)
+                + "  " + shape.padding(toLength: 18, withPad: " ", startingAt: 0) + "  " + f(r.ms1) + "  " + f(r.msN)
+                + "  " + speedup(r.ms1, r.msN) + "  " + share(r.msN, totalN) + "\n"
+        }
+        out += "  by operator type:\n"
+        var byType: [String: (Double, Double, Int)] = [:]
+        for r in rows {
+            let t = byType[r.op] ?? (0, 0, 0)
+            byType[r.op] = (t.0 + r.ms1, t.1 + r.msN, t.2 + 1)
+        }
+        for (op, t) in byType.sorted(by: { $0.value.1 > $1.value.1 }) {
+            out += "    " + op.padding(toLength: 20, withPad: " ", startingAt: 0) + String(format: "%4d", t.2) + " kernels  "
+                + f(t.0) + "  " + f(t.1) + "  " + speedup(t.0, t.1) + "  " + share(t.1, totalN) + "\n"
+        }
+        return out
+    }
+}
