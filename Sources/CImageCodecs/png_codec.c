@@ -160,7 +160,7 @@ int ic_decode_png_libpng(const unsigned char *data, size_t size, size_t max_pixe
     return 0;
 }
 
-int ic_encode_png(const unsigned char *pixels, int width, int height, size_t stride, int channels,
+int ic_encode_png(const unsigned char *pixels, int width, int height, size_t stride, int channels, int level,
                   unsigned char **out, size_t *out_size, char *message) {
     *out = NULL;
     *out_size = 0;
@@ -183,7 +183,7 @@ int ic_encode_png(const unsigned char *pixels, int width, int height, size_t str
     png_set_write_fn(png, &writer, write_memory, flush_memory);
     png_set_IHDR(png, info, (png_uint_32)width, (png_uint_32)height, 8, types[channels],
                  PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-    png_set_compression_level(png, 6);
+    png_set_compression_level(png, level < 1 ? 1 : level > 9 ? 9 : level);
     png_write_info(png, info);
     for (int y = 0; y < height; y++) {
         png_write_row(png, (png_const_bytep)(pixels + (size_t)y * stride));

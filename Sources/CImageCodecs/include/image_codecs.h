@@ -92,9 +92,9 @@ int ic_decode_png_deflate(const unsigned char *data, size_t size, size_t max_pix
 /// IC_PNG_NOT_HANDLED, so libpng then reads the file).
 int ic_decode_png_deflate_in_place(unsigned char *data, size_t size, size_t max_pixels, ic_image *out);
 
-/// Encodes 8-bit pixels (`channels` 1, 3 or 4; rows `stride` bytes apart) as PNG.
-/// On success `*out` (free with `ic_free`) holds `*out_size` bytes.
-int ic_encode_png(const unsigned char *pixels, int width, int height, size_t stride, int channels,
+/// Encodes 8-bit pixels (`channels` 1, 3 or 4; rows `stride` bytes apart) as PNG, deflated at zlib
+/// `level` 1 (fastest) ... 9 (smallest). On success `*out` (free with `ic_free`) holds `*out_size` bytes.
+int ic_encode_png(const unsigned char *pixels, int width, int height, size_t stride, int channels, int level,
                   unsigned char **out, size_t *out_size, char *message);
 
 /// Encodes 8-bit gray (1) or RGB (3) pixels as a baseline JPEG of `quality` 1...100.

@@ -44,21 +44,35 @@ public func warpAffineBilinear(_ source: UnsafeBufferPointer<Float>, sourceWidth
     let aDelta = (0..<outputWidth).map { cvRound(m[0] * Double($0) * abScale) }
     let bDelta = (0..<outputWidth).map { cvRound(m[3] * Double($0) * abScale) }
     var out = [Float](repeating: 0, count: outputWidth * outputHeight)
+    let (w, h) = (sourceWidth, sourceHeight)
     out.withUnsafeMutableBufferPointer { out in
-        for y in 0..<outputHeight {
-            let x0 = cvRound((m[1] * Double(y) + m[2]) * abScale) + roundDelta
-            let y0 = cvRound((m[4] * Double(y) + m[5]) * abScale) + roundDelta
-            for x in 0..<outputWidth {
-                let sxFixed = (x0 + aDelta[x]) >> (10 - interBits)
-                let syFixed = (y0 + bDelta[x]) >> (10 - interBits)
-                let sx = sxFixed >> interBits, sy = syFixed >> interBits
-                let fx = tab[sxFixed & (tabSize - 1)], fy = tab[syFixed & (tabSize - 1)]
-                if sx >= sourceWidth || sx + 1 < 0 || sy >= sourceHeight || sy + 1 < 0 { continue }
-                @inline(__always) func tap(_ px: Int, _ py: Int) -> Float {
-                    px >= 0 && px < sourceWidth && py >= 0 && py < sourceHeight ? source[py * sourceWidth + px] : 0
+        aDelta.withUnsafeBufferPointer { aDelta in
+            bDelta.withUnsafeBufferPointer { bDelta in
+                tab.withUnsafeBufferPointer { tab in
+                    for y in 0..<outputHeight {
+                        let x0 = cvRound((m[1] * Double(y) + m[2]) * abScale) + roundDelta
+                        let y0 = cvRound((m[4] * Double(y) + m[5]) * abScale) + roundDelta
+                        let row = y * outputWidth
+                        for x in 0..<outputWidth {
+                            let sxFixed = (x0 + aDelta[x]) >> (10 - interBits)
+                            let syFixed = (y0 + bDelta[x]) >> (10 - interBits)
+                            let sx = sxFixed >> interBits, sy = syFixed >> interBits
+                            if sx >= w || sx + 1 < 0 || sy >= h || sy + 1 < 0 { continue }
+                            let fx = tab[sxFixed & (tabSize - 1)], fy = tab[syFixed & (tabSize - 1)]
+                            let w0 = (1 - fy) * (1 - fx), w1 = (1 - fy) * fx, w2 = fy * (1 - fx), w3 = fy * fx
+                            let v00, v01, v10, v11: Float
+                            if sx >= 0 && sx + 1 < w && sy >= 0 && sy + 1 < h {
+                                let i = sy * w + sx
+                                (v00, v01, v10, v11) = (source[i], source[i + 1], source[i + w], source[i + w + 1])
+                            } else {
+                                // At the edge: neighbours outside the source are zero.
+                                func tap(_ px: Int, _ py: Int) -> Float { px >= 0 && px < w && py >= 0 && py < h ? source[py * w + px] : 0 }
+                                (v00, v01, v10, v11) = (tap(sx, sy), tap(sx + 1, sy), tap(sx, sy + 1), tap(sx + 1, sy + 1))
+                            }
+                            out[row + x] = v00 * w0 + v01 * w1 + v10 * w2 + v11 * w3
+                        }
+                    }
                 }
-                let w0 = (1 - fy) * (1 - fx), w1 = (1 - fy) * fx, w2 = fy * (1 - fx), w3 = fy * fx
-                out[y * outputWidth + x] = tap(sx, sy) * w0 + tap(sx + 1, sy) * w1 + tap(sx, sy + 1) * w2 + tap(sx + 1, sy + 1) * w3
             }
         }
     }

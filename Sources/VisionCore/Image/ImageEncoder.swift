@@ -20,9 +20,14 @@ public enum ImageFileFormat: String, Sendable {
 }
 
 extension MPImage {
-    /// The upright image encoded as PNG (RGB, or gray for gray images).
+    /// The upright image encoded as PNG (RGB, or gray for gray images), deflated at zlib's default level 6.
     public func pngData() throws -> Data {
-        try encoded(as: .png, quality: 100)
+        try pngData(compressionLevel: 6)
+    }
+
+    /// The upright image encoded as PNG, deflated at zlib `compressionLevel` 1 (fastest) ... 9 (smallest).
+    public func pngData(compressionLevel: Int) throws -> Data {
+        try encoded(as: .png, quality: 100, pngLevel: compressionLevel)
     }
 
     /// The upright image encoded as JPEG of `quality` 1...100.
@@ -43,7 +48,7 @@ extension MPImage {
         }
     }
 
-    private func encoded(as format: ImageFileFormat, quality: Int) throws -> Data {
+    private func encoded(as format: ImageFileFormat, quality: Int, pngLevel: Int = 6) throws -> Data {
         guard (1...100).contains(quality) else {
             throw VisionTasksError.invalidArgument("JPEG quality \(quality) is outside 1...100")
         }
@@ -58,7 +63,8 @@ extension MPImage {
             switch format {
             case .png:
                 return ic_encode_png(base, Int32(upright.bufferWidth), Int32(upright.bufferHeight),
-                                     upright.bufferBytesPerRow, Int32(channels), &output, &size, &message)
+                                     upright.bufferBytesPerRow, Int32(channels), Int32(max(1, min(9, pngLevel))),
+                                     &output, &size, &message)
             case .jpeg:
                 return ic_encode_jpeg(base, Int32(upright.bufferWidth), Int32(upright.bufferHeight),
                                       upright.bufferBytesPerRow, Int32(channels), Int32(quality), &output, &size, &message)
