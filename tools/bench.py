@@ -3,11 +3,12 @@
 MediaPipe, run side by side in one go on this machine, printed as one table of ratios.
 
 Rows (ratio = VisionTasks / reference; below 1 means we take less time or memory):
-  engine      each model's invoke() at 1 and 2 threads against LiteRT 2.3.0 (XNNPACK), the CPU
-              time per call at 2 threads against 1, and our 1->2 thread speed-up
-  task        the four tasks per image and per video frame, one and two faces/hands, at 1 and 2
-              threads, against MediaPipe 1.2.2's Python API (its graph runs on one thread), and
-              the CPU time per call at 2 threads
+  engine      each model's invoke() (the pose models included) at 1 and 2 threads against LiteRT
+              2.3.0 (XNNPACK), the CPU time per call at 2 threads against 1, and our 1->2 thread
+              speed-up
+  task        the five tasks per image and per video frame, one and two faces/hands/people, at 1
+              and 2 threads, against MediaPipe 1.2.2's Python API (its graph runs on one thread),
+              and the CPU time per call at 2 threads
   video       `vision-tasks ... --video` (whole process: JSON lines, or --annotate to H.264) against
               MediaPipe's usual OpenCV loop (tools/bench_mediapipe_video.py), at 720p and 1080p;
               time and peak memory
@@ -29,7 +30,8 @@ Each timing is a median of many calls, the two sides alternating round by round;
 average is printed with the table (other work on the machine slows both sides alike only roughly).
 
 Build first (`make bench` does): swift build -c release --product vision-tasks --product vision-tasks-bench
-Usage: python3 tools/bench.py [--quick] [--json] [--sections engine,task,...]   (e.g. --sections far-faces)
+Usage: python3 tools/bench.py [--quick] [--json] [--sections engine,task,...] [--tasks pose-landmarker,...]
+(e.g. --sections far-faces; --tasks pose-landmarker runs only the pose rows of every section)
 """
 import argparse
 import resource
@@ -51,11 +53,10 @@ import mediapipe as mp  # noqa: E402
 from mediapipe.tasks.python import BaseOptions, vision  # noqa: E402
 
 import bench_far_faces
-from bench_common import BENCH, CLI, ROOT, time_calls
+from bench_common import BENCH, CLI, IMAGES, ROOT, sitting_people, time_calls
 
 TOOLS = os.path.join(ROOT, "tools")
 MODELS = os.path.join(ROOT, "models")
-IMAGES = os.path.join(ROOT, "Tests", "Fixtures", "images")
 
 
 def load_compare_engines():
@@ -182,6 +183,9 @@ def make_inputs(tmp):
         for i in range(n):
             grid.paste(hand if i % 2 == 0 else ImageOps.mirror(hand), ((i % columns) * w, (i // columns) * h))
         save(f"hands{n}", grid)
+    # 1 and 2 people: woman_sitting whole, and the woman beside her mirror image.
+    save("people1", Image.open(os.path.join(IMAGES, "woman_sitting.jpg")).convert("RGB"))
+    save("people2", sitting_people()[1])
     # Frames of 480p..2160p: the face crop the frame's height, centred on grey.
     for height in (480, 720, 1080, 2160):
         width = height * 16 // 9
@@ -204,16 +208,27 @@ def make_video(photo, height, frames, path):
 
 # ------------------------------------------------------------------ engine
 
-ENGINE_MODELS = ["face_detector", "face_landmarks_detector", "face_blendshapes", "hand_detector",
-                 "hand_landmarks_detector", "gesture_embedder", "face_detection_full_range_sparse"]
-# Each model's goal for ours/LiteRT: 0.8, but 1.0 for the full-range face detector (issue 26).
-ENGINE_GOALS = {"face_detection_full_range_sparse": 1.0}
+# Each model timed, with the tasks that run it (for --tasks).
+ENGINE_MODELS = {
+    "face_detector": ("face-detector", "face-landmarker"),
+    "face_landmarks_detector": ("face-landmarker",),
+    "face_blendshapes": ("face-landmarker",),
+    "hand_detector": ("hand-landmarker", "gesture-recognizer"),
+    "hand_landmarks_detector": ("hand-landmarker", "gesture-recognizer"),
+    "gesture_embedder": ("gesture-recognizer",),
+    "face_detection_full_range_sparse": ("face-detector", "face-landmarker"),
+    "pose_detector": ("pose-landmarker",),
+    "pose_landmarks_detector": ("pose-landmarker",),
+}
+# Each model's goal for ours/LiteRT: 0.8, but 1.0 for the full-range face detector (issue 26) and the
+# two pose models (issue 37).
+ENGINE_GOALS = {"face_detection_full_range_sparse": 1.0, "pose_detector": 1.0, "pose_landmarks_detector": 1.0}
 SPEEDUP_MODELS = {"face_landmarks_detector", "hand_detector", "hand_landmarks_detector"}
 
 
 def engine(table, args):
     ce = load_compare_engines()
-    for name in ENGINE_MODELS:
+    for name in (m for m, used_by in ENGINE_MODELS.items() if args.tasks & set(used_by)):
         bundle, entry = ce.SOURCES[name]
         data = ce.model_bytes(bundle, entry)
         figures = {}
@@ -236,7 +251,7 @@ def engine(table, args):
 # ------------------------------------------------------------------ tasks
 
 TASKS = {
-    # name: (model, MediaPipe class, options class, count option, still method, video method, faces or hands)
+    # name: (model, MediaPipe class, options class, count option, still method, video method, what it finds)
     "face-detector": ("face_landmarker.task", None, None, None, "detect", "detect_for_video", "faces"),
     "face-landmarker": ("face_landmarker.task", vision.FaceLandmarker, vision.FaceLandmarkerOptions, "num_faces",
                         "detect", "detect_for_video", "faces"),
@@ -244,9 +259,11 @@ TASKS = {
                         "detect", "detect_for_video", "hands"),
     "gesture-recognizer": ("gesture_recognizer.task", vision.GestureRecognizer, vision.GestureRecognizerOptions,
                            "num_hands", "recognize", "recognize_for_video", "hands"),
+    "pose-landmarker": ("pose_landmarker_full.task", vision.PoseLandmarker, vision.PoseLandmarkerOptions, "num_poses",
+                        "detect", "detect_for_video", "people"),
 }
 OUR_COUNT_OPTION = {"face-landmarker": "--num-faces", "hand-landmarker": "--num-hands",
-                    "gesture-recognizer": "--num-hands"}
+                    "gesture-recognizer": "--num-hands", "pose-landmarker": "--num-poses"}
 
 
 def task_model(name):
@@ -267,12 +284,13 @@ def mediapipe_task(name, video, count):
 
 # Where each side's result lists what it found: our CLI's JSON key, MediaPipe's attribute.
 FOUND = {"face-detector": ("detections", "detections"), "face-landmarker": ("faceLandmarks", "face_landmarks"),
-         "hand-landmarker": ("landmarks", "hand_landmarks"), "gesture-recognizer": ("landmarks", "hand_landmarks")}
+         "hand-landmarker": ("landmarks", "hand_landmarks"), "gesture-recognizer": ("landmarks", "hand_landmarks"),
+         "pose-landmarker": ("landmarks", "pose_landmarks")}
 checked = set()
 
 
 def check_found(name, image_path, count):
-    """Stops the run unless both sides find exactly `count` faces or hands in the picture (image mode):
+    """Stops the run unless both sides find exactly `count` faces, hands or people in the picture (image mode):
     a timing of a task that finds nothing measures only its detector."""
     if (name, image_path, count) in checked:
         return
@@ -321,7 +339,7 @@ def ours_call_ms(name, image_path, video, count, threads, runs, warmup):
 
 
 def tasks(table, inputs, args):
-    for name, spec in TASKS.items():
+    for name, spec in ((n, s) for n, s in TASKS.items() if n in args.tasks):
         kind = spec[6]
         for count in (1, 2):
             image = inputs[f"{kind}{count}"]
@@ -542,6 +560,10 @@ def scale(table, inputs, args):
 
 
 SECTIONS = ["engine", "task", "video", "batch", "photos", "server", "scale", "far-faces"]
+# The tasks the sections with rows of one task only run (the others select their rows by task).
+SECTION_TASKS = {"video": {"face-landmarker", "hand-landmarker"}, "batch": {"face-landmarker"},
+                 "photos": {"face-landmarker"}, "server": {"face-landmarker"},
+                 "scale": {"face-landmarker", "hand-landmarker"}, "far-faces": {"face-detector", "face-landmarker"}}
 
 
 def main():
@@ -549,6 +571,9 @@ def main():
     p.add_argument("--quick", action="store_true", help="fewer runs and frames (a smoke run, not for figures)")
     p.add_argument("--sections", default=",".join(SECTIONS),
                    help=f"the sections to run, comma-separated (default: all of {','.join(SECTIONS)})")
+    p.add_argument("--tasks", default=",".join(TASKS),
+                   help=f"only the rows of these tasks, comma-separated (default: all of {','.join(TASKS)}); an "
+                        "engine row belongs to every task running its model")
     p.add_argument("--json", action="store_true", help="also print the rows as one JSON object")
     args = p.parse_args()
     args.runs, args.warmup, args.rounds = (10, 2, 1) if args.quick else (100, 10, 3)
@@ -560,6 +585,11 @@ def main():
     unknown = [s for s in sections if s not in SECTIONS]
     if unknown:
         sys.exit(f"bench: unknown section(s) {','.join(unknown)}; the sections are {','.join(SECTIONS)}")
+    args.tasks = set(args.tasks.split(","))
+    unknown = args.tasks - set(TASKS)
+    if unknown:
+        sys.exit(f"bench: unknown task(s) {','.join(sorted(unknown))}; the tasks are {','.join(TASKS)}")
+    sections = [s for s in sections if args.tasks & SECTION_TASKS.get(s, args.tasks)]
     table = Table()
     with tempfile.TemporaryDirectory() as tmp:
         inputs = make_inputs(tmp)
