@@ -10,8 +10,8 @@ Rows (ratio = VisionTasks / reference; below 1 means we take less time or memory
               and 2 threads, against MediaPipe 1.2.2's Python API (its graph runs on one thread),
               and the CPU time per call at 2 threads
   video       `vision-tasks ... --video` (whole process: JSON lines, or --annotate to H.264) against
-              MediaPipe's usual OpenCV loop (tools/bench_mediapipe_video.py), at 720p and 1080p;
-              time and peak memory
+              MediaPipe's usual OpenCV loop (tools/bench_mediapipe_video.py), at 720p and 1080p for
+              faces and hands, 720p JSON for one person; time and peak memory
   folder      100 photos with --jobs 2 against a 2-process MediaPipe pool; time and peak memory
   cold start  one image from a cold process (imports included for both); time and peak memory
   photos      a folder of 100 photos (PNG and JPEG, 2 MP and 12 MP) with default flags against
@@ -364,11 +364,20 @@ def tasks(table, inputs, args):
 
 # ------------------------------------------------------------------ video, folder, cold start
 
+# (what the video shows, its picture, task, how many it holds, heights, annotated too?); the counts
+# are the ones tools/bench_mediapipe_video.py's MediaPipe loop asks for.
+VIDEO_CASES = [("face", "face", "face-landmarker", 1, (720, 1080), True),
+               ("hands", "hands2", "hand-landmarker", 2, (720, 1080), True),
+               ("pose", "people1", "pose-landmarker", 1, (720,), False)]
+
+
 def video(table, inputs, tmp, args):
-    for kind, photo, sub, count in [("face", inputs["face"], "face-landmarker", 1),
-                                    ("hands", inputs["hands2"], "hand-landmarker", 2)]:
-        extra = ["--num-hands", "2"] if kind == "hands" else []
-        for height in (720, 1080):
+    for kind, picture, sub, count, heights, annotated in VIDEO_CASES:
+        if sub not in args.tasks:
+            continue
+        photo = inputs[picture]
+        extra = [OUR_COUNT_OPTION[sub], str(count)]
+        for height in heights:
             path = os.path.join(tmp, f"{kind}{height}.mp4")
             make_video(photo, height, args.frames, path)
             first = os.path.join(tmp, f"{kind}{height}-first.png")
@@ -376,7 +385,7 @@ def video(table, inputs, tmp, args):
                             "-frames:v", "1", first], check=True)
             check_found(sub, first, count)
             model = task_model(sub)
-            for annotate in (False, True):
+            for annotate in (False, True) if annotated else (False,):
                 label = f"{kind} {height}p {'annotated' if annotate else 'JSON'} ({args.frames} frames)"
                 ours_runs, theirs_runs = [], []
                 for _ in range(args.video_rounds):
@@ -561,8 +570,7 @@ def scale(table, inputs, args):
 
 SECTIONS = ["engine", "task", "video", "batch", "photos", "server", "scale", "far-faces"]
 # The tasks the sections with rows of one task only run (the others select their rows by task).
-SECTION_TASKS = {"video": {"face-landmarker", "hand-landmarker"}, "batch": {"face-landmarker"},
-                 "photos": {"face-landmarker"}, "server": {"face-landmarker"},
+SECTION_TASKS = {"batch": {"face-landmarker"}, "photos": {"face-landmarker"}, "server": {"face-landmarker"},
                  "scale": {"face-landmarker", "hand-landmarker"}, "far-faces": {"face-detector", "face-landmarker"}}
 
 
