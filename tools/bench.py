@@ -14,7 +14,8 @@ Rows (ratio = VisionTasks / reference; below 1 means we take less time or memory
               faces and hands, 720p JSON for one person; time and peak memory
   folder      100 photos with --jobs 2 against a 2-process MediaPipe pool; time and peak memory
   cold start  one image from a cold process (imports included for both); time and peak memory
-  photos      a folder of 100 photos (PNG and JPEG, 2 MP and 12 MP) with default flags against
+  photos      a folder of 100 photos (PNG and JPEG, 2 MP and 12 MP; and for the Pose Landmarker,
+              woman_sitting at its own 0.6 MP and at 2 MP, JPEG) with default flags against
               MediaPipe's Python loop (create_from_file + detect, model load included, import
               excluded); wall time, CPU time, peak memory
   server      POST /api/v1/face-landmarker at 8 clients (tools/load_test.py --bench --peer) against
@@ -473,28 +474,39 @@ import sys, time
 import mediapipe as mp
 from mediapipe.tasks.python import BaseOptions, vision
 wall, cpu = time.perf_counter(), time.process_time()
-task = vision.FaceLandmarker.create_from_options(vision.FaceLandmarkerOptions(
-    base_options=BaseOptions(model_asset_path=sys.argv[1])))
-found = sum(len(task.detect(mp.Image.create_from_file(path)).face_landmarks) for path in sys.argv[2:])
+if sys.argv[1] == "pose-landmarker":
+    task, found_in = vision.PoseLandmarker.create_from_options(vision.PoseLandmarkerOptions(
+        base_options=BaseOptions(model_asset_path=sys.argv[2]))), "pose_landmarks"
+else:
+    task, found_in = vision.FaceLandmarker.create_from_options(vision.FaceLandmarkerOptions(
+        base_options=BaseOptions(model_asset_path=sys.argv[2]))), "face_landmarks"
+found = sum(len(getattr(task.detect(mp.Image.create_from_file(path)), found_in)) for path in sys.argv[3:])
 print(time.perf_counter() - wall, time.process_time() - cpu, found)
 """
 
-PHOTO_SIZES = {"2 MP": (1800, 1200), "12 MP": (4000, 3000)}
+PHOTO_SIZES = {"0.6 MP": (960, 640), "2 MP": (1800, 1200), "12 MP": (4000, 3000)}
+FACE_PHOTOS = ["astronaut.png", "hand_thumb_up.jpg", "two_thumbs_up.jpg", "woman_sitting.jpg"]
+# (task, fixture photos, size, format): the face landmarker on the four fixture photos, the pose
+# landmarker on woman_sitting alone (960x640 is its own size) and scaled to 2 MP.
+PHOTO_CASES = ([("face-landmarker", FACE_PHOTOS, size, ext) for size in ("2 MP", "12 MP") for ext in ("png", "jpg")]
+               + [("pose-landmarker", ["woman_sitting.jpg"], size, "jpg") for size in ("0.6 MP", "2 MP")])
 
 
-def make_photo_folder(tmp, size_name, ext):
-    """100 photos of `size_name` as `ext`: the four fixture photos scaled up with a little noise
-    (a photo's grain, so PNG compresses as photos do), each linked 25 times."""
+def make_photo_folder(tmp, task, photos, size_name, ext):
+    """100 photos of `size_name` as `ext` in a folder of their own: four variants of the fixture
+    `photos` (taken in turn) scaled with a little noise of their own (a photo's grain, so PNG
+    compresses as photos do), each linked 25 times."""
     import numpy as np
-    folder = os.path.join(tmp, f"photos-{size_name.replace(' ', '')}-{ext}")
+    tag = f"{task}-{size_name.replace(' ', '')}-{ext}"
+    folder = os.path.join(tmp, f"photos-{tag}")
     os.makedirs(folder, exist_ok=True)
     rng = np.random.default_rng(28)
     sources = []
-    for i, name in enumerate(["astronaut.png", "hand_thumb_up.jpg", "two_thumbs_up.jpg", "woman_sitting.jpg"]):
+    for i in range(4):
         size = PHOTO_SIZES[size_name]
-        picture = Image.open(os.path.join(IMAGES, name)).convert("RGB").resize(size, Image.LANCZOS)
+        picture = Image.open(os.path.join(IMAGES, photos[i % len(photos)])).convert("RGB").resize(size, Image.LANCZOS)
         pixels = np.asarray(picture).astype(np.int16) + rng.integers(-3, 4, (size[1], size[0], 3))
-        path = os.path.join(tmp, f"source{i}-{size_name.replace(' ', '')}.{ext}")
+        path = os.path.join(tmp, f"source{i}-{tag}.{ext}")
         Image.fromarray(np.clip(pixels, 0, 255).astype(np.uint8)).save(path, **({"quality": 90} if ext == "jpg" else {}))
         sources.append(path)
     files = []
@@ -513,25 +525,34 @@ def run_with_cpu(command, capture=False):
 
 
 def photos(table, tmp, args):
-    model = task_model("face-landmarker")
     script = os.path.join(tmp, "mp_photo_loop.py")
     open(script, "w").write(PHOTO_LOOP_SCRIPT)
-    for size_name in PHOTO_SIZES:
-        for ext in ("png", "jpg"):
-            folder, files = make_photo_folder(tmp, size_name, ext)
-            ours, theirs = [], []
-            for _ in range(args.rounds):
-                ours.append(run_with_cpu([CLI, "face-landmarker", "--model", model, "--no-progress", folder]))
-                wall, peak, out = run_with_rss([sys.executable, script, model] + files, capture=True)
-                loop_wall, loop_cpu, _ = out.split()
-                theirs.append((float(loop_wall), peak, float(loop_cpu)))
-            label = f"folder of 100 {size_name} {ext.upper()} photos, default flags vs MediaPipe's loop"
-            table.add("photos", f"{label}: time", statistics.median(r[0] for r in ours),
-                      statistics.median(r[0] for r in theirs), "s", goal=0.5, reference="MediaPipe")
-            table.add("photos", f"{label}: CPU time", statistics.median(r[2] for r in ours),
-                      statistics.median(r[2] for r in theirs), "s", goal=1.0, reference="MediaPipe")
-            table.add("photos", f"{label}: peak memory", max(r[1] for r in ours), max(r[1] for r in theirs), "MB",
-                      goal=0.5, reference="MediaPipe")
+    for task, fixtures, size_name, ext in PHOTO_CASES:
+        if task not in args.tasks:
+            continue
+        model = task_model(task)
+        folder, files = make_photo_folder(tmp, task, fixtures, size_name, ext)
+        ours, theirs = [], []
+        for _ in range(args.rounds):
+            wall, peak, out, cpu = run_with_cpu([CLI, task, "--model", model, "--no-progress", folder], capture=True)
+            ours.append((wall, peak, cpu))
+            _, peak, out_theirs = run_with_rss([sys.executable, script, task, model] + files, capture=True)
+            loop_wall, loop_cpu, theirs_found = out_theirs.split()
+            theirs.append((float(loop_wall), peak, float(loop_cpu)))
+            if task == "pose-landmarker":
+                # Every photo shows the one person: where either side finds fewer, it times mostly the detector.
+                ours_found = sum(len(json.loads(line)["result"]["landmarks"]) for line in out.splitlines())
+                if ours_found != len(files) or int(theirs_found) != len(files):
+                    sys.exit(f"bench: {task} finds {ours_found} (VisionTasks) and {theirs_found} (MediaPipe) people "
+                             f"in {len(files)} photos of one person")
+        task_label = "" if task == "face-landmarker" else f"{task}: "  # the face rows keep their names
+        label = f"{task_label}folder of 100 {size_name} {ext.upper()} photos, default flags vs MediaPipe's loop"
+        table.add("photos", f"{label}: time", statistics.median(r[0] for r in ours),
+                  statistics.median(r[0] for r in theirs), "s", goal=0.5, reference="MediaPipe")
+        table.add("photos", f"{label}: CPU time", statistics.median(r[2] for r in ours),
+                  statistics.median(r[2] for r in theirs), "s", goal=1.0, reference="MediaPipe")
+        table.add("photos", f"{label}: peak memory", max(r[1] for r in ours), max(r[1] for r in theirs), "MB",
+                  goal=0.5, reference="MediaPipe")
 
 
 def server(table, args):
@@ -570,7 +591,7 @@ def scale(table, inputs, args):
 
 SECTIONS = ["engine", "task", "video", "batch", "photos", "server", "scale", "far-faces"]
 # The tasks the sections with rows of one task only run (the others select their rows by task).
-SECTION_TASKS = {"batch": {"face-landmarker"}, "photos": {"face-landmarker"}, "server": {"face-landmarker"},
+SECTION_TASKS = {"batch": {"face-landmarker"}, "server": {"face-landmarker"},
                  "scale": {"face-landmarker", "hand-landmarker"}, "far-faces": {"face-detector", "face-landmarker"}}
 
 
