@@ -27,6 +27,9 @@ Rows (ratio = VisionTasks / reference; below 1 means we take less time or memory
               against legacy MediaPipe 0.10.21 in a virtual environment of its own, made on first
               use) and of the Face Landmarker with each (no MediaPipe API runs it with full range:
               against ours with short range and MediaPipe 1.2.2's, which runs short range)
+  pose-jitter the landmarks' frame-to-frame motion on videos of people holding still (tools/pose_jitter.py):
+              two people, ours unsmoothed and with --smooth-all-poses against MediaPipe's
+              (unsmoothed), and one person, both smoothed; no goal
 Each timing is a median of many calls, the two sides alternating round by round; the load
 average is printed with the table (other work on the machine slows both sides alike only roughly).
 
@@ -54,6 +57,7 @@ import mediapipe as mp  # noqa: E402
 from mediapipe.tasks.python import BaseOptions, vision  # noqa: E402
 
 import bench_far_faces
+import pose_jitter
 from bench_common import BENCH, CLI, IMAGES, ROOT, sitting_people, time_calls
 
 TOOLS = os.path.join(ROOT, "tools")
@@ -589,10 +593,11 @@ def scale(table, inputs, args):
                       reference="MediaPipe")
 
 
-SECTIONS = ["engine", "task", "video", "batch", "photos", "server", "scale", "far-faces"]
+SECTIONS = ["engine", "task", "video", "batch", "photos", "server", "scale", "far-faces", "pose-jitter"]
 # The tasks the sections with rows of one task only run (the others select their rows by task).
 SECTION_TASKS = {"batch": {"face-landmarker"}, "server": {"face-landmarker"},
-                 "scale": {"face-landmarker", "hand-landmarker"}, "far-faces": {"face-detector", "face-landmarker"}}
+                 "scale": {"face-landmarker", "hand-landmarker"}, "far-faces": {"face-detector", "face-landmarker"},
+                 "pose-jitter": {"pose-landmarker"}}
 
 
 def main():
@@ -640,6 +645,8 @@ def main():
             folder = os.path.join(tmp, "far-faces")
             os.mkdir(folder)
             bench_far_faces.far_faces(table, folder, args, mediapipe_call_ms, check_found)
+        if "pose-jitter" in sections:
+            pose_jitter.jitter_rows(table, tmp, args.quick)
     load = os.getloadavg()
     table.print(load)
     if args.json:
