@@ -11,10 +11,13 @@ struct PoseLandmarkerBench: ParsableCommand {
     @OptionGroup var options: BenchOptions
     @Option(help: "People to find.")
     var numPoses = 1
+    @Flag(help: "Also output each person's segmentation mask (the image's size).")
+    var outputSegmentationMasks = false
 
     func run() throws {
         let landmarker = try PoseLandmarker(options: PoseLandmarkerOptions(
-            baseOptions: options.baseOptions, runningMode: options.runningMode, numPoses: numPoses))
+            baseOptions: options.baseOptions, runningMode: options.runningMode, numPoses: numPoses,
+            outputSegmentationMasks: outputSegmentationMasks))
         try options.report(task: "pose-landmarker", timing: landmarker)
     }
 }
