@@ -574,7 +574,7 @@ def server(table, args):
 # ------------------------------------------------------------------ cost growth
 
 def scale(table, inputs, args):
-    for height in (480, 720, 1080, 2160):
+    for height in (480, 720, 1080, 2160) if "face-landmarker" in args.tasks else ():
         image = inputs[f"frame{height}p"]
         om = statistics.median(ours_call_ms("face-landmarker", image, True, 1, 2, args.runs, args.warmup)[0]
                                for _ in range(args.rounds))
@@ -583,7 +583,7 @@ def scale(table, inputs, args):
         table.add("scale", f"face-landmarker per video frame at {height}p, 2T", om, tm, "ms", goal=0.5,
                   reference="MediaPipe")
     for name, kind in [("face-landmarker", "faces"), ("hand-landmarker", "hands")]:
-        for count in (1, 2, 3, 4):
+        for count in (1, 2, 3, 4) if name in args.tasks else ():
             image = inputs[f"{kind}{count}"]
             om = statistics.median(ours_call_ms(name, image, False, count, 2, args.runs, args.warmup)[0]
                                    for _ in range(args.rounds))
@@ -594,7 +594,7 @@ def scale(table, inputs, args):
 
 
 SECTIONS = ["engine", "task", "video", "batch", "photos", "server", "scale", "far-faces", "pose-jitter"]
-# The tasks the sections with rows of one task only run (the others select their rows by task).
+# The sections whose rows are of these tasks only (the others hold rows of every task and pick them by --tasks).
 SECTION_TASKS = {"batch": {"face-landmarker"}, "server": {"face-landmarker"},
                  "scale": {"face-landmarker", "hand-landmarker"}, "far-faces": {"face-detector", "face-landmarker"},
                  "pose-jitter": {"pose-landmarker"}}
