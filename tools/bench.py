@@ -3,17 +3,19 @@
 MediaPipe, run side by side in one go on this machine, printed as one table of ratios.
 
 Rows (ratio = VisionTasks / reference; below 1 means we take less time or memory):
-  engine      each model's invoke() at 1 and 2 threads against LiteRT 2.3.0 (XNNPACK), the CPU
-              time per call at 2 threads against 1, and our 1->2 thread speed-up
-  task        the four tasks per image and per video frame, one and two faces/hands, at 1 and 2
-              threads, against MediaPipe 1.2.2's Python API (its graph runs on one thread), and
-              the CPU time per call at 2 threads
+  engine      each model's invoke() (the pose models included) at 1 and 2 threads against LiteRT
+              2.3.0 (XNNPACK), the CPU time per call at 2 threads against 1, and our 1->2 thread
+              speed-up
+  task        the five tasks per image and per video frame, one and two faces/hands/people, at 1
+              and 2 threads, against MediaPipe 1.2.2's Python API (its graph runs on one thread),
+              and the CPU time per call at 2 threads
   video       `vision-tasks ... --video` (whole process: JSON lines, or --annotate to H.264) against
-              MediaPipe's usual OpenCV loop (tools/bench_mediapipe_video.py), at 720p and 1080p;
-              time and peak memory
+              MediaPipe's usual OpenCV loop (tools/bench_mediapipe_video.py), at 720p and 1080p for
+              faces and hands, 720p JSON for one person; time and peak memory
   folder      100 photos with --jobs 2 against a 2-process MediaPipe pool; time and peak memory
   cold start  one image from a cold process (imports included for both); time and peak memory
-  photos      a folder of 100 photos (PNG and JPEG, 2 MP and 12 MP) with default flags against
+  photos      a folder of 100 photos (PNG and JPEG, 2 MP and 12 MP; and for the Pose Landmarker,
+              woman_sitting at its own 0.6 MP and at 2 MP, JPEG) with default flags against
               MediaPipe's Python loop (create_from_file + detect, model load included, import
               excluded); wall time, CPU time, peak memory
   server      POST /api/v1/face-landmarker at 8 clients (tools/load_test.py --bench --peer) against
@@ -25,11 +27,15 @@ Rows (ratio = VisionTasks / reference; below 1 means we take less time or memory
               against legacy MediaPipe 0.10.21 in a virtual environment of its own, made on first
               use) and of the Face Landmarker with each (no MediaPipe API runs it with full range:
               against ours with short range and MediaPipe 1.2.2's, which runs short range)
+  pose-jitter the landmarks' frame-to-frame motion on videos of people holding still (tools/pose_jitter.py):
+              two people, ours unsmoothed and with --smooth-all-poses against MediaPipe's
+              (unsmoothed), and one person, both smoothed; no goal
 Each timing is a median of many calls, the two sides alternating round by round; the load
 average is printed with the table (other work on the machine slows both sides alike only roughly).
 
 Build first (`make bench` does): swift build -c release --product vision-tasks --product vision-tasks-bench
-Usage: python3 tools/bench.py [--quick] [--json] [--sections engine,task,...]   (e.g. --sections far-faces)
+Usage: python3 tools/bench.py [--quick] [--json] [--sections engine,task,...] [--tasks pose-landmarker,...]
+(e.g. --sections far-faces; --tasks pose-landmarker runs only the pose rows of every section)
 """
 import argparse
 import resource
@@ -51,11 +57,11 @@ import mediapipe as mp  # noqa: E402
 from mediapipe.tasks.python import BaseOptions, vision  # noqa: E402
 
 import bench_far_faces
-from bench_common import BENCH, CLI, ROOT, time_calls
+import pose_jitter
+from bench_common import BENCH, CLI, IMAGES, ROOT, sitting_people, time_calls
 
 TOOLS = os.path.join(ROOT, "tools")
 MODELS = os.path.join(ROOT, "models")
-IMAGES = os.path.join(ROOT, "Tests", "Fixtures", "images")
 
 
 def load_compare_engines():
@@ -182,6 +188,9 @@ def make_inputs(tmp):
         for i in range(n):
             grid.paste(hand if i % 2 == 0 else ImageOps.mirror(hand), ((i % columns) * w, (i // columns) * h))
         save(f"hands{n}", grid)
+    # 1 and 2 people: woman_sitting whole, and the woman beside her mirror image.
+    save("people1", Image.open(os.path.join(IMAGES, "woman_sitting.jpg")).convert("RGB"))
+    save("people2", sitting_people()[1])
     # Frames of 480p..2160p: the face crop the frame's height, centred on grey.
     for height in (480, 720, 1080, 2160):
         width = height * 16 // 9
@@ -204,16 +213,27 @@ def make_video(photo, height, frames, path):
 
 # ------------------------------------------------------------------ engine
 
-ENGINE_MODELS = ["face_detector", "face_landmarks_detector", "face_blendshapes", "hand_detector",
-                 "hand_landmarks_detector", "gesture_embedder", "face_detection_full_range_sparse"]
-# Each model's goal for ours/LiteRT: 0.8, but 1.0 for the full-range face detector (issue 26).
-ENGINE_GOALS = {"face_detection_full_range_sparse": 1.0}
+# Each model timed, with the tasks that run it (for --tasks).
+ENGINE_MODELS = {
+    "face_detector": ("face-detector", "face-landmarker"),
+    "face_landmarks_detector": ("face-landmarker",),
+    "face_blendshapes": ("face-landmarker",),
+    "hand_detector": ("hand-landmarker", "gesture-recognizer"),
+    "hand_landmarks_detector": ("hand-landmarker", "gesture-recognizer"),
+    "gesture_embedder": ("gesture-recognizer",),
+    "face_detection_full_range_sparse": ("face-detector", "face-landmarker"),
+    "pose_detector": ("pose-landmarker",),
+    "pose_landmarks_detector": ("pose-landmarker",),
+}
+# Each model's goal for ours/LiteRT: 0.8, but 1.0 for the full-range face detector (issue 26) and the
+# two pose models (issue 37).
+ENGINE_GOALS = {"face_detection_full_range_sparse": 1.0, "pose_detector": 1.0, "pose_landmarks_detector": 1.0}
 SPEEDUP_MODELS = {"face_landmarks_detector", "hand_detector", "hand_landmarks_detector"}
 
 
 def engine(table, args):
     ce = load_compare_engines()
-    for name in ENGINE_MODELS:
+    for name in (m for m, used_by in ENGINE_MODELS.items() if args.tasks & set(used_by)):
         bundle, entry = ce.SOURCES[name]
         data = ce.model_bytes(bundle, entry)
         figures = {}
@@ -236,7 +256,7 @@ def engine(table, args):
 # ------------------------------------------------------------------ tasks
 
 TASKS = {
-    # name: (model, MediaPipe class, options class, count option, still method, video method, faces or hands)
+    # name: (model, MediaPipe class, options class, count option, still method, video method, what it finds)
     "face-detector": ("face_landmarker.task", None, None, None, "detect", "detect_for_video", "faces"),
     "face-landmarker": ("face_landmarker.task", vision.FaceLandmarker, vision.FaceLandmarkerOptions, "num_faces",
                         "detect", "detect_for_video", "faces"),
@@ -244,9 +264,11 @@ TASKS = {
                         "detect", "detect_for_video", "hands"),
     "gesture-recognizer": ("gesture_recognizer.task", vision.GestureRecognizer, vision.GestureRecognizerOptions,
                            "num_hands", "recognize", "recognize_for_video", "hands"),
+    "pose-landmarker": ("pose_landmarker_full.task", vision.PoseLandmarker, vision.PoseLandmarkerOptions, "num_poses",
+                        "detect", "detect_for_video", "people"),
 }
 OUR_COUNT_OPTION = {"face-landmarker": "--num-faces", "hand-landmarker": "--num-hands",
-                    "gesture-recognizer": "--num-hands"}
+                    "gesture-recognizer": "--num-hands", "pose-landmarker": "--num-poses"}
 
 
 def task_model(name):
@@ -267,12 +289,13 @@ def mediapipe_task(name, video, count):
 
 # Where each side's result lists what it found: our CLI's JSON key, MediaPipe's attribute.
 FOUND = {"face-detector": ("detections", "detections"), "face-landmarker": ("faceLandmarks", "face_landmarks"),
-         "hand-landmarker": ("landmarks", "hand_landmarks"), "gesture-recognizer": ("landmarks", "hand_landmarks")}
+         "hand-landmarker": ("landmarks", "hand_landmarks"), "gesture-recognizer": ("landmarks", "hand_landmarks"),
+         "pose-landmarker": ("landmarks", "pose_landmarks")}
 checked = set()
 
 
 def check_found(name, image_path, count):
-    """Stops the run unless both sides find exactly `count` faces or hands in the picture (image mode):
+    """Stops the run unless both sides find exactly `count` faces, hands or people in the picture (image mode):
     a timing of a task that finds nothing measures only its detector."""
     if (name, image_path, count) in checked:
         return
@@ -321,7 +344,7 @@ def ours_call_ms(name, image_path, video, count, threads, runs, warmup):
 
 
 def tasks(table, inputs, args):
-    for name, spec in TASKS.items():
+    for name, spec in ((n, s) for n, s in TASKS.items() if n in args.tasks):
         kind = spec[6]
         for count in (1, 2):
             image = inputs[f"{kind}{count}"]
@@ -346,11 +369,20 @@ def tasks(table, inputs, args):
 
 # ------------------------------------------------------------------ video, folder, cold start
 
+# (what the video shows, its picture, task, how many it holds, heights, annotated too?); the counts
+# are the ones tools/bench_mediapipe_video.py's MediaPipe loop asks for.
+VIDEO_CASES = [("face", "face", "face-landmarker", 1, (720, 1080), True),
+               ("hands", "hands2", "hand-landmarker", 2, (720, 1080), True),
+               ("pose", "people1", "pose-landmarker", 1, (720,), False)]
+
+
 def video(table, inputs, tmp, args):
-    for kind, photo, sub, count in [("face", inputs["face"], "face-landmarker", 1),
-                                    ("hands", inputs["hands2"], "hand-landmarker", 2)]:
-        extra = ["--num-hands", "2"] if kind == "hands" else []
-        for height in (720, 1080):
+    for kind, picture, sub, count, heights, annotated in VIDEO_CASES:
+        if sub not in args.tasks:
+            continue
+        photo = inputs[picture]
+        extra = [OUR_COUNT_OPTION[sub], str(count)]
+        for height in heights:
             path = os.path.join(tmp, f"{kind}{height}.mp4")
             make_video(photo, height, args.frames, path)
             first = os.path.join(tmp, f"{kind}{height}-first.png")
@@ -358,7 +390,7 @@ def video(table, inputs, tmp, args):
                             "-frames:v", "1", first], check=True)
             check_found(sub, first, count)
             model = task_model(sub)
-            for annotate in (False, True):
+            for annotate in (False, True) if annotated else (False,):
                 label = f"{kind} {height}p {'annotated' if annotate else 'JSON'} ({args.frames} frames)"
                 ours_runs, theirs_runs = [], []
                 for _ in range(args.video_rounds):
@@ -446,28 +478,39 @@ import sys, time
 import mediapipe as mp
 from mediapipe.tasks.python import BaseOptions, vision
 wall, cpu = time.perf_counter(), time.process_time()
-task = vision.FaceLandmarker.create_from_options(vision.FaceLandmarkerOptions(
-    base_options=BaseOptions(model_asset_path=sys.argv[1])))
-found = sum(len(task.detect(mp.Image.create_from_file(path)).face_landmarks) for path in sys.argv[2:])
+if sys.argv[1] == "pose-landmarker":
+    task, found_in = vision.PoseLandmarker.create_from_options(vision.PoseLandmarkerOptions(
+        base_options=BaseOptions(model_asset_path=sys.argv[2]))), "pose_landmarks"
+else:
+    task, found_in = vision.FaceLandmarker.create_from_options(vision.FaceLandmarkerOptions(
+        base_options=BaseOptions(model_asset_path=sys.argv[2]))), "face_landmarks"
+found = sum(len(getattr(task.detect(mp.Image.create_from_file(path)), found_in)) for path in sys.argv[3:])
 print(time.perf_counter() - wall, time.process_time() - cpu, found)
 """
 
-PHOTO_SIZES = {"2 MP": (1800, 1200), "12 MP": (4000, 3000)}
+PHOTO_SIZES = {"0.6 MP": (960, 640), "2 MP": (1800, 1200), "12 MP": (4000, 3000)}
+FACE_PHOTOS = ["astronaut.png", "hand_thumb_up.jpg", "two_thumbs_up.jpg", "woman_sitting.jpg"]
+# (task, fixture photos, size, format): the face landmarker on the four fixture photos, the pose
+# landmarker on woman_sitting alone (960x640 is its own size) and scaled to 2 MP.
+PHOTO_CASES = ([("face-landmarker", FACE_PHOTOS, size, ext) for size in ("2 MP", "12 MP") for ext in ("png", "jpg")]
+               + [("pose-landmarker", ["woman_sitting.jpg"], size, "jpg") for size in ("0.6 MP", "2 MP")])
 
 
-def make_photo_folder(tmp, size_name, ext):
-    """100 photos of `size_name` as `ext`: the four fixture photos scaled up with a little noise
-    (a photo's grain, so PNG compresses as photos do), each linked 25 times."""
+def make_photo_folder(tmp, task, photos, size_name, ext):
+    """100 photos of `size_name` as `ext` in a folder of their own: four variants of the fixture
+    `photos` (taken in turn) scaled with a little noise of their own (a photo's grain, so PNG
+    compresses as photos do), each linked 25 times."""
     import numpy as np
-    folder = os.path.join(tmp, f"photos-{size_name.replace(' ', '')}-{ext}")
+    tag = f"{task}-{size_name.replace(' ', '')}-{ext}"
+    folder = os.path.join(tmp, f"photos-{tag}")
     os.makedirs(folder, exist_ok=True)
     rng = np.random.default_rng(28)
     sources = []
-    for i, name in enumerate(["astronaut.png", "hand_thumb_up.jpg", "two_thumbs_up.jpg", "woman_sitting.jpg"]):
+    for i in range(4):
         size = PHOTO_SIZES[size_name]
-        picture = Image.open(os.path.join(IMAGES, name)).convert("RGB").resize(size, Image.LANCZOS)
+        picture = Image.open(os.path.join(IMAGES, photos[i % len(photos)])).convert("RGB").resize(size, Image.LANCZOS)
         pixels = np.asarray(picture).astype(np.int16) + rng.integers(-3, 4, (size[1], size[0], 3))
-        path = os.path.join(tmp, f"source{i}-{size_name.replace(' ', '')}.{ext}")
+        path = os.path.join(tmp, f"source{i}-{tag}.{ext}")
         Image.fromarray(np.clip(pixels, 0, 255).astype(np.uint8)).save(path, **({"quality": 90} if ext == "jpg" else {}))
         sources.append(path)
     files = []
@@ -486,25 +529,34 @@ def run_with_cpu(command, capture=False):
 
 
 def photos(table, tmp, args):
-    model = task_model("face-landmarker")
     script = os.path.join(tmp, "mp_photo_loop.py")
     open(script, "w").write(PHOTO_LOOP_SCRIPT)
-    for size_name in PHOTO_SIZES:
-        for ext in ("png", "jpg"):
-            folder, files = make_photo_folder(tmp, size_name, ext)
-            ours, theirs = [], []
-            for _ in range(args.rounds):
-                ours.append(run_with_cpu([CLI, "face-landmarker", "--model", model, "--no-progress", folder]))
-                wall, peak, out = run_with_rss([sys.executable, script, model] + files, capture=True)
-                loop_wall, loop_cpu, _ = out.split()
-                theirs.append((float(loop_wall), peak, float(loop_cpu)))
-            label = f"folder of 100 {size_name} {ext.upper()} photos, default flags vs MediaPipe's loop"
-            table.add("photos", f"{label}: time", statistics.median(r[0] for r in ours),
-                      statistics.median(r[0] for r in theirs), "s", goal=0.5, reference="MediaPipe")
-            table.add("photos", f"{label}: CPU time", statistics.median(r[2] for r in ours),
-                      statistics.median(r[2] for r in theirs), "s", goal=1.0, reference="MediaPipe")
-            table.add("photos", f"{label}: peak memory", max(r[1] for r in ours), max(r[1] for r in theirs), "MB",
-                      goal=0.5, reference="MediaPipe")
+    for task, fixtures, size_name, ext in PHOTO_CASES:
+        if task not in args.tasks:
+            continue
+        model = task_model(task)
+        folder, files = make_photo_folder(tmp, task, fixtures, size_name, ext)
+        ours, theirs = [], []
+        for _ in range(args.rounds):
+            wall, peak, out, cpu = run_with_cpu([CLI, task, "--model", model, "--no-progress", folder], capture=True)
+            ours.append((wall, peak, cpu))
+            _, peak, out_theirs = run_with_rss([sys.executable, script, task, model] + files, capture=True)
+            loop_wall, loop_cpu, theirs_found = out_theirs.split()
+            theirs.append((float(loop_wall), peak, float(loop_cpu)))
+            if task == "pose-landmarker":
+                # Every photo shows the one person: where either side finds fewer, it times mostly the detector.
+                ours_found = sum(len(json.loads(line)["result"]["landmarks"]) for line in out.splitlines())
+                if ours_found != len(files) or int(theirs_found) != len(files):
+                    sys.exit(f"bench: {task} finds {ours_found} (VisionTasks) and {theirs_found} (MediaPipe) people "
+                             f"in {len(files)} photos of one person")
+        task_label = "" if task == "face-landmarker" else f"{task}: "  # the face rows keep their names
+        label = f"{task_label}folder of 100 {size_name} {ext.upper()} photos, default flags vs MediaPipe's loop"
+        table.add("photos", f"{label}: time", statistics.median(r[0] for r in ours),
+                  statistics.median(r[0] for r in theirs), "s", goal=0.5, reference="MediaPipe")
+        table.add("photos", f"{label}: CPU time", statistics.median(r[2] for r in ours),
+                  statistics.median(r[2] for r in theirs), "s", goal=1.0, reference="MediaPipe")
+        table.add("photos", f"{label}: peak memory", max(r[1] for r in ours), max(r[1] for r in theirs), "MB",
+                  goal=0.5, reference="MediaPipe")
 
 
 def server(table, args):
@@ -522,7 +574,7 @@ def server(table, args):
 # ------------------------------------------------------------------ cost growth
 
 def scale(table, inputs, args):
-    for height in (480, 720, 1080, 2160):
+    for height in (480, 720, 1080, 2160) if "face-landmarker" in args.tasks else ():
         image = inputs[f"frame{height}p"]
         om = statistics.median(ours_call_ms("face-landmarker", image, True, 1, 2, args.runs, args.warmup)[0]
                                for _ in range(args.rounds))
@@ -531,7 +583,7 @@ def scale(table, inputs, args):
         table.add("scale", f"face-landmarker per video frame at {height}p, 2T", om, tm, "ms", goal=0.5,
                   reference="MediaPipe")
     for name, kind in [("face-landmarker", "faces"), ("hand-landmarker", "hands")]:
-        for count in (1, 2, 3, 4):
+        for count in (1, 2, 3, 4) if name in args.tasks else ():
             image = inputs[f"{kind}{count}"]
             om = statistics.median(ours_call_ms(name, image, False, count, 2, args.runs, args.warmup)[0]
                                    for _ in range(args.rounds))
@@ -541,7 +593,11 @@ def scale(table, inputs, args):
                       reference="MediaPipe")
 
 
-SECTIONS = ["engine", "task", "video", "batch", "photos", "server", "scale", "far-faces"]
+SECTIONS = ["engine", "task", "video", "batch", "photos", "server", "scale", "far-faces", "pose-jitter"]
+# The sections whose rows are of these tasks only (the others hold rows of every task and pick them by --tasks).
+SECTION_TASKS = {"batch": {"face-landmarker"}, "server": {"face-landmarker"},
+                 "scale": {"face-landmarker", "hand-landmarker"}, "far-faces": {"face-detector", "face-landmarker"},
+                 "pose-jitter": {"pose-landmarker"}}
 
 
 def main():
@@ -549,6 +605,9 @@ def main():
     p.add_argument("--quick", action="store_true", help="fewer runs and frames (a smoke run, not for figures)")
     p.add_argument("--sections", default=",".join(SECTIONS),
                    help=f"the sections to run, comma-separated (default: all of {','.join(SECTIONS)})")
+    p.add_argument("--tasks", default=",".join(TASKS),
+                   help=f"only the rows of these tasks, comma-separated (default: all of {','.join(TASKS)}); an "
+                        "engine row belongs to every task running its model")
     p.add_argument("--json", action="store_true", help="also print the rows as one JSON object")
     args = p.parse_args()
     args.runs, args.warmup, args.rounds = (10, 2, 1) if args.quick else (100, 10, 3)
@@ -560,6 +619,11 @@ def main():
     unknown = [s for s in sections if s not in SECTIONS]
     if unknown:
         sys.exit(f"bench: unknown section(s) {','.join(unknown)}; the sections are {','.join(SECTIONS)}")
+    args.tasks = set(args.tasks.split(","))
+    unknown = args.tasks - set(TASKS)
+    if unknown:
+        sys.exit(f"bench: unknown task(s) {','.join(sorted(unknown))}; the tasks are {','.join(TASKS)}")
+    sections = [s for s in sections if args.tasks & SECTION_TASKS.get(s, args.tasks)]
     table = Table()
     with tempfile.TemporaryDirectory() as tmp:
         inputs = make_inputs(tmp)
@@ -581,6 +645,8 @@ def main():
             folder = os.path.join(tmp, "far-faces")
             os.mkdir(folder)
             bench_far_faces.far_faces(table, folder, args, mediapipe_call_ms, check_found)
+        if "pose-jitter" in sections:
+            pose_jitter.jitter_rows(table, tmp, args.quick)
     load = os.getloadavg()
     table.print(load)
     if args.json:

@@ -10,6 +10,19 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BENCH = os.path.join(ROOT, ".build", "release", "vision-tasks-bench")
 CLI = os.path.join(ROOT, ".build", "release", "vision-tasks")
+IMAGES = os.path.join(ROOT, "Tests", "Fixtures", "images")
+
+
+def sitting_people():
+    """The fixture woman_sitting.jpg cut to the columns the woman fills (780x640), and that beside its
+    mirror image (1560x640: two people, both found by either side), as PIL RGB images."""
+    from PIL import Image, ImageOps
+    photo = Image.open(os.path.join(IMAGES, "woman_sitting.jpg")).convert("RGB")
+    person = photo.crop((100, 0, 880, photo.height))
+    pair = Image.new("RGB", (2 * person.width, person.height))
+    pair.paste(person, (0, 0))
+    pair.paste(ImageOps.mirror(person), (person.width, 0))
+    return person, pair
 
 
 def parse_arguments(description, runs, warmup, rounds):

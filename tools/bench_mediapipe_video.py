@@ -4,7 +4,7 @@
 not timed (the loop is). Prints one JSON object: {"frames", "loopSeconds", "fps"} (tools/bench.py
 samples the process's memory from outside).
 
-Usage: python3 tools/bench_mediapipe_video.py face-landmarker|hand-landmarker MODEL VIDEO [--annotate OUT.mp4]
+Usage: python3 tools/bench_mediapipe_video.py face-landmarker|hand-landmarker|pose-landmarker MODEL VIDEO [--annotate OUT.mp4]
 (tools/bench.py runs it next to `vision-tasks ... --video`.)
 """
 import argparse
@@ -18,15 +18,21 @@ from mediapipe.tasks.python.vision import drawing_styles, drawing_utils
 
 
 def make_task(name, model):
+    """The task in VIDEO mode with the options `vision-tasks ... --video` gets from bench.py: one face,
+    two hands, one person."""
+    base = BaseOptions(model_asset_path=model)
+    video = vision.RunningMode.VIDEO
     if name == "face-landmarker":
-        return vision.FaceLandmarker.create_from_options(vision.FaceLandmarkerOptions(
-            base_options=BaseOptions(model_asset_path=model), running_mode=vision.RunningMode.VIDEO))
+        return vision.FaceLandmarker.create_from_options(vision.FaceLandmarkerOptions(base_options=base, running_mode=video))
+    if name == "pose-landmarker":
+        return vision.PoseLandmarker.create_from_options(vision.PoseLandmarkerOptions(base_options=base, running_mode=video))
     return vision.HandLandmarker.create_from_options(vision.HandLandmarkerOptions(
-        base_options=BaseOptions(model_asset_path=model), running_mode=vision.RunningMode.VIDEO, num_hands=2))
+        base_options=base, running_mode=video, num_hands=2))
 
 
 def draw(name, frame, result):
-    """The drawing the MediaPipe samples do: face mesh tesselation + contours + irises, or hand skeletons."""
+    """The drawing the MediaPipe samples do: face mesh tesselation + contours + irises, hand skeletons, or
+    pose skeletons."""
     if name == "face-landmarker":
         for face in result.face_landmarks:
             C = vision.FaceLandmarksConnections
@@ -38,6 +44,10 @@ def draw(name, frame, result):
                                          drawing_styles.get_default_face_mesh_iris_connections_style())
             drawing_utils.draw_landmarks(frame, face, C.FACE_LANDMARKS_RIGHT_IRIS, None,
                                          drawing_styles.get_default_face_mesh_iris_connections_style())
+    elif name == "pose-landmarker":
+        for pose in result.pose_landmarks:
+            drawing_utils.draw_landmarks(frame, pose, vision.PoseLandmarksConnections.POSE_LANDMARKS,
+                                         drawing_styles.get_default_pose_landmarks_style())
     else:
         for hand in result.hand_landmarks:
             drawing_utils.draw_landmarks(frame, hand, vision.HandLandmarksConnections.HAND_CONNECTIONS,
@@ -47,7 +57,7 @@ def draw(name, frame, result):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("task", choices=["face-landmarker", "hand-landmarker"])
+    p.add_argument("task", choices=["face-landmarker", "hand-landmarker", "pose-landmarker"])
     p.add_argument("model")
     p.add_argument("video")
     p.add_argument("--annotate")

@@ -11,7 +11,7 @@ struct VisionTasksBench: ParsableCommand {
         commandName: "vision-tasks-bench",
         abstract: "Time VisionTasks end to end (decoded image in, result out).",
         subcommands: [FaceDetectorBench.self, FaceLandmarkerBench.self, HandTaskBench<HandLandmarker>.self,
-                      HandTaskBench<GestureRecognizer>.self])
+                      HandTaskBench<GestureRecognizer>.self, PoseLandmarkerBench.self])
 }
 
 /// Options every task benchmark shares.
