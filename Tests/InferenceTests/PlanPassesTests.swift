@@ -100,6 +100,37 @@ import VisionErrors
         }
     }
 
+    /// A zero PAD of rows and columns read by a VALID depthwise or plain convolution is folded into it
+    /// (one node, explicit paddings): the same numbers as the convolution with SAME padding, which pads
+    /// the same rows and columns. A PAD of the channels stays a PAD.
+    @Test func fuseFoldsASpatialPadIntoTheConvolutionReadingIt() throws {
+        let pixels: [Float] = (0..<50).map { Float(($0 * 7) % 11) - 5 }, filter: [Float] = (0..<18).map { Float($0 % 5) - 2 }
+        func model(padded: Bool, depthwise: Bool) throws -> (nodes: Int, output: [Float]) {
+            var g = GraphBuilder()
+            var x = g.input([1, 5, 5, 2])
+            if padded { x = g.node(PadOperator(), [x, g.ints([0, 0, 1, 1, 1, 1, 0, 0], shape: [4, 2])], [[1, 7, 7, 2]], output: false)[0] }
+            let options = ConvolutionOptions(padding: padded ? .valid : .same, strideH: 1, strideW: 1, activation: .none)
+            let op: any GraphOperation = depthwise ? DepthwiseConv2DOperator(options: options) : Conv2DOperator(options: options)
+            let w = g.constant(.float32(depthwise ? filter : Array(filter.prefix(18))), shape: depthwise ? [1, 3, 3, 2] : [1, 3, 3, 2])
+            g.node(op, [x, w, -1], [[1, 5, 5, depthwise ? 2 : 1]])
+            var graph = g.graph
+            try PlanPasses.fold(&graph)
+            return (try PlanPasses.fuse(&graph).count, try g.run([pixels])[0])
+        }
+        for depthwise in [true, false] {
+            let fused = try model(padded: true, depthwise: depthwise), same = try model(padded: false, depthwise: depthwise)
+            #expect(fused.nodes == 1 && fused.output == same.output, "depthwise \(depthwise)")
+        }
+        var g = GraphBuilder()
+        let x = g.input([1, 2, 2, 2])
+        let padded = g.node(PadOperator(), [x, g.ints([0, 0, 0, 0, 0, 0, 0, 2], shape: [4, 2])], [[1, 2, 2, 4]], output: false)[0]
+        g.node(DepthwiseConv2DOperator(options: ConvolutionOptions(padding: .valid, strideH: 1, strideW: 1, activation: .none)),
+               [padded, g.constant(.float32([Float](repeating: 1, count: 4)), shape: [1, 1, 1, 4]), -1], [[1, 2, 2, 4]])
+        var graph = g.graph
+        try PlanPasses.fold(&graph)
+        #expect(try PlanPasses.fuse(&graph).count == 2)
+    }
+
     @Test func fuseStacksFullyConnectedNodesSharingWeights() throws {
         // a = FC(x1) and c = FC(x2) share W and are independent: stacked, at c's place. b = FC(a) shares W
         // but reads a, and e = FC(x2) with a RELU differs in options: both stay alone. d reads a and sat

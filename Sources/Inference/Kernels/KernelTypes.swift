@@ -70,6 +70,9 @@ package enum WindowPadding: Sendable, Equatable {
     case same
     /// No padding: output = ceil((input - effectiveKernel + 1) / stride).
     case valid
+    /// These zero rows and columns around the input, then VALID (a PAD folded into the window
+    /// operation that reads it).
+    case explicit(top: Int, bottom: Int, left: Int, right: Int)
 }
 
 /// Shapes and parameters of a 2-D window operation on NHWC tensors (convolution, depthwise
@@ -129,11 +132,11 @@ package struct Conv2DGeometry: Sendable, Equatable {
         self.padLeft = padLeft
     }
 
-    /// A geometry whose output size and padding follow TFLite's SAME/VALID rules.
+    /// A geometry whose output size and padding follow TFLite's SAME/VALID rules (or explicit paddings).
     package init(batch: Int = 1, inputHeight: Int, inputWidth: Int, inputChannels: Int, outputChannels: Int,
                  kernelHeight: Int, kernelWidth: Int, strideHeight: Int = 1, strideWidth: Int = 1,
                  dilationHeight: Int = 1, dilationWidth: Int = 1, padding: WindowPadding) {
-        func axis(_ size: Int, _ k: Int, _ stride: Int, _ dilation: Int) -> (out: Int, pad: Int) {
+        func axis(_ size: Int, _ k: Int, _ stride: Int, _ dilation: Int, _ explicit: (Int, Int)) -> (out: Int, pad: Int) {
             let effective = (k - 1) * dilation + 1
             guard stride > 0 else { return (0, 0) }
             switch padding {
@@ -142,10 +145,15 @@ package struct Conv2DGeometry: Sendable, Equatable {
                 return (out, Swift.max((out - 1) * stride + effective - size, 0) / 2)
             case .valid:
                 return (Swift.max((size - effective + stride) / stride, 0), 0)
+            case .explicit:
+                let padded = size + explicit.0 + explicit.1
+                return (Swift.max((padded - effective + stride) / stride, 0), explicit.0)
             }
         }
-        let y = axis(inputHeight, kernelHeight, strideHeight, dilationHeight)
-        let x = axis(inputWidth, kernelWidth, strideWidth, dilationWidth)
+        var (rows, columns) = ((0, 0), (0, 0))
+        if case .explicit(let top, let bottom, let left, let right) = padding { (rows, columns) = ((top, bottom), (left, right)) }
+        let y = axis(inputHeight, kernelHeight, strideHeight, dilationHeight, rows)
+        let x = axis(inputWidth, kernelWidth, strideWidth, dilationWidth, columns)
         self.init(batch: batch, inputHeight: inputHeight, inputWidth: inputWidth, inputChannels: inputChannels,
                   outputHeight: y.out, outputWidth: x.out, outputChannels: outputChannels,
                   kernelHeight: kernelHeight, kernelWidth: kernelWidth, strideHeight: strideHeight,
