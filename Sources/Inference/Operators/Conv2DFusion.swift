@@ -5,20 +5,11 @@
 // blocks), the convolution reads the unpadded tensor and adds zero past its channels.
 
 extension Conv2DOperator {
-    /// Residual ADD, then PRELU, then a channel PAD on the residual's path, each folded into a CONV_2D.
-    static let rewrites: [GraphRewrite] = [.pair(fuseSpatialPadInput), .pair(fuseResidualAdd), .pair(fusePReLU), .pair(fuseChannelPad)]
-
-    /// PAD of the rows and columns → a VALID CONV_2D reading it (`fuseSpatialPad`).
-    @Sendable private static func fuseSpatialPadInput(_ graph: Graph, _ producer: GraphNode, _ consumer: GraphNode) -> GraphNode? {
-        guard let conv = consumer.operation as? Conv2DOperator, consumer.inputs.count > 1,
-              case let filter = graph.tensors[consumer.inputs[Slot.filter.rawValue]].shape, filter.count == 4,
-              let (inputs, options) = fuseSpatialPad(graph, producer, consumer, options: conv.options,
-                                                     kernel: (filter[1], filter[2])) else { return nil }
-        var node = consumer
-        node.operation = Conv2DOperator(options: options)
-        node.inputs = inputs
-        return node
-    }
+    /// A PAD of the rows and columns before it (`fuseSpatialPad`), then residual ADD, PRELU and channel PAD.
+    static let rewrites: [GraphRewrite] = [
+        spatialPadRewrite(options: { ($0 as? Conv2DOperator)?.options }, rebuild: { Conv2DOperator(options: $0) }),
+        .pair(fuseResidualAdd), .pair(fusePReLU), .pair(fuseChannelPad),
+    ]
 
     /// `inputs` extended with absent slots up to (not including) `slot`, then `tensor` at `slot`.
     private static func inputs(_ inputs: [Int], setting slot: Slot, to tensor: Int) -> [Int] {

@@ -41,14 +41,7 @@ struct DepthwiseConv2DOperator: GraphOperation, Equatable {
     }
 
     /// A PAD of the rows and columns before it is read with explicit paddings (`fuseSpatialPad`).
-    static let rewrites: [GraphRewrite] = [.pair { graph, producer, consumer in
-        guard let depthwise = consumer.operation as? DepthwiseConv2DOperator, consumer.inputs.count > 1,
-              case let filter = graph.tensors[consumer.inputs[1]].shape, filter.count == 4,
-              let (inputs, options) = fuseSpatialPad(graph, producer, consumer, options: depthwise.options,
-                                                     kernel: (filter[1], filter[2])) else { return nil }
-        var node = consumer
-        node.operation = DepthwiseConv2DOperator(options: options)
-        node.inputs = inputs
-        return node
-    }]
+    static let rewrites: [GraphRewrite] = [
+        spatialPadRewrite(options: { ($0 as? DepthwiseConv2DOperator)?.options }, rebuild: { DepthwiseConv2DOperator(options: $0) }),
+    ]
 }

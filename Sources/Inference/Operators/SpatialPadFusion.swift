@@ -3,8 +3,24 @@
 // unpadded tensor with those paddings as its own, so the padded copy is neither written nor read.
 // Taps in the padding add zero, as the padded zeros did.
 
-/// The rewrite rule `Conv2DOperator` and `DepthwiseConv2DOperator` share: `options` of the consumer's
-/// operation, given back with the paddings made explicit, or nil when the pair does not qualify.
+/// The rewrite `Conv2DOperator` and `DepthwiseConv2DOperator` share: `options` reads a consumer's
+/// convolution options (nil: another operation), `rebuild` makes the operation with new ones.
+func spatialPadRewrite(options: @escaping @Sendable (any GraphOperation) -> ConvolutionOptions?,
+                       rebuild: @escaping @Sendable (ConvolutionOptions) -> any GraphOperation) -> GraphRewrite {
+    .pair { graph, producer, consumer in
+        guard let current = options(consumer.operation), consumer.inputs.count > 1,
+              case let filter = graph.tensors[consumer.inputs[1]].shape, filter.count == 4,
+              let (inputs, fused) = fuseSpatialPad(graph, producer, consumer, options: current, kernel: (filter[1], filter[2]))
+        else { return nil }
+        var node = consumer
+        node.operation = rebuild(fused)
+        node.inputs = inputs
+        return node
+    }
+}
+
+/// The pair's fused inputs and `options` with the PAD's paddings made explicit, or nil when the pair
+/// does not qualify.
 func fuseSpatialPad(_ graph: Graph, _ producer: GraphNode, _ consumer: GraphNode, options: ConvolutionOptions,
                     kernel: (height: Int, width: Int)?) -> (inputs: [Int], options: ConvolutionOptions)? {
     guard producer.operation is PadOperator, producer.inputs.count == 2, options.padding == .valid,
