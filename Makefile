@@ -15,7 +15,8 @@ build: setup
 release: setup
 	$(SWIFT) build -c release
 
-# First the NEON kernels, cross-compiled for aarch64 and run under qemu against the portable path.
+# First the NEON kernels, cross-compiled for aarch64 and run under qemu against the portable path, and
+# the test of tools/arm64_root.sh (a scratch root of host binaries: does the root see models/?).
 # The run fails on any skipped test or parameterised test without cases (tools/check_test_run.py),
 # and tools/check_skip_check.sh proves that check fails on a corrupted reference file.
 # Then the browser test (chromium + Selenium) and the 60-second loopback load test of
@@ -25,6 +26,7 @@ LOAD_SECONDS ?= 60
 
 test: setup models
 	bash tools/test_neon_kernels.sh
+	bash tools/test_arm64_root.sh
 	$(SWIFT) build --build-tests
 	python3 tools/check_test_run.py -- $(SWIFT) test --skip-build
 	SWIFT=$(SWIFT) bash tools/check_skip_check.sh

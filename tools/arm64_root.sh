@@ -5,7 +5,12 @@
 # read-only at the same path, with the host's git URL rewrite copied into the root.
 #   tools/arm64_root.sh create        make the root if it is missing (about 10 minutes)
 #   tools/arm64_root.sh run 'CMD'     run the shell command CMD in the root, in a copy of the package (/src)
+#   tools/arm64_root.sh packages      print the Debian packages the root gets (what its ready-marker holds)
 # ARM64_ROOT (default .build-arm64/root, kept out of git) names the root's folder.
+# ARM64_SKIP_HOST_SETUP=1 installs nothing on the host and registers no binfmt handler (for the script's
+# own test, tools/test_arm64_root.sh, whose scratch root of host binaries needs no emulation).
+# The package's models/ (a folder, or a link to one) is mounted read-only at its real path in the root
+# and /src/models links to it; with no models/, the root has no /src/models (`make models` fetches them).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=${ARM64_ROOT:-$PWD/.build-arm64/root}
@@ -45,13 +50,22 @@ mounts() {
         done
     fi
     git config --file "$ROOT/root/.gitconfig" safe.directory '*'
-    # models/, read-only at the same path (a link to a folder outside the package stays one).
+    # models/, read-only at its real path, and /src/models a link to it: sync_sources copies no file git
+    # ignores, so a plain models/ folder would otherwise be missing there, as a link to it would be.
+    mkdir -p "$ROOT/src"
+    if [ -e "$ROOT/src/models" ] && [ ! -L "$ROOT/src/models" ]; then
+        echo "arm64: $ROOT/src/models is not a link; remove it and run again" >&2
+        exit 1
+    fi
     if [ -d models/ ]; then
         local target
         target=$(readlink -f models)
         mkdir -p "$ROOT$target"
         mountpoint -q "$ROOT$target" || { mount --bind "$target" "$ROOT$target" && mount -o remount,bind,ro "$ROOT$target"; }
-        [ "$target" = "$PWD/models" ] || ln -sfn "$target" "$ROOT/src/models"
+        ln -sfn "$target" "$ROOT/src/models"
+    else
+        rm -f "$ROOT/src/models"
+        echo "arm64: the package has no models/ (make models fetches them): the root has none" >&2
     fi
 }
 
@@ -70,7 +84,7 @@ sync_sources() {
 }
 
 create() {
-    host_tools
+    [ "${ARM64_SKIP_HOST_SETUP:-0}" = 1 ] || host_tools
     # The marker holds the package list installed: a root made with an older list gets the new packages.
     if [ "$(cat "$ROOT/.visiontasks-root-ready" 2>/dev/null)" = "$PACKAGES" ]; then return; fi
     local start=$SECONDS
@@ -91,8 +105,9 @@ create() {
 
 case "${1:-}" in
     create) create ;;
+    packages) echo "$PACKAGES" ;;
     run) shift; create; sync_sources; mounts
          chroot "$ROOT" /usr/bin/env -i HOME=/root PATH=/usr/local/bin:/usr/bin:/bin LANG=C.UTF-8 \
              /bin/bash -c "cd /src && $*" ;;
-    *) echo "usage: tools/arm64_root.sh create | run CMD..." >&2; exit 2 ;;
+    *) echo "usage: tools/arm64_root.sh create | run CMD... | packages" >&2; exit 2 ;;
 esac

@@ -1,16 +1,22 @@
 // The NEON kernels of CKernels against its portable path on random data, case by case: CONV_2D
 // (direct, windowed and gathered rows; 8- and 16-wide panels, partial columns; residual, fewer
 // residual channels, PReLU, clamps), FULLY_CONNECTED, DEPTHWISE_CONV_2D (multiplier 1 and 2,
-// strides, dilation, padding), MAX_POOL_2D, PRELU and ADD. Built for aarch64 and run under
-// qemu-aarch64 by tools/test_neon_kernels.sh (CI); on another CPU it checks that VT_ISA_NEON runs
-// the portable path. GEMM and depthwise results may differ in rounding (tolerance 1e-5 of the
-// largest magnitude); pooling and elementwise results must be bit for bit the same.
+// strides, dilation, padding), MAX_POOL_2D, PRELU and ADD; and CImageCodecs' vector kernels against
+// their portable C: the bilinear warp's rows (RGB, BGR, xRGB, gray; replicated and zero borders;
+// positions inside, across the edges and far outside), RGB and xRGB to I420, RGB(X) to xRGB words.
+// Built for aarch64 and run under qemu-aarch64 by tools/test_neon_kernels.sh (CI); on another CPU it
+// checks that VT_ISA_NEON runs the portable path. GEMM and depthwise results may differ in rounding
+// (tolerance 1e-5 of the largest magnitude); pooling, elementwise and every image result must be bit
+// for bit the same. Pictures end at a page no access is allowed to, so a load past one faults.
 #include "ckernels.h"
+#include "image_codecs.h"
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 static uint64_t rng = 0x9E3779B97F4A7C15u;
 static float rnd(void) { // uniform in [-1, 1)
@@ -135,6 +141,90 @@ static void eltwise_case(size_t pixels, size_t channels) {
     free(x); free(y); free(alpha); free(a); free(b);
 }
 
+/// `size` random bytes ending where a page no access is allowed to begins (the mapping is left mapped).
+static uint8_t *guarded_bytes(size_t size) {
+    const size_t page = (size_t)sysconf(_SC_PAGESIZE), span = (size + page - 1) / page * page;
+    uint8_t *base = mmap(NULL, span + page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (base == MAP_FAILED || mprotect(base + span, page, PROT_NONE) != 0) { fprintf(stderr, "mmap failed\n"); exit(2); }
+    uint8_t *p = base + span - size;
+    for (size_t i = 0; i < size; i++) p[i] = (uint8_t)((rnd() + 1.0f) * 128.0f);
+    return p;
+}
+
+/// Compares n bytes exactly.
+static void check_bytes(const char *what, const void *vector, const void *portable, size_t n, int status) {
+    if (status != 0) { printf("FAIL %s: no vector kernel on this CPU\n", what); failed++; return; }
+    const uint8_t *a = vector, *b = portable;
+    for (size_t i = 0; i < n; i++) {
+        if (a[i] != b[i]) {
+            printf("FAIL %s: byte %zu of %zu: vector %d portable %d\n", what, i, n, a[i], b[i]);
+            failed++;
+            return;
+        }
+    }
+    passed++;
+}
+
+/// One warp row of `count` pixels at random positions within `spread` times the picture (in 1/32
+/// pixel, from two pixels before it), with and without a next row to prefetch.
+static void warp_case(int width, int height, int bpp, int red, int green, int blue, int zero_border, int count,
+                      int spread) {
+    const uint8_t *pixels = guarded_bytes((size_t)width * height * bpp);
+    const ic_warp_source source = {pixels, width, height, bpp, red, green, blue, zero_border};
+    int32_t *coordinates = malloc(sizeof(int32_t) * 2 * (size_t)count), *next = malloc(sizeof(int32_t) * 2 * (size_t)count);
+    float *a = malloc(sizeof(float) * 3 * (size_t)count), *b = malloc(sizeof(float) * 3 * (size_t)count);
+    if (!coordinates || !next || !a || !b) { fprintf(stderr, "out of memory\n"); exit(2); }
+    for (int i = 0; i < count; i++) {
+        coordinates[2 * i] = (int32_t)(-64 + (rnd() + 1.0f) * 0.5f * (32.0f * width * spread + 64));
+        coordinates[2 * i + 1] = (int32_t)(-64 + (rnd() + 1.0f) * 0.5f * (32.0f * height * spread + 64));
+        next[2 * i] = (int32_t)(rnd() * 3200.0f + 16.0f * width);
+        next[2 * i + 1] = (int32_t)(rnd() * 3200.0f + 16.0f * height);
+    }
+    if (count > 2) coordinates[2 * count - 2] = 32 * (width - 2) + 31, coordinates[2 * count - 1] = 32 * (height - 2) + 31;
+    const float low = -1.0f + 0.37f * rnd(), scale = 0.0078f + 0.003f * rnd();
+    for (int with_next = 0; with_next < 2; with_next++) {
+        const int status = ic_warp_row_kernel(&source, coordinates, with_next ? next : NULL, count, a, low, scale,
+                                              IC_KERNEL_VECTOR);
+        ic_warp_row_kernel(&source, coordinates, NULL, count, b, low, scale, IC_KERNEL_PORTABLE);
+        char what[128];
+        snprintf(what, sizeof what, "warp %dx%dx%d (%d,%d,%d) zero border %d, %d pixels, spread %d, next %d", width,
+                 height, bpp, red, green, blue, zero_border, count, spread, with_next);
+        check_bytes(what, a, b, sizeof(float) * 3 * (size_t)count, status);
+    }
+    free(coordinates); free(next); free(a); free(b);
+}
+
+/// RGB (3) or xRGB words (4) to I420, rows `pad` bytes longer than the pixels.
+static void i420_case(int width, int height, int bpp, int pad) {
+    const size_t stride = (size_t)width * bpp + pad;
+    const uint8_t *src = guarded_bytes(stride * (height - 1) + (size_t)width * bpp);
+    const int w2 = (width + 1) & ~1, h2 = (height + 1) & ~1;
+    const size_t n = (size_t)w2 * h2 + 2 * (size_t)(w2 / 2) * (h2 / 2);
+    uint8_t *a = malloc(n), *b = malloc(n);
+    if (!a || !b) { fprintf(stderr, "out of memory\n"); exit(2); }
+    const int layout = bpp == 3 ? IC_LAYOUT_RGB : IC_LAYOUT_BGRX;
+    const int status = ic_pack_i420_kernel(src, stride, width, height, layout, a, IC_KERNEL_VECTOR);
+    ic_pack_i420_kernel(src, stride, width, height, layout, b, IC_KERNEL_PORTABLE);
+    char what[96];
+    snprintf(what, sizeof what, "i420 %dx%d from %s, pad %d", width, height, bpp == 3 ? "RGB" : "xRGB", pad);
+    check_bytes(what, a, b, n, status);
+    free(a); free(b);
+}
+
+/// RGB(X) to xRGB words, rows `pad` bytes longer than the pixels.
+static void xrgb_case(int width, int height, int channels, int pad) {
+    const size_t stride = (size_t)width * channels + pad, n = (size_t)4 * width * height;
+    const uint8_t *src = guarded_bytes(stride * (height - 1) + (size_t)width * channels);
+    uint8_t *a = malloc(n), *b = malloc(n);
+    if (!a || !b) { fprintf(stderr, "out of memory\n"); exit(2); }
+    const int status = ic_expand_xrgb_kernel(src, stride, channels, a, (size_t)4 * width, width, height, IC_KERNEL_VECTOR);
+    ic_expand_xrgb_kernel(src, stride, channels, b, (size_t)4 * width, width, height, IC_KERNEL_PORTABLE);
+    char what[96];
+    snprintf(what, sizeof what, "xrgb %dx%d from %d channels, pad %d", width, height, channels, pad);
+    check_bytes(what, a, b, n, status);
+    free(a); free(b);
+}
+
 int main(void) {
     printf("neon kernels: vt_cpu_has_neon() = %d\n", vt_cpu_has_neon());
     const int outs[] = {1, 3, 8, 13, 16, 24, 40};
@@ -168,6 +258,24 @@ int main(void) {
     }
     const size_t pcs[][2] = {{1, 1}, {33, 3}, {10, 16}, {7, 300}, {4, 1000}};
     for (size_t i = 0; i < sizeof pcs / sizeof *pcs; i++) eltwise_case(pcs[i][0], pcs[i][1]);
+    // (width, height, bytes per pixel, red, green, blue): RGB, BGR, xRGB words, gray, tiny and large pictures.
+    const int layouts[][6] = {{37, 29, 3, 0, 1, 2}, {64, 48, 3, 2, 1, 0}, {40, 33, 4, 2, 1, 0}, {31, 20, 1, 0, 0, 0},
+                              {1, 1, 3, 0, 1, 2}, {2, 3, 4, 0, 1, 2}, {9, 4, 3, 0, 1, 2}, {640, 480, 3, 0, 1, 2}};
+    const int counts[] = {1, 3, 4, 7, 64, 193};
+    for (size_t i = 0; i < sizeof layouts / sizeof *layouts; i++)
+        for (int zero_border = 0; zero_border < 2; zero_border++)
+            for (size_t k = 0; k < sizeof counts / sizeof *counts; k++) {
+                const int *l = layouts[i];
+                warp_case(l[0], l[1], l[2], l[3], l[4], l[5], zero_border, counts[k], 1);
+                if (k % 2) warp_case(l[0], l[1], l[2], l[3], l[4], l[5], zero_border, counts[k], 4);
+            }
+    const int sizes[][2] = {{1, 1}, {2, 2}, {15, 3}, {16, 2}, {17, 5}, {31, 7}, {32, 4}, {33, 9}, {100, 11}};
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
+        for (int bpp = 3; bpp <= 4; bpp++) {
+            i420_case(sizes[i][0], sizes[i][1], bpp, 0);
+            xrgb_case(sizes[i][0], sizes[i][1], bpp, 0);
+            if (i % 3 == 2) i420_case(sizes[i][0], sizes[i][1], bpp, 5), xrgb_case(sizes[i][0], sizes[i][1], bpp, 3);
+        }
     printf("neon kernels: %d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }

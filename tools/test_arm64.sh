@@ -27,6 +27,8 @@ step() {
 }
 step "the root" bash tools/arm64_root.sh create
 echo "arm64: uname -m in the root: $(root 'uname -m')"
+root '[ -f /src/models/face_landmarker.task ]' \
+    || { echo "arm64: the root sees no /src/models/face_landmarker.task (make models fetches the models)" >&2; exit 1; }
 root 'swift --version 2>&1 | head -1'
 # SwiftPM 6.2.3 sometimes fails to resolve even this graph on its first try (a manifest cache race):
 # resolve up to 3 times before building.

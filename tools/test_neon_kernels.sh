@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The NEON kernels of CKernels against the portable path (tools/neon_kernels_test.c), cross-compiled
+# The NEON kernels of CKernels, and CImageCodecs' warp and pixel conversions, against the portable path
+# (tools/neon_kernels_test.c), cross-compiled
 # for aarch64 with Debian's gcc-aarch64-linux-gnu and run under qemu-aarch64 (qemu-user-static),
 # at -O0 (as a debug build compiles them) and -O2 (release); then the JPEG decoder's NEON colour row
 # against stb_image's own row (tools/jpeg_color_test.c). A few seconds; `make test` runs it.
@@ -11,8 +12,10 @@ mkdir -p "$out"
 qemu=$(command -v qemu-aarch64-static || command -v qemu-aarch64 || true)
 [ -n "$qemu" ] || { echo "neon kernels: qemu-aarch64 is missing (make setup installs qemu-user-static)" >&2; exit 1; }
 for opt in -O0 -O2; do
-    aarch64-linux-gnu-gcc "$opt" -std=gnu11 -Wall -Werror -Wno-unknown-pragmas -ISources/CKernels/include \
-        tools/neon_kernels_test.c Sources/CKernels/*.c -lm -lpthread -o "$out/test$opt"
+    # -ffp-contract=off: gcc ignores bilinear_warp.c's FP_CONTRACT pragma (clang, which SwiftPM uses, honours it).
+    aarch64-linux-gnu-gcc "$opt" -std=gnu11 -Wall -Werror -Wno-unknown-pragmas -ffp-contract=off \
+        -ISources/CKernels/include -ISources/CImageCodecs/include tools/neon_kernels_test.c Sources/CKernels/*.c \
+        Sources/CImageCodecs/bilinear_warp.c Sources/CImageCodecs/pixel_convert.c -lm -lpthread -o "$out/test$opt"
     echo "neon kernels ($opt):"
     "$qemu" -L /usr/aarch64-linux-gnu "$out/test$opt"
     aarch64-linux-gnu-gcc "$opt" -std=gnu11 -Wall -Werror -Wno-unknown-pragmas -ISources/CImageCodecs/include \

@@ -2,10 +2,12 @@
 // sampling, with a software prefetch (a rotated crop walks the source diagonally, so the hardware
 // prefetcher does not see the rows it reads next: the caller passes the next row's positions)
 // and, with AVX2, eight tensor pixels at a time by gathers (the one-pixel path remains for the picture's last bytes, gray pictures and CPUs
-// without AVX2); and the source coordinates, vectorised. The integer arithmetic and the border
+// without AVX2), with NEON four at a time by table lookups (blocks wholly inside the picture); and the
+// source coordinates, vectorised. The integer arithmetic and the border
 // rules are the same on every path, bit for bit, and a level l becomes fmaf(l, scale, low) on
 // every path (one rounding, as Swift's addingProduct).
 #include "image_codecs.h"
+#include "cpu_features.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -222,20 +224,122 @@ __attribute__((target("avx2,fma"))) static void warp_row_avx2(const ic_warp_sour
 }
 #endif
 
+#if IC_NEON
+// Four tensor pixels from `x` whose four neighbours all lie inside the picture, with the portable
+// integer arithmetic: each pixel's two neighbours on a line are one 8-byte load (so 1 to 4 bytes a
+// pixel), the four pixels' top and bottom loads two 32-byte tables, and `index[c]` picks channel c's
+// left and right neighbours of the four pixels from a table. Returns 0, writing nothing, when a pixel
+// is not inside or a load would pass the picture's last byte, for the caller to do one at a time.
+static int warp_block4_neon(const ic_warp_source *s, const int32_t *coordinates, int x, const uint8x8_t index[3],
+                            float *out, float32x4_t low, float32x4_t scale) {
+    const uint32_t stride = (uint32_t)s->width * (uint32_t)s->bytes_per_pixel;
+    const int32x4x2_t position = vld2q_s32(coordinates + 2 * x);
+    const uint32x4_t ix = vreinterpretq_u32_s32(vshrq_n_s32(position.val[0], 5));
+    const uint32x4_t iy = vreinterpretq_u32_s32(vshrq_n_s32(position.val[1], 5));
+    // 0 <= ix < width - 1 and 0 <= iy < height - 1 in one unsigned comparison each.
+    const uint32x4_t inside = vandq_u32(vcltq_u32(ix, vdupq_n_u32((uint32_t)s->width - 1)),
+                                        vcltq_u32(iy, vdupq_n_u32((uint32_t)s->height - 1)));
+    if (vminvq_u32(inside) == 0) return 0;
+    const uint32x4_t top = vmlaq_n_u32(vmulq_n_u32(ix, (uint32_t)s->bytes_per_pixel), iy, stride);
+    if (vmaxvq_u32(top) + stride + 8 > stride * (uint32_t)s->height) return 0;
+    uint32_t offsets[4];
+    vst1q_u32(offsets, top);
+    const uint8_t *p = s->pixels;
+    const uint8x16x2_t above = {{vcombine_u8(vld1_u8(p + offsets[0]), vld1_u8(p + offsets[1])),
+                                 vcombine_u8(vld1_u8(p + offsets[2]), vld1_u8(p + offsets[3]))}};
+    p += stride;
+    const uint8x16x2_t below = {{vcombine_u8(vld1_u8(p + offsets[0]), vld1_u8(p + offsets[1])),
+                                 vcombine_u8(vld1_u8(p + offsets[2]), vld1_u8(p + offsets[3]))}};
+    // The weights over 32 (at most 32 * 32): (left, right) of the four pixels, above and below.
+    const uint32x4_t thirty_two = vdupq_n_u32(32);
+    const uint32x4_t fx = vandq_u32(vreinterpretq_u32_s32(position.val[0]), vdupq_n_u32(31)), gx = vsubq_u32(thirty_two, fx);
+    const uint32x4_t fy = vandq_u32(vreinterpretq_u32_s32(position.val[1]), vdupq_n_u32(31)), gy = vsubq_u32(thirty_two, fy);
+    const uint16x8_t w_above = vcombine_u16(vmovn_u32(vmulq_u32(gx, gy)), vmovn_u32(vmulq_u32(fx, gy)));
+    const uint16x8_t w_below = vcombine_u16(vmovn_u32(vmulq_u32(gx, fy)), vmovn_u32(vmulq_u32(fx, fy)));
+    float32x4x3_t rgb;
+    for (int c = 0; c < 3; c++) {
+        const uint16x8_t a = vmovl_u8(vqtbl2_u8(above, index[c])), b = vmovl_u8(vqtbl2_u8(below, index[c]));
+        uint32x4_t sum = vmull_u16(vget_low_u16(a), vget_low_u16(w_above));
+        sum = vmlal_high_u16(sum, a, w_above);
+        sum = vmlal_u16(sum, vget_low_u16(b), vget_low_u16(w_below));
+        sum = vmlal_high_u16(sum, b, w_below);
+        // (32 sum + 2^14) >> 15 = (sum + 2^9) >> 10: the portable level, already within 0...255.
+        rgb.val[c] = vfmaq_f32(low, vcvtq_f32_u32(vrshrq_n_u32(sum, 10)), scale);
+    }
+    vst3q_f32(out + 3 * x, rgb);
+    return 1;
+}
+
+// A row four pixels at a time, one at a time where a block cannot be (and for the last few), prefetching
+// as warp_pixels does (two of the four positions: four tensor pixels lie within a few source pixels).
+static void warp_row_neon(const ic_warp_source *s, const int32_t *coordinates, const int32_t *next, int count,
+                          float *out, float low, float scale) {
+    const int bpp = s->bytes_per_pixel, channel_offsets[3] = {s->red, s->green, s->blue};
+    const size_t stride = (size_t)s->width * bpp;
+    uint8x8_t index[3];
+    for (int c = 0; c < 3; c++) {
+        uint8_t lanes[8];
+        for (int k = 0; k < 4; k++) {
+            lanes[k] = (uint8_t)(8 * k + channel_offsets[c]);
+            lanes[4 + k] = (uint8_t)(8 * k + bpp + channel_offsets[c]);
+        }
+        index[c] = vld1_u8(lanes);
+    }
+    const float32x4_t vlow = vdupq_n_f32(low), vscale = vdupq_n_f32(scale);
+    int x = 0;
+    for (; x + 4 <= count; x += 4) {
+        if (next) {
+            prefetch_pixel(s, next, x, stride);
+            prefetch_pixel(s, next, x + 3, stride);
+        } else if (x + PREFETCH_AHEAD + 4 <= count) {
+            prefetch_pixel(s, coordinates, x + PREFETCH_AHEAD, stride);
+            prefetch_pixel(s, coordinates, x + PREFETCH_AHEAD + 3, stride);
+        }
+        if (!warp_block4_neon(s, coordinates, x, index, out, vlow, vscale))
+            warp_pixels(s, coordinates, NULL, x, x + 4, count, out, low, scale);
+    }
+    warp_pixels(s, coordinates, next, x, count, count, out, low, scale);
+}
+#endif
+
+int ic_warp_row_kernel(const ic_warp_source *s, const int32_t *coordinates, const int32_t *next, int count, float *out,
+                       float low, float scale, int kernel) {
+    if (kernel == IC_KERNEL_PORTABLE) {
+        warp_pixels(s, coordinates, next, 0, count, count, out, low, scale);
+        return 0;
+    }
+    if (kernel != IC_KERNEL_VECTOR) return -1;
+    // The vector paths read at 32-bit offsets: pictures under 2 GiB. Sides up to 32767 keep every
+    // coordinate within OpenCV's 16-bit range, which the one-pixel path clamps to.
+    const int fits = s->width > 0 && s->height > 0 && s->width <= 32767 && s->height <= 32767 &&
+                     (int64_t)s->width * s->bytes_per_pixel * s->height < INT32_MAX - 8;
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_cpu_init();
+    if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma")) return -1;
+    // The gathers read four bytes per neighbour: RGB(X) pictures.
+    if (fits && s->bytes_per_pixel >= 3) warp_row_avx2(s, coordinates, next, count, out, low, scale);
+    else warp_pixels(s, coordinates, next, 0, count, count, out, low, scale);
+    return 0;
+#elif IC_NEON
+    if (!ic_cpu_has_neon()) return -1;
+    // A pixel's two neighbours on a line within one 8-byte load: 1 to 4 bytes a pixel.
+    const int bpp = s->bytes_per_pixel;
+    if (fits && bpp >= 1 && bpp <= 4 && s->red >= 0 && s->red < bpp && s->green >= 0 && s->green < bpp &&
+        s->blue >= 0 && s->blue < bpp)
+        warp_row_neon(s, coordinates, next, count, out, low, scale);
+    else
+        warp_pixels(s, coordinates, next, 0, count, count, out, low, scale);
+    return 0;
+#else
+    (void)fits;
+    return -1;
+#endif
+}
+
 void ic_warp_row(const ic_warp_source *s, const int32_t *coordinates, const int32_t *next, int count, float *out,
                  float low, float scale) {
-#if defined(__x86_64__) || defined(__i386__)
-    // The gathers read four bytes per neighbour at 32-bit offsets: RGB(X) pictures under 2 GiB. Sides
-    // up to 32767 keep every coordinate within OpenCV's 16-bit range, which the one-pixel path clamps to.
-    __builtin_cpu_init();
-    if (s->bytes_per_pixel >= 3 && s->width <= 32767 && s->height <= 32767 &&
-        (int64_t)s->width * s->bytes_per_pixel * s->height < INT32_MAX - 8 && __builtin_cpu_supports("avx2") &&
-        __builtin_cpu_supports("fma")) {
-        warp_row_avx2(s, coordinates, next, count, out, low, scale);
-        return;
-    }
-#endif
-    warp_pixels(s, coordinates, next, 0, count, count, out, low, scale);
+    if (ic_warp_row_kernel(s, coordinates, next, count, out, low, scale, IC_KERNEL_VECTOR) != 0)
+        warp_pixels(s, coordinates, next, 0, count, count, out, low, scale);
 }
 
 void ic_warp_row_portable(const ic_warp_source *s, const int32_t *coordinates, int count, float *out, float low,

@@ -101,6 +101,11 @@ int ic_encode_png(const unsigned char *pixels, int width, int height, size_t str
 int ic_encode_jpeg(const unsigned char *pixels, int width, int height, size_t stride, int channels,
                    int quality, unsigned char **out, size_t *out_size, char *message);
 
+/// The kernels a conversion can run (for tests, which compare them): the portable C every CPU runs,
+/// or this CPU's vector kernel (NEON on AArch64; AVX2 on x86-64, SSSE3 for `ic_expand_xrgb`).
+#define IC_KERNEL_PORTABLE 0
+#define IC_KERNEL_VECTOR 1
+
 /// Pixel layouts `ic_pack_i420` reads: packed RGB bytes, or Cairo's little-endian xRGB words (B, G, R, x).
 #define IC_LAYOUT_RGB 0
 #define IC_LAYOUT_BGRX 1
@@ -110,12 +115,18 @@ int ic_encode_jpeg(const unsigned char *pixels, int width, int height, size_t st
 /// (odd sizes grow by one, the last column or row repeated); chroma is each 2×2 block's mean.
 /// `dst` holds w2*h2 + 2*(w2/2)*(h2/2) bytes: the Y, U and V planes, rows packed.
 void ic_pack_i420(const unsigned char *src, size_t stride, int width, int height, int layout, unsigned char *dst);
+/// `ic_pack_i420` with `kernel` (IC_KERNEL_*); returns 0, or -1 (nothing written) when this CPU has no such kernel.
+int ic_pack_i420_kernel(const unsigned char *src, size_t stride, int width, int height, int layout, unsigned char *dst,
+                        int kernel);
 
 /// Copies `width`×`height` pixels of `channels` (3: RGB, 4: RGBX, the fourth byte ignored) bytes,
 /// rows `src_stride` bytes apart, into Cairo's opaque xRGB words (0xFF000000 | R << 16 | G << 8 | B,
 /// native byte order), rows `dst_stride` bytes apart (a multiple of 4).
 void ic_expand_xrgb(const unsigned char *src, size_t src_stride, int channels, unsigned char *dst, size_t dst_stride,
                     int width, int height);
+/// `ic_expand_xrgb` with `kernel` (IC_KERNEL_*); returns 0, or -1 (nothing written) when this CPU has no such kernel.
+int ic_expand_xrgb_kernel(const unsigned char *src, size_t src_stride, int channels, unsigned char *dst,
+                          size_t dst_stride, int width, int height, int kernel);
 
 /// The picture a warp samples: `height` compact rows of `width` pixels of `bytes_per_pixel`
 /// bytes, with the red, green and blue bytes at those offsets in a pixel (all 0 for gray).
@@ -133,9 +144,14 @@ typedef struct {
 /// the coordinates of the row sampled next, whose source lines are prefetched meanwhile.
 void ic_warp_row(const ic_warp_source *source, const int32_t *coordinates, const int32_t *next, int count, float *out,
                  float low, float scale);
-/// ic_warp_row one pixel at a time, without SIMD (what it does on CPUs without AVX2; for tests).
+/// ic_warp_row one pixel at a time, without SIMD (what it does on CPUs without AVX2 or NEON; for tests).
 void ic_warp_row_portable(const ic_warp_source *source, const int32_t *coordinates, int count, float *out, float low,
                           float scale);
+/// ic_warp_row with `kernel` (IC_KERNEL_*; the vector kernel: AVX2 eight pixels at a time, NEON four
+/// where all their neighbours are inside; a picture either does not take goes one pixel at a time, see
+/// bilinear_warp.c); returns 0, or -1 (nothing written) when this CPU has no such kernel.
+int ic_warp_row_kernel(const ic_warp_source *source, const int32_t *coordinates, const int32_t *next, int count,
+                       float *out, float low, float scale, int kernel);
 
 /// The source positions of tensor row `y` of a `width`×`height` tensor for ic_warp_row, as OpenCV's
 /// warpPerspective computes them: `matrix` (row-major 3×3, doubles) maps tensor (x, y, 1) to

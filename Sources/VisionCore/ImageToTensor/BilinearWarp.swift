@@ -7,7 +7,7 @@ import CImageCodecs
 /// coefficients `(32 - fx)(32 - fy)·32` …, summed with rounding and shifted back to a level 0...255,
 /// which is then mapped to the output range as `low + level × scale` (one fused rounding). Both halves are in C: the coordinates
 /// (`ic_warp_coordinates`, vectorised, no fused multiply-adds) and the sampling (`ic_warp_row`,
-/// eight tensor pixels at a time with AVX2, prefetching the source lines of the next row meanwhile).
+/// eight tensor pixels at a time with AVX2 or four with NEON, prefetching the source lines of the next row meanwhile).
 struct BilinearWarp {
     let source: UnsafePointer<UInt8>
     let width: Int
