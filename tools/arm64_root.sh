@@ -6,6 +6,8 @@
 #   tools/arm64_root.sh create        make the root if it is missing (about 10 minutes)
 #   tools/arm64_root.sh run 'CMD'     run the shell command CMD in the root, in a copy of the package (/src)
 #   tools/arm64_root.sh packages      print the Debian packages the root gets (what its ready-marker holds)
+#   tools/arm64_root.sh unmount       unmount what the script mounted in the root (/dev, /proc, the package
+#                                     mirror, models/); do so before removing the root's folder
 # ARM64_ROOT (default .build-arm64/root, kept out of git) names the root's folder.
 # ARM64_ARCH=amd64 makes and enters the same root for x86-64 instead (no emulation: Debian's Swift at
 # native speed, for trying SwiftPM quickly); give it its own ARM64_ROOT.
@@ -111,11 +113,19 @@ create() {
     echo "arm64: root ready in $((SECONDS - start)) s: $ROOT"
 }
 
+# Every mount under the root, deepest first; fails if one stays.
+unmount_all() {
+    local m
+    { findmnt -rn -o TARGET | grep -F "$ROOT/" || true; } | sort -r | while read -r m; do umount "$m"; done
+    if findmnt -rn -o TARGET | grep -qF "$ROOT/"; then echo "arm64: mounts left under $ROOT" >&2; exit 1; fi
+}
+
 case "${1:-}" in
     create) create ;;
     packages) echo "$PACKAGES" ;;
+    unmount) unmount_all ;;
     run) shift; create; sync_sources; mounts
          chroot "$ROOT" /usr/bin/env -i HOME=/root PATH=/usr/local/bin:/usr/bin:/bin LANG=C.UTF-8 \
              /bin/bash -c "cd /src && $*" ;;
-    *) echo "usage: tools/arm64_root.sh create | run CMD... | packages" >&2; exit 2 ;;
+    *) echo "usage: tools/arm64_root.sh create | run CMD... | packages | unmount" >&2; exit 2 ;;
 esac
