@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 // VisionTasks: MediaPipe Tasks Vision (Face Detector, Face Landmarker, Hand Landmarker,
 // Gesture Recognizer) in Swift on Linux, with our own TFLite reader and inference engine.
 import PackageDescription
@@ -15,7 +15,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         // `make docs`: the DocC catalog in Sources/VisionTasks/VisionTasks.docc.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
-        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // Without its traits (swift-configuration support, full Foundation), which the server does not use:
+        // hummingbird-websocket asks for none, and SwiftPM 6.2.3 loads the graph reliably only when every
+        // package that depends on Hummingbird asks for the same traits (docs/ARM.md, "Swift versions").
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
         // Already under Hummingbird; named for the types VisionServer uses directly.
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
@@ -131,10 +134,8 @@ if Context.environment["VISION_TASKS_FUZZ"] != nil {
 
 // VISION_TASKS_NO_SERVER=1 leaves out the server and what needs it: the VisionServer target, the
 // `vision-tasks` tool and their tests (every test that runs the tool is in VisionTasksCLITests), and the Hummingbird,
-// swift-nio and swift-log packages, which are then not resolved at all. The library products
-// (VisionTasks, VisionRender, VideoIO) and their tests build that way with SwiftPM 6.2.3, whose
-// package-traits resolution of Hummingbird fails ("product 'Configuration' required by package
-// 'hummingbird' target 'HummingbirdTLS' not found"); `make test-arm64` builds so.
+// swift-nio and swift-log packages, which are then not resolved at all. `make test-arm64` builds so, to
+// spare the emulated build of the server's packages, which its tests do not use.
 if Context.environment["VISION_TASKS_NO_SERVER"] != nil {
     let serverPackages = ["hummingbird", "hummingbird-websocket", "swift-nio", "swift-log"]
     let serverTargets: Set<String> = ["VisionServer", "vision-tasks", "VisionServerTests", "VisionServerUnitTests",

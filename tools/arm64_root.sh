@@ -6,7 +6,11 @@
 #   tools/arm64_root.sh create        make the root if it is missing (about 10 minutes)
 #   tools/arm64_root.sh run 'CMD'     run the shell command CMD in the root, in a copy of the package (/src)
 #   tools/arm64_root.sh packages      print the Debian packages the root gets (what its ready-marker holds)
+#   tools/arm64_root.sh unmount       unmount what the script mounted in the root (/dev, /proc, the package
+#                                     mirror, models/); do so before removing the root's folder
 # ARM64_ROOT (default .build-arm64/root, kept out of git) names the root's folder.
+# ARM64_ARCH=amd64 makes and enters the same root for x86-64 instead (no emulation: Debian's Swift at
+# native speed, for trying SwiftPM quickly); give it its own ARM64_ROOT.
 # ARM64_SKIP_HOST_SETUP=1 installs nothing on the host and registers no binfmt handler (for the script's
 # own test, tools/test_arm64_root.sh, whose scratch root of host binaries needs no emulation).
 # The package's models/ (a folder, or a link to one) is mounted read-only at its real path in the root
@@ -15,6 +19,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=${ARM64_ROOT:-$PWD/.build-arm64/root}
 MIRROR=${ARM64_DEBIAN_MIRROR:-http://deb.debian.org/debian}
+ARCH=${ARM64_ARCH:-arm64}
 PACKAGES="swiftlang libstdc++-16-dev libc6-dev pkg-config git ca-certificates libjpeg62-turbo-dev \
 libpng-dev libdeflate-dev libstb-dev libcairo2-dev zlib1g-dev ffmpeg libswscale-dev"
 
@@ -23,6 +28,11 @@ libpng-dev libdeflate-dev libstb-dev libcairo2-dev zlib1g-dev ffmpeg libswscale-
 host_tools() {
     local need=()
     command -v debootstrap >/dev/null 2>&1 || need+=(debootstrap)
+    if [ "$ARCH" = amd64 ]; then
+        [ "$(uname -m)" = x86_64 ] || { echo "arm64: ARM64_ARCH=amd64 needs an x86-64 host" >&2; exit 1; }
+        [ ${#need[@]} = 0 ] || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null; }
+        return
+    fi
     [ -x /usr/bin/qemu-aarch64-static ] || need+=(qemu-user-static)
     command -v update-binfmts >/dev/null 2>&1 || need+=(binfmt-support)
     if [ ${#need[@]} -gt 0 ]; then
@@ -90,7 +100,7 @@ create() {
     local start=$SECONDS
     if [ ! -x "$ROOT/usr/bin/apt-get" ]; then
         mkdir -p "$ROOT"
-        debootstrap --arch=arm64 --variant=minbase sid "$ROOT" "$MIRROR"
+        debootstrap --arch="$ARCH" --variant=minbase sid "$ROOT" "$MIRROR"
         echo "arm64: debootstrap took $((SECONDS - start)) s"
     fi
     # The sid mirror's Release file can be past its Valid-Until date.
@@ -103,11 +113,19 @@ create() {
     echo "arm64: root ready in $((SECONDS - start)) s: $ROOT"
 }
 
+# Every mount under the root, deepest first; fails if one stays.
+unmount_all() {
+    local m
+    { findmnt -rn -o TARGET | grep -F "$ROOT/" || true; } | sort -r | while read -r m; do umount "$m"; done
+    if findmnt -rn -o TARGET | grep -qF "$ROOT/"; then echo "arm64: mounts left under $ROOT" >&2; exit 1; fi
+}
+
 case "${1:-}" in
     create) create ;;
     packages) echo "$PACKAGES" ;;
+    unmount) unmount_all ;;
     run) shift; create; sync_sources; mounts
          chroot "$ROOT" /usr/bin/env -i HOME=/root PATH=/usr/local/bin:/usr/bin:/bin LANG=C.UTF-8 \
              /bin/bash -c "cd /src && $*" ;;
-    *) echo "usage: tools/arm64_root.sh create | run CMD... | packages" >&2; exit 2 ;;
+    *) echo "usage: tools/arm64_root.sh create | run CMD... | packages | unmount" >&2; exit 2 ;;
 esac

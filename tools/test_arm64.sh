@@ -7,8 +7,8 @@
 #                   too slowly under emulation for the task parity tests)
 #   ARM64_TARGETS   the test targets built (default InferenceTests,VisionTasksTests)
 #   ARM64_TESTS     the swift test --filter (default: InferenceTests and the task parity tests)
-# The server is left out (VISION_TASKS_NO_SERVER, see Package.swift): SwiftPM 6.2.3 cannot resolve
-# Hummingbird reliably. -disable-cross-import-overlays: Debian's swiftlang ships the
+# The server is left out (VISION_TASKS_NO_SERVER, see Package.swift): its packages would add about an
+# hour of emulated build, and no test here uses them. -disable-cross-import-overlays: Debian's swiftlang ships the
 # _Testing_Foundation module without its library.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -4,7 +4,8 @@
 # ready-marker is in place, so nothing is debootstrapped, installed or emulated
 # (ARM64_SKIP_HOST_SETUP=1), it runs `tools/arm64_root.sh run` and checks what the root sees as
 # /src/models: the files of a plain models/ folder, read-only; then those of a folder outside the
-# clone that models/ has become a link to; then nothing once models/ is gone.
+# clone that models/ has become a link to; then nothing once models/ is gone; and that `unmount` leaves
+# no mount under the root.
 #   tools/test_arm64_root.sh [SCRIPT]   SCRIPT: the root script to test (default tools/arm64_root.sh)
 # Needs root (mounts, chroot). Unmounts all it mounted before removing the scratch folder.
 set -euo pipefail
@@ -70,6 +71,17 @@ expect "models/ as a link to a folder outside the clone is seen as /src/models" 
 
 rm "$clone/models"
 expect "without models/ the root has no /src/models" "none" '[ -e /src/models ] && echo present || echo none'
+
+# `unmount` leaves nothing mounted under the root (it held /proc, /dev, the package mirror, models).
+mounted=$({ findmnt -rn -o TARGET | grep -cF "$root/"; } || true)
+if [ "$mounted" -gt 0 ] && ARM64_ROOT=$root bash "$clone/tools/arm64_root.sh" unmount \
+    && [ "$({ findmnt -rn -o TARGET | grep -cF "$root/"; } || true)" = 0 ]; then
+    passed=$((passed + 1))
+    echo "ok: unmount removes the root's $mounted mounts"
+else
+    failed=$((failed + 1))
+    echo "FAIL: unmount: $mounted mounts before, $({ findmnt -rn -o TARGET | grep -cF "$root/"; } || true) after"
+fi
 
 echo "arm64 root: $passed passed, $failed failed"
 [ "$failed" = 0 ]

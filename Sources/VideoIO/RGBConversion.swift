@@ -18,7 +18,7 @@ final class RGBConversion {
     }
 
     private static let padding = 256
-    private var context: OpaquePointer?
+    private var context: UnsafeMutableRawPointer?
     private var contextKey: (format: Int32, width: Int, height: Int)?
     private var colours: (space: String, range: String)?
     private var scratch = UnsafeMutableRawBufferPointer(start: nil, count: 0)
@@ -26,7 +26,7 @@ final class RGBConversion {
     init() { silenceLibraryLog }
 
     deinit {
-        sws_freeContext(context)
+        vt_sws_free_context(context)
         free(scratch.baseAddress)
     }
 
@@ -61,7 +61,7 @@ final class RGBConversion {
         let sources = planes.map { UnsafePointer($0) }
         let target: [UnsafeMutablePointer<UInt8>?] = [rgb.baseAddress!.assumingMemoryBound(to: UInt8.self), nil, nil, nil]
         let targetStrides: [Int32] = [Int32(layout.width * 3), 0, 0, 0]
-        let rows = sws_scale(converter, sources, strides, 0, Int32(layout.height), target, targetStrides)
+        let rows = vt_sws_scale(converter, sources, strides, 0, Int32(layout.height), target, targetStrides)
         guard rows == Int32(layout.height) else {
             throw VisionTasksError.invalidVideo("converting a frame of \(source) from \(layout.pixelFormat) to RGB failed")
         }
@@ -71,15 +71,15 @@ final class RGBConversion {
     /// The conversion for this format and size, its colour matrix and range set as ffmpeg's scale
     /// filter sets them for each frame: the frame's matrix (BT.601 when unset or unknown to
     /// libswscale) both ways, and the frame's range when it has one.
-    private func context(format: AVPixelFormat, layout: Layout, source: String) throws -> OpaquePointer {
+    private func context(format: AVPixelFormat, layout: Layout, source: String) throws -> UnsafeMutableRawPointer {
         if let key = contextKey, let context, key == (format.rawValue, layout.width, layout.height) {
             try setColours(context, layout: layout, source: source)
             return context
         }
-        sws_freeContext(context)
+        vt_sws_free_context(context)
         colours = nil
-        context = sws_getContext(Int32(layout.width), Int32(layout.height), format,
-                                 Int32(layout.width), Int32(layout.height), AV_PIX_FMT_RGB24, SWS_BICUBIC, nil, nil, nil)
+        context = vt_sws_get_context(Int32(layout.width), Int32(layout.height), format,
+                                     Int32(layout.width), Int32(layout.height), AV_PIX_FMT_RGB24, vt_sws_bicubic)
         guard let context else {
             contextKey = nil
             throw VisionTasksError.invalidVideo(
@@ -90,12 +90,12 @@ final class RGBConversion {
         return context
     }
 
-    private func setColours(_ context: OpaquePointer, layout: Layout, source: String) throws {
+    private func setColours(_ context: UnsafeMutableRawPointer, layout: Layout, source: String) throws {
         if let colours, colours == (layout.colorSpace, layout.colorRange) { return }
         var inverse: UnsafeMutablePointer<Int32>?, table: UnsafeMutablePointer<Int32>?
         var sourceFull: Int32 = 0, targetFull: Int32 = 0, brightness: Int32 = 0, contrast: Int32 = 0, saturation: Int32 = 0
-        guard sws_getColorspaceDetails(context, &inverse, &sourceFull, &table, &targetFull,
-                                       &brightness, &contrast, &saturation) >= 0 else {
+        guard vt_sws_get_colorspace_details(context, &inverse, &sourceFull, &table, &targetFull,
+                                            &brightness, &contrast, &saturation) >= 0 else {
             throw VisionTasksError.invalidVideo("\(source): \(layout.pixelFormat) frames have no colour conversion to RGB")
         }
         var space = av_color_space_from_name(layout.colorSpace)
@@ -103,7 +103,7 @@ final class RGBConversion {
         let coefficients = sws_getCoefficients(space)
         let range = av_color_range_from_name(layout.colorRange)
         if range == Int32(AVCOL_RANGE_JPEG.rawValue) { sourceFull = 1 } else if range == Int32(AVCOL_RANGE_MPEG.rawValue) { sourceFull = 0 }
-        _ = sws_setColorspaceDetails(context, coefficients, sourceFull, coefficients, targetFull, brightness, contrast, saturation)
+        _ = vt_sws_set_colorspace_details(context, coefficients, sourceFull, coefficients, targetFull, brightness, contrast, saturation)
         colours = (layout.colorSpace, layout.colorRange)
     }
 }
