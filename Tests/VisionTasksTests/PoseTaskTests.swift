@@ -173,6 +173,16 @@ struct PoseTaskTests {
         let json = try ResultJSON.encode(mask)
         let back = try JSONDecoder().decode(Mask.self, from: json)
         #expect(back.width == 3 && back.height == 2 && back.float32Data.map { ($0 * 255).rounded() } == [0, 64, 128, 191, 255, 255])
+        // A mask written to a file is named in the JSON and read back from it.
+        var written = mask
+        written.file = FileManager.default.temporaryDirectory.appendingPathComponent("mask-\(UUID().uuidString).png").path
+        defer { try? FileManager.default.removeItem(atPath: written.file ?? "") }
+        try mask.pngData().write(to: URL(fileURLWithPath: written.file ?? ""))
+        let named = try JSONDecoder().decode(Mask.self, from: try ResultJSON.encode(written))
+        #expect(named.file == written.file && named.uint8Data == mask.uint8Data)
+        #expect(throws: DecodingError.self) {
+            _ = try JSONDecoder().decode(Mask.self, from: Data(#"{"width":3,"height":2,"file":"/no/such/mask.png"}"#.utf8))
+        }
         #expect(throws: VisionTasksError.self) { _ = try Mask(width: 2, height: 2, float32Data: [1]) }
         #expect(throws: DecodingError.self) {
             _ = try JSONDecoder().decode(Mask.self, from: Data(#"{"width":3,"height":2,"png":"bm90IGEgcG5n"}"#.utf8))

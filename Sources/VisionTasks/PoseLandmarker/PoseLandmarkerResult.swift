@@ -106,13 +106,14 @@ public struct Mask: Codable, Sendable, Equatable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let width = try c.decode(Int.self, forKey: .width), height = try c.decode(Int.self, forKey: .height)
         let file = try c.decodeIfPresent(String.self, forKey: .file)
-        let bytes: Data?
+        // A file named is read as any image file is (MPImage's size-checked reader and decode limits).
+        let decoded: MPImage?
         if let file {
-            bytes = FileManager.default.contents(atPath: file)
+            decoded = try? MPImage(contentsOfFile: file)
         } else {
-            bytes = Data(base64Encoded: try c.decode(String.self, forKey: .png))
+            decoded = try Data(base64Encoded: try c.decode(String.self, forKey: .png)).flatMap { try? MPImage(encodedData: $0, name: "mask PNG") }
         }
-        guard let data = bytes, let image = try? MPImage(encodedData: data, name: "mask PNG"),
+        guard let image = decoded,
               image.width == width, image.height == height, image.bufferWidth == width, width > 0, height > 0 else {
             throw DecodingError.dataCorruptedError(forKey: .png, in: c, debugDescription: "not a \(width)×\(height) PNG")
         }
