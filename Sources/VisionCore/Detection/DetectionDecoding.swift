@@ -104,7 +104,7 @@ public func decodeSSDDetections(rawBoxes: UnsafeBufferPointer<Float>, rawScores:
                     score = score < -clip ? -clip : score
                     score = score > clip ? clip : score
                 }
-                score = 1 / (1 + expf(-score))
+                score = sigmoid(score)
             }
             if bestScore < score {
                 bestScore = score

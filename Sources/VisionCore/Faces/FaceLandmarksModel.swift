@@ -11,6 +11,6 @@ public let faceLandmarkCount = 478
 /// score into a probability with a sigmoid (in float), and its `ThresholdingCalculator` accepts one
 /// strictly above the threshold.
 public func faceIsPresent(score: Float, minPresenceConfidence: Float) -> Bool {
-    let presence = 1 / (1 + expf(-score))
+    let presence = sigmoid(score)
     return Double(presence) > Double(minPresenceConfidence)
 }

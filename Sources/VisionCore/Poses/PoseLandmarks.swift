@@ -17,15 +17,13 @@ public enum PoseLandmarksModel {
     public static let landmarkCount = 33
     /// The auxiliary landmarks after the body's (hips' midpoint, then the scale point).
     public static let auxiliaryLandmarkCount = 2
+    /// The side of the model's heatmap output (64×64, one channel per landmark).
+    public static let heatmapSide = 64
     /// The side, in heatmap cells, of the window whose weighted mean refines a landmark.
     public static let heatmapKernelSize = 7
     /// The highest heatmap confidence in the window must reach this for the landmark to move.
     public static let minConfidenceToRefine: Float = 0.5
 }
-
-/// MediaPipe's logistic activation, in single precision.
-@inline(__always)
-public func sigmoid(_ value: Float) -> Float { 1 / (1 + expf(-value)) }
 
 /// Landmarks with the visibility and presence scores MediaPipe attaches to each.
 public struct ScoredLandmarks: Sendable, Equatable {

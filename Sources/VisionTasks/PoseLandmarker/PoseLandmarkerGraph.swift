@@ -78,7 +78,7 @@ package final class PoseLandmarkerGraph: TaskGraph {
         let model = try bundle.model(named: Self.landmarksEntry)
         let side = PoseLandmarksModel.inputSize, count = PoseLandmarksModel.modelLandmarkCount
         let outputCounts = [count * PoseLandmarksModel.valuesPerLandmark, 1, side * side,
-                            PoseHeatmap.side * PoseHeatmap.side * count, count * 3]
+                            PoseLandmarksModel.heatmapSide * PoseLandmarksModel.heatmapSide * count, count * 3]
         landmarks = try ROILanes(concurrent: settings.numPoses >= 2 && settings.numThreads >= 2) {
             try ROILandmarksModel(
                 model: model, name: "\(name): \(Self.landmarksEntry)", what: "the pose landmarks model",
@@ -159,7 +159,7 @@ package final class PoseLandmarkerGraph: TaskGraph {
         // The outputs' sizes were checked at load, so decoding cannot fail.
         guard var raw = try model.withOutput(0, { decodePoseLandmarks($0, inputSide: side) }) else { return nil }
         try model.withOutput(3) { heatmap in
-            _ = refineLandmarksFromHeatmap(&raw.points, heatmap: heatmap, height: PoseHeatmap.side, width: PoseHeatmap.side,
+            _ = refineLandmarksFromHeatmap(&raw.points, heatmap: heatmap, height: PoseLandmarksModel.heatmapSide, width: PoseLandmarksModel.heatmapSide,
                                            channels: PoseLandmarksModel.modelLandmarkCount)
         }
         let body = 0..<PoseLandmarksModel.landmarkCount
@@ -187,11 +187,6 @@ package final class PoseLandmarkerGraph: TaskGraph {
         return PoseObservation(landmarks: landmarks, worldLandmarks: worldLandmarks, segmentationMask: mask,
                                nextRect: next, trackingId: nil)
     }
-}
-
-/// The side of the pose landmarks model's heatmap output (64×64, one channel per landmark).
-enum PoseHeatmap {
-    static let side = 64
 }
 
 /// One person's smoothing as MediaPipe's pose graph sets it up: visibilities through a low-pass
