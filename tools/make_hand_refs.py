@@ -47,10 +47,8 @@ from mediapipe.tasks.python.core import base_options as base_options_lib
 from mediapipe.tasks.python.components.processors import classifier_options as co
 from mediapipe.tasks.python.vision.core.image_processing_options import ImageProcessingOptions
 from ai_edge_litert.interpreter import Interpreter
-from reference_pictures import fit, load, rel, significant
+from reference_pictures import FIXTURES, ROOT, fit, load, rel, significant
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-FIXTURES = os.path.join(ROOT, "Tests", "Fixtures", "images")
 OUT = os.path.join(ROOT, "Tests", "Fixtures", "references", "hands")
 MODELS = os.path.join(ROOT, "models")
 HAND_TASK = os.path.join(MODELS, "hand_landmarker.task")

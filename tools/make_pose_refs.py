@@ -44,10 +44,8 @@ import mediapipe as mp
 from mediapipe.tasks.python import vision
 from mediapipe.tasks.python.core import base_options as base_options_lib
 from ai_edge_litert.interpreter import Interpreter
-from reference_pictures import fit, load, rel, significant
+from reference_pictures import FIXTURES, ROOT, fit, load, rel, significant
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-FIXTURES = os.path.join(ROOT, "Tests", "Fixtures", "images")
 OUT = os.path.join(ROOT, "Tests", "Fixtures", "references", "pose")
 MODELS = os.path.join(ROOT, "models")
 POSE_TASK = os.path.join(MODELS, "pose_landmarker_full.task")
