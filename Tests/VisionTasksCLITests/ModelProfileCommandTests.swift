@@ -13,22 +13,26 @@ struct ModelProfileCommandTests {
         let operators: [Row]
     }
 
-    private func profile(_ extra: [String]) throws -> (Report?, CLIRun) {
-        let run = try CLIRun.run(["model", "profile", CLIRun.models.appendingPathComponent("pose_landmarker_full.task").path,
-                                  "--entry", "pose_landmarks_detector.tflite", "--threads", "2", "--runs", "5", "--warmup", "1"] + extra)
-        return (try? JSONDecoder().decode(Report.self, from: Data(run.stdout.utf8)), run)
+    private func profile(_ extra: [String]) throws -> CLIRun {
+        try CLIRun.run(["model", "profile", CLIRun.models.appendingPathComponent("pose_landmarker_full.task").path,
+                        "--entry", "pose_landmarks_detector.tflite", "--threads", "2", "--runs", "5", "--warmup", "1"] + extra)
+    }
+
+    /// The `--json` report of a run that must have succeeded (a failed run or unreadable output fails the test).
+    private func report(_ extra: [String]) throws -> Report {
+        let run = try profile(["--json"] + extra)
+        try #require(run.status == 0, "\(run.stderr)")
+        return try JSONDecoder().decode(Report.self, from: Data(run.stdout.utf8))
     }
 
     @Test func listsEveryKernelAtBothThreadCounts() throws {
-        let (full, run) = try profile(["--json"])
-        let report = try #require(full, "\(run.stderr)")
-        #expect(report.threads == 2 && report.model.hasSuffix("pose_landmarks_detector.tflite"))
-        #expect(report.operators.count > 100 && report.operators.allSatisfy { $0.ms1 >= 0 && $0.msN >= 0 })
-        #expect(report.operators.contains { $0.op == "CONV_2D" && $0.outputShape == [1, 256, 256, 1] })
+        let full = try report([])
+        #expect(full.threads == 2 && full.model.hasSuffix("pose_landmarks_detector.tflite"))
+        #expect(full.operators.count > 100 && full.operators.allSatisfy { $0.ms1 >= 0 && $0.msN >= 0 })
+        #expect(full.operators.contains { $0.op == "CONV_2D" && $0.outputShape == [1, 256, 256, 1] })
         // Without the mask output, the segmentation head is not run.
-        let (pruned, _) = try profile(["--json", "--read-outputs", "0,1,3,4"])
-        let kept = try #require(pruned).operators
-        #expect(kept.count < report.operators.count && !kept.contains { $0.outputShape == [1, 256, 256, 1] })
+        let kept = try report(["--read-outputs", "0,1,3,4"]).operators
+        #expect(kept.count < full.operators.count && !kept.contains { $0.outputShape == [1, 256, 256, 1] })
         // The text form: a header with the totals, then the operators and the sums by type.
         let text = try CLIRun.run(["model", "profile", CLIRun.models.appendingPathComponent("pose_landmarker_full.task").path,
                                    "--entry", "pose_landmarks_detector.tflite", "--runs", "5", "--top", "3"])
@@ -36,11 +40,11 @@ struct ModelProfileCommandTests {
     }
 
     @Test func badOptionsAreErrorsNamingThem() throws {
-        let (_, malformed) = try profile(["--read-outputs", "one"])
+        let malformed = try profile(["--read-outputs", "one"])
         #expect(malformed.status == 1 && malformed.stderr.contains("--read-outputs"), "\(malformed.stderr)")
-        let (_, outOfRange) = try profile(["--read-outputs", "7"])
+        let outOfRange = try profile(["--read-outputs", "7"])
         #expect(outOfRange.status == 1 && outOfRange.stderr.contains("5 outputs"), "\(outOfRange.stderr)")
-        let (_, runs) = try profile(["--runs", "0"])
+        let runs = try profile(["--runs", "0"])
         #expect(runs.status == 1 && runs.stderr.contains("--runs"), "\(runs.stderr)")
     }
 }
