@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "VisionTasks", targets: ["VisionTasks"]),
         .library(name: "VisionRender", targets: ["VisionRender"]),
         .library(name: "VideoIO", targets: ["VideoIO"]),
+        .library(name: "Training", targets: ["Training"]),
         .executable(name: "vision-tasks", targets: ["vision-tasks"]),
     ],
     dependencies: [
@@ -54,6 +55,9 @@ let package = Package(
         .target(name: "Inference", dependencies: ["TFLite", "CKernels", "VisionErrors"], exclude: ["README.md", "Kernels/README.md"]),
         .target(name: "VisionCore", dependencies: ["VisionErrors", "CImageCodecs"]),
         .target(name: "VisionTasks", dependencies: ["VisionCore", "Inference", "TFLite", "VisionErrors"]),
+        // Training: custom gesture classifiers from labelled photos, written as TFLite and packed as a .task;
+        // the inference library does not depend on it.
+        .target(name: "Training", dependencies: ["VisionTasks", "VisionCore", "TFLite", "VisionErrors"]),
         .target(name: "VisionRender", dependencies: ["VisionTasks", "VisionCore", "VisionErrors", "CCairo", "CImageCodecs"]),
         // Video files and live sources through Debian's ffmpeg, driven over pipes (frames cross in the
         // format ffmpeg decoded them to and are turned into RGB here, by the same libswscale).
@@ -103,6 +107,7 @@ let package = Package(
         .target(name: "CAllocationCounter", path: "Tests/CAllocationCounter"),
         .testTarget(name: "VisionCoreTests", dependencies: ["VisionCore", "VisionErrors", "FixtureSupport", "CStb"]),
         .testTarget(name: "VisionTasksTests", dependencies: ["VisionTasks", "TFLite", "FixtureSupport"]),
+        .testTarget(name: "TrainingTests", dependencies: ["Training", "VisionTasks", "TFLite", "FixtureSupport"]),
         .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzTargets"]),
         .testTarget(name: "VisionRenderTests", dependencies: ["VisionRender", "VisionTasks"]),
         .testTarget(name: "VideoIOTests", dependencies: ["VideoIO", "VisionCore", "VisionTasks", "VisionErrors", "FixtureSupport"]),
