@@ -5,8 +5,9 @@ import Testing
 import TFLite
 
 /// Classifier heads written by TFLite's ClassifierModelWriter run in our engine: its outputs equal a direct
-/// computation of the same layers. Tolerance: 1e-6 absolute on scores (fp32 sums of at most 128 products of
-/// values of order 1, against fp64).
+/// computation of the same layers, and on the committed reference model they equal LiteRT's outputs
+/// (tools/check_written_classifier.py). Tolerance: 1e-6 absolute on scores (fp32 sums of at most 128 products
+/// of values of order 1, against fp64 or against XNNPACK's own summation order).
 @Suite struct ClassifierWriterEngineTests {
     /// A head on `inputCount` values: its layers, drawn from `seed`.
     struct Head: Sendable, CustomTestStringConvertible {
@@ -80,6 +81,26 @@ import TFLite
             let output = interpreter.output(0), expected = Self.direct(layers, input)
             let error = zip(output, expected).map { abs(Double($0) - $1) }.max() ?? .infinity
             #expect(output.count == expected.count && error <= 1e-6, "max error \(error)")
+        }
+    }
+
+    /// The committed reference: inputs and LiteRT 2.3.0's outputs on the committed written model.
+    struct Reference: Decodable {
+        let inputs: [[Float]]
+        let litertOutputs: [[Float]]
+    }
+
+    @Test func theEngineMatchesLiteRTOnTheCommittedModel() throws {
+        let path = "tflite/classifier_writer/classifier.json"
+        let reference = try Fixture.decode(Reference.self, path)
+        let cases = try Fixture.expecting(4, Array(zip(reference.inputs, reference.litertOutputs)), in: path)
+        let interpreter = try Interpreter(modelData: try Fixture.reference("tflite/classifier_writer/classifier.tflite"))
+        for (input, litert) in cases {
+            try interpreter.setInput(0, input)
+            interpreter.invoke()
+            let output = interpreter.output(0)
+            let error = zip(output, litert).map { abs($0 - $1) }.max() ?? .infinity
+            #expect(output.count == litert.count && error <= 1e-6, "max error \(error)")
         }
     }
 }

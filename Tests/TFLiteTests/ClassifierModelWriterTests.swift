@@ -5,8 +5,8 @@ import Testing
 import VisionErrors
 
 /// ClassifierModelWriter: a written head reads back through TFLiteModel (graph, constants, metadata as
-/// MediaPipe Model Maker writes it, labels), the same input gives the same bytes, and wrong input is refused
-/// with a message naming it.
+/// MediaPipe Model Maker writes it, labels), the same input gives the same bytes, the committed reference
+/// (tools/check_written_classifier.py) is reproduced, and wrong input is refused with a message naming it.
 @Suite struct ClassifierModelWriterTests {
     static let labels = ["None", "fist", "palm"]
 
@@ -171,5 +171,56 @@ import VisionErrors
             try ClassifierModelWriter.write(inputCount: bad.inputCount, layers: bad.layers, labels: bad.labels,
                                             scoreThreshold: bad.scoreThreshold, description: .customGestureClassifier)
         }
+    }
+
+    /// The reference: a head, its input cases and LiteRT's outputs, from tools/check_written_classifier.py.
+    struct Reference: Decodable {
+        struct Layer: Decodable {
+            let kind: String
+            let scale: [Float]?, shift: [Float]?, weights: [Float]?, bias: [Float]?, outputCount: Int?
+        }
+        struct Description: Decodable {
+            let name: String, description: String, inputName: String, inputDescription: String, outputName: String, outputDescription: String
+        }
+        let inputCount: Int
+        let layers: [Layer]
+        let labels: [String]
+        let scoreThreshold: Float?
+        let description: Description
+
+        func written() throws -> Data {
+            let layers = try self.layers.map { layer -> ClassifierLayer in
+                switch (layer.kind, layer.scale, layer.shift, layer.weights, layer.bias, layer.outputCount) {
+                case ("scaleShift", let scale?, let shift?, nil, nil, nil): return .scaleShift(scale: scale, shift: shift)
+                case ("relu", nil, nil, nil, nil, nil): return .relu
+                case ("dense", nil, nil, let weights?, let bias?, let outputCount?):
+                    return .dense(weights: weights, bias: bias, outputCount: outputCount)
+                case ("softmax", nil, nil, nil, nil, nil): return .softmax
+                default: throw FixtureError.undecodable("classifier_writer/classifier.json", "layer \(layer)")
+                }
+            }
+            let d = description
+            return try ClassifierModelWriter.write(
+                inputCount: inputCount, layers: layers, labels: labels, scoreThreshold: scoreThreshold,
+                description: ClassifierModelDescription(name: d.name, description: d.description, inputName: d.inputName,
+                                                        inputDescription: d.inputDescription, outputName: d.outputName,
+                                                        outputDescription: d.outputDescription))
+        }
+    }
+
+    /// The writer reproduces the committed model byte for byte from the committed weights (LiteRT ran that model:
+    /// InferenceTests compares our engine with its outputs). With VISIONTASKS_WRITE_CLASSIFIER_REFERENCE=PATH (set
+    /// by tools/check_written_classifier.py when it remakes the reference) the model is written to PATH instead.
+    @Test func theCommittedReferenceIsReproduced() throws {
+        let reference = try Fixture.decode(Reference.self, "tflite/classifier_writer/classifier.json")
+        let written = try reference.written()
+        if let path = ProcessInfo.processInfo.environment["VISIONTASKS_WRITE_CLASSIFIER_REFERENCE"], !path.isEmpty {
+            try written.write(to: URL(fileURLWithPath: path))
+            return
+        }
+        #expect(reference.layers.map(\.kind) == ["scaleShift", "relu", "dense", "scaleShift", "relu", "dense", "softmax"])
+        let committed = try Fixture.reference("tflite/classifier_writer/classifier.tflite")
+        #expect(written == committed, "the writer's bytes differ from the committed reference: remake it with tools/check_written_classifier.py reference")
+        #expect(try TFLiteModel(data: committed, name: "classifier.tflite").labels(forOutput: 0) == reference.labels)
     }
 }
