@@ -5,7 +5,8 @@ Builds label folders from a SubhiH/HandsDataset checkout (Apache-2.0; https://gi
 its data/train_labels.csv and data/test_labels.csv list a box per hand with its finger count; photos with one
 hand are kept, `0-hand` (a fist) becomes the `none` label and 1..5 fingers the labels one..five. Then, for each
 configuration and seed, it trains on the train photos with the tool and recognizes the test photos with the
-tool's gesture-recognizer (custom gestures only: the canned classifier is limited to None), and prints the
+tool's gesture-recognizer (custom gestures only: the canned classifier is limited to None; MediaPipe's by a
+score threshold of 1, as it refuses an allowlist on a classifier without labels), and prints the
 accuracy over the test photos in which a hand was found. With --mediapipe, MediaPipe 1.2.2 recognizes the
 test photos with the same .task too, so both runtimes' accuracies are shown side by side.
 
@@ -85,7 +86,7 @@ def mediapipes(task, photos):
     from mediapipe.tasks.python.components.processors import classifier_options
     options = vision.GestureRecognizerOptions(
         base_options=mp.tasks.BaseOptions(model_asset_path=task),
-        canned_gesture_classifier_options=classifier_options.ClassifierOptions(category_allowlist=["None"]))
+        canned_gesture_classifier_options=classifier_options.ClassifierOptions(score_threshold=1.0))
     found = {}
     with vision.GestureRecognizer.create_from_options(options) as recognizer:
         for photo in sorted(photos):

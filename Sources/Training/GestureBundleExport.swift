@@ -8,11 +8,6 @@ import VisionTasks
 /// outer bundle holds `hand_landmarker.task` and `hand_gesture_recognizer.task`, the inner one the embedder,
 /// the canned classifier and the custom classifier, every entry stored and 4-byte aligned.
 package enum GestureBundleExport {
-    /// What Model Maker writes in the custom classifier's metadata.
-    static let description = ClassifierModelDescription(
-        name: "HandGestureRecognition", description: "Recognize the hand gesture in the image.",
-        inputName: "embedding", inputDescription: "Embedding feature vector from gesture embedder.",
-        outputName: "scores", outputDescription: "Hand gesture category scores.")
     /// Model Maker's score threshold in the metadata; `customGesturesClassifierOptions.scoreThreshold` overrides it.
     static let scoreThreshold: Float = 0.5
 
@@ -22,7 +17,7 @@ package enum GestureBundleExport {
             throw VisionTasksError.invalidArgument("the trained head has no layers")
         }
         let classifier = try ClassifierModelWriter.write(inputCount: inputCount, layers: head.layers(), labels: labels,
-                                                         scoreThreshold: scoreThreshold, description: description)
+                                                         scoreThreshold: scoreThreshold, description: .customGestureClassifier)
         return try task(base: base, baseName: baseName, classifier: classifier)
     }
 

@@ -127,18 +127,32 @@ public final class GestureTrainer: Sendable {
 
     private func run(_ samples: GestureSamples, progress: (@Sendable (GestureTrainingProgress) -> Void)?,
                      cancelled: CancellationFlag) throws -> GestureTrainingOutcome {
-        var steps: [GestureTrainingReport.Step] = []
-        func timed<T>(_ stage: GestureTrainingProgress.Stage, _ body: () throws -> T) rethrows -> T {
-            let start = DispatchTime.now().uptimeNanoseconds
-            defer { steps.append(.init(name: stage.rawValue, seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)) }
-            return try body()
-        }
-        let outcomes = try timed(.findingHands) { try findHands(samples, progress: progress, cancelled: cancelled) }
+        try fit(try hands(in: samples, progress: progress, cancelled: cancelled), progress: progress, cancelled: cancelled)
+    }
 
-        // Per label: the hands found, then the split.
-        let labelCount = samples.labels.count
+    /// The hands found in a training's photos, per label, with the report's counts: the slow step, which tests
+    /// run once and then train from several times.
+    struct FoundHands: Sendable {
+        /// The data labels in output order.
+        let names: [String]
+        /// Each label's hands, in photo order.
+        let poses: [[HandPose]]
+        /// Each label's counts so far (split not yet made).
+        let labels: [GestureTrainingReport.Label]
+        let skipped: [GestureTrainingReport.Skipped]
+        let ignored: [String]
+        /// The time the search took.
+        let seconds: Double
+    }
+
+    /// Finds the hand in every photo of `samples`. Throws `invalidArgument` naming a label none of whose photos
+    /// shows a hand.
+    func hands(in samples: GestureSamples, progress: (@Sendable (GestureTrainingProgress) -> Void)? = nil,
+               cancelled: CancellationFlag = CancellationFlag()) throws -> FoundHands {
+        let start = DispatchTime.now().uptimeNanoseconds
+        let outcomes = try findHands(samples, progress: progress, cancelled: cancelled)
         let labelIndex = Dictionary(uniqueKeysWithValues: samples.labels.enumerated().map { ($1, $0) })
-        var poses = [[HandPose]](repeating: [], count: labelCount)
+        var poses = [[HandPose]](repeating: [], count: samples.labels.count)
         var labels = samples.labels.map {
             GestureTrainingReport.Label(name: $0, exportedName: Self.exportedName($0), photos: 0, hands: 0, noHand: 0,
                                         unreadable: 0, trainHands: 0, validationHands: 0)
@@ -163,6 +177,28 @@ public final class GestureTrainer: Sendable {
             throw VisionTasksError.invalidArgument(
                 "label \"\(label.name)\": none of its \(label.photos) photos shows a hand the detector finds (\(label.noHand) without a hand, \(label.unreadable) unreadable)")
         }
+        return FoundHands(names: samples.labels, poses: poses, labels: labels, skipped: skipped, ignored: samples.ignored,
+                          seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+    }
+
+    /// The embedding of every hand found, label by label (no augmentation).
+    func embeddings(of found: FoundHands) throws -> [[Float]] {
+        let embedder = try sampler()
+        return try found.poses.joined().map { try embedder.embed($0) }
+    }
+
+    /// Splits, embeds, trains and exports from hands already found.
+    func fit(_ found: FoundHands, progress: (@Sendable (GestureTrainingProgress) -> Void)? = nil,
+             cancelled: CancellationFlag = CancellationFlag()) throws -> GestureTrainingOutcome {
+        var steps = [GestureTrainingReport.Step(name: GestureTrainingProgress.Stage.findingHands.rawValue, seconds: found.seconds)]
+        func timed<T>(_ stage: GestureTrainingProgress.Stage, _ body: () throws -> T) rethrows -> T {
+            let start = DispatchTime.now().uptimeNanoseconds
+            defer { steps.append(.init(name: stage.rawValue, seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)) }
+            return try body()
+        }
+        let labelCount = found.names.count
+        let poses = found.poses
+        var labels = found.labels
         var random = SeededGenerator(seed: UInt64(settings.seed))
         var train: [(pose: HandPose, label: Int)] = [], validation: [(pose: HandPose, label: Int)] = []
         for (label, hands) in poses.enumerated() {
@@ -207,7 +243,7 @@ public final class GestureTrainer: Sendable {
             try fitHead(trainSet, validation: validationSet, inputCount: embedder.embeddingSize, classCount: labelCount,
                         random: &random, progress: progress, cancelled: cancelled)
         }
-        let exportedLabels = samples.labels.map(Self.exportedName)
+        let exportedLabels = found.names.map(Self.exportedName)
         let task = try timed(.exporting) { () throws -> Data in
             progress?(.init(stage: .exporting, completed: 0, total: 1))
             let bundle = try GestureBundleExport.task(base: base, baseName: baseModelPath, head: fit.head, labels: exportedLabels)
@@ -217,7 +253,7 @@ public final class GestureTrainer: Sendable {
         var confusion = [[Int]](repeating: [Int](repeating: 0, count: labelCount), count: labelCount)
         for sample in validationSet { confusion[sample.label][fit.head.predictedClass(sample.embedding)] += 1 }
         let report = GestureTrainingReport(
-            labels: labels, skipped: skipped, ignored: samples.ignored, trainingSamples: trainSet.count, epochs: fit.epochs,
+            labels: labels, skipped: found.skipped, ignored: found.ignored, trainingSamples: trainSet.count, epochs: fit.epochs,
             exportedEpoch: fit.exportedEpoch, trainAccuracy: fit.head.accuracy(plainTrain),
             validationAccuracy: validationSet.isEmpty ? nil : fit.head.accuracy(validationSet), confusion: confusion,
             steps: steps, options: settings.described)

@@ -16,7 +16,7 @@ struct TrainGesturesCommand: AsyncParsableCommand {
         DATA holds one folder of photos per label, one of them named none (any case): hands showing none of \
         the gestures. The none label is written as MediaPipe's background label None: when the custom \
         classifier says None, the recognizer falls back to the canned gestures (hide them with \
-        --canned-gestures-allowlist None when recognizing). Photos without a hand, or unreadable, are \
+        --canned-gestures-allowlist None when recognizing; in MediaPipe, a canned score threshold of 1). Photos without a hand, or unreadable, are \
         skipped and counted. The output is written through a temporary file: it is never left half-written.
 
         TRAINING OPTIONS (a bool option alone means true; --augment=false turns one off):
