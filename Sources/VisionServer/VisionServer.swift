@@ -16,11 +16,11 @@ import VisionTasks
 public struct VisionServer: Sendable {
     /// The address, models folder and limits the server runs with.
     public let configuration: ServerConfiguration
-    /// The models offered, by task.
-    public let catalog: ModelCatalog
+    /// The models offered now, by task: the folder's at start, and each model trained since.
+    public var catalog: ModelCatalog { catalogStore.catalog }
+    private let catalogStore: CatalogStore
     private let page: StaticPage
     private let connections: ByteBuffer
-    private let modelsJSON: ByteBuffer
     private let tasksJSON: ByteBuffer
     private let imagePools: ImagePools
     private let videoPool: WorkerPool
@@ -31,11 +31,9 @@ public struct VisionServer: Sendable {
     public init(configuration: ServerConfiguration, catalog: ModelCatalog? = nil) throws {
         try configuration.validate()
         self.configuration = configuration
-        self.catalog = try catalog ?? ModelCatalog(directory: configuration.modelsDirectory)
+        catalogStore = try CatalogStore(catalog ?? ModelCatalog(directory: configuration.modelsDirectory))
         page = try StaticPage()
         connections = ByteBuffer(bytes: try ConnectionsJSON.encode())
-        let models = Dictionary(uniqueKeysWithValues: self.catalog.models.map { ($0.key.rawValue, $0.value) })
-        modelsJSON = ByteBuffer(bytes: try ResultJSON.encode(models))
         tasksJSON = ByteBuffer(bytes: TaskCatalogJSON.encode(threadsDefault: configuration.threadsPerTask))
         imagePools = ImagePools(workers: configuration.workers, queueDepth: configuration.queueDepth)
         videoPool = WorkerPool(name: "video", workers: configuration.workers, queueDepth: 0)
@@ -59,7 +57,7 @@ public struct VisionServer: Sendable {
         let router = Router(context: BasicWebSocketRequestContext.self)
         router.middlewares.add(JSONErrorMiddleware())
         router.get("/healthz") { _, _ in json(ByteBuffer(string: "{\"status\":\"ok\"}")) }
-        router.get("/api/v1/models") { _, _ in json(modelsJSON) }
+        router.get("/api/v1/models") { _, _ in json(catalogStore.json) }
         router.get("/api/v1/tasks") { _, _ in json(tasksJSON) }
         router.get("/api/v1/connections") { _, _ in json(connections) }
         router.post("/api/v1/:task") { request, context in try await detectImage(request, context) }
