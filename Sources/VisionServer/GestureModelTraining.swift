@@ -157,7 +157,9 @@ struct GestureModelTraining: Sendable {
             switch ModelCatalog.load(hidden, in: directory, as: task) {
             case .success: tasks.append(task)
             case .failure(let error) where task == gestureTask:
-                throw APIError(.internalServerError, "the trained model does not load as a gesture recognizer: \(APIError.from(error).message)")
+                // Named as the client named it, not by the hidden file's path.
+                let reason = APIError.from(error).message.replacingOccurrences(of: hiddenPath, with: fileName)
+                throw APIError(.internalServerError, "the trained model \(fileName) does not load as a gesture recognizer: \(reason)")
             case .failure: break
             }
         }
