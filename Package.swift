@@ -73,7 +73,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ], resources: [.copy("Page")]),
         .executableTarget(name: "vision-tasks", dependencies: [
-            "VisionTasks", "VisionRender", "VideoIO", "Inference", "TFLite", "VisionErrors", "VisionServer",
+            "VisionTasks", "VisionRender", "VideoIO", "Inference", "TFLite", "VisionErrors", "VisionServer", "Training",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
