@@ -55,7 +55,19 @@ import VisionTasks
         ByteBuffer(data: ZipWriter.archive(entries.map { ZipWriter.Entry.stored($0.0, $0.1) }))
     }
 
-    /// Photos of two labels: `none` three copies of two_thumbs_up.jpg, `thumb` three of hand_thumb_up.jpg.
+    /// The first `count` photos (by name) of each of `labels` in Tests/Fixtures/gestures (HandsDataset), as
+    /// `label/file` entries.
+    private static func gesturePhotos(_ labels: [String], count: Int) throws -> [(String, Data)] {
+        try labels.flatMap { label in
+            let folder = ServerSupport.gestures.appendingPathComponent(label)
+            let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".jpg") }.sorted()
+            #expect(names.count >= count, "\(label): \(names.count) photos")
+            return try names.prefix(count).map { ("\(label)/\($0)", try Data(contentsOf: folder.appendingPathComponent($0))) }
+        }
+    }
+
+    /// Photos of two labels for the requests that do not train: `none` three copies of two_thumbs_up.jpg, `thumb`
+    /// three of hand_thumb_up.jpg.
     private static func photos() throws -> [(String, Data)] {
         let none = try ServerSupport.photo("two_thumbs_up.jpg"), thumb = try ServerSupport.photo("hand_thumb_up.jpg")
         return ["a", "b", "c"].map { ("none/\($0).jpg", none) } + ["a", "b", "c"].map { ("thumb/\($0).jpg", thumb) }
@@ -74,7 +86,11 @@ import VisionTasks
         let folder = try Folder()
         defer { folder.remove() }
         let before = try folder.tree()
-        let photos = try Self.photos()
+        // Six photos of each of three labels; a photo of `five` not among them is recognized afterwards.
+        let photos = try Self.gesturePhotos(["none", "one", "five"], count: 6)
+        let heldOut = try #require(try FileManager.default.contentsOfDirectory(atPath: ServerSupport.gestures.appendingPathComponent("five").path)
+            .filter { $0.hasSuffix(".jpg") }.sorted().last)
+        let heldOutPhoto = try Data(contentsOf: ServerSupport.gestures.appendingPathComponent("five/" + heldOut))
         let app = try folder.server().makeApplication()
         let report = try await app.test(.router) { client in
             let report = try await client.execute(uri: "/api/v1/gesture-models?name=my-gestures&epochs=5&seed=3", method: .post,
@@ -87,12 +103,16 @@ import VisionTasks
                 let models = try JSONDecoder().decode([String: [String]].self, from: Data(buffer: response.body))
                 #expect(models["gesture-recognizer"] == ["gesture_recognizer.task", "my-gestures.task"])
             }
-            let expected = try ServerSupport.libraryJSON(modelsDirectory: folder.models.path, "gesture-recognizer",
-                                                         photo: "hand_thumb_up.jpg", options: ["model": "my-gestures.task"])
+            let recognizer = try GestureRecognizer(options: GestureRecognizerOptions(
+                baseOptions: BaseOptions(modelAssetPath: folder.models.path + "/my-gestures.task", numThreads: 1)))
+            let expected = try await recognizer.recognize(image: try MPImage(encodedData: heldOutPhoto, name: heldOut))
+            let expectedJSON = String(decoding: try ResultJSON.encode(expected), as: UTF8.self)
             try await client.execute(uri: "/api/v1/gesture-recognizer?model=my-gestures.task", method: .post,
-                                     body: ByteBuffer(data: try ServerSupport.photo("hand_thumb_up.jpg"))) { response in
+                                     body: ByteBuffer(data: heldOutPhoto)) { response in
                 #expect(response.status == .ok, "\(String(buffer: response.body))")
-                #expect(String(buffer: response.body) == expected)
+                #expect(String(buffer: response.body) == expectedJSON)
+                // The trained label, from the custom classifier (the canned one has no "five").
+                #expect(expected.gestures.first?.first?.categoryName == "five", "\(String(buffer: response.body))")
             }
             // The name is taken now.
             try await client.execute(uri: "/api/v1/gesture-models?name=my-gestures.task", method: .post,
@@ -112,7 +132,9 @@ import VisionTasks
         var served = try #require(report)
         served.steps = library.report.steps
         #expect(served == library.report)
-        #expect(served.labels.map(\.photos) == [3, 3])
+        #expect(served.labels.map(\.exportedName) == ["None", "five", "one"])
+        #expect(served.labels.map(\.photos) == [6, 6, 6])
+        #expect(served.confusion.count == 3)
         // Only the model was added: no hidden file is left.
         #expect(try folder.tree() == (before + ["models/my-gestures.task \(library.task.count)"]).sorted())
     }

@@ -11,6 +11,8 @@ enum ServerSupport {
     static let root = Fixture.repositoryRoot
     static let modelsDirectory = root.appendingPathComponent("models").path
     static let images = root.appendingPathComponent("Tests/Fixtures/images")
+    /// Label folders of hand photos (HandsDataset) for training.
+    static let gestures = root.appendingPathComponent("Tests/Fixtures/gestures")
 
     private static let catalogResult = Result { try ModelCatalog(directory: modelsDirectory) }
 
