@@ -1,4 +1,5 @@
 import Foundation
+import TFLite
 import Training
 
 /// What `vision-tasks serve` is started with: where it listens, which models it offers and the
@@ -43,6 +44,10 @@ public struct ServerConfiguration: Sendable {
     /// workers, at least 1 (1 with the default workers, which already use every core).
     public var threadsPerTask: Int { max(1, ProcessInfo.processInfo.activeProcessorCount / max(1, workers)) }
 
+    /// The highest `maxTrainingPhotos`: what one training takes (`GestureSamples.maxPhotos`) and a zip's
+    /// directory may list (the zip reader's entry limit).
+    static var mostTrainingPhotos: Int { min(GestureSamples.maxPhotos, ZipArchive.maxEntries) }
+
     /// Checks that every limit is usable; throws `ServerError.invalidConfiguration` naming the first that is not.
     public func validate() throws {
         func require(_ ok: Bool, _ message: String) throws {
@@ -60,8 +65,8 @@ public struct ServerConfiguration: Sendable {
         try require(maxTrainingBodyBytes >= 1024, "--max-training-body must be at least 1 KB, got \(maxTrainingBodyBytes) bytes")
         try require(maxTrainingUnpackedBytes >= 1024,
                     "--max-training-unpacked must be at least 1 KB, got \(maxTrainingUnpackedBytes) bytes")
-        try require((2...GestureSamples.maxPhotos).contains(maxTrainingPhotos),
-                    "--max-training-photos must be 2...\(GestureSamples.maxPhotos), got \(maxTrainingPhotos)")
+        try require((2...Self.mostTrainingPhotos).contains(maxTrainingPhotos),
+                    "--max-training-photos must be 2...\(Self.mostTrainingPhotos), got \(maxTrainingPhotos)")
         try require(trainingThreads >= 1, "--training-threads must be at least 1, got \(trainingThreads)")
     }
 }
