@@ -62,9 +62,10 @@ let package = Package(
         // Video files and live sources through Debian's ffmpeg, driven over pipes (frames cross in the
         // format ffmpeg decoded them to and are turned into RGB here, by the same libswscale).
         .target(name: "VideoIO", dependencies: ["VisionCore", "VisionErrors", "CSwscale"]),
-        // `vision-tasks serve`: the HTTP/WebSocket API and the browser app, over the public API.
+        // `vision-tasks serve`: the HTTP/WebSocket API and the browser app, over the public API; custom gesture
+        // models trained from uploaded photos (Training), whose zip is read by TFLite's zip reader.
         .target(name: "VisionServer", dependencies: [
-            "VisionTasks", "VideoIO",
+            "VisionTasks", "VideoIO", "Training", "TFLite",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
             .product(name: "NIOCore", package: "swift-nio"),
@@ -118,7 +119,7 @@ let package = Package(
         // build, so `make sanitize` runs them under TSan cheaply.
         .testTarget(name: "VisionServerUnitTests", dependencies: ["VisionServer"]),
         .testTarget(name: "VisionServerTests", dependencies: [
-            "VisionServer", "VisionTasks", "VideoIO", "FixtureSupport",
+            "VisionServer", "VisionTasks", "VideoIO", "Training", "TFLite", "FixtureSupport",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
