@@ -33,6 +33,9 @@ CONFIGS = {
     "+balance": ["--augment=false", "--early-stopping", "0"],
     "+early-stopping": ["--augment=false", "--balance-classes=false"],
     "defaults": [],
+    # As many training steps as augmentation gives (10 samples per hand), without augmentation: is it the
+    # variants or only the steps?
+    "model-maker-100-epochs": ["--augment=false", "--balance-classes=false", "--early-stopping", "0", "--epochs", "100"],
 }
 
 
@@ -45,11 +48,22 @@ def one_hand_photos(dataset, split):
     return {name: LABELS[classes[0]] for name, classes in rows.items() if len(classes) == 1 and classes[0] in LABELS}
 
 
-def make_folders(dataset, root):
-    """root/train/<label>/ and root/test/<label>/ of symbolic links to the photos; returns the test labels."""
+def make_folders(dataset, root, per_label=None, seed=0, none_factor=1):
+    """root/train/<label>/ and root/test/<label>/ of symbolic links to the photos; returns the test labels.
+    per_label: at most that many training photos per label, drawn with `seed` (small-data runs); the none label
+    gets none_factor times as many (unbalanced labels)."""
+    import random
     tests = {}
     for split in ("train", "test"):
-        for name, label in sorted(one_hand_photos(dataset, split).items()):
+        photos = sorted(one_hand_photos(dataset, split).items())
+        if split == "train" and per_label:
+            chosen = []
+            for label in sorted(set(LABELS.values())):
+                names = [p for p in photos if p[1] == label]
+                random.Random(seed).shuffle(names)
+                chosen += names[:per_label * (none_factor if label == "none" else 1)]
+            photos = sorted(chosen)
+        for name, label in photos:
             folder = os.path.join(root, split, label)
             os.makedirs(folder, exist_ok=True)
             link = os.path.join(folder, name)
@@ -76,7 +90,7 @@ def ours(tool, task, photos):
     for line in out.splitlines():
         record = json.loads(line)
         gestures = record.get("result", {}).get("gestures") or []
-        found[record.get("image") or record.get("file")] = gestures[0][0]["categoryName"] if gestures else None
+        found[record.get("input")] = gestures[0][0]["categoryName"] if gestures else None
     return found
 
 
@@ -110,16 +124,23 @@ def main():
     parser.add_argument("--seeds", default="0,1,2")
     parser.add_argument("--configs", default=",".join(CONFIGS), help="names among: " + ", ".join(CONFIGS))
     parser.add_argument("--mediapipe", action="store_true", help="also recognize with MediaPipe 1.2.2")
+    parser.add_argument("--per-label", type=int, default=None,
+                        help="small data: train on this many photos per label, drawn anew for each seed")
+    parser.add_argument("--none-factor", type=int, default=1, help="with --per-label: the none label gets this many times more")
     args = parser.parse_args()
     work = args.work or tempfile.mkdtemp(prefix="gesture-accuracy-")
-    truth = make_folders(args.dataset, work)
-    print(f"test photos with one hand: {len(truth)} ({dict(sorted(Counter(truth.values()).items()))}); work folder {work}")
     seeds = [int(s) for s in args.seeds.split(",")]
+    folders = {seed: os.path.join(work, f"seed-{seed}" if args.per_label else "all") for seed in seeds}
+    for seed, folder in folders.items():
+        truth = make_folders(args.dataset, folder, args.per_label, seed, args.none_factor)
+    print(f"test photos with one hand: {len(truth)} ({dict(sorted(Counter(truth.values()).items()))}); "
+          f"training photos per label: {args.per_label or 'all'} (none x{args.none_factor}); work folder {work}")
     for name in args.configs.split(","):
         scores, mp_scores = [], []
         for seed in seeds:
             task = os.path.join(work, f"{name}-{seed}.task")
-            report = train(args.tool, args.model, os.path.join(work, "train"), task, CONFIGS[name] + ["--seed", str(seed)])
+            truth = {os.path.join(folders[seed], "test", label, os.path.basename(p)): label for p, label in truth.items()}
+            report = train(args.tool, args.model, os.path.join(folders[seed], "train"), task, CONFIGS[name] + ["--seed", str(seed)])
             score, hands = accuracy(ours(args.tool, task, truth), truth)
             scores.append(score)
             line = f"{name:16s} seed {seed}: validation {report.get('validationAccuracy') or 0:.3f}  test {score:.3f} ({hands} hands)"

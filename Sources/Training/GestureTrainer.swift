@@ -318,7 +318,8 @@ public final class GestureTrainer: Sendable {
                 steps += 1
             }
             guard lossSum.isFinite else {
-                throw VisionTasksError.processingFailed("training diverged in epoch \(epoch + 1) (loss not finite): lower learning-rate")
+                throw VisionTasksError.invalidOption(
+                    name: "learningRate", reason: "training diverged in epoch \(epoch + 1) (the loss is not finite) at \(settings.learningRate): lower it")
             }
             var record = GestureTrainingReport.Epoch(epoch: epoch + 1, learningRate: rate, loss: lossSum / Float(max(steps, 1)),
                                                      validationLoss: nil, validationAccuracy: nil)

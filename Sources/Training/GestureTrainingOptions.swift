@@ -2,9 +2,9 @@ import Foundation
 import VisionErrors
 import VisionTasks
 
-/// How `GestureTrainer` trains a custom gesture classifier. The first eight options are MediaPipe Model
-/// Maker's, with its names and defaults (`layer-widths` … `validation-split`); the last four are ours,
-/// chosen by measurement (docs/TRAINING.md). Every option is declared once in `Declared`, which the
+/// How `GestureTrainer` trains a custom gesture classifier. The first seven options are MediaPipe Model
+/// Maker's, with its names and defaults (`layer-widths` … `gamma`); the others are ours, their defaults
+/// chosen by measurement on held-out photos (docs/TRAINING.md). Every option is declared once in `Declared`, which the
 /// initializer's defaults, the range checks, the CLI and the server read.
 public final class GestureTrainingOptions {
     /// Widths of the hidden layers (none: the head is one dense layer, Model Maker's default).
@@ -131,15 +131,16 @@ public final class GestureTrainingOptions {
         public static let augment = DeclaredOption<GestureTrainingOptions, Bool>(
             "augment", \.augment, label: "Augment",
             help: "Adds each training hand mirrored (handedness swapped) and turned by small angles.", default: true)
-        /// `balance-classes`: weighs labels by the inverse of their share (true).
+        /// `balance-classes`: weighs labels by the inverse of their share (false: it lowered held-out accuracy
+        /// on unbalanced labels, docs/TRAINING.md).
         public static let balanceClasses = DeclaredOption<GestureTrainingOptions, Bool>(
             "balance-classes", \.balanceClasses, label: "Balance labels",
-            help: "Weighs each label's loss by the inverse of its share of the training hands.", default: true)
-        /// `early-stopping`: patience in epochs, keeping the best epoch (3; 0 off).
+            help: "Weighs each label's loss by the inverse of its share of the training hands.", default: false)
+        /// `early-stopping`: patience in epochs, keeping the best epoch (0, off: no measured gain, docs/TRAINING.md).
         public static let earlyStopping = DeclaredOption<GestureTrainingOptions, Int>(
             "early-stopping", \.earlyStopping, label: "Early stopping",
             help: "Stops after this many epochs without a lower validation loss, keeping the best epoch (0: off).",
-            default: 3, minimum: 0, maximum: 1000)
+            default: 0, minimum: 0, maximum: 1000)
     }
 }
 
