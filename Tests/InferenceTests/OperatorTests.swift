@@ -283,6 +283,34 @@ func runOp(_ op: any GraphOperation, _ a: ([Int], [Float]), _ b: ([Int], [Float]
         #expect(close(try resize(false, true), [0, 0.25, 0.75, 1]))
     }
 
+    /// A batch of two 5×7×11 pictures enlarged to 37×24 (every rule): the rows split over 2 and 3
+    /// threads give the one-thread result bit for bit, which equals TFLite's formula element by element.
+    @Test func resizeBilinearSplitsRowsOverThreads() throws {
+        let (n, h, w, c, oh, ow) = (2, 5, 7, 11, 37, 24)
+        let x = (0..<(n * h * w * c)).map { Float(($0 * 7919) % 1013) / 101 - 5 }
+        for (alignCorners, halfPixel) in [(false, false), (true, false), (false, true)] {
+            func resize(threads: Int) throws -> [Float] {
+                var g = GraphBuilder()
+                let i = g.input([n, h, w, c])
+                g.node(ResizeBilinearOperator(alignCorners: alignCorners, halfPixelCenters: halfPixel), [i, g.ints([oh, ow])],
+                       [[n, oh, ow, c]])
+                return try g.run([x], threads: threads)[0]
+            }
+            let one = try resize(threads: 1)
+            #expect(try resize(threads: 2) == one && resize(threads: 3) == one)
+            let rows = bilinearTaps(inputSize: h, outputSize: oh, alignCorners: alignCorners, halfPixelCenters: halfPixel)
+            let columns = bilinearTaps(inputSize: w, outputSize: ow, alignCorners: alignCorners, halfPixelCenters: halfPixel)
+            var worst: Float = 0
+            for b in 0..<n { for (oy, ry) in rows.enumerated() { for (ox, cx) in columns.enumerated() { for k in 0..<c {
+                func at(_ y: Int, _ x0: Int) -> Float { x[((b * h + y) * w + x0) * c + k] }
+                let expected = at(ry.lower, cx.lower) * (1 - ry.weight) * (1 - cx.weight) + at(ry.lower, cx.upper) * (1 - ry.weight) * cx.weight
+                    + at(ry.upper, cx.lower) * ry.weight * (1 - cx.weight) + at(ry.upper, cx.upper) * ry.weight * cx.weight
+                worst = max(worst, abs(one[((b * oh + oy) * ow + ox) * c + k] - expected))
+            } } } }
+            #expect(worst <= 1e-5, "align_corners \(alignCorners), half_pixel \(halfPixel): \(worst)")
+        }
+    }
+
     @Test func dequantizeFoldsToConstants() throws {
         var g = GraphBuilder()
         let x = g.input([4])

@@ -23,51 +23,73 @@ func bilinearTaps(inputSize: Int, outputSize: Int, alignCorners: Bool, halfPixel
     }
 }
 
-/// A prepared bilinear resize of [batch, inH, inW, channels] to [batch, outH, outW, channels].
+/// A prepared bilinear resize of [batch, inH, inW, channels] to [batch, outH, outW, channels], its
+/// output rows split over `threads` (each element computed alike whatever the split).
 final class ResizeBilinearKernel: Kernel {
     let input: UnsafePointer<Float>
     let out: UnsafeMutablePointer<Float>
     let batch: Int, inH: Int, inW: Int, channels: Int
     let rows: [BilinearTap], columns: [BilinearTap]
+    let threads: KernelThreads
 
     init(input: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>, inputShape s: [Int], outH: Int, outW: Int,
-         alignCorners: Bool, halfPixelCenters: Bool) {
+         alignCorners: Bool, halfPixelCenters: Bool, threads: KernelThreads = .single) {
         self.input = input
         self.out = out
         batch = s[0]; inH = s[1]; inW = s[2]; channels = s[3]
         rows = bilinearTaps(inputSize: s[1], outputSize: outH, alignCorners: alignCorners, halfPixelCenters: halfPixelCenters)
         columns = bilinearTaps(inputSize: s[2], outputSize: outW, alignCorners: alignCorners, halfPixelCenters: halfPixelCenters)
+        self.threads = threads
     }
 
     func run() {
+        let rowWork = columns.count * channels
+        rows.withUnsafeBufferPointer { rowTaps in
+            columns.withUnsafeBufferPointer { columnTaps in
+                // Parts of at least ~8K outputs: below that a split costs more than it saves.
+                threads.split(batch * rowTaps.count, minimumPerPart: Swift.max(1, 8192 / Swift.max(1, rowWork)),
+                              ResizeRowsJob(input: input, out: out, inH: inH, inW: inW, channels: channels,
+                                            rows: rowTaps, columns: columnTaps))
+            }
+        }
+    }
+}
+
+/// Output rows `begin ..< end` (over batch × height) of one resize call.
+private struct ResizeRowsJob: RangeJob {
+    let input: UnsafePointer<Float>
+    let out: UnsafeMutablePointer<Float>
+    let inH: Int, inW: Int, channels: Int
+    let rows: UnsafeBufferPointer<BilinearTap>, columns: UnsafeBufferPointer<BilinearTap>
+
+    func run(thread: Int, begin: Int, end: Int) {
         let c = channels
-        var y = out
-        for b in 0..<batch {
-            let image = input + b * inH * inW * c
-            rows.forEachWithoutAllocating { ry in
-                let r0 = image + ry.lower * inW * c, r1 = image + ry.upper * inW * c
-                let wy = ry.weight
-                columns.forEachWithoutAllocating { cx in
-                    let wx = cx.weight
-                    // TFLite's formula: each corner weighted by the product of its two 1-D weights.
-                    let w00 = (1 - wy) * (1 - wx), w01 = (1 - wy) * wx, w10 = wy * (1 - wx), w11 = wy * wx
-                    let p00 = r0 + cx.lower * c, p01 = r0 + cx.upper * c
-                    let p10 = r1 + cx.lower * c, p11 = r1 + cx.upper * c
-                    var k = 0
-                    while k + 8 <= c {
-                        var v = load8(p00 + k) * w00
-                        v += load8(p10 + k) * w10
-                        v += load8(p01 + k) * w01
-                        v += load8(p11 + k) * w11
-                        store8(v, y + k)
-                        k += 8
-                    }
-                    while k < c {
-                        y[k] = p00[k] * w00 + p10[k] * w10 + p01[k] * w01 + p11[k] * w11
-                        k += 1
-                    }
-                    y += c
+        var y = out + begin * columns.count * c
+        for row in begin..<end {
+            let image = input + (row / rows.count) * inH * inW * c
+            let ry = rows[row % rows.count]
+            let r0 = image + ry.lower * inW * c, r1 = image + ry.upper * inW * c
+            let wy = ry.weight
+            for cx in columns {
+                let wx = cx.weight
+                // TFLite's formula: each corner weighted by the product of its two 1-D weights.
+                let w00 = (1 - wy) * (1 - wx), w01 = (1 - wy) * wx, w10 = wy * (1 - wx), w11 = wy * wx
+                let p00 = r0 + cx.lower * c, p01 = r0 + cx.upper * c
+                let p10 = r1 + cx.lower * c, p11 = r1 + cx.upper * c
+                var k = 0
+                while k + 8 <= c {
+                    var v = load8(p00 + k) * w00
+                    v += load8(p10 + k) * w10
+                    v += load8(p01 + k) * w01
+                    v += load8(p11 + k) * w11
+                    store8(v, y + k)
+                    k += 8
                 }
+                while k < c {
+                    y[k] = p00[k] * w00 + p10[k] * w10 + p01[k] * w01 + p11[k] * w11
+                    k += 1
+                }
+                y += c
             }
         }
     }

@@ -27,7 +27,7 @@ struct ResizeBilinearOperator: GraphOperation, Equatable {
         try require(!(alignCorners && halfPixelCenters), "align_corners and half_pixel_centers are both set")
         return PreparedNode(outputShapes: [[s[0], size[0], size[1], s[3]]]) { ctx in
             ResizeBilinearKernel(input: ctx.input(0), out: ctx.output(0), inputShape: s, outH: size[0], outW: size[1],
-                                 alignCorners: alignCorners, halfPixelCenters: halfPixelCenters)
+                                 alignCorners: alignCorners, halfPixelCenters: halfPixelCenters, threads: ctx.threads)
         }
     }
 }
