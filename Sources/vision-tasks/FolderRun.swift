@@ -94,7 +94,8 @@ enum FolderRun {
             })
             try folders.sorted().forEach(createFolder)
         }
-        let plan = options.jobs.plan(images: files.count, cores: ProcessInfo.processInfo.activeProcessorCount)
+        let plan = options.jobs.plan(images: files.count, cores: ProcessInfo.processInfo.activeProcessorCount,
+                                      threadsGiven: factory.threadsGiven)
         let workers = plan.jobs
         let tasks = try makeInParallel(workers) { try factory.make(.image, nil, threadsAtMost: plan.threadsAtMost) }
         ProcessMemory.trimHeap()  // loading's buffers (model files, unpacked weights) before the pictures come
@@ -141,8 +142,9 @@ enum FolderRun {
         let seconds = Date().timeIntervalSince(started)
         let rate = seconds > 0 ? Double(files.count) / seconds : 0
         Console.error(String(
-            format: "summary: %d processed, %d skipped, %d failed, %d %@ found, %.1f images/s on %d job(s)\n",
-            files.count, skipped, output.failures, found, Task.taskDescription.foundNoun, rate, workers))
+            format: "summary: %d processed, %d skipped, %d failed, %d %@ found, %.1f images/s on %d job(s) of %d thread(s)\n",
+            files.count, skipped, output.failures, found, Task.taskDescription.foundNoun, rate, workers,
+            min(factory.threads, plan.threadsAtMost ?? factory.threads)))
         return !output.anyFailed
     }
 }

@@ -25,7 +25,7 @@ struct MediaOptions: ParsableArguments {
     @Option(help: ArgumentHelp("With --video: last frame time, inclusive; seconds or ms as for --start.", valueName: "time"))
     var end: String?
 
-    @Option(help: ArgumentHelp("Images processed in parallel, each by its own task instance (several images, folders and image lists): a number (each instance gets --threads), or auto: one instance per core (at most \(JobCount.autoLimit) and the number of images), each given its share of the cores, at most --threads.",
+    @Option(help: ArgumentHelp("Images processed in parallel, each by its own task instance (several images, folders and image lists): a number (each instance gets --threads if given, else its share of the cores), or auto: one instance per core (at most \(JobCount.autoLimit) and the number of images), each given its share of the cores, at most --threads.",
                                valueName: "n|auto"))
     var jobs: JobCount = .auto
 

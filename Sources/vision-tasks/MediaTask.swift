@@ -18,6 +18,8 @@ extension PoseLandmarker: MediaTask {}
 struct MediaTaskFactory<Task: MediaTask> {
     /// `--threads`: the inference threads an instance gets unless capped.
     let threads: Int
+    /// Whether `--threads` was given (else several `--jobs` share the cores out).
+    let threadsGiven: Bool
     /// Makes an instance; the `Int?`: at most that many inference threads (nil: `--threads`).
     let build: (RunningMode, LiveStreamHandler<Task.TaskResult>?, Int?) throws -> Task
 

@@ -9,8 +9,10 @@ struct TaskOptions: ParsableArguments {
     @Option(help: ArgumentHelp(BaseOptions.Declared.model.option.help))
     var model: String
 
-    @Option(help: ArgumentHelp(BaseOptions.Declared.threads.option.help))
-    var threads: Int = BaseOptions.Declared.threads.defaultValue
+    /// `--threads` as given; nil: the declared default, or with several `--jobs` the cores shared out.
+    @Option(help: ArgumentHelp(String(BaseOptions.Declared.threads.option.help.trimmingCharacters(in: CharacterSet(charactersIn: ".")))
+        + " (default: \(BaseOptions.Declared.threads.defaultValue); with several --jobs, the cores shared among the instances)."))
+    var threads: Int?
 
     @Option(help: ArgumentHelp(BaseOptions.Declared.maxBundleBytes.option.help, valueName: "bytes"))
     var maxBundleBytes: Int = BaseOptions.Declared.maxBundleBytes.defaultValue
@@ -27,7 +29,8 @@ struct TaskOptions: ParsableArguments {
 
     /// `BaseOptions` for the model, thread count and bundle limit given.
     var baseOptions: BaseOptions {
-        BaseOptions(modelAssetPath: model, numThreads: threads, maxDecompressedBundleBytes: maxBundleBytes)
+        BaseOptions(modelAssetPath: model, numThreads: threads ?? BaseOptions.Declared.threads.defaultValue,
+                    maxDecompressedBundleBytes: maxBundleBytes)
     }
 }
 
@@ -68,7 +71,7 @@ struct TaskCommand<Task: MediaTask>: ParsableCommand {
     func run() throws {
         try reportingErrors {
             let parsed = try TaskArguments(arguments, description: Task.taskDescription)
-            let factory = MediaTaskFactory<Task>(threads: common.threads) { mode, live, threadsAtMost in
+            let factory = MediaTaskFactory<Task>(threads: common.baseOptions.numThreads, threadsGiven: common.threads != nil) { mode, live, threadsAtMost in
                 do {
                     var base = common.baseOptions
                     if let threadsAtMost { base.numThreads = min(base.numThreads, threadsAtMost) }

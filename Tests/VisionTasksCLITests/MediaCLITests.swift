@@ -32,7 +32,8 @@ import Testing
     }
 
     /// Several images run on one task instance per core by default (`--jobs auto`), the lines in input
-    /// order and byte-equal to one instance's; a bad `--jobs` is a usage error.
+    /// order and byte-equal to one instance's; `--jobs 2` shares the cores between its two instances
+    /// unless `--threads` is given; a bad `--jobs` is a usage error.
     @Test func severalImagesUseEveryCoreByDefaultInInputOrder() throws {
         let dir = try CLIRun.scratch()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -47,9 +48,17 @@ import Testing
         let oneJob = try CLIRun.run(["face-detector", "--model", Self.faceModel, dir.path, "--jobs", "1", "--no-progress"])
         #expect(byDefault.status == 0 && oneJob.status == 0, "\(byDefault.stderr)\(oneJob.stderr)")
         #expect(byDefault.lines.count == 8 && byDefault.stdout == oneJob.stdout)
-        let jobs = min(8, ProcessInfo.processInfo.activeProcessorCount, 16)
-        #expect(byDefault.stderr.contains("images/s on \(jobs) job(s)"), "\(byDefault.stderr)")
-        #expect(oneJob.stderr.contains("images/s on 1 job(s)"), "\(oneJob.stderr)")
+        // --threads defaults to the cores, at most 4 (BaseOptions.defaultNumThreads).
+        let cores = ProcessInfo.processInfo.activeProcessorCount, jobs = min(8, cores, 16), threads = min(cores, 4)
+        #expect(byDefault.stderr.contains("images/s on \(jobs) job(s) of \(min(threads, max(1, cores / jobs))) thread(s)"),
+                "\(byDefault.stderr)")
+        #expect(oneJob.stderr.contains("images/s on 1 job(s) of \(threads) thread(s)"), "\(oneJob.stderr)")
+        let twoJobs = try CLIRun.run(["face-detector", "--model", Self.faceModel, dir.path, "--jobs", "2", "--no-progress"])
+        let twoByTwo = try CLIRun.run(["face-detector", "--model", Self.faceModel, dir.path, "--jobs", "2", "--threads", "2",
+                                       "--no-progress"])
+        #expect(twoJobs.stdout == oneJob.stdout && twoByTwo.stdout == oneJob.stdout)
+        #expect(twoJobs.stderr.contains("images/s on 2 job(s) of \(min(threads, max(1, cores / 2))) thread(s)"), "\(twoJobs.stderr)")
+        #expect(twoByTwo.stderr.contains("images/s on 2 job(s) of 2 thread(s)"), "\(twoByTwo.stderr)")
         for bad in ["0", "many"] {
             let refused = try CLIRun.run(["face-detector", "--model", Self.faceModel, dir.path, "--jobs", bad])
             #expect(refused.status == 64, "--jobs \(bad): \(refused.stderr)")
