@@ -31,6 +31,8 @@ command -v chromedriver >/dev/null 2>&1 || need+=(chromium-driver)
 # The NEON kernels' test (tools/test_neon_kernels.sh) cross-compiles them for aarch64 and runs them
 # under qemu-aarch64.
 command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 || need+=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross)
+# `make bench` measures the serial fraction of --jobs from a scheduler trace (tools/serial_fraction.py).
+command -v perf >/dev/null 2>&1 || need+=(linux-perf)
 { command -v qemu-aarch64-static >/dev/null 2>&1 || command -v qemu-aarch64 >/dev/null 2>&1; } || need+=(qemu-user-static)
 
 if [ ${#need[@]} -gt 0 ]; then
