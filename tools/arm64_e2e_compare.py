@@ -14,7 +14,9 @@ hold the tasks to against MediaPipe (Tests/VisionTasksTests):
   pose              same pose count; landmarks (x, y, z) mean <= 2.5e-4, max <= 1.5e-3; world max
                     <= 1.5e-3 m; visibility and presence within 2e-3; mask (the 8-bit PNG) mean |d|
                     <= 1/255 and IoU at 0.5 >= 0.99; joint angles within 0.5 degrees
-Video frames are held to the image tolerances, frame by frame. The x86-64 side must have found
+Video frames are held to the image tolerances, frame by frame, and to the same timestamps; on the H.264
+video, whose frames each side converts to RGB with its own libswscale, the face blendshapes are only
+reported. The x86-64 side must have found
 something in each check (a check of nothing passes nothing), the aarch64 side must say `aarch64`,
 every command must have ended as its x86-64 twin did (exit status, HTTP 200), and an input that
 failed must have failed on both sides with the same error. Prints a PASS or FAIL line per check with
@@ -108,7 +110,7 @@ def compare_face_detector(arm, x86, worst, label):
     return len(b)
 
 
-def compare_face_landmarker(arm, x86, worst, label):
+def compare_face_landmarker(arm, x86, worst, label, hold_blendshapes=True):
     a, b = arm["faceLandmarks"], x86["faceLandmarks"]
     require(len(a) == len(b), f"{label}: {len(a)} faces, x86-64 {len(b)}")
     for key in ("faceBlendshapes", "facialTransformationMatrixes"):
@@ -124,7 +126,7 @@ def compare_face_landmarker(arm, x86, worst, label):
                 f"{label} face {f}: blendshape names differ")
         d = max(abs(c["score"] - e["score"]) for c, e in zip(p["categories"], q["categories"]))
         worst.add("blendshape", d)
-        require(d <= 1e-2, f"{label} face {f}: blendshape {d:.3g}")
+        require(d <= 1e-2 or not hold_blendshapes, f"{label} face {f}: blendshape {d:.3g}")
     for f, (p, q) in enumerate(zip(arm.get("facialTransformationMatrixes") or [], x86.get("facialTransformationMatrixes") or [])):
         require(len(p["data"]) == len(q["data"]) == 16, f"{label} face {f}: matrix size")
         rotation = max(abs(p["data"][i] - q["data"][i]) for i in range(16) if i not in (3, 7, 11))
@@ -241,8 +243,9 @@ class Run:
         require(a == b, f"{name} ended with {a} on aarch64, {b} on x86-64")
         return a
 
-    def lines(self, task, keys, name, ended="exit"):
-        """Compares two JSON-lines files line by line, paired by `keys`; returns the PASS line's text."""
+    def lines(self, task, keys, name, ended="exit", compare=None):
+        """Compares two JSON-lines files line by line, paired by `keys` (with `compare`, the task's
+        comparison unless given); returns the PASS line's text."""
         status = self.status(name)
         a = {tuple(l.get(k) for k in keys): l for l in read_lines(os.path.join(self.arm, name + ".jsonl"))}
         b = {tuple(l.get(k) for k in keys): l for l in read_lines(os.path.join(self.x86, name + ".jsonl"))}
@@ -257,7 +260,9 @@ class Run:
                 require(p.get("error") == q.get("error"), f"{label}: error {p.get('error')!r} vs {q.get('error')!r}")
                 errors += 1
                 continue
-            found += COMPARE[task](p["result"], q["result"], worst, label)
+            require(p["result"].get("timestampInMilliseconds") == q["result"].get("timestampInMilliseconds"),
+                    f"{label}: timestamp {p['result'].get('timestampInMilliseconds')} vs {q['result'].get('timestampInMilliseconds')}")
+            found += (compare or COMPARE[task])(p["result"], q["result"], worst, label)
         require(found > 0, f"{name}: the x86-64 run found nothing to compare")
         return f"{len(b)} lines ({errors} failed inputs on both sides), {found} {FOUND[task]} on both, {ended} {status}; worst {worst}"
 
@@ -275,7 +280,14 @@ def main():
     run.report("machine", machines)
     for task in COMPARE:
         run.report(f"cli {task} (images)", lambda task=task: run.lines(task, ("input",), f"cli-{task}"))
-    run.report("cli face-landmarker --video", lambda: run.lines("face-landmarker", ("frame",), "video-face-landmarker"))
+    run.report("cli face-landmarker --video (RGB frames)",
+               lambda: run.lines("face-landmarker", ("frame",), "video-face-landmarker"))
+    # H.264 frames reach the tool as YUV and each side turns them into RGB with its own libswscale,
+    # whose fast paths round differently (docs/ARM.md): the counts, timestamps and landmarks are held
+    # to the parity tolerances, the blendshapes (which move most with the pixels) are only reported.
+    run.report("cli face-landmarker --video (H.264, each side's libswscale; blendshapes reported, not held)",
+               lambda: run.lines("face-landmarker", ("frame",), "video-h264-face-landmarker",
+                                 compare=lambda a, b, w, l: compare_face_landmarker(a, b, w, l, hold_blendshapes=False)))
 
     def served(task, image_line):
         """One image request: HTTP 200 on both sides, the answer within tolerance of x86-64's."""

@@ -40,7 +40,7 @@ root '[ -f /src/models/face_landmarker.task ]' \
 echo "arm64: in the root: $(root 'swift --version 2>&1 | head -1')"
 
 # The x86-64 references: the host's release build of these same sources runs the same commands first,
-# writing into the root's /tmp (its video is the one the root reads too).
+# writing into the root's /tmp (its videos are the ones the root reads too).
 results=/tmp/arm64-e2e
 host_results=$(bash tools/arm64_root.sh path)$results
 if [ "$e2e" = 1 ]; then
@@ -61,7 +61,7 @@ step "tests" root "$env swift test --skip-build $flags --filter '$tests' 2>&1 | 
     || failed=1
 echo "arm64: test counts: $(root "grep -aE 'Test run with [0-9]+ tests?|Executed [0-9]+ tests?' /src/.build/arm64-test.log | tr '\n' ' '")"
 if [ "$e2e" = 1 ]; then
-    step "aarch64 end to end (root)" root "bash tools/arm64_e2e.sh .build/$config/vision-tasks $results/aarch64 $results/x86_64/pan.mp4" \
+    step "aarch64 end to end (root)" root "bash tools/arm64_e2e.sh .build/$config/vision-tasks $results/aarch64 $results/x86_64" \
         || failed=1
     step "the tool on aarch64 against x86-64" python3 tools/arm64_e2e_compare.py "$host_results/x86_64" "$host_results/aarch64" \
         || failed=1
