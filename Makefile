@@ -44,11 +44,14 @@ test: setup models
 test-arm64: models
 	SWIFT=$(SWIFT) bash tools/test_arm64.sh
 
-# The DocC documentation of the VisionTasks library (getting-started article per task) in .build/docs.
+# The DocC documentation of the VisionTasks library (getting-started article per task) in .build/docs, and of
+# the Training library (custom gestures) in .build/docs-training.
 docs: setup
 	$(SWIFT) package --allow-writing-to-directory .build/docs generate-documentation --target VisionTasks \
 		--output-path .build/docs --transform-for-static-hosting --hosting-base-path VisionTasks
-	@echo "docs: .build/docs/index.html"
+	$(SWIFT) package --allow-writing-to-directory .build/docs-training generate-documentation --target Training \
+		--output-path .build/docs-training --transform-for-static-hosting --hosting-base-path Training
+	@echo "docs: .build/docs/index.html, .build/docs-training/index.html (custom gesture training)"
 
 # Sanitizer runs (.ci/run calls them after `make test`), each in its own scratch path, building only the test
 # targets it runs (VISION_TASKS_TEST_TARGETS, see Package.swift) and failing on any report:

@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "VisionTasks", targets: ["VisionTasks"]),
         .library(name: "VisionRender", targets: ["VisionRender"]),
         .library(name: "VideoIO", targets: ["VideoIO"]),
+        .library(name: "Training", targets: ["Training"]),
         .executable(name: "vision-tasks", targets: ["vision-tasks"]),
     ],
     dependencies: [
@@ -54,13 +55,17 @@ let package = Package(
         .target(name: "Inference", dependencies: ["TFLite", "CKernels", "VisionErrors"], exclude: ["README.md", "Kernels/README.md"]),
         .target(name: "VisionCore", dependencies: ["VisionErrors", "CImageCodecs"]),
         .target(name: "VisionTasks", dependencies: ["VisionCore", "Inference", "TFLite", "VisionErrors"]),
+        // Training: custom gesture classifiers from labelled photos, written as TFLite and packed as a .task;
+        // the inference library does not depend on it.
+        .target(name: "Training", dependencies: ["VisionTasks", "VisionCore", "TFLite", "VisionErrors"]),
         .target(name: "VisionRender", dependencies: ["VisionTasks", "VisionCore", "VisionErrors", "CCairo", "CImageCodecs"]),
         // Video files and live sources through Debian's ffmpeg, driven over pipes (frames cross in the
         // format ffmpeg decoded them to and are turned into RGB here, by the same libswscale).
         .target(name: "VideoIO", dependencies: ["VisionCore", "VisionErrors", "CSwscale"]),
-        // `vision-tasks serve`: the HTTP/WebSocket API and the browser app, over the public API.
+        // `vision-tasks serve`: the HTTP/WebSocket API and the browser app, over the public API; custom gesture
+        // models trained from uploaded photos (Training), whose zip is read by TFLite's zip reader.
         .target(name: "VisionServer", dependencies: [
-            "VisionTasks", "VideoIO",
+            "VisionTasks", "VideoIO", "Training", "TFLite",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
             .product(name: "NIOCore", package: "swift-nio"),
@@ -68,7 +73,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ], resources: [.copy("Page")]),
         .executableTarget(name: "vision-tasks", dependencies: [
-            "VisionTasks", "VisionRender", "VideoIO", "Inference", "TFLite", "VisionErrors", "VisionServer",
+            "VisionTasks", "VisionRender", "VideoIO", "Inference", "TFLite", "VisionErrors", "VisionServer", "Training",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -103,6 +108,7 @@ let package = Package(
         .target(name: "CAllocationCounter", path: "Tests/CAllocationCounter"),
         .testTarget(name: "VisionCoreTests", dependencies: ["VisionCore", "VisionErrors", "FixtureSupport", "CStb"]),
         .testTarget(name: "VisionTasksTests", dependencies: ["VisionTasks", "TFLite", "FixtureSupport"]),
+        .testTarget(name: "TrainingTests", dependencies: ["Training", "VisionTasks", "TFLite", "Inference", "FixtureSupport"]),
         .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzTargets"]),
         .testTarget(name: "VisionRenderTests", dependencies: ["VisionRender", "VisionTasks"]),
         .testTarget(name: "VideoIOTests", dependencies: ["VideoIO", "VisionCore", "VisionTasks", "VisionErrors", "FixtureSupport"]),
@@ -113,7 +119,7 @@ let package = Package(
         // build, so `make sanitize` runs them under TSan cheaply.
         .testTarget(name: "VisionServerUnitTests", dependencies: ["VisionServer"]),
         .testTarget(name: "VisionServerTests", dependencies: [
-            "VisionServer", "VisionTasks", "VideoIO", "FixtureSupport",
+            "VisionServer", "VisionTasks", "VideoIO", "Training", "TFLite", "FixtureSupport",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),

@@ -27,6 +27,9 @@ Rows (ratio = VisionTasks / reference; below 1 means we take less time or memory
               against legacy MediaPipe 0.10.21 in a virtual environment of its own, made on first
               use) and of the Face Landmarker with each (no MediaPipe API runs it with full range:
               against ours with short range and MediaPipe 1.2.2's, which runs short range)
+  training    `vision-tasks train-gestures` on 400 photos, photos to .task, against Model Maker's wall time
+              (tools/bench_training.py: Model Maker cannot run here, so its figure is issue #35's); with
+              HANDSDATASET set, the accuracy on SubhiH/HandsDataset's test split too
   pose-jitter the landmarks' frame-to-frame motion on videos of people holding still (tools/pose_jitter.py):
               two people, ours unsmoothed and with --smooth-all-poses against MediaPipe's
               (unsmoothed), and one person, both smoothed; no goal
@@ -57,6 +60,7 @@ import mediapipe as mp  # noqa: E402
 from mediapipe.tasks.python import BaseOptions, vision  # noqa: E402
 
 import bench_far_faces
+import bench_training
 import pose_jitter
 from bench_common import BENCH, CLI, IMAGES, ROOT, sitting_people, time_calls
 
@@ -593,11 +597,11 @@ def scale(table, inputs, args):
                       reference="MediaPipe")
 
 
-SECTIONS = ["engine", "task", "video", "batch", "photos", "server", "scale", "far-faces", "pose-jitter"]
+SECTIONS = ["engine", "task", "video", "batch", "photos", "server", "scale", "far-faces", "training", "pose-jitter"]
 # The sections whose rows are of these tasks only (the others hold rows of every task and pick them by --tasks).
 SECTION_TASKS = {"batch": {"face-landmarker"}, "server": {"face-landmarker"},
                  "scale": {"face-landmarker", "hand-landmarker"}, "far-faces": {"face-detector", "face-landmarker"},
-                 "pose-jitter": {"pose-landmarker"}}
+                 "pose-jitter": {"pose-landmarker"}, "training": {"gesture-recognizer"}}
 
 
 def main():
@@ -645,6 +649,8 @@ def main():
             folder = os.path.join(tmp, "far-faces")
             os.mkdir(folder)
             bench_far_faces.far_faces(table, folder, args, mediapipe_call_ms, check_found)
+        if "training" in sections:
+            bench_training.training_rows(table, tmp, args)
         if "pose-jitter" in sections:
             pose_jitter.jitter_rows(table, tmp, args.quick)
     load = os.getloadavg()

@@ -4,7 +4,9 @@ by Selenium through chromium-driver, with a fake camera playing a .y4m made from
 
 Checks the Camera tab of the Face Landmarker (478 landmarks), the Gesture Recognizer (a hand
 with its gesture) and the Pose Landmarker (33 landmarks, the tinted mask, id and joint angles), the Library tab with a photo (Face Landmarker, Face Detector) and a short video,
-and the settings form built from GET /api/v1/tasks; saves screenshots under
+the settings form built from GET /api/v1/tasks, and the Train tab (a label added, samples recorded
+from the camera and added from files, a training, its report, the Gesture Recognizer switched to
+the new model with the camera running, in a models folder of its own); saves screenshots under
 test-output/browser/. Fails (never skips) when chromium, chromium-driver or selenium is missing.
 
 Usage: tools/browser_test.py [path to vision-tasks]   (default .build/debug/vision-tasks)
@@ -20,12 +22,14 @@ from serve_support import IMAGES, OUTPUT, ROOT, Server, ffmpeg
 try:
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.by import By
 except ImportError:
     sys.exit("FAIL: selenium is missing (tools/setup.sh installs it with pip)")
 
 SHOTS = os.path.join(OUTPUT, "browser")
 TIMEOUT = 90  # seconds for a state to be reached (debug builds on a loaded 2-core machine are slow)
+TRAIN_TIMEOUT = 600  # seconds for a training (a debug build searches each sample for a hand)
 failures = []
 
 
@@ -130,6 +134,121 @@ def camera_case(server, y4m, query, name, verify, min_pixels=500):
         driver.quit()
 
 
+def label_counts(driver):
+    """The Train tab's labels and their sample counts, in order."""
+    return driver.execute_script(
+        "return [...document.querySelectorAll('#train-labels tbody tr')].map((r) =>"
+        " [r.dataset.label, Number(r.querySelector('.count').textContent)])")
+
+
+def train_case(binary, y4m):
+    """The Train tab, on a server whose models folder links to the project's models (the trained model is
+    written there): `thumb` added and recorded from the fake camera (for 2 s, then held for a second),
+    photos of fists added to `none` from files, a training, its report (accuracy, per-label counts, confusion
+    matrix), and the Gesture Recognizer switched to the new model without a reload, the camera running on
+    and recognizing the trained gesture."""
+    models = os.path.join(SHOTS, "train-models")
+    shutil.rmtree(models, ignore_errors=True)
+    os.makedirs(models)
+    for name in sorted(os.listdir(os.path.join(ROOT, "models"))):
+        if name.endswith((".task", ".tflite")):
+            os.symlink(os.path.join(ROOT, "models", name), os.path.join(models, name))
+    with Server(binary, models=models) as server:
+        driver = browser(y4m)
+        try:
+            driver.get(f"{server.url}/?task=face-landmarker&tab=train&autostart=1")
+            wait_for(driver, "return document.body.dataset.status === 'running'", "train: the camera runs")
+            task = driver.execute_script("return document.getElementById('task').value")
+            check(task == "gesture-recognizer", f"train: the Train tab shows the Gesture Recognizer (got {task})")
+            check(label_counts(driver) == [["none", 0]], f"train: the none label is there from the start ({label_counts(driver)})")
+            driver.find_element(By.ID, "train-label-name").send_keys("thumb")
+            driver.find_element(By.ID, "train-add-label").click()
+            check([name for name, _ in label_counts(driver)] == ["none", "thumb"], f"train: thumb added ({label_counts(driver)})")
+            seconds = driver.find_element(By.ID, "train-seconds")
+            seconds.clear()
+            seconds.send_keys("2")
+            driver.find_element(By.ID, "train-record").click()
+            wait_for(driver, "return document.body.dataset.recording === 'no'", "train: recorded for 2 s")
+            recorded = wait_for(driver, "const r = document.querySelector('#train-labels tr[data-label=thumb] .count');"
+                                " return Number(r.textContent) >= 6 ? Number(r.textContent) : 0", "train: thumb samples")
+            time.sleep(0.5)  # the last frame's JPEG is encoded asynchronously
+            recorded = dict(label_counts(driver))["thumb"]
+            ActionChains(driver).click_and_hold(driver.find_element(By.ID, "train-hold")).pause(1.2).release().perform()
+            wait_for(driver, "return document.body.dataset.recording === 'no'", "train: held to record")
+            time.sleep(0.5)
+            held = dict(label_counts(driver))["thumb"]
+            check(recorded >= 6 and held >= recorded + 3, f"train: 4 frames a second recorded ({recorded} in 2 s, {held} after 1.2 s held)")
+            # none: fists (HandsDataset's 0-hand photos, the training fixtures), added from files.
+            fists = os.path.join(ROOT, "Tests", "Fixtures", "gestures", "none")
+            none_files = driver.find_element(By.CSS_SELECTOR, "#train-labels tr[data-label=none] input[type=file]")
+            none_files.send_keys("\n".join(os.path.join(fists, n) for n in sorted(os.listdir(fists))[:4]))
+            wait_for(driver, "return document.querySelector('#train-labels tr[data-label=none] .count').textContent === '4'",
+                     "train: photos added to none")
+            thumbnails = driver.execute_script("return document.querySelectorAll('#train-labels .thumbs img').length")
+            check(thumbnails >= 8, f"train: thumbnails of the samples are shown ({thumbnails})")
+            # The training's options come from GET /api/v1/gesture-models: four epochs, no early stopping.
+            defaults = driver.execute_script(
+                "const f = document.getElementById('train-options').elements;"
+                "const set = (n, v) => { f[n].value = v; f[n].dispatchEvent(new Event('change')); };"
+                "const before = [f['epochs'].value, f['early-stopping'].value, f['learning-rate'].type];"
+                "set('epochs', '4'); set('early-stopping', '0'); return before;")
+            check(defaults == ["10", "0", "range"], f"train: the options form has the declared defaults ({defaults})")
+            name = driver.find_element(By.ID, "train-name")
+            name.clear()
+            name.send_keys("browser_gestures")
+            driver.execute_script("window.sameDocument = true; window.stream = document.getElementById('camera-video').srcObject;")
+            driver.find_element(By.ID, "train-start").click()
+            deadline = time.time() + TRAIN_TIMEOUT
+            while driver.execute_script("return document.body.dataset.training") not in ("done", "error") and time.time() < deadline:
+                time.sleep(0.5)
+            outcome = driver.execute_script("return [document.body.dataset.training, document.getElementById('train-status').textContent]")
+            print("     train status:", outcome[1])
+            driver.save_screenshot(os.path.join(SHOTS, "train-report.png"))
+            if outcome[0] != "done":
+                raise AssertionError(f"train: the training did not end well ({outcome})")
+            report = driver.execute_script(
+                "const rows = (sel) => [...document.querySelectorAll(sel + ' tr')].map((r) => [...r.cells].map((c) => c.textContent));"
+                "return {accuracy: document.querySelector('#train-report .accuracy').textContent,"
+                " counts: rows('#train-report .counts'), confusion: rows('#train-report .confusion')};")
+            print("     report:", report)
+            check("Train accuracy" in report["accuracy"], f"train: the report gives the accuracy ({report['accuracy']})")
+            check("epoch 4 of 4 kept" in report["accuracy"], f"train: the options were sent (4 epochs: {report['accuracy']})")
+            counts = {row[0]: row[1:] for row in report["counts"][1:]}
+            check(set(counts) == {"None", "thumb"} and counts["None"][0] == "4" and counts["thumb"][0] == str(held),
+                  f"train: per-label photo counts (None 4, thumb {held}: {counts})")
+            check(len(report["confusion"]) == 3 and all(len(r) == 3 for r in report["confusion"]),
+                  f"train: a 2×2 confusion matrix with its headers ({report['confusion']})")
+            state = driver.execute_script(
+                "const v = document.getElementById('camera-video');"
+                "return {same: window.sameDocument === true, stream: v.srcObject === window.stream,"
+                " live: v.srcObject.getVideoTracks()[0].readyState, task: document.getElementById('task').value,"
+                " model: document.querySelector('#settings select[name=model]').value,"
+                " models: [...document.querySelector('#settings select[name=model]').options].map((o) => o.value),"
+                " url: location.search};")
+            check(state["same"] and state["stream"] and state["live"] == "live",
+                  f"train: no reload, the camera's stream runs on ({state})")
+            check(state["task"] == "gesture-recognizer" and state["model"] == "browser_gestures.task"
+                  and "browser_gestures.task" in state["models"] and "model=browser_gestures.task" in state["url"],
+                  f"train: the Gesture Recognizer uses the new model ({state})")
+            check(os.path.isfile(os.path.join(models, "browser_gestures.task")) and not os.path.islink(os.path.join(models, "browser_gestures.task"))
+                  and not os.path.exists(os.path.join(ROOT, "models", "browser_gestures.task")),
+                  "train: the model is written into the server's models folder only")
+            driver.execute_script("window.lastResult = null")
+            result = json.loads(wait_for(driver, "const r = window.lastResult; return r && r.gestures && r.gestures.length"
+                                         " ? JSON.stringify(r) : null", "train: a result from the new model"))
+            gesture = result["gestures"][0][0]["categoryName"]
+            check(gesture == "thumb", f"train: the live view recognizes the trained gesture (got {gesture})")
+            time.sleep(1)
+            # The live view with the new model chosen, then the report.
+            driver.execute_script("window.scrollTo(0, 0)")
+            driver.save_screenshot(os.path.join(SHOTS, "train.png"))
+            driver.execute_script("document.getElementById('train-report').scrollIntoView({block: 'end'})")
+            driver.save_screenshot(os.path.join(SHOTS, "train-report.png"))
+            print("     objects:", driver.execute_script("return [...document.querySelectorAll('#objects li')].map((li) => li.textContent)"))
+        finally:
+            driver.quit()
+
+
 def main():
     binary = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, ".build", "debug", "vision-tasks")
     os.makedirs(SHOTS, exist_ok=True)
@@ -216,6 +335,7 @@ def main():
             print("     status line:", driver.find_element(By.ID, "status-line").text)
         finally:
             driver.quit()
+    train_case(binary, hand_y4m)
     print(f"browser test: {len(failures)} failure(s) in {time.time() - started:.0f} s; screenshots in {SHOTS}")
     sys.exit(1 if failures else 0)
 

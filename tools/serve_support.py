@@ -19,11 +19,13 @@ def free_port():
 
 
 class Server:
-    """`vision-tasks serve` on a free loopback port, stopped when the `with` block ends."""
+    """`vision-tasks serve` on a free loopback port, stopped when the `with` block ends; `models` is the
+    models folder (default: the project's)."""
 
-    def __init__(self, binary, workers=2):
+    def __init__(self, binary, workers=2, models=None):
         self.binary = binary
         self.workers = workers
+        self.models = models or os.path.join(ROOT, "models")
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.process = None
@@ -34,7 +36,7 @@ class Server:
     def command(self):
         if not os.path.exists(self.binary):
             raise SystemExit(f"error: {self.binary} is missing: build vision-tasks first")
-        return [self.binary, "serve", "--port", str(self.port), "--models", os.path.join(ROOT, "models"),
+        return [self.binary, "serve", "--port", str(self.port), "--models", self.models,
                 "--workers", str(self.workers)]
 
     def __enter__(self):

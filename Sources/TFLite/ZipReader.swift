@@ -6,13 +6,13 @@ import VisionErrors
 /// The decompressed-byte allowance of one bundle, shared with every bundle nested in it: each byte
 /// inflated from a deflated entry is counted as zlib produces it, and passing `limit` is an error.
 /// Stored entries are slices of bytes already held, so they are not counted.
-final class InflateBudget: Sendable {
+package final class InflateBudget: Sendable {
     /// The most bytes that may be inflated in all.
-    let limit: Int
+    package let limit: Int
     private let used = Mutex(0)
 
     /// A budget of `limit` bytes, none used.
-    init(limit: Int) { self.limit = limit }
+    package init(limit: Int) { self.limit = limit }
 
     /// Bytes still allowed.
     var remaining: Int { used.withLock { limit - $0 } }
@@ -38,14 +38,14 @@ final class InflateBudget: Sendable {
 /// `ZipDirectory`, and each entry is extracted only when asked for (stored entries copied, deflated ones
 /// inflated with zlib against the shared `InflateBudget`), checked against its declared size and CRC-32,
 /// and kept for later calls.
-final class ZipArchive: Sendable {
+package final class ZipArchive: Sendable {
     /// Largest number of entries accepted.
-    static let maxEntries = 10_000
+    package static let maxEntries = 10_000
 
     /// What the archive is, for error messages.
-    let name: String
+    package let name: String
     /// The checked directory's entries, in archive order.
-    let entries: [ZipDirectory.Entry]
+    package let entries: [ZipDirectory.Entry]
     /// The allowance this archive's inflation counts against.
     let budget: InflateBudget
     private let data: Data
@@ -53,7 +53,7 @@ final class ZipArchive: Sendable {
 
     /// Checks the directory of `data`; `name` names the archive in errors.
     /// - Throws: `VisionTasksError.invalidBundle` naming `name` and the problem.
-    init(_ data: Data, name: String, budget: InflateBudget) throws {
+    package init(_ data: Data, name: String, budget: InflateBudget) throws {
         let directory = try ZipDirectory(data, name: name)
         guard directory.entries.count <= Self.maxEntries else {
             throw VisionTasksError.invalidBundle("\(name) has more than \(Self.maxEntries) entries")
@@ -67,7 +67,7 @@ final class ZipArchive: Sendable {
     /// The bytes of entry `index` (starting at index 0), extracted on the first call.
     /// - Throws: `VisionTasksError.invalidBundle` when the entry does not inflate, passes the budget,
     ///   differs from its declared size or fails its CRC-32.
-    func extract(_ index: Int) throws -> Data {
+    package func extract(_ index: Int) throws -> Data {
         if let bytes = extracted.withLock({ $0[index] }) { return bytes }
         let entry = entries[index]
         let stored = data[data.startIndex + entry.dataRange.lowerBound..<data.startIndex + entry.dataRange.upperBound]
@@ -163,17 +163,17 @@ final class ZipArchive: Sendable {
 /// A zip archive's central directory, read and checked without trusting any offset: every record, name,
 /// local header and data range must lie inside the archive, sizes must be consistent, and ZIP64 and
 /// encrypted archives are refused.
-struct ZipDirectory: Sendable {
+package struct ZipDirectory: Sendable {
     /// One entry of the directory.
-    struct Entry: Sendable {
+    package struct Entry: Sendable {
         /// Entry path.
-        let name: String
+        package let name: String
         /// Whether the entry is a directory (its name ends with "/").
-        let isDirectory: Bool
+        package let isDirectory: Bool
         /// Byte range of the (possibly compressed) data.
         let dataRange: Range<Int>
         /// Uncompressed size.
-        let uncompressedSize: Int
+        package let uncompressedSize: Int
         /// Whether the data is deflated (otherwise stored).
         let isCompressed: Bool
         /// CRC-32 of the uncompressed data.
@@ -181,7 +181,7 @@ struct ZipDirectory: Sendable {
     }
 
     /// The entries, in directory order.
-    let entries: [Entry]
+    package let entries: [Entry]
 
     /// Position of the end-of-central-directory record: the last signature in the final 64 KiB + 22 bytes,
     /// as zip readers search for it.
@@ -201,7 +201,7 @@ struct ZipDirectory: Sendable {
     }
 
     /// Reads and checks the directory of `data`; `name` names the archive in errors.
-    init(_ data: Data, name: String) throws {
+    package init(_ data: Data, name: String) throws {
         func fail(_ message: String) -> VisionTasksError { .invalidBundle("\(name): \(message)") }
         let count = data.count
         func u16(_ at: Int) -> Int { data.withUnsafeBytes { Int(UInt16(littleEndian: $0.loadUnaligned(fromByteOffset: at, as: UInt16.self))) } }

@@ -2,8 +2,9 @@ import Foundation
 import CZlibCRC
 import VisionErrors
 
-/// Writes small zip archives (no ZIP64, no data descriptors) for tests and fuzz harnesses: bundles with an
-/// entry replaced or added, with correct CRCs, and bundles whose entries are prepared deflate streams.
+/// Writes small zip archives (no ZIP64, no data descriptors): model bundles (`ModelBundleWriter`), the files
+/// appended to a model, and, for tests and fuzz harnesses, bundles with an entry replaced or added, with
+/// correct CRCs, and bundles whose entries are prepared deflate streams.
 package enum ZipWriter {
     /// One entry as it goes into the archive.
     package struct Entry {
@@ -81,13 +82,17 @@ package enum ZipWriter {
 
     /// The zip archive of `entries`, in order. `startingAt` is the archive's position in the file it ends
     /// (a model's label files are a zip appended to the model): its offsets count from the file's start.
-    package static func archive(_ entries: [Entry], startingAt base: Int = 0) -> Data {
+    /// Zero bytes before each local header put every entry's data at a multiple of `alignment` from the
+    /// file's start, as MediaPipe's bundle writer does so that models can be used in place.
+    package static func archive(_ entries: [Entry], startingAt base: Int = 0, alignment: Int = 1) -> Data {
         var out = Data()
         var directory = Data()
         func u16(_ value: Int, _ to: inout Data) { withUnsafeBytes(of: UInt16(truncatingIfNeeded: value).littleEndian) { to.append(contentsOf: $0) } }
         func u32(_ value: Int, _ to: inout Data) { withUnsafeBytes(of: UInt32(truncatingIfNeeded: value).littleEndian) { to.append(contentsOf: $0) } }
         for entry in entries {
             let name = Data(entry.name.utf8)
+            let dataStart = base + out.count + 30 + name.count
+            out.append(contentsOf: repeatElement(0, count: (alignment - dataStart % alignment) % alignment))
             let offset = out.count
             let method = entry.isDeflated ? 8 : 0
             // Local header: signature, version, flags, method, time, date, CRC, sizes, name and extra lengths.

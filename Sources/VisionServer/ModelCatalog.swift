@@ -3,7 +3,8 @@ import VisionTasks
 
 /// The models the server offers, by task: every `.task`/`.tflite` file directly in the models
 /// folder that the task loads. Requests choose a model by file name from this list only, so no
-/// client-given text ever reaches the file system.
+/// client-given text ever reaches the file system. A value: a model trained while the server runs
+/// makes a new catalog (`adding`), which the server swaps in (`CatalogStore`).
 public struct ModelCatalog: Sendable {
     /// The models folder.
     public let directory: String
@@ -13,7 +14,6 @@ public struct ModelCatalog: Sendable {
     /// Scans `directory`, trying each model file with each task (image mode). Throws
     /// `ServerError.noModels` when the folder cannot be read or no task loads any file in it.
     public init(directory: String) throws {
-        self.directory = directory
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: directory)
@@ -23,17 +23,40 @@ public struct ModelCatalog: Sendable {
         }
         var models: [TaskKind: [String]] = [:]
         for task in TaskKind.allCases {
-            let loading = names.filter { name in
-                let settings = TaskSettings(task: task, model: name)
-                return (try? ServedTask.make(settings, modelPath: directory + "/" + name, mode: .image, live: nil)) != nil
-            }
-            let preferred = task.description.preferredModels.filter(loading.contains)
-            models[task] = preferred + loading.filter { !preferred.contains($0) }
+            models[task] = Self.ordered(names.filter { (try? Self.load($0, in: directory, as: task).get()) != nil }, for: task)
         }
         guard models.values.contains(where: { !$0.isEmpty }) else {
             throw ServerError.noModels("no .task or .tflite file in \(directory) loads as any task (run `make models`)")
         }
+        self.directory = directory
         self.models = models
+    }
+
+    /// A catalog of `models` in `directory`, as given (`adding` makes one; tests too, without a scan).
+    init(directory: String, models: [TaskKind: [String]]) {
+        self.directory = directory
+        self.models = models
+    }
+
+    /// Whether model file `name` in `directory` loads as `task` (image mode, the task's defaults): the
+    /// scan's test, and a trained model's before it is offered; the failure is the task's error.
+    static func load(_ name: String, in directory: String, as task: TaskKind) -> Result<Void, any Error> {
+        Result { _ = try ServedTask.make(TaskSettings(task: task, model: name), modelPath: directory + "/" + name, mode: .image, live: nil) }
+    }
+
+    /// This catalog with model file `name` offered to `tasks` as well (its place in each list as a scan would give it).
+    func adding(_ name: String, for tasks: [TaskKind]) -> ModelCatalog {
+        var models = self.models
+        for task in tasks where !(models[task] ?? []).contains(name) {
+            models[task] = Self.ordered((models[task] ?? []) + [name], for: task)
+        }
+        return ModelCatalog(directory: directory, models: models)
+    }
+
+    /// `names` as a task's list: its preferred models first (the default), then the others by name.
+    private static func ordered(_ names: [String], for task: TaskKind) -> [String] {
+        let preferred = task.description.preferredModels.filter(names.contains)
+        return preferred + names.filter { !preferred.contains($0) }.sorted()
     }
 
     /// The file name to use: `name` if the task loads it, the task's default when `name` is nil;

@@ -1,4 +1,6 @@
 import Foundation
+import TFLite
+import Training
 
 /// What `vision-tasks serve` is started with: where it listens, which models it offers and the
 /// limits that keep one client from starving the others or growing the server's memory.
@@ -25,6 +27,15 @@ public struct ServerConfiguration: Sendable {
     public var idleTimeout: Duration = .seconds(30)
     /// Replies a live socket may have waiting for a slow client; a newer one drops the oldest, counted.
     public var maxQueuedReplies: Int = 8
+    /// The largest training upload (`POST /api/v1/gesture-models`, a zip of label folders) in bytes; larger is answered 413.
+    public var maxTrainingBodyBytes: Int = 100_000_000
+    /// The most bytes a training upload's photos may unpack to, all entries' sizes together (zip bombs); more is answered 413.
+    public var maxTrainingUnpackedBytes: Int = 200_000_000
+    /// The most photos in one training upload; more is answered 413.
+    public var maxTrainingPhotos: Int = 5_000
+    /// Threads a training searches its photos for hands with; one training runs at a time, so the other cores stay
+    /// with the detection requests.
+    public var trainingThreads: Int = 1
 
     /// The defaults above.
     public init() {}
@@ -32,6 +43,10 @@ public struct ServerConfiguration: Sendable {
     /// Inference threads of a task instance when a request names none: the cores shared among the
     /// workers, at least 1 (1 with the default workers, which already use every core).
     public var threadsPerTask: Int { max(1, ProcessInfo.processInfo.activeProcessorCount / max(1, workers)) }
+
+    /// The highest `maxTrainingPhotos`: what one training takes (`GestureSamples.maxPhotos`) and a zip's
+    /// directory may list (the zip reader's entry limit).
+    static var mostTrainingPhotos: Int { min(GestureSamples.maxPhotos, ZipArchive.maxEntries) }
 
     /// Checks that every limit is usable; throws `ServerError.invalidConfiguration` naming the first that is not.
     public func validate() throws {
@@ -47,6 +62,12 @@ public struct ServerConfiguration: Sendable {
         try require(maxLiveSockets >= 1, "the live socket limit must be at least 1")
         try require(maxQueuedReplies >= 1, "the reply queue must hold at least 1 reply")
         try require(idleTimeout > .zero, "the idle timeout must be positive")
+        try require(maxTrainingBodyBytes >= 1024, "--max-training-body must be at least 1 KB, got \(maxTrainingBodyBytes) bytes")
+        try require(maxTrainingUnpackedBytes >= 1024,
+                    "--max-training-unpacked must be at least 1 KB, got \(maxTrainingUnpackedBytes) bytes")
+        try require((2...Self.mostTrainingPhotos).contains(maxTrainingPhotos),
+                    "--max-training-photos must be 2...\(Self.mostTrainingPhotos), got \(maxTrainingPhotos)")
+        try require(trainingThreads >= 1, "--training-threads must be at least 1, got \(trainingThreads)")
     }
 }
 

@@ -25,8 +25,8 @@ package enum TaskCatalogJSON {
         return JSONEnvelope.encode(["tasks": .json(JSONEnvelope.array(tasks))])
     }
 
-    /// One option's fields.
-    private static func fields(_ option: TaskOption) -> [String: JSONEnvelope.Value] {
+    /// One option's fields (also those of the training options in `GET /api/v1/gesture-models`).
+    static func fields(_ option: TaskOption) -> [String: JSONEnvelope.Value] {
         var fields: [String: JSONEnvelope.Value] = [
             "name": .string(option.name), "property": .string(option.property), "label": .string(option.label),
             "help": .string(option.help), "type": .string(option.type.rawValue), "default": value(option.defaultValue),

@@ -35,19 +35,29 @@ struct TaskSettings: Hashable, Sendable {
                 }
                 threads = count
             default:
-                guard let option = description.option(named: name) else {
-                    let known = (["model", threadsOption.name] + description.options.map(\.name)).joined(separator: ", ")
-                    throw APIError(.badRequest, "unknown option \"\(name)\" for \(task.rawValue) (known: \(known))")
-                }
-                guard option.accepts(value) else {
-                    throw APIError(.badRequest, "\(name) must be \(option.type.expected), got \"\(value)\"")
-                }
+                let option = try Self.option(name, value, in: description.options, besides: ["model", threadsOption.name],
+                                             of: task.rawValue)
                 values[name] = try Self.text(of: option, value, catalog: catalog)
             }
         }
         self.model = try catalog.model(named: model, for: task)
         self.threads = threads
         self.storedValues = values
+    }
+
+    /// The option of `options` a query parameter `name` sets, its `value` checked to parse: a 400 naming the
+    /// known parameters (`besides` and the options') for an unknown name, or the expected form for a
+    /// malformed value. `subject` (a task, a training) names what the options are of.
+    static func option(_ name: String, _ value: String, in options: [TaskOption], besides: [String],
+                       of subject: String) throws -> TaskOption {
+        guard let option = options.first(where: { $0.name == name }) else {
+            let known = (besides + options.map(\.name)).joined(separator: ", ")
+            throw APIError(.badRequest, "unknown option \"\(name)\" for \(subject) (known: \(known))")
+        }
+        guard option.accepts(value) else {
+            throw APIError(.badRequest, "\(name) must be \(option.type.expected), got \"\(value)\"")
+        }
+        return option
     }
 
     /// The text the task gets for `option`: `value` itself, or for a model file option the path of

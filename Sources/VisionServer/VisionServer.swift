@@ -11,35 +11,37 @@ import VisionTasks
 /// (the iOS sample apps' camera and library views) served from the package's resources.
 ///
 /// Routes: `POST /api/v1/{task}` (an image), `POST /api/v1/{task}/video`, `GET /api/v1/{task}/live`
-/// (WebSocket), `GET /api/v1/tasks` (each task's options and outputs), `GET /api/v1/models`, `GET /api/v1/connections`, `GET /healthz`, and the page's
+/// (WebSocket), `GET /api/v1/tasks` (each task's options and outputs), `GET /api/v1/models`, `GET /api/v1/connections`,
+/// `POST /api/v1/gesture-models` (trains a gesture model from a zip of photos and offers it) and
+/// `GET /api/v1/gesture-models` (the training's options and limits), `GET /healthz`, and the page's
 /// files under `/`. Every error is `{"error": "…"}` with its status.
 public struct VisionServer: Sendable {
     /// The address, models folder and limits the server runs with.
     public let configuration: ServerConfiguration
-    /// The models offered, by task.
-    public let catalog: ModelCatalog
+    /// The models offered now, by task: the folder's at start, and each model trained since.
+    public var catalog: ModelCatalog { catalogStore.catalog }
+    private let catalogStore: CatalogStore
     private let page: StaticPage
     private let connections: ByteBuffer
-    private let modelsJSON: ByteBuffer
     private let tasksJSON: ByteBuffer
     private let imagePools: ImagePools
     private let videoPool: WorkerPool
-    private let liveSockets: LiveSocketCount
+    private let liveSockets: BoundedCount
+    private let training: GestureModelTraining
 
     /// A server for `configuration`; `catalog` defaults to a scan of its models folder. Throws
     /// `ServerError` for a bad configuration, no usable model or missing page resources.
     public init(configuration: ServerConfiguration, catalog: ModelCatalog? = nil) throws {
         try configuration.validate()
         self.configuration = configuration
-        self.catalog = try catalog ?? ModelCatalog(directory: configuration.modelsDirectory)
+        catalogStore = try CatalogStore(catalog ?? ModelCatalog(directory: configuration.modelsDirectory))
         page = try StaticPage()
         connections = ByteBuffer(bytes: try ConnectionsJSON.encode())
-        let models = Dictionary(uniqueKeysWithValues: self.catalog.models.map { ($0.key.rawValue, $0.value) })
-        modelsJSON = ByteBuffer(bytes: try ResultJSON.encode(models))
         tasksJSON = ByteBuffer(bytes: TaskCatalogJSON.encode(threadsDefault: configuration.threadsPerTask))
         imagePools = ImagePools(workers: configuration.workers, queueDepth: configuration.queueDepth)
         videoPool = WorkerPool(name: "video", workers: configuration.workers, queueDepth: 0)
-        liveSockets = LiveSocketCount(limit: configuration.maxLiveSockets)
+        liveSockets = BoundedCount(limit: configuration.maxLiveSockets)
+        training = GestureModelTraining(configuration: configuration, store: catalogStore)
     }
 
     /// The Hummingbird application serving the routes on the configured host and port.
@@ -59,7 +61,11 @@ public struct VisionServer: Sendable {
         let router = Router(context: BasicWebSocketRequestContext.self)
         router.middlewares.add(JSONErrorMiddleware())
         router.get("/healthz") { _, _ in json(ByteBuffer(string: "{\"status\":\"ok\"}")) }
-        router.get("/api/v1/models") { _, _ in json(modelsJSON) }
+        router.get("/api/v1/models") { _, _ in json(catalogStore.json) }
+        router.get("/api/v1/gesture-models") { _, _ in json(training.description()) }
+        router.post("/api/v1/gesture-models") { request, context in
+            try await training.train(request, logger: context.logger) { limit, flag in try await body(request, limit: limit, flag: flag) }
+        }
         router.get("/api/v1/tasks") { _, _ in json(tasksJSON) }
         router.get("/api/v1/connections") { _, _ in json(connections) }
         router.post("/api/v1/:task") { request, context in try await detectImage(request, context) }
@@ -120,13 +126,14 @@ public struct VisionServer: Sendable {
                                 defaultThreads: configuration.threadsPerTask)
     }
 
-    /// The request body, at most `maxBodyBytes` (413 beyond).
-    private func body(_ request: Request) async throws -> Data {
+    /// The request body, at most `limit` bytes (413 beyond, naming the limit's `flag`); by default `maxBodyBytes`.
+    private func body(_ request: Request, limit: Int? = nil, flag: String = "--max-body") async throws -> Data {
+        let limit = limit ?? configuration.maxBodyBytes
         do {
-            let buffer = try await request.body.collect(upTo: configuration.maxBodyBytes)
+            let buffer = try await request.body.collect(upTo: limit)
             return Data(buffer.readableBytesView)
         } catch is NIOTooManyBytesError {
-            throw APIError(.contentTooLarge, "the body is larger than the limit of \(configuration.maxBodyBytes) bytes (--max-body)")
+            throw APIError(.contentTooLarge, "the body is larger than the limit of \(limit) bytes (\(flag))")
         }
     }
 
@@ -207,17 +214,17 @@ struct ImagePools: Sendable {
     }
 }
 
-/// How many live sockets are open, against the limit.
-final class LiveSocketCount: Sendable {
+/// How many of something are open (live sockets, trainings), against a limit.
+final class BoundedCount: Sendable {
     private let count = Mutex(0)
     private let limit: Int
 
     init(limit: Int) { self.limit = limit }
 
-    /// Whether no more sockets may open.
+    /// Whether no more may open.
     var isFull: Bool { count.withLock { $0 >= limit } }
 
-    /// Counts a socket in; false when the limit is reached.
+    /// Counts one in; false when the limit is reached.
     func open() -> Bool {
         count.withLock { value in
             guard value < limit else { return false }
@@ -226,7 +233,7 @@ final class LiveSocketCount: Sendable {
         }
     }
 
-    /// Counts a socket out.
+    /// Counts one out.
     func close() { count.withLock { $0 -= 1 } }
 }
 

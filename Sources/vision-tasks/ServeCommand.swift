@@ -7,7 +7,7 @@ import VisionServer
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve the browser app and the HTTP/WebSocket API (POST /api/v1/{task}, /video, /live).",
+        abstract: "Serve the browser app and the HTTP/WebSocket API (POST /api/v1/{task}, /video, /live, gesture-models).",
         discussion: "Listens on 127.0.0.1 unless --host names another address; prints the URL to open.")
 
     @Option(help: "The address to listen on (127.0.0.1: this machine only; 0.0.0.0: every interface).")
@@ -22,8 +22,22 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Task instances per task for HTTP requests (default: the core count).")
     var workers: Int = ProcessInfo.processInfo.activeProcessorCount
 
-    @Option(help: ArgumentHelp("The largest request body: bytes, or with KB/MB (20MB).", valueName: "size"))
-    var maxBody: String = "20MB"
+    @Option(help: ArgumentHelp("The largest request body: bytes, or with KB/MB.", valueName: "size"))
+    var maxBody: String = Self.sizeText(ServerConfiguration().maxBodyBytes)
+
+    @Option(help: ArgumentHelp("The largest training upload (POST /api/v1/gesture-models, a zip): bytes, or with KB/MB.",
+                               valueName: "size"))
+    var maxTrainingBody: String = Self.sizeText(ServerConfiguration().maxTrainingBodyBytes)
+
+    @Option(help: ArgumentHelp("The most bytes a training upload's photos may unpack to, in all: bytes, or with KB/MB.",
+                               valueName: "size"))
+    var maxTrainingUnpacked: String = Self.sizeText(ServerConfiguration().maxTrainingUnpackedBytes)
+
+    @Option(help: "The most photos in one training upload.")
+    var maxTrainingPhotos: Int = ServerConfiguration().maxTrainingPhotos
+
+    @Option(help: "Threads a training searches its photos for hands with (one training runs at a time).")
+    var trainingThreads: Int = ServerConfiguration().trainingThreads
 
     func run() async throws {
         try await reportingErrorsAsync {
@@ -32,7 +46,11 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.port = port
             configuration.modelsDirectory = models
             configuration.workers = workers
-            configuration.maxBodyBytes = try Self.bytes(maxBody)
+            configuration.maxBodyBytes = try Self.bytes(maxBody, flag: "--max-body")
+            configuration.maxTrainingBodyBytes = try Self.bytes(maxTrainingBody, flag: "--max-training-body")
+            configuration.maxTrainingUnpackedBytes = try Self.bytes(maxTrainingUnpacked, flag: "--max-training-unpacked")
+            configuration.maxTrainingPhotos = maxTrainingPhotos
+            configuration.trainingThreads = trainingThreads
             let server = try VisionServer(configuration: configuration)
             let offered = server.catalog.models.filter { !$0.value.isEmpty }.map(\.key.rawValue).sorted()
             print("vision-tasks serve: models for \(offered.joined(separator: ", ")) from \(models)")
@@ -41,15 +59,20 @@ struct ServeCommand: AsyncParsableCommand {
         }
     }
 
-    /// "20MB" → 20_000_000, "512KB" → 512_000, "1000" → 1000.
-    static func bytes(_ text: String) throws -> Int {
+    /// "20MB" → 20_000_000, "512KB" → 512_000, "1000" → 1000; a malformed size is a usage error naming `flag`.
+    static func bytes(_ text: String, flag: String) throws -> Int {
         let upper = text.trimmingCharacters(in: .whitespaces).uppercased()
         let (digits, scale) = upper.hasSuffix("MB") ? (upper.dropLast(2), 1_000_000)
             : upper.hasSuffix("KB") ? (upper.dropLast(2), 1_000) : (Substring(upper), 1)
         guard let value = Int(digits), value > 0, value <= Int.max / scale else {
-            throw ValidationError("--max-body \(text): give bytes (20000000) or a size with KB or MB (20MB)")
+            throw ValidationError("\(flag) \(text): give bytes (20000000) or a size with KB or MB (20MB)")
         }
         return value * scale
+    }
+
+    /// A byte count as `bytes` reads it back, in MB or KB when whole: 20_000_000 → "20MB".
+    static func sizeText(_ bytes: Int) -> String {
+        bytes % 1_000_000 == 0 ? "\(bytes / 1_000_000)MB" : bytes % 1_000 == 0 ? "\(bytes / 1_000)KB" : String(bytes)
     }
 }
 

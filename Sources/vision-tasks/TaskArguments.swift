@@ -1,8 +1,8 @@
 import ArgumentParser
 import VisionTasks
 
-/// A task subcommand's free arguments split into its task options and its inputs, by the task's
-/// description: `--name value`, `--name=value`, and for a bool option `--name` alone; any other
+/// A subcommand's free arguments split into its declared options and its inputs (a task's options by
+/// its description, or `train-gestures`' training options): `--name value`, `--name=value`, and for a bool option `--name` alone; any other
 /// argument is an input (an image, a folder). Everything after `--` is an input.
 struct TaskArguments {
     /// The task options given, in order, as text.
@@ -10,8 +10,13 @@ struct TaskArguments {
     /// The inputs.
     var inputs: [String] = []
 
-    /// Splits `arguments`; an unknown `--option`, a missing value or a malformed one is a usage error.
+    /// Splits `arguments` by a task's options; an unknown `--option`, a missing value or a malformed one is a usage error.
     init(_ arguments: [String], description: TaskDescription) throws {
+        try self.init(arguments, command: description.name, options: description.options)
+    }
+
+    /// Splits `arguments` by `options`, the declared options of `command`.
+    init(_ arguments: [String], command: String, options: [TaskOption]) throws {
         var index = arguments.startIndex
         var onlyInputs = false
         while index < arguments.endIndex {
@@ -27,8 +32,8 @@ struct TaskArguments {
             }
             let flag = argument.split(separator: "=", maxSplits: 1)
             let name = flag[0].drop { $0 == "-" }
-            guard flag[0].hasPrefix("--"), let option = description.option(named: String(name)) else {
-                throw ValidationError("Unknown option '\(flag[0])' for \(description.name) (its options: \(description.options.map { "--" + $0.name }.joined(separator: ", ")))")
+            guard flag[0].hasPrefix("--"), let option = options.first(where: { $0.name == name }) else {
+                throw ValidationError("Unknown option '\(flag[0])' for \(command) (its options: \(options.map { "--" + $0.name }.joined(separator: ", ")))")
             }
             var text: String
             if flag.count == 2 {
@@ -50,7 +55,12 @@ struct TaskArguments {
 
     /// The task options' part of a subcommand's help: each flag, its help, range and default.
     static func help(_ description: TaskDescription) -> String {
-        description.options.map { option in
+        help(description.options)
+    }
+
+    /// Each declared option's flag, help, range and default, for a subcommand's help.
+    static func help(_ options: [TaskOption]) -> String {
+        options.map { option in
             let value = option.type == .bool ? "" : " <\(option.type.rawValue)>"
             let range = option.rangeText.isEmpty ? "" : "\(option.rangeText); "
             return "--\(option.name)\(value)  \(option.help) (\(range)default: \(option.defaultText))"

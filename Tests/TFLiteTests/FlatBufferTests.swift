@@ -86,4 +86,28 @@ import VisionErrors
         hugeVector.replaceSubrange(52..<56, with: [0xFF, 0xFF, 0xFF, 0xFF])
         #expect(throws: VisionTasksError.self) { try Self.table(hugeVector).scalars(2, Int16.self, "values") }
     }
+
+    /// FlatBufferBuilder's output reads back through the reader: every kind of field, defaults left out,
+    /// nested tables and vectors of them, and a 16-byte aligned vector counted from the buffer's start.
+    @Test func builtBuffersReadBack() throws {
+        var b = FlatBufferBuilder()
+        let children = (1...3).map { b.table([.offset(0, b.string("child \($0)")), .scalar(1, Int16($0))]) }
+        let aligned = b.vector([UInt8](1...5), alignment: 16)
+        let root = b.table([.scalar(0, UInt8(7)), .scalar(1, Int32(-5)), .scalar(2, UInt64(1) << 40), .float(3, 2.5),
+                            .scalar(4, Int32(9), default: 9), .float(5, 0), .offset(6, nil), .offset(7, b.string("héllo")),
+                            .offset(8, b.vector([Float(1), -2])), .offset(9, b.vector(children)), .offset(10, aligned),
+                            .offset(11, b.table([]))])
+        let bytes = b.finish(root: root, fileIdentifier: "TEST")
+        #expect(bytes.count % 16 == 0)
+        let table = try FlatBuffer(Data(bytes), label: "built").root("Root", fileIdentifier: "TEST")
+        #expect(try table.scalar(0, UInt8(0)) == 7 && table.scalar(1, Int32(0)) == -5 && table.scalar(2, UInt64(0)) == 1 << 40)
+        #expect(try table.float(3, 0) == 2.5 && table.string(7, "text") == "héllo" && table.floats(8, "floats") == [1, -2])
+        // Fields equal to their default, and absent offsets, are left out of the table.
+        for id in 4...6 { #expect(try table.field(id, size: 1) == nil, "field \(id)") }
+        let read = try table.tables(9, "children") { child, _ in (try child.string(0, "name"), try child.scalar(1, Int16(0))) }
+        #expect(read.map(\.0) == ["child 1", "child 2", "child 3"] && read.map(\.1) == [1, 2, 3])
+        let vector = try #require(try table.vector(10, elementSize: 1, "aligned"))
+        #expect(vector.start % 16 == 0 && Array(vector.bytes) == [1, 2, 3, 4, 5])
+        #expect(try table.table(11, "Empty") != nil)
+    }
 }

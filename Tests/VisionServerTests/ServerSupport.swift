@@ -11,14 +11,17 @@ enum ServerSupport {
     static let root = Fixture.repositoryRoot
     static let modelsDirectory = root.appendingPathComponent("models").path
     static let images = root.appendingPathComponent("Tests/Fixtures/images")
+    /// Label folders of hand photos (HandsDataset) for training.
+    static let gestures = root.appendingPathComponent("Tests/Fixtures/gestures")
 
     private static let catalogResult = Result { try ModelCatalog(directory: modelsDirectory) }
 
     /// The catalog of the project's models folder (scanned once for all tests).
     static func catalog() throws -> ModelCatalog { try catalogResult.get() }
 
-    /// A server over the project's models with the default limits changed by `change`.
-    static func server(_ change: (inout ServerConfiguration) -> Void = { _ in }) throws -> VisionServer {
+    /// A server over the project's models (or `catalog`'s) with the default limits changed by `change`.
+    static func server(_ change: (inout ServerConfiguration) -> Void = { _ in },
+                       catalog: () throws -> ModelCatalog = catalog) throws -> VisionServer {
         var configuration = ServerConfiguration()
         configuration.modelsDirectory = modelsDirectory
         configuration.port = 0
@@ -32,8 +35,10 @@ enum ServerSupport {
         try Data(contentsOf: images.appendingPathComponent(name))
     }
 
-    /// The library's result for `photo` with `task` made by `make`, as the shared result JSON.
-    static func libraryJSON(_ task: String, photo: String, options: [String: String] = [:]) throws -> String {
+    /// The library's result for `photo` with `task` made by `make`, as the shared result JSON; models named in
+    /// `options` are in `modelsDirectory`.
+    static func libraryJSON(modelsDirectory: String = modelsDirectory, _ task: String, photo: String,
+                            options: [String: String] = [:]) throws -> String {
         let image = try MPImage(contentsOfFile: images.appendingPathComponent(photo).path)
         let data = try LibraryTasks.detect(task, image: image, options: options, models: modelsDirectory)
         return String(decoding: data, as: UTF8.self)

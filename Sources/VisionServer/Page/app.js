@@ -1,16 +1,19 @@
-// The page: a task picker, Camera and Library tabs, settings per task, all built from the server's
+// The page: a task picker, Camera, Library and Train tabs, settings per task, all built from the server's
 // description of its tasks (GET /api/v1/tasks). Its state is in the URL, by the API's names
-// (?task=gesture-recognizer&tab=camera&autostart=1&num-hands=2), so a link reproduces a view.
+// (?task=gesture-recognizer&tab=camera&autostart=1&num-hands=2), so a link reproduces a view. The Train tab
+// shows the live camera too: it trains a gesture model and switches the Gesture Recognizer to it, the
+// camera running on.
 import { state, setStatus } from "./state.js";
 import { getJSON } from "./api.js";
 import { settingsFor, changed, renderForm } from "./settings.js";
 import { Camera } from "./camera.js";
 import { Library } from "./library.js";
+import { Trainer } from "./train.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
 state.task = params.get("task");
-state.tab = params.get("tab") === "library" ? "library" : "camera";
+state.tab = ["library", "train"].includes(params.get("tab")) ? params.get("tab") : "camera";
 state.model = params.get("model");
 
 function writeURL() {
@@ -25,6 +28,13 @@ const library = new Library({
   image: $("library-image"), video: $("library-video"), overlay: $("library-overlay"),
   progress: $("progress"), input: $("file"), drop: $("drop"),
 });
+const GESTURES = "gesture-recognizer";
+const trainer = new Trainer({
+  labelInput: $("train-label-name"), addButton: $("train-add-label"), table: $("train-labels").tBodies[0],
+  holdButton: $("train-hold"), recordButton: $("train-record"), secondsInput: $("train-seconds"),
+  optionsForm: $("train-options"), nameInput: $("train-name"), trainButton: $("train-start"),
+  statusLine: $("train-status"), report: $("train-report"),
+}, camera, useTrainedModel);
 
 function selectTask(name) {
   const description = state.tasks.find((t) => t.name === name) || state.tasks[0];
@@ -45,36 +55,62 @@ function changeSetting(name, value) {
 }
 
 function rerun() {
-  if (state.tab === "camera") camera.restart();
-  else library.rerun();
+  if (state.tab === "library") library.rerun();
+  else camera.restart();
 }
 
+// The Train tab shows the camera with the Gesture Recognizer, so the gestures trained can be tried at once.
 function selectTab(tab) {
   state.tab = tab;
   document.body.dataset.tab = tab;
   for (const b of document.querySelectorAll("nav button")) b.classList.toggle("active", b.dataset.tab === tab);
-  if (tab !== "camera") camera.stop();
+  if (tab === "library") camera.stop();
+  if (tab === "train" && state.task !== GESTURES && (state.models[GESTURES] || []).length) {
+    selectTask(GESTURES);
+    rerun();
+  }
   writeURL();
+}
+
+/** A model just trained: the models list again from the server, then the Gesture Recognizer with `model`;
+ *  a running camera reconnects with it (a new socket on the same stream), the page is not reloaded. */
+async function useTrainedModel(model) {
+  state.models = await getJSON("models");
+  state.model = model;
+  selectTask(GESTURES);
+  writeURL();
+  rerun();
 }
 
 async function main() {
   try {
     const [described, models, connections] = await Promise.all([getJSON("tasks"), getJSON("models"), getJSON("connections")]);
-    state.tasks = described.tasks.filter((t) => t.name in models);
+    state.tasks = described.tasks.filter((t) => (models[t.name] || []).length);
     if (!state.tasks.length) throw new Error("the server offers no task with a model");
     state.models = models;
     state.connections = connections;
     for (const t of state.tasks) $("task").append(new Option(t.title, t.name));
     selectTask(state.task || "face-landmarker");
+    await describeTraining();
     selectTab(state.tab);
     $("task").addEventListener("change", () => { selectTask($("task").value); writeURL(); rerun(); });
     for (const b of document.querySelectorAll("nav button")) b.addEventListener("click", () => selectTab(b.dataset.tab));
     writeURL();
     setStatus("ready", "Ready.");
-    if (state.tab === "camera" && params.get("autostart") === "1") await camera.start();
+    if (state.tab !== "library" && params.get("autostart") === "1") await camera.start();
   } catch (error) {
     setStatus("error", `Error: ${error.message}`);
   }
+}
+
+/** The Train tab, when the server trains gesture models from a gesture recognizer it has. */
+async function describeTraining() {
+  let training = null;
+  try { training = await getJSON("gesture-models"); } catch (_) { /* a server without training */ }
+  const usable = training && training.baseModel && (state.models[GESTURES] || []).length;
+  $("tab-train").hidden = !usable;
+  if (usable) trainer.describe(training);
+  else if (state.tab === "train") state.tab = "camera";
 }
 
 main();

@@ -49,17 +49,20 @@ export function apiQuery(settings, model) {
   return query.toString();
 }
 
-/** Builds the settings form; `onChange(name, value)` runs on every change. */
+/** Builds the settings form, with a choice of `models` first (none when `models` is null: the training's
+ *  options); `onChange(name, value)` runs on every change. */
 export function renderForm(form, settings, models, model, onChange) {
   form.replaceChildren();
-  const modelLabel = document.createElement("label");
-  modelLabel.textContent = "Model ";
-  const select = document.createElement("select");
-  select.name = "model";
-  for (const name of models) select.append(new Option(name, name, false, name === model));
-  select.addEventListener("change", () => onChange("model", select.value));
-  modelLabel.append(select);
-  form.append(modelLabel);
+  if (models !== null) {
+    const modelLabel = document.createElement("label");
+    modelLabel.textContent = "Model ";
+    const select = document.createElement("select");
+    select.name = "model";
+    for (const name of models) select.append(new Option(name, name, false, name === model));
+    select.addEventListener("change", () => onChange("model", select.value));
+    modelLabel.append(select);
+    form.append(modelLabel);
+  }
   for (const s of settings) {
     const label = document.createElement("label");
     if (s.help) label.title = s.help;

@@ -274,8 +274,13 @@ extension TaskOption {
     }
 
     /// The default as text: "0.5", "false", "none" for an empty list or text, "unset" for no value.
-    public var defaultText: String {
-        switch defaultValue {
+    public var defaultText: String { defaultValue.text }
+}
+
+extension TaskOptionValue {
+    /// The value as text: "0.5", "false", "64,32", "none" for an empty list or text, "unset" for no value.
+    public var text: String {
+        switch self {
         case .int(let value): return String(value)
         case .float(let value): return String(value)
         case .bool(let value): return String(value)

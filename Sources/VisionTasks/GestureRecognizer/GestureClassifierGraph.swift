@@ -11,8 +11,6 @@ import VisionErrors
 ///
 /// Not thread-safe: it owns the interpreters; callers serialize use.
 package final class GestureClassifierGraph {
-    /// The embedder's entry in the bundle.
-    package static let embedderEntry = "gesture_embedder.tflite"
     /// The canned classifier's entry in the bundle.
     package static let cannedEntry = "canned_gesture_classifier.tflite"
     /// The optional custom classifier's entry in the bundle.
@@ -27,8 +25,7 @@ package final class GestureClassifierGraph {
         let filter: ClassificationFilter
     }
 
-    private let embedder: Interpreter
-    private let embeddingSize: Int
+    private let embedder: GestureEmbedder
     /// Custom first, then canned: MediaPipe's priority order.
     private let classifiers: [Classifier]
 
@@ -37,14 +34,9 @@ package final class GestureClassifierGraph {
     /// model has unexpected shapes, and `invalidOption` for contradictory classifier options.
     package init(bundle: ModelBundle, name: String, numThreads: Int,
                  cannedOptions: ClassifierOptions?, customOptions: ClassifierOptions?) throws {
-        try bundle.requireEntries([Self.embedderEntry, Self.cannedEntry], kind: "hand gesture recognizer", name: name)
-        embedder = try Interpreter(model: try bundle.model(named: Self.embedderEntry), numThreads: numThreads)
-        let points = handLandmarkCount * 3
-        guard embedder.inputs.map(\.elementCount) == [points, 1, points], embedder.outputs.count == 1 else {
-            throw VisionTasksError.unsupportedModel(
-                "\(name): \(Self.embedderEntry) needs inputs of \(points), 1 and \(points) values (landmarks, handedness, world landmarks) and one output; got \(embedder.inputs.map(\.shape)) → \(embedder.outputs.map(\.shape))")
-        }
-        embeddingSize = embedder.outputs[0].elementCount
+        try bundle.requireEntries([GestureEmbedder.entry, Self.cannedEntry], kind: "hand gesture recognizer", name: name)
+        embedder = try GestureEmbedder(bundle: bundle, name: name, numThreads: numThreads)
+        let embeddingSize = embedder.embeddingSize
         var classifiers: [Classifier] = []
         if bundle.contains(Self.customEntry) {
             classifiers.append(try Self.classifier(try bundle.model(named: Self.customEntry), entry: Self.customEntry, bundleName: name,
@@ -75,22 +67,11 @@ package final class GestureClassifierGraph {
     }
 
     /// The gesture of one hand found in `frame`, or nil when every classifier's results were filtered away.
-    ///
-    /// The hand's landmarks are in the upright image. MediaPipe, given the stored pixels and the
-    /// frame's rotation, turns their x and y upright before the embedder but leaves z relative to
-    /// the stored pixels' width, so z is rescaled to that width (`FrameContext.zToStoredWidth`).
     package func recognize(_ hand: HandObservation, in frame: FrameContext) throws -> Classification? {
-        let points = hand.landmarks.map { SIMD3($0.x, $0.y, $0.z * frame.zToStoredWidth) }
-        let landmarks = gestureLandmarksMatrix(points, imageSize: (frame.width, frame.height))
-        let world = gestureLandmarksMatrix(hand.worldLandmarks, imageSize: nil)
-        let rightScore = rightHandScore(hand.handedness)
-        try embedder.withInputBuffer(0) { copy(landmarks, into: $0) }
-        try embedder.withInputBuffer(1) { $0[0] = rightScore }
-        try embedder.withInputBuffer(2) { copy(world, into: $0) }
-        embedder.invoke()
+        try embedder.embed(hand, in: frame)
         var lists: [[Classification]] = []
         for classifier in classifiers {
-            try embedder.withOutputBuffer(0) { embedding in
+            try embedder.withEmbedding { embedding in
                 try classifier.interpreter.withInputBuffer(0) { input in
                     for i in 0..<min(input.count, embedding.count) { input[i] = embedding[i] }
                 }
@@ -99,9 +80,5 @@ package final class GestureClassifierGraph {
             lists.append(try classifier.interpreter.withOutputBuffer(0) { classifier.filter.classify($0) })
         }
         return combineGesturePredictions(lists)
-    }
-
-    private func copy(_ values: [Float], into buffer: UnsafeMutableBufferPointer<Float>) {
-        for i in 0..<min(values.count, buffer.count) { buffer[i] = values[i] }
     }
 }

@@ -47,6 +47,17 @@ package final class HandLandmarkerGraph: TaskGraph {
         package var tracks: Bool
         /// The threads of each model.
         package var numThreads: Int
+
+        /// Settings with every value given.
+        package init(numHands: Int, minHandDetectionConfidence: Float, minHandPresenceConfidence: Float,
+                     minTrackingConfidence: Float, tracks: Bool, numThreads: Int) {
+            self.numHands = numHands
+            self.minHandDetectionConfidence = minHandDetectionConfidence
+            self.minHandPresenceConfidence = minHandPresenceConfidence
+            self.minTrackingConfidence = minTrackingConfidence
+            self.tracks = tracks
+            self.numThreads = numThreads
+        }
     }
 
     /// Loads the two models from a hand landmarker bundle (`name` names it in errors). Throws

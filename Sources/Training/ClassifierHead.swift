@@ -1,0 +1,244 @@
+import Foundation
+import TFLite
+
+/// Model Maker's gesture classifier head and its training: for each hidden layer, then once more before the
+/// output, batch normalisation → ReLU → dropout → dense; softmax at the end. Trained with Adam on the focal
+/// loss, as Model Maker trains it with Keras (Keras's batch-norm momentum 0.99 and epsilon 0.001, Adam's
+/// β 0.9/0.999 and ε 1e-7, Glorot-uniform dense weights, zero biases).
+///
+/// Every trainable value lives in one array (`parameters`), so Adam and keeping the best epoch's weights
+/// are single loops and copies; the batch norms' moving statistics live in `movingStatistics`.
+struct ClassifierHead: Sendable {
+    /// Keras's batch normalisation constants.
+    static let batchNormMomentum: Float = 0.99
+    static let batchNormEpsilon: Float = 0.001
+
+    /// Where one block's values are in `parameters` and `movingStatistics`.
+    struct Block: Sendable {
+        /// Width of the block's input (its batch norm's width).
+        let inputs: Int
+        /// Width of its dense layer's output.
+        let outputs: Int
+        /// Offsets of γ, β, the dense weights (outputs × inputs, row-major) and the bias in `parameters`.
+        let gamma: Int, beta: Int, weights: Int, bias: Int
+        /// Offsets of the moving mean and variance in `movingStatistics`.
+        let mean: Int, variance: Int
+    }
+
+    let blocks: [Block]
+    /// Every trainable value.
+    var parameters: [Float]
+    /// The batch norms' moving means and variances.
+    var movingStatistics: [Float]
+
+    /// A head from `inputCount` values through `hiddenWidths` to `classCount` scores, initialised from `random`.
+    init(inputCount: Int, hiddenWidths: [Int], classCount: Int, random: inout SeededGenerator) {
+        let widths = [inputCount] + hiddenWidths + [classCount]
+        var blocks: [Block] = [], parameters: [Float] = [], statistics: [Float] = []
+        for (inputs, outputs) in zip(widths, widths.dropFirst()) {
+            let block = Block(inputs: inputs, outputs: outputs, gamma: parameters.count, beta: parameters.count + inputs,
+                              weights: parameters.count + 2 * inputs, bias: parameters.count + 2 * inputs + inputs * outputs,
+                              mean: statistics.count, variance: statistics.count + inputs)
+            parameters += [Float](repeating: 1, count: inputs) + [Float](repeating: 0, count: inputs)
+            let limit = (6 / Float(inputs + outputs)).squareRoot()
+            parameters += (0..<(inputs * outputs)).map { _ in (2 * random.unit() - 1) * limit }
+            parameters += [Float](repeating: 0, count: outputs)
+            statistics += [Float](repeating: 0, count: inputs) + [Float](repeating: 1, count: inputs)
+            blocks.append(block)
+        }
+        self.blocks = blocks
+        self.parameters = parameters
+        self.movingStatistics = statistics
+    }
+
+    /// Number of classes.
+    var classCount: Int { blocks.last?.outputs ?? 0 }
+
+    /// The class probabilities of one input, as the exported model computes them (moving statistics, no dropout).
+    func predict(_ input: [Float]) -> [Float] {
+        var x = input
+        for block in blocks {
+            var h = [Float](repeating: 0, count: block.inputs)
+            for j in 0..<block.inputs {
+                let (scale, shift) = folded(block, j)
+                h[j] = max(0, x[j] * scale + shift)
+            }
+            x = dense(block, h)
+        }
+        return softmax(x)
+    }
+
+    /// The head as TFLite layers: each batch norm folded into a multiply and an add, then ReLU, the dense
+    /// layer, and softmax at the end.
+    func layers() -> [ClassifierLayer] {
+        var layers: [ClassifierLayer] = []
+        for block in blocks {
+            let pairs = (0..<block.inputs).map { folded(block, $0) }
+            let weights = Array(parameters[block.weights..<(block.weights + block.inputs * block.outputs)])
+            let bias = Array(parameters[block.bias..<(block.bias + block.outputs)])
+            layers.append(.scaleShift(scale: pairs.map(\.0), shift: pairs.map(\.1)))
+            layers.append(.relu)
+            layers.append(.dense(weights: weights, bias: bias, outputCount: block.outputs))
+        }
+        return layers + [.softmax]
+    }
+
+    /// A batch norm's inference-time multiplier and addend for input `j`.
+    private func folded(_ block: Block, _ j: Int) -> (Float, Float) {
+        let scale = parameters[block.gamma + j] / (movingStatistics[block.variance + j] + Self.batchNormEpsilon).squareRoot()
+        return (scale, parameters[block.beta + j] - movingStatistics[block.mean + j] * scale)
+    }
+
+    private func dense(_ block: Block, _ h: [Float]) -> [Float] {
+        (0..<block.outputs).map { o in
+            var sum = parameters[block.bias + o]
+            let row = block.weights + o * block.inputs
+            for i in 0..<block.inputs { sum += parameters[row + i] * h[i] }
+            return sum
+        }
+    }
+
+    /// The softmax of `z`, shifted by its maximum as TFLite's kernel is.
+    func softmax(_ z: [Float]) -> [Float] {
+        guard let top = z.max() else { return [] }
+        let e = z.map { exp($0 - top) }
+        let sum = e.reduce(0, +)
+        return e.map { $0 / sum }
+    }
+}
+
+/// The focal loss of Model Maker (`loss_functions.FocalLoss`): −Σ w·(1−p)^γ·log p over the true classes, p
+/// clipped to [1e-7, 1−1e-7], summed over the batch and divided by its size.
+struct FocalLoss: Sendable {
+    static let epsilon: Float = 1e-7
+    /// The focusing parameter.
+    let gamma: Float
+
+    /// The loss of one sample whose true class has probability `p`, weighted by `weight`.
+    func loss(_ p: Float, weight: Float) -> Float {
+        let q = min(max(p, Self.epsilon), 1 - Self.epsilon)
+        return -weight * pow(1 - q, gamma) * log(q)
+    }
+
+    /// d loss / d p for that sample (0 where the clip holds p).
+    func derivative(_ p: Float, weight: Float) -> Float {
+        guard p > Self.epsilon, p < 1 - Self.epsilon else { return 0 }
+        let focus = gamma == 0 ? 0 : gamma * pow(1 - p, gamma - 1) * log(p)
+        return weight * (focus - pow(1 - p, gamma) / p)
+    }
+}
+
+/// Keras's Adam (β₁ 0.9, β₂ 0.999, ε 1e-7) over one array of parameters.
+struct Adam: Sendable {
+    private var m: [Float], v: [Float]
+    private var step = 0
+
+    /// Moments for `count` parameters.
+    init(count: Int) {
+        m = [Float](repeating: 0, count: count)
+        v = [Float](repeating: 0, count: count)
+    }
+
+    /// One update of `parameters` by `gradient` at `learningRate`.
+    mutating func update(_ parameters: inout [Float], gradient: [Float], learningRate: Float) {
+        step += 1
+        let t = Float(step)
+        let alpha = learningRate * (1 - pow(0.999, t)).squareRoot() / (1 - pow(0.9, t))
+        for i in parameters.indices {
+            m[i] += (gradient[i] - m[i]) * 0.1
+            v[i] += (gradient[i] * gradient[i] - v[i]) * 0.001
+            parameters[i] -= alpha * m[i] / (v[i].squareRoot() + 1e-7)
+        }
+    }
+}
+
+extension ClassifierHead {
+    /// One training step on a batch: forward in training mode (batch statistics, inverted dropout at
+    /// `dropout` drawn from `random`), the focal loss's gradient back through every layer, the moving
+    /// statistics updated. Returns the gradient of every parameter and the batch's mean loss.
+    mutating func gradient(inputs: [[Float]], classes: [Int], weights: [Float], loss: FocalLoss, dropout: Float,
+                           random: inout SeededGenerator) -> (gradient: [Float], loss: Float) {
+        let batch = inputs.count
+        let n = Float(batch)
+        struct Trace { var xhat: [[Float]]; var invStd: [Float]; var relu: [[Float]]; var h: [[Float]] }
+        var traces: [Trace] = []
+        var x = inputs
+        for block in blocks {
+            let w = block.inputs
+            var mean = [Float](repeating: 0, count: w), variance = [Float](repeating: 0, count: w)
+            for row in x { for j in 0..<w { mean[j] += row[j] } }
+            for j in 0..<w { mean[j] /= n }
+            for row in x { for j in 0..<w { variance[j] += (row[j] - mean[j]) * (row[j] - mean[j]) } }
+            for j in 0..<w { variance[j] /= n }
+            let invStd = (0..<w).map { 1 / (variance[$0] + Self.batchNormEpsilon).squareRoot() }
+            for j in 0..<w {
+                movingStatistics[block.mean + j] = movingStatistics[block.mean + j] * Self.batchNormMomentum + mean[j] * (1 - Self.batchNormMomentum)
+                movingStatistics[block.variance + j] = movingStatistics[block.variance + j] * Self.batchNormMomentum + variance[j] * (1 - Self.batchNormMomentum)
+            }
+            let keep = 1 - dropout
+            var trace = Trace(xhat: [], invStd: invStd, relu: [], h: [])
+            for row in x {
+                let xhat = (0..<w).map { (row[$0] - mean[$0]) * invStd[$0] }
+                let relu = (0..<w).map { max(0, xhat[$0] * parameters[block.gamma + $0] + parameters[block.beta + $0]) }
+                let h = relu.map { value -> Float in
+                    guard dropout > 0 else { return value }
+                    return random.unit() < keep ? value / keep : 0
+                }
+                trace.xhat.append(xhat); trace.relu.append(relu); trace.h.append(h)
+            }
+            traces.append(trace)
+            x = trace.h.map { dense(block, $0) }
+        }
+        // Loss and its gradient with respect to the logits.
+        var total: Float = 0
+        var dz: [[Float]] = []
+        for (row, (truth, weight)) in zip(x, zip(classes, weights)) {
+            let p = softmax(row)
+            total += loss.loss(p[truth], weight: weight)
+            let dp = loss.derivative(p[truth], weight: weight) / n
+            dz.append((0..<p.count).map { dp * p[truth] * (($0 == truth ? 1 : 0) - p[$0]) })
+        }
+        var gradient = [Float](repeating: 0, count: parameters.count)
+        for (index, block) in blocks.enumerated().reversed() {
+            let trace = traces[index]
+            let w = block.inputs
+            var dh = [[Float]](repeating: [Float](repeating: 0, count: w), count: batch)
+            for b in 0..<batch {
+                for o in 0..<block.outputs {
+                    let d = dz[b][o]
+                    gradient[block.bias + o] += d
+                    let row = block.weights + o * w
+                    for i in 0..<w {
+                        gradient[row + i] += d * trace.h[b][i]
+                        dh[b][i] += d * parameters[row + i]
+                    }
+                }
+            }
+            // Back through dropout and ReLU to the batch norm's output.
+            for b in 0..<batch {
+                for i in 0..<w {
+                    let kept = trace.relu[b][i] > 0 && (dropout == 0 || trace.h[b][i] != 0)
+                    dh[b][i] = kept ? dh[b][i] * (dropout > 0 ? trace.h[b][i] / trace.relu[b][i] : 1) : 0
+                }
+            }
+            var sumD = [Float](repeating: 0, count: w), sumDX = [Float](repeating: 0, count: w)
+            for b in 0..<batch {
+                for j in 0..<w {
+                    gradient[block.gamma + j] += dh[b][j] * trace.xhat[b][j]
+                    gradient[block.beta + j] += dh[b][j]
+                    let dxhat = dh[b][j] * parameters[block.gamma + j]
+                    sumD[j] += dxhat
+                    sumDX[j] += dxhat * trace.xhat[b][j]
+                }
+            }
+            guard index > 0 else { break }
+            dz = (0..<batch).map { b in
+                (0..<w).map { j in
+                    let dxhat = dh[b][j] * parameters[block.gamma + j]
+                    return trace.invStd[j] / n * (n * dxhat - sumD[j] - trace.xhat[b][j] * sumDX[j])
+                }
+            }
+        }
+        return (gradient, total / n)
+    }
+}

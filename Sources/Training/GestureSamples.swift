@@ -1,0 +1,109 @@
+import Foundation
+import VisionErrors
+
+/// Labelled photos to train on: one label per folder (`DATA/<label>/<photo>`), or photos held in memory
+/// (an upload). One label must be `none` (any case), as in Model Maker: hands showing none of the gestures.
+/// Labels are ordered as Model Maker orders them: `none` first, then the others sorted.
+public struct GestureSamples: Sendable {
+    /// One photo: where its bytes come from and the label it shows.
+    public struct Photo: Sendable {
+        /// The photo's label (its folder's name).
+        public let label: String
+        /// A name for reports and errors (its path, or its name in an upload).
+        public let name: String
+        /// The encoded bytes when held in memory; nil when the photo is read from `name`, a file path.
+        public let data: Data?
+
+        /// A photo of `label`: `data` its encoded bytes, or nil to read the file at `name`.
+        public init(label: String, name: String, data: Data?) {
+            self.label = label
+            self.name = name
+            self.data = data
+        }
+    }
+
+    /// The most photos one training takes, so a folder or upload cannot make it run without end.
+    public static let maxPhotos = 20_000
+    /// The most labels, `none` included.
+    public static let maxLabels = 100
+
+    /// The labels in output order: the `none` label first, then the others sorted.
+    public let labels: [String]
+    /// Every photo, grouped by label in `labels` order, each label's photos in name order.
+    public let photos: [Photo]
+    /// Entries of the label folders that were not taken as photos (hidden files, subfolders), for the report.
+    public let ignored: [String]
+
+    /// The photos in `folder`'s label folders (its subfolders; files directly in it are ignored and listed).
+    /// Throws `fileNotFound` for a missing folder and `invalidArgument` when it has no `none` label, fewer than
+    /// two labels, a label without photos, or more than `maxPhotos` photos or `maxLabels` labels.
+    public init(folder: String) throws {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) else {
+            throw VisionTasksError.fileNotFound(path: folder)
+        }
+        guard isFolder.boolValue else { throw VisionTasksError.invalidArgument("\(folder) is not a folder of label folders") }
+        let root = URL(fileURLWithPath: folder)
+        var photos: [Photo] = [], ignored: [String] = []
+        for name in try Self.list(root.path) {
+            let path = root.appendingPathComponent(name).path
+            var isLabel: ObjCBool = false
+            _ = FileManager.default.fileExists(atPath: path, isDirectory: &isLabel)
+            guard isLabel.boolValue, !name.hasPrefix(".") else { ignored.append(path); continue }
+            for entry in try Self.list(path) {
+                let file = path + "/" + entry
+                var isSub: ObjCBool = false
+                _ = FileManager.default.fileExists(atPath: file, isDirectory: &isSub)
+                if isSub.boolValue || entry.hasPrefix(".") { ignored.append(file); continue }
+                photos.append(Photo(label: name, name: file, data: nil))
+                guard photos.count <= Self.maxPhotos else {
+                    throw VisionTasksError.invalidArgument("\(folder) holds more than \(Self.maxPhotos) photos")
+                }
+            }
+            if !photos.contains(where: { $0.label == name }) {
+                throw VisionTasksError.invalidArgument("label folder \(path) holds no photos")
+            }
+        }
+        try self.init(photos: photos, ignored: ignored, source: folder)
+    }
+
+    /// Photos held in memory, each with its label; `source` names them in errors. Throws `invalidArgument`
+    /// as `init(folder:)` does, and for a label that is empty or not a plain name.
+    public init(photos: [Photo], ignored: [String] = [], source: String = "the photos") throws {
+        guard photos.count <= Self.maxPhotos else {
+            throw VisionTasksError.invalidArgument("\(source): more than \(Self.maxPhotos) photos")
+        }
+        let names = Set(photos.map(\.label))
+        for label in names where label.isEmpty || label.contains("/") || label.contains("\n") || label.hasPrefix(".") {
+            throw VisionTasksError.invalidArgument("\(source): \"\(label)\" is not a plain label name")
+        }
+        guard let none = names.first(where: { $0.lowercased() == "none" }) else {
+            throw VisionTasksError.invalidArgument(
+                "\(source) has no \"none\" label: add a folder named none with photos of hands showing none of the gestures")
+        }
+        guard names.filter({ $0.lowercased() == "none" }).count == 1 else {
+            throw VisionTasksError.invalidArgument("\(source) has more than one none label (\(names.filter { $0.lowercased() == "none" }.sorted()))")
+        }
+        guard names.count >= 2 else {
+            throw VisionTasksError.invalidArgument("\(source) has only the none label: add a folder per gesture")
+        }
+        guard names.count <= Self.maxLabels else {
+            throw VisionTasksError.invalidArgument("\(source) has \(names.count) labels; at most \(Self.maxLabels)")
+        }
+        labels = [none] + names.subtracting([none]).sorted()
+        let order = Dictionary(uniqueKeysWithValues: labels.enumerated().map { ($1, $0) })
+        self.photos = photos.sorted { (order[$0.label] ?? 0, $0.name) < (order[$1.label] ?? 0, $1.name) }
+        self.ignored = ignored
+    }
+
+    /// The index of the `none` label in `labels` (always 0).
+    public var noneIndex: Int { 0 }
+
+    private static func list(_ path: String) throws -> [String] {
+        do {
+            return try FileManager.default.contentsOfDirectory(atPath: path).sorted()
+        } catch {
+            throw VisionTasksError.fileUnreadable(path: path, reason: error.localizedDescription)
+        }
+    }
+}

@@ -1,0 +1,422 @@
+import Foundation
+import TFLite
+import VisionCore
+import VisionErrors
+import VisionTasks
+
+/// Where a training is, for a progress bar.
+public struct GestureTrainingProgress: Sendable, Equatable {
+    /// The steps of a training, in order.
+    public enum Stage: String, Sendable {
+        /// Finding the hand in each photo.
+        case findingHands = "find hands"
+        /// Embedding the hands (and their augmented variants).
+        case embedding = "embed"
+        /// Training epochs.
+        case training = "train"
+        /// Writing the model and the bundle.
+        case exporting = "export"
+    }
+    /// The current step.
+    public var stage: Stage
+    /// Units done in this step (photos, hands, epochs).
+    public var completed: Int
+    /// Units this step has.
+    public var total: Int
+}
+
+/// A trained gesture recognizer: the `.task` bytes and what the training did.
+public struct GestureTrainingOutcome: Sendable {
+    /// The new `gesture_recognizer.task`: the base bundle's hand landmarker, embedder and canned classifier, and
+    /// the trained `custom_gesture_classifier.tflite`.
+    public let task: Data
+    /// The labels the custom classifier outputs, in order (`None` first).
+    public let labels: [String]
+    /// What the training did.
+    public let report: GestureTrainingReport
+
+    /// Writes the bundle to `path` through a temporary file beside it, so `path` is never left half-written.
+    /// Throws `fileUnreadable` naming the path when it cannot be written.
+    public func write(to path: String) throws {
+        let url = URL(fileURLWithPath: path)
+        do {
+            try task.write(to: url, options: .atomic)
+        } catch {
+            throw VisionTasksError.fileUnreadable(path: path, reason: "cannot write the model: \(error.localizedDescription)")
+        }
+    }
+}
+
+/// Trains the Gesture Recognizer's custom classifier from labelled photos, in Swift, and packs it into a
+/// `gesture_recognizer.task` that MediaPipe and VisionTasks load (`customGesturesClassifierOptions` apply to it).
+///
+/// Each photo's hand is found and embedded by the recognizer's own steps; the head is Model Maker's, trained
+/// with its options (`GestureTrainingOptions`). A label folder named `none` (any case) becomes MediaPipe's
+/// background label `None`: when the custom classifier says `None`, the recognizer falls back to the canned
+/// gestures, in MediaPipe and here alike.
+public final class GestureTrainer: Sendable {
+    /// The base bundle's path, as given.
+    public let baseModelPath: String
+    private let base: Data
+    private let settings: Settings
+    private let numThreads: Int
+
+    /// The options as the training reads them, copied when the trainer is made.
+    private struct Settings: Sendable {
+        let hiddenWidths: [Int], dropout: Float, learningRate: Float, batchSize: Int, epochs: Int, lrDecay: Float
+        let gamma: Float, validationSplit: Float, seed: Int, minDetectionConfidence: Float, augment: Bool
+        let balanceClasses: Bool, earlyStopping: Int
+        let described: [String: String]
+    }
+
+    /// The angles (degrees) a training hand is turned by when augmenting, each way.
+    static let augmentationAngles: [Float] = [-20, -10, 10, 20]
+
+    /// Reads the base `gesture_recognizer.task` (its hand landmarker, embedder and canned classifier are reused)
+    /// and checks the options. `numThreads` photos are searched for hands at once. Throws `invalidOption` for
+    /// an option out of range, `fileNotFound`/`invalidBundle`/model errors for a base that is not a gesture
+    /// recognizer bundle.
+    public init(baseModelPath: String, options: GestureTrainingOptions = GestureTrainingOptions(),
+                numThreads: Int = ProcessInfo.processInfo.activeProcessorCount) throws {
+        try options.validate()
+        guard numThreads >= 1 else { throw VisionTasksError.invalidOption(name: "numThreads", reason: "must be at least 1, got \(numThreads)") }
+        self.baseModelPath = baseModelPath
+        base = try ModelFile.read(baseModelPath)
+        var described: [String: String] = [:]
+        for option in GestureTrainingOptions.declaredOptions {
+            if let value = option.value(in: options) { described[option.name] = value.text }
+        }
+        settings = Settings(hiddenWidths: options.layerWidths.widths, dropout: options.dropout, learningRate: options.learningRate,
+                            batchSize: options.batchSize, epochs: options.epochs, lrDecay: options.lrDecay, gamma: options.gamma,
+                            validationSplit: options.validationSplit, seed: options.seed,
+                            minDetectionConfidence: options.minDetectionConfidence, augment: options.augment,
+                            balanceClasses: options.balanceClasses, earlyStopping: options.earlyStopping, described: described)
+        self.numThreads = numThreads
+        _ = try sampler()
+    }
+
+    /// Trains on `samples` without blocking the caller; `progress` is called from the training thread.
+    /// Cancelling the task stops the training at the next photo or step and throws `CancellationError`.
+    /// Throws `invalidArgument` when a label has no photo with a hand or there are fewer training hands than
+    /// `batchSize`, and model errors.
+    public func train(_ samples: GestureSamples,
+                      progress: (@Sendable (GestureTrainingProgress) -> Void)? = nil) async throws -> GestureTrainingOutcome {
+        let flag = CancellationFlag()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let thread = Thread { continuation.resume(with: Result { try self.run(samples, progress: progress, cancelled: flag) }) }
+                thread.stackSize = 1 << 22
+                thread.start()
+            }
+        } onCancel: {
+            flag.cancel()
+        }
+    }
+
+    /// Trains on `samples`, blocking the calling thread (`train(_:progress:)` without async).
+    public func trainBlocking(_ samples: GestureSamples,
+                              progress: (@Sendable (GestureTrainingProgress) -> Void)? = nil) throws -> GestureTrainingOutcome {
+        try run(samples, progress: progress, cancelled: CancellationFlag())
+    }
+
+    private func sampler() throws -> HandSampler {
+        let bundle = try ModelBundle(data: base, name: baseModelPath)
+        return try HandSampler(bundle: bundle, name: baseModelPath, minDetectionConfidence: settings.minDetectionConfidence,
+                               decoding: ImageDecodingOptions())
+    }
+
+    private func run(_ samples: GestureSamples, progress: (@Sendable (GestureTrainingProgress) -> Void)?,
+                     cancelled: CancellationFlag) throws -> GestureTrainingOutcome {
+        try fit(try hands(in: samples, progress: progress, cancelled: cancelled), progress: progress, cancelled: cancelled)
+    }
+
+    /// The hands found in a training's photos, per label, with the report's counts: the slow step, which tests
+    /// run once and then train from several times.
+    struct FoundHands: Sendable {
+        /// The data labels in output order.
+        let names: [String]
+        /// Each label's hands, in photo order.
+        let poses: [[HandPose]]
+        /// Each label's counts so far (split not yet made).
+        let labels: [GestureTrainingReport.Label]
+        let skipped: [GestureTrainingReport.Skipped]
+        let ignored: [String]
+        /// The time the search took.
+        let seconds: Double
+    }
+
+    /// Finds the hand in every photo of `samples`. Throws `invalidArgument` naming a label none of whose photos
+    /// shows a hand.
+    func hands(in samples: GestureSamples, progress: (@Sendable (GestureTrainingProgress) -> Void)? = nil,
+               cancelled: CancellationFlag = CancellationFlag()) throws -> FoundHands {
+        let start = DispatchTime.now().uptimeNanoseconds
+        let outcomes = try findHands(samples, progress: progress, cancelled: cancelled)
+        let labelIndex = Dictionary(uniqueKeysWithValues: samples.labels.enumerated().map { ($1, $0) })
+        var poses = [[HandPose]](repeating: [], count: samples.labels.count)
+        var labels = samples.labels.map {
+            GestureTrainingReport.Label(name: $0, exportedName: Self.exportedName($0), photos: 0, hands: 0, noHand: 0,
+                                        unreadable: 0, trainHands: 0, validationHands: 0)
+        }
+        var skipped: [GestureTrainingReport.Skipped] = []
+        for (photo, outcome) in zip(samples.photos, outcomes) {
+            let index = labelIndex[photo.label] ?? 0
+            labels[index].photos += 1
+            switch outcome {
+            case .hand(let pose):
+                labels[index].hands += 1
+                poses[index].append(pose)
+            case .noHand:
+                labels[index].noHand += 1
+                skipped.append(.init(photo: photo.name, label: photo.label, reason: "no hand found"))
+            case .unreadable(let reason):
+                labels[index].unreadable += 1
+                skipped.append(.init(photo: photo.name, label: photo.label, reason: reason))
+            }
+        }
+        for label in labels where label.hands == 0 {
+            throw VisionTasksError.invalidArgument(
+                "label \"\(label.name)\": none of its \(label.photos) photos shows a hand the detector finds (\(label.noHand) without a hand, \(label.unreadable) unreadable)")
+        }
+        return FoundHands(names: samples.labels, poses: poses, labels: labels, skipped: skipped, ignored: samples.ignored,
+                          seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+    }
+
+    /// The embedding of every hand found, label by label (no augmentation).
+    func embeddings(of found: FoundHands) throws -> [[Float]] {
+        let embedder = try sampler()
+        return try found.poses.joined().map { try embedder.embed($0) }
+    }
+
+    /// Splits, embeds, trains and exports from hands already found.
+    func fit(_ found: FoundHands, progress: (@Sendable (GestureTrainingProgress) -> Void)? = nil,
+             cancelled: CancellationFlag = CancellationFlag()) throws -> GestureTrainingOutcome {
+        var steps = [GestureTrainingReport.Step(name: GestureTrainingProgress.Stage.findingHands.rawValue, seconds: found.seconds)]
+        func timed<T>(_ stage: GestureTrainingProgress.Stage, _ body: () throws -> T) rethrows -> T {
+            let start = DispatchTime.now().uptimeNanoseconds
+            defer { steps.append(.init(name: stage.rawValue, seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)) }
+            return try body()
+        }
+        let labelCount = found.names.count
+        let poses = found.poses
+        var labels = found.labels
+        var random = SeededGenerator(seed: UInt64(settings.seed))
+        var train: [(pose: HandPose, label: Int)] = [], validation: [(pose: HandPose, label: Int)] = []
+        for (label, hands) in poses.enumerated() {
+            let order = random.shuffled(Array(hands.indices))
+            let held = settings.validationSplit > 0 ? min(hands.count - 1, Int((Float(hands.count) * settings.validationSplit).rounded())) : 0
+            for (rank, i) in order.enumerated() {
+                if rank < held { validation.append((hands[i], label)) } else { train.append((hands[i], label)) }
+            }
+            labels[label].validationHands = held
+            labels[label].trainHands = hands.count - held
+        }
+        guard train.count >= settings.batchSize else {
+            throw VisionTasksError.invalidArgument(
+                "\(train.count) training hands, fewer than the batch size \(settings.batchSize): add photos or lower batch-size")
+        }
+
+        // Embeddings, the augmented variants included.
+        let embedder = try sampler()
+        let (trainSet, plainTrain, validationSet) = try timed(.embedding) { () throws -> ([Sample], [Sample], [Sample]) in
+            var trainSet: [Sample] = [], plain: [Sample] = [], validationSet: [Sample] = []
+            let total = train.count + validation.count
+            for (done, hand) in train.enumerated() {
+                try cancelled.check()
+                let embedding = try embedder.embed(hand.pose)
+                plain.append(Sample(embedding: embedding, label: hand.label))
+                trainSet.append(plain[plain.count - 1])
+                if settings.augment {
+                    for variant in hand.pose.augmentations(angles: Self.augmentationAngles) {
+                        trainSet.append(Sample(embedding: try embedder.embed(variant), label: hand.label))
+                    }
+                }
+                progress?(.init(stage: .embedding, completed: done + 1, total: total))
+            }
+            for hand in validation {
+                validationSet.append(Sample(embedding: try embedder.embed(hand.pose), label: hand.label))
+            }
+            progress?(.init(stage: .embedding, completed: total, total: total))
+            return (trainSet, plain, validationSet)
+        }
+
+        let fit = try timed(.training) {
+            try fitHead(trainSet, validation: validationSet, inputCount: embedder.embeddingSize, classCount: labelCount,
+                        random: &random, progress: progress, cancelled: cancelled)
+        }
+        let exportedLabels = found.names.map(Self.exportedName)
+        let task = try timed(.exporting) { () throws -> Data in
+            progress?(.init(stage: .exporting, completed: 0, total: 1))
+            let bundle = try GestureBundleExport.task(base: base, baseName: baseModelPath, head: fit.head, labels: exportedLabels)
+            progress?(.init(stage: .exporting, completed: 1, total: 1))
+            return bundle
+        }
+        var confusion = [[Int]](repeating: [Int](repeating: 0, count: labelCount), count: labelCount)
+        for sample in validationSet { confusion[sample.label][fit.head.predictedClass(sample.embedding)] += 1 }
+        let report = GestureTrainingReport(
+            labels: labels, skipped: found.skipped, ignored: found.ignored, trainingSamples: trainSet.count, epochs: fit.epochs,
+            exportedEpoch: fit.exportedEpoch, trainAccuracy: fit.head.accuracy(plainTrain),
+            validationAccuracy: validationSet.isEmpty ? nil : fit.head.accuracy(validationSet), confusion: confusion,
+            steps: steps, options: settings.described)
+        return GestureTrainingOutcome(task: task, labels: exportedLabels, report: report)
+    }
+
+    /// The label the model outputs for a data label: `none` in any case is MediaPipe's background label `None`.
+    static func exportedName(_ label: String) -> String {
+        label.lowercased() == "none" ? gestureBackgroundLabel : label
+    }
+
+    /// The hand in every photo, `numThreads` photos at a time, in photo order.
+    private func findHands(_ samples: GestureSamples, progress: (@Sendable (GestureTrainingProgress) -> Void)?,
+                           cancelled: CancellationFlag) throws -> [HandSampler.Outcome] {
+        let photos = samples.photos
+        let workers = max(1, min(numThreads, photos.count))
+        let samplers = Workers(try (0..<workers).map { _ in try sampler() })
+        let results = ResultSlots<HandSampler.Outcome>(count: photos.count)
+        let next = Counter()
+        progress?(.init(stage: .findingHands, completed: 0, total: photos.count))
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            while !cancelled.isCancelled, !results.failed, let index = next.take(below: photos.count) {
+                do {
+                    results.set(index, try samplers.items[worker].hand(in: photos[index]))
+                    progress?(.init(stage: .findingHands, completed: results.filled, total: photos.count))
+                } catch {
+                    results.fail(error)
+                }
+            }
+        }
+        try cancelled.check()
+        return try results.values()
+    }
+
+    /// Trains a head as Model Maker does, with the options' additions (class weights, early stopping).
+    private func fitHead(_ train: [Sample], validation: [Sample], inputCount: Int, classCount: Int,
+                         random: inout SeededGenerator, progress: (@Sendable (GestureTrainingProgress) -> Void)?,
+                         cancelled: CancellationFlag) throws -> (head: ClassifierHead, epochs: [GestureTrainingReport.Epoch], exportedEpoch: Int) {
+        var head = ClassifierHead(inputCount: inputCount, hiddenWidths: settings.hiddenWidths, classCount: classCount, random: &random)
+        let loss = FocalLoss(gamma: settings.gamma)
+        var counts = [Int](repeating: 0, count: classCount)
+        for sample in train { counts[sample.label] += 1 }
+        let classWeights = (0..<classCount).map { c -> Float in
+            settings.balanceClasses && counts[c] > 0 ? Float(train.count) / Float(classCount * counts[c]) : 1
+        }
+        var adam = Adam(count: head.parameters.count)
+        var epochs: [GestureTrainingReport.Epoch] = []
+        var best: (head: ClassifierHead, loss: Float, epoch: Int)?
+        var sinceBest = 0
+        for epoch in 0..<settings.epochs {
+            let rate = settings.learningRate * pow(settings.lrDecay, Float(epoch))
+            let order = random.shuffled(Array(train.indices))
+            var lossSum: Float = 0, steps = 0
+            for start in stride(from: 0, through: order.count - settings.batchSize, by: settings.batchSize) {
+                try cancelled.check()
+                let batch = order[start..<(start + settings.batchSize)].map { train[$0] }
+                let (gradient, batchLoss) = head.gradient(inputs: batch.map(\.embedding), classes: batch.map(\.label),
+                                                          weights: batch.map { classWeights[$0.label] }, loss: loss,
+                                                          dropout: settings.dropout, random: &random)
+                adam.update(&head.parameters, gradient: gradient, learningRate: rate)
+                lossSum += batchLoss
+                steps += 1
+            }
+            guard lossSum.isFinite else {
+                throw VisionTasksError.invalidOption(
+                    name: "learningRate", reason: "training diverged in epoch \(epoch + 1) (the loss is not finite) at \(settings.learningRate): lower it")
+            }
+            var record = GestureTrainingReport.Epoch(epoch: epoch + 1, learningRate: rate, loss: lossSum / Float(max(steps, 1)),
+                                                     validationLoss: nil, validationAccuracy: nil)
+            if !validation.isEmpty {
+                let validationLoss = head.meanLoss(validation, loss: loss)
+                record.validationLoss = validationLoss
+                record.validationAccuracy = head.accuracy(validation)
+                if settings.earlyStopping > 0 {
+                    if best == nil || validationLoss < best!.loss {
+                        best = (head, validationLoss, epoch + 1)
+                        sinceBest = 0
+                    } else {
+                        sinceBest += 1
+                    }
+                }
+            }
+            epochs.append(record)
+            progress?(.init(stage: .training, completed: epoch + 1, total: settings.epochs))
+            if settings.earlyStopping > 0, sinceBest >= settings.earlyStopping { break }
+        }
+        if let best { return (best.head, epochs, best.epoch) }
+        return (head, epochs, epochs.count)
+    }
+}
+
+/// One embedded hand and its label index.
+struct Sample: Sendable {
+    var embedding: [Float]
+    var label: Int
+}
+
+extension ClassifierHead {
+    /// The most probable class of `input`.
+    func predictedClass(_ input: [Float]) -> Int {
+        let p = predict(input)
+        return p.indices.max { p[$0] < p[$1] } ?? 0
+    }
+
+    /// The share of `samples` classified right.
+    func accuracy(_ samples: [Sample]) -> Float {
+        guard !samples.isEmpty else { return 0 }
+        return Float(samples.filter { predictedClass($0.embedding) == $0.label }.count) / Float(samples.count)
+    }
+
+    /// The mean unweighted focal loss over `samples`.
+    func meanLoss(_ samples: [Sample], loss: FocalLoss) -> Float {
+        guard !samples.isEmpty else { return 0 }
+        return samples.map { loss.loss(predict($0.embedding)[$0.label], weight: 1) }.reduce(0, +) / Float(samples.count)
+    }
+}
+
+/// Set once when the training's task is cancelled; read by the training thread.
+final class CancellationFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var cancelled = false
+
+    func cancel() { lock.withLock { cancelled = true } }
+    var isCancelled: Bool { lock.withLock { cancelled } }
+    /// Throws `CancellationError` once cancelled.
+    func check() throws { if isCancelled { throw CancellationError() } }
+}
+
+/// Per-worker objects handed to `concurrentPerform`: worker `i` alone uses `items[i]`.
+private final class Workers<T>: @unchecked Sendable {
+    let items: [T]
+    init(_ items: [T]) { self.items = items }
+}
+
+/// Hands out indices 0, 1, 2, … to the workers.
+private final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+    func take(below limit: Int) -> Int? {
+        lock.withLock {
+            guard value < limit else { return nil }
+            defer { value += 1 }
+            return value
+        }
+    }
+}
+
+/// The workers' results by index, and the first error.
+private final class ResultSlots<T>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var slots: [T?]
+    private var error: (any Error)?
+    private(set) var filledCount = 0
+
+    init(count: Int) { slots = [T?](repeating: nil, count: count) }
+    func set(_ index: Int, _ value: T) { lock.withLock { slots[index] = value; filledCount += 1 } }
+    var filled: Int { lock.withLock { filledCount } }
+    func fail(_ error: any Error) { lock.withLock { if self.error == nil { self.error = error } } }
+    var failed: Bool { lock.withLock { error != nil } }
+    func values() throws -> [T] {
+        try lock.withLock {
+            if let error { throw error }
+            return slots.compactMap { $0 }
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+
+/// What a training did, as `vision-tasks train-gestures --report` writes it and the server answers: per label
+/// the photos, hands found and skipped, the accuracies, the validation confusion matrix and each step's time.
+public struct GestureTrainingReport: Codable, Sendable, Equatable {
+    /// One label's photos and hands.
+    public struct Label: Codable, Sendable, Equatable {
+        /// The label as the data named it (its folder).
+        public var name: String
+        /// The label as the model outputs it (`none` in any case becomes MediaPipe's background label `None`).
+        public var exportedName: String
+        /// Photos given.
+        public var photos: Int
+        /// Photos in which a hand was found.
+        public var hands: Int
+        /// Photos decoded but showing no hand.
+        public var noHand: Int
+        /// Photos that could not be read or decoded.
+        public var unreadable: Int
+        /// Hands trained on (before augmentation) and held out to validate.
+        public var trainHands: Int
+        /// See `trainHands`.
+        public var validationHands: Int
+    }
+
+    /// One photo that gave no training hand, and why.
+    public struct Skipped: Codable, Sendable, Equatable {
+        /// The photo (path or upload name).
+        public var photo: String
+        /// Its label.
+        public var label: String
+        /// "no hand found", or the decoder's message.
+        public var reason: String
+    }
+
+    /// One epoch's figures.
+    public struct Epoch: Codable, Sendable, Equatable {
+        /// 1-based.
+        public var epoch: Int
+        /// The learning rate of the epoch.
+        public var learningRate: Float
+        /// Mean focal loss of the epoch's training steps.
+        public var loss: Float
+        /// Focal loss and accuracy on the validation hands (nil without validation).
+        public var validationLoss: Float?
+        /// See `validationLoss`.
+        public var validationAccuracy: Float?
+    }
+
+    /// One step's wall time.
+    public struct Step: Codable, Sendable, Equatable {
+        /// "find hands", "embed", "train", "export".
+        public var name: String
+        /// Seconds.
+        public var seconds: Double
+    }
+
+    /// The labels in output order.
+    public var labels: [Label]
+    /// Photos that gave no training hand.
+    public var skipped: [Skipped]
+    /// Entries of the data that were not photos (hidden files, nested folders).
+    public var ignored: [String]
+    /// Training samples per epoch, augmentation included.
+    public var trainingSamples: Int
+    /// Each epoch run.
+    public var epochs: [Epoch]
+    /// The epoch whose weights were exported (the last, or the best with early stopping).
+    public var exportedEpoch: Int
+    /// Accuracy of the exported model on the training hands (not augmented) and on the validation hands.
+    public var trainAccuracy: Float
+    /// See `trainAccuracy`; nil without validation.
+    public var validationAccuracy: Float?
+    /// Validation confusion matrix: row = true label, column = predicted label, in `labels` order.
+    public var confusion: [[Int]]
+    /// The steps' times.
+    public var steps: [Step]
+    /// The options used, by their CLI names.
+    public var options: [String: String]
+
+    /// The report as pretty-printed JSON with sorted keys.
+    public func jsonData() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        return try encoder.encode(self)
+    }
+
+    /// The report as text for a terminal: labels, accuracies, confusion matrix, times.
+    public var text: String {
+        var lines: [String] = []
+        let width = max(5, labels.map(\.exportedName.count).max() ?? 5)
+        func pad(_ text: String, _ n: Int) -> String { text.count >= n ? text : text + String(repeating: " ", count: n - text.count) }
+        func right(_ text: String, _ n: Int) -> String { text.count >= n ? text : String(repeating: " ", count: n - text.count) + text }
+        lines.append(pad("label", width) + "  photos  hands  no hand  unreadable  train  validation")
+        for label in labels {
+            lines.append(pad(label.exportedName, width) + right(String(label.photos), 8) + right(String(label.hands), 7)
+                         + right(String(label.noHand), 9) + right(String(label.unreadable), 12) + right(String(label.trainHands), 7)
+                         + right(String(label.validationHands), 12))
+        }
+        lines.append("training samples per epoch (augmentation included): \(trainingSamples)")
+        lines.append("epochs run: \(epochs.count); exported: epoch \(exportedEpoch)")
+        lines.append(String(format: "train accuracy: %.3f", trainAccuracy))
+        if let validationAccuracy {
+            lines.append(String(format: "validation accuracy: %.3f", validationAccuracy))
+            lines.append("validation confusion (rows: true label, columns: predicted):")
+            let cell = max(4, width)
+            lines.append(pad("", width) + labels.map { right($0.exportedName, cell + 1) }.joined())
+            for (label, row) in zip(labels, confusion) {
+                lines.append(pad(label.exportedName, width) + row.map { right(String($0), cell + 1) }.joined())
+            }
+        } else {
+            lines.append("no validation hands (validation-split 0)")
+        }
+        lines.append(steps.map { $0.name + String(format: " %.2f s", $0.seconds) }.joined(separator: ", "))
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import TFLite
+import Training
+import VisionTasks
+
+/// A training upload (`POST /api/v1/gesture-models`): a zip whose entries are `label/photo`, read in memory
+/// into `GestureSamples`. Nothing of it reaches the file system, and every entry is checked before any is
+/// unpacked: its name (no `..`, absolute path, backslash, control character, nor anything deeper than
+/// `label/photo`), the number of photos and the bytes they declare against the limits; then each photo is
+/// inflated against a budget (so a size the zip lies about stops at the limit too) and sniffed for JPEG or PNG.
+/// Hidden entries (a name part starting with `.`) and macOS's `__MACOSX/` folder are skipped and listed in
+/// the report's `ignored`, as `vision-tasks train-gestures` skips them in a folder.
+enum GestureUpload {
+    /// What the errors call the zip.
+    static let archiveName = "the upload"
+
+    /// The photos of `zip`, each labelled by its folder; at most `maxPhotos` photos unpacking to at most
+    /// `maxUnpackedBytes` in all (413 beyond, naming `photosFlag` or `unpackedFlag`). A zip that does not read,
+    /// a bad entry name or a missing `none` label is a 400; an entry that is not a JPEG or PNG a 415.
+    static func samples(_ zip: Data, maxPhotos: Int, maxUnpackedBytes: Int,
+                        photosFlag: String = "--max-training-photos",
+                        unpackedFlag: String = "--max-training-unpacked") throws -> GestureSamples {
+        do {
+            let directory = try ZipDirectory(zip, name: archiveName)
+            var photos: [(index: Int, label: String, name: String)] = []
+            var ignored: [String] = [], seen: Set<String> = [], unpacked = 0
+            for (index, entry) in directory.entries.enumerated() {
+                guard let parts = try parts(of: entry) else {
+                    if !entry.isDirectory { ignored.append(entry.name) }
+                    continue
+                }
+                guard seen.insert(entry.name).inserted else {
+                    throw APIError(.badRequest, "\(archiveName) has two entries named \"\(entry.name)\"")
+                }
+                photos.append((index, parts.label, entry.name))
+                guard photos.count <= maxPhotos else {
+                    throw APIError(.contentTooLarge, "\(archiveName) holds more than \(maxPhotos) photos (\(photosFlag))")
+                }
+                unpacked += entry.uncompressedSize
+                guard unpacked <= maxUnpackedBytes else {
+                    throw APIError(.contentTooLarge,
+                                   "\(archiveName)'s photos unpack to more than \(maxUnpackedBytes) bytes (\(unpackedFlag))")
+                }
+            }
+            let archive = try ZipArchive(zip, name: archiveName, budget: InflateBudget(limit: maxUnpackedBytes))
+            let samples = try photos.map { photo -> GestureSamples.Photo in
+                let bytes = try archive.extract(photo.index)
+                guard MediaSniffer.isImage(bytes) else {
+                    throw APIError(.unsupportedMediaType, "\(archiveName) entry \"\(photo.name)\" is not a JPEG or PNG image")
+                }
+                return GestureSamples.Photo(label: photo.label, name: photo.name, data: bytes)
+            }
+            guard !samples.isEmpty else {
+                throw APIError(.badRequest, "\(archiveName) holds no photos: send a zip of label folders (none/…, thumb/…)")
+            }
+            return try GestureSamples(photos: samples, ignored: ignored, source: archiveName)
+        } catch VisionTasksError.invalidBundle(let message), VisionTasksError.invalidArgument(let message) {
+            throw APIError(.badRequest, message)
+        }
+    }
+
+    /// The label of a photo entry `label/photo`; nil for an entry that is skipped (a directory, a hidden
+    /// entry, macOS's `__MACOSX/`); a 400 for a name that could point outside a label folder or is nested deeper.
+    private static func parts(of entry: ZipDirectory.Entry) throws -> (label: String, photo: String)? {
+        let name = entry.name
+        func refuse(_ reason: String) -> APIError {
+            APIError(.badRequest, "\(archiveName) entry \"\(name)\" \(reason): entries must be label/photo")
+        }
+        if name.contains("\\") { throw refuse("has a backslash") }
+        if name.hasPrefix("/") || name.dropFirst().hasPrefix(":") { throw refuse("is an absolute path (or names a drive)") }
+        if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            throw refuse("has a control character")
+        }
+        let parts = name.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        if parts.contains("..") || parts.contains(".") { throw refuse("has a . or .. part") }
+        if parts.first == "__MACOSX" || parts.contains(where: { $0.hasPrefix(".") }) { return nil }
+        if entry.isDirectory {
+            // "label/" only; an empty part elsewhere ("a//b/") is a malformed name.
+            guard parts.count == 2, !parts[0].isEmpty else { throw refuse("is a folder below a label folder") }
+            return nil
+        }
+        guard parts.count == 2 else {
+            throw refuse(parts.count == 1 ? "is not in a label folder" : "is nested deeper than a label folder")
+        }
+        guard !parts[0].isEmpty, !parts[1].isEmpty else { throw refuse("has an empty part") }
+        return (parts[0], parts[1])
+    }
+}

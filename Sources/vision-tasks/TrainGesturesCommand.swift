@@ -1,0 +1,119 @@
+import ArgumentParser
+import Foundation
+import Training
+import VisionErrors
+import VisionTasks
+
+/// `vision-tasks train-gestures DATA --model gesture_recognizer.task --output my_gestures.task [--report FILE]
+/// [training options]`: trains the Gesture Recognizer's custom classifier from one folder of photos per label
+/// (one named `none`) and writes a `.task` that MediaPipe and this tool load. The report goes to stdout (and
+/// `--report`), a progress bar to stderr on a terminal.
+struct TrainGesturesCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "train-gestures",
+        abstract: "Train custom gestures from folders of photos into a gesture_recognizer.task that MediaPipe loads.",
+        discussion: """
+        DATA holds one folder of photos per label, one of them named none (any case): hands showing none of \
+        the gestures. The none label is written as MediaPipe's background label None: when the custom \
+        classifier says None, the recognizer falls back to the canned gestures (hide them with \
+        --canned-gestures-allowlist None when recognizing; in MediaPipe, a canned score threshold of 1). Photos without a hand, or unreadable, are \
+        skipped and counted. The output is written through a temporary file: it is never left half-written.
+
+        TRAINING OPTIONS (a bool option alone means true; --augment=false turns one off):
+        \(TaskArguments.help(GestureTrainingOptions.declaredOptions))
+        """)
+
+    @Option(help: "The base gesture recognizer bundle (gesture_recognizer.task): its hand landmarker, gesture embedder and canned classifier are reused.")
+    var model: String
+
+    @Option(help: "Where to write the new .task.")
+    var output: String
+
+    @Option(help: "Also write the report as JSON to this file.")
+    var report: String?
+
+    @Option(help: "Photos searched for hands at once (default: the cores available).")
+    var threads: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    @Flag(inversion: .prefixedNo, help: "Show a progress bar on stderr (default: when stderr is a terminal).")
+    var progress: Bool?
+
+    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("DATA, the folder of label folders, and the training options.", valueName: "data"))
+    var arguments: [String] = []
+
+    func validate() throws {
+        let parsed = try TaskArguments(arguments, command: Self.configuration.commandName ?? "", options: GestureTrainingOptions.declaredOptions)
+        guard parsed.inputs.count == 1 else {
+            throw ValidationError("Give one DATA folder (got \(parsed.inputs.count): \(parsed.inputs.joined(separator: " ")))")
+        }
+        guard threads >= 1 else { throw ValidationError("--threads must be at least 1, got \(threads)") }
+    }
+
+    func run() async throws {
+        try await reportingErrorsAsync {
+            let parsed = try TaskArguments(arguments, command: Self.configuration.commandName ?? "", options: GestureTrainingOptions.declaredOptions)
+            let options = GestureTrainingOptions()
+            for (name, text) in parsed.values {
+                try GestureTrainingOptions.declaredOptions.first { $0.name == name }?.apply(text: text, to: options)
+            }
+            do {
+                try options.validate()
+            } catch VisionTasksError.invalidOption(let property, let reason) {
+                let flag = GestureTrainingOptions.declaredOptions.first { $0.names(property) }.map { "--" + $0.name } ?? property
+                throw VisionTasksError.invalidOption(name: flag, reason: reason)
+            }
+            try Self.checkWritable(output)
+            if let report { try Self.checkWritable(report) }
+            let samples = try GestureSamples(folder: parsed.inputs[0])
+            let trainer = try GestureTrainer(baseModelPath: model, options: options, numThreads: threads)
+            let bar = (progress ?? (isatty(STDERR_FILENO) == 1)) ? StageProgress() : nil
+            let outcome = try await trainer.train(samples) { bar?.update($0) }
+            bar?.finish()
+            try outcome.write(to: output)
+            let reportText = outcome.report.text
+            if let report {
+                do {
+                    try outcome.report.jsonData().write(to: URL(fileURLWithPath: report), options: .atomic)
+                } catch {
+                    throw VisionTasksError.fileUnreadable(path: report, reason: "cannot write the report: \(error.localizedDescription)")
+                }
+            }
+            Console.out(reportText + "\nwrote \(output) (labels: \(outcome.labels.joined(separator: ", ")))\n")
+        }
+    }
+
+    /// Fails before any work when `path`'s folder does not exist or cannot be written, or `path` is a folder.
+    static func checkWritable(_ path: String) throws {
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+            throw VisionTasksError.fileUnreadable(path: path, reason: "is a folder; give a file name")
+        }
+        guard FileManager.default.isWritableFile(atPath: folder) else {
+            throw VisionTasksError.fileUnreadable(path: path, reason: "its folder \(folder) does not exist or cannot be written")
+        }
+    }
+}
+
+/// The training's progress as one bar per step on stderr.
+private final class StageProgress: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stage: GestureTrainingProgress.Stage?
+    private var bar: ProgressBar?
+
+    func update(_ progress: GestureTrainingProgress) {
+        lock.withLock {
+            if stage != progress.stage {
+                if bar != nil { Console.error("\n") }
+                stage = progress.stage
+                bar = ProgressBar(total: progress.total, unit: progress.stage == .training ? "epochs" : progress.stage == .findingHands ? "photos" : "hands")
+                Console.error("\(progress.stage.rawValue):\n")
+            }
+            bar?.update(done: progress.completed)
+        }
+    }
+
+    func finish() {
+        lock.withLock { if bar != nil { Console.error("\n") } }
+    }
+}

@@ -1,0 +1,90 @@
+import FixtureSupport
+import Foundation
+import Testing
+
+/// `vision-tasks train-gestures`: a training that writes a bundle the tool then recognizes with, and each bad
+/// input's error and exit status, with nothing left at `--output`.
+@Suite(.enabled(if: Fixture.haveModels, "models/ not fetched: run make models"))
+struct TrainGesturesCommandTests {
+    static let base = CLIRun.models.appendingPathComponent("gesture_recognizer.task").path
+
+    static func scratch() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("train-gestures-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// Label folders of fixture photos: `none` and `one` of the fixture photos (Tests/Fixtures/gestures), plus `extra` files.
+    static func data(in root: URL, extra: [String: Data] = [:]) throws -> URL {
+        let data = root.appendingPathComponent("data")
+        for label in ["none", "one"] {
+            let folder = data.appendingPathComponent(label)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            for name in try FileManager.default.contentsOfDirectory(atPath: Fixture.path("gestures/\(label)")) {
+                try FileManager.default.copyItem(atPath: Fixture.path("gestures/\(label)/\(name)"), toPath: folder.appendingPathComponent(name).path)
+            }
+        }
+        for (path, bytes) in extra { try bytes.write(to: data.appendingPathComponent(path)) }
+        return data
+    }
+
+    @Test func trainsAndTheToolRecognizesWithTheBundle() throws {
+        let root = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: root) }
+        // A corrupt photo and a text file among the photos are skipped and counted.
+        let data = try Self.data(in: root, extra: ["one/broken.jpg": Data([0xFF, 0xD8, 0xFF, 0xE0, 0, 1]), "none/notes.txt": Data("hi".utf8)])
+        let output = root.appendingPathComponent("mine.task").path, report = root.appendingPathComponent("report.json").path
+        let run = try CLIRun.run(["train-gestures", data.path, "--model", Self.base, "--output", output, "--report", report,
+                                  "--epochs", "3", "--seed", "5", "--no-progress"])
+        try #require(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("validation accuracy") && run.stdout.contains("wrote \(output) (labels: None, one)"), "\(run.stdout)")
+        struct Report: Decodable {
+            struct Label: Decodable { var name: String; var photos: Int; var unreadable: Int }
+            struct Skipped: Decodable { var photo: String; var reason: String }
+            var labels: [Label]; var skipped: [Skipped]; var options: [String: String]
+        }
+        let decoded = try JSONDecoder().decode(Report.self, from: Data(contentsOf: URL(fileURLWithPath: report)))
+        #expect(decoded.labels.map(\.name) == ["none", "one"])
+        #expect(decoded.labels.map(\.unreadable) == [1, 1] && decoded.labels.map(\.photos) == [21, 21])
+        #expect(decoded.skipped.contains { $0.photo.hasSuffix("broken.jpg") && $0.reason.contains("broken.jpg") })
+        #expect(decoded.options["epochs"] == "3" && decoded.options["seed"] == "5")
+        let recognized = try CLIRun.run(["gesture-recognizer", "--model", output, "--canned-gestures-allowlist", "None",
+                                         Fixture.path("gestures/one")])
+        #expect(recognized.status == 0 && recognized.stdout.contains("\"categoryName\":\"one\""), "\(recognized.stdout.prefix(600))")
+    }
+
+    @Test func badInputsAreClearErrorsAndLeaveNoOutput() throws {
+        let root = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let data = try Self.data(in: root)
+        let output = root.appendingPathComponent("out.task").path
+        func train(_ arguments: [String], _ data: String) throws -> CLIRun {
+            try CLIRun.run(["train-gestures", data, "--model", Self.base, "--no-progress"] + arguments)
+        }
+        // No none folder.
+        let noNone = root.appendingPathComponent("no-none/one")
+        try FileManager.default.createDirectory(at: noNone, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: data.appendingPathComponent("one").path + "/" + (try FileManager.default.contentsOfDirectory(atPath: data.appendingPathComponent("one").path)[0]),
+                                         toPath: noNone.appendingPathComponent("a.jpg").path)
+        let missingNone = try train(["--output", output], noNone.deletingLastPathComponent().path)
+        #expect(missingNone.status == 1 && missingNone.stderr.contains("no \"none\" label"), "\(missingNone.stderr)")
+        // A label whose photos show no hand.
+        let blank = data.appendingPathComponent("blank")
+        try FileManager.default.createDirectory(at: blank, withIntermediateDirectories: true)
+        try Data(count: 64).write(to: blank.appendingPathComponent("zeros.png"))
+        let noHand = try train(["--output", output], data.path)
+        #expect(noHand.status == 1 && noHand.stderr.contains("label \"blank\""), "\(noHand.stderr)")
+        try FileManager.default.removeItem(at: blank)
+        // An output that cannot be written, an option out of range, a malformed one, a missing DATA folder.
+        let unwritable = try train(["--output", "/nonexistent/folder/out.task"], data.path)
+        #expect(unwritable.status == 1 && unwritable.stderr.contains("/nonexistent/folder"), "\(unwritable.stderr)")
+        let range = try train(["--output", output, "--dropout", "2"], data.path)
+        #expect(range.status == 1 && range.stderr.contains("--dropout"), "\(range.stderr)")
+        let malformed = try train(["--output", output, "--epochs", "many"], data.path)
+        #expect(malformed.status == 64 && malformed.stderr.contains("--epochs"), "\(malformed.stderr)")
+        let missing = try train(["--output", output], root.appendingPathComponent("nowhere").path)
+        #expect(missing.status == 1 && missing.stderr.contains("nowhere"), "\(missing.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: output))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).allSatisfy { !$0.contains("out.task") })
+    }
+}
