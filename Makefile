@@ -37,10 +37,12 @@ test: setup models
 
 # Linux on ARM (not in CI: about an hour on 2 cores): makes the emulated Debian sid arm64 root if it
 # is missing (.build-arm64/root; qemu-user-static, binfmt-support and debootstrap on the host, swiftlang
-# inside), prints its `uname -m`, builds the package for aarch64 there and runs the engine's tests and
-# the tasks' parity tests (tools/test_arm64.sh). Needs root and the models.
+# inside), prints its `uname -m`, builds the package and the vision-tasks tool with its server for aarch64
+# there, runs the engine's tests and the tasks' parity tests, then the tool end to end (the five tasks, a
+# video, serve) against the host's x86-64 build of the same sources (tools/test_arm64.sh). Needs root and
+# the models.
 test-arm64: models
-	bash tools/test_arm64.sh
+	SWIFT=$(SWIFT) bash tools/test_arm64.sh
 
 # The DocC documentation of the VisionTasks library (getting-started article per task) in .build/docs, and of
 # the Training library (custom gestures) in .build/docs-training.

@@ -6,6 +6,7 @@
 #   tools/arm64_root.sh create        make the root if it is missing (about 10 minutes)
 #   tools/arm64_root.sh run 'CMD'     run the shell command CMD in the root, in a copy of the package (/src)
 #   tools/arm64_root.sh packages      print the Debian packages the root gets (what its ready-marker holds)
+#   tools/arm64_root.sh path          print the root's folder on the host (its /tmp is $(... path)/tmp)
 #   tools/arm64_root.sh unmount       unmount what the script mounted in the root (/dev, /proc, the package
 #                                     mirror, models/); do so before removing the root's folder
 # ARM64_ROOT (default .build-arm64/root, kept out of git) names the root's folder.
@@ -21,7 +22,7 @@ ROOT=${ARM64_ROOT:-$PWD/.build-arm64/root}
 MIRROR=${ARM64_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 ARCH=${ARM64_ARCH:-arm64}
 PACKAGES="swiftlang libstdc++-16-dev libc6-dev pkg-config git ca-certificates libjpeg62-turbo-dev \
-libpng-dev libdeflate-dev libstb-dev libcairo2-dev zlib1g-dev ffmpeg libswscale-dev"
+libpng-dev libdeflate-dev libstb-dev libcairo2-dev zlib1g-dev ffmpeg libswscale-dev curl"
 
 [ "$(id -u)" = 0 ] || { echo "arm64: needs root (debootstrap, mounts, chroot)" >&2; exit 1; }
 
@@ -123,9 +124,10 @@ unmount_all() {
 case "${1:-}" in
     create) create ;;
     packages) echo "$PACKAGES" ;;
+    path) echo "$ROOT" ;;
     unmount) unmount_all ;;
     run) shift; create; sync_sources; mounts
          chroot "$ROOT" /usr/bin/env -i HOME=/root PATH=/usr/local/bin:/usr/bin:/bin LANG=C.UTF-8 \
              /bin/bash -c "cd /src && $*" ;;
-    *) echo "usage: tools/arm64_root.sh create | run CMD... | packages | unmount" >&2; exit 2 ;;
+    *) echo "usage: tools/arm64_root.sh create | run CMD... | packages | path | unmount" >&2; exit 2 ;;
 esac

@@ -22,12 +22,23 @@ final class RGBConversion {
     private var contextKey: (format: Int32, width: Int, height: Int)?
     private var colours: (space: String, range: String)?
     private var scratch = UnsafeMutableRawBufferPointer(start: nil, count: 0)
+    private var converted = UnsafeMutableRawBufferPointer(start: nil, count: 0)
 
     init() { silenceLibraryLog }
 
     deinit {
         vt_sws_free_context(context)
         free(scratch.baseAddress)
+        free(converted.baseAddress)
+    }
+
+    /// `buffer` made `count` bytes long, with `padding` more after them (contents not kept).
+    private static func resize(_ buffer: inout UnsafeMutableRawBufferPointer, to count: Int, what: String) throws {
+        if buffer.count == count { return }
+        free(buffer.baseAddress)
+        buffer = UnsafeMutableRawBufferPointer(start: nil, count: 0)
+        guard let block = malloc(count + padding) else { throw VisionTasksError.invalidVideo("cannot allocate \(count) bytes for \(what)") }
+        buffer = UnsafeMutableRawBufferPointer(start: block, count: count)
     }
 
     /// Fills `rgb` (width × height × 3 bytes) with the frame `layout` describes, whose bytes `read`
@@ -42,16 +53,14 @@ final class RGBConversion {
             throw VisionTasksError.invalidVideo(
                 "ffmpeg decodes \(source) to pixel format \(layout.pixelFormat), which has no conversion to RGB")
         }
-        if scratch.count != Int(size) {
-            free(scratch.baseAddress)
-            scratch = UnsafeMutableRawBufferPointer(start: nil, count: 0)
-            // Room past the last row: libswscale's vector loops may read a little beyond a row's end,
-            // as ffmpeg's own frames (padded by 64 bytes and more) allow.
-            guard let block = malloc(Int(size) + Self.padding) else {
-                throw VisionTasksError.invalidVideo("cannot allocate \(size) bytes for a \(layout.width)x\(layout.height) frame of \(source)")
-            }
-            scratch = UnsafeMutableRawBufferPointer(start: block, count: Int(size))
-        }
+        // Room past the last row of both: libswscale's vector loops may read a little beyond a row's
+        // end, as ffmpeg's own frames (padded by 64 bytes and more) allow, and write beyond it too
+        // (Debian 12's libswscale on x86-64 writes past the last RGB row of a frame whose width is not
+        // a multiple of 16: 360 pixels corrupted the heap), so it converts into a padded buffer of ours
+        // and the rows are copied out.
+        let frame = "a \(layout.width)x\(layout.height) frame of \(source)"
+        try Self.resize(&scratch, to: Int(size), what: frame)
+        try Self.resize(&converted, to: rgb.count, what: frame)
         guard try read(scratch) else { return false }
         let converter = try context(format: format, layout: layout, source: source)
         var planes = [UnsafeMutablePointer<UInt8>?](repeating: nil, count: 4)
@@ -59,12 +68,13 @@ final class RGBConversion {
         _ = av_image_fill_arrays(&planes, &strides, scratch.baseAddress!.assumingMemoryBound(to: UInt8.self), format,
                                  Int32(layout.width), Int32(layout.height), 1)
         let sources = planes.map { UnsafePointer($0) }
-        let target: [UnsafeMutablePointer<UInt8>?] = [rgb.baseAddress!.assumingMemoryBound(to: UInt8.self), nil, nil, nil]
+        let target: [UnsafeMutablePointer<UInt8>?] = [converted.baseAddress!.assumingMemoryBound(to: UInt8.self), nil, nil, nil]
         let targetStrides: [Int32] = [Int32(layout.width * 3), 0, 0, 0]
         let rows = vt_sws_scale(converter, sources, strides, 0, Int32(layout.height), target, targetStrides)
         guard rows == Int32(layout.height) else {
             throw VisionTasksError.invalidVideo("converting a frame of \(source) from \(layout.pixelFormat) to RGB failed")
         }
+        rgb.copyMemory(from: UnsafeRawBufferPointer(converted))
         return true
     }
 

@@ -47,6 +47,36 @@ import VisionErrors
         #expect(Self.firstDifference(got, expected) == nil, "\(what): the frames differ from ffmpeg's rgb24")
     }
 
+    /// libswscale may write past a row's end: Debian 12's on x86-64 wrote past the last RGB row of a
+    /// frame whose width is not a multiple of 16 (a 360-pixel-wide H.264 video corrupted the heap of
+    /// `vision-tasks --video`). The conversion writes nothing past the frame it is given.
+    @Test(arguments: [360, 344, 362, 100])
+    func theConversionWritesNothingPastTheFrame(width: Int) throws {
+        let height = 48
+        let dir = try TestVideos.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let yuv = dir.appendingPathComponent("frame.yuv")
+        try TestVideos.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=\(width)x\(height):r=1:d=1", "-frames:v", "1",
+                               "-f", "rawvideo", "-pix_fmt", "yuv420p", yuv.path])
+        let planes = try Data(contentsOf: yuv)
+        let size = width * height * 3, canary: UInt8 = 0xA5
+        let block = UnsafeMutableRawBufferPointer.allocate(byteCount: size + 4096, alignment: 64)
+        defer { block.deallocate() }
+        block.initializeMemory(as: UInt8.self, repeating: canary)
+        let layout = RGBConversion.Layout(pixelFormat: "yuv420p", width: width, height: height,
+                                          colorSpace: "unknown", colorRange: "unknown")
+        let filled = try RGBConversion().fill(UnsafeMutableRawBufferPointer(rebasing: block[0..<size]), layout: layout,
+                                              source: "frame.yuv") { buffer in
+            #expect(buffer.count == planes.count)
+            planes.copyBytes(to: buffer)
+            return true
+        }
+        #expect(filled)
+        #expect(block[0..<size].contains { $0 != canary }, "\(width)x\(height): no pixel written")
+        let past = block[size...].filter { $0 != canary }.count
+        #expect(past == 0, "\(width)x\(height): \(past) bytes written past the frame")
+    }
+
     /// What `ffmpeg -pix_fmt rgb24` writes for `url`, with the reader's own stream choice and timestamps.
     static func ffmpegRGB(of url: URL) throws -> Data {
         let reference = url.appendingPathExtension("rgb")
