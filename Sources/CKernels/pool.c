@@ -1,7 +1,7 @@
 // The worker pool that runs the parts of one kernel call concurrently, with no allocation per call.
 //
 // One caller at a time publishes a job (a function pointer, a context pointer and how many threads
-// may work on it) in a fixed slot and bumps a generation counter; workers spin briefly on it
+// may work on it; a caller finding the slot taken runs its parts itself) in a fixed slot and bumps a generation counter; workers spin briefly on it
 // (yielding their core after a few microseconds), then sleep on a futex. Parts are claimed with a
 // compare-and-swap on one 64-bit word holding the generation, the part count and the next part, so
 // a worker that wakes late can never run a part of a finished job. Whoever is free claims the next
@@ -152,7 +152,14 @@ void vt_parallel_run(int parts, int threads, vt_part_fn fn, void *ctx) {
         for (int p = 0; p < parts; p++) fn(ctx, p, 0);
         return;
     }
-    pthread_mutex_lock(&callers);
+    // One job holds the pool at a time. A caller that finds it taken (another interpreter's call:
+    // server workers, --jobs with --threads, parallel tests) runs its own parts rather than wait:
+    // waiting serialised every interpreter's calls behind one, and a caller that released the
+    // lock and took it again at its next call could starve the others for a whole invoke().
+    if (pthread_mutex_trylock(&callers) != 0) {
+        for (int p = 0; p < parts; p++) fn(ctx, p, 0);
+        return;
+    }
     const int started = ensure_workers(threads - 1);
     if (started == 0) {
         // No worker could start: the caller runs every part.
