@@ -60,6 +60,9 @@ failed=0
 step "tests" root "$env swift test --skip-build $flags --filter '$tests' 2>&1 | tee /src/.build/arm64-test.log; exit \${PIPESTATUS[0]}" \
     || failed=1
 echo "arm64: test counts: $(root "grep -aE 'Test run with [0-9]+ tests?|Executed [0-9]+ tests?' /src/.build/arm64-test.log | tr '\n' ' '")"
+# A filter that matched nothing would pass: Swift Testing must have run tests.
+ran=$(root "grep -aoE 'Test run with [0-9]+ tests?' /src/.build/arm64-test.log | grep -oE '[0-9]+' | tail -1")
+[ "${ran:-0}" -gt 0 ] || { echo "arm64: FAILED: no Swift Testing test ran (--filter '$tests')" >&2; failed=1; }
 if [ "$e2e" = 1 ]; then
     step "aarch64 end to end (root)" root "bash tools/arm64_e2e.sh .build/$config/vision-tasks $results/aarch64 $results/x86_64" \
         || failed=1
