@@ -35,7 +35,7 @@ test: setup models
 	python3 tools/browser_test.py .build/debug/vision-tasks
 	python3 tools/load_test.py --duration $(LOAD_SECONDS) --binary .build/debug/vision-tasks
 
-# Linux on ARM (not in CI: about an hour on 2 cores): makes the emulated Debian sid arm64 root if it
+# Linux on ARM (not in CI: 1.5-2 hours on 2 cores, half an hour more to make the root): makes the emulated Debian sid arm64 root if it
 # is missing (.build-arm64/root; qemu-user-static, binfmt-support and debootstrap on the host, swiftlang
 # inside), prints its `uname -m`, builds the package and the vision-tasks tool with its server for aarch64
 # there, runs the engine's tests and the tasks' parity tests, then the tool end to end (the five tasks, a
