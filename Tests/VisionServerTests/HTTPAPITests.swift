@@ -12,22 +12,6 @@ import VisionTasks
 @Suite struct HTTPAPITests {
     private func body(_ response: TestResponse) -> String { String(buffer: response.body) }
 
-    /// The `error` of a JSON error body; a body that is not JSON or has no string `error` is a test
-    /// issue (and gives "").
-    private func error(_ response: TestResponse) -> String {
-        #expect(response.headers[.contentType] == "application/json")
-        let object: Any
-        do { object = try JSONSerialization.jsonObject(with: Data(buffer: response.body)) } catch {
-            Issue.record("error body is not JSON (\(error)): \(body(response))")
-            return ""
-        }
-        guard let message = (object as? [String: Any])?["error"] as? String else {
-            Issue.record("error body has no string \"error\": \(body(response))")
-            return ""
-        }
-        return message
-    }
-
     @Test func healthModelsAndConnections() async throws {
         let app = try ServerSupport.server().makeApplication()
         try await app.test(.router) { client in
@@ -165,7 +149,7 @@ import VisionTasks
             for (uri, method, requestBody, status, message) in cases {
                 try await client.execute(uri: uri, method: method, body: requestBody) { response in
                     #expect(response.status == status, "\(uri): \(body(response))")
-                    #expect(error(response).contains(message), "\(uri): \(body(response))")
+                    #expect(ServerSupport.errorMessage(response).contains(message), "\(uri): \(body(response))")
                 }
             }
         }
@@ -179,7 +163,7 @@ import VisionTasks
                 for _ in 0..<8 {
                     group.addTask {
                         try await client.execute(uri: "/api/v1/hand-landmarker", method: .post, body: photo) { response in
-                            if response.status == .serviceUnavailable { #expect(error(response).contains("busy")) }
+                            if response.status == .serviceUnavailable { #expect(ServerSupport.errorMessage(response).contains("busy")) }
                             return response.status
                         }
                     }
@@ -221,7 +205,7 @@ import VisionTasks
             let notAVideo = Data([0, 0, 0, 24] + Array("ftypisom".utf8) + [UInt8](repeating: 7, count: 400))
             try await client.execute(uri: "/api/v1/face-landmarker/video", method: .post, body: ByteBuffer(data: notAVideo)) { response in
                 #expect(response.status == .badRequest, "\(body(response))")
-                #expect(error(response).contains("video"))
+                #expect(ServerSupport.errorMessage(response).contains("video"))
             }
         }
     }

@@ -30,6 +30,22 @@ enum ServerSupport {
         return try VisionServer(configuration: configuration, catalog: try catalog())
     }
 
+    /// The `error` of a JSON error body; a body that is not JSON, or has no string `error`, is a test
+    /// issue (and gives "").
+    static func errorMessage(_ response: TestResponse) -> String {
+        #expect(response.headers[.contentType] == "application/json")
+        let object: Any
+        do { object = try JSONSerialization.jsonObject(with: Data(buffer: response.body)) } catch {
+            Issue.record("error body is not JSON (\(error)): \(String(buffer: response.body))")
+            return ""
+        }
+        guard let message = (object as? [String: Any])?["error"] as? String else {
+            Issue.record("error body has no string \"error\": \(String(buffer: response.body))")
+            return ""
+        }
+        return message
+    }
+
     /// A fixture photo's bytes.
     static func photo(_ name: String) throws -> Data {
         try Data(contentsOf: images.appendingPathComponent(name))
