@@ -1,8 +1,9 @@
 // The worker pool that runs the parts of one kernel call concurrently, with no allocation per call.
 //
 // One caller at a time publishes a job (a function pointer, a context pointer and how many threads
-// may work on it; a caller finding the slot taken runs its parts itself) in a fixed slot and bumps a generation counter; workers spin briefly on it
-// (yielding their core after a few microseconds), then sleep on a futex. Parts are claimed with a
+// may work on it) in a fixed slot and bumps a generation counter (a caller finding the slot taken
+// runs its parts itself); workers spin briefly on it (yielding their core after a few
+// microseconds), then sleep on a futex. Parts are claimed with a
 // compare-and-swap on one 64-bit word holding the generation, the part count and the next part, so
 // a worker that wakes late can never run a part of a finished job. Whoever is free claims the next
 // part: a worker that wakes late, before claiming, leaves its share to the others (a part already

@@ -29,13 +29,14 @@ enum JobCount: Equatable, ExpressibleByArgument {
     /// one per image), `--threads` each where it was given (`threadsGiven`), else the cores divided
     /// among them as for `auto` (two instances of two threads each on two cores ran 1.3x slower).
     func plan(images: Int, cores: Int, threadsGiven: Bool) -> (jobs: Int, threadsAtMost: Int?) {
+        let jobs: Int
         switch self {
         case .count(let count):
-            let jobs = max(1, min(count, images))
-            return (jobs, threadsGiven ? nil : max(1, cores / jobs))
+            jobs = max(1, min(count, images))
+            if threadsGiven { return (jobs, nil) }
         case .auto:
-            let jobs = max(1, min(images, cores, Self.autoLimit))
-            return (jobs, max(1, cores / jobs))
+            jobs = max(1, min(images, cores, Self.autoLimit))
         }
+        return (jobs, max(1, cores / jobs))
     }
 }

@@ -119,8 +119,8 @@ typedef void (*vt_part_fn)(void *ctx, int part, int thread);
 /// Runs fn(ctx, p, t) for every p in [0, parts) on the caller (t = 0) and up to threads - 1
 /// persistent worker threads (started on first use, at most 63), each part once, claimed by
 /// whichever thread is free, and returns when all have finished. Allocates nothing once the
-/// workers exist. A call made while another thread's holds the pool runs all its parts on its caller (no
-/// waiting); fn must not call it.
+/// workers exist. A call made while another thread's call holds the pool runs all its parts on its
+/// own thread rather than wait; fn must not call it.
 void vt_parallel_run(int parts, int threads, vt_part_fn fn, void *ctx);
 /// With `serial` 1, vt_parallel_run calls made on this thread run every part on it (a thread that
 /// runs one of several models at once, each on its own core); 0 restores splitting. Returns the
