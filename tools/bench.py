@@ -523,7 +523,13 @@ def jobs_and_shards(table, tmp, args):
     fixtures = sorted(glob.glob(os.path.join(IMAGES, "*.png")) + glob.glob(os.path.join(IMAGES, "*.jpg")))
     sources = [fixtures[i % len(fixtures)] for i in range(160)] + [gestures[i % len(gestures)] for i in range(640)]
     for i, source in enumerate(sources):
-        os.link(source, os.path.join(folder, f"{i:03d}{os.path.splitext(source)[1]}"))
+        target = os.path.join(folder, f"{i:03d}{os.path.splitext(source)[1]}")
+        # The first use of a photo is a copy (the checkout may be on another file system), the others links to it.
+        first = sources.index(source)
+        if first == i:
+            shutil.copyfile(source, target)
+        else:
+            os.link(os.path.join(folder, f"{first:03d}{os.path.splitext(source)[1]}"), target)
     model = task_model("face-landmarker")
     command = [CLI, "face-landmarker", "--model", model, "--no-progress"]
     jobs, shards = [], []
