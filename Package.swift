@@ -27,22 +27,29 @@ let package = Package(
     ],
     targets: [
         // C libraries from Debian, through pkg-config.
-        .systemLibrary(name: "CJPEG", path: "Sources/CJPEG", pkgConfig: "libjpeg",
-                       providers: [.apt(["libjpeg62-turbo-dev"])]),
+        .systemLibrary(
+            name: "CJPEG", path: "Sources/CJPEG", pkgConfig: "libjpeg",
+            providers: [.apt(["libjpeg62-turbo-dev"])]),
         // Debian's built libstb, which VisionCoreTests compare CImageCodecs' own build of stb_image.h
         // (its JPEG part, included as <stb/stb_image.h>, not linked) with.
-        .systemLibrary(name: "CStb", path: "Sources/CStb", pkgConfig: "stb",
-                       providers: [.apt(["libstb-dev"])]),
-        .systemLibrary(name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng16",
-                       providers: [.apt(["libpng-dev"])]),
-        .systemLibrary(name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo",
-                       providers: [.apt(["libcairo2-dev"])]),
-        .systemLibrary(name: "CZlibCRC", path: "Sources/CZlibCRC", pkgConfig: "zlib",
-                       providers: [.apt(["zlib1g-dev"])]),
-        .systemLibrary(name: "CDeflate", path: "Sources/CDeflate", pkgConfig: "libdeflate",
-                       providers: [.apt(["libdeflate-dev"])]),
-        .systemLibrary(name: "CSwscale", path: "Sources/CSwscale", pkgConfig: "libswscale",
-                       providers: [.apt(["libswscale-dev"])]),
+        .systemLibrary(
+            name: "CStb", path: "Sources/CStb", pkgConfig: "stb",
+            providers: [.apt(["libstb-dev"])]),
+        .systemLibrary(
+            name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng16",
+            providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(
+            name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo",
+            providers: [.apt(["libcairo2-dev"])]),
+        .systemLibrary(
+            name: "CZlibCRC", path: "Sources/CZlibCRC", pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(
+            name: "CDeflate", path: "Sources/CDeflate", pkgConfig: "libdeflate",
+            providers: [.apt(["libdeflate-dev"])]),
+        .systemLibrary(
+            name: "CSwscale", path: "Sources/CSwscale", pkgConfig: "libswscale",
+            providers: [.apt(["libswscale-dev"])]),
         // JPEG decoding over stb_image (MediaPipe's decoder, with our vector colour row), JPEG encoding over libjpeg-turbo,
         // PNG over libdeflate (the common 8-bit files) and libpng (every other); errors as return codes.
         .target(name: "CImageCodecs", dependencies: ["CJPEG", "CPNG", "CDeflate"], path: "Sources/CImageCodecs"),
@@ -52,47 +59,59 @@ let package = Package(
         // The one error type of the package: no file format, no dependency, importable by every module.
         .target(name: "VisionErrors"),
         .target(name: "TFLite", dependencies: ["VisionErrors", "CZlibCRC"]),
-        .target(name: "Inference", dependencies: ["TFLite", "CKernels", "VisionErrors"], exclude: ["README.md", "Kernels/README.md"]),
+        .target(
+            name: "Inference", dependencies: ["TFLite", "CKernels", "VisionErrors"],
+            exclude: ["README.md", "Kernels/README.md"]),
         .target(name: "VisionCore", dependencies: ["VisionErrors", "CImageCodecs"]),
         .target(name: "VisionTasks", dependencies: ["VisionCore", "Inference", "TFLite", "VisionErrors"]),
         // Training: custom gesture classifiers from labelled photos, written as TFLite and packed as a .task;
         // the inference library does not depend on it.
         .target(name: "Training", dependencies: ["VisionTasks", "VisionCore", "TFLite", "VisionErrors"]),
-        .target(name: "VisionRender", dependencies: ["VisionTasks", "VisionCore", "VisionErrors", "CCairo", "CImageCodecs"]),
+        .target(
+            name: "VisionRender", dependencies: ["VisionTasks", "VisionCore", "VisionErrors", "CCairo", "CImageCodecs"]),
         // Video files and live sources through Debian's ffmpeg, driven over pipes (frames cross in the
         // format ffmpeg decoded them to and are turned into RGB here, by the same libswscale).
         .target(name: "VideoIO", dependencies: ["VisionCore", "VisionErrors", "CSwscale"]),
         // `vision-tasks serve`: the HTTP/WebSocket API and the browser app, over the public API; custom gesture
         // models trained from uploaded photos (Training), whose zip is read by TFLite's zip reader.
-        .target(name: "VisionServer", dependencies: [
-            "VisionTasks", "VideoIO", "Training", "TFLite",
-            .product(name: "Hummingbird", package: "hummingbird"),
-            .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOWebSocket", package: "swift-nio"),
-            .product(name: "Logging", package: "swift-log"),
-        ], resources: [.copy("Page")]),
-        .executableTarget(name: "vision-tasks", dependencies: [
-            "VisionTasks", "VisionRender", "VideoIO", "Inference", "TFLite", "VisionErrors", "VisionServer", "Training",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ]),
+        .target(
+            name: "VisionServer",
+            dependencies: [
+                "VisionTasks", "VideoIO", "Training", "TFLite",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ], resources: [.copy("Page")]),
+        .executableTarget(
+            name: "vision-tasks",
+            dependencies: [
+                "VisionTasks", "VisionRender", "VideoIO", "Inference", "TFLite", "VisionErrors", "VisionServer",
+                "Training",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
 
         // The fuzz targets of issue 10 (bytes in, a thrown error or an answer out); run under libFuzzer by
         // tools/fuzz.sh (`make fuzz`), replayed over the committed inputs by FuzzRegressionTests.
-        .target(name: "FuzzTargets", dependencies: ["VisionTasks", "VisionCore", "Inference", "TFLite", "VisionErrors"]),
+        .target(
+            name: "FuzzTargets", dependencies: ["VisionTasks", "VisionCore", "Inference", "TFLite", "VisionErrors"]),
         // The MediaPipe iOS guides' snippets for the four tasks and three modes, compiled as an
         // example (only the image and model lines changed); VisionTasksCLITests runs it.
-        .executableTarget(name: "ios-guide-snippets", dependencies: ["VisionTasks"],
-                          path: "examples/ios-guide-snippets", exclude: ["README.md"]),
+        .executableTarget(
+            name: "ios-guide-snippets", dependencies: ["VisionTasks"],
+            path: "examples/ios-guide-snippets", exclude: ["README.md"]),
 
         // Prints GFLOP/s of the inference kernels on the models' layer shapes (release builds only).
         .executableTarget(name: "kernel-bench", dependencies: ["Inference"]),
         .executableTarget(name: "image-bench", dependencies: ["VisionCore"]),
         // Times the tasks end to end (decoded image in, result out) for tools/bench_*.py.
-        .executableTarget(name: "vision-tasks-bench", dependencies: [
-            "VisionTasks",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ]),
+        .executableTarget(
+            name: "vision-tasks-bench",
+            dependencies: [
+                "VisionTasks",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
 
         // `make soak`: a slow-listener live stream and a video processed 20 times, RSS sampled.
         .executableTarget(name: "vision-tasks-soak", dependencies: ["VisionTasks", "VideoIO"]),
@@ -102,32 +121,41 @@ let package = Package(
         .target(name: "FixtureSupport", dependencies: ["TFLite", "CDeflate"], path: "Tests/FixtureSupport"),
         .testTarget(name: "VisionErrorsTests", dependencies: ["VisionErrors"]),
         .testTarget(name: "TFLiteTests", dependencies: ["TFLite", "VisionErrors", "FixtureSupport"]),
-        .testTarget(name: "InferenceTests", dependencies: ["Inference", "TFLite", "VisionErrors", "CAllocationCounter", "FixtureSupport"]),
+        .testTarget(
+            name: "InferenceTests",
+            dependencies: ["Inference", "TFLite", "VisionErrors", "CAllocationCounter", "FixtureSupport"]),
         // Test support: counting malloc forwarders (AllocationTests checks invoke() allocates nothing);
         // compiled out of sanitizer builds, where the sanitizer owns malloc.
         .target(name: "CAllocationCounter", path: "Tests/CAllocationCounter"),
         .testTarget(name: "VisionCoreTests", dependencies: ["VisionCore", "VisionErrors", "FixtureSupport", "CStb"]),
         .testTarget(name: "VisionTasksTests", dependencies: ["VisionTasks", "TFLite", "FixtureSupport"]),
-        .testTarget(name: "TrainingTests", dependencies: ["Training", "VisionTasks", "TFLite", "Inference", "FixtureSupport"]),
+        .testTarget(
+            name: "TrainingTests", dependencies: ["Training", "VisionTasks", "TFLite", "Inference", "FixtureSupport"]),
         .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzTargets"]),
         .testTarget(name: "VisionRenderTests", dependencies: ["VisionRender", "VisionTasks"]),
-        .testTarget(name: "VideoIOTests", dependencies: ["VideoIO", "VisionCore", "VisionTasks", "VisionErrors", "FixtureSupport"]),
+        .testTarget(
+            name: "VideoIOTests",
+            dependencies: ["VideoIO", "VisionCore", "VisionTasks", "VisionErrors", "FixtureSupport"]),
         // The command-line tool end to end: every test that runs the built vision-tasks (or ios-guide-snippets)
         // is here, so a filtered run builds the tools first; VisionTasks gives the results the tool must print.
-        .testTarget(name: "VisionTasksCLITests", dependencies: ["vision-tasks", "ios-guide-snippets", "VisionTasks", "TFLite", "FixtureSupport"]),
+        .testTarget(
+            name: "VisionTasksCLITests",
+            dependencies: ["vision-tasks", "ios-guide-snippets", "VisionTasks", "TFLite", "FixtureSupport"]),
         // The server's parts without a socket (worker pool, live-socket ledger): no HTTP client or TLS to
         // build, so `make sanitize` runs them under TSan cheaply.
         .testTarget(name: "VisionServerUnitTests", dependencies: ["VisionServer"]),
-        .testTarget(name: "VisionServerTests", dependencies: [
-            "VisionServer", "VisionTasks", "VideoIO", "Training", "TFLite", "FixtureSupport",
-            .product(name: "Hummingbird", package: "hummingbird"),
-            .product(name: "HummingbirdTesting", package: "hummingbird"),
-            .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
-            .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
-            .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOWebSocket", package: "swift-nio"),
-        ]),
+        .testTarget(
+            name: "VisionServerTests",
+            dependencies: [
+                "VisionServer", "VisionTasks", "VideoIO", "Training", "TFLite", "FixtureSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )
@@ -135,7 +163,8 @@ let package = Package(
 // tools/fuzz.sh builds with VISION_TASKS_FUZZ=1 in its own scratch path (.build-fuzz), with
 // `--sanitize=fuzzer --sanitize=address`: the fuzz targets under libFuzzer's main.
 if Context.environment["VISION_TASKS_FUZZ"] != nil {
-    package.targets.append(.executableTarget(name: "vision-fuzz", dependencies: ["FuzzTargets"], path: "Fuzz/vision-fuzz"))
+    package.targets.append(
+        .executableTarget(name: "vision-fuzz", dependencies: ["FuzzTargets"], path: "Fuzz/vision-fuzz"))
 }
 
 // VISION_TASKS_NO_SERVER=1 leaves out the server and what needs it: the VisionServer target, the
@@ -144,8 +173,10 @@ if Context.environment["VISION_TASKS_FUZZ"] != nil {
 // spare the emulated build of the server's packages, which its tests do not use.
 if Context.environment["VISION_TASKS_NO_SERVER"] != nil {
     let serverPackages = ["hummingbird", "hummingbird-websocket", "swift-nio", "swift-log"]
-    let serverTargets: Set<String> = ["VisionServer", "vision-tasks", "VisionServerTests", "VisionServerUnitTests",
-                                      "VisionTasksCLITests"]
+    let serverTargets: Set<String> = [
+        "VisionServer", "vision-tasks", "VisionServerTests", "VisionServerUnitTests",
+        "VisionTasksCLITests",
+    ]
     package.products.removeAll { $0.name == "vision-tasks" }
     package.targets.removeAll { serverTargets.contains($0.name) }
     package.dependencies.removeAll { dependency in
@@ -160,6 +191,7 @@ if Context.environment["VISION_TASKS_NO_SERVER"] != nil {
 if let kept = Context.environment["VISION_TASKS_TEST_TARGETS"] {
     let names = Set(kept.split(separator: ",").map(String.init))
     let tests = Set(package.targets.filter { $0.type == .test }.map(\.name))
-    precondition(names.isSubset(of: tests), "VISION_TASKS_TEST_TARGETS: no test target \(names.subtracting(tests).sorted())")
+    precondition(
+        names.isSubset(of: tests), "VISION_TASKS_TEST_TARGETS: no test target \(names.subtracting(tests).sorted())")
     package.targets.removeAll { $0.type == .test && !names.contains($0.name) }
 }

@@ -17,8 +17,10 @@ func fail(_ message: String, _ status: Int32) -> Never {
 /// libFuzzer calls this first with its command line: the first argument picks the target (or writes the
 /// seeds) and is removed, the rest stays for libFuzzer (flags and corpus folders).
 @_cdecl("LLVMFuzzerInitialize")
-public func fuzzerInitialize(_ argc: UnsafeMutablePointer<Int32>,
-                             _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>) -> Int32 {
+public func fuzzerInitialize(
+    _ argc: UnsafeMutablePointer<Int32>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>
+) -> Int32 {
     let names = FuzzTargets.all.map(\.name).joined(separator: ", ")
     guard argc.pointee >= 2, let vector = argv.pointee, let first = vector[1] else {
         fail("usage: vision-fuzz TARGET [libFuzzer flags] [corpus...] | vision-fuzz seeds DIR (targets: \(names))", 64)
@@ -35,7 +37,7 @@ public func fuzzerInitialize(_ argc: UnsafeMutablePointer<Int32>,
     }
     guard let target = FuzzTargets.named(name) else { fail("vision-fuzz: no target \(name) (targets: \(names))", 64) }
     selected = target
-    for index in 1..<Int(argc.pointee) { vector[index] = vector[index + 1] }   // argv[argc] is NULL
+    for index in 1..<Int(argc.pointee) { vector[index] = vector[index + 1] } // argv[argc] is NULL
     argc.pointee -= 1
     return 0
 }

@@ -12,8 +12,11 @@ extension FuzzTargets {
         let enumerator = FileManager.default.enumerator(atPath: images)
         while let relative = enumerator?.nextObject() as? String {
             guard relative.hasSuffix(".jpg") || relative.hasSuffix(".png") else { continue }
-            seeds["image", default: []].append((relative.replacingOccurrences(of: "/", with: "-"),
-                                                try ModelFile.read((images as NSString).appendingPathComponent(relative))))
+            seeds["image", default: []].append(
+                (
+                    relative.replacingOccurrences(of: "/", with: "-"),
+                    try ModelFile.read((images as NSString).appendingPathComponent(relative))
+                ))
         }
         // Bundles whole, and every model and the geometry file inside them.
         for name in ["face_landmarker.task", "hand_landmarker.task", "gesture_recognizer.task"] {
@@ -30,7 +33,9 @@ extension FuzzTargets {
         let sparse = "face_detection_full_range_sparse.tflite"
         seeds["tflite", default: []].append((sparse, try ModelFile.read(TaskAssets.path("models/\(sparse)"))))
         // The task target: each slot's selector byte and the real entry.
-        guard let assets = TaskAssets.shared else { throw VisionTasksError.fileNotFound(path: TaskAssets.path("models")) }
+        guard let assets = TaskAssets.shared else {
+            throw VisionTasksError.fileNotFound(path: TaskAssets.path("models"))
+        }
         for (index, slot) in TaskAssets.slots.enumerated() {
             seeds["task", default: []].append(("\(index)-\(slot.entry)", try assets.seed(index)))
         }

@@ -1,8 +1,8 @@
 import Foundation
 import Inference
 import TFLite
-import VisionErrors
 import VisionCore
+import VisionErrors
 import VisionTasks
 
 /// The fuzz targets of issue 10: each takes arbitrary bytes and drives one reader as far as it goes.
@@ -38,7 +38,10 @@ public enum FuzzTargets {
 
     /// Runs `body`, turning a thrown error into `false`.
     static func accepts(_ body: () throws -> Void) -> Bool {
-        do { try body(); return true } catch { return false }
+        do {
+            try body()
+            return true
+        } catch { return false }
     }
 
     /// (a) The .tflite reader and the engine: parse, plan, and invoke once on zero inputs.
@@ -77,7 +80,8 @@ public enum FuzzTargets {
         switch (fromData, asFile) {
         case (.success(let a), .success(let b)):
             let same = a.withUnsafeBufferBytes { x in b.withUnsafeBufferBytes { y in x.elementsEqual(y) } }
-            precondition(same && a.bufferFormat == b.bufferFormat && a.width == b.width, "a file's bytes decode to other pixels")
+            precondition(
+                same && a.bufferFormat == b.bufferFormat && a.width == b.width, "a file's bytes decode to other pixels")
             return true
         case (.failure(let a), .failure(let b)):
             precondition("\(a)" == "\(b)" && bytes == original, "a file's bytes fail otherwise, or are not put back")
@@ -100,13 +104,16 @@ public enum FuzzTargets {
         let slot = TaskAssets.slots[Int(selector) % TaskAssets.slots.count]
         let replacement = Data(data.dropFirst())
         return accepts {
-            guard let original = assets.bundles[slot.bundle] else { throw VisionTasksError.fileNotFound(path: slot.bundle) }
+            guard let original = assets.bundles[slot.bundle] else {
+                throw VisionTasksError.fileNotFound(path: slot.bundle)
+            }
             let source = try ModelBundle(data: Data(original), name: slot.bundle)
             let entries = try source.fileNames.map { name in
                 ZipWriter.Entry.stored(name, name == slot.entry ? replacement : try source.data(named: name))
             }
-            let base = BaseOptions(modelAssetBuffer: ZipWriter.archive(entries), numThreads: 1,
-                                   maxDecompressedBundleBytes: maxDecompressedBytes)
+            let base = BaseOptions(
+                modelAssetBuffer: ZipWriter.archive(entries), numThreads: 1,
+                maxDecompressedBundleBytes: maxDecompressedBytes)
             switch slot.bundle {
             case "face_landmarker.task":
                 let options = FaceLandmarkerOptions(baseOptions: base)
@@ -116,7 +123,8 @@ public enum FuzzTargets {
             case "hand_landmarker.task":
                 _ = try HandLandmarker(options: HandLandmarkerOptions(baseOptions: base)).detect(image: assets.hand)
             default:
-                _ = try GestureRecognizer(options: GestureRecognizerOptions(baseOptions: base)).recognize(image: assets.hand)
+                _ = try GestureRecognizer(options: GestureRecognizerOptions(baseOptions: base)).recognize(
+                    image: assets.hand)
             }
         }
     }
@@ -152,7 +160,8 @@ struct TaskAssets: Sendable {
     /// The repository root: `$VISION_FUZZ_ROOT`, else the checkout this file was built from.
     static var root: String {
         ProcessInfo.processInfo.environment["VISION_FUZZ_ROOT"]
-            ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+            ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().path
     }
 
     /// `relative` under the repository root.
@@ -161,7 +170,8 @@ struct TaskAssets: Sendable {
     /// Read from models/ and Tests/Fixtures/images/ under the root; nil when they are missing.
     static let shared: TaskAssets? = {
         guard let face = try? MPImage(contentsOfFile: path("Tests/Fixtures/images/astronaut.png")),
-              let hand = try? MPImage(contentsOfFile: path("Tests/Fixtures/images/hand_thumb_up.jpg")) else { return nil }
+            let hand = try? MPImage(contentsOfFile: path("Tests/Fixtures/images/hand_thumb_up.jpg"))
+        else { return nil }
         var bundles: [String: [UInt8]] = [:]
         for name in Set(slots.map(\.bundle)) {
             guard let data = try? ModelFile.read(path("models/\(name)")) else { return nil }

@@ -14,9 +14,10 @@ extension FuzzTargets {
         return accepts {
             let positions = try sparsity.densePositions(shape: shape, tensor: "fuzz", storedValues: stored)
             let count = shape.reduce(1, *)
-            precondition(positions.count == stored && positions.allSatisfy { (0..<count).contains($0) }
-                            && Set(positions).count == positions.count,
-                         "accepted sparse metadata placed other than the stored values, outside the tensor or twice")
+            precondition(
+                positions.count == stored && positions.allSatisfy { (0..<count).contains($0) }
+                    && Set(positions).count == positions.count,
+                "accepted sparse metadata placed other than the stored values, outside the tensor or twice")
         }
     }
 }

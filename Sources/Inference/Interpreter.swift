@@ -58,10 +58,12 @@ public final class Interpreter {
 
     init(graph: Graph, numThreads: Int, readOutputs: Set<Int>? = nil) throws {
         guard numThreads >= 1, numThreads <= 64 else {
-            throw VisionTasksError.invalidOption(name: "numThreads", reason: "must be between 1 and 64, got \(numThreads)")
+            throw VisionTasksError.invalidOption(
+                name: "numThreads", reason: "must be between 1 and 64, got \(numThreads)")
         }
         if let bad = readOutputs?.first(where: { !graph.outputs.indices.contains($0) }) {
-            throw VisionTasksError.invalidOption(name: "readOutputs", reason: "the model has \(graph.outputs.count) outputs, got index \(bad)")
+            throw VisionTasksError.invalidOption(
+                name: "readOutputs", reason: "the model has \(graph.outputs.count) outputs, got index \(bad)")
         }
         self.numThreads = numThreads
         plan = try ExecutionPlan(graph: graph, threads: KernelThreads(numThreads), readOutputs: readOutputs)
@@ -74,7 +76,8 @@ public final class Interpreter {
         let buffer = try inputBuffer(index)
         guard values.count == buffer.count else {
             throw VisionTasksError.invalidArgument(
-                "input \(index) (\(inputs[index].name)) takes \(buffer.count) values \(inputs[index].shape), got \(values.count)")
+                "input \(index) (\(inputs[index].name)) takes \(buffer.count) values \(inputs[index].shape), got \(values.count)"
+            )
         }
         _ = buffer.update(from: values)
     }
@@ -119,8 +122,9 @@ public final class Interpreter {
             for _ in 0..<count { plan.run(timing: buffer) }
         }
         return zip(plan.labels, times).map { label, total in
-            OperatorProfile(op: label.op, index: label.index, outputShape: label.outputShape,
-                            milliseconds: Double(total) / Double(count) / 1e6)
+            OperatorProfile(
+                op: label.op, index: label.index, outputShape: label.outputShape,
+                milliseconds: Double(total) / Double(count) / 1e6)
         }
     }
 
@@ -150,5 +154,5 @@ public final class Interpreter {
 private struct ClosureJob: RangeJob {
     let body: (Range<Int>) -> Void
 
-    func run(thread: Int, begin: Int, end: Int) { body(begin ..< end) }
+    func run(thread: Int, begin: Int, end: Int) { body(begin..<end) }
 }

@@ -176,8 +176,10 @@ public enum BuiltinOptions: Hashable, Sendable, Codable {
 
 extension BuiltinOptions {
     /// Decodes the options table `table` whose union tag is `type`.
-    static func decode(type: UInt8, table: FBTable?, in buffer: FlatBuffer,
-                       operatorName: @autoclosure () -> String) throws -> BuiltinOptions {
+    static func decode(
+        type: UInt8, table: FBTable?, in buffer: FlatBuffer,
+        operatorName: @autoclosure () -> String
+    ) throws -> BuiltinOptions {
         guard type != 0 else { return .none }
         guard let t = table else {
             throw buffer.fail("\(operatorName()): builtin options of type \(type) are missing their table")
@@ -195,22 +197,26 @@ extension BuiltinOptions {
 
         switch type {
         case 1:
-            return .conv2D(Conv2DOptions(
-                padding: try padding(0), strideWidth: try int(1), strideHeight: try int(2),
-                dilationWidth: try int(4, 1), dilationHeight: try int(5, 1), activation: try activation(3)))
+            return .conv2D(
+                Conv2DOptions(
+                    padding: try padding(0), strideWidth: try int(1), strideHeight: try int(2),
+                    dilationWidth: try int(4, 1), dilationHeight: try int(5, 1), activation: try activation(3)))
         case 2:
-            return .depthwiseConv2D(DepthwiseConv2DOptions(
-                padding: try padding(0), strideWidth: try int(1), strideHeight: try int(2),
-                depthMultiplier: try int(3), dilationWidth: try int(5, 1), dilationHeight: try int(6, 1),
-                activation: try activation(4)))
+            return .depthwiseConv2D(
+                DepthwiseConv2DOptions(
+                    padding: try padding(0), strideWidth: try int(1), strideHeight: try int(2),
+                    depthMultiplier: try int(3), dilationWidth: try int(5, 1), dilationHeight: try int(6, 1),
+                    activation: try activation(4)))
         case 5:
-            return .pool2D(Pool2DOptions(
-                padding: try padding(0), strideWidth: try int(1), strideHeight: try int(2),
-                filterWidth: try int(3), filterHeight: try int(4), activation: try activation(5)))
+            return .pool2D(
+                Pool2DOptions(
+                    padding: try padding(0), strideWidth: try int(1), strideHeight: try int(2),
+                    filterWidth: try int(3), filterHeight: try int(4), activation: try activation(5)))
         case 8:
-            return .fullyConnected(FullyConnectedOptions(
-                activation: try activation(0), weightsFormat: Int(try t.scalar(1, Int8(0))),
-                keepNumDims: try t.bool(2), asymmetricQuantizeInputs: try t.bool(3)))
+            return .fullyConnected(
+                FullyConnectedOptions(
+                    activation: try activation(0), weightsFormat: Int(try t.scalar(1, Int8(0))),
+                    keepNumDims: try t.bool(2), asymmetricQuantizeInputs: try t.bool(3)))
         case 9: return .softmax(beta: try t.float(0, 0))
         case 10: return .concatenation(axis: try int(0), activation: try activation(1))
         case 11: return .add(activation: try activation(0))
@@ -226,9 +232,10 @@ extension BuiltinOptions {
         case 29: return .div(activation: try activation(0))
         case 30: return .squeeze(squeezeDims: try t.scalars(0, Int32.self, "squeeze_dims").map(Int.init))
         case 32:
-            return .stridedSlice(StridedSliceOptions(
-                beginMask: try int(0), endMask: try int(1), ellipsisMask: try int(2),
-                newAxisMask: try int(3), shrinkAxisMask: try int(4), offset: try t.bool(5)))
+            return .stridedSlice(
+                StridedSliceOptions(
+                    beginMask: try int(0), endMask: try int(1), ellipsisMask: try int(2),
+                    newAxisMask: try int(3), shrinkAxisMask: try int(4), offset: try t.bool(5)))
         case 38: return .dequantize
         case 39: return .maximumMinimum
         case 42: return .neg

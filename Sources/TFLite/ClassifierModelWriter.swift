@@ -29,8 +29,10 @@ public struct ClassifierModelDescription: Sendable, Equatable {
     public var outputDescription: String
 
     /// A description from its six strings.
-    public init(name: String, description: String, inputName: String, inputDescription: String,
-                outputName: String, outputDescription: String) {
+    public init(
+        name: String, description: String, inputName: String, inputDescription: String,
+        outputName: String, outputDescription: String
+    ) {
         self.name = name
         self.description = description
         self.inputName = inputName
@@ -57,8 +59,10 @@ public enum ClassifierModelWriter {
 
     /// A .tflite (schema v3, one subgraph, float32 input [1, inputCount] and output [1, classes]) with TFLITE_METADATA and labels.txt.
     /// - Throws: `VisionTasksError.invalidModel` naming the layer, count or label that is wrong.
-    public static func write(inputCount: Int, layers: [ClassifierLayer], labels: [String], scoreThreshold: Float?,
-                             description: ClassifierModelDescription) throws -> Data {
+    public static func write(
+        inputCount: Int, layers: [ClassifierLayer], labels: [String], scoreThreshold: Float?,
+        description: ClassifierModelDescription
+    ) throws -> Data {
         try check(inputCount: inputCount, layers: layers, labels: labels, scoreThreshold: scoreThreshold)
         let metadata = ClassifierMetadata.flatBuffer(description, scoreThreshold: scoreThreshold)
         let graph = ClassifierGraph(inputCount: inputCount, layers: layers, description: description)
@@ -87,16 +91,22 @@ public enum ClassifierModelWriter {
             switch layer {
             case .scaleShift(let scale, let shift):
                 guard scale.count == width, shift.count == width else {
-                    throw fail("\(name) (scaleShift) has \(scale.count) scales and \(shift.count) shifts; its width is \(width)")
+                    throw fail(
+                        "\(name) (scaleShift) has \(scale.count) scales and \(shift.count) shifts; its width is \(width)"
+                    )
                 }
                 try finite(scale, "\(name) scale")
                 try finite(shift, "\(name) shift")
                 parameters += 2 * width
             case .dense(let weights, let bias, let outputCount):
-                guard outputCount > 0 else { throw fail("\(name) (dense) has outputCount \(outputCount); it must be at least 1") }
+                guard outputCount > 0 else {
+                    throw fail("\(name) (dense) has outputCount \(outputCount); it must be at least 1")
+                }
                 let (expected, overflow) = outputCount.multipliedReportingOverflow(by: width)
                 guard !overflow, weights.count == expected else {
-                    throw fail("\(name) (dense) has \(weights.count) weights; \(outputCount) outputs × \(width) inputs need \(outputCount) × \(width)")
+                    throw fail(
+                        "\(name) (dense) has \(weights.count) weights; \(outputCount) outputs × \(width) inputs need \(outputCount) × \(width)"
+                    )
                 }
                 guard bias.count == outputCount else {
                     throw fail("\(name) (dense) has \(bias.count) biases for \(outputCount) outputs")
@@ -113,12 +123,15 @@ public enum ClassifierModelWriter {
             }
         }
         guard !labels.isEmpty else { throw fail("there are no labels") }
-        guard labels.count == width else { throw fail("the last layer outputs \(width) scores but there are \(labels.count) labels") }
+        guard labels.count == width else {
+            throw fail("the last layer outputs \(width) scores but there are \(labels.count) labels")
+        }
         var seen: [String: Int] = [:]
         for (index, label) in labels.enumerated() {
             guard !label.trimmingCharacters(in: .whitespaces).isEmpty else { throw fail("label \(index) is empty") }
             guard !label.contains(where: \.isNewline) else {
-                throw fail("label \(index) \(label.debugDescription) has a line break; labels.txt holds one label a line")
+                throw fail(
+                    "label \(index) \(label.debugDescription) has a line break; labels.txt holds one label a line")
             }
             if let first = seen.updateValue(index, forKey: label) {
                 throw fail("labels \(first) and \(index) are both \(label.debugDescription)")
@@ -158,13 +171,17 @@ private struct ClassifierGraph {
             let prefix = "layer\(index)"
             switch layer {
             case .scaleShift(let scale, let shift):
-                let product = apply(.mul, to: [current, constant("\(prefix)/scale", [width], scale)], "\(prefix)/mul", width)
-                current = apply(.add, to: [product, constant("\(prefix)/shift", [width], shift)], "\(prefix)/add", width)
+                let product = apply(
+                    .mul, to: [current, constant("\(prefix)/scale", [width], scale)], "\(prefix)/mul", width)
+                current = apply(
+                    .add, to: [product, constant("\(prefix)/shift", [width], shift)], "\(prefix)/add", width)
             case .relu:
                 current = apply(.relu, to: [current], "\(prefix)/relu", width)
             case .dense(let weights, let bias, let outputCount):
-                let inputs = [current, constant("\(prefix)/weights", [outputCount, width], weights),
-                              constant("\(prefix)/bias", [outputCount], bias)]
+                let inputs = [
+                    current, constant("\(prefix)/weights", [outputCount, width], weights),
+                    constant("\(prefix)/bias", [outputCount], bias),
+                ]
                 width = outputCount
                 current = apply(.fullyConnected, to: inputs, "\(prefix)/fully_connected", width)
             case .softmax:
@@ -188,12 +205,14 @@ private struct ClassifierGraph {
     }
 
     /// The options table an operator's code calls for: its union type and the table (nil for none).
-    private static func options(_ code: BuiltinOperator, _ b: inout FlatBufferBuilder) -> (type: UInt8, table: FlatBufferBuilder.Offset?) {
+    private static func options(_ code: BuiltinOperator, _ b: inout FlatBufferBuilder) -> (
+        type: UInt8, table: FlatBufferBuilder.Offset?
+    ) {
         switch code {
-        case .fullyConnected: return (8, b.table([]))                  // FullyConnectedOptions, no fused activation
-        case .softmax: return (9, b.table([.float(0, 1)]))              // SoftmaxOptions { beta: 1 }
-        case .add: return (11, b.table([]))                             // AddOptions
-        case .mul: return (21, b.table([]))                             // MulOptions
+        case .fullyConnected: return (8, b.table([])) // FullyConnectedOptions, no fused activation
+        case .softmax: return (9, b.table([.float(0, 1)])) // SoftmaxOptions { beta: 1 }
+        case .add: return (11, b.table([])) // AddOptions
+        case .mul: return (21, b.table([])) // MulOptions
         default: return (0, nil)
         }
     }
@@ -205,7 +224,7 @@ private struct ClassifierGraph {
         // Buffers: 0 is the empty one every model starts with; then each constant, the minimum runtime
         // version and the metadata. Data is 16-byte aligned, as the schema's force_align asks.
         func buffer(_ bytes: [UInt8]) -> FlatBufferBuilder.Offset {
-            b.table([.offset(0, b.vector(bytes, alignment: 16))])      // Buffer.data
+            b.table([.offset(0, b.vector(bytes, alignment: 16))]) // Buffer.data
         }
         var buffers = [b.table([])]
         var bufferIndex: [Int: UInt32] = [:]
@@ -219,34 +238,44 @@ private struct ClassifierGraph {
         let runtimeVersion = Array("1.5.0".utf8) + [UInt8](repeating: 0, count: 11)
         let entries = [("min_runtime_version", buffer(runtimeVersion)), (ModelMetadata.entryName, buffer(metadata))]
         let metadataEntries = entries.enumerated().map { offset, entry in
-            b.table([.offset(0, b.string(entry.0)), .scalar(1, UInt32(buffers.count + offset))])   // Metadata name, buffer
+            // Metadata: name, buffer.
+            b.table([.offset(0, b.string(entry.0)), .scalar(1, UInt32(buffers.count + offset))])
         }
         buffers += entries.map(\.1)
 
         let tensorTables = tensors.enumerated().map { index, tensor in
             // Tensor: shape, type (FLOAT32 = 0, the default), buffer, name.
-            b.table([.offset(0, b.vector(tensor.shape)), .scalar(2, bufferIndex[index] ?? 0), .offset(3, b.string(tensor.name))])
+            b.table([
+                .offset(0, b.vector(tensor.shape)), .scalar(2, bufferIndex[index] ?? 0),
+                .offset(3, b.string(tensor.name)),
+            ])
         }
         var codes: [BuiltinOperator] = []
         for op in operators where !codes.contains(op.code) { codes.append(op.code) }
         let operatorTables = operators.map { op in
             let options = Self.options(op.code, &b)
             // Operator: opcode_index, inputs, outputs, builtin_options_type, builtin_options.
-            return b.table([.scalar(0, UInt32(codes.firstIndex(of: op.code) ?? 0)), .offset(1, b.vector(op.inputs)),
-                            .offset(2, b.vector([op.output])), .scalar(3, options.type), .offset(4, options.table)])
+            return b.table([
+                .scalar(0, UInt32(codes.firstIndex(of: op.code) ?? 0)), .offset(1, b.vector(op.inputs)),
+                .offset(2, b.vector([op.output])), .scalar(3, options.type), .offset(4, options.table),
+            ])
         }
         // SubGraph: tensors, inputs, outputs, operators, name.
-        let subgraph = b.table([.offset(0, b.vector(tensorTables)), .offset(1, b.vector([Int32(0)])),
-                                .offset(2, b.vector([operators.last?.output ?? 0])), .offset(3, b.vector(operatorTables)),
-                                .offset(4, b.string("main"))])
+        let subgraph = b.table([
+            .offset(0, b.vector(tensorTables)), .offset(1, b.vector([Int32(0)])),
+            .offset(2, b.vector([operators.last?.output ?? 0])), .offset(3, b.vector(operatorTables)),
+            .offset(4, b.string("main")),
+        ])
         // OperatorCode: deprecated_builtin_code (int8, codes below 127), builtin_code; version 1 is the default.
         let codeTables = codes.map { code in
             b.table([.scalar(0, Int8(code.rawValue)), .scalar(3, code.rawValue)])
         }
         // Model: version, operator_codes, subgraphs, description, buffers, metadata.
-        let model = b.table([.scalar(0, UInt32(3)), .offset(1, b.vector(codeTables)), .offset(2, b.vector([subgraph])),
-                             .offset(3, b.string("VisionTasks ClassifierModelWriter")), .offset(4, b.vector(buffers)),
-                             .offset(6, b.vector(metadataEntries))])
+        let model = b.table([
+            .scalar(0, UInt32(3)), .offset(1, b.vector(codeTables)), .offset(2, b.vector([subgraph])),
+            .offset(3, b.string("VisionTasks ClassifierModelWriter")), .offset(4, b.vector(buffers)),
+            .offset(6, b.vector(metadataEntries)),
+        ])
         return b.finish(root: model, fileIdentifier: "TFL3")
     }
 }
@@ -266,25 +295,33 @@ enum ClassifierMetadata {
             b.table([.scalar(0, UInt8(1)), .offset(1, b.table([]))])
         }
         // Input TensorMetadata: name, description, content, stats (empty).
-        let input = b.table([.offset(0, b.string(description.inputName)), .offset(1, b.string(description.inputDescription)),
-                             .offset(3, featureContent()), .offset(5, b.table([]))])
+        let input = b.table([
+            .offset(0, b.string(description.inputName)), .offset(1, b.string(description.inputDescription)),
+            .offset(3, featureContent()), .offset(5, b.table([])),
+        ])
         // ProcessUnit { options_type: ScoreThresholdingOptions (3), options { global_score_threshold } }.
         let processUnits = scoreThreshold.map { threshold in
             b.vector([b.table([.scalar(0, UInt8(3)), .offset(1, b.table([.float(0, threshold)]))])])
         }
         // AssociatedFile: name, description, type TENSOR_AXIS_LABELS (2).
-        let labels = b.table([.offset(0, b.string(ClassifierModelWriter.labelsFileName)),
-                              .offset(1, b.string(labelsDescription)), .scalar(2, Int8(2))])
+        let labels = b.table([
+            .offset(0, b.string(ClassifierModelWriter.labelsFileName)),
+            .offset(1, b.string(labelsDescription)), .scalar(2, Int8(2)),
+        ])
         // Output TensorMetadata: name, description, content, process_units, stats { max [1], min [0] }, associated_files.
         let stats = b.table([.offset(0, b.vector([Float(1)])), .offset(1, b.vector([Float(0)]))])
-        let output = b.table([.offset(0, b.string(description.outputName)), .offset(1, b.string(description.outputDescription)),
-                              .offset(3, featureContent()), .offset(4, processUnits), .offset(5, stats),
-                              .offset(6, b.vector([labels]))])
+        let output = b.table([
+            .offset(0, b.string(description.outputName)), .offset(1, b.string(description.outputDescription)),
+            .offset(3, featureContent()), .offset(4, processUnits), .offset(5, stats),
+            .offset(6, b.vector([labels])),
+        ])
         // SubGraphMetadata: input_tensor_metadata, output_tensor_metadata.
         let subgraph = b.table([.offset(2, b.vector([input])), .offset(3, b.vector([output]))])
         // ModelMetadata: name, description, subgraph_metadata, min_parser_version.
-        let root = b.table([.offset(0, b.string(description.name)), .offset(1, b.string(description.description)),
-                            .offset(3, b.vector([subgraph])), .offset(7, b.string("1.0.0"))])
+        let root = b.table([
+            .offset(0, b.string(description.name)), .offset(1, b.string(description.description)),
+            .offset(3, b.vector([subgraph])), .offset(7, b.string("1.0.0")),
+        ])
         return b.finish(root: root, fileIdentifier: "M001")
     }
 }

@@ -133,7 +133,9 @@ struct FBTable {
         let offset = Int(buffer.load(vtable + entry, as: UInt16.self))
         guard offset != 0 else { return nil }
         guard offset >= 4, offset + size <= tableSize else {
-            throw buffer.fail("field \(id) of \(label) table at byte \(position) lies outside the table (offset \(offset), table size \(tableSize))")
+            throw buffer.fail(
+                "field \(id) of \(label) table at byte \(position) lies outside the table (offset \(offset), table size \(tableSize))"
+            )
         }
         return position + offset
     }
@@ -203,7 +205,8 @@ struct FBTable {
         result.reserveCapacity(vector.count)
         for index in 0..<vector.count {
             let at = vector.start + 4 * index
-            let table = try FBTable(buffer, at: try buffer.follow(at, "\(name)[\(index)] of \(label)"), name: name, index: index)
+            let table = try FBTable(
+                buffer, at: try buffer.follow(at, "\(name)[\(index)] of \(label)"), name: name, index: index)
             result.append(try decode(table, index))
         }
         return result
@@ -254,7 +257,8 @@ struct FBVector {
         buffer.data.withUnsafeBytes { raw in
             [T](unsafeUninitializedCapacity: count) { values, initialized in
                 for index in 0..<count {
-                    values[index] = T(littleEndian: raw.loadUnaligned(fromByteOffset: start + index * elementSize, as: T.self))
+                    values[index] = T(
+                        littleEndian: raw.loadUnaligned(fromByteOffset: start + index * elementSize, as: T.self))
                 }
                 initialized = count
             }

@@ -118,7 +118,7 @@ package struct FlatBufferBuilder {
             positions.append((field.id, size))
         }
         align(4)
-        prepend([0, 0, 0, 0])       // the table's signed offset to its vtable, set below
+        prepend([0, 0, 0, 0]) // the table's signed offset to its vtable, set below
         let table = size
         var vtable = [UInt16](repeating: 0, count: 2 + (fields.map(\.id).max() ?? -1) + 1)
         vtable[0] = UInt16(2 * vtable.count)

@@ -19,8 +19,10 @@ public struct ModelBundle: Sendable {
     /// Reads a bundle's directory from zip bytes; `name` names it in error messages. At most
     /// `maxDecompressedBytes` are inflated from it and its nested bundles, in all.
     /// - Throws: `VisionTasksError.invalidBundle` when `data` is not a readable zip or its directory is absurd.
-    public init(data: Data, name: String = "model bundle",
-                maxDecompressedBytes: Int = ModelBundle.defaultMaxDecompressedBytes) throws {
+    public init(
+        data: Data, name: String = "model bundle",
+        maxDecompressedBytes: Int = ModelBundle.defaultMaxDecompressedBytes
+    ) throws {
         try self.init(data: data, name: name, budget: InflateBudget(limit: maxDecompressedBytes))
     }
 
@@ -43,8 +45,10 @@ public struct ModelBundle: Sendable {
 
     /// Reads the bundle file at `path`; see `init(data:name:maxDecompressedBytes:)`.
     /// - Throws: `VisionTasksError.fileNotFound`, `.fileUnreadable` or `.invalidBundle`.
-    public init(contentsOfFile path: String,
-                maxDecompressedBytes: Int = ModelBundle.defaultMaxDecompressedBytes) throws {
+    public init(
+        contentsOfFile path: String,
+        maxDecompressedBytes: Int = ModelBundle.defaultMaxDecompressedBytes
+    ) throws {
         try self.init(data: try ModelFile.read(path), name: path, maxDecompressedBytes: maxDecompressedBytes)
     }
 
@@ -145,8 +149,10 @@ public enum ModelFile {
 extension TFLiteModel {
     /// Reads and parses the `.tflite` file at `path`; see `init(data:name:maxDecompressedBytes:)`.
     /// - Throws: `VisionTasksError.fileNotFound`, `.fileUnreadable` or `.invalidModel`.
-    public init(contentsOfFile path: String,
-                maxDecompressedBytes: Int = ModelBundle.defaultMaxDecompressedBytes) throws {
+    public init(
+        contentsOfFile path: String,
+        maxDecompressedBytes: Int = ModelBundle.defaultMaxDecompressedBytes
+    ) throws {
         try self.init(data: try ModelFile.read(path), name: path, maxDecompressedBytes: maxDecompressedBytes)
     }
 }

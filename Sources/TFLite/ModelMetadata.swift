@@ -100,7 +100,8 @@ public struct TensorMetadata: Hashable, Sendable, Codable {
         associatedFiles = try table.tables(6, "associated_files") { t, _ in try AssociatedFile(t) }
         var colorSpace: String?
         if let content = try table.table(3, "Content"), try content.scalar(0, UInt8(0)) == 2,
-           let properties = try content.table(1, "ImageProperties") {
+            let properties = try content.table(1, "ImageProperties")
+        {
             let names = ["UNKNOWN", "RGB", "GRAYSCALE"]
             let raw = Int(try properties.scalar(0, Int8(0)))
             colorSpace = names.indices.contains(raw) ? names[raw] : "COLOR_SPACE_\(raw)"
@@ -121,7 +122,8 @@ public struct TensorMetadata: Hashable, Sendable, Codable {
             switch try unit.scalar(0, UInt8(0)) {
             case 1:
                 if normalization == nil, let options = try unit.table(1, "NormalizationOptions") {
-                    normalization = NormalizationOptions(mean: try options.floats(0, "mean"), std: try options.floats(1, "std"))
+                    normalization = NormalizationOptions(
+                        mean: try options.floats(0, "mean"), std: try options.floats(1, "std"))
                 }
             case 3:
                 if scoreThreshold == nil, let options = try unit.table(1, "ScoreThresholdingOptions") {

@@ -58,10 +58,12 @@ extension TFLiteModel {
                         case 1: return try values.scalars(0, Int32.self, name).map(Int.init)
                         case 2: return try values.scalars(0, UInt16.self, name).map(Int.init)
                         case 3: return try values.scalars(0, UInt8.self, name).map(Int.init)
-                        default: throw fail("\(what()) sparsity level \(level) has \(name) of unknown vector type \(type)")
+                        default:
+                            throw fail("\(what()) sparsity level \(level) has \(name) of unknown vector type \(type)")
                         }
                     }
-                    return .sparseCSR(segments: try vector(2, "array_segments"), indices: try vector(4, "array_indices"))
+                    return .sparseCSR(
+                        segments: try vector(2, "array_segments"), indices: try vector(4, "array_indices"))
                 case let format:
                     throw fail("\(what()) sparsity level \(level) has unknown format \(format)")
                 }
@@ -78,13 +80,16 @@ extension TFLiteModel {
         ///   dimension's, segments that do not start at 0, decrease or do not end at the indices' count,
         ///   indices out of range or not increasing within a segment, a dense size over `maxDenseElements`,
         ///   or another count of values than `storedValues`.
-        public func densePositions(shape: [Int], tensor: String = "", storedValues: Int? = nil) throws(VisionTasksError) -> [Int] {
+        public func densePositions(shape: [Int], tensor: String = "", storedValues: Int? = nil) throws(VisionTasksError)
+            -> [Int]
+        {
             func fail(_ message: String) -> VisionTasksError {
                 .invalidModel("sparse tensor \"\(tensor)\" \(shape): \(message)")
             }
             let rank = shape.count, expandedRank = rank + blockMap.count
             guard traversalOrder.count == expandedRank, Set(traversalOrder) == Set(0..<expandedRank) else {
-                throw fail("traversal order \(traversalOrder) is not a permutation of the \(expandedRank) expanded dimensions")
+                throw fail(
+                    "traversal order \(traversalOrder) is not a permutation of the \(expandedRank) expanded dimensions")
             }
             guard blockMap.allSatisfy({ (0..<rank).contains($0) }), Set(blockMap).count == blockMap.count else {
                 throw fail("block map \(blockMap) does not name distinct dimensions of rank \(rank)")
@@ -106,7 +111,8 @@ extension TFLiteModel {
             for d in stride(from: rank - 2, through: 0, by: -1) { strides[d] = strides[d + 1] * shape[d + 1] }
             var sizes = shape, expandedStrides = strides
             for (j, d) in blockMap.enumerated() {
-                guard let level = traversalOrder.firstIndex(of: rank + j), case .dense(let block) = dimensions[level] else {
+                guard let level = traversalOrder.firstIndex(of: rank + j), case .dense(let block) = dimensions[level]
+                else {
                     throw fail("block dimension \(j) is not a dense level")
                 }
                 guard block > 0, shape[d] % block == 0 else {
@@ -138,19 +144,26 @@ extension TFLiteModel {
                     }
                     let (count, overflow) = offsets.count.multipliedReportingOverflow(by: size)
                     guard !overflow, count <= limit else {
-                        throw fail("level \(level) would list \(offsets.count) × \(size) positions, more than the \(limit) the file holds")
+                        throw fail(
+                            "level \(level) would list \(offsets.count) × \(size) positions, more than the \(limit) the file holds"
+                        )
                     }
                     next.reserveCapacity(count)
                     for base in offsets { for i in 0..<size { next.append(base + i * step) } }
                 case .sparseCSR(let segments, let indices):
-                    guard segments.count == offsets.count + 1, segments.first == 0, segments.last == indices.count else {
-                        throw fail("level \(level) has \(segments.count) segments starting at \(segments.first ?? -1) and ending at \(segments.last ?? -1) for \(offsets.count) positions and \(indices.count) indices")
+                    guard segments.count == offsets.count + 1, segments.first == 0, segments.last == indices.count
+                    else {
+                        throw fail(
+                            "level \(level) has \(segments.count) segments starting at \(segments.first ?? -1) and ending at \(segments.last ?? -1) for \(offsets.count) positions and \(indices.count) indices"
+                        )
                     }
                     for k in 1..<segments.count {
                         guard (0...indices.count).contains(segments[k]) else {
                             throw fail("level \(level) segment \(k) is \(segments[k]), outside 0...\(indices.count)")
                         }
-                        guard segments[k] >= segments[k - 1] else { throw fail("level \(level) segments decrease at \(k)") }
+                        guard segments[k] >= segments[k - 1] else {
+                            throw fail("level \(level) segments decrease at \(k)")
+                        }
                     }
                     next.reserveCapacity(indices.count)
                     for (k, base) in offsets.enumerated() {
@@ -158,7 +171,9 @@ extension TFLiteModel {
                         for i in segments[k]..<segments[k + 1] {
                             let index = indices[i]
                             guard index > previous, index < size else {
-                                throw fail("level \(level) index \(index) at \(i) is out of range 0..<\(size) or not increasing")
+                                throw fail(
+                                    "level \(level) index \(index) at \(i) is out of range 0..<\(size) or not increasing"
+                                )
                             }
                             previous = index
                             next.append(base + index * step)

@@ -29,8 +29,10 @@ public struct TFLiteModel: Sendable {
     /// Parses `data` as a `.tflite` model; `name` (a file or bundle entry) prefixes error messages. At most
     /// `maxDecompressedBytes` are inflated from a zip of associated files appended to the model.
     /// - Throws: `VisionTasksError.invalidModel` naming what is wrong and where.
-    public init(data: Data, name: String = "model",
-                maxDecompressedBytes: Int = ModelBundle.defaultMaxDecompressedBytes) throws {
+    public init(
+        data: Data, name: String = "model",
+        maxDecompressedBytes: Int = ModelBundle.defaultMaxDecompressedBytes
+    ) throws {
         try self.init(data: data, name: name, inflateBudget: InflateBudget(limit: maxDecompressedBytes))
     }
 
@@ -58,7 +60,8 @@ public struct TFLiteModel: Sendable {
             let entryName = try table.string(0, "name") ?? ""
             let bufferIndex = Int(try table.scalar(1, UInt32(0)))
             guard bufferIndex < buffers.count else {
-                throw buffer.fail("metadata[\(index)] \"\(entryName)\" refers to buffer \(bufferIndex) of \(buffers.count)")
+                throw buffer.fail(
+                    "metadata[\(index)] \"\(entryName)\" refers to buffer \(bufferIndex) of \(buffers.count)")
             }
             if metadata[entryName] == nil {
                 metadata[entryName] = buffers[bufferIndex].bytes(of: data)
@@ -70,9 +73,10 @@ public struct TFLiteModel: Sendable {
         } else {
             self.modelMetadata = nil
         }
-        self.associatedFiles = try ZipArchive.appendedFiles(in: data, name: name,
-                                                            required: modelMetadata?.allAssociatedFileNames ?? [],
-                                                            budget: inflateBudget)
+        self.associatedFiles = try ZipArchive.appendedFiles(
+            in: data, name: name,
+            required: modelMetadata?.allAssociatedFileNames ?? [],
+            budget: inflateBudget)
     }
 
     /// The bytes of buffer `index` (a slice of `data`: index it from its `startIndex`); empty when out of range.
@@ -97,9 +101,11 @@ public struct TFLiteModel: Sendable {
         guard let metadata = modelMetadata, metadata.subgraphs.indices.contains(subgraph) else { return nil }
         let outputs = metadata.subgraphs[subgraph].outputTensors
         guard outputs.indices.contains(index) else { return nil }
-        guard let file = outputs[index].associatedFiles.first(where: {
-            $0.type == .tensorAxisLabels && !$0.name.isEmpty && (locale.isEmpty || $0.locale == locale)
-        }) else { return nil }
+        guard
+            let file = outputs[index].associatedFiles.first(where: {
+                $0.type == .tensorAxisLabels && !$0.name.isEmpty && (locale.isEmpty || $0.locale == locale)
+            })
+        else { return nil }
         guard let bytes = associatedFiles[file.name] else {
             throw VisionTasksError.invalidModel(
                 "the metadata names label file \"\(file.name)\" for output \(index), but the model does not contain it")
@@ -141,9 +147,13 @@ extension TFLiteModel {
             // Large models store data after the FlatBuffer: offset (from the file start) and size, offset > 1.
             let offset = try table.scalar(1, UInt64(0))
             let size = try table.scalar(2, UInt64(0))
-            guard offset > 1 else { range = 0..<0; return }
+            guard offset > 1 else {
+                range = 0..<0
+                return
+            }
             guard offset <= UInt64(modelSize), size <= UInt64(modelSize) - offset else {
-                throw table.buffer.fail("buffers[\(index)] refers to bytes \(offset)..<\(offset &+ size) of a \(modelSize)-byte file")
+                throw table.buffer.fail(
+                    "buffers[\(index)] refers to bytes \(offset)..<\(offset &+ size) of a \(modelSize)-byte file")
             }
             range = Int(offset)..<Int(offset + size)
         }
@@ -224,10 +234,13 @@ extension TFLiteModel {
                     throw fail("\(what()) has \(scale.count) quantization scales but \(zeroPoint.count) zero points")
                 }
                 if scale.count > 1, !(0..<shape.count).contains(dimension) || shape[dimension] != scale.count {
-                    throw fail("\(what()) has \(scale.count) per-axis scales that do not match dimension \(dimension) of shape \(shape)")
+                    throw fail(
+                        "\(what()) has \(scale.count) per-axis scales that do not match dimension \(dimension) of shape \(shape)"
+                    )
                 }
-                let q = Quantization(scale: scale, zeroPoint: zeroPoint, quantizedDimension: dimension,
-                                     min: try q.floats(0, "min"), max: try q.floats(1, "max"))
+                let q = Quantization(
+                    scale: scale, zeroPoint: zeroPoint, quantizedDimension: dimension,
+                    min: try q.floats(0, "min"), max: try q.floats(1, "max"))
                 quantization = q.scale.isEmpty && q.zeroPoint.isEmpty && q.min.isEmpty && q.max.isEmpty ? nil : q
             } else {
                 quantization = nil
@@ -259,7 +272,8 @@ extension TFLiteModel {
         /// Raw custom options (for custom operators), nil when absent.
         public let customOptions: Data?
 
-        init(_ table: FBTable, label: @autoclosure () -> String, operatorCodes: [OperatorCode], tensorCount: Int) throws {
+        init(_ table: FBTable, label: @autoclosure () -> String, operatorCodes: [OperatorCode], tensorCount: Int) throws
+        {
             let fail = table.buffer.fail
             opcodeIndex = Int(try table.scalar(0, UInt32(0)))
             guard opcodeIndex < operatorCodes.count else {
@@ -273,14 +287,17 @@ extension TFLiteModel {
             inputs = try table.scalars(1, Int32.self, "inputs").map(Int.init)
             outputs = try table.scalars(2, Int32.self, "outputs").map(Int.init)
             for (position, index) in inputs.enumerated() where index != -1 && !(0..<tensorCount).contains(index) {
-                throw fail("\(what()) input \(position) is tensor \(index), but the subgraph has \(tensorCount) tensors")
+                throw fail(
+                    "\(what()) input \(position) is tensor \(index), but the subgraph has \(tensorCount) tensors")
             }
             for (position, index) in outputs.enumerated() where !(0..<tensorCount).contains(index) {
-                throw fail("\(what()) output \(position) is tensor \(index), but the subgraph has \(tensorCount) tensors")
+                throw fail(
+                    "\(what()) output \(position) is tensor \(index), but the subgraph has \(tensorCount) tensors")
             }
-            options = try BuiltinOptions.decode(type: try table.scalar(3, UInt8(0)),
-                                                table: try table.table(4, "BuiltinOptions"),
-                                                in: table.buffer, operatorName: what())
+            options = try BuiltinOptions.decode(
+                type: try table.scalar(3, UInt8(0)),
+                table: try table.table(4, "BuiltinOptions"),
+                in: table.buffer, operatorName: what())
             customOptions = try table.vector(5, elementSize: 1, "custom_options")?.bytes
         }
     }
@@ -311,26 +328,34 @@ extension TFLiteModel {
                 if let sparsity = tensor.sparsity {
                     // The buffer holds the stored values only; the metadata must place exactly those.
                     guard let valueSize = tensor.type.byteSize, tensor.type != .int4, size % valueSize == 0 else {
-                        throw fail("subgraph \(index) tensor \(tensorIndex) \"\(tensor.name)\" is sparse \(tensor.type.name) with a \(size)-byte buffer")
+                        throw fail(
+                            "subgraph \(index) tensor \(tensorIndex) \"\(tensor.name)\" is sparse \(tensor.type.name) with a \(size)-byte buffer"
+                        )
                     }
-                    _ = try sparsity.densePositions(shape: tensor.shape, tensor: tensor.name, storedValues: size / valueSize)
+                    _ = try sparsity.densePositions(
+                        shape: tensor.shape, tensor: tensor.name, storedValues: size / valueSize)
                     continue
                 }
                 guard let expected = tensor.byteCount else { continue }
                 guard size == expected else {
-                    throw fail("subgraph \(index) tensor \(tensorIndex) \"\(tensor.name)\" (\(tensor.type.name) \(tensor.shape)) needs \(expected) bytes, but its buffer \(tensor.buffer) has \(size)")
+                    throw fail(
+                        "subgraph \(index) tensor \(tensorIndex) \"\(tensor.name)\" (\(tensor.type.name) \(tensor.shape)) needs \(expected) bytes, but its buffer \(tensor.buffer) has \(size)"
+                    )
                 }
             }
             inputs = try table.scalars(1, Int32.self, "inputs").map(Int.init)
             outputs = try table.scalars(2, Int32.self, "outputs").map(Int.init)
             for (kind, list) in [("input", inputs), ("output", outputs)] {
                 for (position, tensorIndex) in list.enumerated() where !tensors.indices.contains(tensorIndex) {
-                    throw fail("subgraph \(index) \(kind) \(position) is tensor \(tensorIndex), but the subgraph has \(tensors.count) tensors")
+                    throw fail(
+                        "subgraph \(index) \(kind) \(position) is tensor \(tensorIndex), but the subgraph has \(tensors.count) tensors"
+                    )
                 }
             }
             operators = try table.tables(3, "operators") { operatorTable, operatorIndex in
-                try Operator(operatorTable, label: "subgraph \(index) operator \(operatorIndex)",
-                             operatorCodes: operatorCodes, tensorCount: tensors.count)
+                try Operator(
+                    operatorTable, label: "subgraph \(index) operator \(operatorIndex)",
+                    operatorCodes: operatorCodes, tensorCount: tensors.count)
             }
         }
     }

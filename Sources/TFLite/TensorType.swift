@@ -52,7 +52,9 @@ public enum TensorType: Hashable, Sendable, Codable, CustomStringConvertible {
 
     /// The type for a schema value.
     public init(rawValue: Int8) {
-        self = rawValue >= 0 && Int(rawValue) < TensorType.known.count ? TensorType.known[Int(rawValue)] : .unknown(rawValue)
+        self =
+            rawValue >= 0 && Int(rawValue) < TensorType.known.count
+            ? TensorType.known[Int(rawValue)] : .unknown(rawValue)
     }
 
     /// The schema value.

@@ -1,5 +1,5 @@
-import Foundation
 import CZlibCRC
+import Foundation
 import Synchronization
 import VisionErrors
 
@@ -29,8 +29,10 @@ package final class InflateBudget: Sendable {
 
     /// The error for entry `entry` of `archive` needing more than the limit allows.
     func exceeded(archive: String, entry: String) -> VisionTasksError {
-        .invalidBundle("\(archive) entry \"\(entry)\" inflates past the limit of \(limit) decompressed bytes per bundle "
-            + "(nested bundles included); raise BaseOptions.maxDecompressedBundleBytes (--max-bundle-bytes) if the bundle is trusted")
+        .invalidBundle(
+            "\(archive) entry \"\(entry)\" inflates past the limit of \(limit) decompressed bytes per bundle "
+                + "(nested bundles included); raise BaseOptions.maxDecompressedBundleBytes (--max-bundle-bytes) if the bundle is trusted"
+        )
     }
 }
 
@@ -73,7 +75,9 @@ package final class ZipArchive: Sendable {
         let stored = data[data.startIndex + entry.dataRange.lowerBound..<data.startIndex + entry.dataRange.upperBound]
         let bytes = entry.isCompressed ? try inflate(stored, entry) : Data(stored)
         guard bytes.count == entry.uncompressedSize else {
-            throw VisionTasksError.invalidBundle("\(name) entry \"\(entry.name)\" holds \(bytes.count) bytes, not its declared \(entry.uncompressedSize)")
+            throw VisionTasksError.invalidBundle(
+                "\(name) entry \"\(entry.name)\" holds \(bytes.count) bytes, not its declared \(entry.uncompressedSize)"
+            )
         }
         guard ZipArchive.crc32(bytes) == entry.crc32 else {
             throw VisionTasksError.invalidBundle("\(name) entry \"\(entry.name)\" is corrupted (CRC-32 mismatch)")
@@ -85,7 +89,9 @@ package final class ZipArchive: Sendable {
     /// Inflates the raw deflate stream `deflated` of `entry` in 64 KiB steps, never past its declared size
     /// nor the budget (a declared size beyond what is left is refused before any work).
     private func inflate(_ deflated: Data, _ entry: ZipDirectory.Entry) throws -> Data {
-        guard entry.uncompressedSize <= budget.remaining else { throw budget.exceeded(archive: name, entry: entry.name) }
+        guard entry.uncompressedSize <= budget.remaining else {
+            throw budget.exceeded(archive: name, entry: entry.name)
+        }
         func fail(_ reason: String) -> VisionTasksError {
             .invalidBundle("\(name) entry \"\(entry.name)\" cannot be inflated (\(reason))")
         }
@@ -111,7 +117,9 @@ package final class ZipArchive: Sendable {
                     return buffer.count - Int(stream.avail_out)
                 }
                 guard output.count + produced <= entry.uncompressedSize else {
-                    throw VisionTasksError.invalidBundle("\(name) entry \"\(entry.name)\" inflates to more than its declared \(entry.uncompressedSize) bytes")
+                    throw VisionTasksError.invalidBundle(
+                        "\(name) entry \"\(entry.name)\" inflates to more than its declared \(entry.uncompressedSize) bytes"
+                    )
                 }
                 try budget.charge(produced, archive: name, entry: entry.name)
                 output.append(contentsOf: chunk[0..<produced])
@@ -143,8 +151,10 @@ package final class ZipArchive: Sendable {
     /// Files of a zip appended to a `.tflite` model (TFLite metadata's associated files), by name, inflated
     /// against `budget`. Returns an empty dictionary when there is no zip; a zip that does not
     /// read is an error only when the metadata names files (`required`) that would have come from it.
-    static func appendedFiles(in data: Data, name: String, required: [String],
-                              budget: InflateBudget) throws -> [String: Data] {
+    static func appendedFiles(
+        in data: Data, name: String, required: [String],
+        budget: InflateBudget
+    ) throws -> [String: Data] {
         guard hasEndOfCentralDirectory(data) else { return [:] }
         do {
             let archive = try ZipArchive(data, name: name, budget: budget)
@@ -204,9 +214,15 @@ package struct ZipDirectory: Sendable {
     package init(_ data: Data, name: String) throws {
         func fail(_ message: String) -> VisionTasksError { .invalidBundle("\(name): \(message)") }
         let count = data.count
-        func u16(_ at: Int) -> Int { data.withUnsafeBytes { Int(UInt16(littleEndian: $0.loadUnaligned(fromByteOffset: at, as: UInt16.self))) } }
-        func u32(_ at: Int) -> Int { data.withUnsafeBytes { Int(UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: at, as: UInt32.self))) } }
-        func inside(_ position: Int, _ size: Int) -> Bool { position >= 0 && size >= 0 && position <= count && size <= count - position }
+        func u16(_ at: Int) -> Int {
+            data.withUnsafeBytes { Int(UInt16(littleEndian: $0.loadUnaligned(fromByteOffset: at, as: UInt16.self))) }
+        }
+        func u32(_ at: Int) -> Int {
+            data.withUnsafeBytes { Int(UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: at, as: UInt32.self))) }
+        }
+        func inside(_ position: Int, _ size: Int) -> Bool {
+            position >= 0 && size >= 0 && position <= count && size <= count - position
+        }
 
         guard let end = Self.endRecordPosition(data) else {
             throw fail("not a zip archive (no end-of-central-directory record)")
@@ -224,12 +240,15 @@ package struct ZipDirectory: Sendable {
             throw fail("ZIP64 archives are not supported")
         }
         guard inside(directoryStart, directorySize), directoryStart + directorySize <= end else {
-            throw fail("the central directory (\(directorySize) bytes at \(directoryStart)) lies outside the \(count)-byte archive")
+            throw fail(
+                "the central directory (\(directorySize) bytes at \(directoryStart)) lies outside the \(count)-byte archive"
+            )
         }
         var entries: [Entry] = []
         var position = directoryStart
         for index in 0..<entryCount {
-            guard inside(position, 46), position + 46 <= directoryStart + directorySize, u32(position) == 0x0201_4B50 else {
+            guard inside(position, 46), position + 46 <= directoryStart + directorySize, u32(position) == 0x0201_4B50
+            else {
                 throw fail("central directory record \(index) at byte \(position) is missing or damaged")
             }
             let flags = u16(position + 8)
@@ -242,13 +261,17 @@ package struct ZipDirectory: Sendable {
             guard position + recordLength <= directoryStart + directorySize else {
                 throw fail("central directory record \(index) runs past the directory")
             }
-            let entryName = String(decoding: data[data.startIndex + position + 46..<data.startIndex + position + 46 + nameLength], as: UTF8.self)
+            let entryName = String(
+                decoding: data[data.startIndex + position + 46..<data.startIndex + position + 46 + nameLength],
+                as: UTF8.self)
             guard flags & 1 == 0 else { throw fail("entry \"\(entryName)\" is encrypted") }
             guard compressed != 0xFFFF_FFFF, uncompressed != 0xFFFF_FFFF, localHeader != 0xFFFF_FFFF else {
                 throw fail("entry \"\(entryName)\" uses ZIP64 sizes, which are not supported")
             }
             guard method == 0 || method == 8 else {
-                throw fail("entry \"\(entryName)\" uses compression method \(method); only stored and deflated entries are supported")
+                throw fail(
+                    "entry \"\(entryName)\" uses compression method \(method); only stored and deflated entries are supported"
+                )
             }
             guard method == 8 || compressed == uncompressed else {
                 throw fail("entry \"\(entryName)\" is stored but has sizes \(compressed) and \(uncompressed)")
@@ -257,20 +280,27 @@ package struct ZipDirectory: Sendable {
                 throw fail("entry \"\(entryName)\" has no matching local header at byte \(localHeader)")
             }
             // Without a data descriptor (flag bit 3) the local header repeats the CRC and sizes.
-            guard flags & 8 != 0 || (u32(localHeader + 14) == u32(position + 16) && u32(localHeader + 18) == compressed
-                                     && u32(localHeader + 22) == uncompressed) else {
+            guard
+                flags & 8 != 0
+                    || (u32(localHeader + 14) == u32(position + 16) && u32(localHeader + 18) == compressed
+                        && u32(localHeader + 22) == uncompressed)
+            else {
                 throw fail("entry \"\(entryName)\" has a local header that disagrees with the central directory")
             }
             let dataStart = localHeader + 30 + u16(localHeader + 26) + u16(localHeader + 28)
             guard inside(dataStart, compressed), dataStart + compressed <= directoryStart else {
-                throw fail("entry \"\(entryName)\" data (\(compressed) bytes at \(dataStart)) lies outside the archive's file area")
+                throw fail(
+                    "entry \"\(entryName)\" data (\(compressed) bytes at \(dataStart)) lies outside the archive's file area"
+                )
             }
             if flags & 8 != 0, !inside(dataStart + compressed, 16) {
                 throw fail("entry \"\(entryName)\" data descriptor lies outside the archive")
             }
-            entries.append(Entry(name: entryName, isDirectory: entryName.hasSuffix("/"),
-                                 dataRange: dataStart..<dataStart + compressed, uncompressedSize: uncompressed,
-                                 isCompressed: method == 8, crc32: UInt32(u32(position + 16))))
+            entries.append(
+                Entry(
+                    name: entryName, isDirectory: entryName.hasSuffix("/"),
+                    dataRange: dataStart..<dataStart + compressed, uncompressedSize: uncompressed,
+                    isCompressed: method == 8, crc32: UInt32(u32(position + 16))))
             position += recordLength
         }
         self.entries = entries

@@ -1,5 +1,5 @@
-import Foundation
 import CZlibCRC
+import Foundation
 import VisionErrors
 
 /// Writes small zip archives (no ZIP64, no data descriptors): model bundles (`ModelBundleWriter`), the files
@@ -21,13 +21,16 @@ package enum ZipWriter {
 
         /// An entry holding `data` stored, with its true size and CRC.
         package static func stored(_ name: String, _ data: Data) -> Entry {
-            Entry(name: name, isDeflated: false, payload: data, uncompressedSize: data.count, crc32: ZipArchive.crc32(data))
+            Entry(
+                name: name, isDeflated: false, payload: data, uncompressedSize: data.count,
+                crc32: ZipArchive.crc32(data))
         }
 
         /// An entry holding `data` deflated by zlib, with its true size and CRC.
         package static func deflated(_ name: String, _ data: Data) throws -> Entry {
-            Entry(name: name, isDeflated: true, payload: try ZipWriter.deflate(data), uncompressedSize: data.count,
-                  crc32: ZipArchive.crc32(data))
+            Entry(
+                name: name, isDeflated: true, payload: try ZipWriter.deflate(data), uncompressedSize: data.count,
+                crc32: ZipArchive.crc32(data))
         }
     }
 
@@ -45,9 +48,10 @@ package enum ZipWriter {
             payload.append(contentsOf: block)
             crc = crc32_combine(crc, zeroCRC, off_t(zeros.count))
         }
-        payload.append(contentsOf: [0x03, 0x00])   // an empty final block with fixed codes
-        return Entry(name: name, isDeflated: true, payload: payload, uncompressedSize: declaredSize ?? mebibytes << 20,
-                     crc32: UInt32(truncatingIfNeeded: crc))
+        payload.append(contentsOf: [0x03, 0x00]) // an empty final block with fixed codes
+        return Entry(
+            name: name, isDeflated: true, payload: payload, uncompressedSize: declaredSize ?? mebibytes << 20,
+            crc32: UInt32(truncatingIfNeeded: crc))
     }
 
     /// The raw deflate stream (no zlib header) of `data`, at the best compression.
@@ -58,8 +62,11 @@ package enum ZipWriter {
     /// Deflates all of `input` in one call with `flush` (Z_FINISH: a whole stream; Z_FULL_FLUSH: an open one).
     private static func deflateRaw(_ input: [UInt8], flush: Int32) throws -> [UInt8] {
         var stream = z_stream()
-        guard deflateInit2_(&stream, Z_BEST_COMPRESSION, Z_DEFLATED, -MAX_WBITS, 9, Z_DEFAULT_STRATEGY,
-                            zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+        guard
+            deflateInit2_(
+                &stream, Z_BEST_COMPRESSION, Z_DEFLATED, -MAX_WBITS, 9, Z_DEFAULT_STRATEGY,
+                zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK
+        else {
             throw VisionTasksError.processingFailed("zlib deflate could not start")
         }
         defer { deflateEnd(&stream) }
@@ -87,8 +94,12 @@ package enum ZipWriter {
     package static func archive(_ entries: [Entry], startingAt base: Int = 0, alignment: Int = 1) -> Data {
         var out = Data()
         var directory = Data()
-        func u16(_ value: Int, _ to: inout Data) { withUnsafeBytes(of: UInt16(truncatingIfNeeded: value).littleEndian) { to.append(contentsOf: $0) } }
-        func u32(_ value: Int, _ to: inout Data) { withUnsafeBytes(of: UInt32(truncatingIfNeeded: value).littleEndian) { to.append(contentsOf: $0) } }
+        func u16(_ value: Int, _ to: inout Data) {
+            withUnsafeBytes(of: UInt16(truncatingIfNeeded: value).littleEndian) { to.append(contentsOf: $0) }
+        }
+        func u32(_ value: Int, _ to: inout Data) {
+            withUnsafeBytes(of: UInt32(truncatingIfNeeded: value).littleEndian) { to.append(contentsOf: $0) }
+        }
         for entry in entries {
             let name = Data(entry.name.utf8)
             let dataStart = base + out.count + 30 + name.count
@@ -96,23 +107,49 @@ package enum ZipWriter {
             let offset = out.count
             let method = entry.isDeflated ? 8 : 0
             // Local header: signature, version, flags, method, time, date, CRC, sizes, name and extra lengths.
-            u32(0x0403_4B50, &out); u16(20, &out); u16(0, &out); u16(method, &out); u16(0, &out); u16(0x21, &out)
-            u32(Int(entry.crc32), &out); u32(entry.payload.count, &out); u32(entry.uncompressedSize, &out)
-            u16(name.count, &out); u16(0, &out)
+            u32(0x0403_4B50, &out)
+            u16(20, &out)
+            u16(0, &out)
+            u16(method, &out)
+            u16(0, &out)
+            u16(0x21, &out)
+            u32(Int(entry.crc32), &out)
+            u32(entry.payload.count, &out)
+            u32(entry.uncompressedSize, &out)
+            u16(name.count, &out)
+            u16(0, &out)
             out.append(name)
             out.append(entry.payload)
             // Central directory record: as above, plus comment, disk, attributes and the local header's offset.
-            u32(0x0201_4B50, &directory); u16(20, &directory); u16(20, &directory); u16(0, &directory); u16(method, &directory)
-            u16(0, &directory); u16(0x21, &directory)
-            u32(Int(entry.crc32), &directory); u32(entry.payload.count, &directory); u32(entry.uncompressedSize, &directory)
-            u16(name.count, &directory); u16(0, &directory); u16(0, &directory); u16(0, &directory); u16(0, &directory)
-            u32(0, &directory); u32(base + offset, &directory)
+            u32(0x0201_4B50, &directory)
+            u16(20, &directory)
+            u16(20, &directory)
+            u16(0, &directory)
+            u16(method, &directory)
+            u16(0, &directory)
+            u16(0x21, &directory)
+            u32(Int(entry.crc32), &directory)
+            u32(entry.payload.count, &directory)
+            u32(entry.uncompressedSize, &directory)
+            u16(name.count, &directory)
+            u16(0, &directory)
+            u16(0, &directory)
+            u16(0, &directory)
+            u16(0, &directory)
+            u32(0, &directory)
+            u32(base + offset, &directory)
             directory.append(name)
         }
         let directoryStart = out.count
         out.append(directory)
-        u32(0x0605_4B50, &out); u16(0, &out); u16(0, &out); u16(entries.count, &out); u16(entries.count, &out)
-        u32(directory.count, &out); u32(base + directoryStart, &out); u16(0, &out)
+        u32(0x0605_4B50, &out)
+        u16(0, &out)
+        u16(0, &out)
+        u16(entries.count, &out)
+        u16(entries.count, &out)
+        u32(directory.count, &out)
+        u32(base + directoryStart, &out)
+        u16(0, &out)
         return out
     }
 }

@@ -36,9 +36,10 @@ struct ClassifierHead: Sendable {
         let widths = [inputCount] + hiddenWidths + [classCount]
         var blocks: [Block] = [], parameters: [Float] = [], statistics: [Float] = []
         for (inputs, outputs) in zip(widths, widths.dropFirst()) {
-            let block = Block(inputs: inputs, outputs: outputs, gamma: parameters.count, beta: parameters.count + inputs,
-                              weights: parameters.count + 2 * inputs, bias: parameters.count + 2 * inputs + inputs * outputs,
-                              mean: statistics.count, variance: statistics.count + inputs)
+            let block = Block(
+                inputs: inputs, outputs: outputs, gamma: parameters.count, beta: parameters.count + inputs,
+                weights: parameters.count + 2 * inputs, bias: parameters.count + 2 * inputs + inputs * outputs,
+                mean: statistics.count, variance: statistics.count + inputs)
             parameters += [Float](repeating: 1, count: inputs) + [Float](repeating: 0, count: inputs)
             let limit = (6 / Float(inputs + outputs)).squareRoot()
             parameters += (0..<(inputs * outputs)).map { _ in (2 * random.unit() - 1) * limit }
@@ -85,7 +86,8 @@ struct ClassifierHead: Sendable {
 
     /// A batch norm's inference-time multiplier and addend for input `j`.
     private func folded(_ block: Block, _ j: Int) -> (Float, Float) {
-        let scale = parameters[block.gamma + j] / (movingStatistics[block.variance + j] + Self.batchNormEpsilon).squareRoot()
+        let scale =
+            parameters[block.gamma + j] / (movingStatistics[block.variance + j] + Self.batchNormEpsilon).squareRoot()
         return (scale, parameters[block.beta + j] - movingStatistics[block.mean + j] * scale)
     }
 
@@ -156,11 +158,18 @@ extension ClassifierHead {
     /// One training step on a batch: forward in training mode (batch statistics, inverted dropout at
     /// `dropout` drawn from `random`), the focal loss's gradient back through every layer, the moving
     /// statistics updated. Returns the gradient of every parameter and the batch's mean loss.
-    mutating func gradient(inputs: [[Float]], classes: [Int], weights: [Float], loss: FocalLoss, dropout: Float,
-                           random: inout SeededGenerator) -> (gradient: [Float], loss: Float) {
+    mutating func gradient(
+        inputs: [[Float]], classes: [Int], weights: [Float], loss: FocalLoss, dropout: Float,
+        random: inout SeededGenerator
+    ) -> (gradient: [Float], loss: Float) {
         let batch = inputs.count
         let n = Float(batch)
-        struct Trace { var xhat: [[Float]]; var invStd: [Float]; var relu: [[Float]]; var h: [[Float]] }
+        struct Trace {
+            var xhat: [[Float]]
+            var invStd: [Float]
+            var relu: [[Float]]
+            var h: [[Float]]
+        }
         var traces: [Trace] = []
         var x = inputs
         for block in blocks {
@@ -172,8 +181,11 @@ extension ClassifierHead {
             for j in 0..<w { variance[j] /= n }
             let invStd = (0..<w).map { 1 / (variance[$0] + Self.batchNormEpsilon).squareRoot() }
             for j in 0..<w {
-                movingStatistics[block.mean + j] = movingStatistics[block.mean + j] * Self.batchNormMomentum + mean[j] * (1 - Self.batchNormMomentum)
-                movingStatistics[block.variance + j] = movingStatistics[block.variance + j] * Self.batchNormMomentum + variance[j] * (1 - Self.batchNormMomentum)
+                movingStatistics[block.mean + j] =
+                    movingStatistics[block.mean + j] * Self.batchNormMomentum + mean[j] * (1 - Self.batchNormMomentum)
+                movingStatistics[block.variance + j] =
+                    movingStatistics[block.variance + j] * Self.batchNormMomentum + variance[j]
+                    * (1 - Self.batchNormMomentum)
             }
             let keep = 1 - dropout
             var trace = Trace(xhat: [], invStd: invStd, relu: [], h: [])
@@ -184,7 +196,9 @@ extension ClassifierHead {
                     guard dropout > 0 else { return value }
                     return random.unit() < keep ? value / keep : 0
                 }
-                trace.xhat.append(xhat); trace.relu.append(relu); trace.h.append(h)
+                trace.xhat.append(xhat)
+                trace.relu.append(relu)
+                trace.h.append(h)
             }
             traces.append(trace)
             x = trace.h.map { dense(block, $0) }

@@ -16,26 +16,33 @@ package enum GestureBundleExport {
         guard let inputCount = head.blocks.first?.inputs else {
             throw VisionTasksError.invalidArgument("the trained head has no layers")
         }
-        let classifier = try ClassifierModelWriter.write(inputCount: inputCount, layers: head.layers(), labels: labels,
-                                                         scoreThreshold: scoreThreshold, description: .customGestureClassifier)
+        let classifier = try ClassifierModelWriter.write(
+            inputCount: inputCount, layers: head.layers(), labels: labels,
+            scoreThreshold: scoreThreshold, description: .customGestureClassifier)
         return try task(base: base, baseName: baseName, classifier: classifier)
     }
 
     /// The `.task` bytes: `base` with `classifier` (a custom_gesture_classifier.tflite) as its custom classifier.
     package static func task(base: Data, baseName: String, classifier: Data) throws -> Data {
         let outer = try ModelBundle(data: base, name: baseName)
-        try outer.requireEntries([GestureRecognizerGraph.handLandmarkerEntry, GestureRecognizerGraph.gestureRecognizerEntry],
-                                 kind: "gesture recognizer", name: baseName)
+        try outer.requireEntries(
+            [GestureRecognizerGraph.handLandmarkerEntry, GestureRecognizerGraph.gestureRecognizerEntry],
+            kind: "gesture recognizer", name: baseName)
         let innerName = "\(baseName): \(GestureRecognizerGraph.gestureRecognizerEntry)"
         let inner = try outer.bundle(named: GestureRecognizerGraph.gestureRecognizerEntry)
-        try inner.requireEntries([GestureEmbedder.entry, GestureClassifierGraph.cannedEntry], kind: "hand gesture recognizer", name: innerName)
+        try inner.requireEntries(
+            [GestureEmbedder.entry, GestureClassifierGraph.cannedEntry], kind: "hand gesture recognizer",
+            name: innerName)
         let gestures = try ModelBundleWriter.bundle([
             (GestureEmbedder.entry, try inner.data(named: GestureEmbedder.entry)),
             (GestureClassifierGraph.cannedEntry, try inner.data(named: GestureClassifierGraph.cannedEntry)),
             (GestureClassifierGraph.customEntry, classifier),
         ])
         return try ModelBundleWriter.bundle([
-            (GestureRecognizerGraph.handLandmarkerEntry, try outer.data(named: GestureRecognizerGraph.handLandmarkerEntry)),
+            (
+                GestureRecognizerGraph.handLandmarkerEntry,
+                try outer.data(named: GestureRecognizerGraph.handLandmarkerEntry)
+            ),
             (GestureRecognizerGraph.gestureRecognizerEntry, gestures),
         ])
     }

@@ -42,19 +42,27 @@ public struct GestureSamples: Sendable {
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) else {
             throw VisionTasksError.fileNotFound(path: folder)
         }
-        guard isFolder.boolValue else { throw VisionTasksError.invalidArgument("\(folder) is not a folder of label folders") }
+        guard isFolder.boolValue else {
+            throw VisionTasksError.invalidArgument("\(folder) is not a folder of label folders")
+        }
         let root = URL(fileURLWithPath: folder)
         var photos: [Photo] = [], ignored: [String] = []
         for name in try Self.list(root.path) {
             let path = root.appendingPathComponent(name).path
             var isLabel: ObjCBool = false
             _ = FileManager.default.fileExists(atPath: path, isDirectory: &isLabel)
-            guard isLabel.boolValue, !name.hasPrefix(".") else { ignored.append(path); continue }
+            guard isLabel.boolValue, !name.hasPrefix(".") else {
+                ignored.append(path)
+                continue
+            }
             for entry in try Self.list(path) {
                 let file = path + "/" + entry
                 var isSub: ObjCBool = false
                 _ = FileManager.default.fileExists(atPath: file, isDirectory: &isSub)
-                if isSub.boolValue || entry.hasPrefix(".") { ignored.append(file); continue }
+                if isSub.boolValue || entry.hasPrefix(".") {
+                    ignored.append(file)
+                    continue
+                }
                 photos.append(Photo(label: name, name: file, data: nil))
                 guard photos.count <= Self.maxPhotos else {
                     throw VisionTasksError.invalidArgument("\(folder) holds more than \(Self.maxPhotos) photos")
@@ -79,10 +87,12 @@ public struct GestureSamples: Sendable {
         }
         guard let none = names.first(where: { $0.lowercased() == "none" }) else {
             throw VisionTasksError.invalidArgument(
-                "\(source) has no \"none\" label: add a folder named none with photos of hands showing none of the gestures")
+                "\(source) has no \"none\" label: add a folder named none with photos of hands showing none of the gestures"
+            )
         }
         guard names.filter({ $0.lowercased() == "none" }).count == 1 else {
-            throw VisionTasksError.invalidArgument("\(source) has more than one none label (\(names.filter { $0.lowercased() == "none" }.sorted()))")
+            throw VisionTasksError.invalidArgument(
+                "\(source) has more than one none label (\(names.filter { $0.lowercased() == "none" }.sorted()))")
         }
         guard names.count >= 2 else {
             throw VisionTasksError.invalidArgument("\(source) has only the none label: add a folder per gesture")

@@ -42,7 +42,8 @@ public struct GestureTrainingOutcome: Sendable {
         do {
             try task.write(to: url, options: .atomic)
         } catch {
-            throw VisionTasksError.fileUnreadable(path: path, reason: "cannot write the model: \(error.localizedDescription)")
+            throw VisionTasksError.fileUnreadable(
+                path: path, reason: "cannot write the model: \(error.localizedDescription)")
         }
     }
 }
@@ -76,21 +77,26 @@ public final class GestureTrainer: Sendable {
     /// and checks the options. `numThreads` photos are searched for hands at once. Throws `invalidOption` for
     /// an option out of range, `fileNotFound`/`invalidBundle`/model errors for a base that is not a gesture
     /// recognizer bundle.
-    public init(baseModelPath: String, options: GestureTrainingOptions = GestureTrainingOptions(),
-                numThreads: Int = ProcessInfo.processInfo.activeProcessorCount) throws {
+    public init(
+        baseModelPath: String, options: GestureTrainingOptions = GestureTrainingOptions(),
+        numThreads: Int = ProcessInfo.processInfo.activeProcessorCount
+    ) throws {
         try options.validate()
-        guard numThreads >= 1 else { throw VisionTasksError.invalidOption(name: "numThreads", reason: "must be at least 1, got \(numThreads)") }
+        guard numThreads >= 1 else {
+            throw VisionTasksError.invalidOption(name: "numThreads", reason: "must be at least 1, got \(numThreads)")
+        }
         self.baseModelPath = baseModelPath
         base = try ModelFile.read(baseModelPath)
         var described: [String: String] = [:]
         for option in GestureTrainingOptions.declaredOptions {
             if let value = option.value(in: options) { described[option.name] = value.text }
         }
-        settings = Settings(hiddenWidths: options.layerWidths.widths, dropout: options.dropout, learningRate: options.learningRate,
-                            batchSize: options.batchSize, epochs: options.epochs, lrDecay: options.lrDecay, gamma: options.gamma,
-                            validationSplit: options.validationSplit, seed: options.seed,
-                            minDetectionConfidence: options.minDetectionConfidence, augment: options.augment,
-                            balanceClasses: options.balanceClasses, earlyStopping: options.earlyStopping, described: described)
+        settings = Settings(
+            hiddenWidths: options.layerWidths.widths, dropout: options.dropout, learningRate: options.learningRate,
+            batchSize: options.batchSize, epochs: options.epochs, lrDecay: options.lrDecay, gamma: options.gamma,
+            validationSplit: options.validationSplit, seed: options.seed,
+            minDetectionConfidence: options.minDetectionConfidence, augment: options.augment,
+            balanceClasses: options.balanceClasses, earlyStopping: options.earlyStopping, described: described)
         self.numThreads = numThreads
         _ = try sampler()
     }
@@ -99,12 +105,16 @@ public final class GestureTrainer: Sendable {
     /// Cancelling the task stops the training at the next photo or step and throws `CancellationError`.
     /// Throws `invalidArgument` when a label has no photo with a hand or there are fewer training hands than
     /// `batchSize`, and model errors.
-    public func train(_ samples: GestureSamples,
-                      progress: (@Sendable (GestureTrainingProgress) -> Void)? = nil) async throws -> GestureTrainingOutcome {
+    public func train(
+        _ samples: GestureSamples,
+        progress: (@Sendable (GestureTrainingProgress) -> Void)? = nil
+    ) async throws -> GestureTrainingOutcome {
         let flag = CancellationFlag()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                let thread = Thread { continuation.resume(with: Result { try self.run(samples, progress: progress, cancelled: flag) }) }
+                let thread = Thread {
+                    continuation.resume(with: Result { try self.run(samples, progress: progress, cancelled: flag) })
+                }
                 thread.stackSize = 1 << 22
                 thread.start()
             }
@@ -114,20 +124,26 @@ public final class GestureTrainer: Sendable {
     }
 
     /// Trains on `samples`, blocking the calling thread (`train(_:progress:)` without async).
-    public func trainBlocking(_ samples: GestureSamples,
-                              progress: (@Sendable (GestureTrainingProgress) -> Void)? = nil) throws -> GestureTrainingOutcome {
+    public func trainBlocking(
+        _ samples: GestureSamples,
+        progress: (@Sendable (GestureTrainingProgress) -> Void)? = nil
+    ) throws -> GestureTrainingOutcome {
         try run(samples, progress: progress, cancelled: CancellationFlag())
     }
 
     private func sampler() throws -> HandSampler {
         let bundle = try ModelBundle(data: base, name: baseModelPath)
-        return try HandSampler(bundle: bundle, name: baseModelPath, minDetectionConfidence: settings.minDetectionConfidence,
-                               decoding: ImageDecodingOptions())
+        return try HandSampler(
+            bundle: bundle, name: baseModelPath, minDetectionConfidence: settings.minDetectionConfidence,
+            decoding: ImageDecodingOptions())
     }
 
-    private func run(_ samples: GestureSamples, progress: (@Sendable (GestureTrainingProgress) -> Void)?,
-                     cancelled: CancellationFlag) throws -> GestureTrainingOutcome {
-        try fit(try hands(in: samples, progress: progress, cancelled: cancelled), progress: progress, cancelled: cancelled)
+    private func run(
+        _ samples: GestureSamples, progress: (@Sendable (GestureTrainingProgress) -> Void)?,
+        cancelled: CancellationFlag
+    ) throws -> GestureTrainingOutcome {
+        try fit(
+            try hands(in: samples, progress: progress, cancelled: cancelled), progress: progress, cancelled: cancelled)
     }
 
     /// The hands found in a training's photos, per label, with the report's counts: the slow step, which tests
@@ -147,15 +163,18 @@ public final class GestureTrainer: Sendable {
 
     /// Finds the hand in every photo of `samples`. Throws `invalidArgument` naming a label none of whose photos
     /// shows a hand.
-    func hands(in samples: GestureSamples, progress: (@Sendable (GestureTrainingProgress) -> Void)? = nil,
-               cancelled: CancellationFlag = CancellationFlag()) throws -> FoundHands {
+    func hands(
+        in samples: GestureSamples, progress: (@Sendable (GestureTrainingProgress) -> Void)? = nil,
+        cancelled: CancellationFlag = CancellationFlag()
+    ) throws -> FoundHands {
         let start = DispatchTime.now().uptimeNanoseconds
         let outcomes = try findHands(samples, progress: progress, cancelled: cancelled)
         let labelIndex = Dictionary(uniqueKeysWithValues: samples.labels.enumerated().map { ($1, $0) })
         var poses = [[HandPose]](repeating: [], count: samples.labels.count)
         var labels = samples.labels.map {
-            GestureTrainingReport.Label(name: $0, exportedName: Self.exportedName($0), photos: 0, hands: 0, noHand: 0,
-                                        unreadable: 0, trainHands: 0, validationHands: 0)
+            GestureTrainingReport.Label(
+                name: $0, exportedName: Self.exportedName($0), photos: 0, hands: 0, noHand: 0,
+                unreadable: 0, trainHands: 0, validationHands: 0)
         }
         var skipped: [GestureTrainingReport.Skipped] = []
         for (photo, outcome) in zip(samples.photos, outcomes) {
@@ -175,10 +194,12 @@ public final class GestureTrainer: Sendable {
         }
         for label in labels where label.hands == 0 {
             throw VisionTasksError.invalidArgument(
-                "label \"\(label.name)\": none of its \(label.photos) photos shows a hand the detector finds (\(label.noHand) without a hand, \(label.unreadable) unreadable)")
+                "label \"\(label.name)\": none of its \(label.photos) photos shows a hand the detector finds (\(label.noHand) without a hand, \(label.unreadable) unreadable)"
+            )
         }
-        return FoundHands(names: samples.labels, poses: poses, labels: labels, skipped: skipped, ignored: samples.ignored,
-                          seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+        return FoundHands(
+            names: samples.labels, poses: poses, labels: labels, skipped: skipped, ignored: samples.ignored,
+            seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
     }
 
     /// The embedding of every hand found, label by label (no augmentation).
@@ -188,12 +209,20 @@ public final class GestureTrainer: Sendable {
     }
 
     /// Splits, embeds, trains and exports from hands already found.
-    func fit(_ found: FoundHands, progress: (@Sendable (GestureTrainingProgress) -> Void)? = nil,
-             cancelled: CancellationFlag = CancellationFlag()) throws -> GestureTrainingOutcome {
-        var steps = [GestureTrainingReport.Step(name: GestureTrainingProgress.Stage.findingHands.rawValue, seconds: found.seconds)]
+    func fit(
+        _ found: FoundHands, progress: (@Sendable (GestureTrainingProgress) -> Void)? = nil,
+        cancelled: CancellationFlag = CancellationFlag()
+    ) throws -> GestureTrainingOutcome {
+        var steps = [
+            GestureTrainingReport.Step(
+                name: GestureTrainingProgress.Stage.findingHands.rawValue, seconds: found.seconds)
+        ]
         func timed<T>(_ stage: GestureTrainingProgress.Stage, _ body: () throws -> T) rethrows -> T {
             let start = DispatchTime.now().uptimeNanoseconds
-            defer { steps.append(.init(name: stage.rawValue, seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)) }
+            defer {
+                steps.append(
+                    .init(name: stage.rawValue, seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9))
+            }
             return try body()
         }
         let labelCount = found.names.count
@@ -203,7 +232,9 @@ public final class GestureTrainer: Sendable {
         var train: [(pose: HandPose, label: Int)] = [], validation: [(pose: HandPose, label: Int)] = []
         for (label, hands) in poses.enumerated() {
             let order = random.shuffled(Array(hands.indices))
-            let held = settings.validationSplit > 0 ? min(hands.count - 1, Int((Float(hands.count) * settings.validationSplit).rounded())) : 0
+            let held =
+                settings.validationSplit > 0
+                ? min(hands.count - 1, Int((Float(hands.count) * settings.validationSplit).rounded())) : 0
             for (rank, i) in order.enumerated() {
                 if rank < held { validation.append((hands[i], label)) } else { train.append((hands[i], label)) }
             }
@@ -212,12 +243,14 @@ public final class GestureTrainer: Sendable {
         }
         guard train.count >= settings.batchSize else {
             throw VisionTasksError.invalidArgument(
-                "\(train.count) training hands, fewer than the batch size \(settings.batchSize): add photos or lower batch-size")
+                "\(train.count) training hands, fewer than the batch size \(settings.batchSize): add photos or lower batch-size"
+            )
         }
 
         // Embeddings, the augmented variants included.
         let embedder = try sampler()
-        let (trainSet, plainTrain, validationSet) = try timed(.embedding) { () throws -> ([Sample], [Sample], [Sample]) in
+        let (trainSet, plainTrain, validationSet) = try timed(.embedding) {
+            () throws -> ([Sample], [Sample], [Sample]) in
             var trainSet: [Sample] = [], plain: [Sample] = [], validationSet: [Sample] = []
             let total = train.count + validation.count
             for (done, hand) in train.enumerated() {
@@ -240,20 +273,23 @@ public final class GestureTrainer: Sendable {
         }
 
         let fit = try timed(.training) {
-            try fitHead(trainSet, validation: validationSet, inputCount: embedder.embeddingSize, classCount: labelCount,
-                        random: &random, progress: progress, cancelled: cancelled)
+            try fitHead(
+                trainSet, validation: validationSet, inputCount: embedder.embeddingSize, classCount: labelCount,
+                random: &random, progress: progress, cancelled: cancelled)
         }
         let exportedLabels = found.names.map(Self.exportedName)
         let task = try timed(.exporting) { () throws -> Data in
             progress?(.init(stage: .exporting, completed: 0, total: 1))
-            let bundle = try GestureBundleExport.task(base: base, baseName: baseModelPath, head: fit.head, labels: exportedLabels)
+            let bundle = try GestureBundleExport.task(
+                base: base, baseName: baseModelPath, head: fit.head, labels: exportedLabels)
             progress?(.init(stage: .exporting, completed: 1, total: 1))
             return bundle
         }
         var confusion = [[Int]](repeating: [Int](repeating: 0, count: labelCount), count: labelCount)
         for sample in validationSet { confusion[sample.label][fit.head.predictedClass(sample.embedding)] += 1 }
         let report = GestureTrainingReport(
-            labels: labels, skipped: found.skipped, ignored: found.ignored, trainingSamples: trainSet.count, epochs: fit.epochs,
+            labels: labels, skipped: found.skipped, ignored: found.ignored, trainingSamples: trainSet.count,
+            epochs: fit.epochs,
             exportedEpoch: fit.exportedEpoch, trainAccuracy: fit.head.accuracy(plainTrain),
             validationAccuracy: validationSet.isEmpty ? nil : fit.head.accuracy(validationSet), confusion: confusion,
             steps: steps, options: settings.described)
@@ -266,8 +302,10 @@ public final class GestureTrainer: Sendable {
     }
 
     /// The hand in every photo, `numThreads` photos at a time, in photo order.
-    private func findHands(_ samples: GestureSamples, progress: (@Sendable (GestureTrainingProgress) -> Void)?,
-                           cancelled: CancellationFlag) throws -> [HandSampler.Outcome] {
+    private func findHands(
+        _ samples: GestureSamples, progress: (@Sendable (GestureTrainingProgress) -> Void)?,
+        cancelled: CancellationFlag
+    ) throws -> [HandSampler.Outcome] {
         let photos = samples.photos
         let workers = max(1, min(numThreads, photos.count))
         let samplers = Workers(try (0..<workers).map { _ in try sampler() })
@@ -289,10 +327,13 @@ public final class GestureTrainer: Sendable {
     }
 
     /// Trains a head as Model Maker does, with the options' additions (class weights, early stopping).
-    private func fitHead(_ train: [Sample], validation: [Sample], inputCount: Int, classCount: Int,
-                         random: inout SeededGenerator, progress: (@Sendable (GestureTrainingProgress) -> Void)?,
-                         cancelled: CancellationFlag) throws -> (head: ClassifierHead, epochs: [GestureTrainingReport.Epoch], exportedEpoch: Int) {
-        var head = ClassifierHead(inputCount: inputCount, hiddenWidths: settings.hiddenWidths, classCount: classCount, random: &random)
+    private func fitHead(
+        _ train: [Sample], validation: [Sample], inputCount: Int, classCount: Int,
+        random: inout SeededGenerator, progress: (@Sendable (GestureTrainingProgress) -> Void)?,
+        cancelled: CancellationFlag
+    ) throws -> (head: ClassifierHead, epochs: [GestureTrainingReport.Epoch], exportedEpoch: Int) {
+        var head = ClassifierHead(
+            inputCount: inputCount, hiddenWidths: settings.hiddenWidths, classCount: classCount, random: &random)
         let loss = FocalLoss(gamma: settings.gamma)
         var counts = [Int](repeating: 0, count: classCount)
         for sample in train { counts[sample.label] += 1 }
@@ -310,19 +351,24 @@ public final class GestureTrainer: Sendable {
             for start in stride(from: 0, through: order.count - settings.batchSize, by: settings.batchSize) {
                 try cancelled.check()
                 let batch = order[start..<(start + settings.batchSize)].map { train[$0] }
-                let (gradient, batchLoss) = head.gradient(inputs: batch.map(\.embedding), classes: batch.map(\.label),
-                                                          weights: batch.map { classWeights[$0.label] }, loss: loss,
-                                                          dropout: settings.dropout, random: &random)
+                let (gradient, batchLoss) = head.gradient(
+                    inputs: batch.map(\.embedding), classes: batch.map(\.label),
+                    weights: batch.map { classWeights[$0.label] }, loss: loss,
+                    dropout: settings.dropout, random: &random)
                 adam.update(&head.parameters, gradient: gradient, learningRate: rate)
                 lossSum += batchLoss
                 steps += 1
             }
             guard lossSum.isFinite else {
                 throw VisionTasksError.invalidOption(
-                    name: "learningRate", reason: "training diverged in epoch \(epoch + 1) (the loss is not finite) at \(settings.learningRate): lower it")
+                    name: "learningRate",
+                    reason:
+                        "training diverged in epoch \(epoch + 1) (the loss is not finite) at \(settings.learningRate): lower it"
+                )
             }
-            var record = GestureTrainingReport.Epoch(epoch: epoch + 1, learningRate: rate, loss: lossSum / Float(max(steps, 1)),
-                                                     validationLoss: nil, validationAccuracy: nil)
+            var record = GestureTrainingReport.Epoch(
+                epoch: epoch + 1, learningRate: rate, loss: lossSum / Float(max(steps, 1)),
+                validationLoss: nil, validationAccuracy: nil)
             if !validation.isEmpty {
                 let validationLoss = head.meanLoss(validation, loss: loss)
                 record.validationLoss = validationLoss
@@ -409,7 +455,12 @@ private final class ResultSlots<T>: @unchecked Sendable {
     private(set) var filledCount = 0
 
     init(count: Int) { slots = [T?](repeating: nil, count: count) }
-    func set(_ index: Int, _ value: T) { lock.withLock { slots[index] = value; filledCount += 1 } }
+    func set(_ index: Int, _ value: T) {
+        lock.withLock {
+            slots[index] = value
+            filledCount += 1
+        }
+    }
     var filled: Int { lock.withLock { filledCount } }
     func fail(_ error: any Error) { lock.withLock { if self.error == nil { self.error = error } } }
     var failed: Bool { lock.withLock { error != nil } }

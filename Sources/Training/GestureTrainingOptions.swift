@@ -35,19 +35,21 @@ public final class GestureTrainingOptions {
     public var earlyStopping: Int
 
     /// Creates options with the declared defaults.
-    public init(layerWidths: LayerWidths = Declared.layerWidths.defaultValue,
-                dropout: Float = Declared.dropout.defaultValue,
-                learningRate: Float = Declared.learningRate.defaultValue,
-                batchSize: Int = Declared.batchSize.defaultValue,
-                epochs: Int = Declared.epochs.defaultValue,
-                lrDecay: Float = Declared.lrDecay.defaultValue,
-                gamma: Float = Declared.gamma.defaultValue,
-                validationSplit: Float = Declared.validationSplit.defaultValue,
-                seed: Int = Declared.seed.defaultValue,
-                minDetectionConfidence: Float = Declared.minDetectionConfidence.defaultValue,
-                augment: Bool = Declared.augment.defaultValue,
-                balanceClasses: Bool = Declared.balanceClasses.defaultValue,
-                earlyStopping: Int = Declared.earlyStopping.defaultValue) {
+    public init(
+        layerWidths: LayerWidths = Declared.layerWidths.defaultValue,
+        dropout: Float = Declared.dropout.defaultValue,
+        learningRate: Float = Declared.learningRate.defaultValue,
+        batchSize: Int = Declared.batchSize.defaultValue,
+        epochs: Int = Declared.epochs.defaultValue,
+        lrDecay: Float = Declared.lrDecay.defaultValue,
+        gamma: Float = Declared.gamma.defaultValue,
+        validationSplit: Float = Declared.validationSplit.defaultValue,
+        seed: Int = Declared.seed.defaultValue,
+        minDetectionConfidence: Float = Declared.minDetectionConfidence.defaultValue,
+        augment: Bool = Declared.augment.defaultValue,
+        balanceClasses: Bool = Declared.balanceClasses.defaultValue,
+        earlyStopping: Int = Declared.earlyStopping.defaultValue
+    ) {
         self.layerWidths = layerWidths
         self.dropout = dropout
         self.learningRate = learningRate
@@ -65,17 +67,19 @@ public final class GestureTrainingOptions {
 
     /// A copy, so a trainer keeps the values it was given.
     func copy() -> GestureTrainingOptions {
-        GestureTrainingOptions(layerWidths: layerWidths, dropout: dropout, learningRate: learningRate, batchSize: batchSize,
-                               epochs: epochs, lrDecay: lrDecay, gamma: gamma, validationSplit: validationSplit, seed: seed,
-                               minDetectionConfidence: minDetectionConfidence, augment: augment,
-                               balanceClasses: balanceClasses, earlyStopping: earlyStopping)
+        GestureTrainingOptions(
+            layerWidths: layerWidths, dropout: dropout, learningRate: learningRate, batchSize: batchSize,
+            epochs: epochs, lrDecay: lrDecay, gamma: gamma, validationSplit: validationSplit, seed: seed,
+            minDetectionConfidence: minDetectionConfidence, augment: augment,
+            balanceClasses: balanceClasses, earlyStopping: earlyStopping)
     }
 
     /// Checks every option against its declared range: `invalidOption` naming the first one out of range.
     public func validate() throws {
         for option in Self.declaredOptions { try option.validate(self) }
         for width in layerWidths.widths where !(1...4096).contains(width) {
-            throw VisionTasksError.invalidOption(name: "layerWidths", reason: "each width must be in [1, 4096], got \(width)")
+            throw VisionTasksError.invalidOption(
+                name: "layerWidths", reason: "each width must be in [1, 4096], got \(width)")
         }
     }
 
@@ -95,7 +99,8 @@ public final class GestureTrainingOptions {
             help: "Widths of hidden layers, comma-separated (none: one dense layer).", default: LayerWidths([]))
         /// `dropout`: Model Maker's `dropout_rate` (0.05).
         public static let dropout = DeclaredOption<GestureTrainingOptions, Float>(
-            "dropout", \.dropout, label: "Dropout", help: "Fraction of units dropped before each dense layer while training.",
+            "dropout", \.dropout, label: "Dropout",
+            help: "Fraction of units dropped before each dense layer while training.",
             default: 0.05, minimum: 0, maximum: 0.9)
         /// `learning-rate`: Model Maker's `learning_rate` (0.001).
         public static let learningRate = DeclaredOption<GestureTrainingOptions, Float>(
@@ -103,25 +108,31 @@ public final class GestureTrainingOptions {
             default: 0.001, minimum: 1e-6, maximum: 1)
         /// `batch-size`: Model Maker's `batch_size` (2).
         public static let batchSize = DeclaredOption<GestureTrainingOptions, Int>(
-            "batch-size", \.batchSize, label: "Batch size", help: "Hands per training step.", default: 2, minimum: 1, maximum: 1024)
+            "batch-size", \.batchSize, label: "Batch size", help: "Hands per training step.", default: 2, minimum: 1,
+            maximum: 1024)
         /// `epochs`: Model Maker's `epochs` (10).
         public static let epochs = DeclaredOption<GestureTrainingOptions, Int>(
-            "epochs", \.epochs, label: "Epochs", help: "Passes over the training hands.", default: 10, minimum: 1, maximum: 1000)
+            "epochs", \.epochs, label: "Epochs", help: "Passes over the training hands.", default: 10, minimum: 1,
+            maximum: 1000)
         /// `lr-decay`: Model Maker's `lr_decay` (0.99 per epoch).
         public static let lrDecay = DeclaredOption<GestureTrainingOptions, Float>(
-            "lr-decay", \.lrDecay, label: "Learning-rate decay", help: "The learning rate is multiplied by this after each epoch.",
+            "lr-decay", \.lrDecay, label: "Learning-rate decay",
+            help: "The learning rate is multiplied by this after each epoch.",
             default: 0.99, minimum: 0.01, maximum: 1)
         /// `gamma`: Model Maker's focal-loss `gamma` (2).
         public static let gamma = DeclaredOption<GestureTrainingOptions, Float>(
-            "gamma", \.gamma, label: "Focal-loss gamma", help: "The focal loss's focusing parameter (0: cross-entropy).",
+            "gamma", \.gamma, label: "Focal-loss gamma",
+            help: "The focal loss's focusing parameter (0: cross-entropy).",
             default: 2, minimum: 0, maximum: 10)
         /// `validation-split`: the fraction of each label's hands held out to validate (0.2).
         public static let validationSplit = DeclaredOption<GestureTrainingOptions, Float>(
             "validation-split", \.validationSplit, label: "Validation split",
-            help: "Fraction of each label's hands held out to validate (0: train on all).", default: 0.2, minimum: 0, maximum: 0.9)
+            help: "Fraction of each label's hands held out to validate (0: train on all).", default: 0.2, minimum: 0,
+            maximum: 0.9)
         /// `seed`: seeds every random choice (0).
         public static let seed = DeclaredOption<GestureTrainingOptions, Int>(
-            "seed", \.seed, label: "Seed", help: "Seeds the split, shuffling, initial weights and dropout: same seed, same model.",
+            "seed", \.seed, label: "Seed",
+            help: "Seeds the split, shuffling, initial weights and dropout: same seed, same model.",
             default: 0, minimum: 0, maximum: Double(Int32.max))
         /// `min-detection-confidence`: the palm detector's threshold on the training photos (0.7, Model Maker's).
         public static let minDetectionConfidence = DeclaredOption<GestureTrainingOptions, Float>.threshold(
@@ -153,8 +164,13 @@ public struct LayerWidths: Sendable, Equatable, TaskOptionValueType {
     public static var optionType: TaskOptionType { .list }
     /// Reads "64,32" ("" or "none": no hidden layer); nil for anything but whole numbers.
     public init?(optionText: String) {
-        let parts = optionText.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        if parts == ["none"] { self.init([]); return }
+        let parts = optionText.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+            !$0.isEmpty
+        }
+        if parts == ["none"] {
+            self.init([])
+            return
+        }
         var widths: [Int] = []
         for part in parts {
             guard let width = Int(part) else { return nil }

@@ -89,13 +89,19 @@ public struct GestureTrainingReport: Codable, Sendable, Equatable {
     public var text: String {
         var lines: [String] = []
         let width = max(5, labels.map(\.exportedName.count).max() ?? 5)
-        func pad(_ text: String, _ n: Int) -> String { text.count >= n ? text : text + String(repeating: " ", count: n - text.count) }
-        func right(_ text: String, _ n: Int) -> String { text.count >= n ? text : String(repeating: " ", count: n - text.count) + text }
+        func pad(_ text: String, _ n: Int) -> String {
+            text.count >= n ? text : text + String(repeating: " ", count: n - text.count)
+        }
+        func right(_ text: String, _ n: Int) -> String {
+            text.count >= n ? text : String(repeating: " ", count: n - text.count) + text
+        }
         lines.append(pad("label", width) + "  photos  hands  no hand  unreadable  train  validation")
         for label in labels {
-            lines.append(pad(label.exportedName, width) + right(String(label.photos), 8) + right(String(label.hands), 7)
-                         + right(String(label.noHand), 9) + right(String(label.unreadable), 12) + right(String(label.trainHands), 7)
-                         + right(String(label.validationHands), 12))
+            lines.append(
+                pad(label.exportedName, width) + right(String(label.photos), 8) + right(String(label.hands), 7)
+                    + right(String(label.noHand), 9) + right(String(label.unreadable), 12)
+                    + right(String(label.trainHands), 7)
+                    + right(String(label.validationHands), 12))
         }
         lines.append("training samples per epoch (augmentation included): \(trainingSamples)")
         lines.append("epochs run: \(epochs.count); exported: epoch \(exportedEpoch)")

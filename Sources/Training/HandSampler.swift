@@ -26,15 +26,18 @@ final class HandSampler {
 
     /// Loads the hand landmarker and the embedder from a gesture recognizer bundle (`name` names it in errors).
     init(bundle: ModelBundle, name: String, minDetectionConfidence: Float, decoding: ImageDecodingOptions) throws {
-        try bundle.requireEntries([GestureRecognizerGraph.handLandmarkerEntry, GestureRecognizerGraph.gestureRecognizerEntry],
-                                  kind: "gesture recognizer", name: name)
+        try bundle.requireEntries(
+            [GestureRecognizerGraph.handLandmarkerEntry, GestureRecognizerGraph.gestureRecognizerEntry],
+            kind: "gesture recognizer", name: name)
         hands = try HandLandmarkerGraph(
             bundle: try bundle.bundle(named: GestureRecognizerGraph.handLandmarkerEntry),
             name: "\(name): \(GestureRecognizerGraph.handLandmarkerEntry)",
-            settings: .init(numHands: 1, minHandDetectionConfidence: minDetectionConfidence, minHandPresenceConfidence: 0.5,
-                            minTrackingConfidence: 0.5, tracks: false, numThreads: 1))
-        embedder = try GestureEmbedder(bundle: try bundle.bundle(named: GestureRecognizerGraph.gestureRecognizerEntry),
-                                       name: "\(name): \(GestureRecognizerGraph.gestureRecognizerEntry)", numThreads: 1)
+            settings: .init(
+                numHands: 1, minHandDetectionConfidence: minDetectionConfidence, minHandPresenceConfidence: 0.5,
+                minTrackingConfidence: 0.5, tracks: false, numThreads: 1))
+        embedder = try GestureEmbedder(
+            bundle: try bundle.bundle(named: GestureRecognizerGraph.gestureRecognizerEntry),
+            name: "\(name): \(GestureRecognizerGraph.gestureRecognizerEntry)", numThreads: 1)
         self.decoding = decoding
     }
 
@@ -55,15 +58,18 @@ final class HandSampler {
         }
         let frame = FrameContext(image)
         guard let hand = try hands.process(frame).first else { return .noHand }
-        return .hand(HandPose(landmarks: hand.landmarks.map { SIMD3($0.x, $0.y, $0.z * frame.zToStoredWidth) },
-                              imageWidth: frame.width, imageHeight: frame.height, worldLandmarks: hand.worldLandmarks,
-                              rightHandScore: rightHandScore(hand.handedness)))
+        return .hand(
+            HandPose(
+                landmarks: hand.landmarks.map { SIMD3($0.x, $0.y, $0.z * frame.zToStoredWidth) },
+                imageWidth: frame.width, imageHeight: frame.height, worldLandmarks: hand.worldLandmarks,
+                rightHandScore: rightHandScore(hand.handedness)))
     }
 
     /// The embedding of `pose`.
     func embed(_ pose: HandPose) throws -> [Float] {
-        try embedder.embed(landmarks: pose.landmarks, imageSize: (pose.imageWidth, pose.imageHeight),
-                           worldLandmarks: pose.worldLandmarks, rightHandScore: pose.rightHandScore)
+        try embedder.embed(
+            landmarks: pose.landmarks, imageSize: (pose.imageWidth, pose.imageHeight),
+            worldLandmarks: pose.worldLandmarks, rightHandScore: pose.rightHandScore)
         return try embedder.withEmbedding { Array($0) }
     }
 }

@@ -11,7 +11,8 @@ enum FFmpegTool {
             let candidate = dir + "/" + tool
             if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
         }
-        throw VisionTasksError.invalidVideo("\(tool) was not found on PATH; install Debian's ffmpeg (apt-get install ffmpeg)")
+        throw VisionTasksError.invalidVideo(
+            "\(tool) was not found on PATH; install Debian's ffmpeg (apt-get install ffmpeg)")
     }
 }
 
@@ -28,8 +29,10 @@ final class ChildProcess: @unchecked Sendable {
     private var stderrDone = false
 
     /// Starts `tool` with `arguments`; `input` true gives it a stdin pipe (else /dev/null).
-    init(tool: String, arguments: [String], input: Bool = false, onStderrLine: (@Sendable (String) -> Bool)? = nil,
-         onStderrEnd: (@Sendable () -> Void)? = nil) throws {
+    init(
+        tool: String, arguments: [String], input: Bool = false, onStderrLine: (@Sendable (String) -> Bool)? = nil,
+        onStderrEnd: (@Sendable () -> Void)? = nil
+    ) throws {
         ignoreSigpipe
         process.executableURL = URL(fileURLWithPath: try FFmpegTool.path(of: tool))
         process.arguments = arguments
@@ -93,11 +96,15 @@ final class ChildProcess: @unchecked Sendable {
         var done = 0
         while done < buffer.count {
             let n = read(stdoutDescriptor, buffer.baseAddress! + done, buffer.count - done)
-            if n > 0 { done += n; continue }
+            if n > 0 {
+                done += n
+                continue
+            }
             if n < 0 && errno == EINTR { continue }
             if n < 0 { throw VisionTasksError.invalidVideo("reading \(what) from ffmpeg failed: errno \(errno)") }
             if done == 0 { return false }
-            throw VisionTasksError.invalidVideo("ffmpeg stopped in the middle of \(what) (\(done) of \(buffer.count) bytes)")
+            throw VisionTasksError.invalidVideo(
+                "ffmpeg stopped in the middle of \(what) (\(done) of \(buffer.count) bytes)")
         }
         return true
     }
@@ -114,7 +121,10 @@ final class ChildProcess: @unchecked Sendable {
         var done = 0
         while done < bytes.count {
             let n = Foundation.write(fd, bytes.baseAddress! + done, bytes.count - done)
-            if n > 0 { done += n; continue }
+            if n > 0 {
+                done += n
+                continue
+            }
             if n < 0 && errno == EINTR { continue }
             throw VisionTasksError.invalidVideo("ffmpeg stopped taking \(what): \(lastStderr())")
         }

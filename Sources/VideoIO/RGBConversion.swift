@@ -37,15 +37,19 @@ final class RGBConversion {
         if buffer.count == count { return }
         free(buffer.baseAddress)
         buffer = UnsafeMutableRawBufferPointer(start: nil, count: 0)
-        guard let block = malloc(count + padding) else { throw VisionTasksError.invalidVideo("cannot allocate \(count) bytes for \(what)") }
+        guard let block = malloc(count + padding) else {
+            throw VisionTasksError.invalidVideo("cannot allocate \(count) bytes for \(what)")
+        }
         buffer = UnsafeMutableRawBufferPointer(start: block, count: count)
     }
 
     /// Fills `rgb` (width × height × 3 bytes) with the frame `layout` describes, whose bytes `read`
     /// delivers into the buffer it is given (false: the stream ended cleanly before the frame).
     /// Throws `invalidVideo` naming `source` for a pixel format that has no conversion to RGB.
-    func fill(_ rgb: UnsafeMutableRawBufferPointer, layout: Layout, source: String,
-              read: (UnsafeMutableRawBufferPointer) throws -> Bool) throws -> Bool {
+    func fill(
+        _ rgb: UnsafeMutableRawBufferPointer, layout: Layout, source: String,
+        read: (UnsafeMutableRawBufferPointer) throws -> Bool
+    ) throws -> Bool {
         if layout.pixelFormat == "rgb24" { return try read(rgb) }
         let format = av_get_pix_fmt(layout.pixelFormat)
         let size = av_image_get_buffer_size(format, Int32(layout.width), Int32(layout.height), 1)
@@ -65,14 +69,18 @@ final class RGBConversion {
         let converter = try context(format: format, layout: layout, source: source)
         var planes = [UnsafeMutablePointer<UInt8>?](repeating: nil, count: 4)
         var strides = [Int32](repeating: 0, count: 4)
-        _ = av_image_fill_arrays(&planes, &strides, scratch.baseAddress!.assumingMemoryBound(to: UInt8.self), format,
-                                 Int32(layout.width), Int32(layout.height), 1)
+        _ = av_image_fill_arrays(
+            &planes, &strides, scratch.baseAddress!.assumingMemoryBound(to: UInt8.self), format,
+            Int32(layout.width), Int32(layout.height), 1)
         let sources = planes.map { UnsafePointer($0) }
-        let target: [UnsafeMutablePointer<UInt8>?] = [converted.baseAddress!.assumingMemoryBound(to: UInt8.self), nil, nil, nil]
+        let target: [UnsafeMutablePointer<UInt8>?] = [
+            converted.baseAddress!.assumingMemoryBound(to: UInt8.self), nil, nil, nil,
+        ]
         let targetStrides: [Int32] = [Int32(layout.width * 3), 0, 0, 0]
         let rows = vt_sws_scale(converter, sources, strides, 0, Int32(layout.height), target, targetStrides)
         guard rows == Int32(layout.height) else {
-            throw VisionTasksError.invalidVideo("converting a frame of \(source) from \(layout.pixelFormat) to RGB failed")
+            throw VisionTasksError.invalidVideo(
+                "converting a frame of \(source) from \(layout.pixelFormat) to RGB failed")
         }
         rgb.copyMemory(from: UnsafeRawBufferPointer(converted))
         return true
@@ -88,8 +96,9 @@ final class RGBConversion {
         }
         vt_sws_free_context(context)
         colours = nil
-        context = vt_sws_get_context(Int32(layout.width), Int32(layout.height), format,
-                                     Int32(layout.width), Int32(layout.height), AV_PIX_FMT_RGB24, vt_sws_bicubic)
+        context = vt_sws_get_context(
+            Int32(layout.width), Int32(layout.height), format,
+            Int32(layout.width), Int32(layout.height), AV_PIX_FMT_RGB24, vt_sws_bicubic)
         guard let context else {
             contextKey = nil
             throw VisionTasksError.invalidVideo(
@@ -103,17 +112,29 @@ final class RGBConversion {
     private func setColours(_ context: UnsafeMutableRawPointer, layout: Layout, source: String) throws {
         if let colours, colours == (layout.colorSpace, layout.colorRange) { return }
         var inverse: UnsafeMutablePointer<Int32>?, table: UnsafeMutablePointer<Int32>?
-        var sourceFull: Int32 = 0, targetFull: Int32 = 0, brightness: Int32 = 0, contrast: Int32 = 0, saturation: Int32 = 0
-        guard vt_sws_get_colorspace_details(context, &inverse, &sourceFull, &table, &targetFull,
-                                            &brightness, &contrast, &saturation) >= 0 else {
-            throw VisionTasksError.invalidVideo("\(source): \(layout.pixelFormat) frames have no colour conversion to RGB")
+        var sourceFull: Int32 = 0, targetFull: Int32 = 0, brightness: Int32 = 0, contrast: Int32 = 0,
+            saturation: Int32 = 0
+        guard
+            vt_sws_get_colorspace_details(
+                context, &inverse, &sourceFull, &table, &targetFull,
+                &brightness, &contrast, &saturation) >= 0
+        else {
+            throw VisionTasksError.invalidVideo(
+                "\(source): \(layout.pixelFormat) frames have no colour conversion to RGB")
         }
         var space = av_color_space_from_name(layout.colorSpace)
-        if space < 1 || space > 10 || space == Int32(AVCOL_SPC_YCGCO.rawValue) { space = Int32(AVCOL_SPC_BT470BG.rawValue) }
+        if space < 1 || space > 10 || space == Int32(AVCOL_SPC_YCGCO.rawValue) {
+            space = Int32(AVCOL_SPC_BT470BG.rawValue)
+        }
         let coefficients = sws_getCoefficients(space)
         let range = av_color_range_from_name(layout.colorRange)
-        if range == Int32(AVCOL_RANGE_JPEG.rawValue) { sourceFull = 1 } else if range == Int32(AVCOL_RANGE_MPEG.rawValue) { sourceFull = 0 }
-        _ = vt_sws_set_colorspace_details(context, coefficients, sourceFull, coefficients, targetFull, brightness, contrast, saturation)
+        if range == Int32(AVCOL_RANGE_JPEG.rawValue) {
+            sourceFull = 1
+        } else if range == Int32(AVCOL_RANGE_MPEG.rawValue) {
+            sourceFull = 0
+        }
+        _ = vt_sws_set_colorspace_details(
+            context, coefficients, sourceFull, coefficients, targetFull, brightness, contrast, saturation)
         colours = (layout.colorSpace, layout.colorRange)
     }
 }

@@ -37,13 +37,18 @@ public struct VideoInfo: Codable, Sendable, Equatable {
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
                 throw VisionTasksError.fileNotFound(path: path)
             }
-            guard !isDirectory.boolValue else { throw VisionTasksError.invalidVideo("\(path) is a directory, not a video") }
+            guard !isDirectory.boolValue else {
+                throw VisionTasksError.invalidVideo("\(path) is a directory, not a video")
+            }
             self.path = path
-            child = try ChildProcess(tool: "ffprobe", arguments: [
-                "-v", "error", "-select_streams", "v:0",
-                "-show_entries", "stream=width,height,r_frame_rate,avg_frame_rate,duration,nb_frames:stream_side_data=rotation:stream_tags=rotate:format=duration",
-                "-of", "json", path,
-            ])
+            child = try ChildProcess(
+                tool: "ffprobe",
+                arguments: [
+                    "-v", "error", "-select_streams", "v:0",
+                    "-show_entries",
+                    "stream=width,height,r_frame_rate,avg_frame_rate,duration,nb_frames:stream_side_data=rotation:stream_tags=rotate:format=duration",
+                    "-of", "json", path,
+                ])
         }
 
         /// Stops ffprobe without waiting for its answer (the caller gave up on the file).
@@ -97,9 +102,10 @@ public struct VideoInfo: Codable, Sendable, Equatable {
         let quarter = rotation == 90 || rotation == 270
         let avg = stream.avg_frame_rate.flatMap { rate($0) ?? 0 > 0 ? $0 : nil }
         let duration = stream.duration.flatMap(Double.init) ?? probe.format?.duration.flatMap(Double.init)
-        return VideoInfo(width: quarter ? h : w, height: quarter ? w : h, rotation: rotation,
-                         frameRate: avg ?? stream.r_frame_rate ?? "0/1", durationSeconds: duration,
-                         frameCount: stream.nb_frames.flatMap(Int.init))
+        return VideoInfo(
+            width: quarter ? h : w, height: quarter ? w : h, rotation: rotation,
+            frameRate: avg ?? stream.r_frame_rate ?? "0/1", durationSeconds: duration,
+            frameCount: stream.nb_frames.flatMap(Int.init))
     }
 
     /// "30000/1001" → 29.97; nil when not a positive fraction.

@@ -48,18 +48,23 @@ public final class VideoReader {
     /// ffmpeg's choice, about one per core; a caller running inference beside it leaves it the cores
     /// it does not use). Throws `fileNotFound` / `invalidVideo` naming the file, `invalidOption`
     /// for `decoderThreads` < 1.
-    public convenience init(contentsOfFile path: String, startMs: Int? = nil, endMs: Int? = nil,
-                            decoderThreads: Int? = nil) throws {
+    public convenience init(
+        contentsOfFile path: String, startMs: Int? = nil, endMs: Int? = nil,
+        decoderThreads: Int? = nil
+    ) throws {
         if let decoderThreads, decoderThreads < 1 {
-            throw VisionTasksError.invalidOption(name: "decoderThreads", reason: "must be at least 1, got \(decoderThreads)")
+            throw VisionTasksError.invalidOption(
+                name: "decoderThreads", reason: "must be at least 1, got \(decoderThreads)")
         }
         // ffprobe and ffmpeg start together; the probe's answer is awaited once decoding has begun.
         let probe = try VideoInfo.PendingProbe(path: path)
         do {
-            try self.init(source: path, info: { try probe.result() }, inputOptions: decoderThreads.map { ["-threads", String($0)] } ?? [],
-                          startMs: startMs, endMs: endMs)
+            try self.init(
+                source: path, info: { try probe.result() },
+                inputOptions: decoderThreads.map { ["-threads", String($0)] } ?? [],
+                startMs: startMs, endMs: endMs)
         } catch {
-            probe.cancel()  // ffmpeg did not start: ffprobe is not left running unattended (a no-op once it answered)
+            probe.cancel() // ffmpeg did not start: ffprobe is not left running unattended (a no-op once it answered)
             throw error
         }
     }
@@ -70,14 +75,17 @@ public final class VideoReader {
     public convenience init(liveSource source: String, realTime: Bool) throws {
         var options: [String] = realTime ? ["-re"] : []
         if source.hasPrefix("/dev/video") { options += ["-f", "v4l2"] }
-        let isFile = (try? FileManager.default.attributesOfItem(atPath: source)[.type] as? FileAttributeType) == .typeRegular
+        let isFile =
+            (try? FileManager.default.attributesOfItem(atPath: source)[.type] as? FileAttributeType) == .typeRegular
         let info = isFile ? try? VideoInfo.probe(path: source) : nil
         try self.init(source: source, info: { info }, inputOptions: options, startMs: nil, endMs: nil)
     }
 
     /// Starts ffmpeg on `source`, then takes `info` (which may wait for a probe started before it);
     /// ffmpeg is stopped if that throws.
-    private init(source: String, info: () throws -> VideoInfo?, inputOptions: [String], startMs: Int?, endMs: Int?) throws {
+    private init(source: String, info: () throws -> VideoInfo?, inputOptions: [String], startMs: Int?, endMs: Int?)
+        throws
+    {
         self.source = source
         self.startMs = startMs
         self.endMs = endMs
@@ -88,12 +96,14 @@ public final class VideoReader {
         // showinfo without its per-plane checksums and statistics, which cost more CPU per frame
         // than decoding (we read only the pts, size, pixel format and colours from it). Frames come
         // in the format they were decoded to, turned into RGB here (`RGBConversion`).
-        child = try ChildProcess(tool: "ffmpeg", arguments: [
-            "-hide_banner", "-nostdin", "-nostats", "-loglevel", "level+info",
-        ] + inputOptions + [
-            "-i", source, "-map", "0:v:0", "-copyts", "-fps_mode", "passthrough",
-            "-vf", "showinfo@frames=checksum=0", "-f", "rawvideo", "pipe:1",
-        ], onStderrLine: { log.take($0) || earlyEnd.take($0) }, onStderrEnd: { log.close() })
+        child = try ChildProcess(
+            tool: "ffmpeg",
+            arguments: [
+                "-hide_banner", "-nostdin", "-nostats", "-loglevel", "level+info",
+            ] + inputOptions + [
+                "-i", source, "-map", "0:v:0", "-copyts", "-fps_mode", "passthrough",
+                "-vf", "showinfo@frames=checksum=0", "-f", "rawvideo", "pipe:1",
+            ], onStderrLine: { log.take($0) || earlyEnd.take($0) }, onStderrEnd: { log.close() })
         do {
             self.info = try info()
         } catch {
@@ -115,11 +125,15 @@ public final class VideoReader {
             }
             let layout = entry.layout
             decodedPixelFormat = layout.pixelFormat
-            guard let picture = try MPImage.filling(width: layout.width, height: layout.height, format: .rgb8, { rgb in
-                try conversion.fill(rgb, layout: layout, source: source) {
-                    try child.readExactly(into: $0, what: "frame \(entry.index) of \(source)")
-                }
-            }) else { return try end() }
+            guard
+                let picture = try MPImage.filling(
+                    width: layout.width, height: layout.height, format: .rgb8,
+                    { rgb in
+                        try conversion.fill(rgb, layout: layout, source: source) {
+                            try child.readExactly(into: $0, what: "frame \(entry.index) of \(source)")
+                        }
+                    })
+            else { return try end() }
             if let startMs, entry.timestampMs < startMs { continue }
             if let endMs, entry.timestampMs > endMs {
                 finished = true
@@ -135,7 +149,8 @@ public final class VideoReader {
         finished = true
         let status = child.wait()
         if status != 0 {
-            throw VisionTasksError.invalidVideo("ffmpeg could not decode \(source) (stopped at frame \(log.framesSeen)): \(child.lastStderr())")
+            throw VisionTasksError.invalidVideo(
+                "ffmpeg could not decode \(source) (stopped at frame \(log.framesSeen)): \(child.lastStderr())")
         }
         if log.framesSeen == 0 {
             throw VisionTasksError.invalidVideo("\(source) has no video frames")
@@ -175,11 +190,11 @@ final class ShowinfoLog: @unchecked Sendable {
     /// frame's lines just before its pixels, and the pixel pipe holds at most a frame or two.
     private let entries = BlockingQueue<Entry>(capacity: nil)
     private let counting = NSLock()
-    private var count = 0   // guarded by `counting`
+    private var count = 0 // guarded by `counting`
     // Touched only by `take` and `close`, on the stderr thread.
     private var timeBase: (num: Int64, den: Int64) = (1, 1000)
     private var output: (width: Int, height: Int, pixelFormat: String)?
-    private var pending: (index: Int, timestampMs: Int)?   // a frame line whose colour line is still to come
+    private var pending: (index: Int, timestampMs: Int)? // a frame line whose colour line is still to come
 
     /// How many frames showinfo reported so far.
     var framesSeen: Int { counting.withLock { count } }
@@ -193,7 +208,8 @@ final class ShowinfoLog: @unchecked Sendable {
                 timeBase = (n, d)
             }
         } else if line.contains(" n:"), let pts = Self.field("pts:", in: line).flatMap({ Int64($0) }),
-                  let size = Self.field("s:", in: line) {
+            let size = Self.field("s:", in: line)
+        {
             flush()
             let dims = size.split(separator: "x").compactMap { Int($0) }
             // The output keeps the first frame's size and pixel format (ffmpeg scales later frames to them).
@@ -207,7 +223,9 @@ final class ShowinfoLog: @unchecked Sendable {
             }
             pending = (index, Int(ms))
         } else if line.contains(" color_range:") {
-            flush(space: Self.field("color_space:", in: line) ?? "unknown", range: Self.field("color_range:", in: line) ?? "unknown")
+            flush(
+                space: Self.field("color_space:", in: line) ?? "unknown",
+                range: Self.field("color_range:", in: line) ?? "unknown")
         }
         return true
     }
@@ -217,8 +235,12 @@ final class ShowinfoLog: @unchecked Sendable {
         guard let frame = pending else { return }
         pending = nil
         guard let output else { return }
-        entries.push(Entry(index: frame.index, timestampMs: frame.timestampMs, layout: RGBConversion.Layout(
-            pixelFormat: output.pixelFormat, width: output.width, height: output.height, colorSpace: space, colorRange: range)))
+        entries.push(
+            Entry(
+                index: frame.index, timestampMs: frame.timestampMs,
+                layout: RGBConversion.Layout(
+                    pixelFormat: output.pixelFormat, width: output.width, height: output.height, colorSpace: space,
+                    colorRange: range)))
     }
 
     /// Marks the end of stderr.

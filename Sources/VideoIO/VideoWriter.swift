@@ -37,22 +37,26 @@ public final class VideoWriter {
         // H.264 (libx264) takes at most 16384 pixels a side; refusing more here also bounds the
         // packing buffer.
         guard width > 0, height > 0, width <= 16_384, height <= 16_384 else {
-            throw VisionTasksError.invalidArgument("video frames of \(width)×\(height) for \(path) (H.264 takes 1 to 16384 pixels a side)")
+            throw VisionTasksError.invalidArgument(
+                "video frames of \(width)×\(height) for \(path) (H.264 takes 1 to 16384 pixels a side)")
         }
         guard VideoInfo.rate(frameRate) != nil else {
-            throw VisionTasksError.invalidOption(name: "frameRate", reason: "\(frameRate) is not a positive rate for \(path)")
+            throw VisionTasksError.invalidOption(
+                name: "frameRate", reason: "\(frameRate) is not a positive rate for \(path)")
         }
         self.path = path
         self.width = width
         self.height = height
         packed = [UInt8](repeating: 0, count: I420Packing.byteCount(width: width, height: height))
         let (w2, h2) = I420Packing.paddedSize(width: width, height: height)
-        child = try ChildProcess(tool: "ffmpeg", arguments: [
-            "-hide_banner", "-nostats", "-loglevel", "error", "-y",
-            "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "\(w2)x\(h2)", "-framerate", frameRate, "-i", "pipe:0",
-            "-c:v", "libx264", "-preset", preset.rawValue, "-crf", "20",
-            "-pix_fmt", "yuv420p", "-movflags", "+faststart", path,
-        ], input: true)
+        child = try ChildProcess(
+            tool: "ffmpeg",
+            arguments: [
+                "-hide_banner", "-nostats", "-loglevel", "error", "-y",
+                "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "\(w2)x\(h2)", "-framerate", frameRate, "-i", "pipe:0",
+                "-c:v", "libx264", "-preset", preset.rawValue, "-crf", "20",
+                "-pix_fmt", "yuv420p", "-movflags", "+faststart", path,
+            ], input: true)
     }
 
     deinit {
@@ -62,7 +66,8 @@ public final class VideoWriter {
     /// Appends one frame of packed RGB bytes (exactly `width * height * 3`).
     public func write(rgb pixels: [UInt8]) throws {
         guard pixels.count == width * height * 3 else {
-            throw VisionTasksError.invalidArgument("a frame for \(path) needs \(width * height * 3) RGB bytes, got \(pixels.count)")
+            throw VisionTasksError.invalidArgument(
+                "a frame for \(path) needs \(width * height * 3) RGB bytes, got \(pixels.count)")
         }
         try pixels.withUnsafeBytes { try write(pixels: $0, layout: .rgb, rowBytes: width * 3) }
     }
@@ -70,7 +75,8 @@ public final class VideoWriter {
     /// Appends one frame: the image as it shows upright, whose size must be the writer's.
     public func write(_ image: MPImage) throws {
         guard image.width == width, image.height == height else {
-            throw VisionTasksError.invalidArgument("a frame for \(path) must be \(width)x\(height), got \(image.width)x\(image.height)")
+            throw VisionTasksError.invalidArgument(
+                "a frame for \(path) must be \(width)x\(height), got \(image.width)x\(image.height)")
         }
         let upright = try image.uprightRGB()
         try upright.withUnsafeBufferBytes { try write(pixels: $0, layout: .rgb, rowBytes: upright.bufferBytesPerRow) }
@@ -81,10 +87,13 @@ public final class VideoWriter {
     public func write(pixels: UnsafeRawBufferPointer, layout: I420Packing.Layout, rowBytes: Int) throws {
         guard !finished else { throw VisionTasksError.invalidArgument("\(path) is already finished") }
         let (width, height) = (width, height)
-        guard let needed = I420Packing.sourceByteCount(width: width, height: height, rowBytes: rowBytes, layout: layout),
-              pixels.count >= needed else {
+        guard
+            let needed = I420Packing.sourceByteCount(width: width, height: height, rowBytes: rowBytes, layout: layout),
+            pixels.count >= needed
+        else {
             throw VisionTasksError.invalidArgument(
-                "a frame for \(path) of \(width)x\(height) \(layout) pixels \(rowBytes) bytes apart does not fit in \(pixels.count) bytes")
+                "a frame for \(path) of \(width)x\(height) \(layout) pixels \(rowBytes) bytes apart does not fit in \(pixels.count) bytes"
+            )
         }
         try packed.withUnsafeMutableBytes {
             try I420Packing.pack(pixels, layout: layout, width: width, height: height, rowBytes: rowBytes, into: $0)

@@ -6,8 +6,10 @@ import Foundation
 /// Decodes a landmark model's flat output into normalized points in the model's input square:
 /// x / inputWidth, y / inputHeight, z / inputWidth / normalizeZ. `values` holds `count` landmarks
 /// of `values.count / count` numbers each (x, y, z, …). Returns nil when the sizes do not fit.
-public func decodeLandmarks(_ values: UnsafeBufferPointer<Float>, count: Int, inputWidth: Int,
-                            inputHeight: Int, normalizeZ: Float = 1) -> [SIMD3<Float>]? {
+public func decodeLandmarks(
+    _ values: UnsafeBufferPointer<Float>, count: Int, inputWidth: Int,
+    inputHeight: Int, normalizeZ: Float = 1
+) -> [SIMD3<Float>]? {
     guard count > 0, inputWidth > 0, inputHeight > 0 else { return nil }
     let dims = values.count / count
     guard dims >= 2 else { return nil }
@@ -27,9 +29,10 @@ public func projectLandmarks(_ landmarks: [SIMD3<Float>], matrix m: [Float]) -> 
     let dx = Double((m[0] + m[3]) - m[3]), dy = Double((m[4] + m[7]) - m[7])
     let zScale = Float((dx * dx + dy * dy).squareRoot())
     return landmarks.map { p in
-        SIMD3(p.x * m[0] + p.y * m[1] + p.z * m[2] + m[3],
-              p.x * m[4] + p.y * m[5] + p.z * m[6] + m[7],
-              p.z * zScale)
+        SIMD3(
+            p.x * m[0] + p.y * m[1] + p.z * m[2] + m[3],
+            p.x * m[4] + p.y * m[5] + p.z * m[6] + m[7],
+            p.z * zScale)
     }
 }
 

@@ -13,8 +13,10 @@ public struct OneEuroLandmarksSmoother: Sendable {
 
     /// Creates a smoother with MediaPipe's one-euro options (defaults: 30 Hz, min cutoff 1, beta 0,
     /// derivative cutoff 1, minimum object scale 1e-6).
-    public init(frequency: Double = 30, minCutoff: Double = 1, beta: Double = 0, derivateCutoff: Double = 1,
-                minAllowedObjectScale: Float = 1e-6) {
+    public init(
+        frequency: Double = 30, minCutoff: Double = 1, beta: Double = 0, derivateCutoff: Double = 1,
+        minAllowedObjectScale: Float = 1e-6
+    ) {
         self.frequency = frequency
         self.minCutoff = minCutoff
         self.beta = beta
@@ -29,8 +31,10 @@ public struct OneEuroLandmarksSmoother: Sendable {
     /// The speed is scaled by the inverse of `objectScale` (pixels) when given, as MediaPipe's
     /// `OBJECT_SCALE_ROI` input sets it, else of the landmarks' own extent. Returns nil when the
     /// number of landmarks differs from the previous frame's.
-    public mutating func smooth(_ landmarks: [SIMD3<Float>], imageWidth: Int, imageHeight: Int,
-                                timestampMicroseconds: Int64, objectScale: Float? = nil) -> [SIMD3<Float>]? {
+    public mutating func smooth(
+        _ landmarks: [SIMD3<Float>], imageWidth: Int, imageHeight: Int,
+        timestampMicroseconds: Int64, objectScale: Float? = nil
+    ) -> [SIMD3<Float>]? {
         if landmarks.isEmpty {
             reset()
             return []
@@ -59,14 +63,17 @@ public struct OneEuroLandmarksSmoother: Sendable {
     /// Makes one filter per coordinate on first use; false when the count changed.
     private mutating func prepareFilters(_ count: Int) -> Bool {
         if filters.isEmpty {
-            let f = OneEuroFilter(frequency: frequency, minCutoff: minCutoff, beta: beta, derivateCutoff: derivateCutoff)
+            let f = OneEuroFilter(
+                frequency: frequency, minCutoff: minCutoff, beta: beta, derivateCutoff: derivateCutoff)
             filters = Array(repeating: (f, f, f), count: count)
         }
         return filters.count == count
     }
 
     /// Each coordinate through its own one-euro filter.
-    private mutating func filter(_ values: [SIMD3<Float>], timestampMicroseconds: Int64, valueScale: Double) -> [SIMD3<Float>]? {
+    private mutating func filter(_ values: [SIMD3<Float>], timestampMicroseconds: Int64, valueScale: Double) -> [SIMD3<
+        Float
+    >]? {
         guard prepareFilters(values.count) else { return nil }
         let t = timestampMicroseconds * 1000
         var out = [SIMD3<Float>]()

@@ -5,8 +5,10 @@ import VisionErrors
 /// in the least-squares sense, each point counted with its weight. Returns the row-major 4×4
 /// matrix `[sR t; 0 1]`. Computed in double precision; throws when the problem is degenerate
 /// (no weight, collapsed points, vanishing scale), as MediaPipe's solver does.
-public func solveWeightedOrthogonalProcrustes(source: [SIMD3<Float>], target: [SIMD3<Float>],
-                                              weights: [Float]) throws -> [Float] {
+public func solveWeightedOrthogonalProcrustes(
+    source: [SIMD3<Float>], target: [SIMD3<Float>],
+    weights: [Float]
+) throws -> [Float] {
     guard !source.isEmpty, source.count == target.count, weights.count == source.count else {
         throw VisionTasksError.processingFailed(
             "Procrustes: \(source.count) source points, \(target.count) target points, \(weights.count) weights")
@@ -16,7 +18,9 @@ public func solveWeightedOrthogonalProcrustes(source: [SIMD3<Float>], target: [S
     }
     let w = weights.map { Double($0) }
     let totalWeight = w.reduce(0, +)
-    guard totalWeight > 1e-9 else { throw VisionTasksError.processingFailed("Procrustes: the total point weight is too small") }
+    guard totalWeight > 1e-9 else {
+        throw VisionTasksError.processingFailed("Procrustes: the total point weight is too small")
+    }
 
     let src = source.map { SIMD3<Double>(Double($0.x), Double($0.y), Double($0.z)) }
     let dst = target.map { SIMD3<Double>(Double($0.x), Double($0.y), Double($0.z)) }
@@ -32,7 +36,9 @@ public func solveWeightedOrthogonalProcrustes(source: [SIMD3<Float>], target: [S
         design.addOuter(w[i] * dst[i], c)
         denominator += w[i] * ((c * src[i]).sum())
     }
-    guard design.norm > 1e-9 else { throw VisionTasksError.processingFailed("Procrustes: the design matrix norm is too small") }
+    guard design.norm > 1e-9 else {
+        throw VisionTasksError.processingFailed("Procrustes: the design matrix norm is too small")
+    }
     let rotation = nearestRotation(design)
 
     var numerator = 0.0
@@ -74,8 +80,10 @@ func nearestRotation(_ m: Matrix3) -> Matrix3 {
 
 /// Eigenvalues and unit eigenvectors of a symmetric 3×3 matrix, by cyclic Jacobi rotations.
 func symmetricEigen(_ s: Matrix3) -> ([Double], [SIMD3<Double>]) {
-    var a = [[s.rows.0.x, s.rows.0.y, s.rows.0.z], [s.rows.1.x, s.rows.1.y, s.rows.1.z],
-             [s.rows.2.x, s.rows.2.y, s.rows.2.z]]
+    var a = [
+        [s.rows.0.x, s.rows.0.y, s.rows.0.z], [s.rows.1.x, s.rows.1.y, s.rows.1.z],
+        [s.rows.2.x, s.rows.2.y, s.rows.2.z],
+    ]
     var v = [[1.0, 0, 0], [0, 1.0, 0], [0, 0, 1.0]]
     for _ in 0..<50 {
         let off = a[0][1] * a[0][1] + a[0][2] * a[0][2] + a[1][2] * a[1][2]

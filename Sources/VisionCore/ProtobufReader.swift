@@ -57,7 +57,9 @@ public struct ProtobufReader {
         switch value {
         case .fixed32(let bits): values.append(Float(bitPattern: bits))
         case .bytes(let bytes):
-            guard bytes.count % 4 == 0 else { throw error("packed floats of \(field) are \(bytes.count) bytes, not a multiple of 4") }
+            guard bytes.count % 4 == 0 else {
+                throw error("packed floats of \(field) are \(bytes.count) bytes, not a multiple of 4")
+            }
             var p = bytes.startIndex
             while p < bytes.endIndex {
                 var bits: UInt32 = 0

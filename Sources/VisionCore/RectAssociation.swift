@@ -36,10 +36,13 @@ public struct AssociatedRect: Equatable, Sendable {
 /// every rect already kept whose IoU with it exceeds `minSimilarityThreshold`, and is appended
 /// after the survivors. A rect that removes kept rects continues the first of them that continues
 /// a tracked rect; a tracked rect continues itself.
-public func associateRects(tracked: [NormalizedRect], detected: [NormalizedRect],
-                           minSimilarityThreshold: Float) -> [AssociatedRect] {
+public func associateRects(
+    tracked: [NormalizedRect], detected: [NormalizedRect],
+    minSimilarityThreshold: Float
+) -> [AssociatedRect] {
     var kept: [AssociatedRect] = []
-    let all = tracked.enumerated().map { AssociatedRect($0.element, trackedIndex: $0.offset) }
+    let all =
+        tracked.enumerated().map { AssociatedRect($0.element, trackedIndex: $0.offset) }
         + detected.map { AssociatedRect($0, trackedIndex: nil) }
     for var rect in all {
         let removed = kept.filter { intersectionOverUnion(rect.rect, $0.rect) > minSimilarityThreshold }

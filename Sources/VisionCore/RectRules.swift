@@ -17,8 +17,10 @@ public func rectFromBox(xMin: Float, yMin: Float, width: Float, height: Float) -
 /// The rotation that turns the vector from `start` to `end` (normalized image points) to
 /// `targetAngle` radians, measured in pixels of an image `imageWidth`×`imageHeight`
 /// (MediaPipe's `DetectionsToRectsCalculator::ComputeRotation`).
-public func rotation(from start: SIMD2<Float>, to end: SIMD2<Float>, targetAngle: Float,
-                     imageWidth: Int, imageHeight: Int) -> Float {
+public func rotation(
+    from start: SIMD2<Float>, to end: SIMD2<Float>, targetAngle: Float,
+    imageWidth: Int, imageHeight: Int
+) -> Float {
     let x0 = start.x * Float(imageWidth), y0 = start.y * Float(imageHeight)
     let x1 = end.x * Float(imageWidth), y1 = end.y * Float(imageHeight)
     return normalizeRadians(targetAngle - atan2f(-(y1 - y0), x1 - x0))
@@ -30,8 +32,10 @@ public func boundingBox(of points: [SIMD3<Float>]) -> (xMin: Float, yMin: Float,
     var xMin = Float.greatestFiniteMagnitude, yMin = Float.greatestFiniteMagnitude
     var xMax = Float.leastNormalMagnitude, yMax = Float.leastNormalMagnitude
     for p in points {
-        xMin = min(xMin, p.x); xMax = max(xMax, p.x)
-        yMin = min(yMin, p.y); yMax = max(yMax, p.y)
+        xMin = min(xMin, p.x)
+        xMax = max(xMax, p.x)
+        yMin = min(yMin, p.y)
+        yMax = max(yMax, p.y)
     }
     return (xMin, yMin, xMax - xMin, yMax - yMin)
 }
@@ -39,14 +43,17 @@ public func boundingBox(of points: [SIMD3<Float>]) -> (xMin: Float, yMin: Float,
 /// The rotated rect around landmarks: their bounding box, rotated so that the vector from landmark
 /// `rotationStart` to landmark `rotationEnd` lies at `targetAngle` (MediaPipe's landmarks →
 /// detection → rect path used for tracking). Returns nil when an index is out of range.
-public func rectFromLandmarks(_ landmarks: [SIMD3<Float>], rotationStart: Int, rotationEnd: Int,
-                              targetAngle: Float, imageWidth: Int, imageHeight: Int) -> NormalizedRect? {
+public func rectFromLandmarks(
+    _ landmarks: [SIMD3<Float>], rotationStart: Int, rotationEnd: Int,
+    targetAngle: Float, imageWidth: Int, imageHeight: Int
+) -> NormalizedRect? {
     guard landmarks.indices.contains(rotationStart), landmarks.indices.contains(rotationEnd) else { return nil }
     let box = boundingBox(of: landmarks)
     var rect = rectFromBox(xMin: box.xMin, yMin: box.yMin, width: box.width, height: box.height)
     let s = landmarks[rotationStart], e = landmarks[rotationEnd]
-    rect.rotation = rotation(from: SIMD2(s.x, s.y), to: SIMD2(e.x, e.y), targetAngle: targetAngle,
-                             imageWidth: imageWidth, imageHeight: imageHeight)
+    rect.rotation = rotation(
+        from: SIMD2(s.x, s.y), to: SIMD2(e.x, e.y), targetAngle: targetAngle,
+        imageWidth: imageWidth, imageHeight: imageHeight)
     return rect
 }
 
@@ -67,8 +74,10 @@ public struct RectTransformation: Sendable, Equatable {
     public var squareShort: Bool
 
     /// Creates a transformation; the defaults leave a rect unchanged.
-    public init(scaleX: Float = 1, scaleY: Float = 1, shiftX: Float = 0, shiftY: Float = 0,
-                squareLong: Bool = false, squareShort: Bool = false) {
+    public init(
+        scaleX: Float = 1, scaleY: Float = 1, shiftX: Float = 0, shiftY: Float = 0,
+        squareLong: Bool = false, squareShort: Bool = false
+    ) {
         self.scaleX = scaleX
         self.scaleY = scaleY
         self.shiftX = shiftX
@@ -113,9 +122,11 @@ public struct RectTransformation: Sendable, Equatable {
 /// MediaPipe measures the box in the stored pixels; when they are a quarter turn from the upright
 /// image the detection is in (`storedAxesSwapped`), the rect takes the box's height in pixels as
 /// its width and its width as its height, so that it is the rect MediaPipe crops.
-public func rectFromDetection(_ detection: RelativeDetection, rotationStart: Int, rotationEnd: Int,
-                              targetAngle: Float, imageWidth: Int, imageHeight: Int,
-                              storedAxesSwapped: Bool = false) -> NormalizedRect? {
+public func rectFromDetection(
+    _ detection: RelativeDetection, rotationStart: Int, rotationEnd: Int,
+    targetAngle: Float, imageWidth: Int, imageHeight: Int,
+    storedAxesSwapped: Bool = false
+) -> NormalizedRect? {
     let k = detection.keypoints
     guard k.indices.contains(rotationStart), k.indices.contains(rotationEnd) else { return nil }
     var rect = rectFromBox(xMin: detection.xMin, yMin: detection.yMin, width: detection.width, height: detection.height)
@@ -123,7 +134,8 @@ public func rectFromDetection(_ detection: RelativeDetection, rotationStart: Int
         let aspect = Float(imageHeight) / Float(imageWidth)
         (rect.width, rect.height) = (detection.height * aspect, detection.width / aspect)
     }
-    rect.rotation = rotation(from: k[rotationStart], to: k[rotationEnd], targetAngle: targetAngle,
-                             imageWidth: imageWidth, imageHeight: imageHeight)
+    rect.rotation = rotation(
+        from: k[rotationStart], to: k[rotationEnd], targetAngle: targetAngle,
+        imageWidth: imageWidth, imageHeight: imageHeight)
     return rect
 }

@@ -96,9 +96,10 @@ extension VisionTasksError: CustomNSError {
     /// The MediaPipe error code this error maps to.
     public var tasksErrorCode: TasksErrorCode {
         switch self {
-        case .fileNotFound, .fileUnreadable: return .notFoundError   // MediaPipe's file loader: NotFound
+        case .fileNotFound, .fileUnreadable: return .notFoundError // MediaPipe's file loader: NotFound
         case .invalidModel, .invalidBundle, .invalidImage, .invalidOption, .invalidArgument,
-             .invalidTimestamp, .invalidVideo: return .invalidArgumentError
+            .invalidTimestamp, .invalidVideo:
+            return .invalidArgumentError
         case .unsupportedModel: return .unimplementedError
         case .runningModeMismatch: return .failedPreconditionError
         case .processingFailed: return .internalError

@@ -11,7 +11,8 @@ public final class Annotation {
     /// `rowBytes` apart (default: packed). Throws `VisionTasksError` if the buffer is too small.
     public init(pixels: [UInt8], width: Int, height: Int, channels: Int, rowBytes: Int? = nil) throws {
         canvas = try pixels.withUnsafeBytes {
-            try Canvas(width: width, height: height, channels: channels, rowBytes: rowBytes ?? width * channels, bytes: $0)
+            try Canvas(
+                width: width, height: height, channels: channels, rowBytes: rowBytes ?? width * channels, bytes: $0)
         }
     }
 
@@ -19,7 +20,9 @@ public final class Annotation {
     public init(image: MPImage) throws {
         let upright = try image.uprightRGB()
         canvas = try upright.withUnsafeBufferBytes {
-            try Canvas(width: upright.width, height: upright.height, channels: 3, rowBytes: upright.bufferBytesPerRow, bytes: $0)
+            try Canvas(
+                width: upright.width, height: upright.height, channels: 3, rowBytes: upright.bufferBytesPerRow,
+                bytes: $0)
         }
     }
 
@@ -38,7 +41,8 @@ public final class Annotation {
     public func replace(with image: MPImage) throws {
         let upright = try image.uprightRGB()
         guard upright.width == width, upright.height == height else {
-            throw VisionTasksError.invalidArgument("a \(upright.width)×\(upright.height) picture cannot replace a \(width)×\(height) one")
+            throw VisionTasksError.invalidArgument(
+                "a \(upright.width)×\(upright.height) picture cannot replace a \(width)×\(height) one")
         }
         try upright.withUnsafeBufferBytes {
             try canvas.replace(channels: 3, rowBytes: upright.bufferBytesPerRow, bytes: $0)
@@ -56,7 +60,10 @@ public final class Annotation {
         for (i, detection) in detections.enumerated() {
             let box = detection.boundingBox
             canvas.drawFaceDetection(
-                box: (x: Double(box.origin.x), y: Double(box.origin.y), width: Double(box.size.width), height: Double(box.size.height)),
+                box: (
+                    x: Double(box.origin.x), y: Double(box.origin.y), width: Double(box.size.width),
+                    height: Double(box.size.height)
+                ),
                 keypoints: (detection.keypoints ?? []).map { (x: Float($0.location.x), y: Float($0.location.y)) },
                 score: detection.categories.first?.score, id: Self.id(trackingIds, i, count: detections.count))
         }
@@ -68,8 +75,9 @@ public final class Annotation {
     public func draw(faceLandmarks: [[NormalizedLandmark]], trackingIds: [Int]? = nil, headPoses: [HeadPose]? = nil) {
         for (i, face) in faceLandmarks.enumerated() {
             let pose = headPoses.flatMap { $0.count == faceLandmarks.count ? $0[i] : nil }
-            canvas.drawFaceMesh(face.map { (x: $0.x, y: $0.y) }, id: Self.id(trackingIds, i, count: faceLandmarks.count),
-                                poseAxes: pose.map(Self.screenAxes))
+            canvas.drawFaceMesh(
+                face.map { (x: $0.x, y: $0.y) }, id: Self.id(trackingIds, i, count: faceLandmarks.count),
+                poseAxes: pose.map(Self.screenAxes))
         }
     }
 
@@ -90,8 +98,10 @@ public final class Annotation {
     /// Draws hand skeletons (21 normalized landmarks each) labelled with the hand's tracking id when
     /// `trackingIds` has one per hand ("#1"), its handedness and, when given, its gesture, each with
     /// its score ("Right 0.98", "Thumb_Up 0.77").
-    public func draw(handLandmarks: [[NormalizedLandmark]], handedness: [[ResultCategory]] = [],
-                     gestures: [[ResultCategory]] = [], trackingIds: [Int]? = nil) {
+    public func draw(
+        handLandmarks: [[NormalizedLandmark]], handedness: [[ResultCategory]] = [],
+        gestures: [[ResultCategory]] = [], trackingIds: [Int]? = nil
+    ) {
         for (i, hand) in handLandmarks.enumerated() {
             var labels: [String] = []
             if let id = Self.id(trackingIds, i, count: handLandmarks.count) { labels.append("#\(id)") }
@@ -107,13 +117,15 @@ public final class Annotation {
     /// Draws each person's segmentation mask tinted (one colour per person in turn), then their
     /// skeletons (33 normalized landmarks each) labelled with their tracking id when `trackingIds`
     /// has one per person ("#1").
-    public func draw(poseLandmarks: [[NormalizedLandmark]], segmentationMasks: [Mask]? = nil, trackingIds: [Int]? = nil) {
+    public func draw(poseLandmarks: [[NormalizedLandmark]], segmentationMasks: [Mask]? = nil, trackingIds: [Int]? = nil)
+    {
         for (i, mask) in (segmentationMasks ?? []).enumerated() where mask.width == width && mask.height == height {
             canvas.tint(mask: mask.float32Data, color: Palette.poseMasks[i % Palette.poseMasks.count])
         }
         for (i, pose) in poseLandmarks.enumerated() {
-            canvas.drawPose(pose.map { (x: $0.x, y: $0.y, visibility: $0.visibility ?? 1) },
-                            id: Self.id(trackingIds, i, count: poseLandmarks.count))
+            canvas.drawPose(
+                pose.map { (x: $0.x, y: $0.y, visibility: $0.visibility ?? 1) },
+                id: Self.id(trackingIds, i, count: poseLandmarks.count))
         }
     }
 
@@ -121,7 +133,8 @@ public final class Annotation {
     public func image() throws -> MPImage {
         let bytes = canvas.bytes(channels: 3)
         return try bytes.withUnsafeBytes {
-            try MPImage(pixels: $0, width: canvas.width, height: canvas.height, bytesPerRow: canvas.width * 3, format: .rgb8)
+            try MPImage(
+                pixels: $0, width: canvas.width, height: canvas.height, bytesPerRow: canvas.width * 3, format: .rgb8)
         }
     }
 

@@ -23,8 +23,10 @@ final class Canvas {
         self.height = height
         stride = Int(cairo_format_stride_for_width(CAIRO_FORMAT_RGB24, Int32(width)))
         pixels = .allocate(capacity: stride * height)
-        Self.copy(bytes, channels: channels, rowBytes: rowBytes, into: pixels, stride: stride, width: width, height: height)
-        surface = cairo_image_surface_create_for_data(pixels, CAIRO_FORMAT_RGB24, Int32(width), Int32(height), Int32(stride))
+        Self.copy(
+            bytes, channels: channels, rowBytes: rowBytes, into: pixels, stride: stride, width: width, height: height)
+        surface = cairo_image_surface_create_for_data(
+            pixels, CAIRO_FORMAT_RGB24, Int32(width), Int32(height), Int32(stride))
         cr = cairo_create(surface)
         guard cairo_status(cr) == CAIRO_STATUS_SUCCESS else {
             let message = String(cString: cairo_status_to_string(cairo_status(cr)))
@@ -45,11 +47,16 @@ final class Canvas {
         pixels.deallocate()
     }
 
-    private static func check(width: Int, height: Int, channels: Int, rowBytes: Int,
-                              bytes: UnsafeRawBufferPointer) throws {
+    private static func check(
+        width: Int, height: Int, channels: Int, rowBytes: Int,
+        bytes: UnsafeRawBufferPointer
+    ) throws {
         guard channels == 3 || channels == 4, rowBytes >= width * channels,
-              bytes.count >= rowBytes * (height - 1) + width * channels else {
-            throw VisionTasksError.invalidArgument("pixel buffer of \(bytes.count) bytes is too small for \(width)×\(height)×\(channels) with \(rowBytes) bytes per row")
+            bytes.count >= rowBytes * (height - 1) + width * channels
+        else {
+            throw VisionTasksError.invalidArgument(
+                "pixel buffer of \(bytes.count) bytes is too small for \(width)×\(height)×\(channels) with \(rowBytes) bytes per row"
+            )
         }
     }
 
@@ -58,16 +65,20 @@ final class Canvas {
     func replace(channels: Int, rowBytes: Int, bytes: UnsafeRawBufferPointer) throws {
         try Self.check(width: width, height: height, channels: channels, rowBytes: rowBytes, bytes: bytes)
         cairo_surface_flush(surface)
-        Self.copy(bytes, channels: channels, rowBytes: rowBytes, into: pixels, stride: stride, width: width, height: height)
+        Self.copy(
+            bytes, channels: channels, rowBytes: rowBytes, into: pixels, stride: stride, width: width, height: height)
         cairo_surface_mark_dirty(surface)
     }
 
     /// Copies checked `bytes` into xRGB `pixels` (rows `stride` bytes apart).
-    private static func copy(_ bytes: UnsafeRawBufferPointer, channels: Int, rowBytes: Int,
-                             into pixels: UnsafeMutablePointer<UInt8>, stride: Int, width: Int, height: Int) {
+    private static func copy(
+        _ bytes: UnsafeRawBufferPointer, channels: Int, rowBytes: Int,
+        into pixels: UnsafeMutablePointer<UInt8>, stride: Int, width: Int, height: Int
+    ) {
         guard let base = bytes.baseAddress else { return }
-        ic_expand_xrgb(base.assumingMemoryBound(to: UInt8.self), rowBytes, Int32(channels), pixels, stride,
-                       Int32(width), Int32(height))
+        ic_expand_xrgb(
+            base.assumingMemoryBound(to: UInt8.self), rowBytes, Int32(channels), pixels, stride,
+            Int32(width), Int32(height))
     }
 
     /// A size in pixels that reads the same on small and large pictures: `fraction` of the shorter side, at least `minimum`.
@@ -168,7 +179,9 @@ final class Canvas {
                 let a = Double(max(0, min(1, mask[y * width + x]))) * color.alpha
                 guard a > 0 else { continue }
                 let v = row[x]
-                func mix(_ old: UInt32, _ new: Double) -> UInt32 { UInt32((Double(old & 0xFF) * (1 - a) + new * a).rounded()) }
+                func mix(_ old: UInt32, _ new: Double) -> UInt32 {
+                    UInt32((Double(old & 0xFF) * (1 - a) + new * a).rounded())
+                }
                 row[x] = (v & 0xFF00_0000) | mix(v >> 16, r) << 16 | mix(v >> 8, g) << 8 | mix(v, b)
             }
         }

@@ -41,6 +41,8 @@ enum Palette {
     static let poseRight = Color(0, 217, 231)
     static let poseCenter = Color(230, 230, 230)
     /// Segmentation masks, one colour per person in turn, drawn at half strength.
-    static let poseMasks = [Color(64, 160, 255, alpha: 0.5), Color(255, 96, 160, alpha: 0.5), Color(120, 230, 80, alpha: 0.5)]
+    static let poseMasks = [
+        Color(64, 160, 255, alpha: 0.5), Color(255, 96, 160, alpha: 0.5), Color(120, 230, 80, alpha: 0.5),
+    ]
     static let poseAxes = [Color(255, 64, 64), Color(64, 230, 64), Color(64, 128, 255)]
 }

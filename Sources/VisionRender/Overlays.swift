@@ -16,24 +16,30 @@ extension Canvas {
 
     /// A face detection: its box (pixels), its keypoints (normalized) and "face 0.97" above the box,
     /// preceded by its tracking id when it has one ("#2 face 0.97").
-    func drawFaceDetection(box: (x: Double, y: Double, width: Double, height: Double),
-                           keypoints: [(x: Float, y: Float)], score: Float?, id: Int? = nil) {
+    func drawFaceDetection(
+        box: (x: Double, y: Double, width: Double, height: Double),
+        keypoints: [(x: Float, y: Float)], score: Float?, id: Int? = nil
+    ) {
         let thickness = scaled(1.0 / 200, minimum: 2)
         strokeRect(x: box.x, y: box.y, width: box.width, height: box.height, color: Palette.faceBox, width: thickness)
         fillDots(keypoints.map(pixel), radius: thickness * 1.5, color: Palette.faceKeypoint, outline: Palette.white)
         if score != nil || id != nil {
             let size = scaled(1.0 / 35, minimum: 12)
-            let text = [id.map { "#\($0)" }, score.map { "face " + formatScore($0) }].compactMap { $0 }.joined(separator: " ")
-            label(text, at: Point(x: box.x, y: box.y - size * 1.6), size: size,
-                  textColor: Palette.white, background: Palette.labelBackground)
+            let text = [id.map { "#\($0)" }, score.map { "face " + formatScore($0) }].compactMap { $0 }.joined(
+                separator: " ")
+            label(
+                text, at: Point(x: box.x, y: box.y - size * 1.6), size: size,
+                textColor: Palette.white, background: Palette.labelBackground)
         }
     }
 
     /// A face mesh of 468 or 478 landmarks: tesselation, then contours (eyes, eyebrows, lips, oval), then
     /// irises; then "#id" above the face when it has one, and the head-pose axes (picture directions,
     /// see `Annotation.screenAxes`) from the nose tip, the one pointing away from the viewer first.
-    func drawFaceMesh(_ landmarks: [(x: Float, y: Float)], id: Int? = nil,
-                      poseAxes: [(dx: Double, dy: Double, towardsViewer: Double)]? = nil) {
+    func drawFaceMesh(
+        _ landmarks: [(x: Float, y: Float)], id: Int? = nil,
+        poseAxes: [(dx: Double, dy: Double, towardsViewer: Double)]? = nil
+    ) {
         let points = landmarks.map(pixel)
         // Line widths relative to the face's size, so that small faces stay legible.
         let xs = points.map(\.x), ys = points.map(\.y)
@@ -53,14 +59,16 @@ extension Canvas {
             let nose = points[1], length = faceSize / 3
             for k in poseAxes.indices.sorted(by: { poseAxes[$0].towardsViewer < poseAxes[$1].towardsViewer }) {
                 let a = poseAxes[k]
-                strokeSegments([(nose, Point(x: nose.x + a.dx * length, y: nose.y + a.dy * length))],
-                               color: Palette.poseAxes[k], width: thick * 1.5)
+                strokeSegments(
+                    [(nose, Point(x: nose.x + a.dx * length, y: nose.y + a.dy * length))],
+                    color: Palette.poseAxes[k], width: thick * 1.5)
             }
         }
         if let id, let top = ys.min(), let left = xs.min() {
             let size = scaled(1.0 / 35, minimum: 12)
-            label("#\(id)", at: Point(x: left, y: top - size * 1.8), size: size, textColor: Palette.white,
-                  background: Palette.labelBackground)
+            label(
+                "#\(id)", at: Point(x: left, y: top - size * 1.8), size: size, textColor: Palette.white,
+                background: Palette.labelBackground)
         }
     }
 
@@ -76,8 +84,9 @@ extension Canvas {
         let size = scaled(1.0 / 35, minimum: 12)
         for (i, text) in labels.enumerated() {
             let y = top - Double(labels.count - i) * size * 1.7 - bone * 2
-            label(text, at: Point(x: left, y: y), size: size,
-                  textColor: i == 0 ? Palette.handednessText : Palette.white, background: Palette.labelBackground)
+            label(
+                text, at: Point(x: left, y: y), size: size,
+                textColor: i == 0 ? Palette.handednessText : Palette.white, background: Palette.labelBackground)
         }
     }
 }
@@ -98,14 +107,16 @@ extension Canvas {
             return Palette.poseCenter
         }
         for color in [Palette.poseCenter, Palette.poseLeft, Palette.poseRight] {
-            strokeSegments(segments(PoseLandmarksConnections.pose.filter { side($0) == color }, points), color: color, width: bone)
+            strokeSegments(
+                segments(PoseLandmarksConnections.pose.filter { side($0) == color }, points), color: color, width: bone)
         }
         let seen = points.indices.filter { landmarks[$0].visibility >= 0.5 }.map { points[$0] }
         fillDots(seen, radius: bone * 1.2, color: Palette.handJoint, outline: Palette.white)
         if let id, let top = ys.min(), let left = xs.min() {
             let text = scaled(1.0 / 35, minimum: 12)
-            label("#\(id)", at: Point(x: left, y: top - text * 1.8), size: text, textColor: Palette.white,
-                  background: Palette.labelBackground)
+            label(
+                "#\(id)", at: Point(x: left, y: top - text * 1.8), size: text, textColor: Palette.white,
+                background: Palette.labelBackground)
         }
     }
 }

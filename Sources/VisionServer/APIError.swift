@@ -22,8 +22,9 @@ struct APIError: Error, HTTPResponseError {
     /// `{"error": message}` with `status`.
     static func jsonResponse(status: HTTPResponse.Status, message: String) -> Response {
         let body = (try? ResultJSON.encode(["error": message])) ?? Data("{\"error\":\"error\"}".utf8)
-        return Response(status: status, headers: [.contentType: "application/json"],
-                        body: .init(byteBuffer: ByteBuffer(bytes: body)))
+        return Response(
+            status: status, headers: [.contentType: "application/json"],
+            body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
 
     /// The status and message a library error gets when a request caused it: what a client sent
@@ -52,7 +53,9 @@ struct APIError: Error, HTTPResponseError {
 /// Turns every error a route throws (including the router's own 404 and the body limit's 413)
 /// into the JSON error body.
 struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         do {
             return try await next(request, context)
         } catch {

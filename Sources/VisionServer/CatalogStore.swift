@@ -30,6 +30,8 @@ final class CatalogStore: Sendable {
     }
 
     private static func json(_ catalog: ModelCatalog) throws -> ByteBuffer {
-        ByteBuffer(bytes: try ResultJSON.encode(Dictionary(uniqueKeysWithValues: catalog.models.map { ($0.key.rawValue, $0.value) })))
+        ByteBuffer(
+            bytes: try ResultJSON.encode(
+                Dictionary(uniqueKeysWithValues: catalog.models.map { ($0.key.rawValue, $0.value) })))
     }
 }

@@ -33,33 +33,43 @@ struct GestureModelTraining: Sendable {
     func description() -> ByteBuffer {
         let options = GestureTrainingOptions.declaredOptions.map { JSONEnvelope.encode(TaskCatalogJSON.fields($0)) }
         let limits = JSONEnvelope.encode([
-            "maxBodyBytes": .int(configuration.maxTrainingBodyBytes), "maxUnpackedBytes": .int(configuration.maxTrainingUnpackedBytes),
+            "maxBodyBytes": .int(configuration.maxTrainingBodyBytes),
+            "maxUnpackedBytes": .int(configuration.maxTrainingUnpackedBytes),
             "maxPhotos": .int(configuration.maxTrainingPhotos), "maxLabels": .int(GestureSamples.maxLabels),
             "maxNameLength": .int(Self.maxNameLength),
         ])
         let base = (try? baseModel()).map { JSONEnvelope.Value.string($0) } ?? .null
-        return ByteBuffer(bytes: JSONEnvelope.encode([
-            "options": .json(JSONEnvelope.array(options)), "limits": .json(limits), "baseModel": base,
-            "training": .bool(running.isFull),
-        ]))
+        return ByteBuffer(
+            bytes: JSONEnvelope.encode([
+                "options": .json(JSONEnvelope.array(options)), "limits": .json(limits), "baseModel": base,
+                "training": .bool(running.isFull),
+            ]))
     }
 
     /// `POST /api/v1/gesture-models`: checks the request, reads the body with `readBody` (given the limit and
     /// its flag), trains and answers 201 with the report.
-    func train(_ request: Request, logger: Logger,
-               readBody: (Int, String) async throws -> Data) async throws -> Response {
-        let type = request.headers[.contentType]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
+    func train(
+        _ request: Request, logger: Logger,
+        readBody: (Int, String) async throws -> Data
+    ) async throws -> Response {
+        let type = request.headers[.contentType]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces)
+            .lowercased()
         guard type == "application/zip" || type == "application/x-zip-compressed" else {
-            throw APIError(.unsupportedMediaType, "send the photos as a zip of label folders with Content-Type: application/zip"
-                           + " (got \(type.map { "\"\($0)\"" } ?? "none"))")
+            throw APIError(
+                .unsupportedMediaType,
+                "send the photos as a zip of label folders with Content-Type: application/zip"
+                    + " (got \(type.map { "\"\($0)\"" } ?? "none"))")
         }
         let (fileName, options) = try settings(request.uri.queryParameters.map { (String($0.key), String($0.value)) })
         let base = try store.catalog.path(of: baseModel())
         guard running.open() else {
-            throw APIError(.serviceUnavailable, "a gesture model is being trained already; one trains at a time, try again when it ends")
+            throw APIError(
+                .serviceUnavailable,
+                "a gesture model is being trained already; one trains at a time, try again when it ends")
         }
         defer { running.close() }
-        let samples = try await self.samples(try await readBody(configuration.maxTrainingBodyBytes, "--max-training-body"))
+        let samples = try await self.samples(
+            try await readBody(configuration.maxTrainingBodyBytes, "--max-training-body"))
         let (configuration, directory) = (self.configuration, store.catalog.directory)
         let trainer = try await WorkerPool.offloaded {
             try Self.trainer(base: base, options: options, numThreads: configuration.trainingThreads)
@@ -72,16 +82,18 @@ struct GestureModelTraining: Sendable {
         try store.add(fileName, for: tasks)
         logger.info("trained \(fileName): offered to \(tasks.map(\.rawValue).joined(separator: ", "))")
         let location = "/api/v1/\(Self.gestureTask?.rawValue ?? "gesture-recognizer")?model=\(fileName)"
-        return Response(status: .created, headers: [.contentType: "application/json", .location: location],
-                        body: .init(byteBuffer: ByteBuffer(bytes: try outcome.report.jsonData())))
+        return Response(
+            status: .created, headers: [.contentType: "application/json", .location: location],
+            body: .init(byteBuffer: ByteBuffer(bytes: try outcome.report.jsonData())))
     }
 
     /// The photos of the uploaded `zip`, read off the event loop; the zip itself is let go once they are out.
     private func samples(_ zip: Data) async throws -> GestureSamples {
         let configuration = self.configuration
         return try await WorkerPool.offloaded {
-            try GestureUpload.samples(zip, maxPhotos: configuration.maxTrainingPhotos,
-                                      maxUnpackedBytes: configuration.maxTrainingUnpackedBytes)
+            try GestureUpload.samples(
+                zip, maxPhotos: configuration.maxTrainingPhotos,
+                maxUnpackedBytes: configuration.maxTrainingUnpackedBytes)
         }.get()
     }
 
@@ -90,14 +102,18 @@ struct GestureModelTraining: Sendable {
 
     /// The model trainings start from: the catalog's default gesture recognizer (404 when it has none).
     private func baseModel() throws -> String {
-        guard let task = Self.gestureTask else { throw APIError(.notFound, "this server does not run the gesture recognizer") }
+        guard let task = Self.gestureTask else {
+            throw APIError(.notFound, "this server does not run the gesture recognizer")
+        }
         return try store.catalog.model(named: nil, for: task)
     }
 
     /// The model's file name (`name` and `.task`) and the training options from the query, each with its text:
     /// `name` is required and plain (400) and free (409); every other parameter is a declared training option
     /// (400 when unknown or malformed; ranges are checked when the trainer is made).
-    private func settings(_ parameters: [(String, String)]) throws -> (fileName: String, options: [(TaskOption, String)]) {
+    private func settings(_ parameters: [(String, String)]) throws -> (
+        fileName: String, options: [(TaskOption, String)]
+    ) {
         var fileName: String?
         var options: [(TaskOption, String)] = []
         for (name, value) in parameters {
@@ -105,15 +121,20 @@ struct GestureModelTraining: Sendable {
                 fileName = try Self.fileName(value)
                 continue
             }
-            options.append((try TaskSettings.option(name, value, in: GestureTrainingOptions.declaredOptions, besides: ["name"],
-                                                    of: "gesture training"), value))
+            options.append(
+                (
+                    try TaskSettings.option(
+                        name, value, in: GestureTrainingOptions.declaredOptions, besides: ["name"],
+                        of: "gesture training"), value
+                ))
         }
         guard let fileName else {
             throw APIError(.badRequest, "name the new model: ?name=NAME (it is offered as NAME.task)")
         }
         let catalog = store.catalog
         if catalog.models.values.contains(where: { $0.contains(fileName) })
-            || FileManager.default.fileExists(atPath: catalog.path(of: fileName)) {
+            || FileManager.default.fileExists(atPath: catalog.path(of: fileName))
+        {
             throw APIError(.conflict, "the models folder has a \(fileName) already; choose another name")
         }
         return (fileName, options)
@@ -123,9 +144,12 @@ struct GestureModelTraining: Sendable {
     /// then `.task` (given or added). Anything else is a 400, so no name can reach outside the models folder.
     static func fileName(_ name: String) throws -> String {
         let stem = name.hasSuffix(".task") ? String(name.dropLast(5)) : name
-        guard stem.allSatisfy(nameCharacters.contains), !stem.isEmpty, stem.count <= maxNameLength, !stem.hasPrefix(".") else {
-            throw APIError(.badRequest, "the model name \"\(name)\" is not a plain file name: use 1 to \(maxNameLength) letters, digits, "
-                           + "-, _ or ., not starting with . (it is offered as NAME.task)")
+        guard stem.allSatisfy(nameCharacters.contains), !stem.isEmpty, stem.count <= maxNameLength, !stem.hasPrefix(".")
+        else {
+            throw APIError(
+                .badRequest,
+                "the model name \"\(name)\" is not a plain file name: use 1 to \(maxNameLength) letters, digits, "
+                    + "-, _ or ., not starting with . (it is offered as NAME.task)")
         }
         return stem + ".task"
     }
@@ -134,7 +158,8 @@ struct GestureModelTraining: Sendable {
 
     /// A trainer from `base` with the default options but `options` (each set from its text); an option out of
     /// range is a 400 naming it as the query did (`learning-rate`, not `learningRate`).
-    private static func trainer(base: String, options: [(TaskOption, String)], numThreads: Int) throws -> GestureTrainer {
+    private static func trainer(base: String, options: [(TaskOption, String)], numThreads: Int) throws -> GestureTrainer
+    {
         let trainingOptions = GestureTrainingOptions()
         do {
             for (option, text) in options { try option.apply(text: text, to: trainingOptions) }
@@ -147,7 +172,8 @@ struct GestureModelTraining: Sendable {
 
     /// Writes `outcome` into `directory` as a hidden file, checks that it loads as a gesture recognizer, links it
     /// to `fileName` (never replacing a file: 409 if the name was taken meanwhile) and returns the tasks that load it.
-    static func place(_ outcome: GestureTrainingOutcome, as fileName: String, in directory: String) throws -> [TaskKind] {
+    static func place(_ outcome: GestureTrainingOutcome, as fileName: String, in directory: String) throws -> [TaskKind]
+    {
         let hidden = ".training-\(UUID().uuidString).task"
         let (hiddenPath, path) = (directory + "/" + hidden, directory + "/" + fileName)
         try outcome.write(to: hiddenPath)
@@ -159,14 +185,20 @@ struct GestureModelTraining: Sendable {
             case .failure(let error) where task == gestureTask:
                 // Named as the client named it, not by the hidden file's path.
                 let reason = APIError.from(error).message.replacingOccurrences(of: hiddenPath, with: fileName)
-                throw APIError(.internalServerError, "the trained model \(fileName) does not load as a gesture recognizer: \(reason)")
+                throw APIError(
+                    .internalServerError,
+                    "the trained model \(fileName) does not load as a gesture recognizer: \(reason)")
             case .failure: break
             }
         }
         guard link(hiddenPath, path) == 0 else {
             let code = errno
-            if code == EEXIST { throw APIError(.conflict, "the models folder has a \(fileName) already; choose another name") }
-            throw APIError(.internalServerError, "cannot write \(fileName) in the models folder: \(String(cString: strerror(code)))")
+            if code == EEXIST {
+                throw APIError(.conflict, "the models folder has a \(fileName) already; choose another name")
+            }
+            throw APIError(
+                .internalServerError,
+                "cannot write \(fileName) in the models folder: \(String(cString: strerror(code)))")
         }
         return tasks
     }

@@ -17,9 +17,11 @@ enum GestureUpload {
     /// The photos of `zip`, each labelled by its folder; at most `maxPhotos` photos unpacking to at most
     /// `maxUnpackedBytes` in all (413 beyond, naming `photosFlag` or `unpackedFlag`). A zip that does not read,
     /// a bad entry name or a missing `none` label is a 400; an entry that is not a JPEG or PNG a 415.
-    static func samples(_ zip: Data, maxPhotos: Int, maxUnpackedBytes: Int,
-                        photosFlag: String = "--max-training-photos",
-                        unpackedFlag: String = "--max-training-unpacked") throws -> GestureSamples {
+    static func samples(
+        _ zip: Data, maxPhotos: Int, maxUnpackedBytes: Int,
+        photosFlag: String = "--max-training-photos",
+        unpackedFlag: String = "--max-training-unpacked"
+    ) throws -> GestureSamples {
         do {
             let directory = try ZipDirectory(zip, name: archiveName)
             var photos: [(index: Int, label: String, name: String)] = []
@@ -34,24 +36,28 @@ enum GestureUpload {
                 }
                 photos.append((index, parts.label, entry.name))
                 guard photos.count <= maxPhotos else {
-                    throw APIError(.contentTooLarge, "\(archiveName) holds more than \(maxPhotos) photos (\(photosFlag))")
+                    throw APIError(
+                        .contentTooLarge, "\(archiveName) holds more than \(maxPhotos) photos (\(photosFlag))")
                 }
                 unpacked += entry.uncompressedSize
                 guard unpacked <= maxUnpackedBytes else {
-                    throw APIError(.contentTooLarge,
-                                   "\(archiveName)'s photos unpack to more than \(maxUnpackedBytes) bytes (\(unpackedFlag))")
+                    throw APIError(
+                        .contentTooLarge,
+                        "\(archiveName)'s photos unpack to more than \(maxUnpackedBytes) bytes (\(unpackedFlag))")
                 }
             }
             let archive = try ZipArchive(zip, name: archiveName, budget: InflateBudget(limit: maxUnpackedBytes))
             let samples = try photos.map { photo -> GestureSamples.Photo in
                 let bytes = try archive.extract(photo.index)
                 guard MediaSniffer.isImage(bytes) else {
-                    throw APIError(.unsupportedMediaType, "\(archiveName) entry \"\(photo.name)\" is not a JPEG or PNG image")
+                    throw APIError(
+                        .unsupportedMediaType, "\(archiveName) entry \"\(photo.name)\" is not a JPEG or PNG image")
                 }
                 return GestureSamples.Photo(label: photo.label, name: photo.name, data: bytes)
             }
             guard !samples.isEmpty else {
-                throw APIError(.badRequest, "\(archiveName) holds no photos: send a zip of label folders (none/…, thumb/…)")
+                throw APIError(
+                    .badRequest, "\(archiveName) holds no photos: send a zip of label folders (none/…, thumb/…)")
             }
             return try GestureSamples(photos: samples, ignored: ignored, source: archiveName)
         } catch VisionTasksError.invalidBundle(let message), VisionTasksError.invalidArgument(let message) {
@@ -67,7 +73,9 @@ enum GestureUpload {
             APIError(.badRequest, "\(archiveName) entry \"\(name)\" \(reason): entries must be label/photo")
         }
         if name.contains("\\") { throw refuse("has a backslash") }
-        if name.hasPrefix("/") || name.dropFirst().hasPrefix(":") { throw refuse("is an absolute path (or names a drive)") }
+        if name.hasPrefix("/") || name.dropFirst().hasPrefix(":") {
+            throw refuse("is an absolute path (or names a drive)")
+        }
         if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
             throw refuse("has a control character")
         }

@@ -17,17 +17,22 @@ final class KeptMemoryTrim: Sendable {
 
     /// `release` unmaps the blocks unused for the seconds given and returns how many stay kept; by
     /// default it also gives back the free pages of malloc's heaps.
-    init(delay: Double, release: @escaping @Sendable (Double) -> Int = { seconds in
-        defer { ProcessMemory.trimHeap() }
-        return ProcessMemory.releaseKeptPixels(unusedFor: seconds)
-    }) {
+    init(
+        delay: Double,
+        release: @escaping @Sendable (Double) -> Int = { seconds in
+            defer { ProcessMemory.trimHeap() }
+            return ProcessMemory.releaseKeptPixels(unusedFor: seconds)
+        }
+    ) {
         self.delay = delay
         self.release = release
     }
 
     /// Called when a request has finished: starts the check unless one is pending.
     func requestEnded() {
-        guard pending.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else { return }
+        guard pending.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else {
+            return
+        }
         Task.detached { [self] in
             while true {
                 try? await Task.sleep(for: .seconds(delay))
@@ -35,7 +40,9 @@ final class KeptMemoryTrim: Sendable {
                 // (then checked again here) or kept by a request whose end starts a check of its own.
                 pending.store(false, ordering: .releasing)
                 if release(delay) == 0 { return }
-                guard pending.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else { return }
+                guard
+                    pending.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+                else { return }
             }
         }
     }

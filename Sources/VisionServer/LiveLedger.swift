@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
-import VisionTasks
 import Synchronization
+import VisionTasks
 
 /// A live socket's bookkeeping, shared by the reading task, the task's delivery queue, the reply
 /// writer and the idle watchdog: frames sent and not yet answered, frames dropped, when the last
@@ -12,9 +12,9 @@ final class LiveLedger: Sendable {
         var dropped = 0
         var lastDelivery: UInt64 = 0
         var decoding = false
-        var queued: [Data] = []      // replies waiting for the writer, oldest first
-        var writing = false          // the writer has taken a reply and not yet written it
-        var idle = Duration.zero     // quiet time counted so far by the watchdog
+        var queued: [Data] = [] // replies waiting for the writer, oldest first
+        var writing = false // the writer has taken a reply and not yet written it
+        var idle = Duration.zero // quiet time counted so far by the watchdog
     }
 
     private let state = Mutex(State())
@@ -37,7 +37,10 @@ final class LiveLedger: Sendable {
 
     /// A frame is being decoded and handed to the task (which may wait for a busy worker pool).
     func working(_ busy: Bool) {
-        state.withLock { $0.decoding = busy; $0.idle = .zero }
+        state.withLock {
+            $0.decoding = busy
+            $0.idle = .zero
+        }
     }
 
     /// The oldest queued reply, taken by the writer (which calls `written()` once it is sent), or
@@ -52,7 +55,10 @@ final class LiveLedger: Sendable {
 
     /// The reply taken last was written to the socket.
     func written() {
-        state.withLock { $0.writing = false; $0.idle = .zero }
+        state.withLock {
+            $0.writing = false
+            $0.idle = .zero
+        }
     }
 
     /// Adds `step` of quiet to the socket's idle time and returns it; any work of the socket's
@@ -138,7 +144,7 @@ final class LiveLedger: Sendable {
 /// At most `framesPerSecond` frames admitted in any one-second window (sliding), by arrival time.
 struct FrameRateLimit {
     let framesPerSecond: Int
-    private var admitted: [UInt64] = []  // arrival times (ns) of the frames admitted in the last second
+    private var admitted: [UInt64] = [] // arrival times (ns) of the frames admitted in the last second
 
     init(framesPerSecond: Int) {
         self.framesPerSecond = framesPerSecond

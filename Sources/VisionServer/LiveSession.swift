@@ -30,8 +30,9 @@ final class LiveSession: Sendable {
         self.ledger = ledger
         self.configuration = configuration
         self.logger = logger
-        task = try ServedTask.make(settings, modelPath: modelPath, mode: .liveStream,
-                                   live: { result, timestamp in ledger.delivered(result, timestamp: timestamp) })
+        task = try ServedTask.make(
+            settings, modelPath: modelPath, mode: .liveStream,
+            live: { result, timestamp in ledger.delivered(result, timestamp: timestamp) })
     }
 
     /// Reads frames until the client closes (or idles out), then waits for the last results and
@@ -82,9 +83,12 @@ final class LiveSession: Sendable {
         for try await message in inbound.messages(maxSize: configuration.maxFrameBytes) {
             ledger.touch()
             guard case .binary(let buffer) = message, buffer.readableBytes > 8,
-                  let timestamp = buffer.getInteger(at: buffer.readerIndex, endianness: .little, as: Int64.self) else {
-                ledger.reply(error: "send binary messages: an 8-byte little-endian timestamp in milliseconds, then a JPEG or PNG image",
-                             timestamp: nil)
+                let timestamp = buffer.getInteger(at: buffer.readerIndex, endianness: .little, as: Int64.self)
+            else {
+                ledger.reply(
+                    error:
+                        "send binary messages: an 8-byte little-endian timestamp in milliseconds, then a JPEG or PNG image",
+                    timestamp: nil)
                 continue
             }
             guard rateLimit.admit(at: DispatchTime.now().uptimeNanoseconds) else {
@@ -101,7 +105,9 @@ final class LiveSession: Sendable {
     private func process(_ bytes: Data, timestamp: Int) async throws {
         let task = self.task
         let decoded = await WorkerPool.offloaded { () throws -> MPImage in
-            guard MediaSniffer.isImage(bytes) else { throw APIError(.unsupportedMediaType, "the frame is not a JPEG or PNG image") }
+            guard MediaSniffer.isImage(bytes) else {
+                throw APIError(.unsupportedMediaType, "the frame is not a JPEG or PNG image")
+            }
             return try MPImage(encodedData: bytes, name: "frame \(timestamp)")
         }
         switch decoded {

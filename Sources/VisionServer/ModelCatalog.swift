@@ -23,7 +23,8 @@ public struct ModelCatalog: Sendable {
         }
         var models: [TaskKind: [String]] = [:]
         for task in TaskKind.allCases {
-            models[task] = Self.ordered(names.filter { (try? Self.load($0, in: directory, as: task).get()) != nil }, for: task)
+            models[task] = Self.ordered(
+                names.filter { (try? Self.load($0, in: directory, as: task).get()) != nil }, for: task)
         }
         guard models.values.contains(where: { !$0.isEmpty }) else {
             throw ServerError.noModels("no .task or .tflite file in \(directory) loads as any task (run `make models`)")
@@ -41,7 +42,10 @@ public struct ModelCatalog: Sendable {
     /// Whether model file `name` in `directory` loads as `task` (image mode, the task's defaults): the
     /// scan's test, and a trained model's before it is offered; the failure is the task's error.
     static func load(_ name: String, in directory: String, as task: TaskKind) -> Result<Void, any Error> {
-        Result { _ = try ServedTask.make(TaskSettings(task: task, model: name), modelPath: directory + "/" + name, mode: .image, live: nil) }
+        Result {
+            _ = try ServedTask.make(
+                TaskSettings(task: task, model: name), modelPath: directory + "/" + name, mode: .image, live: nil)
+        }
     }
 
     /// This catalog with model file `name` offered to `tasks` as well (its place in each list as a scan would give it).
@@ -65,7 +69,9 @@ public struct ModelCatalog: Sendable {
         let offered = models[task] ?? []
         if let name {
             guard offered.contains(name) else {
-                throw APIError(.notFound, "no model named \"\(name)\" for \(task.rawValue) (offered: \(offered.joined(separator: ", ")))")
+                throw APIError(
+                    .notFound,
+                    "no model named \"\(name)\" for \(task.rawValue) (offered: \(offered.joined(separator: ", ")))")
             }
             return name
         }

@@ -17,7 +17,8 @@ struct ServedTask: Sendable {
 
     /// Wraps one task instance, through `CoreBackedTask`'s running-mode methods (the gesture
     /// recognizer's `recognize` and the others' `detect`), and keeps its live-stream delegate.
-    private init<Task: CoreBackedTask>(_ task: Task, delegate: LiveStreamHandler<Task.TaskResult>?) where Task.TaskResult: Encodable {
+    private init<Task: CoreBackedTask>(_ task: Task, delegate: LiveStreamHandler<Task.TaskResult>?)
+    where Task.TaskResult: Encodable {
         detectImage = { try ResultJSON.encode(try task.processImage($0)) }
         detectVideoFrame = { try ResultJSON.encode(try task.processVideoFrame($0, timestampInMilliseconds: $1)) }
         detectAsync = { try task.processAsync($0, timestampInMilliseconds: $1) }
@@ -28,13 +29,17 @@ struct ServedTask: Sendable {
     /// A task for `settings` in `mode`, loading `modelPath`; live-stream mode hands each frame's
     /// result JSON, or its error, to `live` with the frame's timestamp, on the task's serial
     /// delivery queue in timestamp order.
-    static func make(_ settings: TaskSettings, modelPath: String, mode: RunningMode, live: LiveReplies?) throws -> ServedTask {
+    static func make(_ settings: TaskSettings, modelPath: String, mode: RunningMode, live: LiveReplies?) throws
+        -> ServedTask
+    {
         try settings.task.make(settings, modelPath, mode, live)
     }
 
     /// A `Task` with the options of `settings` (the rest at the library's defaults).
-    static func make<Task: DescribedTask>(_ task: Task.Type, _ settings: TaskSettings, modelPath: String, mode: RunningMode,
-                                          live: LiveReplies?) throws -> ServedTask {
+    static func make<Task: DescribedTask>(
+        _ task: Task.Type, _ settings: TaskSettings, modelPath: String, mode: RunningMode,
+        live: LiveReplies?
+    ) throws -> ServedTask {
         let base = BaseOptions(modelAssetPath: modelPath, numThreads: settings.threads)
         do {
             let options = try Task.options(baseOptions: base, runningMode: mode, values: settings.values)
@@ -43,14 +48,17 @@ struct ServedTask: Sendable {
             return ServedTask(try Task(options: options), delegate: delegate)
         } catch VisionTasksError.invalidOption(let name, let reason) {
             // Named as the request named it: `num-faces`, not `numFaces`.
-            throw VisionTasksError.invalidOption(name: Task.taskDescription.option(forProperty: name)?.name ?? name, reason: reason)
+            throw VisionTasksError.invalidOption(
+                name: Task.taskDescription.option(forProperty: name)?.name ?? name, reason: reason)
         }
     }
 
     /// The delegate handing a live-stream task's results to `live` as result JSON (nil without `live`).
     private static func handler<Result: Encodable>(_ live: LiveReplies?) -> LiveStreamHandler<Result>? {
         live.map { live in
-            LiveStreamHandler { delivery in live(Swift.Result { try ResultJSON.encode(try delivery.get()) }, delivery.timestampInMilliseconds) }
+            LiveStreamHandler { delivery in
+                live(Swift.Result { try ResultJSON.encode(try delivery.get()) }, delivery.timestampInMilliseconds)
+            }
         }
     }
 }

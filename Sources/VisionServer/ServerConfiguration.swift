@@ -62,11 +62,15 @@ public struct ServerConfiguration: Sendable {
         try require(maxLiveSockets >= 1, "the live socket limit must be at least 1")
         try require(maxQueuedReplies >= 1, "the reply queue must hold at least 1 reply")
         try require(idleTimeout > .zero, "the idle timeout must be positive")
-        try require(maxTrainingBodyBytes >= 1024, "--max-training-body must be at least 1 KB, got \(maxTrainingBodyBytes) bytes")
-        try require(maxTrainingUnpackedBytes >= 1024,
-                    "--max-training-unpacked must be at least 1 KB, got \(maxTrainingUnpackedBytes) bytes")
-        try require((2...Self.mostTrainingPhotos).contains(maxTrainingPhotos),
-                    "--max-training-photos must be 2...\(Self.mostTrainingPhotos), got \(maxTrainingPhotos)")
+        try require(
+            maxTrainingBodyBytes >= 1024, "--max-training-body must be at least 1 KB, got \(maxTrainingBodyBytes) bytes"
+        )
+        try require(
+            maxTrainingUnpackedBytes >= 1024,
+            "--max-training-unpacked must be at least 1 KB, got \(maxTrainingUnpackedBytes) bytes")
+        try require(
+            (2...Self.mostTrainingPhotos).contains(maxTrainingPhotos),
+            "--max-training-photos must be 2...\(Self.mostTrainingPhotos), got \(maxTrainingPhotos)")
         try require(trainingThreads >= 1, "--training-threads must be at least 1, got \(trainingThreads)")
     }
 }

@@ -16,7 +16,8 @@ struct StaticPage: Sendable {
     /// Loads every file of the resources' `Page` folder; throws if the folder is missing.
     init() throws {
         guard let folder = Bundle.module.url(forResource: "Page", withExtension: nil) else {
-            throw ServerError.invalidConfiguration("the page's resources (Page folder) are missing from the VisionServer bundle")
+            throw ServerError.invalidConfiguration(
+                "the page's resources (Page folder) are missing from the VisionServer bundle")
         }
         var files: [String: File] = [:]
         for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) {

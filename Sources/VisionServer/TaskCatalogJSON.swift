@@ -13,7 +13,10 @@ package enum TaskCatalogJSON {
         let threads = BaseOptions.Declared.threads.option
         let tasks = TaskKind.allCases.map { kind in
             let description = kind.description
-            let options = (description.options.map(Self.fields) + [Self.fields(threads).merging(["default": .int(threadsDefault)]) { $1 }])
+            let options =
+                (description.options.map(Self.fields) + [
+                    Self.fields(threads).merging(["default": .int(threadsDefault)]) { $1 }
+                ])
                 .map(JSONEnvelope.encode)
             return JSONEnvelope.encode([
                 "name": .string(description.name), "title": .string(description.title),

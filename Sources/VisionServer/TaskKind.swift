@@ -23,7 +23,9 @@ public struct TaskKind: Sendable, Hashable {
 
     private init<Task: DescribedTask>(_ task: Task.Type) {
         description = Task.taskDescription
-        make = { settings, path, mode, live in try ServedTask.make(Task.self, settings, modelPath: path, mode: mode, live: live) }
+        make = { settings, path, mode, live in
+            try ServedTask.make(Task.self, settings, modelPath: path, mode: mode, live: live)
+        }
     }
 
     public static func == (a: TaskKind, b: TaskKind) -> Bool { a.rawValue == b.rawValue }

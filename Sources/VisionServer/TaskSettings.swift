@@ -35,8 +35,9 @@ struct TaskSettings: Hashable, Sendable {
                 }
                 threads = count
             default:
-                let option = try Self.option(name, value, in: description.options, besides: ["model", threadsOption.name],
-                                             of: task.rawValue)
+                let option = try Self.option(
+                    name, value, in: description.options, besides: ["model", threadsOption.name],
+                    of: task.rawValue)
                 values[name] = try Self.text(of: option, value, catalog: catalog)
             }
         }
@@ -48,8 +49,10 @@ struct TaskSettings: Hashable, Sendable {
     /// The option of `options` a query parameter `name` sets, its `value` checked to parse: a 400 naming the
     /// known parameters (`besides` and the options') for an unknown name, or the expected form for a
     /// malformed value. `subject` (a task, a training) names what the options are of.
-    static func option(_ name: String, _ value: String, in options: [TaskOption], besides: [String],
-                       of subject: String) throws -> TaskOption {
+    static func option(
+        _ name: String, _ value: String, in options: [TaskOption], besides: [String],
+        of subject: String
+    ) throws -> TaskOption {
         guard let option = options.first(where: { $0.name == name }) else {
             let known = (besides + options.map(\.name)).joined(separator: ", ")
             throw APIError(.badRequest, "unknown option \"\(name)\" for \(subject) (known: \(known))")

@@ -23,7 +23,8 @@ final class VideoStream: @unchecked Sendable {
     /// unreadable video is a 400 (`VisionTasksError.invalidVideo`).
     static func open(_ data: Data, settings: TaskSettings, modelPath: String) async throws -> VideoStream {
         try await WorkerPool.offloaded {
-            let file = FileManager.default.temporaryDirectory.appendingPathComponent("vision-tasks-\(UUID().uuidString).video")
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "vision-tasks-\(UUID().uuidString).video")
             do {
                 try data.write(to: file)
                 let reader = try VideoReader(contentsOfFile: file.path)
@@ -55,11 +56,14 @@ final class VideoStream: @unchecked Sendable {
             finished = true
             return JSONEnvelope.line(["error": .string(APIError.from(error).message)])
         }
-        var fields: [String: JSONEnvelope.Value] = ["frame": .int(frame.index), "timestampInMilliseconds": .int(frame.timestampInMilliseconds)]
+        var fields: [String: JSONEnvelope.Value] = [
+            "frame": .int(frame.index), "timestampInMilliseconds": .int(frame.timestampInMilliseconds),
+        ]
         let started = DispatchTime.now()
         do {
             let result = try task.detectVideoFrame(frame.image(), frame.timestampInMilliseconds)
-            fields["inferenceMs"] = .double(Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e6)
+            fields["inferenceMs"] = .double(
+                Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e6)
             fields["result"] = .json(result)
         } catch {
             fields["error"] = .string(APIError.from(error).message)

@@ -50,9 +50,11 @@ public struct VisionServer: Sendable {
             router: makeRouter(),
             server: .http1WebSocketUpgrade(
                 webSocketRouter: makeWebSocketRouter(),
-                configuration: .init(http1: .init(idleTimeout: .seconds(Int64(configuration.idleTimeout.components.seconds))),
-                                     ws: .init(maxFrameSize: configuration.maxFrameBytes))),
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "vision-tasks"),
+                configuration: .init(
+                    http1: .init(idleTimeout: .seconds(Int64(configuration.idleTimeout.components.seconds))),
+                    ws: .init(maxFrameSize: configuration.maxFrameBytes))),
+            configuration: .init(
+                address: .hostname(configuration.host, port: configuration.port), serverName: "vision-tasks"),
             logger: logger)
     }
 
@@ -64,7 +66,9 @@ public struct VisionServer: Sendable {
         router.get("/api/v1/models") { _, _ in json(catalogStore.json) }
         router.get("/api/v1/gesture-models") { _, _ in json(training.description()) }
         router.post("/api/v1/gesture-models") { request, context in
-            try await training.train(request, logger: context.logger) { limit, flag in try await body(request, limit: limit, flag: flag) }
+            try await training.train(request, logger: context.logger) { limit, flag in
+                try await body(request, limit: limit, flag: flag)
+            }
         }
         router.get("/api/v1/tasks") { _, _ in json(tasksJSON) }
         router.get("/api/v1/connections") { _, _ in json(connections) }
@@ -74,7 +78,9 @@ public struct VisionServer: Sendable {
             // Reached when the request did not upgrade: say why.
             _ = try settings(request, context)
             if liveSockets.isFull {
-                throw APIError(.serviceUnavailable, "\(configuration.maxLiveSockets) live sockets are open already; try again later")
+                throw APIError(
+                    .serviceUnavailable,
+                    "\(configuration.maxLiveSockets) live sockets are open already; try again later")
             }
             throw APIError(.badRequest, "connect with a WebSocket (Upgrade: websocket) to stream frames")
         }
@@ -106,8 +112,11 @@ public struct VisionServer: Sendable {
                 try await session.run(inbound: inbound, outbound: outbound)
             case .failure(let error):
                 // An option the task rejects (num-faces=0): say so, then close.
-                try await outbound.write(.text(String(decoding: JSONEnvelope.encode(["error": .string(APIError.from(error).message)]),
-                                                      as: UTF8.self)))
+                try await outbound.write(
+                    .text(
+                        String(
+                            decoding: JSONEnvelope.encode(["error": .string(APIError.from(error).message)]),
+                            as: UTF8.self)))
                 try await outbound.close(.unacceptableData, reason: "the task could not be made")
             }
         }
@@ -122,8 +131,9 @@ public struct VisionServer: Sendable {
             throw APIError(.notFound, "unknown task \"\(name)\" (tasks: \(known))")
         }
         let parameters = request.uri.queryParameters.map { (String($0.key), String($0.value)) }
-        return try TaskSettings(task: task, parameters: parameters, catalog: catalog,
-                                defaultThreads: configuration.threadsPerTask)
+        return try TaskSettings(
+            task: task, parameters: parameters, catalog: catalog,
+            defaultThreads: configuration.threadsPerTask)
     }
 
     /// The request body, at most `limit` bytes (413 beyond, naming the limit's `flag`); by default `maxBodyBytes`.
@@ -147,7 +157,9 @@ public struct VisionServer: Sendable {
         let path = catalog.path(of: settings.model)
         let result = try await imagePools[settings.task].run { worker in
             // The task first: an option it rejects is reported before the image is looked at.
-            let task = try worker.task(for: settings) { try ServedTask.make(settings, modelPath: path, mode: .image, live: nil) }
+            let task = try worker.task(for: settings) {
+                try ServedTask.make(settings, modelPath: path, mode: .image, live: nil)
+            }
             return try task.detectImage(try MPImage(encodedData: data, name: "request body"))
         }
         return json(ByteBuffer(bytes: result))
@@ -158,7 +170,8 @@ public struct VisionServer: Sendable {
         let settings = try settings(request, context)
         let data = try await body(request)
         guard MediaSniffer.isVideo(data) else {
-            throw APIError(.unsupportedMediaType, "the body is not a video (MP4, MOV, WebM, Matroska, AVI, MPEG-TS or Y4M)")
+            throw APIError(
+                .unsupportedMediaType, "the body is not a video (MP4, MOV, WebM, Matroska, AVI, MPEG-TS or Y4M)")
         }
         let worker = try await videoPool.acquire()
         let stream: VideoStream
@@ -187,8 +200,9 @@ public struct VisionServer: Sendable {
 
     private func pageFile(_ name: String) throws -> Response {
         guard let file = page.files[name] else { throw APIError(.notFound, "no such page file") }
-        return Response(status: .ok, headers: [.contentType: file.contentType, .cacheControl: "no-cache"],
-                        body: .init(byteBuffer: ByteBuffer(bytes: file.data)))
+        return Response(
+            status: .ok, headers: [.contentType: file.contentType, .cacheControl: "no-cache"],
+            body: .init(byteBuffer: ByteBuffer(bytes: file.data)))
     }
 }
 
@@ -202,9 +216,10 @@ struct ImagePools: Sendable {
     private let pools: [TaskKind: WorkerPool]
 
     init(workers: Int, queueDepth: Int) {
-        pools = Dictionary(uniqueKeysWithValues: TaskKind.allCases.map {
-            ($0, WorkerPool(name: $0.rawValue, workers: workers, queueDepth: queueDepth))
-        })
+        pools = Dictionary(
+            uniqueKeysWithValues: TaskKind.allCases.map {
+                ($0, WorkerPool(name: $0.rawValue, workers: workers, queueDepth: queueDepth))
+            })
     }
 
     /// The pool of `task`.

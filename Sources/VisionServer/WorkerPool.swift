@@ -17,7 +17,7 @@ actor WorkerPool {
             if let cached, cached.settings == settings { return cached.task }
             cached = nil
             let task = try make()
-            ProcessMemory.trimHeap()  // loading's buffers (the model file, unpacked weights)
+            ProcessMemory.trimHeap() // loading's buffers (the model file, unpacked weights)
             cached = (settings, task)
             return task
         }
@@ -52,7 +52,9 @@ actor WorkerPool {
     func acquire() async throws -> Worker {
         if let worker = idle.popLast() { return worker }
         guard waiting.count < queueDepth else {
-            throw APIError(.serviceUnavailable, "all \(name) workers are busy and \(queueDepth) requests already wait; try again later")
+            throw APIError(
+                .serviceUnavailable,
+                "all \(name) workers are busy and \(queueDepth) requests already wait; try again later")
         }
         return await withCheckedContinuation { waiting.append($0) }
     }

@@ -1,11 +1,11 @@
 // What `import VisionTasks` brings in besides the tasks themselves.
-@_exported import enum VisionErrors.VisionTasksError
-@_exported import enum VisionErrors.TasksErrorCode
-@_exported import struct VisionCore.MPImage
+@_exported import enum VisionCore.I420Packing
 @_exported import struct VisionCore.ImageDecodingOptions
 @_exported import enum VisionCore.ImageOrientation
+@_exported import struct VisionCore.MPImage
 @_exported import enum VisionCore.PixelFormat
-@_exported import enum VisionCore.YUVFormat
-@_exported import struct VisionCore.YUVColorSpace
-@_exported import enum VisionCore.I420Packing
 @_exported import enum VisionCore.PoseJoint
+@_exported import struct VisionCore.YUVColorSpace
+@_exported import enum VisionCore.YUVFormat
+@_exported import enum VisionErrors.TasksErrorCode
+@_exported import enum VisionErrors.VisionTasksError

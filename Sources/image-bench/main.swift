@@ -31,19 +31,26 @@ do {
     let cases: [(String, Int, Bool, BorderMode, NormalizedRect?)] = [
         ("letterbox 128x128 (face detector)", 128, true, .zero, nil),
         ("letterbox 192x192 (palm detector)", 192, true, .zero, nil),
-        ("rotated crop 256x256 (face landmarks)", 256, false, .replicate,
-         NormalizedRect(xCenter: 0.5, yCenter: 0.4, width: 0.3, height: 0.45, rotation: 0.3)),
-        ("rotated crop 224x224 (hand landmarks)", 224, false, .replicate,
-         NormalizedRect(xCenter: 0.3, yCenter: 0.6, width: 0.25, height: 0.37, rotation: -1.2)),
-        ("rotated crop 224x224 past the edges (tracked hand)", 224, false, .replicate,
-         NormalizedRect(xCenter: 0.39, yCenter: 0.49, width: 1.14, height: 0.97, rotation: 0.94)),
+        (
+            "rotated crop 256x256 (face landmarks)", 256, false, .replicate,
+            NormalizedRect(xCenter: 0.5, yCenter: 0.4, width: 0.3, height: 0.45, rotation: 0.3)
+        ),
+        (
+            "rotated crop 224x224 (hand landmarks)", 224, false, .replicate,
+            NormalizedRect(xCenter: 0.3, yCenter: 0.6, width: 0.25, height: 0.37, rotation: -1.2)
+        ),
+        (
+            "rotated crop 224x224 past the edges (tracked hand)", 224, false, .replicate,
+            NormalizedRect(xCenter: 0.39, yCenter: 0.49, width: 1.14, height: 0.97, rotation: 0.94)
+        ),
     ]
     // Writing one byte per line of 64 MiB (more than the last-level cache) evicts the photo.
     var junk = [UInt8](repeating: 1, count: 64 << 20)
     let evict = { for i in stride(from: 0, to: junk.count, by: 64) { junk[i] &+= 1 } }
     for (name, size, keep, border, roi) in cases {
-        let options = try ImageToTensorOptions(outputWidth: size, outputHeight: size, keepAspectRatio: keep,
-                                               outputRange: -1...1, borderMode: border)
+        let options = try ImageToTensorOptions(
+            outputWidth: size, outputHeight: size, keepAspectRatio: keep,
+            outputRange: -1...1, borderMode: border)
         var tensor = [Float](repeating: 0, count: options.elementCount)
         let (warm, cold) = try tensor.withUnsafeMutableBufferPointer { buffer in
             let convert = { _ = try ImageToTensor.convert(image, roi: roi, options: options, into: buffer) }

@@ -24,15 +24,19 @@ struct Case {
 }
 
 func conv(_ name: String, _ hw: Int, _ c: Int, _ o: Int, k: Int = 1, stride: Int = 1) -> Case {
-    Case(name: name, kind: .conv, geometry: Conv2DGeometry(
-        inputHeight: hw, inputWidth: hw, inputChannels: c, outputChannels: o, kernelHeight: k, kernelWidth: k,
-        strideHeight: stride, strideWidth: stride, padding: k == stride ? .valid : .same))
+    Case(
+        name: name, kind: .conv,
+        geometry: Conv2DGeometry(
+            inputHeight: hw, inputWidth: hw, inputChannels: c, outputChannels: o, kernelHeight: k, kernelWidth: k,
+            strideHeight: stride, strideWidth: stride, padding: k == stride ? .valid : .same))
 }
 
 func depthwise(_ name: String, _ hw: Int, _ c: Int, k: Int, stride: Int = 1) -> Case {
-    Case(name: name, kind: .depthwise, geometry: Conv2DGeometry(
-        inputHeight: hw, inputWidth: hw, inputChannels: c, outputChannels: c, kernelHeight: k, kernelWidth: k,
-        strideHeight: stride, strideWidth: stride, padding: .same))
+    Case(
+        name: name, kind: .depthwise,
+        geometry: Conv2DGeometry(
+            inputHeight: hw, inputWidth: hw, inputChannels: c, outputChannels: c, kernelHeight: k, kernelWidth: k,
+            strideHeight: stride, strideWidth: stride, padding: .same))
 }
 
 let cases: [Case] = [
@@ -62,9 +66,11 @@ let cases: [Case] = [
     conv("hand-lm 1x1 7x7 192->1152", 7, 192, 1152),
     conv("conv 3x3 64x64 32->32", 64, 32, 32, k: 3),
     conv("GEMM 4096x64 * 64x64", 64, 64, 64),
-    Case(name: "maxpool 2x2/2 64x64x32", kind: .maxPool, geometry: Conv2DGeometry(
-        inputHeight: 64, inputWidth: 64, inputChannels: 32, outputChannels: 32, kernelHeight: 2, kernelWidth: 2,
-        strideHeight: 2, strideWidth: 2, padding: .valid)),
+    Case(
+        name: "maxpool 2x2/2 64x64x32", kind: .maxPool,
+        geometry: Conv2DGeometry(
+            inputHeight: 64, inputWidth: 64, inputChannels: 32, outputChannels: 32, kernelHeight: 2, kernelWidth: 2,
+            strideHeight: 2, strideWidth: 2, padding: .valid)),
 ]
 
 var isa = KernelISA.best
@@ -89,7 +95,10 @@ func measure(_ body: () -> Void) -> Double {
     for _ in 0..<3 { body() }
     var start = DispatchTime.now().uptimeNanoseconds
     var reps = 0
-    while DispatchTime.now().uptimeNanoseconds - start < 20_000_000 { body(); reps += 1 }
+    while DispatchTime.now().uptimeNanoseconds - start < 20_000_000 {
+        body()
+        reps += 1
+    }
     let batch = max(1, reps / 4)
     var samples: [Double] = []
     for _ in 0..<15 {
@@ -126,27 +135,33 @@ for c in cases where filter.isEmpty || c.name.contains(filter) {
                 output.withUnsafeMutableBufferPointer { o in
                     scratch.withUnsafeMutableBufferPointer { s in
                         measure {
-                            conv2D(input: i.baseAddress!, output: o.baseAddress!, weights: w, activation: .relu,
-                                   scratch: s.baseAddress, threads: threads, isa: isa)
+                            conv2D(
+                                input: i.baseAddress!, output: o.baseAddress!, weights: w, activation: .relu,
+                                scratch: s.baseAddress, threads: threads, isa: isa)
                         }
                     }
                 }
             }
         case .depthwise:
-            let w = try PackedDepthwiseWeights(geometry: g, filter: random(g.kernelHeight * g.kernelWidth * g.outputChannels),
-                                               bias: random(g.outputChannels))
+            let w = try PackedDepthwiseWeights(
+                geometry: g, filter: random(g.kernelHeight * g.kernelWidth * g.outputChannels),
+                bias: random(g.outputChannels))
             seconds = input.withUnsafeBufferPointer { i in
                 output.withUnsafeMutableBufferPointer { o in
                     measure {
-                        depthwiseConv2D(input: i.baseAddress!, output: o.baseAddress!, weights: w, activation: .relu6,
-                                        threads: threads, isa: isa)
+                        depthwiseConv2D(
+                            input: i.baseAddress!, output: o.baseAddress!, weights: w, activation: .relu6,
+                            threads: threads, isa: isa)
                     }
                 }
             }
         case .maxPool:
             seconds = input.withUnsafeBufferPointer { i in
                 output.withUnsafeMutableBufferPointer { o in
-                    measure { maxPool2D(input: i.baseAddress!, output: o.baseAddress!, geometry: g, threads: threads, isa: isa) }
+                    measure {
+                        maxPool2D(
+                            input: i.baseAddress!, output: o.baseAddress!, geometry: g, threads: threads, isa: isa)
+                    }
                 }
             }
         }

@@ -10,8 +10,10 @@ struct VisionTasksBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "vision-tasks-bench",
         abstract: "Time VisionTasks end to end (decoded image in, result out).",
-        subcommands: [FaceDetectorBench.self, FaceLandmarkerBench.self, HandTaskBench<HandLandmarker>.self,
-                      HandTaskBench<GestureRecognizer>.self, PoseLandmarkerBench.self])
+        subcommands: [
+            FaceDetectorBench.self, FaceLandmarkerBench.self, HandTaskBench<HandLandmarker>.self,
+            HandTaskBench<GestureRecognizer>.self, PoseLandmarkerBench.self,
+        ])
 }
 
 /// Options every task benchmark shares.
@@ -24,7 +26,10 @@ struct BenchOptions: ParsableArguments {
     var warmup = 20
     @Option(help: "Inference threads.")
     var threads = BaseOptions.defaultNumThreads
-    @Flag(help: "Time video frames (the task's video-mode call on the image as a stream, timestamps 33 ms apart, tracking on) instead of images.")
+    @Flag(
+        help:
+            "Time video frames (the task's video-mode call on the image as a stream, timestamps 33 ms apart, tracking on) instead of images."
+    )
     var video = false
     @Argument(help: "The image (decoded once, outside the timing).")
     var image: String
@@ -67,8 +72,9 @@ struct BenchOptions: ParsableArguments {
         let cpuPerCall = (processCPUTime() - cpuStart) * 1e3 / Double(times.count)
         times.sort()
         let median = times[times.count / 2], p90 = times[min(times.count - 1, times.count * 9 / 10)]
-        print(#"{"task":"\#(task)","image":"\#(image)","runs":\#(times.count),"threads":\#(threads),"#
-            + #""medianMs":\#(median),"p90Ms":\#(p90),"cpuMsPerCall":\#(cpuPerCall)}"#)
+        print(
+            #"{"task":"\#(task)","image":"\#(image)","runs":\#(times.count),"threads":\#(threads),"#
+                + #""medianMs":\#(median),"p90Ms":\#(p90),"cpuMsPerCall":\#(cpuPerCall)}"#)
     }
 }
 
@@ -82,13 +88,16 @@ private func processCPUTime() -> Double {
 /// `vision-tasks-bench face-detector`: `FaceDetector.detect(image:)` on one image, or
 /// `detect(videoFrame:timestampInMilliseconds:)` on it as a stream of frames.
 struct FaceDetectorBench: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "face-detector",
-                                                    abstract: "Time FaceDetector per image (image mode) or per video frame (video mode).")
+    static let configuration = CommandConfiguration(
+        commandName: "face-detector",
+        abstract: "Time FaceDetector per image (image mode) or per video frame (video mode).")
     @OptionGroup var options: BenchOptions
 
     func run() throws {
-        let detector = try FaceDetector(options: FaceDetectorOptions(baseOptions: options.baseOptions,
-                                                                     runningMode: options.runningMode))
+        let detector = try FaceDetector(
+            options: FaceDetectorOptions(
+                baseOptions: options.baseOptions,
+                runningMode: options.runningMode))
         try options.report(task: "face-detector", timing: detector)
     }
 }

@@ -17,10 +17,11 @@ struct FaceLandmarkerBench: ParsableCommand {
     var faceDetectorModel: String?
 
     func run() throws {
-        let landmarker = try FaceLandmarker(options: FaceLandmarkerOptions(
-            baseOptions: options.baseOptions, runningMode: options.runningMode, numFaces: numFaces,
-            outputFaceBlendshapes: allOutputs, outputFacialTransformationMatrixes: allOutputs,
-            faceDetectorModelAssetPath: faceDetectorModel))
+        let landmarker = try FaceLandmarker(
+            options: FaceLandmarkerOptions(
+                baseOptions: options.baseOptions, runningMode: options.runningMode, numFaces: numFaces,
+                outputFaceBlendshapes: allOutputs, outputFacialTransformationMatrixes: allOutputs,
+                faceDetectorModelAssetPath: faceDetectorModel))
         try options.report(task: "face-landmarker", timing: landmarker)
     }
 }

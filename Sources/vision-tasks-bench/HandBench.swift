@@ -16,8 +16,9 @@ protocol HandBenchTask: CoreBackedTask {
 /// stream of frames (tracking on).
 struct HandTaskBench<Task: HandBenchTask>: ParsableCommand {
     static var configuration: CommandConfiguration {
-        CommandConfiguration(commandName: Task.benchName,
-                             abstract: "Time \(Task.self) per image (image mode) or per video frame (video mode).")
+        CommandConfiguration(
+            commandName: Task.benchName,
+            abstract: "Time \(Task.self) per image (image mode) or per video frame (video mode).")
     }
     @OptionGroup var options: BenchOptions
     @Option(help: "Hands to find.")
@@ -31,15 +32,19 @@ struct HandTaskBench<Task: HandBenchTask>: ParsableCommand {
 extension HandLandmarker: HandBenchTask {
     static var benchName: String { "hand-landmarker" }
     static func make(_ options: BenchOptions, numHands: Int) throws -> Self {
-        try Self(options: HandLandmarkerOptions(baseOptions: options.baseOptions, runningMode: options.runningMode,
-                                                numHands: numHands))
+        try Self(
+            options: HandLandmarkerOptions(
+                baseOptions: options.baseOptions, runningMode: options.runningMode,
+                numHands: numHands))
     }
 }
 
 extension GestureRecognizer: HandBenchTask {
     static var benchName: String { "gesture-recognizer" }
     static func make(_ options: BenchOptions, numHands: Int) throws -> Self {
-        try Self(options: GestureRecognizerOptions(baseOptions: options.baseOptions, runningMode: options.runningMode,
-                                                   numHands: numHands))
+        try Self(
+            options: GestureRecognizerOptions(
+                baseOptions: options.baseOptions, runningMode: options.runningMode,
+                numHands: numHands))
     }
 }

@@ -15,9 +15,10 @@ struct PoseLandmarkerBench: ParsableCommand {
     var outputSegmentationMasks = false
 
     func run() throws {
-        let landmarker = try PoseLandmarker(options: PoseLandmarkerOptions(
-            baseOptions: options.baseOptions, runningMode: options.runningMode, numPoses: numPoses,
-            outputSegmentationMasks: outputSegmentationMasks))
+        let landmarker = try PoseLandmarker(
+            options: PoseLandmarkerOptions(
+                baseOptions: options.baseOptions, runningMode: options.runningMode, numPoses: numPoses,
+                outputSegmentationMasks: outputSegmentationMasks))
         try options.report(task: "pose-landmarker", timing: landmarker)
     }
 }

@@ -21,8 +21,11 @@ struct LiveSoak {
         let image = try MPImage(contentsOfFile: photo)
         let taskMs = try Self.medianDetectMs(model: model, image: image)
         let intervalMs = max(taskMs, listenerMs) / speedup
-        say(String(format: "live: detector %.2f ms/frame, listener %.0f ms/result: sending every %.2f ms (%.1f fps) for %.0f s",
-                     taskMs, listenerMs, intervalMs, 1000 / intervalMs, seconds))
+        say(
+            String(
+                format:
+                    "live: detector %.2f ms/frame, listener %.0f ms/result: sending every %.2f ms (%.1f fps) for %.0f s",
+                taskMs, listenerMs, intervalMs, 1000 / intervalMs, seconds))
 
         let listener = SlowListener(delayMs: listenerMs)
         let options = FaceDetectorOptions(baseOptions: BaseOptions(modelAssetPath: model), runningMode: .liveStream)
@@ -60,23 +63,35 @@ struct LiveSoak {
         say(memory.figures)
         if let failure = memory.failure { failures.append(failure) }
         let droppedFrames = detector.droppedFrameCount, droppedResults = detector.droppedResultCount
-        say("live: \(sent) frames sent, \(summary.delivered) results delivered (\(summary.errors) errors), "
-              + "\(droppedFrames) frames and \(droppedResults) results dropped; "
-              + "\(backlog) results were still waiting when the input stopped, drained in \(String(format: "%.1f", drainSeconds)) s")
+        say(
+            "live: \(sent) frames sent, \(summary.delivered) results delivered (\(summary.errors) errors), "
+                + "\(droppedFrames) frames and \(droppedResults) results dropped; "
+                + "\(backlog) results were still waiting when the input stopped, drained in \(String(format: "%.1f", drainSeconds)) s"
+        )
         if summary.outOfOrder > 0 { failures.append("live: \(summary.outOfOrder) results out of timestamp order") }
-        if summary.errors > 0 { failures.append("live: \(summary.errors) frames gave an error: \(summary.firstError ?? "")") }
+        if summary.errors > 0 {
+            failures.append("live: \(summary.errors) frames gave an error: \(summary.firstError ?? "")")
+        }
         let sentStamps = Set((0..<sent).map { Self.timestamp($0, intervalMs) })
         let strays = summary.timestamps.filter { !sentStamps.contains($0) }
-        if !strays.isEmpty { failures.append("live: \(strays.count) results for timestamps never sent, e.g. \(strays[0])") }
-        if Set(summary.timestamps).count != summary.timestamps.count { failures.append("live: a frame was delivered twice") }
+        if !strays.isEmpty {
+            failures.append("live: \(strays.count) results for timestamps never sent, e.g. \(strays[0])")
+        }
+        if Set(summary.timestamps).count != summary.timestamps.count {
+            failures.append("live: a frame was delivered twice")
+        }
         if summary.timestamps.last != Self.timestamp(sent - 1, intervalMs) {
-            failures.append("live: the newest frame (\(Self.timestamp(sent - 1, intervalMs)) ms) was not delivered last")
+            failures.append(
+                "live: the newest frame (\(Self.timestamp(sent - 1, intervalMs)) ms) was not delivered last")
         }
         if summary.delivered + droppedFrames + droppedResults != sent {
-            failures.append("live: \(sent) sent ≠ \(summary.delivered) delivered + \(droppedFrames) frames + \(droppedResults) results dropped")
+            failures.append(
+                "live: \(sent) sent ≠ \(summary.delivered) delivered + \(droppedFrames) frames + \(droppedResults) results dropped"
+            )
         }
         if backlog > maxBacklog {
-            failures.append("live: \(backlog) results waited for the slow listener when the input stopped (bound \(maxBacklog))")
+            failures.append(
+                "live: \(backlog) results waited for the slow listener when the input stopped (bound \(maxBacklog))")
         }
         return failures
     }
@@ -120,8 +135,10 @@ final class SlowListener: FaceDetectorLiveStreamDelegate, @unchecked Sendable {
 
     init(delayMs: Double) { self.delayMs = delayMs }
 
-    func faceDetector(_ faceDetector: FaceDetector, didFinishDetection result: FaceDetectorResult?,
-                      timestampInMilliseconds: Int, error: (any Error)?) {
+    func faceDetector(
+        _ faceDetector: FaceDetector, didFinishDetection result: FaceDetectorResult?,
+        timestampInMilliseconds: Int, error: (any Error)?
+    ) {
         let sleep = lock.withLock {
             if let last = timestamps.last, timestampInMilliseconds <= last { outOfOrder += 1 }
             timestamps.append(timestampInMilliseconds)
@@ -141,8 +158,9 @@ final class SlowListener: FaceDetectorLiveStreamDelegate, @unchecked Sendable {
 
     func summary() -> Summary {
         lock.withLock {
-            Summary(delivered: timestamps.count, errors: errors, outOfOrder: outOfOrder, firstError: firstError,
-                    timestamps: timestamps)
+            Summary(
+                delivered: timestamps.count, errors: errors, outOfOrder: outOfOrder, firstError: firstError,
+                timestamps: timestamps)
         }
     }
 }

@@ -18,9 +18,11 @@ struct VideoSoak {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let video = dir.appendingPathComponent("pan.mp4").path
-        try Self.ffmpeg(["-framerate", "30", "-loop", "1", "-i", photo,
-                         "-vf", "zoompan=z='1+0.004*on':x='(iw-iw/zoom)*on/\(frames)':y='(ih-ih/zoom)/2':d=1:s=640x428:fps=30",
-                         "-frames:v", "\(frames)", "-c:v", "libx264", "-pix_fmt", "yuv420p", video])
+        try Self.ffmpeg([
+            "-framerate", "30", "-loop", "1", "-i", photo,
+            "-vf", "zoompan=z='1+0.004*on':x='(iw-iw/zoom)*on/\(frames)':y='(ih-ih/zoom)/2':d=1:s=640x428:fps=30",
+            "-frames:v", "\(frames)", "-c:v", "libx264", "-pix_fmt", "yuv420p", video,
+        ])
 
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
@@ -30,13 +32,15 @@ struct VideoSoak {
         for pass in 1...max(1, passes) {
             let started = DispatchTime.now().uptimeNanoseconds
             let reader = try VideoReader(contentsOfFile: video)
-            let detector = try FaceDetector(options: FaceDetectorOptions(
-                baseOptions: BaseOptions(modelAssetPath: model), runningMode: .video))
+            let detector = try FaceDetector(
+                options: FaceDetectorOptions(
+                    baseOptions: BaseOptions(modelAssetPath: model), runningMode: .video))
             var results: [Data] = []
             var lastTimestamp = Int.min
             var outOfOrder = 0
             while let frame = try reader.nextFrame() {
-                let result = try detector.detect(videoFrame: frame.image(), timestampInMilliseconds: frame.timestampInMilliseconds)
+                let result = try detector.detect(
+                    videoFrame: frame.image(), timestampInMilliseconds: frame.timestampInMilliseconds)
                 if result.timestampInMilliseconds <= lastTimestamp { outOfOrder += 1 }
                 lastTimestamp = result.timestampInMilliseconds
                 results.append(try encoder.encode(result))
@@ -44,10 +48,14 @@ struct VideoSoak {
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
             rss.append(Memory.residentMiB())
             let count = results.count
-            say(String(format: "video pass %2d: %d frames, %.2f s (%.1f frames/s), RSS %.1f MiB",
-                         pass, count, seconds, Double(count) / seconds, rss.last ?? 0))
+            say(
+                String(
+                    format: "video pass %2d: %d frames, %.2f s (%.1f frames/s), RSS %.1f MiB",
+                    pass, count, seconds, Double(count) / seconds, rss.last ?? 0))
             if results.count != frames || reader.info?.frameCount != frames {
-                failures.append("video pass \(pass): \(results.count) results for the \(reader.info?.frameCount ?? -1) frames announced (\(frames) written)")
+                failures.append(
+                    "video pass \(pass): \(results.count) results for the \(reader.info?.frameCount ?? -1) frames announced (\(frames) written)"
+                )
             }
             if outOfOrder > 0 { failures.append("video pass \(pass): \(outOfOrder) results out of timestamp order") }
             if let first {

@@ -16,7 +16,9 @@ enum AnnotationFiles {
     static func validateForImages(_ annotate: String) throws {
         let ext = (annotate as NSString).pathExtension.lowercased()
         if unsupportedExtensions.contains(ext) {
-            throw ValidationError("--annotate \(annotate): annotated pictures are written as .png or .jpg (or into a folder), not .\(ext)")
+            throw ValidationError(
+                "--annotate \(annotate): annotated pictures are written as .png or .jpg (or into a folder), not .\(ext)"
+            )
         }
     }
 

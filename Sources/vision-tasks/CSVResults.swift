@@ -64,10 +64,14 @@ extension FaceDetectorResult: CSVResult {
                 guard let p = d.keypoints, k < p.count else { return ["", ""] }
                 return [CSVCells.number(Double(p[k].location.x)), CSVCells.number(Double(p[k].location.y))]
             }
-            return (CSVCells.ids(trackingIds, i, count: detections.count),
-                    [CSVCells.number(d.categories.first?.score), CSVCells.number(Double(box.origin.x)),
-                     CSVCells.number(Double(box.origin.y)), CSVCells.number(Double(box.size.width)),
-                     CSVCells.number(Double(box.size.height))] + keypoints)
+            return (
+                CSVCells.ids(trackingIds, i, count: detections.count),
+                [
+                    CSVCells.number(d.categories.first?.score), CSVCells.number(Double(box.origin.x)),
+                    CSVCells.number(Double(box.origin.y)), CSVCells.number(Double(box.size.width)),
+                    CSVCells.number(Double(box.size.height)),
+                ] + keypoints
+            )
         }
     }
 }
@@ -85,24 +89,31 @@ extension FaceLandmarkerResult: CSVResult {
             let pose = CSVCells.entry(headPoses, i, objects: count)
             let scores = CSVCells.entry(faceBlendshapes, i, objects: count)?.categories
             let blendshapes = FaceBlendshapes.names.enumerated().map { k, name in
-                scores.flatMap { $0.indices.contains(k) && $0[k].categoryName == name ? CSVCells.number($0[k].score) : nil } ?? ""
+                scores.flatMap {
+                    $0.indices.contains(k) && $0[k].categoryName == name ? CSVCells.number($0[k].score) : nil
+                } ?? ""
             }
-            return (CSVCells.ids(trackingIds, i, count: count),
-                    [CSVCells.number(pose?.yaw), CSVCells.number(pose?.pitch), CSVCells.number(pose?.roll)]
-                        + blendshapes + CSVCells.points(face.map { ($0.x, $0.y, $0.z) }, count: facePoints))
+            return (
+                CSVCells.ids(trackingIds, i, count: count),
+                [CSVCells.number(pose?.yaw), CSVCells.number(pose?.pitch), CSVCells.number(pose?.roll)]
+                    + blendshapes + CSVCells.points(face.map { ($0.x, $0.y, $0.z) }, count: facePoints)
+            )
         }
     }
 }
 
 /// A hand's cells: handedness and its score, 21 landmarks, 21 world landmarks.
-private func handCells(_ handedness: [ResultCategory]?, _ landmarks: [NormalizedLandmark], _ world: [Landmark]?) -> [String] {
+private func handCells(_ handedness: [ResultCategory]?, _ landmarks: [NormalizedLandmark], _ world: [Landmark]?)
+    -> [String]
+{
     [handedness?.first?.categoryName ?? "", CSVCells.number(handedness?.first?.score)]
         + CSVCells.points(landmarks.map { ($0.x, $0.y, $0.z) }, count: handPoints)
         + CSVCells.points((world ?? []).map { ($0.x, $0.y, $0.z) }, count: handPoints)
 }
 
 /// The hand columns: handedness, its score, x0, y0, z0, … (normalized), world_x0, … (metres).
-private let handColumns = ["handedness", "handedness_score"] + CSVCells.pointColumns("", count: handPoints)
+private let handColumns =
+    ["handedness", "handedness_score"] + CSVCells.pointColumns("", count: handPoints)
     + CSVCells.pointColumns("world_", count: handPoints)
 
 extension HandLandmarkerResult: CSVResult {
@@ -110,9 +121,12 @@ extension HandLandmarkerResult: CSVResult {
 
     var csvObjects: [(id: Int?, cells: [String])] {
         landmarks.enumerated().map { i, hand in
-            (CSVCells.ids(trackingIds, i, count: landmarks.count),
-             handCells(CSVCells.entry(handedness, i, objects: landmarks.count), hand,
-                       CSVCells.entry(worldLandmarks, i, objects: landmarks.count)))
+            (
+                CSVCells.ids(trackingIds, i, count: landmarks.count),
+                handCells(
+                    CSVCells.entry(handedness, i, objects: landmarks.count), hand,
+                    CSVCells.entry(worldLandmarks, i, objects: landmarks.count))
+            )
         }
     }
 }
@@ -125,10 +139,13 @@ extension GestureRecognizerResult: CSVResult {
     var csvObjects: [(id: Int?, cells: [String])] {
         landmarks.enumerated().map { i, hand in
             let gesture = CSVCells.entry(gestures, i, objects: landmarks.count)?.first
-            return (CSVCells.ids(trackingIds, i, count: landmarks.count),
-                    [gesture?.categoryName ?? "", CSVCells.number(gesture?.score)]
-                        + handCells(CSVCells.entry(handedness, i, objects: landmarks.count), hand,
-                                    CSVCells.entry(worldLandmarks, i, objects: landmarks.count)))
+            return (
+                CSVCells.ids(trackingIds, i, count: landmarks.count),
+                [gesture?.categoryName ?? "", CSVCells.number(gesture?.score)]
+                    + handCells(
+                        CSVCells.entry(handedness, i, objects: landmarks.count), hand,
+                        CSVCells.entry(worldLandmarks, i, objects: landmarks.count))
+            )
         }
     }
 }
@@ -152,12 +169,15 @@ extension PoseLandmarkerResult: CSVResult {
             let scores = { (value: (NormalizedLandmark) -> Float?) in
                 (0..<posePoints).map { $0 < pose.count ? CSVCells.number(value(pose[$0])) : "" }
             }
-            return (CSVCells.ids(trackingIds, i, count: count),
-                    PoseJoint.allCases.map { CSVCells.number(angles?[$0]) }
-                        + CSVCells.points(pose.map { ($0.x, $0.y, $0.z) }, count: posePoints)
-                        + scores(\.visibility) + scores(\.presence)
-                        + CSVCells.points((CSVCells.entry(worldLandmarks, i, objects: count) ?? []).map { ($0.x, $0.y, $0.z) },
-                                          count: posePoints))
+            return (
+                CSVCells.ids(trackingIds, i, count: count),
+                PoseJoint.allCases.map { CSVCells.number(angles?[$0]) }
+                    + CSVCells.points(pose.map { ($0.x, $0.y, $0.z) }, count: posePoints)
+                    + scores(\.visibility) + scores(\.presence)
+                    + CSVCells.points(
+                        (CSVCells.entry(worldLandmarks, i, objects: count) ?? []).map { ($0.x, $0.y, $0.z) },
+                        count: posePoints)
+            )
         }
     }
 }

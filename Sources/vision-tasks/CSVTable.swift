@@ -33,15 +33,17 @@ struct CSVTable: Sendable {
             return Self.line(start + ["0", "", "", ""] + Array(repeating: "", count: taskColumns.count))
         }
         return objects.enumerated().reduce(into: Data()) { rows, entry in
-            rows += Self.line(start + ["1", "", String(entry.offset), entry.element.id.map(String.init) ?? ""]
-                              + entry.element.cells)
+            rows += Self.line(
+                start + ["1", "", String(entry.offset), entry.element.id.map(String.init) ?? ""]
+                    + entry.element.cells)
         }
     }
 
     /// The row of an input or frame that failed.
     func errorRow(input: String, frame: Int?, message: String) -> Data {
-        Self.line([input, frame.map(String.init) ?? "", "", "0", message, "", ""]
-                  + Array(repeating: "", count: taskColumns.count))
+        Self.line(
+            [input, frame.map(String.init) ?? "", "", "0", message, "", ""]
+                + Array(repeating: "", count: taskColumns.count))
     }
 
     /// The row closing a video of `--video-list`.
@@ -71,17 +73,25 @@ struct CSVTable: Sendable {
                 guard i < bytes.count else { return nil }
                 if bytes[i] == UInt8(ascii: "\"") {
                     if i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "\"") {
-                        input.append(bytes[i]); i += 2; continue
+                        input.append(bytes[i])
+                        i += 2
+                        continue
                     }
                     i += 1
                     break
                 }
-                input.append(bytes[i]); i += 1
+                input.append(bytes[i])
+                i += 1
             }
         } else {
-            while i < bytes.count, bytes[i] != UInt8(ascii: ",") { input.append(bytes[i]); i += 1 }
+            while i < bytes.count, bytes[i] != UInt8(ascii: ",") {
+                input.append(bytes[i])
+                i += 1
+            }
         }
-        guard i < bytes.count, bytes[i] == UInt8(ascii: ","), let text = String(bytes: input, encoding: .utf8) else { return nil }
+        guard i < bytes.count, bytes[i] == UInt8(ascii: ","), let text = String(bytes: input, encoding: .utf8) else {
+            return nil
+        }
         let frame = bytes[(i + 1)...].prefix { $0 != UInt8(ascii: ",") }
         guard frame.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return nil }
         return OutputLine(input: text, isFinal: frame.isEmpty)

@@ -17,7 +17,11 @@ enum Console {
         let failure: Int32? = lock.withLock { writeAll(STDOUT_FILENO, bytes) }
         guard let failure else { return }
         if failure == EPIPE { endForClosedOutput() }
-        _ = lock.withLock { writeAll(STDERR_FILENO, Data("error: cannot write to standard output: \(String(cString: strerror(failure)))\n".utf8)) }
+        _ = lock.withLock {
+            writeAll(
+                STDERR_FILENO,
+                Data("error: cannot write to standard output: \(String(cString: strerror(failure)))\n".utf8))
+        }
         exit(1)
     }
 

@@ -34,7 +34,11 @@ enum FolderRun {
                 let images = try imagePaths(in: input)
                 if images.isEmpty { found.append((input, absolute, true)) }
                 for sub in images {
-                    found.append(((input as NSString).appendingPathComponent(sub), absolute + sub.split(separator: "/").map(String.init), false))
+                    found.append(
+                        (
+                            (input as NSString).appendingPathComponent(sub),
+                            absolute + sub.split(separator: "/").map(String.init), false
+                        ))
                 }
             } else {
                 roots.append(Array(absolute.dropLast()))
@@ -45,7 +49,9 @@ enum FolderRun {
             Array(zip(prefix, next).prefix { $0 == $1 }.map(\.0))
         }
         return found.map {
-            Input(path: $0.path, relativePath: $0.absolute.dropFirst(common.count).joined(separator: "/"), emptyFolder: $0.emptyFolder)
+            Input(
+                path: $0.path, relativePath: $0.absolute.dropFirst(common.count).joined(separator: "/"),
+                emptyFolder: $0.emptyFolder)
         }
     }
 
@@ -59,7 +65,10 @@ enum FolderRun {
             for name in try manager.contentsOfDirectory(atPath: directory) where !name.hasPrefix(".") {
                 let relative = sub.isEmpty ? name : sub + "/" + name
                 var isDirectory: ObjCBool = false
-                guard manager.fileExists(atPath: (folder as NSString).appendingPathComponent(relative), isDirectory: &isDirectory) else { continue }
+                guard
+                    manager.fileExists(
+                        atPath: (folder as NSString).appendingPathComponent(relative), isDirectory: &isDirectory)
+                else { continue }
                 if isDirectory.boolValue {
                     pending.append(relative)
                 } else if imageExtensions.contains((name as NSString).pathExtension.lowercased()) {
@@ -81,24 +90,28 @@ enum FolderRun {
 
     /// Processes `inputs` (paths as given: files or folders) in image mode, keeping `shard`'s share
     /// and leaving out those `output`'s file already finished; returns false if any input failed.
-    static func run<Task: MediaTask>(_ inputs: [String], options: MediaOptions, shard: Shard?, output: JSONLines,
-                                     factory: MediaTaskFactory<Task>) throws -> Bool {
+    static func run<Task: MediaTask>(
+        _ inputs: [String], options: MediaOptions, shard: Shard?, output: JSONLines,
+        factory: MediaTaskFactory<Task>
+    ) throws -> Bool {
         let expanded = try expand(inputs)
         let single = inputs.count == 1 && expanded.count == 1 && expanded[0].path == inputs[0]
         let mine = shard.map { shard in expanded.filter { shard.contains($0.path) } } ?? expanded
         let files = mine.filter { !output.sink.finished.contains($0.path) }
         let skipped = mine.count - files.count
         if let annotate = options.annotate {
-            let folders = Set(files.filter { !$0.emptyFolder }.map {
-                (annotationPath(for: $0, annotate: annotate, single: single) as NSString).deletingLastPathComponent
-            })
+            let folders = Set(
+                files.filter { !$0.emptyFolder }.map {
+                    (annotationPath(for: $0, annotate: annotate, single: single) as NSString).deletingLastPathComponent
+                })
             try folders.sorted().forEach(createFolder)
         }
-        let plan = options.jobs.plan(images: files.count, cores: ProcessInfo.processInfo.activeProcessorCount,
-                                      threadsGiven: factory.threadsGiven)
+        let plan = options.jobs.plan(
+            images: files.count, cores: ProcessInfo.processInfo.activeProcessorCount,
+            threadsGiven: factory.threadsGiven)
         let workers = plan.jobs
         let tasks = try makeInParallel(workers) { try factory.make(.image, nil, threadsAtMost: plan.threadsAtMost) }
-        ProcessMemory.trimHeap()  // loading's buffers (model files, unpacked weights) before the pictures come
+        ProcessMemory.trimHeap() // loading's buffers (model files, unpacked weights) before the pictures come
         let board = Board<Processed>(count: files.count, window: 4 * workers)
         let renderer = output.renderer
         let started = Date()
@@ -141,10 +154,12 @@ enum FolderRun {
         bar?.clear()
         let seconds = Date().timeIntervalSince(started)
         let rate = seconds > 0 ? Double(files.count) / seconds : 0
-        Console.error(String(
-            format: "summary: %d processed, %d skipped, %d failed, %d %@ found, %.1f images/s on %d job(s) of %d thread(s)\n",
-            files.count, skipped, output.failures, found, Task.taskDescription.foundNoun, rate, workers,
-            min(factory.threads, plan.threadsAtMost ?? factory.threads)))
+        Console.error(
+            String(
+                format:
+                    "summary: %d processed, %d skipped, %d failed, %d %@ found, %.1f images/s on %d job(s) of %d thread(s)\n",
+                files.count, skipped, output.failures, found, Task.taskDescription.foundNoun, rate, workers,
+                min(factory.threads, plan.threadsAtMost ?? factory.threads)))
         return !output.anyFailed
     }
 }
@@ -179,7 +194,9 @@ private final class Slots<Value>: @unchecked Sendable {
     func set(_ i: Int, _ result: Swift.Result<Value, any Error>) { lock.withLock { results[i] = result } }
     /// Every slot (all were set once `concurrentPerform` returned).
     var values: [Swift.Result<Value, any Error>] {
-        lock.withLock { results.map { $0 ?? .failure(VisionTasksError.processingFailed("a task instance was not made")) } }
+        lock.withLock {
+            results.map { $0 ?? .failure(VisionTasksError.processingFailed("a task instance was not made")) }
+        }
     }
 }
 
@@ -189,7 +206,8 @@ private func createFolder(_ folder: String) throws {
     do {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     } catch {
-        throw VisionTasksError.invalidOption(name: "--annotate", reason: "cannot create the folder \(folder): \(error.localizedDescription)")
+        throw VisionTasksError.invalidOption(
+            name: "--annotate", reason: "cannot create the folder \(folder): \(error.localizedDescription)")
     }
 }
 
@@ -207,8 +225,8 @@ private final class Worker<Task: MediaTask>: @unchecked Sendable {
 /// one worker waiting for room.
 private final class Board<R>: @unchecked Sendable {
     private let lock = NSLock()
-    private let room = NSCondition()      // workers waiting for the window to move
-    private let arrived = NSCondition()   // the printer waiting for its index
+    private let room = NSCondition() // workers waiting for the window to move
+    private let arrived = NSCondition() // the printer waiting for its index
     private var next = 0
     private var printed = 0
     private var waitingFor = -1
@@ -227,7 +245,7 @@ private final class Board<R>: @unchecked Sendable {
         while true {
             let (claimable, done) = lock.withLock { (next < count && next < printed + window, next >= count) }
             if done {
-                room.broadcast()  // nothing is left: every worker waiting for room may stop
+                room.broadcast() // nothing is left: every worker waiting for room may stop
                 return nil
             }
             if claimable {

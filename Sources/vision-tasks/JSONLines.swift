@@ -44,8 +44,9 @@ final class JSONLines {
         if let table {
             return emit(frame: nil, table.videoEndRow(input: input))
         }
-        emit(input: input, frame: nil, key: "video",
-             json: JSONEnvelope.encode(["failed": .int(failuresOfInput), "frames": .int(linesOfInput)]))
+        emit(
+            input: input, frame: nil, key: "video",
+            json: JSONEnvelope.encode(["failed": .int(failuresOfInput), "frames": .int(linesOfInput)]))
     }
 
     /// Runs `body` for `input` and prints its result line, or its error line if it throws.
@@ -106,14 +107,19 @@ struct LineRenderer: Sendable {
             if let table {
                 return Line(text: table.rows(input: input, frame: frame, result: result), failed: false, frame: frame)
             }
-            return Line(text: Self.envelope(input: input, frame: frame, key: "result", json: try ResultJSON.encode(result)),
-                        failed: false, frame: frame)
+            return Line(
+                text: Self.envelope(input: input, frame: frame, key: "result", json: try ResultJSON.encode(result)),
+                failed: false, frame: frame)
         } catch {
             if let table {
-                return Line(text: table.errorRow(input: input, frame: frame, message: JSONLines.message(error)), failed: true, frame: frame)
+                return Line(
+                    text: table.errorRow(input: input, frame: frame, message: JSONLines.message(error)), failed: true,
+                    frame: frame)
             }
-            return Line(text: Self.envelope(input: input, frame: frame, key: "error", json: JSONEnvelope.string(JSONLines.message(error))),
-                        failed: true, frame: frame)
+            return Line(
+                text: Self.envelope(
+                    input: input, frame: frame, key: "error", json: JSONEnvelope.string(JSONLines.message(error))),
+                failed: true, frame: frame)
         }
     }
 

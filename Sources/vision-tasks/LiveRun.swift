@@ -10,31 +10,38 @@ import VisionTasks
 /// fps and dropped frames; Ctrl-C (SIGINT) stops cleanly with a summary. `--annotate out.mp4`
 /// writes the processed frames drawn over (see `LiveAnnotation`).
 enum LiveRun {
-    static func run<Task: MediaTask>(_ source: String, options: MediaOptions, factory: MediaTaskFactory<Task>,
-                                     output: JSONLines) throws -> Bool {
+    static func run<Task: MediaTask>(
+        _ source: String, options: MediaOptions, factory: MediaTaskFactory<Task>,
+        output: JSONLines
+    ) throws -> Bool {
         let stats = LiveStats()
         let isFile = FileManager.default.fileExists(atPath: source) && !source.hasPrefix("/dev/")
         // A file plays at its own rate; a camera or stream is written at 30 frames per second (as is
         // a file ffprobe cannot read: the reader then reports it on the source's JSON line).
         let annotation = options.annotate.map { path in
-            LiveAnnotation<Task>(path: path, frameRate: (isFile ? try? VideoInfo.probe(path: source).frameRate : nil) ?? "30",
-                                  preset: options.quality.preset)
+            LiveAnnotation<Task>(
+                path: path, frameRate: (isFile ? try? VideoInfo.probe(path: source).frameRate : nil) ?? "30",
+                preset: options.quality.preset)
         }
         let sink = LiveStreamHandler<Task.TaskResult> { delivery in
             let timestamp = delivery.timestampInMilliseconds, result = try? delivery.get()
             annotation?.delivered(result, timestamp: timestamp)
-            let frame = stats.delivered(timestamp: timestamp, failed: result == nil, found: result.map(Task.foundCount(in:)) ?? 0)
+            let frame = stats.delivered(
+                timestamp: timestamp, failed: result == nil, found: result.map(Task.foundCount(in:)) ?? 0)
             output.process(input: source, frame: frame) { try delivery.get() }
         }
         let task = try factory.make(.liveStream, sink)
-        defer { withExtendedLifetime(sink) {} }   // the task holds its delegate weakly
+        defer { withExtendedLifetime(sink) {} } // the task holds its delegate weakly
         let reader = try VideoReader(liveSource: source, realTime: isFile)
 
         // Ctrl-C: stop reading (ffmpeg runs in its own process group: the interrupter stops it).
         signal(SIGINT, SIG_IGN)
         let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
         let stopReader = reader.makeInterrupter()
-        interrupt.setEventHandler { stats.stop(); stopReader() }
+        interrupt.setEventHandler {
+            stats.stop()
+            stopReader()
+        }
         interrupt.resume()
         let status = StatusLine(stats: stats)
         status.start()
@@ -117,8 +124,9 @@ final class LiveStats: @unchecked Sendable {
     func status() -> String {
         lock.withLock {
             let seconds = max(Date().timeIntervalSince(started), 1e-3)
-            return String(format: "input %.1f fps, processed %.1f fps, dropped %d",
-                          Double(readCount) / seconds, Double(deliveredCount) / seconds, droppedCount)
+            return String(
+                format: "input %.1f fps, processed %.1f fps, dropped %d",
+                Double(readCount) / seconds, Double(deliveredCount) / seconds, droppedCount)
         }
     }
 

@@ -5,27 +5,40 @@ import VisionTasks
 /// The options that make the tool a worker of a batch system: inputs from a manifest, one shard of
 /// them, results appended to a file and resumed after a kill.
 struct BatchOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Read the images to process from a file, one path per line ('-': standard input); blank lines are skipped.",
-                               valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "Read the images to process from a file, one path per line ('-': standard input); blank lines are skipped.",
+            valueName: "file"))
     var inputList: String?
 
-    @Option(help: ArgumentHelp("Read videos to process in video mode from a file, one path per line ('-': standard input); each video's frame lines end with a line holding its \"video\" summary.",
-                               valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "Read videos to process in video mode from a file, one path per line ('-': standard input); each video's frame lines end with a line holding its \"video\" summary.",
+            valueName: "file"))
     var videoList: String?
 
-    @Option(help: ArgumentHelp("Process only shard K of N (K from 0 to N-1): the inputs whose stable hash of the path as given (64-bit FNV-1a), modulo N, is K. N workers given 0/N ... N-1/N split the inputs without overlap.",
-                               valueName: "K/N"))
+    @Option(
+        help: ArgumentHelp(
+            "Process only shard K of N (K from 0 to N-1): the inputs whose stable hash of the path as given (64-bit FNV-1a), modulo N, is K. N workers given 0/N ... N-1/N split the inputs without overlap.",
+            valueName: "K/N"))
     var shard: String?
 
-    @Option(help: ArgumentHelp("Append the result lines to this file instead of standard output, each line written whole.",
-                               valueName: "file.jsonl"))
+    @Option(
+        help: ArgumentHelp(
+            "Append the result lines to this file instead of standard output, each line written whole.",
+            valueName: "file.jsonl"))
     var output: String?
 
-    @Option(help: ArgumentHelp("How results are written: jsonl (one JSON object per image or frame) or csv (one table: a header, then a row per face or hand per image or frame, and a row with success 0 for one with none).",
-                               valueName: "jsonl|csv"))
+    @Option(
+        help: ArgumentHelp(
+            "How results are written: jsonl (one JSON object per image or frame) or csv (one table: a header, then a row per face or hand per image or frame, and a row with success 0 for one with none).",
+            valueName: "jsonl|csv"))
     var format: OutputFormat = .jsonl
 
-    @Flag(help: "With --output: skip the inputs whose final line the file already holds; lines after the last one (a video cut short, a line cut by a kill) are removed and redone.")
+    @Flag(
+        help:
+            "With --output: skip the inputs whose final line the file already holds; lines after the last one (a video cut short, a line cut by a kill) are removed and redone."
+    )
     var resume = false
 
     /// How many manifest options were given (each is a kind of input).
@@ -34,7 +47,9 @@ struct BatchOptions: ParsableArguments {
     /// Usage errors (exit 64): a malformed shard, `--resume` without `--output`, both lists reading stdin.
     func validate(hasImages: Bool) throws {
         if let shard { _ = try Shard(parsing: shard) }
-        if resume, output == nil { throw ValidationError("--resume needs --output FILE: it continues the results in that file") }
+        if resume, output == nil {
+            throw ValidationError("--resume needs --output FILE: it continues the results in that file")
+        }
         if (shard != nil || resume), !hasImages, manifestCount == 0 {
             throw ValidationError("--shard and --resume apply to images, folders, --input-list and --video-list")
         }
@@ -61,7 +76,9 @@ struct Shard: Equatable {
     /// "K/N" with 0 ≤ K < N.
     init(parsing text: String) throws {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1, (0..<count).contains(index) else {
+        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1,
+            (0..<count).contains(index)
+        else {
             throw ValidationError("--shard \(text): give K/N with N at least 1 and K from 0 to N-1 (such as 0/4)")
         }
         self.index = index
@@ -101,11 +118,14 @@ enum Manifest {
             bytes = try readAll(fd, what: source, option: option)
         }
         var paths: [String] = []
-        for (number, line) in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
+        for (number, line) in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated()
+        {
             let trimmed = line.last == UInt8(ascii: "\r") ? line.dropLast() : line[...]
             guard !trimmed.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) else { continue }
             guard let path = String(bytes: trimmed, encoding: .utf8) else {
-                throw VisionTasksError.invalidOption(name: option, reason: "line \(number + 1) of \(source == "-" ? "standard input" : source) is not UTF-8 text")
+                throw VisionTasksError.invalidOption(
+                    name: option,
+                    reason: "line \(number + 1) of \(source == "-" ? "standard input" : source) is not UTF-8 text")
             }
             paths.append(path)
         }
@@ -118,10 +138,14 @@ enum Manifest {
         var block = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let n = block.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n > 0 { data.append(contentsOf: block[0..<n]); continue }
+            if n > 0 {
+                data.append(contentsOf: block[0..<n])
+                continue
+            }
             if n == 0 { return data }
             if errno == EINTR { continue }
-            throw VisionTasksError.invalidOption(name: option, reason: "cannot read \(what): \(String(cString: strerror(errno)))")
+            throw VisionTasksError.invalidOption(
+                name: option, reason: "cannot read \(what): \(String(cString: strerror(errno)))")
         }
     }
 }

@@ -17,8 +17,9 @@ extension PoseLandmarkerResult: MaskFileResult {
             mask.file = try MaskFiles.write(mask, to: path(i))
             return mask
         }
-        return PoseLandmarkerResult(landmarks: landmarks, worldLandmarks: worldLandmarks, segmentationMasks: written,
-                                    jointAngles: jointAngles, trackingIds: trackingIds, timestampInMilliseconds: timestampInMilliseconds)
+        return PoseLandmarkerResult(
+            landmarks: landmarks, worldLandmarks: worldLandmarks, segmentationMasks: written,
+            jointAngles: jointAngles, trackingIds: trackingIds, timestampInMilliseconds: timestampInMilliseconds)
     }
 }
 
@@ -47,12 +48,15 @@ enum MaskFiles {
     static func write(_ mask: Mask, to path: String) throws -> String {
         let folder = (path as NSString).deletingLastPathComponent
         do {
-            if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+            if !folder.isEmpty {
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            }
             try mask.pngData().write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch let error as VisionTasksError {
             throw error
         } catch {
-            throw VisionTasksError.invalidOption(name: "--masks", reason: "cannot write \(path): \(error.localizedDescription)")
+            throw VisionTasksError.invalidOption(
+                name: "--masks", reason: "cannot write \(path): \(error.localizedDescription)")
         }
         return path
     }

@@ -7,45 +7,63 @@ import VisionTasks
 /// `--video` (video mode), `--live` (live-stream mode), frame selection, parallel jobs, progress,
 /// and `--annotate` to write the results drawn over the picture.
 struct MediaOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Process a video file in video mode: one JSON line per frame, with the frame's presentation timestamp.",
-                               valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "Process a video file in video mode: one JSON line per frame, with the frame's presentation timestamp.",
+            valueName: "file"))
     var video: String?
 
-    @Option(help: ArgumentHelp("Process a live source in live-stream mode: anything ffmpeg opens (/dev/video0, a stream URL, or a file, played at its real rate). Late frames are dropped; Ctrl-C ends with a summary.",
-                               valueName: "source"))
+    @Option(
+        help: ArgumentHelp(
+            "Process a live source in live-stream mode: anything ffmpeg opens (/dev/video0, a stream URL, or a file, played at its real rate). Late frames are dropped; Ctrl-C ends with a summary.",
+            valueName: "source"))
     var live: String?
 
     @Option(help: "With --video: process every Nth frame only.")
     var every: Int = 1
 
-    @Option(help: ArgumentHelp("With --video: first frame time. A plain number is seconds (1.5); add ms for milliseconds (1500ms).",
-                               valueName: "time"))
+    @Option(
+        help: ArgumentHelp(
+            "With --video: first frame time. A plain number is seconds (1.5); add ms for milliseconds (1500ms).",
+            valueName: "time"))
     var start: String?
 
-    @Option(help: ArgumentHelp("With --video: last frame time, inclusive; seconds or ms as for --start.", valueName: "time"))
+    @Option(
+        help: ArgumentHelp("With --video: last frame time, inclusive; seconds or ms as for --start.", valueName: "time")
+    )
     var end: String?
 
-    @Option(help: ArgumentHelp("Images processed in parallel, each by its own task instance (several images, folders and image lists): a number (each instance gets --threads if given, else its share of the cores), or auto: one instance per core (at most \(JobCount.autoLimit) and the number of images), each given its share of the cores, at most --threads.",
-                               valueName: "n|auto"))
+    @Option(
+        help: ArgumentHelp(
+            "Images processed in parallel, each by its own task instance (several images, folders and image lists): a number (each instance gets --threads if given, else its share of the cores), or auto: one instance per core (at most \(JobCount.autoLimit) and the number of images), each given its share of the cores, at most --threads.",
+            valueName: "n|auto"))
     var jobs: JobCount = .auto
 
     @Flag(inversion: .prefixedNo, help: "Show a progress bar on stderr (default: when stderr is a terminal).")
     var progress: Bool?
 
-    @Option(help: ArgumentHelp("Write the results drawn over the picture: for one image a .png or .jpg file; for several images or a folder, a folder mirroring the inputs' tree; for --video or --live an H.264 .mp4 (live: the processed frames, each held until the next).",
-                               valueName: "path"))
+    @Option(
+        help: ArgumentHelp(
+            "Write the results drawn over the picture: for one image a .png or .jpg file; for several images or a folder, a folder mirroring the inputs' tree; for --video or --live an H.264 .mp4 (live: the processed frames, each held until the next).",
+            valueName: "path"))
     var annotate: String?
 
-    @Option(help: ArgumentHelp("With --output-segmentation-masks (pose-landmarker), on images or --video: write each mask as an 8-bit grayscale PNG (round(255·p), the input's size) into this folder, named in the JSON lines instead of embedded: DIR/<image stem>-<pose>.png, inputs under a folder mirroring its tree as --annotate does; DIR/<video stem>-<frame>-<pose>.png for a video.",
-                               valueName: "folder"))
+    @Option(
+        help: ArgumentHelp(
+            "With --output-segmentation-masks (pose-landmarker), on images or --video: write each mask as an 8-bit grayscale PNG (round(255·p), the input's size) into this folder, named in the JSON lines instead of embedded: DIR/<image stem>-<pose>.png, inputs under a folder mirroring its tree as --annotate does; DIR/<video stem>-<frame>-<pose>.png for a video.",
+            valueName: "folder"))
     var masks: String?
 
-    @Option(help: ArgumentHelp("With --annotate and --video or --live: how the H.264 video is encoded. fastest (x264 ultrafast, the default: the least CPU, files about the size of an OpenCV mp4v video), fast (superfast: more encoding CPU, files about half the size; an annotated --video run takes ~15-20% longer), small (veryfast: more CPU again, smaller again), smallest (medium: smaller still, several times slower).",
-                               valueName: "fastest|fast|small|smallest"))
+    @Option(
+        help: ArgumentHelp(
+            "With --annotate and --video or --live: how the H.264 video is encoded. fastest (x264 ultrafast, the default: the least CPU, files about the size of an OpenCV mp4v video), fast (superfast: more encoding CPU, files about half the size; an annotated --video run takes ~15-20% longer), small (veryfast: more CPU again, smaller again), smallest (medium: smaller still, several times slower).",
+            valueName: "fastest|fast|small|smallest"))
     var quality: VideoQuality = .fastest
 
-    @Option(help: ArgumentHelp("The most pixels (width x height) an input image may declare; larger ones are refused before decoding.",
-                               valueName: "pixels"))
+    @Option(
+        help: ArgumentHelp(
+            "The most pixels (width x height) an input image may declare; larger ones are refused before decoding.",
+            valueName: "pixels"))
     var maxImagePixels: Int = ImageDecodingOptions.defaultMaxPixelCount
 
     /// The decoding limits for input images.
@@ -81,14 +99,20 @@ struct MediaOptions: ParsableArguments {
     func validate(images: [String], inputList: Bool = false, videoList: Bool = false) throws {
         let kinds = [!images.isEmpty, inputList, video != nil, videoList, live != nil].filter { $0 }.count
         guard kinds == 1 else {
-            throw ValidationError("give image files or folders, --input-list FILE, --video FILE, --video-list FILE or --live SOURCE (exactly one of them)")
+            throw ValidationError(
+                "give image files or folders, --input-list FILE, --video FILE, --video-list FILE or --live SOURCE (exactly one of them)"
+            )
         }
         if videoList, annotate != nil {
             throw ValidationError("--annotate writes one picture or video: it does not apply to --video-list")
         }
         guard every >= 1 else { throw ValidationError("--every must be at least 1, got \(every)") }
-        if case .count(let count) = jobs, count < 1 { throw ValidationError("--jobs must be at least 1 or auto, got \(count)") }
-        guard maxImagePixels >= 1 else { throw ValidationError("--max-image-pixels must be at least 1, got \(maxImagePixels)") }
+        if case .count(let count) = jobs, count < 1 {
+            throw ValidationError("--jobs must be at least 1 or auto, got \(count)")
+        }
+        guard maxImagePixels >= 1 else {
+            throw ValidationError("--max-image-pixels must be at least 1, got \(maxImagePixels)")
+        }
         if video == nil, !videoList, every != 1 || start != nil || end != nil {
             throw ValidationError("--every, --start and --end select frames of --video and --video-list")
         }
@@ -96,11 +120,13 @@ struct MediaOptions: ParsableArguments {
             throw ValidationError("--end (\(endMs) ms) is before --start (\(startMs) ms)")
         }
         if let annotate, video != nil || live != nil, !annotate.lowercased().hasSuffix(".mp4") {
-            throw ValidationError("--annotate with --video or --live writes an H.264 video: give a .mp4 path, not \(annotate)")
+            throw ValidationError(
+                "--annotate with --video or --live writes an H.264 video: give a .mp4 path, not \(annotate)")
         }
         if let annotate, video == nil, live == nil { try AnnotationFiles.validateForImages(annotate) }
         if masks != nil, live != nil || videoList {
-            throw ValidationError("--masks writes the masks of images and of --video: it does not apply to --live or --video-list")
+            throw ValidationError(
+                "--masks writes the masks of images and of --video: it does not apply to --live or --video-list")
         }
     }
 }

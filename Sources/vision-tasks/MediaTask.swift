@@ -24,7 +24,9 @@ struct MediaTaskFactory<Task: MediaTask> {
     let build: (RunningMode, LiveStreamHandler<Task.TaskResult>?, Int?) throws -> Task
 
     /// An instance with `--threads` inference threads, or at most `threadsAtMost`.
-    func make(_ mode: RunningMode, _ live: LiveStreamHandler<Task.TaskResult>?, threadsAtMost: Int? = nil) throws -> Task {
+    func make(_ mode: RunningMode, _ live: LiveStreamHandler<Task.TaskResult>?, threadsAtMost: Int? = nil) throws
+        -> Task
+    {
         try build(mode, live, threadsAtMost)
     }
 }
@@ -33,13 +35,17 @@ struct MediaTaskFactory<Task: MediaTask> {
 /// with `--format csv`, one CSV table) to standard output or the `--output` file.
 enum MediaRun {
     /// Dispatches to folder/image, manifest, video or live processing; returns false if any input failed.
-    static func run<Task: MediaTask>(_ options: TaskOptions, images: [String], factory: MediaTaskFactory<Task>) throws -> Bool {
+    static func run<Task: MediaTask>(_ options: TaskOptions, images: [String], factory: MediaTaskFactory<Task>) throws
+        -> Bool
+    {
         let media = options.media, batch = options.batch
         let table = batch.format == .csv ? CSVTable(for: Task.TaskResult.self) : nil
         let output = JSONLines(sink: try batch.makeSink(header: table?.header), table: table)
         if let table { output.sink.writeHeader(table.header) }
         if output.sink.discardedLines > 0, let path = output.sink.path {
-            Console.error("resume: removed \(output.sink.discardedLines) line(s) after the last finished input of \(path), to be redone\n")
+            Console.error(
+                "resume: removed \(output.sink.discardedLines) line(s) after the last finished input of \(path), to be redone\n"
+            )
         }
         if media.video != nil || media.live != nil, let annotate = media.annotate {
             try AnnotationFiles.checkVideoTarget(annotate)
@@ -51,10 +57,12 @@ enum MediaRun {
             return try LiveRun.run(live, options: media, factory: factory, output: output)
         }
         if let list = batch.videoList {
-            return try VideoListRun.run(try Manifest.read(list, option: "--video-list"), options: media,
-                                        shard: try batch.selectedShard, output: output, factory: factory)
+            return try VideoListRun.run(
+                try Manifest.read(list, option: "--video-list"), options: media,
+                shard: try batch.selectedShard, output: output, factory: factory)
         }
         let inputs = try batch.inputList.map { try Manifest.read($0, option: "--input-list") } ?? images
-        return try FolderRun.run(inputs, options: media, shard: try batch.selectedShard, output: output, factory: factory)
+        return try FolderRun.run(
+            inputs, options: media, shard: try batch.selectedShard, output: output, factory: factory)
     }
 }

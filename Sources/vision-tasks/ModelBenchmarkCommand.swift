@@ -43,8 +43,12 @@ struct ModelBenchmarkCommand: AsyncParsableCommand {
 
     func run() async throws {
         try reportingErrors {
-            guard runs >= 1 else { throw VisionTasksError.invalidOption(name: "--runs", reason: "must be at least 1, got \(runs)") }
-            guard warmup >= 0 else { throw VisionTasksError.invalidOption(name: "--warmup", reason: "must be at least 0, got \(warmup)") }
+            guard runs >= 1 else {
+                throw VisionTasksError.invalidOption(name: "--runs", reason: "must be at least 1, got \(runs)")
+            }
+            guard warmup >= 0 else {
+                throw VisionTasksError.invalidOption(name: "--warmup", reason: "must be at least 0, got \(warmup)")
+            }
             let (name, data) = try source.loadModelData()
             let interpreter = try source.randomlyFedInterpreter(data, threads: threads)
             for _ in 0..<warmup { interpreter.invoke() }
@@ -58,15 +62,18 @@ struct ModelBenchmarkCommand: AsyncParsableCommand {
             }
             let cpuPerCall = Double(Self.processCPUNanoseconds() - cpuStart) / 1e6 / Double(max(1, runs))
             times.sort()
-            let report = Report(model: name, medianMs: Self.percentile(times, 0.5), p90Ms: Self.percentile(times, 0.9),
-                                cpuMsPerCall: cpuPerCall, threads: threads)
+            let report = Report(
+                model: name, medianMs: Self.percentile(times, 0.5), p90Ms: Self.percentile(times, 0.9),
+                cpuMsPerCall: cpuPerCall, threads: threads)
             if json {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
                 Console.out(String(decoding: try encoder.encode(report), as: UTF8.self) + "\n")
             } else {
                 let ms = { (v: Double) in String(format: "%.3f", v) }
-                Console.out("\(name): median \(ms(report.medianMs)) ms, p90 \(ms(report.p90Ms)) ms, CPU \(ms(report.cpuMsPerCall)) ms per call (\(runs) runs, \(warmup) warm-up, \(threads) thread(s))\n")
+                Console.out(
+                    "\(name): median \(ms(report.medianMs)) ms, p90 \(ms(report.p90Ms)) ms, CPU \(ms(report.cpuMsPerCall)) ms per call (\(runs) runs, \(warmup) warm-up, \(threads) thread(s))\n"
+                )
             }
         }
     }

@@ -9,7 +9,9 @@ struct ModelCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "model",
         abstract: "Inspect and run a .tflite model or a model inside a .task bundle.",
-        subcommands: [ModelInfoCommand.self, ModelRunCommand.self, ModelBenchmarkCommand.self, ModelProfileCommand.self]
+        subcommands: [
+            ModelInfoCommand.self, ModelRunCommand.self, ModelBenchmarkCommand.self, ModelProfileCommand.self,
+        ]
     )
 }
 
@@ -18,15 +20,22 @@ struct ModelSourceOptions: ParsableArguments {
     @Argument(help: "A .tflite model or a .task bundle.")
     var path: String
 
-    @Option(help: "For a .task bundle: the model to use, as an entry name, a path through nested bundles (a.task/b.tflite) or a file name found anywhere inside.")
+    @Option(
+        help:
+            "For a .task bundle: the model to use, as an entry name, a path through nested bundles (a.task/b.tflite) or a file name found anywhere inside."
+    )
     var entry: String?
 
-    @Option(help: ArgumentHelp("The most bytes inflated from a .task bundle, nested bundles included (a zip bomb stops there).",
-                               valueName: "bytes"))
+    @Option(
+        help: ArgumentHelp(
+            "The most bytes inflated from a .task bundle, nested bundles included (a zip bomb stops there).",
+            valueName: "bytes"))
     var maxBundleBytes: Int = ModelBundle.defaultMaxDecompressedBytes
 
-    @Option(help: ArgumentHelp("Only these outputs (indices, comma-separated) are read: the operators that feed only the others are not run (as the Pose Landmarker runs its model without masks).",
-                               valueName: "indices"))
+    @Option(
+        help: ArgumentHelp(
+            "Only these outputs (indices, comma-separated) are read: the operators that feed only the others are not run (as the Pose Landmarker runs its model without masks).",
+            valueName: "indices"))
     var readOutputs: String?
 
     /// `--read-outputs` as indices (nil: every output); `invalidOption` for a malformed list.
@@ -35,7 +44,9 @@ struct ModelSourceOptions: ParsableArguments {
             guard let readOutputs else { return nil }
             let parts = readOutputs.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
             guard !parts.isEmpty, parts.allSatisfy({ $0 != nil }) else {
-                throw VisionTasksError.invalidOption(name: "--read-outputs", reason: "must be output indices separated by commas, got \"\(readOutputs)\"")
+                throw VisionTasksError.invalidOption(
+                    name: "--read-outputs", reason: "must be output indices separated by commas, got \"\(readOutputs)\""
+                )
             }
             return Set(parts.compactMap { $0 })
         }
@@ -44,7 +55,8 @@ struct ModelSourceOptions: ParsableArguments {
     /// An interpreter of `data` with `threads` threads, reading the `--read-outputs` outputs, its
     /// inputs filled with random values in [0, 1) (for timing).
     func randomlyFedInterpreter(_ data: Data, threads: Int) throws -> Interpreter {
-        let interpreter = try Interpreter(model: try TFLiteModel(data: data), numThreads: threads, readOutputs: try readOutputIndices)
+        let interpreter = try Interpreter(
+            model: try TFLiteModel(data: data), numThreads: threads, readOutputs: try readOutputIndices)
         var generator = SystemRandomNumberGenerator()
         for (i, info) in interpreter.inputs.enumerated() {
             try interpreter.setInput(i, (0..<info.elementCount).map { _ in Float.random(in: 0..<1, using: &generator) })
@@ -63,12 +75,17 @@ struct ModelSourceOptions: ParsableArguments {
         let bytes = try ModelFile.read(path)
         if Self.isZip(bytes) {
             guard let entry else {
-                throw VisionTasksError.invalidArgument("\(path) is a .task bundle: choose a model in it with --entry NAME")
+                throw VisionTasksError.invalidArgument(
+                    "\(path) is a .task bundle: choose a model in it with --entry NAME")
             }
-            return ("\(path)/\(entry)", try ModelBundle(data: bytes, name: path, maxDecompressedBytes: maxBundleBytes).find(entry))
+            return (
+                "\(path)/\(entry)",
+                try ModelBundle(data: bytes, name: path, maxDecompressedBytes: maxBundleBytes).find(entry)
+            )
         }
         if let entry {
-            throw VisionTasksError.invalidArgument("--entry \(entry) applies only to .task bundles, and \(path) is not one")
+            throw VisionTasksError.invalidArgument(
+                "--entry \(entry) applies only to .task bundles, and \(path) is not one")
         }
         return (path, bytes)
     }
@@ -93,7 +110,9 @@ struct ModelInfoCommand: AsyncParsableCommand {
         try reportingErrors {
             let bytes = try ModelFile.read(source.path)
             if ModelSourceOptions.isZip(bytes), source.entry == nil {
-                Console.out(try ModelInfo.bundleListing(ModelBundle(data: bytes, name: source.path, maxDecompressedBytes: source.maxBundleBytes)))
+                Console.out(
+                    try ModelInfo.bundleListing(
+                        ModelBundle(data: bytes, name: source.path, maxDecompressedBytes: source.maxBundleBytes)))
             } else {
                 let (name, model) = try source.loadModel()
                 Console.out(try ModelInfo.describe(model, name: name))
@@ -112,7 +131,9 @@ enum ModelInfo {
         indices.enumerated().map { position, index in
             let tensor = subgraph.tensors[index]
             var line = "  \(position): \(tensor.name) \(shape(tensor.shape)) \(tensor.type)"
-            if let signature = tensor.shapeSignature, signature != tensor.shape { line += " (signature \(shape(signature)))" }
+            if let signature = tensor.shapeSignature, signature != tensor.shape {
+                line += " (signature \(shape(signature)))"
+            }
             return line + "\n"
         }.joined()
     }
@@ -146,7 +167,9 @@ enum ModelInfo {
         if let metadata = model.modelMetadata {
             text += "metadata:\n"
             if let name = metadata.name { text += "  name: \(name)\n" }
-            if let description = metadata.description, !description.isEmpty { text += "  description: \(description)\n" }
+            if let description = metadata.description, !description.isEmpty {
+                text += "  description: \(description)\n"
+            }
             if let version = metadata.version { text += "  version: \(version)\n" }
             for (subgraphIndex, subgraph) in metadata.subgraphs.enumerated() {
                 for (index, tensor) in subgraph.inputTensors.enumerated() {
@@ -157,7 +180,8 @@ enum ModelInfo {
                 for index in subgraph.outputTensors.indices {
                     if let labels = try model.labels(forOutput: index, subgraph: subgraphIndex) {
                         let preview = labels.prefix(8).joined(separator: ", ") + (labels.count > 8 ? ", ..." : "")
-                        text += "  output \(index) \(subgraph.outputTensors[index].name ?? ""): \(labels.count) labels (\(preview))\n"
+                        text +=
+                            "  output \(index) \(subgraph.outputTensors[index].name ?? ""): \(labels.count) labels (\(preview))\n"
                     }
                 }
             }

@@ -27,7 +27,10 @@ struct ModelProfileCommand: AsyncParsableCommand {
     @Option(help: "Operators listed, slowest first at --threads (0: all, in model order).")
     var top = 25
 
-    @Flag(help: "Print one JSON object: {\"model\", \"threads\", \"operators\": [{\"op\", \"index\", \"outputShape\", \"ms1\", \"msN\"}]}.")
+    @Flag(
+        help:
+            "Print one JSON object: {\"model\", \"threads\", \"operators\": [{\"op\", \"index\", \"outputShape\", \"ms1\", \"msN\"}]}."
+    )
     var json = false
 
     /// One operator at both thread counts.
@@ -50,11 +53,19 @@ struct ModelProfileCommand: AsyncParsableCommand {
 
     func run() async throws {
         try reportingErrors {
-            guard runs >= 1 else { throw VisionTasksError.invalidOption(name: "--runs", reason: "must be at least 1, got \(runs)") }
-            guard warmup >= 0 else { throw VisionTasksError.invalidOption(name: "--warmup", reason: "must be at least 0, got \(warmup)") }
-            guard top >= 0 else { throw VisionTasksError.invalidOption(name: "--top", reason: "must be at least 0, got \(top)") }
+            guard runs >= 1 else {
+                throw VisionTasksError.invalidOption(name: "--runs", reason: "must be at least 1, got \(runs)")
+            }
+            guard warmup >= 0 else {
+                throw VisionTasksError.invalidOption(name: "--warmup", reason: "must be at least 0, got \(warmup)")
+            }
+            guard top >= 0 else {
+                throw VisionTasksError.invalidOption(name: "--top", reason: "must be at least 0, got \(top)")
+            }
             let (name, data) = try source.loadModelData()
-            func interpreter(_ threads: Int) throws -> Interpreter { try source.randomlyFedInterpreter(data, threads: threads) }
+            func interpreter(_ threads: Int) throws -> Interpreter {
+                try source.randomlyFedInterpreter(data, threads: threads)
+            }
             // The two thread counts alternate in rounds, so that other work on the machine weighs on
             // both alike; each operator's figure is the median of its round means.
             let single = try interpreter(1), multi = threads == 1 ? single : try interpreter(threads)
@@ -65,13 +76,17 @@ struct ModelProfileCommand: AsyncParsableCommand {
                 many.append(multi.profile(runs: perRound, warmup: round == 0 ? warmup : 1))
             }
             let rows = one[0].indices.map { k in
-                Row(op: one[0][k].op, index: one[0][k].index, outputShape: one[0][k].outputShape,
+                Row(
+                    op: one[0][k].op, index: one[0][k].index, outputShape: one[0][k].outputShape,
                     ms1: Self.median(one.map { $0[k].milliseconds }), msN: Self.median(many.map { $0[k].milliseconds }))
             }
             if json {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-                Console.out(String(decoding: try encoder.encode(Report(model: name, threads: threads, operators: rows)), as: UTF8.self) + "\n")
+                Console.out(
+                    String(
+                        decoding: try encoder.encode(Report(model: name, threads: threads, operators: rows)),
+                        as: UTF8.self) + "\n")
             } else {
                 Console.out(Self.table(rows, model: name, threads: threads, top: top, runs: runs))
             }
@@ -84,7 +99,8 @@ struct ModelProfileCommand: AsyncParsableCommand {
     /// The median of `values` (not empty).
     static func median(_ values: [Double]) -> Double {
         let sorted = values.sorted()
-        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+        return sorted.count % 2 == 1
+            ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
     }
 
     /// The text report: the operators (slowest first at `threads`, at most `top`), then by type.
@@ -93,12 +109,15 @@ struct ModelProfileCommand: AsyncParsableCommand {
         let f = { (v: Double) in String(format: "%8.3f", v) }
         let speedup = { (a: Double, b: Double) in b > 0 ? String(format: "%5.2fx", a / b) : "    -" }
         let share = { (v: Double, total: Double) in String(format: "%5.1f%%", total > 0 ? 100 * v / total : 0) }
-        var out = "\(model): \(rows.count) kernels; sum of operator times \(f(total1)) ms at 1 thread, \(f(totalN)) ms at \(threads) (\(speedup(total1, totalN))); \(runs) runs each in \(Self.rounds) alternating rounds, medians\n"
-        out += "  index  operator              output shape          ms 1T   ms \(threads)T  speed-up  share \(threads)T\n"
+        var out =
+            "\(model): \(rows.count) kernels; sum of operator times \(f(total1)) ms at 1 thread, \(f(totalN)) ms at \(threads) (\(speedup(total1, totalN))); \(runs) runs each in \(Self.rounds) alternating rounds, medians\n"
+        out +=
+            "  index  operator              output shape          ms 1T   ms \(threads)T  speed-up  share \(threads)T\n"
         let listed = top == 0 ? rows : Array(rows.sorted { $0.msN > $1.msN }.prefix(top))
         for r in listed {
             let shape = r.outputShape.map(String.init).joined(separator: "x")
-            out += "  " + String(format: "%5d", r.index) + "  " + r.op.padding(toLength: 20, withPad: " ", startingAt: 0)
+            out +=
+                "  " + String(format: "%5d", r.index) + "  " + r.op.padding(toLength: 20, withPad: " ", startingAt: 0)
                 + "  " + shape.padding(toLength: 18, withPad: " ", startingAt: 0) + "  " + f(r.ms1) + "  " + f(r.msN)
                 + "  " + speedup(r.ms1, r.msN) + "  " + share(r.msN, totalN) + "\n"
         }
@@ -109,7 +128,9 @@ struct ModelProfileCommand: AsyncParsableCommand {
             byType[r.op] = (t.0 + r.ms1, t.1 + r.msN, t.2 + 1)
         }
         for (op, t) in byType.sorted(by: { $0.value.1 > $1.value.1 }) {
-            out += "    " + op.padding(toLength: 20, withPad: " ", startingAt: 0) + String(format: "%4d", t.2) + " kernels  "
+            out +=
+                "    " + op.padding(toLength: 20, withPad: " ", startingAt: 0) + String(format: "%4d", t.2)
+                + " kernels  "
                 + f(t.0) + "  " + f(t.1) + "  " + speedup(t.0, t.1) + "  " + share(t.1, totalN) + "\n"
         }
         return out

@@ -14,7 +14,9 @@ struct ModelRunCommand: AsyncParsableCommand {
 
     @OptionGroup var source: ModelSourceOptions
 
-    @Option(name: .customLong("input"), help: "An input tensor and its raw little-endian float32 file, as NAME=FILE (repeat for each input).")
+    @Option(
+        name: .customLong("input"),
+        help: "An input tensor and its raw little-endian float32 file, as NAME=FILE (repeat for each input).")
     var inputs: [String] = []
 
     @Option(help: "Directory the outputs are written to (created if missing).")
@@ -36,7 +38,8 @@ struct ModelRunCommand: AsyncParsableCommand {
             }
             let names = interpreter.inputs.map(\.name)
             for name in given.keys where !names.contains(name) {
-                throw VisionTasksError.invalidArgument("--input \(name): the model has no such input (inputs: \(names.joined(separator: ", ")))")
+                throw VisionTasksError.invalidArgument(
+                    "--input \(name): the model has no such input (inputs: \(names.joined(separator: ", ")))")
             }
             for (i, info) in interpreter.inputs.enumerated() {
                 guard let file = given[info.name] else {
@@ -45,7 +48,8 @@ struct ModelRunCommand: AsyncParsableCommand {
                 let values = try RawFloats.read(file)
                 guard values.count == info.elementCount else {
                     throw VisionTasksError.invalidArgument(
-                        "\(file) holds \(values.count) floats, input \(info.name) \(info.shape) needs \(info.elementCount)")
+                        "\(file) holds \(values.count) floats, input \(info.name) \(info.shape) needs \(info.elementCount)"
+                    )
                 }
                 try interpreter.setInput(i, values)
             }
@@ -53,7 +57,8 @@ struct ModelRunCommand: AsyncParsableCommand {
             do {
                 try FileManager.default.createDirectory(atPath: outputDir, withIntermediateDirectories: true)
             } catch {
-                throw VisionTasksError.fileUnreadable(path: outputDir, reason: "cannot create the directory: \(error.localizedDescription)")
+                throw VisionTasksError.fileUnreadable(
+                    path: outputDir, reason: "cannot create the directory: \(error.localizedDescription)")
             }
             for (i, info) in interpreter.outputs.enumerated() {
                 let file = URL(fileURLWithPath: outputDir)
@@ -76,7 +81,8 @@ enum RawFloats {
     static func read(_ path: String) throws -> [Float] {
         let data = try ModelFile.read(path)
         guard data.count % 4 == 0 else {
-            throw VisionTasksError.invalidArgument("\(path) has \(data.count) bytes, not a whole number of float32 values")
+            throw VisionTasksError.invalidArgument(
+                "\(path) has \(data.count) bytes, not a whole number of float32 values")
         }
         return data.withUnsafeBytes { raw in
             (0..<data.count / 4).map {

@@ -20,7 +20,7 @@ final class PipelineThread: @unchecked Sendable {
 
 /// A value made on a thread of its own while the caller does something else; `value()` waits for it.
 final class BackgroundValue<Value>: @unchecked Sendable {
-    private var result: Result<Value, any Error>?   // written by the thread before `join()` returns
+    private var result: Result<Value, any Error>? // written by the thread before `join()` returns
     private var thread: PipelineThread?
 
     /// Starts `make` on a thread named `name`.

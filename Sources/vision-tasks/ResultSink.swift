@@ -36,12 +36,14 @@ final class ResultSink: @unchecked Sendable {
         self.path = path
         let fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
-            throw VisionTasksError.invalidOption(name: "--output", reason: "cannot open \(path): \(String(cString: strerror(errno)))")
+            throw VisionTasksError.invalidOption(
+                name: "--output", reason: "cannot open \(path): \(String(cString: strerror(errno)))")
         }
         descriptor = fd
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             close(fd)
-            throw VisionTasksError.invalidOption(name: "--output", reason: "\(path) is being written by another run (it is locked)")
+            throw VisionTasksError.invalidOption(
+                name: "--output", reason: "\(path) is being written by another run (it is locked)")
         }
         if resume {
             do {
@@ -49,7 +51,9 @@ final class ResultSink: @unchecked Sendable {
                 finished = scan.finished
                 discardedLines = scan.discardedLines
                 guard ftruncate(fd, off_t(scan.end)) == 0 else {
-                    throw VisionTasksError.invalidOption(name: "--output", reason: "cannot cut \(path) to its last whole input: \(String(cString: strerror(errno)))")
+                    throw VisionTasksError.invalidOption(
+                        name: "--output",
+                        reason: "cannot cut \(path) to its last whole input: \(String(cString: strerror(errno)))")
                 }
             } catch {
                 close(fd)
@@ -72,10 +76,13 @@ final class ResultSink: @unchecked Sendable {
     /// Writes `header` into an empty file; in one that holds rows, checks that they are under it.
     private static func openTable(_ fd: Int32, path: String, header: Data) throws {
         let size = lseek(fd, 0, SEEK_END)
-        guard size >= 0 else { throw VisionTasksError.fileUnreadable(path: path, reason: String(cString: strerror(errno))) }
+        guard size >= 0 else {
+            throw VisionTasksError.fileUnreadable(path: path, reason: String(cString: strerror(errno)))
+        }
         if size == 0 {
             if let failure = Console.writeAll(fd, header) {
-                throw VisionTasksError.invalidOption(name: "--output", reason: "cannot write \(path): \(String(cString: strerror(failure)))")
+                throw VisionTasksError.invalidOption(
+                    name: "--output", reason: "cannot write \(path): \(String(cString: strerror(failure)))")
             }
             return
         }
@@ -83,7 +90,8 @@ final class ResultSink: @unchecked Sendable {
         let n = first.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
         guard n == header.count, Data(first) == header else {
             throw VisionTasksError.invalidOption(
-                name: "--output", reason: "\(path) does not start with this task's CSV header; not appending a different table to it")
+                name: "--output",
+                reason: "\(path) does not start with this task's CSV header; not appending a different table to it")
         }
     }
 
@@ -109,10 +117,12 @@ final class ResultSink: @unchecked Sendable {
     /// What an output file holds: the inputs with a final line, the byte offset just past the last
     /// final line, and how many lines follow it. Reads in blocks, keeping only each line's start.
     /// With a CSV `header`, the first line must be it (or the file empty) and the rest are rows.
-    static func scan(_ fd: Int32, path: String, header: Data? = nil) throws -> (finished: Set<String>, end: Int, discardedLines: Int) {
+    static func scan(_ fd: Int32, path: String, header: Data? = nil) throws -> (
+        finished: Set<String>, end: Int, discardedLines: Int
+    ) {
         var finished: Set<String> = []
         var end = 0, offset = 0, lineNumber = 0, linesAfterEnd = 0
-        var head = Data()   // the first bytes of the current line
+        var head = Data() // the first bytes of the current line
         let headLimit = 1 << 16
         var block = [UInt8](repeating: 0, count: 1 << 20)
         guard lseek(fd, 0, SEEK_SET) == 0 else {
@@ -121,19 +131,27 @@ final class ResultSink: @unchecked Sendable {
         while true {
             let n = block.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
             if n < 0 && errno == EINTR { continue }
-            guard n >= 0 else { throw VisionTasksError.fileUnreadable(path: path, reason: String(cString: strerror(errno))) }
+            guard n >= 0 else {
+                throw VisionTasksError.fileUnreadable(path: path, reason: String(cString: strerror(errno)))
+            }
             if n == 0 { break }
             var start = 0
             while start < n {
                 let newline = block[start..<n].firstIndex(of: UInt8(ascii: "\n"))
                 let stop = newline ?? n
-                if head.count < headLimit { head.append(contentsOf: block[start..<min(stop, start + headLimit - head.count)]) }
-                guard let newline else { start = n; break }
+                if head.count < headLimit {
+                    head.append(contentsOf: block[start..<min(stop, start + headLimit - head.count)])
+                }
+                guard let newline else {
+                    start = n
+                    break
+                }
                 lineNumber += 1
                 if let header, lineNumber == 1 {
                     guard head + Data("\n".utf8) == header else {
                         throw VisionTasksError.invalidOption(
-                            name: "--resume", reason: "\(path) does not start with this task's CSV header; not resuming into it")
+                            name: "--resume",
+                            reason: "\(path) does not start with this task's CSV header; not resuming into it")
                     }
                     end = offset + newline + 1
                     head.removeAll(keepingCapacity: true)
@@ -142,7 +160,10 @@ final class ResultSink: @unchecked Sendable {
                 }
                 guard let line = header == nil ? OutputLine(head) : CSVTable.parseRow(head) else {
                     throw VisionTasksError.invalidOption(
-                        name: "--resume", reason: "line \(lineNumber) of \(path) is not a vision-tasks result \(header == nil ? "line" : "row"); not resuming into it")
+                        name: "--resume",
+                        reason:
+                            "line \(lineNumber) of \(path) is not a vision-tasks result \(header == nil ? "line" : "row"); not resuming into it"
+                    )
                 }
                 linesAfterEnd += 1
                 if line.isFinal {
@@ -183,7 +204,8 @@ struct OutputLine {
             i += bytes[i] == UInt8(ascii: "\\") ? 2 : 1
         }
         guard i < bytes.count,
-              let input = try? JSONSerialization.jsonObject(with: Data(bytes[(opening.count - 1)...i]), options: .fragmentsAllowed) as? String
+            let input = try? JSONSerialization.jsonObject(
+                with: Data(bytes[(opening.count - 1)...i]), options: .fragmentsAllowed) as? String
         else { return nil }
         self.input = input
         isFinal = !bytes[(i + 1)...].starts(with: Array(#","frame":"#.utf8))

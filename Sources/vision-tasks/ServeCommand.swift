@@ -7,7 +7,8 @@ import VisionServer
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve the browser app and the HTTP/WebSocket API (POST /api/v1/{task}, /video, /live, gesture-models).",
+        abstract:
+            "Serve the browser app and the HTTP/WebSocket API (POST /api/v1/{task}, /video, /live, gesture-models).",
         discussion: "Listens on 127.0.0.1 unless --host names another address; prints the URL to open.")
 
     @Option(help: "The address to listen on (127.0.0.1: this machine only; 0.0.0.0: every interface).")
@@ -25,12 +26,16 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The largest request body: bytes, or with KB/MB.", valueName: "size"))
     var maxBody: String = Self.sizeText(ServerConfiguration().maxBodyBytes)
 
-    @Option(help: ArgumentHelp("The largest training upload (POST /api/v1/gesture-models, a zip): bytes, or with KB/MB.",
-                               valueName: "size"))
+    @Option(
+        help: ArgumentHelp(
+            "The largest training upload (POST /api/v1/gesture-models, a zip): bytes, or with KB/MB.",
+            valueName: "size"))
     var maxTrainingBody: String = Self.sizeText(ServerConfiguration().maxTrainingBodyBytes)
 
-    @Option(help: ArgumentHelp("The most bytes a training upload's photos may unpack to, in all: bytes, or with KB/MB.",
-                               valueName: "size"))
+    @Option(
+        help: ArgumentHelp(
+            "The most bytes a training upload's photos may unpack to, in all: bytes, or with KB/MB.",
+            valueName: "size"))
     var maxTrainingUnpacked: String = Self.sizeText(ServerConfiguration().maxTrainingUnpackedBytes)
 
     @Option(help: "The most photos in one training upload.")
@@ -48,7 +53,8 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.workers = workers
             configuration.maxBodyBytes = try Self.bytes(maxBody, flag: "--max-body")
             configuration.maxTrainingBodyBytes = try Self.bytes(maxTrainingBody, flag: "--max-training-body")
-            configuration.maxTrainingUnpackedBytes = try Self.bytes(maxTrainingUnpacked, flag: "--max-training-unpacked")
+            configuration.maxTrainingUnpackedBytes = try Self.bytes(
+                maxTrainingUnpacked, flag: "--max-training-unpacked")
             configuration.maxTrainingPhotos = maxTrainingPhotos
             configuration.trainingThreads = trainingThreads
             let server = try VisionServer(configuration: configuration)
@@ -62,7 +68,9 @@ struct ServeCommand: AsyncParsableCommand {
     /// "20MB" → 20_000_000, "512KB" → 512_000, "1000" → 1000; a malformed size is a usage error naming `flag`.
     static func bytes(_ text: String, flag: String) throws -> Int {
         let upper = text.trimmingCharacters(in: .whitespaces).uppercased()
-        let (digits, scale) = upper.hasSuffix("MB") ? (upper.dropLast(2), 1_000_000)
+        let (digits, scale) =
+            upper.hasSuffix("MB")
+            ? (upper.dropLast(2), 1_000_000)
             : upper.hasSuffix("KB") ? (upper.dropLast(2), 1_000) : (Substring(upper), 1)
         guard let value = Int(digits), value > 0, value <= Int.max / scale else {
             throw ValidationError("\(flag) \(text): give bytes (20000000) or a size with KB or MB (20MB)")

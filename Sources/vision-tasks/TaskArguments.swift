@@ -33,7 +33,9 @@ struct TaskArguments {
             let flag = argument.split(separator: "=", maxSplits: 1)
             let name = flag[0].drop { $0 == "-" }
             guard flag[0].hasPrefix("--"), let option = options.first(where: { $0.name == name }) else {
-                throw ValidationError("Unknown option '\(flag[0])' for \(command) (its options: \(options.map { "--" + $0.name }.joined(separator: ", ")))")
+                throw ValidationError(
+                    "Unknown option '\(flag[0])' for \(command) (its options: \(options.map { "--" + $0.name }.joined(separator: ", ")))"
+                )
             }
             var text: String
             if flag.count == 2 {

@@ -10,8 +10,11 @@ struct TaskOptions: ParsableArguments {
     var model: String
 
     /// `--threads` as given; nil: the declared default, or with several `--jobs` the cores shared out.
-    @Option(help: ArgumentHelp(String(BaseOptions.Declared.threads.option.help.trimmingCharacters(in: CharacterSet(charactersIn: ".")))
-        + " (default: \(BaseOptions.Declared.threads.defaultValue); with several --jobs, the cores shared among the instances)."))
+    @Option(
+        help: ArgumentHelp(
+            String(BaseOptions.Declared.threads.option.help.trimmingCharacters(in: CharacterSet(charactersIn: ".")))
+                + " (default: \(BaseOptions.Declared.threads.defaultValue); with several --jobs, the cores shared among the instances)."
+        ))
     var threads: Int?
 
     @Option(help: ArgumentHelp(BaseOptions.Declared.maxBundleBytes.option.help, valueName: "bytes"))
@@ -29,8 +32,9 @@ struct TaskOptions: ParsableArguments {
 
     /// `BaseOptions` for the model, thread count and bundle limit given.
     var baseOptions: BaseOptions {
-        BaseOptions(modelAssetPath: model, numThreads: threads ?? BaseOptions.Declared.threads.defaultValue,
-                    maxDecompressedBundleBytes: maxBundleBytes)
+        BaseOptions(
+            modelAssetPath: model, numThreads: threads ?? BaseOptions.Declared.threads.defaultValue,
+            maxDecompressedBundleBytes: maxBundleBytes)
     }
 }
 
@@ -48,9 +52,11 @@ struct TaskCommand<Task: MediaTask>: ParsableCommand {
 
     @OptionGroup var common: TaskOptions
 
-    @Argument(parsing: .allUnrecognized,
-              help: ArgumentHelp("Image files (JPEG or PNG) or folders of them (walked into sub-folders), and the task options below.",
-                                 valueName: "images"))
+    @Argument(
+        parsing: .allUnrecognized,
+        help: ArgumentHelp(
+            "Image files (JPEG or PNG) or folders of them (walked into sub-folders), and the task options below.",
+            valueName: "images"))
     var arguments: [String] = []
 
     /// Usage errors (exit 64): unknown or malformed task options, inputs that do not fit the media options.
@@ -61,7 +67,11 @@ struct TaskCommand<Task: MediaTask>: ParsableCommand {
             guard Task.TaskResult.self is any MaskFileResult.Type else {
                 throw ValidationError("--masks: \(Task.taskDescription.name) outputs no segmentation masks")
             }
-            guard parsed.values.contains(where: { $0.name == "output-segmentation-masks" && Bool(optionText: $0.text) == true }) else {
+            guard
+                parsed.values.contains(where: {
+                    $0.name == "output-segmentation-masks" && Bool(optionText: $0.text) == true
+                })
+            else {
                 throw ValidationError("--masks writes the segmentation masks: add --output-segmentation-masks")
             }
         }
@@ -71,7 +81,9 @@ struct TaskCommand<Task: MediaTask>: ParsableCommand {
     func run() throws {
         try reportingErrors {
             let parsed = try TaskArguments(arguments, description: Task.taskDescription)
-            let factory = MediaTaskFactory<Task>(threads: common.baseOptions.numThreads, threadsGiven: common.threads != nil) { mode, live, threadsAtMost in
+            let factory = MediaTaskFactory<Task>(
+                threads: common.baseOptions.numThreads, threadsGiven: common.threads != nil
+            ) { mode, live, threadsAtMost in
                 do {
                     var base = common.baseOptions
                     if let threadsAtMost { base.numThreads = min(base.numThreads, threadsAtMost) }

@@ -17,7 +17,10 @@ struct TasksCommand: ParsableCommand {
         if markdown {
             Console.out(Self.markdown())
         } else {
-            Console.out(String(decoding: TaskCatalogJSON.encode(threadsDefault: BaseOptions.Declared.threads.defaultValue), as: UTF8.self) + "\n")
+            Console.out(
+                String(
+                    decoding: TaskCatalogJSON.encode(threadsDefault: BaseOptions.Declared.threads.defaultValue),
+                    as: UTF8.self) + "\n")
         }
     }
 
@@ -27,10 +30,13 @@ struct TasksCommand: ParsableCommand {
             let rows = task.options.map { option in
                 "| `--\(option.name)` | `\(option.property)` | \(option.type.rawValue) | \(option.rangeText) | \(option.defaultText) | \(option.help) |"
             }
-            return (["### \(task.title) (`\(task.name)`)", "",
-                     "Results: \(task.outputs.map { "`\($0)`" }.joined(separator: ", ")). Model: \(task.modelHelp)", "",
-                     "| option | Swift property | type | range | default | meaning |", "|---|---|---|---|---|---|"]
-                    + rows).joined(separator: "\n")
+            return
+                ([
+                    "### \(task.title) (`\(task.name)`)", "",
+                    "Results: \(task.outputs.map { "`\($0)`" }.joined(separator: ", ")). Model: \(task.modelHelp)", "",
+                    "| option | Swift property | type | range | default | meaning |", "|---|---|---|---|---|---|",
+                ]
+                + rows).joined(separator: "\n")
         }.joined(separator: "\n\n") + "\n"
     }
 }

@@ -13,17 +13,20 @@ struct TrainGesturesCommand: AsyncParsableCommand {
         commandName: "train-gestures",
         abstract: "Train custom gestures from folders of photos into a gesture_recognizer.task that MediaPipe loads.",
         discussion: """
-        DATA holds one folder of photos per label, one of them named none (any case): hands showing none of \
-        the gestures. The none label is written as MediaPipe's background label None: when the custom \
-        classifier says None, the recognizer falls back to the canned gestures (hide them with \
-        --canned-gestures-allowlist None when recognizing; in MediaPipe, a canned score threshold of 1). Photos without a hand, or unreadable, are \
-        skipped and counted. The output is written through a temporary file: it is never left half-written.
+            DATA holds one folder of photos per label, one of them named none (any case): hands showing none of \
+            the gestures. The none label is written as MediaPipe's background label None: when the custom \
+            classifier says None, the recognizer falls back to the canned gestures (hide them with \
+            --canned-gestures-allowlist None when recognizing; in MediaPipe, a canned score threshold of 1). Photos without a hand, or unreadable, are \
+            skipped and counted. The output is written through a temporary file: it is never left half-written.
 
-        TRAINING OPTIONS (a bool option alone means true; --augment=false turns one off):
-        \(TaskArguments.help(GestureTrainingOptions.declaredOptions))
-        """)
+            TRAINING OPTIONS (a bool option alone means true; --augment=false turns one off):
+            \(TaskArguments.help(GestureTrainingOptions.declaredOptions))
+            """)
 
-    @Option(help: "The base gesture recognizer bundle (gesture_recognizer.task): its hand landmarker, gesture embedder and canned classifier are reused.")
+    @Option(
+        help:
+            "The base gesture recognizer bundle (gesture_recognizer.task): its hand landmarker, gesture embedder and canned classifier are reused."
+    )
     var model: String
 
     @Option(help: "Where to write the new .task.")
@@ -38,20 +41,26 @@ struct TrainGesturesCommand: AsyncParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Show a progress bar on stderr (default: when stderr is a terminal).")
     var progress: Bool?
 
-    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("DATA, the folder of label folders, and the training options.", valueName: "data"))
+    @Argument(
+        parsing: .allUnrecognized,
+        help: ArgumentHelp("DATA, the folder of label folders, and the training options.", valueName: "data"))
     var arguments: [String] = []
 
     func validate() throws {
-        let parsed = try TaskArguments(arguments, command: Self.configuration.commandName ?? "", options: GestureTrainingOptions.declaredOptions)
+        let parsed = try TaskArguments(
+            arguments, command: Self.configuration.commandName ?? "", options: GestureTrainingOptions.declaredOptions)
         guard parsed.inputs.count == 1 else {
-            throw ValidationError("Give one DATA folder (got \(parsed.inputs.count): \(parsed.inputs.joined(separator: " ")))")
+            throw ValidationError(
+                "Give one DATA folder (got \(parsed.inputs.count): \(parsed.inputs.joined(separator: " ")))")
         }
         guard threads >= 1 else { throw ValidationError("--threads must be at least 1, got \(threads)") }
     }
 
     func run() async throws {
         try await reportingErrorsAsync {
-            let parsed = try TaskArguments(arguments, command: Self.configuration.commandName ?? "", options: GestureTrainingOptions.declaredOptions)
+            let parsed = try TaskArguments(
+                arguments, command: Self.configuration.commandName ?? "",
+                options: GestureTrainingOptions.declaredOptions)
             let options = GestureTrainingOptions()
             for (name, text) in parsed.values {
                 try GestureTrainingOptions.declaredOptions.first { $0.name == name }?.apply(text: text, to: options)
@@ -59,7 +68,9 @@ struct TrainGesturesCommand: AsyncParsableCommand {
             do {
                 try options.validate()
             } catch VisionTasksError.invalidOption(let property, let reason) {
-                let flag = GestureTrainingOptions.declaredOptions.first { $0.names(property) }.map { "--" + $0.name } ?? property
+                let flag =
+                    GestureTrainingOptions.declaredOptions.first { $0.names(property) }.map { "--" + $0.name }
+                    ?? property
                 throw VisionTasksError.invalidOption(name: flag, reason: reason)
             }
             try Self.checkWritable(output)
@@ -75,7 +86,8 @@ struct TrainGesturesCommand: AsyncParsableCommand {
                 do {
                     try outcome.report.jsonData().write(to: URL(fileURLWithPath: report), options: .atomic)
                 } catch {
-                    throw VisionTasksError.fileUnreadable(path: report, reason: "cannot write the report: \(error.localizedDescription)")
+                    throw VisionTasksError.fileUnreadable(
+                        path: report, reason: "cannot write the report: \(error.localizedDescription)")
                 }
             }
             Console.out(reportText + "\nwrote \(output) (labels: \(outcome.labels.joined(separator: ", ")))\n")
@@ -90,7 +102,8 @@ struct TrainGesturesCommand: AsyncParsableCommand {
             throw VisionTasksError.fileUnreadable(path: path, reason: "is a folder; give a file name")
         }
         guard FileManager.default.isWritableFile(atPath: folder) else {
-            throw VisionTasksError.fileUnreadable(path: path, reason: "its folder \(folder) does not exist or cannot be written")
+            throw VisionTasksError.fileUnreadable(
+                path: path, reason: "its folder \(folder) does not exist or cannot be written")
         }
     }
 }
@@ -106,7 +119,9 @@ private final class StageProgress: @unchecked Sendable {
             if stage != progress.stage {
                 if bar != nil { Console.error("\n") }
                 stage = progress.stage
-                bar = ProgressBar(total: progress.total, unit: progress.stage == .training ? "epochs" : progress.stage == .findingHands ? "photos" : "hands")
+                bar = ProgressBar(
+                    total: progress.total,
+                    unit: progress.stage == .training ? "epochs" : progress.stage == .findingHands ? "photos" : "hands")
                 Console.error("\(progress.stage.rawValue):\n")
             }
             bar?.update(done: progress.completed)

@@ -8,8 +8,10 @@ import VisionTasks
 enum VideoListRun {
     /// Processes `shard`'s share of `paths`, leaving out those `output`'s file already finished;
     /// returns false if any video or frame failed.
-    static func run<Task: MediaTask>(_ paths: [String], options: MediaOptions, shard: Shard?, output: JSONLines,
-                                     factory: MediaTaskFactory<Task>) throws -> Bool {
+    static func run<Task: MediaTask>(
+        _ paths: [String], options: MediaOptions, shard: Shard?, output: JSONLines,
+        factory: MediaTaskFactory<Task>
+    ) throws -> Bool {
         let mine = shard.map { shard in paths.filter { shard.contains($0) } } ?? paths
         let todo = mine.filter { !output.sink.finished.contains($0) }
         var failedVideos = 0
@@ -19,7 +21,8 @@ enum VideoListRun {
             output.finishVideo(input: path)
             if !ok { failedVideos += 1 }
         }
-        Console.error("summary: \(todo.count) videos processed, \(mine.count - todo.count) skipped, \(failedVideos) failed\n")
+        Console.error(
+            "summary: \(todo.count) videos processed, \(mine.count - todo.count) skipped, \(failedVideos) failed\n")
         return failedVideos == 0
     }
 }

@@ -18,16 +18,20 @@ enum VideoRun {
     static func decoderThreads(cores: Int, inferenceThreads: Int) -> Int { max(1, cores - inferenceThreads) }
 
     /// Processes the video at `path`, writing its lines to `output`; returns false if it or a frame failed.
-    static func run<Task: MediaTask>(_ path: String, options: MediaOptions, factory: MediaTaskFactory<Task>,
-                                     output: JSONLines) throws -> Bool {
+    static func run<Task: MediaTask>(
+        _ path: String, options: MediaOptions, factory: MediaTaskFactory<Task>,
+        output: JSONLines
+    ) throws -> Bool {
         let failuresBefore = output.failures
         // The model loads while ffprobe and ffmpeg start, in processes of their own.
         let making = BackgroundValue(name: "video-task") { try factory.make(.video, nil) }
         let reader: VideoReader
         do {
-            reader = try VideoReader(contentsOfFile: path, startMs: try options.startMs, endMs: try options.endMs,
-                                     decoderThreads: decoderThreads(cores: ProcessInfo.processInfo.activeProcessorCount,
-                                                                    inferenceThreads: factory.threads))
+            reader = try VideoReader(
+                contentsOfFile: path, startMs: try options.startMs, endMs: try options.endMs,
+                decoderThreads: decoderThreads(
+                    cores: ProcessInfo.processInfo.activeProcessorCount,
+                    inferenceThreads: factory.threads))
         } catch {
             _ = try? making.value()
             output.process(input: path) { () throws -> Task.TaskResult in throw error }
@@ -45,15 +49,18 @@ enum VideoRun {
             // Nothing at or after --start: say so rather than end with no line at all.
             let length = reader.info?.durationSeconds.map { String(format: " (%.2f s long)", $0) } ?? ""
             output.process(input: path) { () throws -> Task.TaskResult in
-                throw VisionTasksError.invalidOption(name: "--start", reason: "\(start) is past the last frame of \(path)\(length)")
+                throw VisionTasksError.invalidOption(
+                    name: "--start", reason: "\(start) is past the last frame of \(path)\(length)")
             }
             return false
         }
         let seconds = Date().timeIntervalSince(started)
-        Console.error(String(
-            format: "summary: %d frames decoded, %d processed, %d %@ found, %d failed, %.1f frames/s\n",
-            pipeline.seen, pipeline.processed, pipeline.found, Task.taskDescription.foundNoun, output.failures - failuresBefore,
-            seconds > 0 ? Double(pipeline.processed) / seconds : 0))
+        Console.error(
+            String(
+                format: "summary: %d frames decoded, %d processed, %d %@ found, %d failed, %.1f frames/s\n",
+                pipeline.seen, pipeline.processed, pipeline.found, Task.taskDescription.foundNoun,
+                output.failures - failuresBefore,
+                seconds > 0 ? Double(pipeline.processed) / seconds : 0))
         return output.failures == failuresBefore
     }
 
@@ -83,10 +90,11 @@ final class VideoPipeline<Task: MediaTask>: @unchecked Sendable {
     private let rate: String
     private let bar: ProgressBar?
     private let decoded = BlockingQueue<VideoFrame>(capacity: depth)
-    private let done = BlockingQueue<(frame: VideoFrame, result: Swift.Result<Task.TaskResult, any Error>)>(capacity: depth)
+    private let done = BlockingQueue<(frame: VideoFrame, result: Swift.Result<Task.TaskResult, any Error>)>(
+        capacity: depth)
     private let lock = NSLock()
     private var firstFailure: (any Error)?
-    private var stopped = false             // a drawing or encoding failure stopped every stage
+    private var stopped = false // a drawing or encoding failure stopped every stage
     /// Frames decoded (reader thread), processed (task thread), things found (writer thread).
     private(set) var seen = 0, processed = 0, found = 0
 
@@ -150,8 +158,10 @@ final class VideoPipeline<Task: MediaTask>: @unchecked Sendable {
             processed += 1
             bar?.update(done: frame.index + 1)
             let result = Swift.Result {
-                try MaskFiles.writing(try task.processVideoFrame(frame.image(), timestampInMilliseconds: frame.timestampInMilliseconds),
-                                      to: masks) { MaskFiles.framePath(folder: $0, video: path, frame: frame.index, index: $1) }
+                try MaskFiles.writing(
+                    try task.processVideoFrame(frame.image(), timestampInMilliseconds: frame.timestampInMilliseconds),
+                    to: masks
+                ) { MaskFiles.framePath(folder: $0, video: path, frame: frame.index, index: $1) }
             }
             guard done.push((frame, result)) else { return }
         }
@@ -168,8 +178,9 @@ final class VideoPipeline<Task: MediaTask>: @unchecked Sendable {
                 if let drawn { found += Task.foundCount(in: drawn) }
                 guard let annotate else { continue }
                 if writer == nil {
-                    writer = try VideoWriter(path: annotate, width: frame.width, height: frame.height, frameRate: rate,
-                                             preset: quality.preset)
+                    writer = try VideoWriter(
+                        path: annotate, width: frame.width, height: frame.height, frameRate: rate,
+                        preset: quality.preset)
                 }
                 // One canvas for the whole video: each frame is copied into it, drawn on, and packed
                 // for the encoder straight from the canvas.

@@ -16,7 +16,9 @@ struct VisionTasksCommand: AsyncParsableCommand {
             number, no input or two kinds of input), with the usage. When standard output closes early \
             (vision-tasks ... | head -1) the tool ends quietly, as SIGPIPE ends any filter (141 in a shell).
             """,
-        subcommands: [ModelCommand.self] + taskCommands + [TrainGesturesCommand.self, TasksCommand.self, ServeCommand.self]
+        subcommands: [ModelCommand.self] + taskCommands + [
+            TrainGesturesCommand.self, TasksCommand.self, ServeCommand.self,
+        ]
     )
 }
 

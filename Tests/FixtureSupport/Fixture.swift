@@ -20,16 +20,20 @@ public enum Fixture {
     }
 
     /// The models `make models` fetches.
-    public static let models = ["blaze_face_short_range.tflite", "face_landmarker.task", "hand_landmarker.task",
-                                "gesture_recognizer.task", "operations.task", "face_detection_full_range_sparse.tflite",
-                                "pose_landmarker_full.task"]
+    public static let models = [
+        "blaze_face_short_range.tflite", "face_landmarker.task", "hand_landmarker.task",
+        "gesture_recognizer.task", "operations.task", "face_detection_full_range_sparse.tflite",
+        "pose_landmarker_full.task",
+    ]
 
     /// Whether every model `make models` fetches is present (`make test` always fetches them; a
     /// suite enabled only with them is reported skipped without, which fails the skip check).
     public static var haveModels: Bool { models.allSatisfy { FileManager.default.fileExists(atPath: modelPath($0)) } }
 
     /// `models/NAME` (fetched by `make models`).
-    public static func modelPath(_ name: String) -> String { repositoryRoot.appendingPathComponent("models/\(name)").path }
+    public static func modelPath(_ name: String) -> String {
+        repositoryRoot.appendingPathComponent("models/\(name)").path
+    }
 
     /// A path under Tests/Fixtures.
     public static func path(_ relative: String) -> String { directory.appendingPathComponent(relative).path }
@@ -70,7 +74,8 @@ public enum FixtureError: Error, CustomStringConvertible {
         switch self {
         case .unreadable(let path, let why): "reference \(path) cannot be read: \(why)"
         case .undecodable(let path, let why): "reference \(path) cannot be decoded: \(why)"
-        case .wrongCount(let path, let expected, let found): "reference \(path) holds \(found) cases, the test expects \(expected)"
+        case .wrongCount(let path, let expected, let found):
+            "reference \(path) holds \(found) cases, the test expects \(expected)"
         }
     }
 }

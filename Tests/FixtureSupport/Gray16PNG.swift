@@ -15,8 +15,12 @@ public struct Gray16PNG {
     public init(fixture path: String) throws {
         let full = Fixture.path(path)
         func fail(_ why: String) -> FixtureError { .undecodable(full, why) }
-        guard let bytes = FileManager.default.contents(atPath: full).map([UInt8].init) else { throw FixtureError.unreadable(full, "missing") }
-        guard bytes.count > 8, bytes[0..<8].elementsEqual([137, 80, 78, 71, 13, 10, 26, 10]) else { throw fail("not a PNG") }
+        guard let bytes = FileManager.default.contents(atPath: full).map([UInt8].init) else {
+            throw FixtureError.unreadable(full, "missing")
+        }
+        guard bytes.count > 8, bytes[0..<8].elementsEqual([137, 80, 78, 71, 13, 10, 26, 10]) else {
+            throw fail("not a PNG")
+        }
         func be32(_ i: Int) -> Int { bytes[i..<i + 4].reduce(0) { $0 << 8 | Int($1) } }
         var offset = 8, idat: [UInt8] = [], header: (w: Int, h: Int)?
         while offset + 8 <= bytes.count {
@@ -43,11 +47,14 @@ public struct Gray16PNG {
             raw.withUnsafeMutableBytes { output -> libdeflate_result in
                 guard let decompressor = libdeflate_alloc_decompressor() else { return LIBDEFLATE_INSUFFICIENT_SPACE }
                 defer { libdeflate_free_decompressor(decompressor) }
-                return libdeflate_zlib_decompress(decompressor, input.baseAddress, input.count, output.baseAddress,
-                                                  output.count, &produced)
+                return libdeflate_zlib_decompress(
+                    decompressor, input.baseAddress, input.count, output.baseAddress,
+                    output.count, &produced)
             }
         }
-        guard result == LIBDEFLATE_SUCCESS, produced == raw.count else { throw fail("IDAT does not inflate to \(raw.count) bytes") }
+        guard result == LIBDEFLATE_SUCCESS, produced == raw.count else {
+            throw fail("IDAT does not inflate to \(raw.count) bytes")
+        }
         // Undo the row filters (2 bytes per pixel).
         var previous = [UInt8](repeating: 0, count: 2 * w), values: [Float] = []
         values.reserveCapacity(w * h)

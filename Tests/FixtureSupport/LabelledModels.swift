@@ -25,17 +25,23 @@ public enum LabelledModels {
     }
 
     /// The canned gestures in the canned classifier's output order (its default-locale labels).
-    public static let cannedNames = ["None", "Closed_Fist", "Open_Palm", "Pointing_Up", "Thumb_Down",
-                                     "Thumb_Up", "Victory", "ILoveYou"]
+    public static let cannedNames = [
+        "None", "Closed_Fist", "Open_Palm", "Pointing_Up", "Thumb_Down",
+        "Thumb_Up", "Victory", "ILoveYou",
+    ]
     /// The same gestures in French, for a "fr" label file.
-    public static let cannedFrench = ["Aucun", "Poing_fermé", "Paume_ouverte", "Index_levé", "Pouce_baissé",
-                                      "Pouce_levé", "Victoire", "Je_t_aime"]
+    public static let cannedFrench = [
+        "Aucun", "Poing_fermé", "Paume_ouverte", "Index_levé", "Pouce_baissé",
+        "Pouce_levé", "Victoire", "Je_t_aime",
+    ]
 
     /// `model` (a .tflite without TFLITE_METADATA) with metadata giving its output 0 the label `files`,
     /// in order, and those files in a zip appended to it.
     public static func model(_ model: Data, labelFiles files: [LabelFile]) throws -> Data {
         let flatBuffer = try ModelRewriter.addingMetadata(metadata(files), to: [UInt8](model))
-        let entries = files.map { ZipWriter.Entry.stored($0.name, Data(($0.labels.joined(separator: "\n") + "\n").utf8)) }
+        let entries = files.map {
+            ZipWriter.Entry.stored($0.name, Data(($0.labels.joined(separator: "\n") + "\n").utf8))
+        }
         return Data(flatBuffer) + ZipWriter.archive(entries, startingAt: flatBuffer.count)
     }
 
@@ -45,37 +51,40 @@ public enum LabelledModels {
         let outer = try ModelBundle(contentsOfFile: Fixture.modelPath("gesture_recognizer.task"))
         let innerName = "hand_gesture_recognizer.task", cannedName = "canned_gesture_classifier.tflite"
         let inner = try outer.bundle(named: innerName)
-        let innerData = ZipWriter.archive(try inner.fileNames.map { name in
-            let data = try inner.data(named: name)
-            return ZipWriter.Entry.stored(name, name == cannedName ? try model(data, labelFiles: files) : data)
-        })
-        return ZipWriter.archive(try outer.fileNames.map { name in
-            ZipWriter.Entry.stored(name, name == innerName ? innerData : try outer.data(named: name))
-        })
+        let innerData = ZipWriter.archive(
+            try inner.fileNames.map { name in
+                let data = try inner.data(named: name)
+                return ZipWriter.Entry.stored(name, name == cannedName ? try model(data, labelFiles: files) : data)
+            })
+        return ZipWriter.archive(
+            try outer.fileNames.map { name in
+                ZipWriter.Entry.stored(name, name == innerName ? innerData : try outer.data(named: name))
+            })
     }
 
     /// The metadata FlatBuffer ("M001"): one subgraph, one input tensor, one output tensor with `files`.
     static func metadata(_ files: [LabelFile]) -> [UInt8] {
         var b = ForwardFlatBuffer(identifier: "M001")
-        let root = b.table([(0, .offset), (3, .offset), (7, .offset)])       // name, subgraph_metadata, min_parser_version
+        let root = b.table([(0, .offset), (3, .offset), (7, .offset)]) // name, subgraph_metadata, min_parser_version
         b.link(root[0]!, to: b.string("VisionTasks labelled test model"))
         let subgraphs = b.offsetVector(count: 1)
         b.link(root[3]!, to: subgraphs.vector)
         b.link(root[7]!, to: b.string("1.0.0"))
-        let subgraph = b.table([(2, .offset), (3, .offset)])                 // input and output tensor metadata
+        let subgraph = b.table([(2, .offset), (3, .offset)]) // input and output tensor metadata
         b.link(subgraphs.slots[0], to: subgraph.position)
         for (slot, name) in [(2, "embedding"), (3, "scores")] {
             let tensors = b.offsetVector(count: 1)
             b.link(subgraph[slot]!, to: tensors.vector)
             let hasFiles = slot == 3
-            let tensor = b.table(hasFiles ? [(0, .offset), (6, .offset)] : [(0, .offset)])  // name, associated_files
+            let tensor = b.table(hasFiles ? [(0, .offset), (6, .offset)] : [(0, .offset)]) // name, associated_files
             b.link(tensors.slots[0], to: tensor.position)
             b.link(tensor[0]!, to: b.string(name))
             guard hasFiles else { continue }
             let list = b.offsetVector(count: files.count)
             b.link(tensor[6]!, to: list.vector)
             for (fileSlot, file) in zip(list.slots, files) {
-                var fields: [(Int, ForwardFlatBuffer.Field)] = [(0, .offset), (2, .int8(2))]  // name, type TENSOR_AXIS_LABELS
+                // Fields: name, type TENSOR_AXIS_LABELS.
+                var fields: [(Int, ForwardFlatBuffer.Field)] = [(0, .offset), (2, .int8(2))]
                 if file.locale != nil { fields.append((3, .offset)) }
                 let table = b.table(fields)
                 b.link(fileSlot, to: table.position)
@@ -98,11 +107,15 @@ enum ModelRewriter {
 
     static func addingMetadata(_ metadata: [UInt8], to old: [UInt8]) throws -> [UInt8] {
         func u32(_ at: Int) throws -> Int {
-            guard at >= 0, at + 4 <= old.count else { throw Failure(description: "offset \(at) outside the \(old.count)-byte model") }
+            guard at >= 0, at + 4 <= old.count else {
+                throw Failure(description: "offset \(at) outside the \(old.count)-byte model")
+            }
             return Int(old[at]) | Int(old[at + 1]) << 8 | Int(old[at + 2]) << 16 | Int(old[at + 3]) << 24
         }
         func u16(_ at: Int) throws -> Int { try u32(at) & 0xFFFF }
-        guard old.count > 8, old[4..<8].elementsEqual("TFL3".utf8) else { throw Failure(description: "not a TFL3 model") }
+        guard old.count > 8, old[4..<8].elementsEqual("TFL3".utf8) else {
+            throw Failure(description: "not a TFL3 model")
+        }
         let table = try u32(0)
         let vtable = table - Int(Int32(truncatingIfNeeded: UInt32(try u32(table))))
         let fieldCount = (try u16(vtable) - 4) / 2
@@ -136,13 +149,13 @@ enum ModelRewriter {
         let buffers = b.offsetVector(count: oldBuffers.count + 1)
         b.link(root[4]!, to: buffers.vector)
         intoOld += zip(buffers.slots, oldBuffers).map { ($0, $1) }
-        let buffer = b.table([(0, .offset)])                                   // Buffer.data
+        let buffer = b.table([(0, .offset)]) // Buffer.data
         b.link(buffers.slots[oldBuffers.count], to: buffer.position)
         b.link(buffer[0]!, to: b.byteVector(metadata))
         let entries = b.offsetVector(count: oldMetadata.count + 1)
         b.link(root[6]!, to: entries.vector)
         intoOld += zip(entries.slots, oldMetadata).map { ($0, $1) }
-        let entry = b.table([(0, .offset), (1, .uint32(UInt32(oldBuffers.count)))])  // Metadata.name, .buffer
+        let entry = b.table([(0, .offset), (1, .uint32(UInt32(oldBuffers.count)))]) // Metadata.name, .buffer
         b.link(entries.slots[oldMetadata.count], to: entry.position)
         b.link(entry[0]!, to: b.string("TFLITE_METADATA"))
         b.pad(to: 16)
@@ -201,8 +214,14 @@ struct ForwardFlatBuffer {
         let narrow = fields.filter { if case .int8 = $0.1 { return true } else { return false } }
         var offsets: [Int: Int] = [:]
         var size = 4
-        for (slot, _) in wide { offsets[slot] = size; size += 4 }
-        for (slot, _) in narrow { offsets[slot] = size; size += 1 }
+        for (slot, _) in wide {
+            offsets[slot] = size
+            size += 4
+        }
+        for (slot, _) in narrow {
+            offsets[slot] = size
+            size += 1
+        }
         let tableSize = (size + 3) / 4 * 4
         let slotCount = (fields.map(\.0).max() ?? -1) + 1
         pad(to: 4, before: 4 + 2 * slotCount)

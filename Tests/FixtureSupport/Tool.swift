@@ -20,8 +20,10 @@ public enum Tool {
     /// output and error at once (a full pipe would block it). `interruptAfterFirstLine` sends SIGINT
     /// that many seconds after the first line on standard output (the run is then under way, however
     /// slow the machine is to start it).
-    public static func run(_ executable: URL, _ arguments: [String], in directory: URL? = nil,
-                           interruptAfterFirstLine: Double? = nil) throws -> Output {
+    public static func run(
+        _ executable: URL, _ arguments: [String], in directory: URL? = nil,
+        interruptAfterFirstLine: Double? = nil
+    ) throws -> Output {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -50,8 +52,9 @@ public enum Tool {
         }
         group.wait()
         process.waitUntilExit()
-        return Output(stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self),
-                      status: process.terminationStatus, secondsAfterInterrupt: interrupted.secondsSince())
+        return Output(
+            stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self),
+            status: process.terminationStatus, secondsAfterInterrupt: interrupted.secondsSince())
     }
 
     /// Runs ffmpeg quietly (overwriting its outputs); throws with its standard error if it fails.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import FuzzTargets
 
 /// Replays the committed fuzz inputs (Tests/Fixtures/fuzz/<target>/: crafted seeds and every input a fuzz

@@ -1,6 +1,7 @@
 import CAllocationCounter
 import Foundation
 import Testing
+
 @testable import Inference
 
 /// `invoke()` allocates nothing, at 1 and 2 threads, for all nine models: heap allocations made
@@ -12,8 +13,9 @@ import Testing
 @Suite struct AllocationTests {
     /// Fails (instead of passing with nothing counted) in a build where the counter is off.
     static func requireCounter() throws {
-        try #require(allocation_counter_available() == 1,
-                     "the allocation counter is compiled out of sanitizer builds: run AllocationTests in a plain build")
+        try #require(
+            allocation_counter_available() == 1,
+            "the allocation counter is compiled out of sanitizer builds: run AllocationTests in a plain build")
     }
 
     @Test(arguments: ParityTests.modelNames, [1, 2])

@@ -1,8 +1,8 @@
 import FixtureSupport
 import Foundation
 import Inference
-import Testing
 import TFLite
+import Testing
 
 /// Classifier heads written by TFLite's ClassifierModelWriter run in our engine: its outputs equal a direct
 /// computation of the same layers, and on the committed reference model they equal LiteRT's outputs
@@ -25,10 +25,16 @@ import TFLite
             var width = inputCount
             for next in widths {
                 if batchNorm {
-                    layers += [.scaleShift(scale: random.floats(width, 0.5, 1.5), shift: random.floats(width, -0.5, 0.5)), .relu]
+                    layers += [
+                        .scaleShift(scale: random.floats(width, 0.5, 1.5), shift: random.floats(width, -0.5, 0.5)),
+                        .relu,
+                    ]
                 }
                 let bound = 1 / Float(width).squareRoot() * 3
-                layers.append(.dense(weights: random.floats(next * width, -bound, bound), bias: random.floats(next), outputCount: next))
+                layers.append(
+                    .dense(
+                        weights: random.floats(next * width, -bound, bound), bias: random.floats(next),
+                        outputCount: next))
                 width = next
             }
             return softmax ? layers + [.softmax] : layers
@@ -36,9 +42,15 @@ import TFLite
     }
 
     static let heads = [
-        Head(testDescription: "Model Maker's default head (128 → 9)", inputCount: 128, widths: [9], batchNorm: true, softmax: true),
-        Head(testDescription: "two hidden layers (128 → 32 → 16 → 5)", inputCount: 128, widths: [32, 16, 5], batchNorm: true, softmax: true),
-        Head(testDescription: "logits of a bare dense layer (7 → 3)", inputCount: 7, widths: [3], batchNorm: false, softmax: false),
+        Head(
+            testDescription: "Model Maker's default head (128 → 9)", inputCount: 128, widths: [9], batchNorm: true,
+            softmax: true),
+        Head(
+            testDescription: "two hidden layers (128 → 32 → 16 → 5)", inputCount: 128, widths: [32, 16, 5],
+            batchNorm: true, softmax: true),
+        Head(
+            testDescription: "logits of a bare dense layer (7 → 3)", inputCount: 7, widths: [3], batchNorm: false,
+            softmax: false),
         Head(testDescription: "softmax alone (4)", inputCount: 4, widths: [], batchNorm: false, softmax: true),
     ]
 
@@ -70,10 +82,13 @@ import TFLite
         var random = TestRandom(seed: 100 + UInt64(index))
         let layers = head.layers(&random)
         let labels = (0..<(head.widths.last ?? head.inputCount)).map { "class \($0)" }
-        let model = try ClassifierModelWriter.write(inputCount: head.inputCount, layers: layers, labels: labels,
-                                                    scoreThreshold: nil, description: .customGestureClassifier)
+        let model = try ClassifierModelWriter.write(
+            inputCount: head.inputCount, layers: layers, labels: labels,
+            scoreThreshold: nil, description: .customGestureClassifier)
         let interpreter = try Interpreter(modelData: model)
-        #expect(interpreter.inputs.map(\.shape) == [[1, head.inputCount]] && interpreter.outputs.map(\.shape) == [[1, labels.count]])
+        #expect(
+            interpreter.inputs.map(\.shape) == [[1, head.inputCount]]
+                && interpreter.outputs.map(\.shape) == [[1, labels.count]])
         for _ in 0..<5 {
             let input = random.floats(head.inputCount, -2, 2)
             try interpreter.setInput(0, input)
@@ -94,7 +109,8 @@ import TFLite
         let path = "tflite/classifier_writer/classifier.json"
         let reference = try Fixture.decode(Reference.self, path)
         let cases = try Fixture.expecting(4, Array(zip(reference.inputs, reference.litertOutputs)), in: path)
-        let interpreter = try Interpreter(modelData: try Fixture.reference("tflite/classifier_writer/classifier.tflite"))
+        let interpreter = try Interpreter(
+            modelData: try Fixture.reference("tflite/classifier_writer/classifier.tflite"))
         for (input, litert) in cases {
             try interpreter.setInput(0, input)
             interpreter.invoke()

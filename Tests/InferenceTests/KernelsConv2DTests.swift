@@ -1,12 +1,15 @@
 import Testing
+
 @testable import Inference
 
 @Suite struct KernelsConv2DTests {
     /// Runs the kernel on `threads` and compares with the naive reference (tolerance 1e-5 relative).
     /// With `fused`, also checks the epilogue: prelu(clamp(conv + residual)) against the reference,
     /// the residual having `residualChannels` channels when given (zero past them, a fused PAD).
-    func check(_ g: Conv2DGeometry, seed: UInt64, bias: Bool = true, threads: Int = 1, fused: Bool = false,
-               residualChannels: Int? = nil) throws {
+    func check(
+        _ g: Conv2DGeometry, seed: UInt64, bias: Bool = true, threads: Int = 1, fused: Bool = false,
+        residualChannels: Int? = nil
+    ) throws {
         var rng = TestRandom(seed: seed)
         let input = rng.floats(g.inputCount)
         let filter = rng.floats(g.outputChannels * g.kernelHeight * g.kernelWidth * g.inputChannels)
@@ -17,12 +20,14 @@ import Testing
         let weights = try PackedConv2DWeights(geometry: g, filter: filter, bias: b)
         let t = KernelThreads(threads)
         if threads > 1 {
-            let tiling = Conv2DTiling(pixels: g.batch * g.outputHeight * g.outputWidth, columns: g.outputChannels,
-                                      reduction: g.kernelHeight * g.kernelWidth * g.inputChannels, threads: threads)
+            let tiling = Conv2DTiling(
+                pixels: g.batch * g.outputHeight * g.outputWidth, columns: g.outputChannels,
+                reduction: g.kernelHeight * g.kernelWidth * g.inputChannels, threads: threads)
             #expect(tiling.tiles > 1, "\(g) is too small to be split: the threaded path would not run")
         }
         for (i, isa) in testedISAs.enumerated() {
-            let activation = fused ? [.none, .relu6][i % 2] : testedActivations[(Int(seed) + i) % testedActivations.count]
+            let activation =
+                fused ? [.none, .relu6][i % 2] : testedActivations[(Int(seed) + i) % testedActivations.count]
             var expected = naiveConv2D(g, input: input, filter: filter, bias: b, activation: .none)
             for j in expected.indices {
                 if fused {
@@ -40,11 +45,12 @@ import Testing
                     output.withUnsafeMutableBufferPointer { out in
                         residual.withUnsafeBufferPointer { res in
                             alpha.withUnsafeBufferPointer { al in
-                                conv2D(input: inp.baseAddress!, output: out.baseAddress!, weights: weights,
-                                       activation: activation, residual: fused ? res.baseAddress : nil,
-                                       residualChannels: residualChannels,
-                                       preluAlpha: fused ? al.baseAddress : nil, scratch: s.baseAddress,
-                                       threads: t, isa: isa)
+                                conv2D(
+                                    input: inp.baseAddress!, output: out.baseAddress!, weights: weights,
+                                    activation: activation, residual: fused ? res.baseAddress : nil,
+                                    residualChannels: residualChannels,
+                                    preluAlpha: fused ? al.baseAddress : nil, scratch: s.baseAddress,
+                                    threads: t, isa: isa)
                             }
                         }
                     }
@@ -59,19 +65,23 @@ import Testing
     @Test func pointwiseGEMMShapes() throws {
         // 1×1 stride 1: H*W not a multiple of 6/4, channels not multiples of 8/16.
         for (i, (hw, c, o)) in [(7, 5, 3), (9, 16, 16), (13, 17, 33), (64, 64, 64), (31, 128, 24), (1, 1, 1)]
-            .enumerated() {
-            let g = Conv2DGeometry(inputHeight: hw, inputWidth: hw - (hw > 1 ? 1 : 0), inputChannels: c,
-                                   outputChannels: o, kernelHeight: 1, kernelWidth: 1, padding: .valid)
+            .enumerated()
+        {
+            let g = Conv2DGeometry(
+                inputHeight: hw, inputWidth: hw - (hw > 1 ? 1 : 0), inputChannels: c,
+                outputChannels: o, kernelHeight: 1, kernelWidth: 1, padding: .valid)
             try check(g, seed: UInt64(i), bias: i % 2 == 0)
         }
     }
 
     @Test func pointwiseStrided() throws {
-        let g = Conv2DGeometry(inputHeight: 11, inputWidth: 10, inputChannels: 12, outputChannels: 20,
-                               kernelHeight: 1, kernelWidth: 1, strideHeight: 2, strideWidth: 3, padding: .same)
+        let g = Conv2DGeometry(
+            inputHeight: 11, inputWidth: 10, inputChannels: 12, outputChannels: 20,
+            kernelHeight: 1, kernelWidth: 1, strideHeight: 2, strideWidth: 3, padding: .same)
         try check(g, seed: 11)
-        let h = Conv2DGeometry(inputHeight: 8, inputWidth: 8, inputChannels: 9, outputChannels: 7,
-                               kernelHeight: 1, kernelWidth: 1, strideHeight: 2, strideWidth: 2, padding: .valid)
+        let h = Conv2DGeometry(
+            inputHeight: 8, inputWidth: 8, inputChannels: 9, outputChannels: 7,
+            kernelHeight: 1, kernelWidth: 1, strideHeight: 2, strideWidth: 2, padding: .valid)
         try check(h, seed: 12)
     }
 
@@ -81,13 +91,14 @@ import Testing
             let k = [1, 2, 3, 5][i % 4]
             let stride = 1 + i % 2
             let dilation = i % 5 == 4 ? 2 : 1
-            let g = Conv2DGeometry(batch: i % 7 == 3 ? 2 : 1,
-                                   inputHeight: rng.int(k...13), inputWidth: rng.int(k...12),
-                                   inputChannels: rng.int(1...19), outputChannels: rng.int(1...37),
-                                   kernelHeight: k, kernelWidth: i % 3 == 0 ? 1 + (k % 3) : k,
-                                   strideHeight: stride, strideWidth: i % 6 == 5 ? 1 : stride,
-                                   dilationHeight: dilation, dilationWidth: dilation,
-                                   padding: i % 3 == 2 ? .valid : .same)
+            let g = Conv2DGeometry(
+                batch: i % 7 == 3 ? 2 : 1,
+                inputHeight: rng.int(k...13), inputWidth: rng.int(k...12),
+                inputChannels: rng.int(1...19), outputChannels: rng.int(1...37),
+                kernelHeight: k, kernelWidth: i % 3 == 0 ? 1 + (k % 3) : k,
+                strideHeight: stride, strideWidth: i % 6 == 5 ? 1 : stride,
+                dilationHeight: dilation, dilationWidth: dilation,
+                padding: i % 3 == 2 ? .valid : .same)
             guard g.outputHeight > 0, g.outputWidth > 0 else { continue }
             try check(g, seed: UInt64(100 + i), bias: i % 4 != 1)
         }
@@ -95,39 +106,48 @@ import Testing
 
     @Test func explicitPaddingAndFirstLayerShape() throws {
         // The face model's stem: 3 input channels, 3×3 stride 2; and asymmetric explicit padding.
-        let stem = Conv2DGeometry(inputHeight: 32, inputWidth: 30, inputChannels: 3, outputChannels: 16,
-                                  kernelHeight: 3, kernelWidth: 3, strideHeight: 2, strideWidth: 2, padding: .same)
+        let stem = Conv2DGeometry(
+            inputHeight: 32, inputWidth: 30, inputChannels: 3, outputChannels: 16,
+            kernelHeight: 3, kernelWidth: 3, strideHeight: 2, strideWidth: 2, padding: .same)
         try check(stem, seed: 7)
-        let odd = Conv2DGeometry(inputHeight: 6, inputWidth: 7, inputChannels: 4, outputHeight: 7, outputWidth: 5,
-                                 outputChannels: 5, kernelHeight: 3, kernelWidth: 2, padTop: 2, padLeft: 0)
+        let odd = Conv2DGeometry(
+            inputHeight: 6, inputWidth: 7, inputChannels: 4, outputHeight: 7, outputWidth: 5,
+            outputChannels: 5, kernelHeight: 3, kernelWidth: 2, padTop: 2, padLeft: 0)
         try check(odd, seed: 8)
     }
 
     @Test func threadsSplitTheSameResult() throws {
-        let g = Conv2DGeometry(inputHeight: 20, inputWidth: 19, inputChannels: 8, outputChannels: 24,
-                               kernelHeight: 3, kernelWidth: 3, padding: .same)
+        let g = Conv2DGeometry(
+            inputHeight: 20, inputWidth: 19, inputChannels: 8, outputChannels: 24,
+            kernelHeight: 3, kernelWidth: 3, padding: .same)
         try check(g, seed: 21, threads: 2)
         try check(g, seed: 22, threads: 3)
-        let p = Conv2DGeometry(inputHeight: 17, inputWidth: 17, inputChannels: 32, outputChannels: 48,
-                               kernelHeight: 1, kernelWidth: 1, padding: .same)
+        let p = Conv2DGeometry(
+            inputHeight: 17, inputWidth: 17, inputChannels: 32, outputChannels: 48,
+            kernelHeight: 1, kernelWidth: 1, padding: .same)
         try check(p, seed: 23, threads: 2)
         // Small maps with many channels split the output channels across threads.
-        let deep = Conv2DGeometry(inputHeight: 5, inputWidth: 6, inputChannels: 24, outputChannels: 72,
-                                  kernelHeight: 3, kernelWidth: 3, padding: .same)
+        let deep = Conv2DGeometry(
+            inputHeight: 5, inputWidth: 6, inputChannels: 24, outputChannels: 72,
+            kernelHeight: 3, kernelWidth: 3, padding: .same)
         try check(deep, seed: 24, threads: 2)
         try check(deep, seed: 25, threads: 2, fused: true)
         // Two pixel ranges × three channel ranges, the last ending on the 8-wide panel.
-        let wide = Conv2DGeometry(inputHeight: 7, inputWidth: 7, inputChannels: 190, outputChannels: 328,
-                                  kernelHeight: 1, kernelWidth: 1, padding: .valid)
+        let wide = Conv2DGeometry(
+            inputHeight: 7, inputWidth: 7, inputChannels: 190, outputChannels: 328,
+            kernelHeight: 1, kernelWidth: 1, padding: .valid)
         let wideTiling = Conv2DTiling(pixels: 49, columns: 328, reduction: 190, threads: 6)
-        #expect(wideTiling.pixelTiles == 2 && wideTiling.columnTiles == 3 && wideTiling.ranges(5).columns.upperBound == 328)
+        #expect(
+            wideTiling.pixelTiles == 2 && wideTiling.columnTiles == 3 && wideTiling.ranges(5).columns.upperBound == 328)
         try check(wide, seed: 26, threads: 6)
     }
 
     @Test func tilesCoverEveryOutputOnce() {
         // (pixels, columns, reduction, threads): model layers from 96×96 maps to 3×3 ones, odd sizes.
-        let cases = [(9216, 16, 144, 2), (144, 256, 256, 2), (9, 1152, 192, 2), (49, 328, 190, 3), (30, 72, 216, 2),
-                     (2304, 37, 9, 4), (100, 8, 8, 2), (1, 1, 1, 2), (20000, 130, 64, 1)]
+        let cases = [
+            (9216, 16, 144, 2), (144, 256, 256, 2), (9, 1152, 192, 2), (49, 328, 190, 3), (30, 72, 216, 2),
+            (2304, 37, 9, 4), (100, 8, 8, 2), (1, 1, 1, 2), (20000, 130, 64, 1),
+        ]
         var split = 0
         for (pixels, columns, reduction, threads) in cases {
             let tiling = Conv2DTiling(pixels: pixels, columns: columns, reduction: reduction, threads: threads)
@@ -141,7 +161,9 @@ import Testing
             #expect(tiling.tiles <= max(1, threads * KernelThreads.partsPerThread))
             if tiling.tiles > 1 { split += 1 }
             // Work too small to pay for a hand-over stays whole.
-            if pixels * columns * reduction < 2 * Conv2DTiling.minimumWork || threads == 1 { #expect(tiling.tiles == 1) }
+            if pixels * columns * reduction < 2 * Conv2DTiling.minimumWork || threads == 1 {
+                #expect(tiling.tiles == 1)
+            }
         }
         #expect(split == 6, "cases split: \(split)")
     }
@@ -149,8 +171,9 @@ import Testing
     @Test func fusedResidualAndPReLU() throws {
         // Output widths that exercise 32-column pairs, single 16-column panels and the 8-wide tail.
         for (i, (hw, c, o)) in [(9, 8, 16), (7, 16, 8), (5, 12, 37), (6, 20, 24), (11, 3, 64)].enumerated() {
-            let g = Conv2DGeometry(inputHeight: hw, inputWidth: hw + 1, inputChannels: c, outputChannels: o,
-                                   kernelHeight: i == 4 ? 3 : 1, kernelWidth: i == 4 ? 3 : 1, padding: .same)
+            let g = Conv2DGeometry(
+                inputHeight: hw, inputWidth: hw + 1, inputChannels: c, outputChannels: o,
+                kernelHeight: i == 4 ? 3 : 1, kernelWidth: i == 4 ? 3 : 1, padding: .same)
             // One thread: these are too small to split (threadsSplitTheSameResult checks a split fused call).
             try check(g, seed: UInt64(300 + i), fused: true)
         }
@@ -160,13 +183,15 @@ import Testing
         // A fused channel PAD: residual channels ending inside a 16-column panel, on a panel edge,
         // before the 8-wide tail, and a single channel (later panels add only zeros).
         for (i, (o, rc)) in [(40, 20), (40, 16), (37, 36), (64, 1), (24, 8)].enumerated() {
-            let g = Conv2DGeometry(inputHeight: 7, inputWidth: 6, inputChannels: 12, outputChannels: o,
-                                   kernelHeight: i == 3 ? 3 : 1, kernelWidth: i == 3 ? 3 : 1, padding: .same)
+            let g = Conv2DGeometry(
+                inputHeight: 7, inputWidth: 6, inputChannels: 12, outputChannels: o,
+                kernelHeight: i == 3 ? 3 : 1, kernelWidth: i == 3 ? 3 : 1, padding: .same)
             try check(g, seed: UInt64(400 + i), fused: true, residualChannels: rc)
         }
         // Split over threads by pixels and by channels: tiles whose columns start past the residual's.
-        let deep = Conv2DGeometry(inputHeight: 5, inputWidth: 6, inputChannels: 24, outputChannels: 72,
-                                  kernelHeight: 3, kernelWidth: 3, padding: .same)
+        let deep = Conv2DGeometry(
+            inputHeight: 5, inputWidth: 6, inputChannels: 24, outputChannels: 72,
+            kernelHeight: 3, kernelWidth: 3, padding: .same)
         try check(deep, seed: 410, threads: 2, fused: true, residualChannels: 20)
     }
 
@@ -174,22 +199,32 @@ import Testing
         // A window inside the input is read where it lies, one crossing the padding is gathered
         // first: tiles mix runs of both, and a fused residual follows each run.
         func stem(_ hw: Int, _ k: Int, _ o: Int) -> Conv2DGeometry {
-            Conv2DGeometry(inputHeight: hw, inputWidth: hw - 2, inputChannels: 3, outputChannels: o, kernelHeight: k,
-                           kernelWidth: k, strideHeight: 2, strideWidth: 2, padding: .same)
+            Conv2DGeometry(
+                inputHeight: hw, inputWidth: hw - 2, inputChannels: 3, outputChannels: o, kernelHeight: k,
+                kernelWidth: k, strideHeight: 2, strideWidth: 2, padding: .same)
         }
         let cases: [(Conv2DGeometry, threads: Int)] = [
             (stem(26, 5, 32), 2), // the hand detector's stem: padding on every side
             (stem(40, 3, 24), 2), // 24 channels: a 16-column panel and the 8-wide tail; padding right and below
             (stem(40, 3, 16), 1),
             // Kernel rows two input rows apart (still contiguous runs).
-            (Conv2DGeometry(inputHeight: 20, inputWidth: 19, inputChannels: 5, outputChannels: 20, kernelHeight: 3,
-                            kernelWidth: 3, dilationHeight: 2, dilationWidth: 1, padding: .same), 2),
+            (
+                Conv2DGeometry(
+                    inputHeight: 20, inputWidth: 19, inputChannels: 5, outputChannels: 20, kernelHeight: 3,
+                    kernelWidth: 3, dilationHeight: 2, dilationWidth: 1, padding: .same), 2
+            ),
             // Deep windows: kernel rows of 3×64 floats.
-            (Conv2DGeometry(inputHeight: 9, inputWidth: 8, inputChannels: 64, outputChannels: 16, kernelHeight: 3,
-                            kernelWidth: 3, padding: .same), 2),
+            (
+                Conv2DGeometry(
+                    inputHeight: 9, inputWidth: 8, inputChannels: 64, outputChannels: 16, kernelHeight: 3,
+                    kernelWidth: 3, padding: .same), 2
+            ),
             // A kernel larger than the input: no window fits.
-            (Conv2DGeometry(inputHeight: 3, inputWidth: 4, inputChannels: 2, outputChannels: 8, kernelHeight: 5,
-                            kernelWidth: 5, padding: .same), 1),
+            (
+                Conv2DGeometry(
+                    inputHeight: 3, inputWidth: 4, inputChannels: 2, outputChannels: 8, kernelHeight: 5,
+                    kernelWidth: 5, padding: .same), 1
+            ),
         ]
         for (i, (g, threads)) in cases.enumerated() {
             try check(g, seed: UInt64(500 + i), bias: i != 2)
@@ -198,17 +233,20 @@ import Testing
     }
 
     @Test func samePaddingFollowsTFLite() {
-        let g = Conv2DGeometry(inputHeight: 256, inputWidth: 255, inputChannels: 3, outputChannels: 8,
-                               kernelHeight: 3, kernelWidth: 3, strideHeight: 2, strideWidth: 2, padding: .same)
+        let g = Conv2DGeometry(
+            inputHeight: 256, inputWidth: 255, inputChannels: 3, outputChannels: 8,
+            kernelHeight: 3, kernelWidth: 3, strideHeight: 2, strideWidth: 2, padding: .same)
         #expect(g.outputHeight == 128 && g.outputWidth == 128 && g.padTop == 0 && g.padLeft == 1)
-        let v = Conv2DGeometry(inputHeight: 10, inputWidth: 9, inputChannels: 1, outputChannels: 1,
-                               kernelHeight: 3, kernelWidth: 3, strideHeight: 2, strideWidth: 2, padding: .valid)
+        let v = Conv2DGeometry(
+            inputHeight: 10, inputWidth: 9, inputChannels: 1, outputChannels: 1,
+            kernelHeight: 3, kernelWidth: 3, strideHeight: 2, strideWidth: 2, padding: .valid)
         #expect(v.outputHeight == 4 && v.outputWidth == 4 && v.padTop == 0)
     }
 
     @Test func rejectsMismatchedWeights() {
-        let g = Conv2DGeometry(inputHeight: 4, inputWidth: 4, inputChannels: 2, outputChannels: 3,
-                               kernelHeight: 3, kernelWidth: 3, padding: .same)
+        let g = Conv2DGeometry(
+            inputHeight: 4, inputWidth: 4, inputChannels: 2, outputChannels: 3,
+            kernelHeight: 3, kernelWidth: 3, padding: .same)
         #expect(throws: (any Error).self) { try PackedConv2DWeights(geometry: g, filter: [1, 2, 3], bias: nil) }
         #expect(throws: (any Error).self) {
             try PackedConv2DWeights(geometry: g, filter: [Float](repeating: 0, count: 54), bias: [1])

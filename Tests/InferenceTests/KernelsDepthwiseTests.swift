@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Inference
 
 @Suite struct KernelsDepthwiseTests {
@@ -15,8 +16,9 @@ import Testing
             var output = [Float](repeating: .nan, count: g.outputCount + 9)
             input.withUnsafeBufferPointer { inp in
                 output.withUnsafeMutableBufferPointer { out in
-                    depthwiseConv2D(input: inp.baseAddress!, output: out.baseAddress!, weights: weights,
-                                    activation: activation, threads: KernelThreads(threads), isa: isa)
+                    depthwiseConv2D(
+                        input: inp.baseAddress!, output: out.baseAddress!, weights: weights,
+                        activation: activation, threads: KernelThreads(threads), isa: isa)
                 }
             }
             let err = maxRelativeError(Array(output[0..<g.outputCount]), expected)
@@ -32,11 +34,12 @@ import Testing
             let stride = 1 + (i / 2) % 2
             let dilation = i % 7 == 6 ? 2 : 1
             let c = [1, 3, 8, 13, 16, 32, 37, 64, 71][i % 9]
-            let g = Conv2DGeometry(batch: i == 9 ? 2 : 1, inputHeight: rng.int(k...14), inputWidth: rng.int(k...15),
-                                   inputChannels: c, outputChannels: c, kernelHeight: k, kernelWidth: k,
-                                   strideHeight: stride, strideWidth: stride,
-                                   dilationHeight: dilation, dilationWidth: dilation,
-                                   padding: i % 4 == 3 ? .valid : .same)
+            let g = Conv2DGeometry(
+                batch: i == 9 ? 2 : 1, inputHeight: rng.int(k...14), inputWidth: rng.int(k...15),
+                inputChannels: c, outputChannels: c, kernelHeight: k, kernelWidth: k,
+                strideHeight: stride, strideWidth: stride,
+                dilationHeight: dilation, dilationWidth: dilation,
+                padding: i % 4 == 3 ? .valid : .same)
             guard g.outputHeight > 0, g.outputWidth > 0 else { continue }
             try check(g, seed: UInt64(200 + i), bias: i % 5 != 2, threads: 1 + i % 2)
         }
@@ -48,9 +51,10 @@ import Testing
         // block (25) and the 8-wide AVX2 ones (24, 40), with and without padding, on two threads.
         for (i, (k, c)) in [(3, 16), (5, 32), (3, 25), (5, 48), (3, 24), (5, 40), (5, 16)].enumerated() {
             for stride in [1, 2] {
-                let g = Conv2DGeometry(inputHeight: 12 + i, inputWidth: (37 + 3 * i) * stride, inputChannels: c,
-                                       outputChannels: c, kernelHeight: k, kernelWidth: k, strideHeight: stride,
-                                       strideWidth: stride, padding: i % 3 == 2 ? .valid : .same)
+                let g = Conv2DGeometry(
+                    inputHeight: 12 + i, inputWidth: (37 + 3 * i) * stride, inputChannels: c,
+                    outputChannels: c, kernelHeight: k, kernelWidth: k, strideHeight: stride,
+                    strideWidth: stride, padding: i % 3 == 2 ? .valid : .same)
                 try check(g, seed: UInt64(600 + 10 * stride + i), bias: i != 4, threads: 1 + i % 2)
             }
         }
@@ -63,32 +67,37 @@ import Testing
         let shapes = [(5, 297, 7), (5, 200, 9), (3, 300, 6), (3, 264, 14), (5, 129, 14), (5, 185, 8)]
         for (i, (k, c, side)) in shapes.enumerated() {
             let stride = i == 3 || i == 4 ? 2 : 1
-            let g = Conv2DGeometry(inputHeight: side, inputWidth: side + i, inputChannels: c, outputChannels: c,
-                                   kernelHeight: k, kernelWidth: k, strideHeight: stride, strideWidth: stride,
-                                   padding: .same)
+            let g = Conv2DGeometry(
+                inputHeight: side, inputWidth: side + i, inputChannels: c, outputChannels: c,
+                kernelHeight: k, kernelWidth: k, strideHeight: stride, strideWidth: stride,
+                padding: .same)
             try check(g, seed: UInt64(700 + i), bias: i != 1, threads: 1 + i % 2)
         }
     }
 
     @Test func depthMultiplierAboveOne() throws {
-        let g = Conv2DGeometry(inputHeight: 9, inputWidth: 8, inputChannels: 5, outputChannels: 15,
-                               kernelHeight: 3, kernelWidth: 3, strideHeight: 2, strideWidth: 2, padding: .same)
+        let g = Conv2DGeometry(
+            inputHeight: 9, inputWidth: 8, inputChannels: 5, outputChannels: 15,
+            kernelHeight: 3, kernelWidth: 3, strideHeight: 2, strideWidth: 2, padding: .same)
         try check(g, seed: 31)
-        let h = Conv2DGeometry(inputHeight: 6, inputWidth: 6, inputChannels: 1, outputChannels: 4,
-                               kernelHeight: 5, kernelWidth: 5, padding: .same)
+        let h = Conv2DGeometry(
+            inputHeight: 6, inputWidth: 6, inputChannels: 1, outputChannels: 4,
+            kernelHeight: 5, kernelWidth: 5, padding: .same)
         try check(h, seed: 32)
     }
 
     @Test func asymmetricExplicitPadding() throws {
-        let g = Conv2DGeometry(inputHeight: 10, inputWidth: 11, inputChannels: 20, outputHeight: 5, outputWidth: 6,
-                               outputChannels: 20, kernelHeight: 3, kernelWidth: 3, strideHeight: 2, strideWidth: 2,
-                               padTop: 0, padLeft: 1)
+        let g = Conv2DGeometry(
+            inputHeight: 10, inputWidth: 11, inputChannels: 20, outputHeight: 5, outputWidth: 6,
+            outputChannels: 20, kernelHeight: 3, kernelWidth: 3, strideHeight: 2, strideWidth: 2,
+            padTop: 0, padLeft: 1)
         try check(g, seed: 33)
     }
 
     @Test func rejectsBadMultiplier() {
-        let g = Conv2DGeometry(inputHeight: 4, inputWidth: 4, inputChannels: 3, outputChannels: 4,
-                               kernelHeight: 3, kernelWidth: 3, padding: .same)
+        let g = Conv2DGeometry(
+            inputHeight: 4, inputWidth: 4, inputChannels: 3, outputChannels: 4,
+            kernelHeight: 3, kernelWidth: 3, padding: .same)
         #expect(throws: (any Error).self) {
             try PackedDepthwiseWeights(geometry: g, filter: [Float](repeating: 0, count: 36), bias: nil)
         }

@@ -1,12 +1,15 @@
 import Testing
+
 @testable import Inference
 
 @Suite struct KernelsFullyConnectedTests {
     @Test func matchesNaive() throws {
         // Tolerance 1e-5 relative; odd feature counts and row counts around the 6-row block.
         var rng = TestRandom(seed: 41)
-        for (i, (rows, inputs, outputs)) in [(1, 1, 1), (1, 1404, 32), (3, 17, 33), (7, 64, 16), (13, 100, 7),
-                                             (1, 128, 1), (2, 9, 130)].enumerated() {
+        for (i, (rows, inputs, outputs)) in [
+            (1, 1, 1), (1, 1404, 32), (3, 17, 33), (7, 64, 16), (13, 100, 7),
+            (1, 128, 1), (2, 9, 130),
+        ].enumerated() {
             let x = rng.floats(rows * inputs)
             let w = rng.floats(inputs * outputs)
             let b = i % 2 == 0 ? rng.floats(outputs) : nil
@@ -24,8 +27,9 @@ import Testing
                 var out = [Float](repeating: .nan, count: rows * outputs + 3)
                 x.withUnsafeBufferPointer { xp in
                     out.withUnsafeMutableBufferPointer { op in
-                        fullyConnected(input: xp.baseAddress!, output: op.baseAddress!, rows: rows, weights: weights,
-                                       activation: activation, threads: KernelThreads(1 + i % 2), isa: isa)
+                        fullyConnected(
+                            input: xp.baseAddress!, output: op.baseAddress!, rows: rows, weights: weights,
+                            activation: activation, threads: KernelThreads(1 + i % 2), isa: isa)
                     }
                 }
                 let err = maxRelativeError(Array(out[0..<(rows * outputs)]), expected)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Inference
 
 @Suite struct KernelsPoolingElementwiseTests {
@@ -37,17 +38,19 @@ import Testing
             let k = [2, 3, 2, 5][i % 4]
             let c = [1, 5, 8, 16, 19, 32, 42][i % 7]
             let stride = i % 3 == 0 ? 1 : 2
-            let g = Conv2DGeometry(batch: i == 4 ? 2 : 1, inputHeight: rng.int(k...12), inputWidth: rng.int(k...13),
-                                   inputChannels: c, outputChannels: c, kernelHeight: k, kernelWidth: k,
-                                   strideHeight: stride, strideWidth: stride, padding: i % 2 == 0 ? .same : .valid)
+            let g = Conv2DGeometry(
+                batch: i == 4 ? 2 : 1, inputHeight: rng.int(k...12), inputWidth: rng.int(k...13),
+                inputChannels: c, outputChannels: c, kernelHeight: k, kernelWidth: k,
+                strideHeight: stride, strideWidth: stride, padding: i % 2 == 0 ? .same : .valid)
             let x = rng.floats(g.inputCount, -3, 3)
             for isa in testedISAs {
                 let a = testedActivations[(i + 1) % testedActivations.count]
                 var out = [Float](repeating: .nan, count: g.outputCount + 4)
                 x.withUnsafeBufferPointer { xp in
                     out.withUnsafeMutableBufferPointer { op in
-                        maxPool2D(input: xp.baseAddress!, output: op.baseAddress!, geometry: g,
-                                  activation: a, threads: KernelThreads(2), isa: isa)
+                        maxPool2D(
+                            input: xp.baseAddress!, output: op.baseAddress!, geometry: g,
+                            activation: a, threads: KernelThreads(2), isa: isa)
                     }
                 }
                 #expect(Array(out[0..<g.outputCount]) == naiveMaxPool(g, x, a), "\(isa) max \(g)")
@@ -70,11 +73,13 @@ import Testing
                     y.withUnsafeBufferPointer { yp in
                         alpha.withUnsafeBufferPointer { ap in
                             out.withUnsafeMutableBufferPointer { op in
-                                prelu(input: xp.baseAddress!, alpha: ap.baseAddress!, output: op.baseAddress!,
-                                      pixels: pixels, channels: channels, threads: KernelThreads(2), isa: isa)
+                                prelu(
+                                    input: xp.baseAddress!, alpha: ap.baseAddress!, output: op.baseAddress!,
+                                    pixels: pixels, channels: channels, threads: KernelThreads(2), isa: isa)
                             }
                             sum.withUnsafeMutableBufferPointer { sp in
-                                add(xp.baseAddress!, yp.baseAddress!, output: sp.baseAddress!, count: x.count,
+                                add(
+                                    xp.baseAddress!, yp.baseAddress!, output: sp.baseAddress!, count: x.count,
                                     activation: .relu6, isa: isa)
                             }
                         }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Inference
 
 /// Deterministic pseudo-random numbers for kernel tests (SplitMix64).
@@ -52,8 +53,10 @@ func clampRef(_ v: Float, _ a: ClampRange) -> Float { min(max(v, a.min), a.max) 
 
 /// Straightforward NHWC window sum (the convolution references, in tests only): output (n, oy, ox, o)
 /// = clamp(bias[o] + Σ over in-bounds taps of `tap(inputPixelOffset, ky, kx, o)`).
-func naiveWindowSum(_ g: Conv2DGeometry, bias: [Float]?, activation: ClampRange,
-                    tap: (_ pixel: Int, _ ky: Int, _ kx: Int, _ o: Int) -> Double) -> [Float] {
+func naiveWindowSum(
+    _ g: Conv2DGeometry, bias: [Float]?, activation: ClampRange,
+    tap: (_ pixel: Int, _ ky: Int, _ kx: Int, _ o: Int) -> Double
+) -> [Float] {
     var out = [Float](repeating: 0, count: g.outputCount)
     for n in 0..<g.batch {
         for oy in 0..<g.outputHeight {
@@ -79,23 +82,30 @@ func naiveWindowSum(_ g: Conv2DGeometry, bias: [Float]?, activation: ClampRange,
 }
 
 /// Straightforward NHWC convolution with an OHWI filter.
-func naiveConv2D(_ g: Conv2DGeometry, input: [Float], filter: [Float], bias: [Float]?,
-                 activation: ClampRange) -> [Float] {
+func naiveConv2D(
+    _ g: Conv2DGeometry, input: [Float], filter: [Float], bias: [Float]?,
+    activation: ClampRange
+) -> [Float] {
     let c = g.inputChannels
     return naiveWindowSum(g, bias: bias, activation: activation) { pixel, ky, kx, o in
         var acc = 0.0
         for ch in 0..<c {
-            acc += Double(input[pixel * c + ch]) * Double(filter[((o * g.kernelHeight + ky) * g.kernelWidth + kx) * c + ch])
+            acc +=
+                Double(input[pixel * c + ch])
+                * Double(filter[((o * g.kernelHeight + ky) * g.kernelWidth + kx) * c + ch])
         }
         return acc
     }
 }
 
 /// Straightforward depthwise convolution: output channel o reads input channel o / multiplier.
-func naiveDepthwise(_ g: Conv2DGeometry, input: [Float], filter: [Float], bias: [Float]?,
-                    activation: ClampRange) -> [Float] {
+func naiveDepthwise(
+    _ g: Conv2DGeometry, input: [Float], filter: [Float], bias: [Float]?,
+    activation: ClampRange
+) -> [Float] {
     let mult = g.outputChannels / g.inputChannels
     return naiveWindowSum(g, bias: bias, activation: activation) { pixel, ky, kx, o in
-        Double(input[pixel * g.inputChannels + o / mult]) * Double(filter[(ky * g.kernelWidth + kx) * g.outputChannels + o])
+        Double(input[pixel * g.inputChannels + o / mult])
+            * Double(filter[(ky * g.kernelWidth + kx) * g.outputChannels + o])
     }
 }

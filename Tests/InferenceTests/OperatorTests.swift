@@ -1,8 +1,9 @@
 import Foundation
-import Testing
-@testable import Inference
 import TFLite
+import Testing
 import VisionErrors
+
+@testable import Inference
 
 /// Builds small graphs by hand to test one operator at a time through the real planner.
 struct GraphBuilder {
@@ -17,16 +18,22 @@ struct GraphBuilder {
 
     /// A constant int32 argument (shape, axes, permutation...).
     mutating func ints(_ values: [Int], shape: [Int]? = nil) -> Int {
-        graph.tensors.append(GraphTensor(name: "c\(graph.tensors.count)", shape: shape ?? [values.count], type: .int32,
-                                         constant: .int32(values.map { Int32($0) })))
+        graph.tensors.append(
+            GraphTensor(
+                name: "c\(graph.tensors.count)", shape: shape ?? [values.count], type: .int32,
+                constant: .int32(values.map { Int32($0) })))
         return graph.tensors.count - 1
     }
 
     /// A constant tensor.
-    mutating func constant(_ data: ConstantData, shape: [Int], type: ElementType = .float32,
-                           quantization: Quantization? = nil) -> Int {
-        graph.tensors.append(GraphTensor(name: "k\(graph.tensors.count)", shape: shape, type: type, constant: data,
-                                         quantization: quantization))
+    mutating func constant(
+        _ data: ConstantData, shape: [Int], type: ElementType = .float32,
+        quantization: Quantization? = nil
+    ) -> Int {
+        graph.tensors.append(
+            GraphTensor(
+                name: "k\(graph.tensors.count)", shape: shape, type: type, constant: data,
+                quantization: quantization))
         return graph.tensors.count - 1
     }
 
@@ -38,7 +45,8 @@ struct GraphBuilder {
             graph.tensors.append(GraphTensor(name: "t\(graph.tensors.count)", shape: s, type: .float32))
             outs.append(graph.tensors.count - 1)
         }
-        graph.nodes.append(GraphNode(operation: op, opName: "\(op)", index: graph.nodes.count, inputs: inputs, outputs: outs))
+        graph.nodes.append(
+            GraphNode(operation: op, opName: "\(op)", index: graph.nodes.count, inputs: inputs, outputs: outs))
         if output { graph.outputs += outs }
         return outs
     }
@@ -53,7 +61,8 @@ struct GraphBuilder {
 }
 
 /// One operator on one or two inputs, returning its single output.
-func runOp(_ op: any GraphOperation, _ a: ([Int], [Float]), _ b: ([Int], [Float])? = nil, out: [Int]) throws -> [Float] {
+func runOp(_ op: any GraphOperation, _ a: ([Int], [Float]), _ b: ([Int], [Float])? = nil, out: [Int]) throws -> [Float]
+{
     var g = GraphBuilder()
     var ins = [g.input(a.0)]
     if let b { ins.append(g.input(b.0)) }
@@ -65,7 +74,8 @@ func runOp(_ op: any GraphOperation, _ a: ([Int], [Float]), _ b: ([Int], [Float]
 @Suite struct OperatorTests {
     @Test func binaryBroadcasting() throws {
         // [2,3] + [3]
-        #expect(try runOp(BinaryOperator(.add, .none), ([2, 3], [1, 2, 3, 4, 5, 6]), ([3], [10, 20, 30]), out: [2, 3])
+        #expect(
+            try runOp(BinaryOperator(.add, .none), ([2, 3], [1, 2, 3, 4, 5, 6]), ([3], [10, 20, 30]), out: [2, 3])
                 == [11, 22, 33, 14, 25, 36])
         // [2,1,3] - [1,4,1] -> [2,4,3]
         let a: [Float] = [1, 2, 3, 4, 5, 6], b: [Float] = [0, 10, 20, 30]
@@ -77,8 +87,11 @@ func runOp(_ op: any GraphOperation, _ a: ([Int], [Float]), _ b: ([Int], [Float]
         let x = (0..<19).map { Float($0) - 9 }
         #expect(try runOp(BinaryOperator(.mul, .none), ([], [2]), ([19], x), out: [19]) == x.map { 2 * $0 })
         #expect(try runOp(BinaryOperator(.div, .none), ([19], x), ([], [4]), out: [19]) == x.map { $0 / 4 })
-        #expect(try runOp(BinaryOperator(.squaredDifference, .none), ([19], x), ([1], [1]), out: [19]) == x.map { ($0 - 1) * ($0 - 1) })
-        #expect(try runOp(BinaryOperator(.maximum, .none), ([19], x), ([1], [0.5]), out: [19]) == x.map { max($0, 0.5) })
+        #expect(
+            try runOp(BinaryOperator(.squaredDifference, .none), ([19], x), ([1], [1]), out: [19])
+                == x.map { ($0 - 1) * ($0 - 1) })
+        #expect(
+            try runOp(BinaryOperator(.maximum, .none), ([19], x), ([1], [0.5]), out: [19]) == x.map { max($0, 0.5) })
     }
 
     /// Rows shorter than a vector with the other input one repeated row (the gesture embedder's
@@ -93,7 +106,8 @@ func runOp(_ op: any GraphOperation, _ a: ([Int], [Float]), _ b: ([Int], [Float]
             let a = (0..<countA).map { Float($0 % 13) * 0.37 - 2 }, b = (0..<countB).map { Float($0 % 11) * 0.29 + 0.5 }
             let rows = max(countA, countB) / shapeA.last!, period = shapeA.last!
             let out = countA > countB ? shapeA : shapeB
-            let got = try runOp(BinaryOperator(kind, clampToOne ? .reluN1To1 : .none), (shapeA, a), (shapeB, b), out: out)
+            let got = try runOp(
+                BinaryOperator(kind, clampToOne ? .reluN1To1 : .none), (shapeA, a), (shapeB, b), out: out)
             var expected: [Float] = []
             for r in 0..<rows {
                 for j in 0..<period {
@@ -115,17 +129,22 @@ func runOp(_ op: any GraphOperation, _ a: ([Int], [Float]), _ b: ([Int], [Float]
     @Test func fusedActivations() throws {
         let x: [Float] = [-8, -1, -0.5, 0, 0.5, 3, 7, 9, -3]
         let zero = [Float](repeating: 0, count: 9)
-        #expect(try runOp(BinaryOperator(.add, .relu6), ([9], x), ([9], zero), out: [9]) == x.map { min(max($0, 0), 6) })
-        #expect(try runOp(BinaryOperator(.add, .reluN1To1), ([9], x), ([1], [0]), out: [9]) == x.map { min(max($0, -1), 1) })
+        #expect(
+            try runOp(BinaryOperator(.add, .relu6), ([9], x), ([9], zero), out: [9]) == x.map { min(max($0, 0), 6) })
+        #expect(
+            try runOp(BinaryOperator(.add, .reluN1To1), ([9], x), ([1], [0]), out: [9]) == x.map { min(max($0, -1), 1) }
+        )
         #expect(try runOp(BinaryOperator(.mul, .relu), ([9], x), ([1], [1]), out: [9]) == x.map { max($0, 0) })
     }
 
     @Test func prelu() throws {
         let x: [Float] = [-1, 2, -3, 4, -5, 6]
         // Per-channel alpha [1,1,2] on [1,1,3,2] (the C kernel path) and a broadcast alpha [3,1] (general path).
-        #expect(try runOp(BinaryOperator(.prelu, .none), ([1, 1, 3, 2], x), ([1, 1, 2], [0.5, 0.25]), out: [1, 1, 3, 2])
+        #expect(
+            try runOp(BinaryOperator(.prelu, .none), ([1, 1, 3, 2], x), ([1, 1, 2], [0.5, 0.25]), out: [1, 1, 3, 2])
                 == [-0.5, 2, -1.5, 4, -2.5, 6])
-        #expect(try runOp(BinaryOperator(.prelu, .none), ([3, 2], x), ([3, 1], [1, 2, 3]), out: [3, 2])
+        #expect(
+            try runOp(BinaryOperator(.prelu, .none), ([3, 2], x), ([3, 1], [1, 2, 3]), out: [3, 2])
                 == [-1, 2, -6, 4, -15, 6])
     }
 
@@ -141,7 +160,9 @@ func runOp(_ op: any GraphOperation, _ a: ([Int], [Float]), _ b: ([Int], [Float]
         for (o, v) in zip(try runOp(UnaryOperator(.rsqrt), ([21], positive), out: [21]), positive) {
             #expect(abs(o - 1 / v.squareRoot()) <= 2 * (1 / v.squareRoot()).ulp)
         }
-        let wide: [Float] = [-100, -88, -30, -10, -2, -0.5, 0, 1e-3, 0.5, 2, 10, 17, 30, 88, 100, .infinity, -.infinity]
+        let wide: [Float] = [
+            -100, -88, -30, -10, -2, -0.5, 0, 1e-3, 0.5, 2, 10, 17, 30, 88, 100, .infinity, -.infinity,
+        ]
         for (o, v) in zip(try runOp(UnaryOperator(.logistic), ([wide.count], wide), out: [wide.count]), wide) {
             let exact = 1 / (1 + Foundation.exp(-Double(v)))
             #expect(abs(Double(o) - exact) <= 2e-7, "logistic(\(v)) = \(o), expected \(exact)")
@@ -216,17 +237,23 @@ func runOp(_ op: any GraphOperation, _ a: ([Int], [Float]), _ b: ([Int], [Float]
             return try g.run([x])[0]
         }
         // x[1, 0:3:2, ::-1] with shrink on axis 0
-        #expect(try slice([1, 0, 0], [2, 3, 0], [1, 2, -1], SliceMasks(beginMask: 4, endMask: 4, shrinkAxisMask: 1), out: [2, 4])
+        #expect(
+            try slice(
+                [1, 0, 0], [2, 3, 0], [1, 2, -1], SliceMasks(beginMask: 4, endMask: 4, shrinkAxisMask: 1), out: [2, 4])
                 == [15, 14, 13, 12, 23, 22, 21, 20])
         // begin mask and negative end: x[:, 1:-1, :2]
-        #expect(try slice([5, 1, 0], [0, -1, 2], [1, 1, 1], SliceMasks(beginMask: 1, endMask: 1), out: [2, 1, 2])
+        #expect(
+            try slice([5, 1, 0], [0, -1, 2], [1, 1, 1], SliceMasks(beginMask: 1, endMask: 1), out: [2, 1, 2])
                 == [4, 5, 16, 17])
         // ellipsis then new axis: x[..., newaxis, 3]  (shrink the last)
-        #expect(try slice([0, 0, 3], [0, 0, 4], [1, 1, 1],
-                          SliceMasks(ellipsisMask: 1, newAxisMask: 2, shrinkAxisMask: 4), out: [2, 3, 1])
+        #expect(
+            try slice(
+                [0, 0, 3], [0, 0, 4], [1, 1, 1],
+                SliceMasks(ellipsisMask: 1, newAxisMask: 2, shrinkAxisMask: 4), out: [2, 3, 1])
                 == [3, 7, 11, 15, 19, 23])
         // offset: end counts from begin, x[0:1, 1:1+2, 1:1+2]
-        #expect(try slice([0, 1, 1], [1, 2, 2], [1, 1, 1], SliceMasks(offset: true), out: [1, 2, 2]) == [5, 6, 9, 10])
+        #expect(
+            try slice([0, 1, 1], [1, 2, 2], [1, 1, 1], SliceMasks(offset: true), out: [1, 2, 2]) == [5, 6, 9, 10])
         // out-of-range ends clamp
         #expect(try slice([-10, 2, 3], [10, 10, 10], [1, 1, 1], SliceMasks(), out: [2, 1, 1]) == [11, 23])
     }
@@ -274,7 +301,9 @@ func runOp(_ op: any GraphOperation, _ a: ([Int], [Float]), _ b: ([Int], [Float]
         func resize(_ alignCorners: Bool, _ halfPixel: Bool) throws -> [Float] {
             var g = GraphBuilder()
             let i = g.input([1, 1, 2, 1])
-            g.node(ResizeBilinearOperator(alignCorners: alignCorners, halfPixelCenters: halfPixel), [i, g.ints([1, 4])], [[1, 1, 4, 1]])
+            g.node(
+                ResizeBilinearOperator(alignCorners: alignCorners, halfPixelCenters: halfPixel), [i, g.ints([1, 4])],
+                [[1, 1, 4, 1]])
             return try g.run([[0, 1]])[0]
         }
         func close(_ a: [Float], _ b: [Float]) -> Bool { zip(a, b).allSatisfy { abs($0 - $1) <= 1e-6 } }
@@ -292,21 +321,34 @@ func runOp(_ op: any GraphOperation, _ a: ([Int], [Float]), _ b: ([Int], [Float]
             func resize(threads: Int) throws -> [Float] {
                 var g = GraphBuilder()
                 let i = g.input([n, h, w, c])
-                g.node(ResizeBilinearOperator(alignCorners: alignCorners, halfPixelCenters: halfPixel), [i, g.ints([oh, ow])],
-                       [[n, oh, ow, c]])
+                g.node(
+                    ResizeBilinearOperator(alignCorners: alignCorners, halfPixelCenters: halfPixel),
+                    [i, g.ints([oh, ow])],
+                    [[n, oh, ow, c]])
                 return try g.run([x], threads: threads)[0]
             }
             let one = try resize(threads: 1)
             #expect(try resize(threads: 2) == one && resize(threads: 3) == one)
-            let rows = bilinearTaps(inputSize: h, outputSize: oh, alignCorners: alignCorners, halfPixelCenters: halfPixel)
-            let columns = bilinearTaps(inputSize: w, outputSize: ow, alignCorners: alignCorners, halfPixelCenters: halfPixel)
+            let rows = bilinearTaps(
+                inputSize: h, outputSize: oh, alignCorners: alignCorners, halfPixelCenters: halfPixel)
+            let columns = bilinearTaps(
+                inputSize: w, outputSize: ow, alignCorners: alignCorners, halfPixelCenters: halfPixel)
             var worst: Float = 0
-            for b in 0..<n { for (oy, ry) in rows.enumerated() { for (ox, cx) in columns.enumerated() { for k in 0..<c {
-                func at(_ y: Int, _ x0: Int) -> Float { x[((b * h + y) * w + x0) * c + k] }
-                let expected = at(ry.lower, cx.lower) * (1 - ry.weight) * (1 - cx.weight) + at(ry.lower, cx.upper) * (1 - ry.weight) * cx.weight
-                    + at(ry.upper, cx.lower) * ry.weight * (1 - cx.weight) + at(ry.upper, cx.upper) * ry.weight * cx.weight
-                worst = max(worst, abs(one[((b * oh + oy) * ow + ox) * c + k] - expected))
-            } } } }
+            for b in 0..<n {
+                for (oy, ry) in rows.enumerated() {
+                    for (ox, cx) in columns.enumerated() {
+                        for k in 0..<c {
+                            func at(_ y: Int, _ x0: Int) -> Float { x[((b * h + y) * w + x0) * c + k] }
+                            let expected =
+                                at(ry.lower, cx.lower) * (1 - ry.weight) * (1 - cx.weight) + at(ry.lower, cx.upper)
+                                * (1 - ry.weight) * cx.weight
+                                + at(ry.upper, cx.lower) * ry.weight * (1 - cx.weight) + at(ry.upper, cx.upper)
+                                * ry.weight * cx.weight
+                            worst = max(worst, abs(one[((b * oh + oy) * ow + ox) * c + k] - expected))
+                        }
+                    }
+                }
+            }
             #expect(worst <= 1e-5, "align_corners \(alignCorners), half_pixel \(halfPixel): \(worst)")
         }
     }
@@ -316,8 +358,9 @@ func runOp(_ op: any GraphOperation, _ a: ([Int], [Float]), _ b: ([Int], [Float]
         let x = g.input([4])
         // fp16 1.0, -2.5, 65504 (max), 2^-24 (smallest subnormal)
         let half = g.constant(.float16([0x3C00, 0xC100, 0x7BFF, 0x0001]), shape: [4], type: .float16)
-        let q = g.constant(.int8([-128, 0, 5, 127]), shape: [4], type: .int8,
-                           quantization: Quantization(scales: [0.5], zeroPoints: [2], axis: 0))
+        let q = g.constant(
+            .int8([-128, 0, 5, 127]), shape: [4], type: .int8,
+            quantization: Quantization(scales: [0.5], zeroPoints: [2], axis: 0))
         let h = g.node(DequantizeOperator(), [half], [[4]], output: false)[0]
         let d = g.node(DequantizeOperator(), [q], [[4]], output: false)[0]
         g.node(BinaryOperator(.add, .none), [x, h], [[4]])
@@ -338,22 +381,42 @@ func runOp(_ op: any GraphOperation, _ a: ([Int], [Float]), _ b: ([Int], [Float]
         var g = GraphBuilder()
         let i = g.input([1, 4, 4, 2])
         let wk = g.constant(.float32(w), shape: [3, 3, 3, 2]), bk = g.constant(.float32(bias), shape: [3])
-        g.node(Conv2DOperator(options: ConvolutionOptions(padding: .same, strideH: 1, strideW: 1, activation: .none)), [i, wk, bk], [[1, 4, 4, 3]])
-        g.node(MaxPool2DOperator(options: PoolOptions(padding: .valid, strideH: 2, strideW: 2, filterH: 2, filterW: 2, activation: .none)), [i], [[1, 2, 2, 2]])
+        g.node(
+            Conv2DOperator(options: ConvolutionOptions(padding: .same, strideH: 1, strideW: 1, activation: .none)),
+            [i, wk, bk], [[1, 4, 4, 3]])
+        g.node(
+            MaxPool2DOperator(
+                options: PoolOptions(padding: .valid, strideH: 2, strideW: 2, filterH: 2, filterW: 2, activation: .none)
+            ), [i], [[1, 2, 2, 2]])
         let out = try g.run([x])
-        for oy in 0..<4 { for ox in 0..<4 { for o in 0..<3 {
-            var s = bias[o]
-            for ky in 0..<3 { for kx in 0..<3 { for c in 0..<2 {
-                let iy = oy + ky - 1, ix = ox + kx - 1
-                if (0..<4).contains(iy) && (0..<4).contains(ix) { s += x[(iy * 4 + ix) * 2 + c] * w[((o * 3 + ky) * 3 + kx) * 2 + c] }
-            } } }
-            #expect(abs(out[0][(oy * 4 + ox) * 3 + o] - s) <= 1e-5)
-        } } }
-        for oy in 0..<2 { for ox in 0..<2 { for c in 0..<2 {
-            let window: [(Int, Int)] = [(0, 0), (0, 1), (1, 0), (1, 1)]
-            let m = window.map { (dy: Int, dx: Int) -> Float in x[((2 * oy + dy) * 4 + 2 * ox + dx) * 2 + c] }.max()
-            #expect(out[1][(oy * 2 + ox) * 2 + c] == m)
-        } } }
+        for oy in 0..<4 {
+            for ox in 0..<4 {
+                for o in 0..<3 {
+                    var s = bias[o]
+                    for ky in 0..<3 {
+                        for kx in 0..<3 {
+                            for c in 0..<2 {
+                                let iy = oy + ky - 1, ix = ox + kx - 1
+                                if (0..<4).contains(iy) && (0..<4).contains(ix) {
+                                    s += x[(iy * 4 + ix) * 2 + c] * w[((o * 3 + ky) * 3 + kx) * 2 + c]
+                                }
+                            }
+                        }
+                    }
+                    #expect(abs(out[0][(oy * 4 + ox) * 3 + o] - s) <= 1e-5)
+                }
+            }
+        }
+        for oy in 0..<2 {
+            for ox in 0..<2 {
+                for c in 0..<2 {
+                    let window: [(Int, Int)] = [(0, 0), (0, 1), (1, 0), (1, 1)]
+                    let m = window.map { (dy: Int, dx: Int) -> Float in x[((2 * oy + dy) * 4 + 2 * ox + dx) * 2 + c] }
+                        .max()
+                    #expect(out[1][(oy * 2 + ox) * 2 + c] == m)
+                }
+            }
+        }
     }
 
     /// CONV_2D → ADD(residual, RELU_N1_TO_1) → PRELU runs as one fused kernel, with the unfused result
@@ -367,8 +430,9 @@ func runOp(_ op: any GraphOperation, _ a: ([Int], [Float]), _ b: ([Int], [Float]
             let w = g.constant(.float32((0..<6).map { Float($0) - 2.5 }), shape: [3, 1, 1, 2])
             let b = g.constant(.float32([0.5, -1, 2]), shape: [3])
             let alpha = g.constant(.float32([0.1, 0.2, 0.3]), shape: [1, 1, 3])
-            let c = g.node(Conv2DOperator(options: ConvolutionOptions(padding: .valid, strideH: 1, strideW: 1, activation: .none)),
-                           [i, w, b], [[1, 4, 4, 3]], output: !blockFusion)[0]
+            let c = g.node(
+                Conv2DOperator(options: ConvolutionOptions(padding: .valid, strideH: 1, strideW: 1, activation: .none)),
+                [i, w, b], [[1, 4, 4, 3]], output: !blockFusion)[0]
             let s = g.node(BinaryOperator(.add, .reluN1To1), [r, c], [[1, 4, 4, 3]], output: !blockFusion)[0]
             g.node(BinaryOperator(.prelu, .none), [s, alpha], [[1, 4, 4, 3]])
             return g
@@ -394,8 +458,9 @@ func runOp(_ op: any GraphOperation, _ a: ([Int], [Float]), _ b: ([Int], [Float]
             let b = g.constant(.float32((0..<40).map { (i: Int) -> Float in Float(i) / 10 }), shape: [40])
             let paddings = g.ints([0, 0, 0, 0, 0, 0, 0, 22], shape: [4, 2])
             let p = g.node(PadOperator(), [r, paddings], [[1, 6, 5, 40]], output: !blockFusion)[0]
-            let c = g.node(Conv2DOperator(options: ConvolutionOptions(padding: .valid, strideH: 1, strideW: 1, activation: .none)),
-                           [i, w, b], [[1, 6, 5, 40]], output: !blockFusion)[0]
+            let c = g.node(
+                Conv2DOperator(options: ConvolutionOptions(padding: .valid, strideH: 1, strideW: 1, activation: .none)),
+                [i, w, b], [[1, 6, 5, 40]], output: !blockFusion)[0]
             g.node(BinaryOperator(.add, .relu), [c, p], [[1, 6, 5, 40]])
             return g
         }
@@ -412,8 +477,9 @@ func runOp(_ op: any GraphOperation, _ a: ([Int], [Float]), _ b: ([Int], [Float]
         let w = g.constant(.float32(filter), shape: [40, 1, 1, 4])
         let paddings = g.ints([0, 0, 0, 0, 0, 0, 1, 21], shape: [4, 2])
         let p = g.node(PadOperator(), [r, paddings], [[1, 6, 5, 40]], output: false)[0]
-        let c = g.node(Conv2DOperator(options: ConvolutionOptions(padding: .valid, strideH: 1, strideW: 1, activation: .none)),
-                       [i, w], [[1, 6, 5, 40]], output: false)[0]
+        let c = g.node(
+            Conv2DOperator(options: ConvolutionOptions(padding: .valid, strideH: 1, strideW: 1, activation: .none)),
+            [i, w], [[1, 6, 5, 40]], output: false)[0]
         g.node(BinaryOperator(.add, .none), [c, p], [[1, 6, 5, 40]])
         #expect(try Interpreter(graph: g.graph, numThreads: 1).plan.kernels.count == 2)
     }

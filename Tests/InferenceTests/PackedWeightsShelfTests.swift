@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Inference
 
 /// Weights packed twice with equal values are held once while in use (several instances of one
@@ -16,19 +17,22 @@ import Testing
         let c = try PackedFullyConnectedWeights(inputCount: 64, outputCount: 64, weights: other, bias: nil)
         #expect(c.storage !== a.storage)
         // The same weights with a bias: apart.
-        let d = try PackedFullyConnectedWeights(inputCount: 64, outputCount: 64, weights: Self.weights(0.5), bias: [Float](repeating: 1, count: 64))
+        let d = try PackedFullyConnectedWeights(
+            inputCount: 64, outputCount: 64, weights: Self.weights(0.5), bias: [Float](repeating: 1, count: 64))
         #expect(d.storage !== a.storage)
     }
 
     @Test func weightsNoLongerInUseAreNotKept() throws {
         weak var first: AlignedFloats?
         do {
-            let a = try PackedFullyConnectedWeights(inputCount: 32, outputCount: 8, weights: Self.weights(0.25).prefix(256).map { $0 }, bias: nil)
+            let a = try PackedFullyConnectedWeights(
+                inputCount: 32, outputCount: 8, weights: Self.weights(0.25).prefix(256).map { $0 }, bias: nil)
             first = a.storage
             #expect(first != nil)
         }
         #expect(first == nil)
-        let b = try PackedFullyConnectedWeights(inputCount: 32, outputCount: 8, weights: Self.weights(0.25).prefix(256).map { $0 }, bias: nil)
+        let b = try PackedFullyConnectedWeights(
+            inputCount: 32, outputCount: 8, weights: Self.weights(0.25).prefix(256).map { $0 }, bias: nil)
         #expect(b.storage.count > 0)
     }
 }

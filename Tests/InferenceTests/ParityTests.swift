@@ -1,9 +1,10 @@
 import FixtureSupport
 import Foundation
-import Testing
-@testable import Inference
 import TFLite
+import Testing
 import VisionErrors
+
+@testable import Inference
 
 /// Paths shared by the Inference tests.
 enum Fixtures {
@@ -19,7 +20,9 @@ enum Fixtures {
     static func floats(_ url: URL) throws -> [Float] {
         let data = try Data(contentsOf: url)
         return data.withUnsafeBytes { raw in
-            (0..<data.count / 4).map { Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 4 * $0, as: UInt32.self))) }
+            (0..<data.count / 4).map {
+                Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 4 * $0, as: UInt32.self)))
+            }
         }
     }
 
@@ -60,9 +63,11 @@ struct EngineManifest: Decodable {
 /// full-range face detector's fp16 weights stored sparse behind DENSIFY, from `make models`).
 /// Tolerance per output tensor: max|ours − LiteRT| ≤ 1e-4 × max(1, max|LiteRT|).
 @Suite struct ParityTests {
-    static let modelNames = ["face_detector", "face_landmarks_detector", "face_blendshapes", "hand_detector",
-                             "hand_landmarks_detector", "gesture_embedder", "canned_gesture_classifier",
-                             "custom_gesture_classifier", "face_detection_full_range_sparse"]
+    static let modelNames = [
+        "face_detector", "face_landmarks_detector", "face_blendshapes", "hand_detector",
+        "hand_landmarks_detector", "gesture_embedder", "canned_gesture_classifier",
+        "custom_gesture_classifier", "face_detection_full_range_sparse",
+    ]
 
     @Test func manifestHoldsEveryModel() throws {
         #expect(try EngineManifest.load().models.map(\.name).sorted() == Self.modelNames.sorted())
@@ -87,7 +92,9 @@ struct EngineManifest: Decodable {
                 let maxRef = expected.map(abs).max() ?? 0
                 let err = zip(ours, expected).map { abs($0 - $1) }.max() ?? 0
                 let tolerance = 1e-4 * max(1, maxRef)
-                print("parity \(name) [\(threads) thread(s)] \(c.name) \(output.name): max|ours − LiteRT| = \(err) (max|LiteRT| = \(maxRef), tolerance \(tolerance))")
+                print(
+                    "parity \(name) [\(threads) thread(s)] \(c.name) \(output.name): max|ours − LiteRT| = \(err) (max|LiteRT| = \(maxRef), tolerance \(tolerance))"
+                )
                 #expect(err <= tolerance, "\(name) \(c.name) output \(output.name): error \(err) > \(tolerance)")
             }
         }

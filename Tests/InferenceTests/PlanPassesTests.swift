@@ -1,6 +1,7 @@
 import Testing
-@testable import Inference
 import VisionErrors
+
+@testable import Inference
 
 /// The planner's passes one at a time on small hand-built graphs (GraphBuilder, OperatorTests.swift):
 /// validate, fold, fuse, plan memory, bind. Exact (values are sums of small integers).
@@ -10,7 +11,9 @@ import VisionErrors
         let k = g.constant(.float32([1, 2]), shape: [2])
         g.graph.inputs.append(k)
         g.node(UnaryOperator(.relu), [k], [[2]])
-        #expect(throws: VisionTasksError.invalidModel("graph input k0 is a constant tensor")) { try PlanPasses.validate(g.graph) }
+        #expect(throws: VisionTasksError.invalidModel("graph input k0 is a constant tensor")) {
+            try PlanPasses.validate(g.graph)
+        }
     }
 
     @Test func foldComputesConstantNodesAndKeepsTheRest() throws {
@@ -62,8 +65,9 @@ import VisionErrors
         #expect(layout.offset(of: b) == layout.offset(of: a))
         #expect(Set([x, a, c].map { layout.offset(of: $0) }).count == 3)
         let arena = AlignedFloats(count: layout.memory.arenaCount)
-        let kernels = try PlanPasses.bind(graph, nodes, layout: layout, arena: arena.pointer, constants: BufferStore(),
-                                          threads: .single)
+        let kernels = try PlanPasses.bind(
+            graph, nodes, layout: layout, arena: arena.pointer, constants: BufferStore(),
+            threads: .single)
         #expect(kernels.count == 2)
         (arena.pointer + layout.offset(of: x)).update(from: [1, -2, 3, -4], count: 4)
         for bound in kernels { bound.kernel.run() }
@@ -86,7 +90,8 @@ import VisionErrors
         PlanPasses.prune(&graph, keeping: [0])
         #expect(graph.nodes.map(\.index) == [0, 1])
         let input: [Float] = [1, -2, 3, -4]
-        let all = try Interpreter(graph: g.graph, numThreads: 1), first = try Interpreter(graph: g.graph, numThreads: 1, readOutputs: [0])
+        let all = try Interpreter(graph: g.graph, numThreads: 1),
+            first = try Interpreter(graph: g.graph, numThreads: 1, readOutputs: [0])
         for interpreter in [all, first] {
             try interpreter.setInput(0, input)
             interpreter.invoke()
@@ -95,7 +100,9 @@ import VisionErrors
         #expect(all.output(1) == [1, 0, 3, 0] && first.output(1) == [0, 0, 0, 0])
         #expect(all.profile(runs: 2).map(\.index) == [0, 1, 2, 3])
         #expect(first.profile(runs: 2).map(\.index) == [0, 1])
-        #expect(throws: VisionTasksError.invalidOption(name: "readOutputs", reason: "the model has 2 outputs, got index 2")) {
+        #expect(
+            throws: VisionTasksError.invalidOption(name: "readOutputs", reason: "the model has 2 outputs, got index 2")
+        ) {
             _ = try Interpreter(graph: g.graph, numThreads: 1, readOutputs: [2])
         }
     }
@@ -104,28 +111,42 @@ import VisionErrors
     /// (one node, explicit paddings): the same numbers as the convolution with SAME padding, which pads
     /// the same rows and columns. A PAD of the channels stays a PAD.
     @Test func fuseFoldsASpatialPadIntoTheConvolutionReadingIt() throws {
-        let pixels: [Float] = (0..<50).map { Float(($0 * 7) % 11) - 5 }, filter: [Float] = (0..<18).map { Float($0 % 5) - 2 }
+        let pixels: [Float] = (0..<50).map { Float(($0 * 7) % 11) - 5 },
+            filter: [Float] = (0..<18).map { Float($0 % 5) - 2 }
         func model(padded: Bool, depthwise: Bool) throws -> (nodes: Int, output: [Float]) {
             var g = GraphBuilder()
             var x = g.input([1, 5, 5, 2])
-            if padded { x = g.node(PadOperator(), [x, g.ints([0, 0, 1, 1, 1, 1, 0, 0], shape: [4, 2])], [[1, 7, 7, 2]], output: false)[0] }
-            let options = ConvolutionOptions(padding: padded ? .valid : .same, strideH: 1, strideW: 1, activation: .none)
-            let op: any GraphOperation = depthwise ? DepthwiseConv2DOperator(options: options) : Conv2DOperator(options: options)
-            let w = g.constant(.float32(depthwise ? filter : Array(filter.prefix(18))), shape: depthwise ? [1, 3, 3, 2] : [1, 3, 3, 2])
+            if padded {
+                x =
+                    g.node(
+                        PadOperator(), [x, g.ints([0, 0, 1, 1, 1, 1, 0, 0], shape: [4, 2])], [[1, 7, 7, 2]],
+                        output: false)[0]
+            }
+            let options = ConvolutionOptions(
+                padding: padded ? .valid : .same, strideH: 1, strideW: 1, activation: .none)
+            let op: any GraphOperation =
+                depthwise ? DepthwiseConv2DOperator(options: options) : Conv2DOperator(options: options)
+            let w = g.constant(
+                .float32(depthwise ? filter : Array(filter.prefix(18))),
+                shape: depthwise ? [1, 3, 3, 2] : [1, 3, 3, 2])
             g.node(op, [x, w, -1], [[1, 5, 5, depthwise ? 2 : 1]])
             var graph = g.graph
             try PlanPasses.fold(&graph)
             return (try PlanPasses.fuse(&graph).count, try g.run([pixels])[0])
         }
         for depthwise in [true, false] {
-            let fused = try model(padded: true, depthwise: depthwise), same = try model(padded: false, depthwise: depthwise)
+            let fused = try model(padded: true, depthwise: depthwise),
+                same = try model(padded: false, depthwise: depthwise)
             #expect(fused.nodes == 1 && fused.output == same.output, "depthwise \(depthwise)")
         }
         var g = GraphBuilder()
         let x = g.input([1, 2, 2, 2])
-        let padded = g.node(PadOperator(), [x, g.ints([0, 0, 0, 0, 0, 0, 0, 2], shape: [4, 2])], [[1, 2, 2, 4]], output: false)[0]
-        g.node(DepthwiseConv2DOperator(options: ConvolutionOptions(padding: .valid, strideH: 1, strideW: 1, activation: .none)),
-               [padded, g.constant(.float32([Float](repeating: 1, count: 4)), shape: [1, 1, 1, 4]), -1], [[1, 2, 2, 4]])
+        let padded = g.node(
+            PadOperator(), [x, g.ints([0, 0, 0, 0, 0, 0, 0, 2], shape: [4, 2])], [[1, 2, 2, 4]], output: false)[0]
+        g.node(
+            DepthwiseConv2DOperator(
+                options: ConvolutionOptions(padding: .valid, strideH: 1, strideW: 1, activation: .none)),
+            [padded, g.constant(.float32([Float](repeating: 1, count: 4)), shape: [1, 1, 1, 4]), -1], [[1, 2, 2, 4]])
         var graph = g.graph
         try PlanPasses.fold(&graph)
         #expect(try PlanPasses.fuse(&graph).count == 2)
@@ -149,8 +170,9 @@ import VisionErrors
         let nodes = try PlanPasses.fuse(&graph)
         #expect(nodes.map(\.node.index) == [3, 1, 2, 4])
         let stacked = nodes[0].node
-        #expect(stacked.operation as? StackedFullyConnectedOperator
-                    == StackedFullyConnectedOperator(layer: FullyConnectedOperator(activation: .none, keepNumDims: false)))
+        #expect(
+            stacked.operation as? StackedFullyConnectedOperator
+                == StackedFullyConnectedOperator(layer: FullyConnectedOperator(activation: .none, keepNumDims: false)))
         #expect(stacked.inputs == [x1, w, bias, x2] && stacked.outputs == [a, c])
         // y = x·Wᵀ + bias, W rows (1, 2) and (3, 4).
         let out = try g.run([[1, -1], [2, 0, -1, -3]])
@@ -166,7 +188,8 @@ import VisionErrors
         // independent, but stacked together each stack would wait for the other. Nothing is stacked.
         var g = GraphBuilder()
         let x1 = g.input([1, 2]), x2 = g.input([1, 2])
-        let w = g.constant(.float32([1, 2, 3, 4]), shape: [2, 2]), v = g.constant(.float32([0, 1, 1, 0]), shape: [2, 2])
+        let w = g.constant(.float32([1, 2, 3, 4]), shape: [2, 2]),
+            v = g.constant(.float32([0, 1, 1, 0]), shape: [2, 2])
         let fc = FullyConnectedOperator(activation: .none, keepNumDims: false)
         let a1 = g.node(fc, [x1, w], [[1, 2]], output: false)[0]
         g.node(fc, [a1, v], [[1, 2]])
@@ -189,7 +212,11 @@ import VisionErrors
         let x = g.input([1, 2])
         let w = g.constant(.float32([0, 1, 1, 0]), shape: [2, 2])
         var y = x
-        for _ in 0..<1000 { y = g.node(FullyConnectedOperator(activation: .none, keepNumDims: false), [y, w], [[1, 2]], output: false)[0] }
+        for _ in 0..<1000 {
+            y =
+                g.node(
+                    FullyConnectedOperator(activation: .none, keepNumDims: false), [y, w], [[1, 2]], output: false)[0]
+        }
         g.graph.outputs = [y]
         #expect(1000 * 999 / 2 > Graph.searchBudget)
         var graph = g.graph
@@ -206,8 +233,9 @@ import VisionErrors
         var g = GraphBuilder()
         let x1 = g.input([1, 2]), x2 = g.input([1, 3])
         let w = g.constant(.float32([1, 2, 3, 4]), shape: [2, 2])
-        g.node(StackedFullyConnectedOperator(layer: FullyConnectedOperator(activation: .none, keepNumDims: false)),
-               [x1, w, -1, x2], [[1, 2], [1, 2]])
+        g.node(
+            StackedFullyConnectedOperator(layer: FullyConnectedOperator(activation: .none, keepNumDims: false)),
+            [x1, w, -1, x2], [[1, 2], [1, 2]])
         var graph = g.graph
         #expect {
             try PlanPasses.fold(&graph)

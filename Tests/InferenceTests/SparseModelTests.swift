@@ -1,9 +1,10 @@
 import FixtureSupport
 import Foundation
-import Testing
-@testable import Inference
 import TFLite
+import Testing
 import VisionErrors
+
+@testable import Inference
 
 /// Crafted models computing x + DENSIFY(sparse constant) (tools/make_tflite_fixtures.py), one per sparse
 /// layout, against LiteRT 2.3.0's output on x = 0 (the dense constant itself); and the broken copies,

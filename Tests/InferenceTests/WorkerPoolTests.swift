@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Inference
 
 /// The worker pool (Sources/CKernels/pool.c) under several callers at once: interpreters on
@@ -21,15 +22,18 @@ import Testing
         let counts = UnsafeMutablePointer<Int32>.allocate(capacity: callers * items)
         counts.initialize(repeating: 0, count: callers * items)
         defer { counts.deallocate() }
-        let address = Int(bitPattern: counts)  // each caller writes its own slice
+        let address = Int(bitPattern: counts) // each caller writes its own slice
         // Threads of their own: Dispatch's concurrentPerform may run the callers one after another.
-        let threads = (0..<callers).map { caller in Thread {
-            let job = CountingJob(counts: UnsafeMutablePointer<Int32>(bitPattern: address)! + caller * items)
-            for _ in 0..<calls { KernelThreads(2).split(items, job) }
-        } }
+        let threads = (0..<callers).map { caller in
+            Thread {
+                let job = CountingJob(counts: UnsafeMutablePointer<Int32>(bitPattern: address)! + caller * items)
+                for _ in 0..<calls { KernelThreads(2).split(items, job) }
+            }
+        }
         threads.forEach { $0.start() }
         while threads.contains(where: { !$0.isFinished }) { Thread.sleep(forTimeInterval: 0.001) }
         let wrong = (0..<(callers * items)).filter { counts[$0] != Int32(calls) }
-        #expect(wrong.count == 0, "items not run \(calls) times, the first: \(wrong.prefix(5).map { ($0, counts[$0]) })")
+        #expect(
+            wrong.count == 0, "items not run \(calls) times, the first: \(wrong.prefix(5).map { ($0, counts[$0]) })")
     }
 }

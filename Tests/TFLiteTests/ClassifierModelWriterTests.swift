@@ -1,8 +1,9 @@
 import FixtureSupport
 import Foundation
 import Testing
-@testable import TFLite
 import VisionErrors
+
+@testable import TFLite
 
 /// ClassifierModelWriter: a written head reads back through TFLiteModel (graph, constants, metadata as
 /// MediaPipe Model Maker writes it, labels), the same input gives the same bytes, the committed reference
@@ -14,21 +15,30 @@ import VisionErrors
     static func layers(seed: UInt64 = 1) -> [ClassifierLayer] {
         var random = SplitMix64(state: seed)
         func values(_ count: Int) -> [Float] { (0..<count).map { _ in Float.random(in: -1...1, using: &random) } }
-        return [.scaleShift(scale: values(6), shift: values(6)), .relu, .dense(weights: values(24), bias: values(4), outputCount: 4),
-                .scaleShift(scale: values(4), shift: values(4)), .relu, .dense(weights: values(12), bias: values(3), outputCount: 3),
-                .softmax]
+        return [
+            .scaleShift(scale: values(6), shift: values(6)), .relu,
+            .dense(weights: values(24), bias: values(4), outputCount: 4),
+            .scaleShift(scale: values(4), shift: values(4)), .relu,
+            .dense(weights: values(12), bias: values(3), outputCount: 3),
+            .softmax,
+        ]
     }
 
-    static func write(_ layers: [ClassifierLayer] = layers(), inputCount: Int = 6, labels: [String] = labels,
-                      scoreThreshold: Float? = 0.5) throws -> Data {
-        try ClassifierModelWriter.write(inputCount: inputCount, layers: layers, labels: labels, scoreThreshold: scoreThreshold,
-                                        description: .customGestureClassifier)
+    static func write(
+        _ layers: [ClassifierLayer] = layers(), inputCount: Int = 6, labels: [String] = labels,
+        scoreThreshold: Float? = 0.5
+    ) throws -> Data {
+        try ClassifierModelWriter.write(
+            inputCount: inputCount, layers: layers, labels: labels, scoreThreshold: scoreThreshold,
+            description: .customGestureClassifier)
     }
 
     static func floats(_ data: Data?) -> [Float] {
         guard let data else { return [] }
         return data.withUnsafeBytes { raw in
-            (0..<data.count / 4).map { Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 4 * $0, as: UInt32.self))) }
+            (0..<data.count / 4).map {
+                Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 4 * $0, as: UInt32.self)))
+            }
         }
     }
 
@@ -37,16 +47,24 @@ import VisionErrors
         let model = try TFLiteModel(data: try Self.write(layers), name: "written")
         #expect(model.version == 3 && model.subgraphs.count == 1)
         let graph = model.subgraphs[0]
-        #expect(graph.operators.map(\.opcode) == [.mul, .add, .relu, .fullyConnected, .mul, .add, .relu, .fullyConnected, .softmax])
+        #expect(
+            graph.operators.map(\.opcode) == [
+                .mul, .add, .relu, .fullyConnected, .mul, .add, .relu, .fullyConnected, .softmax,
+            ])
         #expect(model.operatorCodes.map(\.builtinCode) == [.mul, .add, .relu, .fullyConnected, .softmax])
         #expect(model.operatorCodes.allSatisfy { $0.version == 1 })
-        #expect(graph.operators.map(\.options) == [
-            .mul(activation: .none), .add(activation: .none), .none,
-            .fullyConnected(FullyConnectedOptions(activation: .none, weightsFormat: 0, keepNumDims: false, asymmetricQuantizeInputs: false)),
-            .mul(activation: .none), .add(activation: .none), .none,
-            .fullyConnected(FullyConnectedOptions(activation: .none, weightsFormat: 0, keepNumDims: false, asymmetricQuantizeInputs: false)),
-            .softmax(beta: 1),
-        ])
+        #expect(
+            graph.operators.map(\.options) == [
+                .mul(activation: .none), .add(activation: .none), .none,
+                .fullyConnected(
+                    FullyConnectedOptions(
+                        activation: .none, weightsFormat: 0, keepNumDims: false, asymmetricQuantizeInputs: false)),
+                .mul(activation: .none), .add(activation: .none), .none,
+                .fullyConnected(
+                    FullyConnectedOptions(
+                        activation: .none, weightsFormat: 0, keepNumDims: false, asymmetricQuantizeInputs: false)),
+                .softmax(beta: 1),
+            ])
         let input = graph.tensors[try #require(graph.inputs.first)]
         let output = graph.tensors[try #require(graph.outputs.first)]
         #expect(graph.inputs.count == 1 && graph.outputs.count == 1)
@@ -70,8 +88,9 @@ import VisionErrors
         }
         #expect(constants == expected)
         #expect(graph.tensors.first { $0.name == "layer2/weights" }?.shape == [4, 6])
-        #expect(String(decoding: try #require(model.metadata["min_runtime_version"]), as: UTF8.self)
-                    .trimmingCharacters(in: ["\0"]) == "1.5.0")
+        #expect(
+            String(decoding: try #require(model.metadata["min_runtime_version"]), as: UTF8.self)
+                .trimmingCharacters(in: ["\0"]) == "1.5.0")
     }
 
     @Test func constantDataIs16ByteAligned() throws {
@@ -87,23 +106,32 @@ import VisionErrors
     @Test func theMetadataReadsBackAsModelMakerWritesIt() throws {
         let model = try TFLiteModel(data: try Self.write(), name: "written")
         let metadata = try #require(model.modelMetadata)
-        #expect(metadata.name == "HandGestureRecognition" && metadata.description == "Recognize the hand gesture in the image.")
+        #expect(
+            metadata.name == "HandGestureRecognition"
+                && metadata.description == "Recognize the hand gesture in the image.")
         #expect(metadata.minParserVersion == "1.0.0")
-        #expect(metadata.version == nil && metadata.author == nil && metadata.license == nil && metadata.associatedFiles.isEmpty)
+        #expect(
+            metadata.version == nil && metadata.author == nil && metadata.license == nil
+                && metadata.associatedFiles.isEmpty)
         let subgraph = try #require(metadata.subgraphs.first)
         #expect(metadata.subgraphs.count == 1 && subgraph.inputTensors.count == 1 && subgraph.outputTensors.count == 1)
         let input = subgraph.inputTensors[0], output = subgraph.outputTensors[0]
         #expect(input.name == "embedding" && input.description == "Embedding feature vector from gesture embedder.")
-        #expect(input.statsMax.isEmpty && input.statsMin.isEmpty && input.scoreThreshold == nil && input.associatedFiles.isEmpty)
+        #expect(
+            input.statsMax.isEmpty && input.statsMin.isEmpty && input.scoreThreshold == nil
+                && input.associatedFiles.isEmpty)
         #expect(output.name == "scores" && output.description == "Hand gesture category scores.")
         #expect(output.scoreThreshold == 0.5 && output.statsMax == [1] && output.statsMin == [0])
         let file = try #require(output.associatedFiles.first)
-        #expect(output.associatedFiles.count == 1 && file.name == "labels.txt" && file.type == .tensorAxisLabels && file.locale == nil)
+        #expect(
+            output.associatedFiles.count == 1 && file.name == "labels.txt" && file.type == .tensorAxisLabels
+                && file.locale == nil)
         #expect(file.description == "Labels for categories that the model can recognize.")
         #expect(try model.labels(forOutput: 0) == Self.labels)
         #expect(model.associatedFiles == ["labels.txt": Data("None\nfist\npalm".utf8)])
         // Both tensors' content is FeatureProperties (ContentProperties union type 1), and the input has an empty Stats table.
-        let root = try FlatBuffer(try #require(model.metadata[ModelMetadata.entryName]), label: "metadata").root("ModelMetadata", fileIdentifier: "M001")
+        let root = try FlatBuffer(try #require(model.metadata[ModelMetadata.entryName]), label: "metadata").root(
+            "ModelMetadata", fileIdentifier: "M001")
         let tensors = try root.tables(3, "subgraph_metadata") { subgraph, _ in
             try subgraph.tables(2, "input_tensor_metadata") { table, _ in table }
                 + subgraph.tables(3, "output_tensor_metadata") { table, _ in table }
@@ -140,37 +168,55 @@ import VisionErrors
     }
 
     /// Computed: a static array of these stays allocated to the end, which LeakSanitizer (`make sanitize`) reports.
-    static var badInputs: [BadInput] { [
-        BadInput(testDescription: "no input", inputCount: 0, message: "inputCount is 0; it must be from 1 to 268435456"),
-        BadInput(testDescription: "no layers", layers: [], message: "there are no layers"),
-        BadInput(testDescription: "short scale", layers: [.scaleShift(scale: [1], shift: [0, 0])],
-                 message: "layer 0 (scaleShift) has 1 scales and 2 shifts; its width is 2"),
-        BadInput(testDescription: "short weights", layers: [.relu, .dense(weights: [1, 2, 3], bias: [0, 0], outputCount: 2)],
-                 message: "layer 1 (dense) has 3 weights; 2 outputs × 2 inputs need 2 × 2"),
-        BadInput(testDescription: "short bias", layers: [.dense(weights: [1, 2, 3, 4], bias: [0], outputCount: 2)],
-                 message: "layer 0 (dense) has 1 biases for 2 outputs"),
-        BadInput(testDescription: "no outputs", layers: [.dense(weights: [], bias: [], outputCount: 0)],
-                 message: "layer 0 (dense) has outputCount 0; it must be at least 1"),
-        BadInput(testDescription: "NaN weight", layers: [.dense(weights: [1, .nan, 3, 4], bias: [0, 0], outputCount: 2)],
-                 message: "layer 0 weights[1] is nan; weights must be finite"),
-        BadInput(testDescription: "infinite shift", layers: [.scaleShift(scale: [1, 1], shift: [0, -.infinity])],
-                 message: "layer 0 shift[1] is -inf; weights must be finite"),
-        BadInput(testDescription: "labels ≠ width", labels: ["a", "b", "c"], message: "the last layer outputs 2 scores but there are 3 labels"),
-        BadInput(testDescription: "no labels", layers: [.softmax], labels: [], message: "there are no labels"),
-        BadInput(testDescription: "empty label", labels: ["a", " "], message: "label 1 is empty"),
-        BadInput(testDescription: "newline", labels: ["a\nb", "c"],
-                 message: "label 0 \"a\\nb\" has a line break; labels.txt holds one label a line"),
-        BadInput(testDescription: "carriage return", labels: ["a", "b\r"],
-                 message: "label 1 \"b\\r\" has a line break; labels.txt holds one label a line"),
-        BadInput(testDescription: "duplicate label", labels: ["a", "a"], message: "labels 0 and 1 are both \"a\""),
-        BadInput(testDescription: "NaN threshold", scoreThreshold: .nan, message: "scoreThreshold is nan; it must be finite"),
-    ] }
+    static var badInputs: [BadInput] {
+        [
+            BadInput(
+                testDescription: "no input", inputCount: 0, message: "inputCount is 0; it must be from 1 to 268435456"),
+            BadInput(testDescription: "no layers", layers: [], message: "there are no layers"),
+            BadInput(
+                testDescription: "short scale", layers: [.scaleShift(scale: [1], shift: [0, 0])],
+                message: "layer 0 (scaleShift) has 1 scales and 2 shifts; its width is 2"),
+            BadInput(
+                testDescription: "short weights",
+                layers: [.relu, .dense(weights: [1, 2, 3], bias: [0, 0], outputCount: 2)],
+                message: "layer 1 (dense) has 3 weights; 2 outputs × 2 inputs need 2 × 2"),
+            BadInput(
+                testDescription: "short bias", layers: [.dense(weights: [1, 2, 3, 4], bias: [0], outputCount: 2)],
+                message: "layer 0 (dense) has 1 biases for 2 outputs"),
+            BadInput(
+                testDescription: "no outputs", layers: [.dense(weights: [], bias: [], outputCount: 0)],
+                message: "layer 0 (dense) has outputCount 0; it must be at least 1"),
+            BadInput(
+                testDescription: "NaN weight",
+                layers: [.dense(weights: [1, .nan, 3, 4], bias: [0, 0], outputCount: 2)],
+                message: "layer 0 weights[1] is nan; weights must be finite"),
+            BadInput(
+                testDescription: "infinite shift", layers: [.scaleShift(scale: [1, 1], shift: [0, -.infinity])],
+                message: "layer 0 shift[1] is -inf; weights must be finite"),
+            BadInput(
+                testDescription: "labels ≠ width", labels: ["a", "b", "c"],
+                message: "the last layer outputs 2 scores but there are 3 labels"),
+            BadInput(testDescription: "no labels", layers: [.softmax], labels: [], message: "there are no labels"),
+            BadInput(testDescription: "empty label", labels: ["a", " "], message: "label 1 is empty"),
+            BadInput(
+                testDescription: "newline", labels: ["a\nb", "c"],
+                message: "label 0 \"a\\nb\" has a line break; labels.txt holds one label a line"),
+            BadInput(
+                testDescription: "carriage return", labels: ["a", "b\r"],
+                message: "label 1 \"b\\r\" has a line break; labels.txt holds one label a line"),
+            BadInput(testDescription: "duplicate label", labels: ["a", "a"], message: "labels 0 and 1 are both \"a\""),
+            BadInput(
+                testDescription: "NaN threshold", scoreThreshold: .nan,
+                message: "scoreThreshold is nan; it must be finite"),
+        ]
+    }
 
     @Test(arguments: badInputs)
     func wrongInputIsRefused(_ bad: BadInput) {
         #expect(throws: VisionTasksError.invalidModel("classifier head: \(bad.message)")) {
-            try ClassifierModelWriter.write(inputCount: bad.inputCount, layers: bad.layers, labels: bad.labels,
-                                            scoreThreshold: bad.scoreThreshold, description: .customGestureClassifier)
+            try ClassifierModelWriter.write(
+                inputCount: bad.inputCount, layers: bad.layers, labels: bad.labels,
+                scoreThreshold: bad.scoreThreshold, description: .customGestureClassifier)
         }
     }
 
@@ -181,7 +227,8 @@ import VisionErrors
             let scale: [Float]?, shift: [Float]?, weights: [Float]?, bias: [Float]?, outputCount: Int?
         }
         struct Description: Decodable {
-            let name: String, description: String, inputName: String, inputDescription: String, outputName: String, outputDescription: String
+            let name: String, description: String, inputName: String, inputDescription: String, outputName: String,
+                outputDescription: String
         }
         let inputCount: Int
         let layers: [Layer]
@@ -192,7 +239,8 @@ import VisionErrors
         func written() throws -> Data {
             let layers = try self.layers.map { layer -> ClassifierLayer in
                 switch (layer.kind, layer.scale, layer.shift, layer.weights, layer.bias, layer.outputCount) {
-                case ("scaleShift", let scale?, let shift?, nil, nil, nil): return .scaleShift(scale: scale, shift: shift)
+                case ("scaleShift", let scale?, let shift?, nil, nil, nil):
+                    return .scaleShift(scale: scale, shift: shift)
                 case ("relu", nil, nil, nil, nil, nil): return .relu
                 case ("dense", nil, nil, let weights?, let bias?, let outputCount?):
                     return .dense(weights: weights, bias: bias, outputCount: outputCount)
@@ -203,9 +251,10 @@ import VisionErrors
             let d = description
             return try ClassifierModelWriter.write(
                 inputCount: inputCount, layers: layers, labels: labels, scoreThreshold: scoreThreshold,
-                description: ClassifierModelDescription(name: d.name, description: d.description, inputName: d.inputName,
-                                                        inputDescription: d.inputDescription, outputName: d.outputName,
-                                                        outputDescription: d.outputDescription))
+                description: ClassifierModelDescription(
+                    name: d.name, description: d.description, inputName: d.inputName,
+                    inputDescription: d.inputDescription, outputName: d.outputName,
+                    outputDescription: d.outputDescription))
         }
     }
 
@@ -219,9 +268,13 @@ import VisionErrors
             try written.write(to: URL(fileURLWithPath: path))
             return
         }
-        #expect(reference.layers.map(\.kind) == ["scaleShift", "relu", "dense", "scaleShift", "relu", "dense", "softmax"])
+        #expect(
+            reference.layers.map(\.kind) == ["scaleShift", "relu", "dense", "scaleShift", "relu", "dense", "softmax"])
         let committed = try Fixture.reference("tflite/classifier_writer/classifier.tflite")
-        #expect(written == committed, "the writer's bytes differ from the committed reference: remake it with tools/check_written_classifier.py reference")
+        #expect(
+            written == committed,
+            "the writer's bytes differ from the committed reference: remake it with tools/check_written_classifier.py reference"
+        )
         #expect(try TFLiteModel(data: committed, name: "classifier.tflite").labels(forOutput: 0) == reference.labels)
     }
 }

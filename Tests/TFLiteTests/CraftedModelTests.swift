@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-@testable import TFLite
 import VisionErrors
+
+@testable import TFLite
 
 /// Small hand-built models (tools/make_tflite_fixtures.py): the reader accepts the one LiteRT runs and
 /// rejects, with a message naming the problem, each copy LiteRT refuses.
@@ -33,8 +34,12 @@ import VisionErrors
         #expect(graph.name == "main")
         #expect(graph.operators.map(\.opcode) == [.conv2D, .add, .reshape, .gelu])
         #expect(model.operatorCodes.map(\.builtinCode.name) == ["CONV_2D", "ADD", "RESHAPE", "GELU"])
-        #expect(graph.operators[0].options == .conv2D(Conv2DOptions(
-            padding: .same, strideWidth: 1, strideHeight: 1, dilationWidth: 1, dilationHeight: 1, activation: .relu)))
+        #expect(
+            graph.operators[0].options
+                == .conv2D(
+                    Conv2DOptions(
+                        padding: .same, strideWidth: 1, strideHeight: 1, dilationWidth: 1, dilationHeight: 1,
+                        activation: .relu)))
         #expect(graph.operators[1].options == .add(activation: .relu6))
         #expect(graph.operators[1].options.fusedActivation == .relu6)
         #expect(graph.operators[2].options == .reshape(newShape: [1, 32]))
@@ -44,7 +49,9 @@ import VisionErrors
         #expect(model.constantData(of: filter)?.count == 72)
         let shape = graph.tensors[7]
         let shapeBytes = try #require(model.constantData(of: shape))
-        let values = shapeBytes.withUnsafeBytes { raw in (0..<2).map { raw.loadUnaligned(fromByteOffset: 4 * $0, as: Int32.self) } }
+        let values = shapeBytes.withUnsafeBytes { raw in
+            (0..<2).map { raw.loadUnaligned(fromByteOffset: 4 * $0, as: Int32.self) }
+        }
         #expect(values == [1, 32])
         #expect(model.constantData(of: graph.tensors[0]) == nil)
         #expect(model.modelMetadata == nil && model.associatedFiles.isEmpty)
@@ -64,7 +71,9 @@ import VisionErrors
         ]
         for record in records {
             let message = try Self.parseError(try Self.crafted(record.name))
-            #expect((message == nil) == record.litertLoads, "\(record.name): ours \(message ?? "loads"), LiteRT \(record.litertError ?? "loads")")
+            #expect(
+                (message == nil) == record.litertLoads,
+                "\(record.name): ours \(message ?? "loads"), LiteRT \(record.litertError ?? "loads")")
             if let words = expectedWords[record.name] {
                 #expect(message?.contains(words) == true, "\(record.name): \(message ?? "no error")")
             }

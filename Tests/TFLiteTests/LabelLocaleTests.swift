@@ -1,6 +1,7 @@
 import FixtureSupport
 import Foundation
 import Testing
+
 @testable import TFLite
 
 /// Which label file names a classifier's categories and which its display names, on the real canned
@@ -10,11 +11,13 @@ import Testing
 @Suite(.enabled(if: Fixture.haveModels, "models/ not fetched: run make models"))
 struct LabelLocaleTests {
     static func canned() throws -> Data {
-        try TestSupport.modelData("gesture_recognizer.task", "hand_gesture_recognizer.task/canned_gesture_classifier.tflite")
+        try TestSupport.modelData(
+            "gesture_recognizer.task", "hand_gesture_recognizer.task/canned_gesture_classifier.tflite")
     }
 
     static func labelled(_ files: [LabelledModels.LabelFile]) throws -> TFLiteModel {
-        try TFLiteModel(data: try LabelledModels.model(try canned(), labelFiles: files), name: "labelled canned classifier")
+        try TFLiteModel(
+            data: try LabelledModels.model(try canned(), labelFiles: files), name: "labelled canned classifier")
     }
 
     @Test func theRewrittenModelIsTheSameModelWithMetadata() throws {
@@ -29,13 +32,17 @@ struct LabelLocaleTests {
         }
         for (name, data) in original.metadata { #expect(model.metadata[name] == data, "metadata \(name)") }
         let files = try #require(model.modelMetadata?.subgraphs.first?.outputTensors.first?.associatedFiles)
-        #expect(files.map(\.name) == ["labels.txt"] && files.map(\.type) == [.tensorAxisLabels] && files.map(\.locale) == [nil])
+        #expect(
+            files.map(\.name) == ["labels.txt"] && files.map(\.type) == [.tensorAxisLabels]
+                && files.map(\.locale) == [nil])
         #expect(model.associatedFiles.keys.sorted() == ["labels.txt"])
     }
 
     @Test func namesComeFromTheFirstFileAndDisplayNamesFromTheLocalesFile() throws {
-        let model = try Self.labelled([.init("labels.txt", locale: nil, LabelledModels.cannedNames),
-                                       .init("labels_fr.txt", locale: "fr", LabelledModels.cannedFrench)])
+        let model = try Self.labelled([
+            .init("labels.txt", locale: nil, LabelledModels.cannedNames),
+            .init("labels_fr.txt", locale: "fr", LabelledModels.cannedFrench),
+        ])
         #expect(try model.labels(forOutput: 0) == LabelledModels.cannedNames)
         #expect(try model.labels(forOutput: 0, locale: "fr") == LabelledModels.cannedFrench)
         #expect(try model.labels(forOutput: 0, locale: "de") == nil)
@@ -44,8 +51,10 @@ struct LabelLocaleTests {
     }
 
     @Test func aLocalizedFileListedFirstNamesTheCategories() throws {
-        let model = try Self.labelled([.init("labels_fr.txt", locale: "fr", LabelledModels.cannedFrench),
-                                       .init("labels.txt", locale: nil, LabelledModels.cannedNames)])
+        let model = try Self.labelled([
+            .init("labels_fr.txt", locale: "fr", LabelledModels.cannedFrench),
+            .init("labels.txt", locale: nil, LabelledModels.cannedNames),
+        ])
         #expect(try model.labels(forOutput: 0) == LabelledModels.cannedFrench)
         #expect(try model.labels(forOutput: 0, locale: "fr") == LabelledModels.cannedFrench)
     }

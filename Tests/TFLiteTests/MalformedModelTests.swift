@@ -1,8 +1,9 @@
 import FixtureSupport
 import Foundation
 import Testing
-@testable import TFLite
 import VisionErrors
+
+@testable import TFLite
 
 /// Truncated, corrupted and hostile models must throw `VisionTasksError.invalidModel` (or parse), never
 /// crash, hang or read out of bounds.
@@ -76,11 +77,16 @@ import VisionErrors
             #expect(!Self.parses(Self.patched(data, at: vector, length), "subgraph count \(length)"))
         }
         #expect(throws: VisionTasksError.self) { try TFLiteModel(data: Self.patched(data, at: field, 0)) }
-        #expect(throws: VisionTasksError.self) { try TFLiteModel(data: Self.patched(data, at: field, UInt32(data.count))) }
+        #expect(throws: VisionTasksError.self) {
+            try TFLiteModel(data: Self.patched(data, at: field, UInt32(data.count)))
+        }
         // Description string (field 3) with a length running past the end.
         let description = try #require(try root.field(3, size: 4))
-        let string = description + Int(data.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: description, as: UInt32.self) })
-        #expect(throws: VisionTasksError.self) { try TFLiteModel(data: Self.patched(data, at: string, UInt32(data.count))) }
+        let string =
+            description + Int(data.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: description, as: UInt32.self) })
+        #expect(throws: VisionTasksError.self) {
+            try TFLiteModel(data: Self.patched(data, at: string, UInt32(data.count)))
+        }
     }
 
     @Test func aliasedVectorsCannotAmplifyWork() throws {
@@ -92,11 +98,19 @@ import VisionErrors
     @Test(.timeLimit(.minutes(1)))
     func randomByteFlipsNeverCrash() throws {
         var generator = SplitMix64(state: 2026)
-        let samples: [(String, Data)] = [("crafted", try Self.valid())]
-            + (Fixture.haveModels ? [
-                ("canned_gesture_classifier", try TestSupport.modelData("gesture_recognizer.task", "canned_gesture_classifier.tflite")),
-                ("custom_gesture_classifier", try TestSupport.modelData("operations.task", "custom_gesture_classifier.tflite")),
-            ] : [])
+        let samples: [(String, Data)] =
+            [("crafted", try Self.valid())]
+            + (Fixture.haveModels
+                ? [
+                    (
+                        "canned_gesture_classifier",
+                        try TestSupport.modelData("gesture_recognizer.task", "canned_gesture_classifier.tflite")
+                    ),
+                    (
+                        "custom_gesture_classifier",
+                        try TestSupport.modelData("operations.task", "custom_gesture_classifier.tflite")
+                    ),
+                ] : [])
         for (name, original) in samples {
             var parsed = 0
             for iteration in 0..<1500 {
@@ -139,9 +153,12 @@ import VisionErrors
         let flatBufferEnd = try #require(ZipDirectory.endRecordPosition(data))
         #expect(flatBufferEnd > data.count - 100)
         var generator = SplitMix64(state: 11)
-        let lengths = (0..<200).map { _ in Int.random(in: 0..<flatBufferEnd, using: &generator) } + [flatBufferEnd - 1, 8, 100]
+        let lengths =
+            (0..<200).map { _ in Int.random(in: 0..<flatBufferEnd, using: &generator) } + [flatBufferEnd - 1, 8, 100]
         for length in lengths {
-            #expect(!Self.parses(data.prefix(length), "truncated to \(length)"), "face_detector truncated to \(length) parsed")
+            #expect(
+                !Self.parses(data.prefix(length), "truncated to \(length)"),
+                "face_detector truncated to \(length) parsed")
         }
     }
 
@@ -151,7 +168,10 @@ import VisionErrors
         let metadata = try #require(try TFLiteModel(data: data).metadata[ModelMetadata.entryName])
         var copy = Data(data)
         copy[metadata.startIndex + 4] = UInt8(ascii: "X")
-        #expect(throws: VisionTasksError.invalidModel("face_detector TFLITE_METADATA: file identifier is \"X001\", expected \"M001\"")) {
+        #expect(
+            throws: VisionTasksError.invalidModel(
+                "face_detector TFLITE_METADATA: file identifier is \"X001\", expected \"M001\"")
+        ) {
             try TFLiteModel(data: copy, name: "face_detector")
         }
         // A metadata root offset past its buffer.
@@ -171,7 +191,8 @@ import VisionErrors
         for iteration in 0..<300 {
             var data = Data(original)
             for _ in 0..<Int.random(in: 1...3, using: &generator) {
-                let position = iteration % 2 == 0
+                let position =
+                    iteration % 2 == 0
                     ? Int.random(in: metadata.startIndex..<metadata.endIndex, using: &generator)
                     : Int.random(in: zipStart..<original.count, using: &generator)
                 data[position] = UInt8.random(in: 0...255, using: &generator)

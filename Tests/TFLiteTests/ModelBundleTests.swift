@@ -1,8 +1,9 @@
 import FixtureSupport
 import Foundation
 import Testing
-@testable import TFLite
 import VisionErrors
+
+@testable import TFLite
 
 /// `.task` bundles: listing, nested bundles, lookups, and corrupt or hostile zips.
 @Suite struct ModelBundleTests {
@@ -27,9 +28,14 @@ import VisionErrors
     @Test func craftedBundleReads() throws {
         let bundle = try ModelBundle(data: try Self.crafted(), name: "bundle.task")
         #expect(bundle.fileNames == ["valid.tflite", "labels.txt", "inner.task"])
-        #expect(try bundle.allFilePaths() == ["valid.tflite", "labels.txt", "inner.task", "inner.task/model.tflite", "inner.task/notes.txt"])
+        #expect(
+            try bundle.allFilePaths() == [
+                "valid.tflite", "labels.txt", "inner.task", "inner.task/model.tflite", "inner.task/notes.txt",
+            ])
         // The deflated entry inflates to its content.
-        #expect(LabelFile.parse(try bundle.data(named: "labels.txt")) == Array(repeating: ["cat", "dog"], count: 20).flatMap { $0 })
+        #expect(
+            LabelFile.parse(try bundle.data(named: "labels.txt"))
+                == Array(repeating: ["cat", "dog"], count: 20).flatMap { $0 })
         let nested = try bundle.bundle(named: "inner.task")
         #expect(nested.name == "bundle.task/inner.task")
         #expect(try nested.data(named: "model.tflite") == (try bundle.data(named: "valid.tflite")))
@@ -40,8 +46,10 @@ import VisionErrors
 
     @Test func missingEntriesAreNamed() throws {
         let bundle = try ModelBundle(data: try Self.crafted(), name: "bundle.task")
-        #expect(throws: VisionTasksError.invalidBundle(
-            "bundle.task has no entry \"face_detector.tflite\" (it has: valid.tflite, labels.txt, inner.task)")) {
+        #expect(
+            throws: VisionTasksError.invalidBundle(
+                "bundle.task has no entry \"face_detector.tflite\" (it has: valid.tflite, labels.txt, inner.task)")
+        ) {
             try bundle.data(named: "face_detector.tflite")
         }
         #expect(throws: VisionTasksError.self) { try bundle.find("inner.task/missing.tflite") }
@@ -60,7 +68,8 @@ import VisionErrors
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("empty-model-\(getpid())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let task = directory.appendingPathComponent("empty.task").path, model = directory.appendingPathComponent("empty.tflite").path
+        let task = directory.appendingPathComponent("empty.task").path,
+            model = directory.appendingPathComponent("empty.tflite").path
         #expect(FileManager.default.createFile(atPath: task, contents: Data()))
         #expect(FileManager.default.createFile(atPath: model, contents: Data()))
         #expect(try ModelFile.read(task).isEmpty)
@@ -79,7 +88,7 @@ import VisionErrors
     }
 
     @Test func checksumsAreVerified() throws {
-        #expect(ZipArchive.crc32(Data("123456789".utf8)) == 0xCBF4_3926)   // the CRC-32 check value
+        #expect(ZipArchive.crc32(Data("123456789".utf8)) == 0xCBF4_3926) // the CRC-32 check value
         #expect(ZipArchive.crc32(Data()) == 0)
         let data = try Self.crafted()
         let entry = try #require(try ZipDirectory(data, name: "bundle.task").entries.first)
@@ -87,14 +96,18 @@ import VisionErrors
         copy[entry.dataRange.lowerBound + 100] ^= 0x01
         // Opening reads the directory only; the entry is checked when it is extracted.
         let bundle = try ModelBundle(data: copy, name: "bundle.task")
-        #expect(throws: VisionTasksError.invalidBundle("bundle.task entry \"valid.tflite\" is corrupted (CRC-32 mismatch)")) {
+        #expect(
+            throws: VisionTasksError.invalidBundle("bundle.task entry \"valid.tflite\" is corrupted (CRC-32 mismatch)")
+        ) {
             try bundle.data(named: "valid.tflite")
         }
         #expect(try bundle.data(named: "labels.txt").count == 160)
     }
 
     @Test func notAZipIsInvalidBundle() throws {
-        for data in [Data(), Data(repeating: 0x50, count: 5000), try TestSupport.reference("tflite/crafted/valid.tflite")] {
+        for data in [
+            Data(), Data(repeating: 0x50, count: 5000), try TestSupport.reference("tflite/crafted/valid.tflite"),
+        ] {
             #expect(throws: VisionTasksError.self) { try ModelBundle(data: data) }
             #expect(!Self.reads(data, "not a zip"))
         }
@@ -112,7 +125,8 @@ import VisionErrors
         let directory = try ZipDirectory(data, name: "bundle.task")
         #expect(directory.entries.map(\.name) == ["valid.tflite", "labels.txt", "inner.task"])
         // Central directory record of labels.txt (deflated): its uncompressed-size field at +24.
-        let start = Int(data.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: data.count - 22 + 16, as: UInt32.self) })
+        let start = Int(
+            data.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: data.count - 22 + 16, as: UInt32.self) })
         var position = start
         for _ in 0..<1 {
             position += 46 + Int(data[position + 28]) + Int(data[position + 30]) + Int(data[position + 32])
@@ -127,7 +141,9 @@ import VisionErrors
         let localHeader = Int(data.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: start + 42, as: UInt32.self) })
         for field in [14, 18, 22] {
             var copy = Data(data)
-            withUnsafeBytes(of: UInt32(0xFFFF_FFF0).littleEndian) { copy.replaceSubrange(localHeader + field..<localHeader + field + 4, with: $0) }
+            withUnsafeBytes(of: UInt32(0xFFFF_FFF0).littleEndian) {
+                copy.replaceSubrange(localHeader + field..<localHeader + field + 4, with: $0)
+            }
             #expect(!Self.reads(copy, "local header field \(field)"))
         }
         // A local-header offset past the end, and one pointing at the wrong place.
@@ -158,18 +174,22 @@ import VisionErrors
     @Test(.enabled(if: Fixture.haveModels))
     func realBundlesList() throws {
         let face = try ModelBundle(contentsOfFile: TestSupport.modelPath("face_landmarker.task"))
-        #expect(face.fileNames == ["face_detector.tflite", "face_landmarks_detector.tflite",
-                                   "geometry_pipeline_metadata_landmarks.binarypb", "face_blendshapes.tflite"])
+        #expect(
+            face.fileNames == [
+                "face_detector.tflite", "face_landmarks_detector.tflite",
+                "geometry_pipeline_metadata_landmarks.binarypb", "face_blendshapes.tflite",
+            ])
         #expect(face.declaredSize(of: "face_landmarks_detector.tflite") == 2_553_590)
         #expect(try face.data(named: "face_landmarks_detector.tflite").count == 2_553_590)
         let operations = try ModelBundle(contentsOfFile: TestSupport.modelPath("operations.task"))
-        #expect(try operations.allFilePaths() == [
-            "hand_landmarker.task", "hand_landmarker.task/hand_detector.tflite",
-            "hand_landmarker.task/hand_landmarks_detector.tflite", "hand_gesture_recognizer.task",
-            "hand_gesture_recognizer.task/gesture_embedder.tflite",
-            "hand_gesture_recognizer.task/canned_gesture_classifier.tflite",
-            "hand_gesture_recognizer.task/custom_gesture_classifier.tflite",
-        ])
+        #expect(
+            try operations.allFilePaths() == [
+                "hand_landmarker.task", "hand_landmarker.task/hand_detector.tflite",
+                "hand_landmarker.task/hand_landmarks_detector.tflite", "hand_gesture_recognizer.task",
+                "hand_gesture_recognizer.task/gesture_embedder.tflite",
+                "hand_gesture_recognizer.task/canned_gesture_classifier.tflite",
+                "hand_gesture_recognizer.task/custom_gesture_classifier.tflite",
+            ])
         #expect(try operations.find("custom_gesture_classifier.tflite").count == 8495)
     }
 

@@ -1,16 +1,34 @@
 import FixtureSupport
 import Foundation
 import Testing
+
 @testable import TFLite
 
 /// The facts LiteRT 2.3.0 and the metadata schema reader report for each model
 /// (Tests/Fixtures/references/tflite/model_facts.json, written by tools/tflite_model_facts.py).
 struct ModelFacts: Decodable {
-    struct TensorFact: Decodable { let name: String; let shape: [Int]; let dtype: String }
-    struct Normalization: Decodable { let mean: [Float]; let std: [Float] }
-    struct InputMetadata: Decodable { let name: String?; let normalization: Normalization? }
-    struct OutputMetadata: Decodable { let name: String?; let scoreThreshold: Float? }
-    struct Metadata: Decodable { let name: String?; let inputs: [InputMetadata]; let outputs: [OutputMetadata] }
+    struct TensorFact: Decodable {
+        let name: String
+        let shape: [Int]
+        let dtype: String
+    }
+    struct Normalization: Decodable {
+        let mean: [Float]
+        let std: [Float]
+    }
+    struct InputMetadata: Decodable {
+        let name: String?
+        let normalization: Normalization?
+    }
+    struct OutputMetadata: Decodable {
+        let name: String?
+        let scoreThreshold: Float?
+    }
+    struct Metadata: Decodable {
+        let name: String?
+        let inputs: [InputMetadata]
+        let outputs: [OutputMetadata]
+    }
     struct Model: Decodable, CustomTestStringConvertible {
         var testDescription: String { entry.map { "\(file)/\($0)" } ?? file }
         let file: String
@@ -100,22 +118,37 @@ struct ModelFactsTests {
         let fullyConnected = ops.filter { $0.opcode == .fullyConnected }
         #expect(fullyConnected.count == 19)
         for op in fullyConnected {
-            guard case .fullyConnected = op.options else { Issue.record("FULLY_CONNECTED without options"); continue }
+            guard case .fullyConnected = op.options else {
+                Issue.record("FULLY_CONNECTED without options")
+                continue
+            }
         }
         for op in ops where op.opcode == .unpack {
-            guard case .unpack(let num, let axis) = op.options else { Issue.record("UNPACK without options"); continue }
+            guard case .unpack(let num, let axis) = op.options else {
+                Issue.record("UNPACK without options")
+                continue
+            }
             let shape = model.subgraphs[0].tensors[op.inputs[0]].shape
             #expect(num == shape[axis < 0 ? axis + shape.count : axis])
             #expect(op.outputs.count == num)
         }
         for op in ops where [.mean, .reduceMax, .reduceMin].contains(op.opcode) {
-            guard case .reducer = op.options else { Issue.record("\(op.opcode) without reducer options"); continue }
+            guard case .reducer = op.options else {
+                Issue.record("\(op.opcode) without reducer options")
+                continue
+            }
         }
         for op in ops where op.opcode == .gather {
-            guard case .gather = op.options else { Issue.record("GATHER without gather options"); continue }
+            guard case .gather = op.options else {
+                Issue.record("GATHER without gather options")
+                continue
+            }
         }
         for op in ops where op.opcode == .stridedSlice {
-            guard case .stridedSlice = op.options else { Issue.record("STRIDED_SLICE without options"); continue }
+            guard case .stridedSlice = op.options else {
+                Issue.record("STRIDED_SLICE without options")
+                continue
+            }
         }
     }
 }

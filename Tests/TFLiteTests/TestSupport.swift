@@ -1,6 +1,7 @@
 import FixtureSupport
 import Foundation
 import Testing
+
 @testable import TFLite
 
 /// Paths and loaders shared by the TFLite tests.

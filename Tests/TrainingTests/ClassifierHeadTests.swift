@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Training
 
 /// The head's training arithmetic: the focal loss against Model Maker's documented value, Adam's first step,
@@ -34,12 +35,15 @@ import Testing
         let classes = [0, 2, 1], weights: [Float] = [1, 0.5, 2]
         let loss = FocalLoss(gamma: 2)
         var scratch = random
-        let (gradient, _) = head.gradient(inputs: inputs, classes: classes, weights: weights, loss: loss, dropout: 0, random: &scratch)
+        let (gradient, _) = head.gradient(
+            inputs: inputs, classes: classes, weights: weights, loss: loss, dropout: 0, random: &scratch)
         func batchLoss(_ parameters: [Float]) -> Double {
             var copy = head
             copy.parameters = parameters
             var r = random
-            return Double(copy.gradient(inputs: inputs, classes: classes, weights: weights, loss: loss, dropout: 0, random: &r).loss)
+            return Double(
+                copy.gradient(inputs: inputs, classes: classes, weights: weights, loss: loss, dropout: 0, random: &r)
+                    .loss)
         }
         var worst = 0.0
         for i in head.parameters.indices {
@@ -60,7 +64,8 @@ import Testing
         head.movingStatistics = [0.1, -0.2, 0.3, 0, 1.5, 0.5, 2, 1]
         let input: [Float] = [0.4, -1, 2, 0.5]
         guard case .scaleShift(let scale, let shift) = head.layers()[0],
-              case .dense(let weights, let bias, let outputs) = head.layers()[2] else {
+            case .dense(let weights, let bias, let outputs) = head.layers()[2]
+        else {
             Issue.record("unexpected layers \(head.layers())")
             return
         }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VisionErrors
+
 @testable import Training
 
 /// Reading label folders: Model Maker's rules (a `none` label, first) and clear errors.
@@ -41,8 +42,14 @@ import VisionErrors
         let root = try Self.folder(["none": ["a.jpg"], "empty": []])
         defer { try? FileManager.default.removeItem(at: root) }
         #expect { try GestureSamples(folder: root.path) } throws: { "\($0)".contains("holds no photos") }
-        #expect { try GestureSamples(photos: [.init(label: "none", name: "a", data: Data())]) } throws: { "\($0)".contains("only the none label") }
-        #expect { try GestureSamples(photos: [.init(label: "none", name: "a", data: Data()), .init(label: "../x", name: "b", data: Data())]) } throws: {
+        #expect { try GestureSamples(photos: [.init(label: "none", name: "a", data: Data())]) } throws: {
+            "\($0)".contains("only the none label")
+        }
+        #expect {
+            try GestureSamples(photos: [
+                .init(label: "none", name: "a", data: Data()), .init(label: "../x", name: "b", data: Data()),
+            ])
+        } throws: {
             "\($0)".contains("not a plain label name")
         }
     }

@@ -1,10 +1,11 @@
-import Foundation
-import Testing
 import FixtureSupport
+import Foundation
 import Inference
-@testable import TFLite
+import Testing
 import VisionCore
 import VisionTasks
+
+@testable import TFLite
 @testable import Training
 
 /// Training end to end on 80 photos from SubhiH/HandsDataset (Tests/Fixtures/gestures: none, one, two, five):
@@ -21,7 +22,8 @@ import VisionTasks
 
     /// One training at seed 0 with the default options, shared by the tests that only read it.
     static let trained: Result<GestureTrainingOutcome, any Error> = Result {
-        try GestureTrainer(baseModelPath: base, options: GestureTrainingOptions(seed: 0), numThreads: 2).fit(try hands.get())
+        try GestureTrainer(baseModelPath: base, options: GestureTrainingOptions(seed: 0), numThreads: 2).fit(
+            try hands.get())
     }
 
     @Test func reportCountsEveryPhoto() throws {
@@ -58,7 +60,10 @@ import VisionTasks
         #expect(try bundle.data(named: "hand_landmarker.task") == base.data(named: "hand_landmarker.task"))
         let inner = try bundle.bundle(named: "hand_gesture_recognizer.task")
         let baseInner = try base.bundle(named: "hand_gesture_recognizer.task")
-        #expect(inner.fileNames == ["gesture_embedder.tflite", "canned_gesture_classifier.tflite", "custom_gesture_classifier.tflite"])
+        #expect(
+            inner.fileNames == [
+                "gesture_embedder.tflite", "canned_gesture_classifier.tflite", "custom_gesture_classifier.tflite",
+            ])
         #expect(try inner.data(named: "gesture_embedder.tflite") == baseInner.data(named: "gesture_embedder.tflite"))
         let custom = try inner.model(named: "custom_gesture_classifier.tflite")
         #expect(try custom.labels(forOutput: 0) == outcome.labels)
@@ -69,10 +74,14 @@ import VisionTasks
     /// another seed another model.
     @Test func sameSeedSameBytes() throws {
         let first = try Self.trained.get()
-        let again = try GestureTrainer(baseModelPath: Self.base, options: GestureTrainingOptions(seed: 0), numThreads: 1)
-            .trainBlocking(try GestureSamples(folder: Self.photos))
+        let again = try GestureTrainer(
+            baseModelPath: Self.base, options: GestureTrainingOptions(seed: 0), numThreads: 1
+        )
+        .trainBlocking(try GestureSamples(folder: Self.photos))
         #expect(again.task == first.task)
-        let other = try GestureTrainer(baseModelPath: Self.base, options: GestureTrainingOptions(seed: 1), numThreads: 2).fit(try Self.hands.get())
+        let other = try GestureTrainer(
+            baseModelPath: Self.base, options: GestureTrainingOptions(seed: 1), numThreads: 2
+        ).fit(try Self.hands.get())
         #expect(other.task != first.task && other.task.count == first.task.count)
     }
 
@@ -81,10 +90,12 @@ import VisionTasks
     /// score threshold, 0.5, lifted so that the top gesture always shows, as the report's argmax counts it).
     @Test func recognizerAgreesWithTheReport() throws {
         let outcome = try Self.trained.get()
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("trained-\(UUID().uuidString).task").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("trained-\(UUID().uuidString).task")
+            .path
         try outcome.write(to: path)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let options = GestureRecognizerOptions(baseOptions: BaseOptions(modelAssetPath: path), minHandDetectionConfidence: 0.7)
+        let options = GestureRecognizerOptions(
+            baseOptions: BaseOptions(modelAssetPath: path), minHandDetectionConfidence: 0.7)
         options.cannedGesturesClassifierOptions = ClassifierOptions(categoryAllowlist: ["None"])
         options.customGesturesClassifierOptions = ClassifierOptions(scoreThreshold: 0)
         let recognizer = try GestureRecognizer(options: options)
@@ -96,27 +107,45 @@ import VisionTasks
             if gesture.categoryName == GestureTrainer.exportedName(photo.label) { right += 1 }
         }
         let report = outcome.report
-        let trainHands = report.labels.map(\.trainHands).reduce(0, +), validationHands = report.labels.map(\.validationHands).reduce(0, +)
+        let trainHands = report.labels.map(\.trainHands).reduce(0, +),
+            validationHands = report.labels.map(\.validationHands).reduce(0, +)
         #expect(hands == trainHands + validationHands)
-        let expected = report.trainAccuracy * Float(trainHands) + (report.validationAccuracy ?? 0) * Float(validationHands)
-        #expect(right == Int(expected.rounded()), "recognized \(right) of \(hands); the report's accuracies give \(expected)")
+        let expected =
+            report.trainAccuracy * Float(trainHands) + (report.validationAccuracy ?? 0) * Float(validationHands)
+        #expect(
+            right == Int(expected.rounded()),
+            "recognized \(right) of \(hands); the report's accuracies give \(expected)")
     }
 
-    struct Row: Decodable { var photo: String; var hands: Int; var gesture: String?; var score: Float? }
-    struct Refs: Decodable { var labels: [String]; var taskCRC32: UInt32; var customOnly: [Row]; var fallback: [Row] }
+    struct Row: Decodable {
+        var photo: String
+        var hands: Int
+        var gesture: String?
+        var score: Float?
+    }
+    struct Refs: Decodable {
+        var labels: [String]
+        var taskCRC32: UInt32
+        var customOnly: [Row]
+        var fallback: [Row]
+    }
 
     /// The gesture of every reference photo by our recognizer over the bundle at `path` (custom only: the canned
     /// classifier's score threshold at 1, as the reference sets MediaPipe's; or with the canned fallback), at the
     /// hand threshold the training used.
     static func recognize(_ path: String, _ rows: [Row], customOnly: Bool) throws -> [ResultCategory?] {
-        let options = GestureRecognizerOptions(baseOptions: BaseOptions(modelAssetPath: path), minHandDetectionConfidence: 0.7)
+        let options = GestureRecognizerOptions(
+            baseOptions: BaseOptions(modelAssetPath: path), minHandDetectionConfidence: 0.7)
         if customOnly { options.cannedGesturesClassifierOptions = ClassifierOptions(scoreThreshold: 1) }
         let recognizer = try GestureRecognizer(options: options)
-        return try rows.map { try recognizer.recognize(image: try MPImage(contentsOfFile: Fixture.path($0.photo))).gestures.first?.first }
+        return try rows.map {
+            try recognizer.recognize(image: try MPImage(contentsOfFile: Fixture.path($0.photo))).gestures.first?.first
+        }
     }
 
     static func temporaryFile(_ data: Data) throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("trained-\(UUID().uuidString).task").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("trained-\(UUID().uuidString).task")
+            .path
         try data.write(to: URL(fileURLWithPath: path))
         return path
     }
@@ -133,7 +162,8 @@ import VisionTasks
     @Test func recognitionMatchesMediaPipe() throws {
         let refs = try Fixture.decode(Refs.self, "gestures/training_refs.json")
         let classifier = try Fixture.reference("gestures/custom_gesture_classifier.tflite")
-        let task = try GestureBundleExport.task(base: try ModelFile.read(Self.base), baseName: Self.base, classifier: classifier)
+        let task = try GestureBundleExport.task(
+            base: try ModelFile.read(Self.base), baseName: Self.base, classifier: classifier)
         #expect(ZipArchive.crc32(task) == refs.taskCRC32)
         let path = try Self.temporaryFile(task)
         defer { try? FileManager.default.removeItem(atPath: path) }
@@ -143,7 +173,9 @@ import VisionTasks
             for (row, gesture) in zip(rows, try Self.recognize(path, rows, customOnly: customOnly)) {
                 guard row.gesture != "" else {
                     // MediaPipe's unnamed canned gesture: ours names it, as one of the canned classifier's labels.
-                    #expect(GestureClassifierGraph.cannedLabels.contains(gesture?.categoryName ?? "-"), "\(row.photo): \(String(describing: gesture))")
+                    #expect(
+                        GestureClassifierGraph.cannedLabels.contains(gesture?.categoryName ?? "-"),
+                        "\(row.photo): \(String(describing: gesture))")
                     continue
                 }
                 #expect(gesture?.categoryName == row.gesture, "\(row.photo) (custom only: \(customOnly))")
@@ -163,9 +195,13 @@ import VisionTasks
         let trained = try ModelBundle(data: try Self.trained.get().task, name: "trained")
             .bundle(named: "hand_gesture_recognizer.task").data(named: "custom_gesture_classifier.tflite")
         let reference = try Fixture.reference("gestures/custom_gesture_classifier.tflite")
-        let embeddings = try GestureTrainer(baseModelPath: Self.base, numThreads: 1).embeddings(of: try Self.hands.get())
+        let embeddings = try GestureTrainer(baseModelPath: Self.base, numThreads: 1).embeddings(
+            of: try Self.hands.get())
         try #require(embeddings.count >= 75)
-        let (ours, theirs) = (try Interpreter(model: try TFLiteModel(data: trained)), try Interpreter(model: try TFLiteModel(data: reference)))
+        let (ours, theirs) = (
+            try Interpreter(model: try TFLiteModel(data: trained)),
+            try Interpreter(model: try TFLiteModel(data: reference))
+        )
         for embedding in embeddings {
             func scores(_ interpreter: Interpreter) throws -> [Float] {
                 try interpreter.withInputBuffer(0) { for i in 0..<$0.count { $0[i] = embedding[i] } }
@@ -193,20 +229,29 @@ import VisionTasks
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("no-hands-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
         for label in ["none", "blank"] {
-            try FileManager.default.createDirectory(at: root.appendingPathComponent(label), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: root.appendingPathComponent(label), withIntermediateDirectories: true)
         }
-        try FileManager.default.copyItem(atPath: Fixture.path("gestures/five/\(try FileManager.default.contentsOfDirectory(atPath: Fixture.path("gestures/five")).sorted()[0])"),
-                                         toPath: root.appendingPathComponent("none/hand.jpg").path)
+        try FileManager.default.copyItem(
+            atPath: Fixture.path(
+                "gestures/five/\(try FileManager.default.contentsOfDirectory(atPath: Fixture.path("gestures/five")).sorted()[0])"
+            ),
+            toPath: root.appendingPathComponent("none/hand.jpg").path)
         try Data([0xFF, 0xD8, 0xFF, 0x00, 0x01]).write(to: root.appendingPathComponent("blank/corrupt.jpg"))
         try Data(count: 100).write(to: root.appendingPathComponent("blank/zeros.png"))
         let trainer = try GestureTrainer(baseModelPath: Self.base, options: GestureTrainingOptions(), numThreads: 1)
         #expect { try trainer.trainBlocking(try GestureSamples(folder: root.path)) } throws: { error in
-            "\(error)".contains("label \"blank\": none of its 2 photos shows a hand") && "\(error)".contains("2 unreadable")
+            "\(error)".contains("label \"blank\": none of its 2 photos shows a hand")
+                && "\(error)".contains("2 unreadable")
         }
-        #expect { try GestureTrainer(baseModelPath: Self.base, options: GestureTrainingOptions(dropout: 1.5)) } throws: {
+        #expect {
+            try GestureTrainer(baseModelPath: Self.base, options: GestureTrainingOptions(dropout: 1.5))
+        } throws: {
             "\($0)".contains("dropout")
         }
-        #expect { try GestureTrainer(baseModelPath: Self.base, options: GestureTrainingOptions(layerWidths: LayerWidths([0]))) } throws: {
+        #expect {
+            try GestureTrainer(baseModelPath: Self.base, options: GestureTrainingOptions(layerWidths: LayerWidths([0])))
+        } throws: {
             "\($0)".contains("layerWidths")
         }
         #expect { try GestureTrainer(baseModelPath: Fixture.modelPath("face_landmarker.task")) } throws: {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Training
 
 /// Augmentation in landmark space: mirroring and turning a hand.

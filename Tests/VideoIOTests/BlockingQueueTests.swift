@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import VideoIO
 
 /// The hand-over queue between the video pipeline's threads: order, the bound, and `close()`
@@ -7,7 +8,7 @@ import Testing
 @Suite struct BlockingQueueTests {
     @Test func itemsComeOutInOrderAndLeftoversAfterClose() {
         let queue = BlockingQueue<Int>(capacity: nil)
-        for i in 0..<1000 { #expect(queue.push(i)) }   // no bound: never waits
+        for i in 0..<1000 { #expect(queue.push(i)) } // no bound: never waits
         #expect(queue.pop() == 0)
         queue.close()
         #expect(!queue.push(1000))
@@ -25,7 +26,7 @@ import Testing
             queue.push(3)
             pushed.signal()
         }
-        #expect(pushed.wait(timeout: .now() + .milliseconds(200)) == .timedOut)   // full: the third waits
+        #expect(pushed.wait(timeout: .now() + .milliseconds(200)) == .timedOut) // full: the third waits
         #expect(queue.pop() == 1)
         #expect(pushed.wait(timeout: .now() + .seconds(10)) == .success)
         #expect(queue.pop() == 2 && queue.pop() == 3)
@@ -52,8 +53,8 @@ import Testing
         empty.close()
         #expect(producerDone.wait(timeout: .now() + .seconds(10)) == .success)
         #expect(consumerDone.wait(timeout: .now() + .seconds(10)) == .success)
-        #expect(producerResult.value == false)   // the item was dropped
-        #expect(consumed.value == true)          // the consumer saw the end
+        #expect(producerResult.value == false) // the item was dropped
+        #expect(consumed.value == true) // the consumer saw the end
         #expect(full.pop() == 1 && full.pop() == nil)
     }
 }

@@ -38,14 +38,18 @@ import VisionTasks
         let (frames, reference) = try MediaReferences.decodedVideo("hand_pan")
         let expected = try #require(reference.handLandmarker)
         let options = HandLandmarkerOptions(
-            baseOptions: BaseOptions(modelAssetPath: MediaReferences.models.appendingPathComponent("hand_landmarker.task").path),
+            baseOptions: BaseOptions(
+                modelAssetPath: MediaReferences.models.appendingPathComponent("hand_landmarker.task").path),
             runningMode: .video)
         let landmarker = try HandLandmarker(options: options)
         var errors = Errors()
         for (frame, want) in zip(frames, expected) {
-            let got = try landmarker.detect(videoFrame: frame.image(), timestampInMilliseconds: frame.timestampInMilliseconds)
+            let got = try landmarker.detect(
+                videoFrame: frame.image(), timestampInMilliseconds: frame.timestampInMilliseconds)
             #expect(got.timestampInMilliseconds == frame.timestampInMilliseconds)
-            try #require(got.landmarks.count == want.count, "frame \(frame.index): \(got.landmarks.count) hands, MediaPipe \(want.count)")
+            try #require(
+                got.landmarks.count == want.count,
+                "frame \(frame.index): \(got.landmarks.count) hands, MediaPipe \(want.count)")
             for (i, hand) in want.enumerated() {
                 errors.add(got.landmarks[i], hand.landmarks)
                 checkHandedness(got.handedness[i], hand.handedness, frame: frame.index)
@@ -58,20 +62,26 @@ import VisionTasks
         let (frames, reference) = try MediaReferences.decodedVideo("hand_pan")
         let expected = try #require(reference.gestureRecognizer)
         let options = GestureRecognizerOptions(
-            baseOptions: BaseOptions(modelAssetPath: MediaReferences.models.appendingPathComponent("gesture_recognizer.task").path),
+            baseOptions: BaseOptions(
+                modelAssetPath: MediaReferences.models.appendingPathComponent("gesture_recognizer.task").path),
             runningMode: .video)
         let recognizer = try GestureRecognizer(options: options)
         var errors = Errors()
         for (frame, want) in zip(frames, expected) {
-            let got = try recognizer.recognize(videoFrame: frame.image(), timestampInMilliseconds: frame.timestampInMilliseconds)
-            try #require(got.landmarks.count == want.count, "frame \(frame.index): \(got.landmarks.count) hands, MediaPipe \(want.count)")
+            let got = try recognizer.recognize(
+                videoFrame: frame.image(), timestampInMilliseconds: frame.timestampInMilliseconds)
+            try #require(
+                got.landmarks.count == want.count,
+                "frame \(frame.index): \(got.landmarks.count) hands, MediaPipe \(want.count)")
             for (i, hand) in want.enumerated() {
                 errors.add(got.landmarks[i], hand.landmarks)
                 checkHandedness(got.handedness[i], hand.handedness, frame: frame.index)
                 let wantGesture = try #require(hand.gesture, "frame \(frame.index): MediaPipe gave no gesture")
                 let gesture = try #require(got.gestures[i].first, "frame \(frame.index): no gesture")
                 #expect(gesture.index == -1)
-                #expect(abs(gesture.score - wantGesture.score) <= 1e-2, "frame \(frame.index) gesture score \(gesture.score) vs \(wantGesture.score)")
+                #expect(
+                    abs(gesture.score - wantGesture.score) <= 1e-2,
+                    "frame \(frame.index) gesture score \(gesture.score) vs \(wantGesture.score)")
                 if let name = wantGesture.name { #expect(gesture.categoryName == name, "frame \(frame.index) gesture") }
             }
         }

@@ -9,8 +9,10 @@ import VisionTasks
     /// The astronaut photo at `width`×`height` as packed RGB.
     private static func photo(width: Int, height: Int, in dir: URL) throws -> [UInt8] {
         let rgb = dir.appendingPathComponent("photo.rgb")
-        try TestVideos.ffmpeg(["-i", TestVideos.fixtures.appendingPathComponent("astronaut.png").path,
-                               "-vf", "scale=\(width):\(height)", "-pix_fmt", "rgb24", "-f", "rawvideo", rgb.path])
+        try TestVideos.ffmpeg([
+            "-i", TestVideos.fixtures.appendingPathComponent("astronaut.png").path,
+            "-vf", "scale=\(width):\(height)", "-pix_fmt", "rgb24", "-f", "rawvideo", rgb.path,
+        ])
         let bytes = [UInt8](try Data(contentsOf: rgb))
         #expect(bytes.count == width * height * 3)
         return bytes
@@ -20,8 +22,9 @@ import VisionTasks
         var out = [UInt8](repeating: 0, count: I420Packing.byteCount(width: width, height: height))
         try pixels.withUnsafeBytes { source in
             try out.withUnsafeMutableBytes {
-                try I420Packing.pack(source, layout: layout, width: width, height: height,
-                                     rowBytes: width * layout.bytesPerPixel, into: $0)
+                try I420Packing.pack(
+                    source, layout: layout, width: width, height: height,
+                    rowBytes: width * layout.bytesPerPixel, into: $0)
             }
         }
         return out
@@ -34,16 +37,20 @@ import VisionTasks
         let rgb = try Self.photo(width: width, height: height, in: dir)
         try Data(rgb).write(to: dir.appendingPathComponent("in.rgb"))
         let yuv = dir.appendingPathComponent("ffmpeg.yuv")
-        try TestVideos.ffmpeg(["-f", "rawvideo", "-pix_fmt", "rgb24", "-s", "\(width)x\(height)",
-                               "-i", dir.appendingPathComponent("in.rgb").path,
-                               "-vf", "scale=out_color_matrix=bt601:out_range=tv:flags=area+accurate_rnd,format=yuv420p",
-                               "-f", "rawvideo", yuv.path])
+        try TestVideos.ffmpeg([
+            "-f", "rawvideo", "-pix_fmt", "rgb24", "-s", "\(width)x\(height)",
+            "-i", dir.appendingPathComponent("in.rgb").path,
+            "-vf", "scale=out_color_matrix=bt601:out_range=tv:flags=area+accurate_rnd,format=yuv420p",
+            "-f", "rawvideo", yuv.path,
+        ])
         let reference = [UInt8](try Data(contentsOf: yuv))
         let ours = try Self.pack(rgb, layout: .rgb, width: width, height: height)
         #expect(ours.count == width * height * 3 / 2 && reference.count == ours.count)
         let lumaCount = width * height
-        let lumaError = zip(ours.prefix(lumaCount), reference.prefix(lumaCount)).map { abs(Int($0) - Int($1)) }.max() ?? 99
-        let chromaError = zip(ours.dropFirst(lumaCount), reference.dropFirst(lumaCount)).map { abs(Int($0) - Int($1)) }.max() ?? 99
+        let lumaError =
+            zip(ours.prefix(lumaCount), reference.prefix(lumaCount)).map { abs(Int($0) - Int($1)) }.max() ?? 99
+        let chromaError =
+            zip(ours.dropFirst(lumaCount), reference.dropFirst(lumaCount)).map { abs(Int($0) - Int($1)) }.max() ?? 99
         #expect(lumaError <= 1, "luma differs by \(lumaError)")
         #expect(chromaError <= 2, "chroma differs by \(chromaError)")
     }
@@ -64,13 +71,15 @@ import VisionTasks
         let padding = 5
         var padded = [UInt8](repeating: 0x77, count: height * (width * 3 + padding))
         for y in 0..<height {
-            padded.replaceSubrange(y * (width * 3 + padding) ..< y * (width * 3 + padding) + width * 3,
-                                   with: rgb[y * width * 3 ..< (y + 1) * width * 3])
+            padded.replaceSubrange(
+                y * (width * 3 + padding)..<y * (width * 3 + padding) + width * 3,
+                with: rgb[y * width * 3..<(y + 1) * width * 3])
         }
         var fromPadded = [UInt8](repeating: 0, count: I420Packing.byteCount(width: width, height: height))
         try padded.withUnsafeBytes { source in
             try fromPadded.withUnsafeMutableBytes {
-                try I420Packing.pack(source, layout: .rgb, width: width, height: height, rowBytes: width * 3 + padding, into: $0)
+                try I420Packing.pack(
+                    source, layout: .rgb, width: width, height: height, rowBytes: width * 3 + padding, into: $0)
             }
         }
         #expect(fromPadded == fromBytes)

@@ -1,5 +1,6 @@
 import FixtureSupport
 import Foundation
+
 @testable import VideoIO
 
 /// The test videos of tools/make_media_refs.py: made here with ffmpeg by the committed recipe,
@@ -55,7 +56,9 @@ enum MediaReferences {
     /// Makes video `name` from its recipe in a scratch folder and decodes every frame.
     static func decodedVideo(_ name: String) throws -> (frames: [VideoFrame], reference: Reference) {
         let recipes = try Fixture.decode([String: Recipe].self, "media/recipes.json")
-        guard let recipe = recipes[name] else { throw FixtureError.undecodable("media/recipes.json", "no recipe \(name)") }
+        guard let recipe = recipes[name] else {
+            throw FixtureError.undecodable("media/recipes.json", "no recipe \(name)")
+        }
         let dir = try TestVideos.scratch()
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent(name + ".mp4")
@@ -68,9 +71,13 @@ enum MediaReferences {
         let path = "media/\(name).json", reference = try Fixture.decode(Reference.self, path)
         // Every result list covers every decoded frame, so a comparison loop cannot run short.
         _ = try Fixture.expecting(recipe.frames, frames, in: "\(name) decoded frames")
-        for results in [reference.frames.count, reference.faceDetector?.count, reference.faceLandmarker?.count,
-                        reference.handLandmarker?.count, reference.gestureRecognizer?.count].compactMap({ $0 }) {
-            guard results == frames.count else { throw FixtureError.wrongCount(path, expected: frames.count, found: results) }
+        for results in [
+            reference.frames.count, reference.faceDetector?.count, reference.faceLandmarker?.count,
+            reference.handLandmarker?.count, reference.gestureRecognizer?.count,
+        ].compactMap({ $0 }) {
+            guard results == frames.count else {
+                throw FixtureError.wrongCount(path, expected: frames.count, found: results)
+            }
         }
         return (frames, reference)
     }

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-@testable import VideoIO
 import VisionErrors
+
+@testable import VideoIO
 
 /// Frames cross the pipe in the format ffmpeg decoded them to and become RGB here: the pixels must
 /// be those `ffmpeg -pix_fmt rgb24` writes, byte for byte, whatever the format, matrix and range.
@@ -9,17 +10,26 @@ import VisionErrors
     /// (what it is, the pixel format it decodes to, ffmpeg's encoding arguments, file name)
     static let videos: [(String, String, [String], String)] = [
         ("H.264 4:2:0, no colour tags", "yuv420p", ["-c:v", "libx264", "-pix_fmt", "yuv420p"], "plain.mp4"),
-        ("H.264 BT.709, limited range", "yuv420p",
-         ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-colorspace", "bt709", "-color_range", "tv"], "bt709.mp4"),
-        ("H.264 BT.2020, limited range", "yuv420p",
-         ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-colorspace", "bt2020nc", "-color_range", "tv"], "bt2020.mp4"),
+        (
+            "H.264 BT.709, limited range", "yuv420p",
+            ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-colorspace", "bt709", "-color_range", "tv"], "bt709.mp4"
+        ),
+        (
+            "H.264 BT.2020, limited range", "yuv420p",
+            ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-colorspace", "bt2020nc", "-color_range", "tv"], "bt2020.mp4"
+        ),
         ("H.264 full range (yuvj420p)", "yuvj420p", ["-c:v", "libx264", "-pix_fmt", "yuvj420p"], "full.mp4"),
         ("Motion JPEG", "yuvj420p", ["-c:v", "mjpeg"], "mjpeg.avi"),
         ("H.264 4:4:4", "yuv444p", ["-c:v", "libx264", "-pix_fmt", "yuv444p"], "444.mp4"),
-        ("H.264 10-bit BT.709", "yuv420p10le",
-         ["-c:v", "libx264", "-pix_fmt", "yuv420p10le", "-colorspace", "bt709"], "10bit.mp4"),
+        (
+            "H.264 10-bit BT.709", "yuv420p10le",
+            ["-c:v", "libx264", "-pix_fmt", "yuv420p10le", "-colorspace", "bt709"], "10bit.mp4"
+        ),
         ("FFV1 odd size 4:2:0", "yuv420p", ["-vf", "scale=67:49", "-c:v", "ffv1", "-pix_fmt", "yuv420p"], "odd.mkv"),
-        ("FFV1 4:2:0 tagged full range", "yuv420p", ["-c:v", "ffv1", "-pix_fmt", "yuv420p", "-color_range", "pc"], "full.mkv"),
+        (
+            "FFV1 4:2:0 tagged full range", "yuv420p", ["-c:v", "ffv1", "-pix_fmt", "yuv420p", "-color_range", "pc"],
+            "full.mkv"
+        ),
         ("FFV1 grey", "gray", ["-c:v", "ffv1", "-pix_fmt", "gray"], "grey.mkv"),
         ("GIF", "bgra", [], "anim.gif"),
         ("PNG frames with a palette", "pal8", ["-c:v", "png", "-pix_fmt", "pal8"], "palette.mov"),
@@ -56,17 +66,22 @@ import VisionErrors
         let dir = try TestVideos.scratch()
         defer { try? FileManager.default.removeItem(at: dir) }
         let yuv = dir.appendingPathComponent("frame.yuv")
-        try TestVideos.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=\(width)x\(height):r=1:d=1", "-frames:v", "1",
-                               "-f", "rawvideo", "-pix_fmt", "yuv420p", yuv.path])
+        try TestVideos.ffmpeg([
+            "-f", "lavfi", "-i", "testsrc2=s=\(width)x\(height):r=1:d=1", "-frames:v", "1",
+            "-f", "rawvideo", "-pix_fmt", "yuv420p", yuv.path,
+        ])
         let planes = try Data(contentsOf: yuv)
         let size = width * height * 3, canary: UInt8 = 0xA5
         let block = UnsafeMutableRawBufferPointer.allocate(byteCount: size + 4096, alignment: 64)
         defer { block.deallocate() }
         block.initializeMemory(as: UInt8.self, repeating: canary)
-        let layout = RGBConversion.Layout(pixelFormat: "yuv420p", width: width, height: height,
-                                          colorSpace: "unknown", colorRange: "unknown")
-        let filled = try RGBConversion().fill(UnsafeMutableRawBufferPointer(rebasing: block[0..<size]), layout: layout,
-                                              source: "frame.yuv") { buffer in
+        let layout = RGBConversion.Layout(
+            pixelFormat: "yuv420p", width: width, height: height,
+            colorSpace: "unknown", colorRange: "unknown")
+        let filled = try RGBConversion().fill(
+            UnsafeMutableRawBufferPointer(rebasing: block[0..<size]), layout: layout,
+            source: "frame.yuv"
+        ) { buffer in
             #expect(buffer.count == planes.count)
             planes.copyBytes(to: buffer)
             return true
@@ -80,8 +95,10 @@ import VisionErrors
     /// What `ffmpeg -pix_fmt rgb24` writes for `url`, with the reader's own stream choice and timestamps.
     static func ffmpegRGB(of url: URL) throws -> Data {
         let reference = url.appendingPathExtension("rgb")
-        try TestVideos.ffmpeg(["-i", url.path, "-map", "0:v:0", "-copyts", "-fps_mode", "passthrough",
-                               "-f", "rawvideo", "-pix_fmt", "rgb24", reference.path])
+        try TestVideos.ffmpeg([
+            "-i", url.path, "-map", "0:v:0", "-copyts", "-fps_mode", "passthrough",
+            "-f", "rawvideo", "-pix_fmt", "rgb24", reference.path,
+        ])
         return try Data(contentsOf: reference)
     }
 
@@ -105,7 +122,9 @@ import VisionErrors
         let dir = try TestVideos.scratch()
         defer { try? FileManager.default.removeItem(at: dir) }
         let plain = dir.appendingPathComponent("plain.mp4"), turned = dir.appendingPathComponent("turned.mp4")
-        try TestVideos.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=96x64:r=10:d=0.3", "-c:v", "libx264", "-pix_fmt", "yuv420p", plain.path])
+        try TestVideos.ffmpeg([
+            "-f", "lavfi", "-i", "testsrc2=s=96x64:r=10:d=0.3", "-c:v", "libx264", "-pix_fmt", "yuv420p", plain.path,
+        ])
         try TestVideos.ffmpeg(["-i", plain.path, "-c", "copy", "-metadata:s:v:0", "rotate=90", turned.path])
         let expected = try Self.ffmpegRGB(of: turned)
         let frames = try Self.readFrames(of: turned).frames
@@ -125,9 +144,13 @@ import VisionErrors
         defer { try? FileManager.default.removeItem(at: dir) }
         let first = dir.appendingPathComponent("a.ts"), second = dir.appendingPathComponent("b.ts")
         let joined = dir.appendingPathComponent("joined.ts")
-        try TestVideos.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=96x64:r=10:d=0.5", "-c:v", "libx264", "-pix_fmt", "yuv420p", first.path])
-        try TestVideos.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=48x32:r=10:d=0.5", "-c:v", "libx264", "-pix_fmt", "yuv444p",
-                               "-output_ts_offset", "0.5", second.path])
+        try TestVideos.ffmpeg([
+            "-f", "lavfi", "-i", "testsrc2=s=96x64:r=10:d=0.5", "-c:v", "libx264", "-pix_fmt", "yuv420p", first.path,
+        ])
+        try TestVideos.ffmpeg([
+            "-f", "lavfi", "-i", "testsrc2=s=48x32:r=10:d=0.5", "-c:v", "libx264", "-pix_fmt", "yuv444p",
+            "-output_ts_offset", "0.5", second.path,
+        ])
         try TestVideos.ffmpeg(["-i", "concat:\(first.path)|\(second.path)", "-c", "copy", joined.path])
         let expected = [UInt8](try Self.ffmpegRGB(of: joined))
         let read = try Self.readFrames(of: joined).frames
@@ -137,9 +160,13 @@ import VisionErrors
         #expect(frames.count == 10 && expected.count == 10 * size)
         guard frames.count == 10, expected.count == 10 * size else { return }
         for (i, frame) in frames.enumerated() {
-            let theirs = expected[i * size ..< (i + 1) * size]
+            let theirs = expected[i * size..<(i + 1) * size]
             let meanDifference = Double(zip(frame, theirs).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }) / Double(size)
-            if i < 5 { #expect(meanDifference == 0, "frame \(i)") } else { #expect(meanDifference < 6, "frame \(i): \(meanDifference)") }
+            if i < 5 {
+                #expect(meanDifference == 0, "frame \(i)")
+            } else {
+                #expect(meanDifference < 6, "frame \(i): \(meanDifference)")
+            }
         }
     }
 
@@ -161,11 +188,19 @@ import VisionErrors
         log.close()
         let first = log.entry(), second = log.entry(), third = log.entry()
         #expect(log.entry() == nil)
-        #expect(first?.timestampMs == 0 && first?.layout == RGBConversion.Layout(
-            pixelFormat: "yuv420p", width: 320, height: 240, colorSpace: "bt709", colorRange: "tv"))
+        #expect(
+            first?.timestampMs == 0
+                && first?.layout
+                    == RGBConversion.Layout(
+                        pixelFormat: "yuv420p", width: 320, height: 240, colorSpace: "bt709", colorRange: "tv")
+        )
         // Later frames keep the first frame's size and format (ffmpeg scales them to it).
-        #expect(second?.timestampMs == 40 && second?.layout == RGBConversion.Layout(
-            pixelFormat: "yuv420p", width: 320, height: 240, colorSpace: "unknown", colorRange: "unknown"))
+        #expect(
+            second?.timestampMs == 40
+                && second?.layout
+                    == RGBConversion.Layout(
+                        pixelFormat: "yuv420p", width: 320, height: 240, colorSpace: "unknown", colorRange: "unknown")
+        )
         #expect(third?.index == 2 && third?.layout.colorSpace == "unknown")
     }
 
@@ -174,10 +209,16 @@ import VisionErrors
         let rgb = UnsafeMutableRawBufferPointer.allocate(byteCount: 12, alignment: 16)
         defer { rgb.deallocate() }
         for format in ["no_such_format", "vaapi"] {
-            #expect(throws: VisionTasksError.invalidVideo(
-                "ffmpeg decodes clip.mp4 to pixel format \(format), which has no conversion to RGB")) {
-                _ = try conversion.fill(rgb, layout: .init(pixelFormat: format, width: 2, height: 2, colorSpace: "unknown",
-                                                           colorRange: "unknown"), source: "clip.mp4") { _ in
+            #expect(
+                throws: VisionTasksError.invalidVideo(
+                    "ffmpeg decodes clip.mp4 to pixel format \(format), which has no conversion to RGB")
+            ) {
+                _ = try conversion.fill(
+                    rgb,
+                    layout: .init(
+                        pixelFormat: format, width: 2, height: 2, colorSpace: "unknown",
+                        colorRange: "unknown"), source: "clip.mp4"
+                ) { _ in
                     Issue.record("bytes were read for a frame that cannot be converted")
                     return true
                 }

@@ -25,11 +25,17 @@ enum TestVideos {
     }
 
     /// `frames` frames at `rate` of `photo`, zooming in while panning left to right, `size` "WxH".
-    static func panZoom(photo: String, frames: Int, rate: String, size: String, to url: URL,
-                        extra: [String] = []) throws {
+    static func panZoom(
+        photo: String, frames: Int, rate: String, size: String, to url: URL,
+        extra: [String] = []
+    ) throws {
         let photoPath = fixtures.appendingPathComponent(photo).path
-        try ffmpeg(["-framerate", rate, "-loop", "1", "-i", photoPath,
-                    "-vf", "zoompan=z='1+0.01*on':x='(iw-iw/zoom)*on/\(frames)':y='(ih-ih/zoom)/2':d=1:s=\(size):fps=\(rate)",
-                    "-frames:v", "\(frames)", "-c:v", "libx264", "-pix_fmt", "yuv420p"] + extra + [url.path])
+        try ffmpeg(
+            [
+                "-framerate", rate, "-loop", "1", "-i", photoPath,
+                "-vf",
+                "zoompan=z='1+0.01*on':x='(iw-iw/zoom)*on/\(frames)':y='(ih-ih/zoom)/2':d=1:s=\(size):fps=\(rate)",
+                "-frames:v", "\(frames)", "-c:v", "libx264", "-pix_fmt", "yuv420p",
+            ] + extra + [url.path])
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VisionErrors
+
 @testable import VideoIO
 
 /// A video cut short (issue 10, finding 6): ffmpeg exits 0 and delivers fewer frames; the reader
@@ -10,8 +11,9 @@ import VisionErrors
     static func halfVideo(in dir: URL, container: String = "mp4") throws -> (full: URL, half: URL) {
         let full = dir.appendingPathComponent("full.\(container)")
         let half = dir.appendingPathComponent("half.\(container)")
-        try TestVideos.panZoom(photo: "astronaut.png", frames: 180, rate: "30", size: "160x120", to: full,
-                               extra: container == "mp4" ? ["-movflags", "+faststart"] : [])
+        try TestVideos.panZoom(
+            photo: "astronaut.png", frames: 180, rate: "30", size: "160x120", to: full,
+            extra: container == "mp4" ? ["-movflags", "+faststart"] : [])
         try TestVideos.firstHalf(of: full, to: half)
         return (full, half)
     }
@@ -53,7 +55,9 @@ import VisionErrors
         #expect(cut.frames.map(\.index) == Array(0..<cut.frames.count))
         let message = try #require(Self.invalidVideoMessage(cut.error))
         let announced = container == "mp4" ? 180 : 179 // Matroska: 6 s × 30 fps, less one for rounding.
-        #expect(message.contains("decoding \(half.path) stopped at frame \(cut.frames.count) of the \(announced)"), "\(message)")
+        #expect(
+            message.contains("decoding \(half.path) stopped at frame \(cut.frames.count) of the \(announced)"),
+            "\(message)")
         #expect(message.contains("truncated"), "\(message)")
     }
 
@@ -76,8 +80,10 @@ import VisionErrors
         #expect(check.earlyEnd(source: "a.mp4", decoded: 170, info: info) == nil)
         #expect(!check.take("[matroska,webm @ 0x55] [error] File ended prematurely"))
         #expect(check.earlyEnd(source: "a.mp4", decoded: 180, info: info) == nil, "all frames decoded")
-        #expect(check.earlyEnd(source: "a.mp4", decoded: 170, info: info)
-                == "decoding a.mp4 stopped at frame 170 of the 180 the file announces: it is truncated or damaged (ffmpeg: File ended prematurely)")
+        #expect(
+            check.earlyEnd(source: "a.mp4", decoded: 170, info: info)
+                == "decoding a.mp4 stopped at frame 170 of the 180 the file announces: it is truncated or damaged (ffmpeg: File ended prematurely)"
+        )
         // Nothing announced (a live stream, an MPEG-TS without duration): nothing to compare with.
         #expect(check.earlyEnd(source: "udp://x", decoded: 3, info: nil) == nil)
     }

@@ -15,12 +15,16 @@ import VisionTasks
         for i in 0..<5 {
             // Full-range gray: Y = 40 * (i + 1), U = V = 128.
             let frame = Data(repeating: UInt8(40 * (i + 1)), count: 48 * 64) + Data(repeating: 128, count: 48 * 32)
-            try writer.write(try MPImage(pixels: frame, width: 48, height: 64, format: .nv12,
-                                         colorSpace: .bt601Full, orientation: .right))
+            try writer.write(
+                try MPImage(
+                    pixels: frame, width: 48, height: 64, format: .nv12,
+                    colorSpace: .bt601Full, orientation: .right))
         }
         #expect(throws: VisionTasksError.self) {
-            try writer.write(try MPImage(pixels: Data(repeating: 0, count: 4 * 4 * 3), width: 4, height: 4,
-                                         bytesPerRow: 12, format: .rgb8))
+            try writer.write(
+                try MPImage(
+                    pixels: Data(repeating: 0, count: 4 * 4 * 3), width: 4, height: 4,
+                    bytesPerRow: 12, format: .rgb8))
         }
         try writer.finish()
         let reader = try VideoReader(contentsOfFile: url.path)

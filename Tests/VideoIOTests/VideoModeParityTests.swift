@@ -21,23 +21,29 @@ import VisionTasks
         let (frames, reference) = try MediaReferences.decodedVideo("face_pan")
         let expected = try #require(reference.faceDetector)
         let options = FaceDetectorOptions(
-            baseOptions: BaseOptions(modelAssetPath: MediaReferences.models.appendingPathComponent("blaze_face_short_range.tflite").path),
+            baseOptions: BaseOptions(
+                modelAssetPath: MediaReferences.models.appendingPathComponent("blaze_face_short_range.tflite").path),
             runningMode: .video)
         let detector = try FaceDetector(options: options)
         for (frame, want) in zip(frames, expected) {
-            let got = try detector.detect(videoFrame: frame.image(), timestampInMilliseconds: frame.timestampInMilliseconds)
+            let got = try detector.detect(
+                videoFrame: frame.image(), timestampInMilliseconds: frame.timestampInMilliseconds)
             #expect(got.timestampInMilliseconds == frame.timestampInMilliseconds)
-            try #require(got.detections.count == want.count, "frame \(frame.index): \(got.detections.count) faces, MediaPipe \(want.count)")
+            try #require(
+                got.detections.count == want.count,
+                "frame \(frame.index): \(got.detections.count) faces, MediaPipe \(want.count)")
             for (d, w) in zip(got.detections, want) {
                 let box = d.boundingBox
                 let ours = [box.origin.x, box.origin.y, box.size.width, box.size.height].map { Int($0) }
-                #expect(zip(ours, w.box).allSatisfy { abs($0 - $1) <= 1 }, "frame \(frame.index) box \(ours) vs \(w.box)")
+                #expect(
+                    zip(ours, w.box).allSatisfy { abs($0 - $1) <= 1 }, "frame \(frame.index) box \(ours) vs \(w.box)")
                 #expect(abs((d.categories.first?.score ?? -1) - w.score) <= 1e-3, "frame \(frame.index) score")
                 let keypoints = d.keypoints ?? []
                 #expect(keypoints.count == w.keypoints.count)
                 for (k, wk) in zip(keypoints, w.keypoints) {
-                    #expect(abs(Float(k.location.x) - wk[0]) <= 1e-3 && abs(Float(k.location.y) - wk[1]) <= 1e-3,
-                            "frame \(frame.index) keypoint")
+                    #expect(
+                        abs(Float(k.location.x) - wk[0]) <= 1e-3 && abs(Float(k.location.y) - wk[1]) <= 1e-3,
+                        "frame \(frame.index) keypoint")
                 }
             }
         }
@@ -47,13 +53,17 @@ import VisionTasks
         let (frames, reference) = try MediaReferences.decodedVideo("face_pan")
         let expected = try #require(reference.faceLandmarker)
         let options = FaceLandmarkerOptions(
-            baseOptions: BaseOptions(modelAssetPath: MediaReferences.models.appendingPathComponent("face_landmarker.task").path),
+            baseOptions: BaseOptions(
+                modelAssetPath: MediaReferences.models.appendingPathComponent("face_landmarker.task").path),
             runningMode: .video)
         let landmarker = try FaceLandmarker(options: options)
         var sum: Double = 0, count = 0, worst: Float = 0
         for (frame, want) in zip(frames, expected) {
-            let got = try landmarker.detect(videoFrame: frame.image(), timestampInMilliseconds: frame.timestampInMilliseconds)
-            try #require(got.faceLandmarks.count == want.count, "frame \(frame.index): \(got.faceLandmarks.count) faces, MediaPipe \(want.count)")
+            let got = try landmarker.detect(
+                videoFrame: frame.image(), timestampInMilliseconds: frame.timestampInMilliseconds)
+            try #require(
+                got.faceLandmarks.count == want.count,
+                "frame \(frame.index): \(got.faceLandmarks.count) faces, MediaPipe \(want.count)")
             for (face, wantFace) in zip(got.faceLandmarks, want) {
                 try #require(face.count == wantFace.count)
                 for (p, w) in zip(face, wantFace) {

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-@testable import VideoIO
 import VisionErrors
+
+@testable import VideoIO
 
 @Suite struct VideoReaderTests {
     @Test func decodesEveryFrameWithItsTimestamp() throws {
@@ -11,8 +12,11 @@ import VisionErrors
         try TestVideos.panZoom(photo: "astronaut.png", frames: 50, rate: "25", size: "320x240", to: url)
 
         let reader = try VideoReader(contentsOfFile: url.path)
-        #expect(reader.info == VideoInfo(width: 320, height: 240, rotation: 0, frameRate: "25/1",
-                                         durationSeconds: 2, frameCount: 50))
+        #expect(
+            reader.info
+                == VideoInfo(
+                    width: 320, height: 240, rotation: 0, frameRate: "25/1",
+                    durationSeconds: 2, frameCount: 50))
         var frames: [VideoFrame] = []
         while let frame = try reader.nextFrame() { frames.append(frame) }
         #expect(frames.count == 50)
@@ -109,7 +113,10 @@ import VisionErrors
             _ = try VideoReader(contentsOfFile: text.path)
             Issue.record("a text file was accepted as a video")
         } catch let error as VisionTasksError {
-            guard case .invalidVideo(let message) = error else { Issue.record("wrong error \(error)"); return }
+            guard case .invalidVideo(let message) = error else {
+                Issue.record("wrong error \(error)")
+                return
+            }
             #expect(message.contains(text.path))
         }
     }

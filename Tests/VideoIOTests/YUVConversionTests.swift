@@ -25,17 +25,23 @@ import VisionTasks
         defer { try? FileManager.default.removeItem(at: dir) }
         let yuv = dir.appendingPathComponent("frame.yuv"), rgb = dir.appendingPathComponent("frame.rgb")
         // The frame: a real photo, as ffmpeg encodes it in this format and colour space.
-        try TestVideos.ffmpeg(["-i", TestVideos.fixtures.appendingPathComponent("astronaut.png").path,
-                               "-vf", "scale=\(width):\(height):out_color_matrix=\(matrix):out_range=\(range),format=\(ffmpegFormat)",
-                               "-f", "rawvideo", yuv.path])
+        try TestVideos.ffmpeg([
+            "-i", TestVideos.fixtures.appendingPathComponent("astronaut.png").path,
+            "-vf", "scale=\(width):\(height):out_color_matrix=\(matrix):out_range=\(range),format=\(ffmpegFormat)",
+            "-f", "rawvideo", yuv.path,
+        ])
         // ffmpeg's conversion back to RGB.
-        try TestVideos.ffmpeg(["-f", "rawvideo", "-pix_fmt", ffmpegFormat, "-s", "\(width)x\(height)", "-i", yuv.path,
-                               "-vf", "scale=in_color_matrix=\(matrix):in_range=\(range):flags=neighbor+accurate_rnd+full_chroma_int,format=rgb24",
-                               "-f", "rawvideo", rgb.path])
+        try TestVideos.ffmpeg([
+            "-f", "rawvideo", "-pix_fmt", ffmpegFormat, "-s", "\(width)x\(height)", "-i", yuv.path,
+            "-vf",
+            "scale=in_color_matrix=\(matrix):in_range=\(range):flags=neighbor+accurate_rnd+full_chroma_int,format=rgb24",
+            "-f", "rawvideo", rgb.path,
+        ])
         let reference = [UInt8](try Data(contentsOf: rgb))
         #expect(reference.count == width * height * 3)
-        let image = try MPImage(pixels: try Data(contentsOf: yuv), width: width, height: height,
-                                format: format, colorSpace: space)
+        let image = try MPImage(
+            pixels: try Data(contentsOf: yuv), width: width, height: height,
+            format: format, colorSpace: space)
         #expect(image.width == width && image.height == height && image.bufferFormat == .rgb8)
         let ours = image.withUnsafeBufferBytes { [UInt8]($0) }
         let worst = zip(ours, reference).map { abs(Int($0) - Int($1)) }.max() ?? .max
@@ -47,10 +53,15 @@ import VisionTasks
         #expect(throws: VisionTasksError.invalidImage("raw nv12 frame: size 0x8 is empty or negative")) {
             try MPImage(pixels: bytes, width: 0, height: 8, format: .nv12)
         }
-        #expect(throws: VisionTasksError.invalidImage("raw i420 frame: 100 bytes given, 10x10 with bytesPerRow 10 needs 150")) {
+        #expect(
+            throws: VisionTasksError.invalidImage(
+                "raw i420 frame: 100 bytes given, 10x10 with bytesPerRow 10 needs 150")
+        ) {
             try MPImage(pixels: bytes, width: 10, height: 10, format: .i420)
         }
-        #expect(throws: VisionTasksError.self) { try MPImage(pixels: bytes, width: 8, height: 2, bytesPerRow: 4, format: .yuyv) }
+        #expect(throws: VisionTasksError.self) {
+            try MPImage(pixels: bytes, width: 8, height: 2, bytesPerRow: 4, format: .yuyv)
+        }
         #expect(throws: VisionTasksError.self) { try MPImage(pixels: bytes, width: 70_000, height: 1, format: .yuyv) }
         // Odd sizes round the chroma planes up: 5x3 nv12 is 15 + 3 * 2 * 2 = 27 bytes.
         let odd = try MPImage(pixels: Data(repeating: 128, count: 27), width: 5, height: 3, format: .nv12)

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-@testable import VisionCore
 import VisionErrors
+
+@testable import VisionCore
 
 /// Decoding the fixture photos, compared with MediaPipe's own loader (stb_image, EXIF applied;
 /// tools/make_image_refs.py, 2000 sampled pixels each). Tolerance: exact, JPEG and PNG alike.
@@ -28,14 +29,16 @@ import VisionErrors
                 }
             }
         }
-        #expect(differing == 0, "\(name): \(differing) of \(xs.count * channels) sampled levels differ from MediaPipe's loader")
+        #expect(
+            differing == 0,
+            "\(name): \(differing) of \(xs.count * channels) sampled levels differ from MediaPipe's loader")
     }
 
     @Test func exifOrientationIsApplied() throws {
         // two_thumbs_up.jpg with an EXIF orientation 6 (turn 90° clockwise) spliced in as APP1.
         let plain = try Fixtures.data("images/two_thumbs_up.jpg")
-        var tiff: [UInt8] = [0x4D, 0x4D, 0, 42, 0, 0, 0, 8, 0, 1]     // big-endian TIFF, IFD0 with 1 entry
-        tiff += [0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, 6, 0, 0] + [0, 0, 0, 0]  // Orientation = 6; no next IFD
+        var tiff: [UInt8] = [0x4D, 0x4D, 0, 42, 0, 0, 0, 8, 0, 1] // big-endian TIFF, IFD0 with 1 entry
+        tiff += [0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, 6, 0, 0] + [0, 0, 0, 0] // Orientation = 6; no next IFD
         let payload: [UInt8] = Array("Exif".utf8) + [0, 0] + tiff
         let length = payload.count + 2
         let app1: [UInt8] = [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + payload
@@ -47,7 +50,7 @@ import VisionErrors
         let a = image.withUnsafeBufferBytes { [UInt8]($0) }, b = upright.withUnsafeBufferBytes { [UInt8]($0) }
         for (x, y) in [(0, 0), (426, 0), (100, 300), (426, 639)] {
             let sx = y, sy = 426 - x
-            #expect(a[(y * 427 + x) * 3 ..< (y * 427 + x) * 3 + 3] == b[(sy * 640 + sx) * 3 ..< (sy * 640 + sx) * 3 + 3])
+            #expect(a[(y * 427 + x) * 3..<(y * 427 + x) * 3 + 3] == b[(sy * 640 + sx) * 3..<(sy * 640 + sx) * 3 + 3])
         }
     }
 
@@ -66,13 +69,16 @@ import VisionErrors
         let (w, h) = (image.width, image.height)
         for (x, y) in [(0, 0), (w - 1, 0), (17, 300), (w - 1, h - 1)] {
             let (sx, sy) = (stored.width - 1 - y, x)
-            #expect(a[(y * w + x) * 3 ..< (y * w + x) * 3 + 3] == b[(sy * stored.width + sx) * 3 ..< (sy * stored.width + sx) * 3 + 3])
+            #expect(
+                a[(y * w + x) * 3..<(y * w + x) * 3 + 3]
+                    == b[(sy * stored.width + sx) * 3..<(sy * stored.width + sx) * 3 + 3])
         }
     }
 
     /// `jpeg` with an EXIF block (big-endian TIFF) giving orientation `exif` spliced in after SOI.
     static func jpeg(_ jpeg: [UInt8], exif: Int) -> [UInt8] {
-        let tiff: [UInt8] = [0x4D, 0x4D, 0, 42, 0, 0, 0, 8, 0, 1] + [0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, UInt8(exif), 0, 0] + [0, 0, 0, 0]
+        let tiff: [UInt8] =
+            [0x4D, 0x4D, 0, 42, 0, 0, 0, 8, 0, 1] + [0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, UInt8(exif), 0, 0] + [0, 0, 0, 0]
         let payload: [UInt8] = Array("Exif".utf8) + [0, 0] + tiff
         return Array(jpeg.prefix(2)) + [0xFF, 0xE1, 0, UInt8(payload.count + 2)] + payload + Array(jpeg.dropFirst(2))
     }
@@ -91,8 +97,10 @@ import VisionErrors
         }
     }
 
-    @Test(arguments: ["images/hand_thumb_up.jpg", "images/jpeg-variants/ycc420.jpg", "images/jpeg-variants/progressive420.jpg",
-                      "images/jpeg-variants/gray.jpg"])
+    @Test(arguments: [
+        "images/hand_thumb_up.jpg", "images/jpeg-variants/ycc420.jpg", "images/jpeg-variants/progressive420.jpg",
+        "images/jpeg-variants/gray.jpg",
+    ])
     func everyExifOrientationTurnsThePixels(_ name: String) throws {
         // Baseline photos (521 rows: bands of 16 and a last one of 9; 29 rows) are turned band by band as
         // they are decoded; progressive and gray files are decoded whole, then turned.
@@ -116,16 +124,22 @@ import VisionErrors
     }
 
     /// The message for an image declaring `width`x`height` over a limit of `limit` pixels.
-    static func tooManyPixels(_ name: String, _ kind: String, _ width: Int, _ height: Int, _ limit: Int) -> VisionTasksError {
-        .invalidImage("\(name): the \(kind) header declares \(width)x\(height) (\(width * height) pixels), more than the limit of "
-            + "\(limit) pixels; raise ImageDecodingOptions.maxPixelCount (--max-image-pixels) if the image is trusted")
+    static func tooManyPixels(_ name: String, _ kind: String, _ width: Int, _ height: Int, _ limit: Int)
+        -> VisionTasksError
+    {
+        .invalidImage(
+            "\(name): the \(kind) header declares \(width)x\(height) (\(width * height) pixels), more than the limit of "
+                + "\(limit) pixels; raise ImageDecodingOptions.maxPixelCount (--max-image-pixels) if the image is trusted"
+        )
     }
 
     /// `jpeg` with the size in its start-of-frame (baseline or progressive) set to `width`x`height`.
     static func jpeg(_ jpeg: Data, claiming width: Int, _ height: Int) throws -> Data {
         var bytes = [UInt8](jpeg)
-        let sof = try #require((2..<bytes.count - 9).first { bytes[$0] == 0xFF && (bytes[$0 + 1] == 0xC0 || bytes[$0 + 1] == 0xC2) })
-        bytes.replaceSubrange(sof + 5..<sof + 9, with: [UInt8(height >> 8), UInt8(height & 0xFF), UInt8(width >> 8), UInt8(width & 0xFF)])
+        let sof = try #require(
+            (2..<bytes.count - 9).first { bytes[$0] == 0xFF && (bytes[$0 + 1] == 0xC0 || bytes[$0 + 1] == 0xC2) })
+        bytes.replaceSubrange(
+            sof + 5..<sof + 9, with: [UInt8(height >> 8), UInt8(height & 0xFF), UInt8(width >> 8), UInt8(width & 0xFF)])
         return Data(bytes)
     }
 
@@ -133,7 +147,9 @@ import VisionErrors
     static func png(_ png: Data, claiming width: Int, _ height: Int) -> Data {
         var bytes = [UInt8](png)
         for (offset, value) in [(16, width), (20, height)] {
-            bytes.replaceSubrange(offset..<offset + 4, with: [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)])
+            bytes.replaceSubrange(
+                offset..<offset + 4,
+                with: [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)])
         }
         var crc: UInt32 = 0xFFFF_FFFF
         for byte in bytes[12..<29] {
@@ -141,7 +157,8 @@ import VisionErrors
             for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
         }
         crc = ~crc
-        bytes.replaceSubrange(29..<33, with: [UInt8(crc >> 24), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)])
+        bytes.replaceSubrange(
+            29..<33, with: [UInt8(crc >> 24), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)])
         return Data(bytes)
     }
 
@@ -150,27 +167,40 @@ import VisionErrors
         // 64-megapixel limit, before any pixel memory is allocated (issue 10: the JPEG decoded into 600 MB).
         let limit = ImageDecodingOptions.defaultMaxPixelCount
         let bombs: [(String, String, Data)] = [
-            ("bomb.jpg", "JPEG", try Self.jpeg(try Fixtures.data("images/jpeg-variants/tiny.jpg"), claiming: 11584, 11584)),
-            ("bomb-progressive.jpg", "JPEG", try Self.jpeg(try Fixtures.data("images/jpeg-variants/progressive420.jpg"), claiming: 11584, 11584)),
+            (
+                "bomb.jpg", "JPEG",
+                try Self.jpeg(try Fixtures.data("images/jpeg-variants/tiny.jpg"), claiming: 11584, 11584)
+            ),
+            (
+                "bomb-progressive.jpg", "JPEG",
+                try Self.jpeg(try Fixtures.data("images/jpeg-variants/progressive420.jpg"), claiming: 11584, 11584)
+            ),
             ("bomb.png", "PNG", Self.png(try Fixtures.data("images/png-variants/rgba8.png"), claiming: 11584, 11584)),
         ]
         for (name, kind, bytes) in bombs {
             #expect(bytes.count < 5000)
             let start = ContinuousClock.now
-            #expect(throws: Self.tooManyPixels(name, kind, 11584, 11584, limit)) { try MPImage(encodedData: bytes, name: name) }
+            #expect(throws: Self.tooManyPixels(name, kind, 11584, 11584, limit)) {
+                try MPImage(encodedData: bytes, name: name)
+            }
             #expect(ContinuousClock.now - start < .seconds(1), "\(name)")
         }
         // The progressive case of issue 10 (4133x12290, 51 megapixels) is under the default but not under a lower limit.
-        let progressive = try Self.jpeg(try Fixtures.data("images/jpeg-variants/progressive420.jpg"), claiming: 4133, 12290)
+        let progressive = try Self.jpeg(
+            try Fixtures.data("images/jpeg-variants/progressive420.jpg"), claiming: 4133, 12290)
         #expect(throws: Self.tooManyPixels("p.jpg", "JPEG", 4133, 12290, 10_000_000)) {
-            try MPImage(encodedData: progressive, name: "p.jpg", decodingOptions: ImageDecodingOptions(maxPixelCount: 10_000_000))
+            try MPImage(
+                encodedData: progressive, name: "p.jpg",
+                decodingOptions: ImageDecodingOptions(maxPixelCount: 10_000_000))
         }
     }
 
     @Test func thePixelLimitIsExactAndSettable() throws {
         // astronaut.png is 512x512: decoded at a limit of exactly its pixel count, refused one below.
         let path = Fixtures.path("images/astronaut.png")
-        #expect(try MPImage(contentsOfFile: path, decodingOptions: ImageDecodingOptions(maxPixelCount: 512 * 512)).width == 512)
+        #expect(
+            try MPImage(contentsOfFile: path, decodingOptions: ImageDecodingOptions(maxPixelCount: 512 * 512)).width
+                == 512)
         #expect(throws: Self.tooManyPixels(path, "PNG", 512, 512, 512 * 512 - 1)) {
             try MPImage(contentsOfFile: path, decodingOptions: ImageDecodingOptions(maxPixelCount: 512 * 512 - 1))
         }
@@ -184,7 +214,7 @@ import VisionErrors
         defer { try? FileManager.default.removeItem(at: dir) }
         let jpeg = try Fixtures.data("images/woman_sitting.jpg"), png = try Fixtures.data("images/astronaut.png")
         var corruptPNG = png
-        corruptPNG[png.count / 2] ^= 0xFF  // breaks an IDAT CRC
+        corruptPNG[png.count / 2] ^= 0xFF // breaks an IDAT CRC
         let files: [(String, Data)] = [
             ("half.jpg", jpeg.prefix(jpeg.count / 2)),
             ("header-only.jpg", jpeg.prefix(600)),

@@ -1,21 +1,27 @@
 import Foundation
 import Testing
+
 @testable import VisionCore
 
 /// Box/keypoint/score decoding against values worked out by hand from MediaPipe's
 /// `TensorsToDetectionsCalculator` formulas (tolerance 1e-6).
 @Suite struct DetectionDecodingTests {
-    private let anchors = [NormalizedRect(xCenter: 0.25, yCenter: 0.25, width: 1, height: 1),
-                           NormalizedRect(xCenter: 0.75, yCenter: 0.5, width: 1, height: 1),
-                           NormalizedRect(xCenter: 0.5, yCenter: 0.5, width: 1, height: 1)]
+    private let anchors = [
+        NormalizedRect(xCenter: 0.25, yCenter: 0.25, width: 1, height: 1),
+        NormalizedRect(xCenter: 0.75, yCenter: 0.5, width: 1, height: 1),
+        NormalizedRect(xCenter: 0.5, yCenter: 0.5, width: 1, height: 1),
+    ]
 
     private func options(_ format: SSDBoxFormat) -> SSDDecodingOptions {
-        SSDDecodingOptions(numClasses: 1, numBoxes: 3, numCoords: 6, keypointCoordOffset: 4, numKeypoints: 1,
-                           xScale: 128, yScale: 128, wScale: 128, hScale: 128, boxFormat: format,
-                           sigmoidScore: true, scoreClippingThreshold: 100, minScoreThreshold: 0.5)
+        SSDDecodingOptions(
+            numClasses: 1, numBoxes: 3, numCoords: 6, keypointCoordOffset: 4, numKeypoints: 1,
+            xScale: 128, yScale: 128, wScale: 128, hScale: 128, boxFormat: format,
+            sigmoidScore: true, scoreClippingThreshold: 100, minScoreThreshold: 0.5)
     }
 
-    private func decode(_ boxes: [Float], _ scores: [Float], _ options: SSDDecodingOptions) throws -> [RelativeDetection] {
+    private func decode(_ boxes: [Float], _ scores: [Float], _ options: SSDDecodingOptions) throws
+        -> [RelativeDetection]
+    {
         try boxes.withUnsafeBufferPointer { b in
             try scores.withUnsafeBufferPointer { s in
                 try decodeSSDDetections(rawBoxes: b, rawScores: s, anchors: anchors, options: options)
@@ -24,9 +30,11 @@ import Testing
     }
 
     @Test func decodesXYWHBoxesKeypointsAndSigmoidScores() throws {
-        let boxes: [Float] = [12.8, -6.4, 32, 64, 25.6, 0,   // passes: score sigmoid(2)
-                              0, 0, 10, 10, 0, 0,           // dropped: sigmoid(-1) < 0.5
-                              0, 0, -10, 10, 0, 0]          // dropped: negative width
+        let boxes: [Float] = [
+            12.8, -6.4, 32, 64, 25.6, 0, // passes: score sigmoid(2)
+            0, 0, 10, 10, 0, 0, // dropped: sigmoid(-1) < 0.5
+            0, 0, -10, 10, 0, 0,
+        ] // dropped: negative width
         let out = try decode(boxes, [2, -1, 50], options(.xywh))
         #expect(out.count == 1)
         let d = try #require(out.first)
@@ -38,9 +46,11 @@ import Testing
     }
 
     @Test func readsYXHWWhenAsked() throws {
-        let boxes: [Float] = [-6.4, 12.8, 64, 32, 0, 25.6,
-                              0, 0, 0, 0, 0, 0,
-                              0, 0, 0, 0, 0, 0]
+        let boxes: [Float] = [
+            -6.4, 12.8, 64, 32, 0, 25.6,
+            0, 0, 0, 0, 0, 0,
+            0, 0, 0, 0, 0, 0,
+        ]
         let d = try #require(try decode(boxes, [2, -5, -5], options(.yxhw)).first)
         #expect(abs(d.xMin - 0.225) < 1e-6 && abs(d.yMin - -0.05) < 1e-6)
         #expect(abs(d.width - 0.25) < 1e-6 && abs(d.height - 0.5) < 1e-6)

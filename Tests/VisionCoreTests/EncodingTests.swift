@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-@testable import VisionCore
 import VisionErrors
+
+@testable import VisionCore
 
 /// Writing images: PNG round-trips exactly; JPEG (quality 95, 4:2:0 chroma) round-trips within
 /// 32 levels per channel (colour edges) with a mean under 1 level; the upright image is written.
@@ -33,10 +34,13 @@ import VisionErrors
 
     @Test func writesTheUprightImage() throws {
         // A 3x2 gray frame stored turned: orientation .right makes it 2 wide, 3 tall.
-        let stored: [UInt8] = [1, 2, 3,
-                               4, 5, 6]
-        let image = try MPImage(pixels: Data(stored), width: 3, height: 2, bytesPerRow: 3, format: .gray8,
-                                orientation: .right)
+        let stored: [UInt8] = [
+            1, 2, 3,
+            4, 5, 6,
+        ]
+        let image = try MPImage(
+            pixels: Data(stored), width: 3, height: 2, bytesPerRow: 3, format: .gray8,
+            orientation: .right)
         let back = try MPImage(encodedData: try image.pngData())
         #expect(back.width == 2 && back.height == 3 && back.bufferFormat == .gray8)
         // Turning the stored rows 90° clockwise: the first upright row is (4, 1).

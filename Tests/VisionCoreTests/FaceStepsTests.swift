@@ -17,9 +17,11 @@ import VisionCore
         #expect(faceIsPresent(score: -2, minPresenceConfidence: 0.11))
     }
 
-    @Test(arguments: [SSDDetectorDescription.faceShortRange(minScoreThreshold: 0.5, minSuppressionThreshold: 0.3),
-                      SSDDetectorDescription.faceFullRange(minScoreThreshold: 0.5, minSuppressionThreshold: 0.3),
-                      SSDDetectorDescription.palm(minScoreThreshold: 0.5)])
+    @Test(arguments: [
+        SSDDetectorDescription.faceShortRange(minScoreThreshold: 0.5, minSuppressionThreshold: 0.3),
+        SSDDetectorDescription.faceFullRange(minScoreThreshold: 0.5, minSuppressionThreshold: 0.3),
+        SSDDetectorDescription.palm(minScoreThreshold: 0.5),
+    ])
     func aDetectorDescriptionHasOneAnchorPerBox(description: SSDDetectorDescription) throws {
         let anchors = try generateSSDAnchors(description.anchors)
         #expect(anchors.count == description.decoding.numBoxes)
@@ -32,15 +34,22 @@ import VisionCore
     @Test func theFaceDescriptionCarriesTheTasksThresholds() {
         let d = SSDDetectorDescription.faceShortRange(minScoreThreshold: 0.6, minSuppressionThreshold: 0.4)
         #expect(d.decoding.minScoreThreshold == 0.6 && d.minSuppressionThreshold == 0.4)
-        #expect(d.anchors.inputWidth == BlazeFaceShortRange.inputSize && d.decoding.numBoxes == BlazeFaceShortRange.numBoxes)
-        #expect(SSDDetectorDescription.palm(minScoreThreshold: 0.7).minSuppressionThreshold == PalmDetection.minSuppressionThreshold)
+        #expect(
+            d.anchors.inputWidth == BlazeFaceShortRange.inputSize && d.decoding.numBoxes == BlazeFaceShortRange.numBoxes
+        )
+        #expect(
+            SSDDetectorDescription.palm(minScoreThreshold: 0.7).minSuppressionThreshold
+                == PalmDetection.minSuppressionThreshold)
     }
 
     @Test func aFaceDetectorIsToldByItsInput() throws {
-        let short = SSDDetectorDescription.face(inputShape: [1, 128, 128, 3], minScoreThreshold: 0.6, minSuppressionThreshold: 0.4)
+        let short = SSDDetectorDescription.face(
+            inputShape: [1, 128, 128, 3], minScoreThreshold: 0.6, minSuppressionThreshold: 0.4)
         #expect(short == .faceShortRange(minScoreThreshold: 0.6, minSuppressionThreshold: 0.4))
-        let full = try #require(SSDDetectorDescription.face(inputShape: [1, 192, 192, 3], minScoreThreshold: 0.6,
-                                                            minSuppressionThreshold: 0.4))
+        let full = try #require(
+            SSDDetectorDescription.face(
+                inputShape: [1, 192, 192, 3], minScoreThreshold: 0.6,
+                minSuppressionThreshold: 0.4))
         #expect(full == .faceFullRange(minScoreThreshold: 0.6, minSuppressionThreshold: 0.4))
         // face_detection_full_range_common.pbtxt: 2304 boxes of 16 coordinates, 6 keypoints at offset 4,
         // scales 192, sigmoid scores clipped at 100.
@@ -49,7 +58,9 @@ import VisionCore
         #expect(full.decoding.sigmoidScore && full.decoding.scoreClippingThreshold == 100)
         #expect(full.decoding.minScoreThreshold == 0.6 && full.minSuppressionThreshold == 0.4)
         for shape in [[1, 192, 192, 1], [1, 256, 256, 3], [192, 192, 3], []] {
-            #expect(SSDDetectorDescription.face(inputShape: shape, minScoreThreshold: 0.5, minSuppressionThreshold: 0.3) == nil)
+            #expect(
+                SSDDetectorDescription.face(inputShape: shape, minScoreThreshold: 0.5, minSuppressionThreshold: 0.3)
+                    == nil)
         }
     }
 }

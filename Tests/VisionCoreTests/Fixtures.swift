@@ -20,7 +20,9 @@ enum Fixtures {
     static func floats(_ relative: String) throws -> [Float] {
         let bytes = try data(relative)
         return bytes.withUnsafeBytes { raw in
-            (0..<(bytes.count / 4)).map { Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 4 * $0, as: UInt32.self))) }
+            (0..<(bytes.count / 4)).map {
+                Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 4 * $0, as: UInt32.self)))
+            }
         }
     }
 

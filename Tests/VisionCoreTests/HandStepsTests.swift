@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-@testable import VisionCore
 import VisionErrors
+
+@testable import VisionCore
 
 /// The hand pipeline's pure steps against values worked out by hand from MediaPipe's calculators
 /// (hand_detector_graph.cc, HandLandmarksToRect, RectTransformation, LandmarkProjection,
@@ -12,12 +13,16 @@ import VisionErrors
 
     @Test func palmRectUsesNinetyRadiansTargetAndGrowsTheBox() throws {
         // Square image, palm box 0.2×0.2 at (0.4, 0.4); wrist straight below the middle MCP.
-        let palm = RelativeDetection(score: 0.9, classIndex: 0, xMin: 0.4, yMin: 0.4, width: 0.2, height: 0.2,
-                                     keypoints: [SIMD2(0.5, 0.6), SIMD2(0.45, 0.5), SIMD2(0.5, 0.4),
-                                                 .zero, .zero, .zero, .zero])
+        let palm = RelativeDetection(
+            score: 0.9, classIndex: 0, xMin: 0.4, yMin: 0.4, width: 0.2, height: 0.2,
+            keypoints: [
+                SIMD2(0.5, 0.6), SIMD2(0.45, 0.5), SIMD2(0.5, 0.4),
+                .zero, .zero, .zero, .zero,
+            ])
         let rect = try #require(handRect(fromPalm: palm, imageWidth: 100, imageHeight: 100))
         // atan2(-(0.4-0.6), 0) = π/2, so rotation = normalize(90 - π/2).
-        let expected = Float(Double(90 - Float.pi / 2) - 2 * Double.pi * (Double(90 - Float.pi / 2 + .pi) / (2 * .pi)).rounded(.down))
+        let expected = Float(
+            Double(90 - Float.pi / 2) - 2 * Double.pi * (Double(90 - Float.pi / 2 + .pi) / (2 * .pi)).rounded(.down))
         #expect(close(rect.rotation, expected))
         #expect(close(rect.width, 0.52) && close(rect.height, 0.52))
         // Shift by -0.5 × height along the rect's rotated y axis.
@@ -105,7 +110,9 @@ import VisionErrors
     }
 
     @Test func combinedPredictionPrefersTheFirstNonBackgroundWinner() {
-        let custom = [Classification(index: 0, score: 0.6, label: "None"), Classification(index: 1, score: 0.3, label: "add")]
+        let custom = [
+            Classification(index: 0, score: 0.6, label: "None"), Classification(index: 1, score: 0.3, label: "add"),
+        ]
         let canned = [Classification(index: 5, score: 0.8, label: "Thumb_Up")]
         let out = combineGesturePredictions([custom, canned])
         #expect(out == Classification(index: -1, score: 0.8, label: "Thumb_Up"))
@@ -124,13 +131,23 @@ import VisionErrors
         let scores: [Float] = [0.1, 0.2, 0.3, 0.4]
         let all = try ClassificationFilter(labels: labels).classify(scores)
         #expect(all.map(\.index) == [3, 2, 1, 0])
-        #expect(try ClassificationFilter(labels: labels, maxResults: 2).classify(scores).map(\.label) == ["Thumb_Up", "Open_Palm"])
+        #expect(
+            try ClassificationFilter(labels: labels, maxResults: 2).classify(scores).map(\.label) == [
+                "Thumb_Up", "Open_Palm",
+            ])
         #expect(try ClassificationFilter(labels: labels, scoreThreshold: 0.3).classify(scores).map(\.index) == [3, 2])
         // The option's threshold overrides the model's; the model's applies otherwise.
         #expect(try ClassificationFilter(labels: labels, metadataScoreThreshold: 0.35).classify(scores).count == 1)
-        #expect(try ClassificationFilter(labels: labels, scoreThreshold: 0, metadataScoreThreshold: 0.35).classify(scores).count == 4)
-        #expect(try ClassificationFilter(labels: labels, categoryAllowlist: ["None", "Open_Palm"]).classify(scores).map(\.index) == [2, 0])
-        #expect(try ClassificationFilter(labels: labels, categoryDenylist: ["Thumb_Up"]).classify(scores).map(\.index) == [2, 1, 0])
+        #expect(
+            try ClassificationFilter(labels: labels, scoreThreshold: 0, metadataScoreThreshold: 0.35).classify(scores)
+                .count == 4)
+        #expect(
+            try ClassificationFilter(labels: labels, categoryAllowlist: ["None", "Open_Palm"]).classify(scores).map(
+                \.index) == [2, 0])
+        #expect(
+            try ClassificationFilter(labels: labels, categoryDenylist: ["Thumb_Up"]).classify(scores).map(\.index) == [
+                2, 1, 0,
+            ])
         // Only unknown names: nothing is filtered, as in MediaPipe.
         #expect(try ClassificationFilter(labels: labels, categoryAllowlist: ["Nope"]).classify(scores).count == 4)
         #expect(throws: VisionTasksError.self) { try ClassificationFilter(labels: labels, maxResults: 0) }

@@ -1,8 +1,9 @@
 import FixtureSupport
 import Foundation
 import Testing
-@testable import VisionCore
 import VisionErrors
+
+@testable import VisionCore
 
 /// Image -> tensor against MediaPipe 1.2.2's ImageToTensorCalculator: its own output (through an
 /// ImageEmbedder with a pass-through model) for axis-aligned crops and 90° steps, and its CPU
@@ -54,9 +55,11 @@ import VisionErrors
                         for ch in 0..<3 { out[(y * ow + x) * 3 + ch] = px(sx, sy, ch) }
                     }
                 }
-                let orientation: ImageOrientation = transform == "rot_ccw" ? .right : (transform == "rot_cw" ? .left : .down)
-                return try MPImage(pixels: Data(out), width: ow, height: oh, bytesPerRow: ow * 3, format: .rgb8,
-                                   orientation: orientation)
+                let orientation: ImageOrientation =
+                    transform == "rot_ccw" ? .right : (transform == "rot_cw" ? .left : .down)
+                return try MPImage(
+                    pixels: Data(out), width: ow, height: oh, bytesPerRow: ow * 3, format: .rgb8,
+                    orientation: orientation)
             default:
                 throw VisionTasksError.invalidArgument("unknown transform \(transform)")
             }
@@ -73,15 +76,19 @@ import VisionErrors
             outputRange: c.range[0]...c.range[1], borderMode: c.border == "zero" ? .zero : .replicate)
         // References give MediaPipe's rectangle in the stored frame; for the turned frames it is the
         // whole upright image, which is what the tasks pass.
-        let roi = image.orientation == .up
-            ? NormalizedRect(xCenter: c.bufferRect[0], yCenter: c.bufferRect[1], width: c.bufferRect[2],
-                             height: c.bufferRect[3], rotation: c.bufferRect[4])
+        let roi =
+            image.orientation == .up
+            ? NormalizedRect(
+                xCenter: c.bufferRect[0], yCenter: c.bufferRect[1], width: c.bufferRect[2],
+                height: c.bufferRect[3], rotation: c.bufferRect[4])
             : NormalizedRect.fullImage
         if image.orientation != .up {
             let mapped = try image.bufferRect(fromUpright: roi)
             #expect(abs(mapped.xCenter - c.bufferRect[0]) < 1e-6 && abs(mapped.yCenter - c.bufferRect[1]) < 1e-6)
             #expect(abs(mapped.width - c.bufferRect[2]) < 1e-5 && abs(mapped.height - c.bufferRect[3]) < 1e-5)
-            #expect(abs(cos(mapped.rotation) - cos(c.bufferRect[4])) < 1e-6 && abs(sin(mapped.rotation) - sin(c.bufferRect[4])) < 1e-6)
+            #expect(
+                abs(cos(mapped.rotation) - cos(c.bufferRect[4])) < 1e-6
+                    && abs(sin(mapped.rotation) - sin(c.bufferRect[4])) < 1e-6)
         }
         var tensor = [Float](repeating: .nan, count: options.elementCount)
         let transform = try tensor.withUnsafeMutableBufferPointer {
@@ -106,7 +113,8 @@ import VisionErrors
             maxDiff = max(maxDiff, d.isNaN ? .infinity : d)
             if d > level * 1e-3 { offByLevel += 1 }
         }
-        print("image-to-tensor \(name): max |diff| \(maxDiff / level) levels, \(offByLevel)/\(tensor.count) elements off")
+        print(
+            "image-to-tensor \(name): max |diff| \(maxDiff / level) levels, \(offByLevel)/\(tensor.count) elements off")
         #expect(maxDiff <= level * 1e-3, "\(name)")
         #expect(offByLevel == 0, "\(name)")
     }
@@ -118,14 +126,17 @@ import VisionErrors
             let name = try #require(entry["name"] as? String), file = try #require(entry["image"] as? String)
             let r = try #require(entry["bufferRect"] as? [Double]).map { Float($0) }
             let degrees = try #require(entry["rotationDegrees"] as? Int)
-            let options = try ImageToTensorOptions(outputWidth: try #require(entry["width"] as? Int),
-                                                   outputHeight: try #require(entry["height"] as? Int),
-                                                   outputRange: 0...255, borderMode: .replicate)
+            let options = try ImageToTensorOptions(
+                outputWidth: try #require(entry["width"] as? Int),
+                outputHeight: try #require(entry["height"] as? Int),
+                outputRange: 0...255, borderMode: .replicate)
             let expected = try Fixtures.floats("references/image/\(name).f32")
             let image = try MPImage(contentsOfFile: Fixtures.path("images/\(file)"))
             var tensor = [Float](repeating: .nan, count: options.elementCount)
             let rect = NormalizedRect(xCenter: r[0], yCenter: r[1], width: r[2], height: r[3], rotation: r[4])
-            try tensor.withUnsafeMutableBufferPointer { _ = try ImageToTensor.convert(image, roi: rect, options: options, into: $0) }
+            try tensor.withUnsafeMutableBufferPointer {
+                _ = try ImageToTensor.convert(image, roi: rect, options: options, into: $0)
+            }
             Self.compare(tensor, expected, level: 1, name: name)
             // A whole frame with rotation_degrees is the same frame with that orientation.
             if entry["crop"] is NSNull {
@@ -155,14 +166,19 @@ import VisionErrors
             try MPImage(pixels: Data(bgra), width: w, height: h, bytesPerRow: w * 4, format: .bgra8),
             try MPImage(pixels: Data(padded), width: w, height: h, bytesPerRow: w * 4 + 16, format: .rgba8),
         ]
-        let options = try ImageToTensorOptions(outputWidth: 64, outputHeight: 80, keepAspectRatio: true,
-                                               outputRange: -1...1, borderMode: .zero)
+        let options = try ImageToTensorOptions(
+            outputWidth: 64, outputHeight: 80, keepAspectRatio: true,
+            outputRange: -1...1, borderMode: .zero)
         let roi = NormalizedRect(xCenter: 0.4, yCenter: 0.6, width: 0.9, height: 0.7, rotation: 0.7)
         var reference = [Float](repeating: 0, count: options.elementCount)
-        try reference.withUnsafeMutableBufferPointer { _ = try ImageToTensor.convert(photo, roi: roi, options: options, into: $0) }
+        try reference.withUnsafeMutableBufferPointer {
+            _ = try ImageToTensor.convert(photo, roi: roi, options: options, into: $0)
+        }
         for frame in frames {
             var tensor = [Float](repeating: 0, count: options.elementCount)
-            try tensor.withUnsafeMutableBufferPointer { _ = try ImageToTensor.convert(frame, roi: roi, options: options, into: $0) }
+            try tensor.withUnsafeMutableBufferPointer {
+                _ = try ImageToTensor.convert(frame, roi: roi, options: options, into: $0)
+            }
             #expect(tensor == reference, "\(frame.bufferFormat) frame differs from the decoded RGB image")
         }
     }
@@ -172,33 +188,48 @@ import VisionErrors
         let options = try ImageToTensorOptions(outputWidth: 8, outputHeight: 8)
         var small = [Float](repeating: 0, count: 10)
         #expect(throws: VisionTasksError.self) {
-            try small.withUnsafeMutableBufferPointer { _ = try ImageToTensor.convert(image, options: options, into: $0) }
+            try small.withUnsafeMutableBufferPointer {
+                _ = try ImageToTensor.convert(image, options: options, into: $0)
+            }
         }
         var tensor = [Float](repeating: 0, count: options.elementCount)
-        for bad in [NormalizedRect(xCenter: .nan, yCenter: 0.5, width: 1, height: 1),
-                    NormalizedRect(xCenter: 0.5, yCenter: 0.5, width: 0, height: 1),
-                    NormalizedRect(xCenter: 0.5, yCenter: 0.5, width: 1, height: -1)] {
+        for bad in [
+            NormalizedRect(xCenter: .nan, yCenter: 0.5, width: 1, height: 1),
+            NormalizedRect(xCenter: 0.5, yCenter: 0.5, width: 0, height: 1),
+            NormalizedRect(xCenter: 0.5, yCenter: 0.5, width: 1, height: -1),
+        ] {
             #expect(throws: VisionTasksError.self) {
-                try tensor.withUnsafeMutableBufferPointer { _ = try ImageToTensor.convert(image, roi: bad, options: options, into: $0) }
+                try tensor.withUnsafeMutableBufferPointer {
+                    _ = try ImageToTensor.convert(image, roi: bad, options: options, into: $0)
+                }
             }
         }
         #expect(throws: VisionTasksError.self) { try ImageToTensorOptions(outputWidth: 0, outputHeight: 8) }
-        #expect(throws: VisionTasksError.self) { try ImageToTensorOptions(outputWidth: 8, outputHeight: 8, outputRange: 1...1) }
-        let mirrored = try MPImage(pixels: Data(repeating: 0, count: 12), width: 2, height: 2, bytesPerRow: 6,
-                                   format: .rgb8, orientation: .leftMirrored)
         #expect(throws: VisionTasksError.self) {
-            try tensor.withUnsafeMutableBufferPointer { _ = try ImageToTensor.convert(mirrored, options: options, into: $0) }
+            try ImageToTensorOptions(outputWidth: 8, outputHeight: 8, outputRange: 1...1)
+        }
+        let mirrored = try MPImage(
+            pixels: Data(repeating: 0, count: 12), width: 2, height: 2, bytesPerRow: 6,
+            format: .rgb8, orientation: .leftMirrored)
+        #expect(throws: VisionTasksError.self) {
+            try tensor.withUnsafeMutableBufferPointer {
+                _ = try ImageToTensor.convert(mirrored, options: options, into: $0)
+            }
         }
     }
 
     @Test func matrixAndPaddingFollowMediaPipe() throws {
         // A 100x50 image letterboxed into a square tensor: the ROI grows to 100x100 pixels,
         // padding a quarter of the tensor at the top and bottom.
-        let image = try MPImage(pixels: Data(repeating: 128, count: 100 * 50 * 3), width: 100, height: 50,
-                                bytesPerRow: 300, format: .rgb8)
-        let options = try ImageToTensorOptions(outputWidth: 32, outputHeight: 32, keepAspectRatio: true, borderMode: .zero)
+        let image = try MPImage(
+            pixels: Data(repeating: 128, count: 100 * 50 * 3), width: 100, height: 50,
+            bytesPerRow: 300, format: .rgb8)
+        let options = try ImageToTensorOptions(
+            outputWidth: 32, outputHeight: 32, keepAspectRatio: true, borderMode: .zero)
         var tensor = [Float](repeating: 0, count: options.elementCount)
-        let t = try tensor.withUnsafeMutableBufferPointer { try ImageToTensor.convert(image, options: options, into: $0) }
+        let t = try tensor.withUnsafeMutableBufferPointer {
+            try ImageToTensor.convert(image, options: options, into: $0)
+        }
         #expect(t.letterboxPadding == LetterboxPadding(left: 0, top: 0.25, right: 0, bottom: 0.25))
         #expect(t.roi == NormalizedRect(xCenter: 0.5, yCenter: 0.5, width: 1, height: 2))
         // Tensor (0.5, 0.25) is the image's top-centre; (0, 0) maps half an image above it.

@@ -3,6 +3,7 @@ import CStb
 import FixtureSupport
 import Foundation
 import Testing
+
 @testable import VisionCore
 
 /// Our build of stb_image (CImageCodecs/jpeg_decode.c: stb's JPEG loader compiled in, with a vector
@@ -21,7 +22,9 @@ import Testing
 
         /// How many bytes differ from `other`'s (all of them when the sizes differ).
         func differingBytes(from other: Decoded) -> Int {
-            guard (width, height, channels) == (other.width, other.height, other.channels) else { return max(pixels.count, 1) }
+            guard (width, height, channels) == (other.width, other.height, other.channels) else {
+                return max(pixels.count, 1)
+            }
             if memcmp(pixels, other.pixels, pixels.count) == 0 { return 0 }
             return zip(pixels, other.pixels).reduce(0) { $0 + ($1.0 == $1.1 ? 0 : 1) }
         }
@@ -32,26 +35,32 @@ import Testing
     static func ours(_ bytes: [UInt8]) -> (decoded: Decoded, inBands: Bool)? {
         var image = ic_image()
         var message = [CChar](repeating: 0, count: Int(IC_MESSAGE_SIZE))
-        let status = bytes.withUnsafeBufferPointer { ic_decode_jpeg($0.baseAddress, $0.count, 1 << 26, 1, &image, &message) }
+        let status = bytes.withUnsafeBufferPointer {
+            ic_decode_jpeg($0.baseAddress, $0.count, 1 << 26, 1, &image, &message)
+        }
         let inBands = ic_jpeg_last_decode_in_bands() != 0
         guard status == 0, let pixels = image.pixels else { return nil }
         defer { ic_pixels_free(pixels) }
         let count = Int(image.width) * Int(image.height) * Int(image.channels)
-        let decoded = Decoded(width: Int(image.width), height: Int(image.height), channels: Int(image.channels),
-                              pixels: Array(UnsafeBufferPointer(start: pixels, count: count)))
+        let decoded = Decoded(
+            width: Int(image.width), height: Int(image.height), channels: Int(image.channels),
+            pixels: Array(UnsafeBufferPointer(start: pixels, count: count)))
         return (decoded, inBands)
     }
 
     /// `bytes` through Debian's libstb (`stbi_load_from_memory`, channels as stored).
     static func debian(_ bytes: [UInt8]) -> Decoded {
         var width: Int32 = 0, height: Int32 = 0, channels: Int32 = 0
-        guard let pixels = bytes.withUnsafeBufferPointer({
-            stbi_load_from_memory($0.baseAddress, Int32($0.count), &width, &height, &channels, 0)
-        }) else { return Decoded() }
+        guard
+            let pixels = bytes.withUnsafeBufferPointer({
+                stbi_load_from_memory($0.baseAddress, Int32($0.count), &width, &height, &channels, 0)
+            })
+        else { return Decoded() }
         defer { stbi_image_free(pixels) }
         let count = Int(width) * Int(height) * Int(channels)
-        return Decoded(width: Int(width), height: Int(height), channels: Int(channels),
-                       pixels: Array(UnsafeBufferPointer(start: pixels, count: count)))
+        return Decoded(
+            width: Int(width), height: Int(height), channels: Int(channels),
+            pixels: Array(UnsafeBufferPointer(start: pixels, count: count)))
     }
 
     @Test func vectorRowIsStbsRowOnEveryLevel() throws {
@@ -65,10 +74,12 @@ import Testing
         for level in 0..<256 {
             let y = [UInt8](repeating: UInt8(level), count: count)
             for (start, length) in [(0, count), (5, count - 16)] {
-                let stb = ic_jpeg_ycbcr_to_rgb(&expected, Array(y[start...]), Array(cb[start...]), Array(cr[start...]),
-                                               Int32(length), IC_JPEG_COLOR_STB)
-                let vector = ic_jpeg_ycbcr_to_rgb(&got, Array(y[start...]), Array(cb[start...]), Array(cr[start...]),
-                                                  Int32(length), IC_JPEG_COLOR_VECTOR)
+                let stb = ic_jpeg_ycbcr_to_rgb(
+                    &expected, Array(y[start...]), Array(cb[start...]), Array(cr[start...]),
+                    Int32(length), IC_JPEG_COLOR_STB)
+                let vector = ic_jpeg_ycbcr_to_rgb(
+                    &got, Array(y[start...]), Array(cb[start...]), Array(cr[start...]),
+                    Int32(length), IC_JPEG_COLOR_VECTOR)
                 try #require(stb == 0 && vector == 0, "this CPU has no vector row (AVX2 or NEON)")
                 differing += memcmp(expected, got, 3 * length) == 0 ? 0 : 1
             }
@@ -106,10 +117,13 @@ import Testing
         // CMYK and progressive files through stb's own loader.
         let gestures = paths.filter { $0.hasPrefix("gestures/") }
         #expect(gestures.count == 80 && gestures.allSatisfy(inBands.contains))
-        #expect(inBands.filter { !$0.hasPrefix("gestures/") } == ["fuzz/image/ok-tiny.jpg", "images/hand_thumb_up.jpg",
-                            "images/jpeg-variants/restart420.jpg", "images/jpeg-variants/tiny.jpg",
-                            "images/jpeg-variants/ycc420.jpg", "images/jpeg-variants/ycc422.jpg",
-                            "images/jpeg-variants/ycc444.jpg", "images/two_thumbs_up.jpg", "images/woman_sitting.jpg"])
+        #expect(
+            inBands.filter { !$0.hasPrefix("gestures/") } == [
+                "fuzz/image/ok-tiny.jpg", "images/hand_thumb_up.jpg",
+                "images/jpeg-variants/restart420.jpg", "images/jpeg-variants/tiny.jpg",
+                "images/jpeg-variants/ycc420.jpg", "images/jpeg-variants/ycc422.jpg",
+                "images/jpeg-variants/ycc444.jpg", "images/two_thumbs_up.jpg", "images/woman_sitting.jpg",
+            ])
     }
 
     @Test(arguments: ["yuvj420p", "yuvj422p", "yuvj444p", "yuvj440p", "yuvj411p"])
@@ -118,8 +132,10 @@ import Testing
         let folder = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("\(pixelFormat).jpg").path
-        try Tool.ffmpeg(["-i", Fixtures.path("images/woman_sitting.jpg"), "-vf", "scale=333:217",
-                         "-pix_fmt", pixelFormat, "-q:v", "3", file])
+        try Tool.ffmpeg([
+            "-i", Fixtures.path("images/woman_sitting.jpg"), "-vf", "scale=333:217",
+            "-pix_fmt", pixelFormat, "-q:v", "3", file,
+        ])
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: file)))
         let (decoded, inBands) = try #require(Self.ours(bytes))
         #expect(inBands)
@@ -127,7 +143,9 @@ import Testing
     }
 
     /// The marker segments of `bytes` before its first scan, the scan's offset and EOI's.
-    static func layout(_ bytes: [UInt8]) throws -> (segments: [(marker: UInt8, at: Int, length: Int)], scan: Int, end: Int) {
+    static func layout(_ bytes: [UInt8]) throws -> (
+        segments: [(marker: UInt8, at: Int, length: Int)], scan: Int, end: Int
+    ) {
         var segments: [(marker: UInt8, at: Int, length: Int)] = []
         var at = 2
         while bytes[at + 1] != 0xDA {
@@ -145,7 +163,7 @@ import Testing
         let (segments, scan, end) = try Self.layout(good)
         let app0 = try #require(segments.first { $0.marker == 0xE0 })
         let withoutJFIF = Array(good[..<app0.at] + good[(app0.at + app0.length)...])
-        let adobe: [UInt8] = [0xFF, 0xEE, 0, 14] + Array("Adobe".utf8) + [0, 100, 0, 0, 0, 0, 0]  // transform 0: RGB
+        let adobe: [UInt8] = [0xFF, 0xEE, 0, 14] + Array("Adobe".utf8) + [0, 100, 0, 0, 0, 0, 0] // transform 0: RGB
         let comment: [UInt8] = [0xFF, 0xFE, 0, 7] + Array("hello".utf8)
         let cases: [(String, [UInt8], Bool)] = [
             // The scan again: stb decodes it twice into its planes.
@@ -166,19 +184,20 @@ import Testing
     static func photo(_ name: String, width: Int, height: Int, quality: Int) throws -> [UInt8] {
         let source = try MPImage(contentsOfFile: Fixtures.path("images/\(name)"))
         let (w, h) = (source.bufferWidth, source.bufferHeight)
-        let tiled = try #require(try MPImage.filling(width: width, height: height, format: .rgb8) { target in
-            source.withUnsafeBufferBytes { pixels in
-                for y in 0..<height {
-                    let row = target.baseAddress! + 3 * width * y
-                    let flipped = (y / h) % 2 == 1
-                    let from = pixels.baseAddress! + 3 * w * (flipped ? h - 1 - y % h : y % h)
-                    for x in stride(from: 0, to: width, by: w) {
-                        (row + 3 * x).copyMemory(from: from, byteCount: 3 * min(w, width - x))
+        let tiled = try #require(
+            try MPImage.filling(width: width, height: height, format: .rgb8) { target in
+                source.withUnsafeBufferBytes { pixels in
+                    for y in 0..<height {
+                        let row = target.baseAddress! + 3 * width * y
+                        let flipped = (y / h) % 2 == 1
+                        let from = pixels.baseAddress! + 3 * w * (flipped ? h - 1 - y % h : y % h)
+                        for x in stride(from: 0, to: width, by: w) {
+                            (row + 3 * x).copyMemory(from: from, byteCount: 3 * min(w, width - x))
+                        }
                     }
                 }
-            }
-            return true
-        })
+                return true
+            })
         return [UInt8](try tiled.jpegData(quality: quality))
     }
 

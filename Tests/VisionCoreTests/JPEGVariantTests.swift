@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-@testable import VisionCore
 import VisionErrors
+
+@testable import VisionCore
 
 /// JPEG kinds (Tests/Fixtures/images/jpeg-variants, written by tools/make_image_refs.py) decode to
 /// exactly the pixels MediaPipe's loader (stb_image) gives; and bytes whose marker structure is
@@ -41,7 +42,8 @@ import VisionErrors
                 Issue.record("\(name): unexpected error \(error)")
                 return
             }
-            #expect(message.hasPrefix("\(name): corrupt or unsupported JPEG: ") && message.contains(words), "\(message)")
+            #expect(
+                message.hasPrefix("\(name): corrupt or unsupported JPEG: ") && message.contains(words), "\(message)")
         } catch {
             Issue.record("\(name): unexpected error \(error)")
         }
@@ -72,9 +74,13 @@ import VisionErrors
         expectRefused(zeroWidth, "width.jpg", saying: "zero")
         // A frame header claiming 60000 x 60000 pixels: refused by the pixel limit before any pixel memory is taken.
         var huge = good
-        huge.replaceSubrange(sof + 5 ..< sof + 9, with: [0xEA, 0x60, 0xEA, 0x60])
-        #expect(throws: VisionTasksError.invalidImage("huge.jpg: the JPEG header declares 60000x60000 (3600000000 pixels), more than "
-            + "the limit of 64000000 pixels; raise ImageDecodingOptions.maxPixelCount (--max-image-pixels) if the image is trusted")) {
+        huge.replaceSubrange(sof + 5..<sof + 9, with: [0xEA, 0x60, 0xEA, 0x60])
+        #expect(
+            throws: VisionTasksError.invalidImage(
+                "huge.jpg: the JPEG header declares 60000x60000 (3600000000 pixels), more than "
+                    + "the limit of 64000000 pixels; raise ImageDecodingOptions.maxPixelCount (--max-image-pixels) if the image is trusted"
+            )
+        ) {
             try MPImage(encodedData: Data(huge), name: "huge.jpg")
         }
         // A segment length that runs past the end of the file.

@@ -1,17 +1,20 @@
 import Foundation
 import Testing
+
 @testable import VisionCore
 
 // Tolerance: 1e-6 on normalized coordinates.
 
 /// The crop-to-image matrix of `rect` in a `width`×`height` image, as ImageToTensor returns it.
 private func cropMatrix(_ rect: NormalizedRect, _ width: Int, _ height: Int) -> [Float] {
-    rect.denormalized(imageWidth: width, imageHeight: height).subRectToImageMatrix(imageWidth: width, imageHeight: height)
+    rect.denormalized(imageWidth: width, imageHeight: height).subRectToImageMatrix(
+        imageWidth: width, imageHeight: height)
 }
 
 @Test func decodeLandmarksDividesByInputSize() throws {
     let raw: [Float] = [128, 64, 25.6, 0, 256, -12.8]
-    let points = try #require(raw.withUnsafeBufferPointer { decodeLandmarks($0, count: 2, inputWidth: 256, inputHeight: 256) })
+    let points = try #require(
+        raw.withUnsafeBufferPointer { decodeLandmarks($0, count: 2, inputWidth: 256, inputHeight: 256) })
     #expect(points.count == 2)
     #expect(abs(points[0].x - 0.5) < 1e-6 && abs(points[0].y - 0.25) < 1e-6 && abs(points[0].z - 0.1) < 1e-6)
     #expect(abs(points[1].y - 1) < 1e-6 && abs(points[1].z + 0.05) < 1e-6)
@@ -20,9 +23,10 @@ private func cropMatrix(_ rect: NormalizedRect, _ width: Int, _ height: Int) -> 
 
 @Test func projectionMapsRectCornersAndScalesZ() {
     let rect = NormalizedRect(xCenter: 0.5, yCenter: 0.5, width: 0.5, height: 0.25)
-    let p = projectLandmarks([SIMD3(0.5, 0.5, 0.2), SIMD3(0, 0, 0), SIMD3(1, 1, 0)], matrix: cropMatrix(rect, 200, 400))
+    let p = projectLandmarks(
+        [SIMD3(0.5, 0.5, 0.2), SIMD3(0, 0, 0), SIMD3(1, 1, 0)], matrix: cropMatrix(rect, 200, 400))
     #expect(abs(p[0].x - 0.5) < 1e-6 && abs(p[0].y - 0.5) < 1e-6)
-    #expect(abs(p[0].z - 0.2 * 0.5) < 1e-6)  // z scales with the rect's relative width
+    #expect(abs(p[0].z - 0.2 * 0.5) < 1e-6) // z scales with the rect's relative width
     #expect(abs(p[1].x - 0.25) < 1e-6 && abs(p[1].y - 0.375) < 1e-6)
     #expect(abs(p[2].x - 0.75) < 1e-6 && abs(p[2].y - 0.625) < 1e-6)
 }

@@ -1,6 +1,7 @@
 import CImageCodecs
 import Foundation
 import Testing
+
 @testable import VisionCore
 
 /// The PNG decoder's libdeflate path (`ic_decode_png_deflate`) gives libpng's bytes: on every PNG
@@ -34,15 +35,17 @@ import Testing
         var image = ic_image()
         var message = [CChar](repeating: 0, count: Int(IC_MESSAGE_SIZE))
         let status = data.withUnsafeBufferPointer { bytes in
-            deflatePath ? ic_decode_png_deflate(bytes.baseAddress, bytes.count, 1 << 26, &image)
-                        : ic_decode_png_libpng(bytes.baseAddress, bytes.count, 1 << 26, &image, &message)
+            deflatePath
+                ? ic_decode_png_deflate(bytes.baseAddress, bytes.count, 1 << 26, &image)
+                : ic_decode_png_libpng(bytes.baseAddress, bytes.count, 1 << 26, &image, &message)
         }
         return Decoded(status: status, image: image)
     }
 
     @Test func fixturesDecodeAsLibpng() throws {
         let root = Fixtures.root
-        let paths = try #require(FileManager.default.subpaths(atPath: root.path)).filter { $0.hasSuffix(".png") }.sorted()
+        let paths = try #require(FileManager.default.subpaths(atPath: root.path)).filter { $0.hasSuffix(".png") }
+            .sorted()
         var taken = 0
         for relative in paths {
             let data = [UInt8](try Data(contentsOf: root.appendingPathComponent(relative)))
@@ -60,7 +63,7 @@ import Testing
 
     @Test(arguments: [(0, 1), (4, 2), (2, 3), (6, 4)])
     func everyFilterOnEveryRowKind(colorType: Int, channels: Int) throws {
-        var state = UInt32(colorType * 7919 + 1)  // a fixed LCG: the same made file on every run
+        var state = UInt32(colorType * 7919 + 1) // a fixed LCG: the same made file on every run
         let width = 37, height = 25, stride = width * channels
         // Rows cycle through the filters 0...4, the first row included; the filtered bytes are random.
         var raw: [UInt8] = []
@@ -83,15 +86,16 @@ import Testing
         let good = MadePNG.file(width: 4, height: 4, colorType: 2, raw: raw, idatPieces: 1)
         #expect(Self.decode(good, deflatePath: true).status == 0)
         var badCRC = good
-        badCRC[good.count - 20] ^= 1  // inside the IDAT data
+        badCRC[good.count - 20] ^= 1 // inside the IDAT data
         let sixteenBit = MadePNG.file(width: 2, height: 4, colorType: 2, raw: raw, idatPieces: 1, bitDepth: 16)
         let interlaced = MadePNG.file(width: 4, height: 4, colorType: 2, raw: raw, idatPieces: 1, interlace: 1)
-        let withTRNS = MadePNG.file(width: 4, height: 4, colorType: 2, raw: raw, idatPieces: 1,
-                                    extra: [("tRNS", [0, 0, 0, 0, 0, 0])])
+        let withTRNS = MadePNG.file(
+            width: 4, height: 4, colorType: 2, raw: raw, idatPieces: 1,
+            extra: [("tRNS", [0, 0, 0, 0, 0, 0])])
         let shortStream = MadePNG.file(width: 4, height: 5, colorType: 2, raw: raw, idatPieces: 1)
         let badFilter = MadePNG.file(width: 4, height: 4, colorType: 2, raw: [9] + raw.dropFirst(), idatPieces: 1)
         var badSignature = good
-        badSignature[6] = 0  // the first four bytes still say PNG
+        badSignature[6] = 0 // the first four bytes still say PNG
         for file in [badCRC, sixteenBit, interlaced, withTRNS, shortStream, badFilter, badSignature] {
             #expect(Self.decode(file, deflatePath: true) == Decoded(status: IC_PNG_NOT_HANDLED))
         }
@@ -108,26 +112,33 @@ extension PNGDeflatePathTests {
     static func decodeInPlace(_ data: [UInt8]) -> (Decoded, left: [UInt8]) {
         var bytes = data
         var image = ic_image()
-        let status = bytes.withUnsafeMutableBufferPointer { ic_decode_png_deflate_in_place($0.baseAddress, $0.count, 1 << 26, &image) }
+        let status = bytes.withUnsafeMutableBufferPointer {
+            ic_decode_png_deflate_in_place($0.baseAddress, $0.count, 1 << 26, &image)
+        }
         return (Decoded(status: status, image: image), bytes)
     }
 
     @Test func joiningInPlaceDecodesTheSameAndPutsTheBytesBack() throws {
         let root = Fixtures.root
-        let fixtures = try #require(FileManager.default.subpaths(atPath: root.path)).filter { $0.hasSuffix(".png") }.sorted()
+        let fixtures = try #require(FileManager.default.subpaths(atPath: root.path)).filter { $0.hasSuffix(".png") }
+            .sorted()
             .map { (name: $0, bytes: [UInt8](try Data(contentsOf: root.appendingPathComponent($0)))) }
         var rows: [UInt8] = []
         for y in 0..<6 {
             rows.append(UInt8(y % 5))
             rows += (0..<(3 * 9)).map { (x: Int) -> UInt8 in UInt8(truncatingIfNeeded: x &* 37 &+ y) }
         }
-        let made: [(name: String, bytes: [UInt8])] = [1, 2, 7, 40].map { pieces in
-            ("\(pieces) IDATs", MadePNG.file(width: 9, height: 6, colorType: 2, raw: rows, idatPieces: pieces))
-        } + [
-            // Found wrong only after the IDATs are joined: a stream one row short, a bad filter type.
-            ("short stream in 5 IDATs", MadePNG.file(width: 9, height: 7, colorType: 2, raw: rows, idatPieces: 5)),
-            ("bad filter in 4 IDATs", MadePNG.file(width: 9, height: 6, colorType: 2, raw: [7] + rows.dropFirst(), idatPieces: 4)),
-        ]
+        let made: [(name: String, bytes: [UInt8])] =
+            [1, 2, 7, 40].map { pieces in
+                ("\(pieces) IDATs", MadePNG.file(width: 9, height: 6, colorType: 2, raw: rows, idatPieces: pieces))
+            } + [
+                // Found wrong only after the IDATs are joined: a stream one row short, a bad filter type.
+                ("short stream in 5 IDATs", MadePNG.file(width: 9, height: 7, colorType: 2, raw: rows, idatPieces: 5)),
+                (
+                    "bad filter in 4 IDATs",
+                    MadePNG.file(width: 9, height: 6, colorType: 2, raw: [7] + rows.dropFirst(), idatPieces: 4)
+                ),
+            ]
         var joined = 0, putBack = 0
         for (name, bytes) in fixtures + made {
             let (inPlace, left) = Self.decodeInPlace(bytes)
@@ -143,8 +154,12 @@ extension PNGDeflatePathTests {
             var messages = [[CChar]](repeating: [CChar](repeating: 0, count: Int(IC_MESSAGE_SIZE)), count: 2)
             var images = [ic_image(), ic_image()]
             let statuses = [
-                bytes.withUnsafeBufferPointer { ic_decode_png($0.baseAddress, $0.count, 1 << 26, &images[0], &messages[0]) },
-                copy.withUnsafeMutableBufferPointer { ic_decode_png_in_place($0.baseAddress, $0.count, 1 << 26, &images[1], &messages[1]) },
+                bytes.withUnsafeBufferPointer {
+                    ic_decode_png($0.baseAddress, $0.count, 1 << 26, &images[0], &messages[0])
+                },
+                copy.withUnsafeMutableBufferPointer {
+                    ic_decode_png_in_place($0.baseAddress, $0.count, 1 << 26, &images[1], &messages[1])
+                },
             ]
             #expect(statuses[0] == statuses[1] && cMessage(messages[0]) == cMessage(messages[1]), "\(name)")
             if statuses[0] == 0, statuses[1] == 0, let a = images[0].pixels, let b = images[1].pixels {
@@ -159,10 +174,13 @@ extension PNGDeflatePathTests {
 
 /// PNG files written by hand: the given filtered rows in stored (uncompressed) deflate blocks.
 enum MadePNG {
-    static func file(width: Int, height: Int, colorType: Int, raw: [UInt8], idatPieces: Int,
-                     bitDepth: UInt8 = 8, interlace: UInt8 = 0, extra: [(String, [UInt8])] = []) -> [UInt8] {
+    static func file(
+        width: Int, height: Int, colorType: Int, raw: [UInt8], idatPieces: Int,
+        bitDepth: UInt8 = 8, interlace: UInt8 = 0, extra: [(String, [UInt8])] = []
+    ) -> [UInt8] {
         var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-        png += chunk("IHDR", be32(UInt32(width)) + be32(UInt32(height)) + [bitDepth, UInt8(colorType), 0, 0, interlace])
+        png += chunk(
+            "IHDR", be32(UInt32(width)) + be32(UInt32(height)) + [bitDepth, UInt8(colorType), 0, 0, interlace])
         for (type, data) in extra { png += chunk(type, data) }
         let stream = zlibStored(raw)
         let piece = (stream.count + idatPieces - 1) / idatPieces

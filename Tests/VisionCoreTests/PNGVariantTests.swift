@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import VisionCore
 
 /// Every PNG colour type and bit depth (Tests/Fixtures/images/png-variants, written by

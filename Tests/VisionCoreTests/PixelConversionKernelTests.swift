@@ -12,8 +12,10 @@ import Testing
     /// Runs `convert` (pixels, row stride, width, height, output, kernel) with the vector and the portable
     /// kernel on random pictures of every size, `bytes` a pixel, expecting the same `outputCount`
     /// (width, height) bytes; returns how many sizes it compared.
-    private static func compare(bytes: Int, seed: UInt64, outputCount: (Int, Int) -> Int,
-                                convert: ([UInt8], Int, Int, Int, inout [UInt8], Int32) -> Int32) -> Int {
+    private static func compare(
+        bytes: Int, seed: UInt64, outputCount: (Int, Int) -> Int,
+        convert: ([UInt8], Int, Int, Int, inout [UInt8], Int32) -> Int32
+    ) -> Int {
         var rng = LinearCongruential(state: seed)
         var compared = 0
         for (width, height, pad) in sizes {
@@ -31,10 +33,13 @@ import Testing
 
     @Test(arguments: [3, 4]) func i420VectorKernelEqualsPortable(bytesPerPixel: Int) {
         let layout = bytesPerPixel == 3 ? IC_LAYOUT_RGB : IC_LAYOUT_BGRX
-        let compared = Self.compare(bytes: bytesPerPixel, seed: 38, outputCount: { width, height in
-            let (w2, h2) = ((width + 1) & ~1, (height + 1) & ~1)
-            return w2 * h2 + 2 * (w2 / 2) * (h2 / 2)
-        }) { pixels, stride, width, height, out, kernel in
+        let compared = Self.compare(
+            bytes: bytesPerPixel, seed: 38,
+            outputCount: { width, height in
+                let (w2, h2) = ((width + 1) & ~1, (height + 1) & ~1)
+                return w2 * h2 + 2 * (w2 / 2) * (h2 / 2)
+            }
+        ) { pixels, stride, width, height, out, kernel in
             ic_pack_i420_kernel(pixels, stride, Int32(width), Int32(height), layout, &out, kernel)
         }
         #expect(compared == Self.sizes.count)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import VisionCore
 
 // Tolerance: 1e-4 on matrix entries (single-precision inputs, exact similarity transform).
@@ -33,9 +34,12 @@ import Testing
     let source: [SIMD3<Float>] = [SIMD3(1, 0, 0), SIMD3(0, 1, 0), SIMD3(0, 0, 1), SIMD3(1, 1, 1)]
     let target = source.map { SIMD3(-$0.x, $0.y, $0.z) }
     let m = try solveWeightedOrthogonalProcrustes(source: source, target: target, weights: [1, 1, 1, 1])
-    let r = Matrix3(rows: (SIMD3(Double(m[0]), Double(m[1]), Double(m[2])),
-                           SIMD3(Double(m[4]), Double(m[5]), Double(m[6])),
-                           SIMD3(Double(m[8]), Double(m[9]), Double(m[10]))))
+    let r = Matrix3(
+        rows: (
+            SIMD3(Double(m[0]), Double(m[1]), Double(m[2])),
+            SIMD3(Double(m[4]), Double(m[5]), Double(m[6])),
+            SIMD3(Double(m[8]), Double(m[9]), Double(m[10]))
+        ))
     #expect(r.determinant > 0)
 }
 
@@ -45,5 +49,7 @@ import Testing
     #expect(throws: (any Error).self) { try solveWeightedOrthogonalProcrustes(source: p, target: p, weights: [1]) }
     // All points on one spot: nothing to rotate.
     let same: [SIMD3<Float>] = [SIMD3(1, 1, 1), SIMD3(1, 1, 1)]
-    #expect(throws: (any Error).self) { try solveWeightedOrthogonalProcrustes(source: same, target: same, weights: [1, 1]) }
+    #expect(throws: (any Error).self) {
+        try solveWeightedOrthogonalProcrustes(source: same, target: same, weights: [1, 1])
+    }
 }

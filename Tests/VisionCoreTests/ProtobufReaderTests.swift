@@ -1,14 +1,16 @@
 import Foundation
 import Testing
+
 @testable import VisionCore
 
 @Test func protobufReaderDecodesScalarsPackedAndNestedFields() throws {
-    var bytes: [UInt8] = [0x08, 0x96, 0x01]                    // field 1 varint 150
-    bytes += [0x15] + withUnsafeBytes(of: Float(1.5).bitPattern.littleEndian, Array.init)  // field 2 float 1.5
-    bytes += [0x1a, 0x08] + withUnsafeBytes(of: Float(-2).bitPattern.littleEndian, Array.init)
-        + withUnsafeBytes(of: Float(0.25).bitPattern.littleEndian, Array.init)             // field 3 packed floats
-    bytes += [0x22, 0x03, 0x01, 0xac, 0x02]                    // field 4 packed varints 1, 300
-    bytes += [0x2a, 0x02, 0x08, 0x07]                          // field 5 nested message {1: 7}
+    var bytes: [UInt8] = [0x08, 0x96, 0x01] // field 1 varint 150
+    bytes += [0x15] + withUnsafeBytes(of: Float(1.5).bitPattern.littleEndian, Array.init) // field 2 float 1.5
+    bytes +=
+        [0x1a, 0x08] + withUnsafeBytes(of: Float(-2).bitPattern.littleEndian, Array.init)
+        + withUnsafeBytes(of: Float(0.25).bitPattern.littleEndian, Array.init) // field 3 packed floats
+    bytes += [0x22, 0x03, 0x01, 0xac, 0x02] // field 4 packed varints 1, 300
+    bytes += [0x2a, 0x02, 0x08, 0x07] // field 5 nested message {1: 7}
     let reader = ProtobufReader(Data(bytes), context: "test")
     let fields = try reader.fields()
     #expect(fields.map(\.number) == [1, 2, 3, 4, 5])

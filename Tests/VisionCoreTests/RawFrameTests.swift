@@ -1,18 +1,19 @@
 import Foundation
 import Testing
-@testable import VisionCore
 import VisionErrors
+
+@testable import VisionCore
 
 /// Raw frames (the Linux stand-in for CVPixelBuffer): size and stride validation, orientations.
 @Suite struct RawFrameTests {
     @Test func invalidFramesThrow() throws {
         let bytes = Data(repeating: 1, count: 64)
         let bad: [(Int, Int, Int, PixelFormat)] = [
-            (0, 4, 16, .rgba8), (4, 0, 16, .rgba8), (-1, 4, 16, .rgba8),  // empty or negative
-            (4, 4, 12, .rgba8),    // stride shorter than a row
-            (4, 5, 16, .rgba8),    // buffer too small for the rows
-            (5, 4, 20, .rgb8),     // 3 strides + one row = 75 bytes > 64
-            (Int.max / 2, 2, Int.max / 2, .rgba8),  // overflow
+            (0, 4, 16, .rgba8), (4, 0, 16, .rgba8), (-1, 4, 16, .rgba8), // empty or negative
+            (4, 4, 12, .rgba8), // stride shorter than a row
+            (4, 5, 16, .rgba8), // buffer too small for the rows
+            (5, 4, 20, .rgb8), // 3 strides + one row = 75 bytes > 64
+            (Int.max / 2, 2, Int.max / 2, .rgba8), // overflow
         ]
         for (w, h, stride, format) in bad {
             #expect(throws: VisionTasksError.self, "\(w)x\(h) stride \(stride) \(format)") {
@@ -20,7 +21,8 @@ import VisionErrors
             }
         }
         // The last row need not be padded to the full stride.
-        let ok = try MPImage(pixels: Data(repeating: 1, count: 2 * 20 + 12), width: 4, height: 3, bytesPerRow: 20, format: .rgb8)
+        let ok = try MPImage(
+            pixels: Data(repeating: 1, count: 2 * 20 + 12), width: 4, height: 3, bytesPerRow: 20, format: .rgb8)
         #expect(ok.width == 4 && ok.height == 3 && ok.bufferBytesPerRow == 12)
     }
 
@@ -45,8 +47,9 @@ import VisionErrors
                     stored[(y * sw + x) * 4 + 3] = 255
                 }
             }
-            return try MPImage(pixels: Data(stored), width: sw, height: sh, bytesPerRow: sw * 4, format: .bgra8,
-                               orientation: orientation)
+            return try MPImage(
+                pixels: Data(stored), width: sw, height: sh, bytesPerRow: sw * 4, format: .bgra8,
+                orientation: orientation)
         }
         for orientation in [ImageOrientation.up, .down, .left, .right] {
             let image = try frame(orientation)
@@ -62,7 +65,9 @@ import VisionErrors
         #expect(try ImageOrientation.left.rotationDegrees() == 270)
         for mirrored in [ImageOrientation.upMirrored, .downMirrored, .leftMirrored, .rightMirrored] {
             #expect(throws: VisionTasksError.self) { try mirrored.rotationDegrees() }
-            #expect(throws: VisionTasksError.self) { try frame(.up).withOrientation(mirrored).checkOrientationSupported() }
+            #expect(throws: VisionTasksError.self) {
+                try frame(.up).withOrientation(mirrored).checkOrientationSupported()
+            }
         }
     }
 }
@@ -70,7 +75,8 @@ import VisionErrors
 extension MPImage {
     /// The same pixels with another orientation (tests only).
     func withOrientation(_ orientation: ImageOrientation) -> MPImage {
-        MPImage(storage: storage, bufferWidth: bufferWidth, bufferHeight: bufferHeight, format: bufferFormat,
-                orientation: orientation)
+        MPImage(
+            storage: storage, bufferWidth: bufferWidth, bufferHeight: bufferHeight, format: bufferFormat,
+            orientation: orientation)
     }
 }

@@ -1,11 +1,14 @@
 import Testing
+
 @testable import VisionCore
 
 /// Anchor generation checked against values worked out by hand from MediaPipe's
 /// `SsdAnchorsCalculator` algorithm (tolerance 1e-6: a few float ulps).
 @Suite struct SSDAnchorsTests {
     /// The anchors of the two detectors, as their descriptions configure them.
-    private let faceShortRange = SSDDetectorDescription.faceShortRange(minScoreThreshold: 0.5, minSuppressionThreshold: 0.3).anchors
+    private let faceShortRange = SSDDetectorDescription.faceShortRange(
+        minScoreThreshold: 0.5, minSuppressionThreshold: 0.3
+    ).anchors
     private let palm = SSDDetectorDescription.palm(minScoreThreshold: 0.5).anchors
 
     private func expectAnchor(_ a: NormalizedRect, _ x: Float, _ y: Float, _ w: Float, _ h: Float) {
@@ -30,8 +33,11 @@ import Testing
 
     @Test func faceFullRangeHas2304AnchorsOnOneStride4Grid() throws {
         // One layer, stride 4 on 192: a 48×48 grid, one fixed anchor per cell (no interpolated scale).
-        let anchors = try generateSSDAnchors(SSDDetectorDescription.faceFullRange(minScoreThreshold: 0.5,
-                                                                                   minSuppressionThreshold: 0.3).anchors)
+        let anchors = try generateSSDAnchors(
+            SSDDetectorDescription.faceFullRange(
+                minScoreThreshold: 0.5,
+                minSuppressionThreshold: 0.3
+            ).anchors)
         #expect(anchors.count == 2304)
         expectAnchor(anchors[0], 0.5 / 48, 0.5 / 48, 1, 1)
         expectAnchor(anchors[1], 1.5 / 48, 0.5 / 48, 1, 1)
@@ -47,8 +53,9 @@ import Testing
     }
 
     @Test func sizedAnchorsFollowScalesAndAspectRatios() throws {
-        let options = SSDAnchorOptions(inputWidth: 64, inputHeight: 64, minScale: 0.2, maxScale: 0.6,
-                                       strides: [16, 32], aspectRatios: [1.0, 2.0])
+        let options = SSDAnchorOptions(
+            inputWidth: 64, inputHeight: 64, minScale: 0.2, maxScale: 0.6,
+            strides: [16, 32], aspectRatios: [1.0, 2.0])
         let anchors = try generateSSDAnchors(options)
         #expect(anchors.count == 4 * 4 * 3 + 2 * 2 * 3)
         let r2 = Float(2).squareRoot()
@@ -62,8 +69,9 @@ import Testing
     }
 
     @Test func reducedLowestLayerUsesThePredefinedBoxes() throws {
-        let options = SSDAnchorOptions(inputWidth: 32, inputHeight: 32, minScale: 0.2, maxScale: 0.6,
-                                       strides: [16, 32], aspectRatios: [1.0], reduceBoxesInLowestLayer: true)
+        let options = SSDAnchorOptions(
+            inputWidth: 32, inputHeight: 32, minScale: 0.2, maxScale: 0.6,
+            strides: [16, 32], aspectRatios: [1.0], reduceBoxesInLowestLayer: true)
         let anchors = try generateSSDAnchors(options)
         #expect(anchors.count == 2 * 2 * 3 + 1 * 1 * 2)
         let r2 = Float(2).squareRoot()

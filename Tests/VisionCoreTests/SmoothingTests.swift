@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import VisionCore
 
 // Tolerance: 1e-5 relative, the filters store single-precision values.
@@ -36,7 +37,9 @@ import Testing
     for t in 0..<3 {
         let result = smoother.smooth(still, imageWidth: 640, imageHeight: 480, timestampMicroseconds: Int64(t) * 33_000)
         let out = try #require(result)
-        for (a, b) in zip(out, still) { #expect(abs(a.x - b.x) < 1e-6 && abs(a.y - b.y) < 1e-6 && abs(a.z - b.z) < 1e-6) }
+        for (a, b) in zip(out, still) {
+            #expect(abs(a.x - b.x) < 1e-6 && abs(a.y - b.y) < 1e-6 && abs(a.z - b.z) < 1e-6)
+        }
     }
     let moved = still.map { $0 + SIMD3(0.01, 0, 0) }
     let lagged = smoother.smooth(moved, imageWidth: 640, imageHeight: 480, timestampMicroseconds: 99_000)
@@ -47,7 +50,8 @@ import Testing
     // After the reset the next frame passes through unfiltered.
     let fresh = smoother.smooth(moved, imageWidth: 640, imageHeight: 480, timestampMicroseconds: 165_000)
     #expect(fresh == moved)
-    let mismatched = smoother.smooth([SIMD3(0, 0, 0), SIMD3(1, 1, 0), SIMD3(0, 1, 0)], imageWidth: 640,
-                                     imageHeight: 480, timestampMicroseconds: 198_000)
+    let mismatched = smoother.smooth(
+        [SIMD3(0, 0, 0), SIMD3(1, 1, 0), SIMD3(0, 1, 0)], imageWidth: 640,
+        imageHeight: 480, timestampMicroseconds: 198_000)
     #expect(mismatched == nil)
 }

@@ -37,16 +37,29 @@ import Testing
         var rows = 0
         for trial in 0..<60 {
             let angle = Double.random(in: -3.2...3.2, using: &rng), scale = Double.random(in: 0.05...9, using: &rng)
-            var m = [scale * cos(angle), -scale * sin(angle), Double.random(in: -500...1500, using: &rng),
-                     scale * sin(angle), scale * cos(angle), Double.random(in: -500...1500, using: &rng), 0, 0, 1]
-            if trial % 3 == 1 { m[6] = Double.random(in: -1e-3...1e-3, using: &rng); m[7] = Double.random(in: -1e-3...1e-3, using: &rng) }
+            var m = [
+                scale * cos(angle), -scale * sin(angle), Double.random(in: -500...1500, using: &rng),
+                scale * sin(angle), scale * cos(angle), Double.random(in: -500...1500, using: &rng), 0, 0, 1,
+            ]
+            if trial % 3 == 1 {
+                m[6] = Double.random(in: -1e-3...1e-3, using: &rng)
+                m[7] = Double.random(in: -1e-3...1e-3, using: &rng)
+            }
             if trial % 10 == 7 { m[2] = 3e12 } // clamps to Int32
-            if trial % 10 == 8 { m[6] = 0; m[7] = 0; m[8] = 0 } // w = 0
+            if trial % 10 == 8 {
+                m[6] = 0
+                m[7] = 0
+                m[8] = 0
+            } // w = 0
             let (width, height) = [(256, 256), (224, 224), (192, 192), (128, 128), (1, 1), (300, 7), (65, 3)][trial % 7]
             for y in [0, height / 2, height - 1] {
                 var got = [Int32](repeating: 0, count: 2 * width)
-                m.withUnsafeBufferPointer { ic_warp_coordinates($0.baseAddress, Int32(y), Int32(width), Int32(height), &got) }
-                #expect(got == Self.reference(m, y: y, width: width, height: height), "matrix \(m), row \(y) of \(width)x\(height)")
+                m.withUnsafeBufferPointer {
+                    ic_warp_coordinates($0.baseAddress, Int32(y), Int32(width), Int32(height), &got)
+                }
+                #expect(
+                    got == Self.reference(m, y: y, width: width, height: height),
+                    "matrix \(m), row \(y) of \(width)x\(height)")
                 rows += 1
             }
         }
@@ -57,8 +70,10 @@ import Testing
         var rng = LinearCongruential(state: 7)
         var compared = 0
         // (width, height, bytes per pixel, red, green, blue): RGB, BGR, xRGB words, gray, tiny pictures.
-        let layouts = [(37, 29, 3, 0, 1, 2), (64, 48, 3, 2, 1, 0), (40, 33, 4, 2, 1, 0), (31, 20, 1, 0, 0, 0),
-                       (1, 1, 3, 0, 1, 2), (2, 3, 4, 0, 1, 2), (9, 4, 3, 0, 1, 2)]
+        let layouts = [
+            (37, 29, 3, 0, 1, 2), (64, 48, 3, 2, 1, 0), (40, 33, 4, 2, 1, 0), (31, 20, 1, 0, 0, 0),
+            (1, 1, 3, 0, 1, 2), (2, 3, 4, 0, 1, 2), (9, 4, 3, 0, 1, 2),
+        ]
         for (i, (width, height, bpp, red, green, blue)) in layouts.enumerated() {
             let pixels: [UInt8] = (0..<(width * height * bpp)).map { _ in UInt8.random(in: 0...255, using: &rng) }
             for zeroBorder in [Int32(0), 1] {
@@ -67,22 +82,30 @@ import Testing
                     // Mostly inside, some across the edges and far outside (1/32 pixel units).
                     let spread = row % 3 == 0 ? 4 : 1
                     let coordinates: [Int32] = (0..<count).flatMap { _ in
-                        [Int32.random(in: Int32(-64 * spread)...Int32(32 * width * spread), using: &rng),
-                         Int32.random(in: Int32(-64 * spread)...Int32(32 * height * spread), using: &rng)]
+                        [
+                            Int32.random(in: Int32(-64 * spread)...Int32(32 * width * spread), using: &rng),
+                            Int32.random(in: Int32(-64 * spread)...Int32(32 * height * spread), using: &rng),
+                        ]
                     }
                     // The next row's positions, only prefetched: every other row none, else far
                     // outside as often as inside, which must change nothing.
-                    let next: [Int32]? = row % 2 == 0 ? nil : (0..<count).flatMap { _ in
-                        [Int32.random(in: Int32(-3200)...Int32(32 * width + 3200), using: &rng),
-                         Int32.random(in: Int32(-3200)...Int32(32 * height + 3200), using: &rng)]
-                    }
+                    let next: [Int32]? =
+                        row % 2 == 0
+                        ? nil
+                        : (0..<count).flatMap { _ in
+                            [
+                                Int32.random(in: Int32(-3200)...Int32(32 * width + 3200), using: &rng),
+                                Int32.random(in: Int32(-3200)...Int32(32 * height + 3200), using: &rng),
+                            ]
+                        }
                     // An output range that is not a power-of-two multiple of 255, so a wrong level shows.
                     let low = Float.random(in: -2...0, using: &rng), scale = Float.random(in: 0.001...0.02, using: &rng)
                     var fast = [Float](repeating: .nan, count: 3 * count), slow = fast
                     pixels.withUnsafeBufferPointer { p in
-                        var source = ic_warp_source(pixels: p.baseAddress, width: Int32(width), height: Int32(height),
-                                                    bytes_per_pixel: Int32(bpp), red: Int32(red), green: Int32(green),
-                                                    blue: Int32(blue), zero_border: zeroBorder)
+                        var source = ic_warp_source(
+                            pixels: p.baseAddress, width: Int32(width), height: Int32(height),
+                            bytes_per_pixel: Int32(bpp), red: Int32(red), green: Int32(green),
+                            blue: Int32(blue), zero_border: zeroBorder)
                         ic_warp_row(&source, coordinates, next, Int32(count), &fast, low, scale)
                         ic_warp_row_portable(&source, coordinates, Int32(count), &slow, low, scale)
                     }

@@ -1,6 +1,7 @@
 import Testing
-@testable import VisionRender
 import VisionTasks
+
+@testable import VisionRender
 
 /// Drawing checks on a plain grey picture: sizes kept, pixels under what was drawn changed, pixels
 /// far from it unchanged. Tolerance: exact for unchanged pixels; "changed" means any channel moved by > 30.
@@ -46,8 +47,9 @@ import VisionTasks
 
     @Test func faceBoxKeypointsAndScore() throws {
         let a = try Self.grey()
-        a.canvas.drawFaceDetection(box: (x: 50, y: 60, width: 80, height: 70),
-                                   keypoints: [(x: 0.45, y: 0.55), (x: 0.55, y: 0.55)], score: 0.93)
+        a.canvas.drawFaceDetection(
+            box: (x: 50, y: 60, width: 80, height: 70),
+            keypoints: [(x: 0.45, y: 0.55), (x: 0.55, y: 0.55)], score: 0.93)
         let out = a.rgbaPixels()
         #expect(out.count == Self.w * Self.h * 4)
         #expect(out[3] == 255)
@@ -92,7 +94,8 @@ import VisionTasks
                     }
                 }
                 let first = picture(1), second = picture(2)
-                let a = try Annotation(pixels: first, width: width, height: height, channels: channels, rowBytes: rowBytes)
+                let a = try Annotation(
+                    pixels: first, width: width, height: height, channels: channels, rowBytes: rowBytes)
                 #expect(a.rgbPixels() == expected(first), "\(width)x\(height)x\(channels)")
                 try a.replacePixels(second, channels: channels, rowBytes: rowBytes)
                 #expect(a.rgbPixels() == expected(second), "\(width)x\(height)x\(channels), replaced")
@@ -103,6 +106,8 @@ import VisionTasks
     @Test func rejectsBuffersThatDoNotFit() {
         #expect(throws: (any Error).self) { try Annotation(pixels: [1, 2, 3], width: 2, height: 2, channels: 3) }
         #expect(throws: (any Error).self) { try Annotation(pixels: [], width: 0, height: 0, channels: 3) }
-        #expect(throws: (any Error).self) { try Annotation(pixels: [UInt8](repeating: 0, count: 8), width: 2, height: 2, channels: 2) }
+        #expect(throws: (any Error).self) {
+            try Annotation(pixels: [UInt8](repeating: 0, count: 8), width: 2, height: 2, channels: 2)
+        }
     }
 }

@@ -21,17 +21,21 @@ import VisionTasks
         var models: URL { root.appendingPathComponent("models") }
 
         init() throws {
-            root = FileManager.default.temporaryDirectory.appendingPathComponent("gesture-training-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: root.appendingPathComponent("models"), withIntermediateDirectories: true)
-            try FileManager.default.copyItem(atPath: ServerSupport.modelsDirectory + "/gesture_recognizer.task",
-                                             toPath: root.appendingPathComponent("models/gesture_recognizer.task").path)
+            root = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "gesture-training-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(
+                at: root.appendingPathComponent("models"), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(
+                atPath: ServerSupport.modelsDirectory + "/gesture_recognizer.task",
+                toPath: root.appendingPathComponent("models/gesture_recognizer.task").path)
         }
 
         /// Every path below `root`, a file's with its size, sorted: what a request must leave as it was.
         func tree() throws -> [String] {
             let enumerator = try #require(FileManager.default.enumerator(atPath: root.path))
             return try enumerator.compactMap { $0 as? String }.map { path in
-                let attributes = try FileManager.default.attributesOfItem(atPath: root.appendingPathComponent(path).path)
+                let attributes = try FileManager.default.attributesOfItem(
+                    atPath: root.appendingPathComponent(path).path)
                 guard attributes[.type] as? FileAttributeType == .typeRegular else { return path }
                 return "\(path) \(attributes[.size] as? Int ?? -1)"
             }.sorted()
@@ -42,7 +46,9 @@ import VisionTasks
             try ServerSupport.server { configuration in
                 configuration.modelsDirectory = models.path
                 change(&configuration)
-            } catalog: { try ModelCatalog(directory: models.path) }
+            } catalog: {
+                try ModelCatalog(directory: models.path)
+            }
         }
 
         func remove() { try? FileManager.default.removeItem(at: root) }
@@ -60,9 +66,12 @@ import VisionTasks
     private static func gesturePhotos(_ labels: [String], count: Int) throws -> [(String, Data)] {
         try labels.flatMap { label in
             let folder = ServerSupport.gestures.appendingPathComponent(label)
-            let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".jpg") }.sorted()
+            let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".jpg") }
+                .sorted()
             #expect(names.count >= count, "\(label): \(names.count) photos")
-            return try names.prefix(count).map { ("\(label)/\($0)", try Data(contentsOf: folder.appendingPathComponent($0))) }
+            return try names.prefix(count).map {
+                ("\(label)/\($0)", try Data(contentsOf: folder.appendingPathComponent($0)))
+            }
         }
     }
 
@@ -79,13 +88,18 @@ import VisionTasks
         let before = try folder.tree()
         // Six photos of each of three labels; a photo of `five` not among them is recognized afterwards.
         let photos = try Self.gesturePhotos(["none", "one", "five"], count: 6)
-        let heldOut = try #require(try FileManager.default.contentsOfDirectory(atPath: ServerSupport.gestures.appendingPathComponent("five").path)
+        let heldOut = try #require(
+            try FileManager.default.contentsOfDirectory(
+                atPath: ServerSupport.gestures.appendingPathComponent("five").path
+            )
             .filter { $0.hasSuffix(".jpg") }.sorted().last)
         let heldOutPhoto = try Data(contentsOf: ServerSupport.gestures.appendingPathComponent("five/" + heldOut))
         let app = try folder.server().makeApplication()
         let report = try await app.test(.router) { client in
-            let report = try await client.execute(uri: "/api/v1/gesture-models?name=my-gestures&epochs=5&seed=3", method: .post,
-                                                  headers: Self.zipType, body: Self.zip(photos)) { response in
+            let report = try await client.execute(
+                uri: "/api/v1/gesture-models?name=my-gestures&epochs=5&seed=3", method: .post,
+                headers: Self.zipType, body: Self.zip(photos)
+            ) { response in
                 #expect(response.status == .created, "\(String(buffer: response.body))")
                 #expect(response.headers[.location] == "/api/v1/gesture-recognizer?model=my-gestures.task")
                 return try JSONDecoder().decode(GestureTrainingReport.self, from: Data(buffer: response.body))
@@ -94,20 +108,25 @@ import VisionTasks
                 let models = try JSONDecoder().decode([String: [String]].self, from: Data(buffer: response.body))
                 #expect(models["gesture-recognizer"] == ["gesture_recognizer.task", "my-gestures.task"])
             }
-            let recognizer = try GestureRecognizer(options: GestureRecognizerOptions(
-                baseOptions: BaseOptions(modelAssetPath: folder.models.path + "/my-gestures.task", numThreads: 1)))
+            let recognizer = try GestureRecognizer(
+                options: GestureRecognizerOptions(
+                    baseOptions: BaseOptions(modelAssetPath: folder.models.path + "/my-gestures.task", numThreads: 1)))
             let expected = try await recognizer.recognize(image: try MPImage(encodedData: heldOutPhoto, name: heldOut))
             let expectedJSON = String(decoding: try ResultJSON.encode(expected), as: UTF8.self)
-            try await client.execute(uri: "/api/v1/gesture-recognizer?model=my-gestures.task", method: .post,
-                                     body: ByteBuffer(data: heldOutPhoto)) { response in
+            try await client.execute(
+                uri: "/api/v1/gesture-recognizer?model=my-gestures.task", method: .post,
+                body: ByteBuffer(data: heldOutPhoto)
+            ) { response in
                 #expect(response.status == .ok, "\(String(buffer: response.body))")
                 #expect(String(buffer: response.body) == expectedJSON)
                 // The trained label, from the custom classifier (the canned one has no "five").
                 #expect(expected.gestures.first?.first?.categoryName == "five", "\(String(buffer: response.body))")
             }
             // The name is taken now.
-            try await client.execute(uri: "/api/v1/gesture-models?name=my-gestures.task", method: .post,
-                                     headers: Self.zipType, body: Self.zip(photos)) { response in
+            try await client.execute(
+                uri: "/api/v1/gesture-models?name=my-gestures.task", method: .post,
+                headers: Self.zipType, body: Self.zip(photos)
+            ) { response in
                 #expect(response.status == .conflict)
                 #expect(ServerSupport.errorMessage(response).contains("has a my-gestures.task already"))
             }
@@ -115,10 +134,15 @@ import VisionTasks
         }
         // The same photos and options through the library: the same model bytes and report (but the times).
         let options = GestureTrainingOptions(epochs: 5, seed: 3)
-        let samples = try GestureSamples(photos: photos.map { GestureSamples.Photo(label: String($0.0.prefix { $0 != "/" }), name: $0.0, data: $0.1) },
-                                         source: "the upload")
-        let library = try await GestureTrainer(baseModelPath: folder.models.path + "/gesture_recognizer.task", options: options,
-                                               numThreads: 1).train(samples)
+        let samples = try GestureSamples(
+            photos: photos.map {
+                GestureSamples.Photo(label: String($0.0.prefix { $0 != "/" }), name: $0.0, data: $0.1)
+            },
+            source: "the upload")
+        let library = try await GestureTrainer(
+            baseModelPath: folder.models.path + "/gesture_recognizer.task", options: options,
+            numThreads: 1
+        ).train(samples)
         #expect(try Data(contentsOf: folder.models.appendingPathComponent("my-gestures.task")) == library.task)
         var served = report
         served.steps = library.report.steps
@@ -137,7 +161,7 @@ import VisionTasks
         defer { folder.remove() }
         let before = try folder.tree()
         let hand = try ServerSupport.photo("hand_thumb_up.jpg")
-        let good = Array(try Self.photos().prefix(4))  // none ×3, thumb ×1: within the 4 photos allowed
+        let good = Array(try Self.photos().prefix(4)) // none ×3, thumb ×1: within the 4 photos allowed
         let outside = "/tmp/gesture-training-escape-\(UUID().uuidString).jpg"
         let app = try folder.server {
             $0.maxTrainingBodyBytes = 1_000_000
@@ -146,7 +170,9 @@ import VisionTasks
         }.makeApplication()
         let bomb = ZipWriter.archive([.stored("none/a.jpg", hand), try ZipWriter.zeros("thumb/b.jpg", mebibytes: 64)])
         // A bomb that declares 1000 bytes and inflates to 8 MiB: stopped at its declared size.
-        let liar = ZipWriter.archive([.stored("none/a.jpg", hand), try ZipWriter.zeros("thumb/b.jpg", mebibytes: 8, declaredSize: 1000)])
+        let liar = ZipWriter.archive([
+            .stored("none/a.jpg", hand), try ZipWriter.zeros("thumb/b.jpg", mebibytes: 8, declaredSize: 1000),
+        ])
         // Wrong requests with good photos, then wrong bodies of a good request (name=m).
         let requests: [(query: String, headers: HTTPFields, status: HTTPResponse.Status, message: String)] = [
             ("name=m", [:], .unsupportedMediaType, "Content-Type: application/zip (got none)"),
@@ -161,7 +187,10 @@ import VisionTasks
             ("name=.task", Self.zipType, .badRequest, "not a plain file name"),
             ("name=gesture_recognizer", Self.zipType, .conflict, "has a gesture_recognizer.task already"),
             ("name=gesture_recognizer.task", Self.zipType, .conflict, "has a gesture_recognizer.task already"),
-            ("name=m&colour=red", Self.zipType, .badRequest, "unknown option \"colour\" for gesture training (known: name, layer-widths"),
+            (
+                "name=m&colour=red", Self.zipType, .badRequest,
+                "unknown option \"colour\" for gesture training (known: name, layer-widths"
+            ),
             ("name=m&epochs=many", Self.zipType, .badRequest, "epochs must be a whole number, got \"many\""),
             ("name=m&epochs=0", Self.zipType, .badRequest, "epochs must be in [1, 1000], got 0"),
             ("name=m&learning-rate=2", Self.zipType, .badRequest, "learning-rate must be in"),
@@ -169,7 +198,10 @@ import VisionTasks
         let junk = Data("x".utf8)
         let bodies: [(body: ByteBuffer, status: HTTPResponse.Status, message: String)] = [
             (ByteBuffer(string: "not a zip at all"), .badRequest, "the upload: not a zip archive"),
-            (ByteBuffer(repeating: 0, count: 1_000_001), .contentTooLarge, "larger than the limit of 1000000 bytes (--max-training-body)"),
+            (
+                ByteBuffer(repeating: 0, count: 1_000_001), .contentTooLarge,
+                "larger than the limit of 1000000 bytes (--max-training-body)"
+            ),
             (ByteBuffer(data: bomb), .contentTooLarge, "unpack to more than 4000000 bytes (--max-training-unpacked)"),
             (ByteBuffer(data: liar), .badRequest, "inflates to more than its declared 1000 bytes"),
             (Self.zip(good + [("../evil.jpg", hand)]), .badRequest, "entry \"../evil.jpg\" has a . or .. part"),
@@ -180,8 +212,10 @@ import VisionTasks
             (Self.zip(good + [("none/deeper/a.jpg", hand)]), .badRequest, "is nested deeper than a label folder"),
             (Self.zip(good + [("a.jpg", hand)]), .badRequest, "\"a.jpg\" is not in a label folder"),
             (Self.zip(good + [("no\u{1}ne/a.jpg", hand)]), .badRequest, "has a control character"),
-            (Self.zip(Array(good.prefix(3)) + [("thumb/a.txt", Data("hello".utf8))]), .unsupportedMediaType,
-             "entry \"thumb/a.txt\" is not a JPEG or PNG image"),
+            (
+                Self.zip(Array(good.prefix(3)) + [("thumb/a.txt", Data("hello".utf8))]), .unsupportedMediaType,
+                "entry \"thumb/a.txt\" is not a JPEG or PNG image"
+            ),
             (Self.zip(good + [("thumb/z.jpg", hand)]), .contentTooLarge, "more than 4 photos (--max-training-photos)"),
             (Self.zip([("none/a.jpg", hand), ("none/a.jpg", hand)]), .badRequest, "two entries named \"none/a.jpg\""),
             (Self.zip([("thumb/a.jpg", hand), ("fist/a.jpg", hand)]), .badRequest, "has no \"none\" label"),
@@ -189,17 +223,25 @@ import VisionTasks
             (Self.zip([("none/a.jpg", hand), ("none/b.jpg", hand)]), .badRequest, "has only the none label"),
             (Self.zip([]), .badRequest, "holds no photos"),
             // Hidden entries and macOS's __MACOSX folder are skipped, not photos.
-            (Self.zip([("none/.DS_Store", junk), ("__MACOSX/none/._a.jpg", junk), (".hidden/a.jpg", junk)]), .badRequest, "holds no photos"),
+            (
+                Self.zip([("none/.DS_Store", junk), ("__MACOSX/none/._a.jpg", junk), (".hidden/a.jpg", junk)]),
+                .badRequest, "holds no photos"
+            ),
         ]
-        let cases = requests.map { ($0.query, $0.headers, Self.zip(good), $0.status, $0.message) }
+        let cases =
+            requests.map { ($0.query, $0.headers, Self.zip(good), $0.status, $0.message) }
             + bodies.map { ("name=m", Self.zipType, $0.body, $0.status, $0.message) }
         #expect(requests.count == 16 && bodies.count == 20)
         try await app.test(.router) { client in
             for (query, headers, body, status, expected) in cases {
-                try await client.execute(uri: "/api/v1/gesture-models?" + query, method: .post, headers: headers, body: body) { response in
+                try await client.execute(
+                    uri: "/api/v1/gesture-models?" + query, method: .post, headers: headers, body: body
+                ) { response in
                     #expect(response.status == status, "\(query): \(String(buffer: response.body))")
                     #expect(response.headers[.contentType] == "application/json")
-                    #expect(ServerSupport.errorMessage(response).contains(expected), "\(query): \(String(buffer: response.body))")
+                    #expect(
+                        ServerSupport.errorMessage(response).contains(expected),
+                        "\(query): \(String(buffer: response.body))")
                 }
             }
             try await client.execute(uri: "/api/v1/models", method: .get) { response in
@@ -209,7 +251,9 @@ import VisionTasks
         }
         #expect(try folder.tree() == before)
         #expect(!FileManager.default.fileExists(atPath: outside))
-        #expect(!FileManager.default.fileExists(atPath: folder.root.deletingLastPathComponent().appendingPathComponent("evil.jpg").path))
+        #expect(
+            !FileManager.default.fileExists(
+                atPath: folder.root.deletingLastPathComponent().appendingPathComponent("evil.jpg").path))
     }
 
     /// A label none of whose photos shows a hand is the client's mistake (400), found once the hands are searched.
@@ -218,11 +262,17 @@ import VisionTasks
         defer { folder.remove() }
         let before = try folder.tree()
         let app = try folder.server().makeApplication()
-        let body = Self.zip([("none/a.jpg", try ServerSupport.photo("hand_thumb_up.jpg")), ("thumb/a.png", try ServerSupport.photo("astronaut.png"))])
+        let body = Self.zip([
+            ("none/a.jpg", try ServerSupport.photo("hand_thumb_up.jpg")),
+            ("thumb/a.png", try ServerSupport.photo("astronaut.png")),
+        ])
         try await app.test(.router) { client in
-            try await client.execute(uri: "/api/v1/gesture-models?name=m", method: .post, headers: Self.zipType, body: body) { response in
+            try await client.execute(
+                uri: "/api/v1/gesture-models?name=m", method: .post, headers: Self.zipType, body: body
+            ) { response in
                 #expect(response.status == .badRequest, "\(String(buffer: response.body))")
-                #expect(ServerSupport.errorMessage(response).contains("label \"thumb\": none of its 1 photos shows a hand"))
+                #expect(
+                    ServerSupport.errorMessage(response).contains("label \"thumb\": none of its 1 photos shows a hand"))
             }
         }
         #expect(try folder.tree() == before)
@@ -237,8 +287,9 @@ import VisionTasks
         // A training that searches eight photos for hands and then fails (no hand in the thumb label): long enough
         // to be seen running, and its end does not depend on the model writer.
         let astronaut = try ServerSupport.photo("astronaut.png")
-        let slow = Self.zip([("none/a.jpg", try ServerSupport.photo("hand_thumb_up.jpg"))]
-                            + (0..<7).map { ("thumb/\($0).png", astronaut) })
+        let slow = Self.zip(
+            [("none/a.jpg", try ServerSupport.photo("hand_thumb_up.jpg"))]
+                + (0..<7).map { ("thumb/\($0).png", astronaut) })
         try await app.test(.router) { client in
             func training() async throws -> Bool {
                 try await client.execute(uri: "/api/v1/gesture-models", method: .get) { response in
@@ -248,13 +299,17 @@ import VisionTasks
             }
             #expect(try await training() == false)
             let first = Task {
-                try await client.execute(uri: "/api/v1/gesture-models?name=first", method: .post, headers: Self.zipType, body: slow) {
+                try await client.execute(
+                    uri: "/api/v1/gesture-models?name=first", method: .post, headers: Self.zipType, body: slow
+                ) {
                     ($0.status, ServerSupport.errorMessage($0))
                 }
             }
             while try await !training() { try await Task.sleep(for: .milliseconds(20)) }
-            try await client.execute(uri: "/api/v1/gesture-models?name=second", method: .post, headers: Self.zipType,
-                                     body: Self.zip(try Self.photos())) { response in
+            try await client.execute(
+                uri: "/api/v1/gesture-models?name=second", method: .post, headers: Self.zipType,
+                body: Self.zip(try Self.photos())
+            ) { response in
                 #expect(response.status == .serviceUnavailable)
                 #expect(ServerSupport.errorMessage(response).contains("being trained already"))
             }
@@ -273,9 +328,11 @@ import VisionTasks
         try await app.test(.router) { client in
             try await client.execute(uri: "/api/v1/gesture-models", method: .get) { response in
                 #expect(response.status == .ok)
-                let object = try #require(try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])
+                let object = try #require(
+                    try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])
                 let options = try #require(object["options"] as? [[String: Any]])
-                #expect(options.compactMap { $0["name"] as? String } == GestureTrainingOptions.declaredOptions.map(\.name))
+                #expect(
+                    options.compactMap { $0["name"] as? String } == GestureTrainingOptions.declaredOptions.map(\.name))
                 let epochs = try #require(options.first { $0["name"] as? String == "epochs" })
                 #expect(epochs["default"] as? Int == GestureTrainingOptions().epochs)
                 #expect(epochs["min"] as? Int == 1 && epochs["max"] as? Int == 1000)

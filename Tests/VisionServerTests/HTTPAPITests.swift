@@ -26,7 +26,8 @@ import VisionTasks
                 #expect(models["gesture-recognizer"] == ["gesture_recognizer.task", "operations.task"])
             }
             try await client.execute(uri: "/api/v1/connections", method: .get) { response in
-                let lists = try JSONDecoder().decode([String: [String: [Connection]]].self, from: Data(buffer: response.body))
+                let lists = try JSONDecoder().decode(
+                    [String: [String: [Connection]]].self, from: Data(buffer: response.body))
                 #expect(lists["face"]?["tesselation"] == FaceLandmarksConnections.tesselation)
                 #expect(lists["face"]?["leftIris"] == FaceLandmarksConnections.leftIris)
                 #expect(lists["hand"]?["hand"] == HandLandmarksConnections.hand)
@@ -60,11 +61,15 @@ import VisionTasks
                         let option = try #require(library.option(named: served["name"] as? String ?? ""))
                         #expect(served["type"] as? String == option.type.rawValue)
                         switch try #require(option.value(in: instance)) {
-                        case .float(let value): #expect((served["default"] as? NSNumber)?.floatValue == value, "\(name) \(option.name)")
-                        case .int(let value): #expect((served["default"] as? NSNumber)?.intValue == value, "\(name) \(option.name)")
+                        case .float(let value):
+                            #expect((served["default"] as? NSNumber)?.floatValue == value, "\(name) \(option.name)")
+                        case .int(let value):
+                            #expect((served["default"] as? NSNumber)?.intValue == value, "\(name) \(option.name)")
                         case .bool(let value): #expect(served["default"] as? Bool == value, "\(name) \(option.name)")
-                        case .list(let value): #expect(served["default"] as? [String] == value, "\(name) \(option.name)")
-                        case .string(let value): #expect(served["default"] as? String == value, "\(name) \(option.name)")
+                        case .list(let value):
+                            #expect(served["default"] as? [String] == value, "\(name) \(option.name)")
+                        case .string(let value):
+                            #expect(served["default"] as? String == value, "\(name) \(option.name)")
                         case .unset: #expect(served["default"] is NSNull, "\(name) \(option.name)")
                         }
                         #expect((served["min"] as? NSNumber)?.doubleValue == option.minimum)
@@ -81,10 +86,16 @@ import VisionTasks
 
     static let imageCases: [(String, String, String)] = [
         ("face-detector", "astronaut.png", ""),
-        ("face-landmarker", "astronaut.png", "num-faces=2&output-face-blendshapes=true&output-facial-transformation-matrixes=true"),
+        (
+            "face-landmarker", "astronaut.png",
+            "num-faces=2&output-face-blendshapes=true&output-facial-transformation-matrixes=true"
+        ),
         ("hand-landmarker", "woman_sitting.jpg", "num-hands=2"),
         ("gesture-recognizer", "hand_thumb_up.jpg", ""),
-        ("face-landmarker", "woman_sitting.jpg", "num-faces=2&face-detector-model=face_detection_full_range_sparse.tflite"),
+        (
+            "face-landmarker", "woman_sitting.jpg",
+            "num-faces=2&face-detector-model=face_detection_full_range_sparse.tflite"
+        ),
         ("pose-landmarker", "woman_sitting.jpg", "output-segmentation-masks=true&output-joint-angles=true"),
     ]
 
@@ -93,13 +104,16 @@ import VisionTasks
         let app = try ServerSupport.server().makeApplication()
         try await app.test(.router) { client in
             for (task, photo, query) in Self.imageCases {
-                let options = Dictionary(uniqueKeysWithValues: query.split(separator: "&").map {
-                    let pair = $0.split(separator: "=")
-                    return (String(pair[0]), String(pair[1]))
-                })
+                let options = Dictionary(
+                    uniqueKeysWithValues: query.split(separator: "&").map {
+                        let pair = $0.split(separator: "=")
+                        return (String(pair[0]), String(pair[1]))
+                    })
                 let expected = try ServerSupport.libraryJSON(task, photo: photo, options: options)
                 let uri = "/api/v1/\(task)" + (query.isEmpty ? "" : "?" + query)
-                try await client.execute(uri: uri, method: .post, body: ByteBuffer(data: try ServerSupport.photo(photo))) { response in
+                try await client.execute(
+                    uri: uri, method: .post, body: ByteBuffer(data: try ServerSupport.photo(photo))
+                ) { response in
                     #expect(response.status == .ok, "\(task): \(body(response))")
                     #expect(body(response) == expected, "\(task) on \(photo)")
                 }
@@ -108,12 +122,15 @@ import VisionTasks
     }
 
     @Test func aModelIsChosenByName() async throws {
-        let expected = try ServerSupport.libraryJSON("gesture-recognizer", photo: "hand_thumb_up.jpg", options: ["model": "operations.task"])
+        let expected = try ServerSupport.libraryJSON(
+            "gesture-recognizer", photo: "hand_thumb_up.jpg", options: ["model": "operations.task"])
         #expect(expected.contains("\"categoryName\""))
         let app = try ServerSupport.server().makeApplication()
         try await app.test(.router) { client in
-            try await client.execute(uri: "/api/v1/gesture-recognizer?model=operations.task", method: .post,
-                                     body: ByteBuffer(data: try ServerSupport.photo("hand_thumb_up.jpg"))) { response in
+            try await client.execute(
+                uri: "/api/v1/gesture-recognizer?model=operations.task", method: .post,
+                body: ByteBuffer(data: try ServerSupport.photo("hand_thumb_up.jpg"))
+            ) { response in
                 #expect(body(response) == expected)
             }
         }
@@ -125,10 +142,19 @@ import VisionTasks
         let small = ByteBuffer(data: try ServerSupport.photo("hand_thumb_up.jpg").prefix(40_000))
         try await app.test(.router) { client in
             let cases: [(String, HTTPRequest.Method, ByteBuffer?, HTTPResponse.Status, String)] = [
-                ("/api/v1/face-landmarker", .post, ByteBuffer(bytes: [0xFF, 0xD8, 0xFF, 0xE0, 1, 2, 3]), .badRequest, "Invalid image"),
-                ("/api/v1/face-landmarker?num-faces=two", .post, small, .badRequest, "num-faces must be a whole number"),
+                (
+                    "/api/v1/face-landmarker", .post, ByteBuffer(bytes: [0xFF, 0xD8, 0xFF, 0xE0, 1, 2, 3]), .badRequest,
+                    "Invalid image"
+                ),
+                (
+                    "/api/v1/face-landmarker?num-faces=two", .post, small, .badRequest,
+                    "num-faces must be a whole number"
+                ),
                 ("/api/v1/face-landmarker?num-faces=0", .post, small, .badRequest, "num-faces"),
-                ("/api/v1/face-landmarker?min-face-detection-confidence=1.5", .post, small, .badRequest, "min-face-detection-confidence"),
+                (
+                    "/api/v1/face-landmarker?min-face-detection-confidence=1.5", .post, small, .badRequest,
+                    "min-face-detection-confidence"
+                ),
                 ("/api/v1/face-landmarker?output-face-blendshapes=maybe", .post, small, .badRequest, "true or false"),
                 ("/api/v1/face-landmarker?colour=red", .post, small, .badRequest, "unknown option \"colour\""),
                 ("/api/v1/face-landmarker/live", .get, nil, .badRequest, "WebSocket"),
@@ -136,15 +162,26 @@ import VisionTasks
                 ("/api/v1/face-landmarker?model=hand_landmarker.task", .post, small, .notFound, "no model named"),
                 ("/api/v1/face-landmarker?model=../../etc/passwd", .post, small, .notFound, "no model named"),
                 // A model file option takes a name the catalog offers for its task, never a path.
-                ("/api/v1/face-landmarker?face-detector-model=hand_landmarker.task", .post, small, .notFound, "no model named"),
-                ("/api/v1/face-landmarker?face-detector-model=/work/models/face_detection_full_range_sparse.tflite",
-                 .post, small, .notFound, "no model named"),
+                (
+                    "/api/v1/face-landmarker?face-detector-model=hand_landmarker.task", .post, small, .notFound,
+                    "no model named"
+                ),
+                (
+                    "/api/v1/face-landmarker?face-detector-model=/work/models/face_detection_full_range_sparse.tflite",
+                    .post, small, .notFound, "no model named"
+                ),
                 ("/../../etc/passwd", .get, nil, .notFound, "nothing at this path"),
                 ("/etc/passwd", .get, nil, .notFound, "nothing at this path"),
                 ("/nothing.js", .get, nil, .notFound, "no such page file"),
                 ("/api/v1/hand-landmarker", .post, photo, .contentTooLarge, "limit of 50000 bytes"),
-                ("/api/v1/hand-landmarker", .post, ByteBuffer(string: "hello, this is text"), .unsupportedMediaType, "not a JPEG or PNG"),
-                ("/api/v1/hand-landmarker/video", .post, ByteBuffer(string: "hello, this is text"), .unsupportedMediaType, "not a video"),
+                (
+                    "/api/v1/hand-landmarker", .post, ByteBuffer(string: "hello, this is text"), .unsupportedMediaType,
+                    "not a JPEG or PNG"
+                ),
+                (
+                    "/api/v1/hand-landmarker/video", .post, ByteBuffer(string: "hello, this is text"),
+                    .unsupportedMediaType, "not a video"
+                ),
             ]
             for (uri, method, requestBody, status, message) in cases {
                 try await client.execute(uri: uri, method: method, body: requestBody) { response in
@@ -156,14 +193,20 @@ import VisionTasks
     }
 
     @Test func busyWorkersAndAFullQueueAnswer503() async throws {
-        let app = try ServerSupport.server { $0.workers = 1; $0.queueDepth = 0 }.makeApplication()
+        let app = try ServerSupport.server {
+            $0.workers = 1
+            $0.queueDepth = 0
+        }.makeApplication()
         let photo = ByteBuffer(data: try ServerSupport.photo("woman_sitting.jpg"))
         try await app.test(.router) { client in
             let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
                 for _ in 0..<8 {
                     group.addTask {
-                        try await client.execute(uri: "/api/v1/hand-landmarker", method: .post, body: photo) { response in
-                            if response.status == .serviceUnavailable { #expect(ServerSupport.errorMessage(response).contains("busy")) }
+                        try await client.execute(uri: "/api/v1/hand-landmarker", method: .post, body: photo) {
+                            response in
+                            if response.status == .serviceUnavailable {
+                                #expect(ServerSupport.errorMessage(response).contains("busy"))
+                            }
                             return response.status
                         }
                     }
@@ -181,29 +224,37 @@ import VisionTasks
         let video = try ServerSupport.panVideo(photo: "astronaut.png", frames: 5)
         let app = try ServerSupport.server().makeApplication()
         try await app.test(.router) { client in
-            try await client.execute(uri: "/api/v1/face-landmarker/video", method: .post, body: ByteBuffer(data: video)) { response in
+            try await client.execute(uri: "/api/v1/face-landmarker/video", method: .post, body: ByteBuffer(data: video))
+            { response in
                 #expect(response.status == .ok)
                 #expect(response.headers[.contentType] == "application/x-ndjson")
                 let lines = body(response).split(separator: "\n")
                 #expect(lines.count == 5)
                 // The same frames through the library in video mode.
-                let file = FileManager.default.temporaryDirectory.appendingPathComponent("server-\(UUID().uuidString).mp4")
+                let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+                    "server-\(UUID().uuidString).mp4")
                 try video.write(to: file)
                 defer { try? FileManager.default.removeItem(at: file) }
                 let frames = try VideoFrames.read(file.path)
-                let task = try FaceLandmarker(options: FaceLandmarkerOptions(
-                    baseOptions: BaseOptions(modelAssetPath: ServerSupport.modelsDirectory + "/face_landmarker.task", numThreads: 1),
-                    runningMode: .video))
+                let task = try FaceLandmarker(
+                    options: FaceLandmarkerOptions(
+                        baseOptions: BaseOptions(
+                            modelAssetPath: ServerSupport.modelsDirectory + "/face_landmarker.task", numThreads: 1),
+                        runningMode: .video))
                 #expect(frames.count == 5)
                 for (line, frame) in zip(lines, frames) {
-                    let expected = String(decoding: try ResultJSON.encode(
-                        try task.detect(videoFrame: frame.image, timestampInMilliseconds: frame.timestamp)), as: UTF8.self)
+                    let expected = String(
+                        decoding: try ResultJSON.encode(
+                            try task.detect(videoFrame: frame.image, timestampInMilliseconds: frame.timestamp)),
+                        as: UTF8.self)
                     #expect(line.hasPrefix("{\"frame\":\(frame.index),\"inferenceMs\":"))
                     #expect(line.hasSuffix(",\"result\":\(expected),\"timestampInMilliseconds\":\(frame.timestamp)}"))
                 }
             }
             let notAVideo = Data([0, 0, 0, 24] + Array("ftypisom".utf8) + [UInt8](repeating: 7, count: 400))
-            try await client.execute(uri: "/api/v1/face-landmarker/video", method: .post, body: ByteBuffer(data: notAVideo)) { response in
+            try await client.execute(
+                uri: "/api/v1/face-landmarker/video", method: .post, body: ByteBuffer(data: notAVideo)
+            ) { response in
                 #expect(response.status == .badRequest, "\(body(response))")
                 #expect(ServerSupport.errorMessage(response).contains("video"))
             }

@@ -66,7 +66,8 @@ import VisionTasks
         let photo = try ServerSupport.photo("hand_thumb_up.jpg")
         let app = try ServerSupport.server().makeApplication()
         _ = try await app.test(.live) { client in
-            try await client.ws("/api/v1/gesture-recognizer/live?num-hands=2", configuration: Self.client) { inbound, outbound, _ in
+            try await client.ws("/api/v1/gesture-recognizer/live?num-hands=2", configuration: Self.client) {
+                inbound, outbound, _ in
                 var replies = inbound.messages(maxSize: 10_000_000).makeAsyncIterator()
                 try await outbound.write(.binary(Self.frame(100, photo)))
                 let first = try Self.object(try await replies.next())
@@ -115,7 +116,8 @@ import VisionTasks
                 }
                 let elapsed = clock.now - start
                 try await outbound.close(.normalClosure, reason: nil)
-                let summary = "\(replies.map { ($0["timestampInMilliseconds"] ?? "-", $0["dropped"] ?? $0["error"] ?? "-") }) in \(elapsed)"
+                let summary =
+                    "\(replies.map { ($0["timestampInMilliseconds"] ?? "-", $0["dropped"] ?? $0["error"] ?? "-") }) in \(elapsed)"
                 let results = replies.filter { $0["error"] == nil }
                 #expect(replies.count == results.count + 1, "one error, for the text message: \(summary)")
                 let last = try #require(results.last, "\(summary)")
@@ -134,10 +136,13 @@ import VisionTasks
         // 3 s: a test process busy starting the other suites' tasks may read the frame late.
         let app = try ServerSupport.server { $0.idleTimeout = .seconds(3) }.makeApplication()
         try await app.test(.live) { client in
-            let close = try await client.ws("/api/v1/face-detector/live", configuration: Self.client) { inbound, outbound, _ in
+            let close = try await client.ws("/api/v1/face-detector/live", configuration: Self.client) {
+                inbound, outbound, _ in
                 try await outbound.write(.binary(Self.frame(1, tiny)))
                 var replies: [[String: Any]] = []
-                for try await message in inbound.messages(maxSize: 10_000_000) { replies.append(try Self.object(message)) }
+                for try await message in inbound.messages(maxSize: 10_000_000) {
+                    replies.append(try Self.object(message))
+                }
                 #expect(replies.map { $0["timestampInMilliseconds"] as? Int } == [1], "\(replies)")
             }
             #expect(close?.closeCode == .goingAway)
@@ -153,15 +158,21 @@ import VisionTasks
         let photo = try ServerSupport.photo("hand_thumb_up.jpg")
         let app = try ServerSupport.server { $0.idleTimeout = .seconds(2) }.makeApplication()
         try await app.test(.live) { client in
-            let close = try await client.ws("/api/v1/gesture-recognizer/live", configuration: Self.client) { inbound, outbound, _ in
+            let close = try await client.ws("/api/v1/gesture-recognizer/live", configuration: Self.client) {
+                inbound, outbound, _ in
                 var messages = inbound.messages(maxSize: 10_000_000).makeAsyncIterator()
                 try await outbound.write(.binary(Self.frame(1, tiny)))
                 var replies = [try Self.object(try await messages.next())]
                 try await outbound.write(.binary(Self.frame(2, photo)))
                 try await outbound.write(.binary(Self.frame(3, photo)))
                 while let message = try await messages.next() { replies.append(try Self.object(message)) }
-                #expect(replies.map { $0["timestampInMilliseconds"] as? Int } == [1, 2, 3], "\(replies.map { $0["error"] ?? $0["timestampInMilliseconds"] ?? "-" })")
-                let gestures = replies.dropFirst().map { (($0["result"] as? [String: Any])?["gestures"] as? [[[String: Any]]])?.first?.first?["categoryName"] as? String }
+                #expect(
+                    replies.map { $0["timestampInMilliseconds"] as? Int } == [1, 2, 3],
+                    "\(replies.map { $0["error"] ?? $0["timestampInMilliseconds"] ?? "-" })")
+                let gestures = replies.dropFirst().map {
+                    (($0["result"] as? [String: Any])?["gestures"] as? [[[String: Any]]])?.first?.first?["categoryName"]
+                        as? String
+                }
                 #expect(gestures == ["Thumb_Up", "Thumb_Up"])
             }
             #expect(close?.closeCode == .goingAway)

@@ -20,8 +20,10 @@ enum ServerSupport {
     static func catalog() throws -> ModelCatalog { try catalogResult.get() }
 
     /// A server over the project's models (or `catalog`'s) with the default limits changed by `change`.
-    static func server(_ change: (inout ServerConfiguration) -> Void = { _ in },
-                       catalog: () throws -> ModelCatalog = catalog) throws -> VisionServer {
+    static func server(
+        _ change: (inout ServerConfiguration) -> Void = { _ in },
+        catalog: () throws -> ModelCatalog = catalog
+    ) throws -> VisionServer {
         var configuration = ServerConfiguration()
         configuration.modelsDirectory = modelsDirectory
         configuration.port = 0
@@ -53,8 +55,10 @@ enum ServerSupport {
 
     /// The library's result for `photo` with `task` made by `make`, as the shared result JSON; models named in
     /// `options` are in `modelsDirectory`.
-    static func libraryJSON(modelsDirectory: String = modelsDirectory, _ task: String, photo: String,
-                            options: [String: String] = [:]) throws -> String {
+    static func libraryJSON(
+        modelsDirectory: String = modelsDirectory, _ task: String, photo: String,
+        options: [String: String] = [:]
+    ) throws -> String {
         let image = try MPImage(contentsOfFile: images.appendingPathComponent(photo).path)
         let data = try LibraryTasks.detect(task, image: image, options: options, models: modelsDirectory)
         return String(decoding: data, as: UTF8.self)
@@ -64,9 +68,11 @@ enum ServerSupport {
     static func panVideo(photo: String, frames: Int) throws -> Data {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("server-\(UUID().uuidString).mp4")
         defer { try? FileManager.default.removeItem(at: url) }
-        try Tool.ffmpeg(["-framerate", "10", "-loop", "1", "-i", images.appendingPathComponent(photo).path,
-                    "-vf", "scale=400:-2,crop=320:240:(iw-320)*n/\(frames):(ih-240)/2",
-                    "-frames:v", "\(frames)", "-c:v", "libx264", "-pix_fmt", "yuv420p", url.path])
+        try Tool.ffmpeg([
+            "-framerate", "10", "-loop", "1", "-i", images.appendingPathComponent(photo).path,
+            "-vf", "scale=400:-2,crop=320:240:(iw-320)*n/\(frames):(ih-240)/2",
+            "-frames:v", "\(frames)", "-c:v", "libx264", "-pix_fmt", "yuv420p", url.path,
+        ])
         return try Data(contentsOf: url)
     }
 }
@@ -76,26 +82,34 @@ enum ServerSupport {
 enum LibraryTasks {
     static func detect(_ task: String, image: MPImage, options: [String: String], models: String) throws -> Data {
         let model = options["model"].map { models + "/" + $0 }
-        func base(_ name: String) -> BaseOptions { BaseOptions(modelAssetPath: model ?? models + "/" + name, numThreads: 1) }
+        func base(_ name: String) -> BaseOptions {
+            BaseOptions(modelAssetPath: model ?? models + "/" + name, numThreads: 1)
+        }
         switch task {
         case "face-detector":
-            return try ResultJSON.encode(try FaceDetector(options: FaceDetectorOptions(baseOptions: base("blaze_face_short_range.tflite"))).detect(image: image))
+            return try ResultJSON.encode(
+                try FaceDetector(options: FaceDetectorOptions(baseOptions: base("blaze_face_short_range.tflite")))
+                    .detect(image: image))
         case "face-landmarker":
-            let options = FaceLandmarkerOptions(baseOptions: base("face_landmarker.task"), numFaces: Int(options["num-faces"] ?? "1") ?? 1,
-                                                outputFaceBlendshapes: options["output-face-blendshapes"] == "true",
-                                                outputFacialTransformationMatrixes: options["output-facial-transformation-matrixes"] == "true",
-                                                faceDetectorModelAssetPath: options["face-detector-model"].map { models + "/" + $0 })
+            let options = FaceLandmarkerOptions(
+                baseOptions: base("face_landmarker.task"), numFaces: Int(options["num-faces"] ?? "1") ?? 1,
+                outputFaceBlendshapes: options["output-face-blendshapes"] == "true",
+                outputFacialTransformationMatrixes: options["output-facial-transformation-matrixes"] == "true",
+                faceDetectorModelAssetPath: options["face-detector-model"].map { models + "/" + $0 })
             return try ResultJSON.encode(try FaceLandmarker(options: options).detect(image: image))
         case "hand-landmarker":
-            let options = HandLandmarkerOptions(baseOptions: base("hand_landmarker.task"), numHands: Int(options["num-hands"] ?? "1") ?? 1)
+            let options = HandLandmarkerOptions(
+                baseOptions: base("hand_landmarker.task"), numHands: Int(options["num-hands"] ?? "1") ?? 1)
             return try ResultJSON.encode(try HandLandmarker(options: options).detect(image: image))
         case "gesture-recognizer":
-            let options = GestureRecognizerOptions(baseOptions: base("gesture_recognizer.task"), numHands: Int(options["num-hands"] ?? "1") ?? 1)
+            let options = GestureRecognizerOptions(
+                baseOptions: base("gesture_recognizer.task"), numHands: Int(options["num-hands"] ?? "1") ?? 1)
             return try ResultJSON.encode(try GestureRecognizer(options: options).recognize(image: image))
         case "pose-landmarker":
-            let options = PoseLandmarkerOptions(baseOptions: base("pose_landmarker_full.task"),
-                                                outputSegmentationMasks: options["output-segmentation-masks"] == "true",
-                                                outputJointAngles: options["output-joint-angles"] == "true")
+            let options = PoseLandmarkerOptions(
+                baseOptions: base("pose_landmarker_full.task"),
+                outputSegmentationMasks: options["output-segmentation-masks"] == "true",
+                outputJointAngles: options["output-joint-angles"] == "true")
             return try ResultJSON.encode(try PoseLandmarker(options: options).detect(image: image))
         default:
             throw VisionTasksError.invalidArgument("no library task \(task) in the test support")

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import VisionServer
 
 /// The server's idle trim: after a request ends, the kept pixel blocks are released once the delay
@@ -24,7 +25,7 @@ import Testing
     @Test func releasesAfterTheDelayAndAgainWhileBlocksStayKept() async throws {
         let releases = Releases(answers: [2, 1, 0])
         let trim = KeptMemoryTrim(delay: 0.2) { releases.release($0) }
-        for _ in 0..<5 { trim.requestEnded() }  // one check pending at most
+        for _ in 0..<5 { trim.requestEnded() } // one check pending at most
         try await Task.sleep(for: .milliseconds(100))
         #expect(releases.count == 0, "released before the delay")
         try await Self.wait { releases.count >= 3 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import VisionServer
 
 /// A live socket's bookkeeping without a socket: the rate limit, the idle count, and replies dropped
@@ -11,7 +12,7 @@ import Testing
         var limit = FrameRateLimit(framesPerSecond: 3)
         let at: [(UInt64, Bool)] = [
             (0, true), (Self.second / 10, true), (Self.second / 5, true), (Self.second * 3 / 10, false),
-            (Self.second * 9 / 10, false), (Self.second, true),  // the frame at 0 has left the window
+            (Self.second * 9 / 10, false), (Self.second, true), // the frame at 0 has left the window
             (Self.second + Self.second / 20, false), (Self.second + Self.second / 5, true),
             (Self.second * 5, true), (Self.second * 5, true), (Self.second * 5, true), (Self.second * 5, false),
         ]
@@ -23,7 +24,7 @@ import Testing
         #expect(ledger.idle(adding: .milliseconds(300)) == .milliseconds(300))
         ledger.touch()
         #expect(ledger.idle(adding: .milliseconds(200)) == .milliseconds(200))
-        ledger.working(true)  // decoding a frame (perhaps waiting for a worker) is not idle
+        ledger.working(true) // decoding a frame (perhaps waiting for a worker) is not idle
         #expect(ledger.idle(adding: .seconds(10)) == .zero)
         ledger.sent(1)
         ledger.working(false)
@@ -52,13 +53,14 @@ import Testing
 
     @Test func aSlowClientLosesTheOldestRepliesCountedInTheNewestOne() throws {
         let ledger = LiveLedger(maxQueuedReplies: 2)
-        for timestamp in 1...3 { ledger.reply(error: "frame \(timestamp)", timestamp: timestamp) }  // the third drops the first
+        // The third drops the first.
+        for timestamp in 1...3 { ledger.reply(error: "frame \(timestamp)", timestamp: timestamp) }
         #expect(try Self.next(ledger)["timestampInMilliseconds"] as? Int == 2)
         ledger.sent(4)
         ledger.sent(5)
         ledger.sent(6)
-        ledger.delivered(.success(Data("{}".utf8)), timestamp: 5)  // frame 4 was dropped by the flow limiter
-        ledger.delivered(.success(Data("{}".utf8)), timestamp: 6)  // the queue is full: the reply to 3 goes
+        ledger.delivered(.success(Data("{}".utf8)), timestamp: 5) // frame 4 was dropped by the flow limiter
+        ledger.delivered(.success(Data("{}".utf8)), timestamp: 6) // the queue is full: the reply to 3 goes
         #expect(try Self.next(ledger)["timestampInMilliseconds"] as? Int == 5)
         let last = try Self.next(ledger)
         #expect(last["timestampInMilliseconds"] as? Int == 6)

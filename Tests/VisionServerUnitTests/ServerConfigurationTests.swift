@@ -1,4 +1,5 @@
 import Testing
+
 @testable import VisionServer
 
 /// The training limits are checked with the others when the server is made, each named by its flag.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import VisionServer
 
 /// The worker pool's bound: a request beyond the workers and the waiting line is refused at once.

@@ -24,7 +24,8 @@ import Testing
     /// The lines of a JSON-lines file, each decoded.
     static func jsonLines(_ url: URL) throws -> [[String: Any]] {
         try String(contentsOf: url, encoding: .utf8).split(separator: "\n").map {
-            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any], "line: \($0.prefix(80))")
+            try #require(
+                try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any], "line: \($0.prefix(80))")
         }
     }
 
@@ -44,7 +45,10 @@ import Testing
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         group.wait()
         process.waitUntilExit()
-        return (String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self), process.terminationStatus)
+        return (
+            String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self),
+            process.terminationStatus
+        )
     }
 
     @Test func manifestGivesOneLinePerInputInOrderWithErrorLinesAndNoAbort() throws {
@@ -59,10 +63,13 @@ import Testing
         // Blank lines and CRLF endings are tolerated; paths are kept as given.
         try ((inputs.joined(separator: "\r\n") + "\n\n")).write(to: manifest, atomically: true, encoding: .utf8)
 
-        let run = try Self.run(["face-detector", "--model", Self.faceModel, "--input-list", "-", "--jobs", "2"], stdin: manifest)
+        let run = try Self.run(
+            ["face-detector", "--model", Self.faceModel, "--input-list", "-", "--jobs", "2"], stdin: manifest)
         #expect(run.status == 1, "failed inputs make the exit status 1: \(run.stderr)")
         let lines = try run.stdout.split(separator: "\n").map { line in
-            try #require((try JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any], "not a JSON object: \(line)")
+            try #require(
+                (try JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any],
+                "not a JSON object: \(line)")
         }
         #expect(lines.compactMap { $0["input"] as? String } == inputs)
         #expect(lines.map { $0["error"] != nil } == [false, true, false, false, true])
@@ -72,10 +79,14 @@ import Testing
         let empty = dir.appendingPathComponent("empty.txt")
         try Data().write(to: empty)
         let none = try CLIRun.run(["face-detector", "--model", Self.faceModel, "--input-list", empty.path])
-        #expect(none.status == 0 && none.stdout.isEmpty && none.stderr.contains("summary: 0 processed"), "\(none.stderr)")
+        #expect(
+            none.status == 0 && none.stdout.isEmpty && none.stderr.contains("summary: 0 processed"), "\(none.stderr)")
         // A manifest that is not there is a run-time error naming it.
-        let absent = try CLIRun.run(["face-detector", "--model", Self.faceModel, "--input-list", "/nonexistent/list.txt"])
-        #expect(absent.status == 1 && absent.stderr == "error: File not found: /nonexistent/list.txt\n", "\(absent.stderr)")
+        let absent = try CLIRun.run([
+            "face-detector", "--model", Self.faceModel, "--input-list", "/nonexistent/list.txt",
+        ])
+        #expect(
+            absent.status == 1 && absent.stderr == "error: File not found: /nonexistent/list.txt\n", "\(absent.stderr)")
     }
 
     @Test func theShardsOfAManifestTogetherAreTheUnshardedRun() throws {
@@ -84,13 +95,17 @@ import Testing
         let inputs = try Self.images(10, in: dir) + [dir.appendingPathComponent("missing.png").path]
         let manifest = dir.appendingPathComponent("list.txt")
         try Self.write(inputs, to: manifest)
-        let whole = try CLIRun.run(["face-detector", "--model", Self.faceModel, "--input-list", manifest.path, "--threads", "1"])
+        let whole = try CLIRun.run([
+            "face-detector", "--model", Self.faceModel, "--input-list", manifest.path, "--threads", "1",
+        ])
         let wholeLines = whole.stdout.split(separator: "\n").map(String.init)
         #expect(wholeLines.count == inputs.count)
         var union: [String] = []
         for k in 0..<3 {
-            let shard = try CLIRun.run(["face-detector", "--model", Self.faceModel, "--input-list", manifest.path, "--threads", "1",
-                                        "--shard", "\(k)/3"])
+            let shard = try CLIRun.run([
+                "face-detector", "--model", Self.faceModel, "--input-list", manifest.path, "--threads", "1",
+                "--shard", "\(k)/3",
+            ])
             let lines = shard.stdout.split(separator: "\n").map(String.init)
             // Each shard keeps the manifest's order.
             let order = shard.lines.compactMap { $0["input"] as? String }.compactMap { inputs.firstIndex(of: $0) }
@@ -99,7 +114,9 @@ import Testing
         }
         #expect(union.count == wholeLines.count, "no input in two shards, none in no shard")
         #expect(union.sorted() == wholeLines.sorted())
-        let bad = try CLIRun.run(["face-detector", "--model", Self.faceModel, "--input-list", manifest.path, "--shard", "3/3"])
+        let bad = try CLIRun.run([
+            "face-detector", "--model", Self.faceModel, "--input-list", manifest.path, "--shard", "3/3",
+        ])
         #expect(bad.status == 64 && bad.stderr.contains("--shard 3/3"), "\(bad.stderr)")
     }
 
@@ -110,7 +127,10 @@ import Testing
         let manifest = dir.appendingPathComponent("list.txt")
         try Self.write(inputs, to: manifest)
         let output = dir.appendingPathComponent("out.jsonl")
-        let arguments = ["face-detector", "--model", Self.faceModel, "--input-list", manifest.path, "--output", output.path, "--resume"]
+        let arguments = [
+            "face-detector", "--model", Self.faceModel, "--input-list", manifest.path, "--output", output.path,
+            "--resume",
+        ]
 
         // Start, wait for a few lines in the file, SIGKILL.
         let process = Process()
@@ -139,21 +159,30 @@ import Testing
         let resumed = try CLIRun.run(arguments)
         #expect(resumed.status == 0, "\(resumed.stderr)")
         #expect(resumed.stderr.contains("removed 1 line(s)"), "\(resumed.stderr)")
-        #expect(resumed.stderr.contains("summary: \(inputs.count - before) processed, \(before) skipped, 0 failed"), "\(resumed.stderr)")
+        #expect(
+            resumed.stderr.contains("summary: \(inputs.count - before) processed, \(before) skipped, 0 failed"),
+            "\(resumed.stderr)")
         let lines = try Self.jsonLines(output)
         #expect(lines.compactMap { $0["input"] as? String } == inputs, "every input exactly once, in order")
         #expect(lines.allSatisfy { $0["result"] != nil })
 
         // Resuming a finished file does nothing more.
         let again = try CLIRun.run(arguments)
-        #expect(again.status == 0 && again.stderr.contains("summary: 0 processed, \(inputs.count) skipped"), "\(again.stderr)")
+        #expect(
+            again.status == 0 && again.stderr.contains("summary: 0 processed, \(inputs.count) skipped"),
+            "\(again.stderr)")
         #expect(try Self.jsonLines(output).count == inputs.count)
         // A file that is not the tool's output is refused, not overwritten.
         let foreign = dir.appendingPathComponent("notes.jsonl")
         try Data("hello\n".utf8).write(to: foreign)
-        let refused = try CLIRun.run(["face-detector", "--model", Self.faceModel, "--input-list", manifest.path,
-                                      "--output", foreign.path, "--resume"])
-        #expect(refused.status == 1 && refused.stderr.contains("line 1 of \(foreign.path) is not a vision-tasks result line"), "\(refused.stderr)")
+        let refused = try CLIRun.run([
+            "face-detector", "--model", Self.faceModel, "--input-list", manifest.path,
+            "--output", foreign.path, "--resume",
+        ])
+        #expect(
+            refused.status == 1
+                && refused.stderr.contains("line 1 of \(foreign.path) is not a vision-tasks result line"),
+            "\(refused.stderr)")
     }
 
     @Test func videoListEndsEachVideoWithItsSummaryLineAndResumesAVideoCutShort() throws {
@@ -166,13 +195,17 @@ import Testing
         let manifest = dir.appendingPathComponent("videos.txt")
         try Self.write([first.path, missing.path, second.path], to: manifest)
         let output = dir.appendingPathComponent("out.jsonl")
-        let arguments = ["face-detector", "--model", Self.faceModel, "--video-list", manifest.path, "--output", output.path, "--resume"]
+        let arguments = [
+            "face-detector", "--model", Self.faceModel, "--video-list", manifest.path, "--output", output.path,
+            "--resume",
+        ]
 
         let run = try CLIRun.run(arguments)
         #expect(run.status == 1, "the missing video fails the run: \(run.stderr)")
         #expect(run.stdout.isEmpty, "results go to the file")
         let lines = try Self.jsonLines(output)
-        #expect(lines.map { ($0["input"] as? String).map { ($0 as NSString).lastPathComponent } ?? "" }
+        #expect(
+            lines.map { ($0["input"] as? String).map { ($0 as NSString).lastPathComponent } ?? "" }
                 == ["a.mp4", "a.mp4", "a.mp4", "a.mp4", "a.mp4", "missing.mp4", "b.mp4", "b.mp4", "b.mp4", "b.mp4"])
         #expect(lines.compactMap { $0["frame"] as? Int } == [0, 1, 2, 3, 0, 1, 2])
         #expect((lines[4]["video"] as? [String: Int]) == ["frames": 4, "failed": 0])
@@ -181,11 +214,14 @@ import Testing
 
         // Cut the file after b.mp4's second frame, as a kill would: resuming redoes b.mp4 whole.
         let text = try String(contentsOf: output, encoding: .utf8)
-        let kept = text.split(separator: "\n", omittingEmptySubsequences: false).prefix(8).joined(separator: "\n") + "\n"
+        let kept =
+            text.split(separator: "\n", omittingEmptySubsequences: false).prefix(8).joined(separator: "\n") + "\n"
         try kept.write(to: output, atomically: true, encoding: .utf8)
         let resumed = try CLIRun.run(arguments)
         #expect(resumed.status == 0, "\(resumed.stderr)")
-        #expect(resumed.stderr.contains("removed 2 line(s)") && resumed.stderr.contains("1 videos processed, 2 skipped"), "\(resumed.stderr)")
+        #expect(
+            resumed.stderr.contains("removed 2 line(s)") && resumed.stderr.contains("1 videos processed, 2 skipped"),
+            "\(resumed.stderr)")
         let after = try Self.jsonLines(output)
         #expect(after.count == lines.count)
         #expect(after.compactMap { $0["frame"] as? Int } == [0, 1, 2, 3, 0, 1, 2])

@@ -52,17 +52,23 @@ struct CLIRun {
     /// Runs the tool with `arguments` (in `directory`, if given). `interruptAfterFirstLine` sends SIGINT
     /// that many seconds after the first line on stdout (the run is then under way, however slow the
     /// machine is to start it).
-    static func run(_ arguments: [String], in directory: URL? = nil, interruptAfterFirstLine: Double? = nil) throws -> CLIRun {
+    static func run(_ arguments: [String], in directory: URL? = nil, interruptAfterFirstLine: Double? = nil) throws
+        -> CLIRun
+    {
         let output = try Tool.run(binary, arguments, in: directory, interruptAfterFirstLine: interruptAfterFirstLine)
-        return CLIRun(stdout: output.stdout, stderr: output.stderr, status: output.status,
-                      secondsAfterInterrupt: output.secondsAfterInterrupt)
+        return CLIRun(
+            stdout: output.stdout, stderr: output.stderr, status: output.status,
+            secondsAfterInterrupt: output.secondsAfterInterrupt)
     }
 
     /// How many frames ffprobe decodes from the video at `path`.
     static func frameCount(_ path: String) throws -> Int {
-        let output = try Tool.run(URL(fileURLWithPath: "/usr/bin/env"),
-                                  ["ffprobe", "-v", "error", "-count_frames", "-select_streams", "v:0",
-                                   "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", path])
+        let output = try Tool.run(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            [
+                "ffprobe", "-v", "error", "-count_frames", "-select_streams", "v:0",
+                "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", path,
+            ])
         guard output.status == 0, let count = Int(output.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) else {
             throw ToolError.failed("ffprobe", status: output.status, stderr: output.stderr)
         }
@@ -78,8 +84,14 @@ struct CLIRun {
 
     /// Writes an H.264 video of `frames` copies of the fixture image `name` at `fps` (scaled to `size`, "WxH", if given).
     static func stillVideo(of name: String, frames: Int, fps: Int, size: String? = nil, to video: URL) throws {
-        try ffmpeg(["-framerate", "\(fps)", "-loop", "1", "-i", fixtures.appendingPathComponent(name).path, "-frames:v", "\(frames)"]
-                   + (size.map { ["-s", $0] } ?? []) + ["-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", video.path])
+        try ffmpeg(
+            [
+                "-framerate", "\(fps)", "-loop", "1", "-i", fixtures.appendingPathComponent(name).path, "-frames:v",
+                "\(frames)",
+            ]
+                + (size.map { ["-s", $0] } ?? []) + [
+                    "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", video.path,
+                ])
     }
 
     /// Runs ffmpeg quietly with `arguments`.

@@ -17,12 +17,28 @@ import Testing
         while let c = chars.popFirst() {
             if quoted {
                 if c == "\"" {
-                    if chars.first == "\"" { cell.append("\""); chars.removeFirst() } else { quoted = false }
-                } else { cell.append(c) }
-            } else if c == "\"" { quoted = true }
-            else if c == "," { row.append(cell); cell = "" }
-            else if c == "\n" { row.append(cell); rows.append(row); row = []; cell = "" }
-            else { cell.append(c) }
+                    if chars.first == "\"" {
+                        cell.append("\"")
+                        chars.removeFirst()
+                    } else {
+                        quoted = false
+                    }
+                } else {
+                    cell.append(c)
+                }
+            } else if c == "\"" {
+                quoted = true
+            } else if c == "," {
+                row.append(cell)
+                cell = ""
+            } else if c == "\n" {
+                row.append(cell)
+                rows.append(row)
+                row = []
+                cell = ""
+            } else {
+                cell.append(c)
+            }
         }
         return rows
     }
@@ -38,15 +54,24 @@ import Testing
     static func float(_ any: Any?) -> Float? { (any as? NSNumber)?.floatValue }
 
     @Test func faceLandmarkerRowsEqualTheJSONLines() throws {
-        let images = ["astronaut.png", "woman_sitting.jpg", "hand_thumb_up.jpg"].map { CLIRun.fixtures.appendingPathComponent($0).path }
-        let options = ["face-landmarker", "--model", Self.faceModel, "--num-faces", "2", "--output-face-blendshapes",
-                       "--output-head-poses"] + images
+        let images = ["astronaut.png", "woman_sitting.jpg", "hand_thumb_up.jpg"].map {
+            CLIRun.fixtures.appendingPathComponent($0).path
+        }
+        let options =
+            [
+                "face-landmarker", "--model", Self.faceModel, "--num-faces", "2", "--output-face-blendshapes",
+                "--output-head-poses",
+            ] + images
         let json = try CLIRun.run(options)
         let csv = try CLIRun.run(options + ["--format", "csv"])
         #expect(json.status == 0 && csv.status == 0, "\(csv.stderr)")
         let (header, rows) = try Self.table(csv.stdout)
-        #expect(Array(header.prefix(10)) == ["input", "frame", "timestamp_ms", "success", "error", "index", "id", "yaw", "pitch", "roll"])
-        #expect(header[10] == "_neutral" && header[61] == "noseSneerRight" && header[62] == "x0" && header.last == "z477")
+        #expect(
+            Array(header.prefix(10)) == [
+                "input", "frame", "timestamp_ms", "success", "error", "index", "id", "yaw", "pitch", "roll",
+            ])
+        #expect(
+            header[10] == "_neutral" && header[61] == "noseSneerRight" && header[62] == "x0" && header.last == "z477")
         #expect(header.count == 10 + 52 + 478 * 3)
         var expectedRows = 0
         for line in json.lines {
@@ -58,14 +83,20 @@ import Testing
             let mine = rows.filter { $0["input"] == input }
             expectedRows += max(faces.count, 1)
             if faces.isEmpty {
-                #expect(mine.count == 1 && mine[0]["success"] == "0" && mine[0]["x0"] == "" && mine[0]["index"] == "", "\(input)")
+                #expect(
+                    mine.count == 1 && mine[0]["success"] == "0" && mine[0]["x0"] == "" && mine[0]["index"] == "",
+                    "\(input)")
                 continue
             }
-            #expect(mine.count == faces.count && mine.allSatisfy { $0["success"] == "1" && $0["id"] == "" && $0["frame"] == "" })
+            #expect(
+                mine.count == faces.count
+                    && mine.allSatisfy { $0["success"] == "1" && $0["id"] == "" && $0["frame"] == "" })
             for (i, row) in mine.enumerated() {
                 #expect(row["index"] == String(i))
                 for k in [0, 1, 477] {
-                    #expect(Float(row["x\(k)"] ?? "") == Self.float(faces[i][k]["x"]) && Float(row["z\(k)"] ?? "") == Self.float(faces[i][k]["z"]))
+                    #expect(
+                        Float(row["x\(k)"] ?? "") == Self.float(faces[i][k]["x"])
+                            && Float(row["z\(k)"] ?? "") == Self.float(faces[i][k]["z"]))
                 }
                 for angle in ["yaw", "pitch", "roll"] {
                     #expect(Float(row[angle] ?? "") == Self.float(poses[i][angle]), "\(input) face \(i) \(angle)")
@@ -106,7 +137,7 @@ import Testing
         let dir = try CLIRun.scratch()
         defer { try? FileManager.default.removeItem(at: dir) }
         let images = try ["astronaut.png", "hand_thumb_up.jpg", "woman_sitting.jpg"].map { name in
-            let target = dir.appendingPathComponent("a,\(name)")   // a comma, to be quoted
+            let target = dir.appendingPathComponent("a,\(name)") // a comma, to be quoted
             try FileManager.default.copyItem(at: CLIRun.fixtures.appendingPathComponent(name), to: target)
             return target.path
         }
@@ -131,10 +162,13 @@ import Testing
         try Data(cut).write(to: out)
         let redone = try CLIRun.run(base + ["--input-list", list.path, "--resume"])
         #expect(redone.status == 0 && redone.stderr.contains("removed 1 line"), "\(redone.stderr)")
-        #expect(Set(try Self.table(String(contentsOf: out, encoding: .utf8)).rows.map { $0["input"] ?? "" }) == Set(images))
+        #expect(
+            Set(try Self.table(String(contentsOf: out, encoding: .utf8)).rows.map { $0["input"] ?? "" }) == Set(images))
         #expect(try Self.table(String(contentsOf: out, encoding: .utf8)).rows.count == rows.count)
         // Another task's table is not appended to.
-        let other = try CLIRun.run(["hand-landmarker", "--model", Self.handModel, "--format", "csv", "--output", out.path, images[0]])
+        let other = try CLIRun.run([
+            "hand-landmarker", "--model", Self.handModel, "--format", "csv", "--output", out.path, images[0],
+        ])
         #expect(other.status != 0 && other.stderr.contains("CSV header"), "\(other.stderr)")
 
         // --video-list: frame rows, then a closing row without a frame per video.
@@ -142,9 +176,13 @@ import Testing
         try CLIRun.stillVideo(of: "astronaut.png", frames: 2, fps: 10, to: video)
         let videos = dir.appendingPathComponent("videos.txt")
         try (video.path + "\n").write(to: videos, atomically: true, encoding: .utf8)
-        let run = try CLIRun.run(["face-detector", "--model", Self.detectorModel, "--format", "csv", "--video-list", videos.path])
+        let run = try CLIRun.run([
+            "face-detector", "--model", Self.detectorModel, "--format", "csv", "--video-list", videos.path,
+        ])
         let (_, videoRows) = try Self.table(run.stdout)
-        #expect(videoRows.map { $0["frame"] ?? "?" } == ["0", "1", ""] && videoRows.map { $0["id"] ?? "?" } == ["0", "0", ""],
-                "\(run.stdout.prefix(300))")
+        #expect(
+            videoRows.map { $0["frame"] ?? "?" } == ["0", "1", ""]
+                && videoRows.map { $0["id"] ?? "?" } == ["0", "0", ""],
+            "\(run.stdout.prefix(300))")
     }
 }

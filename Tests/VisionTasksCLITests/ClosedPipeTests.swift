@@ -7,7 +7,9 @@ import Testing
     static let faceModel = CLIRun.models.appendingPathComponent("blaze_face_short_range.tflite").path
 
     /// The tool's status and stderr when its stdout is a pipe whose reading end is already closed.
-    static func runIntoClosedPipe(_ arguments: [String]) throws -> (reason: Process.TerminationReason, status: Int32, stderr: String) {
+    static func runIntoClosedPipe(_ arguments: [String]) throws -> (
+        reason: Process.TerminationReason, status: Int32, stderr: String
+    ) {
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { throw POSIXError(.EMFILE) }
         close(fds[0])
@@ -48,16 +50,23 @@ import Testing
         ]
         #expect(modes.count == 9)
         for (name, arguments) in modes {
-            let run = try Self.runIntoClosedPipe(["face-detector", "--model", Self.faceModel, "--no-progress"] + arguments)
-            #expect(run.reason == .uncaughtSignal && run.status == SIGPIPE, "\(name): ended by \(run.reason) \(run.status): \(run.stderr)")
+            let run = try Self.runIntoClosedPipe(
+                ["face-detector", "--model", Self.faceModel, "--no-progress"] + arguments)
+            #expect(
+                run.reason == .uncaughtSignal && run.status == SIGPIPE,
+                "\(name): ended by \(run.reason) \(run.status): \(run.stderr)")
             // Nothing on stderr but the live status line (once a second while a slow machine starts up).
             #expect(run.stderr.split(separator: "\n").allSatisfy { $0.hasPrefix("live: ") }, "\(name): \(run.stderr)")
         }
     }
 
     @Test func modelInfoEndsQuietlyWhenStdoutIsClosed() throws {
-        let run = try Self.runIntoClosedPipe(["model", "info", CLIRun.models.appendingPathComponent("face_landmarker.task").path])
-        #expect(run.reason == .uncaughtSignal && run.status == SIGPIPE, "ended by \(run.reason) \(run.status): \(run.stderr)")
+        let run = try Self.runIntoClosedPipe([
+            "model", "info", CLIRun.models.appendingPathComponent("face_landmarker.task").path,
+        ])
+        #expect(
+            run.reason == .uncaughtSignal && run.status == SIGPIPE,
+            "ended by \(run.reason) \(run.status): \(run.stderr)")
         #expect(run.stderr.isEmpty, "\(run.stderr)")
     }
 }

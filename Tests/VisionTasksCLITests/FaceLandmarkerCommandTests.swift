@@ -15,17 +15,21 @@ struct FaceLandmarkerCommandTests {
         let missing = "/no/such/face.png"
         let run = try CLIRun.run([
             "face-landmarker", "--model", Self.modelPath, "--num-faces", "2",
-            "--output-face-blendshapes", "--output-facial-transformation-matrixes", "--threads", "1", good, missing])
+            "--output-face-blendshapes", "--output-facial-transformation-matrixes", "--threads", "1", good, missing,
+        ])
         let lines = run.outputLines
         #expect(run.status == 1)
         try #require(lines.count == 2)
         #expect(lines[1] == #"{"input":"\#(missing)","error":"File not found: \#(missing)"}"#)
-        #expect(lines[0].contains(#""categoryName":"_neutral""#) && lines[0].contains(#""rows":4"#)
+        #expect(
+            lines[0].contains(#""categoryName":"_neutral""#) && lines[0].contains(#""rows":4"#)
                 && lines[0].contains(#""visibility":null"#) && lines[0].contains(#""timestampInMilliseconds":0"#))
-        let options = FaceLandmarkerOptions(baseOptions: LibraryResults.baseOptions(Self.model), numFaces: 2,
-                                            outputFaceBlendshapes: true, outputFacialTransformationMatrixes: true)
+        let options = FaceLandmarkerOptions(
+            baseOptions: LibraryResults.baseOptions(Self.model), numFaces: 2,
+            outputFaceBlendshapes: true, outputFacialTransformationMatrixes: true)
         let result = try FaceLandmarker(options: options).detect(image: MPImage(contentsOfFile: good))
-        #expect(result.faceLandmarks.count == 1 && result.faceBlendshapes.count == 1
+        #expect(
+            result.faceLandmarks.count == 1 && result.faceBlendshapes.count == 1
                 && result.facialTransformationMatrixes.count == 1)
         #expect(lines[0] == (try LibraryResults.line(input: good, result: result)))
     }
@@ -33,8 +37,10 @@ struct FaceLandmarkerCommandTests {
     @Test func rejectsBadOptionsBeforeAnyImage() throws {
         let good = CLIRun.fixtures.appendingPathComponent("astronaut.png").path
         let run = try CLIRun.run(["face-landmarker", "--model", Self.modelPath, "--num-faces", "0", good])
-        #expect(run.status == 1 && run.outputLines.isEmpty, "a task's rejection is a run-time failure, not a usage error")
-        #expect(run.stderr.hasPrefix("error: Invalid option --num-faces") && run.stderr.filter { $0 == "\n" }.count == 1,
-                "\(run.stderr)")
+        #expect(
+            run.status == 1 && run.outputLines.isEmpty, "a task's rejection is a run-time failure, not a usage error")
+        #expect(
+            run.stderr.hasPrefix("error: Invalid option --num-faces") && run.stderr.filter { $0 == "\n" }.count == 1,
+            "\(run.stderr)")
     }
 }

@@ -17,11 +17,17 @@ struct HandCommandTests {
     @Test func gestureRecognizerPrintsThumbUpAndReportsABadInput() throws {
         let thumb = CLIRun.fixtures.appendingPathComponent("hand_thumb_up.jpg").path
         let missing = "/no/such/hand.jpg"
-        let (lines, status, _) = try run(["gesture-recognizer", "--model", model("gesture_recognizer.task"),
-                                          thumb, missing])
+        let (lines, status, _) = try run([
+            "gesture-recognizer", "--model", model("gesture_recognizer.task"),
+            thumb, missing,
+        ])
         #expect(status == 1)
         #expect(lines.count == 2)
-        struct Line: Decodable { let input: String; let result: GestureRecognizerResult?; let error: String? }
+        struct Line: Decodable {
+            let input: String
+            let result: GestureRecognizerResult?
+            let error: String?
+        }
         let parsed = try lines.map { try JSONDecoder().decode(Line.self, from: Data($0.utf8)) }
         let result = try #require(parsed.first?.result)
         #expect(result.gestures.first?.first?.categoryName == "Thumb_Up")
@@ -33,14 +39,21 @@ struct HandCommandTests {
 
     @Test func handLandmarkerPrintsLandmarksAndRejectsBadOptions() throws {
         let thumb = CLIRun.fixtures.appendingPathComponent("hand_thumb_up.jpg").path
-        let (lines, status, _) = try run(["hand-landmarker", "--model", model("hand_landmarker.task"),
-                                          "--num-hands", "2", thumb])
+        let (lines, status, _) = try run([
+            "hand-landmarker", "--model", model("hand_landmarker.task"),
+            "--num-hands", "2", thumb,
+        ])
         #expect(status == 0)
-        struct Line: Decodable { let input: String; let result: HandLandmarkerResult }
+        struct Line: Decodable {
+            let input: String
+            let result: HandLandmarkerResult
+        }
         let line = try JSONDecoder().decode(Line.self, from: Data((lines.first ?? "").utf8))
         #expect(line.result.landmarks.count == 1 && line.result.handedness.first?.first?.categoryName == "Left")
-        let bad = try run(["gesture-recognizer", "--model", model("gesture_recognizer.task"),
-                           "--canned-gestures-allowlist", "Thumb_Up", "--canned-gestures-denylist", "None", thumb])
+        let bad = try run([
+            "gesture-recognizer", "--model", model("gesture_recognizer.task"),
+            "--canned-gestures-allowlist", "Thumb_Up", "--canned-gestures-denylist", "None", thumb,
+        ])
         #expect(bad.status == 1 && bad.lines.isEmpty, "a task's rejection is a run-time failure, not a usage error")
         #expect(bad.stderr.hasPrefix("error: ") && bad.stderr.contains("mutually exclusive"), "\(bad.stderr)")
     }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TFLite
+import Testing
 
 /// Hostile files through the built tool (issue 10): a zip bomb and decompression-bomb images give a clear
 /// error line naming the file, the limit and the flag, fast and with little memory.
@@ -34,11 +34,13 @@ import TFLite
         group.wait()
         process.waitUntilExit()
         let elapsed = ContinuousClock.now - start
-        let rssText = try String(contentsOf: rssFile, encoding: .utf8).split(separator: "\n").last.map(String.init) ?? ""
+        let rssText =
+            try String(contentsOf: rssFile, encoding: .utf8).split(separator: "\n").last.map(String.init) ?? ""
         let kilobytes = try #require(Int(rssText.trimmingCharacters(in: .whitespaces)), "GNU time wrote \(rssText)")
-        return Measured(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                        stderr: String(decoding: errData, as: UTF8.self), maxRSSBytes: kilobytes * 1024,
-                        seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
+        return Measured(
+            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self), maxRSSBytes: kilobytes * 1024,
+            seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
     }
 
     @Test func zipBombFailsFastWithLittleMemory() throws {
@@ -46,16 +48,22 @@ import TFLite
         defer { try? FileManager.default.removeItem(at: dir) }
         // Four deflated 1 GiB entries of zeros, named as a hand landmarker bundle's models (about 4 MB).
         let bomb = dir.appendingPathComponent("bomb.task")
-        try ZipWriter.archive(try ["hand_detector.tflite", "hand_landmarks_detector.tflite", "a.bin", "b.bin"].map {
-            try ZipWriter.zeros($0, mebibytes: 1024)
-        }).write(to: bomb)
+        try ZipWriter.archive(
+            try ["hand_detector.tflite", "hand_landmarks_detector.tflite", "a.bin", "b.bin"].map {
+                try ZipWriter.zeros($0, mebibytes: 1024)
+            }
+        ).write(to: bomb)
         let image = CLIRun.fixtures.appendingPathComponent("hand_thumb_up.jpg").path
 
         // The tool's own start-up (a debug build on a loaded machine) is timed apart: a missing model fails at once.
-        let baseline = try Self.measure(["hand-landmarker", "--model", dir.appendingPathComponent("none.task").path, image], in: dir)
+        let baseline = try Self.measure(
+            ["hand-landmarker", "--model", dir.appendingPathComponent("none.task").path, image], in: dir)
         let run = try Self.measure(["hand-landmarker", "--model", bomb.path, image, "--no-progress"], in: dir)
         #expect(run.status == 1, "\(run.stderr)")
-        #expect(run.stderr.contains("\(bomb.path) entry \"hand_detector.tflite\" inflates past the limit of 67108864 decompressed bytes"), "\(run.stderr)")
+        #expect(
+            run.stderr.contains(
+                "\(bomb.path) entry \"hand_detector.tflite\" inflates past the limit of 67108864 decompressed bytes"),
+            "\(run.stderr)")
         #expect(run.stderr.contains("--max-bundle-bytes"))
         #expect(run.seconds - baseline.seconds < 1, "\(run.seconds) s, start-up \(baseline.seconds) s")
         #expect(run.maxRSSBytes < 100 << 20, "\(run.maxRSSBytes) bytes")
@@ -67,7 +75,8 @@ import TFLite
         #expect(info.maxRSSBytes < 100 << 20, "\(info.maxRSSBytes) bytes")
 
         // A lower limit is a flag away, and named in the error.
-        let low = try Self.measure(["model", "info", bomb.path, "--entry", "a.bin", "--max-bundle-bytes", "1000"], in: dir)
+        let low = try Self.measure(
+            ["model", "info", bomb.path, "--entry", "a.bin", "--max-bundle-bytes", "1000"], in: dir)
         #expect(low.status == 1)
         #expect(low.stderr.contains("limit of 1000 decompressed bytes"), "\(low.stderr)")
     }
@@ -78,7 +87,8 @@ import TFLite
         // astronaut.png (512x512) under --max-image-pixels 1000: refused on its own JSON line, exit 1.
         let image = CLIRun.fixtures.appendingPathComponent("astronaut.png").path
         let model = CLIRun.models.appendingPathComponent("blaze_face_short_range.tflite").path
-        let run = try Self.measure(["face-detector", "--model", model, image, "--max-image-pixels", "1000", "--no-progress"], in: dir)
+        let run = try Self.measure(
+            ["face-detector", "--model", model, image, "--max-image-pixels", "1000", "--no-progress"], in: dir)
         #expect(run.status == 1)
         #expect(run.stdout.contains("512x512 (262144 pixels), more than the limit of 1000 pixels"), "\(run.stdout)")
         #expect(run.stdout.contains("--max-image-pixels"))

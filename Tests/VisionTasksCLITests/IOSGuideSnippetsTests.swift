@@ -8,18 +8,24 @@ import Testing
 /// references/pose/image_refs.json): exact.
 @Suite struct IOSGuideSnippetsTests {
     @Test func snippetsRunEveryTaskInEveryMode() throws {
-        let output = try Tool.run(CLIRun.built("ios-guide-snippets"),
-                                  [CLIRun.models.path, CLIRun.fixtures.appendingPathComponent("astronaut.png").path,
-                                   CLIRun.fixtures.appendingPathComponent("hand_thumb_up.jpg").path,
-                                   CLIRun.fixtures.appendingPathComponent("woman_sitting.jpg").path])
+        let output = try Tool.run(
+            CLIRun.built("ios-guide-snippets"),
+            [
+                CLIRun.models.path, CLIRun.fixtures.appendingPathComponent("astronaut.png").path,
+                CLIRun.fixtures.appendingPathComponent("hand_thumb_up.jpg").path,
+                CLIRun.fixtures.appendingPathComponent("woman_sitting.jpg").path,
+            ])
         let text = output.stdout
         #expect(output.status == 0, "\(text)\(output.stderr)")
         let lines = text.split(separator: "\n").map(String.init)
         #expect(lines.count == 5, "\(text)")
         #expect(lines.first == "face detector: image 1, video 1, live [1]")
-        #expect(lines.dropFirst().first == "face landmarker: image 478 landmarks, video 1 faces, live [1], lips 40 connections")
+        #expect(
+            lines.dropFirst().first
+                == "face landmarker: image 478 landmarks, video 1 faces, live [1], lips 40 connections")
         #expect(lines.dropFirst(2).first == "hand landmarker: image 1 hands, video 1, live [1], 21 connections")
         #expect(lines.dropFirst(3).first == "gesture recognizer: image Thumb_Up, video Thumb_Up, live [\"Thumb_Up\"]")
-        #expect(lines.dropFirst(4).first == "pose landmarker: image 33 landmarks, video 1 poses, live [1], 35 connections")
+        #expect(
+            lines.dropFirst(4).first == "pose landmarker: image 33 landmarks, video 1 poses, live [1], 35 connections")
     }
 }

@@ -11,18 +11,22 @@ import Testing
         let photos = dir.appendingPathComponent("photos")
         try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
         for name in ["astronaut.png", "woman_sitting.jpg", "hand_thumb_up.jpg"] {
-            try FileManager.default.copyItem(at: CLIRun.fixtures.appendingPathComponent(name), to: photos.appendingPathComponent(name))
+            try FileManager.default.copyItem(
+                at: CLIRun.fixtures.appendingPathComponent(name), to: photos.appendingPathComponent(name))
         }
         try Data("this is not a JPEG".utf8).write(to: photos.appendingPathComponent("broken.jpg"))
         try Data("notes".utf8).write(to: photos.appendingPathComponent("notes.txt"))
         let annotated = dir.appendingPathComponent("annotated")
 
-        let run = try CLIRun.run(["face-detector", "--model", Self.faceModel, photos.path, "--jobs", "2",
-                                  "--annotate", annotated.path, "--no-progress"])
+        let run = try CLIRun.run([
+            "face-detector", "--model", Self.faceModel, photos.path, "--jobs", "2",
+            "--annotate", annotated.path, "--no-progress",
+        ])
         #expect(run.status != 0, "a failed input makes the exit status non-zero")
         let lines = run.lines
         // Every image, sorted by name, the text file ignored; the corrupt one reported with its path.
-        #expect(lines.map { ($0["input"] as? String).map { ($0 as NSString).lastPathComponent } ?? "" }
+        #expect(
+            lines.map { ($0["input"] as? String).map { ($0 as NSString).lastPathComponent } ?? "" }
                 == ["astronaut.png", "broken.jpg", "hand_thumb_up.jpg", "woman_sitting.jpg"])
         #expect((lines[1]["error"] as? String)?.contains("broken.jpg") == true)
         #expect(lines[0]["result"] != nil && lines[2]["result"] != nil && lines[3]["result"] != nil)
@@ -40,24 +44,34 @@ import Testing
         let names = ["astronaut.png", "woman_sitting.jpg", "hand_thumb_up.jpg", "two_thumbs_up.jpg"]
         for copy in 0..<2 {
             for name in names {
-                try FileManager.default.copyItem(at: CLIRun.fixtures.appendingPathComponent(name),
-                                                 to: dir.appendingPathComponent("\(copy)-\(name)"))
+                try FileManager.default.copyItem(
+                    at: CLIRun.fixtures.appendingPathComponent(name),
+                    to: dir.appendingPathComponent("\(copy)-\(name)"))
             }
         }
         let byDefault = try CLIRun.run(["face-detector", "--model", Self.faceModel, dir.path, "--no-progress"])
-        let oneJob = try CLIRun.run(["face-detector", "--model", Self.faceModel, dir.path, "--jobs", "1", "--no-progress"])
+        let oneJob = try CLIRun.run([
+            "face-detector", "--model", Self.faceModel, dir.path, "--jobs", "1", "--no-progress",
+        ])
         #expect(byDefault.status == 0 && oneJob.status == 0, "\(byDefault.stderr)\(oneJob.stderr)")
         #expect(byDefault.lines.count == 8 && byDefault.stdout == oneJob.stdout)
         // --threads defaults to the cores, at most 4 (BaseOptions.defaultNumThreads).
         let cores = ProcessInfo.processInfo.activeProcessorCount, jobs = min(8, cores, 16), threads = min(cores, 4)
-        #expect(byDefault.stderr.contains("images/s on \(jobs) job(s) of \(min(threads, max(1, cores / jobs))) thread(s)"),
-                "\(byDefault.stderr)")
+        #expect(
+            byDefault.stderr.contains("images/s on \(jobs) job(s) of \(min(threads, max(1, cores / jobs))) thread(s)"),
+            "\(byDefault.stderr)")
         #expect(oneJob.stderr.contains("images/s on 1 job(s) of \(threads) thread(s)"), "\(oneJob.stderr)")
-        let twoJobs = try CLIRun.run(["face-detector", "--model", Self.faceModel, dir.path, "--jobs", "2", "--no-progress"])
-        let twoByTwo = try CLIRun.run(["face-detector", "--model", Self.faceModel, dir.path, "--jobs", "2", "--threads", "2",
-                                       "--no-progress"])
+        let twoJobs = try CLIRun.run([
+            "face-detector", "--model", Self.faceModel, dir.path, "--jobs", "2", "--no-progress",
+        ])
+        let twoByTwo = try CLIRun.run([
+            "face-detector", "--model", Self.faceModel, dir.path, "--jobs", "2", "--threads", "2",
+            "--no-progress",
+        ])
         #expect(twoJobs.stdout == oneJob.stdout && twoByTwo.stdout == oneJob.stdout)
-        #expect(twoJobs.stderr.contains("images/s on 2 job(s) of \(min(threads, max(1, cores / 2))) thread(s)"), "\(twoJobs.stderr)")
+        #expect(
+            twoJobs.stderr.contains("images/s on 2 job(s) of \(min(threads, max(1, cores / 2))) thread(s)"),
+            "\(twoJobs.stderr)")
         #expect(twoByTwo.stderr.contains("images/s on 2 job(s) of 2 thread(s)"), "\(twoByTwo.stderr)")
         for bad in ["0", "many"] {
             let refused = try CLIRun.run(["face-detector", "--model", Self.faceModel, dir.path, "--jobs", bad])
@@ -69,12 +83,16 @@ import Testing
         let dir = try CLIRun.scratch()
         defer { try? FileManager.default.removeItem(at: dir) }
         let video = dir.appendingPathComponent("clip.mp4")
-        try CLIRun.ffmpeg(["-framerate", "10", "-loop", "1", "-i", CLIRun.fixtures.appendingPathComponent("astronaut.png").path,
-                           "-vf", "zoompan=z='1+0.01*on':d=1:s=256x256:fps=10", "-frames:v", "20",
-                           "-c:v", "libx264", "-pix_fmt", "yuv420p", video.path])
+        try CLIRun.ffmpeg([
+            "-framerate", "10", "-loop", "1", "-i", CLIRun.fixtures.appendingPathComponent("astronaut.png").path,
+            "-vf", "zoompan=z='1+0.01*on':d=1:s=256x256:fps=10", "-frames:v", "20",
+            "-c:v", "libx264", "-pix_fmt", "yuv420p", video.path,
+        ])
         let annotated = dir.appendingPathComponent("out.mp4")
-        let run = try CLIRun.run(["face-detector", "--model", Self.faceModel, "--video", video.path, "--every", "3",
-                                  "--start", "0.2", "--end", "1500ms", "--annotate", annotated.path, "--no-progress"])
+        let run = try CLIRun.run([
+            "face-detector", "--model", Self.faceModel, "--video", video.path, "--every", "3",
+            "--start", "0.2", "--end", "1500ms", "--annotate", annotated.path, "--no-progress",
+        ])
         #expect(run.status == 0, "\(run.stderr)")
         let lines = run.lines
         // Frames 2...15 (200...1500 ms), every third: 2, 5, 8, 11, 14.
@@ -92,10 +110,14 @@ import Testing
     @Test func videoConversionWarningsStayOffStderr() throws {
         let dir = try CLIRun.scratch()
         defer { try? FileManager.default.removeItem(at: dir) }
-        for (name, encoding) in [("full.avi", ["-c:v", "mjpeg"]), ("odd.mkv", ["-vf", "scale=67:49", "-c:v", "ffv1"])] {
+        for (name, encoding) in [
+            ("full.avi", ["-c:v", "mjpeg"]), ("odd.mkv", ["-vf", "scale=67:49", "-c:v", "ffv1"]),
+        ] {
             let video = dir.appendingPathComponent(name)
             try CLIRun.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=96x64:r=10:d=0.3"] + encoding + [video.path])
-            let run = try CLIRun.run(["face-detector", "--model", Self.faceModel, "--video", video.path, "--no-progress"])
+            let run = try CLIRun.run([
+                "face-detector", "--model", Self.faceModel, "--video", video.path, "--no-progress",
+            ])
             #expect(run.status == 0 && run.lines.count == 3, "\(name): \(run.stderr)")
             let stderr = run.stderr.split(separator: "\n")
             #expect(stderr.count == 1 && stderr[0].hasPrefix("summary: 3 frames decoded"), "\(name): \(run.stderr)")
@@ -106,15 +128,20 @@ import Testing
         let dir = try CLIRun.scratch()
         defer { try? FileManager.default.removeItem(at: dir) }
         let video = dir.appendingPathComponent("clip.mp4")
-        try CLIRun.ffmpeg(["-framerate", "10", "-loop", "1", "-i", CLIRun.fixtures.appendingPathComponent("astronaut.png").path,
-                           "-vf", "zoompan=z='1+0.01*on':d=1:s=320x240:fps=10", "-frames:v", "20",
-                           "-c:v", "libx264", "-pix_fmt", "yuv420p", video.path])
+        try CLIRun.ffmpeg([
+            "-framerate", "10", "-loop", "1", "-i", CLIRun.fixtures.appendingPathComponent("astronaut.png").path,
+            "-vf", "zoompan=z='1+0.01*on':d=1:s=320x240:fps=10", "-frames:v", "20",
+            "-c:v", "libx264", "-pix_fmt", "yuv420p", video.path,
+        ])
         var sizes: [String: Int] = [:], outputs: [String: [String]] = [:]
         for quality in ["default", "fastest", "small"] {
             let annotated = dir.appendingPathComponent("\(quality).mp4")
             let choice = quality == "default" ? [] : ["--quality", quality]
-            let run = try CLIRun.run(["face-detector", "--model", Self.faceModel, "--video", video.path,
-                                      "--annotate", annotated.path, "--no-progress"] + choice)
+            let run = try CLIRun.run(
+                [
+                    "face-detector", "--model", Self.faceModel, "--video", video.path,
+                    "--annotate", annotated.path, "--no-progress",
+                ] + choice)
             #expect(run.status == 0, "\(run.stderr)")
             // Every frame reaches the encoder, in order, through the reader/task/writer threads.
             #expect(run.lines.compactMap { $0["frame"] as? Int } == Array(0..<20))
@@ -127,8 +154,10 @@ import Testing
         #expect((sizes["fastest"] ?? 0) > (sizes["small"] ?? 0), "\(sizes)")
         #expect(sizes["default"] == sizes["fastest"], "\(sizes)")
         #expect(outputs["fastest"] == outputs["small"] && outputs["default"] == outputs["fastest"])
-        let bad = try CLIRun.run(["face-detector", "--model", Self.faceModel, "--video", video.path,
-                                  "--annotate", dir.appendingPathComponent("x.mp4").path, "--quality", "best"])
+        let bad = try CLIRun.run([
+            "face-detector", "--model", Self.faceModel, "--video", video.path,
+            "--annotate", dir.appendingPathComponent("x.mp4").path, "--quality", "best",
+        ])
         #expect(bad.status == 64, "\(bad.stderr)")
     }
 
@@ -140,7 +169,8 @@ import Testing
         try CLIRun.stillVideo(of: "woman_sitting.jpg", frames: 480, fps: 120, to: video)
         // Run under GNU time: its peak RSS is the tool's own (getrusage's RUSAGE_CHILDREN would also
         // count every other child of this test process, and the high-water mark they inherit from it).
-        let measured = try HostileFileCLITests.measure(["face-detector", "--model", Self.faceModel, "--live", video.path], in: dir)
+        let measured = try HostileFileCLITests.measure(
+            ["face-detector", "--model", Self.faceModel, "--live", video.path], in: dir)
         let run = CLIRun(stdout: measured.stdout, stderr: measured.stderr, status: measured.status)
         #expect(run.status == 0, "\(run.stderr)")
         let frames = run.lines.compactMap { $0["frame"] as? Int }
@@ -162,7 +192,8 @@ import Testing
         let video = dir.appendingPathComponent("long.mp4")
         try CLIRun.stillVideo(of: "astronaut.png", frames: 500, fps: 25, size: "256x256", to: video)
         // The interrupt comes 1 s after the first result line, however long the tool took to start.
-        let run = try CLIRun.run(["face-detector", "--model", Self.faceModel, "--live", video.path], interruptAfterFirstLine: 1)
+        let run = try CLIRun.run(
+            ["face-detector", "--model", Self.faceModel, "--live", video.path], interruptAfterFirstLine: 1)
         // 500 frames at 25 fps take 20 s to read: the run ended soon after the interrupt, with a summary.
         let after = try #require(run.secondsAfterInterrupt, "SIGINT was sent")
         #expect(after < 5, "ran \(after) s after SIGINT")
@@ -180,14 +211,18 @@ import Testing
         let video = dir.appendingPathComponent("live.mp4")
         try CLIRun.stillVideo(of: "astronaut.png", frames: 50, fps: 25, size: "256x256", to: video)
         let annotated = dir.appendingPathComponent("annotated.mp4")
-        let run = try CLIRun.run(["face-detector", "--model", Self.faceModel, "--live", video.path, "--annotate", annotated.path])
+        let run = try CLIRun.run([
+            "face-detector", "--model", Self.faceModel, "--live", video.path, "--annotate", annotated.path,
+        ])
         #expect(run.status == 0, "\(run.stderr)")
         let frames = run.lines.compactMap { $0["frame"] as? Int }
         let first = try #require(frames.first), last = try #require(frames.last)
         // At the source's 25 fps each processed frame fills the slots up to the next one: the video
         // spans exactly the first to the last processed frame, dropped frames included.
         #expect(try CLIRun.frameCount(annotated.path) == last - first + 1)
-        let notVideo = try CLIRun.run(["face-detector", "--model", Self.faceModel, "--live", video.path, "--annotate", "out.png"])
+        let notVideo = try CLIRun.run([
+            "face-detector", "--model", Self.faceModel, "--live", video.path, "--annotate", "out.png",
+        ])
         #expect(notVideo.status == 64 && notVideo.stderr.contains("give a .mp4 path"), "\(notVideo.stderr)")
     }
 
@@ -196,32 +231,45 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let photos = dir.appendingPathComponent("photos")
         // Two different pictures with one name in two sub-folders, one at the top, one hidden.
-        let sources = ["a/same.jpg": "woman_sitting.jpg", "b/same.jpg": "hand_thumb_up.jpg", "top.png": "astronaut.png",
-                       ".cache/hidden.jpg": "astronaut.png"]
+        let sources = [
+            "a/same.jpg": "woman_sitting.jpg", "b/same.jpg": "hand_thumb_up.jpg", "top.png": "astronaut.png",
+            ".cache/hidden.jpg": "astronaut.png",
+        ]
         for (name, source) in sources {
             let target = photos.appendingPathComponent(name)
-            try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
             try FileManager.default.copyItem(at: CLIRun.fixtures.appendingPathComponent(source), to: target)
         }
         let annotated = dir.appendingPathComponent("annotated")
-        let run = try CLIRun.run(["face-detector", "--model", Self.faceModel, photos.path, "--annotate", annotated.path,
-                                  "--jobs", "2", "--no-progress"])
+        let run = try CLIRun.run([
+            "face-detector", "--model", Self.faceModel, photos.path, "--annotate", annotated.path,
+            "--jobs", "2", "--no-progress",
+        ])
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.lines.compactMap { $0["input"] as? String }
+        #expect(
+            run.lines.compactMap { $0["input"] as? String }
                 == ["a/same.jpg", "b/same.jpg", "top.png"].map { photos.appendingPathComponent($0).path })
         let tree = try #require(FileManager.default.subpaths(atPath: annotated.path)).sorted()
         #expect(tree == ["a", "a/same.jpg", "b", "b/same.jpg", "top.png"])
         // Each output is its own input drawn over: same size as that input (the two same.jpg differ).
         for name in ["a/same.jpg", "b/same.jpg"] {
-            #expect(try Self.jpegSize(annotated.appendingPathComponent(name)) == Self.jpegSize(photos.appendingPathComponent(name)), "\(name)")
+            #expect(
+                try Self.jpegSize(annotated.appendingPathComponent(name))
+                    == Self.jpegSize(photos.appendingPathComponent(name)), "\(name)")
         }
 
         // Two input folders: the outputs go below the folder holding both.
         let twoFolders = dir.appendingPathComponent("two")
-        let both = try CLIRun.run(["face-detector", "--model", Self.faceModel, photos.appendingPathComponent("a").path,
-                                   photos.appendingPathComponent("b").path, "--annotate", twoFolders.path, "--no-progress"])
+        let both = try CLIRun.run([
+            "face-detector", "--model", Self.faceModel, photos.appendingPathComponent("a").path,
+            photos.appendingPathComponent("b").path, "--annotate", twoFolders.path, "--no-progress",
+        ])
         #expect(both.status == 0, "\(both.stderr)")
-        #expect(try #require(FileManager.default.subpaths(atPath: twoFolders.path)).sorted() == ["a", "a/same.jpg", "b", "b/same.jpg"])
+        #expect(
+            try #require(FileManager.default.subpaths(atPath: twoFolders.path)).sorted() == [
+                "a", "a/same.jpg", "b", "b/same.jpg",
+            ])
     }
 
     /// Width and height from a JPEG's first start-of-frame marker.
@@ -241,7 +289,9 @@ import Testing
     @Test func usageMistakesExit64WithTheUsage() throws {
         let both = try CLIRun.run(["face-detector", "--model", Self.faceModel, "--video", "a.mp4", "--live", "b.mp4"])
         #expect(both.status == 64 && both.stderr.contains("exactly one") && both.stderr.contains("Usage:"))
-        let badTime = try CLIRun.run(["face-detector", "--model", Self.faceModel, "--video", "a.mp4", "--start", "soon"])
+        let badTime = try CLIRun.run([
+            "face-detector", "--model", Self.faceModel, "--video", "a.mp4", "--start", "soon",
+        ])
         #expect(badTime.status == 64 && badTime.stderr.contains("--start soon"))
         let unknown = try CLIRun.run(["face-detector", "--model", Self.faceModel, "--bogus", "a.jpg"])
         #expect(unknown.status == 64 && unknown.stderr.contains("--bogus") && unknown.stderr.contains("Usage:"))
@@ -261,10 +311,15 @@ import Testing
         try Data(repeating: 7, count: 4096).write(to: corrupt)
         let corruptModel = try CLIRun.run(["face-detector", "--model", corrupt.path, image])
         #expect(corruptModel.status == 1 && corruptModel.stdout.isEmpty)
-        #expect(corruptModel.stderr.hasPrefix("error: Invalid model: \(corrupt.path)") && corruptModel.stderr.filter { $0 == "\n" }.count == 1)
-        let outOfRange = try CLIRun.run(["face-detector", "--model", Self.faceModel, "--min-suppression-threshold", "2", image])
+        #expect(
+            corruptModel.stderr.hasPrefix("error: Invalid model: \(corrupt.path)")
+                && corruptModel.stderr.filter { $0 == "\n" }.count == 1)
+        let outOfRange = try CLIRun.run([
+            "face-detector", "--model", Self.faceModel, "--min-suppression-threshold", "2", image,
+        ])
         #expect(outOfRange.status == 1 && outOfRange.stdout.isEmpty)
-        #expect(outOfRange.stderr.hasPrefix("error: Invalid option --min-suppression-threshold"), "\(outOfRange.stderr)")
+        #expect(
+            outOfRange.stderr.hasPrefix("error: Invalid option --min-suppression-threshold"), "\(outOfRange.stderr)")
         let missingVideo = try CLIRun.run(["face-detector", "--model", Self.faceModel, "--video", "/nonexistent/v.mp4"])
         #expect(missingVideo.status == 1 && missingVideo.stdout.contains("File not found: /nonexistent/v.mp4"))
         let missingImage = try CLIRun.run(["face-detector", "--model", Self.faceModel, image, "/nonexistent/p.jpg"])

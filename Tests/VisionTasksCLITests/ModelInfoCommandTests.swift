@@ -13,7 +13,9 @@ struct ModelInfoCommandTests {
     }
 
     @Test func showsAModelInsideABundle() throws {
-        let result = try Self.run(["model", "info", "models/face_landmarker.task", "--entry", "face_landmarks_detector.tflite"])
+        let result = try Self.run([
+            "model", "info", "models/face_landmarker.task", "--entry", "face_landmarks_detector.tflite",
+        ])
         #expect(result.status == 0, "\(result.err)")
         #expect(result.out.contains("inputs:\n  0: input_12 [1, 256, 256, 3] float32"))
         #expect(result.out.contains("  0: Identity [1, 1, 1, 1434] float32"))
@@ -24,11 +26,16 @@ struct ModelInfoCommandTests {
     @Test func listsNestedBundlesAndFindsNestedEntries() throws {
         let listing = try Self.run(["model", "info", "models/operations.task"])
         #expect(listing.status == 0)
-        #expect(listing.out.contains("  hand_gesture_recognizer.task (644166 bytes)\n    gesture_embedder.tflite (628312 bytes)"))
-        let nested = try Self.run(["model", "info", "models/operations.task", "--entry",
-                                   "hand_gesture_recognizer.task/custom_gesture_classifier.tflite"])
+        #expect(
+            listing.out.contains(
+                "  hand_gesture_recognizer.task (644166 bytes)\n    gesture_embedder.tflite (628312 bytes)"))
+        let nested = try Self.run([
+            "model", "info", "models/operations.task", "--entry",
+            "hand_gesture_recognizer.task/custom_gesture_classifier.tflite",
+        ])
         #expect(nested.status == 0)
-        #expect(nested.out.contains("output 0 scores: 9 labels (none, 0, add, clear, divide, equal, minus, multiply, ...)"))
+        #expect(
+            nested.out.contains("output 0 scores: 9 labels (none, 0, add, clear, divide, equal, minus, multiply, ...)"))
         let byName = try Self.run(["model", "info", "models/operations.task", "--entry", "gesture_embedder.tflite"])
         #expect(byName.out.contains("  0: hand [1, 21, 3] float32\n  1: handedness [1, 1] float32"))
     }

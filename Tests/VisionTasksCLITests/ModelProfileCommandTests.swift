@@ -7,15 +7,24 @@ import Testing
 @Suite(.enabled(if: Fixture.haveModels, "models/ not fetched: run make models"))
 struct ModelProfileCommandTests {
     private struct Report: Decodable {
-        struct Row: Decodable { let op: String; let index: Int; let outputShape: [Int]; let ms1: Double; let msN: Double }
+        struct Row: Decodable {
+            let op: String
+            let index: Int
+            let outputShape: [Int]
+            let ms1: Double
+            let msN: Double
+        }
         let model: String
         let threads: Int
         let operators: [Row]
     }
 
     private func profile(_ extra: [String]) throws -> CLIRun {
-        try CLIRun.run(["model", "profile", CLIRun.models.appendingPathComponent("pose_landmarker_full.task").path,
-                        "--entry", "pose_landmarks_detector.tflite", "--threads", "2", "--runs", "5", "--warmup", "1"] + extra)
+        try CLIRun.run(
+            [
+                "model", "profile", CLIRun.models.appendingPathComponent("pose_landmarker_full.task").path,
+                "--entry", "pose_landmarks_detector.tflite", "--threads", "2", "--runs", "5", "--warmup", "1",
+            ] + extra)
     }
 
     /// The `--json` report of a run that must have succeeded (a failed run or unreadable output fails the test).
@@ -34,9 +43,13 @@ struct ModelProfileCommandTests {
         let kept = try report(["--read-outputs", "0,1,3,4"]).operators
         #expect(kept.count < full.operators.count && !kept.contains { $0.outputShape == [1, 256, 256, 1] })
         // The text form: a header with the totals, then the operators and the sums by type.
-        let text = try CLIRun.run(["model", "profile", CLIRun.models.appendingPathComponent("pose_landmarker_full.task").path,
-                                   "--entry", "pose_landmarks_detector.tflite", "--runs", "5", "--top", "3"])
-        #expect(text.status == 0 && text.stdout.contains("by operator type:") && text.stdout.contains("CONV_2D"), "\(text.stdout)")
+        let text = try CLIRun.run([
+            "model", "profile", CLIRun.models.appendingPathComponent("pose_landmarker_full.task").path,
+            "--entry", "pose_landmarks_detector.tflite", "--runs", "5", "--top", "3",
+        ])
+        #expect(
+            text.status == 0 && text.stdout.contains("by operator type:") && text.stdout.contains("CONV_2D"),
+            "\(text.stdout)")
     }
 
     @Test func badOptionsAreErrorsNamingThem() throws {

@@ -9,7 +9,10 @@ import VisionTasks
 @Suite(.enabled(if: Fixture.haveModels, "models/ not fetched: run make models"))
 struct PoseCommandTests {
     private var model: String { CLIRun.models.appendingPathComponent("pose_landmarker_full.task").path }
-    private struct Line: Decodable { let input: String; let result: PoseLandmarkerResult }
+    private struct Line: Decodable {
+        let input: String
+        let result: PoseLandmarkerResult
+    }
 
     @Test func masksGoToFilesNamedInTheJSONLines() throws {
         let scratch = try CLIRun.scratch()
@@ -17,13 +20,17 @@ struct PoseCommandTests {
         // A folder with a sub-folder: the masks mirror its tree.
         let photos = scratch.appendingPathComponent("photos"), sub = photos.appendingPathComponent("pairs")
         try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: CLIRun.fixtures.appendingPathComponent("woman_sitting.jpg"),
-                                         to: photos.appendingPathComponent("woman.jpg"))
-        try FileManager.default.copyItem(atPath: Fixture.path("references/pose/images/two_people.png"),
-                                         toPath: sub.appendingPathComponent("two.png").path)
+        try FileManager.default.copyItem(
+            at: CLIRun.fixtures.appendingPathComponent("woman_sitting.jpg"),
+            to: photos.appendingPathComponent("woman.jpg"))
+        try FileManager.default.copyItem(
+            atPath: Fixture.path("references/pose/images/two_people.png"),
+            toPath: sub.appendingPathComponent("two.png").path)
         let masks = scratch.appendingPathComponent("masks").path
-        let run = try CLIRun.run(["pose-landmarker", "--model", model, "--num-poses", "2", "--output-segmentation-masks",
-                                  "--output-joint-angles", "--masks", masks, photos.path])
+        let run = try CLIRun.run([
+            "pose-landmarker", "--model", model, "--num-poses", "2", "--output-segmentation-masks",
+            "--output-joint-angles", "--masks", masks, photos.path,
+        ])
         #expect(run.status == 0, "\(run.stderr)")
         let lines = try run.outputLines.map { try JSONDecoder().decode(Line.self, from: Data($0.utf8)) }
         try #require(lines.count == 2)
@@ -54,7 +61,9 @@ struct PoseCommandTests {
 
     @Test func csvHasTheJointAnglesAndLandmarks() throws {
         let photo = CLIRun.fixtures.appendingPathComponent("woman_sitting.jpg").path
-        let run = try CLIRun.run(["pose-landmarker", "--model", model, "--output-joint-angles", "--format", "csv", photo])
+        let run = try CLIRun.run([
+            "pose-landmarker", "--model", model, "--output-joint-angles", "--format", "csv", photo,
+        ])
         #expect(run.status == 0, "\(run.stderr)")
         let rows = run.outputLines.map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
         try #require(rows.count == 2)
@@ -72,16 +81,20 @@ struct PoseCommandTests {
         let photo = CLIRun.fixtures.appendingPathComponent("woman_sitting.jpg").path
         let noMasks = try CLIRun.run(["pose-landmarker", "--model", model, "--masks", "/tmp/unused-masks", photo])
         #expect(noMasks.status == 64 && noMasks.stderr.contains("add --output-segmentation-masks"), "\(noMasks.stderr)")
-        let hands = try CLIRun.run(["hand-landmarker", "--model", CLIRun.models.appendingPathComponent("hand_landmarker.task").path,
-                                    "--masks", "/tmp/unused-masks", photo])
+        let hands = try CLIRun.run([
+            "hand-landmarker", "--model", CLIRun.models.appendingPathComponent("hand_landmarker.task").path,
+            "--masks", "/tmp/unused-masks", photo,
+        ])
         #expect(hands.status == 64 && hands.stderr.contains("outputs no segmentation masks"), "\(hands.stderr)")
         // A folder that cannot be made: the input fails with a message naming --masks and the path.
         let blocked = try CLIRun.scratch()
         defer { try? FileManager.default.removeItem(at: blocked) }
         let file = blocked.appendingPathComponent("taken")
         try Data("x".utf8).write(to: file)
-        let run = try CLIRun.run(["pose-landmarker", "--model", model, "--output-segmentation-masks",
-                                  "--masks", file.appendingPathComponent("sub").path, photo])
+        let run = try CLIRun.run([
+            "pose-landmarker", "--model", model, "--output-segmentation-masks",
+            "--masks", file.appendingPathComponent("sub").path, photo,
+        ])
         #expect(run.status == 1 && run.stdout.contains("--masks") && run.stdout.contains("taken/sub"), "\(run.stdout)")
     }
 }

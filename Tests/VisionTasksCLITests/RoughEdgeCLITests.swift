@@ -14,8 +14,10 @@ import Testing
         // A picture where nothing can be written: the input's error line names --annotate and the file.
         let proc = try CLIRun.run(["face-detector", "--model", Self.faceModel, Self.image, "--annotate", "/proc/x.png"])
         #expect(proc.status == 1)
-        #expect(proc.lines.first?["error"] as? String == "Invalid option --annotate: cannot write /proc/x.png: No such file or directory",
-                "\(proc.stdout)")
+        #expect(
+            proc.lines.first?["error"] as? String
+                == "Invalid option --annotate: cannot write /proc/x.png: No such file or directory",
+            "\(proc.stdout)")
         // An extension the tool cannot write is a usage error, not the name of a folder to create.
         let gif = dir.appendingPathComponent("out.gif")
         let asGif = try CLIRun.run(["face-detector", "--model", Self.faceModel, Self.image, "--annotate", gif.path])
@@ -25,9 +27,13 @@ import Testing
         let video = dir.appendingPathComponent("clip.mp4")
         try CLIRun.stillVideo(of: "astronaut.png", frames: 5, fps: 10, size: "128x128", to: video)
         let target = dir.appendingPathComponent("missing/out.mp4").path
-        let intoNothing = try CLIRun.run(["face-detector", "--model", Self.faceModel, "--video", video.path, "--annotate", target])
+        let intoNothing = try CLIRun.run([
+            "face-detector", "--model", Self.faceModel, "--video", video.path, "--annotate", target,
+        ])
         #expect(intoNothing.status == 1 && intoNothing.stdout.isEmpty, "\(intoNothing.stdout)")
-        #expect(intoNothing.stderr == "error: Invalid option --annotate: cannot write \(target): No such file or directory\n")
+        #expect(
+            intoNothing.stderr
+                == "error: Invalid option --annotate: cannot write \(target): No such file or directory\n")
     }
 
     @Test func foldersWithoutImagesAndStartPastTheEndFailWithALine() throws {
@@ -41,7 +47,9 @@ import Testing
             let run = try CLIRun.run(["face-detector", "--model", Self.faceModel, folder.path])
             #expect(run.status == 1, "\(folder.lastPathComponent): \(run.stderr)")
             #expect(run.lines.count == 1 && run.lines.first?["input"] as? String == folder.path)
-            #expect(run.lines.first?["error"] as? String == "Invalid argument: \(folder.path) is a folder without JPEG or PNG images")
+            #expect(
+                run.lines.first?["error"] as? String
+                    == "Invalid argument: \(folder.path) is a folder without JPEG or PNG images")
         }
         let video = dir.appendingPathComponent("clip.mp4")
         try CLIRun.stillVideo(of: "astronaut.png", frames: 5, fps: 10, size: "128x128", to: video)
@@ -52,16 +60,25 @@ import Testing
     }
 
     @Test func rangeErrorsNameTheFlagTyped() throws {
-        let face = try CLIRun.run(["face-detector", "--model", Self.faceModel, "--min-detection-confidence", "1.5", Self.image])
-        #expect(face.status == 1 && face.stderr == "error: Invalid option --min-detection-confidence: must be in [0, 1], got 1.5\n",
-                "\(face.stderr)")
-        let landmarker = try CLIRun.run(["face-landmarker", "--model", CLIRun.models.appendingPathComponent("face_landmarker.task").path,
-                                         "--num-faces", "0", Self.image])
+        let face = try CLIRun.run([
+            "face-detector", "--model", Self.faceModel, "--min-detection-confidence", "1.5", Self.image,
+        ])
+        #expect(
+            face.status == 1
+                && face.stderr == "error: Invalid option --min-detection-confidence: must be in [0, 1], got 1.5\n",
+            "\(face.stderr)")
+        let landmarker = try CLIRun.run([
+            "face-landmarker", "--model", CLIRun.models.appendingPathComponent("face_landmarker.task").path,
+            "--num-faces", "0", Self.image,
+        ])
         #expect(landmarker.stderr.hasPrefix("error: Invalid option --num-faces:"), "\(landmarker.stderr)")
         let threads = try CLIRun.run(["face-detector", "--model", Self.faceModel, "--threads", "0", Self.image])
-        #expect(threads.status == 1 && threads.stderr.hasPrefix("error: Invalid option --threads:"), "\(threads.stderr)")
+        #expect(
+            threads.status == 1 && threads.stderr.hasPrefix("error: Invalid option --threads:"), "\(threads.stderr)")
         let gestures = CLIRun.models.appendingPathComponent("gesture_recognizer.task").path
-        let canned = try CLIRun.run(["gesture-recognizer", "--model", gestures, "--canned-gestures-max-results", "0", Self.image])
+        let canned = try CLIRun.run([
+            "gesture-recognizer", "--model", gestures, "--canned-gestures-max-results", "0", Self.image,
+        ])
         #expect(canned.stderr.hasPrefix("error: Invalid option --canned-gestures-max-results:"), "\(canned.stderr)")
     }
 
@@ -79,7 +96,9 @@ import Testing
         #expect(try topGesture([]) == "divide")
         #expect(try topGesture(["--custom-gestures-denylist", "divide"]) == "Thumb_Up")
         let bad = try CLIRun.run(["gesture-recognizer", "--model", bundle, "--custom-gestures-max-results", "0", thumb])
-        #expect(bad.status == 1 && bad.stderr.hasPrefix("error: Invalid option --custom-gestures-max-results:"), "\(bad.stderr)")
+        #expect(
+            bad.status == 1 && bad.stderr.hasPrefix("error: Invalid option --custom-gestures-max-results:"),
+            "\(bad.stderr)")
     }
 
     @Test func gestureRecognizerTakesTheDisplayNamesLocale() throws {
@@ -91,21 +110,29 @@ import Testing
         let thumb = CLIRun.fixtures.appendingPathComponent("hand_thumb_up.jpg").path
         func bundle(_ name: String, french: [String]) throws -> String {
             let url = dir.appendingPathComponent(name)
-            try LabelledModels.gestureBundle(cannedLabelFiles: [.init("labels.txt", locale: nil, LabelledModels.cannedNames),
-                                                                .init("labels_fr.txt", locale: "fr", french)]).write(to: url)
+            try LabelledModels.gestureBundle(cannedLabelFiles: [
+                .init("labels.txt", locale: nil, LabelledModels.cannedNames),
+                .init("labels_fr.txt", locale: "fr", french),
+            ]).write(to: url)
             return url.path
         }
         let good = try bundle("fr.task", french: LabelledModels.cannedFrench)
         let run = try CLIRun.run(["gesture-recognizer", "--model", good, "--display-names-locale", "fr", thumb])
         #expect(run.status == 0, "\(run.stderr)")
         let gesture = ((run.lines.first?["result"] as? [String: Any])?["gestures"] as? [[[String: Any]]])?.first?.first
-        #expect(gesture?["categoryName"] as? String == "Thumb_Up" && gesture?["displayName"] as? String == "", "\(run.stdout)")
+        #expect(
+            gesture?["categoryName"] as? String == "Thumb_Up" && gesture?["displayName"] as? String == "",
+            "\(run.stdout)")
         let short = try bundle("short.task", french: Array(LabelledModels.cannedFrench.dropLast()))
         let bad = try CLIRun.run(["gesture-recognizer", "--model", short, "--display-names-locale", "fr", thumb])
         #expect(bad.status == 1 && bad.stdout.isEmpty, "\(bad.stdout)")
-        #expect(bad.stderr == "error: Invalid option --display-names-locale: \(short): hand_gesture_recognizer.task: canned_gesture_classifier.tflite has 8 labels but 7 display names for locale \"fr\"\n",
-                "\(bad.stderr)")
-        let otherLocale = try CLIRun.run(["gesture-recognizer", "--model", short, "--display-names-locale", "de", thumb])
+        #expect(
+            bad.stderr
+                == "error: Invalid option --display-names-locale: \(short): hand_gesture_recognizer.task: canned_gesture_classifier.tflite has 8 labels but 7 display names for locale \"fr\"\n",
+            "\(bad.stderr)")
+        let otherLocale = try CLIRun.run([
+            "gesture-recognizer", "--model", short, "--display-names-locale", "de", thumb,
+        ])
         #expect(otherLocale.status == 0, "\(otherLocale.stderr)")
     }
 
@@ -126,6 +153,8 @@ import Testing
         #expect(summary.contains("240 frames read, \(processed) processed, \(240 - processed) dropped"), "\(summary)")
         #expect(final == 240 - processed)
         // The status line counts only frames known dropped: it never goes down and never passes the summary.
-        #expect(!statuses.isEmpty && statuses == statuses.sorted() && statuses.allSatisfy { $0 <= final }, "\(statuses) then \(final)")
+        #expect(
+            !statuses.isEmpty && statuses == statuses.sorted() && statuses.allSatisfy { $0 <= final },
+            "\(statuses) then \(final)")
     }
 }

@@ -14,8 +14,9 @@ import VisionTasks
             for option in task.options {
                 let range = option.rangeText.isEmpty ? "" : "\(option.rangeText); "
                 #expect(run.stdout.contains("--\(option.name)"), "\(task.name) --help lacks --\(option.name)")
-                #expect(run.stdout.contains("(\(range)default: \(option.defaultText))"),
-                        "\(task.name) --\(option.name): \(run.stdout)")
+                #expect(
+                    run.stdout.contains("(\(range)default: \(option.defaultText))"),
+                    "\(task.name) --\(option.name): \(run.stdout)")
             }
         }
     }
@@ -28,7 +29,8 @@ import VisionTasks
         let tasks = try #require(object["tasks"] as? [[String: Any]])
         #expect(tasks.compactMap { $0["name"] as? String } == TaskDescription.all.map(\.name))
         let landmarker = try #require(tasks.first { $0["name"] as? String == "face-landmarker" })
-        let numFaces = try #require((landmarker["options"] as? [[String: Any]])?.first { $0["name"] as? String == "num-faces" })
+        let numFaces = try #require(
+            (landmarker["options"] as? [[String: Any]])?.first { $0["name"] as? String == "num-faces" })
         #expect(numFaces["default"] as? Int == FaceLandmarkerOptions().numFaces)
         #expect(numFaces["min"] as? Int == 1)
     }
@@ -42,7 +44,9 @@ import VisionTasks
         let begin = "<!-- task-options:begin -->\n", end = "<!-- task-options:end -->"
         let start = try #require(readme.range(of: begin), "README.md has no task-options section")
         let stop = try #require(readme.range(of: end, range: start.upperBound..<readme.endIndex))
-        #expect(String(readme[start.upperBound..<stop.lowerBound]) == run.stdout,
-                "README.md's task options differ from the catalog: run tools/readme_task_options.py .build/debug/vision-tasks")
+        #expect(
+            String(readme[start.upperBound..<stop.lowerBound]) == run.stdout,
+            "README.md's task options differ from the catalog: run tools/readme_task_options.py .build/debug/vision-tasks"
+        )
     }
 }

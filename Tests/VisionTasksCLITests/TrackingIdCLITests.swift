@@ -10,10 +10,12 @@ import Testing
     static func twoFacesVideo(in dir: URL) throws -> URL {
         let video = dir.appendingPathComponent("two-faces.mp4")
         let astronaut = CLIRun.fixtures.appendingPathComponent("astronaut.png").path
-        try CLIRun.ffmpeg(["-loop", "1", "-i", astronaut, "-loop", "1", "-i", astronaut, "-filter_complex",
-                           "[0:v]crop=200:200:125:30[l];[1:v]crop=200:200:125:30,hflip[r];[l][r]hstack,scale=640:320,"
-                           + "drawbox=x=320:y=0:w=320:h=320:color=gray:t=fill:enable='between(t,1,1.5)'",
-                           "-t", "2.5", "-r", "10", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", video.path])
+        try CLIRun.ffmpeg([
+            "-loop", "1", "-i", astronaut, "-loop", "1", "-i", astronaut, "-filter_complex",
+            "[0:v]crop=200:200:125:30[l];[1:v]crop=200:200:125:30,hflip[r];[l][r]hstack,scale=640:320,"
+                + "drawbox=x=320:y=0:w=320:h=320:color=gray:t=fill:enable='between(t,1,1.5)'",
+            "-t", "2.5", "-r", "10", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", video.path,
+        ])
         return video
     }
 
@@ -42,12 +44,18 @@ import Testing
         let video = try Self.twoFacesVideo(in: dir)
         let model = task == "face-detector" ? "blaze_face_short_range.tflite" : "face_landmarker.task"
         let faces = task == "face-landmarker" ? ["--num-faces", "2"] : []
-        let run = try CLIRun.run([task, "--model", CLIRun.models.appendingPathComponent(model).path, "--video", video.path,
-                                  "--format", "csv"] + faces)
+        let run = try CLIRun.run(
+            [
+                task, "--model", CLIRun.models.appendingPathComponent(model).path, "--video", video.path,
+                "--format", "csv",
+            ] + faces)
         #expect(run.status == 0, "\(run.stderr)")
         let perFrame = try Self.sides(run.stdout) { row in
-            task == "face-detector" ? Double(row["box_origin_x"] ?? "").flatMap { x in Double(row["box_width"] ?? "").map { (x + $0 / 2) / 640 } }
-                                    : Double(row["x1"] ?? "")
+            task == "face-detector"
+                ? Double(row["box_origin_x"] ?? "").flatMap { x in
+                    Double(row["box_width"] ?? "").map { (x + $0 / 2) / 640 }
+                }
+                : Double(row["x1"] ?? "")
         }
         let text = perFrame.map { "\($0.left ?? "-")/\($0.right ?? "-")" }.joined(separator: " ")
         print("tracking ids, \(task), ffmpeg video of two faces, the right one covered for 0.5 s: \(text)")
@@ -57,6 +65,8 @@ import Testing
         #expect(left == ["0"], "\(task): \(text)")
         // One run of frames without the right face, between one id before and another after.
         #expect(!gone.isEmpty && gone == Array((gone.first ?? 0)...(gone.last ?? 0)), "\(task): \(text)")
-        #expect(Set(right.prefix(gone.first ?? 0)) == ["1"] && Set(right.suffix(from: (gone.last ?? 0) + 1)) == ["2"], "\(task): \(text)")
+        #expect(
+            Set(right.prefix(gone.first ?? 0)) == ["1"] && Set(right.suffix(from: (gone.last ?? 0) + 1)) == ["2"],
+            "\(task): \(text)")
     }
 }

@@ -21,7 +21,8 @@ struct TrainGesturesCommandTests {
             let folder = data.appendingPathComponent(label)
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             for name in try FileManager.default.contentsOfDirectory(atPath: Fixture.path("gestures/\(label)")) {
-                try FileManager.default.copyItem(atPath: Fixture.path("gestures/\(label)/\(name)"), toPath: folder.appendingPathComponent(name).path)
+                try FileManager.default.copyItem(
+                    atPath: Fixture.path("gestures/\(label)/\(name)"), toPath: folder.appendingPathComponent(name).path)
             }
         }
         for (path, bytes) in extra { try bytes.write(to: data.appendingPathComponent(path)) }
@@ -32,25 +33,45 @@ struct TrainGesturesCommandTests {
         let root = try Self.scratch()
         defer { try? FileManager.default.removeItem(at: root) }
         // A corrupt photo and a text file among the photos are skipped and counted.
-        let data = try Self.data(in: root, extra: ["one/broken.jpg": Data([0xFF, 0xD8, 0xFF, 0xE0, 0, 1]), "none/notes.txt": Data("hi".utf8)])
-        let output = root.appendingPathComponent("mine.task").path, report = root.appendingPathComponent("report.json").path
-        let run = try CLIRun.run(["train-gestures", data.path, "--model", Self.base, "--output", output, "--report", report,
-                                  "--epochs", "3", "--seed", "5", "--no-progress"])
+        let data = try Self.data(
+            in: root,
+            extra: ["one/broken.jpg": Data([0xFF, 0xD8, 0xFF, 0xE0, 0, 1]), "none/notes.txt": Data("hi".utf8)])
+        let output = root.appendingPathComponent("mine.task").path,
+            report = root.appendingPathComponent("report.json").path
+        let run = try CLIRun.run([
+            "train-gestures", data.path, "--model", Self.base, "--output", output, "--report", report,
+            "--epochs", "3", "--seed", "5", "--no-progress",
+        ])
         try #require(run.status == 0, "\(run.stderr)")
-        #expect(run.stdout.contains("validation accuracy") && run.stdout.contains("wrote \(output) (labels: None, one)"), "\(run.stdout)")
+        #expect(
+            run.stdout.contains("validation accuracy") && run.stdout.contains("wrote \(output) (labels: None, one)"),
+            "\(run.stdout)")
         struct Report: Decodable {
-            struct Label: Decodable { var name: String; var photos: Int; var unreadable: Int }
-            struct Skipped: Decodable { var photo: String; var reason: String }
-            var labels: [Label]; var skipped: [Skipped]; var options: [String: String]
+            struct Label: Decodable {
+                var name: String
+                var photos: Int
+                var unreadable: Int
+            }
+            struct Skipped: Decodable {
+                var photo: String
+                var reason: String
+            }
+            var labels: [Label]
+            var skipped: [Skipped]
+            var options: [String: String]
         }
         let decoded = try JSONDecoder().decode(Report.self, from: Data(contentsOf: URL(fileURLWithPath: report)))
         #expect(decoded.labels.map(\.name) == ["none", "one"])
         #expect(decoded.labels.map(\.unreadable) == [1, 1] && decoded.labels.map(\.photos) == [21, 21])
         #expect(decoded.skipped.contains { $0.photo.hasSuffix("broken.jpg") && $0.reason.contains("broken.jpg") })
         #expect(decoded.options["epochs"] == "3" && decoded.options["seed"] == "5")
-        let recognized = try CLIRun.run(["gesture-recognizer", "--model", output, "--canned-gestures-allowlist", "None",
-                                         Fixture.path("gestures/one")])
-        #expect(recognized.status == 0 && recognized.stdout.contains("\"categoryName\":\"one\""), "\(recognized.stdout.prefix(600))")
+        let recognized = try CLIRun.run([
+            "gesture-recognizer", "--model", output, "--canned-gestures-allowlist", "None",
+            Fixture.path("gestures/one"),
+        ])
+        #expect(
+            recognized.status == 0 && recognized.stdout.contains("\"categoryName\":\"one\""),
+            "\(recognized.stdout.prefix(600))")
     }
 
     @Test func badInputsAreClearErrorsAndLeaveNoOutput() throws {
@@ -64,8 +85,10 @@ struct TrainGesturesCommandTests {
         // No none folder.
         let noNone = root.appendingPathComponent("no-none/one")
         try FileManager.default.createDirectory(at: noNone, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: data.appendingPathComponent("one").path + "/" + (try FileManager.default.contentsOfDirectory(atPath: data.appendingPathComponent("one").path)[0]),
-                                         toPath: noNone.appendingPathComponent("a.jpg").path)
+        try FileManager.default.copyItem(
+            atPath: data.appendingPathComponent("one").path + "/"
+                + (try FileManager.default.contentsOfDirectory(atPath: data.appendingPathComponent("one").path)[0]),
+            toPath: noNone.appendingPathComponent("a.jpg").path)
         let missingNone = try train(["--output", output], noNone.deletingLastPathComponent().path)
         #expect(missingNone.status == 1 && missingNone.stderr.contains("no \"none\" label"), "\(missingNone.stderr)")
         // A label whose photos show no hand.

@@ -7,9 +7,11 @@ import Testing
     /// 180 frames at 30 fps with the index at the front (`+faststart`), cut to its first half.
     static func halfVideo(in dir: URL) throws -> URL {
         let full = dir.appendingPathComponent("full.mp4")
-        try CLIRun.ffmpeg(["-framerate", "30", "-loop", "1", "-i", CLIRun.fixtures.appendingPathComponent("astronaut.png").path,
-                           "-vf", "zoompan=z='1+0.002*on':d=1:s=256x256:fps=30", "-frames:v", "180",
-                           "-c:v", "libx264", "-pix_fmt", "yuv420p", "-movflags", "+faststart", full.path])
+        try CLIRun.ffmpeg([
+            "-framerate", "30", "-loop", "1", "-i", CLIRun.fixtures.appendingPathComponent("astronaut.png").path,
+            "-vf", "zoompan=z='1+0.002*on':d=1:s=256x256:fps=30", "-frames:v", "180",
+            "-c:v", "libx264", "-pix_fmt", "yuv420p", "-movflags", "+faststart", full.path,
+        ])
         let bytes = try Data(contentsOf: full)
         let half = dir.appendingPathComponent("half.mp4")
         try bytes.prefix(bytes.count / 2).write(to: half)
@@ -31,7 +33,9 @@ import Testing
         let dir = try CLIRun.scratch()
         defer { try? FileManager.default.removeItem(at: dir) }
         let half = try Self.halfVideo(in: dir)
-        let run = try CLIRun.run(["face-detector", "--model", MediaCLITests.faceModel, "--video", half.path, "--no-progress"])
+        let run = try CLIRun.run([
+            "face-detector", "--model", MediaCLITests.faceModel, "--video", half.path, "--no-progress",
+        ])
         #expect(run.status == 1, "\(run.stderr)")
         let stop = try Self.stopFrame(run, input: half.path)
         // Every decoded frame got its result line, frames 0 ..< stop, before the error.

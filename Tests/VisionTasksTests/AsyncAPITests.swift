@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import VisionTasks
 
 /// An iOS-style delegate: a non-final `NSObject` subclass, not `Sendable`, with plain mutable
@@ -8,8 +9,10 @@ class FaceResultProcessor: NSObject, FaceDetectorLiveStreamDelegate {
     var timestamps: [Int] = []
     var faces: [Int] = []
 
-    func faceDetector(_ faceDetector: FaceDetector, didFinishDetection result: FaceDetectorResult?,
-                      timestampInMilliseconds: Int, error: (any Error)?) {
+    func faceDetector(
+        _ faceDetector: FaceDetector, didFinishDetection result: FaceDetectorResult?,
+        timestampInMilliseconds: Int, error: (any Error)?
+    ) {
         timestamps.append(timestampInMilliseconds)
         faces.append(result?.detections.count ?? -1)
     }
@@ -28,8 +31,9 @@ final class CountingFaceResultProcessor: FaceResultProcessor {}
         }
         let ignore: TaskRunner<Int, Int>.Deliver = { _, _ in }
         let reset: @Sendable () -> Void = { resets?.add() }
-        return TaskRunner(taskName: "TestTask", verb: "detect", runningMode: mode, process: process,
-                          deliver: mode == .liveStream ? ignore : nil, reset: reset)
+        return TaskRunner(
+            taskName: "TestTask", verb: "detect", runningMode: mode, process: process,
+            deliver: mode == .liveStream ? ignore : nil, reset: reset)
     }
 
     @Test func asyncVideoFramesKeepCallOrderAndReportErrors() async throws {
@@ -41,8 +45,10 @@ final class CountingFaceResultProcessor: FaceResultProcessor {}
         await #expect(throws: VisionTasksError.processingFailed("frame -1 is bad")) {
             _ = try await r.processVideoFrame(-1, timestampInMilliseconds: 1000)
         }
-        await #expect(throws: VisionTasksError.invalidTimestamp(
-            "TestTask got timestamp 1000 ms after 1000 ms; timestamps must strictly increase in VIDEO mode")) {
+        await #expect(
+            throws: VisionTasksError.invalidTimestamp(
+                "TestTask got timestamp 1000 ms after 1000 ms; timestamps must strictly increase in VIDEO mode")
+        ) {
             _ = try await r.processVideoFrame(1, timestampInMilliseconds: 1000)
         }
         await #expect(throws: VisionTasksError.self) { _ = try await r.processImage(1) }
@@ -68,10 +74,14 @@ final class CountingFaceResultProcessor: FaceResultProcessor {}
             }
             return input * 2
         }
-        let queue = TaskRunner<Int, Int>(taskName: "TestTask", verb: "detect", runningMode: .image, process: held, deliver: nil)
+        let queue = TaskRunner<Int, Int>(
+            taskName: "TestTask", verb: "detect", runningMode: .image, process: held, deliver: nil)
         let first = Task { try await queue.processImage(1) }
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            DispatchQueue.global().async { started.wait(); done.resume() }
+            DispatchQueue.global().async {
+                started.wait()
+                done.resume()
+            }
         }
         let second = Task { try await queue.processImage(2) }
         second.cancel()
@@ -91,14 +101,17 @@ final class CountingFaceResultProcessor: FaceResultProcessor {}
 
         let live = runner(.liveStream, delay: 0.01, resets: resets)
         for t in 0..<5 { try live.processAsync(t, timestampInMilliseconds: t) }
-        try live.reset()   // waits for the frames sent so far
+        try live.reset() // waits for the frames sent so far
         #expect(resets.count == 2)
         #expect(live.waitingResultCount == 0)
         try live.processAsync(0, timestampInMilliseconds: 0)
         live.waitUntilIdle()
 
-        #expect(throws: VisionTasksError.runningModeMismatch(
-            "TestTask was created in IMAGE mode; reset() needs VIDEO or LIVE_STREAM mode (images are independent already)")) {
+        #expect(
+            throws: VisionTasksError.runningModeMismatch(
+                "TestTask was created in IMAGE mode; reset() needs VIDEO or LIVE_STREAM mode (images are independent already)"
+            )
+        ) {
             try runner(.image).reset()
         }
     }
@@ -109,7 +122,10 @@ final class CountingFaceResultProcessor: FaceResultProcessor {}
         let frames = try FaceDetectorSupport.videoFrames()
         #expect(frames.count == 10)
         return try frames.map {
-            (try MPImage(contentsOfFile: FaceDetectorSupport.imagePath($0.image)), $0.timestampInMilliseconds, $0.result)
+            (
+                try MPImage(contentsOfFile: FaceDetectorSupport.imagePath($0.image)), $0.timestampInMilliseconds,
+                $0.result
+            )
         }
     }
 
@@ -131,7 +147,7 @@ final class CountingFaceResultProcessor: FaceResultProcessor {}
         let frames = try frames()
         for frame in frames {
             try detector.detectAsync(image: frame.image, timestampInMilliseconds: frame.timestamp)
-            detector.waitUntilIdle()   // one at a time: none dropped
+            detector.waitUntilIdle() // one at a time: none dropped
         }
         #expect(processor.timestamps == frames.map(\.timestamp))
         #expect(processor.faces == frames.map(\.reference.detections.count))
@@ -140,21 +156,23 @@ final class CountingFaceResultProcessor: FaceResultProcessor {}
 
     @Test func closureDelegateReceivesEveryResultAndErrorInOrder() throws {
         let received = NSLock()
-        nonisolated(unsafe) var got: [LiveStreamResult<FaceDetectorResult>] = []   // guarded by `received`
+        nonisolated(unsafe) var got: [LiveStreamResult<FaceDetectorResult>] = [] // guarded by `received`
         let handler = LiveStreamHandler<FaceDetectorResult> { delivery in received.withLock { got.append(delivery) } }
         let detector = try FaceDetectorSupport.detector(.liveStream, delegate: handler)
         let frames = try frames()
         for frame in frames {
             try detector.detectAsync(image: frame.image, timestampInMilliseconds: frame.timestamp)
-            detector.waitUntilIdle()   // one at a time: none dropped
+            detector.waitUntilIdle() // one at a time: none dropped
         }
-        let mirrored = try MPImage(contentsOfFile: FaceDetectorSupport.imagePath("astronaut.png"), orientation: .upMirrored)
+        let mirrored = try MPImage(
+            contentsOfFile: FaceDetectorSupport.imagePath("astronaut.png"), orientation: .upMirrored)
         try detector.detectAsync(image: mirrored, timestampInMilliseconds: 10_000)
         detector.waitUntilIdle()
         let results = received.withLock { got }
         #expect(results.map(\.timestampInMilliseconds) == frames.map(\.timestamp) + [10_000])
         for (item, frame) in zip(results, frames) {
-            FaceDetectorSupport.expectMatches(try item.get(), frame.reference, "closure delegate, frame at \(frame.timestamp) ms")
+            FaceDetectorSupport.expectMatches(
+                try item.get(), frame.reference, "closure delegate, frame at \(frame.timestamp) ms")
         }
         #expect(throws: VisionTasksError.self) { _ = try results.last?.get() }
     }
@@ -172,20 +190,23 @@ final class CountingFaceResultProcessor: FaceResultProcessor {}
             try detector.detectAsync(image: frame.image, timestampInMilliseconds: frame.timestamp)
         }
         // A frame that fails (mirrored orientations are rejected) arrives as an error, in order.
-        let mirrored = try MPImage(contentsOfFile: FaceDetectorSupport.imagePath("astronaut.png"), orientation: .upMirrored)
+        let mirrored = try MPImage(
+            contentsOfFile: FaceDetectorSupport.imagePath("astronaut.png"), orientation: .upMirrored)
         try detector.detectAsync(image: mirrored, timestampInMilliseconds: 10_000)
         detector.waitUntilIdle()
         results.finish()
         let got = await reader.value
         let timestamps = got.map(\.timestampInMilliseconds)
         #expect(timestamps == timestamps.sorted() && Set(timestamps).count == timestamps.count)
-        #expect(got.count + detector.droppedFrameCount + detector.droppedResultCount + results.droppedResultCount
+        #expect(
+            got.count + detector.droppedFrameCount + detector.droppedResultCount + results.droppedResultCount
                 == frames.count + 1)
         #expect(got.last?.timestampInMilliseconds == 10_000)
         #expect(throws: VisionTasksError.self) { _ = try got.last?.get() }
         for item in got.dropLast() {
             let reference = try #require(frames.first { $0.timestamp == item.timestampInMilliseconds }).reference
-            FaceDetectorSupport.expectMatches(try item.get(), reference, "sequence frame at \(item.timestampInMilliseconds) ms")
+            FaceDetectorSupport.expectMatches(
+                try item.get(), reference, "sequence frame at \(item.timestampInMilliseconds) ms")
         }
     }
 
@@ -205,18 +226,27 @@ final class CountingFaceResultProcessor: FaceResultProcessor {}
     @Test func resetStartsANewVideoWithTrackingCleared() throws {
         let images = try frames().prefix(3).map(\.image)
         let options = FaceLandmarkerOptions()
-        options.baseOptions.modelAssetPath = FaceDetectorSupport.root.appendingPathComponent("models/face_landmarker.task").path
+        options.baseOptions.modelAssetPath =
+            FaceDetectorSupport.root.appendingPathComponent("models/face_landmarker.task").path
         options.runningMode = .video
         let landmarker = try FaceLandmarker(options: options)
-        let first = try images.enumerated().map { try landmarker.detect(videoFrame: $1, timestampInMilliseconds: $0 * 33) }
-        #expect(throws: VisionTasksError.self) { _ = try landmarker.detect(videoFrame: images[0], timestampInMilliseconds: 0) }
+        let first = try images.enumerated().map {
+            try landmarker.detect(videoFrame: $1, timestampInMilliseconds: $0 * 33)
+        }
+        #expect(throws: VisionTasksError.self) {
+            _ = try landmarker.detect(videoFrame: images[0], timestampInMilliseconds: 0)
+        }
         try landmarker.reset()
-        let second = try images.enumerated().map { try landmarker.detect(videoFrame: $1, timestampInMilliseconds: $0 * 33) }
+        let second = try images.enumerated().map {
+            try landmarker.detect(videoFrame: $1, timestampInMilliseconds: $0 * 33)
+        }
         // Tolerance: exact; the same frames from a cleared state give the same numbers.
         #expect(first.map(\.faceLandmarks) == second.map(\.faceLandmarks))
         #expect(first.allSatisfy { $0.faceLandmarks.count == 1 })
         let fresh = try FaceLandmarker(options: options)
-        #expect(try fresh.detect(videoFrame: images[0], timestampInMilliseconds: 0).faceLandmarks == second[0].faceLandmarks)
+        #expect(
+            try fresh.detect(videoFrame: images[0], timestampInMilliseconds: 0).faceLandmarks == second[0].faceLandmarks
+        )
         // Without reset the tracked, smoothed face differs from a fresh start on the same frame.
         let carried = try landmarker.detect(videoFrame: images[0], timestampInMilliseconds: 1000)
         #expect(carried.faceLandmarks != second[0].faceLandmarks)

@@ -77,8 +77,10 @@ import VisionTasks
         let ref = try Self.reference()
         let face: [(String, [Connection])] = [
             ("lips", FaceLandmarker.lipsConnections()), ("left_eye", FaceLandmarker.leftEyeConnections()),
-            ("left_eyebrow", FaceLandmarker.leftEyebrowConnections()), ("left_iris", FaceLandmarker.leftIrisConnections()),
-            ("right_eye", FaceLandmarker.rightEyeConnections()), ("right_eyebrow", FaceLandmarker.rightEyebrowConnections()),
+            ("left_eyebrow", FaceLandmarker.leftEyebrowConnections()),
+            ("left_iris", FaceLandmarker.leftIrisConnections()),
+            ("right_eye", FaceLandmarker.rightEyeConnections()),
+            ("right_eyebrow", FaceLandmarker.rightEyebrowConnections()),
             ("right_iris", FaceLandmarker.rightIrisConnections()), ("face_oval", FaceLandmarker.faceOvalConnections()),
             ("tesselation", FaceLandmarker.tesselationConnections()),
         ]
@@ -87,14 +89,17 @@ import VisionTasks
             #expect(Self.pairs(table) == ref.face[name], "FaceLandmarker accessor for \(name)")
         }
         #expect(FaceLandmarker.contoursConnections().count == 132)
-        #expect(FaceLandmarker.faceConnections() == FaceLandmarker.lipsConnections() + FaceLandmarker.contoursConnections()
+        #expect(
+            FaceLandmarker.faceConnections() == FaceLandmarker.lipsConnections() + FaceLandmarker.contoursConnections()
                 + FaceLandmarker.tesselationConnections())
         let hand: [(String, [Connection])] = [
-            ("palm_connections", HandLandmarker.handPalmConnections), ("thumb_connections", HandLandmarker.handThumbConnections),
+            ("palm_connections", HandLandmarker.handPalmConnections),
+            ("thumb_connections", HandLandmarker.handThumbConnections),
             ("index_finger_connections", HandLandmarker.handIndexFingerConnections),
             ("middle_finger_connections", HandLandmarker.handMiddleFingerConnections),
             ("ring_finger_connections", HandLandmarker.handRingFingerConnections),
-            ("pinky_finger_connections", HandLandmarker.handPinkyConnections), ("connections", HandLandmarker.handConnections),
+            ("pinky_finger_connections", HandLandmarker.handPinkyConnections),
+            ("connections", HandLandmarker.handConnections),
         ]
         #expect(hand.count == 7)
         for (name, table) in hand {

@@ -1,8 +1,9 @@
 import FixtureSupport
 import Foundation
-import Testing
 import TFLite
+import Testing
 import VisionCore
+
 @testable import VisionTasks
 
 /// `ClassifierOptions.displayNamesLocale` in the Gesture Recognizer, on the real bundle whose canned
@@ -56,18 +57,24 @@ struct DisplayNamesLocaleTests {
     static let tolerance = HandSupport.Tolerance()
 
     static func recognizer(_ bundle: Data, locale: String?) throws -> GestureRecognizer {
-        try GestureRecognizer(options: GestureRecognizerOptions(
-            baseOptions: BaseOptions(modelAssetBuffer: bundle),
-            cannedGesturesClassifierOptions: ClassifierOptions(displayNamesLocale: locale)))
+        try GestureRecognizer(
+            options: GestureRecognizerOptions(
+                baseOptions: BaseOptions(modelAssetBuffer: bundle),
+                cannedGesturesClassifierOptions: ClassifierOptions(displayNamesLocale: locale)))
     }
 
-    static func thumbsUp() throws -> MPImage { try MPImage(contentsOfFile: HandSupport.fixture("images/hand_thumb_up.jpg")) }
+    static func thumbsUp() throws -> MPImage {
+        try MPImage(contentsOfFile: HandSupport.fixture("images/hand_thumb_up.jpg"))
+    }
 
-    static func expect(_ ours: [[ResultCategory]], _ theirs: [[HandSupport.Category]], tolerance: Float, _ label: String) {
+    static func expect(
+        _ ours: [[ResultCategory]], _ theirs: [[HandSupport.Category]], tolerance: Float, _ label: String
+    ) {
         #expect(ours.count == theirs.count, "\(label): \(ours.count) lists, MediaPipe \(theirs.count)")
         for (a, b) in zip(ours.joined(), theirs.joined()) {
-            #expect(a.index == b.index && a.categoryName == b.categoryName && a.displayName == b.displayName,
-                    "\(label): \(a) vs MediaPipe \(b)")
+            #expect(
+                a.index == b.index && a.categoryName == b.categoryName && a.displayName == b.displayName,
+                "\(label): \(a) vs MediaPipe \(b)")
             #expect(abs(a.score - b.score) <= tolerance, "\(label): score \(a.score) vs MediaPipe \(b.score)")
         }
     }
@@ -86,25 +93,33 @@ struct DisplayNamesLocaleTests {
                     Issue.record("\(label): created; MediaPipe fails: \(error)")
                 } catch let VisionTasksError.invalidOption(name, reason) {
                     #expect(name == "cannedGesturesClassifierOptions.displayNamesLocale", "\(label): \(name)")
-                    #expect(reason.contains("has 8 labels but 7 display names for locale \"fr\""), "\(label): \(reason)")
+                    #expect(
+                        reason.contains("has 8 labels but 7 display names for locale \"fr\""), "\(label): \(reason)")
                 }
                 continue
             }
             let result = try Self.recognizer(bundle, locale: run.locale).recognize(image: image)
-            Self.expect(result.gestures, run.gestures ?? [], tolerance: Self.tolerance.gestureScore, "\(label) gestures")
-            Self.expect(result.handedness, run.handedness ?? [], tolerance: Self.tolerance.handednessScore, "\(label) handedness")
+            Self.expect(
+                result.gestures, run.gestures ?? [], tolerance: Self.tolerance.gestureScore, "\(label) gestures")
+            Self.expect(
+                result.handedness, run.handedness ?? [], tolerance: Self.tolerance.handednessScore,
+                "\(label) handedness")
         }
     }
 
     @Test func defaultResultsAreUnchanged() throws {
         let image = try Self.thumbsUp()
-        let real = try GestureRecognizer(modelPath: HandSupport.model("gesture_recognizer.task")).recognize(image: image)
+        let real = try GestureRecognizer(modelPath: HandSupport.model("gesture_recognizer.task")).recognize(
+            image: image)
         let bundle = try LabelledModels.gestureBundle(cannedLabelFiles: [
             .init("labels.txt", locale: nil, LabelledModels.cannedNames),
-            .init("labels_fr.txt", locale: "fr", LabelledModels.cannedFrench)])
+            .init("labels_fr.txt", locale: "fr", LabelledModels.cannedFrench),
+        ])
         for locale in [nil, "fr"] {
             let labelled = try Self.recognizer(bundle, locale: locale).recognize(image: image)
-            #expect(labelled.gestures == real.gestures && labelled.handedness == real.handedness, "locale \(locale ?? "unset")")
+            #expect(
+                labelled.gestures == real.gestures && labelled.handedness == real.handedness,
+                "locale \(locale ?? "unset")")
             #expect(labelled.landmarks == real.landmarks && labelled.worldLandmarks == real.worldLandmarks)
         }
         #expect(real.gestures.first?.first?.categoryName == "Thumb_Up" && real.gestures.first?.first?.displayName == "")
@@ -115,9 +130,13 @@ struct DisplayNamesLocaleTests {
     @Test func classifierCategoriesCarryTheLocalesDisplayNames() throws {
         let canned = try ModelBundle(contentsOfFile: HandSupport.model("gesture_recognizer.task"))
             .find("hand_gesture_recognizer.task/canned_gesture_classifier.tflite")
-        let model = try TFLiteModel(data: try LabelledModels.model(canned, labelFiles: [
-            .init("labels.txt", locale: nil, LabelledModels.cannedNames),
-            .init("labels_fr.txt", locale: "fr", LabelledModels.cannedFrench)]))
+        let model = try TFLiteModel(
+            data: try LabelledModels.model(
+                canned,
+                labelFiles: [
+                    .init("labels.txt", locale: nil, LabelledModels.cannedNames),
+                    .init("labels_fr.txt", locale: "fr", LabelledModels.cannedFrench),
+                ]))
         func categories(_ locale: String?) throws -> [Classification] {
             let filter = try ClassifierOptions(displayNamesLocale: locale, maxResults: 2)
                 .filter(model: model, entry: "canned", classCount: 8, defaultLabels: nil, option: "canned")
@@ -125,8 +144,8 @@ struct DisplayNamesLocaleTests {
         }
         #expect(try categories("fr").map(\.label) == ["Thumb_Up", "Victory"])
         #expect(try categories("fr").map(\.displayName) == ["Pouce_levé", "Victoire"])
-        #expect(try categories(nil).map(\.displayName) == ["", ""])      // "en": no such file
+        #expect(try categories(nil).map(\.displayName) == ["", ""]) // "en": no such file
         #expect(try categories("de").map(\.displayName) == ["", ""])
-        #expect(try categories("").map(\.displayName) == ["Thumb_Up", "Victory"])  // "": the first file
+        #expect(try categories("").map(\.displayName) == ["Thumb_Up", "Victory"]) // "": the first file
     }
 }

@@ -52,8 +52,10 @@ import VisionTasks
         let options = FaceDetectorOptions()
         options.baseOptions.modelAssetPath = "/no/such/model.tflite"
         options.baseOptions.delegate = .GPU
-        #expect(throws: VisionTasksError.invalidOption(
-            name: "delegate", reason: "GPU is not available: VisionTasks runs on the CPU only (use .CPU)")) {
+        #expect(
+            throws: VisionTasksError.invalidOption(
+                name: "delegate", reason: "GPU is not available: VisionTasks runs on the CPU only (use .CPU)")
+        ) {
             _ = try FaceDetector(options: options)
         }
         #expect(BaseOptions().delegate == .CPU)

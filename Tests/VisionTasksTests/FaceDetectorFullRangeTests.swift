@@ -25,7 +25,10 @@ struct FaceDetectorFullRangeTests {
         let keypoints: [[Double]]
     }
 
-    struct Photo: Decodable { let image: String; let faces: [LegacyFace] }
+    struct Photo: Decodable {
+        let image: String
+        let faces: [LegacyFace]
+    }
     struct Composite: Decodable {
         let background: String
         let side: Int
@@ -34,12 +37,17 @@ struct FaceDetectorFullRangeTests {
         let faces: [LegacyFace]
         let shortRangeFaces: [LegacyFace]
     }
-    struct References: Decodable { let photos: [Photo]; let composites: [Composite] }
+    struct References: Decodable {
+        let photos: [Photo]
+        let composites: [Composite]
+    }
 
     /// The full-range detector with the legacy graph's score threshold.
     static func detector() throws -> FaceDetector {
-        try FaceDetector(options: FaceDetectorOptions(baseOptions: BaseOptions(modelAssetPath: modelPath),
-                                                      minDetectionConfidence: 0.6))
+        try FaceDetector(
+            options: FaceDetectorOptions(
+                baseOptions: BaseOptions(modelAssetPath: modelPath),
+                minDetectionConfidence: 0.6))
     }
 
     static func references() throws -> References {
@@ -48,18 +56,27 @@ struct FaceDetectorFullRangeTests {
 
     /// Compares within the suite's tolerances; returns the largest box (px), keypoint and score differences.
     @discardableResult
-    static func expectMatches(_ ours: FaceDetectorResult, _ legacy: [LegacyFace], _ label: String) -> (Double, Double, Float) {
-        #expect(ours.detections.count == legacy.count, "\(label): \(ours.detections.count) faces, MediaPipe \(legacy.count)")
+    static func expectMatches(_ ours: FaceDetectorResult, _ legacy: [LegacyFace], _ label: String) -> (
+        Double, Double, Float
+    ) {
+        #expect(
+            ours.detections.count == legacy.count, "\(label): \(ours.detections.count) faces, MediaPipe \(legacy.count)"
+        )
         var worst: (Double, Double, Float) = (0, 0, 0)
         for (a, b) in zip(ours.detections, legacy) {
             let r = b.boundingBox
-            let box = [abs(a.boundingBox.minX - r.originX), abs(a.boundingBox.minY - r.originY),
-                       abs(a.boundingBox.width - r.width), abs(a.boundingBox.height - r.height)].max() ?? 0
+            let box =
+                [
+                    abs(a.boundingBox.minX - r.originX), abs(a.boundingBox.minY - r.originY),
+                    abs(a.boundingBox.width - r.width), abs(a.boundingBox.height - r.height),
+                ].max() ?? 0
             #expect(box <= 1, "\(label): box \(a.boundingBox) vs \(b.boundingBox)")
             let score = abs((a.categories.first?.score ?? -1) - b.score)
             #expect(score <= 1e-3, "\(label): score \(a.categories.first?.score ?? -1) vs \(b.score)")
             let ka = a.keypoints ?? []
-            #expect(ka.count == b.keypoints.count && b.keypoints.count == 6, "\(label): \(ka.count) keypoints vs \(b.keypoints.count)")
+            #expect(
+                ka.count == b.keypoints.count && b.keypoints.count == 6,
+                "\(label): \(ka.count) keypoints vs \(b.keypoints.count)")
             var keypoint = 0.0
             for (p, q) in zip(ka, b.keypoints) {
                 keypoint = max(keypoint, abs(p.location.x - q[0]), abs(p.location.y - q[1]))
@@ -76,12 +93,15 @@ struct FaceDetectorFullRangeTests {
         let detector = try Self.detector()
         var worst: (Double, Double, Float) = (0, 0, 0)
         for photo in photos {
-            let e = Self.expectMatches(try detector.detect(image: try MPImage(contentsOfFile: Fixture.path("images/\(photo.image)"))),
-                                       photo.faces, photo.image)
+            let e = Self.expectMatches(
+                try detector.detect(image: try MPImage(contentsOfFile: Fixture.path("images/\(photo.image)"))),
+                photo.faces, photo.image)
             worst = (max(worst.0, e.0), max(worst.1, e.1), max(worst.2, e.2))
         }
         #expect(photos.map(\.faces.count).reduce(0, +) >= 2)
-        print("Full-range parity over \(photos.count) photos: max box error \(worst.0) px, keypoint \(worst.1), score \(worst.2)")
+        print(
+            "Full-range parity over \(photos.count) photos: max box error \(worst.0) px, keypoint \(worst.1), score \(worst.2)"
+        )
     }
 
     @Test func farFaceCompositesMatchLegacyMediaPipe() throws {
@@ -97,7 +117,9 @@ struct FaceDetectorFullRangeTests {
             faces += c.faces.count
         }
         #expect(faces >= 20)
-        print("Full-range parity over \(composites.count) composites (\(faces) faces): max box error \(worst.0) px, keypoint \(worst.1), score \(worst.2)")
+        print(
+            "Full-range parity over \(composites.count) composites (\(faces) faces): max box error \(worst.0) px, keypoint \(worst.1), score \(worst.2)"
+        )
     }
 
     @Test func theModelIsRecognisedByItsInputAndOutputs() throws {
@@ -105,7 +127,9 @@ struct FaceDetectorFullRangeTests {
         // where short range (the Tasks' model) finds nothing, as in legacy MediaPipe.
         let image = try FarFaceComposite.frame(side: 144, background: "plain").image()
         #expect(try FaceDetector(modelPath: Self.modelPath).detect(image: image).detections.count == 1)
-        #expect(try FaceDetector(modelPath: Fixture.modelPath("blaze_face_short_range.tflite")).detect(image: image).detections.isEmpty)
+        #expect(
+            try FaceDetector(modelPath: Fixture.modelPath("blaze_face_short_range.tflite")).detect(image: image)
+                .detections.isEmpty)
         // A model with another input is refused with what a face detector needs.
         do {
             _ = try FaceDetector(modelPath: Fixture.path("fuzz/tflite/ok-logistic.tflite"))

@@ -13,9 +13,13 @@ final class FaceDeliveries: FaceDetectorLiveStreamDelegate, @unchecked Sendable 
     private var items: [Delivery] = []
     private var threads = Set<String>()
 
-    func faceDetector(_ faceDetector: FaceDetector, didFinishDetection result: FaceDetectorResult?,
-                      timestampInMilliseconds: Int, error: (any Error)?) {
-        lock.withLock { items.append(Delivery(result: result, timestamp: timestampInMilliseconds, error: error.map { "\($0)" })) }
+    func faceDetector(
+        _ faceDetector: FaceDetector, didFinishDetection result: FaceDetectorResult?,
+        timestampInMilliseconds: Int, error: (any Error)?
+    ) {
+        lock.withLock {
+            items.append(Delivery(result: result, timestamp: timestampInMilliseconds, error: error.map { "\($0)" }))
+        }
     }
 
     var all: [Delivery] { lock.withLock { items } }
@@ -57,11 +61,12 @@ final class FaceDeliveries: FaceDetectorLiveStreamDelegate, @unchecked Sendable 
         let big = try image("woman_sitting.jpg")
         let sent = 60
         for t in 0..<sent {
-            try detector.detectAsync(image: big, timestampInMilliseconds: t)  // returns at once
+            try detector.detectAsync(image: big, timestampInMilliseconds: t) // returns at once
         }
         detector.waitUntilIdle()
         let delivered = sink.all.map(\.timestamp)
-        #expect(delivered.count < sent, "sent \(sent) frames at once, \(delivered.count) processed: nothing was dropped")
+        #expect(
+            delivered.count < sent, "sent \(sent) frames at once, \(delivered.count) processed: nothing was dropped")
         #expect(delivered.first == 0 && delivered.last == sent - 1)
         #expect(delivered == delivered.sorted())
     }
@@ -70,7 +75,8 @@ final class FaceDeliveries: FaceDetectorLiveStreamDelegate, @unchecked Sendable 
         let sink = FaceDeliveries()
         let detector = try FaceDetectorSupport.detector(.liveStream, delegate: sink)
         let good = try image()
-        let mirrored = try MPImage(contentsOfFile: FaceDetectorSupport.imagePath("astronaut.png"), orientation: .upMirrored)
+        let mirrored = try MPImage(
+            contentsOfFile: FaceDetectorSupport.imagePath("astronaut.png"), orientation: .upMirrored)
         try detector.detectAsync(image: good, timestampInMilliseconds: 1)
         detector.waitUntilIdle()
         try detector.detectAsync(image: mirrored, timestampInMilliseconds: 2)
@@ -98,7 +104,10 @@ final class FaceDeliveries: FaceDetectorLiveStreamDelegate, @unchecked Sendable 
             _ = try video.detectAsync(image: picture, timestampInMilliseconds: 0)
             Issue.record("detectAsync in video mode did not throw")
         } catch let error as VisionTasksError {
-            guard case .runningModeMismatch(let message) = error else { Issue.record("wrong error \(error)"); return }
+            guard case .runningModeMismatch(let message) = error else {
+                Issue.record("wrong error \(error)")
+                return
+            }
             #expect(message.contains("VIDEO"))
         }
     }
@@ -112,7 +121,10 @@ final class FaceDeliveries: FaceDetectorLiveStreamDelegate, @unchecked Sendable 
                 _ = try video.detect(videoFrame: picture, timestampInMilliseconds: bad)
                 Issue.record("timestamp \(bad) after 100 was accepted")
             } catch let error as VisionTasksError {
-                guard case .invalidTimestamp(let message) = error else { Issue.record("wrong error \(error)"); continue }
+                guard case .invalidTimestamp(let message) = error else {
+                    Issue.record("wrong error \(error)")
+                    continue
+                }
                 #expect(message.contains("\(bad)"))
             }
         }
@@ -127,7 +139,10 @@ final class FaceDeliveries: FaceDetectorLiveStreamDelegate, @unchecked Sendable 
                 _ = try FaceDetector(options: options)
                 Issue.record("\(name): accepted")
             } catch let error as VisionTasksError {
-                guard case .invalidOption(let option, _) = error else { Issue.record("\(name): wrong error \(error)"); return }
+                guard case .invalidOption(let option, _) = error else {
+                    Issue.record("\(name): wrong error \(error)")
+                    return
+                }
                 #expect(option == name)
             } catch {
                 Issue.record("\(name): not a VisionTasksError: \(error)")
@@ -140,7 +155,10 @@ final class FaceDeliveries: FaceDetectorLiveStreamDelegate, @unchecked Sendable 
         expectInvalid("faceDetectorLiveStreamDelegate") { $0.runningMode = .liveStream }
         let sink = FaceDeliveries()
         expectInvalid("faceDetectorLiveStreamDelegate") { $0.faceDetectorLiveStreamDelegate = sink }
-        expectInvalid("faceDetectorLiveStreamDelegate") { $0.runningMode = .video; $0.faceDetectorLiveStreamDelegate = sink }
+        expectInvalid("faceDetectorLiveStreamDelegate") {
+            $0.runningMode = .video
+            $0.faceDetectorLiveStreamDelegate = sink
+        }
         expectInvalid("numThreads") { $0.baseOptions.numThreads = 0 }
         // The boundaries are allowed.
         _ = try FaceDetectorSupport.detector(confidence: 0, suppression: 1)
@@ -169,14 +187,18 @@ final class FaceDeliveries: FaceDetectorLiveStreamDelegate, @unchecked Sendable 
             #expect("\(error)".contains("face_detector.tflite"))
         }
         // The model can also come as bytes (here a bundle holding face_detector.tflite).
-        let options = FaceDetectorOptions(baseOptions: BaseOptions(modelAssetBuffer: try Data(contentsOf:
-            FaceDetectorSupport.root.appendingPathComponent("models/face_landmarker.task"))))
+        let options = FaceDetectorOptions(
+            baseOptions: BaseOptions(
+                modelAssetBuffer: try Data(
+                    contentsOf:
+                        FaceDetectorSupport.root.appendingPathComponent("models/face_landmarker.task"))))
         #expect(throws: Never.self) { try FaceDetector(options: options) }
     }
 
     @Test func badImagesAreClearErrors() throws {
         let detector = try FaceDetectorSupport.detector()
-        let mirrored = try MPImage(contentsOfFile: FaceDetectorSupport.imagePath("astronaut.png"), orientation: .leftMirrored)
+        let mirrored = try MPImage(
+            contentsOfFile: FaceDetectorSupport.imagePath("astronaut.png"), orientation: .leftMirrored)
         #expect(throws: VisionTasksError.self) { try detector.detect(image: mirrored) }
         #expect(throws: VisionTasksError.self) { try MPImage(contentsOfFile: "/no/such/photo.jpg") }
         let corrupt = FileManager.default.temporaryDirectory.appendingPathComponent("corrupt-\(UUID()).jpg")

@@ -14,8 +14,10 @@ import VisionTasks
         var worst: (box: Double, keypoint: Double, score: Float) = (0, 0, 0)
         for c in cases {
             let key = "\(c.minDetectionConfidence)/\(c.minSuppressionThreshold)"
-            let detector = try detectors[key] ?? FaceDetectorSupport.detector(
-                confidence: c.minDetectionConfidence, suppression: c.minSuppressionThreshold)
+            let detector =
+                try detectors[key]
+                ?? FaceDetectorSupport.detector(
+                    confidence: c.minDetectionConfidence, suppression: c.minSuppressionThreshold)
             detectors[key] = detector
             let label = "\(c.image) turned \(c.quarterTurnsCCW)×90° by \(c.feed) \(c.pixelFormat) \(key)"
             let ours = try detector.detect(image: try FaceDetectorSupport.image(for: c))
@@ -23,7 +25,9 @@ import VisionTasks
             let e = FaceDetectorSupport.maxErrors(ours, c.result)
             worst = (max(worst.box, e.box), max(worst.keypoint, e.keypoint), max(worst.score, e.score))
         }
-        print("FaceDetector parity over \(cases.count) images: max box error \(worst.box) px, keypoint \(worst.keypoint), score \(worst.score)")
+        print(
+            "FaceDetector parity over \(cases.count) images: max box error \(worst.box) px, keypoint \(worst.keypoint), score \(worst.score)"
+        )
     }
 
     @Test func videoModeMatchesMediaPipeFrameByFrame() throws {
@@ -50,12 +54,15 @@ import VisionTasks
 
     @Test func resultJSONUsesTheIOSNames() throws {
         let detector = try FaceDetector(modelPath: FaceDetectorSupport.modelPath)
-        let result = try detector.detect(image: try MPImage(contentsOfFile: FaceDetectorSupport.imagePath("astronaut.png")))
+        let result = try detector.detect(
+            image: try MPImage(contentsOfFile: FaceDetectorSupport.imagePath("astronaut.png")))
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let json = String(decoding: try encoder.encode(result), as: UTF8.self)
-        #expect(json.hasPrefix(#"{"detections":[{"boundingBox":{"height":95,"originX":177,"originY":82,"width":95},"#
-            + #""categories":[{"categoryName":null,"displayName":null,"index":0,"score":0.92173"#))
+        #expect(
+            json.hasPrefix(
+                #"{"detections":[{"boundingBox":{"height":95,"originX":177,"originY":82,"width":95},"#
+                    + #""categories":[{"categoryName":null,"displayName":null,"index":0,"score":0.92173"#))
         #expect(json.contains(#"}],"keypoints":[{"label":null,"score":null,"x":0.3935"#))
         #expect(json.hasSuffix(#"}]}],"timestampInMilliseconds":0}"#))
         #expect(try JSONDecoder().decode(FaceDetectorResult.self, from: Data(json.utf8)) == result)

@@ -47,10 +47,13 @@ enum FaceDetectorSupport {
     }
 
     /// A detector with the given options.
-    static func detector(_ mode: RunningMode = .image, confidence: Float = 0.5, suppression: Float = 0.3,
-                         delegate: (any FaceDetectorLiveStreamDelegate)? = nil) throws -> FaceDetector {
-        let options = FaceDetectorOptions(baseOptions: BaseOptions(modelAssetPath: modelPath), runningMode: mode,
-                                          minDetectionConfidence: confidence, minSuppressionThreshold: suppression)
+    static func detector(
+        _ mode: RunningMode = .image, confidence: Float = 0.5, suppression: Float = 0.3,
+        delegate: (any FaceDetectorLiveStreamDelegate)? = nil
+    ) throws -> FaceDetector {
+        let options = FaceDetectorOptions(
+            baseOptions: BaseOptions(modelAssetPath: modelPath), runningMode: mode,
+            minDetectionConfidence: confidence, minSuppressionThreshold: suppression)
         options.faceDetectorLiveStreamDelegate = delegate
         return try FaceDetector(options: options)
     }
@@ -59,32 +62,44 @@ enum FaceDetectorSupport {
     /// the same order; box origin and size within `boxTolerance` px (1, or 2 where the reference
     /// box was turned from MediaPipe's integer box in the unturned frame); keypoints within 1e-3;
     /// scores within 1e-3.
-    static func expectMatches(_ ours: FaceDetectorResult, _ reference: FaceDetectorResult, _ label: String,
-                              boxTolerance: Double = 1) {
-        #expect(ours.detections.count == reference.detections.count,
-                "\(label): \(ours.detections.count) faces, MediaPipe \(reference.detections.count)")
+    static func expectMatches(
+        _ ours: FaceDetectorResult, _ reference: FaceDetectorResult, _ label: String,
+        boxTolerance: Double = 1
+    ) {
+        #expect(
+            ours.detections.count == reference.detections.count,
+            "\(label): \(ours.detections.count) faces, MediaPipe \(reference.detections.count)")
         for (a, b) in zip(ours.detections, reference.detections) {
-            let boxes = [(a.boundingBox.origin.x, b.boundingBox.origin.x), (a.boundingBox.origin.y, b.boundingBox.origin.y),
-                         (a.boundingBox.width, b.boundingBox.width), (a.boundingBox.height, b.boundingBox.height)]
-            #expect(boxes.allSatisfy { abs($0.0 - $0.1) <= boxTolerance }, "\(label): box \(a.boundingBox) vs \(b.boundingBox)")
+            let boxes = [
+                (a.boundingBox.origin.x, b.boundingBox.origin.x), (a.boundingBox.origin.y, b.boundingBox.origin.y),
+                (a.boundingBox.width, b.boundingBox.width), (a.boundingBox.height, b.boundingBox.height),
+            ]
+            #expect(
+                boxes.allSatisfy { abs($0.0 - $0.1) <= boxTolerance },
+                "\(label): box \(a.boundingBox) vs \(b.boundingBox)")
             let scoreA = a.categories.first?.score ?? -1, scoreB = b.categories.first?.score ?? -2
             #expect(abs(scoreA - scoreB) <= 1e-3, "\(label): score \(scoreA) vs \(scoreB)")
             #expect(a.categories.map(\.index) == b.categories.map(\.index))
             let ka = a.keypoints ?? [], kb = b.keypoints ?? []
             #expect(ka.count == kb.count, "\(label): \(ka.count) keypoints vs \(kb.count)")
             for (p, q) in zip(ka, kb) {
-                #expect(abs(p.location.x - q.location.x) <= 1e-3 && abs(p.location.y - q.location.y) <= 1e-3,
-                        "\(label): keypoint \(p.location) vs \(q.location)")
+                #expect(
+                    abs(p.location.x - q.location.x) <= 1e-3 && abs(p.location.y - q.location.y) <= 1e-3,
+                    "\(label): keypoint \(p.location) vs \(q.location)")
             }
         }
     }
 
     /// The largest differences from MediaPipe over matched faces: box px, keypoint, score.
-    static func maxErrors(_ ours: FaceDetectorResult, _ reference: FaceDetectorResult) -> (box: Double, keypoint: Double, score: Float) {
+    static func maxErrors(_ ours: FaceDetectorResult, _ reference: FaceDetectorResult) -> (
+        box: Double, keypoint: Double, score: Float
+    ) {
         var box = 0.0, keypoint = 0.0, score: Float = 0
         for (a, b) in zip(ours.detections, reference.detections) {
-            box = max(box, abs(a.boundingBox.origin.x - b.boundingBox.origin.x), abs(a.boundingBox.origin.y - b.boundingBox.origin.y),
-                      abs(a.boundingBox.width - b.boundingBox.width), abs(a.boundingBox.height - b.boundingBox.height))
+            box = max(
+                box, abs(a.boundingBox.origin.x - b.boundingBox.origin.x),
+                abs(a.boundingBox.origin.y - b.boundingBox.origin.y),
+                abs(a.boundingBox.width - b.boundingBox.width), abs(a.boundingBox.height - b.boundingBox.height))
             score = max(score, abs((a.categories.first?.score ?? 0) - (b.categories.first?.score ?? 0)))
             for (p, q) in zip(a.keypoints ?? [], b.keypoints ?? []) {
                 keypoint = max(keypoint, abs(p.location.x - q.location.x), abs(p.location.y - q.location.y))
@@ -126,7 +141,8 @@ enum FaceDetectorSupport {
             swap(&width, &height)
         }
         return try pixels.withUnsafeBytes {
-            try MPImage(pixels: $0, width: width, height: height, bytesPerRow: width * bpp, format: decoded.bufferFormat)
+            try MPImage(
+                pixels: $0, width: width, height: height, bytesPerRow: width * bpp, format: decoded.bufferFormat)
         }
     }
 

@@ -1,7 +1,8 @@
 import FixtureSupport
 import Foundation
-import Testing
 import TFLite
+import Testing
+
 @testable import VisionTasks
 
 // Parity of the face geometry step alone: MediaPipe's own landmarks (from the references) through
@@ -30,9 +31,12 @@ func geometryFromMediaPipeLandmarksMatchesMediaPipeMatrix(caseName: String) thro
     var faces = 0
     for frame in c.results {
         for face in frame.faces {
-            let m = try #require(try pipeline.poseTransform(landmarks: face.points, imageWidth: size.width, imageHeight: size.height))
+            let m = try #require(
+                try pipeline.poseTransform(landmarks: face.points, imageWidth: size.width, imageHeight: size.height))
             for r in 0..<3 {
-                for col in 0..<3 { #expect(abs(m[r * 4 + col] - face.matrix[r * 4 + col]) <= 1e-2, "\(caseName) [\(r)][\(col)]") }
+                for col in 0..<3 {
+                    #expect(abs(m[r * 4 + col] - face.matrix[r * 4 + col]) <= 1e-2, "\(caseName) [\(r)][\(col)]")
+                }
                 #expect(abs(m[r * 4 + 3] - face.matrix[r * 4 + 3]) <= 0.5, "\(caseName) translation \(r)")
             }
             faces += 1
@@ -58,8 +62,10 @@ private let hostileBasisEntry: [UInt8] = [0x12, 0x0b, 0x08, 0xff, 0xff, 0xff, 0x
     let valid: [UInt8] = [0x0a, UInt8(mesh.count)] + mesh + [0x12, 0x07, 0x08, 0x00, 0x15, 0x00, 0x00, 0x80, 0x3f]
     #expect(throws: Never.self) { try FaceGeometryMetadata(data: Data(valid), name: "ok.binarypb") }
     for (id, bytes) in [("18446744073709551615", hostileBasisEntry), ("1", [0x12, 0x02, 0x08, 0x01])] {
-        #expect(throws: VisionTasksError.invalidModel(
-            "bad.binarypb: procrustes_landmark_basis.landmark_id \(id) is outside the 1-vertex mesh")) {
+        #expect(
+            throws: VisionTasksError.invalidModel(
+                "bad.binarypb: procrustes_landmark_basis.landmark_id \(id) is outside the 1-vertex mesh")
+        ) {
             try FaceGeometryMetadata(data: Data(valid + bytes), name: "bad.binarypb")
         }
     }
@@ -71,15 +77,17 @@ func faceLandmarkerRefusesAHostileGeometryEntry() throws {
     // facial transformation matrixes on must throw an error naming the entry and the field, not trap.
     let entry = "geometry_pipeline_metadata_landmarks.binarypb"
     let full = try ModelBundle(contentsOfFile: FaceLandmarkerFixtures.modelPath)
-    let bundle = try TestBundles.zip(full.fileNames.map { name in
-        (name, name == entry ? try full.data(named: name) + Data(hostileBasisEntry) : try full.data(named: name))
-    })
+    let bundle = try TestBundles.zip(
+        full.fileNames.map { name in
+            (name, name == entry ? try full.data(named: name) + Data(hostileBasisEntry) : try full.data(named: name))
+        })
     let options = FaceLandmarkerOptions(baseOptions: BaseOptions(modelAssetBuffer: bundle))
     options.outputFacialTransformationMatrixes = true
     #expect {
         _ = try FaceLandmarker(options: options)
     } throws: { error in
         guard case VisionTasksError.invalidModel(let message) = error else { return false }
-        return message.hasPrefix("modelAssetBuffer: \(entry): procrustes_landmark_basis.landmark_id 18446744073709551615")
+        return message.hasPrefix(
+            "modelAssetBuffer: \(entry): procrustes_landmark_basis.landmark_id 18446744073709551615")
     }
 }

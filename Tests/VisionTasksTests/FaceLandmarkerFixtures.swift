@@ -1,7 +1,8 @@
 import FixtureSupport
 import Foundation
-import Testing
 import TFLite
+import Testing
+
 @testable import VisionTasks
 
 /// The Face Landmarker references written by tools/make_face_landmarker_refs.py (MediaPipe 1.2.2).
@@ -14,8 +15,10 @@ enum FaceLandmarkerFixtures {
     static let modelPath = root.appendingPathComponent("models/face_landmarker.task").path
 
     /// Every case's name.
-    static let caseNames = ["astronaut", "woman_sitting", "two_faces", "four_faces_two_kept",
-                            "video_one_face_moving", "video_two_faces_enter_leave"]
+    static let caseNames = [
+        "astronaut", "woman_sitting", "two_faces", "four_faces_two_kept",
+        "video_one_face_moving", "video_two_faces_enter_leave",
+    ]
 
     /// Loads one case.
     static func load(_ name: String) throws -> Case {
@@ -71,7 +74,9 @@ enum FaceLandmarkerFixtures {
 
         /// The landmarks as points.
         var points: [SIMD3<Float>] {
-            stride(from: 0, to: landmarks.count - 2, by: 3).map { SIMD3(landmarks[$0], landmarks[$0 + 1], landmarks[$0 + 2]) }
+            stride(from: 0, to: landmarks.count - 2, by: 3).map {
+                SIMD3(landmarks[$0], landmarks[$0 + 1], landmarks[$0 + 2])
+            }
         }
     }
 

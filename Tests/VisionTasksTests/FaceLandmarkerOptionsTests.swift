@@ -1,7 +1,8 @@
 import FixtureSupport
 import Foundation
-import Testing
 import TFLite
+import Testing
+
 @testable import VisionTasks
 
 // Bad input and running-mode rules of the FaceLandmarker: each a clear VisionTasksError, no crash.
@@ -58,7 +59,8 @@ func faceLandmarkerNamesTheMissingModelOfABundle() throws {
 
 @Test(.enabled(if: Fixture.haveModels))
 func faceLandmarkerEnforcesRunningModesAndTimestamps() throws {
-    let image = try MPImage(contentsOfFile: FaceLandmarkerFixtures.root.appendingPathComponent("Tests/Fixtures/images/astronaut.png").path)
+    let image = try MPImage(
+        contentsOfFile: FaceLandmarkerFixtures.root.appendingPathComponent("Tests/Fixtures/images/astronaut.png").path)
     let still = try FaceLandmarker(modelPath: FaceLandmarkerFixtures.modelPath)
     #expect(throws: VisionTasksError.self) { try still.detect(videoFrame: image, timestampInMilliseconds: 0) }
     let video = try FaceLandmarker(options: options { $0.runningMode = .video })
@@ -67,7 +69,9 @@ func faceLandmarkerEnforcesRunningModesAndTimestamps() throws {
     #expect(throws: VisionTasksError.self) { try video.detect(videoFrame: image, timestampInMilliseconds: 10) }
     // Default options: no blendshapes, no matrices.
     let result = try still.detect(image: image)
-    #expect(result.faceLandmarks.count == 1 && result.faceBlendshapes.isEmpty && result.facialTransformationMatrixes.isEmpty)
+    #expect(
+        result.faceLandmarks.count == 1 && result.faceBlendshapes.isEmpty && result.facialTransformationMatrixes.isEmpty
+    )
 }
 
 /// Collects live-stream results.
@@ -75,8 +79,10 @@ private final class Collector: FaceLandmarkerLiveStreamDelegate, @unchecked Send
     let lock = NSLock()
     var timestamps: [Int] = []
     var faces: [Int] = []
-    func faceLandmarker(_ faceLandmarker: FaceLandmarker, didFinishDetection result: FaceLandmarkerResult?,
-                        timestampInMilliseconds: Int, error: (any Error)?) {
+    func faceLandmarker(
+        _ faceLandmarker: FaceLandmarker, didFinishDetection result: FaceLandmarkerResult?,
+        timestampInMilliseconds: Int, error: (any Error)?
+    ) {
         lock.withLock {
             timestamps.append(timestampInMilliseconds)
             faces.append(result?.faceLandmarks.count ?? -1)
@@ -86,7 +92,8 @@ private final class Collector: FaceLandmarkerLiveStreamDelegate, @unchecked Send
 
 @Test(.enabled(if: Fixture.haveModels))
 func faceLandmarkerLiveStreamDeliversInOrder() throws {
-    let image = try MPImage(contentsOfFile: FaceLandmarkerFixtures.root.appendingPathComponent("Tests/Fixtures/images/astronaut.png").path)
+    let image = try MPImage(
+        contentsOfFile: FaceLandmarkerFixtures.root.appendingPathComponent("Tests/Fixtures/images/astronaut.png").path)
     let collector = Collector()
     let o = options { $0.runningMode = .liveStream }
     o.faceLandmarkerLiveStreamDelegate = collector
@@ -101,19 +108,22 @@ func faceLandmarkerLiveStreamDeliversInOrder() throws {
 @Test(.enabled(if: Fixture.haveModels))
 func faceLandmarkerAppliesTheBundleLimit() throws {
     // The real bundle is 3.8 MB, all stored: any positive limit reads it; zero or less is an invalid option.
-    let o = FaceLandmarkerOptions(baseOptions: BaseOptions(modelAssetPath: FaceLandmarkerFixtures.modelPath, maxDecompressedBundleBytes: 1))
+    let o = FaceLandmarkerOptions(
+        baseOptions: BaseOptions(modelAssetPath: FaceLandmarkerFixtures.modelPath, maxDecompressedBundleBytes: 1))
     _ = try FaceLandmarker(options: o)
     o.baseOptions.maxDecompressedBundleBytes = 0
     expectInvalidOption("maxDecompressedBundleBytes", o)
     // A deflated copy needs its 3.8 MB inflated: refused under 1 MB, naming the option.
     let full = try ModelBundle(contentsOfFile: FaceLandmarkerFixtures.modelPath)
     let deflated = ZipWriter.archive(try full.fileNames.map { try .deflated($0, try full.data(named: $0)) })
-    let small = FaceLandmarkerOptions(baseOptions: BaseOptions(modelAssetBuffer: deflated, maxDecompressedBundleBytes: 1 << 20))
+    let small = FaceLandmarkerOptions(
+        baseOptions: BaseOptions(modelAssetBuffer: deflated, maxDecompressedBundleBytes: 1 << 20))
     #expect {
         _ = try FaceLandmarker(options: small)
     } throws: { error in
         guard case VisionTasksError.invalidBundle(let message) = error else { return false }
-        return message.contains("limit of 1048576 decompressed bytes") && message.contains("BaseOptions.maxDecompressedBundleBytes")
+        return message.contains("limit of 1048576 decompressed bytes")
+            && message.contains("BaseOptions.maxDecompressedBundleBytes")
     }
     #expect(throws: Never.self) {
         _ = try FaceLandmarker(options: FaceLandmarkerOptions(baseOptions: BaseOptions(modelAssetBuffer: deflated)))

@@ -1,7 +1,8 @@
 import FixtureSupport
 import Foundation
-import Testing
 import TFLite
+import Testing
+
 @testable import VisionTasks
 
 // Image orientation against MediaPipe 1.2.2's rotation_degrees (references in
@@ -50,12 +51,16 @@ struct FaceRotationReferences: Decodable {
     }
 }
 
-private func uprightPicture(_ c: FaceRotationReferences.Case, frame: Int, sprites: inout [String: SceneComposer.Sprite]) throws -> MPImage {
+private func uprightPicture(_ c: FaceRotationReferences.Case, frame: Int, sprites: inout [String: SceneComposer.Sprite])
+    throws -> MPImage
+{
     if let file = c.image {
-        return try MPImage(contentsOfFile: FaceLandmarkerFixtures.root.appendingPathComponent("Tests/Fixtures/\(file)").path)
+        return try MPImage(
+            contentsOfFile: FaceLandmarkerFixtures.root.appendingPathComponent("Tests/Fixtures/\(file)").path)
     }
     let scene = try #require(c.scene), background = try #require(c.background)
-    return try SceneComposer.compose(scene.frames[frame], canvas: scene.canvas, background: background, sprites: &sprites)
+    return try SceneComposer.compose(
+        scene.frames[frame], canvas: scene.canvas, background: background, sprites: &sprites)
 }
 
 /// Row-major 4×4 matrices: the largest difference of the rotation/scale entries and of the translation.
@@ -73,25 +78,39 @@ private func matrixErrors(_ a: [Float], _ b: [Float]) -> (rotation: Float, trans
 @Test(.enabled(if: Fixture.haveModels), arguments: try FaceRotationReferences.cases())
 func faceLandmarkerOrientationMatchesMediaPipeRotation(_ c: FaceRotationReferences.Case) throws {
     let video = c.mode == "video"
-    let landmarker = try FaceLandmarker(options: FaceLandmarkerOptions(
-        baseOptions: BaseOptions(modelAssetPath: FaceLandmarkerFixtures.modelPath), runningMode: video ? .video : .image,
-        numFaces: c.numFaces, outputFaceBlendshapes: true, outputFacialTransformationMatrixes: true))
-    let geometry = FaceGeometryPipeline(metadata: try FaceGeometryMetadata(
-        data: try ModelBundle(contentsOfFile: FaceLandmarkerFixtures.modelPath).data(named: FaceLandmarkerGraph.geometryEntry),
-        name: FaceLandmarkerGraph.geometryEntry))
+    let landmarker = try FaceLandmarker(
+        options: FaceLandmarkerOptions(
+            baseOptions: BaseOptions(modelAssetPath: FaceLandmarkerFixtures.modelPath),
+            runningMode: video ? .video : .image,
+            numFaces: c.numFaces, outputFaceBlendshapes: true, outputFacialTransformationMatrixes: true))
+    let geometry = FaceGeometryPipeline(
+        metadata: try FaceGeometryMetadata(
+            data: try ModelBundle(contentsOfFile: FaceLandmarkerFixtures.modelPath).data(
+                named: FaceLandmarkerGraph.geometryEntry),
+            name: FaceLandmarkerGraph.geometryEntry))
     var sprites: [String: SceneComposer.Sprite] = [:]
     var worstMean: Float = 0, worstMax: Float = 0, worstBlendshape: Float = 0
-    var worstRotation: Float = 0, worstTranslation: Float = 0, worstStoredRotation: Float = 0, worstStoredTranslation: Float = 0
+    var worstRotation: Float = 0, worstTranslation: Float = 0, worstStoredRotation: Float = 0,
+        worstStoredTranslation: Float = 0
     for (index, expected) in c.results.enumerated() {
         let label = "\(c.name) frame \(index)"
-        let image = try TurnedImages.image(try uprightPicture(c, frame: index, sprites: &sprites), quarterTurnsCCW: c.quarterTurnsCCW)
+        let image = try TurnedImages.image(
+            try uprightPicture(c, frame: index, sprites: &sprites), quarterTurnsCCW: c.quarterTurnsCCW)
         #expect(try image.orientation.rotationDegrees() == c.rotationDegrees)
-        let result = video ? try landmarker.detect(videoFrame: image, timestampInMilliseconds: expected.timestampMs)
-                           : try landmarker.detect(image: image)
-        try #require(result.faceLandmarks.count == expected.faces.count, "\(label): \(result.faceLandmarks.count) faces, MediaPipe \(expected.faces.count)")
-        try #require(result.faceBlendshapes.count == expected.faces.count && result.facialTransformationMatrixes.count == expected.faces.count)
+        let result =
+            video
+            ? try landmarker.detect(videoFrame: image, timestampInMilliseconds: expected.timestampMs)
+            : try landmarker.detect(image: image)
+        try #require(
+            result.faceLandmarks.count == expected.faces.count,
+            "\(label): \(result.faceLandmarks.count) faces, MediaPipe \(expected.faces.count)")
+        try #require(
+            result.faceBlendshapes.count == expected.faces.count
+                && result.facialTransformationMatrixes.count == expected.faces.count)
         let points = expected.faces.map { face in
-            stride(from: 0, to: face.landmarks.count - 2, by: 3).map { SIMD3(face.landmarks[$0], face.landmarks[$0 + 1], face.landmarks[$0 + 2]) }
+            stride(from: 0, to: face.landmarks.count - 2, by: 3).map {
+                SIMD3(face.landmarks[$0], face.landmarks[$0 + 1], face.landmarks[$0 + 2])
+            }
         }
         // Video: ours by tracking id, MediaPipe's as its association left them; paired by position.
         let pairing = video ? nearestFaces(result.faceLandmarks, points) : Array(expected.faces.indices)
@@ -107,7 +126,8 @@ func faceLandmarkerOrientationMatchesMediaPipeRotation(_ c: FaceRotationReferenc
             }
             let mean = sum / Float(2 * 478)
             #expect(mean <= 5e-4 && maxError <= 5e-3, "\(label) face \(f): landmark mean \(mean), max \(maxError)")
-            worstMean = max(worstMean, mean); worstMax = max(worstMax, maxError)
+            worstMean = max(worstMean, mean)
+            worstMax = max(worstMax, maxError)
 
             let scores = result.faceBlendshapes[pairing[f]].categories
             #expect(scores.map(\.categoryName) == face.blendshapeNames.map { Optional($0) })
@@ -118,19 +138,29 @@ func faceLandmarkerOrientationMatchesMediaPipeRotation(_ c: FaceRotationReferenc
             if let reference = face.matrix {
                 let m = result.facialTransformationMatrixes[pairing[f]]
                 let e = matrixErrors((0..<16).map { m[$0 / 4, $0 % 4] }, reference)
-                #expect(e.rotation <= 1e-2 && e.translation <= 0.5, "\(label) face \(f): matrix rotation \(e.rotation), translation \(e.translation)")
-                worstRotation = max(worstRotation, e.rotation); worstTranslation = max(worstTranslation, e.translation)
+                #expect(
+                    e.rotation <= 1e-2 && e.translation <= 0.5,
+                    "\(label) face \(f): matrix rotation \(e.rotation), translation \(e.translation)")
+                worstRotation = max(worstRotation, e.rotation)
+                worstTranslation = max(worstTranslation, e.translation)
             }
             // MediaPipe's matrix is the stored frame's: our geometry step on its stored-frame landmarks.
             let stored = theirs.map { p in
                 let q = image.bufferPoint(fromUprightX: p.x, y: p.y)
                 return SIMD3(q.x, q.y, p.z)
             }
-            let m = try #require(try geometry.poseTransform(landmarks: stored, imageWidth: image.bufferWidth, imageHeight: image.bufferHeight))
+            let m = try #require(
+                try geometry.poseTransform(
+                    landmarks: stored, imageWidth: image.bufferWidth, imageHeight: image.bufferHeight))
             let e = matrixErrors(m, face.bufferMatrix)
-            #expect(e.rotation <= 1e-2 && e.translation <= 0.5, "\(label) face \(f): stored-frame matrix rotation \(e.rotation), translation \(e.translation)")
-            worstStoredRotation = max(worstStoredRotation, e.rotation); worstStoredTranslation = max(worstStoredTranslation, e.translation)
+            #expect(
+                e.rotation <= 1e-2 && e.translation <= 0.5,
+                "\(label) face \(f): stored-frame matrix rotation \(e.rotation), translation \(e.translation)")
+            worstStoredRotation = max(worstStoredRotation, e.rotation)
+            worstStoredTranslation = max(worstStoredTranslation, e.translation)
         }
     }
-    print("face-landmarker orientation \(c.name): landmark mean \(worstMean) max \(worstMax), blendshapes \(worstBlendshape), matrix rotation \(worstRotation) translation \(worstTranslation), stored-frame matrix rotation \(worstStoredRotation) translation \(worstStoredTranslation)")
+    print(
+        "face-landmarker orientation \(c.name): landmark mean \(worstMean) max \(worstMax), blendshapes \(worstBlendshape), matrix rotation \(worstRotation) translation \(worstTranslation), stored-frame matrix rotation \(worstStoredRotation) translation \(worstStoredTranslation)"
+    )
 }

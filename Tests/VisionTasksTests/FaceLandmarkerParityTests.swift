@@ -2,6 +2,7 @@ import FixtureSupport
 import Foundation
 import Testing
 import VisionCore
+
 @testable import VisionTasks
 
 // End-to-end parity with MediaPipe 1.2.2's FaceLandmarker (references from
@@ -20,7 +21,8 @@ enum SceneComposer {
 
     /// Loads a sprite PNG from the reference directory as RGB.
     static func sprite(_ name: String) throws -> Sprite {
-        let image = try MPImage(contentsOfFile: FaceLandmarkerFixtures.directory.appendingPathComponent("\(name).png").path)
+        let image = try MPImage(
+            contentsOfFile: FaceLandmarkerFixtures.directory.appendingPathComponent("\(name).png").path)
         let w = image.bufferWidth, h = image.bufferHeight, format = image.bufferFormat
         let rgb: [UInt8] = image.withUnsafeBufferBytes { bytes in
             let bpp = format.bytesPerPixel
@@ -38,8 +40,10 @@ enum SceneComposer {
     }
 
     /// The frame as an RGB image.
-    static func compose(_ frame: FaceLandmarkerFixtures.SceneFrame, canvas: [Int], background: [UInt8],
-                        sprites: inout [String: Sprite]) throws -> MPImage {
+    static func compose(
+        _ frame: FaceLandmarkerFixtures.SceneFrame, canvas: [Int], background: [UInt8],
+        sprites: inout [String: Sprite]
+    ) throws -> MPImage {
         let w = canvas[0], h = canvas[1]
         var pixels = [UInt8](repeating: 0, count: w * h * 3)
         for i in 0..<(w * h) { for c in 0..<3 { pixels[i * 3 + c] = background[c] } }
@@ -63,7 +67,8 @@ enum SceneComposer {
 
 /// The worst differences seen over a case, for the test log.
 private struct Errors {
-    var meanLandmark: Float = 0, maxLandmark: Float = 0, blendshape: Float = 0, rotation: Float = 0, translation: Float = 0
+    var meanLandmark: Float = 0, maxLandmark: Float = 0, blendshape: Float = 0, rotation: Float = 0,
+        translation: Float = 0
 }
 
 /// For each of MediaPipe's faces (its landmarks), the index of our face nearest to it (mean landmark
@@ -72,7 +77,9 @@ private struct Errors {
 func nearestFaces(_ ours: [[NormalizedLandmark]], _ reference: [[SIMD3<Float>]]) -> [Int] {
     var free = Array(ours.indices)
     return reference.map { points in
-        func distance(_ i: Int) -> Float { zip(ours[i], points).map { abs($0.x - $1.x) + abs($0.y - $1.y) }.reduce(0, +) }
+        func distance(_ i: Int) -> Float {
+            zip(ours[i], points).map { abs($0.x - $1.x) + abs($0.y - $1.y) }.reduce(0, +)
+        }
         let best = free.min { distance($0) < distance($1) } ?? 0
         free.removeAll { $0 == best }
         return best
@@ -83,31 +90,40 @@ func nearestFaces(_ ours: [[NormalizedLandmark]], _ reference: [[SIMD3<Float>]])
 func faceLandmarkerMatchesMediaPipe(caseName: String) throws {
     let c = try FaceLandmarkerFixtures.load(caseName)
     let video = c.mode == "video"
-    let landmarker = try FaceLandmarker(options: FaceLandmarkerOptions(
-        baseOptions: BaseOptions(modelAssetPath: FaceLandmarkerFixtures.modelPath),
-        runningMode: video ? .video : .image, numFaces: c.numFaces,
-        outputFaceBlendshapes: true, outputFacialTransformationMatrixes: true))
+    let landmarker = try FaceLandmarker(
+        options: FaceLandmarkerOptions(
+            baseOptions: BaseOptions(modelAssetPath: FaceLandmarkerFixtures.modelPath),
+            runningMode: video ? .video : .image, numFaces: c.numFaces,
+            outputFaceBlendshapes: true, outputFacialTransformationMatrixes: true))
     var sprites: [String: SceneComposer.Sprite] = [:]
     var worst = Errors()
     for (index, expected) in c.results.enumerated() {
         let image: MPImage
         if let file = c.image {
-            image = try MPImage(contentsOfFile: FaceLandmarkerFixtures.root.appendingPathComponent("Tests/Fixtures/\(file)").path)
+            image = try MPImage(
+                contentsOfFile: FaceLandmarkerFixtures.root.appendingPathComponent("Tests/Fixtures/\(file)").path)
         } else {
             let scene = try #require(c.scene)
-            image = try SceneComposer.compose(scene.frames[index], canvas: scene.canvas, background: c.background, sprites: &sprites)
+            image = try SceneComposer.compose(
+                scene.frames[index], canvas: scene.canvas, background: c.background, sprites: &sprites)
         }
-        let result = video ? try landmarker.detect(videoFrame: image, timestampInMilliseconds: expected.timestampMs)
-                           : try landmarker.detect(image: image)
+        let result =
+            video
+            ? try landmarker.detect(videoFrame: image, timestampInMilliseconds: expected.timestampMs)
+            : try landmarker.detect(image: image)
         let label = "\(caseName) frame \(index)"
         #expect(result.timestampInMilliseconds == (video ? expected.timestampMs : 0), "\(label)")
-        try #require(result.faceLandmarks.count == expected.faces.count,
-                     "\(label): \(result.faceLandmarks.count) faces, MediaPipe \(expected.faces.count)")
-        #expect(result.faceBlendshapes.count == expected.faces.count && result.facialTransformationMatrixes.count == expected.faces.count,
-                "\(label)")
+        try #require(
+            result.faceLandmarks.count == expected.faces.count,
+            "\(label): \(result.faceLandmarks.count) faces, MediaPipe \(expected.faces.count)")
+        #expect(
+            result.faceBlendshapes.count == expected.faces.count
+                && result.facialTransformationMatrixes.count == expected.faces.count,
+            "\(label)")
         // Video: our faces are ordered by tracking id, MediaPipe's as its association left them;
         // paired by position. Image: the same order.
-        let pairing = video ? nearestFaces(result.faceLandmarks, expected.faces.map(\.points)) : Array(expected.faces.indices)
+        let pairing =
+            video ? nearestFaces(result.faceLandmarks, expected.faces.map(\.points)) : Array(expected.faces.indices)
         for (f, face) in expected.faces.enumerated() {
             let ours = result.faceLandmarks[pairing[f]]
             try #require(ours.count == 478)
@@ -131,7 +147,9 @@ func faceLandmarkerMatchesMediaPipe(caseName: String) throws {
                     if col == 3 && r < 3 { translation = max(translation, d) } else { rotation = max(rotation, d) }
                 }
             }
-            #expect(rotation <= 1e-2 && translation <= 0.5, "\(label) face \(f): matrix rotation \(rotation), translation \(translation)")
+            #expect(
+                rotation <= 1e-2 && translation <= 0.5,
+                "\(label) face \(f): matrix rotation \(rotation), translation \(translation)")
             worst.meanLandmark = max(worst.meanLandmark, mean)
             worst.maxLandmark = max(worst.maxLandmark, maxError)
             worst.blendshape = max(worst.blendshape, blendshapeError)
@@ -139,5 +157,7 @@ func faceLandmarkerMatchesMediaPipe(caseName: String) throws {
             worst.translation = max(worst.translation, translation)
         }
     }
-    print("face-landmarker parity \(caseName): landmark mean \(worst.meanLandmark) max \(worst.maxLandmark), blendshapes \(worst.blendshape), matrix rotation \(worst.rotation) translation \(worst.translation)")
+    print(
+        "face-landmarker parity \(caseName): landmark mean \(worst.meanLandmark) max \(worst.maxLandmark), blendshapes \(worst.blendshape), matrix rotation \(worst.rotation) translation \(worst.translation)"
+    )
 }

@@ -23,7 +23,8 @@ enum FarFaceComposite {
         /// A fixture photo decoded as the tests decode it.
         init(fixture name: String) throws {
             let image = try MPImage(contentsOfFile: Fixture.path("images/\(name)")).uprightRGB()
-            self.init(width: image.bufferWidth, height: image.bufferHeight, bytes: image.withUnsafeBufferBytes { Array($0) })
+            self.init(
+                width: image.bufferWidth, height: image.bufferHeight, bytes: image.withUnsafeBufferBytes { Array($0) })
         }
 
         /// The `side`-pixel square at (`left`, `top`).
@@ -38,7 +39,10 @@ enum FarFaceComposite {
         /// [(i·m)/n, max(that + 1, ((i + 1)·m)/n)), each channel (sum + count/2)/count.
         func scaled(width outWidth: Int, height outHeight: Int) -> RGB {
             func bounds(_ n: Int, _ m: Int) -> [(Int, Int)] {
-                (0..<n).map { i in let start = i * m / n; return (start, max(start + 1, (i + 1) * m / n)) }
+                (0..<n).map { i in
+                    let start = i * m / n
+                    return (start, max(start + 1, (i + 1) * m / n))
+                }
             }
             let rows = bounds(outHeight, height), columns = bounds(outWidth, width)
             var out = [UInt8](repeating: 0, count: outWidth * outHeight * 3)
@@ -63,7 +67,9 @@ enum FarFaceComposite {
 
     /// The street photo behind half the composites, scaled once (a debug build takes a second per scaling).
     static let street = "woman_sitting.jpg"
-    private static let streetBackground = Result { try RGB(fixture: street).scaled(width: frameWidth, height: frameHeight) }
+    private static let streetBackground = Result {
+        try RGB(fixture: street).scaled(width: frameWidth, height: frameHeight)
+    }
     /// The head-and-shoulders photo, cut once.
     private static let headAndShoulders = Result {
         try RGB(fixture: "astronaut.png").square(left: faceCrop.left, top: faceCrop.top, side: faceCrop.side)
@@ -71,10 +77,14 @@ enum FarFaceComposite {
 
     /// The composite with the photo of `side` pixels on `background` ("plain" or a fixture photo).
     static func frame(side: Int, background: String) throws -> RGB {
-        var frame = background == "plain"
-            ? RGB(width: frameWidth, height: frameHeight, bytes: [UInt8](repeating: 128, count: frameWidth * frameHeight * 3))
-            : background == street ? try streetBackground.get()
-            : try RGB(fixture: background).scaled(width: frameWidth, height: frameHeight)
+        var frame =
+            background == "plain"
+            ? RGB(
+                width: frameWidth, height: frameHeight,
+                bytes: [UInt8](repeating: 128, count: frameWidth * frameHeight * 3))
+            : background == street
+                ? try streetBackground.get()
+                : try RGB(fixture: background).scaled(width: frameWidth, height: frameHeight)
         let face = try headAndShoulders.get().scaled(width: side, height: side)
         let left = 800 - side / 2, top = (frameHeight - side) / 2
         for y in 0..<side {

@@ -12,45 +12,67 @@ struct FarFaceLandmarkerTests {
     static let referencePath = "face_landmarker/far_faces.json"
 
     struct Face: Decodable { let landmarks: [[Double]] }
-    struct Case: Decodable { let background: String; let side: Int; let faces: [Face] }
+    struct Case: Decodable {
+        let background: String
+        let side: Int
+        let faces: [Face]
+    }
     struct References: Decodable { let cases: [Case] }
 
     static func landmarker(faceDetector: String?, numFaces: Int) throws -> FaceLandmarker {
-        try FaceLandmarker(options: FaceLandmarkerOptions(
-            baseOptions: BaseOptions(modelAssetPath: Fixture.modelPath("face_landmarker.task")), numFaces: numFaces,
-            faceDetectorModelAssetPath: faceDetector))
+        try FaceLandmarker(
+            options: FaceLandmarkerOptions(
+                baseOptions: BaseOptions(modelAssetPath: Fixture.modelPath("face_landmarker.task")), numFaces: numFaces,
+                faceDetectorModelAssetPath: faceDetector))
     }
 
     @Test func farFacesGetMediaPipesMeshThroughTheFullRangeDetector() throws {
-        let cases = try Fixture.expecting(2, try Fixture.decode(References.self, Self.referencePath).cases, in: Self.referencePath)
+        let cases = try Fixture.expecting(
+            2, try Fixture.decode(References.self, Self.referencePath).cases, in: Self.referencePath)
         let (width, height) = (Double(FarFaceComposite.frameWidth), Double(FarFaceComposite.frameHeight))
         var errors: [Double] = []
         for c in cases {
             let image = try FarFaceComposite.frame(side: c.side, background: c.background).image()
-            let full = try Self.landmarker(faceDetector: Fixture.modelPath("face_detection_full_range_sparse.tflite"),
-                                           numFaces: c.faces.count + 1)
+            let full = try Self.landmarker(
+                faceDetector: Fixture.modelPath("face_detection_full_range_sparse.tflite"),
+                numFaces: c.faces.count + 1)
             let ours = try full.detect(image: image).faceLandmarks
-            #expect(ours.count == c.faces.count, "\(c.background) side \(c.side): \(ours.count) meshes, \(c.faces.count) faces")
+            #expect(
+                ours.count == c.faces.count,
+                "\(c.background) side \(c.side): \(ours.count) meshes, \(c.faces.count) faces")
             for (index, reference) in c.faces.enumerated() {
                 let xs = reference.landmarks.map { $0[0] * width }
                 let faceWidth = (xs.max() ?? 0) - (xs.min() ?? 0)
-                let centre = (x: xs.reduce(0, +) / Double(xs.count), y: reference.landmarks.map { $0[1] * height }.reduce(0, +) / Double(xs.count))
+                let centre = (
+                    x: xs.reduce(0, +) / Double(xs.count),
+                    y: reference.landmarks.map { $0[1] * height }.reduce(0, +) / Double(xs.count)
+                )
                 // Our mesh for this face: the one whose centre is nearest.
-                guard let mesh = ours.min(by: { distance($0, to: centre, width, height) < distance($1, to: centre, width, height) }),
-                      mesh.count == reference.landmarks.count else {
+                guard
+                    let mesh = ours.min(by: {
+                        distance($0, to: centre, width, height) < distance($1, to: centre, width, height)
+                    }),
+                    mesh.count == reference.landmarks.count
+                else {
                     Issue.record("\(c.background) side \(c.side): no mesh for face \(index)")
                     continue
                 }
-                let mean = zip(mesh, reference.landmarks).map { p, q in
-                    hypot(Double(p.x) * width - q[0] * width, Double(p.y) * height - q[1] * height)
-                }.reduce(0, +) / Double(mesh.count)
+                let mean =
+                    zip(mesh, reference.landmarks).map { p, q in
+                        hypot(Double(p.x) * width - q[0] * width, Double(p.y) * height - q[1] * height)
+                    }.reduce(0, +) / Double(mesh.count)
                 let relative = mean / faceWidth
                 errors.append(relative)
-                #expect(relative <= 0.02, "\(c.background) side \(c.side) face \(index): mean error \(mean) px of a \(faceWidth) px wide face")
+                #expect(
+                    relative <= 0.02,
+                    "\(c.background) side \(c.side) face \(index): mean error \(mean) px of a \(faceWidth) px wide face"
+                )
             }
         }
         #expect(errors.count == 3)
-        print("Far-face meshes vs MediaPipe 1.2.2 on enlarged crops: mean error per face (of face width) \(errors.map { String(format: "%.4f", $0) })")
+        print(
+            "Far-face meshes vs MediaPipe 1.2.2 on enlarged crops: mean error per face (of face width) \(errors.map { String(format: "%.4f", $0) })"
+        )
     }
 
     @Test func theBundlesShortRangeDetectorMissesTheFarFace() throws {
@@ -63,12 +85,16 @@ struct FarFaceLandmarkerTests {
         #expect(throws: VisionTasksError.invalidOption(name: "faceDetectorModelAssetPath", reason: "is empty")) {
             try Self.landmarker(faceDetector: "", numFaces: 1)
         }
-        #expect(throws: VisionTasksError.self) { try Self.landmarker(faceDetector: "/no/such/detector.tflite", numFaces: 1) }
+        #expect(throws: VisionTasksError.self) {
+            try Self.landmarker(faceDetector: "/no/such/detector.tflite", numFaces: 1)
+        }
     }
 }
 
 /// How far a mesh's centre is from `point`, in pixels.
-private func distance(_ mesh: [NormalizedLandmark], to point: (x: Double, y: Double), _ width: Double, _ height: Double) -> Double {
+private func distance(_ mesh: [NormalizedLandmark], to point: (x: Double, y: Double), _ width: Double, _ height: Double)
+    -> Double
+{
     let n = Double(max(mesh.count, 1))
     let x = mesh.map { Double($0.x) * width }.reduce(0, +) / n, y = mesh.map { Double($0.y) * height }.reduce(0, +) / n
     return hypot(x - point.x, y - point.y)

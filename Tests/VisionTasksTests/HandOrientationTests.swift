@@ -57,27 +57,40 @@ struct HandOrientationTests {
         let picture = try turned(c.image, c.quarterTurnsCCW)
         #expect(try picture.orientation.rotationDegrees() == c.rotationDegrees)
         let tol = HandSupport.Tolerance()
-        let h = try HandLandmarker(options: HandLandmarkerOptions(
-            baseOptions: BaseOptions(modelAssetPath: HandSupport.model("hand_landmarker.task")), numHands: c.numHands))
-            .detect(image: picture)
-        HandSupport.expectHands(h.landmarks, h.worldLandmarks, h.handedness, c.handLandmarker, tol, "\(c.testDescription) hand landmarker")
-        let g = try GestureRecognizer(options: GestureRecognizerOptions(
-            baseOptions: BaseOptions(modelAssetPath: HandSupport.model("gesture_recognizer.task")), numHands: c.numHands))
-            .recognize(image: picture)
+        let h = try HandLandmarker(
+            options: HandLandmarkerOptions(
+                baseOptions: BaseOptions(modelAssetPath: HandSupport.model("hand_landmarker.task")),
+                numHands: c.numHands)
+        )
+        .detect(image: picture)
+        HandSupport.expectHands(
+            h.landmarks, h.worldLandmarks, h.handedness, c.handLandmarker, tol, "\(c.testDescription) hand landmarker")
+        let g = try GestureRecognizer(
+            options: GestureRecognizerOptions(
+                baseOptions: BaseOptions(modelAssetPath: HandSupport.model("gesture_recognizer.task")),
+                numHands: c.numHands)
+        )
+        .recognize(image: picture)
         let reference = c.gestureRecognizer
-        HandSupport.expectHands(g.landmarks, g.worldLandmarks, g.handedness, reference, tol, "\(c.testDescription) gestures")
-        HandSupport.expectGestures(g.gestures, reference.gestures ?? [], cannedNames: reference.cannedWinner?.map(\.categoryName),
-                                   tol, c.testDescription, order: HandSupport.pairing(g.landmarks, reference.landmarks))
+        HandSupport.expectHands(
+            g.landmarks, g.worldLandmarks, g.handedness, reference, tol, "\(c.testDescription) gestures")
+        HandSupport.expectGestures(
+            g.gestures, reference.gestures ?? [], cannedNames: reference.cannedWinner?.map(\.categoryName),
+            tol, c.testDescription, order: HandSupport.pairing(g.landmarks, reference.landmarks))
     }
 
     @Test func videoModeMatchesMediaPipeRotation() throws {
         let c = try HandRotationReferences.load().video
-        let landmarker = try HandLandmarker(options: HandLandmarkerOptions(
-            baseOptions: BaseOptions(modelAssetPath: HandSupport.model("hand_landmarker.task")), runningMode: .video,
-            numHands: c.numHands))
-        let recognizer = try GestureRecognizer(options: GestureRecognizerOptions(
-            baseOptions: BaseOptions(modelAssetPath: HandSupport.model("gesture_recognizer.task")), runningMode: .video,
-            numHands: c.numHands))
+        let landmarker = try HandLandmarker(
+            options: HandLandmarkerOptions(
+                baseOptions: BaseOptions(modelAssetPath: HandSupport.model("hand_landmarker.task")),
+                runningMode: .video,
+                numHands: c.numHands))
+        let recognizer = try GestureRecognizer(
+            options: GestureRecognizerOptions(
+                baseOptions: BaseOptions(modelAssetPath: HandSupport.model("gesture_recognizer.task")),
+                runningMode: .video,
+                numHands: c.numHands))
         let tol = HandSupport.Tolerance()
         try #require(c.frames.count == c.handLandmarker.count && c.frames.count == c.gestureRecognizer.count)
         for (i, frame) in c.frames.enumerated() {
@@ -89,8 +102,9 @@ struct HandOrientationTests {
             let g = try recognizer.recognize(videoFrame: picture, timestampInMilliseconds: t)
             let reference = c.gestureRecognizer[i]
             HandSupport.expectHands(g.landmarks, g.worldLandmarks, g.handedness, reference, tol, "\(label) gestures")
-            HandSupport.expectGestures(g.gestures, reference.gestures ?? [], cannedNames: reference.cannedWinner?.map(\.categoryName),
-                                       tol, label, order: HandSupport.pairing(g.landmarks, reference.landmarks))
+            HandSupport.expectGestures(
+                g.gestures, reference.gestures ?? [], cannedNames: reference.cannedWinner?.map(\.categoryName),
+                tol, label, order: HandSupport.pairing(g.landmarks, reference.landmarks))
         }
     }
 }

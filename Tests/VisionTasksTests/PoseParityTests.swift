@@ -22,8 +22,10 @@ import VisionTasks
 struct PoseParityTests {
     @Test(arguments: try PoseSupport.imageCases())
     func imageMode(_ c: PoseSupport.ImageCase) throws {
-        let r = try PoseSupport.landmarker(numPoses: c.numPoses, masks: true, angles: true).detect(image: try PoseSupport.image(c.image))
-        try #require(r.landmarks.count == c.poseCount, "\(c.name): \(r.landmarks.count) poses, MediaPipe \(c.poseCount)")
+        let r = try PoseSupport.landmarker(numPoses: c.numPoses, masks: true, angles: true).detect(
+            image: try PoseSupport.image(c.image))
+        try #require(
+            r.landmarks.count == c.poseCount, "\(c.name): \(r.landmarks.count) poses, MediaPipe \(c.poseCount)")
         #expect(r.worldLandmarks.count == c.poseCount && r.segmentationMasks?.count == c.poseCount)
         #expect(r.trackingIds == nil && r.timestampInMilliseconds == 0)
         var image = PoseSupport.Differences(), world = PoseSupport.Differences()
@@ -31,27 +33,37 @@ struct PoseParityTests {
             image.add(r.landmarks[i], pose.landmarks)
             world.add(r.worldLandmarks[i], pose.worldLandmarks)
             let mask = try PoseSupport.compareMask(try #require(r.segmentationMasks?[i]), pose)
-            #expect(mask.mean <= 1 / 255 && mask.iou >= 0.99, "\(c.name) pose \(i): mask mean \(mask.mean), IoU \(mask.iou)")
+            #expect(
+                mask.mean <= 1 / 255 && mask.iou >= 0.99, "\(c.name) pose \(i): mask mean \(mask.mean), IoU \(mask.iou)"
+            )
             // Joint angles: ours against the angles of MediaPipe's own world landmarks.
             let theirs = PoseJoint.angles(pose.worldLandmarks.map { SIMD3($0[0], $0[1], $0[2]) })
             let ours = try #require(r.jointAngles?[i])
             #expect(Set(ours.keys) == Set(PoseJoint.allCases) && Set(theirs.keys) == Set(PoseJoint.allCases))
             for (joint, degrees) in theirs {
-                #expect(abs((ours[joint] ?? .nan) - degrees) <= 0.5, "\(c.name) pose \(i) \(joint): \(ours[joint] ?? .nan) vs \(degrees)")
+                #expect(
+                    abs((ours[joint] ?? .nan) - degrees) <= 0.5,
+                    "\(c.name) pose \(i) \(joint): \(ours[joint] ?? .nan) vs \(degrees)")
             }
         }
-        #expect(image.meanPosition <= 2.5e-4 && image.maxPosition <= 1.5e-3,
-                "\(c.name): landmarks mean \(image.meanPosition), max \(image.maxPosition)")
+        #expect(
+            image.meanPosition <= 2.5e-4 && image.maxPosition <= 1.5e-3,
+            "\(c.name): landmarks mean \(image.meanPosition), max \(image.maxPosition)")
         #expect(world.maxPosition <= 1.5e-3, "\(c.name): world landmarks max \(world.maxPosition) m")
-        #expect(image.maxScore <= 2e-3 && world.maxScore <= 2e-3, "\(c.name): visibility/presence \(image.maxScore), \(world.maxScore)")
+        #expect(
+            image.maxScore <= 2e-3 && world.maxScore <= 2e-3,
+            "\(c.name): visibility/presence \(image.maxScore), \(world.maxScore)")
     }
 
     @Test(arguments: try PoseSupport.videoCases())
     func videoMode(_ c: PoseSupport.VideoCase) throws {
         let landmarker = try PoseSupport.landmarker(numPoses: c.numPoses, mode: .video, masks: true)
         for (n, frame) in c.frames.enumerated() {
-            let r = try landmarker.detect(videoFrame: try PoseSupport.image(frame.image), timestampInMilliseconds: frame.timestampMs)
-            try #require(r.landmarks.count == frame.poseCount, "\(c.sequence) frame \(n): \(r.landmarks.count) poses, MediaPipe \(frame.poseCount)")
+            let r = try landmarker.detect(
+                videoFrame: try PoseSupport.image(frame.image), timestampInMilliseconds: frame.timestampMs)
+            try #require(
+                r.landmarks.count == frame.poseCount,
+                "\(c.sequence) frame \(n): \(r.landmarks.count) poses, MediaPipe \(frame.poseCount)")
             #expect(r.trackingIds == Array(0..<frame.poseCount), "\(c.sequence) frame \(n): ids \(r.trackingIds ?? [])")
             #expect(r.timestampInMilliseconds == frame.timestampMs)
             var d = PoseSupport.Differences()
@@ -65,7 +77,8 @@ struct PoseParityTests {
             // to 1.1e-2 (mean) by frame 8. The first two frames are held to issue #36's 5e-4; the rest
             // to the drift seen (2e-2).
             let bound: Float = n < 2 ? 5e-4 : 2e-2
-            #expect(d.meanPosition <= bound, "\(c.sequence) frame \(n): landmarks mean \(d.meanPosition) (bound \(bound))")
+            #expect(
+                d.meanPosition <= bound, "\(c.sequence) frame \(n): landmarks mean \(d.meanPosition) (bound \(bound))")
         }
     }
 }

@@ -47,23 +47,30 @@ enum PoseSupport {
 
     /// The 10 image cases (5 pictures × numPoses 1 and 2).
     static func imageCases() throws -> [ImageCase] {
-        try Fixture.expecting(10, Fixture.decode(ImageFile.self, "pose/image_refs.json").cases, in: "pose/image_refs.json")
+        try Fixture.expecting(
+            10, Fixture.decode(ImageFile.self, "pose/image_refs.json").cases, in: "pose/image_refs.json")
     }
 
     /// The 2 video cases (one person panning, two people moving).
     static func videoCases() throws -> [VideoCase] {
-        try Fixture.expecting(2, Fixture.decode(VideoFile.self, "pose/video_refs.json").cases, in: "pose/video_refs.json")
+        try Fixture.expecting(
+            2, Fixture.decode(VideoFile.self, "pose/video_refs.json").cases, in: "pose/video_refs.json")
     }
 
     /// A picture under Tests/Fixtures.
     static func image(_ relative: String) throws -> MPImage { try MPImage(contentsOfFile: Fixture.path(relative)) }
 
     /// A landmarker over `pose_landmarker_full.task`.
-    static func landmarker(numPoses: Int, mode: RunningMode = .image, masks: Bool = false, angles: Bool = false,
-                           smoothAll: Bool = false) throws -> PoseLandmarker {
-        try PoseLandmarker(options: PoseLandmarkerOptions(
-            baseOptions: BaseOptions(modelAssetPath: Fixture.modelPath("pose_landmarker_full.task")), runningMode: mode,
-            numPoses: numPoses, outputSegmentationMasks: masks, outputJointAngles: angles, smoothAllPoses: smoothAll))
+    static func landmarker(
+        numPoses: Int, mode: RunningMode = .image, masks: Bool = false, angles: Bool = false,
+        smoothAll: Bool = false
+    ) throws -> PoseLandmarker {
+        try PoseLandmarker(
+            options: PoseLandmarkerOptions(
+                baseOptions: BaseOptions(modelAssetPath: Fixture.modelPath("pose_landmarker_full.task")),
+                runningMode: mode,
+                numPoses: numPoses, outputSegmentationMasks: masks, outputJointAngles: angles, smoothAllPoses: smoothAll
+            ))
     }
 
     /// The largest and mean absolute differences of x, y, z (normalized or metres) and of visibility
@@ -90,7 +97,9 @@ enum PoseSupport {
     /// Mean absolute difference and IoU at 0.5 between our mask and MediaPipe's.
     static func compareMask(_ ours: Mask, _ pose: Pose) throws -> (mean: Float, iou: Float) {
         let theirs = try Gray16PNG(fixture: pose.mask)
-        #expect(ours.width == theirs.width && ours.height == theirs.height, "mask \(ours.width)×\(ours.height) vs \(theirs.width)×\(theirs.height)")
+        #expect(
+            ours.width == theirs.width && ours.height == theirs.height,
+            "mask \(ours.width)×\(ours.height) vs \(theirs.width)×\(theirs.height)")
         guard ours.float32Data.count == theirs.values.count else { return (.infinity, 0) }
         var sum: Double = 0, both = 0, either = 0
         for (a, b) in zip(ours.float32Data, theirs.values) {

@@ -8,11 +8,14 @@ import VisionTasks
 // each failure a clear VisionTasksError naming the problem, never a crash.
 
 private func options(_ mode: RunningMode = .image) -> PoseLandmarkerOptions {
-    PoseLandmarkerOptions(baseOptions: BaseOptions(modelAssetPath: Fixture.modelPath("pose_landmarker_full.task")), runningMode: mode)
+    PoseLandmarkerOptions(
+        baseOptions: BaseOptions(modelAssetPath: Fixture.modelPath("pose_landmarker_full.task")), runningMode: mode)
 }
 
 /// The woman_sitting photo's RGB bytes, turned by `transform` (x, y → source pixel) into a new picture.
-private func remapped(_ image: MPImage, _ source: (Int, Int) -> (Int, Int), noise: (Int, Int) -> Int = { _, _ in 0 }) throws -> MPImage {
+private func remapped(_ image: MPImage, _ source: (Int, Int) -> (Int, Int), noise: (Int, Int) -> Int = { _, _ in 0 })
+    throws -> MPImage
+{
     let (w, h, step) = (image.bufferWidth, image.bufferHeight, image.bufferFormat.bytesPerPixel)
     var out = [UInt8](repeating: 0, count: w * h * 3)
     image.withUnsafeBufferBytes { raw in
@@ -37,8 +40,10 @@ private final class Collector: PoseLandmarkerLiveStreamDelegate, @unchecked Send
     var timestamps: [Int] { lock.withLock { _timestamps } }
     var poses: [Int] { lock.withLock { _poses } }
 
-    func poseLandmarker(_ poseLandmarker: PoseLandmarker, didFinishDetection result: PoseLandmarkerResult?,
-                        timestampInMilliseconds: Int, error: (any Error)?) {
+    func poseLandmarker(
+        _ poseLandmarker: PoseLandmarker, didFinishDetection result: PoseLandmarkerResult?,
+        timestampInMilliseconds: Int, error: (any Error)?
+    ) {
         lock.withLock {
             _timestamps.append(timestampInMilliseconds)
             _poses.append(result?.landmarks.count ?? -1)
@@ -84,7 +89,9 @@ struct PoseTaskTests {
         } catch {
             Issue.record("expected invalidBundle, got \(error)")
         }
-        #expect(throws: VisionTasksError.self) { _ = try PoseLandmarker(modelPath: Fixture.modelPath("blaze_face_short_range.tflite")) }
+        #expect(throws: VisionTasksError.self) {
+            _ = try PoseLandmarker(modelPath: Fixture.modelPath("blaze_face_short_range.tflite"))
+        }
         #expect(throws: VisionTasksError.fileNotFound(path: "/no/such/pose_landmarker_full.task")) {
             _ = try PoseLandmarker(modelPath: "/no/such/pose_landmarker_full.task")
         }
@@ -97,8 +104,12 @@ struct PoseTaskTests {
         let video = try PoseLandmarker(options: options(.video))
         #expect(throws: VisionTasksError.self) { _ = try video.detect(image: picture) }
         _ = try video.detect(videoFrame: picture, timestampInMilliseconds: 100)
-        #expect(throws: VisionTasksError.self) { _ = try video.detect(videoFrame: picture, timestampInMilliseconds: 100) }
-        #expect(throws: VisionTasksError.self) { _ = try video.detect(videoFrame: picture, timestampInMilliseconds: 50) }
+        #expect(throws: VisionTasksError.self) {
+            _ = try video.detect(videoFrame: picture, timestampInMilliseconds: 100)
+        }
+        #expect(throws: VisionTasksError.self) {
+            _ = try video.detect(videoFrame: picture, timestampInMilliseconds: 50)
+        }
         let r = try video.detect(videoFrame: picture, timestampInMilliseconds: 133)
         #expect(r.trackingIds == [0] && r.segmentationMasks == nil && r.jointAngles == nil)
         // reset() starts a new stream: earlier timestamps and ids from 0 again.
@@ -108,12 +119,16 @@ struct PoseTaskTests {
 
     @Test func findsNobodyInAnEmptyPicture() throws {
         let gray = [UInt8](repeating: 128, count: 64 * 48 * 3)
-        let picture = try gray.withUnsafeBytes { try MPImage(pixels: $0, width: 64, height: 48, bytesPerRow: 64 * 3, format: .rgb8) }
+        let picture = try gray.withUnsafeBytes {
+            try MPImage(pixels: $0, width: 64, height: 48, bytesPerRow: 64 * 3, format: .rgb8)
+        }
         let o = options()
         o.outputSegmentationMasks = true
         o.outputJointAngles = true
         let r = try PoseLandmarker(options: o).detect(image: picture)
-        #expect(r.landmarks.isEmpty && r.worldLandmarks.isEmpty && r.segmentationMasks == [] && r.jointAngles?.isEmpty == true)
+        #expect(
+            r.landmarks.isEmpty && r.worldLandmarks.isEmpty && r.segmentationMasks == []
+                && r.jointAngles?.isEmpty == true)
     }
 
     /// A mirrored photo swaps the person's left and right: each joint's angle on the mirror is the
@@ -126,8 +141,10 @@ struct PoseTaskTests {
         let landmarker = try PoseLandmarker(options: o)
         let a = try #require(try landmarker.detect(image: photo).jointAngles?.first)
         let b = try #require(try landmarker.detect(image: mirror).jointAngles?.first)
-        let pairs: [(PoseJoint, PoseJoint)] = [(.leftElbow, .rightElbow), (.leftShoulder, .rightShoulder), (.leftHip, .rightHip),
-                                               (.leftKnee, .rightKnee), (.leftAnkle, .rightAnkle), (.leftWrist, .rightWrist)]
+        let pairs: [(PoseJoint, PoseJoint)] = [
+            (.leftElbow, .rightElbow), (.leftShoulder, .rightShoulder), (.leftHip, .rightHip),
+            (.leftKnee, .rightKnee), (.leftAnkle, .rightAnkle), (.leftWrist, .rightWrist),
+        ]
         for (left, right) in pairs {
             let (al, ar, bl, br) = (a[left] ?? .nan, a[right] ?? .nan, b[left] ?? .nan, b[right] ?? .nan)
             #expect(abs(al - br) <= 10 && abs(ar - bl) <= 10, "\(left): photo \(al)/\(ar), mirror \(bl)/\(br)")
@@ -157,7 +174,12 @@ struct PoseTaskTests {
                 let r = try landmarker.detect(videoFrame: frame, timestampInMilliseconds: i * 33)
                 try #require(r.landmarks.count == 2 && r.trackingIds == [0, 1])
                 if let previous {
-                    for (p, q) in zip(previous, r.landmarks) { for (a, b) in zip(p, q) { total += abs(a.x - b.x) + abs(a.y - b.y); count += 2 } }
+                    for (p, q) in zip(previous, r.landmarks) {
+                        for (a, b) in zip(p, q) {
+                            total += abs(a.x - b.x) + abs(a.y - b.y)
+                            count += 2
+                        }
+                    }
                 }
                 previous = r.landmarks
             }
@@ -172,16 +194,20 @@ struct PoseTaskTests {
         #expect(mask.uint8Data == [0, 64, 128, 191, 255, 255])
         let json = try ResultJSON.encode(mask)
         let back = try JSONDecoder().decode(Mask.self, from: json)
-        #expect(back.width == 3 && back.height == 2 && back.float32Data.map { ($0 * 255).rounded() } == [0, 64, 128, 191, 255, 255])
+        #expect(
+            back.width == 3 && back.height == 2
+                && back.float32Data.map { ($0 * 255).rounded() } == [0, 64, 128, 191, 255, 255])
         // A mask written to a file is named in the JSON and read back from it.
         var written = mask
-        written.file = FileManager.default.temporaryDirectory.appendingPathComponent("mask-\(UUID().uuidString).png").path
+        written.file =
+            FileManager.default.temporaryDirectory.appendingPathComponent("mask-\(UUID().uuidString).png").path
         defer { try? FileManager.default.removeItem(atPath: written.file ?? "") }
         try mask.pngData().write(to: URL(fileURLWithPath: written.file ?? ""))
         let named = try JSONDecoder().decode(Mask.self, from: try ResultJSON.encode(written))
         #expect(named.file == written.file && named.uint8Data == mask.uint8Data)
         #expect(throws: DecodingError.self) {
-            _ = try JSONDecoder().decode(Mask.self, from: Data(#"{"width":3,"height":2,"file":"/no/such/mask.png"}"#.utf8))
+            _ = try JSONDecoder().decode(
+                Mask.self, from: Data(#"{"width":3,"height":2,"file":"/no/such/mask.png"}"#.utf8))
         }
         #expect(throws: VisionTasksError.self) { _ = try Mask(width: 2, height: 2, float32Data: [1]) }
         #expect(throws: DecodingError.self) {
@@ -195,8 +221,12 @@ struct PoseTaskTests {
         o.poseLandmarkerLiveStreamDelegate = collector
         let landmarker = try PoseLandmarker(options: o)
         let picture = try PoseSupport.image("images/woman_sitting.jpg")
-        for t in stride(from: 0, to: 200, by: 40) { try landmarker.detectAsync(image: picture, timestampInMilliseconds: t) }
-        #expect(throws: VisionTasksError.self) { try landmarker.detectAsync(image: picture, timestampInMilliseconds: 160) }
+        for t in stride(from: 0, to: 200, by: 40) {
+            try landmarker.detectAsync(image: picture, timestampInMilliseconds: t)
+        }
+        #expect(throws: VisionTasksError.self) {
+            try landmarker.detectAsync(image: picture, timestampInMilliseconds: 160)
+        }
         landmarker.waitUntilIdle()
         let timestamps = collector.timestamps
         #expect(!timestamps.isEmpty && timestamps == timestamps.sorted() && timestamps.last == 160)

@@ -14,9 +14,10 @@ import VisionTasks
             categories: [ResultCategory(index: 0, score: 0.5, categoryName: nil, displayName: nil)],
             boundingBox: CGRect(x: 126, y: 100, width: 463, height: 463),
             keypoints: [NormalizedKeypoint(location: CGPoint(x: 0.25, y: 0.5))])
-        #expect(try json(detection) == #"{"boundingBox":{"height":463,"originX":126,"originY":100,"width":463},"#
-            + #""categories":[{"categoryName":null,"displayName":null,"index":0,"score":0.5}],"#
-            + #""keypoints":[{"label":null,"score":null,"x":0.25,"y":0.5}]}"#)
+        #expect(
+            try json(detection) == #"{"boundingBox":{"height":463,"originX":126,"originY":100,"width":463},"#
+                + #""categories":[{"categoryName":null,"displayName":null,"index":0,"score":0.5}],"#
+                + #""keypoints":[{"label":null,"score":null,"x":0.25,"y":0.5}]}"#)
         let back = try JSONDecoder().decode(Detection.self, from: Data(try json(detection).utf8))
         #expect(back == detection)
     }

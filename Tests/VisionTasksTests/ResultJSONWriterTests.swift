@@ -1,6 +1,7 @@
 import FixtureSupport
 import Foundation
 import Testing
+
 @testable import VisionTasks
 
 /// `ResultJSONWriter` against Foundation's `JSONEncoder` with the settings it stands in for
@@ -24,7 +25,9 @@ import Testing
         func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: Keys.self)
             try c.encode(Float(1.0), forKey: .zeta)
-            try c.encode("quote\" backslash\\ slash/ newline\n tab\t bell\u{07} backspace\u{08} feed\u{0c} return\r escape\u{1b} é \u{2028}", forKey: .Alpha)
+            try c.encode(
+                "quote\" backslash\\ slash/ newline\n tab\t bell\u{07} backspace\u{08} feed\u{0c} return\r escape\u{1b} é \u{2028}",
+                forKey: .Alpha)
             try c.encode([Float(0.1), -0.0, 1e-7, 3e10, 1.5e-45, .greatestFiniteMagnitude], forKey: .alpha)
             try c.encode([Double(0.1), 1e16, -2.5], forKey: .a10)
             try c.encode([Int8(-8), 7] as [Int8], forKey: .a9)
@@ -47,11 +50,11 @@ import Testing
             try foundation.encode(Date(timeIntervalSinceReferenceDate: 12.5))
             try foundation.encode(Decimal(string: "3.25"))
             try c.encode([Int128(-170141183460469231731687303715884105728)], forKey: .wide)
-            try c.encode([UInt128.max], forKey: .wide)  // the same key again: the later value wins
+            try c.encode([UInt128.max], forKey: .wide) // the same key again: the later value wins
             // A single value through a super encoder released before the value is written.
             var single = c.superEncoder(forKey: .parent).singleValueContainer()
             try single.encode(Int16(-3))
-            _ = c.superEncoder(forKey: .quiet)  // encodes nothing: {}
+            _ = c.superEncoder(forKey: .quiet) // encodes nothing: {}
             // Two nested containers at one key write into the same object.
             var first = c.nestedContainer(keyedBy: Keys.self, forKey: .reused)
             try first.encode(1, forKey: .zeta)
@@ -114,8 +117,10 @@ import Testing
 
     @Test func everyWidthInEveryContainerMatchesFoundation() throws {
         #expect(try Self.ours(EveryWidth()) == Self.foundation(EveryWidth()))
-        let singles: [any Encodable] = [Int.min, Int8.min, Int16.min, Int32.min, Int64.min, UInt.max, UInt8.max, UInt16.max,
-                                        UInt32.max, UInt64.max, Float(3.25), Double(-7.5), Int128.min, UInt128.max]
+        let singles: [any Encodable] = [
+            Int.min, Int8.min, Int16.min, Int32.min, Int64.min, UInt.max, UInt8.max, UInt16.max,
+            UInt32.max, UInt64.max, Float(3.25), Double(-7.5), Int128.min, UInt128.max,
+        ]
         for value in singles {
             func check<V: Encodable>(_ v: V) throws {
                 #expect(try Self.ours([Single(value: v)]) == Self.foundation([Single(value: v)]), "\(V.self)")
@@ -126,7 +131,8 @@ import Testing
 
     @Test func everyContainerAndPrimitiveMatchesFoundation() throws {
         let expected = try Self.foundation(Everything())
-        #expect(expected.contains("\"Alpha\"") && expected.contains("\"parent\":-3") && expected.contains("\"quiet\":{}"))
+        #expect(
+            expected.contains("\"Alpha\"") && expected.contains("\"parent\":-3") && expected.contains("\"quiet\":{}"))
         #expect(expected.contains("\"reused\":{\"alpha\":2,\"zeta\":1}"))
         #expect(try Self.ours(Everything()) == expected)
     }
@@ -151,19 +157,27 @@ import Testing
     /// Landmarks and categories are written whole, not field by field: every optional present and
     /// absent, names needing escapes, integral and exponent numbers; a NaN still throws.
     @Test func landmarksAndCategoriesMatchFoundation() throws {
-        let points = [NormalizedLandmark(x: 0.25, y: -1, z: 1e-7, visibility: 0.5, presence: nil),
-                      NormalizedLandmark(x: 3, y: 0, z: -0.0, visibility: nil, presence: 1)]
+        let points = [
+            NormalizedLandmark(x: 0.25, y: -1, z: 1e-7, visibility: 0.5, presence: nil),
+            NormalizedLandmark(x: 3, y: 0, z: -0.0, visibility: nil, presence: 1),
+        ]
         let world = [Landmark(x: 1.5e10, y: 2, z: -3.25, visibility: 0.125, presence: 0.875)]
-        let categories = [ResultCategory(index: -1, score: 0.75, categoryName: "Thumb_Up", displayName: ""),
-                          ResultCategory(index: 7, score: 1, categoryName: nil, displayName: "quote \" back\\ tab\t é 😀 \u{1}"),
-                          ResultCategory(index: 0, score: 2e-8, categoryName: "a/b", displayName: nil)]
+        let categories = [
+            ResultCategory(index: -1, score: 0.75, categoryName: "Thumb_Up", displayName: ""),
+            ResultCategory(index: 7, score: 1, categoryName: nil, displayName: "quote \" back\\ tab\t é 😀 \u{1}"),
+            ResultCategory(index: 0, score: 2e-8, categoryName: "a/b", displayName: nil),
+        ]
         #expect(try Self.ours(points) == Self.foundation(points))
         #expect(try Self.ours(world) == Self.foundation(world))
         #expect(try Self.ours(categories) == Self.foundation(categories))
         #expect(try Self.ours(["nested": [categories]]) == Self.foundation(["nested": [categories]]))
-        #expect(throws: EncodingError.self) { _ = try ResultJSONWriter.encode([NormalizedLandmark(x: .nan, y: 0, z: 0)]) }
         #expect(throws: EncodingError.self) {
-            _ = try ResultJSONWriter.encode([ResultCategory(index: 0, score: .infinity, categoryName: nil, displayName: nil)])
+            _ = try ResultJSONWriter.encode([NormalizedLandmark(x: .nan, y: 0, z: 0)])
+        }
+        #expect(throws: EncodingError.self) {
+            _ = try ResultJSONWriter.encode([
+                ResultCategory(index: 0, score: .infinity, categoryName: nil, displayName: nil)
+            ])
         }
     }
 
@@ -173,16 +187,19 @@ import Testing
         let faces = try MPImage(contentsOfFile: images.appendingPathComponent("astronaut.png").path)
         let hand = try MPImage(contentsOfFile: images.appendingPathComponent("hand_thumb_up.jpg").path)
 
-        let detector = try FaceDetector(options: FaceDetectorOptions(
-            baseOptions: BaseOptions(modelAssetPath: Fixture.modelPath("blaze_face_short_range.tflite"))))
+        let detector = try FaceDetector(
+            options: FaceDetectorOptions(
+                baseOptions: BaseOptions(modelAssetPath: Fixture.modelPath("blaze_face_short_range.tflite"))))
         let landmarkerOptions = FaceLandmarkerOptions()
         landmarkerOptions.baseOptions.modelAssetPath = Fixture.modelPath("face_landmarker.task")
         landmarkerOptions.outputFaceBlendshapes = true
         landmarkerOptions.outputFacialTransformationMatrixes = true
-        let hands = try HandLandmarker(options: HandLandmarkerOptions(
-            baseOptions: BaseOptions(modelAssetPath: Fixture.modelPath("hand_landmarker.task"))))
-        let gestures = try GestureRecognizer(options: GestureRecognizerOptions(
-            baseOptions: BaseOptions(modelAssetPath: Fixture.modelPath("gesture_recognizer.task"))))
+        let hands = try HandLandmarker(
+            options: HandLandmarkerOptions(
+                baseOptions: BaseOptions(modelAssetPath: Fixture.modelPath("hand_landmarker.task"))))
+        let gestures = try GestureRecognizer(
+            options: GestureRecognizerOptions(
+                baseOptions: BaseOptions(modelAssetPath: Fixture.modelPath("gesture_recognizer.task"))))
 
         let detections = try detector.detect(image: faces)
         let landmarks = try FaceLandmarker(options: landmarkerOptions).detect(image: faces)

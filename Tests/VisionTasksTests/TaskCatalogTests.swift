@@ -1,13 +1,17 @@
 import Foundation
 import Testing
+
 @testable import VisionTasks
 
 /// The task catalog (`TaskDescription`): one declaration per option, which the options classes,
 /// the CLI, the server and the page all read, so their defaults cannot drift apart.
 @Suite struct TaskCatalogTests {
     @Test func everyTaskIsDescribedOnceWithUniqueNames() {
-        #expect(TaskDescription.all.map(\.name) == ["face-detector", "face-landmarker", "hand-landmarker", "gesture-recognizer",
-                                                     "pose-landmarker"])
+        #expect(
+            TaskDescription.all.map(\.name) == [
+                "face-detector", "face-landmarker", "hand-landmarker", "gesture-recognizer",
+                "pose-landmarker",
+            ])
         for task in TaskDescription.all {
             let names = task.options.map(\.name) + TaskDescription.baseOptions.map(\.name)
             #expect(Set(names).count == names.count, "\(task.name): \(names)")
@@ -64,8 +68,9 @@ import Testing
             let before = Self.storedValues(options)
             try option.apply(text: Self.otherValue(option), to: options)
             let changed = Self.storedValues(options).filter { before[$0.key] != $0.value }.map(\.key)
-            #expect(changed.map { $0.split(separator: ".").last.map(String.init) } == [option.property],
-                    "\(description.name) --\(option.name) set \(changed), not \(option.property)")
+            #expect(
+                changed.map { $0.split(separator: ".").last.map(String.init) } == [option.property],
+                "\(description.name) --\(option.name) set \(changed), not \(option.property)")
             checked += 1
         }
         #expect(checked >= 5, "\(description.name): \(checked) options checked")
@@ -110,16 +115,23 @@ import Testing
     /// Only the Face Landmarker's detector option names a model file, of the Face Detector, so the
     /// server maps it to a model it offers and the page offers a choice of those.
     @Test func modelFileOptionsNameTheirTask() {
-        let modelOptions = TaskDescription.all.flatMap { task in task.options.filter { $0.modelOf != nil }.map { (task.name, $0) } }
-        #expect(modelOptions.map { "\($0.0) --\($0.1.name) → \($0.1.modelOf ?? "")" } == ["face-landmarker --face-detector-model → face-detector"])
+        let modelOptions = TaskDescription.all.flatMap { task in
+            task.options.filter { $0.modelOf != nil }.map { (task.name, $0) }
+        }
+        #expect(
+            modelOptions.map { "\($0.0) --\($0.1.name) → \($0.1.modelOf ?? "")" } == [
+                "face-landmarker --face-detector-model → face-detector"
+            ])
         #expect(modelOptions.allSatisfy { TaskDescription.named($0.1.modelOf ?? "") != nil })
     }
 
     @Test func valuesAreSetFromTheirTextAndRangesChecked() throws {
         let options = try GestureRecognizer.options(
             baseOptions: BaseOptions(), runningMode: .video,
-            values: [("num-hands", "2"), ("canned-gestures-allowlist", " Thumb_Up, Victory ,"),
-                     ("custom-gestures-score-threshold", "0.25"), ("display-names-locale", "fr")])
+            values: [
+                ("num-hands", "2"), ("canned-gestures-allowlist", " Thumb_Up, Victory ,"),
+                ("custom-gestures-score-threshold", "0.25"), ("display-names-locale", "fr"),
+            ])
         #expect(options.numHands == 2)
         #expect(options.runningMode == .video)
         #expect(options.cannedGesturesClassifierOptions?.categoryAllowlist == ["Thumb_Up", "Victory"])
@@ -127,25 +139,42 @@ import Testing
         #expect(options.cannedGesturesClassifierOptions?.displayNamesLocale == "fr")
         #expect(options.customGesturesClassifierOptions?.displayNamesLocale == "fr")
 
-        #expect(throws: VisionTasksError.invalidOption(name: "num-face", reason: "is not an option of face-landmarker (known: num-faces, min-face-detection-confidence, min-face-presence-confidence, min-tracking-confidence, output-face-blendshapes, output-facial-transformation-matrixes, output-head-poses, face-detector-model)")) {
+        #expect(
+            throws: VisionTasksError.invalidOption(
+                name: "num-face",
+                reason:
+                    "is not an option of face-landmarker (known: num-faces, min-face-detection-confidence, min-face-presence-confidence, min-tracking-confidence, output-face-blendshapes, output-facial-transformation-matrixes, output-head-poses, face-detector-model)"
+            )
+        ) {
             _ = try FaceLandmarker.options(baseOptions: BaseOptions(), runningMode: .image, values: [("num-face", "2")])
         }
-        #expect(throws: VisionTasksError.invalidOption(name: "num-faces", reason: "must be a whole number, got \"two\"")) {
-            _ = try FaceLandmarker.options(baseOptions: BaseOptions(), runningMode: .image, values: [("num-faces", "two")])
+        #expect(
+            throws: VisionTasksError.invalidOption(name: "num-faces", reason: "must be a whole number, got \"two\"")
+        ) {
+            _ = try FaceLandmarker.options(
+                baseOptions: BaseOptions(), runningMode: .image, values: [("num-faces", "two")])
         }
         let description = FaceLandmarkerOptions.taskDescription
         #expect(throws: VisionTasksError.invalidOption(name: "numFaces", reason: "must be at least 1, got 0")) {
             try description.validate(FaceLandmarkerOptions(numFaces: 0))
         }
-        #expect(throws: VisionTasksError.invalidOption(name: "minFacePresenceConfidence", reason: "must be in [0, 1], got nan")) {
+        #expect(
+            throws: VisionTasksError.invalidOption(
+                name: "minFacePresenceConfidence", reason: "must be in [0, 1], got nan")
+        ) {
             try description.validate(FaceLandmarkerOptions(minFacePresenceConfidence: .nan))
         }
-        #expect(throws: VisionTasksError.invalidOption(name: "cannedGesturesClassifierOptions.scoreThreshold", reason: "must be in [0, 1], got 1.5")) {
+        #expect(
+            throws: VisionTasksError.invalidOption(
+                name: "cannedGesturesClassifierOptions.scoreThreshold", reason: "must be in [0, 1], got 1.5")
+        ) {
             try GestureRecognizerOptions.taskDescription.validate(
                 GestureRecognizerOptions(cannedGesturesClassifierOptions: ClassifierOptions(scoreThreshold: 1.5)))
         }
         #expect(description.option(forProperty: "numThreads")?.name == "threads")
-        #expect(GestureRecognizerOptions.taskDescription.option(forProperty: "customGesturesClassifierOptions.displayNamesLocale")?.name
+        #expect(
+            GestureRecognizerOptions.taskDescription.option(
+                forProperty: "customGesturesClassifierOptions.displayNamesLocale")?.name
                 == "display-names-locale")
     }
 
@@ -154,18 +183,35 @@ import Testing
     @Test func outputsAreTheResultFields() throws {
         let results: [(String, any Encodable)] = [
             ("face-detector", FaceDetectorResult(detections: [], trackingIds: [], timestampInMilliseconds: 0)),
-            ("face-landmarker", FaceLandmarkerResult(faceLandmarks: [], faceBlendshapes: [], facialTransformationMatrixes: [],
-                                                     headPoses: [], trackingIds: [], timestampInMilliseconds: 0)),
-            ("hand-landmarker", HandLandmarkerResult(landmarks: [], worldLandmarks: [], handedness: [], trackingIds: [],
-                                                     timestampInMilliseconds: 0)),
-            ("gesture-recognizer", GestureRecognizerResult(gestures: [], handedness: [], landmarks: [], worldLandmarks: [],
-                                                           trackingIds: [], timestampInMilliseconds: 0)),
-            ("pose-landmarker", PoseLandmarkerResult(landmarks: [], worldLandmarks: [], segmentationMasks: [], jointAngles: [],
-                                                     trackingIds: [], timestampInMilliseconds: 0)),
+            (
+                "face-landmarker",
+                FaceLandmarkerResult(
+                    faceLandmarks: [], faceBlendshapes: [], facialTransformationMatrixes: [],
+                    headPoses: [], trackingIds: [], timestampInMilliseconds: 0)
+            ),
+            (
+                "hand-landmarker",
+                HandLandmarkerResult(
+                    landmarks: [], worldLandmarks: [], handedness: [], trackingIds: [],
+                    timestampInMilliseconds: 0)
+            ),
+            (
+                "gesture-recognizer",
+                GestureRecognizerResult(
+                    gestures: [], handedness: [], landmarks: [], worldLandmarks: [],
+                    trackingIds: [], timestampInMilliseconds: 0)
+            ),
+            (
+                "pose-landmarker",
+                PoseLandmarkerResult(
+                    landmarks: [], worldLandmarks: [], segmentationMasks: [], jointAngles: [],
+                    trackingIds: [], timestampInMilliseconds: 0)
+            ),
         ]
         #expect(results.count == TaskDescription.all.count)
         for (name, result) in results {
-            let object = try #require(try JSONSerialization.jsonObject(with: try ResultJSON.encode(result)) as? [String: Any])
+            let object = try #require(
+                try JSONSerialization.jsonObject(with: try ResultJSON.encode(result)) as? [String: Any])
             let task = try #require(TaskDescription.named(name))
             #expect(Set(object.keys).subtracting(["timestampInMilliseconds"]) == Set(task.outputs), "\(name)")
         }

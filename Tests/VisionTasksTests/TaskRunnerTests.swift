@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import VisionTasks
 
 /// Collects live-stream deliveries from the runner's result queue.
@@ -36,8 +37,11 @@ private final class Deliveries: @unchecked Sendable {
     @Test func imageModeRunsImagesAndRejectsOtherMethods() throws {
         let r = runner(.image)
         #expect(try r.processImage(21) == 42)
-        #expect(throws: VisionTasksError.runningModeMismatch(
-            "TestTask was created in IMAGE mode; detect(videoFrame:timestampInMilliseconds:) needs VIDEO mode (use detect(image:))")) {
+        #expect(
+            throws: VisionTasksError.runningModeMismatch(
+                "TestTask was created in IMAGE mode; detect(videoFrame:timestampInMilliseconds:) needs VIDEO mode (use detect(image:))"
+            )
+        ) {
             _ = try r.processVideoFrame(1, timestampInMilliseconds: 0)
         }
         #expect(throws: VisionTasksError.self) { try r.processAsync(1, timestampInMilliseconds: 0) }
@@ -47,8 +51,10 @@ private final class Deliveries: @unchecked Sendable {
         let r = runner(.video)
         #expect(try r.processVideoFrame(1, timestampInMilliseconds: 10) == 2)
         #expect(try r.processVideoFrame(2, timestampInMilliseconds: 11) == 4)
-        #expect(throws: VisionTasksError.invalidTimestamp(
-            "TestTask got timestamp 11 ms after 11 ms; timestamps must strictly increase in VIDEO mode")) {
+        #expect(
+            throws: VisionTasksError.invalidTimestamp(
+                "TestTask got timestamp 11 ms after 11 ms; timestamps must strictly increase in VIDEO mode")
+        ) {
             _ = try r.processVideoFrame(3, timestampInMilliseconds: 11)
         }
         #expect(throws: VisionTasksError.self) { _ = try r.processVideoFrame(3, timestampInMilliseconds: 5) }
@@ -65,7 +71,7 @@ private final class Deliveries: @unchecked Sendable {
         let r = runner(.liveStream, sink: sink)
         for t in 0..<20 {
             try r.processAsync(t == 7 ? -1 : t, timestampInMilliseconds: t * 33)
-            r.waitUntilIdle()  // one at a time: nothing may be dropped
+            r.waitUntilIdle() // one at a time: nothing may be dropped
         }
         let got = sink.all
         #expect(got.count == 20)
@@ -81,7 +87,7 @@ private final class Deliveries: @unchecked Sendable {
         let sink = Deliveries()
         let r = runner(.liveStream, delay: 0.02, sink: sink)
         let frames = 60
-        for t in 0..<frames { try r.processAsync(t, timestampInMilliseconds: t) }  // far faster than 20 ms each
+        for t in 0..<frames { try r.processAsync(t, timestampInMilliseconds: t) } // far faster than 20 ms each
         r.waitUntilIdle()
         let got = sink.all
         // The first frame runs, the last one always waits and runs; most in between are dropped.
@@ -120,7 +126,7 @@ private final class Deliveries: @unchecked Sendable {
         #expect(r.droppedResultCount > frames / 2)
         let timestamps = got.map(\.timestamp)
         #expect(timestamps == timestamps.sorted() && Set(timestamps).count == timestamps.count)
-        #expect(got.last?.timestamp == (frames - 1) * 8)  // the newest result is never the one dropped
+        #expect(got.last?.timestamp == (frames - 1) * 8) // the newest result is never the one dropped
         #expect(got.allSatisfy { $0.value == $0.timestamp / 8 * 2 })
         // At most maxWaitingResults + 1 listener calls of 50 ms remain once input stops (0.25 s);
         // 1.5 s leaves room for a loaded machine.
@@ -147,6 +153,7 @@ private final class Deliveries: @unchecked Sendable {
         #expect(throws: VisionTasksError.self) {
             _ = try BaseOptions(modelAssetBuffer: Data([1]), numThreads: 0).loadModelAsset()
         }
-        #expect(try BaseOptions(modelAssetPath: "/nope", modelAssetBuffer: Data([1, 2])).loadModelAsset() == Data([1, 2]))
+        #expect(
+            try BaseOptions(modelAssetPath: "/nope", modelAssetBuffer: Data([1, 2])).loadModelAsset() == Data([1, 2]))
     }
 }

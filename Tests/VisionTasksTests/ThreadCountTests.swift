@@ -12,10 +12,14 @@ struct ThreadCountTests {
     /// A region of a fixture photo (x, y, width, height; nil: all of it), alone (`count` 1: one
     /// face or hand, whose landmark model splits its kernels and warp over the threads) or with
     /// copies, two to a row, every second one mirrored (`count` 2, or 3 on two rows).
-    private static func picture(_ name: String, count: Int,
-                                crop: (x: Int, y: Int, width: Int, height: Int)? = nil) throws -> MPImage {
-        let photo = try MPImage(contentsOfFile: Fixture.repositoryRoot.appendingPathComponent("Tests/Fixtures/images/\(name)").path)
-            .uprightRGB()
+    private static func picture(
+        _ name: String, count: Int,
+        crop: (x: Int, y: Int, width: Int, height: Int)? = nil
+    ) throws -> MPImage {
+        let photo = try MPImage(
+            contentsOfFile: Fixture.repositoryRoot.appendingPathComponent("Tests/Fixtures/images/\(name)").path
+        )
+        .uprightRGB()
         let region = crop ?? (0, 0, photo.width, photo.height)
         let (w, h) = (region.width, region.height)
         let source = photo.withUnsafeBufferBytes { [UInt8]($0) }
@@ -32,7 +36,9 @@ struct ThreadCountTests {
                 }
             }
         }
-        return try pixels.withUnsafeBytes { try MPImage(pixels: $0, width: width, height: height, bytesPerRow: width * 3, format: .rgb8) }
+        return try pixels.withUnsafeBytes {
+            try MPImage(pixels: $0, width: width, height: height, bytesPerRow: width * 3, format: .rgb8)
+        }
     }
 
     @Test(arguments: [RunningMode.image, .video], [1, 2, 3])
@@ -49,7 +55,8 @@ struct ThreadCountTests {
             options.outputFaceBlendshapes = true
             let landmarker = try FaceLandmarker(options: options)
             // Video: the second frame tracks both faces from the first.
-            return try mode == .image ? [landmarker.detect(image: image)]
+            return try mode == .image
+                ? [landmarker.detect(image: image)]
                 : [0, 33].map { try landmarker.detect(videoFrame: image, timestampInMilliseconds: $0) }
         }
         #expect(results[0].allSatisfy { $0.faceLandmarks.count == count })
@@ -62,8 +69,10 @@ struct ThreadCountTests {
         let results = try [1, 2].map { threads in
             var base = BaseOptions(modelAssetPath: Fixture.modelPath("hand_landmarker.task"))
             base.numThreads = threads
-            let landmarker = try HandLandmarker(options: HandLandmarkerOptions(baseOptions: base, runningMode: mode, numHands: count))
-            return try mode == .image ? [landmarker.detect(image: image)]
+            let landmarker = try HandLandmarker(
+                options: HandLandmarkerOptions(baseOptions: base, runningMode: mode, numHands: count))
+            return try mode == .image
+                ? [landmarker.detect(image: image)]
                 : [0, 33].map { try landmarker.detect(videoFrame: image, timestampInMilliseconds: $0) }
         }
         #expect(results[0].allSatisfy { $0.landmarks.count == count })

@@ -2,6 +2,7 @@ import FixtureSupport
 import Foundation
 import Testing
 import VisionCore
+
 @testable import VisionTasks
 
 // Tracking ids (issue 27): kept while a face or hand is in view, new after it is lost, numbered from 0
@@ -14,15 +15,20 @@ import VisionCore
 
     /// A loop over at most `maxCount` rects, associated as the face landmarker does.
     static func loop(maxCount: Int, tracks: Bool = true) -> TrackedRects {
-        TrackedRects(maxCount: maxCount, tracks: tracks) { associateRects(tracked: $0, detected: $1, minSimilarityThreshold: 0.5) }
+        TrackedRects(maxCount: maxCount, tracks: tracks) {
+            associateRects(tracked: $0, detected: $1, minSimilarityThreshold: 0.5)
+        }
     }
 
     /// One frame where the detector finds `detected` and the objects `present` holds are there.
-    static func frame(_ loop: inout TrackedRects, detected: [NormalizedRect],
-                      present: Set<Float> = [0.25, 0.75]) -> [(object: NormalizedRect, id: Int?)] {
-        loop.process(detect: { detected },
-                     observe: { rects in rects.map { present.contains($0.xCenter) ? $0 : nil } },
-                     nextRect: { $0 })
+    static func frame(
+        _ loop: inout TrackedRects, detected: [NormalizedRect],
+        present: Set<Float> = [0.25, 0.75]
+    ) -> [(object: NormalizedRect, id: Int?)] {
+        loop.process(
+            detect: { detected },
+            observe: { rects in rects.map { present.contains($0.xCenter) ? $0 : nil } },
+            nextRect: { $0 })
     }
 
     @Test func idsAreKeptWhileTrackedAndNewAfterALoss() {
@@ -57,8 +63,9 @@ import VisionCore
 
     @Test func duplicatesAreDroppedWithTheirIds() {
         var loop = Self.loop(maxCount: 2)
-        let found = loop.process(detect: { [Self.a, Self.b] }, observe: { $0.map { $0 } },
-                                 duplicates: { _ in [0] }, nextRect: { $0 })
+        let found = loop.process(
+            detect: { [Self.a, Self.b] }, observe: { $0.map { $0 } },
+            duplicates: { _ in [0] }, nextRect: { $0 })
         #expect(found.map(\.object) == [Self.b] && found.map(\.id) == [0])
     }
 
@@ -87,8 +94,9 @@ import VisionCore
             if !(4...5).contains(i) {
                 frame.append(FaceLandmarkerFixtures.Sprite(name: "woman_face_240", x: 300 - 2 * i, y: 50, flip: true))
             }
-            return try SceneComposer.compose(FaceLandmarkerFixtures.SceneFrame(timestampMs: 40 * i, sprites: frame),
-                                             canvas: [560, 340], background: [90, 110, 130], sprites: &sprites)
+            return try SceneComposer.compose(
+                FaceLandmarkerFixtures.SceneFrame(timestampMs: 40 * i, sprites: frame),
+                canvas: [560, 340], background: [90, 110, 130], sprites: &sprites)
         }
     }
 
@@ -105,24 +113,32 @@ import VisionCore
         // The figures: ids per frame (left/right; "-": not found), new ids, and switches (a face seen in two
         // frames in a row with two ids).
         let switches = zip(perFrame, perFrame.dropFirst()).filter { a, b in
-            (a.left != nil && b.left != nil && a.left != b.left) || (a.right != nil && b.right != nil && a.right != b.right)
+            (a.left != nil && b.left != nil && a.left != b.left)
+                || (a.right != nil && b.right != nil && a.right != b.right)
         }.count
-        let text = perFrame.map { "\($0.left.map(String.init) ?? "-")/\($0.right.map(String.init) ?? "-")" }.joined(separator: " ")
-        print("tracking ids, \(task), two faces, the right one gone in frames 4-5: \(text); "
-              + "\(Set(perFrame.flatMap { [$0.left, $0.right] }.compactMap { $0 }).count) ids, \(switches) switches")
+        let text = perFrame.map { "\($0.left.map(String.init) ?? "-")/\($0.right.map(String.init) ?? "-")" }.joined(
+            separator: " ")
+        print(
+            "tracking ids, \(task), two faces, the right one gone in frames 4-5: \(text); "
+                + "\(Set(perFrame.flatMap { [$0.left, $0.right] }.compactMap { $0 }).count) ids, \(switches) switches")
         #expect(switches == 0, "\(task): \(text)")
-        let left = Set(perFrame.map(\.left)), before = Set(perFrame[0...3].map(\.right)), after = Set(perFrame[6...9].map(\.right))
+        let left = Set(perFrame.map(\.left)), before = Set(perFrame[0...3].map(\.right)),
+            after = Set(perFrame[6...9].map(\.right))
         #expect(left.count == 1 && !left.contains(nil), "\(task): left face ids \(perFrame.map(\.left))")
         #expect(perFrame[4...5].allSatisfy { $0.right == nil }, "\(task): right face found while gone")
-        #expect(before.count == 1 && after.count == 1 && before != after && !before.contains(nil) && !after.contains(nil),
-                "\(task): right face ids \(perFrame.map(\.right))")
-        #expect(Set(perFrame.flatMap { [$0.left, $0.right] }.compactMap { $0 }) == [0, 1, 2], "\(task): ids \(perFrame)")
+        #expect(
+            before.count == 1 && after.count == 1 && before != after && !before.contains(nil) && !after.contains(nil),
+            "\(task): right face ids \(perFrame.map(\.right))")
+        #expect(
+            Set(perFrame.flatMap { [$0.left, $0.right] }.compactMap { $0 }) == [0, 1, 2], "\(task): ids \(perFrame)")
     }
 
     @Test func faceLandmarkerIds() throws {
         let frames = try Self.twoFacesOneLeaving()
-        let landmarker = try FaceLandmarker(options: FaceLandmarkerOptions(
-            baseOptions: BaseOptions(modelAssetPath: FaceLandmarkerFixtures.modelPath), runningMode: .video, numFaces: 2))
+        let landmarker = try FaceLandmarker(
+            options: FaceLandmarkerOptions(
+                baseOptions: BaseOptions(modelAssetPath: FaceLandmarkerFixtures.modelPath), runningMode: .video,
+                numFaces: 2))
         var perFrame: [(left: Int?, right: Int?)] = []
         for (i, frame) in frames.enumerated() {
             let r = try landmarker.detect(videoFrame: frame, timestampInMilliseconds: 40 * i)
@@ -132,9 +148,12 @@ import VisionCore
         }
         Self.expectOneLeavingAndComingBack(perFrame, "face landmarker")
         try landmarker.reset()
-        #expect(try landmarker.detect(videoFrame: frames[0], timestampInMilliseconds: 0).trackingIds?.sorted() == [0, 1])
-        let still = try FaceLandmarker(options: FaceLandmarkerOptions(
-            baseOptions: BaseOptions(modelAssetPath: FaceLandmarkerFixtures.modelPath), runningMode: .image, numFaces: 2))
+        #expect(
+            try landmarker.detect(videoFrame: frames[0], timestampInMilliseconds: 0).trackingIds?.sorted() == [0, 1])
+        let still = try FaceLandmarker(
+            options: FaceLandmarkerOptions(
+                baseOptions: BaseOptions(modelAssetPath: FaceLandmarkerFixtures.modelPath), runningMode: .image,
+                numFaces: 2))
         let image = try still.detect(image: frames[0])
         #expect(image.faceLandmarks.count == 2 && image.trackingIds == nil)
         #expect(!String(decoding: try ResultJSON.encode(image), as: UTF8.self).contains("trackingIds"))
@@ -161,8 +180,10 @@ import VisionCore
         let empty = try [UInt8](repeating: 128, count: hand.width * hand.height * 3).withUnsafeBytes {
             try MPImage(pixels: $0, width: hand.width, height: hand.height, bytesPerRow: hand.width * 3, format: .rgb8)
         }
-        let landmarker = try HandLandmarker(options: HandLandmarkerOptions(
-            baseOptions: BaseOptions(modelAssetPath: HandSupport.model("hand_landmarker.task")), runningMode: .video))
+        let landmarker = try HandLandmarker(
+            options: HandLandmarkerOptions(
+                baseOptions: BaseOptions(modelAssetPath: HandSupport.model("hand_landmarker.task")), runningMode: .video
+            ))
         let frames = [hand, hand, empty, hand, hand]
         let ids = try frames.enumerated().map { i, frame in
             try #require(try landmarker.detect(videoFrame: frame, timestampInMilliseconds: 40 * i).trackingIds)

@@ -26,7 +26,9 @@ enum TurnedImages {
             for i in 0..<w {
                 for j in 0..<h {
                     let src = (j * w + (w - 1 - i)) * 3, dst = (i * h + j) * 3
-                    out[dst] = pixels[src]; out[dst + 1] = pixels[src + 1]; out[dst + 2] = pixels[src + 2]
+                    out[dst] = pixels[src]
+                    out[dst + 1] = pixels[src + 1]
+                    out[dst + 2] = pixels[src + 2]
                 }
             }
             pixels = out
@@ -38,8 +40,9 @@ enum TurnedImages {
         }
         #expect(try orientation.rotationDegrees() == ((k % 4) + 4) % 4 * 90)
         #expect(image.width == rgb.width && image.height == rgb.height)
-        #expect(try image.uprightRGB().withUnsafeBufferBytes { Array($0) } == rgb.withUnsafeBufferBytes { Array($0) },
-                "the stored pixels turned by \(orientation) must be the upright picture")
+        #expect(
+            try image.uprightRGB().withUnsafeBufferBytes { Array($0) } == rgb.withUnsafeBufferBytes { Array($0) },
+            "the stored pixels turned by \(orientation) must be the upright picture")
         return image
     }
 }

@@ -10,7 +10,8 @@ class FaceDetectorResultProcessor: NSObject, FaceDetectorLiveStreamDelegate {
         _ faceDetector: FaceDetector,
         didFinishDetection result: FaceDetectorResult?,
         timestampInMilliseconds: Int,
-        error: Error?) {
+        error: Error?
+    ) {
         // Process the face detector result or errors here.
         detectionsPerFrame.append(result?.detections.count ?? 0)
     }
@@ -18,7 +19,7 @@ class FaceDetectorResultProcessor: NSObject, FaceDetectorLiveStreamDelegate {
 
 enum FaceDetectorGuide {
     static func run(models: String, imagePath: String) throws -> String {
-        let modelPath = "\(models)/blaze_face_short_range.tflite"   // was Bundle.main.path(...)
+        let modelPath = "\(models)/blaze_face_short_range.tflite" // was Bundle.main.path(...)
 
         // Image
         let options = FaceDetectorOptions()
@@ -26,7 +27,7 @@ enum FaceDetectorGuide {
         options.baseOptions.delegate = .CPU
         options.runningMode = .image
         let faceDetector = try FaceDetector(options: options)
-        let image = try MPImage(contentsOfFile: imagePath)          // was MPImage(uiImage: image)
+        let image = try MPImage(contentsOfFile: imagePath) // was MPImage(uiImage: image)
         let result = try faceDetector.detect(image: image)
 
         // Video
@@ -44,6 +45,7 @@ enum FaceDetectorGuide {
         try liveDetector.detectAsync(image: frame, timestampInMilliseconds: timestamp)
         liveDetector.waitUntilIdle()
 
-        return "face detector: image \(result.detections.count), video \(videoResult.detections.count), live \(processor.detectionsPerFrame)"
+        return
+            "face detector: image \(result.detections.count), video \(videoResult.detections.count), live \(processor.detectionsPerFrame)"
     }
 }

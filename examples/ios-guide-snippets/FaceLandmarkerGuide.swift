@@ -10,7 +10,8 @@ class FaceLandmarkerResultProcessor: NSObject, FaceLandmarkerLiveStreamDelegate 
         _ faceLandmarker: FaceLandmarker,
         didFinishDetection result: FaceLandmarkerResult?,
         timestampInMilliseconds: Int,
-        error: Error?) {
+        error: Error?
+    ) {
         // Process the face landmarker result or errors here.
         facesPerFrame.append(result?.faceLandmarks.count ?? 0)
     }
@@ -18,7 +19,7 @@ class FaceLandmarkerResultProcessor: NSObject, FaceLandmarkerLiveStreamDelegate 
 
 enum FaceLandmarkerGuide {
     static func run(models: String, imagePath: String) throws -> String {
-        let modelPath = "\(models)/face_landmarker.task"            // was Bundle.main.path(...)
+        let modelPath = "\(models)/face_landmarker.task" // was Bundle.main.path(...)
 
         // Image
         let options = FaceLandmarkerOptions()
@@ -29,7 +30,7 @@ enum FaceLandmarkerGuide {
         options.minTrackingConfidence = 0.5
         options.numFaces = 1
         let faceLandmarker = try FaceLandmarker(options: options)
-        let image = try MPImage(contentsOfFile: imagePath)          // was MPImage(uiImage: image)
+        let image = try MPImage(contentsOfFile: imagePath) // was MPImage(uiImage: image)
         let result = try faceLandmarker.detect(image: image)
 
         // Video
@@ -48,6 +49,7 @@ enum FaceLandmarkerGuide {
 
         // Drawing: the connections, as iOS names them.
         let lips = FaceLandmarker.lipsConnections().count
-        return "face landmarker: image \(result.faceLandmarks.first?.count ?? 0) landmarks, video \(videoResult.faceLandmarks.count) faces, live \(processor.facesPerFrame), lips \(lips) connections"
+        return
+            "face landmarker: image \(result.faceLandmarks.first?.count ?? 0) landmarks, video \(videoResult.faceLandmarks.count) faces, live \(processor.facesPerFrame), lips \(lips) connections"
     }
 }

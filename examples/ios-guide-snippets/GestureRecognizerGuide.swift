@@ -10,7 +10,8 @@ class GestureRecognizerResultProcessor: NSObject, GestureRecognizerLiveStreamDel
         _ gestureRecognizer: GestureRecognizer,
         didFinishGestureRecognition result: GestureRecognizerResult?,
         timestampInMilliseconds: Int,
-        error: Error?) {
+        error: Error?
+    ) {
         // Process the gesture recognizer result or errors here.
         topGestures.append(result?.gestures.first?.first?.categoryName ?? "none")
     }
@@ -18,7 +19,7 @@ class GestureRecognizerResultProcessor: NSObject, GestureRecognizerLiveStreamDel
 
 enum GestureRecognizerGuide {
     static func run(models: String, imagePath: String) throws -> String {
-        let modelPath = "\(models)/gesture_recognizer.task"         // was Bundle.main.path(...)
+        let modelPath = "\(models)/gesture_recognizer.task" // was Bundle.main.path(...)
 
         // Image
         let options = GestureRecognizerOptions()
@@ -29,7 +30,7 @@ enum GestureRecognizerGuide {
         options.minTrackingConfidence = 0.5
         options.numHands = 1
         let gestureRecognizer = try GestureRecognizer(options: options)
-        let image = try MPImage(contentsOfFile: imagePath)          // was MPImage(uiImage: image)
+        let image = try MPImage(contentsOfFile: imagePath) // was MPImage(uiImage: image)
         let result = try gestureRecognizer.recognize(image: image)
 
         // Video

@@ -10,7 +10,8 @@ class HandLandmarkerResultProcessor: NSObject, HandLandmarkerLiveStreamDelegate 
         _ handLandmarker: HandLandmarker,
         didFinishDetection result: HandLandmarkerResult?,
         timestampInMilliseconds: Int,
-        error: Error?) {
+        error: Error?
+    ) {
         // Process the hand landmarker result or errors here.
         handsPerFrame.append(result?.landmarks.count ?? 0)
     }
@@ -18,7 +19,7 @@ class HandLandmarkerResultProcessor: NSObject, HandLandmarkerLiveStreamDelegate 
 
 enum HandLandmarkerGuide {
     static func run(models: String, imagePath: String) throws -> String {
-        let modelPath = "\(models)/hand_landmarker.task"            // was Bundle.main.path(...)
+        let modelPath = "\(models)/hand_landmarker.task" // was Bundle.main.path(...)
 
         // Image
         let options = HandLandmarkerOptions()
@@ -29,7 +30,7 @@ enum HandLandmarkerGuide {
         options.minTrackingConfidence = 0.5
         options.numHands = 2
         let handLandmarker = try HandLandmarker(options: options)
-        let image = try MPImage(contentsOfFile: imagePath)          // was MPImage(uiImage: image)
+        let image = try MPImage(contentsOfFile: imagePath) // was MPImage(uiImage: image)
         let result = try handLandmarker.detect(image: image)
 
         // Video
@@ -47,6 +48,7 @@ enum HandLandmarkerGuide {
         liveLandmarker.waitUntilIdle()
 
         let bones = HandLandmarker.handConnections.count
-        return "hand landmarker: image \(result.landmarks.count) hands, video \(videoResult.landmarks.count), live \(processor.handsPerFrame), \(bones) connections"
+        return
+            "hand landmarker: image \(result.landmarks.count) hands, video \(videoResult.landmarks.count), live \(processor.handsPerFrame), \(bones) connections"
     }
 }

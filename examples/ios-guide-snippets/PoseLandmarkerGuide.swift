@@ -10,7 +10,8 @@ class PoseLandmarkerResultProcessor: NSObject, PoseLandmarkerLiveStreamDelegate 
         _ poseLandmarker: PoseLandmarker,
         didFinishDetection result: PoseLandmarkerResult?,
         timestampInMilliseconds: Int,
-        error: Error?) {
+        error: Error?
+    ) {
         // Process the pose landmarker result or errors here.
         posesPerFrame.append(result?.landmarks.count ?? 0)
     }
@@ -18,7 +19,7 @@ class PoseLandmarkerResultProcessor: NSObject, PoseLandmarkerLiveStreamDelegate 
 
 enum PoseLandmarkerGuide {
     static func run(models: String, imagePath: String) throws -> String {
-        let modelPath = "\(models)/pose_landmarker_full.task"       // was Bundle.main.path(...)
+        let modelPath = "\(models)/pose_landmarker_full.task" // was Bundle.main.path(...)
 
         // Image
         let options = PoseLandmarkerOptions()
@@ -29,7 +30,7 @@ enum PoseLandmarkerGuide {
         options.minTrackingConfidence = 0.5
         options.numPoses = 1
         let poseLandmarker = try PoseLandmarker(options: options)
-        let image = try MPImage(contentsOfFile: imagePath)          // was MPImage(uiImage: image)
+        let image = try MPImage(contentsOfFile: imagePath) // was MPImage(uiImage: image)
         let result = try poseLandmarker.detect(image: image)
 
         // Video
@@ -47,6 +48,7 @@ enum PoseLandmarkerGuide {
         liveLandmarker.waitUntilIdle()
 
         let bones = PoseLandmarker.poseLandmarks.count
-        return "pose landmarker: image \(result.landmarks.first?.count ?? 0) landmarks, video \(videoResult.landmarks.count) poses, live \(processor.posesPerFrame), \(bones) connections"
+        return
+            "pose landmarker: image \(result.landmarks.first?.count ?? 0) landmarks, video \(videoResult.landmarks.count) poses, live \(processor.posesPerFrame), \(bones) connections"
     }
 }

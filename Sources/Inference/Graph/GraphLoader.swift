@@ -15,7 +15,10 @@ enum GraphLoader {
         }
         var tensors: [GraphTensor] = []
         var used = Set<Int>()
-        for op in subgraph.operators { used.formUnion(op.inputs.filter { $0 >= 0 }); used.formUnion(op.outputs) }
+        for op in subgraph.operators {
+            used.formUnion(op.inputs.filter { $0 >= 0 })
+            used.formUnion(op.outputs)
+        }
         used.formUnion(subgraph.inputs)
         used.formUnion(subgraph.outputs)
         for (i, t) in subgraph.tensors.enumerated() {
@@ -37,14 +40,18 @@ enum GraphLoader {
             guard let operation = try operation(op, place: place) else {
                 throw VisionTasksError.unsupportedModel("\(place) is not supported")
             }
-            nodes.append(GraphNode(operation: operation, opName: op.opcode.name, index: index, inputs: op.inputs,
-                                   outputs: op.outputs))
+            nodes.append(
+                GraphNode(
+                    operation: operation, opName: op.opcode.name, index: index, inputs: op.inputs,
+                    outputs: op.outputs))
         }
         return Graph(tensors: tensors, nodes: nodes, inputs: subgraph.inputs, outputs: subgraph.outputs)
     }
 
     /// Decodes one tensor; constant bytes are read only for tensors operators use.
-    private static func tensor(_ t: TFLiteModel.Tensor, index: Int, model: TFLiteModel, needed: Bool) throws -> GraphTensor {
+    private static func tensor(_ t: TFLiteModel.Tensor, index: Int, model: TFLiteModel, needed: Bool) throws
+        -> GraphTensor
+    {
         let type: ElementType
         switch t.type {
         case .float32: type = .float32
@@ -54,12 +61,14 @@ enum GraphLoader {
         case .uint8: type = .uint8
         default:
             if needed {
-                throw VisionTasksError.unsupportedModel("tensor \(t.name) (index \(index)) in subgraph 0 has type \(t.type), which is not supported")
+                throw VisionTasksError.unsupportedModel(
+                    "tensor \(t.name) (index \(index)) in subgraph 0 has type \(t.type), which is not supported")
             }
             type = .int32
         }
         guard t.shape.allSatisfy({ $0 >= 0 }) else {
-            throw VisionTasksError.unsupportedModel("tensor \(t.name) (index \(index)) in subgraph 0 has a dynamic shape \(t.shape)")
+            throw VisionTasksError.unsupportedModel(
+                "tensor \(t.name) (index \(index)) in subgraph 0 has a dynamic shape \(t.shape)")
         }
         var quantization: Quantization?
         if let q = t.quantization, !q.scale.isEmpty {
@@ -74,11 +83,13 @@ enum GraphLoader {
             case .int8, .uint8: size = 1
             }
             // A sparse tensor stores only the values at `positions`; it is expanded to a dense constant here.
-            let positions = try t.sparsity?.densePositions(shape: t.shape, tensor: t.name, storedValues: bytes.count / size)
+            let positions = try t.sparsity?.densePositions(
+                shape: t.shape, tensor: t.name, storedValues: bytes.count / size)
             let count = positions?.count ?? t.elementCount
             guard bytes.count == count * size else {
                 throw VisionTasksError.invalidModel(
-                    "tensor \(t.name) (index \(index)) in subgraph 0 has \(bytes.count) bytes of data, its shape \(t.shape) of \(type) needs \(count * size)\(positions == nil ? "" : " (its stored values)")")
+                    "tensor \(t.name) (index \(index)) in subgraph 0 has \(bytes.count) bytes of data, its shape \(t.shape) of \(type) needs \(count * size)\(positions == nil ? "" : " (its stored values)")"
+                )
             }
             constant = decode(bytes, type: type, count: count)
             if let positions, let stored = constant {
@@ -93,11 +104,19 @@ enum GraphLoader {
         bytes.withUnsafeBytes { raw in
             switch type {
             case .float32:
-                return .float32((0..<count).map { Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 4 * $0, as: UInt32.self))) })
+                return .float32(
+                    (0..<count).map {
+                        Float(
+                            bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 4 * $0, as: UInt32.self))
+                        )
+                    })
             case .int32:
-                return .int32((0..<count).map { Int32(littleEndian: raw.loadUnaligned(fromByteOffset: 4 * $0, as: Int32.self)) })
+                return .int32(
+                    (0..<count).map { Int32(littleEndian: raw.loadUnaligned(fromByteOffset: 4 * $0, as: Int32.self)) })
             case .float16:
-                return .float16((0..<count).map { UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: 2 * $0, as: UInt16.self)) })
+                return .float16(
+                    (0..<count).map { UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: 2 * $0, as: UInt16.self)) }
+                )
             case .int8:
                 return .int8((0..<count).map { Int8(bitPattern: raw[$0]) })
             case .uint8:
@@ -119,7 +138,8 @@ enum GraphLoader {
 
     /// The operation of `op` from the operator table; nil when the engine does not implement it.
     private static func operation(_ op: TFLiteModel.Operator, place: String) throws -> (any GraphOperation)? {
-        let source = OperatorSource(op: op, place: place, activation: try activation(op.options.fusedActivation, place: place))
+        let source = OperatorSource(
+            op: op, place: place, activation: try activation(op.options.fusedActivation, place: place))
         return try OperatorTable.loaders[op.opcode].map { try $0(source) }
     }
 }

@@ -26,8 +26,9 @@ extension Graph {
             let consumer = nodes[i]
             for t in consumer.inputs where t >= 0 {
                 guard let p = producerOf[t], p < i, !removed.contains(p), nodes[p].outputs == [t],
-                      consumerCount[t] == 1, !graphOutputs.contains(t), consumer.outputs.count == 1,
-                      var fused = rule(self, nodes[p], consumer) else { continue }
+                    consumerCount[t] == 1, !graphOutputs.contains(t), consumer.outputs.count == 1,
+                    var fused = rule(self, nodes[p], consumer)
+                else { continue }
                 fused.outputs = consumer.outputs
                 nodes[i] = fused
                 for o in fused.outputs { producerOf[o] = i }

@@ -8,24 +8,30 @@ import CKernels
 /// `scratch` holds at least `weights.scratchCount(threads:)` floats (may be nil when that is 0).
 /// No allocation; the work is split across `threads` in tiles of output pixels × output channels
 /// (see `Conv2DTiling`), or not at all when it is too small to pay for the split.
-package func conv2D(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>,
-                    weights: PackedConv2DWeights, activation: ClampRange = .none,
-                    residual: UnsafePointer<Float>? = nil, residualChannels: Int? = nil,
-                    preluAlpha: UnsafePointer<Float>? = nil,
-                    scratch: UnsafeMutablePointer<Float>?, threads: KernelThreads = .single,
-                    isa: KernelISA = .best) {
+package func conv2D(
+    input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>,
+    weights: PackedConv2DWeights, activation: ClampRange = .none,
+    residual: UnsafePointer<Float>? = nil, residualChannels: Int? = nil,
+    preluAlpha: UnsafePointer<Float>? = nil,
+    scratch: UnsafeMutablePointer<Float>?, threads: KernelThreads = .single,
+    isa: KernelISA = .best
+) {
     var cg = weights.geometry.c
     let perThread = vt_conv2d_scratch_count(&cg)
     precondition(perThread == 0 || scratch != nil, "conv2D: scratch buffer missing")
     let g = weights.geometry
-    precondition((1...g.outputChannels).contains(residualChannels ?? g.outputChannels), "conv2D: residual channels out of range")
-    let tiling = Conv2DTiling(pixels: g.batch * g.outputHeight * g.outputWidth, columns: g.outputChannels,
-                              reduction: g.kernelHeight * g.kernelWidth * g.inputChannels, threads: threads.count)
-    let job = Conv2DJob(geometry: cg, input: input, packed: UnsafePointer(weights.storage.pointer), output: output,
-                        epilogue: vt_epilogue(lo: activation.min, hi: activation.max, residual: residual,
-                                              prelu_alpha: preluAlpha,
-                                              residual_channels: Int32(residualChannels ?? 0)),
-                        scratch: scratch, scratchPerThread: perThread, tiling: tiling, isa: isa.code)
+    precondition(
+        (1...g.outputChannels).contains(residualChannels ?? g.outputChannels), "conv2D: residual channels out of range")
+    let tiling = Conv2DTiling(
+        pixels: g.batch * g.outputHeight * g.outputWidth, columns: g.outputChannels,
+        reduction: g.kernelHeight * g.kernelWidth * g.inputChannels, threads: threads.count)
+    let job = Conv2DJob(
+        geometry: cg, input: input, packed: UnsafePointer(weights.storage.pointer), output: output,
+        epilogue: vt_epilogue(
+            lo: activation.min, hi: activation.max, residual: residual,
+            prelu_alpha: preluAlpha,
+            residual_channels: Int32(residualChannels ?? 0)),
+        scratch: scratch, scratchPerThread: perThread, tiling: tiling, isa: isa.code)
     threads.split(tiling.tiles, job)
 }
 
@@ -65,8 +71,10 @@ struct Conv2DTiling: Equatable {
     func ranges(_ t: Int) -> (pixels: Range<Int>, columns: Range<Int>) {
         let (p, c) = t.quotientAndRemainder(dividingBy: columnTiles)
         let panels = (columns + 15) / 16
-        return (pixels * p / pixelTiles ..< pixels * (p + 1) / pixelTiles,
-                Swift.min(columns, panels * c / columnTiles * 16) ..< Swift.min(columns, panels * (c + 1) / columnTiles * 16))
+        return (
+            pixels * p / pixelTiles..<pixels * (p + 1) / pixelTiles,
+            Swift.min(columns, panels * c / columnTiles * 16)..<Swift.min(columns, panels * (c + 1) / columnTiles * 16)
+        )
     }
 }
 
@@ -89,8 +97,9 @@ private struct Conv2DJob: RangeJob {
         for t in begin..<end {
             let (p, c) = tiling.ranges(t)
             guard !p.isEmpty, !c.isEmpty else { continue }
-            vt_conv2d(&g, input, packed, output, &ep, threadScratch, p.lowerBound, p.upperBound,
-                      c.lowerBound, c.upperBound, isa)
+            vt_conv2d(
+                &g, input, packed, output, &ep, threadScratch, p.lowerBound, p.upperBound,
+                c.lowerBound, c.upperBound, isa)
         }
     }
 }

@@ -19,16 +19,20 @@ func floatFromHalf(_ h: UInt16) -> Float {
 }
 
 /// Dequantises integer values with per-tensor or per-channel (along `quantization.axis` of `shape`) scales.
-func dequantize<T: BinaryInteger>(_ values: [T], shape: [Int], quantization q: Quantization) throws(VisionTasksError) -> [Float] {
+func dequantize<T: BinaryInteger>(_ values: [T], shape: [Int], quantization q: Quantization) throws(VisionTasksError)
+    -> [Float]
+{
     try require(!q.scales.isEmpty, "quantized tensor has no scale")
-    try require(q.zeroPoints.isEmpty || q.zeroPoints.count == q.scales.count,
-                "quantization has \(q.scales.count) scales and \(q.zeroPoints.count) zero points")
+    try require(
+        q.zeroPoints.isEmpty || q.zeroPoints.count == q.scales.count,
+        "quantization has \(q.scales.count) scales and \(q.zeroPoints.count) zero points")
     if q.scales.count == 1 {
         let s = q.scales[0], z = q.zeroPoints.first ?? 0
         return values.map { Float(Int($0) - z) * s }
     }
-    try require(q.axis >= 0 && q.axis < shape.count && shape[q.axis] == q.scales.count,
-                "\(q.scales.count) scales along axis \(q.axis) of shape \(shape)")
+    try require(
+        q.axis >= 0 && q.axis < shape.count && shape[q.axis] == q.scales.count,
+        "\(q.scales.count) scales along axis \(q.axis) of shape \(shape)")
     let inner = shape[(q.axis + 1)...].reduce(1, *)
     let channels = q.scales.count
     return values.enumerated().map { i, v in

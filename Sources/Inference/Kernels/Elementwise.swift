@@ -79,7 +79,8 @@ struct BroadcastPlan: Equatable {
     var shortPeriod: Int? {
         let n = extents[collapsedRank - 1], outer = collapsedRank - 2
         guard n > 1, n < 8, (0..<outer).allSatisfy({ extents[$0] == 1 }), extents[outer] > 1,
-              stridesA[collapsedRank - 1] == 1, stridesB[collapsedRank - 1] == 1 else { return nil }
+            stridesA[collapsedRank - 1] == 1, stridesB[collapsedRank - 1] == 1
+        else { return nil }
         let (a, b) = (stridesA[outer], stridesB[outer])
         return (a == n && b == 0) || (a == 0 && b == n) ? n : nil
     }
@@ -130,14 +131,17 @@ func binaryRow<F: BinaryFunction>(
 
 /// A prepared two-input elementwise operator: a closure specialised for `F` (a generic class's
 /// `run` would call `F` through its witness table, lane by lane).
-func binaryKernel<F: BinaryFunction>(_: F.Type, plan: BroadcastPlan, a: UnsafePointer<Float>, b: UnsafePointer<Float>,
-                                     out: UnsafeMutablePointer<Float>, activation: Activation) -> Kernel {
+func binaryKernel<F: BinaryFunction>(
+    _: F.Type, plan: BroadcastPlan, a: UnsafePointer<Float>, b: UnsafePointer<Float>,
+    out: UnsafeMutablePointer<Float>, activation: Activation
+) -> Kernel {
     let (lo, hi) = activation.bounds
     let clamp = activation != .none
     let e = plan.extents, sa = plan.stridesA, sb = plan.stridesB
     if let period = plan.shortPeriod {
-        return periodicBinaryKernel(F.self, rows: e[4], period: period, aIsPeriodic: sa[4] == 0, a: a, b: b, out: out,
-                                    lo: lo, hi: hi, clamp: clamp)
+        return periodicBinaryKernel(
+            F.self, rows: e[4], period: period, aIsPeriodic: sa[4] == 0, a: a, b: b, out: out,
+            lo: lo, hi: hi, clamp: clamp)
     }
     return BoundKernel {
         let n = e[5], stepA = sa[5], stepB = sb[5]
@@ -163,10 +167,12 @@ func binaryKernel<F: BinaryFunction>(_: F.Type, plan: BroadcastPlan, a: UnsafePo
 /// one row repeated, as [1, 21, 3] - [1, 1, 3]. The output is walked 8 values at a time across
 /// rows, the repeated row read from a copy laid end to end (`period` + 8 values, taken at the
 /// phase where each group of 8 starts), instead of one partial vector per row.
-func periodicBinaryKernel<F: BinaryFunction>(_: F.Type, rows: Int, period: Int, aIsPeriodic: Bool,
-                                             a: UnsafePointer<Float>, b: UnsafePointer<Float>,
-                                             out: UnsafeMutablePointer<Float>, lo: Float, hi: Float,
-                                             clamp: Bool) -> Kernel {
+func periodicBinaryKernel<F: BinaryFunction>(
+    _: F.Type, rows: Int, period: Int, aIsPeriodic: Bool,
+    a: UnsafePointer<Float>, b: UnsafePointer<Float>,
+    out: UnsafeMutablePointer<Float>, lo: Float, hi: Float,
+    clamp: Bool
+) -> Kernel {
     let count = rows * period
     let (full, repeated) = aIsPeriodic ? (b, a) : (a, b)
     return BoundKernel {
@@ -189,8 +195,10 @@ func periodicBinaryKernel<F: BinaryFunction>(_: F.Type, rows: Int, period: Int, 
 }
 
 /// Makes the kernel for `op`, specialised for its function.
-func makeBinaryKernel(_ op: BinaryOperator.Kind, plan: BroadcastPlan, a: UnsafePointer<Float>, b: UnsafePointer<Float>,
-                      out: UnsafeMutablePointer<Float>, activation: Activation) -> Kernel {
+func makeBinaryKernel(
+    _ op: BinaryOperator.Kind, plan: BroadcastPlan, a: UnsafePointer<Float>, b: UnsafePointer<Float>,
+    out: UnsafeMutablePointer<Float>, activation: Activation
+) -> Kernel {
     switch op {
     case .add: return binaryKernel(AddFunction.self, plan: plan, a: a, b: b, out: out, activation: activation)
     case .sub: return binaryKernel(SubFunction.self, plan: plan, a: a, b: b, out: out, activation: activation)
@@ -225,8 +233,10 @@ enum LogisticFunction: UnaryFunction {
 }
 
 /// A prepared one-input elementwise operator over `count` contiguous values (a closure specialised for `F`).
-func unaryKernel<F: UnaryFunction>(_: F.Type, input: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>,
-                                   count: Int) -> Kernel {
+func unaryKernel<F: UnaryFunction>(
+    _: F.Type, input: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>,
+    count: Int
+) -> Kernel {
     BoundKernel {
         var i = 0
         while i + 8 <= count {
@@ -241,8 +251,10 @@ func unaryKernel<F: UnaryFunction>(_: F.Type, input: UnsafePointer<Float>, out: 
 }
 
 /// Makes the kernel for `op`, specialised for its function.
-func makeUnaryKernel(_ op: UnaryOperator.Kind, input: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>,
-                     count: Int) -> Kernel {
+func makeUnaryKernel(
+    _ op: UnaryOperator.Kind, input: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>,
+    count: Int
+) -> Kernel {
     switch op {
     case .neg: return unaryKernel(NegFunction.self, input: input, out: out, count: count)
     case .sqrt: return unaryKernel(SqrtFunction.self, input: input, out: out, count: count)

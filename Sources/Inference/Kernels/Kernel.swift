@@ -44,8 +44,9 @@ func forEachOuterIndex(_ extents: Dims, _ a: Dims, _ b: Dims, _ body: (Int, Int)
             for i2 in 0..<extents[2] {
                 for i3 in 0..<extents[3] {
                     for i4 in 0..<extents[4] {
-                        body(i0 * a[0] + i1 * a[1] + i2 * a[2] + i3 * a[3] + i4 * a[4],
-                             i0 * b[0] + i1 * b[1] + i2 * b[2] + i3 * b[3] + i4 * b[4])
+                        body(
+                            i0 * a[0] + i1 * a[1] + i2 * a[2] + i3 * a[3] + i4 * a[4],
+                            i0 * b[0] + i1 * b[1] + i2 * b[2] + i3 * b[3] + i4 * b[4])
                     }
                 }
             }

@@ -38,10 +38,12 @@ package struct KernelThreads: Sendable, Equatable {
             var erased = ErasedJob(type: SplitJob<Job>.self, job: UnsafeRawPointer(pointer))
             withUnsafeMutablePointer(to: &erased) { context in
                 // A closure literal that captures nothing becomes a plain C function pointer.
-                vt_parallel_run(Int32(parts), Int32(Swift.min(count, parts)), { context, part, thread in
-                    guard let erased = context?.assumingMemoryBound(to: ErasedJob.self).pointee else { return }
-                    erased.type.run(at: erased.job, part: Int(part), thread: Int(thread))
-                }, context)
+                vt_parallel_run(
+                    Int32(parts), Int32(Swift.min(count, parts)),
+                    { context, part, thread in
+                        guard let erased = context?.assumingMemoryBound(to: ErasedJob.self).pointee else { return }
+                        erased.type.run(at: erased.job, part: Int(part), thread: Int(thread))
+                    }, context)
             }
         }
     }

@@ -13,7 +13,8 @@ package enum KernelISA: Int, Sendable, Equatable, CaseIterable, CustomStringConv
     case neon = 3
 
     /// Every path this CPU runs, portable first, the most capable last.
-    package static let available: [KernelISA] = [.portable]
+    package static let available: [KernelISA] =
+        [.portable]
         + (vt_cpu_has_avx2_fma() != 0 ? [.avx2] : []) + (vt_cpu_has_avx512() != 0 ? [.avx512] : [])
         + (vt_cpu_has_neon() != 0 ? [.neon] : [])
 
@@ -111,10 +112,12 @@ package struct Conv2DGeometry: Sendable, Equatable {
     package var padLeft: Int
 
     /// A geometry with explicit output size and padding.
-    package init(batch: Int = 1, inputHeight: Int, inputWidth: Int, inputChannels: Int,
-                 outputHeight: Int, outputWidth: Int, outputChannels: Int,
-                 kernelHeight: Int, kernelWidth: Int, strideHeight: Int = 1, strideWidth: Int = 1,
-                 dilationHeight: Int = 1, dilationWidth: Int = 1, padTop: Int = 0, padLeft: Int = 0) {
+    package init(
+        batch: Int = 1, inputHeight: Int, inputWidth: Int, inputChannels: Int,
+        outputHeight: Int, outputWidth: Int, outputChannels: Int,
+        kernelHeight: Int, kernelWidth: Int, strideHeight: Int = 1, strideWidth: Int = 1,
+        dilationHeight: Int = 1, dilationWidth: Int = 1, padTop: Int = 0, padLeft: Int = 0
+    ) {
         self.batch = batch
         self.inputHeight = inputHeight
         self.inputWidth = inputWidth
@@ -133,10 +136,13 @@ package struct Conv2DGeometry: Sendable, Equatable {
     }
 
     /// A geometry whose output size and padding follow TFLite's SAME/VALID rules (or explicit paddings).
-    package init(batch: Int = 1, inputHeight: Int, inputWidth: Int, inputChannels: Int, outputChannels: Int,
-                 kernelHeight: Int, kernelWidth: Int, strideHeight: Int = 1, strideWidth: Int = 1,
-                 dilationHeight: Int = 1, dilationWidth: Int = 1, padding: WindowPadding) {
-        func axis(_ size: Int, _ k: Int, _ stride: Int, _ dilation: Int, _ explicit: (Int, Int)) -> (out: Int, pad: Int) {
+    package init(
+        batch: Int = 1, inputHeight: Int, inputWidth: Int, inputChannels: Int, outputChannels: Int,
+        kernelHeight: Int, kernelWidth: Int, strideHeight: Int = 1, strideWidth: Int = 1,
+        dilationHeight: Int = 1, dilationWidth: Int = 1, padding: WindowPadding
+    ) {
+        func axis(_ size: Int, _ k: Int, _ stride: Int, _ dilation: Int, _ explicit: (Int, Int)) -> (out: Int, pad: Int)
+        {
             let effective = (k - 1) * dilation + 1
             guard stride > 0 else { return (0, 0) }
             switch padding {
@@ -151,14 +157,17 @@ package struct Conv2DGeometry: Sendable, Equatable {
             }
         }
         var (rows, columns) = ((0, 0), (0, 0))
-        if case .explicit(let top, let bottom, let left, let right) = padding { (rows, columns) = ((top, bottom), (left, right)) }
+        if case .explicit(let top, let bottom, let left, let right) = padding {
+            (rows, columns) = ((top, bottom), (left, right))
+        }
         let y = axis(inputHeight, kernelHeight, strideHeight, dilationHeight, rows)
         let x = axis(inputWidth, kernelWidth, strideWidth, dilationWidth, columns)
-        self.init(batch: batch, inputHeight: inputHeight, inputWidth: inputWidth, inputChannels: inputChannels,
-                  outputHeight: y.out, outputWidth: x.out, outputChannels: outputChannels,
-                  kernelHeight: kernelHeight, kernelWidth: kernelWidth, strideHeight: strideHeight,
-                  strideWidth: strideWidth, dilationHeight: dilationHeight, dilationWidth: dilationWidth,
-                  padTop: y.pad, padLeft: x.pad)
+        self.init(
+            batch: batch, inputHeight: inputHeight, inputWidth: inputWidth, inputChannels: inputChannels,
+            outputHeight: y.out, outputWidth: x.out, outputChannels: outputChannels,
+            kernelHeight: kernelHeight, kernelWidth: kernelWidth, strideHeight: strideHeight,
+            strideWidth: strideWidth, dilationHeight: dilationHeight, dilationWidth: dilationWidth,
+            padTop: y.pad, padLeft: x.pad)
     }
 
     /// Elements of the input tensor.
@@ -168,19 +177,22 @@ package struct Conv2DGeometry: Sendable, Equatable {
 
     /// The C view; call only after `validate(_:)` succeeded.
     var c: vt_conv_geometry {
-        vt_conv_geometry(batch: Int32(batch), in_h: Int32(inputHeight), in_w: Int32(inputWidth),
-                         in_c: Int32(inputChannels), out_h: Int32(outputHeight), out_w: Int32(outputWidth),
-                         out_c: Int32(outputChannels), k_h: Int32(kernelHeight), k_w: Int32(kernelWidth),
-                         stride_h: Int32(strideHeight), stride_w: Int32(strideWidth),
-                         dil_h: Int32(dilationHeight), dil_w: Int32(dilationWidth),
-                         pad_top: Int32(padTop), pad_left: Int32(padLeft))
+        vt_conv_geometry(
+            batch: Int32(batch), in_h: Int32(inputHeight), in_w: Int32(inputWidth),
+            in_c: Int32(inputChannels), out_h: Int32(outputHeight), out_w: Int32(outputWidth),
+            out_c: Int32(outputChannels), k_h: Int32(kernelHeight), k_w: Int32(kernelWidth),
+            stride_h: Int32(strideHeight), stride_w: Int32(strideWidth),
+            dil_h: Int32(dilationHeight), dil_w: Int32(dilationWidth),
+            pad_top: Int32(padTop), pad_left: Int32(padLeft))
     }
 
     /// Throws `unsupportedModel` naming `operation` unless every size is positive and within 2^31 elements.
     package func validate(_ operation: String) throws {
-        let fields = [batch, inputHeight, inputWidth, inputChannels, outputHeight, outputWidth, outputChannels,
-                      kernelHeight, kernelWidth, strideHeight, strideWidth, dilationHeight, dilationWidth,
-                      padTop, padLeft]
+        let fields = [
+            batch, inputHeight, inputWidth, inputChannels, outputHeight, outputWidth, outputChannels,
+            kernelHeight, kernelWidth, strideHeight, strideWidth, dilationHeight, dilationWidth,
+            padTop, padLeft,
+        ]
         guard fields.allSatisfy({ $0 >= 0 && $0 < Int(Int32.max) }) else {
             throw VisionTasksError.unsupportedModel("\(operation): geometry out of range: \(self)")
         }

@@ -4,10 +4,14 @@
 import VisionErrors
 
 /// Wraps a copy whose rank could not be collapsed to `collapsedRank`.
-func stridedCopy(extents: [Int], sourceStrides: [Int], destinationStrides: [Int], sourceOffset: Int = 0,
-                 destinationOffset: Int = 0) throws(VisionTasksError) -> StridedCopy {
-    guard let c = StridedCopy(extents: extents, sourceStrides: sourceStrides, destinationStrides: destinationStrides,
-                              sourceOffset: sourceOffset, destinationOffset: destinationOffset)
+func stridedCopy(
+    extents: [Int], sourceStrides: [Int], destinationStrides: [Int], sourceOffset: Int = 0,
+    destinationOffset: Int = 0
+) throws(VisionTasksError) -> StridedCopy {
+    guard
+        let c = StridedCopy(
+            extents: extents, sourceStrides: sourceStrides, destinationStrides: destinationStrides,
+            sourceOffset: sourceOffset, destinationOffset: destinationOffset)
     else { throw VisionTasksError.unsupportedModel("more than \(collapsedRank) non-trivial dimensions") }
     return c
 }
@@ -31,12 +35,14 @@ enum LayoutPlanner {
 
     /// TRANSPOSE: output dim i is input dim perm[i].
     static func transpose(_ input: [Int], perm: [Int]) throws(VisionTasksError) -> ([Int], StridedCopy) {
-        try require(perm.count == input.count && Set(perm) == Set(0..<input.count),
-                    "permutation \(perm) does not fit a tensor of rank \(input.count)")
+        try require(
+            perm.count == input.count && Set(perm) == Set(0..<input.count),
+            "permutation \(perm) does not fit a tensor of rank \(input.count)")
         let strides = contiguousStrides(input)
         let out = perm.map { input[$0] }
-        let copy = try stridedCopy(extents: out, sourceStrides: perm.map { strides[$0] },
-                                   destinationStrides: contiguousStrides(out))
+        let copy = try stridedCopy(
+            extents: out, sourceStrides: perm.map { strides[$0] },
+            destinationStrides: contiguousStrides(out))
         return (out, copy)
     }
 
@@ -47,8 +53,9 @@ enum LayoutPlanner {
         let out = input.indices.map { input[$0] + paddings[2 * $0] + paddings[2 * $0 + 1] }
         let outStrides = contiguousStrides(out)
         let offset = input.indices.reduce(0) { $0 + paddings[2 * $1] * outStrides[$1] }
-        let copy = try stridedCopy(extents: input, sourceStrides: contiguousStrides(input),
-                                   destinationStrides: outStrides, destinationOffset: offset)
+        let copy = try stridedCopy(
+            extents: input, sourceStrides: contiguousStrides(input),
+            destinationStrides: outStrides, destinationOffset: offset)
         return (out, copy)
     }
 
@@ -59,8 +66,9 @@ enum LayoutPlanner {
             throw VisionTasksError.invalidModel("axis \(axis) out of range for rank \(first.count)")
         }
         for s in inputs {
-            try require(s.count == first.count && s.indices.allSatisfy { $0 == a || s[$0] == first[$0] },
-                        "input shapes \(inputs) do not match outside axis \(a)")
+            try require(
+                s.count == first.count && s.indices.allSatisfy { $0 == a || s[$0] == first[$0] },
+                "input shapes \(inputs) do not match outside axis \(a)")
         }
         var out = first
         out[a] = inputs.reduce(0) { $0 + $1[a] }
@@ -70,8 +78,10 @@ enum LayoutPlanner {
         var offset = 0
         for s in inputs {
             let block = s[a] * inner
-            copies.append(try stridedCopy(extents: [outer, block], sourceStrides: [block, 1],
-                                          destinationStrides: [out[a] * inner, 1], destinationOffset: offset))
+            copies.append(
+                try stridedCopy(
+                    extents: [outer, block], sourceStrides: [block, 1],
+                    destinationStrides: [out[a] * inner, 1], destinationOffset: offset))
             offset += block
         }
         return (out, copies)
@@ -89,15 +99,18 @@ enum LayoutPlanner {
         let inner = input[(a + 1)...].reduce(1, *)
         var copies: [StridedCopy] = []
         for k in 0..<num {
-            copies.append(try stridedCopy(extents: [outer, inner], sourceStrides: [num * inner, 1],
-                                          destinationStrides: [inner, 1], sourceOffset: k * inner))
+            copies.append(
+                try stridedCopy(
+                    extents: [outer, inner], sourceStrides: [num * inner, 1],
+                    destinationStrides: [inner, 1], sourceOffset: k * inner))
         }
         return (out, copies)
     }
 
     /// GATHER of constant `indices` (any shape) along `axis` (batch_dims 0).
     static func gather(_ input: [Int], indices: [Int], indicesShape: [Int], axis: Int, batchDims: Int)
-        throws(VisionTasksError) -> ([Int], [StridedCopy]) {
+        throws(VisionTasksError) -> ([Int], [StridedCopy])
+    {
         try require(batchDims == 0, "batch_dims \(batchDims)")
         guard let a = normalizedAxis(axis, rank: input.count) else {
             throw VisionTasksError.invalidModel("axis \(axis) out of range for rank \(input.count)")
@@ -108,16 +121,19 @@ enum LayoutPlanner {
         var copies: [StridedCopy] = []
         for (j, index) in indices.enumerated() {
             try require(index >= 0 && index < input[a], "index \(index) out of range 0..<\(input[a])")
-            copies.append(try stridedCopy(extents: [outer, inner], sourceStrides: [input[a] * inner, 1],
-                                          destinationStrides: [indices.count * inner, 1],
-                                          sourceOffset: index * inner, destinationOffset: j * inner))
+            copies.append(
+                try stridedCopy(
+                    extents: [outer, inner], sourceStrides: [input[a] * inner, 1],
+                    destinationStrides: [indices.count * inner, 1],
+                    sourceOffset: index * inner, destinationOffset: j * inner))
         }
         return (out, copies)
     }
 
     /// STRIDED_SLICE with TFLite's begin/end/ellipsis/new-axis/shrink-axis masks and `offset`.
     static func stridedSlice(_ input: [Int], begin: [Int], end: [Int], strides: [Int], options o: SliceMasks)
-        throws(VisionTasksError) -> ([Int], StridedCopy) {
+        throws(VisionTasksError) -> ([Int], StridedCopy)
+    {
         let m = begin.count
         try require(end.count == m && strides.count == m, "begin, end and strides differ in length")
         try require(strides.allSatisfy { $0 != 0 }, "a stride is 0")
@@ -135,7 +151,10 @@ enum LayoutPlanner {
                 let cover = input.count - (sparseConsumingDims - 1)
                 try require(cover >= 0, "slice spec longer than rank \(input.count)")
                 for _ in 0..<cover {
-                    starts.append(0); steps.append(1); counts.append(input[dim]); outShape.append(input[dim])
+                    starts.append(0)
+                    steps.append(1)
+                    counts.append(input[dim])
+                    outShape.append(input[dim])
                     dim += 1
                 }
                 continue
@@ -165,18 +184,24 @@ enum LayoutPlanner {
                 stop = s > 0 ? min(max(stop, 0), n) : min(max(stop, -1), n - 1)
             }
             let count = s > 0 ? max(0, (stop - start + s - 1) / s) : max(0, (start - stop - s - 1) / -s)
-            starts.append(start); steps.append(bit(o.shrinkAxisMask, i) ? 1 : s); counts.append(count)
+            starts.append(start)
+            steps.append(bit(o.shrinkAxisMask, i) ? 1 : s)
+            counts.append(count)
             if !bit(o.shrinkAxisMask, i) { outShape.append(count) }
             dim += 1
         }
         while dim < input.count {
-            starts.append(0); steps.append(1); counts.append(input[dim]); outShape.append(input[dim])
+            starts.append(0)
+            steps.append(1)
+            counts.append(input[dim])
+            outShape.append(input[dim])
             dim += 1
         }
         let inStrides = contiguousStrides(input)
         let offset = counts.contains(0) ? 0 : input.indices.reduce(0) { $0 + starts[$1] * inStrides[$1] }
-        let copy = try stridedCopy(extents: counts, sourceStrides: input.indices.map { inStrides[$0] * steps[$0] },
-                                   destinationStrides: contiguousStrides(counts), sourceOffset: offset)
+        let copy = try stridedCopy(
+            extents: counts, sourceStrides: input.indices.map { inStrides[$0] * steps[$0] },
+            destinationStrides: contiguousStrides(counts), sourceOffset: offset)
         return (outShape, copy)
     }
 }

@@ -20,10 +20,13 @@ final class AlignedFloats: @unchecked Sendable {
 
     /// Checks the sizes of `weights` (`weightCount` values) and `bias` (`biasCount` or nil), then
     /// allocates `packedCount` floats and fills them with `pack(weights, bias or NULL, storage)`.
-    static func packing(_ operation: String, weights: UnsafeBufferPointer<Float>, weightCount: Int,
-                        bias: UnsafeBufferPointer<Float>?, biasCount: Int, packedCount: Int,
-                        _ pack: (UnsafePointer<Float>, UnsafePointer<Float>?, UnsafeMutablePointer<Float>) -> Void)
-        throws -> AlignedFloats {
+    static func packing(
+        _ operation: String, weights: UnsafeBufferPointer<Float>, weightCount: Int,
+        bias: UnsafeBufferPointer<Float>?, biasCount: Int, packedCount: Int,
+        _ pack: (UnsafePointer<Float>, UnsafePointer<Float>?, UnsafeMutablePointer<Float>) -> Void
+    )
+        throws -> AlignedFloats
+    {
         guard weights.count == weightCount, let base = weights.baseAddress else {
             throw VisionTasksError.unsupportedModel(
                 "\(operation): weights have \(weights.count) values, the shape needs \(weightCount)")
@@ -87,8 +90,10 @@ final class PackedWeightsShelf: @unchecked Sendable {
 }
 
 /// Calls `body` with buffers over `weights` and `bias` (nil stays nil).
-func withWeightBuffers<R>(_ weights: [Float], _ bias: [Float]?,
-                          _ body: (UnsafeBufferPointer<Float>, UnsafeBufferPointer<Float>?) throws -> R) rethrows -> R {
+func withWeightBuffers<R>(
+    _ weights: [Float], _ bias: [Float]?,
+    _ body: (UnsafeBufferPointer<Float>, UnsafeBufferPointer<Float>?) throws -> R
+) rethrows -> R {
     try weights.withUnsafeBufferPointer { w in
         try (bias ?? []).withUnsafeBufferPointer { b in try body(w, bias == nil ? nil : b) }
     }

@@ -12,8 +12,9 @@ package protocol WindowKernelKind: Sendable {
     /// Floats of packed storage.
     static func packedCount(_ g: inout vt_conv_geometry) -> Int
     /// Packs filter and bias (NULL = zero) into storage.
-    static func pack(_ g: inout vt_conv_geometry, _ filter: UnsafePointer<Float>, _ bias: UnsafePointer<Float>?,
-                     _ packed: UnsafeMutablePointer<Float>)
+    static func pack(
+        _ g: inout vt_conv_geometry, _ filter: UnsafePointer<Float>, _ bias: UnsafePointer<Float>?,
+        _ packed: UnsafeMutablePointer<Float>)
 }
 
 /// Weights of a window kernel packed once at load for one geometry; `Kind` says which kernel
@@ -25,14 +26,17 @@ package final class PackedWindowWeights<Kind: WindowKernelKind>: @unchecked Send
 
     /// Packs `filter` (layout per kernel kind) and `bias` [outputChannels] (nil = zero).
     /// Throws `unsupportedModel` when sizes disagree with `geometry`.
-    package init(geometry: Conv2DGeometry, filter: UnsafeBufferPointer<Float>,
-                 bias: UnsafeBufferPointer<Float>?) throws {
+    package init(
+        geometry: Conv2DGeometry, filter: UnsafeBufferPointer<Float>,
+        bias: UnsafeBufferPointer<Float>?
+    ) throws {
         try geometry.validate(Kind.operation)
         try Kind.check(geometry)
         var cg = geometry.c
         storage = try AlignedFloats.packing(
             Kind.operation, weights: filter, weightCount: Kind.filterCount(geometry), bias: bias,
-            biasCount: geometry.outputChannels, packedCount: Kind.packedCount(&cg)) { Kind.pack(&cg, $0, $1, $2) }
+            biasCount: geometry.outputChannels, packedCount: Kind.packedCount(&cg)
+        ) { Kind.pack(&cg, $0, $1, $2) }
         self.geometry = geometry
     }
 
@@ -56,8 +60,10 @@ package enum Conv2DKind: WindowKernelKind {
     }
     package static func check(_ g: Conv2DGeometry) throws {}
     package static func packedCount(_ g: inout vt_conv_geometry) -> Int { vt_conv2d_packed_count(&g) }
-    package static func pack(_ g: inout vt_conv_geometry, _ filter: UnsafePointer<Float>,
-                             _ bias: UnsafePointer<Float>?, _ packed: UnsafeMutablePointer<Float>) {
+    package static func pack(
+        _ g: inout vt_conv_geometry, _ filter: UnsafePointer<Float>,
+        _ bias: UnsafePointer<Float>?, _ packed: UnsafeMutablePointer<Float>
+    ) {
         vt_conv2d_pack(&g, filter, bias, packed)
     }
 }
@@ -73,8 +79,10 @@ package enum DepthwiseKind: WindowKernelKind {
         }
     }
     package static func packedCount(_ g: inout vt_conv_geometry) -> Int { vt_dwconv_packed_count(&g) }
-    package static func pack(_ g: inout vt_conv_geometry, _ filter: UnsafePointer<Float>,
-                             _ bias: UnsafePointer<Float>?, _ packed: UnsafeMutablePointer<Float>) {
+    package static func pack(
+        _ g: inout vt_conv_geometry, _ filter: UnsafePointer<Float>,
+        _ bias: UnsafePointer<Float>?, _ packed: UnsafeMutablePointer<Float>
+    ) {
         vt_dwconv_pack(&g, filter, bias, packed)
     }
 }

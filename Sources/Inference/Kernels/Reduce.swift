@@ -110,8 +110,9 @@ final class ReduceKernel: Kernel {
                 for k in 0..<(n - j) { tail[k] = src[j + k] }
                 acc = f(acc, tail)
                 // Fold the lanes pairwise.
-                let h = f(SIMD8(lowHalf: acc.lowHalf, highHalf: acc.lowHalf),
-                          SIMD8(lowHalf: acc.highHalf, highHalf: acc.highHalf))
+                let h = f(
+                    SIMD8(lowHalf: acc.lowHalf, highHalf: acc.lowHalf),
+                    SIMD8(lowHalf: acc.highHalf, highHalf: acc.highHalf))
                 var r = h[0]
                 for k in 1..<4 { r = f(SIMD8(repeating: r), SIMD8(repeating: h[k]))[0] }
                 dst[0] = f(SIMD8(repeating: dst[0]), SIMD8(repeating: r))[0]

@@ -12,7 +12,8 @@ struct BilinearTap: Equatable {
 /// half-pixel centres (else o·scale), lower = max(⌊source⌋, 0), upper = min(⌈source⌉, in−1),
 /// weight = source − lower (TFLite's reference kernel).
 func bilinearTaps(inputSize: Int, outputSize: Int, alignCorners: Bool, halfPixelCenters: Bool) -> [BilinearTap] {
-    let scale: Float = alignCorners && outputSize > 1
+    let scale: Float =
+        alignCorners && outputSize > 1
         ? Float(inputSize - 1) / Float(outputSize - 1)
         : Float(inputSize) / Float(outputSize)
     return (0..<outputSize).map { o in
@@ -32,13 +33,20 @@ final class ResizeBilinearKernel: Kernel {
     let rows: [BilinearTap], columns: [BilinearTap]
     let threads: KernelThreads
 
-    init(input: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>, inputShape s: [Int], outH: Int, outW: Int,
-         alignCorners: Bool, halfPixelCenters: Bool, threads: KernelThreads = .single) {
+    init(
+        input: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>, inputShape s: [Int], outH: Int, outW: Int,
+        alignCorners: Bool, halfPixelCenters: Bool, threads: KernelThreads = .single
+    ) {
         self.input = input
         self.out = out
-        batch = s[0]; inH = s[1]; inW = s[2]; channels = s[3]
-        rows = bilinearTaps(inputSize: s[1], outputSize: outH, alignCorners: alignCorners, halfPixelCenters: halfPixelCenters)
-        columns = bilinearTaps(inputSize: s[2], outputSize: outW, alignCorners: alignCorners, halfPixelCenters: halfPixelCenters)
+        batch = s[0]
+        inH = s[1]
+        inW = s[2]
+        channels = s[3]
+        rows = bilinearTaps(
+            inputSize: s[1], outputSize: outH, alignCorners: alignCorners, halfPixelCenters: halfPixelCenters)
+        columns = bilinearTaps(
+            inputSize: s[2], outputSize: outW, alignCorners: alignCorners, halfPixelCenters: halfPixelCenters)
         self.threads = threads
     }
 
@@ -47,9 +55,11 @@ final class ResizeBilinearKernel: Kernel {
         rows.withUnsafeBufferPointer { rowTaps in
             columns.withUnsafeBufferPointer { columnTaps in
                 // Parts of at least ~8K outputs: below that a split costs more than it saves.
-                threads.split(batch * rowTaps.count, minimumPerPart: Swift.max(1, 8192 / Swift.max(1, rowWork)),
-                              ResizeRowsJob(input: input, out: out, inH: inH, inW: inW, channels: channels,
-                                            rows: rowTaps, columns: columnTaps))
+                threads.split(
+                    batch * rowTaps.count, minimumPerPart: Swift.max(1, 8192 / Swift.max(1, rowWork)),
+                    ResizeRowsJob(
+                        input: input, out: out, inH: inH, inW: inW, channels: channels,
+                        rows: rowTaps, columns: columnTaps))
             }
         }
     }

@@ -19,8 +19,10 @@ struct StridedCopy: Equatable {
 
     /// Collapses adjacent dimensions that are contiguous in both layouts and pads to `collapsedRank`.
     /// Nil when more than `collapsedRank` dimensions remain.
-    init?(extents: [Int], sourceStrides: [Int], destinationStrides: [Int], sourceOffset: Int = 0,
-          destinationOffset: Int = 0) {
+    init?(
+        extents: [Int], sourceStrides: [Int], destinationStrides: [Int], sourceOffset: Int = 0,
+        destinationOffset: Int = 0
+    ) {
         var dims: [(n: Int, s: Int, d: Int)] = []
         for i in extents.indices where extents[i] != 1 {
             let x = (n: extents[i], s: sourceStrides[i], d: destinationStrides[i])
@@ -87,8 +89,10 @@ final class MultiCopyKernel: Kernel {
     let activation: Activation
     let clampTarget: (UnsafeMutablePointer<Float>, Int)?
 
-    init(parts: [(source: UnsafePointer<Float>, destination: UnsafeMutablePointer<Float>, copy: StridedCopy)],
-         activation: Activation = .none, clampTarget: (UnsafeMutablePointer<Float>, Int)? = nil) {
+    init(
+        parts: [(source: UnsafePointer<Float>, destination: UnsafeMutablePointer<Float>, copy: StridedCopy)],
+        activation: Activation = .none, clampTarget: (UnsafeMutablePointer<Float>, Int)? = nil
+    ) {
         self.parts = parts
         self.activation = activation
         self.clampTarget = clampTarget

@@ -37,22 +37,27 @@ struct BinaryOperator: GraphOperation, Equatable {
         }
         let count = plan.outputShape.reduce(1, *)
         let channels = a.last ?? 1
-        let perChannelAlpha = kind == .prelu && a == plan.outputShape && b.reduce(1, *) == channels && b.last == channels
+        let perChannelAlpha =
+            kind == .prelu && a == plan.outputShape && b.reduce(1, *) == channels && b.last == channels
         return PreparedNode(outputShapes: [plan.outputShape]) { ctx in
             if perChannelAlpha && channels > 0 {
                 let (input, alpha, output, threads) = (ctx.input(0), ctx.input(1), ctx.output(0), ctx.threads)
                 return BoundKernel {
-                    prelu(input: input, alpha: alpha, output: output, pixels: count / channels, channels: channels,
-                          threads: threads)
+                    prelu(
+                        input: input, alpha: alpha, output: output, pixels: count / channels, channels: channels,
+                        threads: threads)
                 }
             }
             if kind == .add && a == b {
-                let (x, y, output, threads, clamp) = (ctx.input(0), ctx.input(1), ctx.output(0), ctx.threads,
-                                                      ClampRange(activation))
+                let (x, y, output, threads, clamp) = (
+                    ctx.input(0), ctx.input(1), ctx.output(0), ctx.threads,
+                    ClampRange(activation)
+                )
                 return BoundKernel { add(x, y, output: output, count: count, activation: clamp, threads: threads) }
             }
-            return makeBinaryKernel(kind, plan: plan, a: ctx.input(0), b: ctx.input(1), out: ctx.output(0),
-                                    activation: activation)
+            return makeBinaryKernel(
+                kind, plan: plan, a: ctx.input(0), b: ctx.input(1), out: ctx.output(0),
+                activation: activation)
         }
     }
 

@@ -17,7 +17,7 @@ struct ConcatenationOperator: GraphOperation, Equatable {
         .concatenation: { source in
             guard case .concatenation(let axis, _) = source.options else { throw source.mismatch() }
             return ConcatenationOperator(axis: axis, source.activation)
-        },
+        }
     ]
 
     func prepare(_ node: NodeInputs) throws(VisionTasksError) -> PreparedNode {
@@ -28,8 +28,9 @@ struct ConcatenationOperator: GraphOperation, Equatable {
         let count = out.reduce(1, *)
         return PreparedNode(outputShapes: [out]) { ctx in
             let target = ctx.output(0)
-            return MultiCopyKernel(parts: copies.enumerated().map { (ctx.input($0.offset), target, $0.element) },
-                                   activation: activation, clampTarget: (target, count))
+            return MultiCopyKernel(
+                parts: copies.enumerated().map { (ctx.input($0.offset), target, $0.element) },
+                activation: activation, clampTarget: (target, count))
         }
     }
 

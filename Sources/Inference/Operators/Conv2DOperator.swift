@@ -55,10 +55,12 @@ struct Conv2DOperator: GraphOperation, Equatable {
     static let loaders: [BuiltinOperator: OperatorLoader] = [
         .conv2D: { source in
             guard case .conv2D(let o) = source.options else { throw source.mismatch() }
-            return Conv2DOperator(options: ConvolutionOptions(padding: WindowPadding(o.padding), strideH: o.strideHeight,
-                                                     strideW: o.strideWidth, dilationH: o.dilationHeight,
-                                                     dilationW: o.dilationWidth, activation: source.activation))
-        },
+            return Conv2DOperator(
+                options: ConvolutionOptions(
+                    padding: WindowPadding(o.padding), strideH: o.strideHeight,
+                    strideW: o.strideWidth, dilationH: o.dilationHeight,
+                    dilationW: o.dilationWidth, activation: source.activation))
+        }
     ]
 
     func prepare(_ node: NodeInputs) throws(VisionTasksError) -> PreparedNode {
@@ -66,33 +68,41 @@ struct Conv2DOperator: GraphOperation, Equatable {
         let s = try node.floatShape(Slot.input.rawValue), f = try node.floatShape(Slot.filter.rawValue)
         try require(s.count == 4 && f.count == 4, "input \(s) and filter \(f) must be 4-D")
         try require(f[3] == s[3], "filter \(f) does not match input channels \(s[3])")
-        let geometry = try node.windowGeometry(input: s, kernelH: f[1], kernelW: f[2], outputChannels: f[0], options: options)
+        let geometry = try node.windowGeometry(
+            input: s, kernelH: f[1], kernelW: f[2], outputChannels: f[0], options: options)
         try node.requireBias(slot: Slot.bias.rawValue, channels: f[0])
         var residualChannels: Int?
         if options.hasResidual {
             // The output's shape, or fewer channels (a fused channel PAD: the rest add zero).
             let r = try node.floatShape(Slot.residual.rawValue), out = geometry.outputShape
-            try require(r.count == out.count && r.dropLast() == out.dropLast() && (1...out[out.count - 1]).contains(r[r.count - 1]),
-                        "fused residual \(r) does not match the output \(out)")
+            try require(
+                r.count == out.count && r.dropLast() == out.dropLast()
+                    && (1...out[out.count - 1]).contains(r[r.count - 1]),
+                "fused residual \(r) does not match the output \(out)")
             residualChannels = r[r.count - 1]
         }
         if options.hasPReLU {
             let alphaIsConstant = try node.tensor(Slot.preluAlpha.rawValue).constant != nil
             let alphaCount = try node.floatShape(Slot.preluAlpha.rawValue).reduce(1, *)
-            try require(alphaIsConstant && alphaCount == f[0], "fused PRELU alpha must be a constant with one value per channel")
+            try require(
+                alphaIsConstant && alphaCount == f[0], "fused PRELU alpha must be a constant with one value per channel"
+            )
         }
         return PreparedNode(outputShapes: [geometry.outputShape]) { ctx in
             let (filter, bias) = try weightsAndBias(ctx, "CONV_2D")
             let weights = try PackedConv2DWeights(geometry: geometry, filter: filter, bias: bias)
-            let (input, output, threads, clamp) = (ctx.input(Slot.input.rawValue), ctx.output(0), ctx.threads,
-                                                   ClampRange(options.activation))
+            let (input, output, threads, clamp) = (
+                ctx.input(Slot.input.rawValue), ctx.output(0), ctx.threads,
+                ClampRange(options.activation)
+            )
             let residual = options.hasResidual ? ctx.input(Slot.residual.rawValue) : nil
             let alpha = options.hasPReLU ? ctx.input(Slot.preluAlpha.rawValue) : nil
             let scratchCount = weights.scratchCount(threads: threads)
             let scratch = scratchCount > 0 ? AlignedFloats(count: scratchCount) : nil
             return BoundKernel {
-                conv2D(input: input, output: output, weights: weights, activation: clamp, residual: residual,
-                       residualChannels: residualChannels, preluAlpha: alpha, scratch: scratch?.pointer, threads: threads)
+                conv2D(
+                    input: input, output: output, weights: weights, activation: clamp, residual: residual,
+                    residualChannels: residualChannels, preluAlpha: alpha, scratch: scratch?.pointer, threads: threads)
             }
         }
     }

@@ -18,8 +18,12 @@ struct DensifyOperator: GraphOperation, Equatable {
         switch t.constant {
         case .float32(let v)?: values = v
         case .float16(let h)?: values = h.map(floatFromHalf)
-        case nil: throw VisionTasksError.unsupportedModel("densifying a tensor computed at run time (\(t.name)) is not supported")
-        default: throw VisionTasksError.unsupportedModel("densifying \(t.type) (\(t.name)) is not supported, only float32 and float16")
+        case nil:
+            throw VisionTasksError.unsupportedModel(
+                "densifying a tensor computed at run time (\(t.name)) is not supported")
+        default:
+            throw VisionTasksError.unsupportedModel(
+                "densifying \(t.type) (\(t.name)) is not supported, only float32 and float16")
         }
         return PreparedNode(outputShapes: [t.shape]) { ctx in
             ConstantKernel(values: values, out: ctx.output(0))

@@ -12,7 +12,7 @@ struct DepthToSpaceOperator: GraphOperation, Equatable {
         .depthToSpace: { source in
             guard case .depthToSpace(let blockSize) = source.options else { throw source.mismatch() }
             return DepthToSpaceOperator(blockSize: blockSize)
-        },
+        }
     ]
 
     func prepare(_ node: NodeInputs) throws(VisionTasksError) -> PreparedNode {
@@ -25,8 +25,9 @@ struct DepthToSpaceOperator: GraphOperation, Equatable {
         let out = [n, h * b, w * b, c]
         // Input [n, h, w, by, bx, c] copied to output [n, h, by, w, bx, c].
         let source = [h * w * b * b * c, w * b * b * c, b * c, b * b * c, c, 1]
-        let copy = try stridedCopy(extents: [n, h, b, w, b, c], sourceStrides: source,
-                                   destinationStrides: contiguousStrides([n, h, b, w, b, c]))
+        let copy = try stridedCopy(
+            extents: [n, h, b, w, b, c], sourceStrides: source,
+            destinationStrides: contiguousStrides([n, h, b, w, b, c]))
         return PreparedNode(outputShapes: [out]) { ctx in
             CopyKernel(input: ctx.input(0), out: ctx.output(0), copies: [copy])
         }

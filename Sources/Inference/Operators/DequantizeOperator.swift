@@ -18,10 +18,14 @@ struct DequantizeOperator: GraphOperation, Equatable {
         switch t.constant {
         case .float16(let h)?: values = h.map(floatFromHalf)
         case .int8(let q)?:
-            guard let quantization = t.quantization else { throw VisionTasksError.invalidModel("\(t.name) has no quantization") }
+            guard let quantization = t.quantization else {
+                throw VisionTasksError.invalidModel("\(t.name) has no quantization")
+            }
             values = try dequantize(q, shape: t.shape, quantization: quantization)
         case .uint8(let q)?:
-            guard let quantization = t.quantization else { throw VisionTasksError.invalidModel("\(t.name) has no quantization") }
+            guard let quantization = t.quantization else {
+                throw VisionTasksError.invalidModel("\(t.name) has no quantization")
+            }
             values = try dequantize(q, shape: t.shape, quantization: quantization)
         case .float32(let f)?: values = f
         default: throw VisionTasksError.unsupportedModel("cannot dequantize \(t.type)")

@@ -14,10 +14,11 @@ struct FullyConnectedOperator: GraphOperation, Equatable {
         .fullyConnected: { source in
             guard case .fullyConnected(let o) = source.options else { throw source.mismatch() }
             guard o.weightsFormat == 0 else {
-                throw VisionTasksError.unsupportedModel("\(source.place) is not supported: shuffled weights format \(o.weightsFormat)")
+                throw VisionTasksError.unsupportedModel(
+                    "\(source.place) is not supported: shuffled weights format \(o.weightsFormat)")
             }
             return FullyConnectedOperator(activation: source.activation, keepNumDims: o.keepNumDims)
-        },
+        }
     ]
 
     func prepare(_ node: NodeInputs) throws(VisionTasksError) -> PreparedNode {
@@ -27,8 +28,9 @@ struct FullyConnectedOperator: GraphOperation, Equatable {
             let weights = try packedWeights(ctx, shape)
             let (input, output, threads, clamp) = (ctx.input(0), ctx.output(0), ctx.threads, ClampRange(activation))
             return BoundKernel {
-                fullyConnected(input: input, output: output, rows: shape.rows, weights: weights, activation: clamp,
-                               threads: threads)
+                fullyConnected(
+                    input: input, output: output, rows: shape.rows, weights: weights, activation: clamp,
+                    threads: threads)
             }
         }
     }
@@ -42,8 +44,9 @@ struct FullyConnectedOperator: GraphOperation, Equatable {
         try require(depth > 0 && count % depth == 0, "input \(s) does not divide into rows of \(depth)")
         try node.requireBias(slot: 2, channels: units)
         let rows = count / depth
-        return FullyConnectedRows(rows: rows, depth: depth, units: units,
-                                  output: keepNumDims ? Array(s.dropLast()) + [units] : [rows, units])
+        return FullyConnectedRows(
+            rows: rows, depth: depth, units: units,
+            output: keepNumDims ? Array(s.dropLast()) + [units] : [rows, units])
     }
 
     /// The weights (slot 1) and bias (slot 2) packed, once per weight tensor: the gesture embedder's
@@ -51,8 +54,9 @@ struct FullyConnectedOperator: GraphOperation, Equatable {
     func packedWeights(_ ctx: KernelContext, _ shape: FullyConnectedRows) throws -> PackedFullyConnectedWeights {
         try ctx.shared([1, 2]) {
             let (values, bias) = try weightsAndBias(ctx, "FULLY_CONNECTED")
-            return try PackedFullyConnectedWeights(inputCount: shape.depth, outputCount: shape.units, weights: values,
-                                                   bias: bias)
+            return try PackedFullyConnectedWeights(
+                inputCount: shape.depth, outputCount: shape.units, weights: values,
+                bias: bias)
         }
     }
 
@@ -104,8 +108,9 @@ struct StackedFullyConnectedOperator: GraphOperation, Equatable {
                     x += counts[i] * depth
                 }
                 var y = staging.pointer + rows * depth
-                fullyConnected(input: staging.pointer, output: y, rows: rows, weights: weights, activation: clamp,
-                               threads: threads)
+                fullyConnected(
+                    input: staging.pointer, output: y, rows: rows, weights: weights, activation: clamp,
+                    threads: threads)
                 for i in 0..<members {
                     outputs[i].update(from: y, count: counts[i] * units)
                     y += counts[i] * units

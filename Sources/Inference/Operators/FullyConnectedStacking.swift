@@ -32,11 +32,12 @@ extension Graph {
         for members in stacks {
             let first = nodes[members[0]], last = members[members.count - 1]
             guard let layer = first.operation as? FullyConnectedOperator else { return }
-            merged[last] = GraphNode(operation: StackedFullyConnectedOperator(layer: layer), opName: first.opName,
-                                     index: nodes[last].index,
-                                     inputs: [first.inputs[0], first.inputs[1], first.input(2)]
-                                         + members.dropFirst().map { nodes[$0].inputs[0] },
-                                     outputs: members.map { nodes[$0].outputs[0] })
+            merged[last] = GraphNode(
+                operation: StackedFullyConnectedOperator(layer: layer), opName: first.opName,
+                index: nodes[last].index,
+                inputs: [first.inputs[0], first.inputs[1], first.input(2)]
+                    + members.dropFirst().map { nodes[$0].inputs[0] },
+                outputs: members.map { nodes[$0].outputs[0] })
             removed.formUnion(members.dropLast())
         }
         merged = merged.enumerated().filter { !removed.contains($0.offset) }.map(\.element)
@@ -54,7 +55,8 @@ extension Graph {
         var order: [Key] = []
         for (i, node) in nodes.enumerated() where node.operation is FullyConnectedOperator {
             guard node.outputs.count == 1, (2...3).contains(node.inputs.count), node.inputs[0] >= 0,
-                  node.inputs[1] >= 0, tensors[node.inputs[1]].constant != nil else { continue }
+                node.inputs[1] >= 0, tensors[node.inputs[1]].constant != nil
+            else { continue }
             let key = Key(weights: node.inputs[1], bias: node.input(2))
             if groups[key] == nil { order.append(key) }
             groups[key, default: []].append(i)
@@ -68,8 +70,10 @@ extension Graph {
             for (n, start) in group.enumerated() where !taken.contains(start) {
                 let layer = nodes[start].operation as? FullyConnectedOperator
                 var members = [start]
-                for j in group[(n + 1)...] where !taken.contains(j) && members.count < Self.maxMembers
-                    && nodes[j].operation as? FullyConnectedOperator == layer {
+                for j in group[(n + 1)...]
+                where !taken.contains(j) && members.count < Self.maxMembers
+                    && nodes[j].operation as? FullyConnectedOperator == layer
+                {
                     // Indices follow the graph's order, so only j can read an earlier member's output.
                     guard let dependent = reads(j, fromAnyOf: Set(members), producer, budget: &budget) else {
                         return stacks

@@ -109,7 +109,8 @@ struct NodeInputs {
     func floatShape(_ slot: Int) throws(VisionTasksError) -> [Int] {
         let t = try tensor(slot)
         guard t.type == .float32 else {
-            throw VisionTasksError.unsupportedModel("input \(slot) (\(t.name)) has type \(t.type); only float32 is supported here")
+            throw VisionTasksError.unsupportedModel(
+                "input \(slot) (\(t.name)) has type \(t.type); only float32 is supported here")
         }
         return t.shape
     }
@@ -139,16 +140,20 @@ struct NodeInputs {
     }
 
     /// The window geometry of a convolution or pool on NHWC `input`, with TFLite's padding rule.
-    func windowGeometry(input s: [Int], kernelH: Int, kernelW: Int, outputChannels: Int,
-                        options: ConvolutionOptions) throws(VisionTasksError) -> Conv2DGeometry {
-        try require(kernelH > 0 && kernelW > 0 && options.strideH > 0 && options.strideW > 0
-                        && options.dilationH > 0 && options.dilationW > 0,
-                    "kernel, stride and dilation must be positive")
-        let g = Conv2DGeometry(batch: s[0], inputHeight: s[1], inputWidth: s[2], inputChannels: s[3],
-                               outputChannels: outputChannels, kernelHeight: kernelH, kernelWidth: kernelW,
-                               strideHeight: options.strideH, strideWidth: options.strideW,
-                               dilationHeight: options.dilationH, dilationWidth: options.dilationW,
-                               padding: options.padding)
+    func windowGeometry(
+        input s: [Int], kernelH: Int, kernelW: Int, outputChannels: Int,
+        options: ConvolutionOptions
+    ) throws(VisionTasksError) -> Conv2DGeometry {
+        try require(
+            kernelH > 0 && kernelW > 0 && options.strideH > 0 && options.strideW > 0
+                && options.dilationH > 0 && options.dilationW > 0,
+            "kernel, stride and dilation must be positive")
+        let g = Conv2DGeometry(
+            batch: s[0], inputHeight: s[1], inputWidth: s[2], inputChannels: s[3],
+            outputChannels: outputChannels, kernelHeight: kernelH, kernelWidth: kernelW,
+            strideHeight: options.strideH, strideWidth: options.strideW,
+            dilationHeight: options.dilationH, dilationWidth: options.dilationW,
+            padding: options.padding)
         try require(g.outputHeight > 0 && g.outputWidth > 0, "window larger than input \(s)")
         do {
             try g.validate(node.opName)

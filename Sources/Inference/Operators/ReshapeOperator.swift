@@ -13,7 +13,7 @@ struct ReshapeOperator: GraphOperation, Equatable {
         .reshape: { source in
             if case .reshape(let shape) = source.options { return ReshapeOperator(newShape: shape) }
             return ReshapeOperator(newShape: nil)
-        },
+        }
     ]
 
     func prepare(_ node: NodeInputs) throws(VisionTasksError) -> PreparedNode {

@@ -15,7 +15,7 @@ struct ResizeBilinearOperator: GraphOperation, Equatable {
                 return ResizeBilinearOperator(alignCorners: false, halfPixelCenters: false)
             }
             return ResizeBilinearOperator(alignCorners: alignCorners, halfPixelCenters: halfPixelCenters)
-        },
+        }
     ]
 
     func prepare(_ node: NodeInputs) throws(VisionTasksError) -> PreparedNode {
@@ -26,8 +26,9 @@ struct ResizeBilinearOperator: GraphOperation, Equatable {
         try require(size.count == 2 && size.allSatisfy { $0 > 0 }, "size \(size) is not two positive values")
         try require(!(alignCorners && halfPixelCenters), "align_corners and half_pixel_centers are both set")
         return PreparedNode(outputShapes: [[s[0], size[0], size[1], s[3]]]) { ctx in
-            ResizeBilinearKernel(input: ctx.input(0), out: ctx.output(0), inputShape: s, outH: size[0], outW: size[1],
-                                 alignCorners: alignCorners, halfPixelCenters: halfPixelCenters, threads: ctx.threads)
+            ResizeBilinearKernel(
+                input: ctx.input(0), out: ctx.output(0), inputShape: s, outH: size[0], outW: size[1],
+                alignCorners: alignCorners, halfPixelCenters: halfPixelCenters, threads: ctx.threads)
         }
     }
 }

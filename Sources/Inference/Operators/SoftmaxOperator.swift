@@ -11,7 +11,7 @@ struct SoftmaxOperator: GraphOperation, Equatable {
         .softmax: { source in
             guard case .softmax(let beta) = source.options else { throw source.mismatch() }
             return SoftmaxOperator(beta: beta)
-        },
+        }
     ]
 
     func prepare(_ node: NodeInputs) throws(VisionTasksError) -> PreparedNode {

@@ -5,12 +5,15 @@
 
 /// The rewrite `Conv2DOperator` and `DepthwiseConv2DOperator` share: `options` reads a consumer's
 /// convolution options (nil: another operation), `rebuild` makes the operation with new ones.
-func spatialPadRewrite(options: @escaping @Sendable (any GraphOperation) -> ConvolutionOptions?,
-                       rebuild: @escaping @Sendable (ConvolutionOptions) -> any GraphOperation) -> GraphRewrite {
+func spatialPadRewrite(
+    options: @escaping @Sendable (any GraphOperation) -> ConvolutionOptions?,
+    rebuild: @escaping @Sendable (ConvolutionOptions) -> any GraphOperation
+) -> GraphRewrite {
     .pair { graph, producer, consumer in
         guard let current = options(consumer.operation), consumer.inputs.count > 1,
-              case let filter = graph.tensors[consumer.inputs[1]].shape, filter.count == 4,
-              let (inputs, fused) = fuseSpatialPad(graph, producer, consumer, options: current, kernel: (filter[1], filter[2]))
+            case let filter = graph.tensors[consumer.inputs[1]].shape, filter.count == 4,
+            let (inputs, fused) = fuseSpatialPad(
+                graph, producer, consumer, options: current, kernel: (filter[1], filter[2]))
         else { return nil }
         var node = consumer
         node.operation = rebuild(fused)
@@ -21,12 +24,16 @@ func spatialPadRewrite(options: @escaping @Sendable (any GraphOperation) -> Conv
 
 /// The pair's fused inputs and `options` with the PAD's paddings made explicit, or nil when the pair
 /// does not qualify.
-func fuseSpatialPad(_ graph: Graph, _ producer: GraphNode, _ consumer: GraphNode, options: ConvolutionOptions,
-                    kernel: (height: Int, width: Int)?) -> (inputs: [Int], options: ConvolutionOptions)? {
+func fuseSpatialPad(
+    _ graph: Graph, _ producer: GraphNode, _ consumer: GraphNode, options: ConvolutionOptions,
+    kernel: (height: Int, width: Int)?
+) -> (inputs: [Int], options: ConvolutionOptions)? {
     guard producer.operation is PadOperator, producer.inputs.count == 2, options.padding == .valid,
-          consumer.inputs.first == producer.outputs[0], !consumer.inputs.dropFirst().contains(producer.outputs[0]),
-          let kernel, graph.tensors[producer.inputs[0]].type == .float32, graph.tensors[producer.inputs[0]].shape.count == 4,
-          case .int32(let raw)? = graph.tensors[producer.inputs[1]].constant, raw.count == 8 else { return nil }
+        consumer.inputs.first == producer.outputs[0], !consumer.inputs.dropFirst().contains(producer.outputs[0]),
+        let kernel, graph.tensors[producer.inputs[0]].type == .float32,
+        graph.tensors[producer.inputs[0]].shape.count == 4,
+        case .int32(let raw)? = graph.tensors[producer.inputs[1]].constant, raw.count == 8
+    else { return nil }
     let p = raw.map(Int.init)
     guard p[0] == 0, p[1] == 0, p[6] == 0, p[7] == 0, p[2...5].allSatisfy({ $0 >= 0 }) else { return nil }
     // At most a window less one on a side: the kernels' border handling covers that much.

@@ -19,16 +19,19 @@ struct StridedSliceOperator: GraphOperation, Equatable {
     static let loaders: [BuiltinOperator: OperatorLoader] = [
         .stridedSlice: { source in
             guard case .stridedSlice(let o) = source.options else { return StridedSliceOperator(SliceMasks()) }
-            return StridedSliceOperator(SliceMasks(beginMask: o.beginMask, endMask: o.endMask, ellipsisMask: o.ellipsisMask,
-                                                   newAxisMask: o.newAxisMask, shrinkAxisMask: o.shrinkAxisMask,
-                                                   offset: o.offset))
-        },
+            return StridedSliceOperator(
+                SliceMasks(
+                    beginMask: o.beginMask, endMask: o.endMask, ellipsisMask: o.ellipsisMask,
+                    newAxisMask: o.newAxisMask, shrinkAxisMask: o.shrinkAxisMask,
+                    offset: o.offset))
+        }
     ]
 
     func prepare(_ node: NodeInputs) throws(VisionTasksError) -> PreparedNode {
         try node.requireOutputs(1)
-        let (out, copy) = try LayoutPlanner.stridedSlice(try node.floatShape(0), begin: try node.ints(1),
-                                                         end: try node.ints(2), strides: try node.ints(3), options: masks)
+        let (out, copy) = try LayoutPlanner.stridedSlice(
+            try node.floatShape(0), begin: try node.ints(1),
+            end: try node.ints(2), strides: try node.ints(3), options: masks)
         return PreparedNode(outputShapes: [out]) { ctx in
             CopyKernel(input: ctx.input(0), out: ctx.output(0), copies: [copy])
         }

@@ -31,7 +31,7 @@ struct UnaryOperator: GraphOperation, Equatable {
             var node = producer
             node.operation = fused
             return node
-        },
+        }
     ]
 
     func prepare(_ node: NodeInputs) throws(VisionTasksError) -> PreparedNode {

@@ -12,7 +12,7 @@ struct UnpackOperator: GraphOperation, Equatable {
         .unpack: { source in
             guard case .unpack(let num, let axis) = source.options else { throw source.mismatch() }
             return UnpackOperator(num: num, axis: axis)
-        },
+        }
     ]
 
     func prepare(_ node: NodeInputs) throws(VisionTasksError) -> PreparedNode {

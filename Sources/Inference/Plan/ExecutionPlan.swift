@@ -30,7 +30,8 @@ final class BufferStore {
 func modelError(_ error: Error, node: GraphNode) -> VisionTasksError {
     let place = "operator \(node.opName) (index \(node.index)) in subgraph 0"
     switch error {
-    case VisionTasksError.unsupportedModel(let message): return .unsupportedModel("\(place) is not supported: \(message)")
+    case VisionTasksError.unsupportedModel(let message):
+        return .unsupportedModel("\(place) is not supported: \(message)")
     case VisionTasksError.invalidModel(let message): return .invalidModel("\(place): \(message)")
     case let e as VisionTasksError: return e
     default: return .invalidModel("\(place): \(error)")
@@ -61,7 +62,8 @@ final class ExecutionPlan {
         let layout = PlanPasses.planMemory(graph, nodes)
         let arena = AlignedFloats(count: layout.memory.arenaCount)
         let constants = BufferStore()
-        let bound = try PlanPasses.bind(graph, nodes, layout: layout, arena: arena.pointer, constants: constants, threads: threads)
+        let bound = try PlanPasses.bind(
+            graph, nodes, layout: layout, arena: arena.pointer, constants: constants, threads: threads)
         kernels = bound.map(\.kernel)
         labels = bound.map(\.label)
         func info(_ t: Int) -> TensorInfo {
@@ -72,7 +74,8 @@ final class ExecutionPlan {
         self.arena = arena
         self.constants = constants
         func buffer(_ t: Int) -> UnsafeMutableBufferPointer<Float> {
-            UnsafeMutableBufferPointer(start: arena.pointer + layout.offset(of: t), count: graph.tensors[t].elementCount)
+            UnsafeMutableBufferPointer(
+                start: arena.pointer + layout.offset(of: t), count: graph.tensors[t].elementCount)
         }
         inputBuffers = graph.inputs.map(buffer)
         outputBuffers = graph.outputs.map(buffer)

@@ -64,7 +64,8 @@ enum PlanPasses {
         for t in graph.inputs + graph.outputs {
             guard graph.tensors[t].type == .float32 else {
                 throw VisionTasksError.unsupportedModel(
-                    "tensor \(graph.tensors[t].name) (graph input/output) has type \(graph.tensors[t].type); only float32 is supported")
+                    "tensor \(graph.tensors[t].name) (graph input/output) has type \(graph.tensors[t].type); only float32 is supported"
+                )
             }
         }
         for t in graph.inputs where graph.tensors[t].constant != nil {
@@ -83,7 +84,8 @@ enum PlanPasses {
             do {
                 for t in node.inputs where t >= 0 {
                     guard graph.tensors[t].constant != nil || written.contains(t) else {
-                        throw VisionTasksError.invalidModel("input tensor \(graph.tensors[t].name) is read before it is computed")
+                        throw VisionTasksError.invalidModel(
+                            "input tensor \(graph.tensors[t].name) is read before it is computed")
                     }
                 }
                 prepared = try node.operation.prepare(NodeInputs(graph: graph, node: node))
@@ -91,7 +93,8 @@ enum PlanPasses {
                     let declared = graph.tensors[t]
                     let inferred = prepared.outputShapes[slot]
                     guard declared.shape == inferred || declared.shape.isEmpty && inferred.reduce(1, *) == 1 else {
-                        throw VisionTasksError.invalidModel("output \(declared.name) is declared \(declared.shape) but computes to \(inferred)")
+                        throw VisionTasksError.invalidModel(
+                            "output \(declared.name) is declared \(declared.shape) but computes to \(inferred)")
                     }
                     guard declared.type == .float32 || node.operation.readsConstantsOnly else {
                         throw VisionTasksError.unsupportedModel("output \(declared.name) has type \(declared.type)")
@@ -157,15 +160,18 @@ enum PlanPasses {
     /// Bind: one kernel per node over the arena at `arena` (constants copied into `constants`),
     /// RESHAPEs that share their input's buffer dropped; graph outputs that folding made constant
     /// are written into the arena once, here.
-    static func bind(_ graph: Graph, _ nodes: [PlannedNode], layout: TensorLayout, arena: UnsafeMutablePointer<Float>,
-                     constants: BufferStore, threads: KernelThreads) throws -> [(kernel: Kernel, label: KernelLabel)] {
+    static func bind(
+        _ graph: Graph, _ nodes: [PlannedNode], layout: TensorLayout, arena: UnsafeMutablePointer<Float>,
+        constants: BufferStore, threads: KernelThreads
+    ) throws -> [(kernel: Kernel, label: KernelLabel)] {
         func pointer(_ t: Int) -> UnsafeMutablePointer<Float> { arena + layout.offset(of: t) }
         var constantPointers = [Int: UnsafeMutablePointer<Float>]()
         var kernels: [(kernel: Kernel, label: KernelLabel)] = []
         let objects = SharedObjects()
         for (node, prepared) in nodes {
             if prepared.isReshape && layout.rootOf(node.outputs[0]) == layout.rootOf(node.inputs[0]) { continue }
-            let context = BoundContext(node: node, graph: graph, threads: threads, objects: objects, resolve: pointer) { t in
+            let context = BoundContext(node: node, graph: graph, threads: threads, objects: objects, resolve: pointer) {
+                t in
                 if let p = constantPointers[t] { return p }
                 guard case .float32(let values)? = graph.tensors[t].constant else { return nil }
                 let p = constants.store(values)
@@ -173,8 +179,9 @@ enum PlanPasses {
                 return p
             }
             do {
-                let label = KernelLabel(op: node.opName, index: node.index,
-                                        outputShape: node.outputs.first.map { graph.tensors[$0].shape } ?? [])
+                let label = KernelLabel(
+                    op: node.opName, index: node.index,
+                    outputShape: node.outputs.first.map { graph.tensors[$0].shape } ?? [])
                 kernels.append((try prepared.make(context), label))
             } catch {
                 throw modelError(error, node: node)
@@ -195,9 +202,12 @@ enum PlanPasses {
         let scratch = BufferStore()
         var outputs: [UnsafeMutablePointer<Float>] = []
         for s in prepared.outputShapes { outputs.append(scratch.allocate(s.reduce(1, *))) }
-        let context = BoundContext(node: node, graph: graph, threads: .single, objects: SharedObjects(), resolve: { t in
-            node.outputs.firstIndex(of: t).map { outputs[$0] } ?? scratch.allocate(1)
-        }) { t in
+        let context = BoundContext(
+            node: node, graph: graph, threads: .single, objects: SharedObjects(),
+            resolve: { t in
+                node.outputs.firstIndex(of: t).map { outputs[$0] } ?? scratch.allocate(1)
+            }
+        ) { t in
             guard case .float32(let values)? = graph.tensors[t].constant else { return nil }
             return scratch.store(values)
         }
@@ -226,7 +236,8 @@ struct BoundContext: KernelContext {
 
     func constantValues(_ slot: Int) -> [Float]? {
         guard slot < node.inputs.count, node.inputs[slot] >= 0,
-              case .float32(let values)? = graph.tensors[node.inputs[slot]].constant else { return nil }
+            case .float32(let values)? = graph.tensors[node.inputs[slot]].constant
+        else { return nil }
         return values
     }
 

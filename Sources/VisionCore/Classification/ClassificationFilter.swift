@@ -24,14 +24,18 @@ public struct ClassificationFilter: Sendable, Equatable {
     /// ignored (a list of only unknown names filters nothing); a list without labels is an error;
     /// `scoreThreshold` overrides the model's own threshold (`metadataScoreThreshold`), and with
     /// neither every score passes. `option` names the options in error messages.
-    public init(labels: [String], displayNames: [String] = [], maxResults: Int = -1, scoreThreshold: Float? = nil,
-                metadataScoreThreshold: Float? = nil, categoryAllowlist: [String] = [],
-                categoryDenylist: [String] = [], option: String = "classifierOptions") throws {
+    public init(
+        labels: [String], displayNames: [String] = [], maxResults: Int = -1, scoreThreshold: Float? = nil,
+        metadataScoreThreshold: Float? = nil, categoryAllowlist: [String] = [],
+        categoryDenylist: [String] = [], option: String = "classifierOptions"
+    ) throws {
         guard maxResults != 0 else {
-            throw VisionTasksError.invalidOption(name: "\(option).maxResults", reason: "must be != 0 (-1 for all results)")
+            throw VisionTasksError.invalidOption(
+                name: "\(option).maxResults", reason: "must be != 0 (-1 for all results)")
         }
         guard categoryAllowlist.isEmpty || categoryDenylist.isEmpty else {
-            throw VisionTasksError.invalidOption(name: "\(option).categoryAllowlist",
+            throw VisionTasksError.invalidOption(
+                name: "\(option).categoryAllowlist",
                 reason: "categoryAllowlist and categoryDenylist are mutually exclusive")
         }
         if let t = scoreThreshold, t.isNaN {
@@ -41,7 +45,8 @@ public struct ClassificationFilter: Sendable, Equatable {
         var indices = Set<Int>()
         if !list.isEmpty {
             guard labels.contains(where: { !$0.isEmpty }) else {
-                throw VisionTasksError.invalidOption(name: "\(option).\(categoryAllowlist.isEmpty ? "categoryDenylist" : "categoryAllowlist")",
+                throw VisionTasksError.invalidOption(
+                    name: "\(option).\(categoryAllowlist.isEmpty ? "categoryDenylist" : "categoryAllowlist")",
                     reason: "needs class labels, and the classifier has none")
             }
             for name in list {
@@ -67,8 +72,10 @@ public struct ClassificationFilter: Sendable, Equatable {
                 continue
             }
             if scores[i] < scoreThreshold { continue }
-            out.append(Classification(index: i, score: scores[i], label: i < labels.count ? labels[i] : "",
-                                      displayName: i < displayNames.count ? displayNames[i] : ""))
+            out.append(
+                Classification(
+                    index: i, score: scores[i], label: i < labels.count ? labels[i] : "",
+                    displayName: i < displayNames.count ? displayNames[i] : ""))
         }
         out.sort { $0.score != $1.score ? $0.score > $1.score : $0.index < $1.index }
         if maxResults > 0 && out.count > maxResults { out.removeSubrange(maxResults...) }

@@ -46,11 +46,13 @@ public struct SSDDecodingOptions: Sendable, Equatable {
     public var minScoreThreshold: Float?
 
     /// Creates decoding options.
-    public init(numClasses: Int, numBoxes: Int, numCoords: Int, boxCoordOffset: Int = 0,
-                keypointCoordOffset: Int, numKeypoints: Int, numValuesPerKeypoint: Int = 2,
-                xScale: Float, yScale: Float, wScale: Float, hScale: Float, boxFormat: SSDBoxFormat,
-                applyExponentialOnBoxSize: Bool = false, sigmoidScore: Bool,
-                scoreClippingThreshold: Float?, minScoreThreshold: Float?) {
+    public init(
+        numClasses: Int, numBoxes: Int, numCoords: Int, boxCoordOffset: Int = 0,
+        keypointCoordOffset: Int, numKeypoints: Int, numValuesPerKeypoint: Int = 2,
+        xScale: Float, yScale: Float, wScale: Float, hScale: Float, boxFormat: SSDBoxFormat,
+        applyExponentialOnBoxSize: Bool = false, sigmoidScore: Bool,
+        scoreClippingThreshold: Float?, minScoreThreshold: Float?
+    ) {
         self.numClasses = numClasses
         self.numBoxes = numBoxes
         self.numCoords = numCoords
@@ -75,12 +77,15 @@ public struct SSDDecodingOptions: Sendable, Equatable {
 /// against the anchors, detections below the score threshold or with a negative/NaN size dropped,
 /// the rest in anchor order. Only boxes that pass the threshold are decoded (the results are the same).
 /// Throws `invalidArgument` when the buffers or anchors do not match the options.
-public func decodeSSDDetections(rawBoxes: UnsafeBufferPointer<Float>, rawScores: UnsafeBufferPointer<Float>,
-                                anchors: [NormalizedRect], options: SSDDecodingOptions) throws -> [RelativeDetection] {
+public func decodeSSDDetections(
+    rawBoxes: UnsafeBufferPointer<Float>, rawScores: UnsafeBufferPointer<Float>,
+    anchors: [NormalizedRect], options: SSDDecodingOptions
+) throws -> [RelativeDetection] {
     let o = options
     guard o.numValuesPerKeypoint == 2, o.numKeypoints * 2 + 4 == o.numCoords else {
         throw VisionTasksError.invalidArgument(
-            "SSD decoding needs numCoords = 4 + 2 × numKeypoints; got \(o.numCoords) coords, \(o.numKeypoints) keypoints")
+            "SSD decoding needs numCoords = 4 + 2 × numKeypoints; got \(o.numCoords) coords, \(o.numKeypoints) keypoints"
+        )
     }
     guard rawBoxes.count == o.numBoxes * o.numCoords else {
         throw VisionTasksError.invalidArgument(
@@ -121,8 +126,10 @@ public func decodeSSDDetections(rawBoxes: UnsafeBufferPointer<Float>, rawScores:
 }
 
 /// Decodes box `i` and its keypoints; nil when the decoded size is negative or NaN.
-private func decodeBox(_ i: Int, _ raw: UnsafeBufferPointer<Float>, _ anchor: NormalizedRect, _ o: SSDDecodingOptions,
-                       score: Float, classIndex: Int) -> RelativeDetection? {
+private func decodeBox(
+    _ i: Int, _ raw: UnsafeBufferPointer<Float>, _ anchor: NormalizedRect, _ o: SSDDecodingOptions,
+    score: Float, classIndex: Int
+) -> RelativeDetection? {
     let base = i * o.numCoords + o.boxCoordOffset
     var xCenter: Float, yCenter: Float, w: Float, h: Float
     switch o.boxFormat {
@@ -151,9 +158,12 @@ private func decodeBox(_ i: Int, _ raw: UnsafeBufferPointer<Float>, _ anchor: No
         case .yxhw: (ky, kx) = (raw[offset], raw[offset + 1])
         case .xywh: (kx, ky) = (raw[offset], raw[offset + 1])
         }
-        keypoints.append(SIMD2(kx / o.xScale * anchor.width + anchor.xCenter,
-                               ky / o.yScale * anchor.height + anchor.yCenter))
+        keypoints.append(
+            SIMD2(
+                kx / o.xScale * anchor.width + anchor.xCenter,
+                ky / o.yScale * anchor.height + anchor.yCenter))
     }
-    return RelativeDetection(score: score, classIndex: classIndex, xMin: xMin, yMin: yMin,
-                             width: width, height: height, keypoints: keypoints)
+    return RelativeDetection(
+        score: score, classIndex: classIndex, xMin: xMin, yMin: yMin,
+        width: width, height: height, keypoints: keypoints)
 }

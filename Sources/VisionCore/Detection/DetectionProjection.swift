@@ -40,8 +40,10 @@ public func projectDetection(_ detection: RelativeDetection, _ projection: Norma
     }
     let x0 = detection.xMin, y0 = detection.yMin
     let x1 = x0 + detection.width, y1 = y0 + detection.height
-    let corners = [projection.apply(SIMD2(x0, y0)), projection.apply(SIMD2(x1, y0)),
-                   projection.apply(SIMD2(x1, y1)), projection.apply(SIMD2(x0, y1))]
+    let corners = [
+        projection.apply(SIMD2(x0, y0)), projection.apply(SIMD2(x1, y0)),
+        projection.apply(SIMD2(x1, y1)), projection.apply(SIMD2(x0, y1)),
+    ]
     var low = SIMD2<Float>(repeating: .greatestFiniteMagnitude)
     var high = SIMD2<Float>(repeating: -.greatestFiniteMagnitude)
     for p in corners {
@@ -60,10 +62,11 @@ extension RelativeDetection {
     /// `DetectionTransformationCalculator` makes it: each of left, top, width and height scaled by the
     /// image size, truncated toward zero, then clamped to [0, image size].
     public func pixelBox(imageWidth: Int, imageHeight: Int) -> CGRect {
-        CGRect(x: truncatedClamped(xMin * Float(imageWidth), upperBound: imageWidth),
-               y: truncatedClamped(yMin * Float(imageHeight), upperBound: imageHeight),
-               width: truncatedClamped(width * Float(imageWidth), upperBound: imageWidth),
-               height: truncatedClamped(height * Float(imageHeight), upperBound: imageHeight))
+        CGRect(
+            x: truncatedClamped(xMin * Float(imageWidth), upperBound: imageWidth),
+            y: truncatedClamped(yMin * Float(imageHeight), upperBound: imageHeight),
+            width: truncatedClamped(width * Float(imageWidth), upperBound: imageWidth),
+            height: truncatedClamped(height * Float(imageHeight), upperBound: imageHeight))
     }
 }
 

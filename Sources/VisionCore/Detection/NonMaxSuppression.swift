@@ -21,8 +21,10 @@ public func intersectionOverUnion(_ a: RelativeDetection, _ b: RelativeDetection
 /// remaining detection whose IoU with it exceeds `minSuppressionThreshold` (itself included) and
 /// becomes their score-weighted average box and keypoints, keeping its own score and class.
 /// (MediaPipe's weighted mode ignores `max_num_detections`, so there is no limit here either.)
-public func weightedNonMaxSuppression(_ detections: [RelativeDetection],
-                                      minSuppressionThreshold: Float) -> [RelativeDetection] {
+public func weightedNonMaxSuppression(
+    _ detections: [RelativeDetection],
+    minSuppressionThreshold: Float
+) -> [RelativeDetection] {
     // MediaPipe sorts (index, score) pairs by score, descending; ties keep index order here.
     var remaining = detections.indices.sorted { (i, j) in
         detections[i].score != detections[j].score ? detections[i].score > detections[j].score : i < j

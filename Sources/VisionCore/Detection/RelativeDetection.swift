@@ -17,8 +17,10 @@ public struct RelativeDetection: Sendable, Equatable {
     public var keypoints: [SIMD2<Float>]
 
     /// Creates a detection.
-    public init(score: Float, classIndex: Int, xMin: Float, yMin: Float, width: Float, height: Float,
-                keypoints: [SIMD2<Float>] = []) {
+    public init(
+        score: Float, classIndex: Int, xMin: Float, yMin: Float, width: Float, height: Float,
+        keypoints: [SIMD2<Float>] = []
+    ) {
         self.score = score
         self.classIndex = classIndex
         self.xMin = xMin

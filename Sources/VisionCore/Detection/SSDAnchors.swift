@@ -28,10 +28,12 @@ public struct SSDAnchorOptions: Sendable, Equatable {
     public var fixedAnchorSize: Bool
 
     /// Creates anchor options; the defaults are the proto's defaults.
-    public init(inputWidth: Int, inputHeight: Int, minScale: Float, maxScale: Float,
-                anchorOffsetX: Float = 0.5, anchorOffsetY: Float = 0.5, strides: [Int],
-                aspectRatios: [Float], reduceBoxesInLowestLayer: Bool = false,
-                interpolatedScaleAspectRatio: Float = 1.0, fixedAnchorSize: Bool = false) {
+    public init(
+        inputWidth: Int, inputHeight: Int, minScale: Float, maxScale: Float,
+        anchorOffsetX: Float = 0.5, anchorOffsetY: Float = 0.5, strides: [Int],
+        aspectRatios: [Float], reduceBoxesInLowestLayer: Bool = false,
+        interpolatedScaleAspectRatio: Float = 1.0, fixedAnchorSize: Bool = false
+    ) {
         self.inputWidth = inputWidth
         self.inputHeight = inputHeight
         self.minScale = minScale
@@ -52,7 +54,8 @@ public struct SSDAnchorOptions: Sendable, Equatable {
 /// size its width and height are 1 and the model predicts sizes directly. Throws `invalidArgument` for options that cannot describe a grid.
 public func generateSSDAnchors(_ options: SSDAnchorOptions) throws -> [NormalizedRect] {
     guard !options.strides.isEmpty, options.strides.allSatisfy({ $0 > 0 }) else {
-        throw VisionTasksError.invalidArgument("SSD anchors need at least one stride, all positive; got \(options.strides)")
+        throw VisionTasksError.invalidArgument(
+            "SSD anchors need at least one stride, all positive; got \(options.strides)")
     }
     guard options.inputWidth > 0, options.inputHeight > 0 else {
         throw VisionTasksError.invalidArgument(
@@ -99,9 +102,10 @@ public func generateSSDAnchors(_ options: SSDAnchorOptions) throws -> [Normalize
                 let xCenter = (Float(x) + options.anchorOffsetX) / Float(columns)
                 let yCenter = (Float(y) + options.anchorOffsetY) / Float(rows)
                 for k in heights.indices {
-                    anchors.append(options.fixedAnchorSize
-                        ? NormalizedRect(xCenter: xCenter, yCenter: yCenter, width: 1, height: 1)
-                        : NormalizedRect(xCenter: xCenter, yCenter: yCenter, width: widths[k], height: heights[k]))
+                    anchors.append(
+                        options.fixedAnchorSize
+                            ? NormalizedRect(xCenter: xCenter, yCenter: yCenter, width: 1, height: 1)
+                            : NormalizedRect(xCenter: xCenter, yCenter: yCenter, width: widths[k], height: heights[k]))
                 }
             }
         }

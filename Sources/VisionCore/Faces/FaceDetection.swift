@@ -47,10 +47,13 @@ extension SSDDetectorDescription {
     /// detector metadata (128×128, 896 anchors and boxes, 6 keypoints), keeping faces scoring at least
     /// `minScoreThreshold` and merging those overlapping by more than `minSuppressionThreshold` (the
     /// Face Detector's option, or `FaceDetection.minSuppressionThreshold` in the Face Landmarker).
-    public static func faceShortRange(minScoreThreshold: Float, minSuppressionThreshold: Float) -> SSDDetectorDescription {
-        .fourLayerBlaze(what: "a face detector (BlazeFace short range)", inputSide: BlazeFaceShortRange.inputSize,
-                        numBoxes: BlazeFaceShortRange.numBoxes, numKeypoints: BlazeFaceShortRange.numKeypoints,
-                        minScoreThreshold: minScoreThreshold, minSuppressionThreshold: minSuppressionThreshold)
+    public static func faceShortRange(minScoreThreshold: Float, minSuppressionThreshold: Float)
+        -> SSDDetectorDescription
+    {
+        .fourLayerBlaze(
+            what: "a face detector (BlazeFace short range)", inputSide: BlazeFaceShortRange.inputSize,
+            numBoxes: BlazeFaceShortRange.numBoxes, numKeypoints: BlazeFaceShortRange.numKeypoints,
+            minScoreThreshold: minScoreThreshold, minSuppressionThreshold: minSuppressionThreshold)
     }
 }
 
@@ -58,26 +61,33 @@ extension SSDDetectorDescription {
     /// BlazeFace full range, as the legacy solution's graph configures it (192×192, one stride-4 layer
     /// of 48×48 fixed-size anchors with no interpolated scale, 2304 boxes, 6 keypoints, decoded as
     /// short range), with the same thresholds as `faceShortRange`.
-    public static func faceFullRange(minScoreThreshold: Float, minSuppressionThreshold: Float) -> SSDDetectorDescription {
+    public static func faceFullRange(minScoreThreshold: Float, minSuppressionThreshold: Float) -> SSDDetectorDescription
+    {
         let side = BlazeFaceFullRange.inputSize
-        let anchors = SSDAnchorOptions(inputWidth: side, inputHeight: side, minScale: 0.1484375, maxScale: 0.75,
-                                       strides: [4], aspectRatios: [1.0], interpolatedScaleAspectRatio: 0,
-                                       fixedAnchorSize: true)
+        let anchors = SSDAnchorOptions(
+            inputWidth: side, inputHeight: side, minScale: 0.1484375, maxScale: 0.75,
+            strides: [4], aspectRatios: [1.0], interpolatedScaleAspectRatio: 0,
+            fixedAnchorSize: true)
         return SSDDetectorDescription(
             what: "a face detector (BlazeFace full range)", anchors: anchors,
-            decoding: blazeDecoding(inputSide: side, numBoxes: BlazeFaceFullRange.numBoxes,
-                                    numKeypoints: BlazeFaceFullRange.numKeypoints, minScoreThreshold: minScoreThreshold),
+            decoding: blazeDecoding(
+                inputSide: side, numBoxes: BlazeFaceFullRange.numBoxes,
+                numKeypoints: BlazeFaceFullRange.numKeypoints, minScoreThreshold: minScoreThreshold),
             minSuppressionThreshold: minSuppressionThreshold)
     }
 
     /// The face detector a model is, told by its image input's shape: 1×128×128×3 is BlazeFace short
     /// range, 1×192×192×3 full range; nil for any other (the detector then checks the outputs).
-    public static func face(inputShape: [Int], minScoreThreshold: Float, minSuppressionThreshold: Float) -> SSDDetectorDescription? {
+    public static func face(inputShape: [Int], minScoreThreshold: Float, minSuppressionThreshold: Float)
+        -> SSDDetectorDescription?
+    {
         switch inputShape {
         case [1, BlazeFaceShortRange.inputSize, BlazeFaceShortRange.inputSize, 3]:
-            return .faceShortRange(minScoreThreshold: minScoreThreshold, minSuppressionThreshold: minSuppressionThreshold)
+            return .faceShortRange(
+                minScoreThreshold: minScoreThreshold, minSuppressionThreshold: minSuppressionThreshold)
         case [1, BlazeFaceFullRange.inputSize, BlazeFaceFullRange.inputSize, 3]:
-            return .faceFullRange(minScoreThreshold: minScoreThreshold, minSuppressionThreshold: minSuppressionThreshold)
+            return .faceFullRange(
+                minScoreThreshold: minScoreThreshold, minSuppressionThreshold: minSuppressionThreshold)
         default:
             return nil
         }

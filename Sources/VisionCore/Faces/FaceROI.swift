@@ -18,19 +18,25 @@ public enum FaceLandmarksROI {
 /// A detection's face rect: its box turned so the eyes are level, scaled by 1.5 (MediaPipe's
 /// face detector graph's expanded face rect). Nil when the detection lacks the eye keypoints.
 /// `storedAxesSwapped`: the image's stored pixels are a quarter turn from upright (see `rectFromDetection`).
-public func faceRect(fromDetection detection: RelativeDetection, imageWidth: Int, imageHeight: Int,
-                     storedAxesSwapped: Bool = false) -> NormalizedRect? {
-    rectFromDetection(detection, rotationStart: FaceDetection.rotationStartKeypoint,
-                      rotationEnd: FaceDetection.rotationEndKeypoint, targetAngle: FaceDetection.rotationTargetAngle,
-                      imageWidth: imageWidth, imageHeight: imageHeight, storedAxesSwapped: storedAxesSwapped)
-        .map { FaceDetection.faceToRectTransformation.apply(to: $0, imageWidth: imageWidth, imageHeight: imageHeight) }
+public func faceRect(
+    fromDetection detection: RelativeDetection, imageWidth: Int, imageHeight: Int,
+    storedAxesSwapped: Bool = false
+) -> NormalizedRect? {
+    rectFromDetection(
+        detection, rotationStart: FaceDetection.rotationStartKeypoint,
+        rotationEnd: FaceDetection.rotationEndKeypoint, targetAngle: FaceDetection.rotationTargetAngle,
+        imageWidth: imageWidth, imageHeight: imageHeight, storedAxesSwapped: storedAxesSwapped
+    )
+    .map { FaceDetection.faceToRectTransformation.apply(to: $0, imageWidth: imageWidth, imageHeight: imageHeight) }
 }
 
 /// The next frame's rect from a face's landmarks: their bounding box turned so the eye corners are
 /// level, squared on its long side and scaled by 1.5. Nil when the landmarks lack the eye corners.
 public func faceRect(fromLandmarks landmarks: [SIMD3<Float>], imageWidth: Int, imageHeight: Int) -> NormalizedRect? {
-    rectFromLandmarks(landmarks, rotationStart: FaceLandmarksROI.rotationStartLandmark,
-                      rotationEnd: FaceLandmarksROI.rotationEndLandmark, targetAngle: 0,
-                      imageWidth: imageWidth, imageHeight: imageHeight)
-        .map { FaceLandmarksROI.transformation.apply(to: $0, imageWidth: imageWidth, imageHeight: imageHeight) }
+    rectFromLandmarks(
+        landmarks, rotationStart: FaceLandmarksROI.rotationStartLandmark,
+        rotationEnd: FaceLandmarksROI.rotationEndLandmark, targetAngle: 0,
+        imageWidth: imageWidth, imageHeight: imageHeight
+    )
+    .map { FaceLandmarksROI.transformation.apply(to: $0, imageWidth: imageWidth, imageHeight: imageHeight) }
 }

@@ -7,15 +7,18 @@ import Foundation
 /// `ImageToTensor` returns): nil when it is singular or not of that form.
 public func inverseAffineMatrix(_ m: [Float]) -> [Float]? {
     guard m.count == 16, m[2] == 0, m[6] == 0, m[8] == 0, m[9] == 0, m[11] == 0,
-          m[12] == 0, m[13] == 0, m[14] == 0, m[15] == 1 else { return nil }
+        m[12] == 0, m[13] == 0, m[14] == 0, m[15] == 1
+    else { return nil }
     let a = Double(m[0]), b = Double(m[1]), c = Double(m[3]), d = Double(m[4]), e = Double(m[5]), f = Double(m[7])
     let det = a * e - b * d
     guard det != 0, det.isFinite, m[10] != 0 else { return nil }
     let ia = e / det, ib = -b / det, id = -d / det, ie = a / det
-    return [Float(ia), Float(ib), 0, Float(-(ia * c + ib * f)),
-            Float(id), Float(ie), 0, Float(-(id * c + ie * f)),
-            0, 0, 1 / m[10], 0,
-            0, 0, 0, 1]
+    return [
+        Float(ia), Float(ib), 0, Float(-(ia * c + ib * f)),
+        Float(id), Float(ie), 0, Float(-(id * c + ie * f)),
+        0, 0, 1 / m[10], 0,
+        0, 0, 0, 1,
+    ]
 }
 
 /// Warps a single-channel float image (`source`, `sourceWidth`×`sourceHeight`, row-major) to an
@@ -23,15 +26,19 @@ public func inverseAffineMatrix(_ m: [Float]) -> [Float]? {
 /// output coordinates to normalized source coordinates, as MediaPipe's WarpAffineCalculator does on
 /// the CPU: the matrix scaled to pixels (no half-pixel shift), then OpenCV's `warpAffine` with an
 /// inverse map, bilinear weights on a 1/32-pixel grid and zero outside the source.
-public func warpAffineBilinear(_ source: UnsafeBufferPointer<Float>, sourceWidth: Int, sourceHeight: Int,
-                               matrix t: [Float], outputWidth: Int, outputHeight: Int) -> [Float] {
+public func warpAffineBilinear(
+    _ source: UnsafeBufferPointer<Float>, sourceWidth: Int, sourceHeight: Int,
+    matrix t: [Float], outputWidth: Int, outputHeight: Int
+) -> [Float] {
     precondition(source.count == sourceWidth * sourceHeight && t.count == 16, "warpAffineBilinear: sizes do not fit")
     guard outputWidth > 0, outputHeight > 0 else { return [] }
     // transform_absolute = scale_src · T · normalize_dst, in single precision.
     let sw = Float(sourceWidth), sh = Float(sourceHeight)
     let nw = 1 / Float(outputWidth), nh = 1 / Float(outputHeight)
-    let m = [Double(sw * t[0] * nw), Double(sw * t[1] * nh), Double(sw * t[3]),
-             Double(sh * t[4] * nw), Double(sh * t[5] * nh), Double(sh * t[7])]
+    let m = [
+        Double(sw * t[0] * nw), Double(sw * t[1] * nh), Double(sw * t[3]),
+        Double(sh * t[4] * nw), Double(sh * t[5] * nh), Double(sh * t[7]),
+    ]
     let abScale = 1024.0, interBits = 5, tabSize = 32
     let roundDelta = 16
     /// OpenCV's saturate_cast<int>(double): nearest, ties to even, clamped.
@@ -66,8 +73,12 @@ public func warpAffineBilinear(_ source: UnsafeBufferPointer<Float>, sourceWidth
                                 (v00, v01, v10, v11) = (source[i], source[i + 1], source[i + w], source[i + w + 1])
                             } else {
                                 // At the edge: neighbours outside the source are zero.
-                                func tap(_ px: Int, _ py: Int) -> Float { px >= 0 && px < w && py >= 0 && py < h ? source[py * w + px] : 0 }
-                                (v00, v01, v10, v11) = (tap(sx, sy), tap(sx + 1, sy), tap(sx, sy + 1), tap(sx + 1, sy + 1))
+                                func tap(_ px: Int, _ py: Int) -> Float {
+                                    px >= 0 && px < w && py >= 0 && py < h ? source[py * w + px] : 0
+                                }
+                                (v00, v01, v10, v11) = (
+                                    tap(sx, sy), tap(sx + 1, sy), tap(sx, sy + 1), tap(sx + 1, sy + 1)
+                                )
                             }
                             out[row + x] = v00 * w0 + v01 * w1 + v10 * w2 + v11 * w3
                         }

@@ -1,8 +1,9 @@
 extension NormalizedRect {
     /// The rectangle in pixels of an image of `imageWidth` x `imageHeight`.
     public func denormalized(imageWidth: Int, imageHeight: Int) -> RotatedRect {
-        RotatedRect(centerX: xCenter * Float(imageWidth), centerY: yCenter * Float(imageHeight),
-                    width: width * Float(imageWidth), height: height * Float(imageHeight), rotation: rotation)
+        RotatedRect(
+            centerX: xCenter * Float(imageWidth), centerY: yCenter * Float(imageHeight),
+            width: width * Float(imageWidth), height: height * Float(imageHeight), rotation: rotation)
     }
 }
 
@@ -31,8 +32,9 @@ public struct RotatedRect: Sendable, Codable, Equatable {
 
     /// The rectangle normalised by an image of `imageWidth` x `imageHeight`.
     public func normalized(imageWidth: Int, imageHeight: Int) -> NormalizedRect {
-        NormalizedRect(xCenter: centerX / Float(imageWidth), yCenter: centerY / Float(imageHeight),
-                       width: width / Float(imageWidth), height: height / Float(imageHeight), rotation: rotation)
+        NormalizedRect(
+            xCenter: centerX / Float(imageWidth), yCenter: centerY / Float(imageHeight),
+            width: width / Float(imageWidth), height: height / Float(imageHeight), rotation: rotation)
     }
 }
 

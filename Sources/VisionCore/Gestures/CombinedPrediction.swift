@@ -10,8 +10,10 @@ public let gestureBackgroundLabel = "None"
 /// not the background label is the gesture, otherwise the first winner. Only the label and score
 /// are carried over; the index is -1 and the display name empty, as in MediaPipe's results.
 /// Nil when every list is empty.
-public func combineGesturePredictions(_ lists: [[Classification]],
-                                      backgroundLabel: String = gestureBackgroundLabel) -> Classification? {
+public func combineGesturePredictions(
+    _ lists: [[Classification]],
+    backgroundLabel: String = gestureBackgroundLabel
+) -> Classification? {
     var firstWinner: Classification?
     for list in lists where !list.isEmpty {
         var best = Classification(index: -1, score: 0, label: "")

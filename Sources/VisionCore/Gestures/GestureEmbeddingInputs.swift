@@ -31,8 +31,10 @@ public func gestureLandmarksMatrix(_ landmarks: [SIMD3<Float>], imageSize: (widt
     var minY = Float.greatestFiniteMagnitude, maxY = Float.leastNormalMagnitude
     for i in points.indices {
         points[i] -= origin
-        minX = min(minX, points[i].x); maxX = max(maxX, points[i].x)
-        minY = min(minY, points[i].y); maxY = max(maxY, points[i].y)
+        minX = min(minX, points[i].x)
+        maxX = max(maxX, points[i].x)
+        minY = min(minY, points[i].y)
+        maxY = max(maxY, points[i].y)
     }
     let scale = max(maxX - minX, maxY - minY) + 1e-5
     var out: [Float] = []

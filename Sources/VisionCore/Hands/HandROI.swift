@@ -12,13 +12,18 @@ public let handLandmarkCount = 21
 /// so that wrist → middle-finger MCP points at MediaPipe's target angle, then shifted, squared and
 /// scaled. Returns nil when the detection lacks the two keypoints. `storedAxesSwapped`: the image's
 /// stored pixels are a quarter turn from upright (see `rectFromDetection`).
-public func handRect(fromPalm palm: RelativeDetection, imageWidth: Int, imageHeight: Int,
-                     storedAxesSwapped: Bool = false) -> NormalizedRect? {
-    guard let rect = rectFromDetection(palm, rotationStart: PalmDetection.rotationStartKeypoint,
-                                       rotationEnd: PalmDetection.rotationEndKeypoint,
-                                       targetAngle: PalmDetection.rotationTargetAngle,
-                                       imageWidth: imageWidth, imageHeight: imageHeight,
-                                       storedAxesSwapped: storedAxesSwapped) else { return nil }
+public func handRect(
+    fromPalm palm: RelativeDetection, imageWidth: Int, imageHeight: Int,
+    storedAxesSwapped: Bool = false
+) -> NormalizedRect? {
+    guard
+        let rect = rectFromDetection(
+            palm, rotationStart: PalmDetection.rotationStartKeypoint,
+            rotationEnd: PalmDetection.rotationEndKeypoint,
+            targetAngle: PalmDetection.rotationTargetAngle,
+            imageWidth: imageWidth, imageHeight: imageHeight,
+            storedAxesSwapped: storedAxesSwapped)
+    else { return nil }
     return PalmDetection.palmToHandTransformation.apply(to: rect, imageWidth: imageWidth, imageHeight: imageHeight)
 }
 
@@ -53,26 +58,33 @@ public func handLandmarksRect(_ landmarks: [SIMD3<Float>], imageWidth: Int, imag
     var maxX = Float.leastNormalMagnitude, maxY = Float.leastNormalMagnitude
     var minX = Float.greatestFiniteMagnitude, minY = Float.greatestFiniteMagnitude
     for p in points {
-        maxX = max(maxX, p.x); maxY = max(maxY, p.y)
-        minX = min(minX, p.x); minY = min(minY, p.y)
+        maxX = max(maxX, p.x)
+        maxY = max(maxY, p.y)
+        minX = min(minX, p.x)
+        minY = min(minY, p.y)
     }
     let centerX = (maxX + minX) / 2, centerY = (maxY + minY) / 2
 
-    maxX = Float.leastNormalMagnitude; maxY = Float.leastNormalMagnitude
-    minX = Float.greatestFiniteMagnitude; minY = Float.greatestFiniteMagnitude
+    maxX = Float.leastNormalMagnitude
+    maxY = Float.leastNormalMagnitude
+    minX = Float.greatestFiniteMagnitude
+    minY = Float.greatestFiniteMagnitude
     let cr = cosf(reverse), sr = sinf(reverse)
     for p in points {
         let ox = (p.x - centerX) * w, oy = (p.y - centerY) * h
         let px = ox * cr - oy * sr, py = ox * sr + oy * cr
-        maxX = max(maxX, px); maxY = max(maxY, py)
-        minX = min(minX, px); minY = min(minY, py)
+        maxX = max(maxX, px)
+        maxY = max(maxY, py)
+        minX = min(minX, px)
+        minY = min(minY, py)
     }
     let projectedX = (maxX + minX) / 2, projectedY = (maxY + minY) / 2
     let c = cosf(angle), s = sinf(angle)
     let cx = projectedX * c - projectedY * s + w * centerX
     let cy = projectedX * s + projectedY * c + h * centerY
-    return NormalizedRect(xCenter: cx / w, yCenter: cy / h, width: (maxX - minX) / w, height: (maxY - minY) / h,
-                          rotation: angle)
+    return NormalizedRect(
+        xCenter: cx / w, yCenter: cy / h, width: (maxX - minX) / w, height: (maxY - minY) / h,
+        rotation: angle)
 }
 
 /// The ROI for the next frame from this frame's hand landmarks: `handLandmarksRect` grown by

@@ -8,8 +8,10 @@ import Foundation
 /// `HandAssociationCalculator` does: every tracked rect is kept, in order, continuing itself; a
 /// detected rect is appended as a new hand unless its IoU (rotation ignored) with a rect already
 /// kept exceeds `minSimilarityThreshold` (the task's `minTrackingConfidence`).
-public func associateHandRects(tracked: [NormalizedRect], detected: [NormalizedRect],
-                               minSimilarityThreshold: Float) -> [AssociatedRect] {
+public func associateHandRects(
+    tracked: [NormalizedRect], detected: [NormalizedRect],
+    minSimilarityThreshold: Float
+) -> [AssociatedRect] {
     var result = tracked.enumerated().map { AssociatedRect($0.element, trackedIndex: $0.offset) }
     for rect in detected {
         let overlaps = result.contains { intersectionOverUnion($0.rect, rect) > minSimilarityThreshold }
@@ -37,17 +39,22 @@ public func duplicateHandIndices(_ hands: [[SIMD3<Float>]], imageWidth: Int, ima
         var left = Float.greatestFiniteMagnitude, top = Float.greatestFiniteMagnitude
         var right = -Float.greatestFiniteMagnitude, bottom = -Float.greatestFiniteMagnitude
         for p in hand {
-            left = min(left, p.x); top = min(top, p.y)
-            right = max(right, p.x); bottom = max(bottom, p.y)
+            left = min(left, p.x)
+            top = min(top, p.y)
+            right = max(right, p.x)
+            bottom = max(bottom, p.y)
         }
         return (left, top, right, bottom)
     }
-    func iou(_ a: (left: Float, top: Float, right: Float, bottom: Float),
-             _ b: (left: Float, top: Float, right: Float, bottom: Float)) -> Float {
+    func iou(
+        _ a: (left: Float, top: Float, right: Float, bottom: Float),
+        _ b: (left: Float, top: Float, right: Float, bottom: Float)
+    ) -> Float {
         let areaA = (a.right - a.left) * (a.bottom - a.top)
         let areaB = (b.right - b.left) * (b.bottom - b.top)
         if areaA <= 0 || areaB <= 0 { return 0 }
-        let inter = max(min(a.bottom, b.bottom) - max(a.top, b.top), 0) * max(min(a.right, b.right) - max(a.left, b.left), 0)
+        let inter =
+            max(min(a.bottom, b.bottom) - max(a.top, b.top), 0) * max(min(a.right, b.right) - max(a.left, b.left), 0)
         return inter / (areaA + areaB - inter)
     }
 

@@ -31,8 +31,9 @@ extension SSDDetectorDescription {
     /// `minHandDetectionConfidence`) and merging those overlapping by more than
     /// `PalmDetection.minSuppressionThreshold`.
     public static func palm(minScoreThreshold: Float) -> SSDDetectorDescription {
-        .fourLayerBlaze(what: "the palm detector", inputSide: PalmDetection.inputSize, numBoxes: PalmDetection.numBoxes,
-                        numKeypoints: PalmDetection.numKeypoints, minScoreThreshold: minScoreThreshold,
-                        minSuppressionThreshold: PalmDetection.minSuppressionThreshold)
+        .fourLayerBlaze(
+            what: "the palm detector", inputSide: PalmDetection.inputSize, numBoxes: PalmDetection.numBoxes,
+            numKeypoints: PalmDetection.numKeypoints, minScoreThreshold: minScoreThreshold,
+            minSuppressionThreshold: PalmDetection.minSuppressionThreshold)
     }
 }

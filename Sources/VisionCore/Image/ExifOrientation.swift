@@ -8,8 +8,14 @@ enum ExifOrientation {
         while offset + 4 <= n {
             guard bytes[offset] == 0xFF else { return 1 }
             let marker = bytes[offset + 1]
-            if marker == 0xFF { offset += 1; continue }
-            if marker == 0xD8 || (marker >= 0xD0 && marker <= 0xD7) || marker == 0x01 { offset += 2; continue }
+            if marker == 0xFF {
+                offset += 1
+                continue
+            }
+            if marker == 0xD8 || (marker >= 0xD0 && marker <= 0xD7) || marker == 0x01 {
+                offset += 2
+                continue
+            }
             if marker == 0xDA || marker == 0xD9 { return 1 }
             let length = Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
             guard length >= 2, offset + 2 + length <= n else { return 1 }
@@ -22,7 +28,7 @@ enum ExifOrientation {
     }
 
     private static func orientation(inApp1 bytes: UnsafeRawBufferPointer, from start: Int, count: Int) -> Int? {
-        let header: [UInt8] = [0x45, 0x78, 0x69, 0x66, 0, 0]  // "Exif\0\0"
+        let header: [UInt8] = [0x45, 0x78, 0x69, 0x66, 0, 0] // "Exif\0\0"
         guard count >= 6 + 8 else { return nil }
         for i in 0..<6 where bytes[start + i] != header[i] { return nil }
         let tiff = start + 6, end = start + count

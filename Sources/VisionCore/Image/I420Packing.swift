@@ -41,18 +41,25 @@ public enum I420Packing {
 
     /// Packs `width`×`height` pixels of `layout` (rows `rowBytes` apart) into `destination`,
     /// which must hold `byteCount(width:height:)` bytes. Throws `invalidArgument` if a buffer is short.
-    public static func pack(_ source: UnsafeRawBufferPointer, layout: Layout, width: Int, height: Int, rowBytes: Int,
-                            into destination: UnsafeMutableRawBufferPointer) throws {
+    public static func pack(
+        _ source: UnsafeRawBufferPointer, layout: Layout, width: Int, height: Int, rowBytes: Int,
+        into destination: UnsafeMutableRawBufferPointer
+    ) throws {
         guard let needed = sourceByteCount(width: width, height: height, rowBytes: rowBytes, layout: layout),
-              source.count >= needed else {
-            throw VisionTasksError.invalidArgument("\(source.count) bytes do not hold \(width)×\(height) \(layout) pixels \(rowBytes) bytes apart")
+            source.count >= needed
+        else {
+            throw VisionTasksError.invalidArgument(
+                "\(source.count) bytes do not hold \(width)×\(height) \(layout) pixels \(rowBytes) bytes apart")
         }
         guard destination.count >= byteCount(width: width, height: height),
-              let src = source.baseAddress, let dst = destination.baseAddress else {
-            throw VisionTasksError.invalidArgument("\(destination.count) bytes are too few for a \(width)×\(height) I420 frame")
+            let src = source.baseAddress, let dst = destination.baseAddress
+        else {
+            throw VisionTasksError.invalidArgument(
+                "\(destination.count) bytes are too few for a \(width)×\(height) I420 frame")
         }
-        ic_pack_i420(src.assumingMemoryBound(to: UInt8.self), rowBytes, Int32(width), Int32(height),
-                     layout == .rgb ? IC_LAYOUT_RGB : IC_LAYOUT_BGRX,
-                     dst.assumingMemoryBound(to: UInt8.self))
+        ic_pack_i420(
+            src.assumingMemoryBound(to: UInt8.self), rowBytes, Int32(width), Int32(height),
+            layout == .rgb ? IC_LAYOUT_RGB : IC_LAYOUT_BGRX,
+            dst.assumingMemoryBound(to: UInt8.self))
     }
 }

@@ -7,8 +7,10 @@ import VisionErrors
 /// orientation in a JPEG is applied to the pixels.
 enum ImageDecoder {
     /// Decodes `data` within `options`' limits; `name` (the path) starts every error message.
-    static func decode(_ data: Data, name: String, orientation: ImageOrientation,
-                       options: ImageDecodingOptions) throws -> MPImage {
+    static func decode(
+        _ data: Data, name: String, orientation: ImageOrientation,
+        options: ImageDecodingOptions
+    ) throws -> MPImage {
         try data.withUnsafeBytes {
             try decode($0, rearranging: nil, name: name, orientation: orientation, options: options)
         }
@@ -16,7 +18,9 @@ enum ImageDecoder {
 
     /// Decodes the file at `path`: its bytes, which the PNG decoder may rearrange (IDATs joined where they
     /// lie), are freed as soon as the pixels are decoded.
-    static func decodeFile(_ path: String, orientation: ImageOrientation, options: ImageDecodingOptions) throws -> MPImage {
+    static func decodeFile(_ path: String, orientation: ImageOrientation, options: ImageDecodingOptions) throws
+        -> MPImage
+    {
         let file = try ImageFile.read(path)
         // `file` owns the bytes: kept alive until the decoder is done with them.
         return try withExtendedLifetime(file) {
@@ -25,16 +29,22 @@ enum ImageDecoder {
     }
 
     /// Decodes `bytes` as a file's (see `decodeFile`), leaving them rearranged when it succeeds.
-    static func decode(rearranging bytes: UnsafeMutableRawBufferPointer, name: String, orientation: ImageOrientation,
-                       options: ImageDecodingOptions) throws -> MPImage {
-        try decode(UnsafeRawBufferPointer(bytes), rearranging: bytes, name: name, orientation: orientation, options: options)
+    static func decode(
+        rearranging bytes: UnsafeMutableRawBufferPointer, name: String, orientation: ImageOrientation,
+        options: ImageDecodingOptions
+    ) throws -> MPImage {
+        try decode(
+            UnsafeRawBufferPointer(bytes), rearranging: bytes, name: name, orientation: orientation, options: options)
     }
 
     /// Decodes `bytes`; `rearranging`, when given, is the same memory, which the decoder may change.
-    private static func decode(_ bytes: UnsafeRawBufferPointer, rearranging writable: UnsafeMutableRawBufferPointer?,
-                               name: String, orientation: ImageOrientation, options: ImageDecodingOptions) throws -> MPImage {
+    private static func decode(
+        _ bytes: UnsafeRawBufferPointer, rearranging writable: UnsafeMutableRawBufferPointer?,
+        name: String, orientation: ImageOrientation, options: ImageDecodingOptions
+    ) throws -> MPImage {
         guard options.maxPixelCount > 0 else {
-            throw VisionTasksError.invalidOption(name: "maxPixelCount", reason: "must be positive, got \(options.maxPixelCount)")
+            throw VisionTasksError.invalidOption(
+                name: "maxPixelCount", reason: "must be positive, got \(options.maxPixelCount)")
         }
         let raw = bytes.bindMemory(to: UInt8.self)
         guard let start = raw.baseAddress, raw.count > 0 else {
@@ -52,8 +62,9 @@ enum ImageDecoder {
         } else if raw.count >= 8, raw[0] == 0x89, raw[1] == 0x50, raw[2] == 0x4E, raw[3] == 0x47 {
             kind = "PNG"
             if let writable = writable?.baseAddress {
-                status = ic_decode_png_in_place(writable.assumingMemoryBound(to: UInt8.self), raw.count,
-                                                options.maxPixelCount, &image, &message)
+                status = ic_decode_png_in_place(
+                    writable.assumingMemoryBound(to: UInt8.self), raw.count,
+                    options.maxPixelCount, &image, &message)
             } else {
                 status = ic_decode_png(start, raw.count, options.maxPixelCount, &image, &message)
             }
@@ -64,11 +75,13 @@ enum ImageDecoder {
             let pixels = Int(image.width) * Int(image.height)
             throw VisionTasksError.invalidImage(
                 "\(name): the \(kind) header declares \(image.width)x\(image.height) (\(pixels) pixels), more than the limit of "
-                + "\(options.maxPixelCount) pixels; raise ImageDecodingOptions.maxPixelCount (--max-image-pixels) if the image is trusted")
+                    + "\(options.maxPixelCount) pixels; raise ImageDecodingOptions.maxPixelCount (--max-image-pixels) if the image is trusted"
+            )
         }
         guard status == 0, let pixels = image.pixels else {
             let reason = cMessage(message)
-            throw VisionTasksError.invalidImage("\(name): corrupt or unsupported \(kind): \(reason.isEmpty ? "decoding failed" : reason)")
+            throw VisionTasksError.invalidImage(
+                "\(name): corrupt or unsupported \(kind): \(reason.isEmpty ? "decoding failed" : reason)")
         }
         let width = Int(image.width), height = Int(image.height), channels = Int(image.channels)
         var storage = PixelStorage(adopting: UnsafeMutableRawPointer(pixels), count: width * height * channels)
@@ -85,11 +98,14 @@ enum ImageDecoder {
         default:
             throw VisionTasksError.invalidImage("\(name): unsupported \(kind) with \(channels) channels")
         }
-        return MPImage(storage: storage, bufferWidth: width, bufferHeight: height, format: format,
-                       orientation: orientation)
+        return MPImage(
+            storage: storage, bufferWidth: width, bufferHeight: height, format: format,
+            orientation: orientation)
     }
 
-    private static func dropAlpha(fromGrayAlpha source: PixelStorage, pixelCount: Int, name: String) throws -> PixelStorage {
+    private static func dropAlpha(fromGrayAlpha source: PixelStorage, pixelCount: Int, name: String) throws
+        -> PixelStorage
+    {
         let gray = try PixelStorage(count: pixelCount, for: name)
         let from = source.base.assumingMemoryBound(to: UInt8.self)
         let to = gray.base.assumingMemoryBound(to: UInt8.self)

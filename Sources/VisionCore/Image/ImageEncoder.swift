@@ -38,7 +38,8 @@ extension MPImage {
     /// Writes the upright image to `url`, as PNG or JPEG by its extension (JPEG at `jpegQuality`).
     public func write(to url: URL, jpegQuality: Int = 92) throws {
         guard let format = ImageFileFormat(pathExtension: url.pathExtension) else {
-            throw VisionTasksError.invalidArgument("\(url.path): unknown image extension '\(url.pathExtension)' (use .png, .jpg or .jpeg)")
+            throw VisionTasksError.invalidArgument(
+                "\(url.path): unknown image extension '\(url.pathExtension)' (use .png, .jpg or .jpeg)")
         }
         let data = try encoded(as: format, quality: jpegQuality)
         do {
@@ -52,7 +53,9 @@ extension MPImage {
         guard (1...100).contains(quality) else {
             throw VisionTasksError.invalidArgument("JPEG quality \(quality) is outside 1...100")
         }
-        let upright = bufferFormat == .gray8 && orientation == .up ? self
+        let upright =
+            bufferFormat == .gray8 && orientation == .up
+            ? self
             : (bufferFormat == .gray8 ? try grayUpright() : try uprightRGB())
         let channels = upright.bufferFormat.bytesPerPixel
         var message = [CChar](repeating: 0, count: Int(IC_MESSAGE_SIZE))
@@ -62,12 +65,14 @@ extension MPImage {
             guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return 1 }
             switch format {
             case .png:
-                return ic_encode_png(base, Int32(upright.bufferWidth), Int32(upright.bufferHeight),
-                                     upright.bufferBytesPerRow, Int32(channels), Int32(max(1, min(9, pngLevel))),
-                                     &output, &size, &message)
+                return ic_encode_png(
+                    base, Int32(upright.bufferWidth), Int32(upright.bufferHeight),
+                    upright.bufferBytesPerRow, Int32(channels), Int32(max(1, min(9, pngLevel))),
+                    &output, &size, &message)
             case .jpeg:
-                return ic_encode_jpeg(base, Int32(upright.bufferWidth), Int32(upright.bufferHeight),
-                                      upright.bufferBytesPerRow, Int32(channels), Int32(quality), &output, &size, &message)
+                return ic_encode_jpeg(
+                    base, Int32(upright.bufferWidth), Int32(upright.bufferHeight),
+                    upright.bufferBytesPerRow, Int32(channels), Int32(quality), &output, &size, &message)
             }
         }
         guard status == 0, let bytes = output else {
@@ -85,6 +90,7 @@ extension MPImage {
                 target.base.storeBytes(of: bytes[3 * i], toByteOffset: i, as: UInt8.self)
             }
         }
-        return MPImage(storage: target, bufferWidth: rgb.width, bufferHeight: rgb.height, format: .gray8, orientation: .up)
+        return MPImage(
+            storage: target, bufferWidth: rgb.width, bufferHeight: rgb.height, format: .gray8, orientation: .up)
     }
 }

@@ -46,17 +46,18 @@ enum ImageFile {
         }
         let size = Int(status.st_size)
         guard size <= maxFileSize else {
-            throw VisionTasksError.fileUnreadable(path: path, reason: "\(size) bytes is too large for an image file (at most \(maxFileSize))")
+            throw VisionTasksError.fileUnreadable(
+                path: path, reason: "\(size) bytes is too large for an image file (at most \(maxFileSize))")
         }
         // Not cleared: only the bytes read are ever exposed (`count`).
         guard let base = ic_pixels_alloc_overwritten(max(size, 1)) else {
             throw VisionTasksError.fileUnreadable(path: path, reason: "cannot allocate \(size) bytes to read it")
         }
-        let file = FileBytes(adopting: base, count: size)  // freed on every path from here
+        let file = FileBytes(adopting: base, count: size) // freed on every path from here
         var done = 0
         while done < size {
             let n = Foundation.read(descriptor, base + done, size - done)
-            if n == 0 { break }   // the file shrank while being read: decode what is there
+            if n == 0 { break } // the file shrank while being read: decode what is there
             if n < 0 {
                 if errno == EINTR { continue }
                 throw VisionTasksError.fileUnreadable(path: path, reason: String(cString: strerror(errno)))

@@ -51,7 +51,7 @@ public enum ImageOrientation: Int, Sendable, Codable, CaseIterable {
         case .upMirrored, .downMirrored, .leftMirrored, .rightMirrored:
             throw VisionTasksError.invalidImage(
                 "unsupported orientation \(self): the mirrored orientations (upMirrored, downMirrored, "
-                + "leftMirrored, rightMirrored) are not supported, as in MediaPipe")
+                    + "leftMirrored, rightMirrored) are not supported, as in MediaPipe")
         }
     }
 }

@@ -1,4 +1,3 @@
-
 extension MPImage {
     /// Converts a rectangle in the upright image's normalised coordinates to the stored pixels'
     /// normalised coordinates: the rectangle MediaPipe is given for the same crop when the frame's
@@ -10,19 +9,22 @@ extension MPImage {
         case .up:
             return rect
         case .down:
-            return NormalizedRect(xCenter: 1 - rect.xCenter, yCenter: 1 - rect.yCenter,
-                                  width: rect.width, height: rect.height,
-                                  rotation: Float(Double(rect.rotation) + Double.pi))
+            return NormalizedRect(
+                xCenter: 1 - rect.xCenter, yCenter: 1 - rect.yCenter,
+                width: rect.width, height: rect.height,
+                rotation: Float(Double(rect.rotation) + Double.pi))
         case .right:
-            return NormalizedRect(xCenter: rect.yCenter, yCenter: 1 - rect.xCenter,
-                                  width: rect.width * Float(width) / Float(bufferWidth),
-                                  height: rect.height * Float(height) / Float(bufferHeight),
-                                  rotation: Float(Double(rect.rotation) - quarterTurn))
+            return NormalizedRect(
+                xCenter: rect.yCenter, yCenter: 1 - rect.xCenter,
+                width: rect.width * Float(width) / Float(bufferWidth),
+                height: rect.height * Float(height) / Float(bufferHeight),
+                rotation: Float(Double(rect.rotation) - quarterTurn))
         case .left:
-            return NormalizedRect(xCenter: 1 - rect.yCenter, yCenter: rect.xCenter,
-                                  width: rect.width * Float(width) / Float(bufferWidth),
-                                  height: rect.height * Float(height) / Float(bufferHeight),
-                                  rotation: Float(Double(rect.rotation) + quarterTurn))
+            return NormalizedRect(
+                xCenter: 1 - rect.yCenter, yCenter: rect.xCenter,
+                width: rect.width * Float(width) / Float(bufferWidth),
+                height: rect.height * Float(height) / Float(bufferHeight),
+                rotation: Float(Double(rect.rotation) + quarterTurn))
         case .upMirrored, .downMirrored, .leftMirrored, .rightMirrored:
             _ = try orientation.rotationDegrees()
             return rect

@@ -1,4 +1,3 @@
-
 extension MPImage {
     /// The upright image as compact RGB8 pixels with orientation `.up`: the stored pixels turned by
     /// `orientation` (mirrored ones mirrored too), alpha dropped, gray repeated in R, G and B.

@@ -25,8 +25,10 @@ public struct MPImage: Sendable {
     let storage: PixelStorage
 
     /// Wraps stored pixels: `storage` holds `bufferHeight` compact rows of `format`.
-    init(storage: PixelStorage, bufferWidth: Int, bufferHeight: Int, format: PixelFormat,
-         orientation: ImageOrientation) {
+    init(
+        storage: PixelStorage, bufferWidth: Int, bufferHeight: Int, format: PixelFormat,
+        orientation: ImageOrientation
+    ) {
         self.storage = storage
         self.bufferWidth = bufferWidth
         self.bufferHeight = bufferHeight
@@ -44,8 +46,10 @@ public struct MPImage: Sendable {
     /// Copies a raw frame: `height` rows of `width` pixels in `format`, `bytesPerRow` apart
     /// (at least `width * format.bytesPerPixel`). Throws `invalidImage` for a zero or negative
     /// size, a row stride shorter than a row, or a buffer too small for the frame.
-    public init(pixels: UnsafeRawBufferPointer, width: Int, height: Int, bytesPerRow: Int,
-                format: PixelFormat, orientation: ImageOrientation = .up) throws {
+    public init(
+        pixels: UnsafeRawBufferPointer, width: Int, height: Int, bytesPerRow: Int,
+        format: PixelFormat, orientation: ImageOrientation = .up
+    ) throws {
         guard width > 0, height > 0 else {
             throw VisionTasksError.invalidImage("raw frame: size \(width)x\(height) is empty or negative")
         }
@@ -55,13 +59,16 @@ public struct MPImage: Sendable {
         }
         guard bytesPerRow >= rowBytes else {
             throw VisionTasksError.invalidImage(
-                "raw frame: bytesPerRow \(bytesPerRow) is less than one row of \(width) \(format) pixels (\(rowBytes) bytes)")
+                "raw frame: bytesPerRow \(bytesPerRow) is less than one row of \(width) \(format) pixels (\(rowBytes) bytes)"
+            )
         }
         let (lastRowStart, strideOverflow) = (height - 1).multipliedReportingOverflow(by: bytesPerRow)
         guard !strideOverflow, lastRowStart <= Int.max - rowBytes,
-              pixels.count >= lastRowStart + rowBytes, let source = pixels.baseAddress else {
+            pixels.count >= lastRowStart + rowBytes, let source = pixels.baseAddress
+        else {
             throw VisionTasksError.invalidImage(
-                "raw frame: \(pixels.count) bytes given, \(width)x\(height) \(format) with bytesPerRow \(bytesPerRow) needs \(lastRowStart + rowBytes)")
+                "raw frame: \(pixels.count) bytes given, \(width)x\(height) \(format) with bytesPerRow \(bytesPerRow) needs \(lastRowStart + rowBytes)"
+            )
         }
         let storage = try PixelStorage(count: rowBytes * height, for: "raw frame")
         if bytesPerRow == rowBytes {
@@ -71,15 +78,18 @@ public struct MPImage: Sendable {
                 (storage.base + y * rowBytes).copyMemory(from: source + y * bytesPerRow, byteCount: rowBytes)
             }
         }
-        self.init(storage: storage, bufferWidth: width, bufferHeight: height, format: format,
-                  orientation: orientation)
+        self.init(
+            storage: storage, bufferWidth: width, bufferHeight: height, format: format,
+            orientation: orientation)
     }
 
     /// An upright image of `format` whose compact rows `fill` writes in place, with no copy (a
     /// decoder reading straight into the image); nil when `fill` returns false (nothing was read).
     /// `fill` returns true only once it has written every byte (the memory is not cleared first).
-    package static func filling(width: Int, height: Int, format: PixelFormat,
-                                _ fill: (UnsafeMutableRawBufferPointer) throws -> Bool) throws -> MPImage? {
+    package static func filling(
+        width: Int, height: Int, format: PixelFormat,
+        _ fill: (UnsafeMutableRawBufferPointer) throws -> Bool
+    ) throws -> MPImage? {
         guard width > 0, height > 0, width <= 65_535, height <= 65_535 else {
             throw VisionTasksError.invalidImage("raw frame: size \(width)x\(height) is empty or too large")
         }
@@ -90,25 +100,32 @@ public struct MPImage: Sendable {
     }
 
     /// Copies a raw frame held in `Data`; see `init(pixels: UnsafeRawBufferPointer, ...)`.
-    public init(pixels: Data, width: Int, height: Int, bytesPerRow: Int,
-                format: PixelFormat, orientation: ImageOrientation = .up) throws {
+    public init(
+        pixels: Data, width: Int, height: Int, bytesPerRow: Int,
+        format: PixelFormat, orientation: ImageOrientation = .up
+    ) throws {
         self = try pixels.withUnsafeBytes {
-            try MPImage(pixels: $0, width: width, height: height, bytesPerRow: bytesPerRow,
-                        format: format, orientation: orientation)
+            try MPImage(
+                pixels: $0, width: width, height: height, bytesPerRow: bytesPerRow,
+                format: format, orientation: orientation)
         }
     }
 
     /// Decodes a JPEG or PNG file within `decodingOptions`' limits. An EXIF orientation in a JPEG is applied
     /// to the pixels, as MediaPipe's `Image.create_from_file` does; `orientation` then describes the decoded pixels.
     /// Throws `fileNotFound`, `fileUnreadable`, or `invalidImage("<path>: <problem>")`.
-    public init(contentsOfFile path: String, orientation: ImageOrientation = .up,
-                decodingOptions: ImageDecodingOptions = ImageDecodingOptions()) throws {
+    public init(
+        contentsOfFile path: String, orientation: ImageOrientation = .up,
+        decodingOptions: ImageDecodingOptions = ImageDecodingOptions()
+    ) throws {
         self = try ImageDecoder.decodeFile(path, orientation: orientation, options: decodingOptions)
     }
 
     /// Decodes a JPEG or PNG file at a file URL; see `init(contentsOfFile:orientation:decodingOptions:)`.
-    public init(contentsOf url: URL, orientation: ImageOrientation = .up,
-                decodingOptions: ImageDecodingOptions = ImageDecodingOptions()) throws {
+    public init(
+        contentsOf url: URL, orientation: ImageOrientation = .up,
+        decodingOptions: ImageDecodingOptions = ImageDecodingOptions()
+    ) throws {
         guard url.isFileURL else {
             throw VisionTasksError.invalidArgument("\(url): only file URLs can be read")
         }
@@ -116,16 +133,20 @@ public struct MPImage: Sendable {
     }
 
     /// Decodes JPEG or PNG bytes held in memory within `decodingOptions`' limits; `name` is used in error messages.
-    public init(encodedData: Data, name: String = "image data", orientation: ImageOrientation = .up,
-                decodingOptions: ImageDecodingOptions = ImageDecodingOptions()) throws {
+    public init(
+        encodedData: Data, name: String = "image data", orientation: ImageOrientation = .up,
+        decodingOptions: ImageDecodingOptions = ImageDecodingOptions()
+    ) throws {
         self = try ImageDecoder.decode(encodedData, name: name, orientation: orientation, options: decodingOptions)
     }
 
     /// Decodes JPEG or PNG bytes as a file's bytes are decoded: rearranging them as it goes (a PNG's
     /// IDAT chunks joined where they lie) and leaving them so when it succeeds, put back when it throws.
     /// For the image fuzz target, which compares it with `init(encodedData:)`.
-    package init(rearrangingEncodedBytes bytes: UnsafeMutableRawBufferPointer, name: String,
-                 decodingOptions: ImageDecodingOptions) throws {
+    package init(
+        rearrangingEncodedBytes bytes: UnsafeMutableRawBufferPointer, name: String,
+        decodingOptions: ImageDecodingOptions
+    ) throws {
         self = try ImageDecoder.decode(rearranging: bytes, name: name, orientation: .up, options: decodingOptions)
     }
 

@@ -72,9 +72,11 @@ extension MPImage {
     /// compact rows); the chroma planes follow with their own compact stride (nv12: the same
     /// stride as Y; i420: half of it, rounded up). Throws `invalidImage` for an empty or too large
     /// size, a stride shorter than a row, or a buffer too small for the frame.
-    public init(pixels: UnsafeRawBufferPointer, width: Int, height: Int, bytesPerRow: Int? = nil,
-                format: YUVFormat, colorSpace: YUVColorSpace = .bt601Limited,
-                orientation: ImageOrientation = .up) throws {
+    public init(
+        pixels: UnsafeRawBufferPointer, width: Int, height: Int, bytesPerRow: Int? = nil,
+        format: YUVFormat, colorSpace: YUVColorSpace = .bt601Limited,
+        orientation: ImageOrientation = .up
+    ) throws {
         guard width > 0, height > 0 else {
             throw VisionTasksError.invalidImage("raw \(format) frame: size \(width)x\(height) is empty or negative")
         }
@@ -84,11 +86,14 @@ extension MPImage {
         let layout = YUVLayout(format: format, width: width, height: height, bytesPerRow: bytesPerRow)
         guard layout.stride >= layout.rowBytes else {
             throw VisionTasksError.invalidImage(
-                "raw \(format) frame: bytesPerRow \(layout.stride) is less than one row of \(width) pixels (\(layout.rowBytes) bytes)")
+                "raw \(format) frame: bytesPerRow \(layout.stride) is less than one row of \(width) pixels (\(layout.rowBytes) bytes)"
+            )
         }
-        guard pixels.count >= layout.totalBytes, let source = pixels.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
+        guard pixels.count >= layout.totalBytes, let source = pixels.baseAddress?.assumingMemoryBound(to: UInt8.self)
+        else {
             throw VisionTasksError.invalidImage(
-                "raw \(format) frame: \(pixels.count) bytes given, \(width)x\(height) with bytesPerRow \(layout.stride) needs \(layout.totalBytes)")
+                "raw \(format) frame: \(pixels.count) bytes given, \(width)x\(height) with bytesPerRow \(layout.stride) needs \(layout.totalBytes)"
+            )
         }
         let storage = try PixelStorage(count: width * height * 3, for: "raw \(format) frame")
         let out = storage.base.assumingMemoryBound(to: UInt8.self)
@@ -108,11 +113,14 @@ extension MPImage {
     }
 
     /// Converts a raw YUV frame held in `Data`; see `init(pixels: UnsafeRawBufferPointer, ..., format: YUVFormat, ...)`.
-    public init(pixels: Data, width: Int, height: Int, bytesPerRow: Int? = nil, format: YUVFormat,
-                colorSpace: YUVColorSpace = .bt601Limited, orientation: ImageOrientation = .up) throws {
+    public init(
+        pixels: Data, width: Int, height: Int, bytesPerRow: Int? = nil, format: YUVFormat,
+        colorSpace: YUVColorSpace = .bt601Limited, orientation: ImageOrientation = .up
+    ) throws {
         self = try pixels.withUnsafeBytes {
-            try MPImage(pixels: $0, width: width, height: height, bytesPerRow: bytesPerRow, format: format,
-                        colorSpace: colorSpace, orientation: orientation)
+            try MPImage(
+                pixels: $0, width: width, height: height, bytesPerRow: bytesPerRow, format: format,
+                colorSpace: colorSpace, orientation: orientation)
         }
     }
 

@@ -19,13 +19,16 @@ struct BilinearWarp {
 
     /// Fills tensor rows `rows` of the `outWidth`×`outHeight` tensor at `output`, level l as
     /// `low.addingProduct(l, scale)` (rows are independent, so disjoint ranges may run on different threads).
-    func run(into output: UnsafeMutablePointer<Float>, width outWidth: Int, height outHeight: Int, rows: Range<Int>,
-             low: Float, scale: Float) {
+    func run(
+        into output: UnsafeMutablePointer<Float>, width outWidth: Int, height outHeight: Int, rows: Range<Int>,
+        low: Float, scale: Float
+    ) {
         precondition(inverseMatrix.count == 9, "BilinearWarp: the matrix must be 3x3")
         let (red, green, blue) = format.rgbOffsets
-        var picture = ic_warp_source(pixels: source, width: Int32(width), height: Int32(height),
-                                     bytes_per_pixel: Int32(format.bytesPerPixel), red: Int32(red),
-                                     green: Int32(green), blue: Int32(blue), zero_border: zeroBorder ? 1 : 0)
+        var picture = ic_warp_source(
+            pixels: source, width: Int32(width), height: Int32(height),
+            bytes_per_pixel: Int32(format.bytesPerPixel), red: Int32(red),
+            green: Int32(green), blue: Int32(blue), zero_border: zeroBorder ? 1 : 0)
         // Two rows of coordinates: the row sampled and the next, whose source lines are prefetched
         // meanwhile when the crop is rotated enough that a tensor row crosses a source row every few
         // pixels (the hardware prefetcher follows rows that stay within one or two source rows).
@@ -39,8 +42,9 @@ struct BilinearWarp {
                 for y in rows {
                     let hasNext = y + 1 < rows.upperBound
                     if hasNext { ic_warp_coordinates(matrix, Int32(y + 1), Int32(outWidth), Int32(outHeight), next) }
-                    ic_warp_row(&picture, current, hasNext && prefetch ? next : nil, Int32(outWidth),
-                                output + y * outWidth * 3, low, scale)
+                    ic_warp_row(
+                        &picture, current, hasNext && prefetch ? next : nil, Int32(outWidth),
+                        output + y * outWidth * 3, low, scale)
                     swap(&current, &next)
                 }
             }

@@ -15,16 +15,21 @@ public enum ImageToTensor {
     /// Allocates nothing per pixel. `splitRows`, if given, spreads the tensor's rows over threads.
     /// Throws for a mirrored orientation, a NaN or empty region, or a short buffer.
     @discardableResult
-    public static func convert(_ image: MPImage, roi: NormalizedRect? = nil, options: ImageToTensorOptions,
-                               into output: UnsafeMutableBufferPointer<Float>,
-                               splitRows: WorkSplitter? = nil) throws -> ImageToTensorTransform {
+    public static func convert(
+        _ image: MPImage, roi: NormalizedRect? = nil, options: ImageToTensorOptions,
+        into output: UnsafeMutableBufferPointer<Float>,
+        splitRows: WorkSplitter? = nil
+    ) throws -> ImageToTensorTransform {
         try image.checkOrientationSupported()
         guard let outputBase = output.baseAddress, output.count >= options.elementCount else {
             throw VisionTasksError.invalidArgument(
-                "image to tensor: output buffer holds \(output.count) floats, \(options.outputWidth)x\(options.outputHeight)x3 needs \(options.elementCount)")
+                "image to tensor: output buffer holds \(output.count) floats, \(options.outputWidth)x\(options.outputHeight)x3 needs \(options.elementCount)"
+            )
         }
         let uprightRect = roi ?? .fullImage
-        for value in [uprightRect.xCenter, uprightRect.yCenter, uprightRect.width, uprightRect.height, uprightRect.rotation]
+        for value in [
+            uprightRect.xCenter, uprightRect.yCenter, uprightRect.width, uprightRect.height, uprightRect.rotation,
+        ]
         where !value.isFinite {
             throw VisionTasksError.invalidArgument("image to tensor: region of interest \(uprightRect) is not finite")
         }
@@ -53,7 +58,8 @@ public enum ImageToTensor {
         let w = Float(options.outputWidth), h = Float(options.outputHeight)
         let tensorCorners: [(x: Float, y: Float)] = [(0, h), (0, 0), (w, 0), (w, h)]
         guard let forward = perspectiveTransform(from: corners, to: tensorCorners),
-              let inverse = invert3x3(forward) else {
+            let inverse = invert3x3(forward)
+        else {
             throw VisionTasksError.invalidArgument("image to tensor: region of interest \(uprightRect) is degenerate")
         }
 
@@ -63,14 +69,17 @@ public enum ImageToTensor {
             guard let source = pixels.baseAddress else {
                 throw VisionTasksError.invalidImage("image to tensor: the image has no pixels")
             }
-            let warp = BilinearWarp(source: source.assumingMemoryBound(to: UInt8.self),
-                                    width: image.bufferWidth, height: image.bufferHeight, format: image.bufferFormat,
-                                    inverseMatrix: inverse, zeroBorder: options.borderMode == .zero)
+            let warp = BilinearWarp(
+                source: source.assumingMemoryBound(to: UInt8.self),
+                width: image.bufferWidth, height: image.bufferHeight, format: image.bufferFormat,
+                inverseMatrix: inverse, zeroBorder: options.borderMode == .zero)
             let (width, height) = (options.outputWidth, options.outputHeight)
             if let splitRows {
-                splitRows(height) { warp.run(into: outputBase, width: width, height: height, rows: $0, low: low, scale: scale) }
+                splitRows(height) {
+                    warp.run(into: outputBase, width: width, height: height, rows: $0, low: low, scale: scale)
+                }
             } else {
-                warp.run(into: outputBase, width: width, height: height, rows: 0 ..< height, low: low, scale: scale)
+                warp.run(into: outputBase, width: width, height: height, rows: 0..<height, low: low, scale: scale)
             }
         }
         return ImageToTensorTransform(

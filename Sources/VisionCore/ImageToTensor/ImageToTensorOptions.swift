@@ -24,14 +24,19 @@ public struct ImageToTensorOptions: Sendable, Equatable {
 
     /// Options for a `outputWidth` x `outputHeight` RGB tensor. Throws `invalidArgument` for a
     /// non-positive size or an empty range.
-    public init(outputWidth: Int, outputHeight: Int, keepAspectRatio: Bool = false,
-                outputRange: ClosedRange<Float> = 0...1, borderMode: BorderMode = .replicate) throws {
+    public init(
+        outputWidth: Int, outputHeight: Int, keepAspectRatio: Bool = false,
+        outputRange: ClosedRange<Float> = 0...1, borderMode: BorderMode = .replicate
+    ) throws {
         guard outputWidth > 0, outputHeight > 0, outputWidth <= 16384, outputHeight <= 16384 else {
-            throw VisionTasksError.invalidArgument("image to tensor: output size \(outputWidth)x\(outputHeight) is not usable")
+            throw VisionTasksError.invalidArgument(
+                "image to tensor: output size \(outputWidth)x\(outputHeight) is not usable")
         }
         guard outputRange.lowerBound < outputRange.upperBound, outputRange.lowerBound.isFinite,
-              outputRange.upperBound.isFinite else {
-            throw VisionTasksError.invalidArgument("image to tensor: output range \(outputRange) is empty or not finite")
+            outputRange.upperBound.isFinite
+        else {
+            throw VisionTasksError.invalidArgument(
+                "image to tensor: output range \(outputRange) is empty or not finite")
         }
         self.outputWidth = outputWidth
         self.outputHeight = outputHeight

@@ -30,12 +30,14 @@ extension SSDDetectorDescription {
     /// scoring at least `minScoreThreshold` (the task's `minPoseDetectionConfidence`).
     public static func pose(minScoreThreshold: Float) -> SSDDetectorDescription {
         let side = PoseDetection.inputSize
-        let anchors = SSDAnchorOptions(inputWidth: side, inputHeight: side, minScale: 0.1484375, maxScale: 0.75,
-                                       strides: [8, 16, 32, 32, 32], aspectRatios: [1.0], fixedAnchorSize: true)
+        let anchors = SSDAnchorOptions(
+            inputWidth: side, inputHeight: side, minScale: 0.1484375, maxScale: 0.75,
+            strides: [8, 16, 32, 32, 32], aspectRatios: [1.0], fixedAnchorSize: true)
         return SSDDetectorDescription(
             what: "the pose detector", anchors: anchors,
-            decoding: blazeDecoding(inputSide: side, numBoxes: PoseDetection.numBoxes,
-                                    numKeypoints: PoseDetection.numKeypoints, minScoreThreshold: minScoreThreshold),
+            decoding: blazeDecoding(
+                inputSide: side, numBoxes: PoseDetection.numBoxes,
+                numKeypoints: PoseDetection.numKeypoints, minScoreThreshold: minScoreThreshold),
             minSuppressionThreshold: PoseDetection.minSuppressionThreshold)
     }
 }

@@ -66,7 +66,8 @@ public enum PoseJoint: String, CaseIterable, Codable, CodingKeyRepresentable, Se
         for joint in allCases {
             let (a, b, c) = joint.landmarks
             guard max(a, b, c) < worldLandmarks.count,
-                  let degrees = angle(worldLandmarks[a], worldLandmarks[b], worldLandmarks[c]) else { continue }
+                let degrees = angle(worldLandmarks[a], worldLandmarks[b], worldLandmarks[c])
+            else { continue }
             result[joint] = degrees
         }
         return result

@@ -43,7 +43,8 @@ public struct ScoredLandmarks: Sendable, Equatable {
 
     /// The landmarks in `range`, with their scores.
     public func slice(_ range: Range<Int>) -> ScoredLandmarks {
-        ScoredLandmarks(points: Array(points[range]), visibility: Array(visibility[range]), presence: Array(presence[range]))
+        ScoredLandmarks(
+            points: Array(points[range]), visibility: Array(visibility[range]), presence: Array(presence[range]))
     }
 }
 
@@ -73,18 +74,23 @@ public func decodePoseLandmarks(_ values: UnsafeBufferPointer<Float>, inputSide:
 /// heatmap stay. Returns false, changing nothing, when the channels are not one per landmark or the
 /// buffer is not that size.
 @discardableResult
-public func refineLandmarksFromHeatmap(_ points: inout [SIMD3<Float>], heatmap: UnsafeBufferPointer<Float>,
-                                       height: Int, width: Int, channels: Int,
-                                       kernelSize: Int = PoseLandmarksModel.heatmapKernelSize,
-                                       minConfidence: Float = PoseLandmarksModel.minConfidenceToRefine) -> Bool {
-    guard channels == points.count, height > 0, width > 0, heatmap.count == height * width * channels else { return false }
+public func refineLandmarksFromHeatmap(
+    _ points: inout [SIMD3<Float>], heatmap: UnsafeBufferPointer<Float>,
+    height: Int, width: Int, channels: Int,
+    kernelSize: Int = PoseLandmarksModel.heatmapKernelSize,
+    minConfidence: Float = PoseLandmarksModel.minConfidenceToRefine
+) -> Bool {
+    guard channels == points.count, height > 0, width > 0, heatmap.count == height * width * channels else {
+        return false
+    }
     let rowSize = width * channels
     let offset = (kernelSize - 1) / 2
     for index in points.indices {
         let x = points[index].x * Float(width), y = points[index].y * Float(height)
         // C++'s float-to-int conversion truncates toward zero (so -0.5 becomes 0); NaN never refines.
         guard x.isFinite, y.isFinite, x > -Float(Int32.max), y > -Float(Int32.max), x < Float(Int32.max),
-              y < Float(Int32.max) else { continue }
+            y < Float(Int32.max)
+        else { continue }
         let col = Int(x), row = Int(y)
         if col < 0 || col >= width || row < 0 || row >= height { continue }
         var sum: Float = 0, weightedCol: Float = 0, weightedRow: Float = 0, maxConfidence: Float = 0

@@ -36,13 +36,16 @@ extension DescribedTask {
     /// Options with every default, then each `(name, text)` in `values` set from its text form:
     /// `invalidOption` naming an unknown option or a malformed value. Ranges are checked when the
     /// task is created.
-    package static func options(baseOptions: BaseOptions, runningMode: RunningMode,
-                                values: [(name: String, text: String)]) throws -> Options {
+    package static func options(
+        baseOptions: BaseOptions, runningMode: RunningMode,
+        values: [(name: String, text: String)]
+    ) throws -> Options {
         let options = defaultOptions(baseOptions: baseOptions, runningMode: runningMode)
         for (name, text) in values {
             guard let option = taskDescription.option(named: name) else {
                 let known = taskDescription.options.map(\.name).joined(separator: ", ")
-                throw VisionTasksError.invalidOption(name: name, reason: "is not an option of \(taskDescription.name) (known: \(known))")
+                throw VisionTasksError.invalidOption(
+                    name: name, reason: "is not an option of \(taskDescription.name) (known: \(known))")
             }
             try option.apply(text: text, to: options)
         }
@@ -52,5 +55,7 @@ extension DescribedTask {
 
 /// The tasks front ends offer, in the order they list them; `TaskDescription.all` follows it. Each
 /// task adopts `DescribedTask` beside its declarations (`<Task>Description.swift`).
-package let describedTasks: [any DescribedTask.Type] = [FaceDetector.self, FaceLandmarker.self,
-                                                        HandLandmarker.self, GestureRecognizer.self, PoseLandmarker.self]
+package let describedTasks: [any DescribedTask.Type] = [
+    FaceDetector.self, FaceLandmarker.self,
+    HandLandmarker.self, GestureRecognizer.self, PoseLandmarker.self,
+]

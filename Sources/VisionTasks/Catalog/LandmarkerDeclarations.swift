@@ -13,19 +13,25 @@ public struct LandmarkerDeclarations<Options: AnyObject>: Sendable {
 
     /// Declares the four for `one` found thing (`face`), `many` of them (`faces`), held at the key
     /// paths given, with the detection threshold's own help.
-    package init(_ one: String, _ many: String, detectionHelp: String,
-                 _ count: ReferenceWritableKeyPath<Options, Int> & Sendable,
-                 _ detection: ReferenceWritableKeyPath<Options, Float> & Sendable,
-                 _ presence: ReferenceWritableKeyPath<Options, Float> & Sendable,
-                 _ tracking: ReferenceWritableKeyPath<Options, Float> & Sendable) {
+    package init(
+        _ one: String, _ many: String, detectionHelp: String,
+        _ count: ReferenceWritableKeyPath<Options, Int> & Sendable,
+        _ detection: ReferenceWritableKeyPath<Options, Float> & Sendable,
+        _ presence: ReferenceWritableKeyPath<Options, Float> & Sendable,
+        _ tracking: ReferenceWritableKeyPath<Options, Float> & Sendable
+    ) {
         let (One, Many) = (one.prefix(1).uppercased() + one.dropFirst(), many.prefix(1).uppercased() + many.dropFirst())
-        self.count = DeclaredOption("num-\(many)", count, label: Many, help: "The most \(many) to find.", default: 1, minimum: 1)
-        minDetectionConfidence = .threshold("min-\(one)-detection-confidence", detection,
-                                            label: "\(One) detection confidence", help: detectionHelp)
-        minPresenceConfidence = .threshold("min-\(one)-presence-confidence", presence, label: "\(One) presence confidence",
-                                           help: "\(Many) whose presence score is not above this are dropped.")
-        minTrackingConfidence = .threshold("min-tracking-confidence", tracking, label: "Tracking confidence",
-                                           help: "Overlap (IoU) above which a new detection is a tracked \(one) (video and live stream).")
+        self.count = DeclaredOption(
+            "num-\(many)", count, label: Many, help: "The most \(many) to find.", default: 1, minimum: 1)
+        minDetectionConfidence = .threshold(
+            "min-\(one)-detection-confidence", detection,
+            label: "\(One) detection confidence", help: detectionHelp)
+        minPresenceConfidence = .threshold(
+            "min-\(one)-presence-confidence", presence, label: "\(One) presence confidence",
+            help: "\(Many) whose presence score is not above this are dropped.")
+        minTrackingConfidence = .threshold(
+            "min-tracking-confidence", tracking, label: "Tracking confidence",
+            help: "Overlap (IoU) above which a new detection is a tracked \(one) (video and live stream).")
     }
 
     /// The four, in a settings panel's order.

@@ -21,8 +21,10 @@ public struct TaskDescription: Sendable {
     public let foundNoun: String
 
     /// Declares a task.
-    package init(name: String, title: String, summary: String, modelHelp: String, preferredModels: [String],
-                 options: [TaskOption], outputs: [String], foundNoun: String) {
+    package init(
+        name: String, title: String, summary: String, modelHelp: String, preferredModels: [String],
+        options: [TaskOption], outputs: [String], foundNoun: String
+    ) {
         self.name = name
         self.title = title
         self.summary = summary
@@ -62,6 +64,7 @@ public struct TaskDescription: Sendable {
 
     /// The options of `BaseOptions` a front end sets: the model, the inference threads and the bundle limit.
     public static let baseOptions: [TaskOption] = [
-        BaseOptions.Declared.model.option, BaseOptions.Declared.threads.option, BaseOptions.Declared.maxBundleBytes.option,
+        BaseOptions.Declared.model.option, BaseOptions.Declared.threads.option,
+        BaseOptions.Declared.maxBundleBytes.option,
     ]
 }

@@ -147,7 +147,8 @@ public struct TaskOption: Sendable {
         parses = { Value(optionText: $0) != nil }
         applyText = { text, object in
             guard let value = Value(optionText: text) else {
-                throw VisionTasksError.invalidOption(name: name, reason: "must be \(Value.optionType.expected), got \"\(text)\"")
+                throw VisionTasksError.invalidOption(
+                    name: name, reason: "must be \(Value.optionType.expected), got \"\(text)\"")
             }
             guard let options = object as? Options else { return }
             set(options, value)
@@ -172,11 +173,14 @@ public struct TaskOption: Sendable {
         let shown = type == .int ? String(Int(number)) : String(Float(number))
         switch (minimum, maximum) {
         case let (low?, high?) where !(number >= low && number <= high):
-            throw VisionTasksError.invalidOption(name: property, reason: "must be in [\(Self.bound(low)), \(Self.bound(high))], got \(shown)")
+            throw VisionTasksError.invalidOption(
+                name: property, reason: "must be in [\(Self.bound(low)), \(Self.bound(high))], got \(shown)")
         case let (low?, nil) where !(number >= low):
-            throw VisionTasksError.invalidOption(name: property, reason: "must be at least \(Self.bound(low)), got \(shown)")
+            throw VisionTasksError.invalidOption(
+                name: property, reason: "must be at least \(Self.bound(low)), got \(shown)")
         case let (nil, high?) where !(number <= high):
-            throw VisionTasksError.invalidOption(name: property, reason: "must be at most \(Self.bound(high)), got \(shown)")
+            throw VisionTasksError.invalidOption(
+                name: property, reason: "must be at most \(Self.bound(high)), got \(shown)")
         default:
             break
         }
@@ -223,15 +227,18 @@ public struct DeclaredOption<Options: AnyObject, Value: TaskOptionValueType>: Se
     /// Declares the option `name` (kebab case) held at `keyPath`; its Swift `property`, as errors name
     /// it, is `name` in camel case unless given (a test checks it is the property set); `modelOf` names
     /// the task whose model file the value is, if it is one.
-    package init(_ name: String, _ keyPath: ReferenceWritableKeyPath<Options, Value> & Sendable, property: String? = nil,
-                 label: String, help: String, default defaultValue: Value,
-                 minimum: Double? = nil, maximum: Double? = nil, modelOf: String? = nil) {
+    package init(
+        _ name: String, _ keyPath: ReferenceWritableKeyPath<Options, Value> & Sendable, property: String? = nil,
+        label: String, help: String, default defaultValue: Value,
+        minimum: Double? = nil, maximum: Double? = nil, modelOf: String? = nil
+    ) {
         self.defaultValue = defaultValue
         self.keyPath = keyPath
-        option = TaskOption(name, property: property ?? Self.camelCase(name), label: label, help: help,
-                            default: defaultValue, minimum: minimum, maximum: maximum, modelOf: modelOf,
-                            get: { (options: Options) in options[keyPath: keyPath] },
-                            set: { (options: Options, value: Value) in options[keyPath: keyPath] = value })
+        option = TaskOption(
+            name, property: property ?? Self.camelCase(name), label: label, help: help,
+            default: defaultValue, minimum: minimum, maximum: maximum, modelOf: modelOf,
+            get: { (options: Options) in options[keyPath: keyPath] },
+            set: { (options: Options, value: Value) in options[keyPath: keyPath] = value })
     }
 
     /// `min-detection-confidence` as `minDetectionConfidence`.
@@ -243,21 +250,26 @@ public struct DeclaredOption<Options: AnyObject, Value: TaskOptionValueType>: Se
     /// This option of an `Options` object held in an `Outer` options object (a gesture classifier's
     /// options inside the recognizer's), under `name` and `property`: `inner` reads the held object
     /// (nil: not set, the default applies) and `make` returns it, creating it when missing.
-    package func held<Outer: AnyObject>(as name: String, property: String, label: String, help: String,
-                                        inner: @escaping @Sendable (Outer) -> Options?,
-                                        make: @escaping @Sendable (Outer) -> Options) -> TaskOption {
+    package func held<Outer: AnyObject>(
+        as name: String, property: String, label: String, help: String,
+        inner: @escaping @Sendable (Outer) -> Options?,
+        make: @escaping @Sendable (Outer) -> Options
+    ) -> TaskOption {
         let (keyPath, defaultValue) = (self.keyPath, self.defaultValue)
-        return TaskOption(name, property: property, label: label, help: help, default: defaultValue,
-                          minimum: option.minimum, maximum: option.maximum, modelOf: option.modelOf,
-                          get: { (outer: Outer) in inner(outer).map { $0[keyPath: keyPath] } ?? defaultValue },
-                          set: { (outer: Outer, value: Value) in make(outer)[keyPath: keyPath] = value })
+        return TaskOption(
+            name, property: property, label: label, help: help, default: defaultValue,
+            minimum: option.minimum, maximum: option.maximum, modelOf: option.modelOf,
+            get: { (outer: Outer) in inner(outer).map { $0[keyPath: keyPath] } ?? defaultValue },
+            set: { (outer: Outer, value: Value) in make(outer)[keyPath: keyPath] = value })
     }
 }
 
 extension DeclaredOption where Value == Float {
     /// A threshold in 0...1 (a confidence or an overlap, IoU), 0.5 unless `default` says otherwise.
-    package static func threshold(_ name: String, _ keyPath: ReferenceWritableKeyPath<Options, Float> & Sendable,
-                                  label: String, help: String, default defaultValue: Float = 0.5) -> Self {
+    package static func threshold(
+        _ name: String, _ keyPath: ReferenceWritableKeyPath<Options, Float> & Sendable,
+        label: String, help: String, default defaultValue: Float = 0.5
+    ) -> Self {
         Self(name, keyPath, label: label, help: help, default: defaultValue, minimum: 0, maximum: 1)
     }
 }

@@ -32,8 +32,10 @@ public enum FaceLandmarksConnections {
 
     /// The oval around the face.
     public static let faceOval: [Connection] = Connection.chains(
-        [10, 338, 297, 332, 284, 251, 389, 356, 454, 323, 361, 288, 397, 365, 379, 378, 400, 377, 152, 148, 176, 149,
-        150, 136, 172, 58, 132, 93, 234, 127, 162, 21, 54, 103, 67, 109, 10])
+        [
+            10, 338, 297, 332, 284, 251, 389, 356, 454, 323, 361, 288, 397, 365, 379, 378, 400, 377, 152, 148, 176, 149,
+            150, 136, 172, 58, 132, 93, 234, 127, 162, 21, 54, 103, 67, 109, 10,
+        ])
 
     /// The triangle mesh over the whole face.
     public static let tesselation: [Connection] = Connection.triangles([
@@ -158,7 +160,8 @@ public enum FaceLandmarksConnections {
         252, 256, 451, 256, 341, 452, 414, 413, 463, 286, 441, 414, 286, 258, 441, 258, 257, 442, 257, 259, 443,
         259, 260, 444, 260, 467, 445, 309, 459, 250, 305, 289, 290, 305, 290, 460, 401, 376, 435, 309, 250, 392,
         376, 411, 433, 453, 341, 464, 357, 453, 465, 343, 357, 412, 437, 343, 399, 344, 360, 440, 420, 437, 456,
-        360, 420, 363, 361, 401, 288, 265, 372, 353, 390, 339, 249, 339, 448, 255])
+        360, 420, 363, 361, 401, 288, 265, 372, 353, 390, 339, 249, 339, 448, 255,
+    ])
 
     /// The nose bridge and nostrils (MediaPipe's Python API has it; iOS does not).
     public static let nose: [Connection] = Connection.chains(

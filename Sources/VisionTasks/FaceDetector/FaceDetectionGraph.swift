@@ -31,16 +31,23 @@ package final class FaceDetectionGraph: TaskGraph {
     /// `minSuppressionThreshold`; `ids` gives the faces `process` finds their tracking ids (video and
     /// live stream). Throws `unsupportedModel` for any other input or outputs, or a model without its
     /// input normalization metadata.
-    package init(model: TFLiteModel, name: String, numThreads: Int,
-                 minScoreThreshold: Float, minSuppressionThreshold: Float, ids: DetectionIds? = nil) throws {
-        let inputShapes = model.subgraphs.first.map { graph in
-            graph.inputs.map { graph.tensors.indices.contains($0) ? graph.tensors[$0].shape : [] }
-        } ?? []
-        guard inputShapes.count == 1, let description = SSDDetectorDescription.face(
-            inputShape: inputShapes[0], minScoreThreshold: minScoreThreshold, minSuppressionThreshold: minSuppressionThreshold) else {
+    package init(
+        model: TFLiteModel, name: String, numThreads: Int,
+        minScoreThreshold: Float, minSuppressionThreshold: Float, ids: DetectionIds? = nil
+    ) throws {
+        let inputShapes =
+            model.subgraphs.first.map { graph in
+                graph.inputs.map { graph.tensors.indices.contains($0) ? graph.tensors[$0].shape : [] }
+            } ?? []
+        guard inputShapes.count == 1,
+            let description = SSDDetectorDescription.face(
+                inputShape: inputShapes[0], minScoreThreshold: minScoreThreshold,
+                minSuppressionThreshold: minSuppressionThreshold)
+        else {
             throw VisionTasksError.unsupportedModel(
                 "\(name): a face detector needs one image input, 1×\(BlazeFaceShortRange.inputSize)×\(BlazeFaceShortRange.inputSize)×3 "
-                + "(BlazeFace short range) or 1×\(BlazeFaceFullRange.inputSize)×\(BlazeFaceFullRange.inputSize)×3 (full range); got \(inputShapes)")
+                    + "(BlazeFace short range) or 1×\(BlazeFaceFullRange.inputSize)×\(BlazeFaceFullRange.inputSize)×3 (full range); got \(inputShapes)"
+            )
         }
         detector = try SSDDetector(model: model, name: name, numThreads: numThreads, description: description)
         self.ids = ids
@@ -52,9 +59,12 @@ package final class FaceDetectionGraph: TaskGraph {
     package func process(_ frame: FrameContext) throws -> [DetectedFace] {
         let detections = try detector.detect(frame)
         guard var ids else { return detections.map { DetectedFace(detection: $0, trackingId: nil) } }
-        let found = ids.ids(for: detections.map {
-            NormalizedRect(xCenter: $0.xMin + $0.width / 2, yCenter: $0.yMin + $0.height / 2, width: $0.width, height: $0.height)
-        })
+        let found = ids.ids(
+            for: detections.map {
+                NormalizedRect(
+                    xCenter: $0.xMin + $0.width / 2, yCenter: $0.yMin + $0.height / 2, width: $0.width,
+                    height: $0.height)
+            })
         self.ids = ids
         return zip(detections, found).sorted { $0.1 < $1.1 }.map { DetectedFace(detection: $0, trackingId: $1) }
     }
@@ -67,7 +77,9 @@ package final class FaceDetectionGraph: TaskGraph {
     /// The landmark model's rects of the faces found in the frame's whole upright image, best face first.
     package func faceRects(_ frame: FrameContext) throws -> [NormalizedRect] {
         try detector.detect(frame).compactMap {
-            faceRect(fromDetection: $0, imageWidth: frame.width, imageHeight: frame.height, storedAxesSwapped: frame.storedAxesSwapped)
+            faceRect(
+                fromDetection: $0, imageWidth: frame.width, imageHeight: frame.height,
+                storedAxesSwapped: frame.storedAxesSwapped)
         }
     }
 }

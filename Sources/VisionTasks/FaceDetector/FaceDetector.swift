@@ -33,13 +33,15 @@ public final class FaceDetector: DetectingVisionTask, CoreBackedTask {
         taskCore = try TaskCore(
             options, verb: "detect", liveStream: Self.liveStream,
             loadGraph: {
-                let model = try ModelBundle.taskModel(try base.loadModelAsset(), name: base.modelAssetName,
-                                                      entry: FaceDetectionGraph.bundleEntry,
-                                                      maxDecompressedBytes: base.maxDecompressedBundleBytes)
-                return try FaceDetectionGraph(model: model, name: base.modelAssetName, numThreads: base.numThreads,
-                                              minScoreThreshold: options.minDetectionConfidence,
-                                              minSuppressionThreshold: options.minSuppressionThreshold,
-                                              ids: ids)
+                let model = try ModelBundle.taskModel(
+                    try base.loadModelAsset(), name: base.modelAssetName,
+                    entry: FaceDetectionGraph.bundleEntry,
+                    maxDecompressedBytes: base.maxDecompressedBundleBytes)
+                return try FaceDetectionGraph(
+                    model: model, name: base.modelAssetName, numThreads: base.numThreads,
+                    minScoreThreshold: options.minDetectionConfidence,
+                    minSuppressionThreshold: options.minSuppressionThreshold,
+                    ids: ids)
             },
             result: { Self.result($0, in: $1, tracks: ids != nil) })
         taskCore.attach(self)
@@ -52,10 +54,14 @@ public final class FaceDetector: DetectingVisionTask, CoreBackedTask {
 /// How the CLI and the server drive the task (`DescribedTask`): its live-stream delegate, default
 /// options and what a result counts.
 extension FaceDetector: DescribedTask {
-    package static let liveStream = LiveStreamDelegation(\FaceDetectorOptions.faceDetectorLiveStreamDelegate, handler: { $0 }) {
+    package static let liveStream = LiveStreamDelegation(
+        \FaceDetectorOptions.faceDetectorLiveStreamDelegate, handler: { $0 }
+    ) {
         $0.faceDetector($1, didFinishDetection: $2, timestampInMilliseconds: $3, error: $4)
     }
-    package static func defaultOptions(baseOptions: BaseOptions, runningMode: RunningMode) -> Options { Options(baseOptions: baseOptions, runningMode: runningMode) }
+    package static func defaultOptions(baseOptions: BaseOptions, runningMode: RunningMode) -> Options {
+        Options(baseOptions: baseOptions, runningMode: runningMode)
+    }
     package static func foundCount(in result: FaceDetectorResult) -> Int { result.detections.count }
 }
 
@@ -69,7 +75,8 @@ extension FaceDetector {
                 boundingBox: d.pixelBox(imageWidth: frame.width, imageHeight: frame.height),
                 keypoints: d.keypoints.map { NormalizedKeypoint(location: CGPoint(x: Double($0.x), y: Double($0.y))) })
         }
-        return FaceDetectorResult(detections: detections, trackingIds: tracks ? faces.compactMap(\.trackingId) : nil,
-                                  timestampInMilliseconds: frame.timestampInMilliseconds)
+        return FaceDetectorResult(
+            detections: detections, trackingIds: tracks ? faces.compactMap(\.trackingId) : nil,
+            timestampInMilliseconds: frame.timestampInMilliseconds)
     }
 }

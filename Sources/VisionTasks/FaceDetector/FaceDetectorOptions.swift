@@ -4,8 +4,9 @@
 public protocol FaceDetectorLiveStreamDelegate: AnyObject {
     /// Called with the result of the frame sent at `timestampInMilliseconds`, or with the error it
     /// raised (then `result` is nil).
-    func faceDetector(_ faceDetector: FaceDetector, didFinishDetection result: FaceDetectorResult?,
-                      timestampInMilliseconds: Int, error: (any Error)?)
+    func faceDetector(
+        _ faceDetector: FaceDetector, didFinishDetection result: FaceDetectorResult?,
+        timestampInMilliseconds: Int, error: (any Error)?)
 }
 
 /// Options of a `FaceDetector`, with the names of MediaPipe for iOS. The detector copies them when
@@ -21,9 +22,11 @@ public final class FaceDetectorOptions: VisionTaskOptions, DescribedOptions {
     public weak var faceDetectorLiveStreamDelegate: (any FaceDetectorLiveStreamDelegate)?
 
     /// Creates options with MediaPipe's defaults (`Declared`): image mode, confidence 0.5, suppression 0.3.
-    public init(baseOptions: BaseOptions = BaseOptions(), runningMode: RunningMode = .image,
-                minDetectionConfidence: Float = Declared.minDetectionConfidence.defaultValue,
-                minSuppressionThreshold: Float = Declared.minSuppressionThreshold.defaultValue) {
+    public init(
+        baseOptions: BaseOptions = BaseOptions(), runningMode: RunningMode = .image,
+        minDetectionConfidence: Float = Declared.minDetectionConfidence.defaultValue,
+        minSuppressionThreshold: Float = Declared.minSuppressionThreshold.defaultValue
+    ) {
         self.minDetectionConfidence = minDetectionConfidence
         self.minSuppressionThreshold = minSuppressionThreshold
         super.init(baseOptions: baseOptions, runningMode: runningMode)

@@ -29,8 +29,10 @@ package enum FaceBlendshapes {
 
     /// Writes the model input: the subset's x and y in pixels of the `imageWidth`×`imageHeight` frame
     /// (MediaPipe's `LandmarksToTensorCalculator` with the image size), 146 × 2 floats.
-    static func writeInput(_ landmarks: [SIMD3<Float>], imageWidth: Int, imageHeight: Int,
-                           into buffer: UnsafeMutableBufferPointer<Float>) {
+    static func writeInput(
+        _ landmarks: [SIMD3<Float>], imageWidth: Int, imageHeight: Int,
+        into buffer: UnsafeMutableBufferPointer<Float>
+    ) {
         let w = Float(imageWidth), h = Float(imageHeight)
         for (i, index) in landmarkSubset.enumerated() {
             buffer[2 * i] = landmarks[index].x * w

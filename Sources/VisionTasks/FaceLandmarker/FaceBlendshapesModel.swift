@@ -15,10 +15,13 @@ final class FaceBlendshapesModel {
     /// Loads the model; throws `unsupportedModel` unless it maps 146×2 values to 52 scores.
     init(model: TFLiteModel, name: String, numThreads: Int) throws {
         interpreter = try Interpreter(model: model, numThreads: numThreads)
-        guard interpreter.inputs.count == 1, interpreter.inputs[0].elementCount == FaceBlendshapes.landmarkSubset.count * 2,
-              interpreter.outputs.first?.elementCount == FaceBlendshapes.names.count else {
+        guard interpreter.inputs.count == 1,
+            interpreter.inputs[0].elementCount == FaceBlendshapes.landmarkSubset.count * 2,
+            interpreter.outputs.first?.elementCount == FaceBlendshapes.names.count
+        else {
             throw VisionTasksError.unsupportedModel(
-                "\(name): the blendshapes model needs a 146×2 input and 52 outputs; got \(interpreter.inputs.map(\.shape)) → \(interpreter.outputs.map(\.shape))")
+                "\(name): the blendshapes model needs a 146×2 input and 52 outputs; got \(interpreter.inputs.map(\.shape)) → \(interpreter.outputs.map(\.shape))"
+            )
         }
     }
 

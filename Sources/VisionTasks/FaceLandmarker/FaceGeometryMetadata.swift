@@ -22,7 +22,7 @@ package struct FaceGeometryMetadata: Sendable {
         var sawMesh = false
         for field in try reader.fields() {
             switch field.number {
-            case 1:  // canonical_mesh: Mesh3d
+            case 1: // canonical_mesh: Mesh3d
                 sawMesh = true
                 let mesh = try reader.message(field.value, field: "canonical_mesh")
                 for m in try mesh.fields() {
@@ -32,7 +32,7 @@ package struct FaceGeometryMetadata: Sendable {
                     default: break
                     }
                 }
-            case 2:  // procrustes_landmark_basis: WeightedLandmarkRef
+            case 2: // procrustes_landmark_basis: WeightedLandmarkRef
                 let ref = try reader.message(field.value, field: "procrustes_landmark_basis")
                 var id: UInt64 = 0, weight: Float = 0
                 for r in try ref.fields() {
@@ -43,19 +43,23 @@ package struct FaceGeometryMetadata: Sendable {
                     }
                 }
                 basis.append((id, weight))
-            case 3:  // input_source: DEFAULT (0) and FACE_LANDMARK_PIPELINE (1) only
+            case 3: // input_source: DEFAULT (0) and FACE_LANDMARK_PIPELINE (1) only
                 let source = try reader.varint(field.value, field: "input_source")
                 guard source <= 1 else {
-                    throw VisionTasksError.invalidModel("\(name): geometry input source \(source) is not the face landmark pipeline")
+                    throw VisionTasksError.invalidModel(
+                        "\(name): geometry input source \(source) is not the face landmark pipeline")
                 }
             default: break
             }
         }
         guard sawMesh else { throw VisionTasksError.invalidModel("\(name): no canonical mesh") }
-        guard vertexType == 0 else { throw VisionTasksError.unsupportedModel("\(name): mesh vertex type \(vertexType)") }
+        guard vertexType == 0 else {
+            throw VisionTasksError.unsupportedModel("\(name): mesh vertex type \(vertexType)")
+        }
         let vertexSize = 5
         guard !vertexBuffer.isEmpty, vertexBuffer.count % vertexSize == 0 else {
-            throw VisionTasksError.invalidModel("\(name): canonical mesh has \(vertexBuffer.count) floats, not whole x y z u v vertices")
+            throw VisionTasksError.invalidModel(
+                "\(name): canonical mesh has \(vertexBuffer.count) floats, not whole x y z u v vertices")
         }
         let count = vertexBuffer.count / vertexSize
         canonicalLandmarks = (0..<count).map { i in
@@ -65,14 +69,18 @@ package struct FaceGeometryMetadata: Sendable {
         for (id, weight) in basis {
             // Compared as UInt64: a hostile id of 2^63 or more must not trap in a conversion to Int.
             guard id < UInt64(count) else {
-                throw VisionTasksError.invalidModel("\(name): procrustes_landmark_basis.landmark_id \(id) is outside the \(count)-vertex mesh")
+                throw VisionTasksError.invalidModel(
+                    "\(name): procrustes_landmark_basis.landmark_id \(id) is outside the \(count)-vertex mesh")
             }
             guard weight >= 0, weight.isFinite else {
-                throw VisionTasksError.invalidModel("\(name): procrustes_landmark_basis.weight \(weight) of landmark \(id) is negative or not finite")
+                throw VisionTasksError.invalidModel(
+                    "\(name): procrustes_landmark_basis.weight \(weight) of landmark \(id) is negative or not finite")
             }
             weights[Int(id)] = weight
         }
-        guard weights.reduce(0, +) > 0 else { throw VisionTasksError.invalidModel("\(name): empty Procrustes landmark basis") }
+        guard weights.reduce(0, +) > 0 else {
+            throw VisionTasksError.invalidModel("\(name): empty Procrustes landmark basis")
+        }
         self.weights = weights
     }
 }

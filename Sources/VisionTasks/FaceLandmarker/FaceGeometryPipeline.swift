@@ -25,7 +25,8 @@ struct FaceGeometryPipeline: Sendable {
         }
         let count = metadata.canonicalLandmarks.count
         guard landmarks.count >= count else {
-            throw VisionTasksError.processingFailed("face geometry: \(landmarks.count) landmarks, the canonical mesh has \(count)")
+            throw VisionTasksError.processingFailed(
+                "face geometry: \(landmarks.count) landmarks, the canonical mesh has \(count)")
         }
         let screen = Array(landmarks[0..<count])
         if Self.isTooCompact(screen) { return nil }
@@ -45,8 +46,9 @@ struct FaceGeometryPipeline: Sendable {
         let intermediate = unproject(projected, depthOffset: depthOffset, scale: firstScale)
         let secondScale = try estimateScale(intermediate)
         let metric = unproject(projected, depthOffset: depthOffset, scale: firstScale * secondScale)
-        return try solveWeightedOrthogonalProcrustes(source: metadata.canonicalLandmarks, target: metric,
-                                                     weights: metadata.weights)
+        return try solveWeightedOrthogonalProcrustes(
+            source: metadata.canonicalLandmarks, target: metric,
+            weights: metadata.weights)
     }
 
     /// Moves and rescales depth, unprojects x and y through the near plane, and flips handedness.
@@ -59,8 +61,9 @@ struct FaceGeometryPipeline: Sendable {
 
     /// The scale of the canonical-to-`points` similarity transform (length of its first column).
     private func estimateScale(_ points: [SIMD3<Float>]) throws -> Float {
-        let m = try solveWeightedOrthogonalProcrustes(source: metadata.canonicalLandmarks, target: points,
-                                                      weights: metadata.weights)
+        let m = try solveWeightedOrthogonalProcrustes(
+            source: metadata.canonicalLandmarks, target: points,
+            weights: metadata.weights)
         return (m[0] * m[0] + m[4] * m[4] + m[8] * m[8]).squareRoot()
     }
 

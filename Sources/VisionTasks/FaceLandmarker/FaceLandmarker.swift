@@ -27,14 +27,17 @@ public final class FaceLandmarker: DetectingVisionTask, CoreBackedTask {
     /// for a model that is not a face landmarker bundle or lacks one of its files.
     public init(options: FaceLandmarkerOptions) throws {
         let settings = FaceLandmarkerGraph.Settings(options)
-        let outputs = (tracks: settings.tracks, matrixes: settings.outputFacialTransformationMatrixes,
-                       headPoses: settings.outputHeadPoses)
+        let outputs = (
+            tracks: settings.tracks, matrixes: settings.outputFacialTransformationMatrixes,
+            headPoses: settings.outputHeadPoses
+        )
         taskCore = try TaskCore(
             options, verb: "detect", liveStream: Self.liveStream,
             loadGraph: {
                 let bundle = try options.baseOptions.loadTaskBundle(task: "FaceLandmarker")
-                return try FaceLandmarkerGraph(bundle: bundle, name: bundle.name, settings: settings,
-                                               faceDetector: try Self.faceDetectorModel(options))
+                return try FaceLandmarkerGraph(
+                    bundle: bundle, name: bundle.name, settings: settings,
+                    faceDetector: try Self.faceDetectorModel(options))
             },
             result: { Self.result($0, in: $1, outputs: outputs) })
         taskCore.attach(self)
@@ -48,22 +51,29 @@ extension FaceLandmarker {
     /// The face detector replacing the bundle's, with the name errors give it, when the options name
     /// one: a `.tflite` file or a bundle's `face_detector.tflite`, read under `baseOptions`' limits.
     /// Throws `invalidOption` for an empty path, and the file's read and load errors.
-    private static func faceDetectorModel(_ options: FaceLandmarkerOptions) throws -> (model: TFLiteModel, name: String)? {
+    private static func faceDetectorModel(_ options: FaceLandmarkerOptions) throws -> (
+        model: TFLiteModel, name: String
+    )? {
         guard let path = options.faceDetectorModelAssetPath else { return nil }
         guard !path.isEmpty else {
             throw VisionTasksError.invalidOption(name: "faceDetectorModelAssetPath", reason: "is empty")
         }
         var base = options.baseOptions
         (base.modelAssetPath, base.modelAssetBuffer) = (path, nil)
-        return (try ModelBundle.taskModel(try base.loadModelAsset(), name: path, entry: FaceDetectionGraph.bundleEntry,
-                                          maxDecompressedBytes: base.maxDecompressedBundleBytes), path)
+        return (
+            try ModelBundle.taskModel(
+                try base.loadModelAsset(), name: path, entry: FaceDetectionGraph.bundleEntry,
+                maxDecompressedBytes: base.maxDecompressedBundleBytes), path
+        )
     }
 
     /// The landmarker's result for one frame: the graph's faces as public types, with the matrices and
     /// head poses `outputs` asks for. A face whose geometry gives no matrix has neither, so they may
     /// be fewer than the faces. `outputs.tracks` (video and live stream): the faces' tracking ids go with them.
-    private static func result(_ faces: [FaceObservation], in frame: FrameContext,
-                               outputs: (tracks: Bool, matrixes: Bool, headPoses: Bool)) -> FaceLandmarkerResult {
+    private static func result(
+        _ faces: [FaceObservation], in frame: FrameContext,
+        outputs: (tracks: Bool, matrixes: Bool, headPoses: Bool)
+    ) -> FaceLandmarkerResult {
         FaceLandmarkerResult(
             faceLandmarks: faces.map { $0.landmarks.map { NormalizedLandmark(x: $0.x, y: $0.y, z: $0.z) } },
             faceBlendshapes: faces.compactMap(\.blendshapes),
@@ -77,22 +87,27 @@ extension FaceLandmarker {
 extension FaceLandmarkerGraph.Settings {
     /// The graph's settings from the task's options (checked by the task's init).
     init(_ options: FaceLandmarkerOptions) {
-        self.init(numFaces: options.numFaces, minFaceDetectionConfidence: options.minFaceDetectionConfidence,
-                  minFacePresenceConfidence: options.minFacePresenceConfidence,
-                  minTrackingConfidence: options.minTrackingConfidence,
-                  outputFaceBlendshapes: options.outputFaceBlendshapes,
-                  outputFacialTransformationMatrixes: options.outputFacialTransformationMatrixes,
-                  outputHeadPoses: options.outputHeadPoses,
-                  tracks: options.runningMode != .image, numThreads: options.baseOptions.numThreads)
+        self.init(
+            numFaces: options.numFaces, minFaceDetectionConfidence: options.minFaceDetectionConfidence,
+            minFacePresenceConfidence: options.minFacePresenceConfidence,
+            minTrackingConfidence: options.minTrackingConfidence,
+            outputFaceBlendshapes: options.outputFaceBlendshapes,
+            outputFacialTransformationMatrixes: options.outputFacialTransformationMatrixes,
+            outputHeadPoses: options.outputHeadPoses,
+            tracks: options.runningMode != .image, numThreads: options.baseOptions.numThreads)
     }
 }
 
 /// How the CLI and the server drive the task (`DescribedTask`): its live-stream delegate, default
 /// options and what a result counts.
 extension FaceLandmarker: DescribedTask {
-    package static let liveStream = LiveStreamDelegation(\FaceLandmarkerOptions.faceLandmarkerLiveStreamDelegate, handler: { $0 }) {
+    package static let liveStream = LiveStreamDelegation(
+        \FaceLandmarkerOptions.faceLandmarkerLiveStreamDelegate, handler: { $0 }
+    ) {
         $0.faceLandmarker($1, didFinishDetection: $2, timestampInMilliseconds: $3, error: $4)
     }
-    package static func defaultOptions(baseOptions: BaseOptions, runningMode: RunningMode) -> Options { Options(baseOptions: baseOptions, runningMode: runningMode) }
+    package static func defaultOptions(baseOptions: BaseOptions, runningMode: RunningMode) -> Options {
+        Options(baseOptions: baseOptions, runningMode: runningMode)
+    }
     package static func foundCount(in result: FaceLandmarkerResult) -> Int { result.faceLandmarks.count }
 }

@@ -11,7 +11,8 @@ extension FaceLandmarkerOptions {
             help: "Output the 52 blendshape scores of each face.", default: false)
         /// `outputFacialTransformationMatrixes`.
         public static let outputFacialTransformationMatrixes = DeclaredOption<FaceLandmarkerOptions, Bool>(
-            "output-facial-transformation-matrixes", \.outputFacialTransformationMatrixes, label: "Transformation matrices", help: "Output each face's 4×4 facial transformation matrix (row-major).",
+            "output-facial-transformation-matrixes", \.outputFacialTransformationMatrixes,
+            label: "Transformation matrices", help: "Output each face's 4×4 facial transformation matrix (row-major).",
             default: false)
         /// `outputHeadPoses`.
         public static let outputHeadPoses = DeclaredOption<FaceLandmarkerOptions, Bool>(
@@ -19,7 +20,8 @@ extension FaceLandmarkerOptions {
             help: "Output each face's yaw, pitch and roll in degrees (from its transformation matrix).", default: false)
         /// `faceDetectorModelAssetPath`.
         public static let faceDetectorModelAssetPath = DeclaredOption<FaceLandmarkerOptions, String?>(
-            "face-detector-model", \.faceDetectorModelAssetPath, property: "faceDetectorModelAssetPath", label: "Face detector",
+            "face-detector-model", \.faceDetectorModelAssetPath, property: "faceDetectorModelAssetPath",
+            label: "Face detector",
             help: "A face detector model replacing the bundle's short-range one, such as "
                 + "face_detection_full_range_sparse.tflite for faces far from the camera.",
             default: nil, modelOf: FaceDetectorOptions.taskDescription.name)
@@ -31,9 +33,11 @@ extension FaceLandmarkerOptions {
         summary: "Find 478 face landmarks, and optionally blendshapes and transformation matrices.",
         modelHelp: "the face landmarker bundle, face_landmarker.task.",
         preferredModels: ["face_landmarker.task"],
-        options: Declared.faces.options + [Declared.outputFaceBlendshapes.option,
-                                           Declared.outputFacialTransformationMatrixes.option,
-                                           Declared.outputHeadPoses.option, Declared.faceDetectorModelAssetPath.option],
+        options: Declared.faces.options + [
+            Declared.outputFaceBlendshapes.option,
+            Declared.outputFacialTransformationMatrixes.option,
+            Declared.outputHeadPoses.option, Declared.faceDetectorModelAssetPath.option,
+        ],
         outputs: ["faceLandmarks", "faceBlendshapes", "facialTransformationMatrixes", "headPoses", "trackingIds"],
         foundNoun: "faces")
 }

@@ -67,15 +67,18 @@ package final class FaceLandmarkerGraph: TaskGraph {
     /// for them (the geometry for the matrices or the head poses); `faceDetector`, when given, replaces
     /// the bundle's detector (BlazeFace full range, say). Throws `invalidBundle` when one of those
     /// entries is missing and the models' load errors.
-    package init(bundle: ModelBundle, name: String, settings: Settings,
-                 faceDetector: (model: TFLiteModel, name: String)? = nil) throws {
+    package init(
+        bundle: ModelBundle, name: String, settings: Settings,
+        faceDetector: (model: TFLiteModel, name: String)? = nil
+    ) throws {
         var entries = [FaceDetectionGraph.bundleEntry, Self.landmarksEntry]
         if settings.outputFaceBlendshapes { entries.append(FaceBlendshapesModel.bundleEntry) }
         let needsGeometry = settings.outputFacialTransformationMatrixes || settings.outputHeadPoses
         if needsGeometry { entries.append(Self.geometryEntry) }
         try bundle.requireEntries(entries, kind: "face landmarker", name: name)
         let numThreads = settings.numThreads
-        let (detectorModel, detectorName) = try faceDetector
+        let (detectorModel, detectorName) =
+            try faceDetector
             ?? (bundle.model(named: FaceDetectionGraph.bundleEntry), "\(name): \(FaceDetectionGraph.bundleEntry)")
         detector = try FaceDetectionGraph(
             model: detectorModel, name: detectorName,
@@ -86,14 +89,20 @@ package final class FaceLandmarkerGraph: TaskGraph {
         landmarks = try ROILanes(concurrent: settings.numFaces >= 2 && numThreads >= 2) {
             try ROILandmarksModel(
                 model: model, name: "\(name): \(Self.landmarksEntry)",
-                what: "the face landmarks model", numThreads: numThreads, inputSide: nil, landmarkCount: faceLandmarkCount,
+                what: "the face landmarks model", numThreads: numThreads, inputSide: nil,
+                landmarkCount: faceLandmarkCount,
                 outputCounts: [faceLandmarkCount * 3, 1], outputNames: "landmarks, presence", projection: .cropMatrix)
         }
-        blendshapesModel = try settings.outputFaceBlendshapes ? FaceBlendshapesModel(
-            model: try bundle.model(named: FaceBlendshapesModel.bundleEntry),
-            name: "\(name): \(FaceBlendshapesModel.bundleEntry)", numThreads: numThreads) : nil
-        geometry = needsGeometry ? FaceGeometryPipeline(metadata: try FaceGeometryMetadata(
-            data: try bundle.data(named: Self.geometryEntry), name: "\(name): \(Self.geometryEntry)")) : nil
+        blendshapesModel =
+            try settings.outputFaceBlendshapes
+            ? FaceBlendshapesModel(
+                model: try bundle.model(named: FaceBlendshapesModel.bundleEntry),
+                name: "\(name): \(FaceBlendshapesModel.bundleEntry)", numThreads: numThreads) : nil
+        geometry =
+            needsGeometry
+            ? FaceGeometryPipeline(
+                metadata: try FaceGeometryMetadata(
+                    data: try bundle.data(named: Self.geometryEntry), name: "\(name): \(Self.geometryEntry)")) : nil
         minFacePresenceConfidence = settings.minFacePresenceConfidence
         let minTrackingConfidence = settings.minTrackingConfidence
         faces = TrackedRects(maxCount: settings.numFaces, tracks: settings.tracks) { tracked, detected in
@@ -122,7 +131,8 @@ package final class FaceLandmarkerGraph: TaskGraph {
                 // Two faces may be looked at at once, each with a model of its own.
                 try self.landmarks.map(rects) { model, rect in
                     let points = try model.landmarks(in: frame, roi: rect)
-                    return faceIsPresent(score: try model.output(1)[0], minPresenceConfidence: minFacePresenceConfidence)
+                    return faceIsPresent(
+                        score: try model.output(1)[0], minPresenceConfidence: minFacePresenceConfidence)
                         ? points : nil
                 }
             },
@@ -130,8 +140,13 @@ package final class FaceLandmarkerGraph: TaskGraph {
         if var smoother {
             if let (face, id) = faces.first {
                 // Every face has the model's 478 landmarks, so the smoother always takes them.
-                faces = [(smoother.smooth(face, imageWidth: width, imageHeight: height,
-                                          timestampMicroseconds: Int64(frame.timestampInMilliseconds) * 1000) ?? face, id)]
+                faces = [
+                    (
+                        smoother.smooth(
+                            face, imageWidth: width, imageHeight: height,
+                            timestampMicroseconds: Int64(frame.timestampInMilliseconds) * 1000) ?? face, id
+                    )
+                ]
             } else {
                 smoother.reset()
             }
@@ -141,8 +156,10 @@ package final class FaceLandmarkerGraph: TaskGraph {
             FaceObservation(
                 landmarks: face,
                 blendshapes: try blendshapesModel?.classify(face, imageWidth: width, imageHeight: height),
-                transformationMatrix: try geometry?.poseTransform(landmarks: face, imageWidth: width, imageHeight: height)
-                    .flatMap { TransformMatrix(rows: 4, columns: 4, data: $0) },
+                transformationMatrix: try geometry?.poseTransform(
+                    landmarks: face, imageWidth: width, imageHeight: height
+                )
+                .flatMap { TransformMatrix(rows: 4, columns: 4, data: $0) },
                 trackingId: id)
         }
     }

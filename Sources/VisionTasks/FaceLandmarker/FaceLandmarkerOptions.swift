@@ -4,8 +4,9 @@
 public protocol FaceLandmarkerLiveStreamDelegate: AnyObject {
     /// Called with the result of the frame sent at `timestampInMilliseconds`, or with the error it
     /// raised (then `result` is nil).
-    func faceLandmarker(_ faceLandmarker: FaceLandmarker, didFinishDetection result: FaceLandmarkerResult?,
-                        timestampInMilliseconds: Int, error: (any Error)?)
+    func faceLandmarker(
+        _ faceLandmarker: FaceLandmarker, didFinishDetection result: FaceLandmarkerResult?,
+        timestampInMilliseconds: Int, error: (any Error)?)
 }
 
 /// Options of a `FaceLandmarker`, with the names of MediaPipe for iOS. The landmarker copies them
@@ -37,15 +38,17 @@ public final class FaceLandmarkerOptions: VisionTaskOptions, DescribedOptions {
 
     /// Creates options with MediaPipe's defaults (`Declared`): image mode, one face, confidences 0.5, no
     /// blendshapes, matrices or head poses.
-    public init(baseOptions: BaseOptions = BaseOptions(), runningMode: RunningMode = .image,
-                numFaces: Int = Declared.faces.count.defaultValue,
-                minFaceDetectionConfidence: Float = Declared.faces.minDetectionConfidence.defaultValue,
-                minFacePresenceConfidence: Float = Declared.faces.minPresenceConfidence.defaultValue,
-                minTrackingConfidence: Float = Declared.faces.minTrackingConfidence.defaultValue,
-                outputFaceBlendshapes: Bool = Declared.outputFaceBlendshapes.defaultValue,
-                outputFacialTransformationMatrixes: Bool = Declared.outputFacialTransformationMatrixes.defaultValue,
-                outputHeadPoses: Bool = Declared.outputHeadPoses.defaultValue,
-                faceDetectorModelAssetPath: String? = Declared.faceDetectorModelAssetPath.defaultValue) {
+    public init(
+        baseOptions: BaseOptions = BaseOptions(), runningMode: RunningMode = .image,
+        numFaces: Int = Declared.faces.count.defaultValue,
+        minFaceDetectionConfidence: Float = Declared.faces.minDetectionConfidence.defaultValue,
+        minFacePresenceConfidence: Float = Declared.faces.minPresenceConfidence.defaultValue,
+        minTrackingConfidence: Float = Declared.faces.minTrackingConfidence.defaultValue,
+        outputFaceBlendshapes: Bool = Declared.outputFaceBlendshapes.defaultValue,
+        outputFacialTransformationMatrixes: Bool = Declared.outputFacialTransformationMatrixes.defaultValue,
+        outputHeadPoses: Bool = Declared.outputHeadPoses.defaultValue,
+        faceDetectorModelAssetPath: String? = Declared.faceDetectorModelAssetPath.defaultValue
+    ) {
         self.numFaces = numFaces
         self.minFaceDetectionConfidence = minFaceDetectionConfidence
         self.minFacePresenceConfidence = minFacePresenceConfidence

@@ -21,9 +21,11 @@ public struct FaceLandmarkerResult: Codable, Sendable, Equatable {
     public let timestampInMilliseconds: Int
 
     /// Creates a result.
-    public init(faceLandmarks: [[NormalizedLandmark]], faceBlendshapes: [Classifications],
-                facialTransformationMatrixes: [TransformMatrix], headPoses: [HeadPose]? = nil,
-                trackingIds: [Int]? = nil, timestampInMilliseconds: Int) {
+    public init(
+        faceLandmarks: [[NormalizedLandmark]], faceBlendshapes: [Classifications],
+        facialTransformationMatrixes: [TransformMatrix], headPoses: [HeadPose]? = nil,
+        trackingIds: [Int]? = nil, timestampInMilliseconds: Int
+    ) {
         self.headPoses = headPoses
         self.faceLandmarks = faceLandmarks
         self.faceBlendshapes = faceBlendshapes

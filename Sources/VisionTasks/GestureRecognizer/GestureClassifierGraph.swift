@@ -17,8 +17,10 @@ package final class GestureClassifierGraph {
     package static let customEntry = "custom_gesture_classifier.tflite"
     /// The canned gestures in the canned classifier's output order, for a classifier whose metadata
     /// carries no labels (as in the published `gesture_recognizer.task`).
-    package static let cannedLabels = ["None", "Closed_Fist", "Open_Palm", "Pointing_Up", "Thumb_Down",
-                                       "Thumb_Up", "Victory", "ILoveYou"]
+    package static let cannedLabels = [
+        "None", "Closed_Fist", "Open_Palm", "Pointing_Up", "Thumb_Down",
+        "Thumb_Up", "Victory", "ILoveYou",
+    ]
 
     private struct Classifier {
         let interpreter: Interpreter
@@ -32,37 +34,49 @@ package final class GestureClassifierGraph {
     /// Loads the embedder and classifiers (`name` names the bundle in errors). Throws
     /// `invalidBundle` when the embedder or canned classifier is missing, `unsupportedModel` when a
     /// model has unexpected shapes, and `invalidOption` for contradictory classifier options.
-    package init(bundle: ModelBundle, name: String, numThreads: Int,
-                 cannedOptions: ClassifierOptions?, customOptions: ClassifierOptions?) throws {
-        try bundle.requireEntries([GestureEmbedder.entry, Self.cannedEntry], kind: "hand gesture recognizer", name: name)
+    package init(
+        bundle: ModelBundle, name: String, numThreads: Int,
+        cannedOptions: ClassifierOptions?, customOptions: ClassifierOptions?
+    ) throws {
+        try bundle.requireEntries(
+            [GestureEmbedder.entry, Self.cannedEntry], kind: "hand gesture recognizer", name: name)
         embedder = try GestureEmbedder(bundle: bundle, name: name, numThreads: numThreads)
         let embeddingSize = embedder.embeddingSize
         var classifiers: [Classifier] = []
         if bundle.contains(Self.customEntry) {
-            classifiers.append(try Self.classifier(try bundle.model(named: Self.customEntry), entry: Self.customEntry, bundleName: name,
-                                                   numThreads: numThreads, embeddingSize: embeddingSize,
-                                                   options: customOptions ?? ClassifierOptions(),
-                                                   option: "customGesturesClassifierOptions", defaultLabels: nil))
+            classifiers.append(
+                try Self.classifier(
+                    try bundle.model(named: Self.customEntry), entry: Self.customEntry, bundleName: name,
+                    numThreads: numThreads, embeddingSize: embeddingSize,
+                    options: customOptions ?? ClassifierOptions(),
+                    option: "customGesturesClassifierOptions", defaultLabels: nil))
         }
-        classifiers.append(try Self.classifier(try bundle.model(named: Self.cannedEntry), entry: Self.cannedEntry, bundleName: name,
-                                               numThreads: numThreads, embeddingSize: embeddingSize,
-                                               options: cannedOptions ?? ClassifierOptions(),
-                                               option: "cannedGesturesClassifierOptions", defaultLabels: Self.cannedLabels))
+        classifiers.append(
+            try Self.classifier(
+                try bundle.model(named: Self.cannedEntry), entry: Self.cannedEntry, bundleName: name,
+                numThreads: numThreads, embeddingSize: embeddingSize,
+                options: cannedOptions ?? ClassifierOptions(),
+                option: "cannedGesturesClassifierOptions", defaultLabels: Self.cannedLabels))
         self.classifiers = classifiers
     }
 
-    private static func classifier(_ model: TFLiteModel, entry: String, bundleName: String, numThreads: Int,
-                                   embeddingSize: Int, options: ClassifierOptions, option: String,
-                                   defaultLabels: [String]?) throws -> Classifier {
+    private static func classifier(
+        _ model: TFLiteModel, entry: String, bundleName: String, numThreads: Int,
+        embeddingSize: Int, options: ClassifierOptions, option: String,
+        defaultLabels: [String]?
+    ) throws -> Classifier {
         let interpreter = try Interpreter(model: model, numThreads: numThreads)
         guard interpreter.inputs.count == 1, interpreter.inputs[0].elementCount == embeddingSize,
-              interpreter.outputs.count == 1 else {
+            interpreter.outputs.count == 1
+        else {
             throw VisionTasksError.unsupportedModel(
-                "\(bundleName): \(entry) needs one input of \(embeddingSize) values (the embedding) and one output; got \(interpreter.inputs.map(\.shape)) → \(interpreter.outputs.map(\.shape))")
+                "\(bundleName): \(entry) needs one input of \(embeddingSize) values (the embedding) and one output; got \(interpreter.inputs.map(\.shape)) → \(interpreter.outputs.map(\.shape))"
+            )
         }
-        let filter = try options.filter(model: model, entry: "\(bundleName): \(entry)",
-                                        classCount: interpreter.outputs[0].elementCount,
-                                        defaultLabels: defaultLabels, option: option)
+        let filter = try options.filter(
+            model: model, entry: "\(bundleName): \(entry)",
+            classCount: interpreter.outputs[0].elementCount,
+            defaultLabels: defaultLabels, option: option)
         return Classifier(interpreter: interpreter, filter: filter)
     }
 

@@ -26,7 +26,8 @@ package final class GestureEmbedder {
         let points = handLandmarkCount * 3
         guard interpreter.inputs.map(\.elementCount) == [points, 1, points], interpreter.outputs.count == 1 else {
             throw VisionTasksError.unsupportedModel(
-                "\(name): \(Self.entry) needs inputs of \(points), 1 and \(points) values (landmarks, handedness, world landmarks) and one output; got \(interpreter.inputs.map(\.shape)) → \(interpreter.outputs.map(\.shape))")
+                "\(name): \(Self.entry) needs inputs of \(points), 1 and \(points) values (landmarks, handedness, world landmarks) and one output; got \(interpreter.inputs.map(\.shape)) → \(interpreter.outputs.map(\.shape))"
+            )
         }
         embeddingSize = interpreter.outputs[0].elementCount
     }
@@ -34,8 +35,10 @@ package final class GestureEmbedder {
     /// Embeds one hand: `landmarks` normalised to an image of `imageSize` (z relative to its width),
     /// `worldLandmarks` in metres, `rightHandScore` the probability of a right hand. Read the result with
     /// `withEmbedding`.
-    package func embed(landmarks: [SIMD3<Float>], imageSize: (width: Int, height: Int),
-                       worldLandmarks: [SIMD3<Float>], rightHandScore: Float) throws {
+    package func embed(
+        landmarks: [SIMD3<Float>], imageSize: (width: Int, height: Int),
+        worldLandmarks: [SIMD3<Float>], rightHandScore: Float
+    ) throws {
         let image = gestureLandmarksMatrix(landmarks, imageSize: imageSize)
         let world = gestureLandmarksMatrix(worldLandmarks, imageSize: nil)
         try interpreter.withInputBuffer(0) { copy(image, into: $0) }
@@ -49,9 +52,10 @@ package final class GestureEmbedder {
     /// before the embedder but leaves z relative to the stored pixels' width, so z is rescaled to that
     /// width (`FrameContext.zToStoredWidth`).
     package func embed(_ hand: HandObservation, in frame: FrameContext) throws {
-        try embed(landmarks: hand.landmarks.map { SIMD3($0.x, $0.y, $0.z * frame.zToStoredWidth) },
-                  imageSize: (frame.width, frame.height), worldLandmarks: hand.worldLandmarks,
-                  rightHandScore: rightHandScore(hand.handedness))
+        try embed(
+            landmarks: hand.landmarks.map { SIMD3($0.x, $0.y, $0.z * frame.zToStoredWidth) },
+            imageSize: (frame.width, frame.height), worldLandmarks: hand.worldLandmarks,
+            rightHandScore: rightHandScore(hand.handedness))
     }
 
     /// Calls `body` with the last embedding.

@@ -25,9 +25,10 @@ public final class GestureRecognizer: VisionTask, CoreBackedTask {
             options, verb: "recognize", liveStream: Self.liveStream,
             loadGraph: {
                 let bundle = try options.baseOptions.loadTaskBundle(task: "GestureRecognizer")
-                return try GestureRecognizerGraph(bundle: bundle, name: bundle.name, settings: settings,
-                                                  cannedOptions: options.cannedGesturesClassifierOptions,
-                                                  customOptions: options.customGesturesClassifierOptions)
+                return try GestureRecognizerGraph(
+                    bundle: bundle, name: bundle.name, settings: settings,
+                    cannedOptions: options.cannedGesturesClassifierOptions,
+                    customOptions: options.customGesturesClassifierOptions)
             },
             result: { Self.result($0, in: $1, tracks: tracks) })
         taskCore.attach(self)
@@ -62,7 +63,9 @@ public final class GestureRecognizer: VisionTask, CoreBackedTask {
 
     /// Recognizes gestures in a video frame without blocking the caller (video mode; timestamps must strictly
     /// increase in the order of the calls). Cancelled before it starts, it throws `CancellationError`.
-    public func recognize(videoFrame image: MPImage, timestampInMilliseconds: Int) async throws -> GestureRecognizerResult {
+    public func recognize(videoFrame image: MPImage, timestampInMilliseconds: Int) async throws
+        -> GestureRecognizerResult
+    {
         try await processVideoFrame(image, timestampInMilliseconds: timestampInMilliseconds)
     }
 }
@@ -74,29 +77,37 @@ extension GestureRecognizer {
     /// got one (in hand order) while the hand lists keep every hand; when no hand got one, no
     /// gesture packet is sent and the whole result is empty. `tracks` (video and live stream): the
     /// hands' tracking ids go with them.
-    static func result(_ observations: [GestureObservation], in frame: FrameContext, tracks: Bool) -> GestureRecognizerResult {
+    static func result(_ observations: [GestureObservation], in frame: FrameContext, tracks: Bool)
+        -> GestureRecognizerResult
+    {
         let timestamp = frame.timestampInMilliseconds
         let gestureLists = observations.compactMap(\.gesture).map {
             [ResultCategory(index: -1, score: $0.score, categoryName: $0.label, displayName: "")]
         }
         guard !gestureLists.isEmpty else {
-            return GestureRecognizerResult(gestures: [], handedness: [], landmarks: [], worldLandmarks: [],
-                                           trackingIds: tracks ? [] : nil, timestampInMilliseconds: timestamp)
+            return GestureRecognizerResult(
+                gestures: [], handedness: [], landmarks: [], worldLandmarks: [],
+                trackingIds: tracks ? [] : nil, timestampInMilliseconds: timestamp)
         }
-        return GestureRecognizerResult(gestures: gestureLists, handedness: observations.map(\.hand.handednessCategories),
-                                       landmarks: observations.map(\.hand.normalizedLandmarks),
-                                       worldLandmarks: observations.map(\.hand.publicWorldLandmarks),
-                                       trackingIds: tracks ? observations.compactMap(\.hand.trackingId) : nil,
-                                       timestampInMilliseconds: timestamp)
+        return GestureRecognizerResult(
+            gestures: gestureLists, handedness: observations.map(\.hand.handednessCategories),
+            landmarks: observations.map(\.hand.normalizedLandmarks),
+            worldLandmarks: observations.map(\.hand.publicWorldLandmarks),
+            trackingIds: tracks ? observations.compactMap(\.hand.trackingId) : nil,
+            timestampInMilliseconds: timestamp)
     }
 }
 
 /// How the CLI and the server drive the task (`DescribedTask`): its live-stream delegate, default
 /// options and what a result counts.
 extension GestureRecognizer: DescribedTask {
-    package static let liveStream = LiveStreamDelegation(\GestureRecognizerOptions.gestureRecognizerLiveStreamDelegate, handler: { $0 }) {
+    package static let liveStream = LiveStreamDelegation(
+        \GestureRecognizerOptions.gestureRecognizerLiveStreamDelegate, handler: { $0 }
+    ) {
         $0.gestureRecognizer($1, didFinishGestureRecognition: $2, timestampInMilliseconds: $3, error: $4)
     }
-    package static func defaultOptions(baseOptions: BaseOptions, runningMode: RunningMode) -> Options { Options(baseOptions: baseOptions, runningMode: runningMode) }
+    package static func defaultOptions(baseOptions: BaseOptions, runningMode: RunningMode) -> Options {
+        Options(baseOptions: baseOptions, runningMode: runningMode)
+    }
     package static func foundCount(in result: GestureRecognizerResult) -> Int { result.landmarks.count }
 }

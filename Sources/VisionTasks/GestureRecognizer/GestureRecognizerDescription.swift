@@ -24,7 +24,8 @@ extension ClassifierOptions {
         /// `displayNamesLocale` (unset: "en").
         public static let displayNamesLocale = DeclaredOption<ClassifierOptions, String?>(
             "display-names-locale", \.displayNamesLocale, label: "Display names locale",
-            help: "The locale of the display names read from the label files (unset: en; a model without a file in that locale gives none).",
+            help:
+                "The locale of the display names read from the label files (unset: en; a model without a file in that locale gives none).",
             default: nil)
     }
 }
@@ -37,13 +38,16 @@ extension GestureRecognizerOptions {
         make: @escaping @Sendable (GestureRecognizerOptions) -> ClassifierOptions
     ) -> [TaskOption] {
         func option<Value>(_ declared: DeclaredOption<ClassifierOptions, Value>) -> TaskOption {
-            declared.held(as: "\(kind)-gestures-\(declared.option.name)", property: "\(property).\(declared.option.property)",
-                          label: "\(kind.prefix(1).uppercased() + kind.dropFirst()) gestures: \(declared.option.label)",
-                          help: declared.option.help.replacingCategories(with: "\(kind) gestures"),
-                          inner: held, make: make)
+            declared.held(
+                as: "\(kind)-gestures-\(declared.option.name)", property: "\(property).\(declared.option.property)",
+                label: "\(kind.prefix(1).uppercased() + kind.dropFirst()) gestures: \(declared.option.label)",
+                help: declared.option.help.replacingCategories(with: "\(kind) gestures"),
+                inner: held, make: make)
         }
         let d = ClassifierOptions.Declared.self
-        return [option(d.maxResults), option(d.scoreThreshold), option(d.categoryAllowlist), option(d.categoryDenylist)]
+        return [
+            option(d.maxResults), option(d.scoreThreshold), option(d.categoryAllowlist), option(d.categoryDenylist),
+        ]
     }
 
     /// The locale of both classifiers' display names: one option, as the CLI has always taken it.
@@ -82,10 +86,12 @@ extension GestureRecognizerOptions {
         modelHelp: "the gesture recognizer bundle, gesture_recognizer.task (or one with a custom classifier).",
         preferredModels: ["gesture_recognizer.task"],
         options: HandTrackingOptions.Declared.hands.options
-            + classifierOptions("canned", property: "cannedGesturesClassifierOptions",
-                                held: { $0.cannedGesturesClassifierOptions }, make: { $0.cannedClassifier })
-            + classifierOptions("custom", property: "customGesturesClassifierOptions",
-                                held: { $0.customGesturesClassifierOptions }, make: { $0.customClassifier })
+            + classifierOptions(
+                "canned", property: "cannedGesturesClassifierOptions",
+                held: { $0.cannedGesturesClassifierOptions }, make: { $0.cannedClassifier })
+            + classifierOptions(
+                "custom", property: "customGesturesClassifierOptions",
+                held: { $0.customGesturesClassifierOptions }, make: { $0.customClassifier })
             + [displayNamesLocale],
         outputs: ["gestures", "landmarks", "worldLandmarks", "handedness", "trackingIds"], foundNoun: "hands")
 }

@@ -26,15 +26,20 @@ package final class GestureRecognizerGraph: TaskGraph {
     /// Loads the hand landmarker and the gesture classifiers from the nested bundles of `bundle`
     /// (`name` names it in errors), the hands with `settings` and each classifier with its options.
     /// Throws `invalidBundle` naming a missing bundle or model, and the models' load errors.
-    package init(bundle: ModelBundle, name: String, settings: HandLandmarkerGraph.Settings,
-                 cannedOptions: ClassifierOptions?, customOptions: ClassifierOptions?) throws {
-        try bundle.requireEntries([Self.handLandmarkerEntry, Self.gestureRecognizerEntry], kind: "gesture recognizer", name: name)
-        hands = try HandLandmarkerGraph(bundle: try bundle.bundle(named: Self.handLandmarkerEntry),
-                                        name: "\(name): \(Self.handLandmarkerEntry)", settings: settings)
-        gestures = try GestureClassifierGraph(bundle: try bundle.bundle(named: Self.gestureRecognizerEntry),
-                                              name: "\(name): \(Self.gestureRecognizerEntry)",
-                                              numThreads: settings.numThreads,
-                                              cannedOptions: cannedOptions, customOptions: customOptions)
+    package init(
+        bundle: ModelBundle, name: String, settings: HandLandmarkerGraph.Settings,
+        cannedOptions: ClassifierOptions?, customOptions: ClassifierOptions?
+    ) throws {
+        try bundle.requireEntries(
+            [Self.handLandmarkerEntry, Self.gestureRecognizerEntry], kind: "gesture recognizer", name: name)
+        hands = try HandLandmarkerGraph(
+            bundle: try bundle.bundle(named: Self.handLandmarkerEntry),
+            name: "\(name): \(Self.handLandmarkerEntry)", settings: settings)
+        gestures = try GestureClassifierGraph(
+            bundle: try bundle.bundle(named: Self.gestureRecognizerEntry),
+            name: "\(name): \(Self.gestureRecognizerEntry)",
+            numThreads: settings.numThreads,
+            cannedOptions: cannedOptions, customOptions: customOptions)
     }
 
     /// Forgets the tracked hands, so the next frame starts a new stream with palm detection.

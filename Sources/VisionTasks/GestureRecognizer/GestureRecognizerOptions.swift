@@ -4,9 +4,10 @@
 public protocol GestureRecognizerLiveStreamDelegate: AnyObject {
     /// Called with the result of the frame sent at `timestampInMilliseconds`, or with the error it
     /// raised (then `result` is nil).
-    func gestureRecognizer(_ gestureRecognizer: GestureRecognizer,
-                           didFinishGestureRecognition result: GestureRecognizerResult?,
-                           timestampInMilliseconds: Int, error: (any Error)?)
+    func gestureRecognizer(
+        _ gestureRecognizer: GestureRecognizer,
+        didFinishGestureRecognition result: GestureRecognizerResult?,
+        timestampInMilliseconds: Int, error: (any Error)?)
 }
 
 /// Options of a `GestureRecognizer`, with the names of MediaPipe for iOS. The recognizer copies them
@@ -22,17 +23,20 @@ public final class GestureRecognizerOptions: HandTrackingOptions, DescribedOptio
 
     /// Creates options with MediaPipe's defaults (`Declared`): image mode, one hand, confidences 0.5, no
     /// classifier options.
-    public init(baseOptions: BaseOptions = BaseOptions(), runningMode: RunningMode = .image,
-                numHands: Int = Declared.hands.count.defaultValue,
-                minHandDetectionConfidence: Float = Declared.hands.minDetectionConfidence.defaultValue,
-                minHandPresenceConfidence: Float = Declared.hands.minPresenceConfidence.defaultValue,
-                minTrackingConfidence: Float = Declared.hands.minTrackingConfidence.defaultValue,
-                cannedGesturesClassifierOptions: ClassifierOptions? = nil,
-                customGesturesClassifierOptions: ClassifierOptions? = nil) {
+    public init(
+        baseOptions: BaseOptions = BaseOptions(), runningMode: RunningMode = .image,
+        numHands: Int = Declared.hands.count.defaultValue,
+        minHandDetectionConfidence: Float = Declared.hands.minDetectionConfidence.defaultValue,
+        minHandPresenceConfidence: Float = Declared.hands.minPresenceConfidence.defaultValue,
+        minTrackingConfidence: Float = Declared.hands.minTrackingConfidence.defaultValue,
+        cannedGesturesClassifierOptions: ClassifierOptions? = nil,
+        customGesturesClassifierOptions: ClassifierOptions? = nil
+    ) {
         self.cannedGesturesClassifierOptions = cannedGesturesClassifierOptions
         self.customGesturesClassifierOptions = customGesturesClassifierOptions
-        super.init(baseOptions: baseOptions, runningMode: runningMode, numHands: numHands,
-                   minHandDetectionConfidence: minHandDetectionConfidence,
-                   minHandPresenceConfidence: minHandPresenceConfidence, minTrackingConfidence: minTrackingConfidence)
+        super.init(
+            baseOptions: baseOptions, runningMode: runningMode, numHands: numHands,
+            minHandDetectionConfidence: minHandDetectionConfidence,
+            minHandPresenceConfidence: minHandPresenceConfidence, minTrackingConfidence: minTrackingConfidence)
     }
 }

@@ -19,8 +19,10 @@ public struct GestureRecognizerResult: Codable, Sendable, Equatable {
     public let timestampInMilliseconds: Int
 
     /// Creates a result.
-    public init(gestures: [[ResultCategory]], handedness: [[ResultCategory]], landmarks: [[NormalizedLandmark]],
-                worldLandmarks: [[Landmark]], trackingIds: [Int]? = nil, timestampInMilliseconds: Int) {
+    public init(
+        gestures: [[ResultCategory]], handedness: [[ResultCategory]], landmarks: [[NormalizedLandmark]],
+        worldLandmarks: [[Landmark]], trackingIds: [Int]? = nil, timestampInMilliseconds: Int
+    ) {
         self.trackingIds = trackingIds
         self.gestures = gestures
         self.handedness = handedness

@@ -43,21 +43,27 @@ public final class HandLandmarker: DetectingVisionTask, CoreBackedTask {
 extension HandLandmarker {
     /// The landmarker's result for one frame: the graph's hands as public types, with their tracking
     /// ids when `tracks` (video and live stream).
-    private static func result(_ hands: [HandObservation], in frame: FrameContext, tracks: Bool) -> HandLandmarkerResult {
-        HandLandmarkerResult(landmarks: hands.map(\.normalizedLandmarks),
-                             worldLandmarks: hands.map(\.publicWorldLandmarks),
-                             handedness: hands.map(\.handednessCategories),
-                             trackingIds: tracks ? hands.compactMap(\.trackingId) : nil,
-                             timestampInMilliseconds: frame.timestampInMilliseconds)
+    private static func result(_ hands: [HandObservation], in frame: FrameContext, tracks: Bool) -> HandLandmarkerResult
+    {
+        HandLandmarkerResult(
+            landmarks: hands.map(\.normalizedLandmarks),
+            worldLandmarks: hands.map(\.publicWorldLandmarks),
+            handedness: hands.map(\.handednessCategories),
+            trackingIds: tracks ? hands.compactMap(\.trackingId) : nil,
+            timestampInMilliseconds: frame.timestampInMilliseconds)
     }
 }
 
 /// How the CLI and the server drive the task (`DescribedTask`): its live-stream delegate, default
 /// options and what a result counts.
 extension HandLandmarker: DescribedTask {
-    package static let liveStream = LiveStreamDelegation(\HandLandmarkerOptions.handLandmarkerLiveStreamDelegate, handler: { $0 }) {
+    package static let liveStream = LiveStreamDelegation(
+        \HandLandmarkerOptions.handLandmarkerLiveStreamDelegate, handler: { $0 }
+    ) {
         $0.handLandmarker($1, didFinishDetection: $2, timestampInMilliseconds: $3, error: $4)
     }
-    package static func defaultOptions(baseOptions: BaseOptions, runningMode: RunningMode) -> Options { Options(baseOptions: baseOptions, runningMode: runningMode) }
+    package static func defaultOptions(baseOptions: BaseOptions, runningMode: RunningMode) -> Options {
+        Options(baseOptions: baseOptions, runningMode: runningMode)
+    }
     package static func foundCount(in result: HandLandmarkerResult) -> Int { result.landmarks.count }
 }

@@ -49,8 +49,10 @@ package final class HandLandmarkerGraph: TaskGraph {
         package var numThreads: Int
 
         /// Settings with every value given.
-        package init(numHands: Int, minHandDetectionConfidence: Float, minHandPresenceConfidence: Float,
-                     minTrackingConfidence: Float, tracks: Bool, numThreads: Int) {
+        package init(
+            numHands: Int, minHandDetectionConfidence: Float, minHandPresenceConfidence: Float,
+            minTrackingConfidence: Float, tracks: Bool, numThreads: Int
+        ) {
             self.numHands = numHands
             self.minHandDetectionConfidence = minHandDetectionConfidence
             self.minHandPresenceConfidence = minHandPresenceConfidence
@@ -65,18 +67,22 @@ package final class HandLandmarkerGraph: TaskGraph {
     /// unless the landmark model has one 1×224×224×3 input and the four outputs MediaPipe reads in
     /// order: landmarks [1, 63], presence [1, 1], handedness [1, 1], world landmarks [1, 63].
     package init(bundle: ModelBundle, name: String, settings: Settings) throws {
-        try bundle.requireEntries([PalmDetectionGraph.bundleEntry, Self.landmarksEntry], kind: "hand landmarker", name: name)
-        palms = try PalmDetectionGraph(model: try bundle.model(named: PalmDetectionGraph.bundleEntry),
-                                       name: "\(name): \(PalmDetectionGraph.bundleEntry)", numThreads: settings.numThreads,
-                                       description: .palm(minScoreThreshold: settings.minHandDetectionConfidence))
+        try bundle.requireEntries(
+            [PalmDetectionGraph.bundleEntry, Self.landmarksEntry], kind: "hand landmarker", name: name)
+        palms = try PalmDetectionGraph(
+            model: try bundle.model(named: PalmDetectionGraph.bundleEntry),
+            name: "\(name): \(PalmDetectionGraph.bundleEntry)", numThreads: settings.numThreads,
+            description: .palm(minScoreThreshold: settings.minHandDetectionConfidence))
         let points = handLandmarkCount * 3
         let model = try bundle.model(named: Self.landmarksEntry)
         // Two instances when two hands can run on two cores at once.
         landmarks = try ROILanes(concurrent: settings.numHands >= 2 && settings.numThreads >= 2) {
             try ROILandmarksModel(
                 model: model, name: "\(name): \(Self.landmarksEntry)",
-                what: "the hand landmark model", numThreads: settings.numThreads, inputSide: HandLandmarksModel.inputSize,
-                landmarkCount: handLandmarkCount, normalizeZ: HandLandmarksModel.normalizeZ, outputCounts: [points, 1, 1, points],
+                what: "the hand landmark model", numThreads: settings.numThreads,
+                inputSide: HandLandmarksModel.inputSize,
+                landmarkCount: handLandmarkCount, normalizeZ: HandLandmarksModel.normalizeZ,
+                outputCounts: [points, 1, 1, points],
                 outputNames: "landmarks, presence, handedness, world landmarks", projection: .normalizedRect)
         }
         minHandPresenceConfidence = settings.minHandPresenceConfidence
@@ -101,7 +107,9 @@ package final class HandLandmarkerGraph: TaskGraph {
                     try Self.observe(frame, in: rect, with: model, minHandPresenceConfidence: minHandPresenceConfidence)
                 }
             },
-            duplicates: { duplicateHandIndices($0.map(\.landmarks), imageWidth: frame.width, imageHeight: frame.height) },
+            duplicates: {
+                duplicateHandIndices($0.map(\.landmarks), imageWidth: frame.width, imageHeight: frame.height)
+            },
             nextRect: \.nextRect
         ).map { hand, id in
             var hand = hand
@@ -113,17 +121,21 @@ package final class HandLandmarkerGraph: TaskGraph {
     /// The hand landmark model on `rect`; nil when the hand is not present (presence score not above
     /// `minHandPresenceConfidence`) or the rect is MediaPipe's empty sentinel.
     /// Touches nothing but `landmarksModel`: two hands may be observed at once, each with a model of its own.
-    private static func observe(_ frame: FrameContext, in rect: NormalizedRect, with landmarksModel: ROILandmarksModel,
-                                minHandPresenceConfidence: Float) throws -> HandObservation? {
+    private static func observe(
+        _ frame: FrameContext, in rect: NormalizedRect, with landmarksModel: ROILandmarksModel,
+        minHandPresenceConfidence: Float
+    ) throws -> HandObservation? {
         if rect.width == 0 && rect.height == 0 { return nil }
         let landmarks = try landmarksModel.landmarks(in: frame, roi: rect)
         guard handIsPresent(score: try landmarksModel.output(1)[0], minPresenceConfidence: minHandPresenceConfidence),
-              // 21 landmarks always give a rect.
-              let next = handRect(fromLandmarks: landmarks, imageWidth: frame.width, imageHeight: frame.height) else { return nil }
+            // 21 landmarks always give a rect.
+            let next = handRect(fromLandmarks: landmarks, imageWidth: frame.width, imageHeight: frame.height)
+        else { return nil }
         let handednessScore = try landmarksModel.output(2)[0]
         let world = try landmarksModel.output(3)
         let worldPoints = (0..<handLandmarkCount).map { SIMD3(world[3 * $0], world[3 * $0 + 1], world[3 * $0 + 2]) }
-        return HandObservation(landmarks: landmarks, worldLandmarks: rotateWorldLandmarks(worldPoints, by: rect.rotation),
-                               handedness: handedness(fromScore: handednessScore), nextRect: next)
+        return HandObservation(
+            landmarks: landmarks, worldLandmarks: rotateWorldLandmarks(worldPoints, by: rect.rotation),
+            handedness: handedness(fromScore: handednessScore), nextRect: next)
     }
 }

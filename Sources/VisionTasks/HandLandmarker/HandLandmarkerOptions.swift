@@ -4,8 +4,9 @@
 public protocol HandLandmarkerLiveStreamDelegate: AnyObject {
     /// Called with the result of the frame sent at `timestampInMilliseconds`, or with the error it
     /// raised (then `result` is nil).
-    func handLandmarker(_ handLandmarker: HandLandmarker, didFinishDetection result: HandLandmarkerResult?,
-                        timestampInMilliseconds: Int, error: (any Error)?)
+    func handLandmarker(
+        _ handLandmarker: HandLandmarker, didFinishDetection result: HandLandmarkerResult?,
+        timestampInMilliseconds: Int, error: (any Error)?)
 }
 
 /// Options of a `HandLandmarker`, with the names of MediaPipe for iOS. The landmarker copies them
@@ -16,13 +17,16 @@ public final class HandLandmarkerOptions: HandTrackingOptions, DescribedOptions 
     public weak var handLandmarkerLiveStreamDelegate: (any HandLandmarkerLiveStreamDelegate)?
 
     /// Creates options with MediaPipe's defaults (`Declared`): image mode, one hand, confidences 0.5.
-    public override init(baseOptions: BaseOptions = BaseOptions(), runningMode: RunningMode = .image,
-                         numHands: Int = Declared.hands.count.defaultValue,
-                         minHandDetectionConfidence: Float = Declared.hands.minDetectionConfidence.defaultValue,
-                         minHandPresenceConfidence: Float = Declared.hands.minPresenceConfidence.defaultValue,
-                         minTrackingConfidence: Float = Declared.hands.minTrackingConfidence.defaultValue) {
-        super.init(baseOptions: baseOptions, runningMode: runningMode, numHands: numHands,
-                   minHandDetectionConfidence: minHandDetectionConfidence,
-                   minHandPresenceConfidence: minHandPresenceConfidence, minTrackingConfidence: minTrackingConfidence)
+    public override init(
+        baseOptions: BaseOptions = BaseOptions(), runningMode: RunningMode = .image,
+        numHands: Int = Declared.hands.count.defaultValue,
+        minHandDetectionConfidence: Float = Declared.hands.minDetectionConfidence.defaultValue,
+        minHandPresenceConfidence: Float = Declared.hands.minPresenceConfidence.defaultValue,
+        minTrackingConfidence: Float = Declared.hands.minTrackingConfidence.defaultValue
+    ) {
+        super.init(
+            baseOptions: baseOptions, runningMode: runningMode, numHands: numHands,
+            minHandDetectionConfidence: minHandDetectionConfidence,
+            minHandPresenceConfidence: minHandPresenceConfidence, minTrackingConfidence: minTrackingConfidence)
     }
 }

@@ -15,8 +15,10 @@ public struct HandLandmarkerResult: Codable, Sendable, Equatable {
     public let timestampInMilliseconds: Int
 
     /// Creates a result.
-    public init(landmarks: [[NormalizedLandmark]], worldLandmarks: [[Landmark]], handedness: [[ResultCategory]],
-                trackingIds: [Int]? = nil, timestampInMilliseconds: Int) {
+    public init(
+        landmarks: [[NormalizedLandmark]], worldLandmarks: [[Landmark]], handedness: [[ResultCategory]],
+        trackingIds: [Int]? = nil, timestampInMilliseconds: Int
+    ) {
         self.landmarks = landmarks
         self.worldLandmarks = worldLandmarks
         self.handedness = handedness
@@ -32,7 +34,10 @@ extension HandObservation {
     var publicWorldLandmarks: [Landmark] { worldLandmarks.map { Landmark(x: $0.x, y: $0.y, z: $0.z) } }
     /// The handedness as the public type.
     var handednessCategories: [ResultCategory] {
-        [ResultCategory(index: handedness.index, score: handedness.score,
-                        categoryName: handedness.label, displayName: handedness.displayName)]
+        [
+            ResultCategory(
+                index: handedness.index, score: handedness.score,
+                categoryName: handedness.label, displayName: handedness.displayName)
+        ]
     }
 }

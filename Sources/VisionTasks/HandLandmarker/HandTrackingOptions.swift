@@ -13,8 +13,10 @@ public class HandTrackingOptions: VisionTaskOptions {
     public var minTrackingConfidence: Float
 
     /// Options with these values (the subclasses' initializers give MediaPipe's defaults).
-    init(baseOptions: BaseOptions, runningMode: RunningMode, numHands: Int, minHandDetectionConfidence: Float,
-         minHandPresenceConfidence: Float, minTrackingConfidence: Float) {
+    init(
+        baseOptions: BaseOptions, runningMode: RunningMode, numHands: Int, minHandDetectionConfidence: Float,
+        minHandPresenceConfidence: Float, minTrackingConfidence: Float
+    ) {
         self.numHands = numHands
         self.minHandDetectionConfidence = minHandDetectionConfidence
         self.minHandPresenceConfidence = minHandPresenceConfidence

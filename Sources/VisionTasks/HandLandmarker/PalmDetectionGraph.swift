@@ -23,7 +23,9 @@ package final class PalmDetectionGraph {
     /// The hand ROIs of the palms found in the frame's whole upright image, best palm first.
     package func handRects(_ frame: FrameContext) throws -> [NormalizedRect] {
         try detector.detect(frame).compactMap {
-            handRect(fromPalm: $0, imageWidth: frame.width, imageHeight: frame.height, storedAxesSwapped: frame.storedAxesSwapped)
+            handRect(
+                fromPalm: $0, imageWidth: frame.width, imageHeight: frame.height,
+                storedAxesSwapped: frame.storedAxesSwapped)
         }
     }
 }

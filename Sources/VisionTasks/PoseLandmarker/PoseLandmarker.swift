@@ -25,7 +25,9 @@ public final class PoseLandmarker: DetectingVisionTask, CoreBackedTask {
     /// for a file that is not a pose landmarker bundle; and the models' load errors.
     public init(options: PoseLandmarkerOptions) throws {
         let settings = PoseLandmarkerGraph.Settings(options)
-        let outputs = (tracks: settings.tracks, masks: settings.outputSegmentationMasks, angles: options.outputJointAngles)
+        let outputs = (
+            tracks: settings.tracks, masks: settings.outputSegmentationMasks, angles: options.outputJointAngles
+        )
         taskCore = try TaskCore(
             options, verb: "detect", liveStream: Self.liveStream,
             loadGraph: {
@@ -43,26 +45,33 @@ public final class PoseLandmarker: DetectingVisionTask, CoreBackedTask {
 extension PoseLandmarker {
     /// The landmarker's result for one frame: the graph's people as public types, with the masks,
     /// joint angles and tracking ids `outputs` asks for.
-    private static func result(_ poses: [PoseObservation], in frame: FrameContext,
-                               outputs: (tracks: Bool, masks: Bool, angles: Bool)) throws -> PoseLandmarkerResult {
+    private static func result(
+        _ poses: [PoseObservation], in frame: FrameContext,
+        outputs: (tracks: Bool, masks: Bool, angles: Bool)
+    ) throws -> PoseLandmarkerResult {
         PoseLandmarkerResult(
             landmarks: poses.map { pose in
                 pose.landmarks.points.indices.map { i in
                     let p = pose.landmarks.points[i]
-                    return NormalizedLandmark(x: p.x, y: p.y, z: p.z, visibility: pose.landmarks.visibility[i],
-                                              presence: pose.landmarks.presence[i])
+                    return NormalizedLandmark(
+                        x: p.x, y: p.y, z: p.z, visibility: pose.landmarks.visibility[i],
+                        presence: pose.landmarks.presence[i])
                 }
             },
             worldLandmarks: poses.map { pose in
                 pose.worldLandmarks.points.indices.map { i in
                     let p = pose.worldLandmarks.points[i]
-                    return Landmark(x: p.x, y: p.y, z: p.z, visibility: pose.worldLandmarks.visibility[i],
-                                    presence: pose.worldLandmarks.presence[i])
+                    return Landmark(
+                        x: p.x, y: p.y, z: p.z, visibility: pose.worldLandmarks.visibility[i],
+                        presence: pose.worldLandmarks.presence[i])
                 }
             },
-            segmentationMasks: outputs.masks ? try poses.compactMap { pose in
-                try pose.segmentationMask.map { try Mask(width: frame.width, height: frame.height, float32Data: $0) }
-            } : nil,
+            segmentationMasks: outputs.masks
+                ? try poses.compactMap { pose in
+                    try pose.segmentationMask.map {
+                        try Mask(width: frame.width, height: frame.height, float32Data: $0)
+                    }
+                } : nil,
             jointAngles: outputs.angles ? poses.map { PoseJoint.angles($0.worldLandmarks.points) } : nil,
             trackingIds: outputs.tracks ? poses.compactMap(\.trackingId) : nil,
             timestampInMilliseconds: frame.timestampInMilliseconds)
@@ -72,10 +81,11 @@ extension PoseLandmarker {
 extension PoseLandmarkerGraph.Settings {
     /// The graph's settings from the task's options (checked by the task's init).
     init(_ options: PoseLandmarkerOptions) {
-        self.init(numPoses: options.numPoses, minPoseDetectionConfidence: options.minPoseDetectionConfidence,
-                  minPosePresenceConfidence: options.minPosePresenceConfidence,
-                  minTrackingConfidence: options.minTrackingConfidence,
-                  outputSegmentationMasks: options.outputSegmentationMasks, smoothAllPoses: options.smoothAllPoses,
-                  tracks: options.runningMode != .image, numThreads: options.baseOptions.numThreads)
+        self.init(
+            numPoses: options.numPoses, minPoseDetectionConfidence: options.minPoseDetectionConfidence,
+            minPosePresenceConfidence: options.minPosePresenceConfidence,
+            minTrackingConfidence: options.minTrackingConfidence,
+            outputSegmentationMasks: options.outputSegmentationMasks, smoothAllPoses: options.smoothAllPoses,
+            tracks: options.runningMode != .image, numThreads: options.baseOptions.numThreads)
     }
 }

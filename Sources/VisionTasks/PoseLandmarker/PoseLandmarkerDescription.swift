@@ -12,7 +12,8 @@ extension PoseLandmarkerOptions {
         /// `outputJointAngles`.
         public static let outputJointAngles = DeclaredOption<PoseLandmarkerOptions, Bool>(
             "output-joint-angles", \.outputJointAngles, label: "Joint angles",
-            help: "Output each person's elbow, shoulder, hip, knee, wrist and ankle angles in degrees (from the world landmarks).",
+            help:
+                "Output each person's elbow, shoulder, hip, knee, wrist and ankle angles in degrees (from the world landmarks).",
             default: false)
         /// `smoothAllPoses`.
         public static let smoothAllPoses = DeclaredOption<PoseLandmarkerOptions, Bool>(
@@ -24,20 +25,27 @@ extension PoseLandmarkerOptions {
     /// The Pose Landmarker as the CLI, the server and the docs describe it.
     public static let taskDescription = TaskDescription(
         name: "pose-landmarker", title: "Pose Landmarker",
-        summary: "Find 33 body landmarks (image and world coordinates), and optionally segmentation masks and joint angles.",
+        summary:
+            "Find 33 body landmarks (image and world coordinates), and optionally segmentation masks and joint angles.",
         modelHelp: "the pose landmarker bundle, pose_landmarker_full.task.",
         preferredModels: ["pose_landmarker_full.task", "pose_landmarker_lite.task", "pose_landmarker_heavy.task"],
-        options: Declared.poses.options + [Declared.outputSegmentationMasks.option, Declared.outputJointAngles.option,
-                                           Declared.smoothAllPoses.option],
+        options: Declared.poses.options + [
+            Declared.outputSegmentationMasks.option, Declared.outputJointAngles.option,
+            Declared.smoothAllPoses.option,
+        ],
         outputs: ["landmarks", "worldLandmarks", "segmentationMasks", "jointAngles", "trackingIds"], foundNoun: "poses")
 }
 
 /// How the CLI and the server drive the task (`DescribedTask`): its live-stream delegate, default
 /// options and what a result counts.
 extension PoseLandmarker: DescribedTask {
-    package static let liveStream = LiveStreamDelegation(\PoseLandmarkerOptions.poseLandmarkerLiveStreamDelegate, handler: { $0 }) {
+    package static let liveStream = LiveStreamDelegation(
+        \PoseLandmarkerOptions.poseLandmarkerLiveStreamDelegate, handler: { $0 }
+    ) {
         $0.poseLandmarker($1, didFinishDetection: $2, timestampInMilliseconds: $3, error: $4)
     }
-    package static func defaultOptions(baseOptions: BaseOptions, runningMode: RunningMode) -> Options { Options(baseOptions: baseOptions, runningMode: runningMode) }
+    package static func defaultOptions(baseOptions: BaseOptions, runningMode: RunningMode) -> Options {
+        Options(baseOptions: baseOptions, runningMode: runningMode)
+    }
     package static func foundCount(in result: PoseLandmarkerResult) -> Int { result.landmarks.count }
 }

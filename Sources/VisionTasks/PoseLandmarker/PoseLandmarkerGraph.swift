@@ -72,25 +72,30 @@ package final class PoseLandmarkerGraph: TaskGraph {
     /// landmarks × 3.
     package init(bundle: ModelBundle, name: String, settings: Settings) throws {
         try bundle.requireEntries([Self.detectorEntry, Self.landmarksEntry], kind: "pose landmarker", name: name)
-        detector = try SSDDetector(model: try bundle.model(named: Self.detectorEntry), name: "\(name): \(Self.detectorEntry)",
-                                   numThreads: settings.numThreads,
-                                   description: .pose(minScoreThreshold: settings.minPoseDetectionConfidence))
+        detector = try SSDDetector(
+            model: try bundle.model(named: Self.detectorEntry), name: "\(name): \(Self.detectorEntry)",
+            numThreads: settings.numThreads,
+            description: .pose(minScoreThreshold: settings.minPoseDetectionConfidence))
         let model = try bundle.model(named: Self.landmarksEntry)
         let side = PoseLandmarksModel.inputSize, count = PoseLandmarksModel.modelLandmarkCount
-        let outputCounts = [count * PoseLandmarksModel.valuesPerLandmark, 1, side * side,
-                            PoseLandmarksModel.heatmapSide * PoseLandmarksModel.heatmapSide * count, count * 3]
+        let outputCounts = [
+            count * PoseLandmarksModel.valuesPerLandmark, 1, side * side,
+            PoseLandmarksModel.heatmapSide * PoseLandmarksModel.heatmapSide * count, count * 3,
+        ]
         landmarks = try ROILanes(concurrent: settings.numPoses >= 2 && settings.numThreads >= 2) {
             try ROILandmarksModel(
                 model: model, name: "\(name): \(Self.landmarksEntry)", what: "the pose landmarks model",
                 numThreads: settings.numThreads, inputSide: side, landmarkCount: count, outputCounts: outputCounts,
-                outputNames: "landmarks, pose flag, segmentation, heatmap, world landmarks", projection: .normalizedRect,
+                outputNames: "landmarks, pose flag, segmentation, heatmap, world landmarks",
+                projection: .normalizedRect,
                 // Without masks the segmentation head (a third of the model's time) is not run.
                 readOutputs: settings.outputSegmentationMasks ? nil : [0, 1, 3, 4])
         }
         self.settings = settings
         let minTrackingConfidence = settings.minTrackingConfidence
         // MediaPipe clips the pose ROIs to numPoses after association, not the detections before it.
-        poses = TrackedRects(maxCount: settings.numPoses, tracks: settings.tracks, clipsDetections: false) { tracked, detected in
+        poses = TrackedRects(maxCount: settings.numPoses, tracks: settings.tracks, clipsDetections: false) {
+            tracked, detected in
             associateRects(tracked: tracked, detected: detected, minSimilarityThreshold: minTrackingConfidence)
         }
     }
@@ -107,9 +112,15 @@ package final class PoseLandmarkerGraph: TaskGraph {
         let (width, height) = (frame.width, frame.height)
         let settings = settings
         let found = try poses.process(
-            detect: { try detector.detect(frame).compactMap { poseRect(fromDetection: $0, imageWidth: width, imageHeight: height) } },
+            detect: {
+                try detector.detect(frame).compactMap {
+                    poseRect(fromDetection: $0, imageWidth: width, imageHeight: height)
+                }
+            },
             observe: { rects in
-                try landmarks.map(rects) { model, rect in try Self.observe(frame, in: rect, with: model, settings: settings) }
+                try landmarks.map(rects) { model, rect in
+                    try Self.observe(frame, in: rect, with: model, settings: settings)
+                }
             },
             // A rect that is not finite (a model gone wrong) ends that person's tracking rather than
             // failing every later frame; the detector then looks again.
@@ -141,7 +152,8 @@ package final class PoseLandmarkerGraph: TaskGraph {
         for i in observations.indices {
             let id = settings.smoothAllPoses ? observations[i].trackingId ?? i : 0
             var smoother = smoothers[id] ?? PoseSmoother()
-            smoother.smooth(&observations[i], frameWidth: frame.width, frameHeight: frame.height, timestampMicroseconds: t)
+            smoother.smooth(
+                &observations[i], frameWidth: frame.width, frameHeight: frame.height, timestampMicroseconds: t)
             kept[id] = smoother
             if !settings.smoothAllPoses { break }
         }
@@ -150,8 +162,10 @@ package final class PoseLandmarkerGraph: TaskGraph {
 
     /// The pose landmarks model on `rect`; nil when the pose flag is not above
     /// `minPosePresenceConfidence`. Touches nothing but `model`: two people may be observed at once.
-    private static func observe(_ frame: FrameContext, in rect: NormalizedRect, with model: ROILandmarksModel,
-                                settings: Settings) throws -> PoseObservation? {
+    private static func observe(
+        _ frame: FrameContext, in rect: NormalizedRect, with model: ROILandmarksModel,
+        settings: Settings
+    ) throws -> PoseObservation? {
         let matrix = try model.run(in: frame, roi: rect)
         let flag = try model.withOutput(1) { $0.first ?? 0 }
         guard Double(flag) > Double(settings.minPosePresenceConfidence) else { return nil }
@@ -159,33 +173,40 @@ package final class PoseLandmarkerGraph: TaskGraph {
         // The outputs' sizes were checked at load, so decoding cannot fail.
         guard var raw = try model.withOutput(0, { decodePoseLandmarks($0, inputSide: side) }) else { return nil }
         try model.withOutput(3) { heatmap in
-            _ = refineLandmarksFromHeatmap(&raw.points, heatmap: heatmap, height: PoseLandmarksModel.heatmapSide, width: PoseLandmarksModel.heatmapSide,
-                                           channels: PoseLandmarksModel.modelLandmarkCount)
+            _ = refineLandmarksFromHeatmap(
+                &raw.points, heatmap: heatmap, height: PoseLandmarksModel.heatmapSide,
+                width: PoseLandmarksModel.heatmapSide,
+                channels: PoseLandmarksModel.modelLandmarkCount)
         }
         let body = 0..<PoseLandmarksModel.landmarkCount
         let auxiliary = body.upperBound..<(body.upperBound + PoseLandmarksModel.auxiliaryLandmarkCount)
         var landmarks = raw.slice(body)
         landmarks.points = projectLandmarks(landmarks.points, fromNormalizedRect: rect)
         let auxiliaryPoints = projectLandmarks(Array(raw.points[auxiliary]), fromNormalizedRect: rect)
-        guard let next = poseRect(fromAuxiliaryLandmarks: auxiliaryPoints, imageWidth: frame.width, imageHeight: frame.height)
+        guard
+            let next = poseRect(
+                fromAuxiliaryLandmarks: auxiliaryPoints, imageWidth: frame.width, imageHeight: frame.height)
         else { return nil }
         let world = try model.withOutput(4) { values in
             body.map { SIMD3(values[3 * $0], values[3 * $0 + 1], values[3 * $0 + 2]) }
         }
-        let worldLandmarks = ScoredLandmarks(points: rotateWorldLandmarks(world, by: rect.rotation),
-                                             visibility: landmarks.visibility, presence: landmarks.presence)
+        let worldLandmarks = ScoredLandmarks(
+            points: rotateWorldLandmarks(world, by: rect.rotation),
+            visibility: landmarks.visibility, presence: landmarks.presence)
         var mask: [Float]?
         if settings.outputSegmentationMasks, let inverse = inverseAffineMatrix(matrix) {
             mask = try model.withOutput(2) { logits in
                 let probabilities = logits.map(sigmoid)
                 return probabilities.withUnsafeBufferPointer {
-                    warpAffineBilinear($0, sourceWidth: side, sourceHeight: side, matrix: inverse,
-                                       outputWidth: frame.width, outputHeight: frame.height)
+                    warpAffineBilinear(
+                        $0, sourceWidth: side, sourceHeight: side, matrix: inverse,
+                        outputWidth: frame.width, outputHeight: frame.height)
                 }
             }
         }
-        return PoseObservation(landmarks: landmarks, worldLandmarks: worldLandmarks, segmentationMask: mask,
-                               nextRect: next, trackingId: nil)
+        return PoseObservation(
+            landmarks: landmarks, worldLandmarks: worldLandmarks, segmentationMask: mask,
+            nextRect: next, trackingId: nil)
     }
 }
 
@@ -199,12 +220,16 @@ struct PoseSmoother {
     var worldVisibility = VisibilitySmoother(alpha: 0.1)
 
     /// Smooths `pose` in place, at `timestampMicroseconds` of a `frameWidth`×`frameHeight` stream.
-    mutating func smooth(_ pose: inout PoseObservation, frameWidth: Int, frameHeight: Int, timestampMicroseconds t: Int64) {
+    mutating func smooth(
+        _ pose: inout PoseObservation, frameWidth: Int, frameHeight: Int, timestampMicroseconds t: Int64
+    ) {
         pose.landmarks.visibility = visibility.smooth(pose.landmarks.visibility)
         let roi = pose.nextRect
         let scale = (roi.width * Float(frameWidth) + roi.height * Float(frameHeight)) / 2
-        if let points = landmarks.smooth(pose.landmarks.points, imageWidth: frameWidth, imageHeight: frameHeight,
-                                         timestampMicroseconds: t, objectScale: scale) {
+        if let points = landmarks.smooth(
+            pose.landmarks.points, imageWidth: frameWidth, imageHeight: frameHeight,
+            timestampMicroseconds: t, objectScale: scale)
+        {
             pose.landmarks.points = points
         }
         pose.worldLandmarks.visibility = worldVisibility.smooth(pose.worldLandmarks.visibility)

@@ -4,8 +4,9 @@
 public protocol PoseLandmarkerLiveStreamDelegate: AnyObject {
     /// Called with the result of the frame sent at `timestampInMilliseconds`, or with the error it
     /// raised (then `result` is nil).
-    func poseLandmarker(_ poseLandmarker: PoseLandmarker, didFinishDetection result: PoseLandmarkerResult?,
-                        timestampInMilliseconds: Int, error: (any Error)?)
+    func poseLandmarker(
+        _ poseLandmarker: PoseLandmarker, didFinishDetection result: PoseLandmarkerResult?,
+        timestampInMilliseconds: Int, error: (any Error)?)
 }
 
 /// Options of a `PoseLandmarker`, with the names of MediaPipe for iOS. The landmarker copies them
@@ -34,14 +35,16 @@ public final class PoseLandmarkerOptions: VisionTaskOptions, DescribedOptions {
 
     /// Creates options with MediaPipe's defaults (`Declared`): image mode, one person, confidences 0.5,
     /// no masks, no joint angles, MediaPipe's smoothing.
-    public init(baseOptions: BaseOptions = BaseOptions(), runningMode: RunningMode = .image,
-                numPoses: Int = Declared.poses.count.defaultValue,
-                minPoseDetectionConfidence: Float = Declared.poses.minDetectionConfidence.defaultValue,
-                minPosePresenceConfidence: Float = Declared.poses.minPresenceConfidence.defaultValue,
-                minTrackingConfidence: Float = Declared.poses.minTrackingConfidence.defaultValue,
-                outputSegmentationMasks: Bool = Declared.outputSegmentationMasks.defaultValue,
-                outputJointAngles: Bool = Declared.outputJointAngles.defaultValue,
-                smoothAllPoses: Bool = Declared.smoothAllPoses.defaultValue) {
+    public init(
+        baseOptions: BaseOptions = BaseOptions(), runningMode: RunningMode = .image,
+        numPoses: Int = Declared.poses.count.defaultValue,
+        minPoseDetectionConfidence: Float = Declared.poses.minDetectionConfidence.defaultValue,
+        minPosePresenceConfidence: Float = Declared.poses.minPresenceConfidence.defaultValue,
+        minTrackingConfidence: Float = Declared.poses.minTrackingConfidence.defaultValue,
+        outputSegmentationMasks: Bool = Declared.outputSegmentationMasks.defaultValue,
+        outputJointAngles: Bool = Declared.outputJointAngles.defaultValue,
+        smoothAllPoses: Bool = Declared.smoothAllPoses.defaultValue
+    ) {
         self.numPoses = numPoses
         self.minPoseDetectionConfidence = minPoseDetectionConfidence
         self.minPosePresenceConfidence = minPosePresenceConfidence

@@ -23,8 +23,10 @@ public struct PoseLandmarkerResult: Codable, Sendable, Equatable {
     public let timestampInMilliseconds: Int
 
     /// Creates a result.
-    public init(landmarks: [[NormalizedLandmark]], worldLandmarks: [[Landmark]], segmentationMasks: [Mask]? = nil,
-                jointAngles: [[PoseJoint: Float]]? = nil, trackingIds: [Int]? = nil, timestampInMilliseconds: Int) {
+    public init(
+        landmarks: [[NormalizedLandmark]], worldLandmarks: [[Landmark]], segmentationMasks: [Mask]? = nil,
+        jointAngles: [[PoseJoint: Float]]? = nil, trackingIds: [Int]? = nil, timestampInMilliseconds: Int
+    ) {
         self.landmarks = landmarks
         self.worldLandmarks = worldLandmarks
         self.segmentationMasks = segmentationMasks
@@ -67,8 +69,14 @@ public struct Mask: Codable, Sendable, Equatable {
             float32Data.withUnsafeBufferPointer { values in
                 for i in values.indices {
                     let p = values[i]
-                    guard p > 0 else { bytes[i] = 0; continue }
-                    guard p < 1 else { bytes[i] = 255; continue }
+                    guard p > 0 else {
+                        bytes[i] = 0
+                        continue
+                    }
+                    guard p < 1 else {
+                        bytes[i] = 255
+                        continue
+                    }
                     let q = p * 255, whole = UInt8(q)
                     bytes[i] = q - Float(whole) >= 0.5 ? whole + 1 : whole
                 }
@@ -82,7 +90,8 @@ public struct Mask: Codable, Sendable, Equatable {
     public func pngData() throws -> Data {
         let bytes = uint8Data
         return try bytes.withUnsafeBytes {
-            try MPImage(pixels: $0, width: width, height: height, bytesPerRow: width, format: .gray8).pngData(compressionLevel: 1)
+            try MPImage(pixels: $0, width: width, height: height, bytesPerRow: width, format: .gray8).pngData(
+                compressionLevel: 1)
         }
     }
 
@@ -111,11 +120,15 @@ public struct Mask: Codable, Sendable, Equatable {
         if let file {
             decoded = try? MPImage(contentsOfFile: file)
         } else {
-            decoded = try Data(base64Encoded: try c.decode(String.self, forKey: .png)).flatMap { try? MPImage(encodedData: $0, name: "mask PNG") }
+            decoded = try Data(base64Encoded: try c.decode(String.self, forKey: .png)).flatMap {
+                try? MPImage(encodedData: $0, name: "mask PNG")
+            }
         }
         guard let image = decoded,
-              image.width == width, image.height == height, image.bufferWidth == width, width > 0, height > 0 else {
-            throw DecodingError.dataCorruptedError(forKey: .png, in: c, debugDescription: "not a \(width)×\(height) PNG")
+            image.width == width, image.height == height, image.bufferWidth == width, width > 0, height > 0
+        else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .png, in: c, debugDescription: "not a \(width)×\(height) PNG")
         }
         // The first channel of each stored pixel (a gray PNG's level).
         let step = image.bufferFormat.bytesPerPixel

@@ -23,11 +23,13 @@ public final class ClassifierOptions {
     public var categoryDenylist: [String]
 
     /// Creates options; the defaults (`Declared`) keep every category the model's threshold lets through.
-    public init(displayNamesLocale: String? = Declared.displayNamesLocale.defaultValue,
-                maxResults: Int = Declared.maxResults.defaultValue,
-                scoreThreshold: Float? = Declared.scoreThreshold.defaultValue,
-                categoryAllowlist: [String] = Declared.categoryAllowlist.defaultValue,
-                categoryDenylist: [String] = Declared.categoryDenylist.defaultValue) {
+    public init(
+        displayNamesLocale: String? = Declared.displayNamesLocale.defaultValue,
+        maxResults: Int = Declared.maxResults.defaultValue,
+        scoreThreshold: Float? = Declared.scoreThreshold.defaultValue,
+        categoryAllowlist: [String] = Declared.categoryAllowlist.defaultValue,
+        categoryDenylist: [String] = Declared.categoryDenylist.defaultValue
+    ) {
         self.displayNamesLocale = displayNamesLocale
         self.maxResults = maxResults
         self.scoreThreshold = scoreThreshold
@@ -45,15 +47,18 @@ public final class ClassifierOptions {
     /// model's score threshold unless `scoreThreshold` overrides it. Throws `invalidOption` (named
     /// after `option`) as MediaPipe rejects options, and for a display-names file whose line count
     /// differs from the labels' (`invalidModel` when the locale is the default).
-    func filter(model: TFLiteModel, output: Int = 0, entry: String, classCount: Int, defaultLabels: [String]?,
-                option: String) throws -> ClassificationFilter {
+    func filter(
+        model: TFLiteModel, output: Int = 0, entry: String, classCount: Int, defaultLabels: [String]?,
+        option: String
+    ) throws -> ClassificationFilter {
         var labels = try model.labels(forOutput: output) ?? []
         var displayNames: [String] = []
         if !labels.isEmpty {
             let locale = displayNamesLocale ?? Self.defaultDisplayNamesLocale
             displayNames = try model.labels(forOutput: output, locale: locale) ?? []
             if !displayNames.isEmpty, displayNames.count != labels.count {
-                let reason = "\(entry) has \(labels.count) labels but \(displayNames.count) display names for locale \"\(locale)\""
+                let reason =
+                    "\(entry) has \(labels.count) labels but \(displayNames.count) display names for locale \"\(locale)\""
                 if displayNamesLocale == nil { throw VisionTasksError.invalidModel(reason) }
                 throw VisionTasksError.invalidOption(name: "\(option).displayNamesLocale", reason: reason)
             }
@@ -61,9 +66,10 @@ public final class ClassifierOptions {
             labels = defaults
         }
         let threshold = model.modelMetadata?.subgraphs.first?.outputTensors.first?.scoreThreshold
-        return try ClassificationFilter(labels: labels, displayNames: displayNames, maxResults: maxResults,
-                                        scoreThreshold: scoreThreshold, metadataScoreThreshold: threshold,
-                                        categoryAllowlist: categoryAllowlist, categoryDenylist: categoryDenylist,
-                                        option: option)
+        return try ClassificationFilter(
+            labels: labels, displayNames: displayNames, maxResults: maxResults,
+            scoreThreshold: scoreThreshold, metadataScoreThreshold: threshold,
+            categoryAllowlist: categoryAllowlist, categoryDenylist: categoryDenylist,
+            option: option)
     }
 }

@@ -30,24 +30,29 @@ package final class ROILandmarksModel {
     /// when given) and outputs whose element counts begin with `outputCounts`, the first being the
     /// `landmarkCount` landmarks. `readOutputs`: the outputs the caller reads (nil: all); the model's
     /// work for the others is skipped and they stay zero.
-    package init(model: TFLiteModel, name: String, what: String, numThreads: Int, inputSide: Int?,
-                 landmarkCount: Int, normalizeZ: Float = 1, outputCounts: [Int], outputNames: String,
-                 projection: Projection, readOutputs: Set<Int>? = nil) throws {
+    package init(
+        model: TFLiteModel, name: String, what: String, numThreads: Int, inputSide: Int?,
+        landmarkCount: Int, normalizeZ: Float = 1, outputCounts: [Int], outputNames: String,
+        projection: Projection, readOutputs: Set<Int>? = nil
+    ) throws {
         interpreter = try Interpreter(model: model, numThreads: numThreads, readOutputs: readOutputs)
         let input = interpreter.inputs.first?.shape ?? []
         let side = inputSide.map { "\($0)×\($0)" } ?? "H×W"
         guard interpreter.inputs.count == 1, input.count == 4, input[0] == 1, input[3] == 3,
-              inputSide.map({ input[1] == $0 && input[2] == $0 }) ?? true else {
+            inputSide.map({ input[1] == $0 && input[2] == $0 }) ?? true
+        else {
             throw VisionTasksError.unsupportedModel(
                 "\(name): \(what) needs one 1×\(side)×3 image input; got \(interpreter.inputs.map(\.shape))")
         }
         let counts = interpreter.outputs.map(\.elementCount)
         guard counts.starts(with: outputCounts) else {
             throw VisionTasksError.unsupportedModel(
-                "\(name): \(what) needs outputs of \(outputCounts.map(String.init).joined(separator: ", ")) values (\(outputNames)); got \(interpreter.outputs.map(\.shape))")
+                "\(name): \(what) needs outputs of \(outputCounts.map(String.init).joined(separator: ", ")) values (\(outputNames)); got \(interpreter.outputs.map(\.shape))"
+            )
         }
-        tensorOptions = try ImageToTensorOptions(outputWidth: input[2], outputHeight: input[1], keepAspectRatio: false,
-                                                 outputRange: try modelInputRange(model, name: name), borderMode: .replicate)
+        tensorOptions = try ImageToTensorOptions(
+            outputWidth: input[2], outputHeight: input[1], keepAspectRatio: false,
+            outputRange: try modelInputRange(model, name: name), borderMode: .replicate)
         self.landmarkCount = landmarkCount
         self.normalizeZ = normalizeZ
         self.projection = projection
@@ -59,8 +64,9 @@ package final class ROILandmarksModel {
         let matrix = try run(in: frame, roi: roi)
         // The output's size was checked at load, so decoding cannot fail.
         let local = try interpreter.withOutputBuffer(0) { values in
-            decodeLandmarks(values, count: landmarkCount, inputWidth: tensorOptions.outputWidth,
-                            inputHeight: tensorOptions.outputHeight, normalizeZ: normalizeZ) ?? []
+            decodeLandmarks(
+                values, count: landmarkCount, inputWidth: tensorOptions.outputWidth,
+                inputHeight: tensorOptions.outputHeight, normalizeZ: normalizeZ) ?? []
         }
         switch projection {
         case .cropMatrix: return projectLandmarks(local, matrix: matrix)
@@ -73,8 +79,9 @@ package final class ROILandmarksModel {
     /// `output(_:)` or `withOutput(_:_:)`.
     package func run(in frame: FrameContext, roi: NormalizedRect) throws -> [Float] {
         let transform = try interpreter.withInputBuffer(0) { input in
-            try ImageToTensor.convert(frame.image, roi: roi, options: tensorOptions, into: input,
-                                      splitRows: interpreter.tensorRows)
+            try ImageToTensor.convert(
+                frame.image, roi: roi, options: tensorOptions, into: input,
+                splitRows: interpreter.tensorRows)
         }
         interpreter.invoke()
         return transform.matrix

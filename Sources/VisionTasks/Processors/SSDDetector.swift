@@ -32,12 +32,14 @@ package final class SSDDetector {
         let boxesShape = [1, decoding.numBoxes, decoding.numCoords], scoresShape = [1, decoding.numBoxes, 1]
         guard let boxes = shapes.firstIndex(of: boxesShape), let scores = shapes.firstIndex(of: scoresShape) else {
             throw VisionTasksError.unsupportedModel(
-                "\(name): \(what) needs outputs of shape \(boxesShape) (boxes) and \(scoresShape) (scores); got \(shapes)")
+                "\(name): \(what) needs outputs of shape \(boxesShape) (boxes) and \(scoresShape) (scores); got \(shapes)"
+            )
         }
         boxesOutput = boxes
         scoresOutput = scores
-        tensorOptions = try ImageToTensorOptions(outputWidth: width, outputHeight: height, keepAspectRatio: true,
-                                                 outputRange: try modelInputRange(model, name: name), borderMode: .zero)
+        tensorOptions = try ImageToTensorOptions(
+            outputWidth: width, outputHeight: height, keepAspectRatio: true,
+            outputRange: try modelInputRange(model, name: name), borderMode: .zero)
         anchors = try generateSSDAnchors(description.anchors)
         self.decoding = decoding
         minSuppressionThreshold = description.minSuppressionThreshold
@@ -46,8 +48,9 @@ package final class SSDDetector {
     /// The detections in the frame's whole upright image, best first; boxes and keypoints are fractions of its size.
     package func detect(_ frame: FrameContext) throws -> [RelativeDetection] {
         let transform = try interpreter.withInputBuffer(0) { input in
-            try ImageToTensor.convert(frame.image, options: tensorOptions, into: input,
-                                      splitRows: interpreter.tensorRows)
+            try ImageToTensor.convert(
+                frame.image, options: tensorOptions, into: input,
+                splitRows: interpreter.tensorRows)
         }
         interpreter.invoke()
         let decoded = try interpreter.withOutputBuffer(boxesOutput) { boxes in

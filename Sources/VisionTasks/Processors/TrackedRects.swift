@@ -50,10 +50,12 @@ package struct TrackedRects {
     /// Returns the objects with their ids: in image mode in the detector's order with no ids; in
     /// video and live stream ordered by id (the order they appeared in), so the order does not flip
     /// from frame to frame.
-    package mutating func process<Object>(detect: () throws -> [NormalizedRect],
-                                          observe: ([NormalizedRect]) throws -> [Object?],
-                                          duplicates: ([Object]) -> Set<Int> = { _ in [] },
-                                          nextRect: (Object) -> NormalizedRect?) rethrows -> [(object: Object, id: Int?)] {
+    package mutating func process<Object>(
+        detect: () throws -> [NormalizedRect],
+        observe: ([NormalizedRect]) throws -> [Object?],
+        duplicates: ([Object]) -> Set<Int> = { _ in [] },
+        nextRect: (Object) -> NormalizedRect?
+    ) rethrows -> [(object: Object, id: Int?)] {
         let all = tracks && tracked.count >= maxCount ? [] : try detect()
         let detected = clipsDetections ? Array(all.prefix(maxCount)) : all
         guard tracks else {

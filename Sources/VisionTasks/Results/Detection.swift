@@ -60,10 +60,11 @@ public struct Detection: Codable, Sendable, Equatable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         categories = try c.decode([ResultCategory].self, forKey: .categories)
         let box = try c.nestedContainer(keyedBy: BoxKeys.self, forKey: .boundingBox)
-        boundingBox = CGRect(x: try box.decode(Double.self, forKey: .originX),
-                             y: try box.decode(Double.self, forKey: .originY),
-                             width: try box.decode(Double.self, forKey: .width),
-                             height: try box.decode(Double.self, forKey: .height))
+        boundingBox = CGRect(
+            x: try box.decode(Double.self, forKey: .originX),
+            y: try box.decode(Double.self, forKey: .originY),
+            width: try box.decode(Double.self, forKey: .width),
+            height: try box.decode(Double.self, forKey: .height))
         keypoints = try c.decodeIfPresent([NormalizedKeypoint].self, forKey: .keypoints)
     }
 

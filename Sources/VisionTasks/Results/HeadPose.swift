@@ -22,7 +22,9 @@ public struct HeadPose: Codable, Sendable, Equatable {
 
     /// The pose of a 4×4 facial transformation matrix; nil for another shape or a degenerate rotation.
     public init?(_ matrix: TransformMatrix) {
-        guard matrix.rows == 4, matrix.columns == 4, let angles = headPoseAngles(fromTransform: matrix.data) else { return nil }
+        guard matrix.rows == 4, matrix.columns == 4, let angles = headPoseAngles(fromTransform: matrix.data) else {
+            return nil
+        }
         self.init(yaw: angles.yaw, pitch: angles.pitch, roll: angles.roll)
     }
 }

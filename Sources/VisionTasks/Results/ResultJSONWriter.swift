@@ -12,8 +12,10 @@ enum ResultJSONWriter {
     static func encode<Value: Encodable>(_ value: Value) throws -> [UInt8] {
         let root = try JSONTree.node(value, codingPath: [])
         if case .empty = root {
-            throw EncodingError.invalidValue(value, EncodingError.Context(
-                codingPath: [], debugDescription: "Top-level \(Value.self) did not encode any values."))
+            throw EncodingError.invalidValue(
+                value,
+                EncodingError.Context(
+                    codingPath: [], debugDescription: "Top-level \(Value.self) did not encode any values."))
         }
         var out: [UInt8] = []
         out.reserveCapacity(4096)
@@ -41,7 +43,8 @@ private enum JSONNode {
             out.append(UInt8(ascii: "{"))
             var entries = object.entries
             // Most objects come in the same key order every time; sort only when they are not in order.
-            if zip(entries, entries.dropFirst()).contains(where: { !$0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
+            if zip(entries, entries.dropFirst()).contains(where: { !$0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+            ) {
                 entries.sort { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
             }
             for i in entries.indices {
@@ -144,17 +147,22 @@ private final class JSONTree: Encoder {
 
     // MARK: Scalars
 
-    static func number<F: BinaryFloatingPoint & LosslessStringConvertible>(_ value: F, codingPath: [any CodingKey]) throws -> JSONNode {
+    static func number<F: BinaryFloatingPoint & LosslessStringConvertible>(_ value: F, codingPath: [any CodingKey])
+        throws -> JSONNode
+    {
         .scalar(try numberText(value, codingPath))
     }
 
     /// A number's text as JSONEncoder writes it (its description without a trailing ".0"); throws
     /// for NaN and infinities.
     private static func numberText<F: BinaryFloatingPoint & LosslessStringConvertible>(
-        _ value: F, _ codingPath: [any CodingKey]) throws -> String {
+        _ value: F, _ codingPath: [any CodingKey]
+    ) throws -> String {
         guard let text = ResultJSON.numberText(value) else {
-            throw EncodingError.invalidValue(value, EncodingError.Context(
-                codingPath: codingPath, debugDescription: "Unable to encode \(F.self).\(value) directly in JSON."))
+            throw EncodingError.invalidValue(
+                value,
+                EncodingError.Context(
+                    codingPath: codingPath, debugDescription: "Unable to encode \(F.self).\(value) directly in JSON."))
         }
         return text
     }
@@ -248,24 +256,35 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
     mutating func encodeNil(forKey key: Key) throws { object.set(key.stringValue, .scalar("null")) }
     mutating func encode(_ value: Bool, forKey key: Key) throws { object.set(key.stringValue, JSONTree.bool(value)) }
-    mutating func encode(_ value: String, forKey key: Key) throws { object.set(key.stringValue, JSONTree.string(value)) }
+    mutating func encode(_ value: String, forKey key: Key) throws {
+        object.set(key.stringValue, JSONTree.string(value))
+    }
     // One generic method is the witness of every floating-point requirement, one of every integer
     // one but the 128-bit ones, which the protocol gives default (throwing) implementations.
-    mutating func encode<F: BinaryFloatingPoint & LosslessStringConvertible & Encodable>(_ value: F, forKey key: Key) throws {
+    mutating func encode<F: BinaryFloatingPoint & LosslessStringConvertible & Encodable>(_ value: F, forKey key: Key)
+        throws
+    {
         object.set(key.stringValue, try JSONTree.number(value, codingPath: codingPath))
     }
     mutating func encode<I: FixedWidthInteger & Encodable>(_ value: I, forKey key: Key) throws {
         object.set(key.stringValue, JSONTree.integer(value))
     }
-    mutating func encode(_ value: Int128, forKey key: Key) throws { object.set(key.stringValue, JSONTree.integer(value)) }
-    mutating func encode(_ value: UInt128, forKey key: Key) throws { object.set(key.stringValue, JSONTree.integer(value)) }
+    mutating func encode(_ value: Int128, forKey key: Key) throws {
+        object.set(key.stringValue, JSONTree.integer(value))
+    }
+    mutating func encode(_ value: UInt128, forKey key: Key) throws {
+        object.set(key.stringValue, JSONTree.integer(value))
+    }
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         object.set(key.stringValue, try JSONTree.node(value, codingPath: codingPath))
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type,
-                                                        forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
-        KeyedEncodingContainer(KeyedContainer<NestedKey>(object: object.nestedObject(key.stringValue), codingPath: codingPath))
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy keyType: NestedKey.Type,
+        forKey key: Key
+    ) -> KeyedEncodingContainer<NestedKey> {
+        KeyedEncodingContainer(
+            KeyedContainer<NestedKey>(object: object.nestedObject(key.stringValue), codingPath: codingPath))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
@@ -292,14 +311,18 @@ private struct UnkeyedContainer: UnkeyedEncodingContainer {
     mutating func encode<F: BinaryFloatingPoint & LosslessStringConvertible & Encodable>(_ value: F) throws {
         array.items.append(try JSONTree.number(value, codingPath: codingPath))
     }
-    mutating func encode<I: FixedWidthInteger & Encodable>(_ value: I) throws { array.items.append(JSONTree.integer(value)) }
+    mutating func encode<I: FixedWidthInteger & Encodable>(_ value: I) throws {
+        array.items.append(JSONTree.integer(value))
+    }
     mutating func encode(_ value: Int128) throws { array.items.append(JSONTree.integer(value)) }
     mutating func encode(_ value: UInt128) throws { array.items.append(JSONTree.integer(value)) }
     mutating func encode<T: Encodable>(_ value: T) throws {
         array.items.append(try JSONTree.node(value, codingPath: codingPath))
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<
+        NestedKey
+    > {
         let nested = JSONObject()
         array.items.append(.object(nested))
         return KeyedEncodingContainer(KeyedContainer<NestedKey>(object: nested, codingPath: codingPath))
@@ -333,7 +356,9 @@ private struct SingleValueContainer: SingleValueEncodingContainer {
     mutating func encode<I: FixedWidthInteger & Encodable>(_ value: I) throws { tree.node = JSONTree.integer(value) }
     mutating func encode(_ value: Int128) throws { tree.node = JSONTree.integer(value) }
     mutating func encode(_ value: UInt128) throws { tree.node = JSONTree.integer(value) }
-    mutating func encode<T: Encodable>(_ value: T) throws { tree.node = try JSONTree.node(value, codingPath: codingPath) }
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        tree.node = try JSONTree.node(value, codingPath: codingPath)
+    }
 }
 
 /// The encoder `superEncoder()` hands out: what is encoded with it is handed to `commit` (which
@@ -357,7 +382,9 @@ private final class SuperEncoder: Encoder {
 
     // Keyed and unkeyed containers write into reference nodes, so what they write after the
     // commit still lands; a single-value container keeps this encoder alive until it is done.
-    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> { tree.container(keyedBy: type) }
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        tree.container(keyedBy: type)
+    }
     func unkeyedContainer() -> any UnkeyedEncodingContainer { tree.unkeyedContainer() }
     func singleValueContainer() -> any SingleValueEncodingContainer { SingleValueContainer(tree: tree, owner: self) }
 }

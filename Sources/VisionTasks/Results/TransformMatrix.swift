@@ -24,7 +24,8 @@ public struct TransformMatrix: Codable, Sendable, Equatable {
         let columns = try c.decode(Int.self, forKey: .columns)
         let data = try c.decode([Float].self, forKey: .data)
         guard let matrix = TransformMatrix(rows: rows, columns: columns, data: data) else {
-            throw DecodingError.dataCorruptedError(forKey: .data, in: c,
+            throw DecodingError.dataCorruptedError(
+                forKey: .data, in: c,
                 debugDescription: "\(data.count) entries for a \(rows)×\(columns) matrix")
         }
         self = matrix

@@ -27,9 +27,11 @@ public struct BaseOptions: Sendable {
     public var maxDecompressedBundleBytes: Int
 
     /// Creates options with no model set and the default delegate, thread count and bundle limit.
-    public init(modelAssetPath: String = "", modelAssetBuffer: Data? = nil, delegate: Delegate = .CPU,
-                numThreads: Int = BaseOptions.defaultNumThreads,
-                maxDecompressedBundleBytes: Int = BaseOptions.defaultMaxDecompressedBundleBytes) {
+    public init(
+        modelAssetPath: String = "", modelAssetBuffer: Data? = nil, delegate: Delegate = .CPU,
+        numThreads: Int = BaseOptions.defaultNumThreads,
+        maxDecompressedBundleBytes: Int = BaseOptions.defaultMaxDecompressedBundleBytes
+    ) {
         self.modelAssetPath = modelAssetPath
         self.modelAssetBuffer = modelAssetBuffer
         self.delegate = delegate
@@ -52,22 +54,26 @@ public struct BaseOptions: Sendable {
     /// Reads the model asset as a `.task` bundle, named as `modelAssetName`. Throws `invalidBundle`
     /// when it is not a zip (a bare `.tflite`, say), naming the `task` that needs one.
     package func loadTaskBundle(task: String) throws -> ModelBundle {
-        try ModelBundle.taskBundle(try loadModelAsset(), name: modelAssetName, task: task,
-                                   maxDecompressedBytes: maxDecompressedBundleBytes)
+        try ModelBundle.taskBundle(
+            try loadModelAsset(), name: modelAssetName, task: task,
+            maxDecompressedBytes: maxDecompressedBundleBytes)
     }
 
     /// Checks the options and returns the model file's bytes, from the buffer or the path.
     package func loadModelAsset() throws -> Data {
         guard delegate == .CPU else {
-            throw VisionTasksError.invalidOption(name: "delegate",
+            throw VisionTasksError.invalidOption(
+                name: "delegate",
                 reason: "GPU is not available: VisionTasks runs on the CPU only (use .CPU)")
         }
         guard (1...BaseOptions.maxNumThreads).contains(numThreads) else {
-            throw VisionTasksError.invalidOption(name: "numThreads",
+            throw VisionTasksError.invalidOption(
+                name: "numThreads",
                 reason: "must be in 1...\(BaseOptions.maxNumThreads), got \(numThreads)")
         }
         guard maxDecompressedBundleBytes > 0 else {
-            throw VisionTasksError.invalidOption(name: "maxDecompressedBundleBytes",
+            throw VisionTasksError.invalidOption(
+                name: "maxDecompressedBundleBytes",
                 reason: "must be positive, got \(maxDecompressedBundleBytes)")
         }
         if let buffer = modelAssetBuffer {
@@ -77,7 +83,8 @@ public struct BaseOptions: Sendable {
             return buffer
         }
         guard !modelAssetPath.isEmpty else {
-            throw VisionTasksError.invalidOption(name: "modelAssetPath",
+            throw VisionTasksError.invalidOption(
+                name: "modelAssetPath",
                 reason: "no model given: set modelAssetPath or modelAssetBuffer")
         }
         return try ModelFile.read(modelAssetPath)

@@ -39,41 +39,51 @@ public class LiveStreamHandler<Output: Sendable>: @unchecked Sendable {
 
 extension LiveStreamHandler: FaceDetectorLiveStreamDelegate where Output == FaceDetectorResult {
     /// Hands the detector's result to the handler.
-    public func faceDetector(_ faceDetector: FaceDetector, didFinishDetection result: FaceDetectorResult?,
-                             timestampInMilliseconds: Int, error: (any Error)?) {
+    public func faceDetector(
+        _ faceDetector: FaceDetector, didFinishDetection result: FaceDetectorResult?,
+        timestampInMilliseconds: Int, error: (any Error)?
+    ) {
         deliver(result, timestampInMilliseconds, error)
     }
 }
 
 extension LiveStreamHandler: FaceLandmarkerLiveStreamDelegate where Output == FaceLandmarkerResult {
     /// Hands the landmarker's result to the handler.
-    public func faceLandmarker(_ faceLandmarker: FaceLandmarker, didFinishDetection result: FaceLandmarkerResult?,
-                               timestampInMilliseconds: Int, error: (any Error)?) {
+    public func faceLandmarker(
+        _ faceLandmarker: FaceLandmarker, didFinishDetection result: FaceLandmarkerResult?,
+        timestampInMilliseconds: Int, error: (any Error)?
+    ) {
         deliver(result, timestampInMilliseconds, error)
     }
 }
 
 extension LiveStreamHandler: HandLandmarkerLiveStreamDelegate where Output == HandLandmarkerResult {
     /// Hands the landmarker's result to the handler.
-    public func handLandmarker(_ handLandmarker: HandLandmarker, didFinishDetection result: HandLandmarkerResult?,
-                               timestampInMilliseconds: Int, error: (any Error)?) {
+    public func handLandmarker(
+        _ handLandmarker: HandLandmarker, didFinishDetection result: HandLandmarkerResult?,
+        timestampInMilliseconds: Int, error: (any Error)?
+    ) {
         deliver(result, timestampInMilliseconds, error)
     }
 }
 
 extension LiveStreamHandler: PoseLandmarkerLiveStreamDelegate where Output == PoseLandmarkerResult {
     /// Hands the landmarker's result to the handler.
-    public func poseLandmarker(_ poseLandmarker: PoseLandmarker, didFinishDetection result: PoseLandmarkerResult?,
-                               timestampInMilliseconds: Int, error: (any Error)?) {
+    public func poseLandmarker(
+        _ poseLandmarker: PoseLandmarker, didFinishDetection result: PoseLandmarkerResult?,
+        timestampInMilliseconds: Int, error: (any Error)?
+    ) {
         deliver(result, timestampInMilliseconds, error)
     }
 }
 
 extension LiveStreamHandler: GestureRecognizerLiveStreamDelegate where Output == GestureRecognizerResult {
     /// Hands the recognizer's result to the handler.
-    public func gestureRecognizer(_ gestureRecognizer: GestureRecognizer,
-                                  didFinishGestureRecognition result: GestureRecognizerResult?,
-                                  timestampInMilliseconds: Int, error: (any Error)?) {
+    public func gestureRecognizer(
+        _ gestureRecognizer: GestureRecognizer,
+        didFinishGestureRecognition result: GestureRecognizerResult?,
+        timestampInMilliseconds: Int, error: (any Error)?
+    ) {
         deliver(result, timestampInMilliseconds, error)
     }
 }
@@ -99,8 +109,9 @@ public final class LiveStreamResults<Output: Sendable>: LiveStreamHandler<Output
 
     /// Creates an empty sequence keeping at most `bufferLimit` unread results (at least 1).
     public init(bufferLimit: Int = LiveStreamResults.defaultBufferLimit) {
-        let (stream, continuation) = AsyncStream.makeStream(of: Element.self,
-                                                            bufferingPolicy: .bufferingNewest(Swift.max(1, bufferLimit)))
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: Element.self,
+            bufferingPolicy: .bufferingNewest(Swift.max(1, bufferLimit)))
         let dropped = DropCount()
         (self.stream, self.continuation, self.dropped) = (stream, continuation, dropped)
         super.init { result in
@@ -123,7 +134,7 @@ public final class LiveStreamResults<Output: Sendable>: LiveStreamHandler<Output
 /// A count shared between the delivery queue, which adds to it, and any reader.
 private final class DropCount: Sendable {
     private let lock = NSLock()
-    private nonisolated(unsafe) var count = 0   // guarded by `lock`
+    private nonisolated(unsafe) var count = 0 // guarded by `lock`
 
     func add() { lock.withLock { count += 1 } }
     var value: Int { lock.withLock { count } }

@@ -11,9 +11,11 @@ package struct LiveStreamDelegation<Task: AnyObject, Options: AnyObject, Result:
 
     /// The delegation through `keyPath`: `handler` converts a `LiveStreamHandler` (`{ $0 }`), `deliver`
     /// calls the delegate's one method.
-    package init(_ keyPath: ReferenceWritableKeyPath<Options, Listener?> & Sendable,
-                 handler: @escaping @Sendable (LiveStreamHandler<Result>) -> Listener,
-                 deliver: @escaping TaskCore<Task, Result>.Delivery<Listener>) {
+    package init(
+        _ keyPath: ReferenceWritableKeyPath<Options, Listener?> & Sendable,
+        handler: @escaping @Sendable (LiveStreamHandler<Result>) -> Listener,
+        deliver: @escaping TaskCore<Task, Result>.Delivery<Listener>
+    ) {
         self.keyPath = keyPath
         self.handler = handler
         self.deliver = deliver

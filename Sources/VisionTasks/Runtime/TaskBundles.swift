@@ -10,7 +10,8 @@ extension ModelBundle {
     /// inflating at most `maxDecompressedBytes`. Throws `invalidBundle` when it is not one (a bare `.tflite`, say).
     static func taskBundle(_ data: Data, name: String, task: String, maxDecompressedBytes: Int) throws -> ModelBundle {
         guard !isTFLiteModel(data) else {
-            throw VisionTasksError.invalidBundle("\(name) is not a .task bundle, which \(task) needs: it is a single .tflite model")
+            throw VisionTasksError.invalidBundle(
+                "\(name) is not a .task bundle, which \(task) needs: it is a single .tflite model")
         }
         do {
             return try ModelBundle(data: data, name: name, maxDecompressedBytes: maxDecompressedBytes)
@@ -46,7 +47,8 @@ extension ModelBundle {
     package func requireEntries(_ entries: [String], kind: String, name: String) throws {
         for entry in entries where !contains(entry) {
             throw VisionTasksError.invalidBundle(
-                "\(name) has no \(entry); a \(kind) bundle holds \(entries.joined(separator: " and ")) (has: \(fileNames.joined(separator: ", ")))")
+                "\(name) has no \(entry); a \(kind) bundle holds \(entries.joined(separator: " and ")) (has: \(fileNames.joined(separator: ", ")))"
+            )
         }
     }
 }

@@ -25,7 +25,9 @@ package final class TaskCore<Owner: AnyObject, Output: Sendable>: Sendable {
         loadGraph: () throws -> Graph, result: @escaping @Sendable ([Graph.Observation], FrameContext) throws -> Output
     ) throws {
         try Options.taskDescription.validate(options)
-        let (runningMode, delegate, deliver) = (options.runningMode, options[keyPath: liveStream.keyPath], liveStream.deliver)
+        let (runningMode, delegate, deliver) = (
+            options.runningMode, options[keyPath: liveStream.keyPath], liveStream.deliver
+        )
         try OptionChecks.delegate(present: delegate != nil, runningMode: runningMode, type(of: liveStream).property)
         let graph = SerializedGraph(try loadGraph())
         let owner = WeakBox<Owner>()
@@ -40,12 +42,13 @@ package final class TaskCore<Owner: AnyObject, Output: Sendable>: Sendable {
                 }
             }
         }
-        runner = TaskRunner(taskName: String(describing: Owner.self), verb: verb, runningMode: runningMode,
-                            process: { image, timestamp in
-                                let frame = FrameContext(image, timestampInMilliseconds: timestamp)
-                                return try result(try graph.graph.process(frame), frame)
-                            },
-                            deliver: delivery, reset: { graph.graph.resetTracking() })
+        runner = TaskRunner(
+            taskName: String(describing: Owner.self), verb: verb, runningMode: runningMode,
+            process: { image, timestamp in
+                let frame = FrameContext(image, timestampInMilliseconds: timestamp)
+                return try result(try graph.graph.process(frame), frame)
+            },
+            deliver: delivery, reset: { graph.graph.resetTracking() })
         self.owner = owner
     }
 

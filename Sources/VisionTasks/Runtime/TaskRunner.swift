@@ -22,7 +22,7 @@ package final class TaskRunner<Input: Sendable, Output: Sendable>: @unchecked Se
     private let deliver: Deliver?
     private let resetState: @Sendable () -> Void
 
-    private let state = NSLock()            // guards every var below
+    private let state = NSLock() // guards every var below
     private var lastTimestamp: Int?
     private var inFlight = false
     private var waiting: (input: Input, timestamp: Int)?
@@ -30,11 +30,11 @@ package final class TaskRunner<Input: Sendable, Output: Sendable>: @unchecked Se
     private var waitingResults: [(result: Result<Output, any Error>, timestamp: Int)] = []
     private var delivering = false
     private var droppedResults = 0
-    private let serial = NSLock()           // one process() at a time, in every mode
+    private let serial = NSLock() // one process() at a time, in every mode
     private let workQueue: DispatchQueue
     private let deliveryQueue: DispatchQueue
-    private let idle = DispatchGroup()           // entered while frames are being processed
-    private let deliveryIdle = DispatchGroup()   // entered while results are being delivered
+    private let idle = DispatchGroup() // entered while frames are being processed
+    private let deliveryIdle = DispatchGroup() // entered while results are being delivered
 
     /// The most finished live-stream results that wait for the listener; one more may be in its hands.
     package static var maxWaitingResults: Int { 4 }
@@ -42,8 +42,10 @@ package final class TaskRunner<Input: Sendable, Output: Sendable>: @unchecked Se
     /// Creates a runner. `verb` names the task's methods ("detect" or "recognize") in error messages;
     /// `deliver` is required in live-stream mode and ignored otherwise; `reset` clears the work's
     /// own state between streams (tracking), called by `reset()` while no frame is processed.
-    package init(taskName: String, verb: String, runningMode: RunningMode,
-                 process: @escaping Process, deliver: Deliver?, reset: @escaping @Sendable () -> Void = {}) {
+    package init(
+        taskName: String, verb: String, runningMode: RunningMode,
+        process: @escaping Process, deliver: Deliver?, reset: @escaping @Sendable () -> Void = {}
+    ) {
         self.taskName = taskName
         self.verb = verb
         self.runningMode = runningMode
@@ -101,7 +103,8 @@ package final class TaskRunner<Input: Sendable, Output: Sendable>: @unchecked Se
     package func reset() throws {
         guard runningMode != .image else {
             throw VisionTasksError.runningModeMismatch(
-                "\(taskName) was created in IMAGE mode; reset() needs VIDEO or LIVE_STREAM mode (images are independent already)")
+                "\(taskName) was created in IMAGE mode; reset() needs VIDEO or LIVE_STREAM mode (images are independent already)"
+            )
         }
         waitUntilIdle()
         serial.withLock {
@@ -213,7 +216,8 @@ package final class TaskRunner<Input: Sendable, Output: Sendable>: @unchecked Se
     private func requireMode(_ mode: RunningMode, method: String) throws {
         guard runningMode == mode else {
             throw VisionTasksError.runningModeMismatch(
-                "\(taskName) was created in \(runningMode) mode; \(method) needs \(mode) mode (use \(methodName(for: runningMode)))")
+                "\(taskName) was created in \(runningMode) mode; \(method) needs \(mode) mode (use \(methodName(for: runningMode)))"
+            )
         }
     }
 
@@ -229,7 +233,8 @@ package final class TaskRunner<Input: Sendable, Output: Sendable>: @unchecked Se
     private func acceptTimestamp(_ timestamp: Int) throws {
         if let last = lastTimestamp, timestamp <= last {
             throw VisionTasksError.invalidTimestamp(
-                "\(taskName) got timestamp \(timestamp) ms after \(last) ms; timestamps must strictly increase in \(runningMode) mode")
+                "\(taskName) got timestamp \(timestamp) ms after \(last) ms; timestamps must strictly increase in \(runningMode) mode"
+            )
         }
         lastTimestamp = timestamp
     }
