@@ -1,7 +1,9 @@
 # VisionTasks: `make demo` and `make test` set up what is missing, fetch the models and run.
 SWIFT ?= swift
 
-.PHONY: demo test test-arm64 setup models build release docs bench clean sanitize soak fuzz fuzz-ci loadtest
+FORMAT_PATHS = Package.swift Sources Tests Fuzz examples
+
+.PHONY: format format-check demo test test-arm64 setup models build release docs bench clean sanitize soak fuzz fuzz-ci loadtest
 
 setup:
 	@bash tools/setup.sh
@@ -24,7 +26,15 @@ release: setup
 # prints the latency figures.
 LOAD_SECONDS ?= 60
 
-test: setup models
+# swift-format (it ships with the toolchain), configured by .swift-format: `make format` rewrites the tree,
+# `make format-check` (the first step of `make test`) fails on any file it would change.
+format:
+	$(SWIFT) format format --in-place --recursive --parallel $(FORMAT_PATHS)
+
+format-check:
+	$(SWIFT) format lint --strict --recursive --parallel $(FORMAT_PATHS)
+
+test: format-check setup models
 	bash tools/test_neon_kernels.sh
 	bash tools/test_arm64_root.sh
 	$(SWIFT) build --build-tests
