@@ -6,10 +6,10 @@ FORMAT_PATHS = Package.swift Sources Tests Fuzz examples
 .PHONY: format format-check demo test test-arm64 setup models build release docs bench clean sanitize soak fuzz fuzz-ci loadtest
 
 setup:
-	@bash tools/setup.sh
+	@bash tools/setup/setup.sh
 
 models: setup
-	@python3 tools/fetch_models.py
+	@python3 tools/setup/fetch_models.py
 
 build: setup
 	$(SWIFT) build
@@ -17,10 +17,11 @@ build: setup
 release: setup
 	$(SWIFT) build -c release
 
-# First the NEON kernels, cross-compiled for aarch64 and run under qemu against the portable path, and
-# the test of tools/arm64_root.sh (a scratch root of host binaries: does the root see models/?).
-# The run fails on any skipped test or parameterised test without cases (tools/check_test_run.py),
-# and tools/check_skip_check.sh proves that check fails on a corrupted reference file.
+# First the NEON kernels, cross-compiled for aarch64 and run under qemu against the portable path (and the
+# GEMM micro-kernel's inner loop as clang compiles it), and the test of tools/platform/arm64_root.sh (a
+# scratch root of host binaries: does the root see models/?).
+# The run fails on any skipped test or parameterised test without cases (tools/checks/check_test_run.py),
+# and tools/checks/check_skip_check.sh proves that check fails on a corrupted reference file.
 # Then the browser test (chromium + Selenium) and the 60-second loopback load test of
 # `vision-tasks serve` (8 clients, 2 live sockets); `make loadtest` runs it on a release build and
 # prints the latency figures.
@@ -35,24 +36,24 @@ format-check:
 	$(SWIFT) format lint --strict --recursive --parallel $(FORMAT_PATHS)
 
 test: format-check setup models
-	bash tools/test_neon_kernels.sh
-	bash tools/test_arm64_root.sh
+	bash tools/platform/test_neon_kernels.sh
+	bash tools/platform/test_arm64_root.sh
 	$(SWIFT) build --build-tests
-	python3 tools/check_test_run.py -- $(SWIFT) test --skip-build
-	SWIFT=$(SWIFT) bash tools/check_skip_check.sh
-	SWIFT=$(SWIFT) bash tools/outside_package.sh
+	python3 tools/checks/check_test_run.py -- $(SWIFT) test --skip-build
+	SWIFT=$(SWIFT) bash tools/checks/check_skip_check.sh
+	SWIFT=$(SWIFT) bash tools/checks/outside_package.sh
 	python3 examples/spark/test_local.py --tool $$($(SWIFT) build --show-bin-path)/vision-tasks
-	python3 tools/browser_test.py .build/debug/vision-tasks
-	python3 tools/load_test.py --duration $(LOAD_SECONDS) --binary .build/debug/vision-tasks
+	python3 tools/checks/browser_test.py .build/debug/vision-tasks
+	python3 tools/checks/load_test.py --duration $(LOAD_SECONDS) --binary .build/debug/vision-tasks
 
 # Linux on ARM (not in CI: 1.5-2 hours on 2 cores, half an hour more to make the root): makes the emulated Debian sid arm64 root if it
 # is missing (.build-arm64/root; qemu-user-static, binfmt-support and debootstrap on the host, swiftlang
 # inside), prints its `uname -m`, builds the package and the vision-tasks tool with its server for aarch64
 # there, runs the engine's tests and the tasks' parity tests, then the tool end to end (the five tasks, a
-# video, serve) against the host's x86-64 build of the same sources (tools/test_arm64.sh). Needs root and
+# video, serve) against the host's x86-64 build of the same sources (tools/platform/test_arm64.sh). Needs root and
 # the models.
 test-arm64: models
-	SWIFT=$(SWIFT) bash tools/test_arm64.sh
+	SWIFT=$(SWIFT) bash tools/platform/test_arm64.sh
 
 # The DocC documentation of the VisionTasks library (getting-started article per task) in .build/docs, and of
 # the Training library (custom gestures) in .build/docs-training.
@@ -69,7 +70,7 @@ docs: setup
 # two threads (ThreadCountTests), the server's worker pool,
 # the CLI's live mode), AddressSanitizer with LeakSanitizer over the readers, decoders, the engine
 # and the committed fuzz inputs. Filters are regular expressions over Target.Suite/test names;
-# tools/check_test_run.py fails a run whose filter selected nothing or skipped a test.
+# tools/checks/check_test_run.py fails a run whose filter selected nothing or skipped a test.
 # Left out of TSan: tests with wall-clock bounds TSan's slowdown breaks (the CLI's SIGINT test) and
 # the hand tasks' live stream (4 minutes under TSan), the server's live-socket flood (its last reply lacked
 # the dropped count after 327 s under TSan on a loaded machine; no TSan report).
@@ -84,9 +85,9 @@ TSAN_OPTIONS ?= halt_on_error=1:second_deadlock_stack=1
 ASAN_OPTIONS ?= detect_leaks=1:halt_on_error=1
 sanitize: setup models
 	VISION_TASKS_TEST_TARGETS=$(TSAN_TARGETS) $(SWIFT) build --product VisionTasksPackageTests --sanitize=thread --scratch-path .build-tsan
-	VISION_TASKS_TEST_TARGETS=$(TSAN_TARGETS) TSAN_OPTIONS='$(TSAN_OPTIONS)' python3 tools/check_test_run.py -- $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan --filter '$(TSAN_TESTS)'
+	VISION_TASKS_TEST_TARGETS=$(TSAN_TARGETS) TSAN_OPTIONS='$(TSAN_OPTIONS)' python3 tools/checks/check_test_run.py -- $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan --filter '$(TSAN_TESTS)'
 	VISION_TASKS_TEST_TARGETS=$(ASAN_TARGETS) $(SWIFT) build --product VisionTasksPackageTests --sanitize=address --scratch-path .build-asan
-	VISION_TASKS_TEST_TARGETS=$(ASAN_TARGETS) ASAN_OPTIONS='$(ASAN_OPTIONS)' LSAN_OPTIONS=suppressions=$(CURDIR)/tools/lsan-suppressions.txt python3 tools/check_test_run.py -- $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan --filter '$(ASAN_TESTS)' --skip '$(ASAN_SKIP)'
+	VISION_TASKS_TEST_TARGETS=$(ASAN_TARGETS) ASAN_OPTIONS='$(ASAN_OPTIONS)' LSAN_OPTIONS=suppressions=$(CURDIR)/tools/fuzz/lsan-suppressions.txt python3 tools/checks/check_test_run.py -- $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan --filter '$(ASAN_TESTS)' --skip '$(ASAN_SKIP)'
 
 # Soak (not in CI): a live stream at 4x the rate a 50 ms listener takes, for SOAK_SECONDS (default
 # 600), then one video processed SOAK_PASSES (20) times; RSS must stay flat within 10%.
@@ -96,34 +97,33 @@ soak: setup models
 	SOAK_SECONDS=$(SOAK_SECONDS) .build/release/vision-tasks-soak live video
 
 # Every speed and memory comparison with LiteRT and MediaPipe in one run, one table of ratios
-# (tools/bench.py; about 15 minutes on an idle 2-core machine; BENCH_ARGS=--quick for a smoke run,
+# (tools/bench/bench.py; about 15 minutes on an idle 2-core machine; BENCH_ARGS=--quick for a smoke run,
 # BENCH_ARGS=--sections far-faces for one section). The far-face rows' legacy reference, mediapipe
 # 0.10.21, gets a virtual environment of its own (about 1 GB) on first use: $MEDIAPIPE_LEGACY_VENV,
-# by default .venv-mediapipe-0.10.21 (tools/bench_far_faces.py).
+# by default .venv-mediapipe-0.10.21 (tools/bench/bench_far_faces.py).
 bench: setup models
-	@python3 -c "import mediapipe, ai_edge_litert" 2>/dev/null || python3 -m pip install -q mediapipe==1.2.2 ai-edge-litert==2.3.0
 	$(SWIFT) build -c release --product vision-tasks
 	$(SWIFT) build -c release --product vision-tasks-bench
-	python3 tools/bench.py $(BENCH_ARGS)
+	python3 tools/bench/bench.py $(BENCH_ARGS)
 
-# Fuzzing under libFuzzer and AddressSanitizer (tools/fuzz.sh; its own release build in .build-fuzz): every
+# Fuzzing under libFuzzer and AddressSanitizer (tools/fuzz/fuzz.sh; its own release build in .build-fuzz): every
 # target for FUZZ_SECONDS (default 60) each, keeping the corpus; fuzz-ci (called by .ci/run after `make
 # sanitize`) is a short pass (20 s each from the seeds), failing on any crash, leak, timeout or out-of-memory
 # and saving the input under Tests/Fixtures/fuzz/.
 FUZZ_SECONDS ?= 60
 fuzz: setup models
-	FUZZ_SECONDS=$(FUZZ_SECONDS) bash tools/fuzz.sh run
+	FUZZ_SECONDS=$(FUZZ_SECONDS) bash tools/fuzz/fuzz.sh run
 
 fuzz-ci: setup models
-	FUZZ_SECONDS=20 bash tools/fuzz.sh ci
+	FUZZ_SECONDS=20 bash tools/fuzz/fuzz.sh ci
 
 
 loadtest: setup models release
-	python3 tools/load_test.py --duration 60 --binary .build/release/vision-tasks
-	python3 tools/load_test.py --bench --duration 20 --binary .build/release/vision-tasks
+	python3 tools/checks/load_test.py --duration 60 --binary .build/release/vision-tasks
+	python3 tools/checks/load_test.py --bench --duration 20 --binary .build/release/vision-tasks
 
 demo: setup models release
-	@bash tools/demo.sh
+	@bash tools/setup/demo.sh
 
 clean:
 	rm -rf .build .build-fuzz demo-output

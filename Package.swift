@@ -93,7 +93,7 @@ let package = Package(
             ]),
 
         // The fuzz targets of issue 10 (bytes in, a thrown error or an answer out); run under libFuzzer by
-        // tools/fuzz.sh (`make fuzz`), replayed over the committed inputs by FuzzRegressionTests.
+        // tools/fuzz/fuzz.sh (`make fuzz`), replayed over the committed inputs by FuzzRegressionTests.
         .target(
             name: "FuzzTargets", dependencies: ["VisionTasks", "VisionCore", "Inference", "TFLite", "VisionErrors"]),
         // The MediaPipe iOS guides' snippets for the four tasks and three modes, compiled as an
@@ -105,7 +105,7 @@ let package = Package(
         // Prints GFLOP/s of the inference kernels on the models' layer shapes (release builds only).
         .executableTarget(name: "kernel-bench", dependencies: ["Inference"]),
         .executableTarget(name: "image-bench", dependencies: ["VisionCore"]),
-        // Times the tasks end to end (decoded image in, result out) for tools/bench_*.py.
+        // Times the tasks end to end (decoded image in, result out) for tools/bench/bench.py (`make bench`).
         .executableTarget(
             name: "vision-tasks-bench",
             dependencies: [
@@ -160,7 +160,7 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
-// tools/fuzz.sh builds with VISION_TASKS_FUZZ=1 in its own scratch path (.build-fuzz), with
+// tools/fuzz/fuzz.sh builds with VISION_TASKS_FUZZ=1 in its own scratch path (.build-fuzz), with
 // `--sanitize=fuzzer --sanitize=address`: the fuzz targets under libFuzzer's main.
 if Context.environment["VISION_TASKS_FUZZ"] != nil {
     package.targets.append(

@@ -1,4 +1,4 @@
-// vision-fuzz: the fuzz targets under libFuzzer's own main (built only by tools/fuzz.sh, with
+// vision-fuzz: the fuzz targets under libFuzzer's own main (built only by tools/fuzz/fuzz.sh, with
 // `--sanitize=fuzzer --sanitize=address`).
 //   vision-fuzz TARGET [libFuzzer flags] [corpus folders]   fuzz one target (tflite, bundle, image, geometry, task)
 //   vision-fuzz seeds DIR                                   write the run-time seeds from models/ and the fixtures

@@ -7,7 +7,7 @@ import VisionTasks
 
 /// The fuzz targets of issue 10: each takes arbitrary bytes and drives one reader as far as it goes.
 /// A thrown `VisionTasksError` is a correct answer; a trap, a sanitizer report, a leak, a hang or runaway
-/// memory is a bug. `vision-fuzz` (tools/fuzz.sh) runs them under libFuzzer with AddressSanitizer;
+/// memory is a bug. `vision-fuzz` (tools/fuzz/fuzz.sh) runs them under libFuzzer with AddressSanitizer;
 /// FuzzRegressionTests replays the committed inputs through them in every `swift test`.
 public enum FuzzTargets {
     /// One target: its name (the corpus folder under Tests/Fixtures/fuzz/) and what it does with the bytes.

@@ -4,7 +4,7 @@ import Foundation
 import VisionTasks
 
 /// `vision-tasks-bench`: end-to-end task latency, for comparing with MediaPipe's Python API
-/// (tools/bench_*.py run both sides in one go). Prints one JSON object per run.
+/// (tools/bench/bench.py runs both sides in one go). Prints one JSON object per run.
 @main
 struct VisionTasksBench: ParsableCommand {
     static let configuration = CommandConfiguration(

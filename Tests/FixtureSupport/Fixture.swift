@@ -11,7 +11,7 @@ public enum Fixture {
     public static let directory = repositoryRoot.appendingPathComponent("Tests/Fixtures")
 
     /// The MediaPipe/LiteRT references: Tests/Fixtures/references, or the directory named by
-    /// `VISIONTASKS_REFERENCES` (tools/check_skip_check.sh points it at a corrupted copy).
+    /// `VISIONTASKS_REFERENCES` (tools/checks/check_skip_check.sh points it at a corrupted copy).
     public static var references: URL {
         if let override = ProcessInfo.processInfo.environment["VISIONTASKS_REFERENCES"], !override.isEmpty {
             return URL(fileURLWithPath: override)

@@ -6,7 +6,7 @@ import Testing
 
 /// Classifier heads written by TFLite's ClassifierModelWriter run in our engine: its outputs equal a direct
 /// computation of the same layers, and on the committed reference model they equal LiteRT's outputs
-/// (tools/check_written_classifier.py). Tolerance: 1e-6 absolute on scores (fp32 sums of at most 128 products
+/// (tools/checks/check_written_classifier.py). Tolerance: 1e-6 absolute on scores (fp32 sums of at most 128 products
 /// of values of order 1, against fp64 or against XNNPACK's own summation order).
 @Suite struct ClassifierWriterEngineTests {
     /// A head on `inputCount` values: its layers, drawn from `seed`.

@@ -35,7 +35,7 @@ enum Fixtures {
     }
 }
 
-/// The manifest written by tools/make_engine_refs.py.
+/// The manifest written by tools/references/make_engine_refs.py.
 struct EngineManifest: Decodable {
     struct Tensor: Decodable {
         let file: String

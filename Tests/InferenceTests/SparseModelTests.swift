@@ -6,7 +6,7 @@ import VisionErrors
 
 @testable import Inference
 
-/// Crafted models computing x + DENSIFY(sparse constant) (tools/make_tflite_fixtures.py), one per sparse
+/// Crafted models computing x + DENSIFY(sparse constant) (tools/references/make_tflite_fixtures.py), one per sparse
 /// layout, against LiteRT 2.3.0's output on x = 0 (the dense constant itself); and the broken copies,
 /// which must fail to load with a message naming the problem.
 @Suite struct SparseModelTests {

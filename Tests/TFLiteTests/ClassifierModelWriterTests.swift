@@ -7,7 +7,7 @@ import VisionErrors
 
 /// ClassifierModelWriter: a written head reads back through TFLiteModel (graph, constants, metadata as
 /// MediaPipe Model Maker writes it, labels), the same input gives the same bytes, the committed reference
-/// (tools/check_written_classifier.py) is reproduced, and wrong input is refused with a message naming it.
+/// (tools/checks/check_written_classifier.py) is reproduced, and wrong input is refused with a message naming it.
 @Suite struct ClassifierModelWriterTests {
     static let labels = ["None", "fist", "palm"]
 
@@ -220,7 +220,7 @@ import VisionErrors
         }
     }
 
-    /// The reference: a head, its input cases and LiteRT's outputs, from tools/check_written_classifier.py.
+    /// The reference: a head, its input cases and LiteRT's outputs, from tools/checks/check_written_classifier.py.
     struct Reference: Decodable {
         struct Layer: Decodable {
             let kind: String
@@ -260,7 +260,7 @@ import VisionErrors
 
     /// The writer reproduces the committed model byte for byte from the committed weights (LiteRT ran that model:
     /// InferenceTests compares our engine with its outputs). With VISIONTASKS_WRITE_CLASSIFIER_REFERENCE=PATH (set
-    /// by tools/check_written_classifier.py when it remakes the reference) the model is written to PATH instead.
+    /// by tools/checks/check_written_classifier.py when it remakes the reference) the model is written to PATH instead.
     @Test func theCommittedReferenceIsReproduced() throws {
         let reference = try Fixture.decode(Reference.self, "tflite/classifier_writer/classifier.json")
         let written = try reference.written()
@@ -273,7 +273,7 @@ import VisionErrors
         let committed = try Fixture.reference("tflite/classifier_writer/classifier.tflite")
         #expect(
             written == committed,
-            "the writer's bytes differ from the committed reference: remake it with tools/check_written_classifier.py reference"
+            "the writer's bytes differ from the committed reference: remake it with tools/checks/check_written_classifier.py reference"
         )
         #expect(try TFLiteModel(data: committed, name: "classifier.tflite").labels(forOutput: 0) == reference.labels)
     }

@@ -4,7 +4,7 @@ import VisionErrors
 
 @testable import TFLite
 
-/// Small hand-built models (tools/make_tflite_fixtures.py): the reader accepts the one LiteRT runs and
+/// Small hand-built models (tools/references/make_tflite_fixtures.py): the reader accepts the one LiteRT runs and
 /// rejects, with a message naming the problem, each copy LiteRT refuses.
 @Suite struct CraftedModelTests {
     struct Record: Decodable {

@@ -5,7 +5,7 @@ import Testing
 @testable import TFLite
 
 /// The facts LiteRT 2.3.0 and the metadata schema reader report for each model
-/// (Tests/Fixtures/references/tflite/model_facts.json, written by tools/tflite_model_facts.py).
+/// (Tests/Fixtures/references/tflite/model_facts.json, written by tools/references/tflite_model_facts.py).
 struct ModelFacts: Decodable {
     struct TensorFact: Decodable {
         let name: String

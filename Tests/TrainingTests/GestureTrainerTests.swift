@@ -150,7 +150,7 @@ import VisionTasks
         return path
     }
 
-    /// MediaPipe 1.2.2 loaded a bundle the tool trained from these photos (tools/make_gesture_training_refs.py keeps its
+    /// MediaPipe 1.2.2 loaded a bundle the tool trained from these photos (tools/references/make_gesture_training_refs.py keeps its
     /// custom_gesture_classifier.tflite): packed here with the base bundle's models into the very bytes MediaPipe ran
     /// (same CRC-32), our recognizer gives MediaPipe's top gesture on every photo with its score within 2e-4 (the
     /// issue asks 1e-4: 77 of the 78 photos meet it; on 1528664299.56_pic00138.jpg the score differs by 1.14e-4

@@ -4,7 +4,7 @@ import VideoIO
 import VisionTasks
 
 /// Hand Landmarker and Gesture Recognizer in VIDEO mode on a video made in the test (hand_pan),
-/// against MediaPipe 1.2.2's VIDEO mode on the same decoded frames (tools/make_media_refs.py).
+/// against MediaPipe 1.2.2's VIDEO mode on the same decoded frames (tools/references/make_media_refs.py).
 /// Tolerances are issue #5's: same hand count; landmarks mean |Δx|,|Δy| ≤ 1e-3 and max ≤ 1e-2;
 /// handedness label equal and score within 1e-2; gesture score within 1e-2 and index -1. MediaPipe
 /// names no gesture for gesture_recognizer.task (its canned classifier has no labels), so a gesture

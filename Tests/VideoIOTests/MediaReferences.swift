@@ -3,7 +3,7 @@ import Foundation
 
 @testable import VideoIO
 
-/// The test videos of tools/make_media_refs.py: made here with ffmpeg by the committed recipe,
+/// The test videos of tools/references/make_media_refs.py: made here with ffmpeg by the committed recipe,
 /// decoded with VideoReader, and MediaPipe's VIDEO-mode results on the same frames.
 enum MediaReferences {
     static let models = Fixture.repositoryRoot.appendingPathComponent("models")

@@ -4,7 +4,7 @@ import VideoIO
 import VisionTasks
 
 /// Per-frame results in VIDEO mode on a video made in the test, against MediaPipe 1.2.2's VIDEO
-/// mode on the same decoded frames (tools/make_media_refs.py). Tolerances are the task issues':
+/// mode on the same decoded frames (tools/references/make_media_refs.py). Tolerances are the task issues':
 /// Face Detector: same count, boxes within 1 px, keypoints within 1e-3, scores within 1e-3.
 /// Face Landmarker: same face count; landmarks mean |Δx|,|Δy| ≤ 5e-4 and max ≤ 5e-3 (of image size).
 @Suite struct VideoModeParityTests {

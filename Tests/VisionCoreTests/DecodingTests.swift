@@ -5,7 +5,7 @@ import VisionErrors
 @testable import VisionCore
 
 /// Decoding the fixture photos, compared with MediaPipe's own loader (stb_image, EXIF applied;
-/// tools/make_image_refs.py, 2000 sampled pixels each). Tolerance: exact, JPEG and PNG alike.
+/// tools/references/make_image_refs.py, 2000 sampled pixels each). Tolerance: exact, JPEG and PNG alike.
 @Suite struct DecodingTests {
     static let names = ["astronaut.png", "hand_thumb_up.jpg", "two_thumbs_up.jpg", "woman_sitting.jpg"]
 

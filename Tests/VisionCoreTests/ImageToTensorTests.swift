@@ -7,7 +7,7 @@ import VisionErrors
 
 /// Image -> tensor against MediaPipe 1.2.2's ImageToTensorCalculator: its own output (through an
 /// ImageEmbedder with a pass-through model) for axis-aligned crops and 90° steps, and its CPU
-/// converter recomputed step by step (tools/make_image_refs.py) for rotated crops, letterboxes and
+/// converter recomputed step by step (tools/references/make_image_refs.py) for rotated crops, letterboxes and
 /// zero borders. Tolerance: the same 8-bit level for every element, i.e. a difference under 1/1000
 /// of a level (1/255 of the output range), which leaves room only for the last bit of the float
 /// scale; the printout gives the largest difference.
@@ -23,7 +23,7 @@ import VisionErrors
         let padding: [Float]
     }
 
-    /// The 11 cases of tools/make_image_refs.py.
+    /// The 11 cases of tools/references/make_image_refs.py.
     static func cases() throws -> [Case] {
         let path = "image/tensors.json"
         return try Fixture.expecting(11, Fixture.decode([Case].self, path), in: path)

@@ -4,7 +4,7 @@ import VisionErrors
 
 @testable import VisionCore
 
-/// JPEG kinds (Tests/Fixtures/images/jpeg-variants, written by tools/make_image_refs.py) decode to
+/// JPEG kinds (Tests/Fixtures/images/jpeg-variants, written by tools/references/make_image_refs.py) decode to
 /// exactly the pixels MediaPipe's loader (stb_image) gives; and bytes whose marker structure is
 /// broken are refused with a message before stb_image reads them. Tolerance: exact.
 @Suite struct JPEGVariantTests {

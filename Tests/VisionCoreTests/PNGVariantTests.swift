@@ -4,7 +4,7 @@ import Testing
 @testable import VisionCore
 
 /// Every PNG colour type and bit depth (Tests/Fixtures/images/png-variants, written by
-/// tools/make_image_refs.py) decodes to exactly what MediaPipe's loader gives: 1/2/4-bit gray
+/// tools/references/make_image_refs.py) decodes to exactly what MediaPipe's loader gives: 1/2/4-bit gray
 /// scaled to 0...255, 16-bit samples cut to their high byte, palettes expanded, tRNS as alpha,
 /// Adam7 interlacing undone. Gray with alpha, which MediaPipe refuses, decodes to its gray level.
 /// Tolerance: exact.

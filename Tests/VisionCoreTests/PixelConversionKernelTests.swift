@@ -4,7 +4,7 @@ import Testing
 /// The pixel conversions' vector kernels (`ic_pack_i420_kernel`, `ic_expand_xrgb_kernel` with
 /// IC_KERNEL_VECTOR: AVX2 and SSSE3 here, NEON on AArch64) against their portable C on this CPU, on
 /// sizes around the vector widths, odd sizes and padded rows. Tolerance: exact. (The NEON kernels are
-/// checked the same way under qemu by tools/test_neon_kernels.sh.)
+/// checked the same way under qemu by tools/platform/test_neon_kernels.sh.)
 @Suite struct PixelConversionKernelTests {
     /// (width, height, row padding in bytes).
     static let sizes = [(1, 1, 0), (2, 2, 0), (15, 3, 0), (16, 2, 5), (17, 5, 0), (33, 9, 3), (100, 11, 0)]

@@ -36,7 +36,7 @@ import VisionTasks
     }
 
     /// README's "Task options" tables are what `vision-tasks tasks --markdown` prints
-    /// (tools/readme_task_options.py writes them).
+    /// (tools/checks/readme_task_options.py writes them).
     @Test func readmeTablesAreTheCatalogs() throws {
         let run = try CLIRun.run(["tasks", "--markdown"])
         #expect(run.status == 0)
@@ -46,7 +46,7 @@ import VisionTasks
         let stop = try #require(readme.range(of: end, range: start.upperBound..<readme.endIndex))
         #expect(
             String(readme[start.upperBound..<stop.lowerBound]) == run.stdout,
-            "README.md's task options differ from the catalog: run tools/readme_task_options.py .build/debug/vision-tasks"
+            "README.md's task options differ from the catalog: run tools/checks/readme_task_options.py .build/debug/vision-tasks"
         )
     }
 }

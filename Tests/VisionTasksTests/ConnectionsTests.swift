@@ -4,7 +4,7 @@ import Testing
 import VisionTasks
 
 /// Compares the generated connection tables with MediaPipe Python's (mediapipe==1.2.2), dumped by
-/// `tools/gen_connections.py --reference`. Tolerance: exact (they are indices).
+/// `tools/references/gen_connections.py --reference`. Tolerance: exact (they are indices).
 @Suite struct ConnectionsTests {
     struct Reference: Decodable {
         let face: [String: [[Int]]]

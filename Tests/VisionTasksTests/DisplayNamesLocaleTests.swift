@@ -8,7 +8,7 @@ import VisionCore
 
 /// `ClassifierOptions.displayNamesLocale` in the Gesture Recognizer, on the real bundle whose canned
 /// classifier is given localized label files (LabelledModels), against MediaPipe 1.2.2 on the same
-/// files (references/hands/display_names_locale.json, tools/make_locale_refs.py).
+/// files (references/hands/display_names_locale.json, tools/references/make_locale_refs.py).
 ///
 /// What MediaPipe does: category names come from the output's first label file, display names from its
 /// first file in the locale ("en" when unset; none without one); a display-names file whose line count

@@ -5,7 +5,7 @@ import VisionTasks
 
 /// The Face Detector with BlazeFace full range against legacy MediaPipe's full-range solution
 /// (mediapipe 0.10.21, `FaceDetection(model_selection=1)`; references from
-/// tools/make_face_full_range_refs.py) on the fixture photos and the far-face composites.
+/// tools/references/make_face_full_range_refs.py) on the fixture photos and the far-face composites.
 /// The legacy graph always decodes at a score of 0.6 (its pbtxt's threshold, whatever
 /// min_detection_confidence says), so our detector runs with minDetectionConfidence 0.6.
 /// Tolerances: the same faces in the same order; boxes within 1 px of the box MediaPipe's Tasks

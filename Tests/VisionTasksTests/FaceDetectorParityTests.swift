@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import VisionTasks
 
-/// The Face Detector against MediaPipe 1.2.2 (references from tools/make_face_detector_refs.py).
+/// The Face Detector against MediaPipe 1.2.2 (references from tools/references/make_face_detector_refs.py).
 /// Tolerances: same number of faces in the same order; boxes within 1 px (2 px where the reference
 /// box is MediaPipe's integer box turned from the unturned frame); keypoints within 1e-3; scores
 /// within 1e-3.

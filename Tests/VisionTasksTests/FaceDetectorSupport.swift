@@ -16,7 +16,7 @@ enum FaceDetectorSupport {
         return root.appendingPathComponent(relative).path
     }
 
-    /// One MediaPipe IMAGE-mode reference (see tools/make_face_detector_refs.py).
+    /// One MediaPipe IMAGE-mode reference (see tools/references/make_face_detector_refs.py).
     struct ImageCase: Decodable {
         let image: String
         let quarterTurnsCCW: Int

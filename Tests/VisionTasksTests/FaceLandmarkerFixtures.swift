@@ -5,7 +5,7 @@ import Testing
 
 @testable import VisionTasks
 
-/// The Face Landmarker references written by tools/make_face_landmarker_refs.py (MediaPipe 1.2.2).
+/// The Face Landmarker references written by tools/references/make_face_landmarker_refs.py (MediaPipe 1.2.2).
 enum FaceLandmarkerFixtures {
     /// The repository root (three levels above this file).
     static let root = Fixture.repositoryRoot

@@ -6,7 +6,7 @@ import Testing
 @testable import VisionTasks
 
 // Image orientation against MediaPipe 1.2.2's rotation_degrees (references in
-// Tests/Fixtures/references/face_landmarker/rotation.json, tools/make_face_landmarker_refs.py; IMAGE
+// Tests/Fixtures/references/face_landmarker/rotation.json, tools/references/make_face_landmarker_refs.py; IMAGE
 // mode and one VIDEO-mode sequence with faces entering and leaving): a picture's pixels stored turned k quarter turns counterclockwise, given with the orientation that
 // turns them upright (MediaPipe: rotation_degrees 90·k). MediaPipe answers in the stored frame; the
 // references hold its landmarks moved to the upright image, where our results are.

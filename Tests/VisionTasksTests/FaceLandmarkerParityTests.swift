@@ -6,7 +6,7 @@ import VisionCore
 @testable import VisionTasks
 
 // End-to-end parity with MediaPipe 1.2.2's FaceLandmarker (references from
-// tools/make_face_landmarker_refs.py), IMAGE and VIDEO mode. Tolerances (issue #4): equal face
+// tools/references/make_face_landmarker_refs.py), IMAGE and VIDEO mode. Tolerances (issue #4): equal face
 // counts; landmark x and y mean |Δ| ≤ 5e-4 and max |Δ| ≤ 5e-3 (fractions of the image size);
 // blendshape scores within 1e-2; matrix rotation/scale entries within 1e-2, translation within 0.5 cm.
 

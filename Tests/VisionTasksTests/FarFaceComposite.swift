@@ -2,7 +2,7 @@ import FixtureSupport
 import Foundation
 import VisionTasks
 
-/// The far-face composites of tools/make_face_full_range_refs.py, rebuilt from the fixtures with the
+/// The far-face composites of tools/references/make_face_full_range_refs.py, rebuilt from the fixtures with the
 /// same integer arithmetic, so MediaPipe and the tests see the same pixels: a 1280×720 frame, plain
 /// grey or woman_sitting.jpg scaled, with the 200×200 head-and-shoulders square of astronaut.png at
 /// (124, 30) scaled to `side` pixels and pasted at (800 − side / 2, (720 − side) / 2).

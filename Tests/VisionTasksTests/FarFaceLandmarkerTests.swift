@@ -5,7 +5,7 @@ import VisionTasks
 
 /// The Face Landmarker with BlazeFace full range as its face detector (`faceDetectorModelAssetPath`)
 /// on far-face composites, against MediaPipe 1.2.2's own Face Landmarker run on an enlarged crop of
-/// each face (references from tools/make_far_face_mesh_refs.py). Tolerance: a mesh for every face
+/// each face (references from tools/references/make_far_face_mesh_refs.py). Tolerance: a mesh for every face
 /// the full-range detector finds, each within 2% of the face's width on average over the 478 landmarks (x, y).
 @Suite(.enabled(if: Fixture.haveModels, "models/ not fetched: run make models"))
 struct FarFaceLandmarkerTests {

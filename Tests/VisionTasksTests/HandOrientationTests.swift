@@ -5,7 +5,7 @@ import VisionCore
 import VisionTasks
 
 // Image orientation against MediaPipe 1.2.2's rotation_degrees (references in
-// Tests/Fixtures/references/hands/rotation_refs.json, tools/make_hand_refs.py): photos and the pan
+// Tests/Fixtures/references/hands/rotation_refs.json, tools/references/make_hand_refs.py): photos and the pan
 // sequence with their pixels stored turned k quarter turns counterclockwise, given with the
 // orientation that turns them upright (MediaPipe: rotation_degrees 90·k). MediaPipe answers in the
 // stored frame; the references hold its results moved to the upright image, where ours are.

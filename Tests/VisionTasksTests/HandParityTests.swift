@@ -4,7 +4,7 @@ import Testing
 import VisionCore
 import VisionTasks
 
-// Parity with MediaPipe 1.2.2 (tools/make_hand_refs.py) on the fixture photos, composed
+// Parity with MediaPipe 1.2.2 (tools/references/make_hand_refs.py) on the fixture photos, composed
 // multi-hand pictures and frame sequences. Tolerances (issue #5): landmarks mean |Δx|, |Δy| ≤ 1e-3,
 // max ≤ 1e-2; world landmarks ≤ 5e-3 m; handedness label equal, score ≤ 1e-2; gesture label equal,
 // score ≤ 1e-2; same hand counts (HandSupport.Tolerance).

@@ -5,7 +5,7 @@ import VisionCore
 import VisionTasks
 
 /// Paths, MediaPipe references and comparisons shared by the Hand Landmarker and Gesture
-/// Recognizer tests (references written by tools/make_hand_refs.py with MediaPipe 1.2.2).
+/// Recognizer tests (references written by tools/references/make_hand_refs.py with MediaPipe 1.2.2).
 enum HandSupport {
     /// The repository root (three levels above this file).
     static let root = Fixture.repositoryRoot

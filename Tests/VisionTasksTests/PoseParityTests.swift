@@ -4,7 +4,7 @@ import Testing
 import VisionCore
 import VisionTasks
 
-// Parity with MediaPipe 1.2.2's PoseLandmarker (tools/make_pose_refs.py) on the fixture photos (one
+// Parity with MediaPipe 1.2.2's PoseLandmarker (tools/references/make_pose_refs.py) on the fixture photos (one
 // and two people) and two frame sequences.
 //
 // The pose landmarks model is chaotic at the last bits: moving our own ROI by one float ulp (1e-7)

@@ -4,7 +4,7 @@ import Testing
 import VisionCore
 import VisionTasks
 
-/// The Pose Landmarker's MediaPipe references (tools/make_pose_refs.py, MediaPipe 1.2.2) and the
+/// The Pose Landmarker's MediaPipe references (tools/references/make_pose_refs.py, MediaPipe 1.2.2) and the
 /// comparisons its tests share. Paths in the references are relative to Tests/Fixtures.
 enum PoseSupport {
     /// One person as MediaPipe reported it: landmarks as [x, y, z, visibility, presence], and the

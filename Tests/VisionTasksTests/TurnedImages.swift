@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import VisionCore
 
-/// Builds the stored frames of the orientation references (tools/make_face_landmarker_refs.py,
-/// tools/make_hand_refs.py): an upright picture's pixels stored turned k quarter turns
+/// Builds the stored frames of the orientation references (tools/references/make_face_landmarker_refs.py,
+/// tools/references/make_hand_refs.py): an upright picture's pixels stored turned k quarter turns
 /// counterclockwise (numpy.rot90), tagged with the orientation that turns them upright again.
 /// MediaPipe got the same stored pixels with `rotation_degrees` 90·k.
 enum TurnedImages {

@@ -1,6 +1,6 @@
 """Runs the Spark job in local mode (local[2]) on the fixture images, a short video made with ffmpeg
 and a missing file, and checks its lines and its Parquet summaries equal a single-process run of
-the same tool on the same manifest. Prints both times. Part of `make test` (tools/spark_test.sh).
+the same tool on the same manifest. Prints both times. Part of `make test` (the Makefile runs it).
 
     python3 examples/spark/test_local.py [--tool .build/debug/vision-tasks] [--models models]
 """

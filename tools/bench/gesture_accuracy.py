@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+"""How accurate `vision-tasks train-gestures` is on photos held out from training (issue #35).
+
+Builds label folders from a SubhiH/HandsDataset checkout (Apache-2.0; https://github.com/SubhiH/HandsDataset):
+its data/train_labels.csv and data/test_labels.csv list a box per hand with its finger count; photos with one
+hand are kept, `0-hand` (a fist) becomes the `none` label and 1..5 fingers the labels one..five. Then, for each
+configuration and seed, it trains on the train photos with the tool and recognizes the test photos with the
+tool's gesture-recognizer (custom gestures only: the canned classifier is limited to None; MediaPipe's by a
+score threshold of 1, as it refuses an allowlist on a classifier without labels), and prints the
+accuracy over the test photos in which a hand was found. With --mediapipe, MediaPipe 1.2.2 recognizes the
+test photos with the same .task too, so both runtimes' accuracies are shown side by side.
+
+  python3 tools/bench/gesture_accuracy.py --dataset /path/to/HandsDataset --tool .build/release/vision-tasks \
+      --model models/gesture_recognizer.task [--seeds 0,1,2] [--mediapipe] [--config NAME=--opt=value,...]
+"""
+import argparse
+import csv
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+from collections import Counter, defaultdict
+
+LABELS = {"0-hand": "none", "1-hand": "one", "2-hand": "two", "3-hand": "three", "4-hand": "four", "5-hand": "five"}
+
+# The configurations compared by default: Model Maker's recipe (its head and options, none of ours), each of
+# our additions alone, and our defaults (all of them).
+CONFIGS = {
+    "model-maker": ["--augment=false", "--balance-classes=false", "--early-stopping", "0"],
+    "+augment": ["--balance-classes=false", "--early-stopping", "0"],
+    "+balance": ["--augment=false", "--early-stopping", "0"],
+    "+early-stopping": ["--augment=false", "--balance-classes=false"],
+    "defaults": [],
+    # As many training steps as augmentation gives (10 samples per hand), without augmentation: is it the
+    # variants or only the steps?
+    "model-maker-100-epochs": ["--augment=false", "--balance-classes=false", "--early-stopping", "0", "--epochs", "100"],
+}
+
+
+def one_hand_photos(dataset, split):
+    """{photo: label} for the photos of `split` with exactly one labelled hand."""
+    rows = defaultdict(list)
+    with open(os.path.join(dataset, "data", f"{split}_labels.csv")) as f:
+        for row in csv.DictReader(f):
+            rows[row["filename"]].append(row["class"])
+    return {name: LABELS[classes[0]] for name, classes in rows.items() if len(classes) == 1 and classes[0] in LABELS}
+
+
+def make_folders(dataset, root, per_label=None, seed=0, none_factor=1):
+    """root/train/<label>/ and root/test/<label>/ of symbolic links to the photos; returns the test labels.
+    per_label: at most that many training photos per label, drawn with `seed` (small-data runs); the none label
+    gets none_factor times as many (unbalanced labels)."""
+    import random
+    tests = {}
+    for split in ("train", "test"):
+        photos = sorted(one_hand_photos(dataset, split).items())
+        if split == "train" and per_label:
+            chosen = []
+            for label in sorted(set(LABELS.values())):
+                names = [p for p in photos if p[1] == label]
+                random.Random(seed).shuffle(names)
+                chosen += names[:per_label * (none_factor if label == "none" else 1)]
+            photos = sorted(chosen)
+        for name, label in photos:
+            folder = os.path.join(root, split, label)
+            os.makedirs(folder, exist_ok=True)
+            link = os.path.join(folder, name)
+            if not os.path.exists(link):
+                os.symlink(os.path.abspath(os.path.join(dataset, "images", name)), link)
+            if split == "test":
+                tests[link] = label
+    return tests
+
+
+def train(tool, model, data, output, extra):
+    report = output + ".json"
+    subprocess.run([tool, "train-gestures", data, "--model", model, "--output", output, "--report", report, "--no-progress"]
+                   + extra, check=True, stdout=subprocess.DEVNULL)
+    with open(report) as f:
+        return json.load(f)
+
+
+def ours(tool, task, photos):
+    """{photo: gesture or None (no hand)} from the tool's gesture-recognizer."""
+    out = subprocess.run([tool, "gesture-recognizer", "--model", task, "--canned-gestures-allowlist", "None", "--no-progress"]
+                         + sorted(photos), check=False, capture_output=True, text=True).stdout
+    found = {}
+    for line in out.splitlines():
+        record = json.loads(line)
+        gestures = record.get("result", {}).get("gestures") or []
+        found[record.get("input")] = gestures[0][0]["categoryName"] if gestures else None
+    return found
+
+
+def mediapipes(task, photos):
+    import mediapipe as mp
+    from mediapipe.tasks.python import vision
+    from mediapipe.tasks.python.components.processors import classifier_options
+    options = vision.GestureRecognizerOptions(
+        base_options=mp.tasks.BaseOptions(model_asset_path=task),
+        canned_gesture_classifier_options=classifier_options.ClassifierOptions(score_threshold=1.0))
+    found = {}
+    with vision.GestureRecognizer.create_from_options(options) as recognizer:
+        for photo in sorted(photos):
+            result = recognizer.recognize(mp.Image.create_from_file(photo))
+            found[photo] = result.gestures[0][0].category_name if result.gestures else None
+    return found
+
+
+def accuracy(found, truth):
+    hands = [p for p in truth if found.get(p) is not None]
+    right = sum(1 for p in hands if found[p].lower() == truth[p].lower())
+    return right / max(1, len(hands)), len(hands)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--dataset", required=True)
+    parser.add_argument("--tool", default=".build/release/vision-tasks")
+    parser.add_argument("--model", default="models/gesture_recognizer.task")
+    parser.add_argument("--work", default=None, help="folder for the label folders and models (default: a temporary one)")
+    parser.add_argument("--seeds", default="0,1,2")
+    parser.add_argument("--configs", default=",".join(CONFIGS), help="names among: " + ", ".join(CONFIGS))
+    parser.add_argument("--mediapipe", action="store_true", help="also recognize with MediaPipe 1.2.2")
+    parser.add_argument("--per-label", type=int, default=None,
+                        help="small data: train on this many photos per label, drawn anew for each seed")
+    parser.add_argument("--none-factor", type=int, default=1, help="with --per-label: the none label gets this many times more")
+    args = parser.parse_args()
+    work = args.work or tempfile.mkdtemp(prefix="gesture-accuracy-")
+    seeds = [int(s) for s in args.seeds.split(",")]
+    folders = {seed: os.path.join(work, f"seed-{seed}" if args.per_label else "all") for seed in seeds}
+    for seed, folder in folders.items():
+        truth = make_folders(args.dataset, folder, args.per_label, seed, args.none_factor)
+    print(f"test photos with one hand: {len(truth)} ({dict(sorted(Counter(truth.values()).items()))}); "
+          f"training photos per label: {args.per_label or 'all'} (none x{args.none_factor}); work folder {work}")
+    for name in args.configs.split(","):
+        scores, mp_scores = [], []
+        for seed in seeds:
+            task = os.path.join(work, f"{name}-{seed}.task")
+            truth = {os.path.join(folders[seed], "test", label, os.path.basename(p)): label for p, label in truth.items()}
+            report = train(args.tool, args.model, os.path.join(folders[seed], "train"), task, CONFIGS[name] + ["--seed", str(seed)])
+            score, hands = accuracy(ours(args.tool, task, truth), truth)
+            scores.append(score)
+            line = f"{name:16s} seed {seed}: validation {report.get('validationAccuracy') or 0:.3f}  test {score:.3f} ({hands} hands)"
+            if args.mediapipe:
+                mp_score, mp_hands = accuracy(mediapipes(task, truth), truth)
+                mp_scores.append(mp_score)
+                line += f"  MediaPipe test {mp_score:.3f} ({mp_hands} hands)"
+            print(line, flush=True)
+        summary = f"{name:16s} median test accuracy {statistics.median(scores):.3f} over seeds {args.seeds}"
+        if mp_scores:
+            summary += f"; MediaPipe {statistics.median(mp_scores):.3f}"
+        print(summary, flush=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
