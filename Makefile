@@ -22,6 +22,9 @@ release: setup
 # scratch root of host binaries: does the root see models/?).
 # The run fails on any skipped test or parameterised test without cases (tools/checks/check_test_run.py),
 # and tools/checks/check_skip_check.sh proves that check fails on a corrupted reference file.
+# tools/checks/check_written_classifier.py trains custom gestures with the tool and holds the classifier our
+# writer made to Google's software: MediaPipe's metadata schema (Model Maker's metadata), LiteRT's outputs,
+# MediaPipe's GestureRecognizer loading the bundle.
 # Then the browser test (chromium + Selenium) and the 60-second loopback load test of
 # `vision-tasks serve` (8 clients, 2 live sockets); `make loadtest` runs it on a release build and
 # prints the latency figures.
@@ -41,6 +44,7 @@ test: format-check setup models
 	$(SWIFT) build --build-tests
 	python3 tools/checks/check_test_run.py -- $(SWIFT) test --skip-build
 	SWIFT=$(SWIFT) bash tools/checks/check_skip_check.sh
+	python3 tools/checks/check_written_classifier.py trained --vision-tasks $$($(SWIFT) build --show-bin-path)/vision-tasks
 	SWIFT=$(SWIFT) bash tools/checks/outside_package.sh
 	python3 examples/spark/test_local.py --tool $$($(SWIFT) build --show-bin-path)/vision-tasks
 	python3 tools/checks/browser_test.py .build/debug/vision-tasks

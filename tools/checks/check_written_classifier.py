@@ -13,6 +13,14 @@
       with a written custom_gesture_classifier.tflite) on IMAGE and prints the custom classifier's labels and
       the gestures MediaPipe returns (a custom label, or the canned classifier's when the custom one says None).
 
+  trained [--vision-tasks BIN] [--photos N]
+      What `make test` runs: trains custom gestures with `vision-tasks train-gestures` (our writer makes the
+      classifier) on the first N photos (default 4) of each label of Tests/Fixtures/gestures, then runs `litert`
+      on the custom_gesture_classifier.tflite inside the written .task (its metadata decoded with MediaPipe's
+      schema must equal Model Maker's), `gesture` on the .task with Tests/Fixtures/images/hand_thumb_up.jpg
+      (MediaPipe loads our bundle and finds the hand's gesture), and `litert` on the committed writer reference
+      (classifier_writer/classifier.tflite, which the TFLite tests hold the writer to byte for byte).
+
   reference
       Remakes Tests/Fixtures/references/tflite/classifier_writer/: classifier.json holds a seeded head (as Model
       Maker's with one hidden layer: 16 → 8 → 3), its labels and description, four inputs and LiteRT's outputs on
@@ -207,6 +215,42 @@ def check_gesture(args):
     return 0 if result.gestures else 1
 
 
+def check_trained(args):
+    gestures = os.path.join(ROOT, "Tests", "Fixtures", "gestures")
+    with tempfile.TemporaryDirectory() as scratch:
+        data = os.path.join(scratch, "data")
+        for label in sorted(os.listdir(gestures)):
+            folder = os.path.join(gestures, label)
+            if not os.path.isdir(folder):
+                continue
+            os.makedirs(os.path.join(data, label))
+            for photo in sorted(os.listdir(folder))[:args.photos]:
+                os.symlink(os.path.join(folder, photo), os.path.join(data, label, photo))
+        task = os.path.join(scratch, "trained.task")
+        subprocess.run([args.vision_tasks, "train-gestures", data, "--model", os.path.join(ROOT, "models",
+                        "gesture_recognizer.task"), "--output", task, "--epochs", "2", "--validation-split", "0",
+                        "--no-progress"], check=True, stdout=subprocess.DEVNULL)
+        with zipfile.ZipFile(task) as outer:
+            with zipfile.ZipFile(io.BytesIO(outer.read("hand_gesture_recognizer.task"))) as inner:
+                classifier = inner.read("custom_gesture_classifier.tflite")
+        written = os.path.join(scratch, "custom_gesture_classifier.tflite")
+        with open(written, "wb") as f:
+            f.write(classifier)
+        failures = []
+        common = {"cases": 8, "seed": 0, "vision_tasks": args.vision_tasks}
+        if check_litert(argparse.Namespace(model=written, **common)):
+            failures.append("the trained classifier (LiteRT, MediaPipe's metadata schema)")
+        image = os.path.join(ROOT, "Tests", "Fixtures", "images", "hand_thumb_up.jpg")
+        if check_gesture(argparse.Namespace(task=task, image=image)):
+            failures.append("MediaPipe's GestureRecognizer on the trained bundle")
+    if check_litert(argparse.Namespace(model=os.path.join(REFERENCE, "classifier.tflite"), **common)):
+        failures.append("the committed writer reference")
+    for failure in failures:
+        print(f"check_written_classifier: FAIL: {failure}")
+    print(f"check_written_classifier: {'FAIL' if failures else 'PASS'} (trained, gesture, reference)")
+    return 1 if failures else 0
+
+
 def remake_reference(args):
     rng = np.random.default_rng(35)
 
@@ -264,6 +308,10 @@ def main():
     gesture.add_argument("task")
     gesture.add_argument("image")
     gesture.set_defaults(run=check_gesture)
+    trained = commands.add_parser("trained", help="train with vision-tasks and check the written model (make test)")
+    trained.add_argument("--photos", type=int, default=4)
+    trained.add_argument("--vision-tasks", default=os.path.join(ROOT, ".build", "debug", "vision-tasks"))
+    trained.set_defaults(run=check_trained)
     commands.add_parser("reference", help="remake the committed reference").set_defaults(run=remake_reference)
     args = parser.parse_args()
     sys.exit(args.run(args))
