@@ -6,7 +6,7 @@ import VisionTasks
 struct VisionTasksCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "vision-tasks",
-        abstract: "Face detection, face landmarks and hand gestures, as MediaPipe computes them.",
+        abstract: "\(overviewTaskList), as MediaPipe computes them; train-gestures trains custom gestures.",
         discussion: """
             Exit status: 0 when every input succeeded; 1 when the command was well formed but failed \
             while running: a model missing or corrupt, an option the task rejects (out of range), \
@@ -21,6 +21,13 @@ struct VisionTasksCommand: AsyncParsableCommand {
         ]
     )
 }
+
+/// The tasks of the catalog (`TaskDescription.all`) by title, for the overview: "A, B and C".
+private let overviewTaskList: String = {
+    let titles = TaskDescription.all.map(\.title)
+    guard let last = titles.last, titles.count > 1 else { return titles.last ?? "" }
+    return titles.dropLast().joined(separator: ", ") + " and " + last
+}()
 
 /// One subcommand for each task the library describes (`describedTasks`), in its order.
 private let taskCommands: [ParsableCommand.Type] = describedTasks.compactMap { task in
