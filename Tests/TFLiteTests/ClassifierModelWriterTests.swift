@@ -129,17 +129,23 @@ import VisionErrors
         #expect(file.description == "Labels for categories that the model can recognize.")
         #expect(try model.labels(forOutput: 0) == Self.labels)
         #expect(model.associatedFiles == ["labels.txt": Data("None\nfist\npalm".utf8)])
-        // Both tensors' content is FeatureProperties (ContentProperties union type 1), and the input has an empty Stats table.
+        // Both tensors' content is FeatureProperties, and the input has an empty Stats table.
         let root = try FlatBuffer(try #require(model.metadata[ModelMetadata.entryName]), label: "metadata").root(
-            "ModelMetadata", fileIdentifier: "M001")
-        let tensors = try root.tables(3, "subgraph_metadata") { subgraph, _ in
-            try subgraph.tables(2, "input_tensor_metadata") { table, _ in table }
-                + subgraph.tables(3, "output_tensor_metadata") { table, _ in table }
+            "ModelMetadata", fileIdentifier: MetadataSchema.fileIdentifier)
+        typealias SubGraph = MetadataSchema.SubGraphMetadata
+        typealias Tensor = MetadataSchema.TensorMetadata
+        let tensors = try root.tables(MetadataSchema.ModelMetadata.subgraphMetadata, "subgraph_metadata") {
+            subgraph, _ in
+            try subgraph.tables(SubGraph.inputTensorMetadata, "input_tensor_metadata") { table, _ in table }
+                + subgraph.tables(SubGraph.outputTensorMetadata, "output_tensor_metadata") { table, _ in table }
         }.flatMap { $0 }
         for tensor in tensors {
-            let content = try #require(try tensor.table(3, "Content"))
-            #expect(try content.scalar(0, UInt8(0)) == 1 && content.table(1, "FeatureProperties") != nil)
-            #expect(try tensor.table(5, "Stats") != nil)
+            let content = try #require(try tensor.table(Tensor.content, "Content"))
+            #expect(
+                try content.scalar(MetadataSchema.Content.contentPropertiesType, UInt8(0))
+                    == MetadataSchema.ContentProperties.featureProperties.rawValue
+                    && content.table(MetadataSchema.Content.contentProperties, "FeatureProperties") != nil)
+            #expect(try tensor.table(Tensor.stats, "Stats") != nil)
         }
     }
 
