@@ -6,8 +6,9 @@ import VisionErrors
 @testable import TFLite
 
 /// ClassifierModelWriter: a written head reads back through TFLiteModel (graph, constants, metadata as
-/// MediaPipe Model Maker writes it, labels), the same input gives the same bytes, the committed reference
-/// (tools/check_written_classifier.py) is reproduced, and wrong input is refused with a message naming it.
+/// MediaPipe Model Maker writes it, labels), the same input gives the same bytes, the committed regression fixture
+/// (tools/check_written_classifier.py; its outside checks are LiteRT's outputs, compared in InferenceTests, and
+/// RegressionFixtureDecodingTests) is reproduced, and wrong input is refused with a message naming it.
 @Suite struct ClassifierModelWriterTests {
     static let labels = ["None", "fist", "palm"]
 
@@ -264,10 +265,12 @@ import VisionErrors
         }
     }
 
-    /// The writer reproduces the committed model byte for byte from the committed weights (LiteRT ran that model:
-    /// InferenceTests compares our engine with its outputs). With VISIONTASKS_WRITE_CLASSIFIER_REFERENCE=PATH (set
-    /// by tools/check_written_classifier.py when it remakes the reference) the model is written to PATH instead.
-    @Test func theCommittedReferenceIsReproduced() throws {
+    /// The writer reproduces the committed model byte for byte from the committed weights. That model is a
+    /// regression fixture, written by this writer: it shows only that the bytes did not change. What shows they
+    /// are right is outside: LiteRT ran that model (InferenceTests compares our engine with its outputs) and
+    /// LiteRT and MediaPipe decoded it (RegressionFixtureDecodingTests). With VISIONTASKS_WRITE_CLASSIFIER_REFERENCE=PATH
+    /// (set by tools/check_written_classifier.py when it remakes the fixture) the model is written to PATH instead.
+    @Test func theRegressionFixtureIsReproduced() throws {
         let reference = try Fixture.decode(Reference.self, "tflite/classifier_writer/classifier.json")
         let written = try reference.written()
         if let path = ProcessInfo.processInfo.environment["VISIONTASKS_WRITE_CLASSIFIER_REFERENCE"], !path.isEmpty {
@@ -279,7 +282,7 @@ import VisionErrors
         let committed = try Fixture.reference("tflite/classifier_writer/classifier.tflite")
         #expect(
             written == committed,
-            "the writer's bytes differ from the committed reference: remake it with tools/check_written_classifier.py reference"
+            "the writer's bytes differ from the committed regression fixture classifier.tflite: find out why; if the change is meant, remake it with tools/check_written_classifier.py reference, then tools/references/decode_written_classifiers.py"
         )
         #expect(try TFLiteModel(data: committed, name: "classifier.tflite").labels(forOutput: 0) == reference.labels)
     }
