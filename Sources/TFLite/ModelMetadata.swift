@@ -36,12 +36,8 @@ public struct ModelMetadata: Hashable, Sendable, Codable {
         author = try root.string(Field.author, "author")
         license = try root.string(Field.license, "license")
         minParserVersion = try root.string(Field.minParserVersion, "min_parser_version")
-        associatedFiles = try root.tables(Field.associatedFiles, "associated_files") { table, _ in
-            try AssociatedFile(table)
-        }
-        subgraphs = try root.tables(Field.subgraphMetadata, "subgraph_metadata") { table, _ in
-            try SubgraphMetadata(table)
-        }
+        associatedFiles = try root.tables(Field.associatedFiles, "associated_files") { t, _ in try AssociatedFile(t) }
+        subgraphs = try root.tables(Field.subgraphMetadata, "subgraph_metadata") { t, _ in try SubgraphMetadata(t) }
     }
 
     /// Names of every associated file mentioned anywhere in the metadata.
@@ -74,12 +70,11 @@ public struct SubgraphMetadata: Hashable, Sendable, Codable {
         typealias Field = MetadataSchema.SubGraphMetadata
         name = try table.string(Field.name, "name")
         description = try table.string(Field.description, "description")
-        inputTensors = try table.tables(Field.inputTensorMetadata, "input_tensor_metadata") { t, _ in
-            try TensorMetadata(t)
+        func tensors(_ field: Field, _ name: String) throws -> [TensorMetadata] {
+            try table.tables(field, name) { t, _ in try TensorMetadata(t) }
         }
-        outputTensors = try table.tables(Field.outputTensorMetadata, "output_tensor_metadata") { t, _ in
-            try TensorMetadata(t)
-        }
+        inputTensors = try tensors(.inputTensorMetadata, "input_tensor_metadata")
+        outputTensors = try tensors(.outputTensorMetadata, "output_tensor_metadata")
         associatedFiles = try table.tables(Field.associatedFiles, "associated_files") { t, _ in try AssociatedFile(t) }
     }
 }
