@@ -17,8 +17,11 @@ build: setup
 release: setup
 	$(SWIFT) build -c release
 
-# First the NEON kernels, cross-compiled for aarch64 and run under qemu against the portable path, and
-# the test of tools/arm64_root.sh (a scratch root of host binaries: does the root see models/?).
+# First the schema check (every FlatBuffer field id, union tag and enum value the TFLite module declares, against
+# LiteRT's and MediaPipe's generated schemas) and whether LiteRT and MediaPipe still decode the committed
+# regression-fixture classifiers as tools/references/decode_written_classifiers.py recorded. Then the NEON
+# kernels, cross-compiled for aarch64 and run under qemu against the portable path, and the test of
+# tools/arm64_root.sh (a scratch root of host binaries: does the root see models/?).
 # The run fails on any skipped test or parameterised test without cases (tools/check_test_run.py),
 # and tools/check_skip_check.sh proves that check fails on a corrupted reference file.
 # Then the browser test (chromium + Selenium) and the 60-second loopback load test of
@@ -35,6 +38,8 @@ format-check:
 	$(SWIFT) format lint --strict --recursive --parallel $(FORMAT_PATHS)
 
 test: format-check setup models
+	python3 tools/checks/check_schema_ids.py
+	python3 tools/references/decode_written_classifiers.py --check
 	bash tools/test_neon_kernels.sh
 	bash tools/test_arm64_root.sh
 	$(SWIFT) build --build-tests
