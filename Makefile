@@ -17,7 +17,18 @@ build: setup
 release: setup
 	$(SWIFT) build -c release
 
-# First the NEON kernels, cross-compiled for aarch64 and run under qemu against the portable path (and the
+# swift-format (it ships with the toolchain), configured by .swift-format: `make format` rewrites the tree,
+# `make format-check` (the first step of `make test`) fails on any file it would change.
+format:
+	$(SWIFT) format format --in-place --recursive --parallel $(FORMAT_PATHS)
+
+format-check:
+	$(SWIFT) format lint --strict --recursive --parallel $(FORMAT_PATHS)
+
+# First the schema check (every FlatBuffer field id, union tag and enum value the TFLite module declares, against
+# LiteRT's and MediaPipe's generated schemas) and whether LiteRT and MediaPipe still decode the committed
+# regression-fixture classifiers as tools/references/decode_written_classifiers.py recorded.
+# Then the NEON kernels, cross-compiled for aarch64 and run under qemu against the portable path (and the
 # GEMM micro-kernel's inner loop as clang compiles it), and the test of tools/platform/arm64_root.sh (a
 # scratch root of host binaries: does the root see models/?).
 # The run fails on any skipped test or parameterised test without cases (tools/checks/check_test_run.py),
@@ -30,15 +41,9 @@ release: setup
 # prints the latency figures.
 LOAD_SECONDS ?= 60
 
-# swift-format (it ships with the toolchain), configured by .swift-format: `make format` rewrites the tree,
-# `make format-check` (the first step of `make test`) fails on any file it would change.
-format:
-	$(SWIFT) format format --in-place --recursive --parallel $(FORMAT_PATHS)
-
-format-check:
-	$(SWIFT) format lint --strict --recursive --parallel $(FORMAT_PATHS)
-
 test: format-check setup models
+	python3 tools/checks/check_schema_ids.py
+	python3 tools/references/decode_written_classifiers.py --check
 	bash tools/platform/test_neon_kernels.sh
 	bash tools/platform/test_arm64_root.sh
 	$(SWIFT) build --build-tests

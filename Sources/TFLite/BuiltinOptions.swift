@@ -175,76 +175,102 @@ public enum BuiltinOptions: Hashable, Sendable, Codable {
 }
 
 extension BuiltinOptions {
-    /// Decodes the options table `table` whose union tag is `type`.
+    /// Decodes the options table `table` whose union tag (`TFLiteSchema.BuiltinOptions`) is `type`.
     static func decode(
         type: UInt8, table: FBTable?, in buffer: FlatBuffer,
         operatorName: @autoclosure () -> String
     ) throws -> BuiltinOptions {
-        guard type != 0 else { return .none }
+        guard type != TFLiteSchema.BuiltinOptions.none.rawValue else { return .none }
         guard let t = table else {
             throw buffer.fail("\(operatorName()): builtin options of type \(type) are missing their table")
         }
-        func schemaEnum<Value: RawRepresentable<Int8>>(_ id: Int, _ what: String) throws -> Value {
+        func schemaEnum<Value: RawRepresentable<Int8>>(_ id: some FlatBufferField, _ what: String) throws -> Value {
             let raw = try t.scalar(id, Int8(0))
             guard let value = Value(rawValue: raw) else {
                 throw t.buffer.fail("\(operatorName()): invalid \(what) value \(raw)")
             }
             return value
         }
-        func padding(_ id: Int) throws -> Padding { try schemaEnum(id, "padding") }
-        func activation(_ id: Int) throws -> ActivationFunction { try schemaEnum(id, "fused activation") }
-        func int(_ id: Int, _ defaultValue: Int32 = 0) throws -> Int { Int(try t.scalar(id, defaultValue)) }
+        func padding(_ id: some FlatBufferField) throws -> Padding { try schemaEnum(id, "padding") }
+        func activation(_ id: some FlatBufferField) throws -> ActivationFunction {
+            try schemaEnum(id, "fused activation")
+        }
+        func int(_ id: some FlatBufferField, _ defaultValue: Int32 = 0) throws -> Int {
+            Int(try t.scalar(id, defaultValue))
+        }
 
-        switch type {
-        case 1:
+        switch TFLiteSchema.BuiltinOptions(rawValue: type) {
+        case .conv2DOptions:
+            typealias F = TFLiteSchema.Conv2DOptions
             return .conv2D(
                 Conv2DOptions(
-                    padding: try padding(0), strideWidth: try int(1), strideHeight: try int(2),
-                    dilationWidth: try int(4, 1), dilationHeight: try int(5, 1), activation: try activation(3)))
-        case 2:
+                    padding: try padding(F.padding), strideWidth: try int(F.strideW), strideHeight: try int(F.strideH),
+                    dilationWidth: try int(F.dilationWFactor, 1), dilationHeight: try int(F.dilationHFactor, 1),
+                    activation: try activation(F.fusedActivationFunction)))
+        case .depthwiseConv2DOptions:
+            typealias F = TFLiteSchema.DepthwiseConv2DOptions
             return .depthwiseConv2D(
                 DepthwiseConv2DOptions(
-                    padding: try padding(0), strideWidth: try int(1), strideHeight: try int(2),
-                    depthMultiplier: try int(3), dilationWidth: try int(5, 1), dilationHeight: try int(6, 1),
-                    activation: try activation(4)))
-        case 5:
+                    padding: try padding(F.padding), strideWidth: try int(F.strideW), strideHeight: try int(F.strideH),
+                    depthMultiplier: try int(F.depthMultiplier), dilationWidth: try int(F.dilationWFactor, 1),
+                    dilationHeight: try int(F.dilationHFactor, 1), activation: try activation(F.fusedActivationFunction)
+                ))
+        case .pool2DOptions:
+            typealias F = TFLiteSchema.Pool2DOptions
             return .pool2D(
                 Pool2DOptions(
-                    padding: try padding(0), strideWidth: try int(1), strideHeight: try int(2),
-                    filterWidth: try int(3), filterHeight: try int(4), activation: try activation(5)))
-        case 8:
+                    padding: try padding(F.padding), strideWidth: try int(F.strideW), strideHeight: try int(F.strideH),
+                    filterWidth: try int(F.filterWidth), filterHeight: try int(F.filterHeight),
+                    activation: try activation(F.fusedActivationFunction)))
+        case .fullyConnectedOptions:
+            typealias F = TFLiteSchema.FullyConnectedOptions
             return .fullyConnected(
                 FullyConnectedOptions(
-                    activation: try activation(0), weightsFormat: Int(try t.scalar(1, Int8(0))),
-                    keepNumDims: try t.bool(2), asymmetricQuantizeInputs: try t.bool(3)))
-        case 9: return .softmax(beta: try t.float(0, 0))
-        case 10: return .concatenation(axis: try int(0), activation: try activation(1))
-        case 11: return .add(activation: try activation(0))
-        case 15:
-            return .resizeBilinear(alignCorners: try t.bool(2), halfPixelCenters: try t.bool(3))
-        case 17: return .reshape(newShape: try t.scalars(0, Int32.self, "new_shape").map(Int.init))
-        case 21: return .mul(activation: try activation(0))
-        case 22: return .pad
-        case 23: return .gather(axis: try int(0), batchDims: try int(1))
-        case 26: return .transpose
-        case 27: return .reducer(keepDims: try t.bool(0))
-        case 28: return .sub(activation: try activation(0))
-        case 29: return .div(activation: try activation(0))
-        case 30: return .squeeze(squeezeDims: try t.scalars(0, Int32.self, "squeeze_dims").map(Int.init))
-        case 32:
+                    activation: try activation(F.fusedActivationFunction),
+                    weightsFormat: Int(try t.scalar(F.weightsFormat, Int8(0))), keepNumDims: try t.bool(F.keepNumDims),
+                    asymmetricQuantizeInputs: try t.bool(F.asymmetricQuantizeInputs)))
+        case .softmaxOptions: return .softmax(beta: try t.float(TFLiteSchema.SoftmaxOptions.beta, 0))
+        case .concatenationOptions:
+            typealias F = TFLiteSchema.ConcatenationOptions
+            return .concatenation(axis: try int(F.axis), activation: try activation(F.fusedActivationFunction))
+        case .addOptions: return .add(activation: try activation(TFLiteSchema.AddOptions.fusedActivationFunction))
+        case .resizeBilinearOptions:
+            typealias F = TFLiteSchema.ResizeBilinearOptions
+            return .resizeBilinear(
+                alignCorners: try t.bool(F.alignCorners), halfPixelCenters: try t.bool(F.halfPixelCenters))
+        case .reshapeOptions:
+            return .reshape(
+                newShape: try t.scalars(TFLiteSchema.ReshapeOptions.newShape, Int32.self, "new_shape").map(Int.init))
+        case .mulOptions: return .mul(activation: try activation(TFLiteSchema.MulOptions.fusedActivationFunction))
+        case .padOptions: return .pad
+        case .gatherOptions:
+            return .gather(
+                axis: try int(TFLiteSchema.GatherOptions.axis), batchDims: try int(TFLiteSchema.GatherOptions.batchDims)
+            )
+        case .transposeOptions: return .transpose
+        case .reducerOptions: return .reducer(keepDims: try t.bool(TFLiteSchema.ReducerOptions.keepDims))
+        case .subOptions: return .sub(activation: try activation(TFLiteSchema.SubOptions.fusedActivationFunction))
+        case .divOptions: return .div(activation: try activation(TFLiteSchema.DivOptions.fusedActivationFunction))
+        case .squeezeOptions:
+            let dims = try t.scalars(TFLiteSchema.SqueezeOptions.squeezeDims, Int32.self, "squeeze_dims")
+            return .squeeze(squeezeDims: dims.map(Int.init))
+        case .stridedSliceOptions:
+            typealias F = TFLiteSchema.StridedSliceOptions
             return .stridedSlice(
                 StridedSliceOptions(
-                    beginMask: try int(0), endMask: try int(1), ellipsisMask: try int(2),
-                    newAxisMask: try int(3), shrinkAxisMask: try int(4), offset: try t.bool(5)))
-        case 38: return .dequantize
-        case 39: return .maximumMinimum
-        case 42: return .neg
-        case 43: return .padV2
-        case 64: return .unpack(num: try int(0), axis: try int(1))
-        case 94: return .depthToSpace(blockSize: try int(0))
-        case 75: return .leakyRelu(alpha: try t.float(0, 0))
-        case 76: return .squaredDifference
-        default: return .unknown(type: Int(type))
+                    beginMask: try int(F.beginMask), endMask: try int(F.endMask), ellipsisMask: try int(F.ellipsisMask),
+                    newAxisMask: try int(F.newAxisMask), shrinkAxisMask: try int(F.shrinkAxisMask),
+                    offset: try t.bool(F.offset)))
+        case .dequantizeOptions: return .dequantize
+        case .maximumMinimumOptions: return .maximumMinimum
+        case .negOptions: return .neg
+        case .padV2Options: return .padV2
+        case .unpackOptions:
+            return .unpack(num: try int(TFLiteSchema.UnpackOptions.num), axis: try int(TFLiteSchema.UnpackOptions.axis))
+        case .depthToSpaceOptions: return .depthToSpace(blockSize: try int(TFLiteSchema.DepthToSpaceOptions.blockSize))
+        case .leakyReluOptions: return .leakyRelu(alpha: try t.float(TFLiteSchema.LeakyReluOptions.alpha, 0))
+        case .squaredDifferenceOptions: return .squaredDifference
+        case .some(.none), nil: return .unknown(type: Int(type))
         }
     }
 }

@@ -206,25 +206,25 @@ private struct ClassifierGraph {
 
     /// The options table an operator's code calls for: its union type and the table (nil for none).
     private static func options(_ code: BuiltinOperator, _ b: inout FlatBufferBuilder) -> (
-        type: UInt8, table: FlatBufferBuilder.Offset?
+        type: TFLiteSchema.BuiltinOptions, table: FlatBufferBuilder.Offset?
     ) {
         switch code {
-        case .fullyConnected: return (8, b.table([])) // FullyConnectedOptions, no fused activation
-        case .softmax: return (9, b.table([.float(0, 1)])) // SoftmaxOptions { beta: 1 }
-        case .add: return (11, b.table([])) // AddOptions
-        case .mul: return (21, b.table([])) // MulOptions
-        default: return (0, nil)
+        // No fused activation: the options' defaults.
+        case .fullyConnected: return (.fullyConnectedOptions, b.table([]))
+        case .softmax: return (.softmaxOptions, b.table([.float(TFLiteSchema.SoftmaxOptions.beta, 1)]))
+        case .add: return (.addOptions, b.table([]))
+        case .mul: return (.mulOptions, b.table([]))
+        default: return (.none, nil)
         }
     }
 
-    /// The model FlatBuffer ("TFL3"), with `metadata` as its TFLITE_METADATA entry. Field ids are those of
-    /// tensorflow/lite/schema/schema.fbs.
+    /// The model FlatBuffer ("TFL3"), with `metadata` as its TFLITE_METADATA entry, in the tables of `TFLiteSchema`.
     func flatBuffer(metadata: [UInt8]) -> [UInt8] {
         var b = FlatBufferBuilder()
         // Buffers: 0 is the empty one every model starts with; then each constant, the minimum runtime
         // version and the metadata. Data is 16-byte aligned, as the schema's force_align asks.
         func buffer(_ bytes: [UInt8]) -> FlatBufferBuilder.Offset {
-            b.table([.offset(0, b.vector(bytes, alignment: 16))]) // Buffer.data
+            b.table([.offset(TFLiteSchema.Buffer.data, b.vector(bytes, alignment: 16))])
         }
         var buffers = [b.table([])]
         var bufferIndex: [Int: UInt32] = [:]
@@ -238,50 +238,58 @@ private struct ClassifierGraph {
         let runtimeVersion = Array("1.5.0".utf8) + [UInt8](repeating: 0, count: 11)
         let entries = [("min_runtime_version", buffer(runtimeVersion)), (ModelMetadata.entryName, buffer(metadata))]
         let metadataEntries = entries.enumerated().map { offset, entry in
-            // Metadata: name, buffer.
-            b.table([.offset(0, b.string(entry.0)), .scalar(1, UInt32(buffers.count + offset))])
+            b.table([
+                .offset(TFLiteSchema.Metadata.name, b.string(entry.0)),
+                .scalar(TFLiteSchema.Metadata.buffer, UInt32(buffers.count + offset)),
+            ])
         }
         buffers += entries.map(\.1)
 
         let tensorTables = tensors.enumerated().map { index, tensor in
-            // Tensor: shape, type (FLOAT32 = 0, the default), buffer, name.
+            // The type is FLOAT32, the default, so it is left out.
             b.table([
-                .offset(0, b.vector(tensor.shape)), .scalar(2, bufferIndex[index] ?? 0),
-                .offset(3, b.string(tensor.name)),
+                .offset(TFLiteSchema.Tensor.shape, b.vector(tensor.shape)),
+                .scalar(TFLiteSchema.Tensor.buffer, bufferIndex[index] ?? 0),
+                .offset(TFLiteSchema.Tensor.name, b.string(tensor.name)),
             ])
         }
         var codes: [BuiltinOperator] = []
         for op in operators where !codes.contains(op.code) { codes.append(op.code) }
         let operatorTables = operators.map { op in
             let options = Self.options(op.code, &b)
-            // Operator: opcode_index, inputs, outputs, builtin_options_type, builtin_options.
+            typealias Field = TFLiteSchema.Operator
             return b.table([
-                .scalar(0, UInt32(codes.firstIndex(of: op.code) ?? 0)), .offset(1, b.vector(op.inputs)),
-                .offset(2, b.vector([op.output])), .scalar(3, options.type), .offset(4, options.table),
+                .scalar(Field.opcodeIndex, UInt32(codes.firstIndex(of: op.code) ?? 0)),
+                .offset(Field.inputs, b.vector(op.inputs)), .offset(Field.outputs, b.vector([op.output])),
+                .scalar(Field.builtinOptionsType, options.type.rawValue), .offset(Field.builtinOptions, options.table),
             ])
         }
-        // SubGraph: tensors, inputs, outputs, operators, name.
+        typealias SubGraph = TFLiteSchema.SubGraph
         let subgraph = b.table([
-            .offset(0, b.vector(tensorTables)), .offset(1, b.vector([Int32(0)])),
-            .offset(2, b.vector([operators.last?.output ?? 0])), .offset(3, b.vector(operatorTables)),
-            .offset(4, b.string("main")),
+            .offset(SubGraph.tensors, b.vector(tensorTables)), .offset(SubGraph.inputs, b.vector([Int32(0)])),
+            .offset(SubGraph.outputs, b.vector([operators.last?.output ?? 0])),
+            .offset(SubGraph.operators, b.vector(operatorTables)), .offset(SubGraph.name, b.string("main")),
         ])
-        // OperatorCode: deprecated_builtin_code (int8, codes below 127), builtin_code; version 1 is the default.
+        // deprecated_builtin_code (int8) holds codes below 127, as these are; version 1 is the default.
         let codeTables = codes.map { code in
-            b.table([.scalar(0, Int8(code.rawValue)), .scalar(3, code.rawValue)])
+            b.table([
+                .scalar(TFLiteSchema.OperatorCode.deprecatedBuiltinCode, Int8(code.rawValue)),
+                .scalar(TFLiteSchema.OperatorCode.builtinCode, code.rawValue),
+            ])
         }
-        // Model: version, operator_codes, subgraphs, description, buffers, metadata.
+        typealias Model = TFLiteSchema.Model
         let model = b.table([
-            .scalar(0, UInt32(3)), .offset(1, b.vector(codeTables)), .offset(2, b.vector([subgraph])),
-            .offset(3, b.string("VisionTasks ClassifierModelWriter")), .offset(4, b.vector(buffers)),
-            .offset(6, b.vector(metadataEntries)),
+            .scalar(Model.version, TFLiteSchema.version), .offset(Model.operatorCodes, b.vector(codeTables)),
+            .offset(Model.subgraphs, b.vector([subgraph])),
+            .offset(Model.description, b.string("VisionTasks ClassifierModelWriter")),
+            .offset(Model.buffers, b.vector(buffers)), .offset(Model.metadata, b.vector(metadataEntries)),
         ])
-        return b.finish(root: model, fileIdentifier: "TFL3")
+        return b.finish(root: model, fileIdentifier: TFLiteSchema.fileIdentifier)
     }
 }
 
 /// The TFLITE_METADATA FlatBuffer of a classifier, as MediaPipe's metadata writer makes it for
-/// `add_feature_input` and `add_classification_output`. Field ids are those of metadata_schema.fbs.
+/// `add_feature_input` and `add_classification_output`, in the tables of `MetadataSchema`.
 enum ClassifierMetadata {
     /// The description Model Maker gives the label file.
     static let labelsDescription = "Labels for categories that the model can recognize."
@@ -289,39 +297,60 @@ enum ClassifierMetadata {
     /// The metadata ("M001"): names and descriptions, FeatureProperties content for the input and the output,
     /// the output's [0, 1] range, score threshold and label file.
     static func flatBuffer(_ description: ClassifierModelDescription, scoreThreshold: Float?) -> [UInt8] {
+        typealias Tensor = MetadataSchema.TensorMetadata
         var b = FlatBufferBuilder()
-        // Content { content_properties_type: FeatureProperties (1), content_properties: FeatureProperties {} }.
+        // Content { content_properties: FeatureProperties {} }.
         func featureContent() -> FlatBufferBuilder.Offset {
-            b.table([.scalar(0, UInt8(1)), .offset(1, b.table([]))])
+            b.table([
+                .scalar(
+                    MetadataSchema.Content.contentPropertiesType,
+                    MetadataSchema.ContentProperties.featureProperties.rawValue),
+                .offset(MetadataSchema.Content.contentProperties, b.table([])),
+            ])
         }
-        // Input TensorMetadata: name, description, content, stats (empty).
+        // The input's stats are an empty table.
         let input = b.table([
-            .offset(0, b.string(description.inputName)), .offset(1, b.string(description.inputDescription)),
-            .offset(3, featureContent()), .offset(5, b.table([])),
+            .offset(Tensor.name, b.string(description.inputName)),
+            .offset(Tensor.description, b.string(description.inputDescription)),
+            .offset(Tensor.content, featureContent()), .offset(Tensor.stats, b.table([])),
         ])
-        // ProcessUnit { options_type: ScoreThresholdingOptions (3), options { global_score_threshold } }.
         let processUnits = scoreThreshold.map { threshold in
-            b.vector([b.table([.scalar(0, UInt8(3)), .offset(1, b.table([.float(0, threshold)]))])])
+            let options = b.table([.float(MetadataSchema.ScoreThresholdingOptions.globalScoreThreshold, threshold)])
+            return b.vector([
+                b.table([
+                    .scalar(
+                        MetadataSchema.ProcessUnit.optionsType,
+                        MetadataSchema.ProcessUnitOptions.scoreThresholdingOptions.rawValue),
+                    .offset(MetadataSchema.ProcessUnit.options, options),
+                ])
+            ])
         }
-        // AssociatedFile: name, description, type TENSOR_AXIS_LABELS (2).
         let labels = b.table([
-            .offset(0, b.string(ClassifierModelWriter.labelsFileName)),
-            .offset(1, b.string(labelsDescription)), .scalar(2, Int8(2)),
+            .offset(MetadataSchema.AssociatedFile.name, b.string(ClassifierModelWriter.labelsFileName)),
+            .offset(MetadataSchema.AssociatedFile.description, b.string(labelsDescription)),
+            .scalar(MetadataSchema.AssociatedFile.type, AssociatedFileType.tensorAxisLabels.rawValue),
         ])
-        // Output TensorMetadata: name, description, content, process_units, stats { max [1], min [0] }, associated_files.
-        let stats = b.table([.offset(0, b.vector([Float(1)])), .offset(1, b.vector([Float(0)]))])
+        // The output's scores lie in [0, 1].
+        let stats = b.table([
+            .offset(MetadataSchema.Stats.max, b.vector([Float(1)])),
+            .offset(MetadataSchema.Stats.min, b.vector([Float(0)])),
+        ])
         let output = b.table([
-            .offset(0, b.string(description.outputName)), .offset(1, b.string(description.outputDescription)),
-            .offset(3, featureContent()), .offset(4, processUnits), .offset(5, stats),
-            .offset(6, b.vector([labels])),
+            .offset(Tensor.name, b.string(description.outputName)),
+            .offset(Tensor.description, b.string(description.outputDescription)),
+            .offset(Tensor.content, featureContent()), .offset(Tensor.processUnits, processUnits),
+            .offset(Tensor.stats, stats), .offset(Tensor.associatedFiles, b.vector([labels])),
         ])
-        // SubGraphMetadata: input_tensor_metadata, output_tensor_metadata.
-        let subgraph = b.table([.offset(2, b.vector([input])), .offset(3, b.vector([output]))])
-        // ModelMetadata: name, description, subgraph_metadata, min_parser_version.
+        let subgraph = b.table([
+            .offset(MetadataSchema.SubGraphMetadata.inputTensorMetadata, b.vector([input])),
+            .offset(MetadataSchema.SubGraphMetadata.outputTensorMetadata, b.vector([output])),
+        ])
+        typealias Model = MetadataSchema.ModelMetadata
         let root = b.table([
-            .offset(0, b.string(description.name)), .offset(1, b.string(description.description)),
-            .offset(3, b.vector([subgraph])), .offset(7, b.string("1.0.0")),
+            .offset(Model.name, b.string(description.name)),
+            .offset(Model.description, b.string(description.description)),
+            .offset(Model.subgraphMetadata, b.vector([subgraph])), .offset(Model.minParserVersion, b.string("1.0.0")),
         ])
-        return b.finish(root: root, fileIdentifier: "M001")
+        return b.finish(root: root, fileIdentifier: MetadataSchema.fileIdentifier)
     }
 }

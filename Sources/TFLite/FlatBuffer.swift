@@ -84,6 +84,18 @@ final class FlatBuffer {
     }
 }
 
+/// A field of a table in a FlatBuffer schema (the tables of `TFLiteSchema` and `MetadataSchema`), known by its id:
+/// its declaration order in the .fbs file, which is its slot in the table's vtable.
+package protocol FlatBufferField {
+    /// The field's id in the schema.
+    var id: Int { get }
+}
+
+extension FlatBufferField where Self: RawRepresentable, RawValue == Int {
+    /// A field enum's raw value is the field's id.
+    package var id: Int { rawValue }
+}
+
 /// One table in a `FlatBuffer`: its position, vtable, and checked field accessors by field id.
 struct FBTable {
     /// The buffer the table lives in.
@@ -126,8 +138,9 @@ struct FBTable {
     /// The table's name with its vector index, for error messages ("tensors[12]").
     var label: String { index < 0 ? name : "\(name)[\(index)]" }
 
-    /// Position of field `id` with `size` inline bytes, or nil when the field is absent.
-    func field(_ id: Int, size: Int) throws -> Int? {
+    /// Position of `field` with `size` inline bytes, or nil when the field is absent.
+    func field(_ field: some FlatBufferField, size: Int) throws -> Int? {
+        let id = field.id
         let entry = 4 + 2 * id
         guard entry + 2 <= vtableSize else { return nil }
         let offset = Int(buffer.load(vtable + entry, as: UInt16.self))
@@ -141,36 +154,36 @@ struct FBTable {
     }
 
     /// A scalar field, or `defaultValue` when absent.
-    func scalar<T: FixedWidthInteger>(_ id: Int, _ defaultValue: T) throws -> T {
+    func scalar<T: FixedWidthInteger>(_ id: some FlatBufferField, _ defaultValue: T) throws -> T {
         guard let at = try field(id, size: MemoryLayout<T>.size) else { return defaultValue }
         return buffer.load(at, as: T.self)
     }
 
     /// A boolean field, or `defaultValue` when absent.
-    func bool(_ id: Int, _ defaultValue: Bool = false) throws -> Bool {
+    func bool(_ id: some FlatBufferField, _ defaultValue: Bool = false) throws -> Bool {
         try scalar(id, UInt8(defaultValue ? 1 : 0)) != 0
     }
 
     /// A float32 field, or `defaultValue` when absent.
-    func float(_ id: Int, _ defaultValue: Float) throws -> Float {
+    func float(_ id: some FlatBufferField, _ defaultValue: Float) throws -> Float {
         Float(bitPattern: try scalar(id, defaultValue.bitPattern))
     }
 
     /// The raw bytes of an inline struct field of `size` bytes, or nil when absent.
-    func structBytes(_ id: Int, size: Int) throws -> Data? {
+    func structBytes(_ id: some FlatBufferField, size: Int) throws -> Data? {
         guard let at = try field(id, size: size) else { return nil }
         let start = buffer.data.startIndex + at
         return buffer.data[start..<start + size]
     }
 
     /// A sub-table field, or nil when absent.
-    func table(_ id: Int, _ name: String) throws -> FBTable? {
+    func table(_ id: some FlatBufferField, _ name: String) throws -> FBTable? {
         guard let at = try field(id, size: 4) else { return nil }
         return try FBTable(buffer, at: try buffer.follow(at, "\(name) field of \(label)"), name: name)
     }
 
     /// A vector field: the position of its first element and its length, or nil when absent.
-    func vector(_ id: Int, elementSize: Int, _ what: String) throws -> FBVector? {
+    func vector(_ id: some FlatBufferField, elementSize: Int, _ what: String) throws -> FBVector? {
         guard let at = try field(id, size: 4) else { return nil }
         let start = try buffer.follow(at, "\(what) of \(label)")
         let length = Int(try buffer.scalar(start, as: UInt32.self, "\(what) length of \(label)"))
@@ -182,24 +195,24 @@ struct FBTable {
     }
 
     /// A string field (UTF-8, invalid sequences repaired), or nil when absent.
-    func string(_ id: Int, _ what: String) throws -> String? {
+    func string(_ id: some FlatBufferField, _ what: String) throws -> String? {
         guard let vector = try vector(id, elementSize: 1, what) else { return nil }
         return vector.string
     }
 
     /// A vector of scalars decoded as `[T]`; empty when absent.
-    func scalars<T: FixedWidthInteger>(_ id: Int, _ type: T.Type, _ what: String) throws -> [T] {
+    func scalars<T: FixedWidthInteger>(_ id: some FlatBufferField, _ type: T.Type, _ what: String) throws -> [T] {
         guard let vector = try vector(id, elementSize: MemoryLayout<T>.size, what) else { return [] }
         return vector.scalars(T.self)
     }
 
     /// A vector of float32 values; empty when absent.
-    func floats(_ id: Int, _ what: String) throws -> [Float] {
+    func floats(_ id: some FlatBufferField, _ what: String) throws -> [Float] {
         try scalars(id, UInt32.self, what).map(Float.init(bitPattern:))
     }
 
     /// A vector of tables decoded with `decode`; empty when absent.
-    func tables<T>(_ id: Int, _ name: String, _ decode: (FBTable, Int) throws -> T) throws -> [T] {
+    func tables<T>(_ id: some FlatBufferField, _ name: String, _ decode: (FBTable, Int) throws -> T) throws -> [T] {
         guard let vector = try vector(id, elementSize: 4, name) else { return [] }
         var result: [T] = []
         result.reserveCapacity(vector.count)
@@ -213,7 +226,7 @@ struct FBTable {
     }
 
     /// A vector of strings; empty when absent.
-    func strings(_ id: Int, _ what: String) throws -> [String] {
+    func strings(_ id: some FlatBufferField, _ what: String) throws -> [String] {
         guard let vector = try vector(id, elementSize: 4, what) else { return [] }
         return try (0..<vector.count).map { index in
             let start = try buffer.follow(vector.start + 4 * index, "\(what)[\(index)] of \(label)")

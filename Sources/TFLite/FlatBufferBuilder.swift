@@ -12,7 +12,7 @@ package struct FlatBufferBuilder {
         fileprivate let fromEnd: Int
     }
 
-    /// A table field: its id in the schema and its value.
+    /// A table field: its id in the schema (a case of a `TFLiteSchema` or `MetadataSchema` table) and its value.
     package struct Field {
         fileprivate enum Value {
             case scalar([UInt8])
@@ -23,18 +23,22 @@ package struct FlatBufferBuilder {
         fileprivate let value: Value
 
         /// A scalar field, or nil (the field is left out, as builders leave out defaults) when `value` is `defaultValue`.
-        package static func scalar<T: FixedWidthInteger>(_ id: Int, _ value: T, default defaultValue: T = 0) -> Field? {
-            value == defaultValue ? nil : Field(id: id, value: .scalar(littleEndianBytes(value)))
+        package static func scalar<T: FixedWidthInteger>(
+            _ field: some FlatBufferField, _ value: T, default defaultValue: T = 0
+        ) -> Field? {
+            value == defaultValue ? nil : Field(id: field.id, value: .scalar(littleEndianBytes(value)))
         }
 
         /// A float32 field, or nil when `value` is `defaultValue`.
-        package static func float(_ id: Int, _ value: Float, default defaultValue: Float = 0) -> Field? {
-            value == defaultValue ? nil : Field(id: id, value: .scalar(littleEndianBytes(value.bitPattern)))
+        package static func float(_ field: some FlatBufferField, _ value: Float, default defaultValue: Float = 0)
+            -> Field?
+        {
+            value == defaultValue ? nil : Field(id: field.id, value: .scalar(littleEndianBytes(value.bitPattern)))
         }
 
         /// A field pointing at a table, vector or string; nil leaves the field out.
-        package static func offset(_ id: Int, _ target: Offset?) -> Field? {
-            target.map { Field(id: id, value: .offset($0)) }
+        package static func offset(_ field: some FlatBufferField, _ target: Offset?) -> Field? {
+            target.map { Field(id: field.id, value: .offset($0)) }
         }
 
         fileprivate var size: Int {

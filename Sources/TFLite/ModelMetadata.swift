@@ -28,15 +28,16 @@ public struct ModelMetadata: Hashable, Sendable, Codable {
     /// - Throws: `VisionTasksError.invalidModel` naming what is wrong and where.
     public init(data: Data, name: String = entryName) throws {
         let buffer = FlatBuffer(data, label: name)
-        let root = try buffer.root("ModelMetadata", fileIdentifier: "M001")
-        self.name = try root.string(0, "name")
-        description = try root.string(1, "description")
-        version = try root.string(2, "version")
-        author = try root.string(4, "author")
-        license = try root.string(5, "license")
-        minParserVersion = try root.string(7, "min_parser_version")
-        associatedFiles = try root.tables(6, "associated_files") { table, _ in try AssociatedFile(table) }
-        subgraphs = try root.tables(3, "subgraph_metadata") { table, _ in try SubgraphMetadata(table) }
+        let root = try buffer.root("ModelMetadata", fileIdentifier: MetadataSchema.fileIdentifier)
+        typealias Field = MetadataSchema.ModelMetadata
+        self.name = try root.string(Field.name, "name")
+        description = try root.string(Field.description, "description")
+        version = try root.string(Field.version, "version")
+        author = try root.string(Field.author, "author")
+        license = try root.string(Field.license, "license")
+        minParserVersion = try root.string(Field.minParserVersion, "min_parser_version")
+        associatedFiles = try root.tables(Field.associatedFiles, "associated_files") { t, _ in try AssociatedFile(t) }
+        subgraphs = try root.tables(Field.subgraphMetadata, "subgraph_metadata") { t, _ in try SubgraphMetadata(t) }
     }
 
     /// Names of every associated file mentioned anywhere in the metadata.
@@ -66,11 +67,15 @@ public struct SubgraphMetadata: Hashable, Sendable, Codable {
     public let associatedFiles: [AssociatedFile]
 
     init(_ table: FBTable) throws {
-        name = try table.string(0, "name")
-        description = try table.string(1, "description")
-        inputTensors = try table.tables(2, "input_tensor_metadata") { t, _ in try TensorMetadata(t) }
-        outputTensors = try table.tables(3, "output_tensor_metadata") { t, _ in try TensorMetadata(t) }
-        associatedFiles = try table.tables(4, "associated_files") { t, _ in try AssociatedFile(t) }
+        typealias Field = MetadataSchema.SubGraphMetadata
+        name = try table.string(Field.name, "name")
+        description = try table.string(Field.description, "description")
+        func tensors(_ field: Field, _ name: String) throws -> [TensorMetadata] {
+            try table.tables(field, name) { t, _ in try TensorMetadata(t) }
+        }
+        inputTensors = try tensors(.inputTensorMetadata, "input_tensor_metadata")
+        outputTensors = try tensors(.outputTensorMetadata, "output_tensor_metadata")
+        associatedFiles = try table.tables(Field.associatedFiles, "associated_files") { t, _ in try AssociatedFile(t) }
     }
 }
 
@@ -95,41 +100,46 @@ public struct TensorMetadata: Hashable, Sendable, Codable {
     public let associatedFiles: [AssociatedFile]
 
     init(_ table: FBTable) throws {
-        name = try table.string(0, "name")
-        description = try table.string(1, "description")
-        associatedFiles = try table.tables(6, "associated_files") { t, _ in try AssociatedFile(t) }
+        typealias Field = MetadataSchema.TensorMetadata
+        typealias Content = MetadataSchema.Content
+        name = try table.string(Field.name, "name")
+        description = try table.string(Field.description, "description")
+        associatedFiles = try table.tables(Field.associatedFiles, "associated_files") { t, _ in try AssociatedFile(t) }
         var colorSpace: String?
-        if let content = try table.table(3, "Content"), try content.scalar(0, UInt8(0)) == 2,
-            let properties = try content.table(1, "ImageProperties")
+        if let content = try table.table(Field.content, "Content"),
+            try content.scalar(Content.contentPropertiesType, UInt8(0))
+                == MetadataSchema.ContentProperties.imageProperties.rawValue,
+            let properties = try content.table(Content.contentProperties, "ImageProperties")
         {
-            let names = ["UNKNOWN", "RGB", "GRAYSCALE"]
-            let raw = Int(try properties.scalar(0, Int8(0)))
-            colorSpace = names.indices.contains(raw) ? names[raw] : "COLOR_SPACE_\(raw)"
+            let raw = try properties.scalar(MetadataSchema.ImageProperties.colorSpace, Int8(0))
+            colorSpace = MetadataSchema.ColorSpaceType(rawValue: raw)?.name ?? "COLOR_SPACE_\(raw)"
         }
         self.colorSpace = colorSpace
-        if let stats = try table.table(5, "Stats") {
-            statsMax = try stats.floats(0, "max")
-            statsMin = try stats.floats(1, "min")
+        if let stats = try table.table(Field.stats, "Stats") {
+            statsMax = try stats.floats(MetadataSchema.Stats.max, "max")
+            statsMin = try stats.floats(MetadataSchema.Stats.min, "min")
         } else {
             statsMax = []
             statsMin = []
         }
-        // ProcessUnitOptions union: 1 NormalizationOptions { mean, std }, 3 ScoreThresholdingOptions
-        // { global_score_threshold }; other units are not needed by the vision tasks.
+        // Of the ProcessUnitOptions, NormalizationOptions and ScoreThresholdingOptions; other units are not
+        // needed by the vision tasks.
         var normalization: NormalizationOptions?
         var scoreThreshold: Float?
-        _ = try table.tables(4, "process_units") { unit, _ in
-            switch try unit.scalar(0, UInt8(0)) {
-            case 1:
-                if normalization == nil, let options = try unit.table(1, "NormalizationOptions") {
+        typealias Unit = MetadataSchema.ProcessUnit
+        _ = try table.tables(Field.processUnits, "process_units") { unit, _ in
+            switch MetadataSchema.ProcessUnitOptions(rawValue: try unit.scalar(Unit.optionsType, UInt8(0))) {
+            case .normalizationOptions:
+                if normalization == nil, let options = try unit.table(Unit.options, "NormalizationOptions") {
                     normalization = NormalizationOptions(
-                        mean: try options.floats(0, "mean"), std: try options.floats(1, "std"))
+                        mean: try options.floats(MetadataSchema.NormalizationOptions.mean, "mean"),
+                        std: try options.floats(MetadataSchema.NormalizationOptions.std, "std"))
                 }
-            case 3:
-                if scoreThreshold == nil, let options = try unit.table(1, "ScoreThresholdingOptions") {
-                    scoreThreshold = try options.float(0, 0)
+            case .scoreThresholdingOptions:
+                if scoreThreshold == nil, let options = try unit.table(Unit.options, "ScoreThresholdingOptions") {
+                    scoreThreshold = try options.float(MetadataSchema.ScoreThresholdingOptions.globalScoreThreshold, 0)
                 }
-            default:
+            case .some(.none), nil:
                 break
             }
         }
@@ -158,10 +168,11 @@ public struct AssociatedFile: Hashable, Sendable, Codable {
     public let locale: String?
 
     init(_ table: FBTable) throws {
-        name = try table.string(0, "name") ?? ""
-        description = try table.string(1, "description")
-        type = AssociatedFileType(rawValue: try table.scalar(2, Int8(0))) ?? .unknown
-        locale = try table.string(3, "locale")
+        typealias Field = MetadataSchema.AssociatedFile
+        name = try table.string(Field.name, "name") ?? ""
+        description = try table.string(Field.description, "description")
+        type = AssociatedFileType(rawValue: try table.scalar(Field.type, Int8(0))) ?? .unknown
+        locale = try table.string(Field.locale, "locale")
     }
 }
 

@@ -42,29 +42,36 @@ extension TFLiteModel {
         /// Reads a `SparsityParameters` table; the index vectors may be int32, uint16 or uint8.
         init(_ table: FBTable, what: () -> String) throws {
             let fail = table.buffer.fail
-            traversalOrder = try table.scalars(0, Int32.self, "traversal_order").map(Int.init)
-            blockMap = try table.scalars(1, Int32.self, "block_map").map(Int.init)
-            dimensions = try table.tables(2, "DimensionMetadata") { dimension, level in
-                switch try dimension.scalar(0, Int8(0)) {
-                case 0:
-                    return .dense(size: Int(try dimension.scalar(1, Int32(0))))
-                case 1:
-                    func vector(_ typeField: Int, _ name: String) throws -> [Int] {
+            typealias Parameters = TFLiteSchema.SparsityParameters
+            typealias Level = TFLiteSchema.DimensionMetadata
+            traversalOrder = try table.scalars(Parameters.traversalOrder, Int32.self, "traversal_order").map(Int.init)
+            blockMap = try table.scalars(Parameters.blockMap, Int32.self, "block_map").map(Int.init)
+            dimensions = try table.tables(Parameters.dimMetadata, "DimensionMetadata") { dimension, level in
+                let format = try dimension.scalar(Level.format, Int8(0))
+                switch TFLiteSchema.DimensionType(rawValue: format) {
+                case .dense:
+                    return .dense(size: Int(try dimension.scalar(Level.denseSize, Int32(0))))
+                case .sparseCsr:
+                    func vector(_ typeField: Level, _ valuesField: Level, _ name: String) throws -> [Int] {
                         let type = try dimension.scalar(typeField, UInt8(0))
-                        guard let values = try dimension.table(typeField + 1, name) else {
+                        guard let values = try dimension.table(valuesField, name) else {
                             throw fail("\(what()) sparsity level \(level) has no \(name)")
                         }
-                        switch type {
-                        case 1: return try values.scalars(0, Int32.self, name).map(Int.init)
-                        case 2: return try values.scalars(0, UInt16.self, name).map(Int.init)
-                        case 3: return try values.scalars(0, UInt8.self, name).map(Int.init)
-                        default:
+                        switch TFLiteSchema.SparseIndexVector(rawValue: type) {
+                        case .int32Vector:
+                            return try values.scalars(TFLiteSchema.Int32Vector.values, Int32.self, name).map(Int.init)
+                        case .uint16Vector:
+                            return try values.scalars(TFLiteSchema.Uint16Vector.values, UInt16.self, name).map(Int.init)
+                        case .uint8Vector:
+                            return try values.scalars(TFLiteSchema.Uint8Vector.values, UInt8.self, name).map(Int.init)
+                        case .some(.none), nil:
                             throw fail("\(what()) sparsity level \(level) has \(name) of unknown vector type \(type)")
                         }
                     }
                     return .sparseCSR(
-                        segments: try vector(2, "array_segments"), indices: try vector(4, "array_indices"))
-                case let format:
+                        segments: try vector(Level.arraySegmentsType, Level.arraySegments, "array_segments"),
+                        indices: try vector(Level.arrayIndicesType, Level.arrayIndices, "array_indices"))
+                case nil:
                     throw fail("\(what()) sparsity level \(level) has unknown format \(format)")
                 }
             }

@@ -39,26 +39,28 @@ public struct TFLiteModel: Sendable {
     /// Parses `data`, inflating associated files against `inflateBudget` (a bundle's, for a model inside one).
     init(data: Data, name: String, inflateBudget: InflateBudget) throws {
         let buffer = FlatBuffer(data, label: name)
-        let root = try buffer.root("Model", fileIdentifier: "TFL3")
+        let root = try buffer.root("Model", fileIdentifier: TFLiteSchema.fileIdentifier)
         self.data = data
-        self.version = Int(try root.scalar(0, UInt32(0)))
-        self.description = try root.string(3, "description") ?? ""
+        self.version = Int(try root.scalar(TFLiteSchema.Model.version, UInt32(0)))
+        self.description = try root.string(TFLiteSchema.Model.description, "description") ?? ""
 
-        let buffers = try root.tables(4, "buffers") { table, index in
+        let buffers = try root.tables(TFLiteSchema.Model.buffers, "buffers") { table, index in
             try Buffer(table, index: index, modelSize: data.count)
         }
         self.buffers = buffers
-        let codes = try root.tables(1, "operator_codes") { table, _ in try OperatorCode(table) }
+        let codes = try root.tables(TFLiteSchema.Model.operatorCodes, "operator_codes") { table, _ in
+            try OperatorCode(table)
+        }
         self.operatorCodes = codes
-        self.subgraphs = try root.tables(2, "subgraphs") { table, index in
+        self.subgraphs = try root.tables(TFLiteSchema.Model.subgraphs, "subgraphs") { table, index in
             try Subgraph(table, index: index, operatorCodes: codes, buffers: buffers)
         }
         guard !subgraphs.isEmpty else { throw buffer.fail("the model has no subgraph") }
 
         var metadata: [String: Data] = [:]
-        _ = try root.tables(6, "metadata") { table, index in
-            let entryName = try table.string(0, "name") ?? ""
-            let bufferIndex = Int(try table.scalar(1, UInt32(0)))
+        _ = try root.tables(TFLiteSchema.Model.metadata, "metadata") { table, index in
+            let entryName = try table.string(TFLiteSchema.Metadata.name, "name") ?? ""
+            let bufferIndex = Int(try table.scalar(TFLiteSchema.Metadata.buffer, UInt32(0)))
             guard bufferIndex < buffers.count else {
                 throw buffer.fail(
                     "metadata[\(index)] \"\(entryName)\" refers to buffer \(bufferIndex) of \(buffers.count)")
@@ -125,12 +127,12 @@ extension TFLiteModel {
         public let version: Int
 
         init(_ table: FBTable) throws {
-            // The int8 deprecated field (0) holds codes below 127; newer models put the full code in field 3.
-            let deprecated = Int32(try table.scalar(0, Int8(0)))
-            let full = try table.scalar(3, Int32(0))
+            // The int8 deprecated field holds codes below 127; newer models put the full code in builtin_code.
+            let deprecated = Int32(try table.scalar(TFLiteSchema.OperatorCode.deprecatedBuiltinCode, Int8(0)))
+            let full = try table.scalar(TFLiteSchema.OperatorCode.builtinCode, Int32(0))
             builtinCode = BuiltinOperator(rawValue: max(deprecated, full))
-            customCode = try table.string(1, "custom_code")
-            version = Int(try table.scalar(2, Int32(1)))
+            customCode = try table.string(TFLiteSchema.OperatorCode.customCode, "custom_code")
+            version = Int(try table.scalar(TFLiteSchema.OperatorCode.version, Int32(1)))
         }
     }
 
@@ -140,13 +142,13 @@ extension TFLiteModel {
         public let range: Range<Int>
 
         init(_ table: FBTable, index: Int, modelSize: Int) throws {
-            if let vector = try table.vector(0, elementSize: 1, "data") {
+            if let vector = try table.vector(TFLiteSchema.Buffer.data, elementSize: 1, "data") {
                 range = vector.range
                 return
             }
             // Large models store data after the FlatBuffer: offset (from the file start) and size, offset > 1.
-            let offset = try table.scalar(1, UInt64(0))
-            let size = try table.scalar(2, UInt64(0))
+            let offset = try table.scalar(TFLiteSchema.Buffer.offset, UInt64(0))
+            let size = try table.scalar(TFLiteSchema.Buffer.size, UInt64(0))
             guard offset > 1 else {
                 range = 0..<0
                 return
@@ -206,10 +208,10 @@ extension TFLiteModel {
 
         init(_ table: FBTable, label: @autoclosure () -> String, bufferCount: Int) throws {
             let fail = table.buffer.fail
-            name = try table.string(3, "name") ?? ""
+            name = try table.string(TFLiteSchema.Tensor.name, "name") ?? ""
             let name = self.name
             func what() -> String { "\(label()) \"\(name)\"" }
-            shape = try table.scalars(0, Int32.self, "shape").map(Int.init)
+            shape = try table.scalars(TFLiteSchema.Tensor.shape, Int32.self, "shape").map(Int.init)
             var elements = 1
             for dimension in shape {
                 guard dimension >= 0 else { throw fail("\(what()) has negative dimension in shape \(shape)") }
@@ -217,19 +219,23 @@ extension TFLiteModel {
                 guard !overflow, product < 1 << 40 else { throw fail("\(what()) has absurd shape \(shape)") }
                 elements = product
             }
-            let signature = try table.scalars(7, Int32.self, "shape_signature").map(Int.init)
+            let signature = try table.scalars(TFLiteSchema.Tensor.shapeSignature, Int32.self, "shape_signature").map(
+                Int.init)
             shapeSignature = signature.isEmpty ? nil : signature
-            type = TensorType(rawValue: try table.scalar(1, Int8(0)))
-            buffer = Int(try table.scalar(2, UInt32(0)))
+            type = TensorType(rawValue: try table.scalar(TFLiteSchema.Tensor.type, Int8(0)))
+            buffer = Int(try table.scalar(TFLiteSchema.Tensor.buffer, UInt32(0)))
             guard buffer < bufferCount else {
                 throw fail("\(what()) refers to buffer \(buffer), but the model has \(bufferCount) buffers")
             }
-            isVariable = try table.bool(5)
-            sparsity = try table.table(6, "SparsityParameters").map { try Sparsity($0, what: what) }
-            if let q = try table.table(4, "QuantizationParameters") {
-                let scale = try q.floats(2, "scale")
-                let zeroPoint = try q.scalars(3, Int64.self, "zero_point").map { Int(truncatingIfNeeded: $0) }
-                let dimension = Int(try q.scalar(6, Int32(0)))
+            isVariable = try table.bool(TFLiteSchema.Tensor.isVariable)
+            sparsity = try table.table(TFLiteSchema.Tensor.sparsity, "SparsityParameters").map {
+                try Sparsity($0, what: what)
+            }
+            if let q = try table.table(TFLiteSchema.Tensor.quantization, "QuantizationParameters") {
+                let scale = try q.floats(TFLiteSchema.QuantizationParameters.scale, "scale")
+                let zeroPoint = try q.scalars(TFLiteSchema.QuantizationParameters.zeroPoint, Int64.self, "zero_point")
+                    .map { Int(truncatingIfNeeded: $0) }
+                let dimension = Int(try q.scalar(TFLiteSchema.QuantizationParameters.quantizedDimension, Int32(0)))
                 if !scale.isEmpty, !zeroPoint.isEmpty, scale.count != zeroPoint.count {
                     throw fail("\(what()) has \(scale.count) quantization scales but \(zeroPoint.count) zero points")
                 }
@@ -240,7 +246,8 @@ extension TFLiteModel {
                 }
                 let q = Quantization(
                     scale: scale, zeroPoint: zeroPoint, quantizedDimension: dimension,
-                    min: try q.floats(0, "min"), max: try q.floats(1, "max"))
+                    min: try q.floats(TFLiteSchema.QuantizationParameters.min, "min"),
+                    max: try q.floats(TFLiteSchema.QuantizationParameters.max, "max"))
                 quantization = q.scale.isEmpty && q.zeroPoint.isEmpty && q.min.isEmpty && q.max.isEmpty ? nil : q
             } else {
                 quantization = nil
@@ -275,7 +282,7 @@ extension TFLiteModel {
         init(_ table: FBTable, label: @autoclosure () -> String, operatorCodes: [OperatorCode], tensorCount: Int) throws
         {
             let fail = table.buffer.fail
-            opcodeIndex = Int(try table.scalar(0, UInt32(0)))
+            opcodeIndex = Int(try table.scalar(TFLiteSchema.Operator.opcodeIndex, UInt32(0)))
             guard opcodeIndex < operatorCodes.count else {
                 throw fail("\(label()) uses operator code \(opcodeIndex), but the model has \(operatorCodes.count)")
             }
@@ -284,8 +291,8 @@ extension TFLiteModel {
             customCode = code.customCode
             let opcode = self.opcode
             func what() -> String { "\(label()) (\(opcode.name))" }
-            inputs = try table.scalars(1, Int32.self, "inputs").map(Int.init)
-            outputs = try table.scalars(2, Int32.self, "outputs").map(Int.init)
+            inputs = try table.scalars(TFLiteSchema.Operator.inputs, Int32.self, "inputs").map(Int.init)
+            outputs = try table.scalars(TFLiteSchema.Operator.outputs, Int32.self, "outputs").map(Int.init)
             for (position, index) in inputs.enumerated() where index != -1 && !(0..<tensorCount).contains(index) {
                 throw fail(
                     "\(what()) input \(position) is tensor \(index), but the subgraph has \(tensorCount) tensors")
@@ -295,10 +302,11 @@ extension TFLiteModel {
                     "\(what()) output \(position) is tensor \(index), but the subgraph has \(tensorCount) tensors")
             }
             options = try BuiltinOptions.decode(
-                type: try table.scalar(3, UInt8(0)),
-                table: try table.table(4, "BuiltinOptions"),
+                type: try table.scalar(TFLiteSchema.Operator.builtinOptionsType, UInt8(0)),
+                table: try table.table(TFLiteSchema.Operator.builtinOptions, "BuiltinOptions"),
                 in: table.buffer, operatorName: what())
-            customOptions = try table.vector(5, elementSize: 1, "custom_options")?.bytes
+            customOptions = try table.vector(TFLiteSchema.Operator.customOptions, elementSize: 1, "custom_options")?
+                .bytes
         }
     }
 
@@ -317,8 +325,8 @@ extension TFLiteModel {
 
         init(_ table: FBTable, index: Int, operatorCodes: [OperatorCode], buffers: [Buffer]) throws {
             let fail = table.buffer.fail
-            name = try table.string(4, "name") ?? ""
-            let tensors = try table.tables(0, "tensors") { tensorTable, tensorIndex in
+            name = try table.string(TFLiteSchema.SubGraph.name, "name") ?? ""
+            let tensors = try table.tables(TFLiteSchema.SubGraph.tensors, "tensors") { tensorTable, tensorIndex in
                 try Tensor(tensorTable, label: "subgraph \(index) tensor \(tensorIndex)", bufferCount: buffers.count)
             }
             self.tensors = tensors
@@ -343,8 +351,8 @@ extension TFLiteModel {
                     )
                 }
             }
-            inputs = try table.scalars(1, Int32.self, "inputs").map(Int.init)
-            outputs = try table.scalars(2, Int32.self, "outputs").map(Int.init)
+            inputs = try table.scalars(TFLiteSchema.SubGraph.inputs, Int32.self, "inputs").map(Int.init)
+            outputs = try table.scalars(TFLiteSchema.SubGraph.outputs, Int32.self, "outputs").map(Int.init)
             for (kind, list) in [("input", inputs), ("output", outputs)] {
                 for (position, tensorIndex) in list.enumerated() where !tensors.indices.contains(tensorIndex) {
                     throw fail(
@@ -352,7 +360,7 @@ extension TFLiteModel {
                     )
                 }
             }
-            operators = try table.tables(3, "operators") { operatorTable, operatorIndex in
+            operators = try table.tables(TFLiteSchema.SubGraph.operators, "operators") { operatorTable, operatorIndex in
                 try Operator(
                     operatorTable, label: "subgraph \(index) operator \(operatorIndex)",
                     operatorCodes: operatorCodes, tensorCount: tensors.count)

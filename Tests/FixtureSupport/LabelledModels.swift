@@ -64,32 +64,40 @@ public enum LabelledModels {
 
     /// The metadata FlatBuffer ("M001"): one subgraph, one input tensor, one output tensor with `files`.
     static func metadata(_ files: [LabelFile]) -> [UInt8] {
-        var b = ForwardFlatBuffer(identifier: "M001")
-        let root = b.table([(0, .offset), (3, .offset), (7, .offset)]) // name, subgraph_metadata, min_parser_version
-        b.link(root[0]!, to: b.string("VisionTasks labelled test model"))
+        typealias Model = MetadataSchema.ModelMetadata
+        typealias SubGraph = MetadataSchema.SubGraphMetadata
+        typealias Tensor = MetadataSchema.TensorMetadata
+        typealias File = MetadataSchema.AssociatedFile
+        var b = ForwardFlatBuffer(identifier: MetadataSchema.fileIdentifier)
+        let root = b.table([
+            (Model.name, .offset), (Model.subgraphMetadata, .offset), (Model.minParserVersion, .offset),
+        ])
+        b.link(root[Model.name]!, to: b.string("VisionTasks labelled test model"))
         let subgraphs = b.offsetVector(count: 1)
-        b.link(root[3]!, to: subgraphs.vector)
-        b.link(root[7]!, to: b.string("1.0.0"))
-        let subgraph = b.table([(2, .offset), (3, .offset)]) // input and output tensor metadata
+        b.link(root[Model.subgraphMetadata]!, to: subgraphs.vector)
+        b.link(root[Model.minParserVersion]!, to: b.string("1.0.0"))
+        let subgraph = b.table([(SubGraph.inputTensorMetadata, .offset), (SubGraph.outputTensorMetadata, .offset)])
         b.link(subgraphs.slots[0], to: subgraph.position)
-        for (slot, name) in [(2, "embedding"), (3, "scores")] {
+        for (field, name) in [(SubGraph.inputTensorMetadata, "embedding"), (SubGraph.outputTensorMetadata, "scores")] {
             let tensors = b.offsetVector(count: 1)
-            b.link(subgraph[slot]!, to: tensors.vector)
-            let hasFiles = slot == 3
-            let tensor = b.table(hasFiles ? [(0, .offset), (6, .offset)] : [(0, .offset)]) // name, associated_files
+            b.link(subgraph[field]!, to: tensors.vector)
+            let hasFiles = field == .outputTensorMetadata
+            let tensor = b.table(
+                hasFiles ? [(Tensor.name, .offset), (Tensor.associatedFiles, .offset)] : [(Tensor.name, .offset)])
             b.link(tensors.slots[0], to: tensor.position)
-            b.link(tensor[0]!, to: b.string(name))
+            b.link(tensor[Tensor.name]!, to: b.string(name))
             guard hasFiles else { continue }
             let list = b.offsetVector(count: files.count)
-            b.link(tensor[6]!, to: list.vector)
+            b.link(tensor[Tensor.associatedFiles]!, to: list.vector)
             for (fileSlot, file) in zip(list.slots, files) {
-                // Fields: name, type TENSOR_AXIS_LABELS.
-                var fields: [(Int, ForwardFlatBuffer.Field)] = [(0, .offset), (2, .int8(2))]
-                if file.locale != nil { fields.append((3, .offset)) }
+                var fields: [(File, ForwardFlatBuffer.Field)] = [
+                    (.name, .offset), (.type, .int8(AssociatedFileType.tensorAxisLabels.rawValue)),
+                ]
+                if file.locale != nil { fields.append((.locale, .offset)) }
                 let table = b.table(fields)
                 b.link(fileSlot, to: table.position)
-                b.link(table[0]!, to: b.string(file.name))
-                if let locale = file.locale { b.link(table[3]!, to: b.string(locale)) }
+                b.link(table[File.name]!, to: b.string(file.name))
+                if let locale = file.locale { b.link(table[File.locale]!, to: b.string(locale)) }
             }
         }
         return b.bytes
@@ -113,51 +121,59 @@ enum ModelRewriter {
             return Int(old[at]) | Int(old[at + 1]) << 8 | Int(old[at + 2]) << 16 | Int(old[at + 3]) << 24
         }
         func u16(_ at: Int) throws -> Int { try u32(at) & 0xFFFF }
-        guard old.count > 8, old[4..<8].elementsEqual("TFL3".utf8) else {
+        guard old.count > 8, old[4..<8].elementsEqual(TFLiteSchema.fileIdentifier.utf8) else {
             throw Failure(description: "not a TFL3 model")
         }
         let table = try u32(0)
         let vtable = table - Int(Int32(truncatingIfNeeded: UInt32(try u32(table))))
         let fieldCount = (try u16(vtable) - 4) / 2
-        var fieldPositions: [Int: Int] = [:]
+        typealias Model = TFLiteSchema.Model
+        var fieldPositions: [Model: Int] = [:]
         for slot in 0..<fieldCount {
             let offset = try u16(vtable + 4 + 2 * slot)
-            if offset != 0 { fieldPositions[slot] = table + offset }
+            guard offset != 0 else { continue }
+            // Fields after signature_defs are not known here.
+            guard let field = Model(rawValue: slot) else {
+                throw Failure(description: "unexpected Model field \(slot)")
+            }
+            fieldPositions[field] = table + offset
         }
-        // Model: 0 version, 1 operator_codes, 2 subgraphs, 3 description, 4 buffers, 5 metadata_buffer,
-        // 6 metadata, 7 signature_defs; fields beyond these are not known here.
-        guard fieldPositions.keys.allSatisfy({ $0 <= 7 }), let buffersField = fieldPositions[4] else {
-            throw Failure(description: "unexpected Model fields \(fieldPositions.keys.sorted())")
+        guard let buffersField = fieldPositions[.buffers] else {
+            throw Failure(description: "the Model has no buffers")
         }
         func target(_ slot: Int) throws -> Int { slot + (try u32(slot)) }
         func elements(_ vector: Int) throws -> [Int] {
             try (0..<(try u32(vector))).map { try target(vector + 4 + 4 * $0) }
         }
         let oldBuffers = try elements(try target(buffersField))
-        let oldMetadata = try fieldPositions[6].map { try elements(try target($0)) } ?? []
+        let oldMetadata = try fieldPositions[.metadata].map { try elements(try target($0)) } ?? []
 
-        var b = ForwardFlatBuffer(identifier: "TFL3")
-        var fields: [(Int, ForwardFlatBuffer.Field)] = []
-        for slot in 0...7 where fieldPositions[slot] != nil || slot == 6 {
-            fields.append((slot, slot == 0 ? .uint32(UInt32(try u32(fieldPositions[0]!))) : .offset))
+        var b = ForwardFlatBuffer(identifier: TFLiteSchema.fileIdentifier)
+        var fields: [(Model, ForwardFlatBuffer.Field)] = []
+        let inOrder: [Model] = [
+            .version, .operatorCodes, .subgraphs, .description, .buffers, .metadataBuffer, .metadata, .signatureDefs,
+        ]
+        for field in inOrder where fieldPositions[field] != nil || field == .metadata {
+            fields.append((field, field == .version ? .uint32(UInt32(try u32(fieldPositions[.version]!))) : .offset))
         }
         let root = b.table(fields)
         var intoOld: [(slot: Int, oldTarget: Int)] = []
-        for slot in [1, 2, 3, 5, 7] {
-            if let field = fieldPositions[slot] { intoOld.append((root[slot]!, try target(field))) }
+        for field in [Model.operatorCodes, .subgraphs, .description, .metadataBuffer, .signatureDefs] {
+            if let position = fieldPositions[field] { intoOld.append((root[field]!, try target(position))) }
         }
         let buffers = b.offsetVector(count: oldBuffers.count + 1)
-        b.link(root[4]!, to: buffers.vector)
+        b.link(root[Model.buffers]!, to: buffers.vector)
         intoOld += zip(buffers.slots, oldBuffers).map { ($0, $1) }
-        let buffer = b.table([(0, .offset)]) // Buffer.data
+        let buffer = b.table([(TFLiteSchema.Buffer.data, .offset)])
         b.link(buffers.slots[oldBuffers.count], to: buffer.position)
-        b.link(buffer[0]!, to: b.byteVector(metadata))
+        b.link(buffer[TFLiteSchema.Buffer.data]!, to: b.byteVector(metadata))
         let entries = b.offsetVector(count: oldMetadata.count + 1)
-        b.link(root[6]!, to: entries.vector)
+        b.link(root[Model.metadata]!, to: entries.vector)
         intoOld += zip(entries.slots, oldMetadata).map { ($0, $1) }
-        let entry = b.table([(0, .offset), (1, .uint32(UInt32(oldBuffers.count)))]) // Metadata.name, .buffer
+        typealias Entry = TFLiteSchema.Metadata
+        let entry = b.table([(Entry.name, .offset), (Entry.buffer, .uint32(UInt32(oldBuffers.count)))])
         b.link(entries.slots[oldMetadata.count], to: entry.position)
-        b.link(entry[0]!, to: b.string("TFLITE_METADATA"))
+        b.link(entry[Entry.name]!, to: b.string(ModelMetadata.entryName))
         b.pad(to: 16)
         let shift = b.bytes.count
         b.append(old)
@@ -175,11 +191,11 @@ struct ForwardFlatBuffer {
         case uint32(UInt32), int8(Int8), offset
     }
 
-    /// A written table: where it starts, and where each field lies (by slot).
+    /// A written table: where it starts, and where each field lies (by field id).
     struct Table {
         let position: Int
         let fields: [Int: Int]
-        subscript(slot: Int) -> Int? { fields[slot] }
+        subscript(field: some FlatBufferField) -> Int? { fields[field.id] }
     }
 
     private(set) var bytes: [UInt8]
@@ -209,7 +225,8 @@ struct ForwardFlatBuffer {
     }
 
     /// A vtable and its table of `fields` (4-byte fields first); the first table written is the root.
-    mutating func table(_ fields: [(Int, Field)]) -> Table {
+    mutating func table(_ schemaFields: [(some FlatBufferField, Field)]) -> Table {
+        let fields = schemaFields.map { ($0.0.id, $0.1) }
         let wide = fields.filter { if case .int8 = $0.1 { return false } else { return true } }
         let narrow = fields.filter { if case .int8 = $0.1 { return true } else { return false } }
         var offsets: [Int: Int] = [:]

@@ -6,8 +6,9 @@ import VisionErrors
 @testable import TFLite
 
 /// ClassifierModelWriter: a written head reads back through TFLiteModel (graph, constants, metadata as
-/// MediaPipe Model Maker writes it, labels), the same input gives the same bytes, the committed reference
-/// (tools/checks/check_written_classifier.py) is reproduced, and wrong input is refused with a message naming it.
+/// MediaPipe Model Maker writes it, labels), the same input gives the same bytes, the committed regression fixture
+/// (tools/checks/check_written_classifier.py; its outside checks are LiteRT's outputs, compared in InferenceTests, and
+/// RegressionFixtureDecodingTests) is reproduced, and wrong input is refused with a message naming it.
 @Suite struct ClassifierModelWriterTests {
     static let labels = ["None", "fist", "palm"]
 
@@ -129,17 +130,23 @@ import VisionErrors
         #expect(file.description == "Labels for categories that the model can recognize.")
         #expect(try model.labels(forOutput: 0) == Self.labels)
         #expect(model.associatedFiles == ["labels.txt": Data("None\nfist\npalm".utf8)])
-        // Both tensors' content is FeatureProperties (ContentProperties union type 1), and the input has an empty Stats table.
+        // Both tensors' content is FeatureProperties, and the input has an empty Stats table.
         let root = try FlatBuffer(try #require(model.metadata[ModelMetadata.entryName]), label: "metadata").root(
-            "ModelMetadata", fileIdentifier: "M001")
-        let tensors = try root.tables(3, "subgraph_metadata") { subgraph, _ in
-            try subgraph.tables(2, "input_tensor_metadata") { table, _ in table }
-                + subgraph.tables(3, "output_tensor_metadata") { table, _ in table }
+            "ModelMetadata", fileIdentifier: MetadataSchema.fileIdentifier)
+        typealias SubGraph = MetadataSchema.SubGraphMetadata
+        typealias Tensor = MetadataSchema.TensorMetadata
+        let tensors = try root.tables(MetadataSchema.ModelMetadata.subgraphMetadata, "subgraph_metadata") {
+            subgraph, _ in
+            try subgraph.tables(SubGraph.inputTensorMetadata, "input_tensor_metadata") { table, _ in table }
+                + subgraph.tables(SubGraph.outputTensorMetadata, "output_tensor_metadata") { table, _ in table }
         }.flatMap { $0 }
         for tensor in tensors {
-            let content = try #require(try tensor.table(3, "Content"))
-            #expect(try content.scalar(0, UInt8(0)) == 1 && content.table(1, "FeatureProperties") != nil)
-            #expect(try tensor.table(5, "Stats") != nil)
+            let content = try #require(try tensor.table(Tensor.content, "Content"))
+            #expect(
+                try content.scalar(MetadataSchema.Content.contentPropertiesType, UInt8(0))
+                    == MetadataSchema.ContentProperties.featureProperties.rawValue
+                    && content.table(MetadataSchema.Content.contentProperties, "FeatureProperties") != nil)
+            #expect(try tensor.table(Tensor.stats, "Stats") != nil)
         }
     }
 
@@ -258,10 +265,12 @@ import VisionErrors
         }
     }
 
-    /// The writer reproduces the committed model byte for byte from the committed weights (LiteRT ran that model:
-    /// InferenceTests compares our engine with its outputs). With VISIONTASKS_WRITE_CLASSIFIER_REFERENCE=PATH (set
-    /// by tools/checks/check_written_classifier.py when it remakes the reference) the model is written to PATH instead.
-    @Test func theCommittedReferenceIsReproduced() throws {
+    /// The writer reproduces the committed model byte for byte from the committed weights. That model is a
+    /// regression fixture, written by this writer: it shows only that the bytes did not change. What shows they
+    /// are right is outside: LiteRT ran that model (InferenceTests compares our engine with its outputs) and
+    /// LiteRT and MediaPipe decoded it (RegressionFixtureDecodingTests). With VISIONTASKS_WRITE_CLASSIFIER_REFERENCE=PATH
+    /// (set by tools/checks/check_written_classifier.py when it remakes the fixture) the model is written to PATH instead.
+    @Test func theRegressionFixtureIsReproduced() throws {
         let reference = try Fixture.decode(Reference.self, "tflite/classifier_writer/classifier.json")
         let written = try reference.written()
         if let path = ProcessInfo.processInfo.environment["VISIONTASKS_WRITE_CLASSIFIER_REFERENCE"], !path.isEmpty {
@@ -273,7 +282,7 @@ import VisionErrors
         let committed = try Fixture.reference("tflite/classifier_writer/classifier.tflite")
         #expect(
             written == committed,
-            "the writer's bytes differ from the committed reference: remake it with tools/checks/check_written_classifier.py reference"
+            "the writer's bytes differ from the committed regression fixture classifier.tflite: find out why; if the change is meant, remake it with tools/checks/check_written_classifier.py reference, then tools/references/decode_written_classifiers.py"
         )
         #expect(try TFLiteModel(data: committed, name: "classifier.tflite").labels(forOutput: 0) == reference.labels)
     }

@@ -7,6 +7,12 @@ import VisionErrors
 /// The FlatBuffer primitives on a hand-assembled buffer: scalars, strings, vectors, structs, absent
 /// fields and defaults, and the checks on vtables and field offsets.
 @Suite struct FlatBufferTests {
+    /// A field of the made-up tables below, by id.
+    struct Slot: FlatBufferField {
+        let id: Int
+        init(_ id: Int) { self.id = id }
+    }
+
     /// A table at 24 with vtable at 8: field 0 uint32, 1 string "abc", 2 [int16] [1, -2, 3], 3 absent,
     /// 4 a 4-byte struct (7, 9); file identifier "TEST".
     static func sample() -> [UInt8] {
@@ -49,14 +55,14 @@ import VisionErrors
 
     @Test func readsEveryKindOfField() throws {
         let table = try Self.table(Self.sample())
-        #expect(try table.scalar(0, UInt32(0)) == 0xDEAD_BEEF)
-        #expect(try table.string(1, "text") == "abc")
-        #expect(try table.scalars(2, Int16.self, "values") == [1, -2, 3])
-        #expect(try table.scalar(3, Int32(5)) == 5)
-        #expect(try table.string(3, "absent") == nil)
-        #expect(try table.scalars(3, Int32.self, "absent").isEmpty)
-        #expect(try table.structBytes(4, size: 4).map(Array.init) == [7, 0, 9, 0])
-        #expect(try table.scalar(40, UInt8(3)) == 3) // beyond the vtable: absent
+        #expect(try table.scalar(Slot(0), UInt32(0)) == 0xDEAD_BEEF)
+        #expect(try table.string(Slot(1), "text") == "abc")
+        #expect(try table.scalars(Slot(2), Int16.self, "values") == [1, -2, 3])
+        #expect(try table.scalar(Slot(3), Int32(5)) == 5)
+        #expect(try table.string(Slot(3), "absent") == nil)
+        #expect(try table.scalars(Slot(3), Int32.self, "absent").isEmpty)
+        #expect(try table.structBytes(Slot(4), size: 4).map(Array.init) == [7, 0, 9, 0])
+        #expect(try table.scalar(Slot(40), UInt8(3)) == 3) // beyond the vtable: absent
     }
 
     @Test func readsFromADataSlice() throws {
@@ -64,8 +70,8 @@ import VisionErrors
         let padded = Data([0xAA, 0xBB, 0xCC] + Self.sample())
         let slice = padded[padded.startIndex + 3..<padded.endIndex]
         let table = try FlatBuffer(slice, label: "slice").root("Sample", fileIdentifier: "TEST")
-        #expect(try table.string(1, "text") == "abc")
-        #expect(try table.scalars(2, Int16.self, "values") == [1, -2, 3])
+        #expect(try table.string(Slot(1), "text") == "abc")
+        #expect(try table.scalars(Slot(2), Int16.self, "values") == [1, -2, 3])
     }
 
     @Test func wrongIdentifierIsNamed() {
@@ -86,7 +92,7 @@ import VisionErrors
         #expect(throws: VisionTasksError.self) { try Self.table(tablePastEnd) }
         var fieldOutsideTable = Self.sample()
         fieldOutsideTable[12] = 18 // field 0 at +18 needs 4 bytes of a 20-byte table
-        #expect(throws: VisionTasksError.self) { try Self.table(fieldOutsideTable).scalar(0, UInt32(0)) }
+        #expect(throws: VisionTasksError.self) { try Self.table(fieldOutsideTable).scalar(Slot(0), UInt32(0)) }
         var vtableBeforeStart = Self.sample()
         vtableBeforeStart[24] = 40 // vtable at 24 - 40 < 0
         #expect(throws: VisionTasksError.self) { try Self.table(vtableBeforeStart) }
@@ -95,43 +101,49 @@ import VisionErrors
     @Test func badStringsAndVectorsThrow() throws {
         var longString = Self.sample()
         longString[44] = 21 // 21 bytes from 48 runs past 64
-        #expect(throws: VisionTasksError.self) { try Self.table(longString).string(1, "text") }
+        #expect(throws: VisionTasksError.self) { try Self.table(longString).string(Slot(1), "text") }
         var selfPointing = Self.sample()
         selfPointing[32] = 0 // a zero uoffset points at itself
-        #expect(throws: VisionTasksError.self) { try Self.table(selfPointing).string(1, "text") }
+        #expect(throws: VisionTasksError.self) { try Self.table(selfPointing).string(Slot(1), "text") }
         var hugeVector = Self.sample()
         hugeVector.replaceSubrange(52..<56, with: [0xFF, 0xFF, 0xFF, 0xFF])
-        #expect(throws: VisionTasksError.self) { try Self.table(hugeVector).scalars(2, Int16.self, "values") }
+        #expect(throws: VisionTasksError.self) { try Self.table(hugeVector).scalars(Slot(2), Int16.self, "values") }
     }
 
     /// FlatBufferBuilder's output reads back through the reader: every kind of field, defaults left out,
     /// nested tables and vectors of them, and a 16-byte aligned vector counted from the buffer's start.
     @Test func builtBuffersReadBack() throws {
         var b = FlatBufferBuilder()
-        let children = (1...3).map { b.table([.offset(0, b.string("child \($0)")), .scalar(1, Int16($0))]) }
+        let children = (1...3).map {
+            b.table([.offset(Slot(0), b.string("child \($0)")), .scalar(Slot(1), Int16($0))])
+        }
         let aligned = b.vector([UInt8](1...5), alignment: 16)
         let root = b.table([
-            .scalar(0, UInt8(7)), .scalar(1, Int32(-5)), .scalar(2, UInt64(1) << 40), .float(3, 2.5),
-            .scalar(4, Int32(9), default: 9), .float(5, 0), .offset(6, nil), .offset(7, b.string("héllo")),
-            .offset(8, b.vector([Float(1), -2])), .offset(9, b.vector(children)), .offset(10, aligned),
-            .offset(11, b.table([])),
+            .scalar(Slot(0), UInt8(7)), .scalar(Slot(1), Int32(-5)), .scalar(Slot(2), UInt64(1) << 40),
+            .float(Slot(3), 2.5),
+            .scalar(Slot(4), Int32(9), default: 9), .float(Slot(5), 0), .offset(Slot(6), nil),
+            .offset(Slot(7), b.string("héllo")),
+            .offset(Slot(8), b.vector([Float(1), -2])), .offset(Slot(9), b.vector(children)),
+            .offset(Slot(10), aligned),
+            .offset(Slot(11), b.table([])),
         ])
         let bytes = b.finish(root: root, fileIdentifier: "TEST")
         #expect(bytes.count % 16 == 0)
         let table = try FlatBuffer(Data(bytes), label: "built").root("Root", fileIdentifier: "TEST")
         #expect(
-            try table.scalar(0, UInt8(0)) == 7 && table.scalar(1, Int32(0)) == -5
-                && table.scalar(2, UInt64(0)) == 1 << 40)
+            try table.scalar(Slot(0), UInt8(0)) == 7 && table.scalar(Slot(1), Int32(0)) == -5
+                && table.scalar(Slot(2), UInt64(0)) == 1 << 40)
         #expect(
-            try table.float(3, 0) == 2.5 && table.string(7, "text") == "héllo" && table.floats(8, "floats") == [1, -2])
+            try table.float(Slot(3), 0) == 2.5 && table.string(Slot(7), "text") == "héllo"
+                && table.floats(Slot(8), "floats") == [1, -2])
         // Fields equal to their default, and absent offsets, are left out of the table.
-        for id in 4...6 { #expect(try table.field(id, size: 1) == nil, "field \(id)") }
-        let read = try table.tables(9, "children") { child, _ in
-            (try child.string(0, "name"), try child.scalar(1, Int16(0)))
+        for id in 4...6 { #expect(try table.field(Slot(id), size: 1) == nil, "field \(id)") }
+        let read = try table.tables(Slot(9), "children") { child, _ in
+            (try child.string(Slot(0), "name"), try child.scalar(Slot(1), Int16(0)))
         }
         #expect(read.map(\.0) == ["child 1", "child 2", "child 3"] && read.map(\.1) == [1, 2, 3])
-        let vector = try #require(try table.vector(10, elementSize: 1, "aligned"))
+        let vector = try #require(try table.vector(Slot(10), elementSize: 1, "aligned"))
         #expect(vector.start % 16 == 0 && Array(vector.bytes) == [1, 2, 3, 4, 5])
-        #expect(try table.table(11, "Empty") != nil)
+        #expect(try table.table(Slot(11), "Empty") != nil)
     }
 }

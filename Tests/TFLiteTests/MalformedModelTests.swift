@@ -70,8 +70,8 @@ import VisionErrors
     @Test func hostileVectorsThrow() throws {
         let data = try Self.valid()
         let root = try FlatBuffer(data, label: "model").root("Model")
-        // Subgraphs vector (field 2): an absurd length, a zero offset (pointing at itself), an offset past the end.
-        let field = try #require(try root.field(2, size: 4))
+        // Subgraphs vector: an absurd length, a zero offset (pointing at itself), an offset past the end.
+        let field = try #require(try root.field(TFLiteSchema.Model.subgraphs, size: 4))
         let vector = field + Int(data.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: field, as: UInt32.self) })
         for length: UInt32 in [0xFFFF_FFFF, 0x4000_0000, UInt32(data.count)] {
             #expect(!Self.parses(Self.patched(data, at: vector, length), "subgraph count \(length)"))
@@ -80,8 +80,8 @@ import VisionErrors
         #expect(throws: VisionTasksError.self) {
             try TFLiteModel(data: Self.patched(data, at: field, UInt32(data.count)))
         }
-        // Description string (field 3) with a length running past the end.
-        let description = try #require(try root.field(3, size: 4))
+        // Description string with a length running past the end.
+        let description = try #require(try root.field(TFLiteSchema.Model.description, size: 4))
         let string =
             description + Int(data.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: description, as: UInt32.self) })
         #expect(throws: VisionTasksError.self) {

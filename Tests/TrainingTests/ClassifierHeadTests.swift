@@ -57,26 +57,34 @@ import Testing
         #expect(gradient.contains { abs($0) > 1e-3 })
     }
 
-    /// The exported layers compute what `predict` computes: batch norm folded into scale and shift.
-    @Test func foldedLayersPredictAsTheHead() throws {
+    /// The exported layers and `predict`, on a head small enough to work out by hand: 3 inputs, 2 classes, no
+    /// hidden layer. γ = [2, 1, 1], β = [0.5, 0, 0], moving mean [1, 0, 0] and variance [3.999, 0.999, 0.999]
+    /// (plus Keras's ε 0.001: √4 = 2, √1 = 1) fold to scale γ/√(var+ε) = [1, 1, 1] and shift β − mean·scale =
+    /// [−0.5, 0, 0]. Input [3, 1, −2] → [2.5, 1, −2] → ReLU [2.5, 1, 0]. Weights [[1, −1, 5], [0, 2, 0]] and bias
+    /// [0.5, −ln 3] give logits [2.5 − 1 + 0 + 0.5, 2 − ln 3] = [2, 2 − ln 3] (the 5 meets the ReLU's 0), and
+    /// softmax [1/(1 + e^−ln 3), e^−ln 3/(1 + e^−ln 3)] = [1/(1 + 1/3), (1/3)/(1 + 1/3)] = [0.75, 0.25].
+    @Test func foldedLayersAndPredictionMatchAHandWorkedHead() throws {
         var random = SeededGenerator(seed: 3)
-        var head = ClassifierHead(inputCount: 4, hiddenWidths: [], classCount: 2, random: &random)
-        head.movingStatistics = [0.1, -0.2, 0.3, 0, 1.5, 0.5, 2, 1]
-        let input: [Float] = [0.4, -1, 2, 0.5]
-        guard case .scaleShift(let scale, let shift) = head.layers()[0],
-            case .dense(let weights, let bias, let outputs) = head.layers()[2]
+        var head = ClassifierHead(inputCount: 3, hiddenWidths: [], classCount: 2, random: &random)
+        try #require(head.parameters.count == 14 && head.movingStatistics.count == 6)
+        // γ, β, the weights row by row, the bias; then the moving means and variances.
+        head.parameters = [2, 1, 1, 0.5, 0, 0, 1, -1, 5, 0, 2, 0, 0.5, -log(3)]
+        head.movingStatistics = [1, 0, 0, 3.999, 0.999, 0.999]
+        func close(_ a: [Float], _ b: [Float]) -> Bool {
+            a.count == b.count && zip(a, b).allSatisfy { abs($0 - $1) < 1e-5 }
+        }
+        let layers = head.layers()
+        try #require(layers.count == 4)
+        guard case .scaleShift(let scale, let shift) = layers[0], layers[1] == .relu,
+            case .dense(let weights, let bias, let outputs) = layers[2], layers[3] == .softmax
         else {
-            Issue.record("unexpected layers \(head.layers())")
+            Issue.record("unexpected layers \(layers)")
             return
         }
-        let hidden = (0..<4).map { max(0, input[$0] * scale[$0] + shift[$0]) }
-        var logits = bias
-        for o in 0..<outputs {
-            for i in 0..<4 { logits[o] += weights[o * 4 + i] * hidden[i] }
-        }
-        let expected = head.softmax(logits)
-        #expect(zip(head.predict(input), expected).allSatisfy { abs($0 - $1) < 1e-6 })
-        #expect(head.layers().count == 4)
+        #expect(close(scale, [1, 1, 1]) && close(shift, [-0.5, 0, 0]), "scale \(scale), shift \(shift)")
+        #expect(weights == [1, -1, 5, 0, 2, 0] && close(bias, [0.5, -log(3)]) && outputs == 2)
+        let probabilities = head.predict([3, 1, -2])
+        #expect(close(probabilities, [0.75, 0.25]), "\(probabilities)")
     }
 
     /// The same seed draws the same numbers; another seed others.

@@ -25,7 +25,7 @@
       Remakes Tests/Fixtures/references/tflite/classifier_writer/: classifier.json holds a seeded head (as Model
       Maker's with one hidden layer: 16 → 8 → 3), its labels and description, four inputs and LiteRT's outputs on
       them; classifier.tflite is the model our writer makes of it, written by the TFLite test
-      theCommittedReferenceIsReproduced (run with VISIONTASKS_WRITE_CLASSIFIER_REFERENCE; build the tests first).
+      theRegressionFixtureIsReproduced (run with VISIONTASKS_WRITE_CLASSIFIER_REFERENCE; build the tests first).
 
 Run from the repository root.
 """
@@ -282,7 +282,7 @@ def remake_reference(args):
     with open(spec_path, "w") as f:
         json.dump(spec, f, indent=1)
     environment = dict(os.environ, VISIONTASKS_WRITE_CLASSIFIER_REFERENCE=model_path)
-    subprocess.run(["swift", "test", "--skip-build", "--filter", "ClassifierModelWriterTests/theCommittedReferenceIsReproduced"],
+    subprocess.run(["swift", "test", "--skip-build", "--filter", "ClassifierModelWriterTests/theRegressionFixtureIsReproduced"],
                    cwd=ROOT, env=environment, check=True)
     with open(model_path, "rb") as f:
         model = f.read()
@@ -291,7 +291,8 @@ def remake_reference(args):
     with open(spec_path, "w") as f:
         json.dump(spec, f, indent=1)
         f.write("\n")
-    print(f"wrote {model_path} ({len(model)} bytes) and {spec_path}")
+    print(f"wrote {model_path} ({len(model)} bytes) and {spec_path}; now remake what LiteRT and MediaPipe decode in "
+          "it: python3 tools/references/decode_written_classifiers.py")
     return 0
 
 
