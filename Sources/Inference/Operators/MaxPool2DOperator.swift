@@ -1,9 +1,10 @@
-// MAX_POOL_2D on NHWC with TFLite's padding rule (Kernels/PoolingKernel.swift).
+// MAX_POOL_2D on NHWC with TFLite's padding rule (Kernels/PoolingKernel.swift), and the options and
+// window rules it shares with AVERAGE_POOL_2D.
 
 import TFLite
 import VisionErrors
 
-/// Options of MAX_POOL_2D.
+/// Options of MAX_POOL_2D and AVERAGE_POOL_2D.
 struct PoolOptions: Equatable, Sendable {
     var padding: WindowPadding
     var strideH: Int, strideW: Int
@@ -16,6 +17,30 @@ struct PoolOptions: Equatable, Sendable {
         options.activation = activation
         return options
     }
+
+    /// The options of a pooling operator as the model gives them.
+    init(padding: WindowPadding, strideH: Int, strideW: Int, filterH: Int, filterW: Int, activation: Activation) {
+        (self.padding, self.strideH, self.strideW) = (padding, strideH, strideW)
+        (self.filterH, self.filterW, self.activation) = (filterH, filterW, activation)
+    }
+
+    /// The options of the pooling operator `source` (its Pool2DOptions table).
+    init(_ source: OperatorSource) throws {
+        guard case .pool2D(let o) = source.options else { throw source.mismatch() }
+        self.init(
+            padding: WindowPadding(o.padding), strideH: o.strideHeight, strideW: o.strideWidth,
+            filterH: o.filterHeight, filterW: o.filterWidth, activation: source.activation)
+    }
+
+    /// The pooling window over the node's NHWC input 0, with its single output checked.
+    func geometry(_ node: NodeInputs) throws(VisionTasksError) -> Conv2DGeometry {
+        try node.requireOutputs(1)
+        let s = try node.floatShape(0)
+        try require(s.count == 4, "input must be NHWC, got \(s)")
+        return try node.windowGeometry(
+            input: s, kernelH: filterH, kernelW: filterW, outputChannels: s[3],
+            options: ConvolutionOptions(padding: padding, strideH: strideH, strideW: strideW, activation: activation))
+    }
 }
 
 /// MAX_POOL_2D.
@@ -23,27 +48,11 @@ struct MaxPool2DOperator: GraphOperation, Equatable {
     var options: PoolOptions
 
     static let loaders: [BuiltinOperator: OperatorLoader] = [
-        .maxPool2D: { source in
-            guard case .pool2D(let o) = source.options else { throw source.mismatch() }
-            return MaxPool2DOperator(
-                options: PoolOptions(
-                    padding: WindowPadding(o.padding), strideH: o.strideHeight,
-                    strideW: o.strideWidth, filterH: o.filterHeight, filterW: o.filterWidth,
-                    activation: source.activation))
-        }
+        .maxPool2D: { MaxPool2DOperator(options: try PoolOptions($0)) }
     ]
 
     func prepare(_ node: NodeInputs) throws(VisionTasksError) -> PreparedNode {
-        try node.requireOutputs(1)
-        let s = try node.floatShape(0)
-        try require(s.count == 4, "input must be NHWC, got \(s)")
-        let geometry = try node.windowGeometry(
-            input: s, kernelH: options.filterH, kernelW: options.filterW,
-            outputChannels: s[3],
-            options: ConvolutionOptions(
-                padding: options.padding, strideH: options.strideH,
-                strideW: options.strideW,
-                activation: options.activation))
+        let geometry = try options.geometry(node)
         return PreparedNode(outputShapes: [geometry.outputShape]) { ctx in
             let (input, output, threads, clamp) = (
                 ctx.input(0), ctx.output(0), ctx.threads, ClampRange(options.activation)
