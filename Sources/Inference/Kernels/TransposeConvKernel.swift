@@ -16,30 +16,40 @@ package struct TransposeConvGeometry: Sendable, Equatable {
     /// Output rows (columns) cut from the top (left) of the full scattered result.
     package var padTop, padLeft: Int
 
-    /// The input rows (or columns) in ascending order whose window covers output row `o`, with
-    /// `origin(i) = i·stride − pad` and window size `kernel` over `size` inputs.
+    /// The input rows (or columns) `first ... last` (empty when first > last) whose windows cover
+    /// output row `o`, where input i's window starts at i·stride − pad and is `kernel` long, of `size` inputs.
     @inline(__always)
-    static func sources(_ o: Int, stride: Int, pad: Int, kernel: Int, size: Int) -> ClosedRange<Int>? {
+    static func sources(_ o: Int, stride: Int, pad: Int, kernel: Int, size: Int) -> (first: Int, last: Int) {
         // i·stride − pad ≤ o and o < i·stride − pad + kernel.
         let t = o + pad
         let first = t - kernel + 1 <= 0 ? 0 : (t - kernel + stride) / stride
-        let last = Swift.min(size - 1, t / stride)
-        return t < 0 || first > last ? nil : first...last
+        return (first, t < 0 ? -1 : Swift.min(size - 1, t / stride))
+    }
+
+    /// `sources` of every output column, as first and last pairs: computed once when the kernel is
+    /// bound, so `invoke()` divides only once per output row.
+    package var columnSources: [Int] {
+        (0..<outputWidth).flatMap { ox in
+            let s = Self.sources(ox, stride: strideWidth, pad: padLeft, kernel: kernelWidth, size: inputWidth)
+            return [s.first, s.last]
+        }
     }
 }
 
-/// The transposed convolution's output for output rows [begin, end) of batch × output height:
-/// each output is its bias plus the products over every covering input pixel, the channels summed
-/// 8 lanes at a time, so the result does not depend on how rows are split across threads.
+/// The transposed convolution: each output is its bias plus the products over every covering input
+/// pixel, the channels summed 8 lanes at a time, so the result does not depend on how output rows
+/// are split across `threads`. `columns` holds `geometry.columnSources`.
 package func transposeConvBias(
     input: UnsafePointer<Float>, filter: UnsafePointer<Float>, bias: UnsafePointer<Float>,
-    output: UnsafeMutablePointer<Float>, geometry: TransposeConvGeometry, threads: KernelThreads = .single
+    output: UnsafeMutablePointer<Float>, geometry: TransposeConvGeometry, columns: UnsafePointer<Int>,
+    threads: KernelThreads = .single
 ) {
     let rows = geometry.batch * geometry.outputHeight
     let work = geometry.outputWidth * geometry.outputChannels * Swift.max(1, geometry.inputChannels)
     threads.split(
         rows, minimumPerPart: Swift.max(1, 8192 / Swift.max(1, work)),
-        TransposeConvJob(geometry: geometry, input: input, filter: filter, bias: bias, output: output))
+        TransposeConvJob(
+            geometry: geometry, input: input, filter: filter, bias: bias, output: output, columns: columns))
 }
 
 /// One transposed convolution call; a part computes a range of output rows.
@@ -49,39 +59,42 @@ private struct TransposeConvJob: RangeJob {
     let filter: UnsafePointer<Float>
     let bias: UnsafePointer<Float>
     let output: UnsafeMutablePointer<Float>
+    let columns: UnsafePointer<Int>
 
     func run(thread: Int, begin: Int, end: Int) {
         let g = geometry
-        let ci = g.inputChannels
+        let ci = g.inputChannels, co = g.outputChannels
         for row in begin..<end {
             let b = row / g.outputHeight, oy = row % g.outputHeight
-            var out = output + row * g.outputWidth * g.outputChannels
+            let out = output + row * g.outputWidth * co
             let ys = TransposeConvGeometry.sources(
                 oy, stride: g.strideHeight, pad: g.padTop, kernel: g.kernelHeight, size: g.inputHeight)
+            let image = input + b * g.inputHeight * g.inputWidth * ci
             for ox in 0..<g.outputWidth {
-                let xs = TransposeConvGeometry.sources(
-                    ox, stride: g.strideWidth, pad: g.padLeft, kernel: g.kernelWidth, size: g.inputWidth)
-                for oc in 0..<g.outputChannels {
+                let xs = (first: columns[2 * ox], last: columns[2 * ox + 1])
+                for oc in 0..<co {
                     var acc = SIMD8<Float>.zero
-                    if let ys, let xs {
-                        for iy in ys {
-                            let ky = oy + g.padTop - iy * g.strideHeight
-                            for ix in xs {
-                                let kx = ox + g.padLeft - ix * g.strideWidth
-                                let x = input + ((b * g.inputHeight + iy) * g.inputWidth + ix) * ci
-                                let w = filter + ((oc * g.kernelHeight + ky) * g.kernelWidth + kx) * ci
-                                var c = 0
-                                while c + 8 <= ci {
-                                    acc += load8(x + c) * load8(w + c)
-                                    c += 8
-                                }
-                                if c < ci { acc += loadPartial(x + c, ci - c) * loadPartial(w + c, ci - c) }
+                    var iy = ys.first
+                    while iy <= ys.last {
+                        let ky = oy + g.padTop - iy * g.strideHeight
+                        let line = image + iy * g.inputWidth * ci
+                        let taps = filter + (oc * g.kernelHeight + ky) * g.kernelWidth * ci
+                        var ix = xs.first
+                        while ix <= xs.last {
+                            let x = line + ix * ci, w = taps + (ox + g.padLeft - ix * g.strideWidth) * ci
+                            var c = 0
+                            while c + 8 <= ci {
+                                acc += load8(x + c) * load8(w + c)
+                                c += 8
                             }
+                            if c < ci { acc += loadPartial(x + c, ci - c) * loadPartial(w + c, ci - c) }
+                            ix += 1
                         }
+                        iy += 1
                     }
-                    out[oc] = bias[oc] + acc.sum()
+                    let half = acc.lowHalf + acc.highHalf
+                    out[ox * co + oc] = bias[oc] + ((half[0] + half[1]) + (half[2] + half[3]))
                 }
-                out += g.outputChannels
             }
         }
     }

@@ -79,12 +79,16 @@ struct TransposeConvBiasOperator: GraphOperation, Equatable {
                 "filter or bias values do not match their shapes \(f), \(b)")
             let weights = AlignedFloats(count: filter.count + bias.count)
             weights.pointer.update(from: filter + bias, count: weights.count)
+            let columns = geometry.columnSources
             let (input, output, threads) = (ctx.input(0), ctx.output(0), ctx.threads)
             return BoundKernel {
                 let base = UnsafePointer(weights.pointer)
-                transposeConvBias(
-                    input: input, filter: base, bias: base + filter.count, output: output, geometry: geometry,
-                    threads: threads)
+                columns.withUnsafeBufferPointer { table in
+                    guard let table = table.baseAddress else { return }
+                    transposeConvBias(
+                        input: input, filter: base, bias: base + filter.count, output: output, geometry: geometry,
+                        columns: table, threads: threads)
+                }
             }
         }
     }
