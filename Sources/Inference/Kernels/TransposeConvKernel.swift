@@ -1,5 +1,7 @@
 // A transposed convolution with bias (MediaPipe's Convolution2DTransposeBias), computed per output
-// pixel by gathering the input pixels whose scattered windows cover it.
+// pixel by gathering the input pixels whose scattered windows cover it (Sources/CKernels/transpose_conv.c).
+
+import CKernels
 
 /// Shapes and parameters of a transposed convolution: input [N, H, W, I], filter [O, KH, KW, I]
 /// (OHWI), output [N, OH, OW, O]. Input pixel (iy, ix) adds its filter-weighted values to output
@@ -28,74 +30,52 @@ package struct TransposeConvGeometry: Sendable, Equatable {
 
     /// `sources` of every output column, as first and last pairs: computed once when the kernel is
     /// bound, so `invoke()` divides only once per output row.
-    package var columnSources: [Int] {
+    package var columnSources: [Int32] {
         (0..<outputWidth).flatMap { ox in
             let s = Self.sources(ox, stride: strideWidth, pad: padLeft, kernel: kernelWidth, size: inputWidth)
-            return [s.first, s.last]
+            return [Int32(s.first), Int32(s.last)]
         }
+    }
+
+    /// The C kernel's geometry (dilation 1).
+    var c: vt_conv_geometry {
+        vt_conv_geometry(
+            batch: Int32(batch), in_h: Int32(inputHeight), in_w: Int32(inputWidth), in_c: Int32(inputChannels),
+            out_h: Int32(outputHeight), out_w: Int32(outputWidth), out_c: Int32(outputChannels),
+            k_h: Int32(kernelHeight), k_w: Int32(kernelWidth), stride_h: Int32(strideHeight),
+            stride_w: Int32(strideWidth), dil_h: 1, dil_w: 1, pad_top: Int32(padTop), pad_left: Int32(padLeft))
     }
 }
 
 /// The transposed convolution: each output is its bias plus the products over every covering input
-/// pixel, the channels summed 8 lanes at a time, so the result does not depend on how output rows
+/// pixel, the channels summed in 8 partial sums, so the result does not depend on how output rows
 /// are split across `threads`. `columns` holds `geometry.columnSources`.
 package func transposeConvBias(
     input: UnsafePointer<Float>, filter: UnsafePointer<Float>, bias: UnsafePointer<Float>,
-    output: UnsafeMutablePointer<Float>, geometry: TransposeConvGeometry, columns: UnsafePointer<Int>,
-    threads: KernelThreads = .single
+    output: UnsafeMutablePointer<Float>, geometry: TransposeConvGeometry, columns: UnsafePointer<Int32>,
+    threads: KernelThreads = .single, isa: KernelISA = .best
 ) {
     let rows = geometry.batch * geometry.outputHeight
     let work = geometry.outputWidth * geometry.outputChannels * Swift.max(1, geometry.inputChannels)
     threads.split(
         rows, minimumPerPart: Swift.max(1, 8192 / Swift.max(1, work)),
         TransposeConvJob(
-            geometry: geometry, input: input, filter: filter, bias: bias, output: output, columns: columns))
+            geometry: geometry.c, input: input, filter: filter, bias: bias, output: output, columns: columns,
+            isa: isa.code))
 }
 
-/// One transposed convolution call; a part computes a range of output rows.
+/// One transposed convolution call's pointers; a part computes a range of output rows.
 private struct TransposeConvJob: RangeJob {
-    let geometry: TransposeConvGeometry
+    let geometry: vt_conv_geometry
     let input: UnsafePointer<Float>
     let filter: UnsafePointer<Float>
     let bias: UnsafePointer<Float>
     let output: UnsafeMutablePointer<Float>
-    let columns: UnsafePointer<Int>
+    let columns: UnsafePointer<Int32>
+    let isa: Int32
 
     func run(thread: Int, begin: Int, end: Int) {
-        let g = geometry
-        let ci = g.inputChannels, co = g.outputChannels
-        for row in begin..<end {
-            let b = row / g.outputHeight, oy = row % g.outputHeight
-            let out = output + row * g.outputWidth * co
-            let ys = TransposeConvGeometry.sources(
-                oy, stride: g.strideHeight, pad: g.padTop, kernel: g.kernelHeight, size: g.inputHeight)
-            let image = input + b * g.inputHeight * g.inputWidth * ci
-            for ox in 0..<g.outputWidth {
-                let xs = (first: columns[2 * ox], last: columns[2 * ox + 1])
-                for oc in 0..<co {
-                    var acc = SIMD8<Float>.zero
-                    var iy = ys.first
-                    while iy <= ys.last {
-                        let ky = oy + g.padTop - iy * g.strideHeight
-                        let line = image + iy * g.inputWidth * ci
-                        let taps = filter + (oc * g.kernelHeight + ky) * g.kernelWidth * ci
-                        var ix = xs.first
-                        while ix <= xs.last {
-                            let x = line + ix * ci, w = taps + (ox + g.padLeft - ix * g.strideWidth) * ci
-                            var c = 0
-                            while c + 8 <= ci {
-                                acc += load8(x + c) * load8(w + c)
-                                c += 8
-                            }
-                            if c < ci { acc += loadPartial(x + c, ci - c) * loadPartial(w + c, ci - c) }
-                            ix += 1
-                        }
-                        iy += 1
-                    }
-                    let half = acc.lowHalf + acc.highHalf
-                    out[ox * co + oc] = bias[oc] + ((half[0] + half[1]) + (half[2] + half[3]))
-                }
-            }
-        }
+        var g = geometry
+        vt_transpose_conv(&g, input, filter, bias, output, columns, begin, end, isa)
     }
 }
