@@ -184,7 +184,8 @@ func runOp(_ op: any GraphOperation, _ a: ([Int], [Float]), _ b: ([Int], [Float]
             var g = GraphBuilder()
             let i = g.input([2, h, w, c])
             g.node(
-                AveragePool2DOperator(
+                Pool2DOperator(
+                    .average,
                     options: PoolOptions(
                         padding: padding, strideH: stride, strideW: stride, filterH: filter, filterW: filter,
                         activation: activation)), [i], [out])
@@ -490,7 +491,8 @@ func runOp(_ op: any GraphOperation, _ a: ([Int], [Float]), _ b: ([Int], [Float]
             Conv2DOperator(options: ConvolutionOptions(padding: .same, strideH: 1, strideW: 1, activation: .none)),
             [i, wk, bk], [[1, 4, 4, 3]])
         g.node(
-            MaxPool2DOperator(
+            Pool2DOperator(
+                .max,
                 options: PoolOptions(padding: .valid, strideH: 2, strideW: 2, filterH: 2, filterW: 2, activation: .none)
             ), [i], [[1, 2, 2, 2]])
         let out = try g.run([x])

@@ -9,11 +9,11 @@ enum OperatorTable {
     /// The operation types, one per file of Operators/.
     static let operations: [any GraphOperation.Type] = [
         BinaryOperator.self, UnaryOperator.self, SoftmaxOperator.self,
-        Conv2DOperator.self, DepthwiseConv2DOperator.self, FullyConnectedOperator.self, MaxPool2DOperator.self,
+        Conv2DOperator.self, DepthwiseConv2DOperator.self, FullyConnectedOperator.self, Pool2DOperator.self,
         ReshapeOperator.self, TransposeOperator.self, PadOperator.self, ConcatenationOperator.self,
         StridedSliceOperator.self, GatherOperator.self, UnpackOperator.self,
         ReduceOperator.self, ResizeBilinearOperator.self, DequantizeOperator.self, DensifyOperator.self,
-        DepthToSpaceOperator.self, AveragePool2DOperator.self, TransposeConvBiasOperator.self,
+        DepthToSpaceOperator.self, TransposeConvBiasOperator.self,
     ]
 
     /// Builtin code → its loader (a code claimed twice keeps its first operation's loader); CUSTOM,

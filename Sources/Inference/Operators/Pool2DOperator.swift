@@ -1,5 +1,6 @@
-// MAX_POOL_2D on NHWC with TFLite's padding rule (Kernels/PoolingKernel.swift), and the options and
-// window rules it shares with AVERAGE_POOL_2D.
+// MAX_POOL_2D and AVERAGE_POOL_2D on NHWC with TFLite's padding rule (Kernels/PoolingKernel.swift):
+// the window's maximum, or its mean over the taps inside the input (the selfie segmenter pools whole
+// feature maps this way).
 
 import TFLite
 import VisionErrors
@@ -43,27 +44,42 @@ struct PoolOptions: Equatable, Sendable {
     }
 }
 
-/// MAX_POOL_2D.
-struct MaxPool2DOperator: GraphOperation, Equatable {
+/// MAX_POOL_2D or AVERAGE_POOL_2D.
+struct Pool2DOperator: GraphOperation, Equatable {
+    /// Which statistic of the window.
+    enum Kind: Equatable, Sendable { case max, average }
+
+    var kind: Kind
     var options: PoolOptions
 
+    init(_ kind: Kind, options: PoolOptions) {
+        self.kind = kind
+        self.options = options
+    }
+
     static let loaders: [BuiltinOperator: OperatorLoader] = [
-        .maxPool2D: { MaxPool2DOperator(options: try PoolOptions($0)) }
+        .maxPool2D: { Pool2DOperator(.max, options: try PoolOptions($0)) },
+        .averagePool2D: { Pool2DOperator(.average, options: try PoolOptions($0)) },
     ]
 
     func prepare(_ node: NodeInputs) throws(VisionTasksError) -> PreparedNode {
         let geometry = try options.geometry(node)
         return PreparedNode(outputShapes: [geometry.outputShape]) { ctx in
-            let (input, output, threads, clamp) = (
-                ctx.input(0), ctx.output(0), ctx.threads, ClampRange(options.activation)
+            let (input, output, threads, clamp, kind) = (
+                ctx.input(0), ctx.output(0), ctx.threads, ClampRange(options.activation), kind
             )
             return BoundKernel {
-                maxPool2D(input: input, output: output, geometry: geometry, activation: clamp, threads: threads)
+                switch kind {
+                case .max:
+                    maxPool2D(input: input, output: output, geometry: geometry, activation: clamp, threads: threads)
+                case .average:
+                    averagePool2D(input: input, output: output, geometry: geometry, activation: clamp, threads: threads)
+                }
             }
         }
     }
 
     func fusing(_ activation: Activation) -> (any GraphOperation)? {
-        options.activation == .none ? MaxPool2DOperator(options: options.activated(activation)) : nil
+        options.activation == .none ? Pool2DOperator(kind, options: options.activated(activation)) : nil
     }
 }
