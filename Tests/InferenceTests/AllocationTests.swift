@@ -26,12 +26,26 @@ import Testing
         for (i, input) in model.cases[0].inputs.enumerated() {
             try interpreter.setInput(i, try Fixtures.floats(Fixtures.engine(input.file)))
         }
+        try Self.expectNoAllocations(interpreter, "\(name) at \(threads) thread(s)")
+    }
+
+    /// Runs `interpreter` twice to warm up, then expects 5 more invokes to allocate nothing.
+    static func expectNoAllocations(_ interpreter: Interpreter, _ what: String) throws {
         for _ in 0..<2 { interpreter.invoke() }
-        try Self.requireCounter()
+        try requireCounter()
         allocation_counter_start()
         for _ in 0..<5 { interpreter.invoke() }
         let allocations = allocation_counter_stop()
-        #expect(allocations == 0, "\(name) at \(threads) thread(s): \(allocations) allocations in 5 invokes")
+        #expect(allocations == 0, "\(what): \(allocations) allocations in 5 invokes")
+    }
+
+    /// The two selfie segmenters (AVERAGE_POOL_2D or MEAN, HARD_SWISH, Convolution2DTransposeBias).
+    @Test(arguments: ["selfie_segmenter", "selfie_segmentation_landscape"], [1, 2])
+    func segmenterInvokeAllocatesNothing(model name: String, threads: Int) throws {
+        let interpreter = try Interpreter(modelData: try Fixtures.model(["\(name).tflite"]), numThreads: threads)
+        let count = interpreter.inputs[0].shape.reduce(1, *)
+        try interpreter.setInput(0, (0..<count).map { Float($0 % 251) / 251 })
+        try Self.expectNoAllocations(interpreter, "\(name) at \(threads) thread(s)")
     }
 
     /// The counter itself sees an allocation (so a zero above is not a counter that never counts).

@@ -167,6 +167,112 @@ func runOp(_ op: any GraphOperation, _ a: ([Int], [Float]), _ b: ([Int], [Float]
             let exact = 1 / (1 + Foundation.exp(-Double(v)))
             #expect(abs(Double(o) - exact) <= 2e-7, "logistic(\(v)) = \(o), expected \(exact)")
         }
+        let swish = try runOp(UnaryOperator(.hardSwish), ([21], x), out: [21])
+        #expect(swish == x.map { $0 * min(max($0 + 3, 0), 6) / 6 })
+    }
+
+    /// AVERAGE_POOL_2D with SAME padding (windows cut by the border average their taps inside) and
+    /// a fused RELU6, globally, at 1 and 2 threads; tolerance 0 (integer sums, the same division).
+    @Test func averagePooling() throws {
+        let (h, w, c) = (5, 7, 11)
+        let x = (0..<(2 * h * w * c)).map { Float(($0 * 7) % 23) - 9 }
+        func pool(
+            _ filter: Int, _ stride: Int, _ padding: WindowPadding, _ activation: Activation, out: [Int], threads: Int
+        )
+            throws -> [Float]
+        {
+            var g = GraphBuilder()
+            let i = g.input([2, h, w, c])
+            g.node(
+                Pool2DOperator(
+                    .average,
+                    options: PoolOptions(
+                        padding: padding, strideH: stride, strideW: stride, filterH: filter, filterW: filter,
+                        activation: activation)), [i], [out])
+            return try g.run([x], threads: threads)[0]
+        }
+        for threads in [1, 2] {
+            let same = try pool(3, 2, .same, .relu6, out: [2, 3, 4, c], threads: threads)
+            for b in 0..<2 {
+                for oy in 0..<3 {
+                    for ox in 0..<4 {
+                        for k in 0..<c {
+                            // SAME: total padding 2 rows (1 on top) and 2 columns (1 on the left).
+                            var sum: Float = 0
+                            var n = 0
+                            for y in (2 * oy - 1)...(2 * oy + 1) where (0..<h).contains(y) {
+                                for x0 in (2 * ox - 1)...(2 * ox + 1) where (0..<w).contains(x0) {
+                                    sum += x[((b * h + y) * w + x0) * c + k]
+                                    n += 1
+                                }
+                            }
+                            #expect(same[((b * 3 + oy) * 4 + ox) * c + k] == min(max(sum / Float(n), 0), 6))
+                        }
+                    }
+                }
+            }
+            let global = try pool(max(h, w), max(h, w), .same, .none, out: [2, 1, 1, c], threads: threads)
+            for b in 0..<2 {
+                for k in 0..<c {
+                    var sum: Float = 0
+                    for p in 0..<(h * w) { sum += x[(b * h * w + p) * c + k] }
+                    #expect(global[b * c + k] == sum / Float(h * w))
+                }
+            }
+        }
+    }
+
+    /// Convolution2DTransposeBias against MediaPipe's scatter loop written out in Double, for SAME
+    /// (odd and even cuts) and VALID, channel counts below, at and above a vector; tolerance 1e-5
+    /// absolute; 2 threads give 1 thread's bits.
+    @Test func transposeConvolutionWithBias() throws {
+        let cases: [(h: Int, w: Int, ci: Int, co: Int, k: Int, stride: Int, padding: WindowPadding)] = [
+            (4, 5, 3, 2, 3, 2, .same), (3, 3, 8, 1, 4, 2, .same), (5, 4, 11, 3, 5, 2, .same),
+            (3, 2, 17, 2, 3, 1, .same), (3, 4, 9, 2, 5, 3, .valid), (2, 2, 16, 1, 2, 2, .valid),
+        ]
+        for t in cases {
+            let x = (0..<(t.h * t.w * t.ci)).map { Float(($0 * 13) % 17) * 0.125 - 1 }
+            let f = (0..<(t.co * t.k * t.k * t.ci)).map { Float(($0 * 5) % 11) * 0.25 - 1.25 }
+            let bias = (0..<t.co).map { Float($0) * 0.5 - 0.25 }
+            func axis(_ size: Int) -> (out: Int, pad: Int) {
+                let lost = t.padding == .same ? max(0, t.k - (size - 1) % t.stride - 1) : 0
+                return (t.stride * (size - 1) + t.k - lost, lost / 2)
+            }
+            let (oh, ow) = (axis(t.h), axis(t.w))
+            var expected = [Double](repeating: 0, count: oh.out * ow.out * t.co)
+            for p in 0..<(oh.out * ow.out) { for o in 0..<t.co { expected[p * t.co + o] = Double(bias[o]) } }
+            for iy in 0..<t.h {
+                for ix in 0..<t.w {
+                    for ky in 0..<t.k {
+                        for kx in 0..<t.k {
+                            let oy = iy * t.stride - oh.pad + ky, ox = ix * t.stride - ow.pad + kx
+                            guard (0..<oh.out).contains(oy), (0..<ow.out).contains(ox) else { continue }
+                            for o in 0..<t.co {
+                                for c in 0..<t.ci {
+                                    expected[(oy * ow.out + ox) * t.co + o] +=
+                                        Double(x[(iy * t.w + ix) * t.ci + c])
+                                        * Double(f[((o * t.k + ky) * t.k + kx) * t.ci + c])
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            var results: [[Float]] = []
+            for threads in [1, 2] {
+                var g = GraphBuilder()
+                let i = g.input([1, t.h, t.w, t.ci])
+                let fk = g.constant(.float32(f), shape: [t.co, t.k, t.k, t.ci])
+                let bk = g.constant(.float32(bias), shape: [t.co])
+                g.node(
+                    TransposeConvBiasOperator(padding: t.padding, strideH: t.stride, strideW: t.stride), [i, fk, bk],
+                    [[1, oh.out, ow.out, t.co]])
+                results.append(try g.run([x], threads: threads)[0])
+            }
+            #expect(results[0] == results[1], "\(t): 2 threads differ from 1")
+            let err = zip(results[0], expected).map { abs(Double($0) - $1) }.max() ?? .infinity
+            #expect(results[0].count == expected.count && err <= 1e-5, "\(t): error \(err)")
+        }
     }
 
     /// Tolerance 1e-6 absolute.
@@ -385,7 +491,8 @@ func runOp(_ op: any GraphOperation, _ a: ([Int], [Float]), _ b: ([Int], [Float]
             Conv2DOperator(options: ConvolutionOptions(padding: .same, strideH: 1, strideW: 1, activation: .none)),
             [i, wk, bk], [[1, 4, 4, 3]])
         g.node(
-            MaxPool2DOperator(
+            Pool2DOperator(
+                .max,
                 options: PoolOptions(padding: .valid, strideH: 2, strideW: 2, filterH: 2, filterW: 2, activation: .none)
             ), [i], [[1, 2, 2, 2]])
         let out = try g.run([x])
@@ -531,8 +638,10 @@ func runOp(_ op: any GraphOperation, _ a: ([Int], [Float]), _ b: ([Int], [Float]
             "ADD", "SUB", "MUL", "DIV", "NEG", "SQRT", "RSQRT", "SQUARED_DIFFERENCE", "MAXIMUM", "CONV_2D",
             "DEPTHWISE_CONV_2D", "FULLY_CONNECTED", "PRELU", "RELU", "LOGISTIC", "SOFTMAX", "MAX_POOL_2D", "PAD",
             "RESHAPE", "CONCATENATION", "RESIZE_BILINEAR", "TRANSPOSE", "STRIDED_SLICE", "GATHER", "UNPACK", "MEAN",
-            "SUM", "REDUCE_MAX", "REDUCE_MIN", "DEPTH_TO_SPACE", "DEQUANTIZE", "DENSIFY",
+            "SUM", "REDUCE_MAX", "REDUCE_MIN", "DEPTH_TO_SPACE", "DEQUANTIZE", "DENSIFY", "HARD_SWISH",
+            "AVERAGE_POOL_2D", "CUSTOM",
         ]
         #expect(Set(OperatorTable.loaders.keys.map(\.name)) == documented)
+        #expect(Set(OperatorTable.customLoaders.keys) == ["Convolution2DTransposeBias"])
     }
 }

@@ -6,7 +6,8 @@ Rows (ratio = VisionTasks / reference; below 1 means we take less time or memory
   engine      each model's invoke() (the pose models included) at 1 and 2 threads against LiteRT
               2.3.0 (XNNPACK), the CPU time per call at 2 threads against 1, our 1->2 thread
               speed-up, and the 2-thread ratio with a nice-19 CPU hog beside both engines against the
-              quiet one
+              quiet one; the two selfie segmenters too, LiteRT running them cut before MediaPipe's
+              custom Convolution2DTransposeBias, which it lacks (tools/compare_engines)
   task        the five tasks per image and per video frame, one and two faces/hands/people, at 1
               and 2 threads, against MediaPipe 1.2.2's Python API (its graph runs on one thread),
               and the CPU time per call at 2 threads
@@ -233,6 +234,10 @@ ENGINE_MODELS = {
     "face_detection_full_range_sparse": ("face-detector", "face-landmarker"),
     "pose_detector": ("pose-landmarker",),
     "pose_landmarks_detector": ("pose-landmarker",),
+    # No task runs the selfie segmenters yet (the Image Segmenter comes later): their rows show when no
+    # --tasks narrows the run.
+    "selfie_segmenter": (),
+    "selfie_segmentation_landscape": (),
 }
 # Each model's goal for ours/LiteRT: 0.8, but 1.0 for the full-range face detector (issue 26) and the
 # two pose models (issue 37).
@@ -267,9 +272,12 @@ def engine(table, args):
     """Each model at 1 and 2 threads, ours against LiteRT, quiet; at 2 threads also contended (a
     CPUHog beside both engines), each round's quiet and contended runs one after the other."""
     ce = load_compare_engines()
-    for name in (m for m, used_by in ENGINE_MODELS.items() if args.tasks & set(used_by)):
+    everything = args.tasks == set(TASKS)
+    for name in (m for m, used_by in ENGINE_MODELS.items() if args.tasks & set(used_by) or not used_by and everything):
         bundle, entry = ce.SOURCES[name]
         data = ce.model_bytes(bundle, entry)
+        # LiteRT runs a model with a custom operator cut before it (compare_engines.cut_before_custom).
+        litert = "LiteRT" if ce.cut_before_custom(data)[1] == 0 else "LiteRT cut before CUSTOM"
         figures = {}
         contended = ([], [])
         for threads in (1, 2):
@@ -284,11 +292,11 @@ def engine(table, args):
             lm, lc = statistics.median(r[0] for r in theirs), statistics.median(r[2] for r in theirs)
             om, oc = statistics.median(r[0] for r in ours), statistics.median(r[2] for r in ours)
             figures[threads] = (om, oc, lm, lc)
-            table.add("engine", f"{name} {threads} thread(s)", om, lm, "ms", goal=ENGINE_GOALS.get(name, 0.8), reference="LiteRT")
+            table.add("engine", f"{name} {threads} thread(s)", om, lm, "ms", goal=ENGINE_GOALS.get(name, 0.8), reference=litert)
         (o1, c1, l1, _), (o2, c2, l2, _) = figures[1], figures[2]
         table.add("engine", f"{name} CPU/call 2 threads vs 1", c2, c1, "ms", goal=1.15, reference="ours 1T")
         table.add("engine", f"{name} speed-up 1->2 threads", o1 / o2, l1 / l2, "x",
-                  goal=1.8 if name in SPEEDUP_MODELS else None, higher_is_better=True, reference="LiteRT's",
+                  goal=1.8 if name in SPEEDUP_MODELS else None, higher_is_better=True, reference=litert + "'s",
                   ratio=o1 / o2)
         busy = statistics.median(contended[1]) / statistics.median(contended[0])
         table.add("engine", f"{name} 2 threads contended: ours/LiteRT", busy, o2 / l2, "ratio", goal=1.1,

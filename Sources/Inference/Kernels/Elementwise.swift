@@ -231,6 +231,12 @@ enum ReluFunction: UnaryFunction {
 enum LogisticFunction: UnaryFunction {
     @inline(__always) static func apply(_ x: SIMD8<Float>) -> SIMD8<Float> { vectorLogistic(x) }
 }
+/// HARD_SWISH: x · min(max(x + 3, 0), 6) / 6, in TFLite's order (the product, then the division).
+enum HardSwishFunction: UnaryFunction {
+    @inline(__always) static func apply(_ x: SIMD8<Float>) -> SIMD8<Float> {
+        x * lanewiseMin(lanewiseMax(x + 3, .zero), SIMD8(repeating: 6)) / 6
+    }
+}
 
 /// A prepared one-input elementwise operator over `count` contiguous values (a closure specialised for `F`).
 func unaryKernel<F: UnaryFunction>(
@@ -261,5 +267,6 @@ func makeUnaryKernel(
     case .rsqrt: return unaryKernel(RsqrtFunction.self, input: input, out: out, count: count)
     case .relu: return unaryKernel(ReluFunction.self, input: input, out: out, count: count)
     case .logistic: return unaryKernel(LogisticFunction.self, input: input, out: out, count: count)
+    case .hardSwish: return unaryKernel(HardSwishFunction.self, input: input, out: out, count: count)
     }
 }

@@ -30,3 +30,68 @@ private struct PoolJob: RangeJob {
         vt_maxpool(&g, io.input, io.output, io.activation.min, io.activation.max, begin, end, io.isa)
     }
 }
+
+/// AVERAGE_POOL_2D: `output` [N, OH, OW, C] = the mean of each window of `input` [N, H, W, C] over
+/// its taps inside the input (TFLite's rule: padded taps are not counted), clamped; 0 for a window
+/// with no tap inside. `geometry.outputChannels` must equal `inputChannels`; dilation is ignored.
+/// Each output is summed tap by tap in row-major window order whatever the split, so any thread
+/// count gives the same bits.
+package func averagePool2D(
+    input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, geometry: Conv2DGeometry,
+    activation: ClampRange = .none, threads: KernelThreads = .single
+) {
+    precondition(geometry.outputChannels == geometry.inputChannels, "pooling: channel counts differ")
+    let rows = geometry.batch * geometry.outputHeight
+    let work = geometry.outputWidth * geometry.outputChannels * geometry.kernelHeight * geometry.kernelWidth
+    threads.split(
+        rows, minimumPerPart: Swift.max(1, 2048 / Swift.max(1, work)),
+        AveragePoolJob(geometry: geometry, input: input, output: output, activation: activation))
+}
+
+/// One AVERAGE_POOL_2D call; a part computes a range of output rows (batch × output height).
+private struct AveragePoolJob: RangeJob {
+    let geometry: Conv2DGeometry
+    let input: UnsafePointer<Float>
+    let output: UnsafeMutablePointer<Float>
+    let activation: ClampRange
+
+    /// The taps [first, end) of a window starting at `origin` that fall inside `0 ..< size`.
+    @inline(__always)
+    private func taps(_ origin: Int, _ kernel: Int, _ size: Int) -> Range<Int> {
+        let first = Swift.max(0, -origin), end = Swift.min(kernel, size - origin)
+        return first..<Swift.max(first, end)
+    }
+
+    func run(thread: Int, begin: Int, end: Int) {
+        let g = geometry
+        let c = g.inputChannels
+        let lo = SIMD8<Float>(repeating: activation.min), hi = SIMD8<Float>(repeating: activation.max)
+        for row in begin..<end {
+            let b = row / g.outputHeight, oy = row % g.outputHeight
+            let originY = oy * g.strideHeight - g.padTop
+            let ky = taps(originY, g.kernelHeight, g.inputHeight)
+            let image = input + b * g.inputHeight * g.inputWidth * c
+            for ox in 0..<g.outputWidth {
+                let originX = ox * g.strideWidth - g.padLeft
+                let kx = taps(originX, g.kernelWidth, g.inputWidth)
+                let out = output + (row * g.outputWidth + ox) * c
+                let count = Float(ky.count * kx.count)
+                var ch = 0
+                while ch < c {
+                    let m = Swift.min(8, c - ch)
+                    var sum = SIMD8<Float>.zero
+                    for y in ky {
+                        let line = image + ((originY + y) * g.inputWidth + originX) * c + ch
+                        for x in kx {
+                            sum += m == 8 ? load8(line + x * c) : loadPartial(line + x * c, m)
+                        }
+                    }
+                    let mean = count > 0 ? sum / count : .zero
+                    let y = lanewiseMin(lanewiseMax(mean, lo), hi)
+                    if m == 8 { store8(y, out + ch) } else { storePartial(y, out + ch, m) }
+                    ch += 8
+                }
+            }
+        }
+    }
+}

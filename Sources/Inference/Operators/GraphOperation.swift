@@ -28,6 +28,8 @@ enum GraphRewrite: Sendable {
 protocol GraphOperation: Sendable {
     /// The TFLite builtin codes this operation implements, each with how it is read from a model.
     static var loaders: [BuiltinOperator: OperatorLoader] { get }
+    /// The custom operators (TFLite `CUSTOM` with these custom codes) this operation implements.
+    static var customLoaders: [String: OperatorLoader] { get }
     /// Checks the node's inputs, computes its output shapes and returns the recipe binding its kernel.
     func prepare(_ node: NodeInputs) throws(VisionTasksError) -> PreparedNode
     /// This operation with `activation` applied to its output, nil when it has no free activation slot.
@@ -41,6 +43,7 @@ protocol GraphOperation: Sendable {
 
 extension GraphOperation {
     func fusing(_ activation: Activation) -> (any GraphOperation)? { nil }
+    static var customLoaders: [String: OperatorLoader] { [:] }
     static var rewrites: [GraphRewrite] { [] }
     var readsConstantsOnly: Bool { false }
 }

@@ -1,4 +1,4 @@
-// NEG, SQRT, RSQRT, RELU and LOGISTIC: one input, elementwise (Kernels/Elementwise.swift's vector
+// NEG, SQRT, RSQRT, RELU, LOGISTIC and HARD_SWISH: one input, elementwise (Kernels/Elementwise.swift's vector
 // loops). A RELU folds into the operator producing its input when that one has a free activation
 // (as TFLite converters do), removing a pass over the tensor.
 
@@ -8,7 +8,7 @@ import VisionErrors
 /// An elementwise operator of one input.
 struct UnaryOperator: GraphOperation, Equatable {
     /// Which function of the input.
-    enum Kind: Equatable, Sendable { case neg, sqrt, rsqrt, relu, logistic }
+    enum Kind: Equatable, Sendable { case neg, sqrt, rsqrt, relu, logistic, hardSwish }
 
     var kind: Kind
 
@@ -20,6 +20,7 @@ struct UnaryOperator: GraphOperation, Equatable {
         .rsqrt: { _ in UnaryOperator(.rsqrt) },
         .relu: { _ in UnaryOperator(.relu) },
         .logistic: { _ in UnaryOperator(.logistic) },
+        .hardSwish: { _ in UnaryOperator(.hardSwish) },
     ]
 
     /// A RELU folded into the operator producing its input, when that one has a free activation.
