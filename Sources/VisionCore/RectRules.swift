@@ -26,18 +26,28 @@ public func rotation(
     return normalizeRadians(targetAngle - atan2f(-(y1 - y0), x1 - x0))
 }
 
-/// The relative bounding box of a set of normalized points, as MediaPipe's
-/// `LandmarksToDetectionCalculator` computes it (its maxima start at the smallest positive float).
-public func boundingBox(of points: [SIMD3<Float>]) -> (xMin: Float, yMin: Float, width: Float, height: Float) {
+/// The least and greatest x and y of a set of points. The maxima start at `maximaStart`: by default
+/// the smallest positive float, as MediaPipe's landmark calculators (`LandmarksToDetectionCalculator`,
+/// `HandLandmarksToRectCalculator`) start them.
+public func bounds(
+    of points: [SIMD3<Float>], maximaStart: Float = .leastNormalMagnitude
+) -> (xMin: Float, yMin: Float, xMax: Float, yMax: Float) {
     var xMin = Float.greatestFiniteMagnitude, yMin = Float.greatestFiniteMagnitude
-    var xMax = Float.leastNormalMagnitude, yMax = Float.leastNormalMagnitude
+    var xMax = maximaStart, yMax = maximaStart
     for p in points {
         xMin = min(xMin, p.x)
         xMax = max(xMax, p.x)
         yMin = min(yMin, p.y)
         yMax = max(yMax, p.y)
     }
-    return (xMin, yMin, xMax - xMin, yMax - yMin)
+    return (xMin, yMin, xMax, yMax)
+}
+
+/// The relative bounding box of a set of normalized points, as MediaPipe's
+/// `LandmarksToDetectionCalculator` computes it (`bounds(of:)`).
+public func boundingBox(of points: [SIMD3<Float>]) -> (xMin: Float, yMin: Float, width: Float, height: Float) {
+    let b = bounds(of: points)
+    return (b.xMin, b.yMin, b.xMax - b.xMin, b.yMax - b.yMin)
 }
 
 /// The rotated rect around landmarks: their bounding box, rotated so that the vector from landmark

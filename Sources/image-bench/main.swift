@@ -17,11 +17,9 @@ func median(before: () -> Void = {}, _ body: () throws -> Void) rethrows -> Doub
     var times: [Double] = []
     for _ in 0..<runs {
         before()
-        let start = DispatchTime.now().uptimeNanoseconds
-        try body()
-        times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+        times.append(try Timing.milliseconds(body))
     }
-    return times.sorted()[times.count / 2]
+    return Timing.median(times)
 }
 
 do {

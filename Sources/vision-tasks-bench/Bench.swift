@@ -1,6 +1,6 @@
 import ArgumentParser
-import Dispatch
 import Foundation
+import VisionCore
 import VisionTasks
 
 /// `vision-tasks-bench`: end-to-end task latency, for comparing with MediaPipe's Python API
@@ -57,32 +57,13 @@ struct BenchOptions: ParsableArguments {
 
     /// Times `body` `runs` times after `warmup` runs and prints {"task", "medianMs", "p90Ms",
     /// "cpuMsPerCall", ...}: wall-clock latency and the process's CPU time (all threads) over the
-    /// timed runs, per run. Whole-loop, not per call: Linux adds a running thread's time to the
-    /// process clock only at ticks and switches, so one call's reading misses the workers'.
+    /// timed runs, per run (`Timing.measure`).
     func report(task: String, _ body: () throws -> Void) throws {
-        for _ in 0..<warmup { try body() }
-        var times: [Double] = []
-        times.reserveCapacity(runs)
-        let cpuStart = processCPUTime()
-        for _ in 0..<max(1, runs) {
-            let start = DispatchTime.now().uptimeNanoseconds
-            try body()
-            times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
-        }
-        let cpuPerCall = (processCPUTime() - cpuStart) * 1e3 / Double(times.count)
-        times.sort()
-        let median = times[times.count / 2], p90 = times[min(times.count - 1, times.count * 9 / 10)]
+        let timed = try Timing.measure(runs: runs, warmup: warmup, body)
         print(
-            #"{"task":"\#(task)","image":"\#(image)","runs":\#(times.count),"threads":\#(threads),"#
-                + #""medianMs":\#(median),"p90Ms":\#(p90),"cpuMsPerCall":\#(cpuPerCall)}"#)
+            #"{"task":"\#(task)","image":"\#(image)","runs":\#(max(1, runs)),"threads":\#(threads),"#
+                + #""medianMs":\#(timed.medianMs),"p90Ms":\#(timed.p90Ms),"cpuMsPerCall":\#(timed.cpuMsPerCall)}"#)
     }
-}
-
-/// CPU time used by the whole process so far, in seconds.
-private func processCPUTime() -> Double {
-    var t = timespec()
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t)
-    return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
 }
 
 /// `vision-tasks-bench face-detector`: `FaceDetector.detect(image:)` on one image, or

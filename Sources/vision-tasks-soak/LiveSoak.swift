@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import VisionCore
 import VisionTasks
 
 /// Part (a): a live stream sent at `speedup` × the rate the pipeline can deliver (the slower of the
@@ -104,14 +105,7 @@ struct LiveSoak {
     /// The detector's median time per image over 30 runs after 5 warm-up runs, in ms.
     static func medianDetectMs(model: String, image: MPImage) throws -> Double {
         let detector = try FaceDetector(modelPath: model)
-        for _ in 0..<5 { _ = try detector.detect(image: image) }
-        var times: [Double] = []
-        for _ in 0..<30 {
-            let t0 = DispatchTime.now().uptimeNanoseconds
-            _ = try detector.detect(image: image)
-            times.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
-        }
-        return times.sorted()[times.count / 2]
+        return try Timing.measure(runs: 30, warmup: 5) { _ = try detector.detect(image: image) }.medianMs
     }
 }
 

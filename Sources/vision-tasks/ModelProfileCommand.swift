@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import Inference
-import VisionErrors
+import VisionCore
 
 /// `vision-tasks model profile PATH [--entry NAME] [--threads N] [--runs N] [--warmup N] [--json]`:
 /// each operator's mean time per inference at one thread and at `--threads`, side by side, with its
@@ -13,16 +13,7 @@ struct ModelProfileCommand: AsyncParsableCommand {
         abstract: "Time each operator of a model at 1 thread and at --threads, side by side, on random inputs."
     )
 
-    @OptionGroup var source: ModelSourceOptions
-
-    @Option(help: "Timed runs per thread count (in 5 rounds, the thread counts alternating).")
-    var runs = 50
-
-    @Option(help: "Untimed runs first.")
-    var warmup = 5
-
-    @Option(help: "Worker threads to compare with one thread (1: one column).")
-    var threads = 2
+    @OptionGroup var timing: ModelTimingOptions<ProfileDefaults>
 
     @Option(help: "Operators listed, slowest first at --threads (0: all, in model order).")
     var top = 25
@@ -53,18 +44,12 @@ struct ModelProfileCommand: AsyncParsableCommand {
 
     func run() async throws {
         try reportingErrors {
-            guard runs >= 1 else {
-                throw VisionTasksError.invalidOption(name: "--runs", reason: "must be at least 1, got \(runs)")
-            }
-            guard warmup >= 0 else {
-                throw VisionTasksError.invalidOption(name: "--warmup", reason: "must be at least 0, got \(warmup)")
-            }
-            guard top >= 0 else {
-                throw VisionTasksError.invalidOption(name: "--top", reason: "must be at least 0, got \(top)")
-            }
-            let (name, data) = try source.loadModelData()
+            try timing.checkRuns()
+            try requireOption("--top", top, atLeast: 0)
+            let (name, data) = try timing.source.loadModelData()
+            let (runs, warmup, threads) = (timing.runs, timing.warmup, timing.threads)
             func interpreter(_ threads: Int) throws -> Interpreter {
-                try source.randomlyFedInterpreter(data, threads: threads)
+                try timing.source.randomlyFedInterpreter(data, threads: threads)
             }
             // The two thread counts alternate in rounds, so that other work on the machine weighs on
             // both alike; each operator's figure is the median of its round means.
@@ -78,15 +63,11 @@ struct ModelProfileCommand: AsyncParsableCommand {
             let rows = one[0].indices.map { k in
                 Row(
                     op: one[0][k].op, index: one[0][k].index, outputShape: one[0][k].outputShape,
-                    ms1: Self.median(one.map { $0[k].milliseconds }), msN: Self.median(many.map { $0[k].milliseconds }))
+                    ms1: Timing.median(one.map { $0[k].milliseconds }),
+                    msN: Timing.median(many.map { $0[k].milliseconds }))
             }
             if json {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-                Console.out(
-                    String(
-                        decoding: try encoder.encode(Report(model: name, threads: threads, operators: rows)),
-                        as: UTF8.self) + "\n")
+                try Console.outJSON(Report(model: name, threads: threads, operators: rows))
             } else {
                 Console.out(Self.table(rows, model: name, threads: threads, top: top, runs: runs))
             }
@@ -95,13 +76,6 @@ struct ModelProfileCommand: AsyncParsableCommand {
 
     /// Rounds the runs are split into, the thread counts alternating.
     static let rounds = 5
-
-    /// The median of `values` (not empty).
-    static func median(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
-        return sorted.count % 2 == 1
-            ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
-    }
 
     /// The text report: the operators (slowest first at `threads`, at most `top`), then by type.
     static func table(_ rows: [Row], model: String, threads: Int, top: Int, runs: Int) -> String {

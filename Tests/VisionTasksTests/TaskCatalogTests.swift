@@ -22,7 +22,7 @@ import Testing
     }
 
     /// The options classes' initializers give the declared defaults, and a front end that sets
-    /// nothing (the CLI and the server start from `defaultOptions`) gets the same.
+    /// nothing (the CLI and the server start from `init(baseOptions:runningMode:)`) gets the same.
     @Test func theOptionsClassesDefaultsAreTheDeclaredOnes() throws {
         let classes: [(String, VisionTaskOptions)] = [
             ("face-detector", FaceDetectorOptions()), ("face-landmarker", FaceLandmarkerOptions()),

@@ -54,36 +54,23 @@ public func handLandmarksRect(_ landmarks: [SIMD3<Float>], imageWidth: Int, imag
     let angle = normalizeRadians(targetAngle - atan2f(-(y1 - y0), x1 - x0))
     let reverse = normalizeRadians(-angle)
 
-    // Maxima start at the smallest positive float, as MediaPipe's do.
-    var maxX = Float.leastNormalMagnitude, maxY = Float.leastNormalMagnitude
-    var minX = Float.greatestFiniteMagnitude, minY = Float.greatestFiniteMagnitude
-    for p in points {
-        maxX = max(maxX, p.x)
-        maxY = max(maxY, p.y)
-        minX = min(minX, p.x)
-        minY = min(minY, p.y)
-    }
-    let centerX = (maxX + minX) / 2, centerY = (maxY + minY) / 2
+    let box = bounds(of: points)
+    let centerX = (box.xMax + box.xMin) / 2, centerY = (box.yMax + box.yMin) / 2
 
-    maxX = Float.leastNormalMagnitude
-    maxY = Float.leastNormalMagnitude
-    minX = Float.greatestFiniteMagnitude
-    minY = Float.greatestFiniteMagnitude
+    // The same box measured along the axes rotated by the angle, in pixels.
     let cr = cosf(reverse), sr = sinf(reverse)
-    for p in points {
-        let ox = (p.x - centerX) * w, oy = (p.y - centerY) * h
-        let px = ox * cr - oy * sr, py = ox * sr + oy * cr
-        maxX = max(maxX, px)
-        maxY = max(maxY, py)
-        minX = min(minX, px)
-        minY = min(minY, py)
-    }
-    let projectedX = (maxX + minX) / 2, projectedY = (maxY + minY) / 2
+    let rotated = bounds(
+        of: points.map { p in
+            let ox = (p.x - centerX) * w, oy = (p.y - centerY) * h
+            return SIMD3(ox * cr - oy * sr, ox * sr + oy * cr, 0)
+        })
+    let projectedX = (rotated.xMax + rotated.xMin) / 2, projectedY = (rotated.yMax + rotated.yMin) / 2
     let c = cosf(angle), s = sinf(angle)
     let cx = projectedX * c - projectedY * s + w * centerX
     let cy = projectedX * s + projectedY * c + h * centerY
     return NormalizedRect(
-        xCenter: cx / w, yCenter: cy / h, width: (maxX - minX) / w, height: (maxY - minY) / h,
+        xCenter: cx / w, yCenter: cy / h, width: (rotated.xMax - rotated.xMin) / w,
+        height: (rotated.yMax - rotated.yMin) / h,
         rotation: angle)
 }
 

@@ -36,15 +36,8 @@ public func duplicateHandIndices(_ hands: [[SIMD3<Float>]], imageWidth: Int, ima
         return max(distance(hand[0], hand[5]), distance(hand[5], hand[17]), distance(hand[17], hand[0]))
     }
     func bounds(_ hand: [SIMD3<Float>]) -> (left: Float, top: Float, right: Float, bottom: Float) {
-        var left = Float.greatestFiniteMagnitude, top = Float.greatestFiniteMagnitude
-        var right = -Float.greatestFiniteMagnitude, bottom = -Float.greatestFiniteMagnitude
-        for p in hand {
-            left = min(left, p.x)
-            top = min(top, p.y)
-            right = max(right, p.x)
-            bottom = max(bottom, p.y)
-        }
-        return (left, top, right, bottom)
+        let b = VisionCore.bounds(of: hand, maximaStart: -.greatestFiniteMagnitude)
+        return (b.xMin, b.yMin, b.xMax, b.yMax)
     }
     func iou(
         _ a: (left: Float, top: Float, right: Float, bottom: Float),

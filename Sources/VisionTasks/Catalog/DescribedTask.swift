@@ -8,8 +8,6 @@ package protocol DescribedTask: CoreBackedTask where TaskResult: Encodable {
     associatedtype Options: DescribedOptions
     /// Creates the task; throws what the task throws for a bad model or option.
     init(options: Options) throws
-    /// Options with every default, this model and this running mode.
-    static func defaultOptions(baseOptions: BaseOptions, runningMode: RunningMode) -> Options
     /// The delegate protocol of its live stream (`any FaceDetectorLiveStreamDelegate`).
     associatedtype Listener
     /// Where its options hold the live-stream delegate and how a result reaches it.
@@ -40,7 +38,8 @@ extension DescribedTask {
         baseOptions: BaseOptions, runningMode: RunningMode,
         values: [(name: String, text: String)]
     ) throws -> Options {
-        let options = defaultOptions(baseOptions: baseOptions, runningMode: runningMode)
+        // Every options class inherits `VisionTaskOptions`' required initializer: its options at their defaults.
+        let options = Options(baseOptions: baseOptions, runningMode: runningMode)
         for (name, text) in values {
             guard let option = taskDescription.option(named: name) else {
                 let known = taskDescription.options.map(\.name).joined(separator: ", ")

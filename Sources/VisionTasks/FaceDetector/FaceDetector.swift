@@ -51,16 +51,13 @@ public final class FaceDetector: DetectingVisionTask, CoreBackedTask {
     public typealias TaskResult = FaceDetectorResult
 }
 
-/// How the CLI and the server drive the task (`DescribedTask`): its live-stream delegate, default
-/// options and what a result counts.
+/// How the CLI and the server drive the task (`DescribedTask`): its live-stream delegate and what a
+/// result counts.
 extension FaceDetector: DescribedTask {
     package static let liveStream = LiveStreamDelegation(
         \FaceDetectorOptions.faceDetectorLiveStreamDelegate, handler: { $0 }
     ) {
         $0.faceDetector($1, didFinishDetection: $2, timestampInMilliseconds: $3, error: $4)
-    }
-    package static func defaultOptions(baseOptions: BaseOptions, runningMode: RunningMode) -> Options {
-        Options(baseOptions: baseOptions, runningMode: runningMode)
     }
     package static func foundCount(in result: FaceDetectorResult) -> Int { result.detections.count }
 }

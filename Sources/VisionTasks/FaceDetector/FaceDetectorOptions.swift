@@ -14,21 +14,21 @@ public protocol FaceDetectorLiveStreamDelegate: AnyObject {
 /// `blaze_face_short_range.tflite`, or a `.task` bundle holding `face_detector.tflite`.
 public final class FaceDetectorOptions: VisionTaskOptions, DescribedOptions {
     /// Faces scoring below this are dropped (0...1, default 0.5: `Declared.minDetectionConfidence`).
-    public var minDetectionConfidence: Float
+    public var minDetectionConfidence: Float = Declared.minDetectionConfidence.defaultValue
     /// Overlap (IoU) above which detections of one face are merged (0...1, default 0.3:
     /// `Declared.minSuppressionThreshold`).
-    public var minSuppressionThreshold: Float
+    public var minSuppressionThreshold: Float = Declared.minSuppressionThreshold.defaultValue
     /// Receives the results in live-stream mode (required there, forbidden otherwise). Held weakly.
     public weak var faceDetectorLiveStreamDelegate: (any FaceDetectorLiveStreamDelegate)?
 
     /// Creates options with MediaPipe's defaults (`Declared`): image mode, confidence 0.5, suppression 0.3.
-    public init(
+    public convenience init(
         baseOptions: BaseOptions = BaseOptions(), runningMode: RunningMode = .image,
         minDetectionConfidence: Float = Declared.minDetectionConfidence.defaultValue,
         minSuppressionThreshold: Float = Declared.minSuppressionThreshold.defaultValue
     ) {
+        self.init(baseOptions: baseOptions, runningMode: runningMode)
         self.minDetectionConfidence = minDetectionConfidence
         self.minSuppressionThreshold = minSuppressionThreshold
-        super.init(baseOptions: baseOptions, runningMode: runningMode)
     }
 }

@@ -28,16 +28,14 @@ public final class FaceLandmarker: DetectingVisionTask, CoreBackedTask {
     public init(options: FaceLandmarkerOptions) throws {
         let settings = FaceLandmarkerGraph.Settings(options)
         let outputs = (
-            tracks: settings.tracks, matrixes: settings.outputFacialTransformationMatrixes,
+            tracks: settings.faces.tracks, matrixes: settings.outputFacialTransformationMatrixes,
             headPoses: settings.outputHeadPoses
         )
         taskCore = try TaskCore(
-            options, verb: "detect", liveStream: Self.liveStream,
+            bundled: options, verb: "detect",
             loadGraph: {
-                let bundle = try options.baseOptions.loadTaskBundle(task: "FaceLandmarker")
-                return try FaceLandmarkerGraph(
-                    bundle: bundle, name: bundle.name, settings: settings,
-                    faceDetector: try Self.faceDetectorModel(options))
+                try FaceLandmarkerGraph(
+                    bundle: $0, name: $0.name, settings: settings, faceDetector: try Self.faceDetectorModel(options))
             },
             result: { Self.result($0, in: $1, outputs: outputs) })
         taskCore.attach(self)
@@ -88,26 +86,20 @@ extension FaceLandmarkerGraph.Settings {
     /// The graph's settings from the task's options (checked by the task's init).
     init(_ options: FaceLandmarkerOptions) {
         self.init(
-            numFaces: options.numFaces, minFaceDetectionConfidence: options.minFaceDetectionConfidence,
-            minFacePresenceConfidence: options.minFacePresenceConfidence,
-            minTrackingConfidence: options.minTrackingConfidence,
+            faces: FaceLandmarkerOptions.Declared.faces.settings(of: options),
             outputFaceBlendshapes: options.outputFaceBlendshapes,
             outputFacialTransformationMatrixes: options.outputFacialTransformationMatrixes,
-            outputHeadPoses: options.outputHeadPoses,
-            tracks: options.runningMode != .image, numThreads: options.baseOptions.numThreads)
+            outputHeadPoses: options.outputHeadPoses)
     }
 }
 
-/// How the CLI and the server drive the task (`DescribedTask`): its live-stream delegate, default
-/// options and what a result counts.
+/// How the CLI and the server drive the task (`DescribedTask`): its live-stream delegate and what a
+/// result counts.
 extension FaceLandmarker: DescribedTask {
     package static let liveStream = LiveStreamDelegation(
         \FaceLandmarkerOptions.faceLandmarkerLiveStreamDelegate, handler: { $0 }
     ) {
         $0.faceLandmarker($1, didFinishDetection: $2, timestampInMilliseconds: $3, error: $4)
-    }
-    package static func defaultOptions(baseOptions: BaseOptions, runningMode: RunningMode) -> Options {
-        Options(baseOptions: baseOptions, runningMode: runningMode)
     }
     package static func foundCount(in result: FaceLandmarkerResult) -> Int { result.faceLandmarks.count }
 }

@@ -33,24 +33,15 @@ package final class FaceLandmarkerGraph: TaskGraph {
 
     /// The options the graph needs, as MediaPipe's face landmarker graph options hold them.
     package struct Settings: Sendable {
-        /// The most faces to find.
-        package var numFaces: Int
-        /// The face detector's minimum score.
-        package var minFaceDetectionConfidence: Float
-        /// The presence a face's landmarks need (strictly above).
-        package var minFacePresenceConfidence: Float
-        /// The IoU above which a detected face is a tracked one (video, live stream).
-        package var minTrackingConfidence: Float
+        /// How many faces to find, the detection, presence and tracking thresholds, whether frames form
+        /// a stream (tracking and smoothing on) and the threads of each model.
+        package var faces: LandmarkerSettings
         /// Whether each face gets its blendshapes.
         package var outputFaceBlendshapes: Bool
         /// Whether each face gets its transformation matrix.
         package var outputFacialTransformationMatrixes: Bool
         /// Whether each face gets its head pose (which needs its transformation matrix).
         package var outputHeadPoses: Bool
-        /// Whether frames form a stream (video, live stream): tracking and smoothing on.
-        package var tracks: Bool
-        /// The threads of each model.
-        package var numThreads: Int
     }
 
     private let detector: FaceDetectionGraph
@@ -76,17 +67,17 @@ package final class FaceLandmarkerGraph: TaskGraph {
         let needsGeometry = settings.outputFacialTransformationMatrixes || settings.outputHeadPoses
         if needsGeometry { entries.append(Self.geometryEntry) }
         try bundle.requireEntries(entries, kind: "face landmarker", name: name)
-        let numThreads = settings.numThreads
+        let numThreads = settings.faces.numThreads
         let (detectorModel, detectorName) =
             try faceDetector
             ?? (bundle.model(named: FaceDetectionGraph.bundleEntry), "\(name): \(FaceDetectionGraph.bundleEntry)")
         detector = try FaceDetectionGraph(
             model: detectorModel, name: detectorName,
-            numThreads: numThreads, minScoreThreshold: settings.minFaceDetectionConfidence,
+            numThreads: numThreads, minScoreThreshold: settings.faces.minDetectionConfidence,
             minSuppressionThreshold: FaceDetection.minSuppressionThreshold)
         let model = try bundle.model(named: Self.landmarksEntry)
         // Two instances when two faces can run on two cores at once.
-        landmarks = try ROILanes(concurrent: settings.numFaces >= 2 && numThreads >= 2) {
+        landmarks = try ROILanes(concurrent: settings.faces.maxCount >= 2 && numThreads >= 2) {
             try ROILandmarksModel(
                 model: model, name: "\(name): \(Self.landmarksEntry)",
                 what: "the face landmarks model", numThreads: numThreads, inputSide: nil,
@@ -103,12 +94,12 @@ package final class FaceLandmarkerGraph: TaskGraph {
             ? FaceGeometryPipeline(
                 metadata: try FaceGeometryMetadata(
                     data: try bundle.data(named: Self.geometryEntry), name: "\(name): \(Self.geometryEntry)")) : nil
-        minFacePresenceConfidence = settings.minFacePresenceConfidence
-        let minTrackingConfidence = settings.minTrackingConfidence
-        faces = TrackedRects(maxCount: settings.numFaces, tracks: settings.tracks) { tracked, detected in
+        minFacePresenceConfidence = settings.faces.minPresenceConfidence
+        let minTrackingConfidence = settings.faces.minTrackingConfidence
+        faces = TrackedRects(maxCount: settings.faces.maxCount, tracks: settings.faces.tracks) { tracked, detected in
             associateRects(tracked: tracked, detected: detected, minSimilarityThreshold: minTrackingConfidence)
         }
-        if settings.tracks && settings.numFaces == 1 {
+        if settings.faces.tracks && settings.faces.maxCount == 1 {
             let s = FaceLandmarksROI.smoothing
             smoother = OneEuroLandmarksSmoother(minCutoff: s.minCutoff, beta: s.beta, derivateCutoff: s.derivateCutoff)
         }

@@ -14,31 +14,31 @@ public protocol FaceLandmarkerLiveStreamDelegate: AnyObject {
 /// `face_landmarker.task` bundle; `faceDetectorModelAssetPath` may replace the detector inside it.
 public final class FaceLandmarkerOptions: VisionTaskOptions, DescribedOptions {
     /// The most faces to find (at least 1, default 1).
-    public var numFaces: Int
+    public var numFaces: Int = Declared.faces.count.defaultValue
     /// Face detections scoring below this are dropped (0...1, default 0.5).
-    public var minFaceDetectionConfidence: Float
+    public var minFaceDetectionConfidence: Float = Declared.faces.minDetectionConfidence.defaultValue
     /// Faces whose landmark model presence score is not above this are dropped (0...1, default 0.5).
-    public var minFacePresenceConfidence: Float
+    public var minFacePresenceConfidence: Float = Declared.faces.minPresenceConfidence.defaultValue
     /// In video and live-stream mode, the overlap (IoU) above which a new detection replaces a
     /// tracked face (0...1, default 0.5).
-    public var minTrackingConfidence: Float
+    public var minTrackingConfidence: Float = Declared.faces.minTrackingConfidence.defaultValue
     /// Whether results carry the 52 blendshape scores of each face (default false).
-    public var outputFaceBlendshapes: Bool
+    public var outputFaceBlendshapes: Bool = Declared.outputFaceBlendshapes.defaultValue
     /// Whether results carry each face's 4×4 facial transformation matrix (default false).
-    public var outputFacialTransformationMatrixes: Bool
+    public var outputFacialTransformationMatrixes: Bool = Declared.outputFacialTransformationMatrixes.defaultValue
     /// Whether results carry each face's yaw, pitch and roll (`HeadPose`), computed from its facial
     /// transformation matrix (default false).
-    public var outputHeadPoses: Bool
+    public var outputHeadPoses: Bool = Declared.outputHeadPoses.defaultValue
     /// A face detector model file (`.tflite`, or a `.task` holding `face_detector.tflite`) to use
     /// instead of the bundle's BlazeFace short range: `face_detection_full_range_sparse.tflite` finds
     /// faces up to about five metres away (default nil: the bundle's). VisionTasks' extension.
-    public var faceDetectorModelAssetPath: String?
+    public var faceDetectorModelAssetPath: String? = Declared.faceDetectorModelAssetPath.defaultValue
     /// Receives the results in live-stream mode (required there, forbidden otherwise). Held weakly.
     public weak var faceLandmarkerLiveStreamDelegate: (any FaceLandmarkerLiveStreamDelegate)?
 
     /// Creates options with MediaPipe's defaults (`Declared`): image mode, one face, confidences 0.5, no
     /// blendshapes, matrices or head poses.
-    public init(
+    public convenience init(
         baseOptions: BaseOptions = BaseOptions(), runningMode: RunningMode = .image,
         numFaces: Int = Declared.faces.count.defaultValue,
         minFaceDetectionConfidence: Float = Declared.faces.minDetectionConfidence.defaultValue,
@@ -49,6 +49,7 @@ public final class FaceLandmarkerOptions: VisionTaskOptions, DescribedOptions {
         outputHeadPoses: Bool = Declared.outputHeadPoses.defaultValue,
         faceDetectorModelAssetPath: String? = Declared.faceDetectorModelAssetPath.defaultValue
     ) {
+        self.init(baseOptions: baseOptions, runningMode: runningMode)
         self.numFaces = numFaces
         self.minFaceDetectionConfidence = minFaceDetectionConfidence
         self.minFacePresenceConfidence = minFacePresenceConfidence
@@ -57,6 +58,5 @@ public final class FaceLandmarkerOptions: VisionTaskOptions, DescribedOptions {
         self.outputFacialTransformationMatrixes = outputFacialTransformationMatrixes
         self.outputHeadPoses = outputHeadPoses
         self.faceDetectorModelAssetPath = faceDetectorModelAssetPath
-        super.init(baseOptions: baseOptions, runningMode: runningMode)
     }
 }

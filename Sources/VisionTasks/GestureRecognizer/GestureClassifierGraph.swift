@@ -31,13 +31,14 @@ package final class GestureClassifierGraph {
     /// Custom first, then canned: MediaPipe's priority order.
     private let classifiers: [Classifier]
 
+    /// How the canned and the custom classifier's scores become gestures (nil: every gesture, the
+    /// model's threshold): `cannedGesturesClassifierOptions`, `customGesturesClassifierOptions`.
+    package typealias Options = (canned: ClassifierOptions?, custom: ClassifierOptions?)
+
     /// Loads the embedder and classifiers (`name` names the bundle in errors). Throws
     /// `invalidBundle` when the embedder or canned classifier is missing, `unsupportedModel` when a
     /// model has unexpected shapes, and `invalidOption` for contradictory classifier options.
-    package init(
-        bundle: ModelBundle, name: String, numThreads: Int,
-        cannedOptions: ClassifierOptions?, customOptions: ClassifierOptions?
-    ) throws {
+    package init(bundle: ModelBundle, name: String, numThreads: Int, options: Options) throws {
         try bundle.requireEntries(
             [GestureEmbedder.entry, Self.cannedEntry], kind: "hand gesture recognizer", name: name)
         embedder = try GestureEmbedder(bundle: bundle, name: name, numThreads: numThreads)
@@ -48,14 +49,14 @@ package final class GestureClassifierGraph {
                 try Self.classifier(
                     try bundle.model(named: Self.customEntry), entry: Self.customEntry, bundleName: name,
                     numThreads: numThreads, embeddingSize: embeddingSize,
-                    options: customOptions ?? ClassifierOptions(),
+                    options: options.custom ?? ClassifierOptions(),
                     option: "customGesturesClassifierOptions", defaultLabels: nil))
         }
         classifiers.append(
             try Self.classifier(
                 try bundle.model(named: Self.cannedEntry), entry: Self.cannedEntry, bundleName: name,
                 numThreads: numThreads, embeddingSize: embeddingSize,
-                options: cannedOptions ?? ClassifierOptions(),
+                options: options.canned ?? ClassifierOptions(),
                 option: "cannedGesturesClassifierOptions", defaultLabels: Self.cannedLabels))
         self.classifiers = classifiers
     }

@@ -22,13 +22,11 @@ public final class GestureRecognizer: VisionTask, CoreBackedTask {
         let settings = options.handLandmarkerSettings()
         let tracks = settings.tracks
         taskCore = try TaskCore(
-            options, verb: "recognize", liveStream: Self.liveStream,
+            bundled: options, verb: "recognize",
             loadGraph: {
-                let bundle = try options.baseOptions.loadTaskBundle(task: "GestureRecognizer")
-                return try GestureRecognizerGraph(
-                    bundle: bundle, name: bundle.name, settings: settings,
-                    cannedOptions: options.cannedGesturesClassifierOptions,
-                    customOptions: options.customGesturesClassifierOptions)
+                try GestureRecognizerGraph(
+                    bundle: $0, name: $0.name, settings: settings,
+                    classifiers: (options.cannedGesturesClassifierOptions, options.customGesturesClassifierOptions))
             },
             result: { Self.result($0, in: $1, tracks: tracks) })
         taskCore.attach(self)
@@ -98,16 +96,13 @@ extension GestureRecognizer {
     }
 }
 
-/// How the CLI and the server drive the task (`DescribedTask`): its live-stream delegate, default
-/// options and what a result counts.
+/// How the CLI and the server drive the task (`DescribedTask`): its live-stream delegate and what a
+/// result counts.
 extension GestureRecognizer: DescribedTask {
     package static let liveStream = LiveStreamDelegation(
         \GestureRecognizerOptions.gestureRecognizerLiveStreamDelegate, handler: { $0 }
     ) {
         $0.gestureRecognizer($1, didFinishGestureRecognition: $2, timestampInMilliseconds: $3, error: $4)
-    }
-    package static func defaultOptions(baseOptions: BaseOptions, runningMode: RunningMode) -> Options {
-        Options(baseOptions: baseOptions, runningMode: runningMode)
     }
     package static func foundCount(in result: GestureRecognizerResult) -> Int { result.landmarks.count }
 }

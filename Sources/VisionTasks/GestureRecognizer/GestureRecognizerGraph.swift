@@ -27,8 +27,7 @@ package final class GestureRecognizerGraph: TaskGraph {
     /// (`name` names it in errors), the hands with `settings` and each classifier with its options.
     /// Throws `invalidBundle` naming a missing bundle or model, and the models' load errors.
     package init(
-        bundle: ModelBundle, name: String, settings: HandLandmarkerGraph.Settings,
-        cannedOptions: ClassifierOptions?, customOptions: ClassifierOptions?
+        bundle: ModelBundle, name: String, settings: LandmarkerSettings, classifiers: GestureClassifierGraph.Options
     ) throws {
         try bundle.requireEntries(
             [Self.handLandmarkerEntry, Self.gestureRecognizerEntry], kind: "gesture recognizer", name: name)
@@ -38,8 +37,7 @@ package final class GestureRecognizerGraph: TaskGraph {
         gestures = try GestureClassifierGraph(
             bundle: try bundle.bundle(named: Self.gestureRecognizerEntry),
             name: "\(name): \(Self.gestureRecognizerEntry)",
-            numThreads: settings.numThreads,
-            cannedOptions: cannedOptions, customOptions: customOptions)
+            numThreads: settings.numThreads, options: classifiers)
     }
 
     /// Forgets the tracked hands, so the next frame starts a new stream with palm detection.

@@ -23,7 +23,7 @@ public final class GestureRecognizerOptions: HandTrackingOptions, DescribedOptio
 
     /// Creates options with MediaPipe's defaults (`Declared`): image mode, one hand, confidences 0.5, no
     /// classifier options.
-    public init(
+    public convenience init(
         baseOptions: BaseOptions = BaseOptions(), runningMode: RunningMode = .image,
         numHands: Int = Declared.hands.count.defaultValue,
         minHandDetectionConfidence: Float = Declared.hands.minDetectionConfidence.defaultValue,
@@ -32,11 +32,11 @@ public final class GestureRecognizerOptions: HandTrackingOptions, DescribedOptio
         cannedGesturesClassifierOptions: ClassifierOptions? = nil,
         customGesturesClassifierOptions: ClassifierOptions? = nil
     ) {
-        self.cannedGesturesClassifierOptions = cannedGesturesClassifierOptions
-        self.customGesturesClassifierOptions = customGesturesClassifierOptions
-        super.init(
-            baseOptions: baseOptions, runningMode: runningMode, numHands: numHands,
+        self.init(
+            baseOptions, runningMode, numHands: numHands,
             minHandDetectionConfidence: minHandDetectionConfidence,
             minHandPresenceConfidence: minHandPresenceConfidence, minTrackingConfidence: minTrackingConfidence)
+        self.cannedGesturesClassifierOptions = cannedGesturesClassifierOptions
+        self.customGesturesClassifierOptions = customGesturesClassifierOptions
     }
 }

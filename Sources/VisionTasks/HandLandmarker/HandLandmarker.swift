@@ -27,11 +27,8 @@ public final class HandLandmarker: DetectingVisionTask, CoreBackedTask {
         let settings = options.handLandmarkerSettings()
         let tracks = settings.tracks
         taskCore = try TaskCore(
-            options, verb: "detect", liveStream: Self.liveStream,
-            loadGraph: { () throws -> HandLandmarkerGraph in
-                let bundle = try options.baseOptions.loadTaskBundle(task: "HandLandmarker")
-                return try HandLandmarkerGraph(bundle: bundle, name: bundle.name, settings: settings)
-            },
+            bundled: options, verb: "detect",
+            loadGraph: { try HandLandmarkerGraph(bundle: $0, name: $0.name, settings: settings) },
             result: { Self.result($0, in: $1, tracks: tracks) })
         taskCore.attach(self)
     }
@@ -54,16 +51,13 @@ extension HandLandmarker {
     }
 }
 
-/// How the CLI and the server drive the task (`DescribedTask`): its live-stream delegate, default
-/// options and what a result counts.
+/// How the CLI and the server drive the task (`DescribedTask`): its live-stream delegate and what a
+/// result counts.
 extension HandLandmarker: DescribedTask {
     package static let liveStream = LiveStreamDelegation(
         \HandLandmarkerOptions.handLandmarkerLiveStreamDelegate, handler: { $0 }
     ) {
         $0.handLandmarker($1, didFinishDetection: $2, timestampInMilliseconds: $3, error: $4)
-    }
-    package static func defaultOptions(baseOptions: BaseOptions, runningMode: RunningMode) -> Options {
-        Options(baseOptions: baseOptions, runningMode: runningMode)
     }
     package static func foundCount(in result: HandLandmarkerResult) -> Int { result.landmarks.count }
 }

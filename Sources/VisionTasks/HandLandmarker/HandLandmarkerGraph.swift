@@ -33,50 +33,21 @@ package final class HandLandmarkerGraph: TaskGraph {
     private let minHandPresenceConfidence: Float
     private var hands: TrackedRects
 
-    /// The options the graph needs, as MediaPipe's hand landmarker graph options hold them.
-    package struct Settings: Sendable {
-        /// The most hands to find.
-        package var numHands: Int
-        /// The palm detector's minimum score.
-        package var minHandDetectionConfidence: Float
-        /// The presence a hand's landmarks need (strictly above).
-        package var minHandPresenceConfidence: Float
-        /// The IoU above which a detected hand is a tracked one (video, live stream).
-        package var minTrackingConfidence: Float
-        /// Whether frames form a stream (video, live stream): tracking on.
-        package var tracks: Bool
-        /// The threads of each model.
-        package var numThreads: Int
-
-        /// Settings with every value given.
-        package init(
-            numHands: Int, minHandDetectionConfidence: Float, minHandPresenceConfidence: Float,
-            minTrackingConfidence: Float, tracks: Bool, numThreads: Int
-        ) {
-            self.numHands = numHands
-            self.minHandDetectionConfidence = minHandDetectionConfidence
-            self.minHandPresenceConfidence = minHandPresenceConfidence
-            self.minTrackingConfidence = minTrackingConfidence
-            self.tracks = tracks
-            self.numThreads = numThreads
-        }
-    }
-
     /// Loads the two models from a hand landmarker bundle (`name` names it in errors). Throws
     /// `invalidBundle` when an entry is missing and the models' load errors; `unsupportedModel`
     /// unless the landmark model has one 1×224×224×3 input and the four outputs MediaPipe reads in
     /// order: landmarks [1, 63], presence [1, 1], handedness [1, 1], world landmarks [1, 63].
-    package init(bundle: ModelBundle, name: String, settings: Settings) throws {
+    package init(bundle: ModelBundle, name: String, settings: LandmarkerSettings) throws {
         try bundle.requireEntries(
             [PalmDetectionGraph.bundleEntry, Self.landmarksEntry], kind: "hand landmarker", name: name)
         palms = try PalmDetectionGraph(
             model: try bundle.model(named: PalmDetectionGraph.bundleEntry),
             name: "\(name): \(PalmDetectionGraph.bundleEntry)", numThreads: settings.numThreads,
-            description: .palm(minScoreThreshold: settings.minHandDetectionConfidence))
+            description: .palm(minScoreThreshold: settings.minDetectionConfidence))
         let points = handLandmarkCount * 3
         let model = try bundle.model(named: Self.landmarksEntry)
         // Two instances when two hands can run on two cores at once.
-        landmarks = try ROILanes(concurrent: settings.numHands >= 2 && settings.numThreads >= 2) {
+        landmarks = try ROILanes(concurrent: settings.maxCount >= 2 && settings.numThreads >= 2) {
             try ROILandmarksModel(
                 model: model, name: "\(name): \(Self.landmarksEntry)",
                 what: "the hand landmark model", numThreads: settings.numThreads,
@@ -85,9 +56,9 @@ package final class HandLandmarkerGraph: TaskGraph {
                 outputCounts: [points, 1, 1, points],
                 outputNames: "landmarks, presence, handedness, world landmarks", projection: .normalizedRect)
         }
-        minHandPresenceConfidence = settings.minHandPresenceConfidence
+        minHandPresenceConfidence = settings.minPresenceConfidence
         let minTrackingConfidence = settings.minTrackingConfidence
-        hands = TrackedRects(maxCount: settings.numHands, tracks: settings.tracks) { tracked, detected in
+        hands = TrackedRects(maxCount: settings.maxCount, tracks: settings.tracks) { tracked, detected in
             associateHandRects(tracked: tracked, detected: detected, minSimilarityThreshold: minTrackingConfidence)
         }
     }

@@ -17,15 +17,15 @@ public final class HandLandmarkerOptions: HandTrackingOptions, DescribedOptions 
     public weak var handLandmarkerLiveStreamDelegate: (any HandLandmarkerLiveStreamDelegate)?
 
     /// Creates options with MediaPipe's defaults (`Declared`): image mode, one hand, confidences 0.5.
-    public override init(
+    public convenience init(
         baseOptions: BaseOptions = BaseOptions(), runningMode: RunningMode = .image,
         numHands: Int = Declared.hands.count.defaultValue,
         minHandDetectionConfidence: Float = Declared.hands.minDetectionConfidence.defaultValue,
         minHandPresenceConfidence: Float = Declared.hands.minPresenceConfidence.defaultValue,
         minTrackingConfidence: Float = Declared.hands.minTrackingConfidence.defaultValue
     ) {
-        super.init(
-            baseOptions: baseOptions, runningMode: runningMode, numHands: numHands,
+        self.init(
+            baseOptions, runningMode, numHands: numHands,
             minHandDetectionConfidence: minHandDetectionConfidence,
             minHandPresenceConfidence: minHandPresenceConfidence, minTrackingConfidence: minTrackingConfidence)
     }

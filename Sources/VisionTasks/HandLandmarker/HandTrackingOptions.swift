@@ -3,32 +3,29 @@
 /// for iOS.
 public class HandTrackingOptions: VisionTaskOptions {
     /// The most hands to find (at least 1, default 1).
-    public var numHands: Int
+    public var numHands: Int = Declared.hands.count.defaultValue
     /// Palms scoring below this are not hands (0...1, default 0.5).
-    public var minHandDetectionConfidence: Float
+    public var minHandDetectionConfidence: Float = Declared.hands.minDetectionConfidence.defaultValue
     /// Hands whose presence score is not above this are dropped (0...1, default 0.5).
-    public var minHandPresenceConfidence: Float
+    public var minHandPresenceConfidence: Float = Declared.hands.minPresenceConfidence.defaultValue
     /// In video and live-stream mode, a newly detected hand whose ROI overlaps a tracked hand's by
     /// more than this IoU is the same hand (0...1, default 0.5).
-    public var minTrackingConfidence: Float
+    public var minTrackingConfidence: Float = Declared.hands.minTrackingConfidence.defaultValue
 
     /// Options with these values (the subclasses' initializers give MediaPipe's defaults).
-    init(
-        baseOptions: BaseOptions, runningMode: RunningMode, numHands: Int, minHandDetectionConfidence: Float,
+    convenience init(
+        _ baseOptions: BaseOptions, _ runningMode: RunningMode, numHands: Int, minHandDetectionConfidence: Float,
         minHandPresenceConfidence: Float, minTrackingConfidence: Float
     ) {
+        self.init(baseOptions: baseOptions, runningMode: runningMode)
         self.numHands = numHands
         self.minHandDetectionConfidence = minHandDetectionConfidence
         self.minHandPresenceConfidence = minHandPresenceConfidence
         self.minTrackingConfidence = minTrackingConfidence
-        super.init(baseOptions: baseOptions, runningMode: runningMode)
     }
 
     /// Gathers the options for the hand landmarker graph (the task checked their ranges).
-    func handLandmarkerSettings() -> HandLandmarkerGraph.Settings {
-        return HandLandmarkerGraph.Settings(
-            numHands: numHands, minHandDetectionConfidence: minHandDetectionConfidence,
-            minHandPresenceConfidence: minHandPresenceConfidence, minTrackingConfidence: minTrackingConfidence,
-            tracks: runningMode != .image, numThreads: baseOptions.numThreads)
+    package func handLandmarkerSettings() -> LandmarkerSettings {
+        Declared.hands.settings(of: self)
     }
 }

@@ -26,14 +26,11 @@ public final class PoseLandmarker: DetectingVisionTask, CoreBackedTask {
     public init(options: PoseLandmarkerOptions) throws {
         let settings = PoseLandmarkerGraph.Settings(options)
         let outputs = (
-            tracks: settings.tracks, masks: settings.outputSegmentationMasks, angles: options.outputJointAngles
+            tracks: settings.poses.tracks, masks: settings.outputSegmentationMasks, angles: options.outputJointAngles
         )
         taskCore = try TaskCore(
-            options, verb: "detect", liveStream: Self.liveStream,
-            loadGraph: {
-                let bundle = try options.baseOptions.loadTaskBundle(task: "PoseLandmarker")
-                return try PoseLandmarkerGraph(bundle: bundle, name: bundle.name, settings: settings)
-            },
+            bundled: options, verb: "detect",
+            loadGraph: { try PoseLandmarkerGraph(bundle: $0, name: $0.name, settings: settings) },
             result: { try Self.result($0, in: $1, outputs: outputs) })
         taskCore.attach(self)
     }
@@ -50,22 +47,8 @@ extension PoseLandmarker {
         outputs: (tracks: Bool, masks: Bool, angles: Bool)
     ) throws -> PoseLandmarkerResult {
         PoseLandmarkerResult(
-            landmarks: poses.map { pose in
-                pose.landmarks.points.indices.map { i in
-                    let p = pose.landmarks.points[i]
-                    return NormalizedLandmark(
-                        x: p.x, y: p.y, z: p.z, visibility: pose.landmarks.visibility[i],
-                        presence: pose.landmarks.presence[i])
-                }
-            },
-            worldLandmarks: poses.map { pose in
-                pose.worldLandmarks.points.indices.map { i in
-                    let p = pose.worldLandmarks.points[i]
-                    return Landmark(
-                        x: p.x, y: p.y, z: p.z, visibility: pose.worldLandmarks.visibility[i],
-                        presence: pose.worldLandmarks.presence[i])
-                }
-            },
+            landmarks: poses.map { NormalizedLandmark.scored($0.landmarks) },
+            worldLandmarks: poses.map { Landmark.scored($0.worldLandmarks) },
             segmentationMasks: outputs.masks
                 ? try poses.compactMap { pose in
                     try pose.segmentationMask.map {
@@ -78,14 +61,21 @@ extension PoseLandmarker {
     }
 }
 
+extension LandmarkPoint {
+    /// `landmarks` as public landmarks, each with its visibility and presence.
+    fileprivate static func scored(_ landmarks: ScoredLandmarks) -> [Self] {
+        landmarks.points.indices.map { i in
+            let p = landmarks.points[i]
+            return Self(x: p.x, y: p.y, z: p.z, visibility: landmarks.visibility[i], presence: landmarks.presence[i])
+        }
+    }
+}
+
 extension PoseLandmarkerGraph.Settings {
     /// The graph's settings from the task's options (checked by the task's init).
     init(_ options: PoseLandmarkerOptions) {
         self.init(
-            numPoses: options.numPoses, minPoseDetectionConfidence: options.minPoseDetectionConfidence,
-            minPosePresenceConfidence: options.minPosePresenceConfidence,
-            minTrackingConfidence: options.minTrackingConfidence,
-            outputSegmentationMasks: options.outputSegmentationMasks, smoothAllPoses: options.smoothAllPoses,
-            tracks: options.runningMode != .image, numThreads: options.baseOptions.numThreads)
+            poses: PoseLandmarkerOptions.Declared.poses.settings(of: options),
+            outputSegmentationMasks: options.outputSegmentationMasks, smoothAllPoses: options.smoothAllPoses)
     }
 }

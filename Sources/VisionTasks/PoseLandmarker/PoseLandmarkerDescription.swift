@@ -36,16 +36,13 @@ extension PoseLandmarkerOptions {
         outputs: ["landmarks", "worldLandmarks", "segmentationMasks", "jointAngles", "trackingIds"], foundNoun: "poses")
 }
 
-/// How the CLI and the server drive the task (`DescribedTask`): its live-stream delegate, default
-/// options and what a result counts.
+/// How the CLI and the server drive the task (`DescribedTask`): its live-stream delegate and what a
+/// result counts.
 extension PoseLandmarker: DescribedTask {
     package static let liveStream = LiveStreamDelegation(
         \PoseLandmarkerOptions.poseLandmarkerLiveStreamDelegate, handler: { $0 }
     ) {
         $0.poseLandmarker($1, didFinishDetection: $2, timestampInMilliseconds: $3, error: $4)
-    }
-    package static func defaultOptions(baseOptions: BaseOptions, runningMode: RunningMode) -> Options {
-        Options(baseOptions: baseOptions, runningMode: runningMode)
     }
     package static func foundCount(in result: PoseLandmarkerResult) -> Int { result.landmarks.count }
 }

@@ -37,23 +37,14 @@ package final class PoseLandmarkerGraph: TaskGraph {
 
     /// The options the graph needs, as MediaPipe's pose landmarker graph options hold them.
     package struct Settings: Sendable {
-        /// The most people to find.
-        package var numPoses: Int
-        /// The pose detector's minimum score.
-        package var minPoseDetectionConfidence: Float
-        /// The pose presence score a person's landmarks need (strictly above).
-        package var minPosePresenceConfidence: Float
-        /// The IoU above which a detected person is a tracked one (video, live stream).
-        package var minTrackingConfidence: Float
+        /// How many people to find, the detection, presence and tracking thresholds, whether frames form
+        /// a stream (tracking and smoothing on) and the threads of each model.
+        package var poses: LandmarkerSettings
         /// Whether each person gets a segmentation mask.
         package var outputSegmentationMasks: Bool
         /// Whether every person is smoothed by tracking id (VisionTasks' extension; MediaPipe smooths
         /// only when `numPoses` is 1).
         package var smoothAllPoses: Bool
-        /// Whether frames form a stream (video, live stream): tracking and smoothing on.
-        package var tracks: Bool
-        /// The threads of each model.
-        package var numThreads: Int
     }
 
     private let detector: SSDDetector
@@ -74,27 +65,28 @@ package final class PoseLandmarkerGraph: TaskGraph {
         try bundle.requireEntries([Self.detectorEntry, Self.landmarksEntry], kind: "pose landmarker", name: name)
         detector = try SSDDetector(
             model: try bundle.model(named: Self.detectorEntry), name: "\(name): \(Self.detectorEntry)",
-            numThreads: settings.numThreads,
-            description: .pose(minScoreThreshold: settings.minPoseDetectionConfidence))
+            numThreads: settings.poses.numThreads,
+            description: .pose(minScoreThreshold: settings.poses.minDetectionConfidence))
         let model = try bundle.model(named: Self.landmarksEntry)
         let side = PoseLandmarksModel.inputSize, count = PoseLandmarksModel.modelLandmarkCount
         let outputCounts = [
             count * PoseLandmarksModel.valuesPerLandmark, 1, side * side,
             PoseLandmarksModel.heatmapSide * PoseLandmarksModel.heatmapSide * count, count * 3,
         ]
-        landmarks = try ROILanes(concurrent: settings.numPoses >= 2 && settings.numThreads >= 2) {
+        landmarks = try ROILanes(concurrent: settings.poses.maxCount >= 2 && settings.poses.numThreads >= 2) {
             try ROILandmarksModel(
                 model: model, name: "\(name): \(Self.landmarksEntry)", what: "the pose landmarks model",
-                numThreads: settings.numThreads, inputSide: side, landmarkCount: count, outputCounts: outputCounts,
+                numThreads: settings.poses.numThreads, inputSide: side, landmarkCount: count,
+                outputCounts: outputCounts,
                 outputNames: "landmarks, pose flag, segmentation, heatmap, world landmarks",
                 projection: .normalizedRect,
                 // Without masks the segmentation head (a third of the model's time) is not run.
                 readOutputs: settings.outputSegmentationMasks ? nil : [0, 1, 3, 4])
         }
         self.settings = settings
-        let minTrackingConfidence = settings.minTrackingConfidence
+        let minTrackingConfidence = settings.poses.minTrackingConfidence
         // MediaPipe clips the pose ROIs to numPoses after association, not the detections before it.
-        poses = TrackedRects(maxCount: settings.numPoses, tracks: settings.tracks, clipsDetections: false) {
+        poses = TrackedRects(maxCount: settings.poses.maxCount, tracks: settings.poses.tracks, clipsDetections: false) {
             tracked, detected in
             associateRects(tracked: tracked, detected: detected, minSimilarityThreshold: minTrackingConfidence)
         }
@@ -133,7 +125,7 @@ package final class PoseLandmarkerGraph: TaskGraph {
             pose.trackingId = id
             return pose
         }
-        if settings.tracks && (settings.numPoses == 1 || settings.smoothAllPoses) {
+        if settings.poses.tracks && (settings.poses.maxCount == 1 || settings.smoothAllPoses) {
             smooth(&observations, frame: frame)
         }
         return observations
@@ -168,7 +160,7 @@ package final class PoseLandmarkerGraph: TaskGraph {
     ) throws -> PoseObservation? {
         let matrix = try model.run(in: frame, roi: rect)
         let flag = try model.withOutput(1) { $0.first ?? 0 }
-        guard Double(flag) > Double(settings.minPosePresenceConfidence) else { return nil }
+        guard Double(flag) > Double(settings.poses.minPresenceConfidence) else { return nil }
         let side = PoseLandmarksModel.inputSize
         // The outputs' sizes were checked at load, so decoding cannot fail.
         guard var raw = try model.withOutput(0, { decodePoseLandmarks($0, inputSide: side) }) else { return nil }

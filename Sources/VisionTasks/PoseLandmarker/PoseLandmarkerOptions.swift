@@ -14,28 +14,28 @@ public protocol PoseLandmarkerLiveStreamDelegate: AnyObject {
 /// `pose_landmarker_full.task` bundle (or lite, or heavy).
 public final class PoseLandmarkerOptions: VisionTaskOptions, DescribedOptions {
     /// The most people to find (at least 1, default 1).
-    public var numPoses: Int
+    public var numPoses: Int = Declared.poses.count.defaultValue
     /// Pose detections scoring below this are dropped (0...1, default 0.5).
-    public var minPoseDetectionConfidence: Float
+    public var minPoseDetectionConfidence: Float = Declared.poses.minDetectionConfidence.defaultValue
     /// People whose pose presence score is not above this are dropped (0...1, default 0.5).
-    public var minPosePresenceConfidence: Float
+    public var minPosePresenceConfidence: Float = Declared.poses.minPresenceConfidence.defaultValue
     /// In video and live-stream mode, the overlap (IoU) above which a new detection replaces a
     /// tracked person (0...1, default 0.5).
-    public var minTrackingConfidence: Float
+    public var minTrackingConfidence: Float = Declared.poses.minTrackingConfidence.defaultValue
     /// Whether results carry each person's segmentation mask (default false).
-    public var outputSegmentationMasks: Bool
+    public var outputSegmentationMasks: Bool = Declared.outputSegmentationMasks.defaultValue
     /// Whether results carry each person's joint angles in degrees (`PoseJoint`; default false).
     /// VisionTasks' extension.
-    public var outputJointAngles: Bool
+    public var outputJointAngles: Bool = Declared.outputJointAngles.defaultValue
     /// In video and live-stream mode, whether every person is smoothed, each by tracking id (default
     /// false: as in MediaPipe, only a single person, `numPoses` 1, is smoothed). VisionTasks' extension.
-    public var smoothAllPoses: Bool
+    public var smoothAllPoses: Bool = Declared.smoothAllPoses.defaultValue
     /// Receives the results in live-stream mode (required there, forbidden otherwise). Held weakly.
     public weak var poseLandmarkerLiveStreamDelegate: (any PoseLandmarkerLiveStreamDelegate)?
 
     /// Creates options with MediaPipe's defaults (`Declared`): image mode, one person, confidences 0.5,
     /// no masks, no joint angles, MediaPipe's smoothing.
-    public init(
+    public convenience init(
         baseOptions: BaseOptions = BaseOptions(), runningMode: RunningMode = .image,
         numPoses: Int = Declared.poses.count.defaultValue,
         minPoseDetectionConfidence: Float = Declared.poses.minDetectionConfidence.defaultValue,
@@ -45,6 +45,7 @@ public final class PoseLandmarkerOptions: VisionTaskOptions, DescribedOptions {
         outputJointAngles: Bool = Declared.outputJointAngles.defaultValue,
         smoothAllPoses: Bool = Declared.smoothAllPoses.defaultValue
     ) {
+        self.init(baseOptions: baseOptions, runningMode: runningMode)
         self.numPoses = numPoses
         self.minPoseDetectionConfidence = minPoseDetectionConfidence
         self.minPosePresenceConfidence = minPosePresenceConfidence
@@ -52,6 +53,5 @@ public final class PoseLandmarkerOptions: VisionTaskOptions, DescribedOptions {
         self.outputSegmentationMasks = outputSegmentationMasks
         self.outputJointAngles = outputJointAngles
         self.smoothAllPoses = smoothAllPoses
-        super.init(baseOptions: baseOptions, runningMode: runningMode)
     }
 }

@@ -1,3 +1,4 @@
+import TFLite
 import VisionCore
 
 /// The wiring every vision task shares around its graph: the live-stream delegate check, the graph
@@ -55,6 +56,21 @@ package final class TaskCore<Owner: AnyObject, Output: Sendable>: Sendable {
     /// Lets live-stream results reach the delegate with `task`; the task calls it at the end of its init.
     package func attach(_ task: Owner) {
         owner.object = task
+    }
+}
+
+extension TaskCore where Owner: DescribedTask, Output == Owner.TaskResult {
+    /// The core of a task whose model is a `.task` bundle, with the task's own live-stream delegation
+    /// (`DescribedTask.liveStream`): reads the bundle of `options.baseOptions` (`invalidBundle` naming
+    /// the task for a file that is not one) and makes the graph from it with `loadGraph`.
+    package convenience init<Graph: TaskGraph>(
+        bundled options: Owner.Options, verb: String, loadGraph: @escaping (ModelBundle) throws -> Graph,
+        result: @escaping @Sendable ([Graph.Observation], FrameContext) throws -> Output
+    ) throws {
+        try self.init(
+            options, verb: verb, liveStream: Owner.liveStream,
+            loadGraph: { try loadGraph(try options.baseOptions.loadTaskBundle(task: String(describing: Owner.self))) },
+            result: result)
     }
 }
 

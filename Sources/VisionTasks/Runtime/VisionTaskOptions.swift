@@ -7,8 +7,9 @@ public class VisionTaskOptions {
     /// How the task is fed: images, video frames or a live stream.
     public var runningMode: RunningMode
 
-    /// Options with this model and running mode (the subclasses' initializers give the defaults).
-    init(baseOptions: BaseOptions, runningMode: RunningMode) {
+    /// Options with this model and running mode and every other option at its default (the subclasses
+    /// inherit it: their own options are declared with their defaults).
+    package required init(baseOptions: BaseOptions, runningMode: RunningMode) {
         self.baseOptions = baseOptions
         self.runningMode = runningMode
     }

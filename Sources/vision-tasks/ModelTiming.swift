@@ -1,0 +1,64 @@
+import ArgumentParser
+import Foundation
+import VisionErrors
+
+/// The defaults and help of the options that time a model (`ModelTimingOptions`), one set per command.
+protocol ModelTimingDefaults {
+    /// `--runs`: its default and help.
+    static var runs: (value: Int, help: String) { get }
+    /// `--warmup`'s default.
+    static var warmup: Int { get }
+    /// `--threads`: its default and help.
+    static var threads: (value: Int, help: String) { get }
+}
+
+/// `model benchmark`'s defaults: 100 timed runs after 10, one thread.
+enum BenchmarkDefaults: ModelTimingDefaults {
+    static let runs = (value: 100, help: "Timed runs.")
+    static let warmup = 10
+    static let threads = (value: 1, help: "Worker threads.")
+}
+
+/// `model profile`'s defaults: 50 timed runs per thread count after 5, one thread against two.
+enum ProfileDefaults: ModelTimingDefaults {
+    static let runs = (value: 50, help: "Timed runs per thread count (in 5 rounds, the thread counts alternating).")
+    static let warmup = 5
+    static let threads = (value: 2, help: "Worker threads to compare with one thread (1: one column).")
+}
+
+/// What `model benchmark` and `model profile` share: the model, the timed and untimed runs and the
+/// worker threads, with each command's defaults and help (`Defaults`).
+struct ModelTimingOptions<Defaults: ModelTimingDefaults>: ParsableArguments {
+    @OptionGroup var source: ModelSourceOptions
+
+    @Option(help: ArgumentHelp(Defaults.runs.help))
+    var runs: Int = Defaults.runs.value
+
+    @Option(help: "Untimed runs first.")
+    var warmup: Int = Defaults.warmup
+
+    @Option(help: ArgumentHelp(Defaults.threads.help))
+    var threads: Int = Defaults.threads.value
+
+    /// `invalidOption` for `--runs` below 1 or `--warmup` below 0.
+    func checkRuns() throws {
+        try requireOption("--runs", runs, atLeast: 1)
+        try requireOption("--warmup", warmup, atLeast: 0)
+    }
+}
+
+/// `invalidOption` naming `option` when `value` is below `minimum`.
+func requireOption(_ option: String, _ value: Int, atLeast minimum: Int) throws {
+    guard value >= minimum else {
+        throw VisionTasksError.invalidOption(name: option, reason: "must be at least \(minimum), got \(value)")
+    }
+}
+
+extension Console {
+    /// Writes `report` as one line of JSON (keys sorted, slashes not escaped).
+    static func outJSON(_ report: some Encodable) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        out(String(decoding: try encoder.encode(report), as: UTF8.self) + "\n")
+    }
+}
