@@ -5,7 +5,7 @@ Reads the iOS headers (MPPFaceLandmarksConnections.h, MPPHandLandmarksConnection
 MPPPoseLandmarksConnections.h) and, for
 the nose (which only the Python API has), mediapipe/tasks/python/vision/face_landmarker.py,
 out of the bare MediaPipe mirror, and writes
-Sources/VisionTasks/Connections/{Face,Hand,Pose}LandmarksConnections.swift.
+Sources/VisionTasks/{FaceLandmarker,HandLandmarker,PoseLandmarker}/{Face,Hand,Pose}LandmarksConnections.swift.
 
 With --reference it instead dumps MediaPipe Python's (mediapipe==1.2.2)
 FaceLandmarksConnections / HandLandmarksConnections / PoseLandmarksConnections to
@@ -118,8 +118,10 @@ def swift_table(name, pairs):
 
 
 def write_swift(name, lines):
-    """Writes `lines` as Sources/VisionTasks/Connections/`name`."""
-    with open(os.path.join(ROOT, "Sources/VisionTasks/Connections", name), "w") as f:
+    """Writes `lines` as `name` in its task's folder: FaceLandmarksConnections.swift in
+    Sources/VisionTasks/FaceLandmarker/."""
+    task = name.replace("LandmarksConnections.swift", "Landmarker")
+    with open(os.path.join(ROOT, "Sources/VisionTasks", task, name), "w") as f:
         f.write("\n".join(lines) + "\n")
 
 
@@ -210,8 +212,7 @@ if __name__ == "__main__":
     if args.reference:
         write_reference()
     else:
-        os.makedirs(os.path.join(ROOT, "Sources/VisionTasks/Connections"), exist_ok=True)
         write_face(args.mirror)
         write_hand(args.mirror)
         write_pose(args.mirror)
-        print("wrote Sources/VisionTasks/Connections/")
+        print("wrote the connection tables in Sources/VisionTasks/{Face,Hand,Pose}Landmarker/")

@@ -1,6 +1,9 @@
 import Foundation
 import VisionCore
 
+// The joints `jointAngles` names, part of `import VisionTasks`.
+@_exported import enum VisionCore.PoseJoint
+
 /// What a pose landmarker found in one image or frame: per person, 33 landmarks in two spaces, and
 /// the segmentation masks and joint angles the options ask for.
 public struct PoseLandmarkerResult: Codable, Sendable, Equatable {
