@@ -1,6 +1,7 @@
 // swift-tools-version:6.1
-// VisionTasks: MediaPipe Tasks Vision (Face Detector, Face Landmarker, Hand Landmarker,
-// Gesture Recognizer) in Swift on Linux, with our own TFLite reader and inference engine.
+// VisionTasks: MediaPipe Tasks Vision (the tasks of `describedTasks`: Face Detector, Face Landmarker, Hand
+// Landmarker, Gesture Recognizer, Pose Landmarker) in Swift on Linux, with our own TFLite reader and inference
+// engine, a gesture classifier trainer, a command-line tool and a server. Map: docs/ARCHITECTURE.md.
 import PackageDescription
 
 let package = Package(
@@ -96,7 +97,7 @@ let package = Package(
         // tools/fuzz/fuzz.sh (`make fuzz`), replayed over the committed inputs by FuzzRegressionTests.
         .target(
             name: "FuzzTargets", dependencies: ["VisionTasks", "VisionCore", "Inference", "TFLite", "VisionErrors"]),
-        // The MediaPipe iOS guides' snippets for the four tasks and three modes, compiled as an
+        // The MediaPipe iOS guides' snippets for every task and the three modes, compiled as an
         // example (only the image and model lines changed); VisionTasksCLITests runs it.
         .executableTarget(
             name: "ios-guide-snippets", dependencies: ["VisionTasks"],

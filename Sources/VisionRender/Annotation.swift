@@ -102,11 +102,17 @@ public final class Annotation {
         handLandmarks: [[NormalizedLandmark]], handedness: [[ResultCategory]] = [],
         gestures: [[ResultCategory]] = [], trackingIds: [Int]? = nil
     ) {
+        draw(handLandmarks: handLandmarks, categories: [handedness, gestures], trackingIds: trackingIds)
+    }
+
+    /// Draws hand skeletons labelled with the tracking id and the top category of each of `categories`
+    /// (lists with one entry per hand: handedness, gestures), the first in the handedness colour.
+    func draw(handLandmarks: [[NormalizedLandmark]], categories: [[[ResultCategory]]], trackingIds: [Int]?) {
         for (i, hand) in handLandmarks.enumerated() {
             var labels: [String] = []
             if let id = Self.id(trackingIds, i, count: handLandmarks.count) { labels.append("#\(id)") }
-            for categories in [handedness, gestures] where i < categories.count {
-                if let top = categories[i].first {
+            for list in categories where i < list.count {
+                if let top = list[i].first {
                     labels.append("\(top.categoryName ?? top.displayName ?? "#\(top.index)") \(formatScore(top.score))")
                 }
             }
@@ -119,13 +125,18 @@ public final class Annotation {
     /// has one per person ("#1").
     public func draw(poseLandmarks: [[NormalizedLandmark]], segmentationMasks: [Mask]? = nil, trackingIds: [Int]? = nil)
     {
-        for (i, mask) in (segmentationMasks ?? []).enumerated() where mask.width == width && mask.height == height {
-            canvas.tint(mask: mask.float32Data, color: Palette.poseMasks[i % Palette.poseMasks.count])
-        }
+        draw(masks: segmentationMasks ?? [])
         for (i, pose) in poseLandmarks.enumerated() {
             canvas.drawPose(
                 pose.map { (x: $0.x, y: $0.y, visibility: $0.visibility ?? 1) },
                 id: Self.id(trackingIds, i, count: poseLandmarks.count))
+        }
+    }
+
+    /// Tints each mask of the picture's size (another size is skipped) in its own colour in turn.
+    public func draw(masks: [Mask]) {
+        for (i, mask) in masks.enumerated() where mask.width == width && mask.height == height {
+            canvas.tint(mask: mask.float32Data, color: Palette.poseMasks[i % Palette.poseMasks.count])
         }
     }
 

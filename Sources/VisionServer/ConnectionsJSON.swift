@@ -1,27 +1,16 @@
 import Foundation
 import VisionTasks
 
-/// The library's landmark connection lists (`FaceLandmarksConnections`, `HandLandmarksConnections`,
-/// `PoseLandmarksConnections`)
-/// as the JSON `GET /api/v1/connections` serves, so the page draws from the library's constants.
+/// The landmark connection sets the tasks declare (`TaskDescription.connections`) as the JSON
+/// `GET /api/v1/connections` serves, so the page draws from the library's constants.
 enum ConnectionsJSON {
-    /// `{"face": {"tesselation": [{"start":…,"end":…}, …], …}, "hand": {…}, "pose": {"pose": […]}}`.
+    /// `{"face": {"tesselation": [{"start":…,"end":…}, …], …}, "hand": {…}, "pose": {"pose": […]}}`: each
+    /// group once (the Hand Landmarker and the Gesture Recognizer declare the same `hand` sets).
     static func encode() throws -> Data {
-        typealias Face = FaceLandmarksConnections
-        typealias Hand = HandLandmarksConnections
-        let lists: [String: [String: [Connection]]] = [
-            "face": [
-                "tesselation": Face.tesselation, "faceOval": Face.faceOval, "lips": Face.lips,
-                "leftEye": Face.leftEye, "leftEyebrow": Face.leftEyebrow, "leftIris": Face.leftIris,
-                "rightEye": Face.rightEye, "rightEyebrow": Face.rightEyebrow, "rightIris": Face.rightIris,
-                "nose": Face.nose, "contours": Face.contours,
-            ],
-            "hand": [
-                "hand": Hand.hand, "palm": Hand.palm, "thumb": Hand.thumb, "indexFinger": Hand.indexFinger,
-                "middleFinger": Hand.middleFinger, "ringFinger": Hand.ringFinger, "pinky": Hand.pinky,
-            ],
-            "pose": ["pose": PoseLandmarksConnections.pose],
-        ]
-        return try ResultJSON.encode(lists)
+        var groups: [String: [String: [Connection]]] = [:]
+        for sets in TaskDescription.all.compactMap(\.connections) {
+            groups[sets.group, default: [:]].merge(sets.sets) { first, _ in first }
+        }
+        return try ResultJSON.encode(groups)
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import VisionTasks
 
-/// One task instance of any of the five kinds, seen through what the server needs: each call
+/// One task instance of any described task (`describedTasks`), seen through what the server needs: each call
 /// returns the result already encoded as the shared result JSON (`ResultJSON`).
 struct ServedTask: Sendable {
     /// Image mode.

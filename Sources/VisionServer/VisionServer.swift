@@ -7,7 +7,7 @@ import NIOWebSocket
 import Synchronization
 import VisionTasks
 
-/// `vision-tasks serve`: the HTTP and WebSocket API over the five tasks, and the browser app
+/// `vision-tasks serve`: the HTTP and WebSocket API over the library's tasks, and the browser app
 /// (the iOS sample apps' camera and library views) served from the package's resources.
 ///
 /// Routes: `POST /api/v1/{task}` (an image), `POST /api/v1/{task}/video`, `GET /api/v1/{task}/live`

@@ -4,7 +4,6 @@
 @_exported import enum VisionCore.ImageOrientation
 @_exported import struct VisionCore.MPImage
 @_exported import enum VisionCore.PixelFormat
-@_exported import enum VisionCore.PoseJoint
 @_exported import struct VisionCore.YUVColorSpace
 @_exported import enum VisionCore.YUVFormat
 @_exported import enum VisionErrors.TasksErrorCode

@@ -5,7 +5,7 @@ import VisionTasks
 /// column; then one row per face or hand of each image or frame, under the common columns `input`,
 /// `frame` (empty for an image), `timestamp_ms`, `success` (1: a face or hand; 0: none, or an
 /// error), `error`, `index` (the face or hand's place in the result), `id` (its tracking id; empty in
-/// image mode) and the task's own (`CSVResult.csvColumns`). An image or frame where nothing was found
+/// image mode) and the task's own (`DescribedResult.csvColumns`). An image or frame where nothing was found
 /// still gets a row, with `success` 0 and the object cells empty; an input or frame that failed gets
 /// one with its message under `error`. A video of `--video-list` ends with a row without frame or
 /// timestamp (its JSON summary line): as in the JSON lines, an input's rows without a frame are its
@@ -18,7 +18,7 @@ struct CSVTable: Sendable {
     let taskColumns: [String]
 
     /// The table of a task whose results are `Result`.
-    init<Result: CSVResult>(for _: Result.Type) {
+    init<Result: DescribedResult>(for _: Result.Type) {
         taskColumns = Result.csvColumns
     }
 
@@ -26,7 +26,7 @@ struct CSVTable: Sendable {
     var header: Data { Self.line(Self.commonColumns + taskColumns) }
 
     /// The rows of one result: one per face or hand, or one saying none was found.
-    func rows<Result: CSVResult>(input: String, frame: Int?, result: Result) -> Data {
+    func rows<Result: DescribedResult>(input: String, frame: Int?, result: Result) -> Data {
         let start = [input, frame.map(String.init) ?? "", String(result.timestampInMilliseconds)]
         let objects = result.csvObjects
         guard !objects.isEmpty else {

@@ -90,7 +90,7 @@ enum FolderRun {
 
     /// Processes `inputs` (paths as given: files or folders) in image mode, keeping `shard`'s share
     /// and leaving out those `output`'s file already finished; returns false if any input failed.
-    static func run<Task: MediaTask>(
+    static func run<Task: DescribedTask>(
         _ inputs: [String], options: MediaOptions, shard: Shard?, output: JSONLines,
         factory: MediaTaskFactory<Task>
     ) throws -> Bool {
@@ -212,7 +212,7 @@ private func createFolder(_ folder: String) throws {
 }
 
 /// Hands a task instance to its worker thread (each instance is used by one thread only).
-private final class Worker<Task: MediaTask>: @unchecked Sendable {
+private final class Worker<Task: DescribedTask>: @unchecked Sendable {
     let task: Task
     init(task: Task) { self.task = task }
 }

@@ -51,7 +51,7 @@ final class JSONLines {
 
     /// Runs `body` for `input` and prints its result line, or its error line if it throws.
     /// With `frame` (video and live-stream modes) the line also holds `"frame": n` after the input.
-    func process<Result: Encodable & CSVResult>(input: String, frame: Int? = nil, _ body: () throws -> Result) {
+    func process<Result: DescribedResult>(input: String, frame: Int? = nil, _ body: () throws -> Result) {
         emit(renderer.render(input: input, frame: frame, body))
     }
 
@@ -101,7 +101,7 @@ struct LineRenderer: Sendable {
 
     /// Runs `body` for `input` and makes its result line, or its error line if it throws (or if
     /// the result cannot be encoded).
-    func render<Result: Encodable & CSVResult>(input: String, frame: Int? = nil, _ body: () throws -> Result) -> Line {
+    func render<Result: DescribedResult>(input: String, frame: Int? = nil, _ body: () throws -> Result) -> Line {
         do {
             let result = try body()
             if let table {

@@ -8,7 +8,7 @@ import VisionTasks
 /// timestamp, so the video plays in real time and shows exactly what each result saw (frames the
 /// task dropped are not in it). Frames are kept from sending until their result arrives; frames
 /// the flow limiter replaced are forgotten at the next result, and at most `maxPending` are kept.
-final class LiveAnnotation<Task: MediaTask>: @unchecked Sendable {
+final class LiveAnnotation<Task: DescribedTask>: @unchecked Sendable {
     /// The most frames kept waiting for a result (the oldest goes first; its result, if one still
     /// comes, is then not drawn).
     static var maxPending: Int { 64 }

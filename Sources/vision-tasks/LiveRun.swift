@@ -10,7 +10,7 @@ import VisionTasks
 /// fps and dropped frames; Ctrl-C (SIGINT) stops cleanly with a summary. `--annotate out.mp4`
 /// writes the processed frames drawn over (see `LiveAnnotation`).
 enum LiveRun {
-    static func run<Task: MediaTask>(
+    static func run<Task: DescribedTask>(
         _ source: String, options: MediaOptions, factory: MediaTaskFactory<Task>,
         output: JSONLines
     ) throws -> Bool {

@@ -1,21 +1,8 @@
 import Foundation
-import VisionRender
 import VisionTasks
 
-/// One task instance as the shared media options drive it: described by the library
-/// (`DescribedTask`: options, live-stream handler, found count), its results drawn by VisionRender.
-/// Its frames go through `CoreBackedTask`'s running-mode methods, so the gesture recognizer's
-/// `recognize` names need no forwarding here.
-protocol MediaTask: DescribedTask where TaskResult: DrawableResult & CSVResult {}
-
-extension FaceDetector: MediaTask {}
-extension FaceLandmarker: MediaTask {}
-extension HandLandmarker: MediaTask {}
-extension GestureRecognizer: MediaTask {}
-extension PoseLandmarker: MediaTask {}
-
 /// Makes task instances in a running mode; live-stream mode passes the results' sink.
-struct MediaTaskFactory<Task: MediaTask> {
+struct MediaTaskFactory<Task: DescribedTask> {
     /// `--threads`: the inference threads an instance gets unless capped.
     let threads: Int
     /// Whether `--threads` was given (else several `--jobs` share the cores out).
@@ -35,7 +22,8 @@ struct MediaTaskFactory<Task: MediaTask> {
 /// with `--format csv`, one CSV table) to standard output or the `--output` file.
 enum MediaRun {
     /// Dispatches to folder/image, manifest, video or live processing; returns false if any input failed.
-    static func run<Task: MediaTask>(_ options: TaskOptions, images: [String], factory: MediaTaskFactory<Task>) throws
+    static func run<Task: DescribedTask>(_ options: TaskOptions, images: [String], factory: MediaTaskFactory<Task>)
+        throws
         -> Bool
     {
         let media = options.media, batch = options.batch

@@ -41,7 +41,7 @@ struct TaskOptions: ParsableArguments {
 /// A task subcommand (`vision-tasks face-detector`, ...), built from the task's description: its
 /// name, overview and options come from the library; making the task, the image/folder/video/live
 /// dispatch, JSON output and exit status from here.
-struct TaskCommand<Task: MediaTask>: ParsableCommand {
+struct TaskCommand<Task: DescribedTask>: ParsableCommand {
     static var configuration: CommandConfiguration {
         let description = Task.taskDescription
         return CommandConfiguration(

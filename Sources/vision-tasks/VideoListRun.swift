@@ -8,7 +8,7 @@ import VisionTasks
 enum VideoListRun {
     /// Processes `shard`'s share of `paths`, leaving out those `output`'s file already finished;
     /// returns false if any video or frame failed.
-    static func run<Task: MediaTask>(
+    static func run<Task: DescribedTask>(
         _ paths: [String], options: MediaOptions, shard: Shard?, output: JSONLines,
         factory: MediaTaskFactory<Task>
     ) throws -> Bool {

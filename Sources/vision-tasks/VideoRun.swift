@@ -18,7 +18,7 @@ enum VideoRun {
     static func decoderThreads(cores: Int, inferenceThreads: Int) -> Int { max(1, cores - inferenceThreads) }
 
     /// Processes the video at `path`, writing its lines to `output`; returns false if it or a frame failed.
-    static func run<Task: MediaTask>(
+    static func run<Task: DescribedTask>(
         _ path: String, options: MediaOptions, factory: MediaTaskFactory<Task>,
         output: JSONLines
     ) throws -> Bool {
@@ -75,7 +75,7 @@ enum VideoRun {
 
 /// One `--video` run's three stages and what they share. Each stage's state is touched by its own
 /// thread only; the counters are read after the threads have joined.
-final class VideoPipeline<Task: MediaTask>: @unchecked Sendable {
+final class VideoPipeline<Task: DescribedTask>: @unchecked Sendable {
     /// Frames each queue holds (decoded and waiting for the task; done and waiting for the writer).
     static var depth: Int { 2 }
 

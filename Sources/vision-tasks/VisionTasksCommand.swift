@@ -30,11 +30,9 @@ private let overviewTaskList: String = {
 }()
 
 /// One subcommand for each task the library describes (`describedTasks`), in its order.
-private let taskCommands: [ParsableCommand.Type] = describedTasks.compactMap { task in
-    (task as? any MediaTask.Type).map { taskCommand($0) }
-}
+private let taskCommands: [ParsableCommand.Type] = describedTasks.map { taskCommand($0) }
 
 /// The subcommand of `task`.
-private func taskCommand<Task: MediaTask>(_ task: Task.Type) -> ParsableCommand.Type {
+private func taskCommand<Task: DescribedTask>(_ task: Task.Type) -> ParsableCommand.Type {
     TaskCommand<Task>.self
 }

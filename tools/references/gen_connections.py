@@ -5,7 +5,7 @@ Reads the iOS headers (MPPFaceLandmarksConnections.h, MPPHandLandmarksConnection
 MPPPoseLandmarksConnections.h) and, for
 the nose (which only the Python API has), mediapipe/tasks/python/vision/face_landmarker.py,
 out of the bare MediaPipe mirror, and writes
-Sources/VisionTasks/Connections/{Face,Hand,Pose}LandmarksConnections.swift.
+Sources/VisionTasks/{FaceLandmarker,HandLandmarker,PoseLandmarker}/{Face,Hand,Pose}LandmarksConnections.swift.
 
 With --reference it instead dumps MediaPipe Python's (mediapipe==1.2.2)
 FaceLandmarksConnections / HandLandmarksConnections / PoseLandmarksConnections to
@@ -118,9 +118,11 @@ def swift_table(name, pairs):
 
 
 def write_swift(name, lines):
-    """Writes `lines` as Sources/VisionTasks/Connections/`name`, then formats it with swift-format (the
-    toolchain's `swift format`, configured by the repository's .swift-format) as `make format-check` wants."""
-    path = os.path.join(ROOT, "Sources/VisionTasks/Connections", name)
+    """Writes `lines` as `name` in its task's folder (FaceLandmarksConnections.swift in
+    Sources/VisionTasks/FaceLandmarker/), then formats it with swift-format (the toolchain's `swift format`,
+    configured by the repository's .swift-format) as `make format-check` wants."""
+    task = name.replace("LandmarksConnections.swift", "Landmarker")
+    path = os.path.join(ROOT, "Sources/VisionTasks", task, name)
     with open(path, "w") as f:
         f.write("\n".join(lines) + "\n")
     subprocess.run([os.environ.get("SWIFT", "swift"), "format", "format", "--in-place", path], cwd=ROOT, check=True)
@@ -213,8 +215,7 @@ if __name__ == "__main__":
     if args.reference:
         write_reference()
     else:
-        os.makedirs(os.path.join(ROOT, "Sources/VisionTasks/Connections"), exist_ok=True)
         write_face(args.mirror)
         write_hand(args.mirror)
         write_pose(args.mirror)
-        print("wrote Sources/VisionTasks/Connections/")
+        print("wrote the connection tables in Sources/VisionTasks/{Face,Hand,Pose}Landmarker/")

@@ -19,11 +19,13 @@ public struct TaskDescription: Sendable {
     public let outputs: [String]
     /// What a result finds, plural: "faces", "hands".
     public let foundNoun: String
+    /// The landmark connection sets its overlays draw (nil: none), which `GET /api/v1/connections` serves.
+    public let connections: ConnectionSets?
 
     /// Declares a task.
     package init(
         name: String, title: String, summary: String, modelHelp: String, preferredModels: [String],
-        options: [TaskOption], outputs: [String], foundNoun: String
+        options: [TaskOption], outputs: [String], foundNoun: String, connections: ConnectionSets? = nil
     ) {
         self.name = name
         self.title = title
@@ -33,6 +35,7 @@ public struct TaskDescription: Sendable {
         self.options = options
         self.outputs = outputs
         self.foundNoun = foundNoun
+        self.connections = connections
     }
 
     /// The option called `name` (kebab case), if the task has one.
@@ -54,7 +57,7 @@ public struct TaskDescription: Sendable {
         }
     }
 
-    /// The five tasks, in the order the tools list them.
+    /// The tasks of `describedTasks`, in the order the tools list them.
     public static let all: [TaskDescription] = describedTasks.map { $0.taskDescription }
 
     /// The task called `name`, if there is one.
@@ -67,4 +70,19 @@ public struct TaskDescription: Sendable {
         BaseOptions.Declared.model.option, BaseOptions.Declared.threads.option,
         BaseOptions.Declared.maxBundleBytes.option,
     ]
+}
+
+/// A task's landmark connection sets by name, under the group the page reads them by: the Hand
+/// Landmarker's are `{"hand": {"palm": [...], ...}}` in `GET /api/v1/connections`.
+public struct ConnectionSets: Sendable {
+    /// The group's name: `face`, `hand`, `pose`.
+    public let group: String
+    /// Each set by its name: `palm`, `thumb`, ...
+    public let sets: [String: [Connection]]
+
+    /// The sets `sets` under `group`.
+    package init(group: String, sets: [String: [Connection]]) {
+        self.group = group
+        self.sets = sets
+    }
 }

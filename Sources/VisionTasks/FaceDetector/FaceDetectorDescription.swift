@@ -21,3 +21,13 @@ extension FaceDetectorOptions {
         options: [Declared.minDetectionConfidence.option, Declared.minSuppressionThreshold.option],
         outputs: ["detections", "trackingIds"], foundNoun: "faces")
 }
+
+extension LiveStreamHandler: FaceDetectorLiveStreamDelegate where Output == FaceDetectorResult {
+    /// Hands the detector's result to the handler.
+    public func faceDetector(
+        _ faceDetector: FaceDetector, didFinishDetection result: FaceDetectorResult?,
+        timestampInMilliseconds: Int, error: (any Error)?
+    ) {
+        deliver(result, timestampInMilliseconds, error)
+    }
+}

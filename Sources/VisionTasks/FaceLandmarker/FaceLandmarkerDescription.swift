@@ -39,5 +39,51 @@ extension FaceLandmarkerOptions {
             Declared.outputHeadPoses.option, Declared.faceDetectorModelAssetPath.option,
         ],
         outputs: ["faceLandmarks", "faceBlendshapes", "facialTransformationMatrixes", "headPoses", "trackingIds"],
-        foundNoun: "faces")
+        foundNoun: "faces",
+        connections: ConnectionSets(
+            group: "face",
+            sets: [
+                "tesselation": F.tesselation, "faceOval": F.faceOval, "lips": F.lips, "leftEye": F.leftEye,
+                "leftEyebrow": F.leftEyebrow, "leftIris": F.leftIris, "rightEye": F.rightEye,
+                "rightEyebrow": F.rightEyebrow, "rightIris": F.rightIris, "nose": F.nose, "contours": F.contours,
+            ]))
+}
+
+/// The face's connection tables, short.
+private typealias F = FaceLandmarksConnections
+
+extension LiveStreamHandler: FaceLandmarkerLiveStreamDelegate where Output == FaceLandmarkerResult {
+    /// Hands the landmarker's result to the handler.
+    public func faceLandmarker(
+        _ faceLandmarker: FaceLandmarker, didFinishDetection result: FaceLandmarkerResult?,
+        timestampInMilliseconds: Int, error: (any Error)?
+    ) {
+        deliver(result, timestampInMilliseconds, error)
+    }
+}
+
+// MediaPipe for iOS's connection accessors (class methods in MPPFaceLandmarker.h), so iOS drawing code ports.
+extension FaceLandmarker {
+    /// The outlines of the lips (`FaceLandmarksConnections.lips`).
+    public static func lipsConnections() -> [Connection] { F.lips }
+    /// The left eye (`FaceLandmarksConnections.leftEye`).
+    public static func leftEyeConnections() -> [Connection] { F.leftEye }
+    /// The left eyebrow (`FaceLandmarksConnections.leftEyebrow`).
+    public static func leftEyebrowConnections() -> [Connection] { F.leftEyebrow }
+    /// The left iris (`FaceLandmarksConnections.leftIris`).
+    public static func leftIrisConnections() -> [Connection] { F.leftIris }
+    /// The right eye (`FaceLandmarksConnections.rightEye`).
+    public static func rightEyeConnections() -> [Connection] { F.rightEye }
+    /// The right eyebrow (`FaceLandmarksConnections.rightEyebrow`).
+    public static func rightEyebrowConnections() -> [Connection] { F.rightEyebrow }
+    /// The right iris (`FaceLandmarksConnections.rightIris`).
+    public static func rightIrisConnections() -> [Connection] { F.rightIris }
+    /// The face oval (`FaceLandmarksConnections.faceOval`).
+    public static func faceOvalConnections() -> [Connection] { F.faceOval }
+    /// The contours: lips, eyes, eyebrows, irises and oval (`FaceLandmarksConnections.contours`).
+    public static func contoursConnections() -> [Connection] { F.contours }
+    /// The mesh's triangles' edges (`FaceLandmarksConnections.tesselation`).
+    public static func tesselationConnections() -> [Connection] { F.tesselation }
+    /// Everything: lips, contours and tesselation (`FaceLandmarksConnections.face`).
+    public static func faceConnections() -> [Connection] { F.face }
 }

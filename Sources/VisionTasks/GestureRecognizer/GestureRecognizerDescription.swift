@@ -93,7 +93,19 @@ extension GestureRecognizerOptions {
                 "custom", property: "customGesturesClassifierOptions",
                 held: { $0.customGesturesClassifierOptions }, make: { $0.customClassifier })
             + [displayNamesLocale],
-        outputs: ["gestures", "landmarks", "worldLandmarks", "handedness", "trackingIds"], foundNoun: "hands")
+        outputs: ["gestures", "landmarks", "worldLandmarks", "handedness", "trackingIds"], foundNoun: "hands",
+        connections: HandLandmarksConnections.sets)
+}
+
+extension LiveStreamHandler: GestureRecognizerLiveStreamDelegate where Output == GestureRecognizerResult {
+    /// Hands the recognizer's result to the handler.
+    public func gestureRecognizer(
+        _ gestureRecognizer: GestureRecognizer,
+        didFinishGestureRecognition result: GestureRecognizerResult?,
+        timestampInMilliseconds: Int, error: (any Error)?
+    ) {
+        deliver(result, timestampInMilliseconds, error)
+    }
 }
 
 private extension String {

@@ -33,7 +33,24 @@ extension PoseLandmarkerOptions {
             Declared.outputSegmentationMasks.option, Declared.outputJointAngles.option,
             Declared.smoothAllPoses.option,
         ],
-        outputs: ["landmarks", "worldLandmarks", "segmentationMasks", "jointAngles", "trackingIds"], foundNoun: "poses")
+        outputs: ["landmarks", "worldLandmarks", "segmentationMasks", "jointAngles", "trackingIds"], foundNoun: "poses",
+        connections: ConnectionSets(group: "pose", sets: ["pose": PoseLandmarksConnections.pose]))
+}
+
+extension LiveStreamHandler: PoseLandmarkerLiveStreamDelegate where Output == PoseLandmarkerResult {
+    /// Hands the landmarker's result to the handler.
+    public func poseLandmarker(
+        _ poseLandmarker: PoseLandmarker, didFinishDetection result: PoseLandmarkerResult?,
+        timestampInMilliseconds: Int, error: (any Error)?
+    ) {
+        deliver(result, timestampInMilliseconds, error)
+    }
+}
+
+// MediaPipe for iOS's connection accessor (MPPPoseLandmarker.h), so iOS drawing code ports.
+extension PoseLandmarker {
+    /// The whole body (`PoseLandmarksConnections.pose`).
+    public static var poseLandmarks: [Connection] { PoseLandmarksConnections.pose }
 }
 
 /// How the CLI and the server drive the task (`DescribedTask`): its live-stream delegate and what a

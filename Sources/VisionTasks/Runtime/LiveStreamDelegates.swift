@@ -12,7 +12,8 @@ public struct LiveStreamResult<Output: Sendable>: Sendable {
     public func get() throws -> Output { try result.get() }
 }
 
-/// A live-stream delegate made of a closure, for any of the five tasks: set it as one task's
+/// A live-stream delegate made of a closure, for any task (each conforms it to its delegate protocol
+/// beside its description, `<Task>Description.swift`): set it as one task's
 /// live-stream delegate (held weakly there, as on iOS: keep it) and `handler` gets each frame's
 /// result, or the error it raised, with its timestamp. Calls come on that task's one serial delivery
 /// queue in timestamp order, so the closure may use state no other thread touches meanwhile; like
@@ -34,57 +35,6 @@ public class LiveStreamHandler<Output: Sendable>: @unchecked Sendable {
             value = .failure(error ?? VisionTasksError.processingFailed("no result for the frame at \(timestamp) ms"))
         }
         handler(LiveStreamResult(timestampInMilliseconds: timestamp, result: value))
-    }
-}
-
-extension LiveStreamHandler: FaceDetectorLiveStreamDelegate where Output == FaceDetectorResult {
-    /// Hands the detector's result to the handler.
-    public func faceDetector(
-        _ faceDetector: FaceDetector, didFinishDetection result: FaceDetectorResult?,
-        timestampInMilliseconds: Int, error: (any Error)?
-    ) {
-        deliver(result, timestampInMilliseconds, error)
-    }
-}
-
-extension LiveStreamHandler: FaceLandmarkerLiveStreamDelegate where Output == FaceLandmarkerResult {
-    /// Hands the landmarker's result to the handler.
-    public func faceLandmarker(
-        _ faceLandmarker: FaceLandmarker, didFinishDetection result: FaceLandmarkerResult?,
-        timestampInMilliseconds: Int, error: (any Error)?
-    ) {
-        deliver(result, timestampInMilliseconds, error)
-    }
-}
-
-extension LiveStreamHandler: HandLandmarkerLiveStreamDelegate where Output == HandLandmarkerResult {
-    /// Hands the landmarker's result to the handler.
-    public func handLandmarker(
-        _ handLandmarker: HandLandmarker, didFinishDetection result: HandLandmarkerResult?,
-        timestampInMilliseconds: Int, error: (any Error)?
-    ) {
-        deliver(result, timestampInMilliseconds, error)
-    }
-}
-
-extension LiveStreamHandler: PoseLandmarkerLiveStreamDelegate where Output == PoseLandmarkerResult {
-    /// Hands the landmarker's result to the handler.
-    public func poseLandmarker(
-        _ poseLandmarker: PoseLandmarker, didFinishDetection result: PoseLandmarkerResult?,
-        timestampInMilliseconds: Int, error: (any Error)?
-    ) {
-        deliver(result, timestampInMilliseconds, error)
-    }
-}
-
-extension LiveStreamHandler: GestureRecognizerLiveStreamDelegate where Output == GestureRecognizerResult {
-    /// Hands the recognizer's result to the handler.
-    public func gestureRecognizer(
-        _ gestureRecognizer: GestureRecognizer,
-        didFinishGestureRecognition result: GestureRecognizerResult?,
-        timestampInMilliseconds: Int, error: (any Error)?
-    ) {
-        deliver(result, timestampInMilliseconds, error)
     }
 }
 
