@@ -25,6 +25,8 @@ public struct BuiltinOperator: RawRepresentable, Hashable, Sendable, Codable, Cu
     /// Decodes from the schema value.
     public init(from decoder: Decoder) throws { rawValue = try decoder.singleValueContainer().decode(Int32.self) }
 
+    // MARK: - Operator codes
+
     /// ADD (0).
     public static let add = BuiltinOperator(rawValue: 0)
     /// AVERAGE_POOL_2D (1).
@@ -445,6 +447,8 @@ public struct BuiltinOperator: RawRepresentable, Hashable, Sendable, Codable, Cu
     public static let stablehloCbrt = BuiltinOperator(rawValue: 208)
     /// STABLEHLO_CASE (209).
     public static let stablehloCase = BuiltinOperator(rawValue: 209)
+
+    // MARK: - Schema names
 
     /// Schema names indexed by value.
     static let names: [String] = [

@@ -1,3 +1,5 @@
+// MARK: - Schema enums
+
 /// Padding of a convolution or pooling window (schema enum `Padding`).
 public enum Padding: Int8, Sendable, Codable {
     /// Output size is ceil(input / stride); the window is padded evenly, extra on the bottom/right.
@@ -21,6 +23,8 @@ public enum ActivationFunction: Int8, Sendable, Codable {
     /// Sign bit (unused by current converters).
     case signBit = 5
 }
+
+// MARK: - Operator options
 
 /// Options of CONV_2D.
 public struct Conv2DOptions: Hashable, Sendable, Codable {
@@ -100,6 +104,8 @@ public struct StridedSliceOptions: Hashable, Sendable, Codable {
     public var offset: Bool
 }
 
+// MARK: - Builtin options union
+
 /// The builtin options of an operator, decoded for the operators VisionTasks' models use.
 public enum BuiltinOptions: Hashable, Sendable, Codable {
     /// The operator has no options table.
@@ -173,6 +179,8 @@ public enum BuiltinOptions: Hashable, Sendable, Codable {
         }
     }
 }
+
+// MARK: - Decoding
 
 extension BuiltinOptions {
     /// Decodes the options table `table` whose union tag (`TFLiteSchema.BuiltinOptions`) is `type`.

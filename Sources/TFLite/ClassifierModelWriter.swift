@@ -1,6 +1,8 @@
 import Foundation
 import VisionErrors
 
+// MARK: - Layers and description
+
 /// One layer of a feed-forward classifier head as written to TFLite.
 public enum ClassifierLayer: Sendable, Equatable {
     /// MUL then ADD by constant vectors of the layer's width: a batch normalization folded for inference.
@@ -47,6 +49,8 @@ public struct ClassifierModelDescription: Sendable, Equatable {
         inputName: "embedding", inputDescription: "Embedding feature vector from gesture embedder.",
         outputName: "scores", outputDescription: "Hand gesture category scores.")
 }
+
+// MARK: - Writer
 
 /// Writes a classifier head as a `.tflite` model with TFLite metadata and its labels, as MediaPipe Model Maker
 /// exports one: the model FlatBuffer, then a zip holding `labels.txt` appended to it (as tflite-support's
@@ -142,6 +146,8 @@ public enum ClassifierModelWriter {
         }
     }
 }
+
+// MARK: - TFLite graph
 
 /// The classifier's TFLite graph: tensor 0 is the input, each layer adds its constants and the tensors it
 /// computes, and the last tensor computed is the output.
@@ -287,6 +293,8 @@ private struct ClassifierGraph {
         return b.finish(root: model, fileIdentifier: TFLiteSchema.fileIdentifier)
     }
 }
+
+// MARK: - Metadata
 
 /// The TFLITE_METADATA FlatBuffer of a classifier, as MediaPipe's metadata writer makes it for
 /// `add_feature_input` and `add_classification_output`, in the tables of `MetadataSchema`.

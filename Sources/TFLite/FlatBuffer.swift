@@ -1,6 +1,8 @@
 import Foundation
 import VisionErrors
 
+// MARK: - Buffer
+
 /// A bounds-checked reader of FlatBuffer bytes (little-endian), for the TFLite and metadata schemas.
 ///
 /// Every offset, length and index is checked against the buffer before it is read; a bad one throws
@@ -84,6 +86,8 @@ final class FlatBuffer {
     }
 }
 
+// MARK: - Schema fields
+
 /// A field of a table in a FlatBuffer schema (the tables of `TFLiteSchema` and `MetadataSchema`), known by its id:
 /// its declaration order in the .fbs file, which is its slot in the table's vtable.
 package protocol FlatBufferField {
@@ -95,6 +99,8 @@ extension FlatBufferField where Self: RawRepresentable, RawValue == Int {
     /// A field enum's raw value is the field's id.
     package var id: Int { rawValue }
 }
+
+// MARK: - Tables
 
 /// One table in a `FlatBuffer`: its position, vtable, and checked field accessors by field id.
 struct FBTable {
@@ -237,6 +243,8 @@ struct FBTable {
         }
     }
 }
+
+// MARK: - Vectors
 
 /// A checked vector inside a `FlatBuffer`: `count` elements of `elementSize` bytes from `start`.
 struct FBVector {

@@ -53,6 +53,8 @@ public struct ModelMetadata: Hashable, Sendable, Codable {
     }
 }
 
+// MARK: - Subgraph and tensor metadata
+
 /// Metadata of one subgraph: its input and output tensors, in the subgraph's input/output order.
 public struct SubgraphMetadata: Hashable, Sendable, Codable {
     /// Subgraph name.
@@ -148,6 +150,8 @@ public struct TensorMetadata: Hashable, Sendable, Codable {
     }
 }
 
+// MARK: - Normalization and associated files
+
 /// Input normalization: value' = (value - mean[c]) / std[c], with one value broadcast over all channels.
 public struct NormalizationOptions: Hashable, Sendable, Codable {
     /// Means, one per channel (or one for all).
@@ -193,6 +197,8 @@ public enum AssociatedFileType: Int8, Hashable, Sendable, Codable {
     /// ScaNN index.
     case scannIndexFile = 6
 }
+
+// MARK: - Label files
 
 /// Label files: one label per line.
 enum LabelFile {

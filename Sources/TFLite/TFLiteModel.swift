@@ -26,6 +26,8 @@ public struct TFLiteModel: Sendable {
     /// Files packed into the model as a zip appended to the FlatBuffer (labels and the like), by name.
     public let associatedFiles: [String: Data]
 
+    // MARK: - Loading
+
     /// Parses `data` as a `.tflite` model; `name` (a file or bundle entry) prefixes error messages. At most
     /// `maxDecompressedBytes` are inflated from a zip of associated files appended to the model.
     /// - Throws: `VisionTasksError.invalidModel` naming what is wrong and where.
@@ -81,6 +83,8 @@ public struct TFLiteModel: Sendable {
             budget: inflateBudget)
     }
 
+    // MARK: - Constant data and labels
+
     /// The bytes of buffer `index` (a slice of `data`: index it from its `startIndex`); empty when out of range.
     public func bufferData(_ index: Int) -> Data {
         guard buffers.indices.contains(index) else { return Data() }
@@ -115,6 +119,8 @@ public struct TFLiteModel: Sendable {
         return LabelFile.parse(bytes)
     }
 }
+
+// MARK: - Schema tables
 
 extension TFLiteModel {
     /// An operator code: which builtin (or custom) operator, and its version.

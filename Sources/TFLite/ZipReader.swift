@@ -3,6 +3,8 @@ import Foundation
 import Synchronization
 import VisionErrors
 
+// MARK: - Decompression budget
+
 /// The decompressed-byte allowance of one bundle, shared with every bundle nested in it: each byte
 /// inflated from a deflated entry is counted as zlib produces it, and passing `limit` is an error.
 /// Stored entries are slices of bytes already held, so they are not counted.
@@ -35,6 +37,8 @@ package final class InflateBudget: Sendable {
         )
     }
 }
+
+// MARK: - Archive
 
 /// A zip archive in memory, with limits against hostile archives: its directory is checked up front by
 /// `ZipDirectory`, and each entry is extracted only when asked for (stored entries copied, deflated ones
@@ -169,6 +173,8 @@ package final class ZipArchive: Sendable {
         }
     }
 }
+
+// MARK: - Central directory
 
 /// A zip archive's central directory, read and checked without trusting any offset: every record, name,
 /// local header and data range must lie inside the archive, sizes must be consistent, and ZIP64 and

@@ -1,6 +1,8 @@
 import Foundation
 import TFLite
 
+// MARK: - Head
+
 /// Model Maker's gesture classifier head and its training: for each hidden layer, then once more before the
 /// output, batch normalisation → ReLU → dropout → dense; softmax at the end. Trained with Adam on the focal
 /// loss, as Model Maker trains it with Keras (Keras's batch-norm momentum 0.99 and epsilon 0.001, Adam's
@@ -109,6 +111,8 @@ struct ClassifierHead: Sendable {
     }
 }
 
+// MARK: - Loss and optimiser
+
 /// The focal loss of Model Maker (`loss_functions.FocalLoss`): −Σ w·(1−p)^γ·log p over the true classes, p
 /// clipped to [1e-7, 1−1e-7], summed over the batch and divided by its size.
 struct FocalLoss: Sendable {
@@ -153,6 +157,8 @@ struct Adam: Sendable {
         }
     }
 }
+
+// MARK: - Training step
 
 extension ClassifierHead {
     /// One training step on a batch: forward in training mode (batch statistics, inverted dropout at

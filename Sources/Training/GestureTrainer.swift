@@ -4,6 +4,8 @@ import VisionCore
 import VisionErrors
 import VisionTasks
 
+// MARK: - Progress and outcome
+
 /// Where a training is, for a progress bar.
 public struct GestureTrainingProgress: Sendable, Equatable {
     /// The steps of a training, in order.
@@ -47,6 +49,8 @@ public struct GestureTrainingOutcome: Sendable {
         }
     }
 }
+
+// MARK: - Trainer
 
 /// Trains the Gesture Recognizer's custom classifier from labelled photos, in Swift, and packs it into a
 /// `gesture_recognizer.task` that MediaPipe and VisionTasks load (`customGesturesClassifierOptions` apply to it).
@@ -130,6 +134,8 @@ public final class GestureTrainer: Sendable {
     ) throws -> GestureTrainingOutcome {
         try run(samples, progress: progress, cancelled: CancellationFlag())
     }
+
+    // MARK: - Training steps
 
     private func sampler() throws -> HandSampler {
         let bundle = try ModelBundle(data: base, name: baseModelPath)
@@ -391,6 +397,8 @@ public final class GestureTrainer: Sendable {
     }
 }
 
+// MARK: - Samples and scores
+
 /// One embedded hand and its label index.
 struct Sample: Sendable {
     var embedding: [Float]
@@ -416,6 +424,8 @@ extension ClassifierHead {
         return samples.map { loss.loss(predict($0.embedding)[$0.label], weight: 1) }.reduce(0, +) / Float(samples.count)
     }
 }
+
+// MARK: - Cancellation and parallel workers
 
 /// Set once when the training's task is cancelled; read by the training thread.
 final class CancellationFlag: @unchecked Sendable {

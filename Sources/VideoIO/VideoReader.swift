@@ -2,6 +2,8 @@ import Foundation
 import VisionCore
 import VisionErrors
 
+// MARK: - Frame
+
 /// One decoded video frame: upright RGB pixels and the frame's presentation timestamp.
 public struct VideoFrame: Sendable {
     /// The frame's position among the frames ffmpeg decoded, from 0 at the start of the stream.
@@ -23,6 +25,8 @@ public struct VideoFrame: Sendable {
     /// (the frame's own pixels, not a copy).
     public func image() -> MPImage { picture }
 }
+
+// MARK: - Reader
 
 /// Decodes a video file or a live source with ffmpeg into upright RGB frames with their real
 /// presentation timestamps (ffmpeg's `showinfo`, with `-copyts`), honouring rotation metadata
@@ -174,6 +178,8 @@ public final class VideoReader {
         child.stop()
     }
 }
+
+// MARK: - showinfo log
 
 /// The per-frame lines of ffmpeg's `showinfo` filter, parsed as they arrive on stderr: time base
 /// from the config line, then for each frame its pts, size and pixel format, and after any side

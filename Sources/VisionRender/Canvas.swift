@@ -12,6 +12,8 @@ final class Canvas {
     private let surface: OpaquePointer
     private let cr: OpaquePointer
 
+    // MARK: - Setting the pixels
+
     /// A canvas holding a copy of `bytes`: `width`×`height` pixels of `channels` (3 = RGB, 4 = RGBA,
     /// alpha ignored) bytes each, rows `rowBytes` apart.
     init(width: Int, height: Int, channels: Int, rowBytes: Int, bytes: UnsafeRawBufferPointer) throws {
@@ -80,6 +82,8 @@ final class Canvas {
             base.assumingMemoryBound(to: UInt8.self), rowBytes, Int32(channels), pixels, stride,
             Int32(width), Int32(height))
     }
+
+    // MARK: - Drawing
 
     /// A size in pixels that reads the same on small and large pictures: `fraction` of the shorter side, at least `minimum`.
     func scaled(_ fraction: Double, minimum: Double) -> Double {
@@ -160,6 +164,8 @@ final class Canvas {
         cairo_show_text(cr, text)
     }
 
+    // MARK: - Pixels out
+
     /// Calls `body` with the canvas's own buffer, read in place: 32-bit little-endian xRGB words
     /// (bytes B, G, R, unused), rows `stride` bytes apart.
     func withBGRXBytes<R>(_ body: (UnsafeRawBufferPointer, Int) throws -> R) rethrows -> R {
@@ -208,6 +214,8 @@ final class Canvas {
         return out
     }
 }
+
+// MARK: - Points
 
 /// A point in pixels.
 struct Point {

@@ -7,6 +7,8 @@ import NIOWebSocket
 import Synchronization
 import VisionTasks
 
+// MARK: - Server
+
 /// `vision-tasks serve`: the HTTP and WebSocket API over the library's tasks, and the browser app
 /// (the iOS sample apps' camera and library views) served from the package's resources.
 ///
@@ -57,6 +59,8 @@ public struct VisionServer: Sendable {
                 address: .hostname(configuration.host, port: configuration.port), serverName: "vision-tasks"),
             logger: logger)
     }
+
+    // MARK: - Routes
 
     /// The HTTP routes.
     func makeRouter() -> Router<BasicWebSocketRequestContext> {
@@ -122,6 +126,8 @@ public struct VisionServer: Sendable {
         }
         return router
     }
+
+    // MARK: - Request handling
 
     /// The task and options a request names (404 for an unknown task or model, 400 for a bad option).
     private func settings(_ request: Request, _ context: some RequestContext) throws -> TaskSettings {
@@ -206,6 +212,8 @@ public struct VisionServer: Sendable {
     }
 }
 
+// MARK: - Responses, pools and limits
+
 /// A `200` JSON response.
 private func json(_ body: ByteBuffer) -> Response {
     Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: body))
@@ -251,6 +259,8 @@ final class BoundedCount: Sendable {
     /// Counts one out.
     func close() { count.withLock { $0 -= 1 } }
 }
+
+// MARK: - Running
 
 extension VisionServer {
     /// Runs the server until the process is interrupted (SIGINT/SIGTERM end it gracefully).

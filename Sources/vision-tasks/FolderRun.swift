@@ -164,6 +164,8 @@ enum FolderRun {
     }
 }
 
+// MARK: - Outcomes, task instances made in parallel, folders
+
 /// One image's outcome as a worker hands it to the printing thread: its encoded line and what it found.
 private struct Processed: Sendable {
     let line: LineRenderer.Line
@@ -210,6 +212,8 @@ private func createFolder(_ folder: String) throws {
             name: "--annotate", reason: "cannot create the folder \(folder): \(error.localizedDescription)")
     }
 }
+
+// MARK: - Workers and the input-order board
 
 /// Hands a task instance to its worker thread (each instance is used by one thread only).
 private final class Worker<Task: DescribedTask>: @unchecked Sendable {

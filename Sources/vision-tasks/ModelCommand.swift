@@ -4,6 +4,8 @@ import Inference
 import TFLite
 import VisionErrors
 
+// MARK: - Command
+
 /// `vision-tasks model`: tools for one model file (`info`, `run`, `benchmark`, `profile`).
 struct ModelCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -14,6 +16,8 @@ struct ModelCommand: AsyncParsableCommand {
         ]
     )
 }
+
+// MARK: - Model source
 
 /// The model a `model` subcommand works on: a `.tflite` file, or a `.task` bundle with `--entry`.
 struct ModelSourceOptions: ParsableArguments {
@@ -96,6 +100,8 @@ struct ModelSourceOptions: ParsableArguments {
         return (name, try TFLiteModel(data: data, name: name, maxDecompressedBytes: maxBundleBytes))
     }
 }
+
+// MARK: - model info
 
 /// `vision-tasks model info PATH [--entry NAME]`: inputs, outputs, operator counts and metadata.
 struct ModelInfoCommand: AsyncParsableCommand {

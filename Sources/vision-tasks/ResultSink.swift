@@ -22,6 +22,8 @@ final class ResultSink: @unchecked Sendable {
     /// Lines to standard output.
     static let standardOutput = ResultSink()
 
+    // MARK: - Opening
+
     private init() {
         path = nil
         finished = []
@@ -95,6 +97,8 @@ final class ResultSink: @unchecked Sendable {
         }
     }
 
+    // MARK: - Writing
+
     /// Writes a CSV table's header to standard output.
     func writeHeader(_ header: Data) {
         if path == nil { write(header) }
@@ -113,6 +117,8 @@ final class ResultSink: @unchecked Sendable {
             exit(1)
         }
     }
+
+    // MARK: - Resuming
 
     /// What an output file holds: the inputs with a final line, the byte offset just past the last
     /// final line, and how many lines follow it. Reads in blocks, keeping only each line's start.
@@ -180,6 +186,8 @@ final class ResultSink: @unchecked Sendable {
         return (finished, end, linesAfterEnd + (head.isEmpty ? 0 : 1))
     }
 }
+
+// MARK: - Output lines
 
 /// The start of one line the tool wrote: `{"input":"<path>"` then `,"frame":` for a frame's line.
 struct OutputLine {

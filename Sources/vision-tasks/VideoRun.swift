@@ -3,6 +3,8 @@ import VideoIO
 import VisionRender
 import VisionTasks
 
+// MARK: - Video run
+
 /// Video mode over a video file: each selected frame goes to the task with its presentation
 /// timestamp; one JSON line per frame; `--annotate out.mp4` writes the frames with results drawn.
 ///
@@ -72,6 +74,8 @@ enum VideoRun {
         return "\(num)/\(max(1, den) * every)"
     }
 }
+
+// MARK: - Pipeline stages
 
 /// One `--video` run's three stages and what they share. Each stage's state is touched by its own
 /// thread only; the counters are read after the threads have joined.

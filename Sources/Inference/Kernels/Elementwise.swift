@@ -1,6 +1,8 @@
 // Elementwise operators: two-input ops with numpy-style broadcasting and a fused activation
 // clamp, and one-input ops. Vectorised over SIMD8<Float>; the row tail runs the same lanes code.
 
+// MARK: - Binary functions
+
 /// A function of two floats, in vector form (the kernels use it on 8 lanes at a time).
 protocol BinaryFunction {
     static func apply(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float>
@@ -33,6 +35,8 @@ enum PReLUFunction: BinaryFunction {
         a.replacing(with: a * b, where: a .< 0)
     }
 }
+
+// MARK: - Broadcasting
 
 /// Two input shapes broadcast numpy-style, collapsed to at most `collapsedRank` dimensions of
 /// (output extent, stride in a, stride in b); a stride is 0 where that input is broadcast.
@@ -85,6 +89,8 @@ struct BroadcastPlan: Equatable {
         return (a == n && b == 0) || (a == 0 && b == n) ? n : nil
     }
 }
+
+// MARK: - Binary kernels
 
 /// Applies `F` over one contiguous row of `n` outputs; a and b advance by 1 or stay (scalar).
 @inline(__always)
@@ -210,6 +216,8 @@ func makeBinaryKernel(
     case .prelu: return binaryKernel(PReLUFunction.self, plan: plan, a: a, b: b, out: out, activation: activation)
     }
 }
+
+// MARK: - Unary functions and kernels
 
 /// A function of one float, in vector form.
 protocol UnaryFunction {

@@ -1,6 +1,8 @@
 import CKernels
 import VisionErrors
 
+// MARK: - Instruction sets
+
 /// The instruction set a kernel call runs with; `.best` is what this CPU supports.
 package enum KernelISA: Int, Sendable, Equatable, CaseIterable, CustomStringConvertible {
     /// Plain C, correct on any CPU (SSE2 vectorisation on x86-64, NEON where the compiler finds it on AArch64).
@@ -42,6 +44,8 @@ package enum KernelISA: Int, Sendable, Equatable, CaseIterable, CustomStringConv
     }
 }
 
+// MARK: - Activations and padding
+
 /// A fused activation as a clamp of every output to [min, max].
 package struct ClampRange: Sendable, Equatable {
     /// Lower bound (`-infinity` for none).
@@ -75,6 +79,8 @@ package enum WindowPadding: Sendable, Equatable {
     /// operation that reads it).
     case explicit(top: Int, bottom: Int, left: Int, right: Int)
 }
+
+// MARK: - Window geometry
 
 /// Shapes and parameters of a 2-D window operation on NHWC tensors (convolution, depthwise
 /// convolution, pooling). Output pixel (oy, ox) reads input rows `oy*strideHeight - padTop +

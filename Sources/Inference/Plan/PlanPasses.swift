@@ -6,6 +6,8 @@ import VisionErrors
 /// A run-time node and what its preparation found (shapes, kernel factory).
 typealias PlannedNode = (node: GraphNode, prepared: PreparedNode)
 
+// MARK: - Tensor layout
+
 /// Where each run-time tensor lives in the arena. RESHAPE outputs share their input's buffer.
 struct TensorLayout {
     /// Tensor → the tensor whose buffer it shares (RESHAPE output → input), followed to the root.
@@ -56,6 +58,8 @@ struct TensorLayout {
         memory = MemoryPlan(requests)
     }
 }
+
+// MARK: - Passes
 
 /// The passes from a loaded graph to bound kernels.
 enum PlanPasses {
@@ -217,6 +221,8 @@ enum PlanPasses {
         }
     }
 }
+
+// MARK: - Bound kernel context
 
 /// A `KernelContext` resolving tensors through closures (arena offsets or scratch buffers).
 struct BoundContext: KernelContext {

@@ -1,6 +1,8 @@
 import Foundation
 import VisionErrors
 
+// MARK: - Option types and values
+
 /// How an option's value is written: the type the CLI, the server's query and the page read.
 public enum TaskOptionType: String, Sendable {
     /// A whole number.
@@ -37,6 +39,8 @@ public protocol TaskOptionValueType: Sendable {
     /// The value as a number, for range checks (nil when it has none).
     var optionNumber: Double? { get }
 }
+
+// MARK: - Value types' text forms
 
 extension Int: TaskOptionValueType {
     public static var optionType: TaskOptionType { .int }
@@ -94,6 +98,8 @@ extension Optional: TaskOptionValueType where Wrapped: TaskOptionValueType {
     public var optionValue: TaskOptionValue { map(\.optionValue) ?? .unset }
     public var optionNumber: Double? { flatMap(\.optionNumber) }
 }
+
+// MARK: - Task option
 
 /// One option of a task, declared once: its CLI and query name, its Swift property, type, default,
 /// range and help. The options class takes its default from here, the task checks the range from
@@ -214,6 +220,8 @@ extension TaskOptionType {
     }
 }
 
+// MARK: - Declared options
+
 /// An option declared with its Swift type, so that the options class's initializer takes its default
 /// from the same declaration the front ends read (`FaceDetectorOptions.Declared`).
 public struct DeclaredOption<Options: AnyObject, Value: TaskOptionValueType>: Sendable {
@@ -273,6 +281,8 @@ extension DeclaredOption where Value == Float {
         Self(name, keyPath, label: label, help: help, default: defaultValue, minimum: 0, maximum: 1)
     }
 }
+
+// MARK: - Text forms for the front ends
 
 extension TaskOption {
     /// The allowed values as text: "0...1", "at least 1", "at most 8", or "" when unbounded.

@@ -3,6 +3,8 @@ import TFLite
 import VisionCore
 import VisionErrors
 
+// MARK: - Observation
+
 /// One person as the pose landmarks model saw it, in MediaPipe's terms, before it becomes a result.
 package struct PoseObservation: Sendable {
     /// 33 landmarks in normalized coordinates of the upright image (z scaled like x), with visibility
@@ -19,6 +21,8 @@ package struct PoseObservation: Sendable {
     /// The person's tracking id (video and live stream; nil in image mode).
     package var trackingId: Int?
 }
+
+// MARK: - Graph
 
 /// MediaPipe's pose landmarker graph over a `pose_landmarker_*.task` bundle: pose detection → one
 /// ROI per person from the detection's alignment keypoints → landmarks per ROI (crop → pose
@@ -201,6 +205,8 @@ package final class PoseLandmarkerGraph: TaskGraph {
             nextRect: next, trackingId: nil)
     }
 }
+
+// MARK: - Smoothing
 
 /// One person's smoothing as MediaPipe's pose graph sets it up: visibilities through a low-pass
 /// filter (0.1), landmarks through one-euro filters (min cutoff 0.05, beta 80, speed scaled by the

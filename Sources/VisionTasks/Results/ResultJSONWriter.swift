@@ -24,6 +24,8 @@ enum ResultJSONWriter {
     }
 }
 
+// MARK: - Value tree
+
 /// One value of the tree the encoder builds; objects and arrays are filled in place as their
 /// containers are written to, so they are reference types.
 private enum JSONNode {
@@ -98,6 +100,8 @@ private final class JSONObject {
 private final class JSONArray {
     var items: [JSONNode] = []
 }
+
+// MARK: - Encoder
 
 /// The `Encoder` one value is encoded with; it ends up holding that value's node.
 private final class JSONTree: Encoder {
@@ -250,6 +254,8 @@ private final class JSONTree: Encoder {
     static func bool(_ value: Bool) -> JSONNode { .scalar(value ? "true" : "false") }
 }
 
+// MARK: - Containers
+
 private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let object: JSONObject
     let codingPath: [any CodingKey]
@@ -360,6 +366,8 @@ private struct SingleValueContainer: SingleValueEncodingContainer {
         tree.node = try JSONTree.node(value, codingPath: codingPath)
     }
 }
+
+// MARK: - Super encoder
 
 /// The encoder `superEncoder()` hands out: what is encoded with it is handed to `commit` (which
 /// puts it at its key or array slot) once it and its containers are released, as Foundation's

@@ -56,6 +56,8 @@ package final class TaskRunner<Input: Sendable, Output: Sendable>: @unchecked Se
         deliveryQueue = DispatchQueue(label: "VisionTasks.\(taskName).live-stream.results")
     }
 
+    // MARK: - Live-stream counts
+
     /// Frames dropped so far by the live-stream flow limiter (replaced while waiting to be processed).
     package var droppedFrameCount: Int { state.withLock { droppedFrames } }
 
@@ -65,6 +67,8 @@ package final class TaskRunner<Input: Sendable, Output: Sendable>: @unchecked Se
 
     /// Finished results waiting for the listener now (not counting one it is handling).
     package var waitingResultCount: Int { state.withLock { waitingResults.count } }
+
+    // MARK: - Running modes
 
     /// Processes a still image (image mode only).
     package func processImage(_ input: Input) throws -> Output {
@@ -139,6 +143,8 @@ package final class TaskRunner<Input: Sendable, Output: Sendable>: @unchecked Se
         deliveryIdle.wait()
     }
 
+    // MARK: - Live-stream scheduling and delivery
+
     private func schedule(_ input: Input, _ timestamp: Int) {
         workQueue.async { [self] in
             let result = Result { try serial.withLock { try process(input, timestamp) } }
@@ -212,6 +218,8 @@ package final class TaskRunner<Input: Sendable, Output: Sendable>: @unchecked Se
             return waitingResults.removeFirst()
         }
     }
+
+    // MARK: - Rule checks
 
     private func requireMode(_ mode: RunningMode, method: String) throws {
         guard runningMode == mode else {
