@@ -19,12 +19,19 @@ public final class FaceDetector: DetectingVisionTask, CoreBackedTask {
     package let taskCore: TaskCore<FaceDetector, FaceDetectorResult>
 
     /// Creates a detector in image mode with default options from a model file.
+    /// - Parameter modelPath: The path of a BlazeFace `.tflite` model, or of a `.task` bundle holding one.
+    /// - Throws: `VisionTasksError.fileNotFound` or `.fileUnreadable` for the file (`.invalidOption` for an
+    ///   empty path); `.invalidBundle` for a bundle without `face_detector.tflite`; `.invalidModel` or
+    ///   `.unsupportedModel` for a model that is malformed or that the engine cannot run.
     public convenience init(modelPath: String) throws {
         try self.init(options: FaceDetectorOptions(baseOptions: BaseOptions(modelAssetPath: modelPath)))
     }
 
-    /// Creates a detector. Throws `invalidOption` for a confidence or threshold outside [0, 1], a
-    /// live-stream mode without delegate or a delegate in another mode, and the model's load errors.
+    /// Creates a detector.
+    /// - Parameter options: The model, running mode, thresholds and (in live-stream mode only) the delegate.
+    /// - Throws: `VisionTasksError.invalidOption` for a confidence or threshold outside [0, 1], a live-stream
+    ///   mode without delegate or a delegate in another mode, or bad base options (a `.GPU` delegate,
+    ///   `numThreads` outside 1...64, no model); and the model's load errors as `init(modelPath:)` lists them.
     public init(options: FaceDetectorOptions) throws {
         let base = options.baseOptions
         // A face overlapping one of the previous frame's by more than the suppression threshold (the

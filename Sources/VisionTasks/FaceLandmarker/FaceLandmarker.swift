@@ -18,13 +18,22 @@ public final class FaceLandmarker: DetectingVisionTask, CoreBackedTask {
     package let taskCore: TaskCore<FaceLandmarker, FaceLandmarkerResult>
 
     /// Creates a landmarker in image mode with default options from a `face_landmarker.task` file.
+    /// - Parameter modelPath: The path of a `face_landmarker.task` bundle.
+    /// - Throws: `VisionTasksError.fileNotFound` or `.fileUnreadable` for the file (`.invalidOption` for an
+    ///   empty path); `.invalidBundle` for a file that is not a face landmarker bundle or lacks one of its
+    ///   files; `.invalidModel` or `.unsupportedModel` for a model in it that is malformed or that the engine
+    ///   cannot run.
     public convenience init(modelPath: String) throws {
         try self.init(options: FaceLandmarkerOptions(baseOptions: BaseOptions(modelAssetPath: modelPath)))
     }
 
-    /// Creates a landmarker. Throws `invalidOption` for `numFaces` below 1, a confidence outside
-    /// [0, 1], a live-stream mode without delegate or a delegate in another mode; `invalidBundle`
-    /// for a model that is not a face landmarker bundle or lacks one of its files.
+    /// Creates a landmarker.
+    /// - Parameter options: The model, running mode, thresholds and (in live-stream mode only) the delegate.
+    /// - Throws: `VisionTasksError.invalidOption` for `numFaces` below 1, a confidence outside [0, 1], a
+    ///   live-stream mode without delegate or a delegate in another mode, or bad base options (a `.GPU`
+    ///   delegate, `numThreads` outside 1...64, no model); and the model's load errors as
+    ///   `init(modelPath:)` lists them. A `faceDetectorModelAssetPath` that is empty throws `.invalidOption`;
+    ///   one that does not load throws as a Face Detector's `init(modelPath:)` does.
     public init(options: FaceLandmarkerOptions) throws {
         let settings = FaceLandmarkerGraph.Settings(options)
         let outputs = (

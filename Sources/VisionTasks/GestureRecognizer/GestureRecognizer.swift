@@ -10,14 +10,23 @@ public final class GestureRecognizer: VisionTask, CoreBackedTask {
     package let taskCore: TaskCore<GestureRecognizer, GestureRecognizerResult>
 
     /// Creates a recognizer in image mode with default options from a gesture recognizer `.task` file.
+    /// - Parameter modelPath: The path of a `gesture_recognizer.task` bundle (MediaPipe's or a trained one).
+    /// - Throws: `VisionTasksError.fileNotFound` or `.fileUnreadable` for the file (`.invalidOption` for an
+    ///   empty path); `.invalidBundle` for a file that is not a gesture recognizer bundle or lacks one of its
+    ///   files; `.invalidModel` or `.unsupportedModel` for a model in it that is malformed or that the engine
+    ///   cannot run.
     public convenience init(modelPath: String) throws {
         try self.init(options: GestureRecognizerOptions(baseOptions: BaseOptions(modelAssetPath: modelPath)))
     }
 
-    /// Creates a recognizer. Throws `invalidOption` for `numHands` below 1, a confidence outside
-    /// [0, 1], classifier options MediaPipe rejects (`maxResults` 0, both an allowlist and a
-    /// denylist), a live-stream mode without delegate or a delegate in another mode; `invalidBundle`
-    /// for a file that is not a gesture recognizer bundle; and the models' load errors.
+    /// Creates a recognizer.
+    /// - Parameter options: The model, running mode, thresholds, classifier options and (in live-stream mode
+    ///   only) the delegate.
+    /// - Throws: `VisionTasksError.invalidOption` for `numHands` below 1, a confidence outside [0, 1],
+    ///   classifier options MediaPipe rejects (`maxResults` 0, both an allowlist and a denylist), a
+    ///   live-stream mode without delegate or a delegate in another mode, or bad base options (a `.GPU`
+    ///   delegate, `numThreads` outside 1...64, no model); and the model's load errors as
+    ///   `init(modelPath:)` lists them.
     public init(options: GestureRecognizerOptions) throws {
         let settings = options.handLandmarkerSettings()
         let tracks = settings.tracks
@@ -36,11 +45,21 @@ public final class GestureRecognizer: VisionTask, CoreBackedTask {
     public typealias TaskResult = GestureRecognizerResult
 
     /// Recognizes gestures in a still image (image mode).
+    /// - Parameter image: The image; its `orientation` says how to turn it upright (mirrored ones are refused).
+    /// - Returns: The hands and their gestures, with timestamp 0.
+    /// - Throws: `VisionTasksError.runningModeMismatch` when the recognizer was not created in image mode;
+    ///   `.invalidImage` for a mirrored orientation.
     public func recognize(image: MPImage) throws -> GestureRecognizerResult {
         try processImage(image)
     }
 
     /// Recognizes gestures in a video frame (video mode; timestamps must strictly increase).
+    /// - Parameters:
+    ///   - image: The frame; its `orientation` says how to turn it upright (mirrored ones are refused).
+    ///   - timestampInMilliseconds: The frame's time, greater than every earlier frame's since the start or `reset()`.
+    /// - Returns: The hands and their gestures in the frame, with its timestamp.
+    /// - Throws: `VisionTasksError.runningModeMismatch` when the recognizer was not created in video mode;
+    ///   `.invalidTimestamp` when the timestamp is not above the last one; `.invalidImage` for a mirrored orientation.
     public func recognize(videoFrame image: MPImage, timestampInMilliseconds: Int) throws -> GestureRecognizerResult {
         try processVideoFrame(image, timestampInMilliseconds: timestampInMilliseconds)
     }
@@ -49,18 +68,33 @@ public final class GestureRecognizer: VisionTask, CoreBackedTask {
     /// increase). The result goes to the options' delegate; when frames come faster than they are
     /// processed, older waiting frames are dropped (`droppedFrameCount`), and when the delegate is
     /// slower than the frames, older results waiting for it are dropped (`droppedResultCount`).
+    /// - Parameters:
+    ///   - image: The frame; its `orientation` says how to turn it upright (mirrored ones are refused).
+    ///   - timestampInMilliseconds: The frame's time, greater than every earlier frame's since the start or `reset()`.
+    /// - Throws: `VisionTasksError.runningModeMismatch` when the recognizer was not created in live-stream
+    ///   mode; `.invalidTimestamp` when the timestamp is not above the last one. A frame's own error (such as
+    ///   `.invalidImage` for a mirrored orientation) goes to the delegate with its timestamp.
     public func recognizeAsync(image: MPImage, timestampInMilliseconds: Int) throws {
         try processAsync(image, timestampInMilliseconds: timestampInMilliseconds)
     }
 
     /// Recognizes gestures in a still image without blocking the caller (image mode): the async variant of
     /// `recognize(image:)`. Cancelled before it starts, it throws `CancellationError`.
+    /// - Parameter image: The image; its `orientation` says how to turn it upright (mirrored ones are refused).
+    /// - Returns: The hands and their gestures, with timestamp 0.
+    /// - Throws: As `recognize(image:)` does, or `CancellationError`.
     public func recognize(image: MPImage) async throws -> GestureRecognizerResult {
         try await processImage(image)
     }
 
     /// Recognizes gestures in a video frame without blocking the caller (video mode; timestamps must strictly
     /// increase in the order of the calls). Cancelled before it starts, it throws `CancellationError`.
+    /// - Parameters:
+    ///   - image: The frame; its `orientation` says how to turn it upright (mirrored ones are refused).
+    ///   - timestampInMilliseconds: The frame's time, greater than every earlier frame's since the start or `reset()`.
+    /// - Returns: The hands and their gestures in the frame, with its timestamp.
+    /// - Throws: As `recognize(videoFrame:timestampInMilliseconds:)` does, or `CancellationError` (a frame
+    ///   cancelled while it waited keeps its timestamp used).
     public func recognize(videoFrame image: MPImage, timestampInMilliseconds: Int) async throws
         -> GestureRecognizerResult
     {

@@ -16,13 +16,21 @@ public final class HandLandmarker: DetectingVisionTask, CoreBackedTask {
     package let taskCore: TaskCore<HandLandmarker, HandLandmarkerResult>
 
     /// Creates a landmarker in image mode with default options from a `hand_landmarker.task` file.
+    /// - Parameter modelPath: The path of a `hand_landmarker.task` bundle.
+    /// - Throws: `VisionTasksError.fileNotFound` or `.fileUnreadable` for the file (`.invalidOption` for an
+    ///   empty path); `.invalidBundle` for a file that is not a hand landmarker bundle or lacks one of its
+    ///   files; `.invalidModel` or `.unsupportedModel` for a model in it that is malformed or that the engine
+    ///   cannot run.
     public convenience init(modelPath: String) throws {
         try self.init(options: HandLandmarkerOptions(baseOptions: BaseOptions(modelAssetPath: modelPath)))
     }
 
-    /// Creates a landmarker. Throws `invalidOption` for `numHands` below 1, a confidence outside
-    /// [0, 1], a live-stream mode without delegate or a delegate in another mode; `invalidBundle`
-    /// for a file that is not a hand landmarker bundle; and the models' load errors.
+    /// Creates a landmarker.
+    /// - Parameter options: The model, running mode, thresholds and (in live-stream mode only) the delegate.
+    /// - Throws: `VisionTasksError.invalidOption` for `numHands` below 1, a confidence outside [0, 1], a
+    ///   live-stream mode without delegate or a delegate in another mode, or bad base options (a `.GPU`
+    ///   delegate, `numThreads` outside 1...64, no model); and the model's load errors as
+    ///   `init(modelPath:)` lists them.
     public init(options: HandLandmarkerOptions) throws {
         let settings = options.handLandmarkerSettings()
         let tracks = settings.tracks

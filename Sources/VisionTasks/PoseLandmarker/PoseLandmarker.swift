@@ -16,13 +16,21 @@ public final class PoseLandmarker: DetectingVisionTask, CoreBackedTask {
     package let taskCore: TaskCore<PoseLandmarker, PoseLandmarkerResult>
 
     /// Creates a landmarker in image mode with default options from a `pose_landmarker_full.task` file.
+    /// - Parameter modelPath: The path of a `pose_landmarker_*.task` bundle (lite, full or heavy).
+    /// - Throws: `VisionTasksError.fileNotFound` or `.fileUnreadable` for the file (`.invalidOption` for an
+    ///   empty path); `.invalidBundle` for a file that is not a pose landmarker bundle or lacks one of its
+    ///   files; `.invalidModel` or `.unsupportedModel` for a model in it that is malformed or that the engine
+    ///   cannot run.
     public convenience init(modelPath: String) throws {
         try self.init(options: PoseLandmarkerOptions(baseOptions: BaseOptions(modelAssetPath: modelPath)))
     }
 
-    /// Creates a landmarker. Throws `invalidOption` for `numPoses` below 1, a confidence outside
-    /// [0, 1], a live-stream mode without delegate or a delegate in another mode; `invalidBundle`
-    /// for a file that is not a pose landmarker bundle; and the models' load errors.
+    /// Creates a landmarker.
+    /// - Parameter options: The model, running mode, thresholds and (in live-stream mode only) the delegate.
+    /// - Throws: `VisionTasksError.invalidOption` for `numPoses` below 1, a confidence outside [0, 1], a
+    ///   live-stream mode without delegate or a delegate in another mode, or bad base options (a `.GPU`
+    ///   delegate, `numThreads` outside 1...64, no model); and the model's load errors as
+    ///   `init(modelPath:)` lists them.
     public init(options: PoseLandmarkerOptions) throws {
         let settings = PoseLandmarkerGraph.Settings(options)
         let outputs = (

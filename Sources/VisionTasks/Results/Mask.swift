@@ -17,6 +17,11 @@ public struct Mask: Codable, Sendable, Equatable {
     public var file: String?
 
     /// A mask of `float32Data`, which must hold `width`×`height` values (`invalidArgument` otherwise).
+    /// - Parameters:
+    ///   - width: Width in pixels, above 0.
+    ///   - height: Height in pixels, above 0.
+    ///   - float32Data: The probabilities, row by row.
+    /// - Throws: `VisionTasksError.invalidArgument` for a size that is not positive or a wrong value count.
     public init(width: Int, height: Int, float32Data: [Float]) throws {
         guard width > 0, height > 0, float32Data.count == width * height else {
             throw VisionTasksError.invalidArgument(

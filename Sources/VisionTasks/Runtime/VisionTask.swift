@@ -10,6 +10,7 @@ public protocol VisionTask: AnyObject, Sendable {
     /// Starts a new video or live stream (video and live-stream mode; `runningModeMismatch` in image
     /// mode): waits until the live-stream frames sent so far are delivered, then clears the tracking
     /// state and the last timestamp, so timestamps may start again. Not from the delegate's callback.
+    /// - Throws: `VisionTasksError.runningModeMismatch` when the task was created in image mode.
     func reset() throws
 
     /// Blocks until every live-stream frame sent so far has been processed and delivered
@@ -28,25 +29,50 @@ public protocol VisionTask: AnyObject, Sendable {
 /// `HandLandmarker`; `GestureRecognizer` names them `recognize`). Only VisionTasks' tasks adopt it.
 public protocol DetectingVisionTask: VisionTask {
     /// Runs the task on a still image (image mode) and returns what it found there.
+    /// - Parameter image: The image; its `orientation` says how to turn it upright (mirrored ones are refused).
+    /// - Returns: What the task found, with timestamp 0.
+    /// - Throws: `VisionTasksError.runningModeMismatch` when the task was not created in image mode;
+    ///   `.invalidImage` for a mirrored orientation.
     func detect(image: MPImage) throws -> TaskResult
 
     /// Runs the task on a video frame (video mode; timestamps must strictly increase). In the
     /// landmarkers, faces and hands are tracked from frame to frame.
+    /// - Parameters:
+    ///   - image: The frame; its `orientation` says how to turn it upright (mirrored ones are refused).
+    ///   - timestampInMilliseconds: The frame's time, greater than every earlier frame's since the start or `reset()`.
+    /// - Returns: What the task found in the frame, with its timestamp.
+    /// - Throws: `VisionTasksError.runningModeMismatch` when the task was not created in video mode;
+    ///   `.invalidTimestamp` when the timestamp is not above the last one; `.invalidImage` for a mirrored orientation.
     func detect(videoFrame image: MPImage, timestampInMilliseconds: Int) throws -> TaskResult
 
     /// Sends a live-stream frame and returns at once (live-stream mode; timestamps must strictly
     /// increase). The result goes to the options' delegate; when frames come faster than they are
     /// processed, older waiting frames are dropped (`droppedFrameCount`), and when the delegate is
     /// slower than the frames, older results waiting for it are dropped (`droppedResultCount`).
+    /// - Parameters:
+    ///   - image: The frame; its `orientation` says how to turn it upright (mirrored ones are refused).
+    ///   - timestampInMilliseconds: The frame's time, greater than every earlier frame's since the start or `reset()`.
+    /// - Throws: `VisionTasksError.runningModeMismatch` when the task was not created in live-stream mode;
+    ///   `.invalidTimestamp` when the timestamp is not above the last one. A frame's own error (such as
+    ///   `.invalidImage` for a mirrored orientation) goes to the delegate with its timestamp.
     func detectAsync(image: MPImage, timestampInMilliseconds: Int) throws
 
     /// Runs the task on a still image without blocking the caller (image mode): the async variant
     /// of `detect(image:)`. Cancelled before it starts, it throws `CancellationError`.
+    /// - Parameter image: The image; its `orientation` says how to turn it upright (mirrored ones are refused).
+    /// - Returns: What the task found, with timestamp 0.
+    /// - Throws: As `detect(image:)` does, or `CancellationError`.
     func detect(image: MPImage) async throws -> TaskResult
 
     /// Runs the task on a video frame without blocking the caller (video mode; timestamps must
     /// strictly increase in the order of the calls). Cancelled before it starts, it throws
     /// `CancellationError`.
+    /// - Parameters:
+    ///   - image: The frame; its `orientation` says how to turn it upright (mirrored ones are refused).
+    ///   - timestampInMilliseconds: The frame's time, greater than every earlier frame's since the start or `reset()`.
+    /// - Returns: What the task found in the frame, with its timestamp.
+    /// - Throws: As `detect(videoFrame:timestampInMilliseconds:)` does, or `CancellationError` (a frame
+    ///   cancelled while it waited keeps its timestamp used).
     func detect(videoFrame image: MPImage, timestampInMilliseconds: Int) async throws -> TaskResult
 }
 
