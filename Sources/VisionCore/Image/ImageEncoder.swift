@@ -21,21 +21,34 @@ public enum ImageFileFormat: String, Sendable {
 
 extension MPImage {
     /// The upright image encoded as PNG (RGB, or gray for gray images), deflated at zlib's default level 6.
+    /// - Throws: `VisionTasksError.invalidImage` when the upright copy cannot be allocated; `.processingFailed`
+    ///   when the encoder fails.
     public func pngData() throws -> Data {
         try pngData(compressionLevel: 6)
     }
 
     /// The upright image encoded as PNG, deflated at zlib `compressionLevel` 1 (fastest) ... 9 (smallest).
+    /// - Parameter compressionLevel: zlib's level; values outside 1...9 are clamped to it.
+    /// - Throws: `VisionTasksError.invalidImage` when the upright copy cannot be allocated; `.processingFailed`
+    ///   when the encoder fails.
     public func pngData(compressionLevel: Int) throws -> Data {
         try encoded(as: .png, quality: 100, pngLevel: compressionLevel)
     }
 
     /// The upright image encoded as JPEG of `quality` 1...100.
+    /// - Parameter quality: The JPEG quality, 1...100.
+    /// - Throws: `VisionTasksError.invalidArgument` for a quality outside 1...100; `.invalidImage` when the
+    ///   upright copy cannot be allocated; `.processingFailed` when the encoder fails.
     public func jpegData(quality: Int = 92) throws -> Data {
         try encoded(as: .jpeg, quality: quality)
     }
 
     /// Writes the upright image to `url`, as PNG or JPEG by its extension (JPEG at `jpegQuality`).
+    /// - Parameters:
+    ///   - url: Where to write; its extension (`.png`, `.jpg` or `.jpeg`) picks the format.
+    ///   - jpegQuality: The JPEG quality, 1...100.
+    /// - Throws: `VisionTasksError.invalidArgument` for another extension or a quality outside 1...100;
+    ///   `.fileUnreadable` when the file cannot be written; `.processingFailed` when the encoder fails.
     public func write(to url: URL, jpegQuality: Int = 92) throws {
         guard let format = ImageFileFormat(pathExtension: url.pathExtension) else {
             throw VisionTasksError.invalidArgument(

@@ -42,6 +42,7 @@ public enum ImageOrientation: Int, Sendable, Codable, CaseIterable {
     /// The clockwise rotation, in degrees, that turns the stored pixels upright: the value to give
     /// MediaPipe's `ImageProcessingOptions.rotation_degrees` for the same frame (0, 90, 180 or 270).
     /// Throws for the mirrored orientations.
+    /// - Throws: `VisionTasksError.invalidImage` naming the orientation, for the four mirrored ones.
     public func rotationDegrees() throws -> Int {
         switch self {
         case .up: return 0

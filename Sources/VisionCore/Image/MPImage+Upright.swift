@@ -1,6 +1,7 @@
 extension MPImage {
     /// The upright image as compact RGB8 pixels with orientation `.up`: the stored pixels turned by
     /// `orientation` (mirrored ones mirrored too), alpha dropped, gray repeated in R, G and B.
+    /// - Throws: `VisionTasksError.invalidImage` when the copy's memory cannot be allocated.
     public func uprightRGB() throws -> MPImage {
         if orientation == .up && bufferFormat == .rgb8 {
             return self

@@ -44,8 +44,16 @@ public struct MPImage: Sendable {
     }
 
     /// Copies a raw frame: `height` rows of `width` pixels in `format`, `bytesPerRow` apart
-    /// (at least `width * format.bytesPerPixel`). Throws `invalidImage` for a zero or negative
-    /// size, a row stride shorter than a row, or a buffer too small for the frame.
+    /// (at least `width * format.bytesPerPixel`).
+    /// - Parameters:
+    ///   - pixels: The frame's bytes, at least `(height - 1) * bytesPerRow + width * format.bytesPerPixel`.
+    ///   - width: Width of the stored pixels, 1...65535.
+    ///   - height: Height of the stored pixels, 1...65535.
+    ///   - bytesPerRow: Bytes from one row's start to the next's.
+    ///   - format: The pixels' layout.
+    ///   - orientation: How to turn the stored pixels upright (`.up`: they are).
+    /// - Throws: `VisionTasksError.invalidImage` for a zero, negative or too large size, a row stride
+    ///   shorter than a row, a buffer too small for the frame, or pixel memory that cannot be allocated.
     public init(
         pixels: UnsafeRawBufferPointer, width: Int, height: Int, bytesPerRow: Int,
         format: PixelFormat, orientation: ImageOrientation = .up
@@ -100,6 +108,14 @@ public struct MPImage: Sendable {
     }
 
     /// Copies a raw frame held in `Data`; see `init(pixels: UnsafeRawBufferPointer, ...)`.
+    /// - Parameters:
+    ///   - pixels: The frame's bytes.
+    ///   - width: Width of the stored pixels, 1...65535.
+    ///   - height: Height of the stored pixels, 1...65535.
+    ///   - bytesPerRow: Bytes from one row's start to the next's.
+    ///   - format: The pixels' layout.
+    ///   - orientation: How to turn the stored pixels upright (`.up`: they are).
+    /// - Throws: `VisionTasksError.invalidImage`, as `init(pixels: UnsafeRawBufferPointer, ...)` does.
     public init(
         pixels: Data, width: Int, height: Int, bytesPerRow: Int,
         format: PixelFormat, orientation: ImageOrientation = .up
@@ -113,7 +129,13 @@ public struct MPImage: Sendable {
 
     /// Decodes a JPEG or PNG file within `decodingOptions`' limits. An EXIF orientation in a JPEG is applied
     /// to the pixels, as MediaPipe's `Image.create_from_file` does; `orientation` then describes the decoded pixels.
-    /// Throws `fileNotFound`, `fileUnreadable`, or `invalidImage("<path>: <problem>")`.
+    /// - Parameters:
+    ///   - path: The JPEG or PNG file.
+    ///   - orientation: How to turn the decoded pixels upright (`.up`: they are).
+    ///   - decodingOptions: The decoder's limits (the most pixels an image may declare).
+    /// - Throws: `VisionTasksError.fileNotFound` or `.fileUnreadable` for the file; `.invalidImage("<path>:
+    ///   <problem>")` for one that is empty, not JPEG or PNG, corrupt, of an unsupported channel count or over
+    ///   `maxPixelCount`; `.invalidOption` for a `maxPixelCount` that is not positive.
     public init(
         contentsOfFile path: String, orientation: ImageOrientation = .up,
         decodingOptions: ImageDecodingOptions = ImageDecodingOptions()
@@ -122,6 +144,12 @@ public struct MPImage: Sendable {
     }
 
     /// Decodes a JPEG or PNG file at a file URL; see `init(contentsOfFile:orientation:decodingOptions:)`.
+    /// - Parameters:
+    ///   - url: A `file:` URL of the JPEG or PNG file.
+    ///   - orientation: How to turn the decoded pixels upright (`.up`: they are).
+    ///   - decodingOptions: The decoder's limits (the most pixels an image may declare).
+    /// - Throws: `VisionTasksError.invalidArgument` for a URL that is not a file URL; otherwise as
+    ///   `init(contentsOfFile:orientation:decodingOptions:)` does.
     public init(
         contentsOf url: URL, orientation: ImageOrientation = .up,
         decodingOptions: ImageDecodingOptions = ImageDecodingOptions()
@@ -133,6 +161,14 @@ public struct MPImage: Sendable {
     }
 
     /// Decodes JPEG or PNG bytes held in memory within `decodingOptions`' limits; `name` is used in error messages.
+    /// - Parameters:
+    ///   - encodedData: The bytes of a JPEG or PNG file.
+    ///   - name: What error messages call the bytes.
+    ///   - orientation: How to turn the decoded pixels upright (`.up`: they are).
+    ///   - decodingOptions: The decoder's limits (the most pixels an image may declare).
+    /// - Throws: `VisionTasksError.invalidImage` naming the problem for bytes that are empty, not JPEG or PNG,
+    ///   corrupt, of an unsupported channel count or over `maxPixelCount`; `.invalidOption` for a
+    ///   `maxPixelCount` that is not positive.
     public init(
         encodedData: Data, name: String = "image data", orientation: ImageOrientation = .up,
         decodingOptions: ImageDecodingOptions = ImageDecodingOptions()
@@ -158,6 +194,8 @@ public struct MPImage: Sendable {
     }
 
     /// Throws `invalidImage` when `orientation` is mirrored, which the tasks do not support.
+    /// - Throws: `VisionTasksError.invalidImage` for `.upMirrored`, `.downMirrored`, `.leftMirrored` or
+    ///   `.rightMirrored`.
     public func checkOrientationSupported() throws {
         _ = try orientation.rotationDegrees()
     }

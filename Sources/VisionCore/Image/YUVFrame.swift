@@ -70,8 +70,17 @@ extension MPImage {
     /// Converts a raw YUV frame to an RGB image with the matrix and range of `colorSpace`; chroma
     /// is taken from the sample covering each pixel. `bytesPerRow` is the Y plane's stride (nil:
     /// compact rows); the chroma planes follow with their own compact stride (nv12: the same
-    /// stride as Y; i420: half of it, rounded up). Throws `invalidImage` for an empty or too large
-    /// size, a stride shorter than a row, or a buffer too small for the frame.
+    /// stride as Y; i420: half of it, rounded up).
+    /// - Parameters:
+    ///   - pixels: The Y plane, then the chroma planes.
+    ///   - width: Width of the stored pixels, 1...65535.
+    ///   - height: Height of the stored pixels, 1...65535.
+    ///   - bytesPerRow: The Y plane's stride (nil: compact rows).
+    ///   - format: The planes' layout (`nv12` or `i420`).
+    ///   - colorSpace: The matrix and range the frame was encoded with.
+    ///   - orientation: How to turn the stored pixels upright (`.up`: they are).
+    /// - Throws: `VisionTasksError.invalidImage` for an empty or too large size, a stride shorter than a row,
+    ///   a buffer too small for the frame, or pixel memory that cannot be allocated.
     public init(
         pixels: UnsafeRawBufferPointer, width: Int, height: Int, bytesPerRow: Int? = nil,
         format: YUVFormat, colorSpace: YUVColorSpace = .bt601Limited,
@@ -113,6 +122,15 @@ extension MPImage {
     }
 
     /// Converts a raw YUV frame held in `Data`; see `init(pixels: UnsafeRawBufferPointer, ..., format: YUVFormat, ...)`.
+    /// - Parameters:
+    ///   - pixels: The Y plane, then the chroma planes.
+    ///   - width: Width of the stored pixels, 1...65535.
+    ///   - height: Height of the stored pixels, 1...65535.
+    ///   - bytesPerRow: The Y plane's stride (nil: compact rows).
+    ///   - format: The planes' layout (`nv12` or `i420`).
+    ///   - colorSpace: The matrix and range the frame was encoded with.
+    ///   - orientation: How to turn the stored pixels upright (`.up`: they are).
+    /// - Throws: `VisionTasksError.invalidImage`, as the `UnsafeRawBufferPointer` variant does.
     public init(
         pixels: Data, width: Int, height: Int, bytesPerRow: Int? = nil, format: YUVFormat,
         colorSpace: YUVColorSpace = .bt601Limited, orientation: ImageOrientation = .up
