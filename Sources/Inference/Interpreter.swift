@@ -43,15 +43,25 @@ public final class Interpreter {
     public let numThreads: Int
     let plan: ExecutionPlan
 
-    /// Prepares `model` for inference. Throws `unsupportedModel` naming the first operator or tensor
-    /// type the engine lacks, `invalidModel` for inconsistent shapes, `invalidOption` for `numThreads` < 1.
-    /// `readOutputs`: the output indices the caller reads (nil: all); operators that feed only the
-    /// others are not run, and those outputs stay zero (`invalidOption` for an index out of range).
+    /// Prepares `model` for inference.
+    /// - Parameters:
+    ///   - model: The parsed model; its subgraph 0 is run.
+    ///   - numThreads: Threads `invoke()` may use, 1...64.
+    ///   - readOutputs: The output indices the caller reads (nil: all); operators that feed only the
+    ///     others are not run, and those outputs stay zero.
+    /// - Throws: `VisionTasksError.unsupportedModel` naming the first operator or tensor type the engine
+    ///   lacks; `.invalidModel` for inconsistent shapes; `.invalidOption` for `numThreads` outside 1...64 or
+    ///   a `readOutputs` index out of range.
     public convenience init(model: TFLiteModel, numThreads: Int = 1, readOutputs: Set<Int>? = nil) throws {
         try self.init(graph: try GraphLoader.load(model), numThreads: numThreads, readOutputs: readOutputs)
     }
 
     /// Parses and prepares a `.tflite` file's bytes; see `init(model:numThreads:)`.
+    /// - Parameters:
+    ///   - modelData: The bytes of a `.tflite` file.
+    ///   - numThreads: Threads `invoke()` may use, 1...64.
+    /// - Throws: `VisionTasksError.invalidModel` for bytes that are not a well-formed model; otherwise as
+    ///   `init(model:numThreads:readOutputs:)` does.
     public convenience init(modelData: Data, numThreads: Int = 1) throws {
         try self.init(model: try TFLiteModel(data: modelData), numThreads: numThreads)
     }
@@ -72,6 +82,10 @@ public final class Interpreter {
     }
 
     /// Copies `values` into input `index`; throws `invalidArgument` for a wrong index or element count.
+    /// - Parameters:
+    ///   - index: The input, in subgraph order.
+    ///   - values: Exactly the input's element count of values.
+    /// - Throws: `VisionTasksError.invalidArgument` for an index out of range or a wrong count.
     public func setInput(_ index: Int, _ values: [Float]) throws {
         let buffer = try inputBuffer(index)
         guard values.count == buffer.count else {
@@ -83,6 +97,10 @@ public final class Interpreter {
     }
 
     /// Lends input `index`'s buffer for filling in place (it keeps its contents between invocations).
+    /// - Parameters:
+    ///   - index: The input, in subgraph order.
+    ///   - body: Fills the buffer; what it returns is returned.
+    /// - Throws: `VisionTasksError.invalidArgument` for an index out of range, or what `body` throws.
     public func withInputBuffer<R>(_ index: Int, _ body: (UnsafeMutableBufferPointer<Float>) throws -> R) throws -> R {
         try body(try inputBuffer(index))
     }
@@ -114,6 +132,9 @@ public final class Interpreter {
     /// Runs the model `runs` times after `warmup` untimed runs and returns each operator's (each
     /// kernel's: a fused group counts once, under its first operator) mean wall time per run, in the
     /// order they run: where the time of one `invoke()` goes, as LiteRT's op profiling shows it.
+    /// - Parameters:
+    ///   - runs: Timed runs (at least 1 is made).
+    ///   - warmup: Untimed runs before them.
     public func profile(runs: Int, warmup: Int = 1) -> [OperatorProfile] {
         for _ in 0..<max(0, warmup) { plan.run() }
         var times = [UInt64](repeating: 0, count: plan.kernels.count)
@@ -135,6 +156,10 @@ public final class Interpreter {
     }
 
     /// Lends output `index`'s buffer for reading without a copy; valid until the next `invoke()`.
+    /// - Parameters:
+    ///   - index: The output, in subgraph order.
+    ///   - body: Reads the buffer; what it returns is returned.
+    /// - Throws: `VisionTasksError.invalidArgument` for an index out of range, or what `body` throws.
     public func withOutputBuffer<R>(_ index: Int, _ body: (UnsafeBufferPointer<Float>) throws -> R) throws -> R {
         guard plan.outputBuffers.indices.contains(index) else {
             throw VisionTasksError.invalidArgument("output index \(index) out of range 0..<\(outputs.count)")

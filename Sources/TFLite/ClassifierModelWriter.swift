@@ -62,6 +62,13 @@ public enum ClassifierModelWriter {
     static let maxParameters = 1 << 28
 
     /// A .tflite (schema v3, one subgraph, float32 input [1, inputCount] and output [1, classes]) with TFLITE_METADATA and labels.txt.
+    /// - Parameters:
+    ///   - inputCount: The input's width.
+    ///   - layers: The head's layers in order; each must fit the width before it.
+    ///   - labels: One label per output class, in order.
+    ///   - scoreThreshold: The output's score threshold in the metadata, if any.
+    ///   - description: The names and descriptions the metadata gives.
+    /// - Returns: The `.tflite` bytes, labels.txt appended as a zip.
     /// - Throws: `VisionTasksError.invalidModel` naming the layer, count or label that is wrong.
     public static func write(
         inputCount: Int, layers: [ClassifierLayer], labels: [String], scoreThreshold: Float?,

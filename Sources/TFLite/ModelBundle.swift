@@ -18,6 +18,10 @@ public struct ModelBundle: Sendable {
 
     /// Reads a bundle's directory from zip bytes; `name` names it in error messages. At most
     /// `maxDecompressedBytes` are inflated from it and its nested bundles, in all.
+    /// - Parameters:
+    ///   - data: The bytes of a `.task` file (a zip).
+    ///   - name: What error messages call the bundle.
+    ///   - maxDecompressedBytes: The most bytes inflated from it and the bundles nested in it, in all.
     /// - Throws: `VisionTasksError.invalidBundle` when `data` is not a readable zip or its directory is absurd.
     public init(
         data: Data, name: String = "model bundle",
@@ -44,6 +48,9 @@ public struct ModelBundle: Sendable {
     }
 
     /// Reads the bundle file at `path`; see `init(data:name:maxDecompressedBytes:)`.
+    /// - Parameters:
+    ///   - path: The `.task` file; error messages name the bundle by it.
+    ///   - maxDecompressedBytes: The most bytes inflated from it and the bundles nested in it, in all.
     /// - Throws: `VisionTasksError.fileNotFound`, `.fileUnreadable` or `.invalidBundle`.
     public init(
         contentsOfFile path: String,
@@ -65,6 +72,7 @@ public struct ModelBundle: Sendable {
     }
 
     /// The bytes of entry `entryName`, extracted and checked on first use.
+    /// - Parameter entryName: The entry's name in the zip directory.
     /// - Throws: `VisionTasksError.invalidBundle` naming the missing, corrupted or oversized entry and this bundle.
     public func data(named entryName: String) throws -> Data {
         guard let index = indices[entryName] else {
@@ -75,12 +83,14 @@ public struct ModelBundle: Sendable {
     }
 
     /// The nested bundle stored as entry `entryName` (a `.task` inside this one), sharing this bundle's limit.
+    /// - Parameter entryName: The entry's name in the zip directory.
     /// - Throws: `VisionTasksError.invalidBundle` when the entry is missing or not a zip.
     public func bundle(named entryName: String) throws -> ModelBundle {
         try ModelBundle(data: try data(named: entryName), name: "\(name)/\(entryName)", budget: archive.budget)
     }
 
     /// The model stored as entry `entryName`, parsed (files appended to it count against this bundle's limit).
+    /// - Parameter entryName: The entry's name in the zip directory.
     /// - Throws: `VisionTasksError.invalidBundle` when missing, `.invalidModel` when malformed.
     public func model(named entryName: String) throws -> TFLiteModel {
         try TFLiteModel(data: try data(named: entryName), name: "\(name)/\(entryName)", inflateBudget: archive.budget)
@@ -102,6 +112,7 @@ public struct ModelBundle: Sendable {
 
     /// The bytes at `path`: an entry name, a path through nested bundles ("a.task/b.tflite"), or a file name
     /// found anywhere in the nested bundles when it is unique.
+    /// - Parameter path: An entry name, a path through nested bundles, or a file name.
     /// - Throws: `VisionTasksError.invalidBundle` when nothing or more than one file matches.
     public func find(_ path: String) throws -> Data {
         if contains(path) { return try data(named: path) }
@@ -123,6 +134,7 @@ public struct ModelBundle: Sendable {
 /// Reading model files from disk with `VisionTasksError`s that name the path.
 public enum ModelFile {
     /// The bytes of the file at `path` (memory-mapped when safe).
+    /// - Parameter path: The file; errors name it.
     /// - Throws: `VisionTasksError.fileNotFound` or `.fileUnreadable`.
     public static func read(_ path: String) throws -> Data {
         var status = stat()
@@ -148,6 +160,9 @@ public enum ModelFile {
 
 extension TFLiteModel {
     /// Reads and parses the `.tflite` file at `path`; see `init(data:name:maxDecompressedBytes:)`.
+    /// - Parameters:
+    ///   - path: The `.tflite` file; error messages name the model by it.
+    ///   - maxDecompressedBytes: The most bytes inflated from a zip of associated files appended to it.
     /// - Throws: `VisionTasksError.fileNotFound`, `.fileUnreadable` or `.invalidModel`.
     public init(
         contentsOfFile path: String,

@@ -30,6 +30,10 @@ public struct TFLiteModel: Sendable {
 
     /// Parses `data` as a `.tflite` model; `name` (a file or bundle entry) prefixes error messages. At most
     /// `maxDecompressedBytes` are inflated from a zip of associated files appended to the model.
+    /// - Parameters:
+    ///   - data: The bytes of a `.tflite` file (its constant data is not copied).
+    ///   - name: What error messages call the model.
+    ///   - maxDecompressedBytes: The most bytes inflated from the appended zip.
     /// - Throws: `VisionTasksError.invalidModel` naming what is wrong and where.
     public init(
         data: Data, name: String = "model",
@@ -102,6 +106,11 @@ public struct TFLiteModel: Sendable {
     /// files chosen as MediaPipe's metadata extractor chooses (`FindFirstAssociatedFileName`): with `locale`
     /// empty (the default, MediaPipe's class names) the first such file whatever its locale; otherwise the
     /// first whose locale is `locale` (MediaPipe's display names). nil when there is no such file.
+    /// - Parameters:
+    ///   - index: The output, in the metadata's output order.
+    ///   - subgraph: The subgraph whose metadata is read.
+    ///   - locale: The label file's locale ("": the first file whatever its locale).
+    /// - Returns: One label per line of the file, or nil when there is no such file.
     /// - Throws: `VisionTasksError.invalidModel` when the metadata names a label file the model does not contain.
     public func labels(forOutput index: Int, subgraph: Int = 0, locale: String = "") throws -> [String]? {
         guard let metadata = modelMetadata, metadata.subgraphs.indices.contains(subgraph) else { return nil }
