@@ -50,8 +50,15 @@ public final class VideoReader {
     /// Opens a video file. Frames before `startMs` are skipped and decoding stops after `endMs`
     /// (both in the stream's timestamps). `decoderThreads` caps ffmpeg's decoding threads (nil:
     /// ffmpeg's choice, about one per core; a caller running inference beside it leaves it the cores
-    /// it does not use). Throws `fileNotFound` / `invalidVideo` naming the file, `invalidOption`
-    /// for `decoderThreads` < 1.
+    /// it does not use).
+    /// - Parameters:
+    ///   - path: The video file.
+    ///   - startMs: The first timestamp kept, in milliseconds (nil: from the start).
+    ///   - endMs: The last timestamp kept, in milliseconds (nil: to the end).
+    ///   - decoderThreads: ffmpeg's decoding threads, at least 1 (nil: ffmpeg's choice).
+    /// - Throws: `VisionTasksError.fileNotFound` for a missing file; `.invalidVideo` naming the file when it
+    ///   is a directory, not a video ffprobe reads, has no video stream, or ffmpeg cannot be found or
+    ///   started; `.invalidOption` for `decoderThreads` below 1.
     public convenience init(
         contentsOfFile path: String, startMs: Int? = nil, endMs: Int? = nil,
         decoderThreads: Int? = nil
@@ -76,6 +83,11 @@ public final class VideoReader {
     /// Opens anything ffmpeg opens (a V4L2 device such as /dev/video0, a stream URL, a file).
     /// `realTime` plays a file at its own frame rate (`-re`), as a camera would deliver it. A regular
     /// file is probed too, so that a truncated one is reported as it is for `init(contentsOfFile:)`.
+    /// - Parameters:
+    ///   - source: A device path, a stream URL or a file, as ffmpeg's `-i` takes it.
+    ///   - realTime: Whether to read at the stream's own frame rate (`-re`).
+    /// - Throws: `VisionTasksError.invalidVideo` when ffmpeg cannot be found or started. A source ffmpeg
+    ///   cannot open fails at the first `nextFrame()`.
     public convenience init(liveSource source: String, realTime: Bool) throws {
         var options: [String] = realTime ? ["-re"] : []
         if source.hasPrefix("/dev/video") { options += ["-f", "v4l2"] }
@@ -122,6 +134,9 @@ public final class VideoReader {
 
     /// The next frame, or nil at the end of the stream (or after `endMs`). Throws `invalidVideo` naming
     /// the source when ffmpeg fails, or naming the frame where decoding stopped when a file ends early.
+    /// - Returns: The next frame kept, or nil at the end.
+    /// - Throws: `VisionTasksError.invalidVideo` when ffmpeg fails or stops early, the stream has no frames, or
+    ///   a frame's pixels cannot be read or converted; `.invalidImage` for a frame too large to hold.
     public func nextFrame() throws -> VideoFrame? {
         while !finished {
             guard let entry = log.entry() else {

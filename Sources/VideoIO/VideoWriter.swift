@@ -33,6 +33,14 @@ public final class VideoWriter {
     /// Starts writing `path` (replaced if it exists) with frames of `width`×`height` at `frameRate`
     /// (a number or a fraction such as "30000/1001") with libx264's `preset`. Odd sizes grow by one
     /// pixel for H.264, the last column or row repeated.
+    /// - Parameters:
+    ///   - path: The MP4 file to write.
+    ///   - width: Frame width in pixels, 1...16384.
+    ///   - height: Frame height in pixels, 1...16384.
+    ///   - frameRate: Frames per second: a positive number or fraction ("30", "30000/1001").
+    ///   - preset: libx264's speed/size trade-off.
+    /// - Throws: `VisionTasksError.invalidArgument` for a size outside 1...16384; `.invalidOption` for a frame
+    ///   rate that is not positive; `.invalidVideo` when ffmpeg cannot be found or started.
     public init(path: String, width: Int, height: Int, frameRate: String, preset: Preset = .veryfast) throws {
         // H.264 (libx264) takes at most 16384 pixels a side; refusing more here also bounds the
         // packing buffer.
@@ -64,6 +72,9 @@ public final class VideoWriter {
     }
 
     /// Appends one frame of packed RGB bytes (exactly `width * height * 3`).
+    /// - Parameter pixels: The frame's RGB bytes, row by row.
+    /// - Throws: `VisionTasksError.invalidArgument` for a wrong byte count or a finished writer;
+    ///   `.invalidVideo` when ffmpeg stopped taking frames.
     public func write(rgb pixels: [UInt8]) throws {
         guard pixels.count == width * height * 3 else {
             throw VisionTasksError.invalidArgument(
@@ -73,6 +84,9 @@ public final class VideoWriter {
     }
 
     /// Appends one frame: the image as it shows upright, whose size must be the writer's.
+    /// - Parameter image: The frame, `width`×`height` once upright.
+    /// - Throws: `VisionTasksError.invalidArgument` for another size or a finished writer; `.invalidImage`
+    ///   when the upright copy cannot be allocated; `.invalidVideo` when ffmpeg stopped taking frames.
     public func write(_ image: MPImage) throws {
         guard image.width == width, image.height == height else {
             throw VisionTasksError.invalidArgument(
@@ -84,6 +98,12 @@ public final class VideoWriter {
 
     /// Appends one frame of the writer's size in `layout`, rows `rowBytes` apart (a drawing
     /// canvas's own buffer, say, with no copy to RGB first).
+    /// - Parameters:
+    ///   - pixels: The frame's bytes.
+    ///   - layout: How a pixel is stored (RGB or BGRX).
+    ///   - rowBytes: Bytes from one row's start to the next's.
+    /// - Throws: `VisionTasksError.invalidArgument` for a finished writer or a buffer too small for the
+    ///   frame; `.invalidVideo` when ffmpeg stopped taking frames.
     public func write(pixels: UnsafeRawBufferPointer, layout: I420Packing.Layout, rowBytes: Int) throws {
         guard !finished else { throw VisionTasksError.invalidArgument("\(path) is already finished") }
         let (width, height) = (width, height)
@@ -103,6 +123,7 @@ public final class VideoWriter {
     }
 
     /// Closes the input and waits for ffmpeg to finish the file; throws if it failed.
+    /// - Throws: `VisionTasksError.invalidVideo` with ffmpeg's last message when it failed.
     public func finish() throws {
         guard !finished else { return }
         finished = true

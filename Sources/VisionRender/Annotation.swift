@@ -9,6 +9,15 @@ public final class Annotation {
 
     /// An annotation over `width`×`height` pixels of `channels` bytes (3: RGB, 4: RGBA), rows
     /// `rowBytes` apart (default: packed). Throws `VisionTasksError` if the buffer is too small.
+    /// - Parameters:
+    ///   - pixels: The picture's bytes, row by row.
+    ///   - width: Width in pixels, 1...32767.
+    ///   - height: Height in pixels, 1...32767.
+    ///   - channels: Bytes per pixel: 3 (RGB) or 4 (RGBA, alpha ignored).
+    ///   - rowBytes: Bytes from one row's start to the next's (nil: `width * channels`).
+    /// - Throws: `VisionTasksError.invalidImage` for a size outside 1...32767; `.invalidArgument` for another
+    ///   channel count, a row stride shorter than a row or a buffer too small; `.processingFailed` when Cairo
+    ///   cannot make the canvas.
     public init(pixels: [UInt8], width: Int, height: Int, channels: Int, rowBytes: Int? = nil) throws {
         canvas = try pixels.withUnsafeBytes {
             try Canvas(
@@ -17,6 +26,9 @@ public final class Annotation {
     }
 
     /// An annotation over the upright picture of `image` (results are in upright coordinates).
+    /// - Parameter image: The picture the results were found in.
+    /// - Throws: `VisionTasksError.invalidImage` for a picture over 32767 pixels a side or an upright copy
+    ///   that cannot be allocated; `.processingFailed` when Cairo cannot make the canvas.
     public init(image: MPImage) throws {
         let upright = try image.uprightRGB()
         canvas = try upright.withUnsafeBufferBytes {
@@ -30,6 +42,12 @@ public final class Annotation {
     /// `rowBytes` apart, default packed), dropping what was drawn: one annotation can then serve
     /// every frame of a video without allocating a canvas per frame. Throws `VisionTasksError` if
     /// the buffer does not fit.
+    /// - Parameters:
+    ///   - pixels: The new picture's bytes, row by row, `width`×`height` pixels.
+    ///   - channels: Bytes per pixel: 3 (RGB) or 4 (RGBA, alpha ignored).
+    ///   - rowBytes: Bytes from one row's start to the next's (nil: `width * channels`).
+    /// - Throws: `VisionTasksError.invalidArgument` for another channel count, a row stride shorter than a
+    ///   row or a buffer too small.
     public func replacePixels(_ pixels: [UInt8], channels: Int, rowBytes: Int? = nil) throws {
         try pixels.withUnsafeBytes {
             try canvas.replace(channels: channels, rowBytes: rowBytes ?? width * channels, bytes: $0)
@@ -38,6 +56,9 @@ public final class Annotation {
 
     /// Replaces the picture with the upright picture of `image`, of the same size, as
     /// `replacePixels` does. Throws `VisionTasksError` if the size differs.
+    /// - Parameter image: The new picture, `width`×`height` once upright.
+    /// - Throws: `VisionTasksError.invalidArgument` for another size; `.invalidImage` when the upright copy
+    ///   cannot be allocated.
     public func replace(with image: MPImage) throws {
         let upright = try image.uprightRGB()
         guard upright.width == width, upright.height == height else {
@@ -56,6 +77,9 @@ public final class Annotation {
 
     /// Draws detections as the face detector's overlay: box, keypoints and "face 0.97", preceded by
     /// the face's tracking id when `trackingIds` has one per detection ("#2 face 0.97").
+    /// - Parameters:
+    ///   - detections: Boxes in pixels, keypoints normalized.
+    ///   - trackingIds: One id per detection, or nil.
     public func draw(detections: [Detection], trackingIds: [Int]? = nil) {
         for (i, detection) in detections.enumerated() {
             let box = detection.boundingBox
@@ -72,6 +96,10 @@ public final class Annotation {
     /// Draws face meshes (478 or 468 normalized landmarks each): tesselation, contours, irises; with
     /// "#id" above each face when `trackingIds` has one per face, and a three-axis head-pose gizmo at
     /// the nose when `headPoses` has one per face.
+    /// - Parameters:
+    ///   - faceLandmarks: Each face's normalized landmarks.
+    ///   - trackingIds: One id per face, or nil.
+    ///   - headPoses: One head pose per face, or nil.
     public func draw(faceLandmarks: [[NormalizedLandmark]], trackingIds: [Int]? = nil, headPoses: [HeadPose]? = nil) {
         for (i, face) in faceLandmarks.enumerated() {
             let pose = headPoses.flatMap { $0.count == faceLandmarks.count ? $0[i] : nil }
@@ -98,6 +126,11 @@ public final class Annotation {
     /// Draws hand skeletons (21 normalized landmarks each) labelled with the hand's tracking id when
     /// `trackingIds` has one per hand ("#1"), its handedness and, when given, its gesture, each with
     /// its score ("Right 0.98", "Thumb_Up 0.77").
+    /// - Parameters:
+    ///   - handLandmarks: Each hand's normalized landmarks.
+    ///   - handedness: Each hand's handedness categories (the top one is drawn), or none.
+    ///   - gestures: Each hand's gesture categories (the top one is drawn), or none.
+    ///   - trackingIds: One id per hand, or nil.
     public func draw(
         handLandmarks: [[NormalizedLandmark]], handedness: [[ResultCategory]] = [],
         gestures: [[ResultCategory]] = [], trackingIds: [Int]? = nil
@@ -123,6 +156,10 @@ public final class Annotation {
     /// Draws each person's segmentation mask tinted (one colour per person in turn), then their
     /// skeletons (33 normalized landmarks each) labelled with their tracking id when `trackingIds`
     /// has one per person ("#1").
+    /// - Parameters:
+    ///   - poseLandmarks: Each person's normalized landmarks.
+    ///   - segmentationMasks: Masks of the picture's size, one per person, or nil.
+    ///   - trackingIds: One id per person, or nil.
     public func draw(poseLandmarks: [[NormalizedLandmark]], segmentationMasks: [Mask]? = nil, trackingIds: [Int]? = nil)
     {
         draw(masks: segmentationMasks ?? [])
@@ -141,6 +178,7 @@ public final class Annotation {
     }
 
     /// The annotated picture as an upright RGB `MPImage` (write it with `write(to:)`).
+    /// - Throws: `VisionTasksError.invalidImage` when the image's memory cannot be allocated.
     public func image() throws -> MPImage {
         let bytes = canvas.bytes(channels: 3)
         return try bytes.withUnsafeBytes {
