@@ -15,6 +15,10 @@ public struct GestureSamples: Sendable {
         public let data: Data?
 
         /// A photo of `label`: `data` its encoded bytes, or nil to read the file at `name`.
+        /// - Parameters:
+        ///   - label: The gesture it shows.
+        ///   - name: Its name in reports and errors, or the file to read when `data` is nil.
+        ///   - data: Its JPEG or PNG bytes, or nil.
         public init(label: String, name: String, data: Data?) {
             self.label = label
             self.name = name
@@ -35,8 +39,10 @@ public struct GestureSamples: Sendable {
     public let ignored: [String]
 
     /// The photos in `folder`'s label folders (its subfolders; files directly in it are ignored and listed).
-    /// Throws `fileNotFound` for a missing folder and `invalidArgument` when it has no `none` label, fewer than
-    /// two labels, a label without photos, or more than `maxPhotos` photos or `maxLabels` labels.
+    /// - Parameter folder: The folder of label folders (`DATA/<label>/<photo>`).
+    /// - Throws: `VisionTasksError.fileNotFound` for a missing folder; `.fileUnreadable` for one that cannot be
+    ///   listed; `.invalidArgument` for a path that is not a folder of label folders, no `none` label, fewer
+    ///   than two labels, a label without photos, or more than `maxPhotos` photos or `maxLabels` labels.
     public init(folder: String) throws {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) else {
@@ -75,8 +81,13 @@ public struct GestureSamples: Sendable {
         try self.init(photos: photos, ignored: ignored, source: folder)
     }
 
-    /// Photos held in memory, each with its label; `source` names them in errors. Throws `invalidArgument`
-    /// as `init(folder:)` does, and for a label that is empty or not a plain name.
+    /// Photos held in memory, each with its label; `source` names them in errors.
+    /// - Parameters:
+    ///   - photos: The photos with their labels.
+    ///   - ignored: Entries that were not taken as photos, for the report.
+    ///   - source: What errors call the photos.
+    /// - Throws: `VisionTasksError.invalidArgument` for no `none` label, fewer than two labels, a label without
+    ///   photos or not a plain name, or more than `maxPhotos` photos or `maxLabels` labels.
     public init(photos: [Photo], ignored: [String] = [], source: String = "the photos") throws {
         guard photos.count <= Self.maxPhotos else {
             throw VisionTasksError.invalidArgument("\(source): more than \(Self.maxPhotos) photos")

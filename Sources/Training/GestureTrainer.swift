@@ -38,7 +38,8 @@ public struct GestureTrainingOutcome: Sendable {
     public let report: GestureTrainingReport
 
     /// Writes the bundle to `path` through a temporary file beside it, so `path` is never left half-written.
-    /// Throws `fileUnreadable` naming the path when it cannot be written.
+    /// - Parameter path: Where the `.task` goes (replaced if it exists).
+    /// - Throws: `VisionTasksError.fileUnreadable` naming the path when it cannot be written.
     public func write(to path: String) throws {
         let url = URL(fileURLWithPath: path)
         do {
@@ -78,9 +79,15 @@ public final class GestureTrainer: Sendable {
     static let augmentationAngles: [Float] = [-20, -10, 10, 20]
 
     /// Reads the base `gesture_recognizer.task` (its hand landmarker, embedder and canned classifier are reused)
-    /// and checks the options. `numThreads` photos are searched for hands at once. Throws `invalidOption` for
-    /// an option out of range, `fileNotFound`/`invalidBundle`/model errors for a base that is not a gesture
-    /// recognizer bundle.
+    /// and checks the options. `numThreads` photos are searched for hands at once.
+    /// - Parameters:
+    ///   - baseModelPath: The `gesture_recognizer.task` whose models the new bundle reuses.
+    ///   - options: The training's options (Model Maker's defaults unless set).
+    ///   - numThreads: Photos searched for hands at once, at least 1.
+    /// - Throws: `VisionTasksError.invalidOption` for an option out of range or `numThreads` below 1;
+    ///   `.fileNotFound` or `.fileUnreadable` for the base file; `.invalidBundle` for a base that is not a
+    ///   gesture recognizer bundle or lacks one of its files; `.invalidModel` or `.unsupportedModel` for a
+    ///   model in it that is malformed or that the engine cannot run.
     public init(
         baseModelPath: String, options: GestureTrainingOptions = GestureTrainingOptions(),
         numThreads: Int = ProcessInfo.processInfo.activeProcessorCount
@@ -107,8 +114,14 @@ public final class GestureTrainer: Sendable {
 
     /// Trains on `samples` without blocking the caller; `progress` is called from the training thread.
     /// Cancelling the task stops the training at the next photo or step and throws `CancellationError`.
-    /// Throws `invalidArgument` when a label has no photo with a hand or there are fewer training hands than
-    /// `batchSize`, and model errors.
+    /// - Parameters:
+    ///   - samples: The labelled photos.
+    ///   - progress: Called with each step's progress, from the training thread.
+    /// - Returns: The `.task` bytes, its labels and the training's report.
+    /// - Throws: `VisionTasksError.invalidArgument` when a label has no photo with a hand or there are fewer
+    ///   training hands than `batchSize`; `.invalidOption` naming `learningRate` when the loss stops being
+    ///   finite; `.invalidModel` when the trained head cannot be written (a weight that is not finite);
+    ///   `CancellationError` when the task was cancelled.
     public func train(
         _ samples: GestureSamples,
         progress: (@Sendable (GestureTrainingProgress) -> Void)? = nil
@@ -128,6 +141,13 @@ public final class GestureTrainer: Sendable {
     }
 
     /// Trains on `samples`, blocking the calling thread (`train(_:progress:)` without async).
+    /// - Parameters:
+    ///   - samples: The labelled photos.
+    ///   - progress: Called with each step's progress, from the training thread.
+    /// - Returns: The `.task` bytes, its labels and the training's report.
+    /// - Throws: `VisionTasksError.invalidArgument` when a label has no photo with a hand or there are fewer
+    ///   training hands than `batchSize`; `.invalidOption` naming `learningRate` when the loss stops being
+    ///   finite; `.invalidModel` when the trained head cannot be written (a weight that is not finite).
     public func trainBlocking(
         _ samples: GestureSamples,
         progress: (@Sendable (GestureTrainingProgress) -> Void)? = nil

@@ -75,6 +75,8 @@ public final class GestureTrainingOptions {
     }
 
     /// Checks every option against its declared range: `invalidOption` naming the first one out of range.
+    /// - Throws: `VisionTasksError.invalidOption` naming the first option out of range (a layer width outside
+    ///   1...4096 among them).
     public func validate() throws {
         for option in Self.declaredOptions { try option.validate(self) }
         for width in layerWidths.widths where !(1...4096).contains(width) {

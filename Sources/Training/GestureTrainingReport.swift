@@ -79,6 +79,7 @@ public struct GestureTrainingReport: Codable, Sendable, Equatable {
     public var options: [String: String]
 
     /// The report as pretty-printed JSON with sorted keys.
+    /// - Throws: `EncodingError.invalidValue` for a number that is not finite, as `JSONEncoder` does.
     public func jsonData() throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

@@ -132,11 +132,11 @@ public final class VideoReader {
         child.stop()
     }
 
-    /// The next frame, or nil at the end of the stream (or after `endMs`). Throws `invalidVideo` naming
-    /// the source when ffmpeg fails, or naming the frame where decoding stopped when a file ends early.
+    /// The next frame, or nil at the end of the stream (or after `endMs`).
     /// - Returns: The next frame kept, or nil at the end.
-    /// - Throws: `VisionTasksError.invalidVideo` when ffmpeg fails or stops early, the stream has no frames, or
-    ///   a frame's pixels cannot be read or converted; `.invalidImage` for a frame too large to hold.
+    /// - Throws: `VisionTasksError.invalidVideo` naming the source when ffmpeg fails, the stream has no frames,
+    ///   or a frame's pixels cannot be read or converted, and naming the frame where decoding stopped when a
+    ///   file ends early; `.invalidImage` for a frame too large to hold.
     public func nextFrame() throws -> VideoFrame? {
         while !finished {
             guard let entry = log.entry() else {

@@ -8,7 +8,7 @@ public final class Annotation {
     let canvas: Canvas
 
     /// An annotation over `width`×`height` pixels of `channels` bytes (3: RGB, 4: RGBA), rows
-    /// `rowBytes` apart (default: packed). Throws `VisionTasksError` if the buffer is too small.
+    /// `rowBytes` apart (default: packed).
     /// - Parameters:
     ///   - pixels: The picture's bytes, row by row.
     ///   - width: Width in pixels, 1...32767.
@@ -40,8 +40,7 @@ public final class Annotation {
 
     /// Replaces the picture with new pixels of the same size (`channels` 3: RGB, 4: RGBA; rows
     /// `rowBytes` apart, default packed), dropping what was drawn: one annotation can then serve
-    /// every frame of a video without allocating a canvas per frame. Throws `VisionTasksError` if
-    /// the buffer does not fit.
+    /// every frame of a video without allocating a canvas per frame.
     /// - Parameters:
     ///   - pixels: The new picture's bytes, row by row, `width`×`height` pixels.
     ///   - channels: Bytes per pixel: 3 (RGB) or 4 (RGBA, alpha ignored).
@@ -55,7 +54,7 @@ public final class Annotation {
     }
 
     /// Replaces the picture with the upright picture of `image`, of the same size, as
-    /// `replacePixels` does. Throws `VisionTasksError` if the size differs.
+    /// `replacePixels` does.
     /// - Parameter image: The new picture, `width`×`height` once upright.
     /// - Throws: `VisionTasksError.invalidArgument` for another size; `.invalidImage` when the upright copy
     ///   cannot be allocated.
