@@ -4,6 +4,11 @@
 public protocol FaceDetectorLiveStreamDelegate: AnyObject {
     /// Called with the result of the frame sent at `timestampInMilliseconds`, or with the error it
     /// raised (then `result` is nil).
+    /// - Parameters:
+    ///   - faceDetector: The detector that processed the frame.
+    ///   - result: What it found, or nil when the frame raised `error`.
+    ///   - timestampInMilliseconds: The frame's timestamp, as it was sent.
+    ///   - error: The error the frame raised (such as `VisionTasksError.invalidImage`), or nil.
     func faceDetector(
         _ faceDetector: FaceDetector, didFinishDetection result: FaceDetectorResult?,
         timestampInMilliseconds: Int, error: (any Error)?)
@@ -22,6 +27,11 @@ public final class FaceDetectorOptions: VisionTaskOptions, DescribedOptions {
     public weak var faceDetectorLiveStreamDelegate: (any FaceDetectorLiveStreamDelegate)?
 
     /// Creates options with MediaPipe's defaults (`Declared`): image mode, confidence 0.5, suppression 0.3.
+    /// - Parameters:
+    ///   - baseOptions: The model and how it runs.
+    ///   - runningMode: Image, video or live-stream mode.
+    ///   - minDetectionConfidence: Faces scoring below this are dropped (0...1).
+    ///   - minSuppressionThreshold: Overlap (IoU) above which detections of one face are merged (0...1).
     public convenience init(
         baseOptions: BaseOptions = BaseOptions(), runningMode: RunningMode = .image,
         minDetectionConfidence: Float = Declared.minDetectionConfidence.defaultValue,

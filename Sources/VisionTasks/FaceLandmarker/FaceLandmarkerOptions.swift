@@ -4,6 +4,11 @@
 public protocol FaceLandmarkerLiveStreamDelegate: AnyObject {
     /// Called with the result of the frame sent at `timestampInMilliseconds`, or with the error it
     /// raised (then `result` is nil).
+    /// - Parameters:
+    ///   - faceLandmarker: The landmarker that processed the frame.
+    ///   - result: What it found, or nil when the frame raised `error`.
+    ///   - timestampInMilliseconds: The frame's timestamp, as it was sent.
+    ///   - error: The error the frame raised (such as `VisionTasksError.invalidImage`), or nil.
     func faceLandmarker(
         _ faceLandmarker: FaceLandmarker, didFinishDetection result: FaceLandmarkerResult?,
         timestampInMilliseconds: Int, error: (any Error)?)
@@ -38,6 +43,18 @@ public final class FaceLandmarkerOptions: VisionTaskOptions, DescribedOptions {
 
     /// Creates options with MediaPipe's defaults (`Declared`): image mode, one face, confidences 0.5, no
     /// blendshapes, matrices or head poses.
+    /// - Parameters:
+    ///   - baseOptions: The model and how it runs.
+    ///   - runningMode: Image, video or live-stream mode.
+    ///   - numFaces: The most faces to find (at least 1).
+    ///   - minFaceDetectionConfidence: Face detections scoring below this are dropped (0...1).
+    ///   - minFacePresenceConfidence: Faces whose presence score is not above this are dropped (0...1).
+    ///   - minTrackingConfidence: In video and live-stream mode, the overlap (IoU) above which a new detection
+    ///     replaces a tracked one (0...1).
+    ///   - outputFaceBlendshapes: Whether results carry the 52 blendshape scores of each face.
+    ///   - outputFacialTransformationMatrixes: Whether results carry each face's 4×4 transformation matrix.
+    ///   - outputHeadPoses: Whether results carry each face's yaw, pitch and roll.
+    ///   - faceDetectorModelAssetPath: A face detector to use instead of the bundle's (nil: the bundle's).
     public convenience init(
         baseOptions: BaseOptions = BaseOptions(), runningMode: RunningMode = .image,
         numFaces: Int = Declared.faces.count.defaultValue,

@@ -4,6 +4,11 @@
 public protocol GestureRecognizerLiveStreamDelegate: AnyObject {
     /// Called with the result of the frame sent at `timestampInMilliseconds`, or with the error it
     /// raised (then `result` is nil).
+    /// - Parameters:
+    ///   - gestureRecognizer: The recognizer that processed the frame.
+    ///   - result: What it found, or nil when the frame raised `error`.
+    ///   - timestampInMilliseconds: The frame's timestamp, as it was sent.
+    ///   - error: The error the frame raised (such as `VisionTasksError.invalidImage`), or nil.
     func gestureRecognizer(
         _ gestureRecognizer: GestureRecognizer,
         didFinishGestureRecognition result: GestureRecognizerResult?,
@@ -23,6 +28,16 @@ public final class GestureRecognizerOptions: HandTrackingOptions, DescribedOptio
 
     /// Creates options with MediaPipe's defaults (`Declared`): image mode, one hand, confidences 0.5, no
     /// classifier options.
+    /// - Parameters:
+    ///   - baseOptions: The model and how it runs.
+    ///   - runningMode: Image, video or live-stream mode.
+    ///   - numHands: The most hands to find (at least 1).
+    ///   - minHandDetectionConfidence: Palms scoring below this are not hands (0...1).
+    ///   - minHandPresenceConfidence: Hands whose presence score is not above this are dropped (0...1).
+    ///   - minTrackingConfidence: In video and live-stream mode, the overlap (IoU) above which a new detection
+    ///     replaces a tracked one (0...1).
+    ///   - cannedGesturesClassifierOptions: How the canned classifier's scores become gestures (nil: every gesture).
+    ///   - customGesturesClassifierOptions: How the custom classifier's scores become gestures (nil: every gesture).
     public convenience init(
         baseOptions: BaseOptions = BaseOptions(), runningMode: RunningMode = .image,
         numHands: Int = Declared.hands.count.defaultValue,

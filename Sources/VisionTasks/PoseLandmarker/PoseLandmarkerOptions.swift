@@ -4,6 +4,11 @@
 public protocol PoseLandmarkerLiveStreamDelegate: AnyObject {
     /// Called with the result of the frame sent at `timestampInMilliseconds`, or with the error it
     /// raised (then `result` is nil).
+    /// - Parameters:
+    ///   - poseLandmarker: The landmarker that processed the frame.
+    ///   - result: What it found, or nil when the frame raised `error`.
+    ///   - timestampInMilliseconds: The frame's timestamp, as it was sent.
+    ///   - error: The error the frame raised (such as `VisionTasksError.invalidImage`), or nil.
     func poseLandmarker(
         _ poseLandmarker: PoseLandmarker, didFinishDetection result: PoseLandmarkerResult?,
         timestampInMilliseconds: Int, error: (any Error)?)
@@ -35,6 +40,17 @@ public final class PoseLandmarkerOptions: VisionTaskOptions, DescribedOptions {
 
     /// Creates options with MediaPipe's defaults (`Declared`): image mode, one person, confidences 0.5,
     /// no masks, no joint angles, MediaPipe's smoothing.
+    /// - Parameters:
+    ///   - baseOptions: The model and how it runs.
+    ///   - runningMode: Image, video or live-stream mode.
+    ///   - numPoses: The most people to find (at least 1).
+    ///   - minPoseDetectionConfidence: Pose detections scoring below this are dropped (0...1).
+    ///   - minPosePresenceConfidence: People whose presence score is not above this are dropped (0...1).
+    ///   - minTrackingConfidence: In video and live-stream mode, the overlap (IoU) above which a new detection
+    ///     replaces a tracked one (0...1).
+    ///   - outputSegmentationMasks: Whether results carry each person's segmentation mask.
+    ///   - outputJointAngles: Whether results carry each person's joint angles in degrees.
+    ///   - smoothAllPoses: In video and live-stream mode, whether every person is smoothed, each by tracking id.
     public convenience init(
         baseOptions: BaseOptions = BaseOptions(), runningMode: RunningMode = .image,
         numPoses: Int = Declared.poses.count.defaultValue,

@@ -23,6 +23,12 @@ public final class ClassifierOptions {
     public var categoryDenylist: [String]
 
     /// Creates options; the defaults (`Declared`) keep every category the model's threshold lets through.
+    /// - Parameters:
+    ///   - displayNamesLocale: The locale of the display names ("en" when nil).
+    ///   - maxResults: The most categories to keep, best first (-1: all; 0 is an error).
+    ///   - scoreThreshold: Categories scoring below this are dropped (nil: the model's own threshold).
+    ///   - categoryAllowlist: When non-empty, only these category names are kept.
+    ///   - categoryDenylist: When non-empty, these category names are dropped.
     public init(
         displayNamesLocale: String? = Declared.displayNamesLocale.defaultValue,
         maxResults: Int = Declared.maxResults.defaultValue,

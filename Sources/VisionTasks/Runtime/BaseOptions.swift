@@ -27,6 +27,12 @@ public struct BaseOptions: Sendable {
     public var maxDecompressedBundleBytes: Int
 
     /// Creates options with no model set and the default delegate, thread count and bundle limit.
+    /// - Parameters:
+    ///   - modelAssetPath: Path to the model file (`.task` bundle or `.tflite`).
+    ///   - modelAssetBuffer: The model file's bytes, used instead of the path when set.
+    ///   - delegate: The compute device (`.CPU`; `.GPU` is rejected when the task is created).
+    ///   - numThreads: Threads the inference engine may use (1...64).
+    ///   - maxDecompressedBundleBytes: The most bytes inflated from a `.task` bundle and the bundles in it.
     public init(
         modelAssetPath: String = "", modelAssetBuffer: Data? = nil, delegate: Delegate = .CPU,
         numThreads: Int = BaseOptions.defaultNumThreads,
