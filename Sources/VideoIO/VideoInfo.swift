@@ -19,8 +19,10 @@ public struct VideoInfo: Codable, Sendable, Equatable {
     /// `frameRate` as a number (0 if unknown).
     public var framesPerSecond: Double { Self.rate(frameRate) ?? 0 }
 
-    /// Probes `path` with ffprobe. Throws `VisionTasksError.fileNotFound` for a missing file and
-    /// `.invalidVideo` for a file without a video stream or when ffprobe is missing.
+    /// Probes `path` with ffprobe.
+    /// - Parameter path: The video file.
+    /// - Throws: `VisionTasksError.fileNotFound` for a missing file; `.invalidVideo` for a directory, a file
+    ///   ffprobe cannot read or without a video stream, or when ffprobe cannot be found or started.
     public static func probe(path: String) throws -> VideoInfo {
         try PendingProbe(path: path).result()
     }

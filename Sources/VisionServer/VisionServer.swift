@@ -31,8 +31,13 @@ public struct VisionServer: Sendable {
     private let liveSockets: BoundedCount
     private let training: GestureModelTraining
 
-    /// A server for `configuration`; `catalog` defaults to a scan of its models folder. Throws
-    /// `ServerError` for a bad configuration, no usable model or missing page resources.
+    /// A server for `configuration`; `catalog` defaults to a scan of its models folder.
+    /// - Parameters:
+    ///   - configuration: The address, models folder and limits.
+    ///   - catalog: The models to offer (nil: those of `configuration.modelsDirectory` that load).
+    /// - Throws: `ServerError.invalidConfiguration` for a limit that is not usable or missing page resources;
+    ///   `ServerError.noModels` when the models folder cannot be listed or no model in it loads; Foundation's
+    ///   error when a page file cannot be read.
     public init(configuration: ServerConfiguration, catalog: ModelCatalog? = nil) throws {
         try configuration.validate()
         self.configuration = configuration
@@ -47,6 +52,7 @@ public struct VisionServer: Sendable {
     }
 
     /// The Hummingbird application serving the routes on the configured host and port.
+    /// - Parameter logger: Where the application logs.
     public func makeApplication(logger: Logger = Logger(label: "vision-tasks.serve")) -> some ApplicationProtocol {
         Application(
             router: makeRouter(),

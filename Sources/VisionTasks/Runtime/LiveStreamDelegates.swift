@@ -9,6 +9,7 @@ public struct LiveStreamResult<Output: Sendable>: Sendable {
     public let result: Result<Output, any Error>
 
     /// The result, or throws the frame's error.
+    /// - Throws: The error the frame raised (such as `VisionTasksError.invalidImage`).
     public func get() throws -> Output { try result.get() }
 }
 
@@ -22,6 +23,7 @@ public class LiveStreamHandler<Output: Sendable>: @unchecked Sendable {
     private let handler: (LiveStreamResult<Output>) -> Void
 
     /// A delegate that hands every delivery to `handler`.
+    /// - Parameter handler: Called with each frame's result or error, on the task's result queue.
     public init(handler: @escaping (LiveStreamResult<Output>) -> Void) {
         self.handler = handler
     }
@@ -58,6 +60,7 @@ public final class LiveStreamResults<Output: Sendable>: LiveStreamHandler<Output
     public static var defaultBufferLimit: Int { 4 }
 
     /// Creates an empty sequence keeping at most `bufferLimit` unread results (at least 1).
+    /// - Parameter bufferLimit: The most unread results kept; a newer one drops the oldest.
     public init(bufferLimit: Int = LiveStreamResults.defaultBufferLimit) {
         let (stream, continuation) = AsyncStream.makeStream(
             of: Element.self,
