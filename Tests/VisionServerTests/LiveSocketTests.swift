@@ -11,7 +11,7 @@ import VisionTasks
 
 /// `GET /api/v1/{task}/live` over a real loopback socket: replies in timestamp order, frames sent
 /// faster than they are processed dropped and counted, errors per frame, limits.
-@Suite struct LiveSocketTests {
+@Suite(.serverThreads) struct LiveSocketTests {
     /// One binary frame message: the 8-byte little-endian timestamp, then the image.
     static func frame(_ timestamp: Int64, _ image: Data) -> ByteBuffer {
         var buffer = ByteBuffer()
