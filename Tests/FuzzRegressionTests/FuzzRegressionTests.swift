@@ -34,7 +34,7 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: TaskAssets.shared != nil))
+    @Test
     func taskInputsRunWithoutTrapping() throws {
         let target = try #require(FuzzTargets.named("task"))
         for input in try Self.inputs("task") {

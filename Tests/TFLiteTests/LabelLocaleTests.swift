@@ -8,7 +8,7 @@ import Testing
 /// gesture classifier given localized label files (LabelledModels): the rule of MediaPipe's metadata
 /// extractor (`FindFirstAssociatedFileName`), whose effect MediaPipe 1.2.2 shows in
 /// references/hands/display_names_locale.json (the "fr_first" case names categories in French).
-@Suite(.enabled(if: Fixture.haveModels, "models/ not fetched: run make models"))
+@Suite
 struct LabelLocaleTests {
     static func canned() throws -> Data {
         try TestSupport.modelData(

@@ -100,17 +100,16 @@ import VisionErrors
         var generator = SplitMix64(state: 2026)
         let samples: [(String, Data)] =
             [("crafted", try Self.valid())]
-            + (Fixture.haveModels
-                ? [
-                    (
-                        "canned_gesture_classifier",
-                        try TestSupport.modelData("gesture_recognizer.task", "canned_gesture_classifier.tflite")
-                    ),
-                    (
-                        "custom_gesture_classifier",
-                        try TestSupport.modelData("operations.task", "custom_gesture_classifier.tflite")
-                    ),
-                ] : [])
+            + [
+                (
+                    "canned_gesture_classifier",
+                    try TestSupport.modelData("gesture_recognizer.task", "canned_gesture_classifier.tflite")
+                ),
+                (
+                    "custom_gesture_classifier",
+                    try TestSupport.modelData("operations.task", "custom_gesture_classifier.tflite")
+                ),
+            ]
         for (name, original) in samples {
             var parsed = 0
             for iteration in 0..<1500 {
@@ -127,7 +126,7 @@ import VisionErrors
         }
     }
 
-    @Test(.enabled(if: Fixture.haveModels), .timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(1)))
     func flipsInTheStructureOfARealModelNeverCrash() throws {
         // Flip bytes only outside the large weight buffers of face_detector, where the FlatBuffer structure is.
         let original = try TestSupport.modelData("face_landmarker.task", "face_detector.tflite")
@@ -145,7 +144,7 @@ import VisionErrors
         }
     }
 
-    @Test(.enabled(if: Fixture.haveModels))
+    @Test
     func truncatedRealModelsThrow() throws {
         // face_detector ends with an empty zip (associated files): cutting into that zip leaves a usable
         // model, so only cuts into the FlatBuffer before it must throw.
@@ -162,7 +161,7 @@ import VisionErrors
         }
     }
 
-    @Test(.enabled(if: Fixture.haveModels))
+    @Test
     func corruptMetadataIsNamed() throws {
         let data = try TestSupport.modelData("face_landmarker.task", "face_detector.tflite")
         let metadata = try #require(try TFLiteModel(data: data).metadata[ModelMetadata.entryName])
@@ -180,7 +179,7 @@ import VisionErrors
         #expect(throws: VisionTasksError.self) { try TFLiteModel(data: copy) }
     }
 
-    @Test(.enabled(if: Fixture.haveModels), .timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(1)))
     func flipsInTheMetadataNeverCrash() throws {
         // hand_detector's TFLITE_METADATA (a FlatBuffer of its own) and its appended label zip.
         let original = try TestSupport.modelData("hand_landmarker.task", "hand_detector.tflite")

@@ -171,7 +171,7 @@ import VisionErrors
         #expect(read < 1500, "\(read) of 3000 corrupted bundles read")
     }
 
-    @Test(.enabled(if: Fixture.haveModels))
+    @Test
     func realBundlesList() throws {
         let face = try ModelBundle(contentsOfFile: TestSupport.modelPath("face_landmarker.task"))
         #expect(
@@ -193,7 +193,7 @@ import VisionErrors
         #expect(try operations.find("custom_gesture_classifier.tflite").count == 8495)
     }
 
-    @Test(.enabled(if: Fixture.haveModels))
+    @Test
     func truncatedRealBundleIsRejected() throws {
         let data = try ModelFile.read(TestSupport.modelPath("hand_landmarker.task"))
         for length in [0, 2, 100, data.count / 2, data.count - 23, data.count - 1] {

@@ -50,7 +50,7 @@ struct ModelFacts: Decodable {
     }
 }
 
-@Suite(.enabled(if: Fixture.haveModels, "models/ not fetched: run make models"))
+@Suite
 struct ModelFactsTests {
     @Test(arguments: try ModelFacts.load().models)
     func modelMatchesLiteRT(_ fact: ModelFacts.Model) throws {

@@ -14,7 +14,7 @@ import VisionTasks
 ///
 /// Each test works in a scratch folder of its own holding a models folder with a copy of the gesture recognizer
 /// bundle (the trained model is written there, never into the project's models folder).
-@Suite struct GestureTrainingTests {
+@Suite(.serverThreads) struct GestureTrainingTests {
     /// A scratch folder `root` with `root/models` holding the project's `gesture_recognizer.task`.
     struct Folder {
         let root: URL
@@ -284,12 +284,12 @@ import VisionTasks
         let folder = try Folder()
         defer { folder.remove() }
         let app = try folder.server().makeApplication()
-        // A training that searches eight photos for hands and then fails (no hand in the thumb label): long enough
+        // A training that searches 16 photos for hands and then fails (no hand in the thumb label): long enough
         // to be seen running, and its end does not depend on the model writer.
         let astronaut = try ServerSupport.photo("astronaut.png")
         let slow = Self.zip(
             [("none/a.jpg", try ServerSupport.photo("hand_thumb_up.jpg"))]
-                + (0..<7).map { ("thumb/\($0).png", astronaut) })
+                + (0..<15).map { ("thumb/\($0).png", astronaut) })
         try await app.test(.router) { client in
             func training() async throws -> Bool {
                 try await client.execute(uri: "/api/v1/gesture-models", method: .get) { response in
@@ -305,7 +305,13 @@ import VisionTasks
                     ($0.status, ServerSupport.errorMessage($0))
                 }
             }
-            while try await !training() { try await Task.sleep(for: .milliseconds(20)) }
+            let deadline = ContinuousClock.now + .seconds(60)
+            while try await !training() {
+                try #require(
+                    ContinuousClock.now < deadline,
+                    "the first training was not seen running within 60 s (if it ended first: give it more photos)")
+                try await Task.sleep(for: .milliseconds(20))
+            }
             try await client.execute(
                 uri: "/api/v1/gesture-models?name=second", method: .post, headers: Self.zipType,
                 body: Self.zip(try Self.photos())
@@ -315,7 +321,7 @@ import VisionTasks
             }
             let (status, text) = try await first.value
             #expect(status == .badRequest)
-            #expect(text.contains("label \"thumb\": none of its 7 photos shows a hand"))
+            #expect(text.contains("label \"thumb\": none of its 15 photos shows a hand"))
             #expect(try await training() == false)
         }
     }

@@ -9,7 +9,7 @@ import VisionTasks
 /// The HTTP API through Hummingbird's router test client: every endpoint, every error status,
 /// and results byte-for-byte equal to the library's on the fixture photos (tolerance: none, the
 /// same JSON; the library's own agreement with MediaPipe is checked in VisionTasksTests).
-@Suite struct HTTPAPITests {
+@Suite(.serverThreads) struct HTTPAPITests {
     private func body(_ response: TestResponse) -> String { String(buffer: response.body) }
 
     @Test func healthModelsAndConnections() async throws {

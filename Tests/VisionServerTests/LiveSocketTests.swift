@@ -11,7 +11,7 @@ import VisionTasks
 
 /// `GET /api/v1/{task}/live` over a real loopback socket: replies in timestamp order, frames sent
 /// faster than they are processed dropped and counted, errors per frame, limits.
-@Suite struct LiveSocketTests {
+@Suite(.serverThreads) struct LiveSocketTests {
     /// One binary frame message: the 8-byte little-endian timestamp, then the image.
     static func frame(_ timestamp: Int64, _ image: Data) -> ByteBuffer {
         var buffer = ByteBuffer()
@@ -166,14 +166,18 @@ import VisionTasks
                 try await outbound.write(.binary(Self.frame(2, photo)))
                 try await outbound.write(.binary(Self.frame(3, photo)))
                 while let message = try await messages.next() { replies.append(try Self.object(message)) }
-                #expect(
-                    replies.map { $0["timestampInMilliseconds"] as? Int } == [1, 2, 3],
-                    "\(replies.map { $0["error"] ?? $0["timestampInMilliseconds"] ?? "-" })")
+                // Frame 2 may be dropped for frame 3 when frame 3 arrives before its work starts (an optimised
+                // build's frame 1 ends at once); every frame is answered or counted dropped, frame 3 answered.
+                let summary = "\(replies.map { $0["error"] ?? $0["timestampInMilliseconds"] ?? "-" })"
+                let stamps = replies.map { $0["timestampInMilliseconds"] as? Int }
+                #expect(stamps == [1, 2, 3] || stamps == [1, 3], "\(summary)")
+                let dropped = replies.last?["dropped"] as? Int ?? 0
+                #expect(replies.count + dropped == 3, "every frame is answered or counted dropped: \(summary)")
                 let gestures = replies.dropFirst().map {
                     (($0["result"] as? [String: Any])?["gestures"] as? [[[String: Any]]])?.first?.first?["categoryName"]
                         as? String
                 }
-                #expect(gestures == ["Thumb_Up", "Thumb_Up"])
+                #expect(!gestures.isEmpty && gestures.allSatisfy { $0 == "Thumb_Up" }, "\(gestures)")
             }
             #expect(close?.closeCode == .goingAway)
         }

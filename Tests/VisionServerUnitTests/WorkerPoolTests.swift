@@ -9,7 +9,11 @@ import Testing
         let pool = WorkerPool(name: "test", workers: 1, queueDepth: 1)
         let held = try await pool.acquire()
         let waiting = Task { try await pool.run { _ in 42 } }
-        while await pool.waitingCount == 0 { await Task.yield() }
+        let deadline = ContinuousClock.now + .seconds(30)
+        while await pool.waitingCount == 0 {
+            try #require(ContinuousClock.now < deadline, "the second request was not waiting for a worker after 30 s")
+            try await Task.sleep(for: .milliseconds(5))
+        }
         await #expect(throws: APIError.self) { try await pool.acquire() }
         do {
             _ = try await pool.acquire()

@@ -1,3 +1,4 @@
+import FixtureSupport
 import Foundation
 import Testing
 
@@ -39,12 +40,12 @@ import Testing
         process.standardOutput = out
         process.standardError = err
         try process.run()
-        nonisolated(unsafe) var errData = Data()
-        let group = DispatchGroup()
-        DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
+        let watchdog = Watchdog(process, name: "vision-tasks")
+        let errRead = BackgroundRead(err.fileHandleForReading)
         let outData = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
+        let errData = try errRead.value()
         process.waitUntilExit()
+        try watchdog.finish()
         return (
             String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self),
             process.terminationStatus

@@ -1,3 +1,4 @@
+import FixtureSupport
 import Foundation
 import Testing
 
@@ -21,9 +22,11 @@ import Testing
         let err = Pipe()
         process.standardError = err
         try process.run()
+        let watchdog = Watchdog(process, name: "vision-tasks")
         try writeEnd.close()
         let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
+        try watchdog.finish()
         return (process.terminationReason, process.terminationStatus, stderr)
     }
 

@@ -5,7 +5,7 @@ import VisionTasks
 
 /// `vision-tasks face-detector`, run as a user runs it: one JSON line per input, the library's
 /// result exactly (LibraryResults), errors as lines and options in kebab case.
-@Suite(.enabled(if: Fixture.haveModels, "models/ not fetched: run make models"))
+@Suite
 struct FaceDetectorCommandTests {
     static let model = "blaze_face_short_range.tflite"
     static let modelPath = CLIRun.models.appendingPathComponent(model).path

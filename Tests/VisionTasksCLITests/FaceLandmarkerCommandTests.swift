@@ -5,7 +5,7 @@ import VisionTasks
 
 /// `vision-tasks face-landmarker` run as a process: one JSON line per input, the library's result
 /// exactly (LibraryResults), errors as lines, a non-zero exit at the end.
-@Suite(.enabled(if: Fixture.haveModels, "models/ not fetched: run make models"))
+@Suite
 struct FaceLandmarkerCommandTests {
     static let model = "face_landmarker.task"
     static let modelPath = CLIRun.models.appendingPathComponent(model).path

@@ -5,7 +5,7 @@ import VisionTasks
 
 /// `vision-tasks gesture-recognizer` and `hand-landmarker`, run as a user runs them (the binary
 /// `swift build` puts beside the tests).
-@Suite(.enabled(if: Fixture.haveModels, "models/ not fetched: run make models"))
+@Suite
 struct HandCommandTests {
     private func run(_ arguments: [String]) throws -> (lines: [String], status: Int32, stderr: String) {
         let run = try CLIRun.run(arguments)

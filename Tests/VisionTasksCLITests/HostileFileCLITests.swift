@@ -1,3 +1,4 @@
+import FixtureSupport
 import Foundation
 import TFLite
 import Testing
@@ -27,12 +28,12 @@ import Testing
         process.standardError = err
         let start = ContinuousClock.now
         try process.run()
-        let group = DispatchGroup()
-        nonisolated(unsafe) var errData = Data()
-        DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
+        let watchdog = Watchdog(process, name: "vision-tasks")
+        let errRead = BackgroundRead(err.fileHandleForReading)
         let outData = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
+        let errData = try errRead.value()
         process.waitUntilExit()
+        try watchdog.finish()
         let elapsed = ContinuousClock.now - start
         let rssText =
             try String(contentsOf: rssFile, encoding: .utf8).split(separator: "\n").last.map(String.init) ?? ""

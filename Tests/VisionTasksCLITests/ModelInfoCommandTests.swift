@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// `vision-tasks model info`, run as a process in the repository root.
-@Suite(.enabled(if: Fixture.haveModels, "models/ not fetched: run make models"))
+@Suite
 struct ModelInfoCommandTests {
     /// Runs the built `vision-tasks` with `arguments` in the repository root; returns exit status,
     /// standard output and error.

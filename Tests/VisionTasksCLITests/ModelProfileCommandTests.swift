@@ -4,7 +4,7 @@ import Testing
 
 /// `vision-tasks model profile`: each operator's time at one thread and at --threads, and
 /// `--read-outputs`, which leaves out the operators feeding only unread outputs.
-@Suite(.enabled(if: Fixture.haveModels, "models/ not fetched: run make models"))
+@Suite
 struct ModelProfileCommandTests {
     private struct Report: Decodable {
         struct Row: Decodable {

@@ -6,7 +6,7 @@ import VisionTasks
 /// `vision-tasks pose-landmarker`, run as a user runs it: JSON lines, masks written as PNG files
 /// where `--masks` says (mirroring a folder's tree as `--annotate` does), CSV with the joint angles,
 /// and the usage errors of `--masks`.
-@Suite(.enabled(if: Fixture.haveModels, "models/ not fetched: run make models"))
+@Suite
 struct PoseCommandTests {
     private var model: String { CLIRun.models.appendingPathComponent("pose_landmarker_full.task").path }
     private struct Line: Decodable {

@@ -4,7 +4,7 @@ import Testing
 
 /// `vision-tasks train-gestures`: a training that writes a bundle the tool then recognizes with, and each bad
 /// input's error and exit status, with nothing left at `--output`.
-@Suite(.enabled(if: Fixture.haveModels, "models/ not fetched: run make models"))
+@Suite
 struct TrainGesturesCommandTests {
     static let base = CLIRun.models.appendingPathComponent("gesture_recognizer.task").path
 

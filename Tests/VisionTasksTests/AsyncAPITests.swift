@@ -59,7 +59,7 @@ final class CountingFaceResultProcessor: FaceResultProcessor {}
         let r = runner(.image, delay: 0.2)
         // A call cancelled before it starts never runs.
         let early = Task { () async throws -> Int in
-            while !Task.isCancelled { await Task.yield() }
+            try? await Task.sleep(for: .seconds(60)) // ends when cancelled (at once)
             return try await r.processImage(1)
         }
         early.cancel()
@@ -70,19 +70,17 @@ final class CountingFaceResultProcessor: FaceResultProcessor {}
         let held: TaskRunner<Int, Int>.Process = { input, _ in
             if input == 1 {
                 started.signal()
-                gate.wait()
+                _ = gate.wait(timeout: .now() + 60)
             }
             return input * 2
         }
         let queue = TaskRunner<Int, Int>(
             taskName: "TestTask", verb: "detect", runningMode: .image, process: held, deliver: nil)
         let first = Task { try await queue.processImage(1) }
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            DispatchQueue.global().async {
-                started.wait()
-                done.resume()
-            }
+        let didStart = await withCheckedContinuation { (done: CheckedContinuation<Bool, Never>) in
+            DispatchQueue.global().async { done.resume(returning: started.wait(timeout: .now() + 60) == .success) }
         }
+        try #require(didStart, "the first call did not start within 60 s")
         let second = Task { try await queue.processImage(2) }
         second.cancel()
         gate.signal()

@@ -15,7 +15,7 @@ import VisionCore
 /// differs from the labels' fails the task's creation. The per-classifier categories carry the display
 /// names, but the recognizer's combined prediction copies only the name and score, so the gestures of
 /// the result have an empty display name whatever the locale.
-@Suite(.enabled(if: Fixture.haveModels, "models/ not fetched: run make models"))
+@Suite
 struct DisplayNamesLocaleTests {
     struct Case: Decodable, CustomTestStringConvertible {
         struct Run: Decodable {

@@ -12,7 +12,7 @@ import Testing
     #expect(FaceBlendshapes.names.count == 52 && Set(FaceBlendshapes.names).count == 52)
 }
 
-@Test(.enabled(if: Fixture.haveModels))
+@Test
 func blendshapeNamesAreMediaPipesInOrder() throws {
     // MediaPipe's own category names, in output order, from the references.
     let face = try #require(try FaceLandmarkerFixtures.load("astronaut").results.first?.faces.first)
@@ -32,7 +32,7 @@ func blendshapeNamesAreMediaPipesInOrder() throws {
 
 // The blendshapes step alone: MediaPipe's own landmarks (references) through our input preparation
 // and our engine must give MediaPipe's blendshape scores, within 1e-2 (issue #4's tolerance).
-@Test(.enabled(if: Fixture.haveModels), arguments: FaceLandmarkerFixtures.caseNames)
+@Test(arguments: FaceLandmarkerFixtures.caseNames)
 func blendshapesFromMediaPipeLandmarksMatchMediaPipe(caseName: String) throws {
     let bundle = try ModelBundle(contentsOfFile: FaceLandmarkerFixtures.modelPath)
     let model = try FaceBlendshapesModel(

@@ -10,7 +10,7 @@ import VisionTasks
 /// min_detection_confidence says), so our detector runs with minDetectionConfidence 0.6.
 /// Tolerances: the same faces in the same order; boxes within 1 px of the box MediaPipe's Tasks
 /// would make of the legacy relative box (scaled, truncated); keypoints and scores within 1e-3.
-@Suite(.enabled(if: Fixture.haveModels, "models/ not fetched: run make models"))
+@Suite
 struct FaceDetectorFullRangeTests {
     static let modelPath = Fixture.modelPath("face_detection_full_range_sparse.tflite")
     static let referencePath = "face_detector/full_range.json"

@@ -15,7 +15,7 @@ private func geometryPipeline() throws -> FaceGeometryPipeline {
     return FaceGeometryPipeline(metadata: try FaceGeometryMetadata(data: try bundle.data(named: name), name: name))
 }
 
-@Test(.enabled(if: Fixture.haveModels))
+@Test
 func geometryMetadataHoldsTheCanonicalMeshAndWeights() throws {
     let pipeline = try geometryPipeline()
     #expect(pipeline.metadata.canonicalLandmarks.count == 468)
@@ -23,7 +23,7 @@ func geometryMetadataHoldsTheCanonicalMeshAndWeights() throws {
     #expect(pipeline.metadata.weights.filter { $0 > 0 }.count > 10)
 }
 
-@Test(.enabled(if: Fixture.haveModels), arguments: FaceLandmarkerFixtures.caseNames)
+@Test(arguments: FaceLandmarkerFixtures.caseNames)
 func geometryFromMediaPipeLandmarksMatchesMediaPipeMatrix(caseName: String) throws {
     let pipeline = try geometryPipeline()
     let c = try FaceLandmarkerFixtures.load(caseName)
@@ -71,7 +71,7 @@ private let hostileBasisEntry: [UInt8] = [0x12, 0x0b, 0x08, 0xff, 0xff, 0xff, 0x
     }
 }
 
-@Test(.enabled(if: Fixture.haveModels))
+@Test
 func faceLandmarkerRefusesAHostileGeometryEntry() throws {
     // The real bundle with the hostile entry appended to its geometry metadata: creating the task with
     // facial transformation matrixes on must throw an error naming the entry and the field, not trap.

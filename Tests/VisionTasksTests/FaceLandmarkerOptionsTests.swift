@@ -22,7 +22,7 @@ private func expectInvalidOption(_ name: String, _ o: FaceLandmarkerOptions) {
     }
 }
 
-@Test(.enabled(if: Fixture.haveModels))
+@Test
 func faceLandmarkerRejectsOptionsOutOfRange() {
     expectInvalidOption("numFaces", options { $0.numFaces = 0 })
     expectInvalidOption("minFaceDetectionConfidence", options { $0.minFaceDetectionConfidence = 1.5 })
@@ -31,7 +31,7 @@ func faceLandmarkerRejectsOptionsOutOfRange() {
     expectInvalidOption("faceLandmarkerLiveStreamDelegate", options { $0.runningMode = .liveStream })
 }
 
-@Test(.enabled(if: Fixture.haveModels))
+@Test
 func faceLandmarkerNeedsABundleNotABareModel() throws {
     let detector = FaceLandmarkerFixtures.root.appendingPathComponent("models/blaze_face_short_range.tflite").path
     #expect {
@@ -42,7 +42,7 @@ func faceLandmarkerNeedsABundleNotABareModel() throws {
     }
 }
 
-@Test(.enabled(if: Fixture.haveModels))
+@Test
 func faceLandmarkerNamesTheMissingModelOfABundle() throws {
     let full = try ModelBundle(contentsOfFile: FaceLandmarkerFixtures.modelPath)
     for missing in ["face_detector.tflite", "face_landmarks_detector.tflite"] {
@@ -57,7 +57,7 @@ func faceLandmarkerNamesTheMissingModelOfABundle() throws {
     }
 }
 
-@Test(.enabled(if: Fixture.haveModels))
+@Test
 func faceLandmarkerEnforcesRunningModesAndTimestamps() throws {
     let image = try MPImage(
         contentsOfFile: FaceLandmarkerFixtures.root.appendingPathComponent("Tests/Fixtures/images/astronaut.png").path)
@@ -90,7 +90,7 @@ private final class Collector: FaceLandmarkerLiveStreamDelegate, @unchecked Send
     }
 }
 
-@Test(.enabled(if: Fixture.haveModels))
+@Test
 func faceLandmarkerLiveStreamDeliversInOrder() throws {
     let image = try MPImage(
         contentsOfFile: FaceLandmarkerFixtures.root.appendingPathComponent("Tests/Fixtures/images/astronaut.png").path)
@@ -105,7 +105,7 @@ func faceLandmarkerLiveStreamDeliversInOrder() throws {
     #expect(faces.allSatisfy { $0 == 1 })
 }
 
-@Test(.enabled(if: Fixture.haveModels))
+@Test
 func faceLandmarkerAppliesTheBundleLimit() throws {
     // The real bundle is 3.8 MB, all stored: any positive limit reads it; zero or less is an invalid option.
     let o = FaceLandmarkerOptions(

@@ -75,7 +75,7 @@ private func matrixErrors(_ a: [Float], _ b: [Float]) -> (rotation: Float, trans
     return (rotation, translation)
 }
 
-@Test(.enabled(if: Fixture.haveModels), arguments: try FaceRotationReferences.cases())
+@Test(arguments: try FaceRotationReferences.cases())
 func faceLandmarkerOrientationMatchesMediaPipeRotation(_ c: FaceRotationReferences.Case) throws {
     let video = c.mode == "video"
     let landmarker = try FaceLandmarker(

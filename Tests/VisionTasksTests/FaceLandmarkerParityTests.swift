@@ -86,7 +86,7 @@ func nearestFaces(_ ours: [[NormalizedLandmark]], _ reference: [[SIMD3<Float>]])
     }
 }
 
-@Test(.enabled(if: Fixture.haveModels), arguments: FaceLandmarkerFixtures.caseNames)
+@Test(arguments: FaceLandmarkerFixtures.caseNames)
 func faceLandmarkerMatchesMediaPipe(caseName: String) throws {
     let c = try FaceLandmarkerFixtures.load(caseName)
     let video = c.mode == "video"

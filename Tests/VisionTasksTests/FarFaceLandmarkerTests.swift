@@ -7,7 +7,7 @@ import VisionTasks
 /// on far-face composites, against MediaPipe 1.2.2's own Face Landmarker run on an enlarged crop of
 /// each face (references from tools/references/make_far_face_mesh_refs.py). Tolerance: a mesh for every face
 /// the full-range detector finds, each within 2% of the face's width on average over the 478 landmarks (x, y).
-@Suite(.enabled(if: Fixture.haveModels, "models/ not fetched: run make models"))
+@Suite
 struct FarFaceLandmarkerTests {
     static let referencePath = "face_landmarker/far_faces.json"
 

@@ -50,7 +50,7 @@ private func turned(_ relative: String, _ quarterTurnsCCW: Int) throws -> MPImag
     try TurnedImages.image(try MPImage(contentsOfFile: HandSupport.fixture(relative)), quarterTurnsCCW: quarterTurnsCCW)
 }
 
-@Suite(.enabled(if: Fixture.haveModels, "models/ not fetched: run make models"))
+@Suite
 struct HandOrientationTests {
     @Test(arguments: try HandRotationReferences.load().cases)
     func imageModeMatchesMediaPipeRotation(_ c: HandRotationReferences.ImageCase) throws {

@@ -30,7 +30,7 @@ private func gestureRecognizer(
             cannedGesturesClassifierOptions: canned, customGesturesClassifierOptions: custom))
 }
 
-@Suite(.enabled(if: Fixture.haveModels, "models/ not fetched: run make models"))
+@Suite
 struct HandParityTests {
     /// The pictures the custom-classifier bundle is checked on.
     static let customPictures = ["hand_thumb_up.jpg", "woman_sitting.jpg", "hands_stacked.png"]

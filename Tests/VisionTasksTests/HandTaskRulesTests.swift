@@ -65,7 +65,7 @@ private final class Collector: HandLandmarkerLiveStreamDelegate, GestureRecogniz
     }
 }
 
-@Suite(.enabled(if: Fixture.haveModels, "models/ not fetched: run make models"))
+@Suite
 struct HandTaskRulesTests {
     @Test func rejectsBadOptions() {
         expectOption("numHands") { _ = try HandLandmarker(options: handOptions(numHands: 0)) }

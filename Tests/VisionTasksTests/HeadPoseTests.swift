@@ -56,7 +56,7 @@ import VisionCore
 }
 
 /// Head poses of the astronaut photo, turned and mirrored in memory, through the Face Landmarker.
-@Suite(.enabled(if: Fixture.haveModels)) struct HeadPosePhotoTests {
+@Suite struct HeadPosePhotoTests {
     /// The astronaut photo's upright RGB pixels.
     static func astronaut() throws -> (pixels: [UInt8], width: Int, height: Int) {
         let rgb = try MPImage(

@@ -18,7 +18,7 @@ import VisionTasks
 // own world landmarks. Video mode: the same pose count and ids 0..<count on every frame; landmarks
 // mean ≤ 5e-4 and mask IoU ≥ 0.99 on the first two frames, then ≤ 2e-2 and ≥ 0.9 (see videoMode).
 
-@Suite(.enabled(if: Fixture.haveModels, "models/ not fetched: run make models"))
+@Suite
 struct PoseParityTests {
     @Test(arguments: try PoseSupport.imageCases())
     func imageMode(_ c: PoseSupport.ImageCase) throws {

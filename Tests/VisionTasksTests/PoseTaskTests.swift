@@ -51,7 +51,7 @@ private final class Collector: PoseLandmarkerLiveStreamDelegate, @unchecked Send
     }
 }
 
-@Suite(.enabled(if: Fixture.haveModels, "models/ not fetched: run make models"))
+@Suite
 struct PoseTaskTests {
     @Test func rejectsBadOptions() {
         let cases: [(String, (PoseLandmarkerOptions) -> Void)] = [

@@ -181,7 +181,7 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: Fixture.haveModels, "models/ not fetched: run make models"))
+    @Test
     func everyTasksResultsMatchFoundation() throws {
         let images = Fixture.repositoryRoot.appendingPathComponent("Tests/Fixtures/images")
         let faces = try MPImage(contentsOfFile: images.appendingPathComponent("astronaut.png").path)

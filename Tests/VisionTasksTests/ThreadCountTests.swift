@@ -7,7 +7,7 @@ import VisionTasks
 /// rows) and two faces or hands looked at on two threads at once (ROILanes; with three, two at once
 /// and the third split) compute each value as one thread would: two threads give exactly one
 /// thread's results. Tolerance: exact.
-@Suite(.enabled(if: Fixture.haveModels, "models/ not fetched: run make models"))
+@Suite
 struct ThreadCountTests {
     /// A region of a fixture photo (x, y, width, height; nil: all of it), alone (`count` 1: one
     /// face or hand, whose landmark model splits its kernels and warp over the threads) or with

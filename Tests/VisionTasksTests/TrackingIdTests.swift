@@ -84,7 +84,7 @@ import VisionCore
 
 /// The tasks' ids end to end, on scenes made from the fixtures: two faces where one leaves and comes
 /// back, and a hand that leaves and comes back.
-@Suite(.enabled(if: Fixture.haveModels)) struct TrackingIdTaskTests {
+@Suite struct TrackingIdTaskTests {
     /// 10 frames, 40 ms apart, of a 560×340 canvas: the astronaut's face drifting right on the left,
     /// the woman's face on the right in frames 0–3 and 6–9 and gone in 4–5.
     static func twoFacesOneLeaving() throws -> [MPImage] {
