@@ -32,175 +32,192 @@ import VisionTasks
     static let client = WebSocketClientConfiguration(maxFrameSize: 1 << 22)
 
     @Test func aFloodIsAnsweredInOrderWithEveryFrameAnsweredOrCountedDropped() async throws {
-        // A 54 KB photo: the client masks and the server unmasks every byte it sends, slowly in a
-        // debug build and on the event loop the suite's other sockets share; 30 copies of the
-        // 790 KB astronaut held those sockets' first frames back past their idle limits.
-        let sent = 30
-        let photo = try ServerSupport.photo("hand_thumb_up.jpg")
-        let app = try ServerSupport.server().makeApplication()
-        _ = try await app.test(.live) { client in
-            try await client.ws("/api/v1/hand-landmarker/live", configuration: Self.client) { inbound, outbound, _ in
-                for t in 1...sent { try await outbound.write(.binary(Self.frame(Int64(t * 33), photo))) }
-                var replies: [[String: Any]] = []
-                for try await message in inbound.messages(maxSize: 10_000_000) {
-                    let reply = try Self.object(message)
-                    replies.append(reply)
-                    if reply["timestampInMilliseconds"] as? Int == sent * 33 { break }
+        try await Deadline.run("aFloodIsAnsweredInOrderWithEveryFrameAnsweredOrCountedDropped") {
+            // A 54 KB photo: the client masks and the server unmasks every byte it sends, slowly in a
+            // debug build and on the event loop the suite's other sockets share; 30 copies of the
+            // 790 KB astronaut held those sockets' first frames back past their idle limits.
+            let sent = 30
+            let photo = try ServerSupport.photo("hand_thumb_up.jpg")
+            let app = try ServerSupport.server().makeApplication()
+            _ = try await app.test(.live) { client in
+                try await client.ws("/api/v1/hand-landmarker/live", configuration: Self.client) {
+                    inbound, outbound, _ in
+                    for t in 1...sent { try await outbound.write(.binary(Self.frame(Int64(t * 33), photo))) }
+                    var replies: [[String: Any]] = []
+                    for try await message in inbound.messages(maxSize: 10_000_000) {
+                        let reply = try Self.object(message)
+                        replies.append(reply)
+                        if reply["timestampInMilliseconds"] as? Int == sent * 33 { break }
+                    }
+                    try await outbound.close(.normalClosure, reason: nil)
+                    let timestamps = replies.compactMap { $0["timestampInMilliseconds"] as? Int }
+                    #expect(timestamps == timestamps.sorted() && Set(timestamps).count == timestamps.count)
+                    #expect(replies.allSatisfy { $0["error"] == nil })
+                    let dropped = try #require(replies.last?["dropped"] as? Int)
+                    #expect(dropped > 0, "30 frames sent at once: the flow limiter must drop some")
+                    let summary = "\(replies.map { ($0["timestampInMilliseconds"] ?? "-", $0["dropped"] ?? "-") })"
+                    #expect(
+                        replies.count + dropped == sent, "every frame is answered or counted as dropped: \(summary)")
+                    let hands = try #require((replies.last?["result"] as? [String: Any])?["landmarks"] as? [[Any]])
+                    #expect(hands.first?.count == 21)
+                    #expect(replies.allSatisfy { ($0["inferenceMs"] as? Double ?? -1) >= 0 })
                 }
-                try await outbound.close(.normalClosure, reason: nil)
-                let timestamps = replies.compactMap { $0["timestampInMilliseconds"] as? Int }
-                #expect(timestamps == timestamps.sorted() && Set(timestamps).count == timestamps.count)
-                #expect(replies.allSatisfy { $0["error"] == nil })
-                let dropped = try #require(replies.last?["dropped"] as? Int)
-                #expect(dropped > 0, "30 frames sent at once: the flow limiter must drop some")
-                let summary = "\(replies.map { ($0["timestampInMilliseconds"] ?? "-", $0["dropped"] ?? "-") })"
-                #expect(replies.count + dropped == sent, "every frame is answered or counted as dropped: \(summary)")
-                let hands = try #require((replies.last?["result"] as? [String: Any])?["landmarks"] as? [[Any]])
-                #expect(hands.first?.count == 21)
-                #expect(replies.allSatisfy { ($0["inferenceMs"] as? Double ?? -1) >= 0 })
             }
         }
     }
 
     @Test func badFramesAndBackwardTimestampsGetErrorReplies() async throws {
-        let photo = try ServerSupport.photo("hand_thumb_up.jpg")
-        let app = try ServerSupport.server().makeApplication()
-        _ = try await app.test(.live) { client in
-            try await client.ws("/api/v1/gesture-recognizer/live?num-hands=2", configuration: Self.client) {
-                inbound, outbound, _ in
-                var replies = inbound.messages(maxSize: 10_000_000).makeAsyncIterator()
-                try await outbound.write(.binary(Self.frame(100, photo)))
-                let first = try Self.object(try await replies.next())
-                let gestures = try #require((first["result"] as? [String: Any])?["gestures"] as? [[[String: Any]]])
-                #expect(gestures.first?.first?["categoryName"] as? String == "Thumb_Up")
-                try await outbound.write(.binary(Self.frame(50, photo)))
-                let backwards = try Self.object(try await replies.next())
-                #expect(backwards["timestampInMilliseconds"] as? Int == 50)
-                #expect((backwards["error"] as? String)?.contains("timestamp") == true, "\(backwards)")
-                try await outbound.write(.binary(Self.frame(200, Data([0xFF, 0xD8, 0xFF, 0, 1, 2, 3]))))
-                let undecodable = try Self.object(try await replies.next())
-                #expect(undecodable["timestampInMilliseconds"] as? Int == 200)
-                #expect((undecodable["error"] as? String)?.contains("Invalid image") == true, "\(undecodable)")
-                try await outbound.write(.text("hello"))
-                let text = try Self.object(try await replies.next())
-                #expect((text["error"] as? String)?.contains("binary") == true)
-                try await outbound.close(.normalClosure, reason: nil)
+        try await Deadline.run("badFramesAndBackwardTimestampsGetErrorReplies") {
+            let photo = try ServerSupport.photo("hand_thumb_up.jpg")
+            let app = try ServerSupport.server().makeApplication()
+            _ = try await app.test(.live) { client in
+                try await client.ws("/api/v1/gesture-recognizer/live?num-hands=2", configuration: Self.client) {
+                    inbound, outbound, _ in
+                    var replies = inbound.messages(maxSize: 10_000_000).makeAsyncIterator()
+                    try await outbound.write(.binary(Self.frame(100, photo)))
+                    let first = try Self.object(try await replies.next())
+                    let gestures = try #require((first["result"] as? [String: Any])?["gestures"] as? [[[String: Any]]])
+                    #expect(gestures.first?.first?["categoryName"] as? String == "Thumb_Up")
+                    try await outbound.write(.binary(Self.frame(50, photo)))
+                    let backwards = try Self.object(try await replies.next())
+                    #expect(backwards["timestampInMilliseconds"] as? Int == 50)
+                    #expect((backwards["error"] as? String)?.contains("timestamp") == true, "\(backwards)")
+                    try await outbound.write(.binary(Self.frame(200, Data([0xFF, 0xD8, 0xFF, 0, 1, 2, 3]))))
+                    let undecodable = try Self.object(try await replies.next())
+                    #expect(undecodable["timestampInMilliseconds"] as? Int == 200)
+                    #expect((undecodable["error"] as? String)?.contains("Invalid image") == true, "\(undecodable)")
+                    try await outbound.write(.text("hello"))
+                    let text = try Self.object(try await replies.next())
+                    #expect((text["error"] as? String)?.contains("binary") == true)
+                    try await outbound.close(.normalClosure, reason: nil)
+                }
             }
         }
     }
 
     @Test func framesAboveTheRateLimitAreDroppedAndCounted() async throws {
-        // One frame a second. Frame 1 is answered first (the session and its task are up); then 12
-        // tiny frames go at once, and a text message after them: its error reply shows that the
-        // server has read all 12 (it reads a socket's messages in order). Frame 14 follows 1.5 s
-        // after that reply, so it is admitted however late the server read the burst, and its
-        // reply counts every drop. FrameRateLimit's exact window is tested in LiveLedgerTests.
-        let tiny = try ServerSupport.photo("png-variants/gray8.png")
-        let app = try ServerSupport.server { $0.maxFramesPerSecond = 1 }.makeApplication()
-        _ = try await app.test(.live) { client in
-            try await client.ws("/api/v1/face-detector/live", configuration: Self.client) { inbound, outbound, _ in
-                let clock = ContinuousClock()
-                let start = clock.now
-                var messages = inbound.messages(maxSize: 10_000_000).makeAsyncIterator()
-                try await outbound.write(.binary(Self.frame(1, tiny)))
-                var replies = [try Self.object(try await messages.next())]
-                for t in 2...13 { try await outbound.write(.binary(Self.frame(Int64(t), tiny))) }
-                try await outbound.write(.text("after frame 13"))
-                while replies.last?["error"] == nil, let message = try await messages.next() {
-                    replies.append(try Self.object(message))
+        try await Deadline.run("framesAboveTheRateLimitAreDroppedAndCounted") {
+            // One frame a second. Frame 1 is answered first (the session and its task are up); then 12
+            // tiny frames go at once, and a text message after them: its error reply shows that the
+            // server has read all 12 (it reads a socket's messages in order). Frame 14 follows 1.5 s
+            // after that reply, so it is admitted however late the server read the burst, and its
+            // reply counts every drop. FrameRateLimit's exact window is tested in LiveLedgerTests.
+            let tiny = try ServerSupport.photo("png-variants/gray8.png")
+            let app = try ServerSupport.server { $0.maxFramesPerSecond = 1 }.makeApplication()
+            _ = try await app.test(.live) { client in
+                try await client.ws("/api/v1/face-detector/live", configuration: Self.client) { inbound, outbound, _ in
+                    let clock = ContinuousClock()
+                    let start = clock.now
+                    var messages = inbound.messages(maxSize: 10_000_000).makeAsyncIterator()
+                    try await outbound.write(.binary(Self.frame(1, tiny)))
+                    var replies = [try Self.object(try await messages.next())]
+                    for t in 2...13 { try await outbound.write(.binary(Self.frame(Int64(t), tiny))) }
+                    try await outbound.write(.text("after frame 13"))
+                    while replies.last?["error"] == nil, let message = try await messages.next() {
+                        replies.append(try Self.object(message))
+                    }
+                    try await Task.sleep(for: .milliseconds(1500))
+                    try await outbound.write(.binary(Self.frame(14, tiny)))
+                    while replies.last?["timestampInMilliseconds"] as? Int != 14,
+                        let message = try await messages.next()
+                    {
+                        replies.append(try Self.object(message))
+                    }
+                    let elapsed = clock.now - start
+                    try await outbound.close(.normalClosure, reason: nil)
+                    let summary =
+                        "\(replies.map { ($0["timestampInMilliseconds"] ?? "-", $0["dropped"] ?? $0["error"] ?? "-") }) in \(elapsed)"
+                    let results = replies.filter { $0["error"] == nil }
+                    #expect(replies.count == results.count + 1, "one error, for the text message: \(summary)")
+                    let last = try #require(results.last, "\(summary)")
+                    #expect(last["timestampInMilliseconds"] as? Int == 14, "\(summary)")
+                    // Admissions are at least a second apart, all within `elapsed`.
+                    #expect(Double(results.count) <= elapsed / .seconds(1) + 1, "\(summary)")
+                    let dropped = last["dropped"] as? Int ?? 0
+                    #expect(dropped > 0, "12 frames sent at once at 1 frame/s: \(summary)")
+                    #expect(results.count + dropped == 14, "every frame is answered or counted as dropped: \(summary)")
                 }
-                try await Task.sleep(for: .milliseconds(1500))
-                try await outbound.write(.binary(Self.frame(14, tiny)))
-                while replies.last?["timestampInMilliseconds"] as? Int != 14, let message = try await messages.next() {
-                    replies.append(try Self.object(message))
-                }
-                let elapsed = clock.now - start
-                try await outbound.close(.normalClosure, reason: nil)
-                let summary =
-                    "\(replies.map { ($0["timestampInMilliseconds"] ?? "-", $0["dropped"] ?? $0["error"] ?? "-") }) in \(elapsed)"
-                let results = replies.filter { $0["error"] == nil }
-                #expect(replies.count == results.count + 1, "one error, for the text message: \(summary)")
-                let last = try #require(results.last, "\(summary)")
-                #expect(last["timestampInMilliseconds"] as? Int == 14, "\(summary)")
-                // Admissions are at least a second apart, all within `elapsed`.
-                #expect(Double(results.count) <= elapsed / .seconds(1) + 1, "\(summary)")
-                let dropped = last["dropped"] as? Int ?? 0
-                #expect(dropped > 0, "12 frames sent at once at 1 frame/s: \(summary)")
-                #expect(results.count + dropped == 14, "every frame is answered or counted as dropped: \(summary)")
             }
         }
     }
 
     @Test func aSilentSocketIsClosedAfterItsLastReply() async throws {
-        let tiny = try ServerSupport.photo("png-variants/gray8.png")
-        // 3 s: a test process busy starting the other suites' tasks may read the frame late.
-        let app = try ServerSupport.server { $0.idleTimeout = .seconds(3) }.makeApplication()
-        try await app.test(.live) { client in
-            let close = try await client.ws("/api/v1/face-detector/live", configuration: Self.client) {
-                inbound, outbound, _ in
-                try await outbound.write(.binary(Self.frame(1, tiny)))
-                var replies: [[String: Any]] = []
-                for try await message in inbound.messages(maxSize: 10_000_000) {
-                    replies.append(try Self.object(message))
+        try await Deadline.run("aSilentSocketIsClosedAfterItsLastReply") {
+            let tiny = try ServerSupport.photo("png-variants/gray8.png")
+            // 3 s: a test process busy starting the other suites' tasks may read the frame late.
+            let app = try ServerSupport.server { $0.idleTimeout = .seconds(3) }.makeApplication()
+            try await app.test(.live) { client in
+                let close = try await client.ws("/api/v1/face-detector/live", configuration: Self.client) {
+                    inbound, outbound, _ in
+                    try await outbound.write(.binary(Self.frame(1, tiny)))
+                    var replies: [[String: Any]] = []
+                    for try await message in inbound.messages(maxSize: 10_000_000) {
+                        replies.append(try Self.object(message))
+                    }
+                    #expect(replies.map { $0["timestampInMilliseconds"] as? Int } == [1], "\(replies)")
                 }
-                #expect(replies.map { $0["timestampInMilliseconds"] as? Int } == [1], "\(replies)")
+                #expect(close?.closeCode == .goingAway)
+                #expect(close?.reason?.contains("idle") == true, "\(String(describing: close))")
             }
-            #expect(close?.closeCode == .goingAway)
-            #expect(close?.reason?.contains("idle") == true, "\(String(describing: close))")
         }
     }
 
     @Test func anIdleCloseWaitsForTheRepliesToTheLastFrames() async throws {
-        // The idle limit is shorter than two gesture-recognizer frames with a hand take in a debug
-        // build (about 1.5 s each): the socket is not idle while its frames are processed, so the
-        // replies arrive before the close. A tiny frame 1 is answered first, so the session is up.
-        let tiny = try ServerSupport.photo("png-variants/gray8.png")
-        let photo = try ServerSupport.photo("hand_thumb_up.jpg")
-        let app = try ServerSupport.server { $0.idleTimeout = .seconds(2) }.makeApplication()
-        try await app.test(.live) { client in
-            let close = try await client.ws("/api/v1/gesture-recognizer/live", configuration: Self.client) {
-                inbound, outbound, _ in
-                var messages = inbound.messages(maxSize: 10_000_000).makeAsyncIterator()
-                try await outbound.write(.binary(Self.frame(1, tiny)))
-                var replies = [try Self.object(try await messages.next())]
-                try await outbound.write(.binary(Self.frame(2, photo)))
-                try await outbound.write(.binary(Self.frame(3, photo)))
-                while let message = try await messages.next() { replies.append(try Self.object(message)) }
-                // Frame 2 may be dropped for frame 3 when frame 3 arrives before its work starts (an optimised
-                // build's frame 1 ends at once); every frame is answered or counted dropped, frame 3 answered.
-                let summary = "\(replies.map { $0["error"] ?? $0["timestampInMilliseconds"] ?? "-" })"
-                let stamps = replies.map { $0["timestampInMilliseconds"] as? Int }
-                #expect(stamps == [1, 2, 3] || stamps == [1, 3], "\(summary)")
-                let dropped = replies.last?["dropped"] as? Int ?? 0
-                #expect(replies.count + dropped == 3, "every frame is answered or counted dropped: \(summary)")
-                let gestures = replies.dropFirst().map {
-                    (($0["result"] as? [String: Any])?["gestures"] as? [[[String: Any]]])?.first?.first?["categoryName"]
-                        as? String
+        try await Deadline.run("anIdleCloseWaitsForTheRepliesToTheLastFrames") {
+            // The idle limit is shorter than two gesture-recognizer frames with a hand take in a debug
+            // build (about 1.5 s each): the socket is not idle while its frames are processed, so the
+            // replies arrive before the close. A tiny frame 1 is answered first, so the session is up.
+            let tiny = try ServerSupport.photo("png-variants/gray8.png")
+            let photo = try ServerSupport.photo("hand_thumb_up.jpg")
+            let app = try ServerSupport.server { $0.idleTimeout = .seconds(2) }.makeApplication()
+            try await app.test(.live) { client in
+                let close = try await client.ws("/api/v1/gesture-recognizer/live", configuration: Self.client) {
+                    inbound, outbound, _ in
+                    var messages = inbound.messages(maxSize: 10_000_000).makeAsyncIterator()
+                    try await outbound.write(.binary(Self.frame(1, tiny)))
+                    var replies = [try Self.object(try await messages.next())]
+                    try await outbound.write(.binary(Self.frame(2, photo)))
+                    try await outbound.write(.binary(Self.frame(3, photo)))
+                    while let message = try await messages.next() { replies.append(try Self.object(message)) }
+                    // Frame 2 may be dropped for frame 3 when frame 3 arrives before its work starts (an optimised
+                    // build's frame 1 ends at once); every frame is answered or counted dropped, frame 3 answered.
+                    let summary = "\(replies.map { $0["error"] ?? $0["timestampInMilliseconds"] ?? "-" })"
+                    let stamps = replies.map { $0["timestampInMilliseconds"] as? Int }
+                    #expect(stamps == [1, 2, 3] || stamps == [1, 3], "\(summary)")
+                    let dropped = replies.last?["dropped"] as? Int ?? 0
+                    #expect(replies.count + dropped == 3, "every frame is answered or counted dropped: \(summary)")
+                    let gestures = replies.dropFirst().map {
+                        (($0["result"] as? [String: Any])?["gestures"] as? [[[String: Any]]])?.first?.first?[
+                            "categoryName"]
+                            as? String
+                    }
+                    #expect(!gestures.isEmpty && gestures.allSatisfy { $0 == "Thumb_Up" }, "\(gestures)")
                 }
-                #expect(!gestures.isEmpty && gestures.allSatisfy { $0 == "Thumb_Up" }, "\(gestures)")
+                #expect(close?.closeCode == .goingAway)
             }
-            #expect(close?.closeCode == .goingAway)
         }
     }
 
     @Test func unknownTasksAndBadOptionsDoNotUpgrade() async throws {
-        let app = try ServerSupport.server().makeApplication()
-        try await app.test(.live) { client in
-            for path in ["/api/v1/face-recognizer/live", "/api/v1/face-landmarker/live?num-faces=x"] {
-                await #expect(throws: (any Error).self, "\(path)") {
-                    try await client.ws(path) { _, _, _ in }
+        try await Deadline.run("unknownTasksAndBadOptionsDoNotUpgrade") {
+            let app = try ServerSupport.server().makeApplication()
+            try await app.test(.live) { client in
+                for path in ["/api/v1/face-recognizer/live", "/api/v1/face-landmarker/live?num-faces=x"] {
+                    await #expect(throws: (any Error).self, "\(path)") {
+                        try await client.ws(path) { _, _, _ in }
+                    }
                 }
+                try await client.execute(uri: "/api/v1/face-recognizer/live", method: .get) { response in
+                    #expect(response.status == .notFound)
+                }
+                // An option the task itself rejects is known only once the task is made: an error reply, then the close.
+                let close = try await client.ws("/api/v1/face-landmarker/live?num-faces=0") { inbound, _, _ in
+                    var replies = inbound.messages(maxSize: 100_000).makeAsyncIterator()
+                    let reply = try Self.object(try await replies.next())
+                    #expect((reply["error"] as? String)?.contains("num-faces") == true, "\(reply)")
+                }
+                #expect(close?.closeCode == .unacceptableData)
             }
-            try await client.execute(uri: "/api/v1/face-recognizer/live", method: .get) { response in
-                #expect(response.status == .notFound)
-            }
-            // An option the task itself rejects is known only once the task is made: an error reply, then the close.
-            let close = try await client.ws("/api/v1/face-landmarker/live?num-faces=0") { inbound, _, _ in
-                var replies = inbound.messages(maxSize: 100_000).makeAsyncIterator()
-                let reply = try Self.object(try await replies.next())
-                #expect((reply["error"] as? String)?.contains("num-faces") == true, "\(reply)")
-            }
-            #expect(close?.closeCode == .unacceptableData)
         }
     }
 }
