@@ -23,7 +23,7 @@ public enum Fixture {
     public static let models = [
         "blaze_face_short_range.tflite", "face_landmarker.task", "hand_landmarker.task",
         "gesture_recognizer.task", "operations.task", "face_detection_full_range_sparse.tflite",
-        "pose_landmarker_full.task",
+        "pose_landmarker_full.task", "selfie_segmenter.tflite", "selfie_segmentation_landscape.tflite",
     ]
 
     /// Whether every model `make models` fetches is present (`make test` always fetches them; a
