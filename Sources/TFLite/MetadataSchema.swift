@@ -17,8 +17,12 @@ package enum MetadataSchema {
 
     /// Table `SubGraphMetadata`.
     package enum SubGraphMetadata: Int, FlatBufferField {
-        case name, description, inputTensorMetadata, outputTensorMetadata, associatedFiles
+        case name, description, inputTensorMetadata, outputTensorMetadata, associatedFiles, inputProcessUnits
+        case outputProcessUnits, inputTensorGroups, outputTensorGroups, customMetadata
     }
+
+    /// Table `CustomMetadata`: a named FlatBuffer of another schema (`SEGMENTER_METADATA`).
+    package enum CustomMetadata: Int, FlatBufferField { case name, data }
 
     /// Table `TensorMetadata`.
     package enum TensorMetadata: Int, FlatBufferField {

@@ -67,6 +67,8 @@ public struct SubgraphMetadata: Hashable, Sendable, Codable {
     public let outputTensors: [TensorMetadata]
     /// Files that belong to the subgraph.
     public let associatedFiles: [AssociatedFile]
+    /// Named FlatBuffers of other schemas (the image segmenter's `SEGMENTER_METADATA`).
+    public let customMetadata: [CustomMetadata]
 
     init(_ table: FBTable) throws {
         typealias Field = MetadataSchema.SubGraphMetadata
@@ -78,6 +80,21 @@ public struct SubgraphMetadata: Hashable, Sendable, Codable {
         inputTensors = try tensors(.inputTensorMetadata, "input_tensor_metadata")
         outputTensors = try tensors(.outputTensorMetadata, "output_tensor_metadata")
         associatedFiles = try table.tables(Field.associatedFiles, "associated_files") { t, _ in try AssociatedFile(t) }
+        customMetadata = try table.tables(Field.customMetadata, "custom_metadata") { t, _ in try CustomMetadata(t) }
+    }
+}
+
+/// A subgraph's custom metadata entry: a name and the bytes of a FlatBuffer of its own schema.
+public struct CustomMetadata: Hashable, Sendable, Codable {
+    /// The entry's name (`SEGMENTER_METADATA`).
+    public let name: String
+    /// The entry's FlatBuffer.
+    public let data: Data
+
+    init(_ table: FBTable) throws {
+        typealias Field = MetadataSchema.CustomMetadata
+        name = try table.string(Field.name, "name") ?? ""
+        data = Data(try table.scalars(Field.data, UInt8.self, "custom_metadata.data"))
     }
 }
 

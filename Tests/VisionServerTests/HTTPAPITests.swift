@@ -48,7 +48,7 @@ import VisionTasks
                 let defaults: [String: VisionTaskOptions] = [
                     "face-detector": FaceDetectorOptions(), "face-landmarker": FaceLandmarkerOptions(),
                     "hand-landmarker": HandLandmarkerOptions(), "gesture-recognizer": GestureRecognizerOptions(),
-                    "pose-landmarker": PoseLandmarkerOptions(),
+                    "pose-landmarker": PoseLandmarkerOptions(), "image-segmenter": ImageSegmenterOptions(),
                 ]
                 for task in tasks {
                     let name = try #require(task["name"] as? String)

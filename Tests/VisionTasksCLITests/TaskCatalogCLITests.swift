@@ -7,7 +7,7 @@ import VisionTasks
 @Suite struct TaskCatalogCLITests {
     /// Every task has its subcommand, whose help lists each option with the declared default and range.
     @Test func everyTaskOptionIsAFlagWithTheDeclaredDefault() throws {
-        #expect(TaskDescription.all.count == 5)
+        #expect(TaskDescription.all.count == 6)
         for task in TaskDescription.all {
             let run = try CLIRun.run([task.name, "--help"])
             #expect(run.status == 0, "\(task.name): \(run.stderr)")

@@ -10,7 +10,7 @@ import Testing
         #expect(
             TaskDescription.all.map(\.name) == [
                 "face-detector", "face-landmarker", "hand-landmarker", "gesture-recognizer",
-                "pose-landmarker",
+                "pose-landmarker", "image-segmenter",
             ])
         for task in TaskDescription.all {
             let names = task.options.map(\.name) + TaskDescription.baseOptions.map(\.name)
@@ -27,7 +27,7 @@ import Testing
         let classes: [(String, VisionTaskOptions)] = [
             ("face-detector", FaceDetectorOptions()), ("face-landmarker", FaceLandmarkerOptions()),
             ("hand-landmarker", HandLandmarkerOptions()), ("gesture-recognizer", GestureRecognizerOptions()),
-            ("pose-landmarker", PoseLandmarkerOptions()),
+            ("pose-landmarker", PoseLandmarkerOptions()), ("image-segmenter", ImageSegmenterOptions()),
         ]
         #expect(classes.count == describedTasks.count)
         for (name, options) in classes {
@@ -179,7 +179,8 @@ import Testing
     }
 
     /// A task's declared outputs are its result JSON's fields (besides the timestamp), with every
-    /// optional output there (tracking ids: video mode; head poses, masks, joint angles: when asked for).
+    /// optional output there (tracking ids: video mode; head poses, masks, joint angles: when asked for;
+    /// the segmenter's confidence and category masks).
     @Test func outputsAreTheResultFields() throws {
         let results: [(String, any Encodable)] = [
             ("face-detector", FaceDetectorResult(detections: [], trackingIds: [], timestampInMilliseconds: 0)),
@@ -206,6 +207,12 @@ import Testing
                 PoseLandmarkerResult(
                     landmarks: [], worldLandmarks: [], segmentationMasks: [], jointAngles: [],
                     trackingIds: [], timestampInMilliseconds: 0)
+            ),
+            (
+                "image-segmenter",
+                ImageSegmenterResult(
+                    confidenceMasks: [], categoryMask: try Mask(width: 1, height: 1, uint8Data: [0]),
+                    qualityScores: [1], timestampInMilliseconds: 0)
             ),
         ]
         #expect(results.count == TaskDescription.all.count)

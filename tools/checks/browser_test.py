@@ -97,8 +97,8 @@ def check_settings_form(driver):
         " confidence: field('min-face-detection-confidence'), faces: field('num-faces'),"
         " blendshapes: field('output-face-blendshapes'), threads: field('threads'), url: location.search};")
     check(sorted(form["tasks"]) == ["face-detector", "face-landmarker", "gesture-recognizer", "hand-landmarker",
-                                    "pose-landmarker"],
-          f"settings: the task picker lists the five tasks (got {form['tasks']})")
+                                    "image-segmenter", "pose-landmarker"],
+          f"settings: the task picker lists the six tasks (got {form['tasks']})")
     check(form["confidence"] == ["range", "0", "1", "0.05", "0.5"], f"settings: a confidence slider (got {form['confidence']})")
     check(form["faces"] is not None and form["faces"][0] == "number" and form["faces"][4] == "1",
           f"settings: num-faces a number field at 1 (got {form['faces']})")

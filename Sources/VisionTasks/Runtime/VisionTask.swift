@@ -1,8 +1,9 @@
 import VisionCore
 
-/// What the five tasks (`FaceDetector`, `FaceLandmarker`, `HandLandmarker`, `GestureRecognizer`, `PoseLandmarker`)
-/// share besides their running-mode methods: restarting a stream, waiting for the live stream, and
-/// the live stream's dropped-frame and dropped-result counts. Only VisionTasks' tasks adopt it.
+/// What the six tasks (`FaceDetector`, `FaceLandmarker`, `HandLandmarker`, `GestureRecognizer`,
+/// `PoseLandmarker`, `ImageSegmenter`) share besides their running-mode methods: restarting a stream,
+/// waiting for the live stream, and the live stream's dropped-frame and dropped-result counts. Only
+/// VisionTasks' tasks adopt it.
 public protocol VisionTask: AnyObject, Sendable {
     /// The task's result for one frame (`FaceDetectorResult`, ...).
     associatedtype TaskResult: Sendable
@@ -26,7 +27,8 @@ public protocol VisionTask: AnyObject, Sendable {
 }
 
 /// A task whose running-mode methods are named `detect` (`FaceDetector`, `FaceLandmarker`,
-/// `HandLandmarker`; `GestureRecognizer` names them `recognize`). Only VisionTasks' tasks adopt it.
+/// `HandLandmarker`; `GestureRecognizer` names them `recognize`, `ImageSegmenter` `segment`). Only
+/// VisionTasks' tasks adopt it.
 public protocol DetectingVisionTask: VisionTask {
     /// Runs the task on a still image (image mode) and returns what it found there.
     /// - Parameter image: The image; its `orientation` says how to turn it upright (mirrored ones are refused).
@@ -76,7 +78,7 @@ public protocol DetectingVisionTask: VisionTask {
     func detect(videoFrame image: MPImage, timestampInMilliseconds: Int) async throws -> TaskResult
 }
 
-/// A task run by a `TaskCore`: the five tasks adopt it, and it gives them `VisionTask`'s and
+/// A task run by a `TaskCore`: the six tasks adopt it, and it gives them `VisionTask`'s and
 /// `DetectingVisionTask`'s members, and package-wide the running-mode methods under neutral names
 /// (`processImage`, ...) that the CLI and the server call, so no caller forwards `recognize` to `detect`.
 package protocol CoreBackedTask: VisionTask {
