@@ -46,7 +46,7 @@ struct SegmenterReferences: Decodable {
 /// Tolerances: confidence masks, mean |ours − ref| ≤ 0.5/255 against the 8-bit reference (its rounding
 /// adds at most 0.5/255, so ≤ 1/255 against MediaPipe's floats) and IoU of the masks at 0.5 ≥ 0.99;
 /// category mask, ≥ 99.9% of pixels equal.
-@Suite(.enabled(if: Fixture.haveModels, "models/ not fetched: run make models"))
+@Suite
 struct ImageSegmenterParityTests {
     static func segmenter(_ model: String, _ mode: RunningMode = .image) throws -> ImageSegmenter {
         try ImageSegmenter(

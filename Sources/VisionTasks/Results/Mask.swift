@@ -30,16 +30,12 @@ public struct Mask: Codable, Sendable, Equatable {
     /// `--masks`): the JSON then names the file instead of holding the PNG.
     public var file: String?
 
-<<<<<<< HEAD
-    /// A mask of `float32Data`, which must hold `width`×`height` values (`invalidArgument` otherwise).
+    /// A float mask of `float32Data`, which must hold `width`×`height` values (`invalidArgument` otherwise).
     /// - Parameters:
     ///   - width: Width in pixels, above 0.
     ///   - height: Height in pixels, above 0.
     ///   - float32Data: The probabilities, row by row.
     /// - Throws: `VisionTasksError.invalidArgument` for a size that is not positive or a wrong value count.
-=======
-    /// A float mask of `float32Data`, which must hold `width`×`height` values (`invalidArgument` otherwise).
->>>>>>> segtask
     public init(width: Int, height: Int, float32Data: [Float]) throws {
         try Self.checkSize(width, height, float32Data.count)
         (self.width, self.height, dataType, floats, bytes) = (width, height, .float32, float32Data, [])
