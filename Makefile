@@ -91,7 +91,7 @@ docs: setup
 TSAN_TARGETS ?= VisionTasksTests,VideoIOTests,VisionTasksCLITests,VisionServerUnitTests
 TSAN_TESTS ?= VisionTasksTests\.(TaskRunnerTests|AsyncAPITests|ThreadCountTests)|VisionTasksTests\.FaceDetectorModeTests/liveStream|VisionTasksCLITests\.MediaCLITests/live(SourceFaster|Annotation)|VisionTasksCLITests\.TruncatedVideoCLITests/live|VideoIOTests\.TruncatedVideoTests/truncatedFileAsALiveSource|VisionServerUnitTests\.(WorkerPoolTests|LiveLedgerTests)
 ASAN_TARGETS ?= TFLiteTests,VisionCoreTests,VideoIOTests,InferenceTests,FuzzRegressionTests
-ASAN_TESTS ?= TFLiteTests|VisionCoreTests\.(DecodingTests|JPEGVariantTests|PNGVariantTests|ProtobufReaderTests|RawFrameTests)|VideoIOTests\.(VideoReaderTests|TruncatedVideoTests|RGBConversionTests)|InferenceTests\.(OperatorTests|Kernels|PlanPassesTests|ParityTests)|FuzzRegressionTests
+ASAN_TESTS ?= TFLiteTests|VisionCoreTests\.(DecodingTests|JPEGVariantTests|PNGVariantTests|ProtobufReaderTests|RawFrameTests)|VideoIOTests\.(VideoReaderTests|TruncatedVideoTests|RGBConversionTests)|InferenceTests\.(OperatorTests|Kernels|PlanPassesTests|ParityTests|SegmenterParityTests)|FuzzRegressionTests
 # MalformedModelTests' byte-flip loops pass their 60 s time limits only without ASan (the fuzz
 # targets cover that ground under ASan).
 ASAN_SKIP ?= TFLiteTests\.MalformedModelTests
