@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import VisionServer
 
-/// `vision-tasks serve`: the browser app (camera and library views of the five tasks) and the
+/// `vision-tasks serve`: the browser app (camera and library views of every task) and the
 /// HTTP/WebSocket API, on loopback unless `--host` says otherwise.
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -51,6 +51,7 @@ run face-landmarker models/face_landmarker.task face_video.mp4 --num-faces 2
 run hand-landmarker models/hand_landmarker.task hands_video.mp4 --num-hands 2
 run gesture-recognizer models/gesture_recognizer.task hands_video.mp4 --num-hands 2
 POSE_MASKS=1 run pose-landmarker models/pose_landmarker_full.task pose_video.mp4
+run image-segmenter models/selfie_segmenter.tflite pose_video.mp4 --output-category-mask
 
 # Custom gestures: every fixture photo but one (the held-out photo, last of its label by name) trains a
 # classifier into a new gesture_recognizer.task; that model then recognizes the held-out photo with the
@@ -91,6 +92,7 @@ echo "  <task>-video.jsonl          results on the video, one JSON line per fram
 echo "  <task>-video.mp4            the video with the results drawn (H.264)"
 echo "  pose-landmarker-masks/      the Pose Landmarker's segmentation masks on the photos (8-bit PNG)"
 echo "  pose-landmarker-video-masks/  its masks on each frame of pose_video.mp4"
+echo "  image-segmenter/            the person tinted over each photo (its masks are base64 PNGs in the JSON)"
 echo "  *_video.mp4                 the videos the tasks ran on"
 echo "  training-data/              the training photos (links), training-report.txt and .json its report"
 echo "  custom_gestures.task        the trained Gesture Recognizer (MediaPipe loads it too)"
