@@ -128,7 +128,7 @@ enum FolderRun {
                         }
                         let image = try MPImage(contentsOfFile: path, decodingOptions: options.imageDecoding)
                         let result = try MaskFiles.writing(try worker.task.processImage(image), to: options.masks) {
-                            MaskFiles.imagePath(folder: $0, relativePath: files[i].relativePath, index: $1)
+                            MaskFiles.imagePath(folder: $0, relativePath: files[i].relativePath, name: $1)
                         }
                         if let annotate = options.annotate {
                             let annotation = try Annotation(image: image)

@@ -1,44 +1,71 @@
 import Foundation
 import VisionTasks
 
-/// A result that carries segmentation masks the CLI can write as files (`--masks DIR`): the Pose
-/// Landmarker's.
+/// A result that carries masks the CLI can write as files (`--masks DIR`): the Pose Landmarker's segmentation
+/// masks, the Image Segmenter's confidence and category masks.
 protocol MaskFileResult {
-    /// The result with each mask written as an 8-bit grayscale PNG to `path(index)` (its folder made
-    /// when missing) and named in the JSON instead of embedded; throws naming a file that cannot be written.
-    func writingMasks(to path: (Int) -> String) throws -> Self
+    /// The task's bool option that must be on for the result to hold masks (nil: it holds them by default).
+    static var maskOption: String? { get }
+    /// The result with each mask written as an 8-bit grayscale PNG to `path(name)` (its folder made when
+    /// missing; `name` tells the mask from the result's others) and named in the JSON instead of embedded;
+    /// throws naming a file that cannot be written.
+    func writingMasks(to path: (String) -> String) throws -> Self
+}
+
+extension Mask {
+    /// The mask written to `path` (`MaskFiles.write`) and naming it.
+    fileprivate func written(to path: String) throws -> Mask {
+        var mask = self
+        mask.file = try MaskFiles.write(self, to: path)
+        return mask
+    }
 }
 
 extension PoseLandmarkerResult: MaskFileResult {
-    func writingMasks(to path: (Int) -> String) throws -> PoseLandmarkerResult {
+    static var maskOption: String? { "output-segmentation-masks" }
+
+    /// Pose k's mask goes to `path("k")`.
+    func writingMasks(to path: (String) -> String) throws -> PoseLandmarkerResult {
         guard let masks = segmentationMasks else { return self }
-        let written = try masks.enumerated().map { i, mask in
-            var mask = mask
-            mask.file = try MaskFiles.write(mask, to: path(i))
-            return mask
-        }
+        let written = try masks.enumerated().map { i, mask in try mask.written(to: path("\(i)")) }
         return PoseLandmarkerResult(
             landmarks: landmarks, worldLandmarks: worldLandmarks, segmentationMasks: written,
             jointAngles: jointAngles, trackingIds: trackingIds, timestampInMilliseconds: timestampInMilliseconds)
     }
 }
 
+extension ImageSegmenterResult: MaskFileResult {
+    /// Confidence masks are on by default (and the task refuses to output neither).
+    static var maskOption: String? { nil }
+
+    /// Label k's confidence mask goes to `path("k")` (round(255·p)), the category mask to `path("category")`.
+    func writingMasks(to path: (String) -> String) throws -> ImageSegmenterResult {
+        ImageSegmenterResult(
+            confidenceMasks: try confidenceMasks?.enumerated().map { k, mask in try mask.written(to: path("\(k)")) },
+            categoryMask: try categoryMask?.written(to: path("category")), qualityScores: qualityScores,
+            timestampInMilliseconds: timestampInMilliseconds)
+    }
+}
+
 /// Where `--masks DIR` puts each mask, and the writing.
 enum MaskFiles {
     /// An image's masks: DIR, then the image's path below its input folder without its extension
-    /// (a file given alone: its name), "-", the pose's index, ".png" (`DIR/photos/a/x-0.png`).
-    static func imagePath(folder: String, relativePath: String, index: Int) -> String {
-        (folder as NSString).appendingPathComponent((relativePath as NSString).deletingPathExtension + "-\(index).png")
+    /// (a file given alone: its name), "-", the mask's name (a pose's or label's index, or "category"),
+    /// ".png" (`DIR/photos/a/x-0.png`).
+    static func imagePath(folder: String, relativePath: String, name: String) -> String {
+        (folder as NSString).appendingPathComponent((relativePath as NSString).deletingPathExtension + "-\(name).png")
     }
 
-    /// A video frame's masks: DIR/<video stem>-<frame index, 6 digits>-<pose index>.png.
-    static func framePath(folder: String, video: String, frame: Int, index: Int) -> String {
+    /// A video frame's masks: DIR/<video stem>-<frame index, 6 digits>-<mask's name>.png.
+    static func framePath(folder: String, video: String, frame: Int, name: String) -> String {
         let stem = ((video as NSString).lastPathComponent as NSString).deletingPathExtension
-        return (folder as NSString).appendingPathComponent(stem + "-" + String(format: "%06d", frame) + "-\(index).png")
+        return (folder as NSString).appendingPathComponent(stem + "-" + String(format: "%06d", frame) + "-\(name).png")
     }
 
-    /// `result` with its masks written under `folder` (nil: `result` as it is), at `path(folder, index)`.
-    static func writing<Result>(_ result: Result, to folder: String?, path: (String, Int) -> String) throws -> Result {
+    /// `result` with its masks written under `folder` (nil: `result` as it is), at `path(folder, name)`.
+    static func writing<Result>(_ result: Result, to folder: String?, path: (String, String) -> String) throws
+        -> Result
+    {
         guard let folder, let maskable = result as? any MaskFileResult else { return result }
         return try maskable.writingMasks { path(folder, $0) } as? Result ?? result
     }

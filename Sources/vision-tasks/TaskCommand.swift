@@ -64,15 +64,12 @@ struct TaskCommand<Task: DescribedTask>: ParsableCommand {
         let parsed = try TaskArguments(arguments, description: Task.taskDescription)
         try common.validate(images: parsed.inputs)
         if common.media.masks != nil {
-            guard Task.TaskResult.self is any MaskFileResult.Type else {
+            guard let maskable = Task.TaskResult.self as? any MaskFileResult.Type else {
                 throw ValidationError("--masks: \(Task.taskDescription.name) outputs no segmentation masks")
             }
-            guard
-                parsed.values.contains(where: {
-                    $0.name == "output-segmentation-masks" && Bool(optionText: $0.text) == true
-                })
-            else {
-                throw ValidationError("--masks writes the segmentation masks: add --output-segmentation-masks")
+            if let option = maskable.maskOption {
+                guard parsed.values.contains(where: { $0.name == option && Bool(optionText: $0.text) == true })
+                else { throw ValidationError("--masks writes the segmentation masks: add --\(option)") }
             }
         }
     }

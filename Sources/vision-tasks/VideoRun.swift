@@ -165,7 +165,7 @@ final class VideoPipeline<Task: DescribedTask>: @unchecked Sendable {
                 try MaskFiles.writing(
                     try task.processVideoFrame(frame.image(), timestampInMilliseconds: frame.timestampInMilliseconds),
                     to: masks
-                ) { MaskFiles.framePath(folder: $0, video: path, frame: frame.index, index: $1) }
+                ) { MaskFiles.framePath(folder: $0, video: path, frame: frame.index, name: $1) }
             }
             guard done.push((frame, result)) else { return }
         }

@@ -1,0 +1,66 @@
+import FixtureSupport
+import Foundation
+import Testing
+import VisionTasks
+
+/// `vision-tasks image-segmenter`, run as a user runs it: masks embedded in the JSON lines, or written as PNG
+/// files where `--masks` says and named in the JSON (`confidenceMasks[k].file`, `categoryMask.file`), and the
+/// same results as the library's.
+@Suite
+struct ImageSegmenterCommandTests {
+    private var model: String { CLIRun.models.appendingPathComponent("selfie_segmenter.tflite").path }
+    private struct Line: Decodable {
+        let input: String
+        let result: ImageSegmenterResult
+    }
+
+    @Test func masksGoToFilesNamedInTheJSONLinesAndEqualTheEmbeddedOnes() throws {
+        let scratch = try CLIRun.scratch()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let photo = CLIRun.fixtures.appendingPathComponent("woman_sitting.jpg").path
+        let embedded = try CLIRun.run(["image-segmenter", "--model", model, "--output-category-mask", photo])
+        #expect(embedded.status == 0, "\(embedded.stderr)")
+        let masks = scratch.appendingPathComponent("masks").path
+        let filed = try CLIRun.run([
+            "image-segmenter", "--model", model, "--output-category-mask", "--masks", masks, photo,
+        ])
+        #expect(filed.status == 0, "\(filed.stderr)")
+        let inline = try JSONDecoder().decode(Line.self, from: Data((embedded.outputLines.first ?? "").utf8)).result
+        let named = try JSONDecoder().decode(Line.self, from: Data((filed.outputLines.first ?? "").utf8)).result
+        // The library's result on the same photo: the tool's masks are its masks, as 8-bit PNGs.
+        let library = try ImageSegmenter(modelPath: model)
+        let options = ImageSegmenterOptions()
+        options.baseOptions.modelAssetPath = model
+        options.shouldOutputCategoryMask = true
+        let expected = try ImageSegmenter(options: options).segment(image: MPImage(contentsOfFile: photo))
+        #expect(try library.segment(image: MPImage(contentsOfFile: photo)).categoryMask == nil)
+        let confidence = try #require(named.confidenceMasks?.first), category = try #require(named.categoryMask)
+        #expect(confidence.file == (masks as NSString).appendingPathComponent("woman_sitting-0.png"))
+        #expect(category.file == (masks as NSString).appendingPathComponent("woman_sitting-category.png"))
+        #expect(filed.stdout.contains(#""file":""#) && !filed.stdout.contains(#""png":""#))
+        #expect(inline.confidenceMasks?.first?.file == nil && embedded.stdout.contains(#""png":""#))
+        for (mask, reference) in [
+            (confidence, try #require(expected.confidenceMasks?.first)),
+            (category, try #require(expected.categoryMask)),
+        ] {
+            let image = try MPImage(contentsOfFile: try #require(mask.file))
+            #expect(image.width == 960 && image.height == 640 && image.bufferFormat == .gray8)
+            let written = image.withUnsafeBufferBytes { Array($0.prefix(960 * 640)) }
+            #expect(written == reference.uint8Data, "\(mask.file ?? "")")
+        }
+        // The category mask of a one-label model: 0 on the person, 255 elsewhere, both present.
+        #expect(category.dataType == .uInt8 && Set(expected.categoryMask?.uint8Data ?? []) == [0, 255])
+    }
+
+    @Test func masksNeedNoExtraOptionButAFolderThatCanBeMade() throws {
+        let blocked = try CLIRun.scratch()
+        defer { try? FileManager.default.removeItem(at: blocked) }
+        let file = blocked.appendingPathComponent("taken")
+        try Data("x".utf8).write(to: file)
+        let photo = CLIRun.fixtures.appendingPathComponent("astronaut.png").path
+        let run = try CLIRun.run([
+            "image-segmenter", "--model", model, "--masks", file.appendingPathComponent("sub").path, photo,
+        ])
+        #expect(run.status == 1 && run.stdout.contains("--masks") && run.stdout.contains("taken/sub"), "\(run.stdout)")
+    }
+}
