@@ -291,6 +291,16 @@ def main():
         check(len(objects) == 1 and objects[0].startswith("#0 person · left elbow "),
               f"pose-landmarker camera: the person listed by id with the joint angles ({objects})")
         print("     status line:", status)
+        result, status, objects = camera_case(
+            server, body_y4m, "task=image-segmenter&tab=camera&autostart=1&output-category-mask=true",
+            "image-segmenter", "r.confidenceMasks && r.confidenceMasks.length === 1 && r.categoryMask",
+            min_pixels=20000)  # the person tinted
+        mask, category = result["confidenceMasks"][0], result["categoryMask"]
+        check(mask["width"] == 640 and mask["height"] == 480 and len(mask["png"]) > 100,
+              f"image-segmenter camera: the confidence mask is a PNG of the frame's size ({mask['width']}x{mask['height']})")
+        check(category.get("dataType") == "uInt8" and category["width"] == 640,
+              f"image-segmenter camera: the category mask is a byte mask of the frame's size ({category.get('dataType')})")
+        print("     status line:", status)
 
         driver = browser(face_y4m)
         try:
