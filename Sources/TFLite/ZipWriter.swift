@@ -105,37 +105,26 @@ package enum ZipWriter {
             let dataStart = base + out.count + 30 + name.count
             out.append(contentsOf: repeatElement(0, count: (alignment - dataStart % alignment) % alignment))
             let offset = out.count
-            let method = entry.isDeflated ? 8 : 0
-            // Local header: signature, version, flags, method, time, date, CRC, sizes, name and extra lengths.
+            // The fields both records share after their version(s): flags, method, time, date, CRC, sizes, name
+            // and extra lengths.
+            func shared(_ to: inout Data) {
+                for field in [0, entry.isDeflated ? 8 : 0, 0, 0x21] { u16(field, &to) }
+                for field in [Int(entry.crc32), entry.payload.count, entry.uncompressedSize] { u32(field, &to) }
+                for field in [name.count, 0] { u16(field, &to) }
+            }
+            // Local header: signature, version needed, the shared fields, name, data.
             u32(0x0403_4B50, &out)
             u16(20, &out)
-            u16(0, &out)
-            u16(method, &out)
-            u16(0, &out)
-            u16(0x21, &out)
-            u32(Int(entry.crc32), &out)
-            u32(entry.payload.count, &out)
-            u32(entry.uncompressedSize, &out)
-            u16(name.count, &out)
-            u16(0, &out)
+            shared(&out)
             out.append(name)
             out.append(entry.payload)
-            // Central directory record: as above, plus comment, disk, attributes and the local header's offset.
+            // Central directory record: signature, versions made by and needed, the shared fields, comment length,
+            // disk, internal and external attributes, the local header's offset, name.
             u32(0x0201_4B50, &directory)
             u16(20, &directory)
             u16(20, &directory)
-            u16(0, &directory)
-            u16(method, &directory)
-            u16(0, &directory)
-            u16(0x21, &directory)
-            u32(Int(entry.crc32), &directory)
-            u32(entry.payload.count, &directory)
-            u32(entry.uncompressedSize, &directory)
-            u16(name.count, &directory)
-            u16(0, &directory)
-            u16(0, &directory)
-            u16(0, &directory)
-            u16(0, &directory)
+            shared(&directory)
+            for field in [0, 0, 0] { u16(field, &directory) }
             u32(0, &directory)
             u32(base + offset, &directory)
             directory.append(name)
