@@ -93,7 +93,7 @@ func reportingErrorsAsync(_ body: () async throws -> Void) async throws {
     } catch let error as ValidationError {
         throw error
     } catch {
-        FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+        Console.error(errorLine(error))
         throw ExitCode.failure
     }
 }

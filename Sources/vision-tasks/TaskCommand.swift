@@ -113,7 +113,21 @@ func reportingErrors(_ body: () throws -> Void) throws {
     } catch let exit as ExitCode {
         throw exit
     } catch {
-        Console.error("error: \(JSONLines.message(error))\n")
+        Console.error(errorLine(error))
         throw ExitCode.failure
     }
+}
+
+/// The one line a command that fails while running prints on standard error.
+func errorLine(_ error: any Error) -> String {
+    "error: \(JSONLines.message(error))\(modelHint(for: error))\n"
+}
+
+/// Where to get a model file that is missing: MediaPipe's models are fetched, not shipped, so a
+/// `.task` or `.tflite` not found points at `make models`; any other error gets no hint.
+func modelHint(for error: any Error) -> String {
+    guard case VisionTasksError.fileNotFound(let path) = error,
+        path.hasSuffix(".task") || path.hasSuffix(".tflite")
+    else { return "" }
+    return " (the models are not shipped: `make models` in the VisionTasks checkout fetches them into models/)"
 }

@@ -309,7 +309,10 @@ import Testing
         let image = CLIRun.fixtures.appendingPathComponent("astronaut.png").path
         let missingModel = try CLIRun.run(["face-detector", "--model", "/nonexistent/face.tflite", image])
         #expect(missingModel.status == 1 && missingModel.stdout.isEmpty)
-        #expect(missingModel.stderr == "error: File not found: /nonexistent/face.tflite\n")
+        #expect(
+            missingModel.stderr
+                == "error: File not found: /nonexistent/face.tflite (the models are not shipped: `make models` in the VisionTasks checkout fetches them into models/)\n"
+        )
         let corrupt = dir.appendingPathComponent("corrupt.tflite")
         try Data(repeating: 7, count: 4096).write(to: corrupt)
         let corruptModel = try CLIRun.run(["face-detector", "--model", corrupt.path, image])
