@@ -3,7 +3,7 @@ SWIFT ?= swift
 
 FORMAT_PATHS = Package.swift Sources Tests Fuzz examples
 
-.PHONY: format format-check demo test test-arm64 setup models build release docs bench clean sanitize soak fuzz fuzz-ci loadtest
+.PHONY: format format-check demo tested-build test test-arm64 setup models build release docs bench clean sanitize soak fuzz fuzz-ci loadtest
 
 setup:
 	@bash tools/setup/setup.sh
@@ -45,6 +45,11 @@ LOAD_SECONDS ?= 60
 # engine, the decoders and the C kernels ran `swift test` in 820 s on 2 cores (issue 43); optimised, its 483
 # tests take 100 s of CPU (2 min wall beside five other builds). `make build`, without them, rebuilds unoptimised.
 TEST_BUILD_FLAGS ?= -Xswiftc -O -Xcc -O2
+
+# The build `make test` tests and `make demo` runs (.build/debug, optimised by TEST_BUILD_FLAGS): the demo's
+# tool is the one the tests ran, and a `make test` after `make demo` compiles only the test targets.
+tested-build: setup
+	$(SWIFT) build $(TEST_BUILD_FLAGS)
 
 test: format-check setup models
 	python3 tools/checks/check_schema_ids.py
@@ -136,8 +141,8 @@ loadtest: setup models release
 	python3 tools/checks/load_test.py --duration 60 --binary .build/release/vision-tasks
 	python3 tools/checks/load_test.py --bench --duration 20 --binary .build/release/vision-tasks
 
-demo: setup models release
-	@bash tools/setup/demo.sh
+demo: setup models tested-build
+	@VISION_TASKS_BIN=$$($(SWIFT) build --show-bin-path)/vision-tasks bash tools/setup/demo.sh
 
 clean:
 	rm -rf .build .build-fuzz demo-output

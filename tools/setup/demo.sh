@@ -4,14 +4,15 @@
 # trains custom gestures for a few seconds from the fixture photos (Tests/Fixtures/gestures) with one
 # photo held out, and recognizes that photo with the trained model. Writes the JSON lines, annotated
 # pictures, masks, annotated H.264 videos and the trained .task under demo-output/, and says where they are.
-#   VISION_TASKS_BIN   the tool to run (default: the release build, .build/release/vision-tasks)
+#   VISION_TASKS_BIN   the tool to run (default: the build `make test` tests, .build/debug/vision-tasks, which
+#                      `make demo` builds optimised; a release build runs the same)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=demo-output
 rm -rf "$out"
 mkdir -p "$out"
-bin=${VISION_TASKS_BIN:-$(swift build -c release --show-bin-path)/vision-tasks}
-[ -x "$bin" ] || { echo "demo: no tool at $bin (make release builds it)" >&2; exit 1; }
+bin=${VISION_TASKS_BIN:-$(swift build --show-bin-path)/vision-tasks}
+[ -x "$bin" ] || { echo "demo: no tool at $bin (make tested-build builds it)" >&2; exit 1; }
 photos=Tests/Fixtures/images
 
 "$bin" model info models/face_landmarker.task --entry face_landmarks_detector.tflite > "$out/face_landmarks_detector.info.txt"
