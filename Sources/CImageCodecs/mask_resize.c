@@ -2,11 +2,10 @@
 // MediaPipe's TensorsToSegmentationCalculator does them on the CPU (VisionCore's SegmentationTensor
 // calls these, a band of output rows per thread): a plane resized as OpenCV's cv::resize with
 // INTER_LINEAR on floats, and the category mask sampled with corners aligned. Each is separable: the
-// resize blends source rows resized horizontally (each once, two kept at a time; with AVX2 eight
-// outputs at a time by permutations); the category mask
-// interpolates its two source rows vertically once per output row, then samples that row. The
-// row-wide loops are plain C the compiler vectorises. No multiply-add is fused (as in Swift): every
-// ISA gives the same masks, bit for bit.
+// resize resizes each source row horizontally once (two kept at a time; with AVX2 eight outputs at a
+// time by permutations) and blends two of them per output row (eight wide with AVX2); the category
+// mask interpolates its two source rows vertically once per output row, then samples that row. No
+// multiply-add is fused (as in Swift): every ISA gives the same masks, bit for bit.
 #include "image_codecs.h"
 
 #include <math.h>
@@ -75,6 +74,30 @@ static void horizontal(const float *row, int width, const int32_t *xi, const int
     horizontal_from(row, xi, xn, xw, 0, count, out);
 }
 
+// One output row: two resized source rows weighted b0 and b1.
+static void blend_portable(const float *upper, const float *lower, float b0, float b1, int count, float *out) {
+    for (int x = 0; x < count; x++) out[x] = upper[x] * b0 + lower[x] * b1;
+}
+
+#if defined(__x86_64__)
+// The same loop the compiler vectorises eight wide (no FMA: the same bits).
+__attribute__((target("avx2"))) static void blend_avx2(const float *upper, const float *lower, float b0, float b1,
+                                                       int count, float *out) {
+    for (int x = 0; x < count; x++) out[x] = upper[x] * b0 + lower[x] * b1;
+}
+#endif
+
+static void blend(const float *upper, const float *lower, float b0, float b1, int count, float *out) {
+#if defined(__x86_64__)
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx2")) {
+        blend_avx2(upper, lower, b0, b1, count, out);
+        return;
+    }
+#endif
+    blend_portable(upper, lower, b0, b1, count, out);
+}
+
 void ic_resize_plane_linear(const float *src, int sw, int sh, float *dst, int dw, int dh, int row_begin,
                             int row_end, int32_t *scratch_index, float *scratch_weight, float *scratch_rows) {
     int32_t *xi = scratch_index, *yi = scratch_index + dw, *xn = scratch_index + dw + dh;
@@ -95,10 +118,8 @@ void ic_resize_plane_linear(const float *src, int sw, int sh, float *dst, int dw
                 held[slot] = want[k];
             }
         }
-        const float *upper = rows[r0 & 1], *lower = rows[r1 & 1];
-        const float b1 = yw[y], b0 = 1 - b1;
-        float *out = dst + (size_t)y * dw;
-        for (int x = 0; x < dw; x++) out[x] = upper[x] * b0 + lower[x] * b1;
+        const float b1 = yw[y];
+        blend(rows[r0 & 1], rows[r1 & 1], 1 - b1, b1, dw, dst + (size_t)y * dw);
     }
 }
 
