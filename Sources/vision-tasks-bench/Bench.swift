@@ -12,7 +12,7 @@ struct VisionTasksBench: ParsableCommand {
         abstract: "Time VisionTasks end to end (decoded image in, result out).",
         subcommands: [
             FaceDetectorBench.self, FaceLandmarkerBench.self, HandTaskBench<HandLandmarker>.self,
-            HandTaskBench<GestureRecognizer>.self, PoseLandmarkerBench.self,
+            HandTaskBench<GestureRecognizer>.self, PoseLandmarkerBench.self, ImageSegmenterBench.self,
         ])
 }
 

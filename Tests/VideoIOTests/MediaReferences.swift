@@ -45,12 +45,19 @@ enum MediaReferences {
         }
     }
 
+    /// One frame's Image Segmenter masks: 8-bit PNGs under media/ (confidence as round(255·p)).
+    struct SegmenterFrame: Decodable {
+        let confidenceMask: String
+        let categoryMask: String
+    }
+
     struct Reference: Decodable {
         let frames: [FrameRef]
         let faceDetector: [[FaceDetection]]?
         let faceLandmarker: [[[[Float]]]]?
         let handLandmarker: [[Hand]]?
         let gestureRecognizer: [[Hand]]?
+        let imageSegmenter: [SegmenterFrame]?
     }
 
     /// Makes video `name` from its recipe in a scratch folder and decodes every frame.
@@ -73,7 +80,7 @@ enum MediaReferences {
         _ = try Fixture.expecting(recipe.frames, frames, in: "\(name) decoded frames")
         for results in [
             reference.frames.count, reference.faceDetector?.count, reference.faceLandmarker?.count,
-            reference.handLandmarker?.count, reference.gestureRecognizer?.count,
+            reference.handLandmarker?.count, reference.gestureRecognizer?.count, reference.imageSegmenter?.count,
         ].compactMap({ $0 }) {
             guard results == frames.count else {
                 throw FixtureError.wrongCount(path, expected: frames.count, found: results)

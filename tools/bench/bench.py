@@ -10,7 +10,8 @@ Rows (ratio = VisionTasks / reference; below 1 means we take less time or memory
               custom Convolution2DTransposeBias, which it lacks (tools/compare_engines)
   task        the five tasks per image and per video frame, one and two faces/hands/people, at 1
               and 2 threads, against MediaPipe 1.2.2's Python API (its graph runs on one thread),
-              and the CPU time per call at 2 threads
+              and the CPU time per call at 2 threads; the Image Segmenter (selfie_segmenter, confidence
+              mask) on a 720p frame of one person, per image, the same way
   video       `vision-tasks ... --video` (whole process: JSON lines, or --annotate to H.264) against
               MediaPipe's usual OpenCV loop (tools/bench/bench_mediapipe_video.py), at 720p and 1080p for
               faces and hands, 720p JSON for one person; time and peak memory
@@ -199,7 +200,13 @@ def make_inputs(tmp):
             grid.paste(hand if i % 2 == 0 else ImageOps.mirror(hand), ((i % columns) * w, (i // columns) * h))
         save(f"hands{n}", grid)
     # 1 and 2 people: woman_sitting whole, and the woman beside her mirror image.
-    save("people1", Image.open(os.path.join(IMAGES, "woman_sitting.jpg")).convert("RGB"))
+    sitting = Image.open(os.path.join(IMAGES, "woman_sitting.jpg")).convert("RGB")
+    save("people1", sitting)
+    # The Image Segmenter's 720p frame: woman_sitting the frame's height, centred on grey.
+    person = sitting.resize((sitting.width * 720 // sitting.height, 720), Image.LANCZOS)
+    frame = Image.new("RGB", (1280, 720), (128, 128, 128))
+    frame.paste(person, ((1280 - person.width) // 2, 0))
+    save("person720p", frame)
     save("people2", sitting_people()[1])
     # Frames of 480p..2160p: the face crop the frame's height, centred on grey.
     for height in (480, 720, 1080, 2160):
@@ -234,10 +241,8 @@ ENGINE_MODELS = {
     "face_detection_full_range_sparse": ("face-detector", "face-landmarker"),
     "pose_detector": ("pose-landmarker",),
     "pose_landmarks_detector": ("pose-landmarker",),
-    # No task runs the selfie segmenters yet (the Image Segmenter comes later): their rows show when no
-    # --tasks narrows the run.
-    "selfie_segmenter": (),
-    "selfie_segmentation_landscape": (),
+    "selfie_segmenter": ("image-segmenter",),
+    "selfie_segmentation_landscape": ("image-segmenter",),
 }
 # Each model's goal for ours/LiteRT: 0.8, but 1.0 for the full-range face detector (issue 26) and the
 # two pose models (issue 37).
@@ -272,8 +277,7 @@ def engine(table, args):
     """Each model at 1 and 2 threads, ours against LiteRT, quiet; at 2 threads also contended (a
     CPUHog beside both engines), each round's quiet and contended runs one after the other."""
     ce = load_compare_engines()
-    everything = args.tasks == set(TASKS)
-    for name in (m for m, used_by in ENGINE_MODELS.items() if args.tasks & set(used_by) or not used_by and everything):
+    for name in (m for m, used_by in ENGINE_MODELS.items() if args.tasks & set(used_by)):
         bundle, entry = ce.SOURCES[name]
         data = ce.model_bytes(bundle, entry)
         # LiteRT runs a model with a custom operator cut before it (compare_engines.cut_before_custom).
@@ -317,6 +321,8 @@ TASKS = {
     "pose-landmarker": ("pose_landmarker_full.task", vision.PoseLandmarker, vision.PoseLandmarkerOptions, "num_poses",
                         "detect", "detect_for_video", "people"),
 }
+# Every task a row can be of (--tasks): the five above and the Image Segmenter (its own rows, `segmenter`).
+TASK_NAMES = list(TASKS) + ["image-segmenter"]
 OUR_COUNT_OPTION = {"face-landmarker": "--num-faces", "hand-landmarker": "--num-hands",
                     "gesture-recognizer": "--num-hands", "pose-landmarker": "--num-poses"}
 
@@ -391,6 +397,34 @@ def ours_call_ms(name, image_path, video, count, threads, runs, warmup):
     out = subprocess.run(command, check=True, capture_output=True, text=True).stdout
     report = json.loads(out.strip().splitlines()[-1])
     return report["medianMs"], report["cpuMsPerCall"]
+
+
+def segmenter(table, inputs, args):
+    """The Image Segmenter on a 720p frame of one person (IMAGE mode, confidence mask, model load and
+    decoding outside the timing), ours at 1 and 2 threads against MediaPipe 1.2.2's `segment()` with
+    its defaults (the same options), rounds alternating."""
+    model = os.path.join(MODELS, "selfie_segmenter.tflite")
+    image = inputs["person720p"]
+    theirs, ours = [], {1: [], 2: []}
+    for _ in range(args.rounds):
+        task = vision.ImageSegmenter.create_from_options(vision.ImageSegmenterOptions(
+            base_options=BaseOptions(model_asset_path=model), output_confidence_masks=True))
+        picture = mp.Image.create_from_file(image)
+        theirs.append(time_calls(lambda: task.segment(picture), args.runs, args.warmup))
+        task.close()
+        for threads in (1, 2):
+            command = [BENCH, "image-segmenter", "--model", model, image, "--runs", str(args.runs), "--warmup",
+                       str(args.warmup), "--threads", str(threads)]
+            out = subprocess.run(command, check=True, capture_output=True, text=True).stdout
+            report = json.loads(out.strip().splitlines()[-1])
+            ours[threads].append((report["medianMs"], report["cpuMsPerCall"]))
+    tm, tc = statistics.median(r[0] for r in theirs), statistics.median(r[1] for r in theirs)
+    for threads in (1, 2):
+        table.add("task", f"image-segmenter per 720p image, whole task, {threads}T",
+                  statistics.median(r[0] for r in ours[threads]), tm, "ms", goal=0.5 if threads == 2 else 0.8,
+                  reference="MediaPipe")
+    table.add("task", "image-segmenter per 720p image, CPU/call 2T", statistics.median(r[1] for r in ours[2]), tc,
+              "ms", goal=1.0, reference="MediaPipe")
 
 
 def tasks(table, inputs, args):
@@ -698,8 +732,8 @@ def main():
     p.add_argument("--quick", action="store_true", help="fewer runs and frames (a smoke run, not for figures)")
     p.add_argument("--sections", default=",".join(SECTIONS),
                    help=f"the sections to run, comma-separated (default: all of {','.join(SECTIONS)})")
-    p.add_argument("--tasks", default=",".join(TASKS),
-                   help=f"only the rows of these tasks, comma-separated (default: all of {','.join(TASKS)}); an "
+    p.add_argument("--tasks", default=",".join(TASK_NAMES),
+                   help=f"only the rows of these tasks, comma-separated (default: all of {','.join(TASK_NAMES)}); an "
                         "engine row belongs to every task running its model")
     p.add_argument("--json", action="store_true", help="also print the rows as one JSON object")
     args = p.parse_args()
@@ -716,9 +750,9 @@ def main():
     if unknown:
         sys.exit(f"bench: unknown section(s) {','.join(unknown)}; the sections are {','.join(SECTIONS)}")
     args.tasks = set(args.tasks.split(","))
-    unknown = args.tasks - set(TASKS)
+    unknown = args.tasks - set(TASK_NAMES)
     if unknown:
-        sys.exit(f"bench: unknown task(s) {','.join(sorted(unknown))}; the tasks are {','.join(TASKS)}")
+        sys.exit(f"bench: unknown task(s) {','.join(sorted(unknown))}; the tasks are {','.join(TASK_NAMES)}")
     sections = [s for s in sections if args.tasks & SECTION_TASKS.get(s, args.tasks)]
     table = Table()
     with tempfile.TemporaryDirectory() as tmp:
@@ -727,6 +761,8 @@ def main():
             engine(table, args)
         if "task" in sections:
             tasks(table, inputs, args)
+            if "image-segmenter" in args.tasks:
+                segmenter(table, inputs, args)
         if "video" in sections:
             video(table, inputs, tmp, args)
         if "batch" in sections:

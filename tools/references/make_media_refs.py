@@ -11,10 +11,13 @@ Tests/Fixtures/references/media/<video>.json:
    "faceDetector": [[{"box": [x, y, w, h], "score", "keypoints": [[x, y], ...]}] per frame],
    "faceLandmarker": [[[[x, y, z] * 478] per face] per frame],
    "handLandmarker": [[{"landmarks": [[x, y, z] * 21], "handedness": [name, score]}] per frame],
-   "gestureRecognizer": [[{"landmarks", "handedness", "gesture": [name, score, index]}] per frame]}
-(only the tasks the recipe names). Numbers are rounded to 6 decimals.
+   "gestureRecognizer": [[{"landmarks", "handedness", "gesture": [name, score, index]}] per frame],
+   "imageSegmenter": [{"confidenceMask", "categoryMask"} per frame]}
+(only the tasks the recipe names). Numbers are rounded to 6 decimals. The Image Segmenter's masks
+(selfie_segmenter.tflite, both masks asked for) are 8-bit PNGs beside the JSON, <video>/NN.confidence.png
+holding round(255·p) and <video>/NN.category.png, named in the JSON by their path under media/.
 
-Usage: python3 tools/references/make_media_refs.py [--models models]
+Usage: python3 tools/references/make_media_refs.py [--models models] [--videos face_pan,...]
 """
 import argparse
 import json
@@ -38,6 +41,8 @@ RECIPES = {
                  "tasks": ["faceDetector", "faceLandmarker"]},
     "hand_pan": {"photo": "hand_thumb_up.jpg", "frames": 30, "rate": "15", "size": "480x384",
                  "tasks": ["handLandmarker", "gestureRecognizer"]},
+    "person_pan": {"photo": "woman_sitting.jpg", "frames": 12, "rate": "10", "size": "320x224",
+                   "tasks": ["imageSegmenter"]},
 }
 
 
@@ -127,18 +132,51 @@ def run_gesture_recognizer(models, frames, stamps):
     return out
 
 
+def run_image_segmenter(models, frames, stamps):
+    """The masks of every frame: (confidence as round(255·p) uint8, category) per frame."""
+    opts = vision.ImageSegmenterOptions(base_options=BaseOptions(model_asset_path=f"{models}/selfie_segmenter.tflite"),
+                                        running_mode=vision.RunningMode.VIDEO, output_confidence_masks=True,
+                                        output_category_mask=True)
+    out = []
+    with vision.ImageSegmenter.create_from_options(opts) as task:
+        for f, t in zip(frames, stamps):
+            res = task.segment_for_video(mp.Image(image_format=mp.ImageFormat.SRGB, data=np.ascontiguousarray(f)), t)
+            confidence = np.array(res.confidence_masks[0].numpy_view(), dtype=np.float32)
+            out.append((np.round(np.clip(confidence, 0, 1) * 255).astype(np.uint8),
+                        np.array(res.category_mask.numpy_view(), dtype=np.uint8)))
+    return out
+
+
+def write_masks(name, masks):
+    """Writes each frame's masks as PNGs under media/<name>/; their paths under media/ per frame."""
+    import cv2
+    os.makedirs(os.path.join(OUT, name), exist_ok=True)
+    out = []
+    for i, (confidence, category) in enumerate(masks):
+        files = {"confidenceMask": f"{name}/{i:02d}.confidence.png", "categoryMask": f"{name}/{i:02d}.category.png"}
+        cv2.imwrite(os.path.join(OUT, files["confidenceMask"]), confidence)
+        cv2.imwrite(os.path.join(OUT, files["categoryMask"]), category)
+        out.append(files)
+    return out
+
+
 RUNNERS = {"faceDetector": run_face_detector, "faceLandmarker": run_face_landmarker,
-           "handLandmarker": run_hand_landmarker, "gestureRecognizer": run_gesture_recognizer}
+           "handLandmarker": run_hand_landmarker, "gestureRecognizer": run_gesture_recognizer, "imageSegmenter": run_image_segmenter}
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--models", default=os.path.join(ROOT, "models"))
+    ap.add_argument("--videos", default=",".join(RECIPES), help="regenerate only these videos' references")
     args = ap.parse_args()
     os.makedirs(OUT, exist_ok=True)
     recipes = {}
     with tempfile.TemporaryDirectory() as tmp:
         for name, recipe in RECIPES.items():
+            if name not in args.videos.split(","):
+                # Kept as committed: its recipe stays in recipes.json.
+                recipes[name] = dict(recipe, ffmpeg=ffmpeg_args(recipe, "{photo}", "{out}"))
+                continue
             video = os.path.join(tmp, name + ".mp4")
             cmd = ffmpeg_args(recipe, os.path.join(IMAGES, recipe["photo"]), video)
             subprocess.run(["ffmpeg"] + cmd, check=True)
@@ -148,6 +186,8 @@ def main():
                               for i, (f, t) in enumerate(zip(frames, stamps))]}
             for task in recipe["tasks"]:
                 ref[task] = RUNNERS[task](args.models, frames, stamps)
+                if task == "imageSegmenter":
+                    ref[task] = write_masks(name, ref[task])
             with open(os.path.join(OUT, name + ".json"), "w") as f:
                 json.dump(ref, f, separators=(",", ":"))
             print(f"{name}: {len(frames)} frames, tasks {recipe['tasks']}")

@@ -158,6 +158,20 @@ int ic_warp_row_kernel(const ic_warp_source *source, const int32_t *coordinates,
 /// homogeneous source coordinates; `coordinates` receives `width` (x, y) pairs in 1/32 pixel.
 void ic_warp_coordinates(const double *matrix, int y, int width, int height, int32_t *coordinates);
 
+/// Output rows [row_begin, row_end) of a `sw`×`sh` float plane resized to `dw`×`dh` as OpenCV's
+/// cv::resize with INTER_LINEAR (no antialiasing). Scratch (one set per concurrent call):
+/// `scratch_index` of 2·dw + dh, `scratch_weight` of dw + dh, `scratch_rows` of 2·dw.
+void ic_resize_plane_linear(const float *src, int sw, int sh, float *dst, int dw, int dh, int row_begin,
+                            int row_end, int32_t *scratch_index, float *scratch_weight, float *scratch_rows);
+/// Output rows [row_begin, row_end) of the segmenter's category mask at `ow`×`oh` from a
+/// `width`×`height`×`channels` tensor, as MediaPipe's ProcessForCategoryMaskCpu: each pixel samples
+/// the tensor bilinearly with corners aligned, then (after a sigmoid when `sigmoid`) one channel gives
+/// 0 above 0.5 and 255 elsewhere, several the index of the largest. Scratch (one set per concurrent
+/// call): `scratch_index` of 2·ow, `scratch_weight` of ow, `scratch_row` of (width + 1)·channels.
+void ic_segmentation_category(const float *values, int width, int height, int channels, int sigmoid, uint8_t *out,
+                              int ow, int oh, int row_begin, int row_end, int32_t *scratch_index,
+                              float *scratch_weight, float *scratch_row);
+
 /// Frees memory the encoders return.
 void ic_free(void *pointer);
 

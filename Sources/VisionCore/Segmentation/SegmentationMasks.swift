@@ -1,3 +1,4 @@
+import CImageCodecs
 import Foundation
 
 /// A segmentation model's output, row-major `height`×`width`×`channels` floats (one channel per label),
@@ -33,28 +34,25 @@ public struct SegmentationTensor: Sendable {
     /// One confidence mask per channel at `outputWidth`×`outputHeight`: the activation applied to each
     /// pixel at the tensor's size, then each channel resized bilinearly with half-pixel centres, edges
     /// clamped (OpenCV's `INTER_LINEAR` on floats, no antialiasing), as MediaPipe's
-    /// `ProcessForConfidenceMaskCpu` does.
-    public func confidenceMasks(activation: Activation, outputWidth: Int, outputHeight: Int) -> [[Float]] {
-        var planes = [[Float]](repeating: [Float](repeating: 0, count: width * height), count: channels)
-        var pixel = [Float](repeating: 0, count: channels)
-        for i in 0..<(width * height) {
-            for c in 0..<channels { pixel[c] = values[i * channels + c] }
-            Self.activate(&pixel, activation)
-            for c in 0..<channels { planes[c][i] = pixel[c] }
-        }
+    /// `ProcessForConfidenceMaskCpu` does (in C: `ic_resize_plane_linear`). `splitRows`, if given,
+    /// spreads the output rows over threads.
+    public func confidenceMasks(
+        activation: Activation, outputWidth: Int, outputHeight: Int, splitRows: ImageToTensor.WorkSplitter? = nil
+    ) -> [[Float]] {
+        let planes = activatedPlanes(activation)
         guard outputWidth != width || outputHeight != height else { return planes }
-        let xs = Self.linearTaps(source: width, destination: outputWidth)
-        let ys = Self.linearTaps(source: height, destination: outputHeight)
+        let (sw, sh, dw, dh) = (Int32(width), Int32(height), Int32(outputWidth), Int32(outputHeight))
         return planes.map { plane in
-            var out = [Float](repeating: 0, count: outputWidth * outputHeight)
-            var upper = [Float](repeating: 0, count: outputWidth), lower = upper
-            for (y, tap) in ys.enumerated() {
-                Self.horizontal(plane, row: tap.index, width: width, xs, into: &upper)
-                Self.horizontal(plane, row: min(tap.index + 1, height - 1), width: width, xs, into: &lower)
-                let (b0, b1) = (1 - tap.weight, tap.weight)
-                for x in 0..<outputWidth { out[y * outputWidth + x] = upper[x] * b0 + lower[x] * b1 }
+            [Float](unsafeUninitializedCapacity: outputWidth * outputHeight) { out, count in
+                guard let base = out.baseAddress else { return }
+                Self.inRowBands(outputHeight, splitRows) { rows in
+                    withScratch(2 * outputWidth + outputHeight, outputWidth + outputHeight, 2 * outputWidth) {
+                        ic_resize_plane_linear(
+                            plane, sw, sh, base, dw, dh, Int32(rows.lowerBound), Int32(rows.upperBound), $0, $1, $2)
+                    }
+                }
+                count = outputWidth * outputHeight
             }
-            return out
         }
     }
 
@@ -62,36 +60,46 @@ public struct SegmentationTensor: Sendable {
     /// each output pixel samples the tensor bilinearly with corners aligned (scale (in − 1) / (out − 1)),
     /// then, for one channel, 0 where the (activated, for SIGMOID) value exceeds 0.5 and 255 elsewhere;
     /// for several, the index of the largest channel (softmax keeps the order, so it is not applied).
-    public func categoryMask(activation: Activation, outputWidth: Int, outputHeight: Int) -> [UInt8] {
-        let xScale = outputWidth > 1 ? Float(width - 1) / Float(outputWidth - 1) : 0
-        let yScale = outputHeight > 1 ? Float(height - 1) / Float(outputHeight - 1) : 0
-        var out = [UInt8](repeating: 0, count: outputWidth * outputHeight)
-        var scores = [Float](repeating: 0, count: channels)
-        for y in 0..<outputHeight {
-            let sy = Float(y) * yScale
-            let y0 = Int(max(sy.rounded(.down), 0)), y1 = Int(min(sy.rounded(.up), Float(height - 1)))
-            let ty = max(min(sy - Float(y0), 1), 0)
-            for x in 0..<outputWidth {
-                let sx = Float(x) * xScale
-                let x0 = Int(max(sx.rounded(.down), 0)), x1 = Int(min(sx.rounded(.up), Float(width - 1)))
-                let tx = max(min(sx - Float(x0), 1), 0)
-                for c in 0..<channels {
-                    let v00 = values[(y0 * width + x0) * channels + c], v01 = values[(y1 * width + x0) * channels + c]
-                    let v10 = values[(y0 * width + x1) * channels + c], v11 = values[(y1 * width + x1) * channels + c]
-                    let left = v00 + (v01 - v00) * ty, right = v10 + (v11 - v10) * ty
-                    scores[c] = left + (right - left) * tx
+    /// In C: `ic_segmentation_category`. `splitRows`, if given, spreads the output rows over threads.
+    public func categoryMask(
+        activation: Activation, outputWidth: Int, outputHeight: Int, splitRows: ImageToTensor.WorkSplitter? = nil
+    ) -> [UInt8] {
+        let (w, h, c, ow, oh) = (Int32(width), Int32(height), Int32(channels), Int32(outputWidth), Int32(outputHeight))
+        let sigmoid: Int32 = activation == .sigmoid ? 1 : 0
+        return values.withUnsafeBufferPointer { values in
+            [UInt8](unsafeUninitializedCapacity: outputWidth * outputHeight) { out, count in
+                guard let base = out.baseAddress else { return }
+                Self.inRowBands(outputHeight, splitRows) { rows in
+                    withScratch(2 * outputWidth, outputWidth, (width + 1) * channels) {
+                        ic_segmentation_category(
+                            values.baseAddress, w, h, c, sigmoid, base, ow, oh, Int32(rows.lowerBound),
+                            Int32(rows.upperBound), $0, $1, $2)
+                    }
                 }
-                if activation == .sigmoid { Self.activate(&scores, .sigmoid) }
-                if channels == 1 {
-                    out[y * outputWidth + x] = scores[0] > 0.5 ? 0 : 255
-                } else {
-                    var best = 0
-                    for c in 1..<channels where scores[c] > scores[best] { best = c }
-                    out[y * outputWidth + x] = UInt8(truncatingIfNeeded: best)
-                }
+                count = outputWidth * outputHeight
             }
         }
-        return out
+    }
+
+    /// Runs `body` over `0 ..< rows`: in bands on `splitRows`'s threads, or whole on this one.
+    private static func inRowBands(
+        _ rows: Int, _ splitRows: ImageToTensor.WorkSplitter?, _ body: (Range<Int>) -> Void
+    ) {
+        if let splitRows { splitRows(rows, body) } else { body(0..<rows) }
+    }
+
+    /// One plane per channel at the tensor's size, the activation applied to each pixel's channels (the
+    /// values themselves for one channel without activation).
+    private func activatedPlanes(_ activation: Activation) -> [[Float]] {
+        if channels == 1 && activation == .none { return [values] }
+        var planes = [[Float]](repeating: [Float](repeating: 0, count: width * height), count: channels)
+        var pixel = [Float](repeating: 0, count: channels)
+        for i in 0..<(width * height) {
+            for c in 0..<channels { pixel[c] = values[i * channels + c] }
+            Self.activate(&pixel, activation)
+            for c in 0..<channels { planes[c][i] = pixel[c] }
+        }
+        return planes
     }
 
     /// Applies `activation` to one pixel's channels in place.
@@ -111,28 +119,18 @@ public struct SegmentationTensor: Sendable {
             for c in pixel.indices { pixel[c] /= sum }
         }
     }
+}
 
-    /// OpenCV's linear taps from `source` to `destination` samples: for each output index, the first
-    /// source index and the weight of the next, with half-pixel centres and the edges clamped.
-    private static func linearTaps(source: Int, destination: Int) -> [(index: Int, weight: Float)] {
-        let scale = Double(source) / Double(destination)
-        return (0..<destination).map { d in
-            let f = Float((Double(d) + 0.5) * scale - 0.5)
-            var index = Int(f.rounded(.down)), weight = f - Float(index)
-            if index < 0 { (index, weight) = (0, 0) }
-            if index >= source - 1 { (index, weight) = (source - 1, 0) }
-            return (index, weight)
-        }
-    }
-
-    /// One row of `plane` resized horizontally along `xs` into `row`.
-    private static func horizontal(
-        _ plane: [Float], row: Int, width: Int, _ xs: [(index: Int, weight: Float)], into out: inout [Float]
-    ) {
-        let base = row * width
-        for (x, tap) in xs.enumerated() {
-            let next = min(tap.index + 1, width - 1)
-            out[x] = plane[base + tap.index] * (1 - tap.weight) + plane[base + next] * tap.weight
+/// Lends `body` uninitialised scratch of `indices` Int32 and of `weights` and `floats` Floats (a set of
+/// its own for each concurrent caller).
+private func withScratch(
+    _ indices: Int, _ weights: Int, _ floats: Int,
+    _ body: (UnsafeMutablePointer<Int32>, UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>) -> Void
+) {
+    withUnsafeTemporaryAllocation(of: Int32.self, capacity: indices) { index in
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: weights + floats) { scratch in
+            guard let index = index.baseAddress, let scratch = scratch.baseAddress else { return }
+            body(index, scratch, scratch + weights)
         }
     }
 }

@@ -246,6 +246,7 @@ export function objectLines(result) {
       return parts.join(" · ");
     });
   }
+  if (result.qualityScores) return result.qualityScores.map((q, i) => `${i + 1}. mask · quality ${q.toFixed(2)}`);
   const hands = result.landmarks || [];
   const gestures = result.gestures && result.gestures.length === hands.length ? result.gestures : null;
   return hands.map((_, i) => [`${name(i)} hand`, top(result.handedness && result.handedness[i] && result.handedness[i][0]),

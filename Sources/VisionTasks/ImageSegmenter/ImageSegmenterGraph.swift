@@ -94,13 +94,21 @@ package final class ImageSegmenterGraph: TaskGraph {
             SegmentedFrame(
                 confidenceMasks: settings.outputConfidenceMasks
                     ? tensor.confidenceMasks(
-                        activation: activation, outputWidth: frame.width, outputHeight: frame.height)
+                        activation: activation, outputWidth: frame.width, outputHeight: frame.height,
+                        splitRows: maskRows)
                     : nil,
                 categoryMask: settings.outputCategoryMask
-                    ? tensor.categoryMask(activation: activation, outputWidth: frame.width, outputHeight: frame.height)
+                    ? tensor.categoryMask(
+                        activation: activation, outputWidth: frame.width, outputHeight: frame.height,
+                        splitRows: maskRows)
                     : nil,
                 qualityScores: qualityScores)
         ]
+    }
+
+    /// How the masks' output rows are spread over the interpreter's threads: bands of at least 64 rows.
+    private var maskRows: ImageToTensor.WorkSplitter {
+        { [interpreter] rows, body in interpreter.splitWork(rows, minimumPerPart: 64, body) }
     }
 
     /// Nothing is tracked from frame to frame.
