@@ -10,7 +10,7 @@ public final class ImageSegmenter: VisionTask, CoreBackedTask {
     /// The machinery running the task's frames.
     package let taskCore: TaskCore<ImageSegmenter, ImageSegmenterResult>
     /// The model's labels, in the order of the confidence masks and the category mask's values (empty
-    /// when the model has no label metadata, as the legacy landscape model).
+    /// for a model without label metadata; both selfie models carry the label `selfie`).
     public let labels: [String]
 
     /// Creates a segmenter in image mode with default options from a model file.
