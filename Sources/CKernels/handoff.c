@@ -1,8 +1,10 @@
 // What a hand-off between two cores costs on this host: a cache-line ping-pong between two threads,
 // and the pool's own hand-off (an empty job split over two threads), measured once per process so
 // the kernels can leave unsplit the work too small to pay for it (KernelThreads).
+#define _GNU_SOURCE
 #include "ckernels.h"
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -40,8 +42,17 @@ typedef struct {
     uint32_t last;
 } court;
 
+/// Pins the calling thread to CPU `cpu` (when it exists); returns 1 when pinned.
+static int pin(int cpu) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+    return pthread_setaffinity_np(pthread_self(), sizeof set, &set) == 0;
+}
+
 static void *partner_main(void *arg) {
     court *c = arg;
+    pin(1);
     for (uint32_t v = 1; v < c->last; v += 2) {
         while (atomic_load_explicit(&c->ball, memory_order_acquire) != v) relax();
         atomic_store_explicit(&c->ball, v + 1, memory_order_release);
@@ -66,6 +77,10 @@ double vt_pingpong_ns(int batches, int rounds) {
         free(samples);
         return 0;
     }
+    // The caller on CPU 0 and the partner on CPU 1: the two cores, not two threads sharing one.
+    cpu_set_t mask;
+    const int had_mask = pthread_getaffinity_np(pthread_self(), sizeof mask, &mask) == 0;
+    pin(0);
     uint32_t v = 0;
     for (int b = 0; b < batches; b++) {
         const uint64_t start = clock_ns();
@@ -77,6 +92,7 @@ double vt_pingpong_ns(int batches, int rounds) {
         samples[b] = (double)(clock_ns() - start) / rounds;
     }
     pthread_join(partner, NULL);
+    if (had_mask) pthread_setaffinity_np(pthread_self(), sizeof mask, &mask);
     const double result = median(samples, batches);
     free(c);
     free(samples);

@@ -151,8 +151,9 @@ void vt_pool_count(int on);
 void vt_pool_stats_read(vt_pool_stats *stats);
 /// Worker threads started so far (0 before the first split call, or when none could start).
 int vt_pool_workers(void);
-/// Median nanoseconds of one round trip of a cache line between two threads (a fresh thread and
-/// the caller) over `batches` batches of `rounds` round trips; 0 when the thread cannot start.
+/// Median nanoseconds of one round trip of a cache line between CPUs 0 and 1 (the caller, pinned
+/// there meanwhile, and a fresh thread) over `batches` batches of `rounds` round trips; 0 when the
+/// thread cannot start.
 double vt_pingpong_ns(int batches, int rounds);
 /// The pool's hand-off cost on this host: median wall nanoseconds of an empty job split over two
 /// threads (published, claimed by a worker, joined), measured on the first call (8 ms at most)
