@@ -138,6 +138,8 @@ static void measure_handoff(void) {
         handoff = strtod(fixed, NULL);
         return;
     }
+    // A thread that keeps its calls to itself (vt_pool_set_serial) still measures the pool.
+    const int serial = vt_pool_set_serial(0);
     double samples[VT_PROBE_SAMPLES];
     int n = 0, late = 0;
     for (const uint64_t begin = clock_ns(); clock_ns() - begin < VT_PROBE_WARMUP_NS;) {
@@ -157,6 +159,7 @@ static void measure_handoff(void) {
     }
     if (late >= n) handoff = vt_pool_workers() ? VT_PROBE_TIMEOUT_NS : 0;
     else handoff = median(samples, n);
+    vt_pool_set_serial(serial);
 }
 
 double vt_pool_handoff_ns(void) {
