@@ -12,6 +12,7 @@
 #include "ckernels.h"
 #include <limits.h>
 #include <linux/futex.h>
+#include <stdlib.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
@@ -37,6 +38,41 @@
 static int spun_enough(uint64_t spun) {
     if (spun > VT_YIELD_NS) sched_yield();
     return spun > VT_SPIN_NS;
+}
+
+// ---- Hand-off counters (vt_pool_stats) and the test knob that makes each hand-off dear ----
+
+/// 1 while vt_pool_count is on: a plain int read once per call, so counting costs one predictable
+/// branch when off (the profile command turns it on around its runs).
+static _Atomic int counting;
+static _Atomic unsigned long long n_jobs, n_parts, n_worker_parts, n_waits, n_sleeps, n_wait_ns;
+
+static inline void tally(_Atomic unsigned long long *c, unsigned long long v) {
+    if (atomic_load_explicit(&counting, memory_order_relaxed)) atomic_fetch_add_explicit(c, v, memory_order_relaxed);
+}
+
+void vt_pool_count(int on) { atomic_store(&counting, on); }
+
+void vt_pool_stats_read(vt_pool_stats *s) {
+    s->jobs = atomic_load(&n_jobs);
+    s->parts = atomic_load(&n_parts);
+    s->worker_parts = atomic_load(&n_worker_parts);
+    s->join_waits = atomic_load(&n_waits);
+    s->join_sleeps = atomic_load(&n_sleeps);
+    s->join_wait_ns = atomic_load(&n_wait_ns);
+}
+
+/// Extra nanoseconds a worker spends before it claims a part and after it finishes one
+/// (VT_POOL_HANDOFF_DELAY_NS, read when the first worker starts; 0 = off): stands in for a host
+/// where a cache line takes that long to cross between cores, both ways of each hand-off.
+static uint64_t handoff_delay;
+
+static uint64_t now_ns(void);
+
+static void delay_handoff(void) {
+    if (!handoff_delay) return;
+    const uint64_t start = now_ns();
+    while (now_ns() - start < handoff_delay) {}
 }
 
 static pthread_mutex_t callers = PTHREAD_MUTEX_INITIALIZER; // one job at a time
@@ -75,6 +111,7 @@ static uint64_t now_ns(void) {
 
 /// Claims and runs parts of generation `gen` as thread `thread` until none is left.
 static void run_parts(uint32_t gen, int thread) {
+    if (thread) delay_handoff();
     uint64_t w = atomic_load_explicit(&word, memory_order_acquire);
     for (;;) {
         const uint32_t parts = (uint32_t)(w >> 16) & 0xffff, next = (uint32_t)w & 0xffff;
@@ -85,6 +122,10 @@ static void run_parts(uint32_t gen, int thread) {
         const vt_part_fn fn = atomic_load_explicit(&job_fn, memory_order_relaxed);
         void *ctx = atomic_load_explicit(&job_ctx, memory_order_relaxed);
         fn(ctx, (int)next, thread);
+        if (thread) {
+            tally(&n_worker_parts, 1);
+            delay_handoff();
+        }
         if (atomic_fetch_sub_explicit(&remaining, 1, memory_order_acq_rel) == 1 &&
             atomic_load_explicit(&caller_asleep, memory_order_seq_cst))
             futex_wake(&remaining);
@@ -123,6 +164,10 @@ static void *worker_main(void *arg) {
 static int ensure_workers(int count) {
     if (count > VT_POOL_MAX_WORKERS) count = VT_POOL_MAX_WORKERS;
     pthread_mutex_lock(&starting);
+    if (!workers) {
+        const char *delay = getenv("VT_POOL_HANDOFF_DELAY_NS");
+        if (delay) handoff_delay = strtoull(delay, NULL, 10);
+    }
     while (workers < count) {
         pthread_t thread;
         pthread_attr_t attr;
@@ -133,6 +178,13 @@ static int ensure_workers(int count) {
         if (failed) break;
         workers++;
     }
+    const int n = workers;
+    pthread_mutex_unlock(&starting);
+    return n;
+}
+
+int vt_pool_workers(void) {
+    pthread_mutex_lock(&starting);
     const int n = workers;
     pthread_mutex_unlock(&starting);
     return n;
@@ -176,18 +228,23 @@ void vt_parallel_run(int parts, int threads, vt_part_fn fn, void *ctx) {
     atomic_store_explicit(&word, ((uint64_t)gen << 32) | ((uint64_t)parts << 16), memory_order_release);
     atomic_store_explicit(&epoch, gen, memory_order_seq_cst);
     if (atomic_load_explicit(&sleepers, memory_order_seq_cst)) futex_wake(&epoch);
+    tally(&n_jobs, 1);
+    tally(&n_parts, (unsigned long long)parts);
     run_parts(gen, 0);
     if (atomic_load_explicit(&remaining, memory_order_acquire)) {
         const uint64_t start = now_ns();
+        tally(&n_waits, 1);
         for (unsigned spin = 1; atomic_load_explicit(&remaining, memory_order_acquire); spin++) {
             cpu_relax();
             if ((spin & 63) == 0 && spun_enough(now_ns() - start)) {
+                tally(&n_sleeps, 1);
                 atomic_store_explicit(&caller_asleep, 1, memory_order_seq_cst);
                 const uint32_t left = atomic_load_explicit(&remaining, memory_order_seq_cst);
                 if (left) futex_wait(&remaining, left);
                 atomic_store_explicit(&caller_asleep, 0, memory_order_seq_cst);
             }
         }
+        tally(&n_wait_ns, now_ns() - start);
     }
     pthread_mutex_unlock(&callers);
 }

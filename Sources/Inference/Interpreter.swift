@@ -27,6 +27,8 @@ public struct OperatorProfile: Sendable, Codable, Equatable {
     public let outputShape: [Int]
     /// Mean wall time per run, in milliseconds.
     public let milliseconds: Double
+    /// Mean jobs it handed to the worker threads per run (0: it ran whole on the calling thread).
+    public let handoffs: Double
 }
 
 /// Runs a TFLite model (subgraph 0) with VisionTasks' own fp32 kernels.
@@ -66,7 +68,8 @@ public final class Interpreter {
         try self.init(model: try TFLiteModel(data: modelData), numThreads: numThreads)
     }
 
-    init(graph: Graph, numThreads: Int, readOutputs: Set<Int>? = nil) throws {
+    /// `grain`, when given, replaces this host's factor on the kernels' minimum work per part (tests).
+    init(graph: Graph, numThreads: Int, readOutputs: Set<Int>? = nil, grain: Double? = nil) throws {
         guard numThreads >= 1, numThreads <= 64 else {
             throw VisionTasksError.invalidOption(
                 name: "numThreads", reason: "must be between 1 and 64, got \(numThreads)")
@@ -76,7 +79,8 @@ public final class Interpreter {
                 name: "readOutputs", reason: "the model has \(graph.outputs.count) outputs, got index \(bad)")
         }
         self.numThreads = numThreads
-        plan = try ExecutionPlan(graph: graph, threads: KernelThreads(numThreads), readOutputs: readOutputs)
+        let threads = grain.map { KernelThreads(numThreads, grain: $0) } ?? KernelThreads(numThreads)
+        plan = try ExecutionPlan(graph: graph, threads: threads, readOutputs: readOutputs)
         inputs = plan.inputs
         outputs = plan.outputs
     }
@@ -138,15 +142,31 @@ public final class Interpreter {
     public func profile(runs: Int, warmup: Int = 1) -> [OperatorProfile] {
         for _ in 0..<max(0, warmup) { plan.run() }
         var times = [UInt64](repeating: 0, count: plan.kernels.count)
+        var jobs = times
         let count = max(1, runs)
-        times.withUnsafeMutableBufferPointer { buffer in
-            for _ in 0..<count { plan.run(timing: buffer) }
+        _ = countingPoolActivity {
+            times.withUnsafeMutableBufferPointer { times in
+                jobs.withUnsafeMutableBufferPointer { jobs in
+                    for _ in 0..<count { plan.run(timing: times, jobs: jobs) }
+                }
+            }
         }
-        return zip(plan.labels, times).map { label, total in
-            OperatorProfile(
+        return plan.labels.indices.map { k in
+            let label = plan.labels[k]
+            return OperatorProfile(
                 op: label.op, index: label.index, outputShape: label.outputShape,
-                milliseconds: Double(total) / Double(count) / 1e6)
+                milliseconds: Double(times[k]) / Double(count) / 1e6, handoffs: Double(jobs[k]) / Double(count))
         }
+    }
+
+    /// Runs the model `runs` times and returns what the worker pool did per run: jobs handed over,
+    /// parts the workers ran, and how long the calling thread waited for them.
+    package func poolActivity(runs: Int) -> PoolActivity {
+        let count = max(1, runs)
+        let (_, before, after) = countingPoolActivity {
+            for _ in 0..<count { plan.run() }
+        }
+        return PoolActivity(from: before, to: after, runs: count)
     }
 
     /// A copy of output `index` (empty for an index out of range).

@@ -6,7 +6,9 @@ import VisionCore
 /// `vision-tasks model profile PATH [--entry NAME] [--threads N] [--runs N] [--warmup N] [--json]`:
 /// each operator's mean time per inference at one thread and at `--threads`, side by side, with its
 /// speed-up and share of the total, as LiteRT's `benchmark_model --enable_op_profiling` lists them;
-/// then the same summed by operator type. Shows which operators a second thread does not split.
+/// then the same summed by operator type, with the jobs each hands to the worker threads. The header
+/// names the CPU, its caches and what a hand-off between two cores costs here. Shows which
+/// operators a second thread does not split, and where the caller waits for it.
 struct ModelProfileCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "profile",
@@ -20,7 +22,7 @@ struct ModelProfileCommand: AsyncParsableCommand {
 
     @Flag(
         help:
-            "Print one JSON object: {\"model\", \"threads\", \"operators\": [{\"op\", \"index\", \"outputShape\", \"ms1\", \"msN\"}]}."
+            "Print one JSON object: {\"model\", \"threads\", \"host\", \"pool\", \"operators\": [{\"op\", \"index\", \"outputShape\", \"ms1\", \"msN\", \"handoffsN\"}]}."
     )
     var json = false
 
@@ -33,12 +35,30 @@ struct ModelProfileCommand: AsyncParsableCommand {
         var ms1: Double
         /// Mean ms per inference at `threads`.
         var msN: Double
+        /// Mean jobs handed to the worker threads per inference at `threads`.
+        var handoffsN: Double
+    }
+
+    /// The host the figures come from and what a hand-off between its cores costs.
+    struct Host: Codable {
+        /// CPU model, family and model numbers, CPU count, caches (`HostCPU.describe`).
+        var cpu: String
+        /// 1, 5 and 15 minute load averages when the runs ended.
+        var loadAverage: String
+        /// A cache line's round trip between two threads, ns (median of 31 batches of 2,000).
+        var pingPongNs: Double
+        /// The pool's hand-off (an empty job over two threads), ns, and the factor it puts on the
+        /// kernels' minimum work per part (`HandoffCost`).
+        var handoffNs, grain: Double
     }
 
     /// What `--json` prints.
     struct Report: Codable {
         var model: String
         var threads: Int
+        var host: Host
+        /// What the worker pool did per inference at `threads`.
+        var pool: PoolActivity
         var operators: [Row]
     }
 
@@ -64,12 +84,18 @@ struct ModelProfileCommand: AsyncParsableCommand {
                 Row(
                     op: one[0][k].op, index: one[0][k].index, outputShape: one[0][k].outputShape,
                     ms1: Timing.median(one.map { $0[k].milliseconds }),
-                    msN: Timing.median(many.map { $0[k].milliseconds }))
+                    msN: Timing.median(many.map { $0[k].milliseconds }),
+                    handoffsN: Timing.median(many.map { $0[k].handoffs }))
             }
+            let pool = multi.poolActivity(runs: perRound)
+            let host = Host(
+                cpu: HostCPU.describe(), loadAverage: HostCPU.loadAverage(), pingPongNs: HandoffCost.pingPong(),
+                handoffNs: HandoffCost.nanoseconds, grain: HandoffCost.grain)
+            let report = Report(model: name, threads: threads, host: host, pool: pool, operators: rows)
             if json {
-                try Console.outJSON(Report(model: name, threads: threads, operators: rows))
+                try Console.outJSON(report)
             } else {
-                Console.out(Self.table(rows, model: name, threads: threads, top: top, runs: runs))
+                Console.out(Self.table(report, top: top, runs: runs))
             }
         }
     }
@@ -77,35 +103,45 @@ struct ModelProfileCommand: AsyncParsableCommand {
     /// Rounds the runs are split into, the thread counts alternating.
     static let rounds = 5
 
-    /// The text report: the operators (slowest first at `threads`, at most `top`), then by type.
-    static func table(_ rows: [Row], model: String, threads: Int, top: Int, runs: Int) -> String {
+    /// The text report: the host, the operators (slowest first at `threads`, at most `top`), then by type.
+    static func table(_ report: Report, top: Int, runs: Int) -> String {
+        let (rows, model, threads, host, pool) = (
+            report.operators, report.model, report.threads, report.host, report.pool
+        )
         let total1 = rows.reduce(0) { $0 + $1.ms1 }, totalN = rows.reduce(0) { $0 + $1.msN }
         let f = { (v: Double) in String(format: "%8.3f", v) }
         let speedup = { (a: Double, b: Double) in b > 0 ? String(format: "%5.2fx", a / b) : "    -" }
         let share = { (v: Double, total: Double) in String(format: "%5.1f%%", total > 0 ? 100 * v / total : 0) }
-        var out =
+        let jobs = { (v: Double) in String(format: "%6.1f", v) }
+        var out = "CPU: \(host.cpu); load average \(host.loadAverage)\n"
+        out +=
+            "hand-off: cache-line ping-pong \(String(format: "%.0f", host.pingPongNs)) ns per round trip; pool hand-off \(String(format: "%.0f", host.handoffNs)) ns (minimum work per part x\(String(format: "%.2f", host.grain)))\n"
+        out +=
+            "pool at \(threads) threads, per call: \(String(format: "%.1f", pool.jobs)) jobs, \(String(format: "%.1f", pool.parts)) parts (\(String(format: "%.1f", pool.workerParts)) by workers); caller waited in \(String(format: "%.1f", pool.joinWaits)) (slept in \(String(format: "%.1f", pool.joinSleeps))), \(String(format: "%.3f", pool.joinWaitMilliseconds)) ms\n"
+        out +=
             "\(model): \(rows.count) kernels; sum of operator times \(f(total1)) ms at 1 thread, \(f(totalN)) ms at \(threads) (\(speedup(total1, totalN))); \(runs) runs each in \(Self.rounds) alternating rounds, medians\n"
         out +=
-            "  index  operator              output shape          ms 1T   ms \(threads)T  speed-up  share \(threads)T\n"
+            "  index  operator              output shape          ms 1T   ms \(threads)T  speed-up  share \(threads)T    jobs\n"
         let listed = top == 0 ? rows : Array(rows.sorted { $0.msN > $1.msN }.prefix(top))
         for r in listed {
             let shape = r.outputShape.map(String.init).joined(separator: "x")
             out +=
                 "  " + String(format: "%5d", r.index) + "  " + r.op.padding(toLength: 20, withPad: " ", startingAt: 0)
                 + "  " + shape.padding(toLength: 18, withPad: " ", startingAt: 0) + "  " + f(r.ms1) + "  " + f(r.msN)
-                + "  " + speedup(r.ms1, r.msN) + "  " + share(r.msN, totalN) + "\n"
+                + "  " + speedup(r.ms1, r.msN) + "  " + share(r.msN, totalN) + "  " + jobs(r.handoffsN) + "\n"
         }
         out += "  by operator type:\n"
-        var byType: [String: (Double, Double, Int)] = [:]
+        var byType: [String: (Double, Double, Int, Double)] = [:]
         for r in rows {
-            let t = byType[r.op] ?? (0, 0, 0)
-            byType[r.op] = (t.0 + r.ms1, t.1 + r.msN, t.2 + 1)
+            let t = byType[r.op] ?? (0, 0, 0, 0)
+            byType[r.op] = (t.0 + r.ms1, t.1 + r.msN, t.2 + 1, t.3 + r.handoffsN)
         }
         for (op, t) in byType.sorted(by: { $0.value.1 > $1.value.1 }) {
             out +=
                 "    " + op.padding(toLength: 20, withPad: " ", startingAt: 0) + String(format: "%4d", t.2)
                 + " kernels  "
-                + f(t.0) + "  " + f(t.1) + "  " + speedup(t.0, t.1) + "  " + share(t.1, totalN) + "\n"
+                + f(t.0) + "  " + f(t.1) + "  " + speedup(t.0, t.1) + "  " + share(t.1, totalN) + "  " + jobs(t.3)
+                + " jobs\n"
         }
         return out
     }

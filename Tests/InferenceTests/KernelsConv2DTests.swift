@@ -18,7 +18,7 @@ import Testing
         let residual = rng.floats(g.outputCount / g.outputChannels * rc, -2, 2)
         let alpha = rng.floats(g.outputChannels, 0, 1)
         let weights = try PackedConv2DWeights(geometry: g, filter: filter, bias: b)
-        let t = KernelThreads(threads)
+        let t = KernelThreads(threads, grain: 1)
         if threads > 1 {
             let tiling = Conv2DTiling(
                 pixels: g.batch * g.outputHeight * g.outputWidth, columns: g.outputChannels,

@@ -18,7 +18,7 @@ import Testing
                 output.withUnsafeMutableBufferPointer { out in
                     depthwiseConv2D(
                         input: inp.baseAddress!, output: out.baseAddress!, weights: weights,
-                        activation: activation, threads: KernelThreads(threads), isa: isa)
+                        activation: activation, threads: KernelThreads(threads, grain: 1), isa: isa)
                 }
             }
             let err = maxRelativeError(Array(output[0..<g.outputCount]), expected)

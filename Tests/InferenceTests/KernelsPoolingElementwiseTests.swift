@@ -50,7 +50,7 @@ import Testing
                     out.withUnsafeMutableBufferPointer { op in
                         maxPool2D(
                             input: xp.baseAddress!, output: op.baseAddress!, geometry: g,
-                            activation: a, threads: KernelThreads(2), isa: isa)
+                            activation: a, threads: KernelThreads(2, grain: 1), isa: isa)
                     }
                 }
                 #expect(Array(out[0..<g.outputCount]) == naiveMaxPool(g, x, a), "\(isa) max \(g)")
@@ -75,7 +75,7 @@ import Testing
                             out.withUnsafeMutableBufferPointer { op in
                                 prelu(
                                     input: xp.baseAddress!, alpha: ap.baseAddress!, output: op.baseAddress!,
-                                    pixels: pixels, channels: channels, threads: KernelThreads(2), isa: isa)
+                                    pixels: pixels, channels: channels, threads: KernelThreads(2, grain: 1), isa: isa)
                             }
                             sum.withUnsafeMutableBufferPointer { sp in
                                 add(

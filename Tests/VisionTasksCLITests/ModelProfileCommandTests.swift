@@ -13,7 +13,12 @@ struct ModelProfileCommandTests {
             let outputShape: [Int]
             let ms1: Double
             let msN: Double
+            let handoffsN: Double
         }
+        struct Host: Decodable { let cpu: String, pingPongNs: Double, grain: Double }
+        /// The header's host, and the pool's counts per call by name ("jobs", "parts", ...).
+        let host: Host
+        let pool: [String: Double]
         let model: String
         let threads: Int
         let operators: [Row]
@@ -39,6 +44,10 @@ struct ModelProfileCommandTests {
         #expect(full.threads == 2 && full.model.hasSuffix("pose_landmarks_detector.tflite"))
         #expect(full.operators.count > 100 && full.operators.allSatisfy { $0.ms1 >= 0 && $0.msN >= 0 })
         #expect(full.operators.contains { $0.op == "CONV_2D" && $0.outputShape == [1, 256, 256, 1] })
+        // The host and its hand-off cost; the jobs handed to the worker (the large convolutions split).
+        #expect(!full.host.cpu.isEmpty && full.host.pingPongNs > 0 && full.host.grain > 0, "\(full.host)")
+        let (jobs, parts) = (full.pool["jobs"] ?? 0, full.pool["parts"] ?? 0)
+        #expect(full.operators.contains { $0.handoffsN > 0 } && jobs > 0 && parts >= 2 * jobs, "\(full.pool)")
         // Without the mask output, the segmentation head is not run.
         let kept = try report(["--read-outputs", "0,1,3,4"]).operators
         #expect(kept.count < full.operators.count && !kept.contains { $0.outputShape == [1, 256, 256, 1] })
@@ -48,7 +57,8 @@ struct ModelProfileCommandTests {
             "--entry", "pose_landmarks_detector.tflite", "--runs", "5", "--top", "3",
         ])
         #expect(
-            text.status == 0 && text.stdout.contains("by operator type:") && text.stdout.contains("CONV_2D"),
+            text.status == 0 && text.stdout.contains("by operator type:") && text.stdout.contains("CONV_2D")
+                && text.stdout.hasPrefix("CPU: ") && text.stdout.contains("ping-pong"),
             "\(text.stdout)")
     }
 

@@ -116,17 +116,37 @@ class Table:
                   f"{r['ratio']:.2f} | {goal} | {met} |")
         goals = [r for r in self.rows if r["met"] is not None]
         print(f"\n{sum(r['met'] for r in goals)} of {len(goals)} goals met; load average {load[0]:.2f} "
-              f"{load[1]:.2f} {load[2]:.2f}; {os.cpu_count()} CPUs ({cpu_name()})")
+              f"{load[1]:.2f} {load[2]:.2f}; {cpu_description()}")
 
 
-def cpu_name():
+def cpu_description():
+    """The CPU the figures come from: model name, family and model numbers, CPU count and CPU 0's
+    caches, e.g. "AMD EPYC 7B13 (family 25 model 1), 2 CPUs; L1d 32K, L1i 32K, L2 512K, L3 32768K"
+    (what `vision-tasks model profile` prints too)."""
+    fields = {}
     try:
         for line in open("/proc/cpuinfo"):
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
+            key, _, value = line.partition(":")
+            fields.setdefault(key.strip(), value.strip())
     except OSError:
         pass
-    return "unknown CPU"
+    out = fields.get("model name", "unknown CPU")
+    if "cpu family" in fields and "model" in fields:
+        out += f" (family {fields['cpu family']} model {fields['model']})"
+    out += f", {os.cpu_count()} CPUs"
+    caches = []
+    for index in range(8):
+        folder = f"/sys/devices/system/cpu/cpu0/cache/index{index}/"
+        try:
+            level, size = (open(folder + name).read().strip() for name in ("level", "size"))
+        except OSError:
+            continue
+        try:
+            kind = {"Data": "d", "Instruction": "i"}.get(open(folder + "type").read().strip(), "")
+        except OSError:
+            kind = ""
+        caches.append(f"L{level}{kind} {size}")
+    return out + ("; " + ", ".join(caches) if caches else "")
 
 
 def tree_rss_mb(pid):
@@ -754,6 +774,8 @@ def main():
     if unknown:
         sys.exit(f"bench: unknown task(s) {','.join(sorted(unknown))}; the tasks are {','.join(TASK_NAMES)}")
     sections = [s for s in sections if args.tasks & SECTION_TASKS.get(s, args.tasks)]
+    load = os.getloadavg()
+    print(f"bench on {cpu_description()}; load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}", flush=True)
     table = Table()
     with tempfile.TemporaryDirectory() as tmp:
         inputs = make_inputs(tmp)

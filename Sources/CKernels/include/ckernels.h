@@ -136,6 +136,31 @@ void vt_parallel_run(int parts, int threads, vt_part_fn fn, void *ctx);
 /// previous setting.
 int vt_pool_set_serial(int serial);
 
+/// What the pool has done since the process started, counted only while vt_pool_count is on.
+typedef struct vt_pool_stats {
+    unsigned long long jobs;         // jobs published to the workers: one hand-off each
+    unsigned long long parts;        // parts of those jobs
+    unsigned long long worker_parts; // of which run by a worker (the rest by the caller)
+    unsigned long long join_waits;   // jobs whose caller ran out of parts before the workers finished
+    unsigned long long join_sleeps;  // of which the caller slept on the futex
+    unsigned long long join_wait_ns; // the caller's time waiting for the workers
+} vt_pool_stats;
+/// Turns the counters on (1) or off (0); off, counting costs one predictable branch per call.
+void vt_pool_count(int on);
+/// Reads the counters.
+void vt_pool_stats_read(vt_pool_stats *stats);
+/// Worker threads started so far (0 before the first split call, or when none could start).
+int vt_pool_workers(void);
+/// Median nanoseconds of one round trip of a cache line between CPUs 0 and 1 (the caller, pinned
+/// there meanwhile, and a fresh thread) over `batches` batches of `rounds` round trips; 0 when the
+/// thread cannot start.
+double vt_pingpong_ns(int batches, int rounds);
+/// The pool's hand-off cost on this host: median wall nanoseconds of an empty job split over two
+/// threads (published, claimed by a worker, joined), measured on the first call (8 ms at most)
+/// and cached; 1 ms when most workers came later than that, 0 when no worker runs. The environment
+/// variable VT_POOL_HANDOFF_NS, when set, is taken instead of measuring (benches, tests). Includes VT_POOL_HANDOFF_DELAY_NS (pool.c).
+double vt_pool_handoff_ns(void);
+
 #ifdef __cplusplus
 }
 #endif

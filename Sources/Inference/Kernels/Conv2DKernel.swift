@@ -24,7 +24,8 @@ package func conv2D(
         (1...g.outputChannels).contains(residualChannels ?? g.outputChannels), "conv2D: residual channels out of range")
     let tiling = Conv2DTiling(
         pixels: g.batch * g.outputHeight * g.outputWidth, columns: g.outputChannels,
-        reduction: g.kernelHeight * g.kernelWidth * g.inputChannels, threads: threads.count)
+        reduction: g.kernelHeight * g.kernelWidth * g.inputChannels, threads: threads.count,
+        minimumWork: threads.minimum(Conv2DTiling.minimumWork))
     let job = Conv2DJob(
         geometry: cg, input: input, packed: UnsafePointer(weights.storage.pointer), output: output,
         epilogue: vt_epilogue(
@@ -40,7 +41,8 @@ package func conv2D(
 /// (the deep layers: 12×12 or 6×6 pixels, hundreds of channels), ranges of output channels too.
 /// A tile holds at least `minimumWork` multiply-adds, so small convolutions stay on one thread.
 struct Conv2DTiling: Equatable {
-    /// Multiply-adds below which a tile costs more to hand over than it saves (about 2 µs of work).
+    /// Multiply-adds below which a tile costs more to hand over than it saves (about 2 µs of work),
+    /// as tuned where the hand-off cost `HandoffCost.tunedNanoseconds`.
     static let minimumWork = 65_536
     /// Output pixels per pixel-range boundary (a multiple of the AVX2 micro-kernel's 6 rows).
     static let pixelGranule = 24
@@ -49,12 +51,14 @@ struct Conv2DTiling: Equatable {
     /// Pixel ranges × channel ranges.
     let pixelTiles, columnTiles: Int
 
-    /// Tiles for `pixels` × `columns` outputs of `reduction` multiply-adds each, over `threads` threads.
-    init(pixels: Int, columns: Int, reduction: Int, threads: Int) {
+    /// Tiles for `pixels` × `columns` outputs of `reduction` multiply-adds each, over `threads`
+    /// threads, none below `minimumWork` multiply-adds (the tuned minimum scaled by `KernelThreads.grain`).
+    init(pixels: Int, columns: Int, reduction: Int, threads: Int, minimumWork: Int = Conv2DTiling.minimumWork) {
         self.pixels = pixels
         self.columns = columns
         let work = pixels * columns * Swift.max(1, reduction)
-        let wanted = threads <= 1 ? 1 : Swift.min(threads * KernelThreads.partsPerThread, work / Self.minimumWork)
+        let wanted =
+            threads <= 1 ? 1 : Swift.min(threads * KernelThreads.partsPerThread, work / Swift.max(1, minimumWork))
         guard wanted > 1 else {
             (pixelTiles, columnTiles) = (1, 1)
             return

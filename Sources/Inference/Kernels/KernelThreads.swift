@@ -4,9 +4,18 @@ import CKernels
 package struct KernelThreads: Sendable, Equatable {
     /// Number of parts (at least 1).
     package let count: Int
+    /// The factor on every kernel's minimum work per part: this host's hand-off cost over the one
+    /// the minimums were tuned at (`HandoffCost.grain`); 1 for one thread.
+    package let grain: Double
 
-    /// Up to `count` threads (values below 1 mean 1).
-    package init(_ count: Int) { self.count = Swift.max(1, count) }
+    /// Up to `count` threads (values below 1 mean 1), with this host's grain (measured on first use).
+    package init(_ count: Int) { self.init(count, grain: count > 1 ? HandoffCost.grain : 1) }
+
+    /// Up to `count` threads with every minimum work per part scaled by `grain` (tests fix it).
+    package init(_ count: Int, grain: Double) {
+        self.count = Swift.max(1, count)
+        self.grain = grain
+    }
 
     /// One thread: the call runs on the caller's thread.
     package static let single = KernelThreads(1)
@@ -20,15 +29,14 @@ package struct KernelThreads: Sendable, Equatable {
 
     /// Runs `job.run(thread:begin:end:)` over `0 ..< total` split into contiguous parts whose
     /// boundaries are multiples of `granule`: up to `partsPerThread` parts per thread, none with
-    /// fewer than `minimumPerPart` items (small work stays on the calling thread: splitting it would
+    /// fewer than `minimum(minimumPerPart)` items, the tuned minimum scaled by the grain (small work stays on the calling thread: splitting it would
     /// cost more than it saves). Parts run concurrently on the worker pool (Sources/CKernels/pool.c)
     /// and all finish before return. No allocation.
-    func split<Job: RangeJob>(_ total: Int, granule: Int = 1, minimumPerPart: Int = 1, _ job: Job) {
+    func split<Job: RangeJob>(_ total: Int, granule: Int = 1, minimumPerPart: Int = 0, _ job: Job) {
         guard total > 0 else { return }
         let g = Swift.max(1, granule)
         let granules = (total + g - 1) / g
-        let byWork = Swift.max(1, total / Swift.max(1, minimumPerPart))
-        let parts = Swift.min(count * Self.partsPerThread, granules, byWork)
+        let parts = self.parts(total, granule: g, minimumPerPart: minimumPerPart)
         if count <= 1 || parts <= 1 {
             job.run(thread: 0, begin: 0, end: total)
             return
@@ -46,6 +54,22 @@ package struct KernelThreads: Sendable, Equatable {
                     }, context)
             }
         }
+    }
+}
+
+extension KernelThreads {
+    /// `items`, a kernel's minimum work per part as tuned, scaled by the grain; 0 (no minimum) gives 1.
+    func minimum(_ items: Int) -> Int {
+        items <= 0 ? 1 : Swift.max(1, Int((Double(items) * grain).rounded(.up)))
+    }
+
+    /// How many parts `split` cuts `total` items into: at most `partsPerThread` per thread, one per
+    /// granule, and none below `minimum(minimumPerPart)` items (1: the call stays whole; a
+    /// `minimumPerPart` of 0 sets no minimum).
+    func parts(_ total: Int, granule: Int = 1, minimumPerPart: Int = 0) -> Int {
+        let g = Swift.max(1, granule)
+        let byWork = Swift.max(1, total / minimum(minimumPerPart))
+        return Swift.max(1, Swift.min(count * Self.partsPerThread, (total + g - 1) / g, byWork))
     }
 }
 

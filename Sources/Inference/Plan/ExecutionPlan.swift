@@ -1,6 +1,7 @@
 // From graph to runnable plan: the passes of PlanPasses.swift in order (validate, fold, prune, fuse,
 // plan memory, bind), then the arena and kernels `run()` uses.
 
+import CKernels
 import Dispatch
 import VisionErrors
 
@@ -86,13 +87,20 @@ final class ExecutionPlan {
         kernels.forEachWithoutAllocating { $0.run() }
     }
 
-    /// Runs every kernel once, adding each one's wall time in nanoseconds to `times` (one entry per kernel).
-    func run(timing times: UnsafeMutableBufferPointer<UInt64>) {
+    /// Runs every kernel once, adding each one's wall time in nanoseconds to `times` and the jobs it
+    /// handed to the worker pool to `jobs` (one entry per kernel each; jobs count while the pool's
+    /// counters are on, `countingPoolActivity`).
+    func run(timing times: UnsafeMutableBufferPointer<UInt64>, jobs: UnsafeMutableBufferPointer<UInt64>) {
         var i = 0
+        var stats = vt_pool_stats()
         kernels.forEachWithoutAllocating { kernel in
+            vt_pool_stats_read(&stats)
+            let before = stats.jobs
             let start = DispatchTime.now().uptimeNanoseconds
             kernel.run()
             times[i] &+= DispatchTime.now().uptimeNanoseconds &- start
+            vt_pool_stats_read(&stats)
+            jobs[i] &+= stats.jobs &- before
             i += 1
         }
     }

@@ -1,0 +1,168 @@
+// What a hand-off between two cores costs on this host: a cache-line ping-pong between two threads,
+// and the pool's own hand-off (an empty job split over two threads), measured once per process so
+// the kernels can leave unsplit the work too small to pay for it (KernelThreads).
+#define _GNU_SOURCE
+#include "ckernels.h"
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static uint64_t clock_ns(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+static inline void relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
+static int compare_doubles(const void *a, const void *b) {
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/// The median of `n` samples (sorted in place).
+static double median(double *samples, int n) {
+    qsort(samples, (size_t)n, sizeof(double), compare_doubles);
+    return n % 2 ? samples[n / 2] : (samples[n / 2 - 1] + samples[n / 2]) / 2;
+}
+
+// ---- ping-pong ----
+
+/// The ball: the main thread writes odd values, the partner the next even one, on one cache line.
+typedef struct {
+    _Alignas(64) _Atomic uint32_t ball;
+    uint32_t last;
+} court;
+
+/// Pins the calling thread to CPU `cpu` (when it exists); returns 1 when pinned.
+static int pin(int cpu) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+    return pthread_setaffinity_np(pthread_self(), sizeof set, &set) == 0;
+}
+
+static void *partner_main(void *arg) {
+    court *c = arg;
+    pin(1);
+    for (uint32_t v = 1; v < c->last; v += 2) {
+        while (atomic_load_explicit(&c->ball, memory_order_acquire) != v) relax();
+        atomic_store_explicit(&c->ball, v + 1, memory_order_release);
+    }
+    return NULL;
+}
+
+double vt_pingpong_ns(int batches, int rounds) {
+    if (batches < 1 || rounds < 1 || batches > 1000 || rounds > 1000000) return 0;
+    court *c = aligned_alloc(64, sizeof(court));
+    double *samples = malloc(sizeof(double) * (size_t)batches);
+    if (!c || !samples) {
+        free(c);
+        free(samples);
+        return 0;
+    }
+    memset(c, 0, sizeof *c);
+    c->last = (uint32_t)(2 * batches * rounds);
+    pthread_t partner;
+    if (pthread_create(&partner, NULL, partner_main, c) != 0) {
+        free(c);
+        free(samples);
+        return 0;
+    }
+    // The caller on CPU 0 and the partner on CPU 1: the two cores, not two threads sharing one.
+    cpu_set_t mask;
+    const int had_mask = pthread_getaffinity_np(pthread_self(), sizeof mask, &mask) == 0;
+    pin(0);
+    uint32_t v = 0;
+    for (int b = 0; b < batches; b++) {
+        const uint64_t start = clock_ns();
+        for (int r = 0; r < rounds; r++) {
+            atomic_store_explicit(&c->ball, v + 1, memory_order_release);
+            while (atomic_load_explicit(&c->ball, memory_order_acquire) != v + 2) relax();
+            v += 2;
+        }
+        samples[b] = (double)(clock_ns() - start) / rounds;
+    }
+    pthread_join(partner, NULL);
+    if (had_mask) pthread_setaffinity_np(pthread_self(), sizeof mask, &mask);
+    const double result = median(samples, batches);
+    free(c);
+    free(samples);
+    return result;
+}
+
+// ---- the pool's hand-off ----
+
+/// One probe job: the thread that claims part 0 waits (at most 1 ms) for another thread to run
+/// part 1, so the job's wall time is one publish, claim and join across two cores.
+typedef struct {
+    _Atomic int arrived;
+    int threads[2];
+} probe;
+
+#define VT_PROBE_TIMEOUT_NS 1000000
+
+static void probe_part(void *ctx, int part, int thread) {
+    probe *p = ctx;
+    p->threads[part] = thread;
+    if (part == 1) {
+        atomic_store_explicit(&p->arrived, 1, memory_order_release);
+        return;
+    }
+    const uint64_t start = clock_ns();
+    while (!atomic_load_explicit(&p->arrived, memory_order_acquire) && clock_ns() - start < VT_PROBE_TIMEOUT_NS)
+        relax();
+}
+
+#define VT_PROBE_SAMPLES 101
+/// The warm-up's time budget: probes until a worker (started for it, or asleep) runs a part.
+#define VT_PROBE_WARMUP_NS 5000000
+/// The measurement's time budget: it stops there with the samples it has.
+#define VT_PROBE_BUDGET_NS 3000000
+
+static double handoff;
+static pthread_once_t handoff_once = PTHREAD_ONCE_INIT;
+
+static void measure_handoff(void) {
+    // Set, VT_POOL_HANDOFF_NS replaces the measurement (benches and tests: a fixed grain).
+    const char *fixed = getenv("VT_POOL_HANDOFF_NS");
+    if (fixed && *fixed) {
+        handoff = strtod(fixed, NULL);
+        return;
+    }
+    // A thread that keeps its calls to itself (vt_pool_set_serial) still measures the pool.
+    const int serial = vt_pool_set_serial(0);
+    double samples[VT_PROBE_SAMPLES];
+    int n = 0, late = 0;
+    for (const uint64_t begin = clock_ns(); clock_ns() - begin < VT_PROBE_WARMUP_NS;) {
+        probe p = {0, {-1, -1}};
+        vt_parallel_run(2, 2, probe_part, &p);
+        if (p.threads[0] != p.threads[1]) break;
+    }
+    for (const uint64_t begin = clock_ns(); n < VT_PROBE_SAMPLES && clock_ns() - begin < VT_PROBE_BUDGET_NS;) {
+        probe p = {0, {-1, -1}};
+        const uint64_t start = clock_ns();
+        vt_parallel_run(2, 2, probe_part, &p);
+        const double wall = (double)(clock_ns() - start);
+        // Kept: two threads ran the parts in time. A worker later than the timeout (asleep, or its
+        // core taken by another process) counts as a hand-off of the timeout.
+        if (p.threads[0] != p.threads[1] && wall < VT_PROBE_TIMEOUT_NS) samples[n++] = wall;
+        else late++;
+    }
+    if (late >= n) handoff = vt_pool_workers() ? VT_PROBE_TIMEOUT_NS : 0;
+    else handoff = median(samples, n);
+    vt_pool_set_serial(serial);
+}
+
+double vt_pool_handoff_ns(void) {
+    pthread_once(&handoff_once, measure_handoff);
+    return handoff;
+}

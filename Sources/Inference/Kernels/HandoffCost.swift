@@ -1,0 +1,70 @@
+import CKernels
+
+/// What handing work to another core costs on this host (Sources/CKernels/handoff.c), and the
+/// factor it puts on the kernels' minimum work per part: where a hand-off is dearer than where the
+/// minimums were tuned, fewer and larger parts.
+package enum HandoffCost {
+    /// The pool's hand-off (an empty job over two threads) in nanoseconds where the kernels' minimum
+    /// work per part was tuned: AMD EPYC, family 25 model 17, 2 vCPUs under KVM, when the worker has
+    /// its core (591 ns measured beside a cache-line ping-pong of 320 ns; a loaded host measures more).
+    static let tunedNanoseconds: Double = 600
+
+    /// The grain's bounds: a cheap hand-off halves the minimums at most, a dear one multiplies them by 16 at most.
+    static let grainRange = 0.5...16.0
+
+    /// This host's pool hand-off in nanoseconds, measured on first use (about a millisecond, once
+    /// per process); 0 when no worker thread runs.
+    package static let nanoseconds: Double = vt_pool_handoff_ns()
+
+    /// `nanoseconds` over `tunedNanoseconds`, within `grainRange`; 1 when unmeasured.
+    package static let grain: Double =
+        nanoseconds > 0
+        ? Swift.min(grainRange.upperBound, Swift.max(grainRange.lowerBound, nanoseconds / tunedNanoseconds)) : 1
+
+    /// Median nanoseconds of a cache line's round trip between two threads, over `batches` batches
+    /// of `rounds` round trips (a thread started for it); 0 when that thread cannot start.
+    package static func pingPong(batches: Int = 31, rounds: Int = 2000) -> Double {
+        vt_pingpong_ns(Int32(clamping: batches), Int32(clamping: rounds))
+    }
+}
+
+/// What the worker pool did per `invoke()` (`Interpreter.poolActivity(runs:)`), counted
+/// process-wide: other interpreters' calls made meanwhile count too.
+package struct PoolActivity: Sendable, Codable, Equatable {
+    /// Jobs handed to the worker threads: one publish and one join each.
+    package var jobs: Double
+    /// Parts of those jobs.
+    package var parts: Double
+    /// Parts the workers ran (the rest ran on the calling thread).
+    package var workerParts: Double
+    /// Jobs whose caller ran out of parts before the workers finished, and waited.
+    package var joinWaits: Double
+    /// Waits in which the caller slept on the futex.
+    package var joinSleeps: Double
+    /// The caller's time waiting for workers, in milliseconds.
+    package var joinWaitMilliseconds: Double
+
+    /// The counters' growth from `before` to `after`, per each of `runs` calls.
+    init(from before: vt_pool_stats, to after: vt_pool_stats, runs: Int) {
+        let n = Double(Swift.max(1, runs))
+        func per(_ a: UInt64, _ b: UInt64) -> Double { Double(b &- a) / n }
+        jobs = per(before.jobs, after.jobs)
+        parts = per(before.parts, after.parts)
+        workerParts = per(before.worker_parts, after.worker_parts)
+        joinWaits = per(before.join_waits, after.join_waits)
+        joinSleeps = per(before.join_sleeps, after.join_sleeps)
+        joinWaitMilliseconds = per(before.join_wait_ns, after.join_wait_ns) / 1e6
+    }
+}
+
+/// Runs `body` with the pool's counters on, returning what it returns and the counters' readings
+/// before and after.
+func countingPoolActivity<R>(_ body: () -> R) -> (R, before: vt_pool_stats, after: vt_pool_stats) {
+    var before = vt_pool_stats(), after = vt_pool_stats()
+    vt_pool_count(1)
+    defer { vt_pool_count(0) }
+    vt_pool_stats_read(&before)
+    let result = body()
+    vt_pool_stats_read(&after)
+    return (result, before, after)
+}

@@ -1,0 +1,123 @@
+import Foundation
+import TFLite
+import Testing
+
+@testable import Inference
+
+/// Two and three threads give one thread's results bit for bit: every model the tasks run, on
+/// seeded random inputs, and kernels sized just below and just above where their split begins.
+@Suite struct ThreadsBitExactTests {
+    /// Every model under models/ (bundle entries by path, as `Fixtures.model` takes them).
+    static let models: [[String]] = [
+        ["face_landmarker.task", "face_detector.tflite"],
+        ["face_landmarker.task", "face_landmarks_detector.tflite"],
+        ["face_landmarker.task", "face_blendshapes.tflite"],
+        ["hand_landmarker.task", "hand_detector.tflite"],
+        ["hand_landmarker.task", "hand_landmarks_detector.tflite"],
+        ["operations.task", "hand_gesture_recognizer.task", "gesture_embedder.tflite"],
+        ["pose_landmarker_full.task", "pose_detector.tflite"],
+        ["pose_landmarker_full.task", "pose_landmarks_detector.tflite"],
+        ["face_detection_full_range_sparse.tflite"],
+        ["blaze_face_short_range.tflite"],
+        ["selfie_segmenter.tflite"],
+        ["selfie_segmentation_landscape.tflite"],
+    ]
+
+    /// Each output's bits after one `invoke()` at `threads` threads on inputs seeded with 46, with
+    /// the kernels' minimum work per part scaled by `grain` (nil: as measured on this host).
+    func outputBits(_ data: Data, threads: Int, grain: Double? = nil) throws -> [[UInt32]] {
+        let graph = try GraphLoader.load(try TFLiteModel(data: data))
+        let interpreter = try Interpreter(graph: graph, numThreads: threads, grain: grain)
+        var rng = TestRandom(seed: 46)
+        for (i, input) in interpreter.inputs.enumerated() {
+            try interpreter.setInput(i, rng.floats(input.elementCount))
+        }
+        interpreter.invoke()
+        return interpreter.outputs.indices.map { interpreter.output($0).map(\.bitPattern) }
+    }
+
+    @Test(arguments: models) func modelMatchesOneThread(path: [String]) throws {
+        let data = try Fixtures.model(path)
+        let one = try outputBits(data, threads: 1)
+        #expect(!one.isEmpty && one.allSatisfy { !$0.isEmpty })
+        // The smallest grain splits the most kernels, the largest the fewest; nil is this host's.
+        for (threads, grain) in [
+            (2, nil), (2, HandoffCost.grainRange.lowerBound), (3, HandoffCost.grainRange.lowerBound),
+            (2, HandoffCost.grainRange.upperBound),
+        ] {
+            #expect(
+                try outputBits(data, threads: threads, grain: grain) == one,
+                "\(path) at \(threads) threads, grain \(grain.map { "\($0)" } ?? "measured")")
+        }
+    }
+
+    @Test func splitBeginsAtTheScaledMinimum() {
+        for grain in [0.5, 1, 2.5, 16] {
+            for threads in [2, 3] {
+                let t = KernelThreads(threads, grain: grain)
+                let m = t.minimum(1000)
+                #expect(m == Int((1000 * grain).rounded(.up)))
+                #expect(t.parts(2 * m - 1, minimumPerPart: 1000) == 1, "grain \(grain)")
+                #expect(t.parts(2 * m, minimumPerPart: 1000) == 2, "grain \(grain)")
+                #expect(t.parts(3 * m, minimumPerPart: 1000) == threads, "grain \(grain)")
+            }
+            // Work without a minimum splits at any grain; one thread never splits.
+            #expect(KernelThreads(2, grain: grain).parts(2) == 2)
+            #expect(KernelThreads(1, grain: grain).parts(100_000, minimumPerPart: 0) == 1)
+            #expect(KernelThreads(2, grain: grain).minimum(1) == Int(grain.rounded(.up)))
+        }
+    }
+
+    /// DEPTHWISE_CONV_2D rows of 8 pixels × 16 channels (a tuned minimum of 8 rows a part) and ADD
+    /// (32,768 elements a part), just below and at two and three scaled minimums.
+    @Test func kernelsAtTheThresholdMatchOneThread() throws {
+        var rng = TestRandom(seed: 47)
+        for grain in [1.0, 2.5] {
+            for threads in [2, 3] {
+                let t = KernelThreads(threads, grain: grain)
+                let rowsMinimum = t.minimum(8)
+                for rows in [2 * rowsMinimum - 1, 2 * rowsMinimum, 3 * rowsMinimum] {
+                    let g = Conv2DGeometry(
+                        inputHeight: rows, inputWidth: 8, inputChannels: 16, outputChannels: 16,
+                        kernelHeight: 3, kernelWidth: 3, padding: .same)
+                    let input = rng.floats(g.inputCount)
+                    let weights = try PackedDepthwiseWeights(
+                        geometry: g, filter: rng.floats(9 * 16), bias: rng.floats(16))
+                    func run(_ threads: KernelThreads) -> [UInt32] {
+                        var output = [Float](repeating: .nan, count: g.outputCount)
+                        input.withUnsafeBufferPointer { i in
+                            output.withUnsafeMutableBufferPointer { o in
+                                depthwiseConv2D(
+                                    input: i.baseAddress!, output: o.baseAddress!, weights: weights, threads: threads)
+                            }
+                        }
+                        return output.map(\.bitPattern)
+                    }
+                    #expect(t.parts(rows, minimumPerPart: 8) == min(threads, rows / rowsMinimum), "\(rows) rows")
+                    #expect(run(t) == run(.single), "depthwise, \(rows) rows, grain \(grain), \(threads) threads")
+                }
+                let addMinimum = t.minimum(32768)
+                for count in [2 * addMinimum - 1, 2 * addMinimum, 3 * addMinimum] {
+                    let a = rng.floats(count), b = rng.floats(count)
+                    func run(_ threads: KernelThreads) -> [UInt32] {
+                        var output = [Float](repeating: .nan, count: count)
+                        a.withUnsafeBufferPointer { a in
+                            b.withUnsafeBufferPointer { b in
+                                output.withUnsafeMutableBufferPointer { o in
+                                    add(
+                                        a.baseAddress!, b.baseAddress!, output: o.baseAddress!, count: count,
+                                        threads: threads)
+                                }
+                            }
+                        }
+                        return output.map(\.bitPattern)
+                    }
+                    #expect(
+                        t.parts(count, granule: 16, minimumPerPart: 32768) == min(threads, count / addMinimum),
+                        "\(count) elements")
+                    #expect(run(t) == run(.single), "add, \(count) elements, grain \(grain), \(threads) threads")
+                }
+            }
+        }
+    }
+}
