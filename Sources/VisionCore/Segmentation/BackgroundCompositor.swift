@@ -1,3 +1,4 @@
+import CImageCodecs
 import VisionErrors
 
 /// What replaces the background behind the person.
@@ -124,32 +125,15 @@ public final class BackgroundCompositor {
     /// - Throws: `VisionTasksError.invalidVideo` for a frame of another size than the stream's.
     public func shrink(_ frame: MPImage) throws -> SmallFrame {
         try check(frame)
-        let (w, h, f, width, height) = (smallWidth, smallHeight, factor, width, height)
+        let (w, h) = (smallWidth, smallHeight)
         var rgb = [UInt8](repeating: 0, count: w * h * 3)
-        var luma = FloatPlane(width: w, height: h, repeating: 0)
         var sums = [UInt32](repeating: 0, count: w * 3)
         frame.withUnsafeBufferBytes { bytes in
-            let src = bytes.bindMemory(to: UInt8.self)
-            for sy in 0..<h {
-                let rows = min(f, height - sy * f)
-                for i in sums.indices { sums[i] = 0 }
-                for y in (sy * f)..<(sy * f + rows) {
-                    let row = src.baseAddress! + y * width * 3
-                    for x in 0..<width {
-                        let s = (x / f) * 3
-                        sums[s] += UInt32(row[x * 3])
-                        sums[s + 1] += UInt32(row[x * 3 + 1])
-                        sums[s + 2] += UInt32(row[x * 3 + 2])
-                    }
-                }
-                for sx in 0..<w {
-                    let count = UInt32(rows * min(f, width - sx * f))
-                    let o = (sy * w + sx) * 3
-                    for c in 0..<3 { rgb[o + c] = UInt8((sums[sx * 3 + c] + count / 2) / count) }
-                    luma.values[sy * w + sx] = Self.luminance(rgb[o], rgb[o + 1], rgb[o + 2])
-                }
-            }
+            let src = bytes.bindMemory(to: UInt8.self).baseAddress!
+            ic_bg_shrink(src, Int32(width), Int32(height), Int32(factor), &rgb, &sums)
         }
+        var luma = FloatPlane(width: w, height: h, repeating: 0)
+        for i in 0..<(w * h) { luma.values[i] = Self.luminance(rgb[i * 3], rgb[i * 3 + 1], rgb[i * 3 + 2]) }
         return SmallFrame(rgb: rgb, luma: luma)
     }
 
@@ -164,7 +148,11 @@ public final class BackgroundCompositor {
         guard case .blur = effect else { return nil }
         return (0..<3).map { c in
             var plane = FloatPlane(width: smallWidth, height: smallHeight, repeating: 0)
-            for i in plane.values.indices { plane.values[i] = Float(small.rgb[i * 3 + c]) }
+            small.rgb.withUnsafeBufferPointer { rgb in
+                plane.values.withUnsafeMutableBufferPointer { values in
+                    for i in 0..<values.count { values[i] = Float(rgb[i * 3 + c]) }
+                }
+            }
             for _ in 0..<3 { plane = BoxMean.of(plane, radius: blurRadius) }
             return plane
         }
@@ -186,65 +174,48 @@ public final class BackgroundCompositor {
         }
         let blurred = blurredBackground(small)
         if out.count != width * height * 3 { out = [UInt8](repeating: 0, count: width * height * 3) }
-        let (w, width, height) = (smallWidth, width, height)
         let planes = [a, b] + (blurred ?? [])
-        // One working row per plane, interpolated vertically, with the last value repeated once past the end.
-        var rows = [Float](repeating: 0, count: planes.count * (w + 1))
-        var fixed: (Float, Float, Float) = (0, 0, 0)
-        if case .color(let r, let g, let b) = effect { fixed = (Float(r), Float(g), Float(b)) }
+        // Each plane's working rows widened to the frame's width, two at a time: row j in slot j % 2, so the
+        // rows above and below an output row are always both held.
+        let (w, width, height) = (smallWidth, width, height)
+        var wide = [Float](repeating: 0, count: planes.count * 2 * width)
+        var padded = [Float](repeating: 0, count: w + 1)
+        var held = [-1, -1]
+        var fixed: [Float] = [0, 0, 0]
+        if case .color(let r, let g, let b) = effect { fixed = [Float(r), Float(g), Float(b)] }
         let empty: [UInt8] = []
         frame.withUnsafeBufferBytes { bytes in
             let src = bytes.bindMemory(to: UInt8.self).baseAddress!
             (cover ?? empty).withUnsafeBufferPointer { picture in
                 out.withUnsafeMutableBufferPointer { dst in
-                    rows.withUnsafeMutableBufferPointer { rows in
+                    wide.withUnsafeMutableBufferPointer { wideBuffer in
+                        let wide = wideBuffer.baseAddress!
+                        func row(_ k: Int, _ j: Int) -> UnsafePointer<Float> {
+                            UnsafePointer(wide + (k * 2 + j % 2) * width)
+                        }
                         for y in 0..<height {
                             let y0 = Int(ys.index[y]), y1 = min(y0 + 1, smallHeight - 1), wy = ys.weight[y]
-                            for (k, plane) in planes.enumerated() {
-                                plane.values.withUnsafeBufferPointer { p in
-                                    let row = rows.baseAddress! + k * (w + 1)
-                                    for i in 0..<w { row[i] = p[y0 * w + i] + (p[y1 * w + i] - p[y0 * w + i]) * wy }
-                                    row[w] = row[w - 1]
+                            for j in [y0, y1] where held[j % 2] != j {
+                                for (k, plane) in planes.enumerated() {
+                                    for i in 0..<w { padded[i] = plane.values[j * w + i] }
+                                    padded[w] = padded[w - 1]
+                                    ic_bg_expand_row(
+                                        padded, xs.index, xs.weight, Int32(width),
+                                        wide + (k * 2 + j % 2) * width)
                                 }
+                                held[j % 2] = j
                             }
-                            composeRow(
-                                src + y * width * 3, dst.baseAddress! + y * width * 3, rows: rows.baseAddress!,
-                                stride: w + 1, blurred: blurred != nil,
-                                cover: picture.isEmpty ? nil : picture.baseAddress! + y * width * 3, fixed: fixed)
+                            let background: [UnsafePointer<Float>?] =
+                                blurred == nil ? [] : (2..<5).flatMap { [row($0, y0), row($0, y1)] }
+                            background.withUnsafeBufferPointer { background in
+                                ic_bg_blend_row(
+                                    src + y * width * 3, dst.baseAddress! + y * width * 3, Int32(width), row(0, y0),
+                                    row(0, y1), row(1, y0), row(1, y1), wy,
+                                    background.isEmpty ? nil : background.baseAddress,
+                                    picture.isEmpty ? nil : picture.baseAddress! + y * width * 3, fixed)
+                            }
                         }
                     }
-                }
-            }
-        }
-    }
-
-    /// One row of the blend: `rows` holds a, b and (blurred) the background's R, G, B, interpolated
-    /// vertically, `stride` apart; `cover` the replacement picture's row.
-    private func composeRow(
-        _ src: UnsafePointer<UInt8>, _ dst: UnsafeMutablePointer<UInt8>, rows: UnsafePointer<Float>, stride: Int,
-        blurred: Bool, cover: UnsafePointer<UInt8>?, fixed: (Float, Float, Float)
-    ) {
-        let (kr, kg, kb): (Float, Float, Float) = (0.299 / 255, 0.587 / 255, 0.114 / 255)
-        let (ra, rb, rr, rg, rl) = (rows, rows + stride, rows + 2 * stride, rows + 3 * stride, rows + 4 * stride)
-        xs.index.withUnsafeBufferPointer { index in
-            xs.weight.withUnsafeBufferPointer { weight in
-                for x in 0..<width {
-                    let i = Int(index[x]), t = weight[x]
-                    let (fr, fg, fb) = (Float(src[x * 3]), Float(src[x * 3 + 1]), Float(src[x * 3 + 2]))
-                    let luma = kr * fr + kg * fg + kb * fb
-                    let aa = ra[i] + (ra[i + 1] - ra[i]) * t, bb = rb[i] + (rb[i + 1] - rb[i]) * t
-                    let alpha = min(max(aa * luma + bb, 0), 1)
-                    var (br, bg, bl) = fixed
-                    if blurred {
-                        br = rr[i] + (rr[i + 1] - rr[i]) * t
-                        bg = rg[i] + (rg[i + 1] - rg[i]) * t
-                        bl = rl[i] + (rl[i + 1] - rl[i]) * t
-                    } else if let cover {
-                        (br, bg, bl) = (Float(cover[x * 3]), Float(cover[x * 3 + 1]), Float(cover[x * 3 + 2]))
-                    }
-                    dst[x * 3] = UInt8(br + (fr - br) * alpha + 0.5)
-                    dst[x * 3 + 1] = UInt8(bg + (fg - bg) * alpha + 0.5)
-                    dst[x * 3 + 2] = UInt8(bl + (fb - bl) * alpha + 0.5)
                 }
             }
         }

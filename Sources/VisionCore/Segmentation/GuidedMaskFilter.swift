@@ -38,10 +38,21 @@ public enum BoxMean {
                 }
             }
         }
+        // Vertically, whole rows at a time (running column sums), to read memory in order.
         var out = plane
+        var sums = [Float](repeating: 0, count: w)
         rows.withUnsafeBufferPointer { src in
             out.values.withUnsafeMutableBufferPointer { dst in
-                for x in 0..<w { runningMean(src.baseAddress! + x, stride: w, count: h, radius, dst.baseAddress! + x) }
+                sums.withUnsafeMutableBufferPointer { sums in
+                    let (src, dst, sums) = (src.baseAddress!, dst.baseAddress!, sums.baseAddress!)
+                    for y in 0..<min(radius, h) { for x in 0..<w { sums[x] += src[y * w + x] } }
+                    for y in 0..<h {
+                        if y + radius < h { for x in 0..<w { sums[x] += src[(y + radius) * w + x] } }
+                        if y - radius - 1 >= 0 { for x in 0..<w { sums[x] -= src[(y - radius - 1) * w + x] } }
+                        let scale = 1 / Float(min(y + radius, h - 1) - max(y - radius, 0) + 1)
+                        for x in 0..<w { dst[y * w + x] = sums[x] * scale }
+                    }
+                }
             }
         }
         return out
