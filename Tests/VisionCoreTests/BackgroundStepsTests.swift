@@ -211,6 +211,33 @@ import VisionErrors
         #expect(refused)
     }
 
+    /// Alpha 1 keeps the frame as it is; alpha 0 shows the background alone: the blurred working frame
+    /// brought up bilinearly, or the covering picture.
+    @Test func composingWithAlphaOneOrZeroGivesTheFrameOrTheBackground() throws {
+        let picture = try frame(40, 24) { x, y in (UInt8(x * 6), UInt8(y * 10), UInt8((x * y) % 256)) }
+        let replacement = try frame(10, 6) { x, y in (UInt8(x * 20), 50, UInt8(y * 40)) }
+        for effect in [BackgroundEffect.blur(sigma: 4), .replace(replacement)] {
+            let compositor = try BackgroundCompositor(width: 40, height: 24, effect: effect, workingSize: 16)
+            let small = try compositor.shrink(picture)
+            let (w, h) = (compositor.smallWidth, compositor.smallHeight)
+            let zero = FloatPlane(width: w, height: h, repeating: 0),
+                one = FloatPlane(width: w, height: h, repeating: 1)
+            var kept: [UInt8] = [], replaced: [UInt8] = []
+            try compositor.compose(picture, small: small, a: zero, b: one, into: &kept)
+            try compositor.compose(picture, small: small, a: zero, b: zero, into: &replaced)
+            #expect(kept == picture.withUnsafeBufferBytes { [UInt8]($0) })
+            let expected: [Float]
+            if let planes = compositor.blurredBackground(small) {
+                let up = planes.map { BilinearTaps.upsample($0, width: 40, height: 24).values }
+                expected = (0..<(40 * 24 * 3)).map { up[$0 % 3][$0 / 3] }
+            } else {
+                expected = try BackgroundCompositor.cover(replacement, width: 40, height: 24).map(Float.init)
+            }
+            let worst = zip(replaced, expected).map { abs(Float($0) - $1) }.max() ?? 99
+            #expect(worst <= 0.51, "\(effect): \(worst)")
+        }
+    }
+
     @Test func coverScalesToFillAndCentres() throws {
         // 4×2 picture onto a 2×2 frame: scale 1 (the height fills), columns 1 and 2 kept.
         let picture = try frame(4, 2) { x, y in (UInt8(x * 10 + y), 0, 0) }
