@@ -68,6 +68,12 @@ struct BackgroundCommand: ParsableCommand {
             valueName: "ratio"))
     var smoothing: Float = BackgroundSettings.defaultSmoothing
 
+    @Option(
+        help: ArgumentHelp(
+            "Beyond MediaPipe: a pixel whose luminance changed by this many levels since the previous frame is not smoothed (less change, proportionally more), so moving edges follow at once, \(BackgroundSettings.smoothingMotionRange.lowerBound)...\(BackgroundSettings.smoothingMotionRange.upperBound) (0: MediaPipe's rule alone).",
+            valueName: "levels"))
+    var smoothingMotion: Float = BackgroundSettings.defaultSmoothingMotion
+
     @Flag(
         inversion: .prefixedNo,
         help: "Fit the mask's edges to the frame with a guided filter (off: the mask brought up bilinearly).")
@@ -114,6 +120,10 @@ struct BackgroundCommand: ParsableCommand {
         guard (0...1).contains(smoothing) else {
             throw ValidationError("--smoothing must be in 0...1, got \(smoothing)")
         }
+        guard BackgroundSettings.smoothingMotionRange.contains(smoothingMotion) else {
+            throw ValidationError(
+                "--smoothing-motion must be in \(BackgroundSettings.smoothingMotionRange), got \(smoothingMotion)")
+        }
         guard BackgroundSettings.reuseThresholdRange.contains(reuseThreshold) else {
             throw ValidationError(
                 "--reuse-threshold must be in \(BackgroundSettings.reuseThresholdRange), got \(reuseThreshold)")
@@ -155,6 +165,7 @@ struct BackgroundCommand: ParsableCommand {
             }
             var settings = BackgroundSettings(effect: effect)
             settings.smoothing = smoothing
+            settings.smoothingMotion = smoothingMotion
             settings.guidedEdges = guidedEdges
             settings.reuseThreshold = reuseThreshold
             settings.maxReuse = maxReuse

@@ -125,6 +125,27 @@ import VisionErrors
         #expect(MaskTemporalSmoothing(ratio: 1.5) == nil)
     }
 
+    @Test func motionGatingStopsTheMixingWhereTheFrameChanged() throws {
+        var smoothing = try #require(MaskTemporalSmoothing(ratio: 0.7, motionScale: 0.1))
+        let still = FloatPlane(width: 5, height: 5, repeating: 0.5)
+        _ = smoothing.smooth(FloatPlane(width: 5, height: 5, repeating: 1), luma: still)
+        // The frame's luminance changes by 0.05 everywhere (half the scale), then by 0.1 (the whole scale):
+        // the uncertain 0.5 mixes half as much, then not at all.
+        let uncertain = FloatPlane(width: 5, height: 5, repeating: 0.5)
+        let half = smoothing.smooth(uncertain, luma: FloatPlane(width: 5, height: 5, repeating: 0.55))
+        #expect(half.values.allSatisfy { abs($0 - (0.5 + (1 - 0.5) * 0.7 * 0.5)) < 1e-5 })
+        let whole = smoothing.smooth(uncertain, luma: FloatPlane(width: 5, height: 5, repeating: 0.65))
+        #expect(whole.values.allSatisfy { abs($0 - 0.5) < 1e-5 })
+        // One pixel alone changing by 0.25 (noise) counts as its window's mean (the whole 5×5 plane here), 0.01.
+        var fresh = try #require(MaskTemporalSmoothing(ratio: 0.7, motionScale: 0.1))
+        _ = fresh.smooth(FloatPlane(width: 5, height: 5, repeating: 1), luma: still)
+        var speck = still
+        speck.values[12] = 0.75
+        let steady = fresh.smooth(uncertain, luma: speck)
+        #expect(abs(steady.values[12] - (0.5 + 0.5 * 0.7 * 0.9)) < 1e-5, "\(steady.values[12])")
+        #expect(MaskTemporalSmoothing(ratio: 0.5, motionScale: 0) == nil)
+    }
+
     @Test func reuseNeedsASmallDifferenceAndStopsAtTheCap() throws {
         var policy = try #require(MaskReusePolicy(threshold: 0.01, maxConsecutive: 2))
         let still = FloatPlane(width: 4, height: 4, repeating: 0.5)

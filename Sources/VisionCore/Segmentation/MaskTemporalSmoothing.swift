@@ -7,12 +7,19 @@ public struct MaskTemporalSmoothing: Sendable {
     /// How much of the previous mask an uncertain pixel keeps, 0...1 (MediaPipe's
     /// `combine_with_previous_ratio`; its selfie segmentation graphs use 0.7).
     public let ratio: Float
+    /// Beyond MediaPipe: the luminance change since the previous frame (in the luminance's units, averaged
+    /// over the pixel's window of `motionRadius`) at which a pixel counts as moving; the mixing fades linearly from full at no change to none at this change,
+    /// so moving edges follow the model at once while still ones stay steady (nil: MediaPipe's rule alone).
+    public let motionScale: Float?
     private var previous: FloatPlane?
+    private var previousLuma: FloatPlane?
+    /// The radius of the window the luminance change is averaged over before it gates the mixing.
+    public static let motionRadius = 4
 
-    /// Smoothing with `ratio` in 0...1 (0 passes each mask through unchanged).
-    public init?(ratio: Float) {
-        guard ratio >= 0, ratio <= 1 else { return nil }
-        self.ratio = ratio
+    /// Smoothing with `ratio` in 0...1 (0 passes each mask through unchanged) and `motionScale` > 0 or nil.
+    public init?(ratio: Float, motionScale: Float? = nil) {
+        guard ratio >= 0, ratio <= 1, (motionScale.map { $0 > 0 && $0.isFinite } ?? true) else { return nil }
+        (self.ratio, self.motionScale) = (ratio, motionScale)
     }
 
     /// The uncertainty of a confidence `p`: MediaPipe's fifth-degree polynomial in x = (p − 0.5)², 1 − that, floored at 0.
@@ -23,19 +30,33 @@ public struct MaskTemporalSmoothing: Sendable {
     }
 
     /// The new mask mixed with the previous output (the first mask, or one of another size, as it is);
-    /// the result becomes the previous output.
-    public mutating func smooth(_ mask: FloatPlane) -> FloatPlane {
+    /// the result becomes the previous output. With `motionScale`, `luma` (the frame's luminance at the
+    /// mask's size) gates the mixing pixel by pixel against the previous frame's.
+    public mutating func smooth(_ mask: FloatPlane, luma: FloatPlane? = nil) -> FloatPlane {
+        let lastLuma = previousLuma
+        previousLuma = luma
         guard let previous, previous.width == mask.width, previous.height == mask.height, ratio > 0 else {
             previous = mask
             return mask
         }
         var out = mask
         let ratio = ratio
+        // The change is averaged over each pixel's 5×5 window first, so that camera noise does not count as motion.
+        var change: [Float]?
+        if let motionScale, let luma, let lastLuma, luma.values.count == mask.values.count,
+            lastLuma.values.count == mask.values.count
+        {
+            var difference = luma
+            for i in difference.values.indices { difference.values[i] = abs(luma.values[i] - lastLuma.values[i]) }
+            change = BoxMean.of(difference, radius: Self.motionRadius).values.map { $0 / motionScale }
+        }
         out.values.withUnsafeMutableBufferPointer { out in
             previous.values.withUnsafeBufferPointer { old in
                 for i in 0..<out.count {
                     let p = out[i]
-                    out[i] = p + (old[i] - p) * (Self.uncertainty(p) * ratio)
+                    var weight = Self.uncertainty(p) * ratio
+                    if let change { weight *= max(0, 1 - change[i]) }
+                    out[i] = p + (old[i] - p) * weight
                 }
             }
         }
