@@ -34,7 +34,7 @@ public enum BoxMean {
         plane.values.withUnsafeBufferPointer { src in
             rows.withUnsafeMutableBufferPointer { dst in
                 for y in 0..<h {
-                    runningMean(src.baseAddress! + y * w, stride: 1, count: w, radius, dst.baseAddress! + y * w)
+                    runningMean(src.baseAddress! + y * w, count: w, radius, dst.baseAddress! + y * w)
                 }
             }
         }
@@ -58,17 +58,17 @@ public enum BoxMean {
         return out
     }
 
-    /// One line's windowed means (elements `stride` apart) by a running sum.
+    /// One row's windowed means by a running sum.
     private static func runningMean(
-        _ src: UnsafePointer<Float>, stride: Int, count: Int, _ radius: Int, _ dst: UnsafeMutablePointer<Float>
+        _ src: UnsafePointer<Float>, count: Int, _ radius: Int, _ dst: UnsafeMutablePointer<Float>
     ) {
         var sum: Float = 0
-        for i in 0..<min(radius, count) { sum += src[i * stride] }
+        for i in 0..<min(radius, count) { sum += src[i] }
         for i in 0..<count {
-            if i + radius < count { sum += src[(i + radius) * stride] }
-            if i - radius - 1 >= 0 { sum -= src[(i - radius - 1) * stride] }
+            if i + radius < count { sum += src[i + radius] }
+            if i - radius - 1 >= 0 { sum -= src[i - radius - 1] }
             let inside = min(i + radius, count - 1) - max(i - radius, 0) + 1
-            dst[i * stride] = sum / Float(inside)
+            dst[i] = sum / Float(inside)
         }
     }
 }
