@@ -30,11 +30,21 @@ public enum BoxMean {
     public static func of(_ plane: FloatPlane, radius: Int) -> FloatPlane {
         guard radius > 0 else { return plane }
         let (w, h) = (plane.width, plane.height)
+        // Horizontally, one column at a time with a running sum per row: the rows' sums are independent,
+        // so the additions overlap instead of waiting on one chain.
         var rows = [Float](repeating: 0, count: w * h)
+        var rowSums = [Float](repeating: 0, count: h)
         plane.values.withUnsafeBufferPointer { src in
             rows.withUnsafeMutableBufferPointer { dst in
-                for y in 0..<h {
-                    runningMean(src.baseAddress! + y * w, count: w, radius, dst.baseAddress! + y * w)
+                rowSums.withUnsafeMutableBufferPointer { sums in
+                    let (src, dst, sums) = (src.baseAddress!, dst.baseAddress!, sums.baseAddress!)
+                    for x in 0..<min(radius, w) { for y in 0..<h { sums[y] += src[y * w + x] } }
+                    for x in 0..<w {
+                        if x + radius < w { for y in 0..<h { sums[y] += src[y * w + x + radius] } }
+                        if x - radius - 1 >= 0 { for y in 0..<h { sums[y] -= src[y * w + x - radius - 1] } }
+                        let scale = 1 / Float(min(x + radius, w - 1) - max(x - radius, 0) + 1)
+                        for y in 0..<h { dst[y * w + x] = sums[y] * scale }
+                    }
                 }
             }
         }
@@ -56,20 +66,6 @@ public enum BoxMean {
             }
         }
         return out
-    }
-
-    /// One row's windowed means by a running sum.
-    private static func runningMean(
-        _ src: UnsafePointer<Float>, count: Int, _ radius: Int, _ dst: UnsafeMutablePointer<Float>
-    ) {
-        var sum: Float = 0
-        for i in 0..<min(radius, count) { sum += src[i] }
-        for i in 0..<count {
-            if i + radius < count { sum += src[i + radius] }
-            if i - radius - 1 >= 0 { sum -= src[i - radius - 1] }
-            let inside = min(i + radius, count - 1) - max(i - radius, 0) + 1
-            dst[i] = sum / Float(inside)
-        }
     }
 }
 
