@@ -29,6 +29,20 @@ package final class BlockingQueue<Element>: @unchecked Sendable {
         return true
     }
 
+    /// Appends `item` without waiting, dropping the oldest item first when the queue is full (a live
+    /// source that must not wait for a slow consumer); returns whether an item was dropped.
+    @discardableResult
+    package func pushDroppingOldest(_ item: Element) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        guard !closed else { return false }
+        let dropping = items.count >= capacity
+        if dropping { items.removeFirst() }
+        items.append(item)
+        condition.broadcast()
+        return dropping
+    }
+
     /// The oldest item, waiting for one; nil once the queue is closed and empty.
     package func pop() -> Element? {
         condition.lock()

@@ -41,7 +41,20 @@ public final class VideoWriter {
     ///   - preset: libx264's speed/size trade-off.
     /// - Throws: `VisionTasksError.invalidArgument` for a size outside 1...16384; `.invalidOption` for a frame
     ///   rate that is not positive; `.invalidVideo` when ffmpeg cannot be found or started.
-    public init(path: String, width: Int, height: Int, frameRate: String, preset: Preset = .veryfast) throws {
+    public convenience init(path: String, width: Int, height: Int, frameRate: String, preset: Preset = .veryfast) throws
+    {
+        try self.init(
+            path: path, width: width, height: height, frameRate: frameRate,
+            output: [
+                "-c:v", "libx264", "-preset", preset.rawValue, "-crf", "20",
+                "-pix_fmt", "yuv420p", "-movflags", "+faststart", path,
+            ])
+    }
+
+    /// Starts ffmpeg taking I420 frames of `width`×`height` (padded to even) at `frameRate` on its stdin
+    /// and writing them as `output` (ffmpeg's output options and destination) says; `path` names the
+    /// destination in errors. Throws as the MP4 initializer does.
+    init(path: String, width: Int, height: Int, frameRate: String, output: [String]) throws {
         // H.264 (libx264) takes at most 16384 pixels a side; refusing more here also bounds the
         // packing buffer.
         guard width > 0, height > 0, width <= 16_384, height <= 16_384 else {
@@ -56,15 +69,18 @@ public final class VideoWriter {
         self.width = width
         self.height = height
         packed = [UInt8](repeating: 0, count: I420Packing.byteCount(width: width, height: height))
-        let (w2, h2) = I420Packing.paddedSize(width: width, height: height)
         child = try ChildProcess(
             tool: "ffmpeg",
-            arguments: [
-                "-hide_banner", "-nostats", "-loglevel", "error", "-y",
-                "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "\(w2)x\(h2)", "-framerate", frameRate, "-i", "pipe:0",
-                "-c:v", "libx264", "-preset", preset.rawValue, "-crf", "20",
-                "-pix_fmt", "yuv420p", "-movflags", "+faststart", path,
-            ], input: true)
+            arguments: Self.inputArguments(width: width, height: height, frameRate: frameRate) + output, input: true)
+    }
+
+    /// ffmpeg's options up to its input: raw I420 frames of the padded size at `frameRate` on stdin.
+    static func inputArguments(width: Int, height: Int, frameRate: String) -> [String] {
+        let (w2, h2) = I420Packing.paddedSize(width: width, height: height)
+        return [
+            "-hide_banner", "-nostats", "-loglevel", "error", "-y",
+            "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "\(w2)x\(h2)", "-framerate", frameRate, "-i", "pipe:0",
+        ]
     }
 
     deinit {

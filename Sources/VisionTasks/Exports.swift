@@ -1,3 +1,5 @@
+@_exported import enum VisionCore.BackgroundEffect
+@_exported import struct VisionCore.FloatPlane
 // What `import VisionTasks` brings in besides the tasks themselves.
 @_exported import enum VisionCore.I420Packing
 @_exported import struct VisionCore.ImageDecodingOptions

@@ -17,7 +17,7 @@ struct VisionTasksCommand: AsyncParsableCommand {
             (vision-tasks ... | head -1) the tool ends quietly, as SIGPIPE ends any filter (141 in a shell).
             """,
         subcommands: [ModelCommand.self] + taskCommands + [
-            TrainGesturesCommand.self, TasksCommand.self, ServeCommand.self,
+            BackgroundCommand.self, TrainGesturesCommand.self, TasksCommand.self, ServeCommand.self,
         ]
     )
 }

@@ -18,6 +18,15 @@ import Testing
         #expect(queue.pop() == nil)
     }
 
+    @Test func aLiveProducerDropsTheOldestInsteadOfWaiting() {
+        let queue = BlockingQueue<Int>(capacity: 2)
+        #expect(queue.pushDroppingOldest(1) == false && queue.pushDroppingOldest(2) == false)
+        #expect(queue.pushDroppingOldest(3)) // full: 1 goes
+        #expect(queue.pop() == 2 && queue.pop() == 3)
+        queue.close()
+        #expect(!queue.pushDroppingOldest(4) && queue.pop() == nil)
+    }
+
     @Test func aFullQueueHoldsTheProducerUntilAPop() {
         let queue = BlockingQueue<Int>(capacity: 2)
         #expect(queue.push(1) && queue.push(2))

@@ -38,6 +38,10 @@ Rows (ratio = VisionTasks / reference; below 1 means we take less time or memory
   pose-jitter the landmarks' frame-to-frame motion on videos of people holding still (tools/bench/pose_jitter.py):
               two people, ours unsmoothed and with --smooth-all-poses against MediaPipe's
               (unsmoothed), and one person, both smoothed; no goal
+  background  `vision-tasks background --blur` on 720p videos (tools/bench/bench_background.py): CPU per frame of
+              the whole process against MediaPipe's segmenter + OpenCV blur and blend (goal 0.5), frames per
+              second (goal 60), the mask's flicker on a still person smoothed against raw (goal 0.5), each
+              smoothed mask's IoU with the raw one on a moving video (goal 0.97), the reused masks' IoU
 Each timing is a median of many calls, the two sides alternating round by round; the load
 average is printed with the table (other work on the machine slows both sides alike only roughly).
 
@@ -65,6 +69,7 @@ os.environ.setdefault("GLOG_minloglevel", "2")  # MediaPipe's start-up warnings,
 import mediapipe as mp  # noqa: E402
 from mediapipe.tasks.python import BaseOptions, vision  # noqa: E402
 
+import bench_background
 import bench_far_faces
 import bench_training
 import pose_jitter
@@ -740,7 +745,8 @@ def scale(table, inputs, args):
                       reference="MediaPipe")
 
 
-SECTIONS = ["engine", "task", "video", "batch", "photos", "server", "scale", "far-faces", "training", "pose-jitter"]
+SECTIONS = ["engine", "task", "video", "batch", "photos", "server", "scale", "far-faces", "training", "pose-jitter",
+            "background"]
 # The sections whose rows are of these tasks only (the others hold rows of every task and pick them by --tasks).
 SECTION_TASKS = {"batch": {"face-landmarker"}, "server": {"face-landmarker"},
                  "scale": {"face-landmarker", "hand-landmarker"}, "far-faces": {"face-detector", "face-landmarker"},
@@ -804,6 +810,8 @@ def main():
             bench_training.training_rows(table, tmp, args)
         if "pose-jitter" in sections:
             pose_jitter.jitter_rows(table, tmp, args.quick)
+        if "background" in sections:
+            bench_background.background_rows(table, tmp, args.quick)
     load = os.getloadavg()
     table.print(load)
     if args.json:

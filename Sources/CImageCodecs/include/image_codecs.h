@@ -198,6 +198,20 @@ int ic_pixels_release_kept(double seconds);
 /// Returns the free pages inside malloc's heaps to the system (glibc's malloc_trim; elsewhere nothing).
 void ic_trim_heap(void);
 
+/// The background effect's full-frame passes (background_blend.c). Shrinks packed RGB of `width`×`height` by
+/// `factor`: each working pixel the rounded mean of its block (smaller at the right and bottom edges);
+/// `sums` holds ceil(width / factor) × 3 counters.
+void ic_bg_shrink(const unsigned char *src, int width, int height, int factor, unsigned char *rgb, unsigned int *sums);
+/// `out[x] = small[index[x]] + (small[index[x] + 1] − small[index[x]]) · weight[x]` for x < width (`small`
+/// holds one value past its last index).
+void ic_bg_expand_row(const float *small, const int *index, const float *weight, int width, float *out);
+/// One row of `width` pixels blended: α = clamp(a·Y + b) with a, b lerped by `wy` between the rows a0/a1,
+/// b0/b1 and Y the source pixel's luminance; the background lerped the same way from `bg` (six rows: R, G,
+/// B, each above then below) when given, else the `cover` row when given, else the colour `fixed`.
+void ic_bg_blend_row(const unsigned char *src, unsigned char *dst, int width, const float *a0, const float *a1,
+                     const float *b0, const float *b1, float wy, const float *const *bg, const unsigned char *cover,
+                     const float *fixed);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,167 @@
+/// A plane of floats, one per pixel, row-major (a mask, a luminance, a filter's coefficients).
+public struct FloatPlane: Sendable, Equatable {
+    /// Width in pixels.
+    public let width: Int
+    /// Height in pixels.
+    public let height: Int
+    /// The values, `height` rows of `width`.
+    public var values: [Float]
+
+    /// A plane of `values`; nil unless it holds `width`×`height` values, both sizes positive.
+    public init?(width: Int, height: Int, values: [Float]) {
+        guard width > 0, height > 0, values.count == width * height else { return nil }
+        (self.width, self.height, self.values) = (width, height, values)
+    }
+
+    /// A plane of `width`×`height` (both positive) filled with `value`.
+    public init(width: Int, height: Int, repeating value: Float) {
+        precondition(width > 0 && height > 0, "a plane needs a positive size")
+        (self.width, self.height, values) = (width, height, [Float](repeating: value, count: width * height))
+    }
+
+    /// The value at column `x`, row `y`.
+    public subscript(x: Int, y: Int) -> Float { values[y * width + x] }
+}
+
+/// The mean over each pixel's (2r+1)×(2r+1) window, the window clipped to the plane and each sum divided
+/// by the pixels inside it: two passes of running sums, O(pixels) whatever the radius.
+public enum BoxMean {
+    /// The windowed means of `plane` with `radius` ≥ 0 (0 returns the plane).
+    public static func of(_ plane: FloatPlane, radius: Int) -> FloatPlane {
+        guard radius > 0 else { return plane }
+        let (w, h) = (plane.width, plane.height)
+        // Horizontally, one column at a time with a running sum per row: the rows' sums are independent,
+        // so the additions overlap instead of waiting on one chain.
+        var rows = [Float](repeating: 0, count: w * h)
+        var rowSums = [Float](repeating: 0, count: h)
+        plane.values.withUnsafeBufferPointer { src in
+            rows.withUnsafeMutableBufferPointer { dst in
+                rowSums.withUnsafeMutableBufferPointer { sums in
+                    let (src, dst, sums) = (src.baseAddress!, dst.baseAddress!, sums.baseAddress!)
+                    for x in 0..<min(radius, w) { for y in 0..<h { sums[y] += src[y * w + x] } }
+                    for x in 0..<w {
+                        if x + radius < w { for y in 0..<h { sums[y] += src[y * w + x + radius] } }
+                        if x - radius - 1 >= 0 { for y in 0..<h { sums[y] -= src[y * w + x - radius - 1] } }
+                        let scale = 1 / Float(min(x + radius, w - 1) - max(x - radius, 0) + 1)
+                        for y in 0..<h { dst[y * w + x] = sums[y] * scale }
+                    }
+                }
+            }
+        }
+        // Vertically, whole rows at a time (running column sums), to read memory in order.
+        var out = plane
+        var sums = [Float](repeating: 0, count: w)
+        rows.withUnsafeBufferPointer { src in
+            out.values.withUnsafeMutableBufferPointer { dst in
+                sums.withUnsafeMutableBufferPointer { sums in
+                    let (src, dst, sums) = (src.baseAddress!, dst.baseAddress!, sums.baseAddress!)
+                    for y in 0..<min(radius, h) { for x in 0..<w { sums[x] += src[y * w + x] } }
+                    for y in 0..<h {
+                        if y + radius < h { for x in 0..<w { sums[x] += src[(y + radius) * w + x] } }
+                        if y - radius - 1 >= 0 { for x in 0..<w { sums[x] -= src[(y - radius - 1) * w + x] } }
+                        let scale = 1 / Float(min(y + radius, h - 1) - max(y - radius, 0) + 1)
+                        for x in 0..<w { dst[y * w + x] = sums[x] * scale }
+                    }
+                }
+            }
+        }
+        return out
+    }
+}
+
+/// A guided filter (He, Sun and Tang, "Guided Image Filtering", 2013) for bringing a low-resolution
+/// mask to a frame's size with edges that follow the frame: at the mask's size, in each window the
+/// mask is fitted as `a·I + b` of the guide's luminance `I` (ridge `epsilon`), the coefficients are
+/// averaged over the windows covering each pixel, then brought up bilinearly and applied to the
+/// full-size luminance (the "fast guided filter" of He and Sun, 2015). O(pixels) with box means.
+public struct GuidedMaskFilter: Sendable, Equatable {
+    /// The window radius, in pixels of the low-resolution mask.
+    public let radius: Int
+    /// The ridge added to the guide's variance (luminance in 0...1): larger keeps the mask smoother,
+    /// smaller follows weaker edges of the frame.
+    public let epsilon: Float
+
+    /// A filter of `radius` ≥ 1 and `epsilon` > 0.
+    public init?(radius: Int, epsilon: Float) {
+        guard radius >= 1, epsilon > 0, epsilon.isFinite else { return nil }
+        (self.radius, self.epsilon) = (radius, epsilon)
+    }
+
+    /// The averaged coefficients `a`, `b` at the mask's size: the filtered mask is `a·I + b` for the guide
+    /// `I` (luminance in 0...1) of the same size, or `up(a)·I + up(b)` for the full-size one.
+    public func coefficients(guide: FloatPlane, mask: FloatPlane) -> (a: FloatPlane, b: FloatPlane) {
+        precondition(guide.width == mask.width && guide.height == mask.height, "guide and mask sizes differ")
+        let n = guide.values.count
+        var guideSquared = guide, product = guide
+        for i in 0..<n {
+            guideSquared.values[i] = guide.values[i] * guide.values[i]
+            product.values[i] = guide.values[i] * mask.values[i]
+        }
+        let meanI = BoxMean.of(guide, radius: radius), meanP = BoxMean.of(mask, radius: radius)
+        let meanII = BoxMean.of(guideSquared, radius: radius), meanIP = BoxMean.of(product, radius: radius)
+        var a = meanI, b = meanP
+        for i in 0..<n {
+            let variance = meanII.values[i] - meanI.values[i] * meanI.values[i]
+            let covariance = meanIP.values[i] - meanI.values[i] * meanP.values[i]
+            a.values[i] = covariance / (variance + epsilon)
+            b.values[i] = meanP.values[i] - a.values[i] * meanI.values[i]
+        }
+        return (BoxMean.of(a, radius: radius), BoxMean.of(b, radius: radius))
+    }
+
+    /// The mask brought to the size of `fullGuide` (each pixel `up(a)·I + up(b)`, clamped to 0...1), the
+    /// coefficients computed against `guide`, the guide at the mask's size.
+    public func upsample(mask: FloatPlane, guide: FloatPlane, fullGuide: FloatPlane) -> FloatPlane {
+        let (a, b) = coefficients(guide: guide, mask: mask)
+        let upA = BilinearTaps.upsample(a, width: fullGuide.width, height: fullGuide.height)
+        let upB = BilinearTaps.upsample(b, width: fullGuide.width, height: fullGuide.height)
+        var out = fullGuide
+        for i in out.values.indices {
+            out.values[i] = min(max(upA.values[i] * fullGuide.values[i] + upB.values[i], 0), 1)
+        }
+        return out
+    }
+}
+
+/// Bilinear sampling from a small plane to a larger one, pixel centres aligned (source coordinate
+/// `(x + 0.5)·s/d − 0.5`, clamped to the edges), as a list of taps per output column or row.
+public struct BilinearTaps: Sendable {
+    /// The first source index of each output index.
+    public let index: [Int32]
+    /// The weight of the next source index (clamped at the last).
+    public let weight: [Float]
+    /// The source length the taps read.
+    public let source: Int
+
+    /// The taps from `source` samples to `destination` samples.
+    public init(source: Int, destination: Int) {
+        self.source = source
+        var index = [Int32](repeating: 0, count: destination), weight = [Float](repeating: 0, count: destination)
+        let scale = Double(source) / Double(destination)
+        for d in 0..<destination {
+            let u = min(max((Double(d) + 0.5) * scale - 0.5, 0), Double(source - 1))
+            let i = min(Int(u), max(source - 2, 0))
+            index[d] = Int32(i)
+            weight[d] = source > 1 ? Float(u - Double(i)) : 0
+        }
+        (self.index, self.weight) = (index, weight)
+    }
+
+    /// `plane` brought to `width`×`height` bilinearly.
+    public static func upsample(_ plane: FloatPlane, width: Int, height: Int) -> FloatPlane {
+        let xs = BilinearTaps(source: plane.width, destination: width)
+        let ys = BilinearTaps(source: plane.height, destination: height)
+        var out = FloatPlane(width: width, height: height, repeating: 0)
+        let next = { (i: Int32, n: Int) in min(Int(i) + 1, n - 1) }
+        for y in 0..<height {
+            let (y0, y1, wy) = (Int(ys.index[y]), next(ys.index[y], plane.height), ys.weight[y])
+            for x in 0..<width {
+                let (x0, x1, wx) = (Int(xs.index[x]), next(xs.index[x], plane.width), xs.weight[x])
+                let top = plane[x0, y0] + (plane[x1, y0] - plane[x0, y0]) * wx
+                let bottom = plane[x0, y1] + (plane[x1, y1] - plane[x0, y1]) * wx
+                out.values[y * width + x] = top + (bottom - top) * wy
+            }
+        }
+        return out
+    }
+}

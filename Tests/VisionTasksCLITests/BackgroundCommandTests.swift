@@ -1,0 +1,147 @@
+import FixtureSupport
+import Foundation
+import Testing
+import VisionTasks
+
+/// `vision-tasks background`, run as a user runs it: a fixture video in, an MP4 out whose background
+/// pixels changed and whose person pixels were kept, for each effect; and each error, reported before
+/// the source is opened where it can be.
+@Suite struct BackgroundCommandTests {
+    private var model: String { CLIRun.models.appendingPathComponent("selfie_segmenter.tflite").path }
+
+    /// Frame `index` of `video` as packed RGB bytes (via a PNG ffmpeg writes).
+    private func frame(_ index: Int, of video: URL, in scratch: URL) throws -> [UInt8] {
+        let png = scratch.appendingPathComponent("frame-\(video.lastPathComponent)-\(index).png")
+        try CLIRun.ffmpeg(["-i", video.path, "-vf", "select=eq(n\\,\(index))", "-frames:v", "1", png.path])
+        let image = try MPImage(contentsOfFile: png.path).uprightRGB()
+        return image.withUnsafeBufferBytes { [UInt8]($0) }
+    }
+
+    @Test(arguments: [
+        ["--color", "00FF00"], ["--blur", "12"],
+        ["--replace", CLIRun.fixtures.appendingPathComponent("astronaut.png").path],
+    ])
+    func theBackgroundChangesAndThePersonStays(effect: [String]) throws {
+        let scratch = try CLIRun.scratch()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let input = scratch.appendingPathComponent("in.mp4"), output = scratch.appendingPathComponent("out.mp4")
+        try CLIRun.stillVideo(of: "woman_sitting.jpg", frames: 6, fps: 10, to: input)
+        let run = try CLIRun.run(
+            ["background", "--model", model, "--video", input.path, "--output", output.path] + effect)
+        #expect(run.status == 0, "\(run.stderr)")
+        let summary = try #require(run.lines.last)
+        #expect(summary["frames"] as? Double == 6 && summary["segmented"] as? Double ?? 0 >= 1, "\(summary)")
+        #expect(try CLIRun.frameCount(output.path) == 6)
+        // The library's mask of the same decoded frame says which pixels are the person.
+        let before = try frame(5, of: input, in: scratch), after = try frame(5, of: output, in: scratch)
+        #expect(before.count == 960 * 640 * 3 && after.count == before.count)
+        let picture = try before.withUnsafeBytes {
+            try MPImage(pixels: $0, width: 960, height: 640, bytesPerRow: 960 * 3, format: .rgb8)
+        }
+        let mask = try #require(try ImageSegmenter(modelPath: model).segment(image: picture).confidenceMasks?.first)
+        var person: (sum: Double, count: Int) = (0, 0), background: (sum: Double, count: Int) = (0, 0)
+        var green = 0
+        for (i, p) in mask.float32Data.enumerated() where p > 0.97 || p < 0.03 {
+            let change = (0..<3).map { abs(Double(before[i * 3 + $0]) - Double(after[i * 3 + $0])) }.reduce(0, +) / 3
+            if p > 0.97 {
+                person = (person.sum + change, person.count + 1)
+            } else {
+                background = (background.sum + change, background.count + 1)
+                if after[i * 3 + 1] > 200 && after[i * 3] < 60 && after[i * 3 + 2] < 60 { green += 1 }
+            }
+        }
+        #expect(person.count > 50_000 && background.count > 200_000, "\(person.count) \(background.count)")
+        let (personChange, backgroundChange) = (
+            person.sum / Double(person.count), background.sum / Double(background.count)
+        )
+        #expect(personChange < 6, "the person changed by \(personChange) levels on average")
+        #expect(backgroundChange > 12, "the background changed by only \(backgroundChange) levels on average")
+        if effect[0] == "--color" {
+            #expect(Double(green) > 0.98 * Double(background.count), "\(green) of \(background.count) green")
+        }
+    }
+
+    /// What is wrong in a run that is well formed: one `error:` line naming it, exit 1, and no output written.
+    private func refused(_ arguments: [String], saying parts: [String]) throws {
+        let scratch = try CLIRun.scratch()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let input = scratch.appendingPathComponent("in.mp4"), output = scratch.appendingPathComponent("out.mp4")
+        try CLIRun.stillVideo(of: "astronaut.png", frames: 2, fps: 10, to: input)
+        let arguments = arguments.map { $0 == "IN" ? input.path : $0 == "OUT" ? output.path : $0 }
+        let run = try CLIRun.run(["background", "--video", input.path] + arguments)
+        #expect(run.status == 1 && run.stderr.hasPrefix("error: "), "\(run.status) \(run.stderr)")
+        for part in parts { #expect(run.stderr.contains(part), "\(run.stderr) lacks \(part)") }
+        #expect(!FileManager.default.fileExists(atPath: output.path))
+    }
+
+    @Test func anUnreadableReplacementPictureIsRefusedBeforeTheSourceOpens() throws {
+        let scratch = try CLIRun.scratch()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let picture = scratch.appendingPathComponent("not-a-picture.png")
+        try Data("hello".utf8).write(to: picture)
+        try refused(["--model", model, "--replace", picture.path, "--output", "OUT"], saying: [picture.path])
+        try refused(
+            ["--model", model, "--replace", "/nonexistent/bg.jpg", "--output", "OUT"], saying: ["/nonexistent/bg.jpg"])
+    }
+
+    @Test func aDeviceThatIsMissingOrNotAV4L2OutputIsNamedWithTheSetupLine() throws {
+        let setup = "sudo modprobe v4l2loopback exclusive_caps=1 card_label=VisionTasks"
+        try refused(
+            ["--model", model, "--blur", "10", "--v4l2", "/dev/video-none-\(getpid())"],
+            saying: ["/dev/video-none-\(getpid()) does not exist", setup])
+        try refused(
+            ["--model", model, "--blur", "10", "--v4l2", "/dev/null"],
+            saying: ["/dev/null is not a V4L2 video device", setup])
+    }
+
+    @Test func aModelWhoseOutputIsNotAMaskIsRefused() throws {
+        let detector = CLIRun.models.appendingPathComponent("blaze_face_short_range.tflite").path
+        try refused(
+            ["--model", detector, "--color", "000000", "--output", "OUT"], saying: ["blaze_face_short_range.tflite"])
+        try refused(
+            ["--model", "/nonexistent/model.tflite", "--color", "000000", "--output", "OUT"],
+            saying: ["/nonexistent/model.tflite"])
+    }
+
+    @Test func anEncoderThatGoesAwayIsAnErrorNotACrash() throws {
+        // An ffmpeg that refuses to encode (exits at once) in place of the real one for the writer; the
+        // reader's ffmpeg and ffprobe are the real ones.
+        let scratch = try CLIRun.scratch()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let real = try #require(
+            ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":").map { "\($0)/ffmpeg" }
+                .first { FileManager.default.isExecutableFile(atPath: $0) })
+        let fake = scratch.appendingPathComponent("ffmpeg")
+        try """
+        #!/bin/sh
+        for a in "$@"; do if [ "$a" = "pipe:0" ]; then echo "fake encoder: gone" >&2; exit 1; fi; done
+        exec \(real) "$@"
+        """.write(to: fake, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: fake.path)
+        let input = scratch.appendingPathComponent("in.mp4"), output = scratch.appendingPathComponent("out.mp4")
+        try CLIRun.stillVideo(of: "woman_sitting.jpg", frames: 20, fps: 10, to: input)
+        let run = try Tool.run(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            [
+                "VISION_TASKS_FFMPEG_DIR=\(scratch.path)", CLIRun.binary.path, "background", "--model", model,
+                "--video", input.path, "--color", "000000", "--output", output.path,
+            ])
+        #expect(run.status == 1, "\(run.status) \(run.stderr)")
+        #expect(run.stderr.hasPrefix("error: ") && run.stderr.contains("fake encoder: gone"), "\(run.stderr)")
+    }
+
+    @Test func usageErrorsExit64() throws {
+        for arguments in [
+            ["--color", "00FF00", "--blur", "3", "--output", "o.mp4"], ["--color", "green", "--output", "o.mp4"],
+            ["--color", "00FF00"], ["--color", "00FF00", "--output", "o.mp4", "--v4l2", "/dev/video0"],
+            ["--blur", "0", "--output", "o.mp4"], ["--blur", "3", "--output", "o.avi"],
+            ["--blur", "3", "--output", "o.mp4", "--smoothing", "1.5"],
+            ["--blur", "3", "--output", "o.mp4", "--max-reuse", "99"],
+        ] {
+            let run = try CLIRun.run(["background", "--model", model, "--video", "in.mp4"] + arguments)
+            #expect(run.status == 64, "\(arguments): \(run.status) \(run.stderr)")
+        }
+        let neither = try CLIRun.run(["background", "--model", model, "--color", "000000", "--output", "o.mp4"])
+        #expect(neither.status == 64 && neither.stderr.contains("--video FILE or --live SOURCE"), "\(neither.stderr)")
+    }
+}
