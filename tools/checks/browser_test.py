@@ -3,7 +3,8 @@
 by Selenium through chromium-driver, with a fake camera playing a .y4m made from a fixture photo.
 
 Checks the Camera tab of the Face Landmarker (478 landmarks), the Gesture Recognizer (a hand
-with its gesture) and the Pose Landmarker (33 landmarks, the tinted mask, id and joint angles), the Library tab with a photo (Face Landmarker, Face Detector) and a short video,
+with its gesture), the Pose Landmarker (33 landmarks, the tinted mask, id and joint angles) and the Image
+Segmenter (its masks; its Background control blurring and replacing the background), the Library tab with a photo (Face Landmarker, Face Detector) and a short video,
 the settings form built from GET /api/v1/tasks, and the Train tab (a label added, samples recorded
 from the camera and added from files, a training, its report, the Gesture Recognizer switched to
 the new model with the camera running, in a models folder of its own); saves screenshots under
@@ -130,6 +131,63 @@ def camera_case(server, y4m, query, name, verify, min_pixels=500):
         objects = driver.execute_script("return [...document.querySelectorAll('#objects li')].map((li) => li.textContent)")
         print("     objects:", objects)
         return json.loads(result), driver.find_element(By.ID, "status-line").text, objects
+    finally:
+        driver.quit()
+
+
+# How far the overlay is from the live frame, in mean levels per channel, where the newest result's
+# confidence mask is sure of the person (>= 250) and of the background (<= 5).
+CHANGE_BY_MASK = """
+const done = arguments[arguments.length - 1];
+const mask = window.lastResult.confidenceMasks[0];
+const image = new Image();
+image.onload = () => {
+  const overlay = document.getElementById('camera-overlay'), video = document.getElementById('camera-video');
+  const w = overlay.width, h = overlay.height;
+  const read = (draw) => { const c = document.createElement('canvas'); c.width = w; c.height = h;
+    const x = c.getContext('2d'); draw(x); return x.getImageData(0, 0, w, h).data; };
+  const m = read((x) => x.drawImage(image, 0, 0, w, h)), frame = read((x) => x.drawImage(video, 0, 0, w, h));
+  const shown = overlay.getContext('2d').getImageData(0, 0, w, h).data;
+  let person = 0, personCount = 0, back = 0, backCount = 0;
+  for (let i = 0; i < m.length; i += 4) {
+    const d = (Math.abs(shown[i] - frame[i]) + Math.abs(shown[i + 1] - frame[i + 1]) + Math.abs(shown[i + 2] - frame[i + 2])) / 3;
+    if (m[i] >= 250) { person += d; personCount++; } else if (m[i] <= 5) { back += d; backCount++; }
+  }
+  done({person: person / Math.max(1, personCount), background: back / Math.max(1, backCount), personCount, backCount});
+};
+image.src = 'data:image/png;base64,' + mask.png;
+"""
+
+
+def background_case(server, y4m):
+    """The Image Segmenter's Background control on the fake camera: blur (from the URL), then replace (a
+    picture picked in the control): the whole frame drawn, the person kept and the background changed."""
+    driver = browser(y4m)
+    try:
+        driver.get(f"{server.url}/?task=image-segmenter&tab=camera&autostart=1&background=blur")
+        wait_for(driver, "return document.body.dataset.status === 'running'", "background: running")
+        wait_for(driver, "const r = window.lastResult; return r && r.confidenceMasks && r.confidenceMasks.length === 1",
+                 "background: result")
+        check(driver.execute_script("return !document.getElementById('background-control').hidden && "
+                                    "document.getElementById('background-mode').value === 'blur'"),
+              "background: the control is shown with blur chosen from the URL")
+        for mode in ("blur", "replace"):
+            if mode == "replace":
+                driver.find_element(By.ID, "background-picture").send_keys(os.path.join(IMAGES, "astronaut.png"))
+                wait_for(driver, "return document.getElementById('background-mode').value === 'replace' && "
+                         "location.search.includes('background=replace')", "background: replace chosen by the picture")
+            time.sleep(1.5)  # a few results drawn with the effect
+            driver.save_screenshot(os.path.join(SHOTS, f"camera-background-{mode}.png"))
+            drawn = drawn_pixels(driver, "camera-overlay")
+            check(drawn >= 640 * 480 * 0.99, f"background {mode}: the whole frame is drawn ({drawn} pixels)")
+            change = driver.execute_async_script(CHANGE_BY_MASK)
+            print(f"     background {mode}: mean change {change}")
+            check(change["personCount"] > 10000 and change["backCount"] > 10000,
+                  f"background {mode}: the mask has person and background ({change['personCount']}, {change['backCount']})")
+            check(change["person"] < 6, f"background {mode}: the person is kept (mean change {change['person']:.1f})")
+            least = 4 if mode == "blur" else 30
+            check(change["background"] > least,
+                  f"background {mode}: the background changed (mean change {change['background']:.1f}, more than {least})")
     finally:
         driver.quit()
 
@@ -301,6 +359,7 @@ def main():
         check(category.get("dataType") == "uInt8" and category["width"] == 640,
               f"image-segmenter camera: the category mask is a byte mask of the frame's size ({category.get('dataType')})")
         print("     status line:", status)
+        background_case(server, body_y4m)
 
         driver = browser(face_y4m)
         try:

@@ -9,6 +9,7 @@ import { settingsFor, changed, renderForm } from "./settings.js";
 import { Camera } from "./camera.js";
 import { Library } from "./library.js";
 import { Trainer } from "./train.js";
+import { background, BACKGROUND_MODES, loadPicture } from "./background.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -19,6 +20,7 @@ state.model = params.get("model");
 function writeURL() {
   const url = new URLSearchParams({ task: state.task, tab: state.tab });
   if (state.model) url.set("model", state.model);
+  if (background.mode !== "none") url.set("background", background.mode);
   for (const s of state.settings) if (changed(s)) url.set(s.name, String(s.value));
   history.replaceState(null, "", "?" + url.toString());
 }
@@ -44,6 +46,28 @@ function selectTask(name) {
   if (!models.includes(state.model)) state.model = models[0] || null;
   state.settings = settingsFor(description, params, state.models);
   renderForm($("settings"), state.settings, models, state.model, changeSetting);
+  $("background-control").hidden = description.name !== SEGMENTER;
+}
+
+// The Image Segmenter's Background control (Camera view): the effect applies from the next result drawn.
+const SEGMENTER = "image-segmenter";
+function setUpBackground() {
+  const select = $("background-mode");
+  for (const mode of BACKGROUND_MODES) select.append(new Option(mode, mode));
+  if (BACKGROUND_MODES.includes(params.get("background"))) background.mode = params.get("background");
+  select.value = background.mode;
+  select.addEventListener("change", () => { background.mode = select.value; writeURL(); });
+  $("background-picture").addEventListener("change", async (event) => {
+    const file = event.target.files[0];
+    if (!file) return;
+    try {
+      await loadPicture(file);
+      background.mode = select.value = "replace";
+      writeURL();
+    } catch (error) {
+      setStatus("error", `Background: ${error.message}`);
+    }
+  });
 }
 
 // A change recreates the task and re-runs the current picture at once.
@@ -90,6 +114,7 @@ async function main() {
     state.models = models;
     state.connections = connections;
     for (const t of state.tasks) $("task").append(new Option(t.title, t.name));
+    setUpBackground();
     selectTask(state.task || "face-landmarker");
     await describeTraining();
     selectTab(state.tab);

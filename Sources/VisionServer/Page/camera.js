@@ -95,7 +95,7 @@ export class Camera {
       inference = reply.inferenceMs;
       this.overlay.width = this.video.videoWidth;
       this.overlay.height = this.video.videoHeight;
-      showResult(this.overlay, reply.result, true);
+      showResult(this.overlay, reply.result, true, this.video);
       setStatus("running", `inference ${inference.toFixed(1)} ms · ${done.length} fps processed · ${dropped} dropped`);
     };
     socket.onerror = () => setStatus("error", "The live socket failed (is the server running?)");

@@ -1,5 +1,7 @@
 // Draws a task's result over its picture, as the iOS samples and MediaPipe's web demo do, with the
-// library's connection lists (GET /api/v1/connections, kept in the page's state). Imports nothing.
+// library's connection lists (GET /api/v1/connections, kept in the page's state). Imports only the
+// Image Segmenter's background effect.
+import { backgroundActive, drawBackground } from "./background.js";
 
 const FACE_STYLE = [
   ["tesselation", "rgba(192,192,192,0.45)", 1],
@@ -129,35 +131,41 @@ function drawHands(ctx, result, { w, h, radius, mirrored, connections }) {
   });
 }
 
-// Each person's segmentation mask (an 8-bit PNG, base64) tinted in its own colour behind the skeletons;
-// `strength` turns a pixel's level into how strongly it is tinted (0...255).
-// Masks decode asynchronously: one arriving after the canvas was redrawn for a newer result is dropped.
+// Each person's segmentation mask (an 8-bit PNG, base64, decoded beforehand into `images`) tinted in its
+// own colour behind what is drawn; `strength` turns a pixel's level into how strongly it is tinted (0...255).
 const MASK_COLORS = [[64, 160, 255], [255, 96, 160], [120, 230, 80]];
-function drawMasks(ctx, masks, w, h, strength = (level) => level) {
-  const generation = ctx.canvas.dataset.generation;
+function drawMasks(ctx, masks, w, h, images, strength = (level) => level) {
   masks.forEach((mask, i) => {
-    const image = new Image();
-    image.onload = () => {
-      if (ctx.canvas.dataset.generation !== generation) return;
-      const scratch = document.createElement("canvas");
-      scratch.width = mask.width;
-      scratch.height = mask.height;
-      const sctx = scratch.getContext("2d");
-      sctx.drawImage(image, 0, 0);
-      const pixels = sctx.getImageData(0, 0, mask.width, mask.height);
-      const [r, g, b] = MASK_COLORS[i % MASK_COLORS.length];
-      for (let k = 0; k < pixels.data.length; k += 4) {
-        const p = strength(pixels.data[k]);
-        pixels.data[k] = r; pixels.data[k + 1] = g; pixels.data[k + 2] = b; pixels.data[k + 3] = p / 2;
-      }
-      sctx.putImageData(pixels, 0, 0);
-      ctx.save();
-      ctx.globalCompositeOperation = "destination-over";
-      ctx.drawImage(scratch, 0, 0, w, h);
-      ctx.restore();
-    };
-    image.src = `data:image/png;base64,${mask.png}`;
+    const scratch = document.createElement("canvas");
+    scratch.width = mask.width;
+    scratch.height = mask.height;
+    const sctx = scratch.getContext("2d");
+    sctx.drawImage(images.get(mask), 0, 0);
+    const pixels = sctx.getImageData(0, 0, mask.width, mask.height);
+    const [r, g, b] = MASK_COLORS[i % MASK_COLORS.length];
+    for (let k = 0; k < pixels.data.length; k += 4) {
+      const p = strength(pixels.data[k]);
+      pixels.data[k] = r; pixels.data[k + 1] = g; pixels.data[k + 2] = b; pixels.data[k + 3] = p / 2;
+    }
+    sctx.putImageData(pixels, 0, 0);
+    ctx.save();
+    ctx.globalCompositeOperation = "destination-over";
+    ctx.drawImage(scratch, 0, 0, w, h);
+    ctx.restore();
   });
+}
+
+// The masks a result carries (pose masks, segmenter masks), each decoded from its PNG before anything is drawn.
+function masksOf(result) {
+  return [...(result.segmentationMasks || []), ...(result.confidenceMasks || []), ...(result.categoryMask ? [result.categoryMask] : [])];
+}
+function decodeMasks(masks) {
+  return Promise.all(masks.map((mask) => new Promise((resolve, reject) => {
+    const image = new Image();
+    image.onload = () => resolve([mask, image]);
+    image.onerror = () => reject(new Error("a mask is not a PNG"));
+    image.src = `data:image/png;base64,${mask.png}`;
+  }))).then((pairs) => new Map(pairs));
 }
 
 // Bodies: the person's left side orange, right side cyan, the rest white (as MediaPipe's samples
@@ -168,9 +176,9 @@ function poseSide({ start, end }) {
   if (start > 10 && end > 10 && start % 2 === 0 && end % 2 === 0) return "right";
   return "center";
 }
-function drawPoses(ctx, result, { w, h, radius, mirrored, connections }) {
+function drawPoses(ctx, result, { w, h, radius, mirrored, connections, images }) {
   const poses = result.landmarks || [];
-  if (result.segmentationMasks) drawMasks(ctx, result.segmentationMasks, w, h);
+  if (result.segmentationMasks) drawMasks(ctx, result.segmentationMasks, w, h, images);
   poses.forEach((pose, i) => {
     for (const side of ["center", "left", "right"]) {
       lines(ctx, pose, connections.pose.pose.filter((c) => poseSide(c) === side), POSE_SIDE[side], Math.max(2, w / 200), w, h);
@@ -185,10 +193,16 @@ function drawPoses(ctx, result, { w, h, radius, mirrored, connections }) {
 }
 
 // The Image Segmenter's confidence masks, one colour per label; without them, the category mask's
-// labelled pixels (a one-label model writes 0 for the person and 255 for background).
-function drawSegmentation(ctx, result, { w, h }) {
-  if (result.confidenceMasks && result.confidenceMasks.length) drawMasks(ctx, result.confidenceMasks, w, h);
-  else if (result.categoryMask) drawMasks(ctx, [result.categoryMask], w, h, (level) => (level === 255 ? 0 : 255));
+// labelled pixels (a one-label model writes 0 for the person and 255 for background). Over the live
+// camera (`source`) with a Background effect chosen, the frame with its background blurred or replaced.
+function drawSegmentation(ctx, result, { w, h, mirrored, source, images }) {
+  const confidence = result.confidenceMasks && result.confidenceMasks.length ? result.confidenceMasks[0] : null;
+  const fromCategory = (level) => (level === 255 ? 0 : 255);
+  const mask = confidence || result.categoryMask;
+  if (source && backgroundActive() && mask) {
+    drawBackground(ctx, images.get(mask), source, { w, h, mirrored }, confidence ? (v) => v : fromCategory);
+  } else if (confidence) drawMasks(ctx, result.confidenceMasks, w, h, images);
+  else if (result.categoryMask) drawMasks(ctx, [result.categoryMask], w, h, images, fromCategory);
 }
 
 /** The overlay of each task, by the task's name. */
@@ -202,16 +216,26 @@ const OVERLAYS = {
 };
 
 /** Draws `result` of `task` on `canvas` (sized to the picture) with the `connections` lists;
- *  `mirrored` for a front camera. A task without an overlay throws (showResult puts the page in error). */
-export function drawResult(canvas, task, result, connections, mirrored = false) {
+ *  `mirrored` for a front camera; `source` the live video, for the background effect. A task without an
+ *  overlay throws (showResult puts the page in error). The result's masks are decoded first and the canvas is
+ *  cleared and drawn in one go, so it never shows a half-drawn result; one that finishes decoding after a newer
+ *  result was drawn is dropped. */
+export function drawResult(canvas, task, result, connections, mirrored = false, source = null) {
   const ctx = canvas.getContext("2d");
   const w = canvas.width, h = canvas.height;
-  ctx.clearRect(0, 0, w, h);
-  canvas.dataset.generation = String(Number(canvas.dataset.generation || 0) + 1);
+  const generation = Number(canvas.dataset.generation || 0) + 1;
+  canvas.dataset.generation = String(generation);
   const draw = OVERLAYS[task];
   if (!draw) throw new Error(`no overlay for the task ${task}`);
-  if (!result || !connections) return;
-  draw(ctx, result, { w, h, radius: Math.max(2, w / 250), mirrored, connections });
+  const paint = (images) => {
+    if (generation < Number(canvas.dataset.painted || 0)) return;
+    canvas.dataset.painted = String(generation);
+    ctx.clearRect(0, 0, w, h);
+    if (result && connections) draw(ctx, result, { w, h, radius: Math.max(2, w / 250), mirrored, connections, source, images });
+  };
+  const masks = result ? masksOf(result) : [];
+  if (!masks.length) paint(new Map());
+  else decodeMasks(masks).then(paint, (error) => console.error(error));
 }
 
 /** The faces, hands or people of a result, one line each, by tracking id when there are ids (else by

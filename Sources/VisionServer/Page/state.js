@@ -28,11 +28,12 @@ export function setStatus(status, text) {
 }
 
 /** Draws a result of the current task on `canvas`, shows its extras and keeps it as window.lastResult;
- *  a task the page cannot draw puts the page in error. */
-export function showResult(canvas, result, mirrored) {
+ *  `source` is the live video the result came from (the camera's), null for the library's pictures.
+ *  A task the page cannot draw puts the page in error. */
+export function showResult(canvas, result, mirrored, source = null) {
   window.lastResult = result;
   try {
-    drawResult(canvas, state.task, result, state.connections, mirrored);
+    drawResult(canvas, state.task, result, state.connections, mirrored, source);
   } catch (error) {
     setStatus("error", `Error: ${error.message}`);
   }
