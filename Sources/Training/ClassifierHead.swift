@@ -161,103 +161,173 @@ struct Adam: Sendable {
 // MARK: - Training step
 
 extension ClassifierHead {
+    /// `block`'s dense layer on `h[start..<start + inputs]` into `out[at..<at + outputs]`: each output's sum
+    /// starts from its bias and adds the inputs' terms in order; four outputs are summed side by side, which
+    /// keeps each sum's order (and bytes) and lets the processor overlap them.
+    static func dense(
+        _ p: UnsafeBufferPointer<Float>, _ block: Block, _ h: UnsafeBufferPointer<Float>, from start: Int,
+        into out: UnsafeMutableBufferPointer<Float>, at: Int
+    ) {
+        let w = block.inputs
+        var o = 0
+        while o + 4 <= block.outputs {
+            let r0 = block.weights + o * w, r1 = r0 + w, r2 = r1 + w, r3 = r2 + w
+            var s0 = p[block.bias + o], s1 = p[block.bias + o + 1], s2 = p[block.bias + o + 2]
+            var s3 = p[block.bias + o + 3]
+            for i in 0..<w {
+                let x = h[start + i]
+                s0 += p[r0 + i] * x
+                s1 += p[r1 + i] * x
+                s2 += p[r2 + i] * x
+                s3 += p[r3 + i] * x
+            }
+            out[at + o] = s0
+            out[at + o + 1] = s1
+            out[at + o + 2] = s2
+            out[at + o + 3] = s3
+            o += 4
+        }
+        while o < block.outputs {
+            var sum = p[block.bias + o]
+            let row = block.weights + o * w
+            for i in 0..<w { sum += p[row + i] * h[start + i] }
+            out[at + o] = sum
+            o += 1
+        }
+    }
+}
+
+extension ClassifierHead {
     /// One training step on a batch: forward in training mode (batch statistics, inverted dropout at
     /// `dropout` drawn from `random`), the focal loss's gradient back through every layer, the moving
     /// statistics updated. Returns the gradient of every parameter and the batch's mean loss.
+    ///
+    /// The batch's values live in flat arrays (row `b` of a `w`-wide layer at `b * w`), read through unsafe
+    /// buffers: the search trains thousands of heads. Every sum adds its terms in the same order as a
+    /// row-by-row reading would, so the bytes do not depend on this layout.
     mutating func gradient(
         inputs: [[Float]], classes: [Int], weights: [Float], loss: FocalLoss, dropout: Float,
         random: inout SeededGenerator
     ) -> (gradient: [Float], loss: Float) {
         let batch = inputs.count
         let n = Float(batch)
+        /// A block's forward values: normalised inputs, after ReLU, after dropout (all `batch × inputs`).
         struct Trace {
-            var xhat: [[Float]]
+            var xhat: [Float]
             var invStd: [Float]
-            var relu: [[Float]]
-            var h: [[Float]]
+            var relu: [Float]
+            var h: [Float]
         }
         var traces: [Trace] = []
-        var x = inputs
+        traces.reserveCapacity(blocks.count)
+        var x = inputs.flatMap { $0 }
+        let keep = 1 - dropout
         for block in blocks {
             let w = block.inputs
             var mean = [Float](repeating: 0, count: w), variance = [Float](repeating: 0, count: w)
-            for row in x { for j in 0..<w { mean[j] += row[j] } }
-            for j in 0..<w { mean[j] /= n }
-            for row in x { for j in 0..<w { variance[j] += (row[j] - mean[j]) * (row[j] - mean[j]) } }
-            for j in 0..<w { variance[j] /= n }
-            let invStd = (0..<w).map { 1 / (variance[$0] + Self.batchNormEpsilon).squareRoot() }
-            for j in 0..<w {
-                movingStatistics[block.mean + j] =
-                    movingStatistics[block.mean + j] * Self.batchNormMomentum + mean[j] * (1 - Self.batchNormMomentum)
-                movingStatistics[block.variance + j] =
-                    movingStatistics[block.variance + j] * Self.batchNormMomentum + variance[j]
-                    * (1 - Self.batchNormMomentum)
-            }
-            let keep = 1 - dropout
-            var trace = Trace(xhat: [], invStd: invStd, relu: [], h: [])
-            for row in x {
-                let xhat = (0..<w).map { (row[$0] - mean[$0]) * invStd[$0] }
-                let relu = (0..<w).map { max(0, xhat[$0] * parameters[block.gamma + $0] + parameters[block.beta + $0]) }
-                let h = relu.map { value -> Float in
-                    guard dropout > 0 else { return value }
-                    return random.unit() < keep ? value / keep : 0
+            var trace = Trace(
+                xhat: [Float](repeating: 0, count: batch * w), invStd: [],
+                relu: [Float](repeating: 0, count: batch * w),
+                h: [Float](repeating: 0, count: batch * w))
+            var next = [Float](repeating: 0, count: batch * block.outputs)
+            parameters.withUnsafeBufferPointer { p in
+                movingStatistics.withUnsafeMutableBufferPointer { moving in
+                    x.withUnsafeBufferPointer { x in
+                        for b in 0..<batch { for j in 0..<w { mean[j] += x[b * w + j] } }
+                        for j in 0..<w { mean[j] /= n }
+                        for b in 0..<batch {
+                            for j in 0..<w { variance[j] += (x[b * w + j] - mean[j]) * (x[b * w + j] - mean[j]) }
+                        }
+                        for j in 0..<w { variance[j] /= n }
+                        trace.invStd = (0..<w).map { 1 / (variance[$0] + Self.batchNormEpsilon).squareRoot() }
+                        for j in 0..<w {
+                            moving[block.mean + j] =
+                                moving[block.mean + j] * Self.batchNormMomentum + mean[j] * (1 - Self.batchNormMomentum)
+                            moving[block.variance + j] =
+                                moving[block.variance + j] * Self.batchNormMomentum + variance[j]
+                                * (1 - Self.batchNormMomentum)
+                        }
+                        for b in 0..<batch {
+                            for j in 0..<w {
+                                let xhat = (x[b * w + j] - mean[j]) * trace.invStd[j]
+                                trace.xhat[b * w + j] = xhat
+                                trace.relu[b * w + j] = max(0, xhat * p[block.gamma + j] + p[block.beta + j])
+                            }
+                            for j in 0..<w {
+                                let value = trace.relu[b * w + j]
+                                trace.h[b * w + j] = dropout > 0 ? (random.unit() < keep ? value / keep : 0) : value
+                            }
+                            trace.h.withUnsafeBufferPointer { h in
+                                next.withUnsafeMutableBufferPointer { next in
+                                    Self.dense(p, block, h, from: b * w, into: next, at: b * block.outputs)
+                                }
+                            }
+                        }
+                    }
                 }
-                trace.xhat.append(xhat)
-                trace.relu.append(relu)
-                trace.h.append(h)
             }
             traces.append(trace)
-            x = trace.h.map { dense(block, $0) }
+            x = next
         }
         // Loss and its gradient with respect to the logits.
+        let classCount = self.classCount
         var total: Float = 0
-        var dz: [[Float]] = []
-        for (row, (truth, weight)) in zip(x, zip(classes, weights)) {
-            let p = softmax(row)
-            total += loss.loss(p[truth], weight: weight)
-            let dp = loss.derivative(p[truth], weight: weight) / n
-            dz.append((0..<p.count).map { dp * p[truth] * (($0 == truth ? 1 : 0) - p[$0]) })
+        var dz = [Float](repeating: 0, count: batch * classCount)
+        for b in 0..<batch {
+            let truth = classes[b]
+            let p = softmax(Array(x[(b * classCount)..<((b + 1) * classCount)]))
+            total += loss.loss(p[truth], weight: weights[b])
+            let dp = loss.derivative(p[truth], weight: weights[b]) / n
+            for k in 0..<classCount { dz[b * classCount + k] = dp * p[truth] * ((k == truth ? 1 : 0) - p[k]) }
         }
         var gradient = [Float](repeating: 0, count: parameters.count)
         for (index, block) in blocks.enumerated().reversed() {
             let trace = traces[index]
-            let w = block.inputs
-            var dh = [[Float]](repeating: [Float](repeating: 0, count: w), count: batch)
-            for b in 0..<batch {
-                for o in 0..<block.outputs {
-                    let d = dz[b][o]
-                    gradient[block.bias + o] += d
-                    let row = block.weights + o * w
-                    for i in 0..<w {
-                        gradient[row + i] += d * trace.h[b][i]
-                        dh[b][i] += d * parameters[row + i]
+            let w = block.inputs, outputs = block.outputs
+            var dh = [Float](repeating: 0, count: batch * w)
+            var sumD = [Float](repeating: 0, count: w), sumDX = [Float](repeating: 0, count: w)
+            var below = [Float](repeating: 0, count: index > 0 ? batch * w : 0)
+            parameters.withUnsafeBufferPointer { p in
+                gradient.withUnsafeMutableBufferPointer { g in
+                    dh.withUnsafeMutableBufferPointer { dh in
+                        for b in 0..<batch {
+                            for o in 0..<outputs {
+                                let d = dz[b * outputs + o]
+                                g[block.bias + o] += d
+                                let row = block.weights + o * w
+                                for i in 0..<w {
+                                    g[row + i] += d * trace.h[b * w + i]
+                                    dh[b * w + i] += d * p[row + i]
+                                }
+                            }
+                        }
+                        // Back through dropout and ReLU to the batch norm's output.
+                        for k in 0..<(batch * w) {
+                            let kept = trace.relu[k] > 0 && (dropout == 0 || trace.h[k] != 0)
+                            dh[k] = kept ? dh[k] * (dropout > 0 ? trace.h[k] / trace.relu[k] : 1) : 0
+                        }
+                        for b in 0..<batch {
+                            for j in 0..<w {
+                                g[block.gamma + j] += dh[b * w + j] * trace.xhat[b * w + j]
+                                g[block.beta + j] += dh[b * w + j]
+                                let dxhat = dh[b * w + j] * p[block.gamma + j]
+                                sumD[j] += dxhat
+                                sumDX[j] += dxhat * trace.xhat[b * w + j]
+                            }
+                        }
+                        guard index > 0 else { return }
+                        for b in 0..<batch {
+                            for j in 0..<w {
+                                let dxhat = dh[b * w + j] * p[block.gamma + j]
+                                below[b * w + j] =
+                                    trace.invStd[j] / n * (n * dxhat - sumD[j] - trace.xhat[b * w + j] * sumDX[j])
+                            }
+                        }
                     }
                 }
             }
-            // Back through dropout and ReLU to the batch norm's output.
-            for b in 0..<batch {
-                for i in 0..<w {
-                    let kept = trace.relu[b][i] > 0 && (dropout == 0 || trace.h[b][i] != 0)
-                    dh[b][i] = kept ? dh[b][i] * (dropout > 0 ? trace.h[b][i] / trace.relu[b][i] : 1) : 0
-                }
-            }
-            var sumD = [Float](repeating: 0, count: w), sumDX = [Float](repeating: 0, count: w)
-            for b in 0..<batch {
-                for j in 0..<w {
-                    gradient[block.gamma + j] += dh[b][j] * trace.xhat[b][j]
-                    gradient[block.beta + j] += dh[b][j]
-                    let dxhat = dh[b][j] * parameters[block.gamma + j]
-                    sumD[j] += dxhat
-                    sumDX[j] += dxhat * trace.xhat[b][j]
-                }
-            }
             guard index > 0 else { break }
-            dz = (0..<batch).map { b in
-                (0..<w).map { j in
-                    let dxhat = dh[b][j] * parameters[block.gamma + j]
-                    return trace.invStd[j] / n * (n * dxhat - sumD[j] - trace.xhat[b][j] * sumDX[j])
-                }
-            }
+            dz = below
         }
         return (gradient, total / n)
     }

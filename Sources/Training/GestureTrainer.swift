@@ -14,6 +14,8 @@ public struct GestureTrainingProgress: Sendable, Equatable {
         case findingHands = "find hands"
         /// Embedding the hands (and their augmented variants).
         case embedding = "embed"
+        /// Scoring candidate settings by cross-validation (units: recipe-folds trained).
+        case searching = "search"
         /// Training epochs.
         case training = "train"
         /// Writing the model and the bundle.
@@ -69,10 +71,21 @@ public final class GestureTrainer: Sendable {
 
     /// The options as the training reads them, copied when the trainer is made.
     private struct Settings: Sendable {
-        let hiddenWidths: [Int], dropout: Float, learningRate: Float, batchSize: Int, epochs: Int, lrDecay: Float
-        let gamma: Float, validationSplit: Float, seed: Int, minDetectionConfidence: Float, augment: Bool
-        let balanceClasses: Bool, earlyStopping: Int
+        /// The head's settings as given or declared (the search starts from them).
+        let recipe: HeadRecipe
+        let validationSplit: Float, seed: Int, minDetectionConfidence: Float, augment: Bool, earlyStopping: Int
+        let search: GestureSettingsSearch, folds: Int
+        /// The options given, by CLI name.
+        let given: Set<String>
+        /// Every option's value as text, by CLI name.
         let described: [String: String]
+
+        /// The split of each label's hands held out: with the search on, 0 unless given (cross-validation
+        /// measures instead, and the final training uses every hand).
+        var heldOut: Float {
+            search == .auto && !given.contains(GestureTrainingOptions.Declared.validationSplit.option.name)
+                ? 0 : validationSplit
+        }
     }
 
     /// The angles (degrees) a training hand is turned by when augmenting, each way.
@@ -103,11 +116,14 @@ public final class GestureTrainer: Sendable {
             if let value = option.value(in: options) { described[option.name] = value.text }
         }
         settings = Settings(
-            hiddenWidths: options.layerWidths.widths, dropout: options.dropout, learningRate: options.learningRate,
-            batchSize: options.batchSize, epochs: options.epochs, lrDecay: options.lrDecay, gamma: options.gamma,
+            recipe: HeadRecipe(
+                hiddenWidths: options.layerWidths.widths, dropout: options.dropout, batchSize: options.batchSize,
+                epochs: options.epochs, gamma: options.gamma, balanceClasses: options.balanceClasses,
+                learningRate: options.learningRate, lrDecay: options.lrDecay),
             validationSplit: options.validationSplit, seed: options.seed,
             minDetectionConfidence: options.minDetectionConfidence, augment: options.augment,
-            balanceClasses: options.balanceClasses, earlyStopping: options.earlyStopping, described: described)
+            earlyStopping: options.earlyStopping, search: options.search, folds: options.folds, given: options.given,
+            described: described)
         self.numThreads = numThreads
         _ = try sampler()
     }
@@ -259,49 +275,59 @@ public final class GestureTrainer: Sendable {
         for (label, hands) in poses.enumerated() {
             let order = random.shuffled(Array(hands.indices))
             let held =
-                settings.validationSplit > 0
-                ? min(hands.count - 1, Int((Float(hands.count) * settings.validationSplit).rounded())) : 0
+                settings.heldOut > 0
+                ? min(hands.count - 1, Int((Float(hands.count) * settings.heldOut).rounded())) : 0
             for (rank, i) in order.enumerated() {
                 if rank < held { validation.append((hands[i], label)) } else { train.append((hands[i], label)) }
             }
             labels[label].validationHands = held
             labels[label].trainHands = hands.count - held
         }
-        guard train.count >= settings.batchSize else {
+        guard train.count >= settings.recipe.batchSize else {
             throw VisionTasksError.invalidArgument(
-                "\(train.count) training hands, fewer than the batch size \(settings.batchSize): add photos or lower batch-size"
+                "\(train.count) training hands, fewer than the batch size \(settings.recipe.batchSize): add photos or lower batch-size"
             )
         }
 
         // Embeddings, the augmented variants included.
         let embedder = try sampler()
-        let (trainSet, plainTrain, validationSet) = try timed(.embedding) {
-            () throws -> ([Sample], [Sample], [Sample]) in
+        let (trainSet, plainTrain, validationSet, handRanges) = try timed(.embedding) {
+            () throws -> ([Sample], [Sample], [Sample], [Range<Int>]) in
             var trainSet: [Sample] = [], plain: [Sample] = [], validationSet: [Sample] = []
+            var ranges: [Range<Int>] = []
             let total = train.count + validation.count
             for (done, hand) in train.enumerated() {
                 try cancelled.check()
                 let embedding = try embedder.embed(hand.pose)
                 plain.append(Sample(embedding: embedding, label: hand.label))
+                let first = trainSet.count
                 trainSet.append(plain[plain.count - 1])
                 if settings.augment {
                     for variant in hand.pose.augmentations(angles: Self.augmentationAngles) {
                         trainSet.append(Sample(embedding: try embedder.embed(variant), label: hand.label))
                     }
                 }
+                ranges.append(first..<trainSet.count)
                 progress?(.init(stage: .embedding, completed: done + 1, total: total))
             }
             for hand in validation {
                 validationSet.append(Sample(embedding: try embedder.embed(hand.pose), label: hand.label))
             }
             progress?(.init(stage: .embedding, completed: total, total: total))
-            return (trainSet, plain, validationSet)
+            return (trainSet, plain, validationSet, ranges)
         }
 
+        let (recipe, search) = try timed(.searching) {
+            try self.search(
+                trainSet, hands: handRanges, names: found.names, inputCount: embedder.embeddingSize,
+                classCount: labelCount,
+                progress: progress, cancelled: cancelled)
+        }
+        if search == nil { steps.removeLast() }
         let fit = try timed(.training) {
             try fitHead(
-                trainSet, validation: validationSet, inputCount: embedder.embeddingSize, classCount: labelCount,
-                random: &random, progress: progress, cancelled: cancelled)
+                trainSet, validation: validationSet, recipe: recipe, inputCount: embedder.embeddingSize,
+                classCount: labelCount, random: random, progress: progress, cancelled: cancelled)
         }
         let exportedLabels = found.names.map(Self.exportedName)
         let task = try timed(.exporting) { () throws -> Data in
@@ -318,8 +344,99 @@ public final class GestureTrainer: Sendable {
             epochs: fit.epochs,
             exportedEpoch: fit.exportedEpoch, trainAccuracy: fit.head.accuracy(plainTrain),
             validationAccuracy: validationSet.isEmpty ? nil : fit.head.accuracy(validationSet), confusion: confusion,
-            steps: steps, options: settings.described)
+            steps: steps, options: described(recipe), search: search)
         return GestureTrainingOutcome(task: task, labels: exportedLabels, report: report)
+    }
+
+    /// The recipe the final training uses and the search's record: with `search` off, or every searched
+    /// option given, the recipe as given or declared (and no record, or one saying why nothing was searched);
+    /// else the best candidate of the cross-validation on `train` (each hand's samples at `ranges`, the plain
+    /// embedding first; `names` the labels').
+    private func search(
+        _ train: [Sample], hands ranges: [Range<Int>], names: [String], inputCount: Int, classCount: Int,
+        progress: (@Sendable (GestureTrainingProgress) -> Void)?, cancelled: CancellationFlag
+    ) throws -> (HeadRecipe, GestureTrainingReport.Search?) {
+        guard settings.search == .auto else { return (settings.recipe, nil) }
+        let start = DispatchTime.now().uptimeNanoseconds
+        let given = settings.given
+        let epochsGiven = given.contains(GestureTrainingOptions.Declared.epochs.option.name)
+        var sampleCounts = [Int](repeating: 0, count: classCount)
+        for sample in train { sampleCounts[sample.label] += 1 }
+        let recipes = SettingsSearch.recipes(
+            base: settings.recipe, given: given, maxBatch: train.count,
+            balanced: 2 * (sampleCounts.max() ?? 0) < 3 * (sampleCounts.min() ?? 0))
+        let rungs = SettingsSearch.rungs(epochs: settings.recipe.epochs, given: epochsGiven)
+        let fixed = GestureTrainingOptions.declaredOptions.map(\.name).filter(given.contains)
+        func record(folds: Int, _ candidates: [GestureTrainingReport.Candidate], chosen: Int?, skipped: String?)
+            -> GestureTrainingReport.Search
+        {
+            GestureTrainingReport.Search(
+                folds: folds, fixed: fixed, candidates: candidates, chosen: chosen, skipped: skipped,
+                seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+        }
+        guard recipes.count > 1 || !epochsGiven else {
+            return (settings.recipe, record(folds: 0, [], chosen: nil, skipped: "every searched option was given"))
+        }
+        let labels = ranges.map { train[$0.lowerBound].label }
+        var counts = [Int](repeating: 0, count: classCount)
+        for label in labels { counts[label] += 1 }
+        let fewest = counts.min() ?? 0
+        let folds = min(settings.folds, fewest)
+        guard folds >= 2 else {
+            let label = counts.firstIndex(of: fewest) ?? 0
+            return (
+                settings.recipe,
+                record(
+                    folds: 0, [], chosen: nil,
+                    skipped:
+                        "label \(names[label]) has \(fewest) training hand; cross-validation needs 2 per label: the settings given or declared were used"
+                )
+            )
+        }
+        let search = SettingsSearch(
+            samples: train, hands: ranges, inputCount: inputCount, classCount: classCount,
+            folds: SettingsSearch.folds(
+                labels: labels, classCount: classCount, count: folds, seed: UInt64(settings.seed)))
+        let scored = try search.run(
+            recipes: recipes, rungs: rungs,
+            candidateEpochs: Set(epochsGiven ? [settings.recipe.epochs] : Array(rungs.dropFirst())),
+            seed: UInt64(settings.seed), threads: numThreads, cancelled: cancelled
+        ) { done, total in
+            progress?(.init(stage: .searching, completed: done, total: total))
+        }
+        let chosen = SettingsSearch.best(scored)
+        let candidates = scored.map { candidate in
+            let accuracies = zip(candidate.right, candidate.held).map { Float($0) / Float(max($1, 1)) }
+            let mean = accuracies.reduce(0, +) / Float(accuracies.count)
+            let variance = accuracies.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Float(accuracies.count)
+            return GestureTrainingReport.Candidate(
+                settings: searchedText(candidate.recipe), foldAccuracies: accuracies, meanAccuracy: mean,
+                spread: variance.squareRoot())
+        }
+        return (
+            chosen.map { scored[$0].recipe } ?? settings.recipe,
+            record(folds: folds, candidates, chosen: chosen, skipped: nil)
+        )
+    }
+
+    /// The searched options of `recipe` as text, by CLI name.
+    private func searchedText(_ recipe: HeadRecipe) -> [String: String] {
+        typealias Declared = GestureTrainingOptions.Declared
+        return [
+            Declared.layerWidths.option.name: LayerWidths(recipe.hiddenWidths).optionValue.text,
+            Declared.batchSize.option.name: recipe.batchSize.optionValue.text,
+            Declared.epochs.option.name: recipe.epochs.optionValue.text,
+            Declared.dropout.option.name: recipe.dropout.optionValue.text,
+            Declared.gamma.option.name: recipe.gamma.optionValue.text,
+            Declared.balanceClasses.option.name: recipe.balanceClasses.optionValue.text,
+        ]
+    }
+
+    /// Every option's value as the final training used it, by CLI name: the recipe's and the split held out.
+    private func described(_ recipe: HeadRecipe) -> [String: String] {
+        var described = settings.described.merging(searchedText(recipe)) { $1 }
+        described[GestureTrainingOptions.Declared.validationSplit.option.name] = settings.heldOut.optionValue.text
+        return described
     }
 
     /// The label the model outputs for a data label: `none` in any case is MediaPipe's background label `None`.
@@ -335,73 +452,47 @@ public final class GestureTrainer: Sendable {
         let photos = samples.photos
         let workers = max(1, min(numThreads, photos.count))
         let samplers = Workers(try (0..<workers).map { _ in try sampler() })
-        let results = ResultSlots<HandSampler.Outcome>(count: photos.count)
-        let next = Counter()
+        let done = Counter()
         progress?(.init(stage: .findingHands, completed: 0, total: photos.count))
-        DispatchQueue.concurrentPerform(iterations: workers) { worker in
-            while !cancelled.isCancelled, !results.failed, let index = next.take(below: photos.count) {
-                do {
-                    results.set(index, try samplers.items[worker].hand(in: photos[index]))
-                    progress?(.init(stage: .findingHands, completed: results.filled, total: photos.count))
-                } catch {
-                    results.fail(error)
-                }
-            }
+        return try Parallel.map(count: photos.count, threads: workers, cancelled: cancelled) { worker, index in
+            let outcome = try samplers.items[worker].hand(in: photos[index])
+            progress?(.init(stage: .findingHands, completed: done.increment(), total: photos.count))
+            return outcome
         }
-        try cancelled.check()
-        return try results.values()
     }
 
     /// Trains a head as Model Maker does, with the options' additions (class weights, early stopping).
     private func fitHead(
-        _ train: [Sample], validation: [Sample], inputCount: Int, classCount: Int,
-        random: inout SeededGenerator, progress: (@Sendable (GestureTrainingProgress) -> Void)?,
+        _ train: [Sample], validation: [Sample], recipe: HeadRecipe, inputCount: Int, classCount: Int,
+        random: SeededGenerator, progress: (@Sendable (GestureTrainingProgress) -> Void)?,
         cancelled: CancellationFlag
     ) throws -> (head: ClassifierHead, epochs: [GestureTrainingReport.Epoch], exportedEpoch: Int) {
-        var head = ClassifierHead(
-            inputCount: inputCount, hiddenWidths: settings.hiddenWidths, classCount: classCount, random: &random)
-        let loss = FocalLoss(gamma: settings.gamma)
-        var counts = [Int](repeating: 0, count: classCount)
-        for sample in train { counts[sample.label] += 1 }
-        let classWeights = (0..<classCount).map { c -> Float in
-            settings.balanceClasses && counts[c] > 0 ? Float(train.count) / Float(classCount * counts[c]) : 1
-        }
-        var adam = Adam(count: head.parameters.count)
+        let members = Array(train.indices)
+        var training = HeadTraining(
+            recipe: recipe, inputCount: inputCount, classCount: classCount, samples: train, members: members,
+            random: random)
         var epochs: [GestureTrainingReport.Epoch] = []
         var best: (head: ClassifierHead, loss: Float, epoch: Int)?
         var sinceBest = 0
-        for epoch in 0..<settings.epochs {
-            let rate = settings.learningRate * pow(settings.lrDecay, Float(epoch))
-            let order = random.shuffled(Array(train.indices))
-            var lossSum: Float = 0, steps = 0
-            for start in stride(from: 0, through: order.count - settings.batchSize, by: settings.batchSize) {
-                try cancelled.check()
-                let batch = order[start..<(start + settings.batchSize)].map { train[$0] }
-                let (gradient, batchLoss) = head.gradient(
-                    inputs: batch.map(\.embedding), classes: batch.map(\.label),
-                    weights: batch.map { classWeights[$0.label] }, loss: loss,
-                    dropout: settings.dropout, random: &random)
-                adam.update(&head.parameters, gradient: gradient, learningRate: rate)
-                lossSum += batchLoss
-                steps += 1
-            }
-            guard lossSum.isFinite else {
+        for epoch in 0..<recipe.epochs {
+            let loss = try training.runEpoch(train, members: members, cancelled: cancelled)
+            guard loss.isFinite else {
                 throw VisionTasksError.invalidOption(
                     name: "learningRate",
                     reason:
-                        "training diverged in epoch \(epoch + 1) (the loss is not finite) at \(settings.learningRate): lower it"
+                        "training diverged in epoch \(epoch + 1) (the loss is not finite) at \(recipe.learningRate): lower it"
                 )
             }
             var record = GestureTrainingReport.Epoch(
-                epoch: epoch + 1, learningRate: rate, loss: lossSum / Float(max(steps, 1)),
-                validationLoss: nil, validationAccuracy: nil)
+                epoch: epoch + 1, learningRate: recipe.rate(epoch), loss: loss, validationLoss: nil,
+                validationAccuracy: nil)
             if !validation.isEmpty {
-                let validationLoss = head.meanLoss(validation, loss: loss)
+                let validationLoss = training.head.meanLoss(validation, loss: training.focalLoss)
                 record.validationLoss = validationLoss
-                record.validationAccuracy = head.accuracy(validation)
+                record.validationAccuracy = training.head.accuracy(validation)
                 if settings.earlyStopping > 0 {
                     if best == nil || validationLoss < best!.loss {
-                        best = (head, validationLoss, epoch + 1)
+                        best = (training.head, validationLoss, epoch + 1)
                         sinceBest = 0
                     } else {
                         sinceBest += 1
@@ -409,11 +500,11 @@ public final class GestureTrainer: Sendable {
                 }
             }
             epochs.append(record)
-            progress?(.init(stage: .training, completed: epoch + 1, total: settings.epochs))
+            progress?(.init(stage: .training, completed: epoch + 1, total: recipe.epochs))
             if settings.earlyStopping > 0, sinceBest >= settings.earlyStopping { break }
         }
         if let best { return (best.head, epochs, best.epoch) }
-        return (head, epochs, epochs.count)
+        return (training.head, epochs, epochs.count)
     }
 }
 
@@ -465,7 +556,7 @@ private final class Workers<T>: @unchecked Sendable {
 }
 
 /// Hands out indices 0, 1, 2, … to the workers.
-private final class Counter: @unchecked Sendable {
+final class Counter: @unchecked Sendable {
     private let lock = NSLock()
     private var value = 0
     func take(below limit: Int) -> Int? {
@@ -475,23 +566,27 @@ private final class Counter: @unchecked Sendable {
             return value
         }
     }
+    /// Adds one and returns the new count.
+    func increment() -> Int {
+        lock.withLock {
+            value += 1
+            return value
+        }
+    }
 }
 
 /// The workers' results by index, and the first error.
-private final class ResultSlots<T>: @unchecked Sendable {
+final class ResultSlots<T>: @unchecked Sendable {
     private let lock = NSLock()
     private var slots: [T?]
     private var error: (any Error)?
-    private(set) var filledCount = 0
 
     init(count: Int) { slots = [T?](repeating: nil, count: count) }
     func set(_ index: Int, _ value: T) {
         lock.withLock {
             slots[index] = value
-            filledCount += 1
         }
     }
-    var filled: Int { lock.withLock { filledCount } }
     func fail(_ error: any Error) { lock.withLock { if self.error == nil { self.error = error } } }
     var failed: Bool { lock.withLock { error != nil } }
     func values() throws -> [T] {

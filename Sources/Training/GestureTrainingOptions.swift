@@ -5,74 +5,100 @@ import VisionTasks
 /// How `GestureTrainer` trains a custom gesture classifier. The first seven options are MediaPipe Model
 /// Maker's, with its names and defaults (`layer-widths` … `gamma`); the others are ours, their defaults
 /// chosen by measurement on held-out photos (docs/TRAINING.md). Every option is declared once in `Declared`, which the
-/// initializer's defaults, the range checks, the CLI and the server read.
+/// initializer's defaults, the range checks, the CLI and the server read. The options record which were given
+/// (`given`): with `search` auto, those stay fixed and the search chooses the others.
 public final class GestureTrainingOptions {
     /// Widths of the hidden layers (none: the head is one dense layer, Model Maker's default).
-    public var layerWidths: LayerWidths
+    public var layerWidths: LayerWidths { didSet { given.insert(Declared.layerWidths.option.name) } }
     /// Fraction of units dropped before each dense layer while training (0.05).
-    public var dropout: Float
+    public var dropout: Float { didSet { given.insert(Declared.dropout.option.name) } }
     /// Adam's learning rate in the first epoch (0.001).
-    public var learningRate: Float
+    public var learningRate: Float { didSet { given.insert(Declared.learningRate.option.name) } }
     /// Photos per training step (2).
-    public var batchSize: Int
+    public var batchSize: Int { didSet { given.insert(Declared.batchSize.option.name) } }
     /// Passes over the training photos (10).
-    public var epochs: Int
+    public var epochs: Int { didSet { given.insert(Declared.epochs.option.name) } }
     /// The learning rate is multiplied by this after each epoch (0.99).
-    public var lrDecay: Float
+    public var lrDecay: Float { didSet { given.insert(Declared.lrDecay.option.name) } }
     /// The focal loss's focusing parameter (2; 0 is cross-entropy).
-    public var gamma: Float
+    public var gamma: Float { didSet { given.insert(Declared.gamma.option.name) } }
     /// Fraction of each label's hands held out to validate (0.2; 0 trains on every hand).
-    public var validationSplit: Float
+    public var validationSplit: Float { didSet { given.insert(Declared.validationSplit.option.name) } }
     /// Seeds the split, the shuffling, the initial weights and dropout: the same seed and photos give the same model bytes.
-    public var seed: Int
+    public var seed: Int { didSet { given.insert(Declared.seed.option.name) } }
     /// The palm detector's minimum score when hands are found in the photos (0.7, as Model Maker).
-    public var minDetectionConfidence: Float
+    public var minDetectionConfidence: Float { didSet { given.insert(Declared.minDetectionConfidence.option.name) } }
     /// Adds each training hand mirrored (handedness swapped) and turned by small angles, in landmark space.
-    public var augment: Bool
+    public var augment: Bool { didSet { given.insert(Declared.augment.option.name) } }
     /// Weighs each label's loss by the inverse of its share of the training hands.
-    public var balanceClasses: Bool
+    public var balanceClasses: Bool { didSet { given.insert(Declared.balanceClasses.option.name) } }
     /// Stops after this many epochs without a lower validation loss and keeps the best epoch's weights (0: off).
-    public var earlyStopping: Int
+    public var earlyStopping: Int { didSet { given.insert(Declared.earlyStopping.option.name) } }
+    /// Whether the settings not given are chosen by cross-validation on the training hands (`auto`) or take
+    /// their declared defaults (`off`).
+    public var search: GestureSettingsSearch { didSet { given.insert(Declared.search.option.name) } }
+    /// Folds of the search's cross-validation (3; fewer when a label has fewer hands, docs/TRAINING.md).
+    public var folds: Int { didSet { given.insert(Declared.folds.option.name) } }
 
-    /// Creates options with the declared defaults.
+    /// The options given (set by the initializer's arguments or assigned since), by their CLI names: the search
+    /// (`search` auto) keeps them fixed and chooses the others.
+    public private(set) var given: Set<String> = []
+
+    /// Creates options: each argument given is set and counts as given; each left nil takes its declared default.
     public init(
-        layerWidths: LayerWidths = Declared.layerWidths.defaultValue,
-        dropout: Float = Declared.dropout.defaultValue,
-        learningRate: Float = Declared.learningRate.defaultValue,
-        batchSize: Int = Declared.batchSize.defaultValue,
-        epochs: Int = Declared.epochs.defaultValue,
-        lrDecay: Float = Declared.lrDecay.defaultValue,
-        gamma: Float = Declared.gamma.defaultValue,
-        validationSplit: Float = Declared.validationSplit.defaultValue,
-        seed: Int = Declared.seed.defaultValue,
-        minDetectionConfidence: Float = Declared.minDetectionConfidence.defaultValue,
-        augment: Bool = Declared.augment.defaultValue,
-        balanceClasses: Bool = Declared.balanceClasses.defaultValue,
-        earlyStopping: Int = Declared.earlyStopping.defaultValue
+        layerWidths: LayerWidths? = nil,
+        dropout: Float? = nil,
+        learningRate: Float? = nil,
+        batchSize: Int? = nil,
+        epochs: Int? = nil,
+        lrDecay: Float? = nil,
+        gamma: Float? = nil,
+        validationSplit: Float? = nil,
+        seed: Int? = nil,
+        minDetectionConfidence: Float? = nil,
+        augment: Bool? = nil,
+        balanceClasses: Bool? = nil,
+        earlyStopping: Int? = nil,
+        search: GestureSettingsSearch? = nil,
+        folds: Int? = nil
     ) {
-        self.layerWidths = layerWidths
-        self.dropout = dropout
-        self.learningRate = learningRate
-        self.batchSize = batchSize
-        self.epochs = epochs
-        self.lrDecay = lrDecay
-        self.gamma = gamma
-        self.validationSplit = validationSplit
-        self.seed = seed
-        self.minDetectionConfidence = minDetectionConfidence
-        self.augment = augment
-        self.balanceClasses = balanceClasses
-        self.earlyStopping = earlyStopping
+        self.layerWidths = layerWidths ?? Declared.layerWidths.defaultValue
+        self.dropout = dropout ?? Declared.dropout.defaultValue
+        self.learningRate = learningRate ?? Declared.learningRate.defaultValue
+        self.batchSize = batchSize ?? Declared.batchSize.defaultValue
+        self.epochs = epochs ?? Declared.epochs.defaultValue
+        self.lrDecay = lrDecay ?? Declared.lrDecay.defaultValue
+        self.gamma = gamma ?? Declared.gamma.defaultValue
+        self.validationSplit = validationSplit ?? Declared.validationSplit.defaultValue
+        self.seed = seed ?? Declared.seed.defaultValue
+        self.minDetectionConfidence = minDetectionConfidence ?? Declared.minDetectionConfidence.defaultValue
+        self.augment = augment ?? Declared.augment.defaultValue
+        self.balanceClasses = balanceClasses ?? Declared.balanceClasses.defaultValue
+        self.earlyStopping = earlyStopping ?? Declared.earlyStopping.defaultValue
+        self.search = search ?? Declared.search.defaultValue
+        self.folds = folds ?? Declared.folds.defaultValue
+        let arguments: [(String, Bool)] = [
+            (Declared.layerWidths.option.name, layerWidths != nil),
+            (Declared.dropout.option.name, dropout != nil),
+            (Declared.learningRate.option.name, learningRate != nil),
+            (Declared.batchSize.option.name, batchSize != nil),
+            (Declared.epochs.option.name, epochs != nil),
+            (Declared.lrDecay.option.name, lrDecay != nil),
+            (Declared.gamma.option.name, gamma != nil),
+            (Declared.validationSplit.option.name, validationSplit != nil),
+            (Declared.seed.option.name, seed != nil),
+            (Declared.minDetectionConfidence.option.name, minDetectionConfidence != nil),
+            (Declared.augment.option.name, augment != nil),
+            (Declared.balanceClasses.option.name, balanceClasses != nil),
+            (Declared.earlyStopping.option.name, earlyStopping != nil),
+            (Declared.search.option.name, search != nil),
+            (Declared.folds.option.name, folds != nil),
+        ]
+        given = Set(arguments.filter(\.1).map(\.0))
     }
 
-    /// A copy, so a trainer keeps the values it was given.
-    func copy() -> GestureTrainingOptions {
-        GestureTrainingOptions(
-            layerWidths: layerWidths, dropout: dropout, learningRate: learningRate, batchSize: batchSize,
-            epochs: epochs, lrDecay: lrDecay, gamma: gamma, validationSplit: validationSplit, seed: seed,
-            minDetectionConfidence: minDetectionConfidence, augment: augment,
-            balanceClasses: balanceClasses, earlyStopping: earlyStopping)
-    }
+    /// Whether `option` was given (set by the caller) rather than left at its default.
+    public func isGiven(_ option: TaskOption) -> Bool { given.contains(option.name) }
 
     /// Checks every option against its declared range: `invalidOption` naming the first one out of range.
     /// - Throws: `VisionTasksError.invalidOption` naming the first option out of range (a layer width outside
@@ -90,7 +116,7 @@ public final class GestureTrainingOptions {
         Declared.layerWidths.option, Declared.dropout.option, Declared.learningRate.option, Declared.batchSize.option,
         Declared.epochs.option, Declared.lrDecay.option, Declared.gamma.option, Declared.validationSplit.option,
         Declared.seed.option, Declared.minDetectionConfidence.option, Declared.augment.option,
-        Declared.balanceClasses.option, Declared.earlyStopping.option,
+        Declared.balanceClasses.option, Declared.earlyStopping.option, Declared.search.option, Declared.folds.option,
     ]
 
     /// Each option declared once: name, property, default, range and help.
@@ -154,7 +180,33 @@ public final class GestureTrainingOptions {
             "early-stopping", \.earlyStopping, label: "Early stopping",
             help: "Stops after this many epochs without a lower validation loss, keeping the best epoch (0: off).",
             default: 0, minimum: 0, maximum: 1000)
+        /// `search`: settings not given are chosen by cross-validation (auto) or take their defaults (off).
+        public static let search = DeclaredOption<GestureTrainingOptions, GestureSettingsSearch>(
+            "search", \.search, label: "Search settings",
+            help:
+                "auto: settings not given are chosen by cross-validation on the training hands, and the final training uses every hand unless validation-split is given; off: the defaults.",
+            default: .auto)
+        /// `folds`: the search's cross-validation folds (3: cheap enough for seconds, docs/TRAINING.md).
+        public static let folds = DeclaredOption<GestureTrainingOptions, Int>(
+            "folds", \.folds, label: "Folds",
+            help:
+                "Cross-validation folds of the search (fewer when a label has fewer hands; at least 2 hands per label).",
+            default: 3, minimum: 2, maximum: 10)
     }
+}
+
+/// Whether `GestureTrainer` chooses the settings not given by cross-validation.
+public enum GestureSettingsSearch: String, Sendable, CaseIterable, TaskOptionValueType {
+    /// Candidates scored by cross-validation on the training hands; the best is trained on every hand.
+    case auto
+    /// The declared defaults and the given settings, as before the search existed.
+    case off
+
+    public static var optionType: TaskOptionType { .string }
+    /// Reads `auto` or `off`; nil for anything else.
+    public init?(optionText: String) { self.init(rawValue: optionText) }
+    public var optionValue: TaskOptionValue { .string(rawValue) }
+    public var optionNumber: Double? { nil }
 }
 
 /// Widths of a head's hidden layers, written "64,32" on the command line and in queries.

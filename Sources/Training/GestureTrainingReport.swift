@@ -47,9 +47,38 @@ public struct GestureTrainingReport: Codable, Sendable, Equatable {
         public var validationAccuracy: Float?
     }
 
+    /// One candidate of the settings search and its cross-validated accuracy.
+    public struct Candidate: Codable, Sendable, Equatable {
+        /// The searched options' values, by CLI name (`layer-widths`, `batch-size`, `epochs`, `dropout`, `gamma`,
+        /// `balance-classes`).
+        public var settings: [String: String]
+        /// The accuracy on each fold's held-out hands.
+        public var foldAccuracies: [Float]
+        /// The mean of `foldAccuracies`.
+        public var meanAccuracy: Float
+        /// Their standard deviation.
+        public var spread: Float
+    }
+
+    /// What the settings search did (`search` auto).
+    public struct Search: Codable, Sendable, Equatable {
+        /// Folds used: the `folds` option, or fewer when a label had fewer training hands (0: nothing searched).
+        public var folds: Int
+        /// The options given, by CLI name: kept fixed.
+        public var fixed: [String]
+        /// Every candidate scored, in the order scored (successive halving: the first epoch count first).
+        public var candidates: [Candidate]
+        /// The index in `candidates` of the one trained on every hand (nil when nothing was searched).
+        public var chosen: Int?
+        /// Why nothing was searched, when nothing was.
+        public var skipped: String?
+        /// The search's wall time in seconds.
+        public var seconds: Double
+    }
+
     /// One step's wall time.
     public struct Step: Codable, Sendable, Equatable {
-        /// "find hands", "embed", "train", "export".
+        /// "find hands", "embed", "search", "train", "export".
         public var name: String
         /// Seconds.
         public var seconds: Double
@@ -75,8 +104,10 @@ public struct GestureTrainingReport: Codable, Sendable, Equatable {
     public var confusion: [[Int]]
     /// The steps' times.
     public var steps: [Step]
-    /// The options used, by their CLI names.
+    /// The options used, by their CLI names (the searched ones as chosen).
     public var options: [String: String]
+    /// What the settings search tried and chose; nil with `search` off.
+    public var search: Search?
 
     /// The report as pretty-printed JSON with sorted keys.
     /// - Throws: `EncodingError.invalidValue` for a number that is not finite, as `JSONEncoder` does.
@@ -118,7 +149,33 @@ public struct GestureTrainingReport: Codable, Sendable, Equatable {
         } else {
             lines.append("no validation hands (validation-split 0)")
         }
+        if let search { lines += Self.lines(search) }
         lines.append(steps.map { $0.name + String(format: " %.2f s", $0.seconds) }.joined(separator: ", "))
         return lines.joined(separator: "\n")
+    }
+
+    /// The search's candidates as a table: mean and spread of the folds' accuracies, the chosen one marked.
+    private static func lines(_ search: Search) -> [String] {
+        if let skipped = search.skipped { return ["settings search: nothing searched (\(skipped))"] }
+        let fixed = search.fixed.isEmpty ? "" : "; fixed: " + search.fixed.joined(separator: ", ")
+        var lines = [
+            "settings search: \(search.candidates.count) candidates, \(search.folds)-fold cross-validation, "
+                + String(format: "%.2f s", search.seconds) + fixed,
+            "  layer-widths  batch-size  epochs  dropout  gamma  balance-classes   mean accuracy  spread",
+        ]
+        func right(_ text: String, _ n: Int) -> String {
+            text.count >= n ? text : String(repeating: " ", count: n - text.count) + text
+        }
+        for (index, candidate) in search.candidates.enumerated() {
+            let values = [
+                ("layer-widths", 14), ("batch-size", 12), ("epochs", 8), ("dropout", 9), ("gamma", 7),
+                ("balance-classes", 17),
+            ].map { right(candidate.settings[$0.0] ?? "", $0.1) }
+            lines.append(
+                (index == search.chosen ? "*" : " ") + values.joined()
+                    + String(format: "%16.3f  %6.3f", candidate.meanAccuracy, candidate.spread))
+        }
+        lines.append("* chosen, then trained on every training hand")
+        return lines
     }
 }

@@ -19,6 +19,10 @@ struct TrainGesturesCommand: AsyncParsableCommand {
             --canned-gestures-allowlist None when recognizing; in MediaPipe, a canned score threshold of 1). Photos without a hand, or unreadable, are \
             skipped and counted. The output is written through a temporary file: it is never left half-written.
 
+            By default (--search auto) the settings you do not give (layer widths, batch size, epochs, dropout, \
+            gamma, class balancing) are chosen by cross-validation on the photos' hands, and the chosen ones are \
+            trained on every hand; the report lists each candidate's accuracy. --search off takes the defaults below.
+
             TRAINING OPTIONS (a bool option alone means true; --augment=false turns one off):
             \(TaskArguments.help(GestureTrainingOptions.declaredOptions))
             """)
@@ -110,6 +114,10 @@ struct TrainGesturesCommand: AsyncParsableCommand {
 
 /// The training's progress as one bar per step on stderr.
 private final class StageProgress: @unchecked Sendable {
+    /// What each step counts.
+    private static let units: [GestureTrainingProgress.Stage: String] = [
+        .findingHands: "photos", .training: "epochs", .searching: "fold trainings",
+    ]
     private let lock = NSLock()
     private var stage: GestureTrainingProgress.Stage?
     private var bar: ProgressBar?
@@ -121,7 +129,7 @@ private final class StageProgress: @unchecked Sendable {
                 stage = progress.stage
                 bar = ProgressBar(
                     total: progress.total,
-                    unit: progress.stage == .training ? "epochs" : progress.stage == .findingHands ? "photos" : "hands")
+                    unit: Self.units[progress.stage] ?? "hands")
                 Console.error("\(progress.stage.rawValue):\n")
             }
             bar?.update(done: progress.completed)

@@ -146,7 +146,11 @@ import VisionTasks
         #expect(try Data(contentsOf: folder.models.appendingPathComponent("my-gestures.task")) == library.task)
         var served = report
         served.steps = library.report.steps
+        served.search?.seconds = library.report.search?.seconds ?? 0
         #expect(served == library.report)
+        // The settings search ran (epochs and seed given, fixed), on the server as in the library.
+        #expect(served.search?.fixed == ["epochs", "seed"] && served.search?.chosen != nil)
+        #expect(served.search?.candidates.allSatisfy { $0.settings["epochs"] == "5" } == true)
         #expect(served.labels.map(\.exportedName) == ["None", "five", "one"])
         #expect(served.labels.map(\.photos) == [6, 6, 6])
         #expect(served.confusion.count == 3)
@@ -342,6 +346,11 @@ import VisionTasks
                 let epochs = try #require(options.first { $0["name"] as? String == "epochs" })
                 #expect(epochs["default"] as? Int == GestureTrainingOptions().epochs)
                 #expect(epochs["min"] as? Int == 1 && epochs["max"] as? Int == 1000)
+                // The settings search's options, declared with the others.
+                let search = try #require(options.first { $0["name"] as? String == "search" })
+                #expect(search["default"] as? String == "auto" && search["type"] as? String == "string")
+                let folds = try #require(options.first { $0["name"] as? String == "folds" })
+                #expect(folds["default"] as? Int == 3 && folds["min"] as? Int == 2 && folds["max"] as? Int == 10)
                 let limits = try #require(object["limits"] as? [String: Int])
                 #expect(limits["maxPhotos"] == 321)
                 #expect(limits["maxBodyBytes"] == ServerConfiguration().maxTrainingBodyBytes)

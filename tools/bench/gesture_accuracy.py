@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
-"""How accurate `vision-tasks train-gestures` is on photos held out from training (issue #35).
+"""How accurate `vision-tasks train-gestures` is on photos held out from training (issues #35, #45).
 
 Builds label folders from a SubhiH/HandsDataset checkout (Apache-2.0; https://github.com/SubhiH/HandsDataset):
 its data/train_labels.csv and data/test_labels.csv list a box per hand with its finger count; photos with one
-hand are kept, `0-hand` (a fist) becomes the `none` label and 1..5 fingers the labels one..five. Then, for each
+hand are kept, `0-hand` (a fist) becomes the `none` label and 1..5 fingers the labels one..five. Or, with
+--folders, from any folder of label folders (one named none), every fifth photo of each label (by name) held out
+for testing: e.g. the HaGRIDv2 subset in https://github.com/ninkat/GRModelMaker (sampledata/: none, grabbing,
+grip, ok, one, thumb_index, 100 photos each). Then, for each
 configuration and seed, it trains on the train photos with the tool and recognizes the test photos with the
 tool's gesture-recognizer (custom gestures only: the canned classifier is limited to None; MediaPipe's by a
 score threshold of 1, as it refuses an allowlist on a classifier without labels), and prints the
@@ -11,7 +14,11 @@ accuracy over the test photos in which a hand was found. With --mediapipe, Media
 test photos with the same .task too, so both runtimes' accuracies are shown side by side.
 
   python3 tools/bench/gesture_accuracy.py --dataset /path/to/HandsDataset --tool .build/release/vision-tasks \
-      --model models/gesture_recognizer.task [--seeds 0,1,2] [--mediapipe] [--config NAME=--opt=value,...]
+      --model models/gesture_recognizer.task [--seeds 0,1,2] [--mediapipe] [--configs NAME,...]
+  python3 tools/bench/gesture_accuracy.py --folders /path/to/GRModelMaker/sampledata [--per-label N] ...
+
+Each line gives the training's wall time (photos to .task, the tool's whole process) and, when the settings search
+ran, its time and the candidate it chose.
 """
 import argparse
 import csv
@@ -21,21 +28,24 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from collections import Counter, defaultdict
 
 LABELS = {"0-hand": "none", "1-hand": "one", "2-hand": "two", "3-hand": "three", "4-hand": "four", "5-hand": "five"}
 
-# The configurations compared by default: Model Maker's recipe (its head and options, none of ours), each of
-# our additions alone, and our defaults (all of them).
+# The configurations compared: Model Maker's recipe (its head and options, none of ours), each of our additions
+# alone, the defaults before the settings search (search off: issue #35's), and the defaults (no option given).
+OFF = ["--search", "off"]
 CONFIGS = {
-    "model-maker": ["--augment=false", "--balance-classes=false", "--early-stopping", "0"],
-    "+augment": ["--balance-classes=false", "--early-stopping", "0"],
-    "+balance": ["--augment=false", "--early-stopping", "0"],
-    "+early-stopping": ["--augment=false", "--balance-classes=false"],
+    "model-maker": OFF + ["--augment=false", "--balance-classes=false", "--early-stopping", "0"],
+    "+augment": OFF + ["--balance-classes=false", "--early-stopping", "0"],
+    "+balance": OFF + ["--augment=false", "--early-stopping", "0"],
+    "+early-stopping": OFF + ["--augment=false", "--balance-classes=false"],
+    "search-off": OFF,
     "defaults": [],
     # As many training steps as augmentation gives (10 samples per hand), without augmentation: is it the
     # variants or only the steps?
-    "model-maker-100-epochs": ["--augment=false", "--balance-classes=false", "--early-stopping", "0", "--epochs", "100"],
+    "model-maker-100-epochs": OFF + ["--augment=false", "--balance-classes=false", "--early-stopping", "0", "--epochs", "100"],
 }
 
 
@@ -74,12 +84,56 @@ def make_folders(dataset, root, per_label=None, seed=0, none_factor=1):
     return tests
 
 
+def folder_photos(folders, root, per_label=None, seed=0):
+    """root/train/<label>/ and root/test/<label>/ of symbolic links to the photos of `folders` (label folders):
+    every fifth photo of each label, by name, is a test photo; per_label: at most that many training photos per
+    label, drawn with `seed`. Returns the test labels."""
+    import random
+    tests = {}
+    for label in sorted(os.listdir(folders)):
+        source = os.path.join(folders, label)
+        if not os.path.isdir(source) or label.startswith("."):
+            continue
+        names = sorted(n for n in os.listdir(source) if n.lower().endswith((".jpg", ".jpeg", ".png")))
+        train = [n for i, n in enumerate(names) if i % 5 != 4]
+        if per_label:
+            random.Random(seed).shuffle(train)
+            train = sorted(train[:per_label])
+        for split, chosen in (("train", train), ("test", [n for i, n in enumerate(names) if i % 5 == 4])):
+            os.makedirs(os.path.join(root, split, label), exist_ok=True)
+            for name in chosen:
+                link = os.path.join(root, split, label, name)
+                if not os.path.exists(link):
+                    os.symlink(os.path.abspath(os.path.join(source, name)), link)
+                if split == "test":
+                    tests[link] = label
+    return tests
+
+
 def train(tool, model, data, output, extra):
+    """The report of one training, with its wall time (the whole process) as `wallSeconds`."""
     report = output + ".json"
+    start = time.monotonic()
     subprocess.run([tool, "train-gestures", data, "--model", model, "--output", output, "--report", report, "--no-progress"]
                    + extra, check=True, stdout=subprocess.DEVNULL)
+    wall = time.monotonic() - start
     with open(report) as f:
-        return json.load(f)
+        result = json.load(f)
+    result["wallSeconds"] = wall
+    return result
+
+
+def chosen(report):
+    """The search's time and chosen candidate, as text ('' when it did not run)."""
+    search = report.get("search")
+    if not search:
+        return ""
+    if search.get("chosen") is None:
+        return f"  search: {search.get('skipped')}"
+    c = search["candidates"][search["chosen"]]
+    settings = " ".join(f"{k}={c['settings'][k]}" for k in sorted(c["settings"]))
+    return (f"  search {search['seconds']:.2f} s, {len(search['candidates'])} candidates, chose {settings} "
+            f"(CV {c['meanAccuracy']:.3f} ± {c['spread']:.3f})")
 
 
 def ours(tool, task, photos):
@@ -117,7 +171,9 @@ def accuracy(found, truth):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--dataset", required=True)
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("--dataset", help="a SubhiH/HandsDataset checkout (its train and test splits)")
+    source.add_argument("--folders", help="a folder of label folders: every fifth photo of each label is a test photo")
     parser.add_argument("--tool", default=".build/release/vision-tasks")
     parser.add_argument("--model", default="models/gesture_recognizer.task")
     parser.add_argument("--work", default=None, help="folder for the label folders and models (default: a temporary one)")
@@ -132,7 +188,10 @@ def main():
     seeds = [int(s) for s in args.seeds.split(",")]
     folders = {seed: os.path.join(work, f"seed-{seed}" if args.per_label else "all") for seed in seeds}
     for seed, folder in folders.items():
-        truth = make_folders(args.dataset, folder, args.per_label, seed, args.none_factor)
+        if args.folders:
+            truth = folder_photos(args.folders, folder, args.per_label, seed)
+        else:
+            truth = make_folders(args.dataset, folder, args.per_label, seed, args.none_factor)
     print(f"test photos with one hand: {len(truth)} ({dict(sorted(Counter(truth.values()).items()))}); "
           f"training photos per label: {args.per_label or 'all'} (none x{args.none_factor}); work folder {work}")
     for name in args.configs.split(","):
@@ -141,14 +200,19 @@ def main():
             task = os.path.join(work, f"{name}-{seed}.task")
             truth = {os.path.join(folders[seed], "test", label, os.path.basename(p)): label for p, label in truth.items()}
             report = train(args.tool, args.model, os.path.join(folders[seed], "train"), task, CONFIGS[name] + ["--seed", str(seed)])
-            score, hands = accuracy(ours(args.tool, task, truth), truth)
+            found = ours(args.tool, task, truth)
+            score, hands = accuracy(found, truth)
             scores.append(score)
-            line = f"{name:16s} seed {seed}: validation {report.get('validationAccuracy') or 0:.3f}  test {score:.3f} ({hands} hands)"
+            line = (f"{name:16s} seed {seed}: validation {report.get('validationAccuracy') or 0:.3f}  test {score:.3f} "
+                    f"({hands} hands)  {report['wallSeconds']:.2f} s")
             if args.mediapipe:
-                mp_score, mp_hands = accuracy(mediapipes(task, truth), truth)
+                theirs = mediapipes(task, truth)
+                mp_score, mp_hands = accuracy(theirs, truth)
                 mp_scores.append(mp_score)
-                line += f"  MediaPipe test {mp_score:.3f} ({mp_hands} hands)"
-            print(line, flush=True)
+                both = [p for p in truth if found.get(p) is not None and theirs.get(p) is not None]
+                agree = sum(1 for p in both if found[p] == theirs[p])
+                line += f"  MediaPipe test {mp_score:.3f} ({mp_hands} hands; same gesture on {agree} of the {len(both)} both found)"
+            print(line + chosen(report), flush=True)
         summary = f"{name:16s} median test accuracy {statistics.median(scores):.3f} over seeds {args.seeds}"
         if mp_scores:
             summary += f"; MediaPipe {statistics.median(mp_scores):.3f}"

@@ -244,13 +244,14 @@ def train_case(binary, y4m):
                      "train: photos added to none")
             thumbnails = driver.execute_script("return document.querySelectorAll('#train-labels .thumbs img').length")
             check(thumbnails >= 8, f"train: thumbnails of the samples are shown ({thumbnails})")
-            # The training's options come from GET /api/v1/gesture-models: four epochs, no early stopping.
+            # The training's options come from GET /api/v1/gesture-models: four epochs, no early stopping, a
+            # validation split given (the settings search, on by default, otherwise trains on every hand).
             defaults = driver.execute_script(
                 "const f = document.getElementById('train-options').elements;"
                 "const set = (n, v) => { f[n].value = v; f[n].dispatchEvent(new Event('change')); };"
-                "const before = [f['epochs'].value, f['early-stopping'].value, f['learning-rate'].type];"
-                "set('epochs', '4'); set('early-stopping', '0'); return before;")
-            check(defaults == ["10", "0", "range"], f"train: the options form has the declared defaults ({defaults})")
+                "const before = [f['epochs'].value, f['early-stopping'].value, f['learning-rate'].type, f['search'].value];"
+                "set('epochs', '4'); set('early-stopping', '0'); set('validation-split', '0.27'); return before;")
+            check(defaults == ["10", "0", "range", "auto"], f"train: the options form has the declared defaults ({defaults})")
             name = driver.find_element(By.ID, "train-name")
             name.clear()
             name.send_keys("browser_gestures")
@@ -267,7 +268,8 @@ def train_case(binary, y4m):
             report = driver.execute_script(
                 "const rows = (sel) => [...document.querySelectorAll(sel + ' tr')].map((r) => [...r.cells].map((c) => c.textContent));"
                 "return {accuracy: document.querySelector('#train-report .accuracy').textContent,"
-                " counts: rows('#train-report .counts'), confusion: rows('#train-report .confusion')};")
+                " counts: rows('#train-report .counts'), confusion: rows('#train-report .confusion'),"
+                " search: rows('#train-report .search')};")
             print("     report:", report)
             check("Train accuracy" in report["accuracy"], f"train: the report gives the accuracy ({report['accuracy']})")
             check("epoch 4 of 4 kept" in report["accuracy"], f"train: the options were sent (4 epochs: {report['accuracy']})")
@@ -276,6 +278,10 @@ def train_case(binary, y4m):
                   f"train: per-label photo counts (None 4, thumb {held}: {counts})")
             check(len(report["confusion"]) == 3 and all(len(r) == 3 for r in report["confusion"]),
                   f"train: a 2×2 confusion matrix with its headers ({report['confusion']})")
+            search = report["search"]
+            check(len(search) >= 3 and search[0][0] == "chosen" and [r[0] for r in search[1:]].count("✓") == 1
+                  and all(r[3] == "4" for r in search[1:]),
+                  f"train: the settings search's candidates, one chosen, epochs fixed at 4 ({search})")
             state = driver.execute_script(
                 "const v = document.getElementById('camera-video');"
                 "return {same: window.sameDocument === true, stream: v.srcObject === window.stream,"

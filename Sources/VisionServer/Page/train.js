@@ -247,8 +247,25 @@ function table(head, rows, className) {
   return t;
 }
 
+/** The settings search of a report (its `search`): each candidate's settings and cross-validated accuracy
+ *  (mean and spread over the folds), the chosen one marked; or why nothing was searched. */
+function searchTable(search, percent) {
+  const caption = document.createElement("p");
+  if (search.skipped) {
+    caption.textContent = `Settings search: nothing searched (${search.skipped}).`;
+    return [caption];
+  }
+  caption.textContent = `Settings search: ${search.candidates.length} candidates, ${search.folds}-fold cross-validation, `
+    + `${search.seconds.toFixed(2)} s` + (search.fixed.length ? `; fixed: ${search.fixed.join(", ")}` : "")
+    + ". The chosen one (✓) was then trained on every training hand.";
+  const names = ["layer-widths", "batch-size", "epochs", "dropout", "gamma", "balance-classes"];
+  const rows = search.candidates.map((c, i) => [i === search.chosen ? "✓" : "", ...names.map((n) => c.settings[n] ?? ""),
+                                               percent(c.meanAccuracy), percent(c.spread)]);
+  return [caption, table(["chosen", ...names, "mean accuracy", "spread"], rows, "search")];
+}
+
 /** Shows a training report (GestureTrainingReport's JSON): accuracies, per-label counts, the validation
- *  confusion matrix and the photos skipped. */
+ *  confusion matrix, the settings search and the photos skipped. */
 export function renderReport(element, report) {
   const percent = (x) => `${(100 * x).toFixed(1)} %`;
   const summary = document.createElement("p");
@@ -266,6 +283,7 @@ export function renderReport(element, report) {
     caption.textContent = "Validation: rows are the true labels, columns the predicted ones.";
     parts.push(caption, table(["true \\ predicted", ...names], report.confusion.map((row, i) => [names[i], ...row]), "confusion"));
   }
+  if (report.search) parts.push(...searchTable(report.search, percent));
   if (report.skipped.length) {
     const skipped = document.createElement("p");
     skipped.textContent = `Skipped ${report.skipped.length}: `
