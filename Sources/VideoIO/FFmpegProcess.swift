@@ -126,7 +126,7 @@ final class ChildProcess: @unchecked Sendable {
                 continue
             }
             if n < 0 && errno == EINTR { continue }
-            throw VisionTasksError.invalidVideo("ffmpeg stopped taking \(what): \(lastStderr())")
+            throw VisionTasksError.invalidVideo("ffmpeg stopped taking \(what): \(stderrOnceDone())")
         }
     }
 
@@ -157,6 +157,16 @@ final class ChildProcess: @unchecked Sendable {
         if process.isRunning { process.terminate() }
         closeInput()
         _ = wait()
+    }
+
+    /// `lastStderr()` once the child has closed its stderr, waiting at most `seconds`: a child that stopped
+    /// taking input is usually exiting, and its last lines say why.
+    func stderrOnceDone(within seconds: Double = 2) -> String {
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        lock.lock()
+        while !stderrDone && lock.wait(until: deadline) {}
+        lock.unlock()
+        return lastStderr()
     }
 
     /// The last lines ffmpeg wrote on stderr, joined, for error messages.

@@ -43,8 +43,11 @@ struct TrainGesturesCommandTests {
             "--epochs", "3", "--seed", "5", "--no-progress",
         ])
         try #require(run.status == 0, "\(run.stderr)")
+        // The settings search is on by default; epochs and seed were given, so they stay fixed in it.
         #expect(
-            run.stdout.contains("validation accuracy") && run.stdout.contains("wrote \(output) (labels: None, one)"),
+            run.stdout.contains("settings search: ") && run.stdout.contains("fixed: epochs, seed")
+                && run.stdout.contains("* chosen, then trained on every training hand")
+                && run.stdout.contains("wrote \(output) (labels: None, one)"),
             "\(run.stdout)")
         struct Report: Decodable {
             struct Label: Decodable {
