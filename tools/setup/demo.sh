@@ -3,7 +3,8 @@
 # video made from them with ffmpeg (pan and zoom), the Pose Landmarker with its segmentation masks; then
 # trains custom gestures for a few seconds from the fixture photos (Tests/Fixtures/gestures) with one
 # photo held out, and recognizes that photo with the trained model. Writes the JSON lines, annotated
-# pictures, masks, annotated H.264 videos and the trained .task under demo-output/, and says where they are.
+# pictures, masks, annotated H.264 videos, two background effects (vision-tasks background) and the trained
+# .task under demo-output/, and says where they are.
 #   VISION_TASKS_BIN   the tool to run (default: the build `make test` tests, .build/debug/vision-tasks, which
 #                      `make demo` builds optimised; a release build runs the same)
 set -euo pipefail
@@ -54,6 +55,15 @@ run gesture-recognizer models/gesture_recognizer.task hands_video.mp4 --num-hand
 POSE_MASKS=1 run pose-landmarker models/pose_landmarker_full.task pose_video.mp4
 run image-segmenter models/selfie_segmenter.tflite pose_video.mp4 --output-category-mask
 
+# Background effects on the person's video: blurred, and replaced by another photo.
+start=$SECONDS
+echo "demo: background (blur, then replace) on pose_video.mp4"
+"$bin" background --model models/selfie_segmenter.tflite --video "$out/pose_video.mp4" --blur 12 \
+    --output "$out/background-blur.mp4" > "$out/background-blur.json"
+"$bin" background --model models/selfie_segmenter.tflite --video "$out/pose_video.mp4" \
+    --replace "$photos/astronaut.png" --output "$out/background-replace.mp4" > "$out/background-replace.json"
+echo "demo: background done in $((SECONDS - start)) s"
+
 # Custom gestures: every fixture photo but one (the held-out photo, last of its label by name) trains a
 # classifier into a new gesture_recognizer.task; that model then recognizes the held-out photo with the
 # custom gestures only (the canned ones hidden).
@@ -94,6 +104,7 @@ echo "  <task>-video.mp4            the video with the results drawn (H.264)"
 echo "  pose-landmarker-masks/      the Pose Landmarker's segmentation masks on the photos (8-bit PNG)"
 echo "  pose-landmarker-video-masks/  its masks on each frame of pose_video.mp4"
 echo "  image-segmenter/            the person tinted over each photo (its masks are base64 PNGs in the JSON)"
+echo "  background-{blur,replace}.mp4  pose_video.mp4 with its background blurred, and replaced by a photo"
 echo "  *_video.mp4                 the videos the tasks ran on"
 echo "  training-data/              the training photos (links), training-report.txt and .json its report"
 echo "  custom_gestures.task        the trained Gesture Recognizer (MediaPipe loads it too)"
