@@ -93,8 +93,10 @@ export class Camera {
       done.push(now);
       dropped = reply.dropped;
       inference = reply.inferenceMs;
-      this.overlay.width = this.video.videoWidth;
-      this.overlay.height = this.video.videoHeight;
+      // Setting a canvas's size clears it, even to the same size: only when the video's size changed, or
+      // the overlay would stand empty until the result's masks are decoded.
+      if (this.overlay.width !== this.video.videoWidth) this.overlay.width = this.video.videoWidth;
+      if (this.overlay.height !== this.video.videoHeight) this.overlay.height = this.video.videoHeight;
       showResult(this.overlay, reply.result, true, this.video);
       setStatus("running", `inference ${inference.toFixed(1)} ms · ${done.length} fps processed · ${dropped} dropped`);
     };
