@@ -86,17 +86,17 @@ docs: setup
 # Sanitizer runs (.ci/run calls them after `make test`), each in its own scratch path, building only the test
 # targets it runs (VISION_TASKS_TEST_TARGETS, see Package.swift) and failing on any report:
 # ThreadSanitizer over the concurrent code (task runner, live stream, async API, two faces or hands on
-# two threads (ThreadCountTests), the server's worker pool,
-# the CLI's live mode), AddressSanitizer with LeakSanitizer over the readers, decoders, the engine
+# two threads (ThreadCountTests), the training's settings search over every core, the server's worker pool,
+# the CLI's live mode), AddressSanitizer with LeakSanitizer over the readers, decoders, the background steps' C passes, the engine
 # and the committed fuzz inputs. Filters are regular expressions over Target.Suite/test names;
 # tools/checks/check_test_run.py fails a run whose filter selected nothing or skipped a test.
 # Left out of TSan: tests with wall-clock bounds TSan's slowdown breaks (the CLI's SIGINT test) and
 # the hand tasks' live stream (4 minutes under TSan), the server's live-socket flood (its last reply lacked
 # the dropped count after 327 s under TSan on a loaded machine; no TSan report).
-TSAN_TARGETS ?= VisionTasksTests,VideoIOTests,VisionTasksCLITests,VisionServerUnitTests
-TSAN_TESTS ?= VisionTasksTests\.(TaskRunnerTests|AsyncAPITests|ThreadCountTests)|VisionTasksTests\.FaceDetectorModeTests/liveStream|VisionTasksCLITests\.MediaCLITests/live(SourceFaster|Annotation)|VisionTasksCLITests\.TruncatedVideoCLITests/live|VideoIOTests\.TruncatedVideoTests/truncatedFileAsALiveSource|VisionServerUnitTests\.(WorkerPoolTests|LiveLedgerTests)
+TSAN_TARGETS ?= VisionTasksTests,VideoIOTests,VisionTasksCLITests,VisionServerUnitTests,TrainingTests
+TSAN_TESTS ?= TrainingTests\.SettingsSearchTests/(threadsDoNotChangeTheScores|sameBytesWhateverTheThreads)|VisionTasksTests\.(TaskRunnerTests|AsyncAPITests|ThreadCountTests)|VisionTasksTests\.FaceDetectorModeTests/liveStream|VisionTasksCLITests\.MediaCLITests/live(SourceFaster|Annotation)|VisionTasksCLITests\.TruncatedVideoCLITests/live|VideoIOTests\.TruncatedVideoTests/truncatedFileAsALiveSource|VisionServerUnitTests\.(WorkerPoolTests|LiveLedgerTests)
 ASAN_TARGETS ?= TFLiteTests,VisionCoreTests,VideoIOTests,InferenceTests,FuzzRegressionTests
-ASAN_TESTS ?= TFLiteTests|VisionCoreTests\.(DecodingTests|JPEGVariantTests|PNGVariantTests|ProtobufReaderTests|RawFrameTests)|VideoIOTests\.(VideoReaderTests|TruncatedVideoTests|RGBConversionTests)|InferenceTests\.(OperatorTests|Kernels|PlanPassesTests|ParityTests|SegmenterParityTests)|FuzzRegressionTests
+ASAN_TESTS ?= TFLiteTests|VisionCoreTests\.(BackgroundStepsTests|DecodingTests|JPEGVariantTests|PNGVariantTests|ProtobufReaderTests|RawFrameTests)|VideoIOTests\.(VideoReaderTests|TruncatedVideoTests|RGBConversionTests)|InferenceTests\.(OperatorTests|Kernels|PlanPassesTests|ParityTests|SegmenterParityTests)|FuzzRegressionTests
 # MalformedModelTests' byte-flip loops pass their 60 s time limits only without ASan (the fuzz
 # targets cover that ground under ASan).
 ASAN_SKIP ?= TFLiteTests\.MalformedModelTests
