@@ -117,22 +117,25 @@ public final class BackgroundRenderer {
     /// - Throws: `VisionTasksError.unsupportedModel` when the model is not a segmenter or its output is
     ///   not one mask (the person's); the model's load errors.
     public static func makeSegmenter(modelPath: String, numThreads: Int) throws -> ImageSegmenter {
-        let options = ImageSegmenterOptions(
-            baseOptions: BaseOptions(modelAssetPath: modelPath, numThreads: numThreads), runningMode: .image)
-        // One blank picture tells how many masks the model gives: the background needs exactly one.
-        let probe = try ImageSegmenter(options: options)
+        let segmenter = try ImageSegmenter(
+            options: ImageSegmenterOptions(
+                baseOptions: BaseOptions(modelAssetPath: modelPath, numThreads: numThreads), runningMode: .video))
+        // One blank picture tells how many masks the model gives: the background needs exactly one. `reset()`
+        // then forgets its timestamp, so the stream may start at 0.
         let blank = [UInt8](repeating: 0, count: 16 * 16 * 3)
         let masks =
             try blank.withUnsafeBytes {
-                try probe.segment(image: MPImage(pixels: $0, width: 16, height: 16, bytesPerRow: 48, format: .rgb8))
+                try segmenter.segment(
+                    videoFrame: MPImage(pixels: $0, width: 16, height: 16, bytesPerRow: 48, format: .rgb8),
+                    timestampInMilliseconds: 0)
             }.confidenceMasks?.count ?? 0
         guard masks == 1 else {
             throw VisionTasksError.unsupportedModel(
                 "\(modelPath): the background needs a model whose output is one mask, the person's (selfie_segmenter.tflite); it gives \(masks)"
             )
         }
-        options.runningMode = .video
-        return try ImageSegmenter(options: options)
+        try segmenter.reset()
+        return segmenter
     }
 
     /// Renders one frame (upright RGB of the stream's size, timestamps increasing) into `out`, packed RGB.
