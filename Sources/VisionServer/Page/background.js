@@ -26,11 +26,14 @@ export function backgroundActive() {
   return background.mode === "blur" || (background.mode === "replace" && background.picture !== null);
 }
 
+// Two canvases every frame draws through (setting their size clears them), made once.
+const scratch = { alpha: document.createElement("canvas"), person: document.createElement("canvas") };
+
 /** Draws `source` (the video) with its background changed by `mask` (a decoded mask image: 255 where the
  *  person is); `level` turns a mask byte into the person's alpha; `mirrored` (a stage shown mirrored) draws
  *  the picture turned so it reads the right way. */
 export function drawBackground(ctx, mask, source, { w, h, mirrored }, level = (v) => v) {
-  const alpha = document.createElement("canvas");
+  const { alpha, person } = scratch;
   alpha.width = mask.naturalWidth;
   alpha.height = mask.naturalHeight;
   const actx = alpha.getContext("2d");
@@ -39,7 +42,6 @@ export function drawBackground(ctx, mask, source, { w, h, mirrored }, level = (v
   for (let k = 0; k < pixels.data.length; k += 4) pixels.data[k + 3] = level(pixels.data[k]);
   actx.putImageData(pixels, 0, 0);
   // The person: the frame kept where the mask says so.
-  const person = document.createElement("canvas");
   person.width = w;
   person.height = h;
   const pctx = person.getContext("2d");
