@@ -32,9 +32,9 @@ final class HandSampler {
         hands = try HandLandmarkerGraph(
             bundle: try bundle.bundle(named: GestureRecognizerGraph.handLandmarkerEntry),
             name: "\(name): \(GestureRecognizerGraph.handLandmarkerEntry)",
-            settings: HandLandmarkerOptions(
-                baseOptions: BaseOptions(numThreads: 1), minHandDetectionConfidence: minDetectionConfidence
-            ).handLandmarkerSettings())
+            settings: HandLandmarkerOptions(baseOptions: BaseOptions(numThreads: 1)) {
+                $0.minHandDetectionConfidence = minDetectionConfidence
+            }.handLandmarkerSettings())
         embedder = try GestureEmbedder(
             bundle: try bundle.bundle(named: GestureRecognizerGraph.gestureRecognizerEntry),
             name: "\(name): \(GestureRecognizerGraph.gestureRecognizerEntry)", numThreads: 1)

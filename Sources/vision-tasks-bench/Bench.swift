@@ -11,8 +11,8 @@ struct VisionTasksBench: ParsableCommand {
         commandName: "vision-tasks-bench",
         abstract: "Time VisionTasks end to end (decoded image in, result out).",
         subcommands: [
-            FaceDetectorBench.self, FaceLandmarkerBench.self, HandTaskBench<HandLandmarker>.self,
-            HandTaskBench<GestureRecognizer>.self, PoseLandmarkerBench.self, ImageSegmenterBench.self,
+            TaskBench<FaceDetector>.self, TaskBench<FaceLandmarker>.self, TaskBench<HandLandmarker>.self,
+            TaskBench<GestureRecognizer>.self, TaskBench<PoseLandmarker>.self, TaskBench<ImageSegmenter>.self,
         ])
 }
 
@@ -63,22 +63,5 @@ struct BenchOptions: ParsableArguments {
         print(
             #"{"task":"\#(task)","image":"\#(image)","runs":\#(max(1, runs)),"threads":\#(threads),"#
                 + #""medianMs":\#(timed.medianMs),"p90Ms":\#(timed.p90Ms),"cpuMsPerCall":\#(timed.cpuMsPerCall)}"#)
-    }
-}
-
-/// `vision-tasks-bench face-detector`: `FaceDetector.detect(image:)` on one image, or
-/// `detect(videoFrame:timestampInMilliseconds:)` on it as a stream of frames.
-struct FaceDetectorBench: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "face-detector",
-        abstract: "Time FaceDetector per image (image mode) or per video frame (video mode).")
-    @OptionGroup var options: BenchOptions
-
-    func run() throws {
-        let detector = try FaceDetector(
-            options: FaceDetectorOptions(
-                baseOptions: options.baseOptions,
-                runningMode: options.runningMode))
-        try options.report(task: "face-detector", timing: detector)
     }
 }

@@ -61,7 +61,8 @@ struct TaskCommand<Task: DescribedTask>: ParsableCommand {
 
     /// Usage errors (exit 64): unknown or malformed task options, inputs that do not fit the media options.
     func validate() throws {
-        let parsed = try TaskArguments(arguments, description: Task.taskDescription)
+        let description = Task.taskDescription
+        let parsed = try TaskArguments.validated(arguments, command: description.name, options: description.options)
         try common.validate(images: parsed.inputs)
         if common.media.masks != nil {
             guard let maskable = Task.TaskResult.self as? any MaskFileResult.Type else {
@@ -130,4 +131,15 @@ func modelHint(for error: any Error) -> String {
         path.hasSuffix(".task") || path.hasSuffix(".tflite")
     else { return "" }
     return " (the models are not shipped: `make models` in the VisionTasks checkout fetches them into models/)"
+}
+
+extension TaskArguments {
+    /// Splits `arguments` as `init(_:command:options:)` does, a bad task option being a usage error (exit 64).
+    static func validated(_ arguments: [String], command: String, options: [TaskOption]) throws -> TaskArguments {
+        do {
+            return try TaskArguments(arguments, command: command, options: options)
+        } catch let error as TaskArgumentError {
+            throw ValidationError(error.description)
+        }
+    }
 }

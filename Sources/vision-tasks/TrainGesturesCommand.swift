@@ -51,7 +51,7 @@ struct TrainGesturesCommand: AsyncParsableCommand {
     var arguments: [String] = []
 
     func validate() throws {
-        let parsed = try TaskArguments(
+        let parsed = try TaskArguments.validated(
             arguments, command: Self.configuration.commandName ?? "", options: GestureTrainingOptions.declaredOptions)
         guard parsed.inputs.count == 1 else {
             throw ValidationError(

@@ -96,8 +96,9 @@ import VisionTasks
             .path
         try outcome.write(to: path)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let options = GestureRecognizerOptions(
-            baseOptions: BaseOptions(modelAssetPath: path), minHandDetectionConfidence: 0.7)
+        let options = GestureRecognizerOptions(baseOptions: BaseOptions(modelAssetPath: path)) {
+            $0.minHandDetectionConfidence = 0.7
+        }
         options.cannedGesturesClassifierOptions = ClassifierOptions(categoryAllowlist: ["None"])
         options.customGesturesClassifierOptions = ClassifierOptions(scoreThreshold: 0)
         let recognizer = try GestureRecognizer(options: options)
@@ -136,8 +137,9 @@ import VisionTasks
     /// classifier's score threshold at 1, as the reference sets MediaPipe's; or with the canned fallback), at the
     /// hand threshold the training used.
     static func recognize(_ path: String, _ rows: [Row], customOnly: Bool) throws -> [ResultCategory?] {
-        let options = GestureRecognizerOptions(
-            baseOptions: BaseOptions(modelAssetPath: path), minHandDetectionConfidence: 0.7)
+        let options = GestureRecognizerOptions(baseOptions: BaseOptions(modelAssetPath: path)) {
+            $0.minHandDetectionConfidence = 0.7
+        }
         if customOnly { options.cannedGesturesClassifierOptions = ClassifierOptions(scoreThreshold: 1) }
         let recognizer = try GestureRecognizer(options: options)
         return try rows.map {

@@ -26,7 +26,11 @@ import VisionTasks
         let options = ImageSegmenterOptions(
             baseOptions: BaseOptions(
                 modelAssetPath: MediaReferences.models.appendingPathComponent("selfie_segmenter.tflite").path),
-            runningMode: .video, shouldOutputConfidenceMasks: true, shouldOutputCategoryMask: true)
+            runningMode: .video
+        ) {
+            $0.shouldOutputConfidenceMasks = true
+            $0.shouldOutputCategoryMask = true
+        }
         let segmenter = try ImageSegmenter(options: options)
         var worst = (mad: 0.0, iou: 1.0, equal: 1.0)
         for (frame, want) in zip(frames, expected) {

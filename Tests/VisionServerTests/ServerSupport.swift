@@ -91,25 +91,28 @@ enum LibraryTasks {
                 try FaceDetector(options: FaceDetectorOptions(baseOptions: base("blaze_face_short_range.tflite")))
                     .detect(image: image))
         case "face-landmarker":
-            let options = FaceLandmarkerOptions(
-                baseOptions: base("face_landmarker.task"), numFaces: Int(options["num-faces"] ?? "1") ?? 1,
-                outputFaceBlendshapes: options["output-face-blendshapes"] == "true",
-                outputFacialTransformationMatrixes: options["output-facial-transformation-matrixes"] == "true",
-                faceDetectorModelAssetPath: options["face-detector-model"].map { models + "/" + $0 })
+            let options = FaceLandmarkerOptions(baseOptions: base("face_landmarker.task")) {
+                $0.numFaces = Int(options["num-faces"] ?? "1") ?? 1
+                $0.outputFaceBlendshapes = options["output-face-blendshapes"] == "true"
+                $0.outputFacialTransformationMatrixes = options["output-facial-transformation-matrixes"] == "true"
+                $0.faceDetectorModelAssetPath = options["face-detector-model"].map { models + "/" + $0 }
+            }
             return try ResultJSON.encode(try FaceLandmarker(options: options).detect(image: image))
         case "hand-landmarker":
-            let options = HandLandmarkerOptions(
-                baseOptions: base("hand_landmarker.task"), numHands: Int(options["num-hands"] ?? "1") ?? 1)
+            let options = HandLandmarkerOptions(baseOptions: base("hand_landmarker.task")) {
+                $0.numHands = Int(options["num-hands"] ?? "1") ?? 1
+            }
             return try ResultJSON.encode(try HandLandmarker(options: options).detect(image: image))
         case "gesture-recognizer":
-            let options = GestureRecognizerOptions(
-                baseOptions: base("gesture_recognizer.task"), numHands: Int(options["num-hands"] ?? "1") ?? 1)
+            let options = GestureRecognizerOptions(baseOptions: base("gesture_recognizer.task")) {
+                $0.numHands = Int(options["num-hands"] ?? "1") ?? 1
+            }
             return try ResultJSON.encode(try GestureRecognizer(options: options).recognize(image: image))
         case "pose-landmarker":
-            let options = PoseLandmarkerOptions(
-                baseOptions: base("pose_landmarker_full.task"),
-                outputSegmentationMasks: options["output-segmentation-masks"] == "true",
-                outputJointAngles: options["output-joint-angles"] == "true")
+            let options = PoseLandmarkerOptions(baseOptions: base("pose_landmarker_full.task")) {
+                $0.outputSegmentationMasks = options["output-segmentation-masks"] == "true"
+                $0.outputJointAngles = options["output-joint-angles"] == "true"
+            }
             return try ResultJSON.encode(try PoseLandmarker(options: options).detect(image: image))
         default:
             throw VisionTasksError.invalidArgument("no library task \(task) in the test support")

@@ -12,9 +12,10 @@ struct FaceDetectorCommandTests {
 
     /// The library's result for the image at `path`.
     static func detect(_ path: String, confidence: Float = 0.5, suppression: Float = 0.3) throws -> FaceDetectorResult {
-        let options = FaceDetectorOptions(
-            baseOptions: LibraryResults.baseOptions(model),
-            minDetectionConfidence: confidence, minSuppressionThreshold: suppression)
+        let options = FaceDetectorOptions(baseOptions: LibraryResults.baseOptions(model)) {
+            $0.minDetectionConfidence = confidence
+            $0.minSuppressionThreshold = suppression
+        }
         return try FaceDetector(options: options).detect(image: MPImage(contentsOfFile: path))
     }
 

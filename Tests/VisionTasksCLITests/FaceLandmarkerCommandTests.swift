@@ -24,9 +24,11 @@ struct FaceLandmarkerCommandTests {
         #expect(
             lines[0].contains(#""categoryName":"_neutral""#) && lines[0].contains(#""rows":4"#)
                 && lines[0].contains(#""visibility":null"#) && lines[0].contains(#""timestampInMilliseconds":0"#))
-        let options = FaceLandmarkerOptions(
-            baseOptions: LibraryResults.baseOptions(Self.model), numFaces: 2,
-            outputFaceBlendshapes: true, outputFacialTransformationMatrixes: true)
+        let options = FaceLandmarkerOptions(baseOptions: LibraryResults.baseOptions(Self.model)) {
+            $0.numFaces = 2
+            $0.outputFaceBlendshapes = true
+            $0.outputFacialTransformationMatrixes = true
+        }
         let result = try FaceLandmarker(options: options).detect(image: MPImage(contentsOfFile: good))
         #expect(
             result.faceLandmarks.count == 1 && result.faceBlendshapes.count == 1

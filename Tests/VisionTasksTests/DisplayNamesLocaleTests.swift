@@ -58,9 +58,9 @@ struct DisplayNamesLocaleTests {
 
     static func recognizer(_ bundle: Data, locale: String?) throws -> GestureRecognizer {
         try GestureRecognizer(
-            options: GestureRecognizerOptions(
-                baseOptions: BaseOptions(modelAssetBuffer: bundle),
-                cannedGesturesClassifierOptions: ClassifierOptions(displayNamesLocale: locale)))
+            options: GestureRecognizerOptions(baseOptions: BaseOptions(modelAssetBuffer: bundle)) {
+                $0.cannedGesturesClassifierOptions = ClassifierOptions(displayNamesLocale: locale)
+            })
     }
 
     static func thumbsUp() throws -> MPImage {

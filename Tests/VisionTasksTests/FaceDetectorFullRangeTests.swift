@@ -45,9 +45,9 @@ struct FaceDetectorFullRangeTests {
     /// The full-range detector with the legacy graph's score threshold.
     static func detector() throws -> FaceDetector {
         try FaceDetector(
-            options: FaceDetectorOptions(
-                baseOptions: BaseOptions(modelAssetPath: modelPath),
-                minDetectionConfidence: 0.6))
+            options: FaceDetectorOptions(baseOptions: BaseOptions(modelAssetPath: modelPath)) {
+                $0.minDetectionConfidence = 0.6
+            })
     }
 
     static func references() throws -> References {

@@ -51,9 +51,10 @@ enum FaceDetectorSupport {
         _ mode: RunningMode = .image, confidence: Float = 0.5, suppression: Float = 0.3,
         delegate: (any FaceDetectorLiveStreamDelegate)? = nil
     ) throws -> FaceDetector {
-        let options = FaceDetectorOptions(
-            baseOptions: BaseOptions(modelAssetPath: modelPath), runningMode: mode,
-            minDetectionConfidence: confidence, minSuppressionThreshold: suppression)
+        let options = FaceDetectorOptions(baseOptions: BaseOptions(modelAssetPath: modelPath), runningMode: mode) {
+            $0.minDetectionConfidence = confidence
+            $0.minSuppressionThreshold = suppression
+        }
         options.faceDetectorLiveStreamDelegate = delegate
         return try FaceDetector(options: options)
     }

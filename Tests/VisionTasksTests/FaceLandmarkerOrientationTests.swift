@@ -81,8 +81,12 @@ func faceLandmarkerOrientationMatchesMediaPipeRotation(_ c: FaceRotationReferenc
     let landmarker = try FaceLandmarker(
         options: FaceLandmarkerOptions(
             baseOptions: BaseOptions(modelAssetPath: FaceLandmarkerFixtures.modelPath),
-            runningMode: video ? .video : .image,
-            numFaces: c.numFaces, outputFaceBlendshapes: true, outputFacialTransformationMatrixes: true))
+            runningMode: video ? .video : .image
+        ) {
+            $0.numFaces = c.numFaces
+            $0.outputFaceBlendshapes = true
+            $0.outputFacialTransformationMatrixes = true
+        })
     let geometry = FaceGeometryPipeline(
         metadata: try FaceGeometryMetadata(
             data: try ModelBundle(contentsOfFile: FaceLandmarkerFixtures.modelPath).data(

@@ -93,8 +93,12 @@ func faceLandmarkerMatchesMediaPipe(caseName: String) throws {
     let landmarker = try FaceLandmarker(
         options: FaceLandmarkerOptions(
             baseOptions: BaseOptions(modelAssetPath: FaceLandmarkerFixtures.modelPath),
-            runningMode: video ? .video : .image, numFaces: c.numFaces,
-            outputFaceBlendshapes: true, outputFacialTransformationMatrixes: true))
+            runningMode: video ? .video : .image
+        ) {
+            $0.numFaces = c.numFaces
+            $0.outputFaceBlendshapes = true
+            $0.outputFacialTransformationMatrixes = true
+        })
     var sprites: [String: SceneComposer.Sprite] = [:]
     var worst = Errors()
     for (index, expected) in c.results.enumerated() {

@@ -22,8 +22,11 @@ struct FarFaceLandmarkerTests {
     static func landmarker(faceDetector: String?, numFaces: Int) throws -> FaceLandmarker {
         try FaceLandmarker(
             options: FaceLandmarkerOptions(
-                baseOptions: BaseOptions(modelAssetPath: Fixture.modelPath("face_landmarker.task")), numFaces: numFaces,
-                faceDetectorModelAssetPath: faceDetector))
+                baseOptions: BaseOptions(modelAssetPath: Fixture.modelPath("face_landmarker.task"))
+            ) {
+                $0.numFaces = numFaces
+                $0.faceDetectorModelAssetPath = faceDetector
+            })
     }
 
     @Test func farFacesGetMediaPipesMeshThroughTheFullRangeDetector() throws {

@@ -59,16 +59,20 @@ struct HandOrientationTests {
         let tol = HandSupport.Tolerance()
         let h = try HandLandmarker(
             options: HandLandmarkerOptions(
-                baseOptions: BaseOptions(modelAssetPath: HandSupport.model("hand_landmarker.task")),
-                numHands: c.numHands)
+                baseOptions: BaseOptions(modelAssetPath: HandSupport.model("hand_landmarker.task"))
+            ) {
+                $0.numHands = c.numHands
+            }
         )
         .detect(image: picture)
         HandSupport.expectHands(
             h.landmarks, h.worldLandmarks, h.handedness, c.handLandmarker, tol, "\(c.testDescription) hand landmarker")
         let g = try GestureRecognizer(
             options: GestureRecognizerOptions(
-                baseOptions: BaseOptions(modelAssetPath: HandSupport.model("gesture_recognizer.task")),
-                numHands: c.numHands)
+                baseOptions: BaseOptions(modelAssetPath: HandSupport.model("gesture_recognizer.task"))
+            ) {
+                $0.numHands = c.numHands
+            }
         )
         .recognize(image: picture)
         let reference = c.gestureRecognizer
@@ -83,14 +87,17 @@ struct HandOrientationTests {
         let c = try HandRotationReferences.load().video
         let landmarker = try HandLandmarker(
             options: HandLandmarkerOptions(
-                baseOptions: BaseOptions(modelAssetPath: HandSupport.model("hand_landmarker.task")),
-                runningMode: .video,
-                numHands: c.numHands))
+                baseOptions: BaseOptions(modelAssetPath: HandSupport.model("hand_landmarker.task")), runningMode: .video
+            ) {
+                $0.numHands = c.numHands
+            })
         let recognizer = try GestureRecognizer(
             options: GestureRecognizerOptions(
                 baseOptions: BaseOptions(modelAssetPath: HandSupport.model("gesture_recognizer.task")),
-                runningMode: .video,
-                numHands: c.numHands))
+                runningMode: .video
+            ) {
+                $0.numHands = c.numHands
+            })
         let tol = HandSupport.Tolerance()
         try #require(c.frames.count == c.handLandmarker.count && c.frames.count == c.gestureRecognizer.count)
         for (i, frame) in c.frames.enumerated() {

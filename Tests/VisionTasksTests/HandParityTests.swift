@@ -16,8 +16,10 @@ private func image(_ relative: String) throws -> MPImage {
 private func handLandmarker(_ numHands: Int, _ mode: RunningMode = .image) throws -> HandLandmarker {
     try HandLandmarker(
         options: HandLandmarkerOptions(
-            baseOptions: BaseOptions(modelAssetPath: HandSupport.model("hand_landmarker.task")), runningMode: mode,
-            numHands: numHands))
+            baseOptions: BaseOptions(modelAssetPath: HandSupport.model("hand_landmarker.task")), runningMode: mode
+        ) {
+            $0.numHands = numHands
+        })
 }
 
 private func gestureRecognizer(
@@ -26,8 +28,12 @@ private func gestureRecognizer(
 ) throws -> GestureRecognizer {
     try GestureRecognizer(
         options: GestureRecognizerOptions(
-            baseOptions: BaseOptions(modelAssetPath: HandSupport.model(bundle)), runningMode: mode, numHands: numHands,
-            cannedGesturesClassifierOptions: canned, customGesturesClassifierOptions: custom))
+            baseOptions: BaseOptions(modelAssetPath: HandSupport.model(bundle)), runningMode: mode
+        ) {
+            $0.numHands = numHands
+            $0.cannedGesturesClassifierOptions = canned
+            $0.customGesturesClassifierOptions = custom
+        })
 }
 
 @Suite

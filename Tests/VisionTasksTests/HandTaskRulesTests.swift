@@ -9,8 +9,10 @@ import VisionTasks
 
 private func handOptions(_ mode: RunningMode = .image, numHands: Int = 1) -> HandLandmarkerOptions {
     HandLandmarkerOptions(
-        baseOptions: BaseOptions(modelAssetPath: HandSupport.model("hand_landmarker.task")),
-        runningMode: mode, numHands: numHands)
+        baseOptions: BaseOptions(modelAssetPath: HandSupport.model("hand_landmarker.task")), runningMode: mode
+    ) {
+        $0.numHands = numHands
+    }
 }
 
 private func gestureOptions(_ bundle: String = "gesture_recognizer.task", _ mode: RunningMode = .image)

@@ -97,8 +97,9 @@ import VisionCore
 
     @Test func turningThePhotoAddsToRollAndMirroringFlipsYawAndRoll() throws {
         let landmarker = try FaceLandmarker(
-            options: FaceLandmarkerOptions(
-                baseOptions: BaseOptions(modelAssetPath: FaceLandmarkerFixtures.modelPath), outputHeadPoses: true))
+            options: FaceLandmarkerOptions(baseOptions: BaseOptions(modelAssetPath: FaceLandmarkerFixtures.modelPath)) {
+                $0.outputHeadPoses = true
+            })
         let upright = try Self.pose(Self.picture(degrees: 0, mirrored: false), landmarker)
         var lines = ["upright: yaw \(upright.yaw) pitch \(upright.pitch) roll \(upright.roll)"]
         // Tolerance: 3° on the angle the turn or mirror should give, 3° on those it should keep.

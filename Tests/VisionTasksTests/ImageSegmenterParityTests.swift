@@ -51,8 +51,11 @@ struct ImageSegmenterParityTests {
     static func segmenter(_ model: String, _ mode: RunningMode = .image) throws -> ImageSegmenter {
         try ImageSegmenter(
             options: ImageSegmenterOptions(
-                baseOptions: BaseOptions(modelAssetPath: Fixture.modelPath(model)), runningMode: mode,
-                shouldOutputConfidenceMasks: true, shouldOutputCategoryMask: true))
+                baseOptions: BaseOptions(modelAssetPath: Fixture.modelPath(model)), runningMode: mode
+            ) {
+                $0.shouldOutputConfidenceMasks = true
+                $0.shouldOutputCategoryMask = true
+            })
     }
 
     /// Mean absolute difference and IoU at 0.5 of a confidence mask against reference levels.
@@ -167,7 +170,11 @@ struct ImageSegmenterParityTests {
         let handler = LiveStreamHandler<ImageSegmenterResult> { results.append($0) }
         let options = ImageSegmenterOptions(
             baseOptions: BaseOptions(modelAssetPath: Fixture.modelPath("selfie_segmenter.tflite")),
-            runningMode: .liveStream, shouldOutputConfidenceMasks: true, shouldOutputCategoryMask: true)
+            runningMode: .liveStream
+        ) {
+            $0.shouldOutputConfidenceMasks = true
+            $0.shouldOutputCategoryMask = true
+        }
         options.imageSegmenterLiveStreamDelegate = handler
         let live = try ImageSegmenter(options: options)
         for (i, image) in images.enumerated() {
@@ -201,8 +208,11 @@ struct ImageSegmenterParityTests {
 
     @Test func badOptionsAndModelsFailClearly() throws {
         let options = ImageSegmenterOptions(
-            baseOptions: BaseOptions(modelAssetPath: Fixture.modelPath("selfie_segmenter.tflite")),
-            shouldOutputConfidenceMasks: false, shouldOutputCategoryMask: false)
+            baseOptions: BaseOptions(modelAssetPath: Fixture.modelPath("selfie_segmenter.tflite"))
+        ) {
+            $0.shouldOutputConfidenceMasks = false
+            $0.shouldOutputCategoryMask = false
+        }
         #expect(throws: VisionTasksError.self) { _ = try ImageSegmenter(options: options) }
         do {
             _ = try ImageSegmenter(modelPath: Fixture.modelPath("blaze_face_short_range.tflite"))
@@ -219,8 +229,11 @@ struct ImageSegmenterParityTests {
     /// The category mask alone; its JSON keeps it a byte mask.
     @Test func categoryMaskAloneRoundTripsThroughJSON() throws {
         let options = ImageSegmenterOptions(
-            baseOptions: BaseOptions(modelAssetPath: Fixture.modelPath("selfie_segmenter.tflite")),
-            shouldOutputConfidenceMasks: false, shouldOutputCategoryMask: true)
+            baseOptions: BaseOptions(modelAssetPath: Fixture.modelPath("selfie_segmenter.tflite"))
+        ) {
+            $0.shouldOutputConfidenceMasks = false
+            $0.shouldOutputCategoryMask = true
+        }
         let result = try ImageSegmenter(options: options).segment(
             image: try MPImage(contentsOfFile: Fixture.path("images/astronaut.png")))
         #expect(result.confidenceMasks == nil)

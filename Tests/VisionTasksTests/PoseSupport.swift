@@ -68,9 +68,13 @@ enum PoseSupport {
         try PoseLandmarker(
             options: PoseLandmarkerOptions(
                 baseOptions: BaseOptions(modelAssetPath: Fixture.modelPath("pose_landmarker_full.task")),
-                runningMode: mode,
-                numPoses: numPoses, outputSegmentationMasks: masks, outputJointAngles: angles, smoothAllPoses: smoothAll
-            ))
+                runningMode: mode
+            ) {
+                $0.numPoses = numPoses
+                $0.outputSegmentationMasks = masks
+                $0.outputJointAngles = angles
+                $0.smoothAllPoses = smoothAll
+            })
     }
 
     /// The largest and mean absolute differences of x, y, z (normalized or metres) and of visibility

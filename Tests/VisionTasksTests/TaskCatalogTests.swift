@@ -156,20 +156,28 @@ import Testing
         }
         let description = FaceLandmarkerOptions.taskDescription
         #expect(throws: VisionTasksError.invalidOption(name: "numFaces", reason: "must be at least 1, got 0")) {
-            try description.validate(FaceLandmarkerOptions(numFaces: 0))
+            try description.validate(
+                FaceLandmarkerOptions {
+                    $0.numFaces = 0
+                })
         }
         #expect(
             throws: VisionTasksError.invalidOption(
                 name: "minFacePresenceConfidence", reason: "must be in [0, 1], got nan")
         ) {
-            try description.validate(FaceLandmarkerOptions(minFacePresenceConfidence: .nan))
+            try description.validate(
+                FaceLandmarkerOptions {
+                    $0.minFacePresenceConfidence = .nan
+                })
         }
         #expect(
             throws: VisionTasksError.invalidOption(
                 name: "cannedGesturesClassifierOptions.scoreThreshold", reason: "must be in [0, 1], got 1.5")
         ) {
             try GestureRecognizerOptions.taskDescription.validate(
-                GestureRecognizerOptions(cannedGesturesClassifierOptions: ClassifierOptions(scoreThreshold: 1.5)))
+                GestureRecognizerOptions {
+                    $0.cannedGesturesClassifierOptions = ClassifierOptions(scoreThreshold: 1.5)
+                })
         }
         #expect(description.option(forProperty: "numThreads")?.name == "threads")
         #expect(

@@ -70,7 +70,9 @@ struct ThreadCountTests {
             var base = BaseOptions(modelAssetPath: Fixture.modelPath("hand_landmarker.task"))
             base.numThreads = threads
             let landmarker = try HandLandmarker(
-                options: HandLandmarkerOptions(baseOptions: base, runningMode: mode, numHands: count))
+                options: HandLandmarkerOptions(baseOptions: base, runningMode: mode) {
+                    $0.numHands = count
+                })
             return try mode == .image
                 ? [landmarker.detect(image: image)]
                 : [0, 33].map { try landmarker.detect(videoFrame: image, timestampInMilliseconds: $0) }

@@ -137,8 +137,10 @@ import VisionCore
         let frames = try Self.twoFacesOneLeaving()
         let landmarker = try FaceLandmarker(
             options: FaceLandmarkerOptions(
-                baseOptions: BaseOptions(modelAssetPath: FaceLandmarkerFixtures.modelPath), runningMode: .video,
-                numFaces: 2))
+                baseOptions: BaseOptions(modelAssetPath: FaceLandmarkerFixtures.modelPath), runningMode: .video
+            ) {
+                $0.numFaces = 2
+            })
         var perFrame: [(left: Int?, right: Int?)] = []
         for (i, frame) in frames.enumerated() {
             let r = try landmarker.detect(videoFrame: frame, timestampInMilliseconds: 40 * i)
@@ -152,8 +154,10 @@ import VisionCore
             try landmarker.detect(videoFrame: frames[0], timestampInMilliseconds: 0).trackingIds?.sorted() == [0, 1])
         let still = try FaceLandmarker(
             options: FaceLandmarkerOptions(
-                baseOptions: BaseOptions(modelAssetPath: FaceLandmarkerFixtures.modelPath), runningMode: .image,
-                numFaces: 2))
+                baseOptions: BaseOptions(modelAssetPath: FaceLandmarkerFixtures.modelPath), runningMode: .image
+            ) {
+                $0.numFaces = 2
+            })
         let image = try still.detect(image: frames[0])
         #expect(image.faceLandmarks.count == 2 && image.trackingIds == nil)
         #expect(!String(decoding: try ResultJSON.encode(image), as: UTF8.self).contains("trackingIds"))

@@ -25,20 +25,4 @@ public final class FaceDetectorOptions: VisionTaskOptions, DescribedOptions {
     public var minSuppressionThreshold: Float = Declared.minSuppressionThreshold.defaultValue
     /// Receives the results in live-stream mode (required there, forbidden otherwise). Held weakly.
     public weak var faceDetectorLiveStreamDelegate: (any FaceDetectorLiveStreamDelegate)?
-
-    /// Creates options with MediaPipe's defaults (`Declared`): image mode, confidence 0.5, suppression 0.3.
-    /// - Parameters:
-    ///   - baseOptions: The model and how it runs.
-    ///   - runningMode: Image, video or live-stream mode.
-    ///   - minDetectionConfidence: Faces scoring below this are dropped (0...1).
-    ///   - minSuppressionThreshold: Overlap (IoU) above which detections of one face are merged (0...1).
-    public convenience init(
-        baseOptions: BaseOptions = BaseOptions(), runningMode: RunningMode = .image,
-        minDetectionConfidence: Float = Declared.minDetectionConfidence.defaultValue,
-        minSuppressionThreshold: Float = Declared.minSuppressionThreshold.defaultValue
-    ) {
-        self.init(baseOptions: baseOptions, runningMode: runningMode)
-        self.minDetectionConfidence = minDetectionConfidence
-        self.minSuppressionThreshold = minSuppressionThreshold
-    }
 }

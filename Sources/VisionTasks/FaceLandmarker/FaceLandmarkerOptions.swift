@@ -40,40 +40,4 @@ public final class FaceLandmarkerOptions: VisionTaskOptions, DescribedOptions {
     public var faceDetectorModelAssetPath: String? = Declared.faceDetectorModelAssetPath.defaultValue
     /// Receives the results in live-stream mode (required there, forbidden otherwise). Held weakly.
     public weak var faceLandmarkerLiveStreamDelegate: (any FaceLandmarkerLiveStreamDelegate)?
-
-    /// Creates options with MediaPipe's defaults (`Declared`): image mode, one face, confidences 0.5, no
-    /// blendshapes, matrices or head poses.
-    /// - Parameters:
-    ///   - baseOptions: The model and how it runs.
-    ///   - runningMode: Image, video or live-stream mode.
-    ///   - numFaces: The most faces to find (at least 1).
-    ///   - minFaceDetectionConfidence: Face detections scoring below this are dropped (0...1).
-    ///   - minFacePresenceConfidence: Faces whose presence score is not above this are dropped (0...1).
-    ///   - minTrackingConfidence: In video and live-stream mode, the overlap (IoU) above which a new detection
-    ///     replaces a tracked one (0...1).
-    ///   - outputFaceBlendshapes: Whether results carry the 52 blendshape scores of each face.
-    ///   - outputFacialTransformationMatrixes: Whether results carry each face's 4×4 transformation matrix.
-    ///   - outputHeadPoses: Whether results carry each face's yaw, pitch and roll.
-    ///   - faceDetectorModelAssetPath: A face detector to use instead of the bundle's (nil: the bundle's).
-    public convenience init(
-        baseOptions: BaseOptions = BaseOptions(), runningMode: RunningMode = .image,
-        numFaces: Int = Declared.faces.count.defaultValue,
-        minFaceDetectionConfidence: Float = Declared.faces.minDetectionConfidence.defaultValue,
-        minFacePresenceConfidence: Float = Declared.faces.minPresenceConfidence.defaultValue,
-        minTrackingConfidence: Float = Declared.faces.minTrackingConfidence.defaultValue,
-        outputFaceBlendshapes: Bool = Declared.outputFaceBlendshapes.defaultValue,
-        outputFacialTransformationMatrixes: Bool = Declared.outputFacialTransformationMatrixes.defaultValue,
-        outputHeadPoses: Bool = Declared.outputHeadPoses.defaultValue,
-        faceDetectorModelAssetPath: String? = Declared.faceDetectorModelAssetPath.defaultValue
-    ) {
-        self.init(baseOptions: baseOptions, runningMode: runningMode)
-        self.numFaces = numFaces
-        self.minFaceDetectionConfidence = minFaceDetectionConfidence
-        self.minFacePresenceConfidence = minFacePresenceConfidence
-        self.minTrackingConfidence = minTrackingConfidence
-        self.outputFaceBlendshapes = outputFaceBlendshapes
-        self.outputFacialTransformationMatrixes = outputFacialTransformationMatrixes
-        self.outputHeadPoses = outputHeadPoses
-        self.faceDetectorModelAssetPath = faceDetectorModelAssetPath
-    }
 }

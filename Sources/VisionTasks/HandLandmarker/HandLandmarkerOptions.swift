@@ -20,26 +20,4 @@ public protocol HandLandmarkerLiveStreamDelegate: AnyObject {
 public final class HandLandmarkerOptions: HandTrackingOptions, DescribedOptions {
     /// Receives the results in live-stream mode (required there, forbidden otherwise). Held weakly.
     public weak var handLandmarkerLiveStreamDelegate: (any HandLandmarkerLiveStreamDelegate)?
-
-    /// Creates options with MediaPipe's defaults (`Declared`): image mode, one hand, confidences 0.5.
-    /// - Parameters:
-    ///   - baseOptions: The model and how it runs.
-    ///   - runningMode: Image, video or live-stream mode.
-    ///   - numHands: The most hands to find (at least 1).
-    ///   - minHandDetectionConfidence: Palms scoring below this are not hands (0...1).
-    ///   - minHandPresenceConfidence: Hands whose presence score is not above this are dropped (0...1).
-    ///   - minTrackingConfidence: In video and live-stream mode, the overlap (IoU) above which a new detection
-    ///     replaces a tracked one (0...1).
-    public convenience init(
-        baseOptions: BaseOptions = BaseOptions(), runningMode: RunningMode = .image,
-        numHands: Int = Declared.hands.count.defaultValue,
-        minHandDetectionConfidence: Float = Declared.hands.minDetectionConfidence.defaultValue,
-        minHandPresenceConfidence: Float = Declared.hands.minPresenceConfidence.defaultValue,
-        minTrackingConfidence: Float = Declared.hands.minTrackingConfidence.defaultValue
-    ) {
-        self.init(
-            baseOptions, runningMode, numHands: numHands,
-            minHandDetectionConfidence: minHandDetectionConfidence,
-            minHandPresenceConfidence: minHandPresenceConfidence, minTrackingConfidence: minTrackingConfidence)
-    }
 }

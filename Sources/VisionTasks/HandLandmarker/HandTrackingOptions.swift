@@ -12,18 +12,6 @@ public class HandTrackingOptions: VisionTaskOptions {
     /// more than this IoU is the same hand (0...1, default 0.5).
     public var minTrackingConfidence: Float = Declared.hands.minTrackingConfidence.defaultValue
 
-    /// Options with these values (the subclasses' initializers give MediaPipe's defaults).
-    convenience init(
-        _ baseOptions: BaseOptions, _ runningMode: RunningMode, numHands: Int, minHandDetectionConfidence: Float,
-        minHandPresenceConfidence: Float, minTrackingConfidence: Float
-    ) {
-        self.init(baseOptions: baseOptions, runningMode: runningMode)
-        self.numHands = numHands
-        self.minHandDetectionConfidence = minHandDetectionConfidence
-        self.minHandPresenceConfidence = minHandPresenceConfidence
-        self.minTrackingConfidence = minTrackingConfidence
-    }
-
     /// Gathers the options for the hand landmarker graph (the task checked their ranges).
     package func handLandmarkerSettings() -> LandmarkerSettings {
         Declared.hands.settings(of: self)

@@ -22,15 +22,4 @@ public final class ImageSegmenterOptions: VisionTaskOptions, DescribedOptions {
     public var displayNamesLocale: String? = Declared.displayNamesLocale.defaultValue
     /// Receives the results in live-stream mode (required there, forbidden otherwise). Held weakly.
     public weak var imageSegmenterLiveStreamDelegate: (any ImageSegmenterLiveStreamDelegate)?
-
-    /// Creates options with MediaPipe's defaults (`Declared`): image mode, confidence masks, no category mask.
-    public convenience init(
-        baseOptions: BaseOptions = BaseOptions(), runningMode: RunningMode = .image,
-        shouldOutputConfidenceMasks: Bool = Declared.shouldOutputConfidenceMasks.defaultValue,
-        shouldOutputCategoryMask: Bool = Declared.shouldOutputCategoryMask.defaultValue
-    ) {
-        self.init(baseOptions: baseOptions, runningMode: runningMode)
-        self.shouldOutputConfidenceMasks = shouldOutputConfidenceMasks
-        self.shouldOutputCategoryMask = shouldOutputCategoryMask
-    }
 }

@@ -37,37 +37,4 @@ public final class PoseLandmarkerOptions: VisionTaskOptions, DescribedOptions {
     public var smoothAllPoses: Bool = Declared.smoothAllPoses.defaultValue
     /// Receives the results in live-stream mode (required there, forbidden otherwise). Held weakly.
     public weak var poseLandmarkerLiveStreamDelegate: (any PoseLandmarkerLiveStreamDelegate)?
-
-    /// Creates options with MediaPipe's defaults (`Declared`): image mode, one person, confidences 0.5,
-    /// no masks, no joint angles, MediaPipe's smoothing.
-    /// - Parameters:
-    ///   - baseOptions: The model and how it runs.
-    ///   - runningMode: Image, video or live-stream mode.
-    ///   - numPoses: The most people to find (at least 1).
-    ///   - minPoseDetectionConfidence: Pose detections scoring below this are dropped (0...1).
-    ///   - minPosePresenceConfidence: People whose presence score is not above this are dropped (0...1).
-    ///   - minTrackingConfidence: In video and live-stream mode, the overlap (IoU) above which a new detection
-    ///     replaces a tracked one (0...1).
-    ///   - outputSegmentationMasks: Whether results carry each person's segmentation mask.
-    ///   - outputJointAngles: Whether results carry each person's joint angles in degrees.
-    ///   - smoothAllPoses: In video and live-stream mode, whether every person is smoothed, each by tracking id.
-    public convenience init(
-        baseOptions: BaseOptions = BaseOptions(), runningMode: RunningMode = .image,
-        numPoses: Int = Declared.poses.count.defaultValue,
-        minPoseDetectionConfidence: Float = Declared.poses.minDetectionConfidence.defaultValue,
-        minPosePresenceConfidence: Float = Declared.poses.minPresenceConfidence.defaultValue,
-        minTrackingConfidence: Float = Declared.poses.minTrackingConfidence.defaultValue,
-        outputSegmentationMasks: Bool = Declared.outputSegmentationMasks.defaultValue,
-        outputJointAngles: Bool = Declared.outputJointAngles.defaultValue,
-        smoothAllPoses: Bool = Declared.smoothAllPoses.defaultValue
-    ) {
-        self.init(baseOptions: baseOptions, runningMode: runningMode)
-        self.numPoses = numPoses
-        self.minPoseDetectionConfidence = minPoseDetectionConfidence
-        self.minPosePresenceConfidence = minPosePresenceConfidence
-        self.minTrackingConfidence = minTrackingConfidence
-        self.outputSegmentationMasks = outputSegmentationMasks
-        self.outputJointAngles = outputJointAngles
-        self.smoothAllPoses = smoothAllPoses
-    }
 }

@@ -1,22 +1,20 @@
-import ArgumentParser
-import VisionTasks
-
-/// A subcommand's free arguments split into its declared options and its inputs (a task's options by
-/// its description, or `train-gestures`' training options): `--name value`, `--name=value`, and for a bool option `--name` alone; any other
-/// argument is an input (an image, a folder). Everything after `--` is an input.
-struct TaskArguments {
+/// A command line's free arguments split into its declared options and its inputs (a task's options by
+/// its description, or `train-gestures`' training options): `--name value`, `--name=value`, and for a
+/// bool option `--name` alone; any other argument is an input (an image, a folder). Everything after `--`
+/// is an input. The CLI and the bench tool parse task options with it.
+package struct TaskArguments {
     /// The task options given, in order, as text.
-    var values: [(name: String, text: String)] = []
+    package var values: [(name: String, text: String)] = []
     /// The inputs.
-    var inputs: [String] = []
+    package var inputs: [String] = []
 
-    /// Splits `arguments` by a task's options; an unknown `--option`, a missing value or a malformed one is a usage error.
-    init(_ arguments: [String], description: TaskDescription) throws {
+    /// Splits `arguments` by a task's options; an unknown `--option`, a missing value or a malformed one throws `TaskArgumentError`.
+    package init(_ arguments: [String], description: TaskDescription) throws {
         try self.init(arguments, command: description.name, options: description.options)
     }
 
     /// Splits `arguments` by `options`, the declared options of `command`.
-    init(_ arguments: [String], command: String, options: [TaskOption]) throws {
+    package init(_ arguments: [String], command: String, options: [TaskOption]) throws {
         var index = arguments.startIndex
         var onlyInputs = false
         while index < arguments.endIndex {
@@ -33,7 +31,7 @@ struct TaskArguments {
             let flag = argument.split(separator: "=", maxSplits: 1)
             let name = flag[0].drop { $0 == "-" }
             guard flag[0].hasPrefix("--"), let option = options.first(where: { $0.name == name }) else {
-                throw ValidationError(
+                throw TaskArgumentError(
                     "Unknown option '\(flag[0])' for \(command) (its options: \(options.map { "--" + $0.name }.joined(separator: ", ")))"
                 )
             }
@@ -46,26 +44,37 @@ struct TaskArguments {
                 text = arguments[index]
                 index += 1
             } else {
-                throw ValidationError("Missing value for '--\(option.name) <\(option.type.rawValue)>'")
+                throw TaskArgumentError("Missing value for '--\(option.name) <\(option.type.rawValue)>'")
             }
             guard option.accepts(text) else {
-                throw ValidationError("The value '\(text)' is invalid for '--\(option.name) <\(option.type.rawValue)>'")
+                throw TaskArgumentError(
+                    "The value '\(text)' is invalid for '--\(option.name) <\(option.type.rawValue)>'")
             }
             values.append((option.name, text))
         }
     }
 
     /// The task options' part of a subcommand's help: each flag, its help, range and default.
-    static func help(_ description: TaskDescription) -> String {
+    package static func help(_ description: TaskDescription) -> String {
         help(description.options)
     }
 
     /// Each declared option's flag, help, range and default, for a subcommand's help.
-    static func help(_ options: [TaskOption]) -> String {
+    package static func help(_ options: [TaskOption]) -> String {
         options.map { option in
             let value = option.type == .bool ? "" : " <\(option.type.rawValue)>"
             let range = option.rangeText.isEmpty ? "" : "\(option.rangeText); "
             return "--\(option.name)\(value)  \(option.help) (\(range)default: \(option.defaultText))"
         }.joined(separator: "\n\n")
     }
+}
+
+/// A command line's task option that is unknown, lacks its value or has a malformed one (the CLI reports
+/// it as a usage error).
+package struct TaskArgumentError: Error, CustomStringConvertible {
+    /// What is wrong, naming the option.
+    package let description: String
+
+    /// An error saying `description`.
+    init(_ description: String) { self.description = description }
 }
