@@ -46,9 +46,9 @@ struct TaskSettings: Hashable, Sendable {
         self.storedValues = values
     }
 
-    /// The option of `options` a query parameter `name` sets, its `value` checked to parse: a 400 naming the
-    /// known parameters (`besides` and the options') for an unknown name, or the expected form for a
-    /// malformed value. `subject` (a task, a training) names what the options are of.
+    /// The option of `options` a query parameter `name` sets, its `value` checked to parse and to lie in
+    /// the option's range: a 400 naming the known parameters (`besides` and the options') for an unknown
+    /// name, the expected form for a malformed value, or the range. `subject` (a task, a training) names what the options are of.
     static func option(
         _ name: String, _ value: String, in options: [TaskOption], besides: [String],
         of subject: String
@@ -59,6 +59,11 @@ struct TaskSettings: Hashable, Sendable {
         }
         guard option.accepts(value) else {
             throw APIError(.badRequest, "\(name) must be \(option.type.expected), got \"\(value)\"")
+        }
+        do {
+            try option.validate(text: value)
+        } catch VisionTasksError.invalidOption(_, let reason) {
+            throw APIError(.badRequest, "\(name) \(reason)")
         }
         return option
     }

@@ -121,16 +121,33 @@ public struct VisionServer: Sendable {
             case .success(let session):
                 try await session.run(inbound: inbound, outbound: outbound)
             case .failure(let error):
-                // An option the task rejects (num-faces=0): say so, then close.
-                try await outbound.write(
-                    .text(
-                        String(
-                            decoding: JSONEnvelope.encode(["error": .string(APIError.from(error).message)]),
-                            as: UTF8.self)))
-                try await outbound.close(.unacceptableData, reason: "the task could not be made")
+                try await Self.refuse(
+                    inbound, outbound, reason: APIError.from(error).message, configuration: configuration)
             }
         }
         return router
+    }
+
+    /// A live socket whose task could not be made (an option only the task itself rejects): the error
+    /// answers the client's first message, then the socket closes (`unacceptableData`); a client silent
+    /// for the idle timeout is closed (`goingAway`). The server never speaks first: bytes sent right
+    /// behind the 101 response can reach a client before it reads (HummingbirdWSClient under load then
+    /// never saw the reply nor the close, and waited for ever).
+    private static func refuse(
+        _ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, reason: String,
+        configuration: ServerConfiguration
+    ) async throws {
+        let idleTimeout = configuration.idleTimeout
+        let watchdog = Task {
+            try await Task.sleep(for: idleTimeout)
+            try await outbound.close(.goingAway, reason: "idle for \(idleTimeout)")
+        }
+        defer { watchdog.cancel() }
+        var messages = inbound.messages(maxSize: configuration.maxFrameBytes).makeAsyncIterator()
+        guard try await messages.next() != nil else { return }
+        let reply = JSONEnvelope.encode(["error": .string(reason)])
+        try await outbound.write(.text(String(decoding: reply, as: UTF8.self)))
+        try await outbound.close(.unacceptableData, reason: "the task could not be made")
     }
 
     // MARK: - Request handling

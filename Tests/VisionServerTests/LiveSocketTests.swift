@@ -202,7 +202,12 @@ import VisionTasks
         try await Deadline.run("unknownTasksAndBadOptionsDoNotUpgrade") {
             let app = try ServerSupport.server().makeApplication()
             try await app.test(.live) { client in
-                for path in ["/api/v1/face-recognizer/live", "/api/v1/face-landmarker/live?num-faces=x"] {
+                // Unknown task, malformed value, value out of range: known before the upgrade, refused with the HTTP error.
+                let refused = [
+                    "/api/v1/face-recognizer/live", "/api/v1/face-landmarker/live?num-faces=x",
+                    "/api/v1/face-landmarker/live?num-faces=0",
+                ]
+                for path in refused {
                     await #expect(throws: (any Error).self, "\(path)") {
                         try await client.ws(path) { _, _, _ in }
                     }
@@ -210,11 +215,20 @@ import VisionTasks
                 try await client.execute(uri: "/api/v1/face-recognizer/live", method: .get) { response in
                     #expect(response.status == .notFound)
                 }
-                // An option the task itself rejects is known only once the task is made: an error reply, then the close.
-                let close = try await client.ws("/api/v1/face-landmarker/live?num-faces=0") { inbound, _, _ in
+                try await client.execute(uri: "/api/v1/face-landmarker/live?num-faces=0", method: .get) { response in
+                    #expect(response.status == .badRequest)
+                    #expect(String(buffer: response.body).contains("num-faces must be at least 1, got 0"))
+                }
+                // Options only the task rejects are known once it is made: the error answers the first message,
+                // then the close. (The server never speaks first: what it sent right behind the 101 response
+                // this client lost under load, and waited for ever.)
+                let close = try await client.ws(
+                    "/api/v1/gesture-recognizer/live?canned-gestures-allowlist=Thumb_Up&canned-gestures-denylist=None"
+                ) { inbound, outbound, _ in
+                    try await outbound.write(.binary(Self.frame(33, try ServerSupport.photo("hand_thumb_up.jpg"))))
                     var replies = inbound.messages(maxSize: 100_000).makeAsyncIterator()
                     let reply = try Self.object(try await replies.next())
-                    #expect((reply["error"] as? String)?.contains("num-faces") == true, "\(reply)")
+                    #expect((reply["error"] as? String)?.contains("mutually exclusive") == true, "\(reply)")
                 }
                 #expect(close?.closeCode == .unacceptableData)
             }

@@ -176,17 +176,30 @@ public struct TaskOption: Sendable {
     /// Checks the option's value in `options` against its range: `invalidOption` naming `property`.
     package func validate(_ options: AnyObject) throws {
         guard let number = read(options)?.optionNumber else { return }
-        let shown = type == .int ? String(Int(number)) : String(Float(number))
+        try check(number, naming: property)
+    }
+
+    /// Checks a value in text form (one `accepts`) against the range before any task is made, as
+    /// `validate` checks it in an options object: `invalidOption` naming `name`.
+    package func validate(text: String) throws {
+        guard type == .int || type == .float, let number = Double(text) else { return }
+        try check(number, naming: name)
+    }
+
+    /// `invalidOption` naming `name` when `number` is outside the range.
+    private func check(_ number: Double, naming name: String) throws {
+        // `Int(exactly:)`: an Int.max given as text is 2^63 as a Double, which `Int(_:)` would trap on.
+        let shown = type == .int ? Int(exactly: number).map(String.init) ?? String(number) : String(Float(number))
         switch (minimum, maximum) {
         case let (low?, high?) where !(number >= low && number <= high):
             throw VisionTasksError.invalidOption(
-                name: property, reason: "must be in [\(Self.bound(low)), \(Self.bound(high))], got \(shown)")
+                name: name, reason: "must be in [\(Self.bound(low)), \(Self.bound(high))], got \(shown)")
         case let (low?, nil) where !(number >= low):
             throw VisionTasksError.invalidOption(
-                name: property, reason: "must be at least \(Self.bound(low)), got \(shown)")
+                name: name, reason: "must be at least \(Self.bound(low)), got \(shown)")
         case let (nil, high?) where !(number <= high):
             throw VisionTasksError.invalidOption(
-                name: property, reason: "must be at most \(Self.bound(high)), got \(shown)")
+                name: name, reason: "must be at most \(Self.bound(high)), got \(shown)")
         default:
             break
         }
