@@ -57,12 +57,8 @@ import VisionErrors
         #expect(Self.firstDifference(got, expected) == nil, "\(what): the frames differ from ffmpeg's rgb24")
     }
 
-    /// libswscale may write past a row's end: Debian 12's on x86-64 wrote past the last RGB row of a
-    /// frame whose width is not a multiple of 16 (a 360-pixel-wide H.264 video corrupted the heap of
-    /// `vision-tasks --video`). The conversion writes nothing past the frame it is given.
-    @Test(arguments: [360, 344, 362, 100])
-    func theConversionWritesNothingPastTheFrame(width: Int) throws {
-        let height = 48
+    /// One yuv420p frame of ffmpeg's testsrc2 at `width`×`height`, its planes' bytes.
+    static func testFrame(width: Int, height: Int) throws -> Data {
         let dir = try TestVideos.scratch()
         defer { try? FileManager.default.removeItem(at: dir) }
         let yuv = dir.appendingPathComponent("frame.yuv")
@@ -70,7 +66,16 @@ import VisionErrors
             "-f", "lavfi", "-i", "testsrc2=s=\(width)x\(height):r=1:d=1", "-frames:v", "1",
             "-f", "rawvideo", "-pix_fmt", "yuv420p", yuv.path,
         ])
-        let planes = try Data(contentsOf: yuv)
+        return try Data(contentsOf: yuv)
+    }
+
+    /// libswscale may write past a row's end: Debian 12's on x86-64 wrote past the last RGB row of a
+    /// frame whose width is not a multiple of 16 (a 360-pixel-wide H.264 video corrupted the heap of
+    /// `vision-tasks --video`). The conversion writes nothing past the frame it is given.
+    @Test(arguments: [360, 344, 362, 100])
+    func theConversionWritesNothingPastTheFrame(width: Int) throws {
+        let height = 48
+        let planes = try Self.testFrame(width: width, height: height)
         let size = width * height * 3, canary: UInt8 = 0xA5
         let block = UnsafeMutableRawBufferPointer.allocate(byteCount: size + 4096, alignment: 64)
         defer { block.deallocate() }
@@ -97,14 +102,7 @@ import VisionErrors
     @Test(arguments: [360, 1280])
     func withRoomPastTheFrameItConvertsInPlaceToTheSameBytes(width: Int) throws {
         let height = 48
-        let dir = try TestVideos.scratch()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let yuv = dir.appendingPathComponent("frame.yuv")
-        try TestVideos.ffmpeg([
-            "-f", "lavfi", "-i", "testsrc2=s=\(width)x\(height):r=1:d=1", "-frames:v", "1",
-            "-f", "rawvideo", "-pix_fmt", "yuv420p", yuv.path,
-        ])
-        let planes = try Data(contentsOf: yuv)
+        let planes = try Self.testFrame(width: width, height: height)
         let size = width * height * 3, room = size + RGBConversion.padding, canary: UInt8 = 0xA5
         let layout = RGBConversion.Layout(
             pixelFormat: "yuv420p", width: width, height: height, colorSpace: "unknown", colorRange: "unknown")
