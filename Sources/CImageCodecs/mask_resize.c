@@ -62,8 +62,8 @@ __attribute__((target("avx2"))) static void horizontal_avx2(const float *row, in
 }
 #endif
 
-static void horizontal(const float *row, int width, const int32_t *xi, const int32_t *xn, const float *xw, int count,
-                       float *out) {
+void ic_resize_row_linear(const float *row, int width, const int32_t *xi, const int32_t *xn, const float *xw, int count,
+                          float *out) {
 #if defined(__x86_64__)
     __builtin_cpu_init();
     if (__builtin_cpu_supports("avx2")) {
@@ -114,7 +114,7 @@ void ic_resize_plane_linear(const float *src, int sw, int sh, float *dst, int dw
         for (int k = 0; k < 2; k++) {
             const int slot = want[k] & 1;
             if (held[slot] != want[k]) {
-                horizontal(src + (size_t)want[k] * sw, sw, xi, xn, xw, dw, rows[slot]);
+                ic_resize_row_linear(src + (size_t)want[k] * sw, sw, xi, xn, xw, dw, rows[slot]);
                 held[slot] = want[k];
             }
         }

@@ -54,6 +54,16 @@ package final class BlockingQueue<Element>: @unchecked Sendable {
         return item
     }
 
+    /// The oldest item if there is one, without waiting.
+    package func popIfAny() -> Element? {
+        condition.lock()
+        defer { condition.unlock() }
+        guard !items.isEmpty else { return nil }
+        let item = items.removeFirst()
+        condition.broadcast()
+        return item
+    }
+
     /// Ends the queue: pushes fail from now on; pops return what is left, then nil.
     package func close() {
         condition.lock()

@@ -17,7 +17,8 @@ final class RGBConversion {
         let colorRange: String
     }
 
-    private static let padding = 256
+    /// Bytes of room kept past the last row of a converted frame.
+    static let padding = 256
     private var context: UnsafeMutableRawPointer?
     private var contextKey: (format: Int32, width: Int, height: Int)?
     private var colours: (space: String, range: String)?
@@ -43,14 +44,16 @@ final class RGBConversion {
         buffer = UnsafeMutableRawBufferPointer(start: block, count: count)
     }
 
-    /// Fills `rgb` (width × height × 3 bytes) with the frame `layout` describes, whose bytes `read`
+    /// Fills `rgb` (width × height × 3 bytes, or `padding` more, which it may overwrite: then converted straight
+    /// into it rather than through a buffer of its own) with the frame `layout` describes, whose bytes `read`
     /// delivers into the buffer it is given (false: the stream ended cleanly before the frame).
     /// Throws `invalidVideo` naming `source` for a pixel format that has no conversion to RGB.
     func fill(
         _ rgb: UnsafeMutableRawBufferPointer, layout: Layout, source: String,
         read: (UnsafeMutableRawBufferPointer) throws -> Bool
     ) throws -> Bool {
-        if layout.pixelFormat == "rgb24" { return try read(rgb) }
+        let rgbCount = layout.width * layout.height * 3
+        if layout.pixelFormat == "rgb24" { return try read(UnsafeMutableRawBufferPointer(rebasing: rgb[..<rgbCount])) }
         let format = av_get_pix_fmt(layout.pixelFormat)
         let size = av_image_get_buffer_size(format, Int32(layout.width), Int32(layout.height), 1)
         guard format != AV_PIX_FMT_NONE, sws_isSupportedInput(format) > 0, size > 0 else {
@@ -63,8 +66,9 @@ final class RGBConversion {
         // a multiple of 16: 360 pixels corrupted the heap), so it converts into a padded buffer of ours
         // and the rows are copied out.
         let frame = "a \(layout.width)x\(layout.height) frame of \(source)"
+        let direct = rgb.count >= rgbCount + Self.padding
         try Self.resize(&scratch, to: Int(size), what: frame)
-        try Self.resize(&converted, to: rgb.count, what: frame)
+        if !direct { try Self.resize(&converted, to: rgbCount, what: frame) }
         guard try read(scratch) else { return false }
         let converter = try context(format: format, layout: layout, source: source)
         var planes = [UnsafeMutablePointer<UInt8>?](repeating: nil, count: 4)
@@ -74,7 +78,7 @@ final class RGBConversion {
             Int32(layout.width), Int32(layout.height), 1)
         let sources = planes.map { UnsafePointer($0) }
         let target: [UnsafeMutablePointer<UInt8>?] = [
-            converted.baseAddress!.assumingMemoryBound(to: UInt8.self), nil, nil, nil,
+            (direct ? rgb : converted).baseAddress!.assumingMemoryBound(to: UInt8.self), nil, nil, nil,
         ]
         let targetStrides: [Int32] = [Int32(layout.width * 3), 0, 0, 0]
         let rows = vt_sws_scale(converter, sources, strides, 0, Int32(layout.height), target, targetStrides)
@@ -82,7 +86,7 @@ final class RGBConversion {
             throw VisionTasksError.invalidVideo(
                 "converting a frame of \(source) from \(layout.pixelFormat) to RGB failed")
         }
-        rgb.copyMemory(from: UnsafeRawBufferPointer(converted))
+        if !direct { rgb.copyMemory(from: UnsafeRawBufferPointer(converted)) } // `converted` holds rgbCount bytes
         return true
     }
 

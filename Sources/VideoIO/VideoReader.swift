@@ -146,7 +146,7 @@ public final class VideoReader {
             decodedPixelFormat = layout.pixelFormat
             guard
                 let picture = try MPImage.filling(
-                    width: layout.width, height: layout.height, format: .rgb8,
+                    width: layout.width, height: layout.height, format: .rgb8, slack: RGBConversion.padding,
                     { rgb in
                         try conversion.fill(rgb, layout: layout, source: source) {
                             try child.readExactly(into: $0, what: "frame \(entry.index) of \(source)")

@@ -70,7 +70,7 @@ struct BackgroundCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Beyond MediaPipe: a pixel whose luminance changed by this many levels since the previous frame is not smoothed (less change, proportionally more), so moving edges follow at once, \(BackgroundSettings.smoothingMotionRange.lowerBound)...\(BackgroundSettings.smoothingMotionRange.upperBound) (0: MediaPipe's rule alone).",
+            "Beyond MediaPipe: a pixel whose luminance changed by this many levels since the previous frame is not smoothed (less change, proportionally more), so moving edges follow at once; a pixel also keeps less of the previous mask the further the model's new value lies from it, \(BackgroundSettings.smoothingMotionRange.lowerBound)...\(BackgroundSettings.smoothingMotionRange.upperBound) (0: MediaPipe's rule alone).",
             valueName: "levels"))
     var smoothingMotion: Float = BackgroundSettings.defaultSmoothingMotion
 

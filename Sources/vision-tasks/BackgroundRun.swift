@@ -7,8 +7,8 @@ import VisionTasks
 /// One `background` run over three threads (ffmpeg decodes and encodes in processes of its own): a reader
 /// takes decoded frames (a live source drops the oldest waiting frame rather than wait), the calling
 /// thread renders each frame (`BackgroundRenderer`), and a writer hands the rendered frames to the MP4
-/// or the virtual camera. The queues hold two frames each, so memory stays bounded. Ctrl-C ends a live
-/// run cleanly. The summary is one JSON line on standard output.
+/// or the virtual camera, then back to the renderer to be filled again. The queues hold two frames each,
+/// so memory stays bounded. Ctrl-C ends a live run cleanly. The summary is one JSON line on standard output.
 final class BackgroundRun: @unchecked Sendable {
     /// Where the frames go.
     enum Destination {
@@ -26,6 +26,8 @@ final class BackgroundRun: @unchecked Sendable {
     private let threads: Int
     private let decoded = BlockingQueue<VideoFrame>(capacity: 2)
     private let rendered = BlockingQueue<(width: Int, height: Int, rgb: [UInt8])>(capacity: 2)
+    /// Frames the writer has written, handed back for the renderer to fill again (no new frame's memory each time).
+    private let spare = BlockingQueue<[UInt8]>(capacity: 2)
     private let lock = NSLock()
     private var firstFailure: (any Error)?
     private var dropped = 0 // reader thread, read after it joined
@@ -107,7 +109,7 @@ final class BackgroundRun: @unchecked Sendable {
                 guard let renderer else { return }
                 // Video mode needs increasing timestamps; a source repeating one moves on by a millisecond.
                 lastTimestamp = max(frame.timestampInMilliseconds, lastTimestamp + 1)
-                var out: [UInt8] = []
+                var out = spare.popIfAny() ?? []
                 let report = try renderer.render(frame.image(), timestampInMilliseconds: lastTimestamp, into: &out)
                 measures.add(report)
                 guard rendered.push((frame.width, frame.height, out)) else { return }
@@ -134,6 +136,7 @@ final class BackgroundRun: @unchecked Sendable {
                     }
                 }
                 try writer?.write(rgb: frame.rgb)
+                spare.pushDroppingOldest(frame.rgb)
             }
             if lock.withLock({ firstFailure == nil }) { try writer?.finish() }
         } catch {

@@ -27,6 +27,16 @@ import Testing
         #expect(!queue.pushDroppingOldest(4) && queue.pop() == nil)
     }
 
+    @Test func popIfAnyNeverWaits() {
+        let queue = BlockingQueue<Int>(capacity: 2)
+        #expect(queue.popIfAny() == nil) // empty and open: nil at once
+        queue.push(7)
+        #expect(queue.popIfAny() == 7 && queue.popIfAny() == nil)
+        queue.push(8)
+        queue.close()
+        #expect(queue.popIfAny() == 8 && queue.popIfAny() == nil)
+    }
+
     @Test func aFullQueueHoldsTheProducerUntilAPop() {
         let queue = BlockingQueue<Int>(capacity: 2)
         #expect(queue.push(1) && queue.push(2))

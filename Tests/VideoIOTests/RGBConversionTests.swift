@@ -57,12 +57,8 @@ import VisionErrors
         #expect(Self.firstDifference(got, expected) == nil, "\(what): the frames differ from ffmpeg's rgb24")
     }
 
-    /// libswscale may write past a row's end: Debian 12's on x86-64 wrote past the last RGB row of a
-    /// frame whose width is not a multiple of 16 (a 360-pixel-wide H.264 video corrupted the heap of
-    /// `vision-tasks --video`). The conversion writes nothing past the frame it is given.
-    @Test(arguments: [360, 344, 362, 100])
-    func theConversionWritesNothingPastTheFrame(width: Int) throws {
-        let height = 48
+    /// One yuv420p frame of ffmpeg's testsrc2 at `width`×`height`, its planes' bytes.
+    static func testFrame(width: Int, height: Int) throws -> Data {
         let dir = try TestVideos.scratch()
         defer { try? FileManager.default.removeItem(at: dir) }
         let yuv = dir.appendingPathComponent("frame.yuv")
@@ -70,7 +66,16 @@ import VisionErrors
             "-f", "lavfi", "-i", "testsrc2=s=\(width)x\(height):r=1:d=1", "-frames:v", "1",
             "-f", "rawvideo", "-pix_fmt", "yuv420p", yuv.path,
         ])
-        let planes = try Data(contentsOf: yuv)
+        return try Data(contentsOf: yuv)
+    }
+
+    /// libswscale may write past a row's end: Debian 12's on x86-64 wrote past the last RGB row of a
+    /// frame whose width is not a multiple of 16 (a 360-pixel-wide H.264 video corrupted the heap of
+    /// `vision-tasks --video`). The conversion writes nothing past the frame it is given.
+    @Test(arguments: [360, 344, 362, 100])
+    func theConversionWritesNothingPastTheFrame(width: Int) throws {
+        let height = 48
+        let planes = try Self.testFrame(width: width, height: height)
         let size = width * height * 3, canary: UInt8 = 0xA5
         let block = UnsafeMutableRawBufferPointer.allocate(byteCount: size + 4096, alignment: 64)
         defer { block.deallocate() }
@@ -90,6 +95,32 @@ import VisionErrors
         #expect(block[0..<size].contains { $0 != canary }, "\(width)x\(height): no pixel written")
         let past = block[size...].filter { $0 != canary }.count
         #expect(past == 0, "\(width)x\(height): \(past) bytes written past the frame")
+    }
+
+    /// Given `padding` bytes of room past the frame (a reader's frame storage), the conversion writes straight
+    /// into it: the same pixels as through its own buffer, and nothing past the room.
+    @Test(arguments: [360, 1280])
+    func withRoomPastTheFrameItConvertsInPlaceToTheSameBytes(width: Int) throws {
+        let height = 48
+        let planes = try Self.testFrame(width: width, height: height)
+        let size = width * height * 3, room = size + RGBConversion.padding, canary: UInt8 = 0xA5
+        let layout = RGBConversion.Layout(
+            pixelFormat: "yuv420p", width: width, height: height, colorSpace: "unknown", colorRange: "unknown")
+        let read = { (buffer: UnsafeMutableRawBufferPointer) -> Bool in
+            planes.copyBytes(to: buffer)
+            return true
+        }
+        var exact = [UInt8](repeating: 0, count: size)
+        _ = try exact.withUnsafeMutableBytes {
+            try RGBConversion().fill($0, layout: layout, source: "frame.yuv", read: read)
+        }
+        let block = UnsafeMutableRawBufferPointer.allocate(byteCount: room + 4096, alignment: 64)
+        defer { block.deallocate() }
+        block.initializeMemory(as: UInt8.self, repeating: canary)
+        let filled = try RGBConversion().fill(
+            UnsafeMutableRawBufferPointer(rebasing: block[0..<room]), layout: layout, source: "frame.yuv", read: read)
+        #expect(filled && Array(block[0..<size]) == exact)
+        #expect(block[room...].allSatisfy { $0 == canary }, "\(width)x\(height): written past the room")
     }
 
     /// What `ffmpeg -pix_fmt rgb24` writes for `url`, with the reader's own stream choice and timestamps.

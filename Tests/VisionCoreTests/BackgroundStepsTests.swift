@@ -130,19 +130,29 @@ import VisionErrors
         let still = FloatPlane(width: 5, height: 5, repeating: 0.5)
         _ = smoothing.smooth(FloatPlane(width: 5, height: 5, repeating: 1), luma: still)
         // The frame's luminance changes by 0.05 everywhere (half the scale), then by 0.1 (the whole scale):
-        // the uncertain 0.5 mixes half as much, then not at all.
+        // the uncertain 0.5 mixes half as much, then not at all. It also lies 0.5 from the previous output
+        // 1, which halves the mixing again (1 − |0.5 − 1|): 0.5 + (1 − 0.5)·0.7·0.5·0.5 = 0.5875.
         let uncertain = FloatPlane(width: 5, height: 5, repeating: 0.5)
         let half = smoothing.smooth(uncertain, luma: FloatPlane(width: 5, height: 5, repeating: 0.55))
-        #expect(half.values.allSatisfy { abs($0 - (0.5 + (1 - 0.5) * 0.7 * 0.5)) < 1e-5 })
+        #expect(half.values.allSatisfy { abs($0 - 0.5875) < 1e-5 })
         let whole = smoothing.smooth(uncertain, luma: FloatPlane(width: 5, height: 5, repeating: 0.65))
         #expect(whole.values.allSatisfy { abs($0 - 0.5) < 1e-5 })
-        // One pixel alone changing by 0.25 (noise) counts as its window's mean (the whole 5×5 plane here), 0.01.
+        // One pixel alone changing by 0.25 (noise) counts as its window's mean (the whole 5×5 plane here), 0.01:
+        // 0.5 + 0.5·0.7·0.9·0.5 = 0.6575.
         var fresh = try #require(MaskTemporalSmoothing(ratio: 0.7, motionScale: 0.1))
         _ = fresh.smooth(FloatPlane(width: 5, height: 5, repeating: 1), luma: still)
         var speck = still
         speck.values[12] = 0.75
         let steady = fresh.smooth(uncertain, luma: speck)
-        #expect(abs(steady.values[12] - (0.5 + 0.5 * 0.7 * 0.9)) < 1e-5, "\(steady.values[12])")
+        #expect(abs(steady.values[12] - 0.6575) < 1e-5, "\(steady.values[12])")
+        // A still frame: the mixing is MediaPipe's scaled by the distance alone. From 0.6 to the uncertain 0.5
+        // (0.1 apart): 0.5 + (0.6 − 0.5)·0.7·0.9 = 0.563; from 0 to 1 (certain, 1 apart) nothing is kept.
+        var held = try #require(MaskTemporalSmoothing(ratio: 0.7, motionScale: 0.1))
+        _ = held.smooth(
+            FloatPlane(width: 2, height: 1, values: [0.6, 0])!, luma: FloatPlane(width: 2, height: 1, repeating: 0.5))
+        let followed = held.smooth(
+            FloatPlane(width: 2, height: 1, values: [0.5, 1])!, luma: FloatPlane(width: 2, height: 1, repeating: 0.5))
+        #expect(abs(followed.values[0] - 0.563) < 1e-5 && followed.values[1] == 1, "\(followed.values)")
         #expect(MaskTemporalSmoothing(ratio: 0.5, motionScale: 0) == nil)
     }
 

@@ -47,7 +47,8 @@ average is printed with the table (other work on the machine slows both sides al
 
 Build first (`make bench` does): swift build -c release --product vision-tasks --product vision-tasks-bench
 Usage: python3 tools/bench/bench.py [--quick] [--json] [--sections engine,task,...] [--tasks pose-landmarker,...]
-(e.g. --sections far-faces; --tasks pose-landmarker runs only the pose rows of every section)
+(e.g. --sections far-faces; --tasks pose-landmarker runs only the pose rows of every section;
+--tasks image-segmenter runs the segmenter's rows and the section background, whose rows are all its)
 """
 import argparse
 import glob
@@ -750,7 +751,8 @@ SECTIONS = ["engine", "task", "video", "batch", "photos", "server", "scale", "fa
 # The sections whose rows are of these tasks only (the others hold rows of every task and pick them by --tasks).
 SECTION_TASKS = {"batch": {"face-landmarker"}, "server": {"face-landmarker"},
                  "scale": {"face-landmarker", "hand-landmarker"}, "far-faces": {"face-detector", "face-landmarker"},
-                 "pose-jitter": {"pose-landmarker"}, "training": {"gesture-recognizer"}}
+                 "pose-jitter": {"pose-landmarker"}, "training": {"gesture-recognizer"},
+                 "background": {"image-segmenter"}}
 
 
 def main():
@@ -779,7 +781,10 @@ def main():
     unknown = args.tasks - set(TASK_NAMES)
     if unknown:
         sys.exit(f"bench: unknown task(s) {','.join(sorted(unknown))}; the tasks are {','.join(TASK_NAMES)}")
-    sections = [s for s in sections if args.tasks & SECTION_TASKS.get(s, args.tasks)]
+    kept = [s for s in sections if args.tasks & SECTION_TASKS.get(s, args.tasks)]
+    if not kept:
+        sys.exit(f"bench: no row of section(s) {','.join(sections)} is of task(s) {','.join(sorted(args.tasks))}")
+    sections = kept
     load = os.getloadavg()
     print(f"bench on {cpu_description()}; load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}", flush=True)
     table = Table()

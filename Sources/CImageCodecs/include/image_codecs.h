@@ -163,6 +163,10 @@ void ic_warp_coordinates(const double *matrix, int y, int width, int height, int
 /// `scratch_index` of 2·dw + dh, `scratch_weight` of dw + dh, `scratch_rows` of 2·dw.
 void ic_resize_plane_linear(const float *src, int sw, int sh, float *dst, int dw, int dh, int row_begin,
                             int row_end, int32_t *scratch_index, float *scratch_weight, float *scratch_rows);
+/// One row of `width` floats resized to `count`: `out[x] = row[xi[x]]·(1 − xw[x]) + row[xn[x]]·xw[x]` (with AVX2
+/// eight outputs at a time where their taps lie within eight values; the same bits either way).
+void ic_resize_row_linear(const float *row, int width, const int32_t *xi, const int32_t *xn, const float *xw, int count,
+                          float *out);
 /// Output rows [row_begin, row_end) of the segmenter's category mask at `ow`×`oh` from a
 /// `width`×`height`×`channels` tensor, as MediaPipe's ProcessForCategoryMaskCpu: each pixel samples
 /// the tensor bilinearly with corners aligned, then (after a sigmoid when `sigmoid`) one channel gives
@@ -200,17 +204,20 @@ void ic_trim_heap(void);
 
 /// The background effect's full-frame passes (background_blend.c). Shrinks packed RGB of `width`×`height` by
 /// `factor`: each working pixel the rounded mean of its block (smaller at the right and bottom edges);
-/// `sums` holds ceil(width / factor) × 3 counters.
+/// `sums` holds `width` × 3 counters.
 void ic_bg_shrink(const unsigned char *src, int width, int height, int factor, unsigned char *rgb, unsigned int *sums);
-/// `out[x] = small[index[x]] + (small[index[x] + 1] − small[index[x]]) · weight[x]` for x < width (`small`
-/// holds one value past its last index).
-void ic_bg_expand_row(const float *small, const int *index, const float *weight, int width, float *out);
-/// One row of `width` pixels blended: α = clamp(a·Y + b) with a, b lerped by `wy` between the rows a0/a1,
-/// b0/b1 and Y the source pixel's luminance; the background lerped the same way from `bg` (six rows: R, G,
-/// B, each above then below) when given, else the `cover` row when given, else the colour `fixed`.
-void ic_bg_blend_row(const unsigned char *src, unsigned char *dst, int width, const float *a0, const float *a1,
-                     const float *b0, const float *b1, float wy, const float *const *bg, const unsigned char *cover,
-                     const float *fixed);
+/// The mean over each value's (2·radius+1)² window of the `width`×`height` plane `src`, the window clipped to
+/// the plane and each sum divided by the values inside it, into `dst` (not `src`); `scratch` holds 10·width floats.
+void ic_box_mean(const float *src, int width, int height, int radius, float *dst, float *scratch);
+/// The frame composed over the background into `dst` (packed RGB, `width`×`height`): per pixel α = clamp(a·Y + b)
+/// with Y its luminance and a, b the first two of `count` planes (`sw`×`sh`) brought up bilinearly along the
+/// taps (`xi`, `xw`: first column and weight of the next, per output column; `yi`, `yw` per row); the background
+/// the next three planes (R, G, B) brought up alike when `count` is 5, else the `cover` picture (packed RGB of the
+/// frame's size) when given, else the colour `fixed`. `wide` holds count·2·width floats. Returns 0, or -1
+/// (nothing written) when memory is short.
+int ic_bg_compose(const unsigned char *src, unsigned char *dst, int width, int height, const float *const *planes,
+                   int count, int sw, int sh, const int *xi, const float *xw, const int *yi, const float *yw,
+                   const unsigned char *cover, const float *fixed, float *wide);
 
 #ifdef __cplusplus
 }

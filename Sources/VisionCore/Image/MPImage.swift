@@ -93,17 +93,18 @@ public struct MPImage: Sendable {
 
     /// An upright image of `format` whose compact rows `fill` writes in place, with no copy (a
     /// decoder reading straight into the image); nil when `fill` returns false (nothing was read).
-    /// `fill` returns true only once it has written every byte (the memory is not cleared first).
+    /// `fill` returns true only once it has written every byte (the memory is not cleared first). The
+    /// buffer it gets runs `slack` bytes past the pixels, for a converter that may write beyond a row's end.
     package static func filling(
-        width: Int, height: Int, format: PixelFormat,
+        width: Int, height: Int, format: PixelFormat, slack: Int = 0,
         _ fill: (UnsafeMutableRawBufferPointer) throws -> Bool
     ) throws -> MPImage? {
-        guard width > 0, height > 0, width <= 65_535, height <= 65_535 else {
+        guard width > 0, height > 0, width <= 65_535, height <= 65_535, slack >= 0 else {
             throw VisionTasksError.invalidImage("raw frame: size \(width)x\(height) is empty or too large")
         }
         let count = width * height * format.bytesPerPixel
-        let storage = try PixelStorage(count: count, for: "raw frame")
-        guard try fill(UnsafeMutableRawBufferPointer(start: storage.base, count: count)) else { return nil }
+        let storage = try PixelStorage(count: count, slack: slack, for: "raw frame")
+        guard try fill(UnsafeMutableRawBufferPointer(start: storage.base, count: count + slack)) else { return nil }
         return MPImage(storage: storage, bufferWidth: width, bufferHeight: height, format: format, orientation: .up)
     }
 

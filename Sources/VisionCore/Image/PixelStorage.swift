@@ -17,10 +17,10 @@ final class PixelStorage: @unchecked Sendable {
         self.count = count
     }
 
-    /// Allocates `count` bytes, not cleared: the caller writes every one before the image is made
-    /// (a copy, a conversion, a frame read in full). Throws when memory is short.
-    init(count: Int, for what: String) throws {
-        guard count > 0, let base = ic_pixels_alloc_overwritten(count) else {
+    /// Allocates `count` bytes (and `slack` more past them, not counted), not cleared: the caller writes
+    /// every one before the image is made (a copy, a conversion, a frame read in full). Throws when memory is short.
+    init(count: Int, slack: Int = 0, for what: String) throws {
+        guard count > 0, slack >= 0, let base = ic_pixels_alloc_overwritten(count + slack) else {
             throw VisionTasksError.invalidImage("\(what): cannot allocate \(count) bytes")
         }
         self.base = base

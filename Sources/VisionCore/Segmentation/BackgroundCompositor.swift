@@ -44,6 +44,8 @@ public final class BackgroundCompositor {
     private let blurRadius: Int
     private let xs: BilinearTaps
     private let ys: BilinearTaps
+    /// The working rows widened to the frame's width, kept from frame to frame (`ic_bg_compose`'s scratch).
+    private var wide: [Float] = []
 
     /// The steps for frames of `width`×`height`, worked on at about `workingSize` pixels a side.
     /// - Throws: `VisionTasksError.invalidArgument` for a size outside 1...16384 or a working size below 16;
@@ -127,7 +129,7 @@ public final class BackgroundCompositor {
         try check(frame)
         let (w, h) = (smallWidth, smallHeight)
         var rgb = [UInt8](repeating: 0, count: w * h * 3)
-        var sums = [UInt32](repeating: 0, count: w * 3)
+        var sums = [UInt32](repeating: 0, count: width * 3)
         frame.withUnsafeBufferBytes { bytes in
             let src = bytes.bindMemory(to: UInt8.self).baseAddress!
             ic_bg_shrink(src, Int32(width), Int32(height), Int32(factor), &rgb, &sums)
@@ -162,7 +164,7 @@ public final class BackgroundCompositor {
     /// `up(a)·Y + up(b)` clamped to 0...1, `Y` the frame pixel's luminance and `up` bilinear from the working
     /// size (for the plain mask, `a` zero and `b` the mask), and its colour `background + α·(frame − background)`.
     /// - Throws: `VisionTasksError.invalidVideo` for a frame of another size than the stream's;
-    ///   `.invalidArgument` for coefficient planes not of the working size.
+    ///   `.invalidArgument` for coefficient planes not of the working size; `.processingFailed` when memory is short.
     public func compose(_ frame: MPImage, small: SmallFrame, a: FloatPlane, b: FloatPlane, into out: inout [UInt8])
         throws
     {
@@ -175,49 +177,31 @@ public final class BackgroundCompositor {
         let blurred = blurredBackground(small)
         if out.count != width * height * 3 { out = [UInt8](repeating: 0, count: width * height * 3) }
         let planes = [a, b] + (blurred ?? [])
-        // Each plane's working rows widened to the frame's width, two at a time: row j in slot j % 2, so the
-        // rows above and below an output row are always both held.
-        let (w, width, height) = (smallWidth, width, height)
-        var wide = [Float](repeating: 0, count: planes.count * 2 * width)
-        var padded = [Float](repeating: 0, count: w + 1)
-        var held = [-1, -1]
+        if wide.count != planes.count * 2 * width { wide = [Float](repeating: 0, count: planes.count * 2 * width) }
         var fixed: [Float] = [0, 0, 0]
         if case .color(let r, let g, let b) = effect { fixed = [Float(r), Float(g), Float(b)] }
         let empty: [UInt8] = []
-        frame.withUnsafeBufferBytes { bytes in
-            let src = bytes.bindMemory(to: UInt8.self).baseAddress!
-            (cover ?? empty).withUnsafeBufferPointer { picture in
-                out.withUnsafeMutableBufferPointer { dst in
-                    wide.withUnsafeMutableBufferPointer { wideBuffer in
-                        let wide = wideBuffer.baseAddress!
-                        func row(_ k: Int, _ j: Int) -> UnsafePointer<Float> {
-                            UnsafePointer(wide + (k * 2 + j % 2) * width)
-                        }
-                        for y in 0..<height {
-                            let y0 = Int(ys.index[y]), y1 = min(y0 + 1, smallHeight - 1), wy = ys.weight[y]
-                            for j in [y0, y1] where held[j % 2] != j {
-                                for (k, plane) in planes.enumerated() {
-                                    for i in 0..<w { padded[i] = plane.values[j * w + i] }
-                                    padded[w] = padded[w - 1]
-                                    ic_bg_expand_row(
-                                        padded, xs.index, xs.weight, Int32(width),
-                                        wide + (k * 2 + j % 2) * width)
-                                }
-                                held[j % 2] = j
-                            }
-                            let background: [UnsafePointer<Float>?] =
-                                blurred == nil ? [] : (2..<5).flatMap { [row($0, y0), row($0, y1)] }
-                            background.withUnsafeBufferPointer { background in
-                                ic_bg_blend_row(
-                                    src + y * width * 3, dst.baseAddress! + y * width * 3, Int32(width), row(0, y0),
-                                    row(0, y1), row(1, y0), row(1, y1), wy,
-                                    background.isEmpty ? nil : background.baseAddress,
-                                    picture.isEmpty ? nil : picture.baseAddress! + y * width * 3, fixed)
-                            }
-                        }
-                    }
+        var status: Int32 = 0
+        Self.withBases(planes[...], []) { bases in
+            frame.withUnsafeBufferBytes { bytes in
+                (cover ?? empty).withUnsafeBufferPointer { picture in
+                    status = ic_bg_compose(
+                        bytes.bindMemory(to: UInt8.self).baseAddress, &out, Int32(width), Int32(height), bases,
+                        Int32(planes.count), Int32(smallWidth), Int32(smallHeight), xs.index, xs.weight, ys.index,
+                        ys.weight, picture.isEmpty ? nil : picture.baseAddress, fixed, &wide)
                 }
             }
         }
+        guard status == 0 else {
+            throw VisionTasksError.processingFailed("no memory to compose a \(width)×\(height) background frame")
+        }
+    }
+
+    /// `body` given the base addresses of `planes`' values (after `bases`), each valid while it runs.
+    private static func withBases(
+        _ planes: ArraySlice<FloatPlane>, _ bases: [UnsafePointer<Float>?], _ body: ([UnsafePointer<Float>?]) -> Void
+    ) {
+        guard let first = planes.first else { return body(bases) }
+        first.values.withUnsafeBufferPointer { withBases(planes.dropFirst(), bases + [$0.baseAddress], body) }
     }
 }

@@ -1,3 +1,5 @@
+import CImageCodecs
+
 /// A plane of floats, one per pixel, row-major (a mask, a luminance, a filter's coefficients).
 public struct FloatPlane: Sendable, Equatable {
     /// Width in pixels.
@@ -24,47 +26,14 @@ public struct FloatPlane: Sendable, Equatable {
 }
 
 /// The mean over each pixel's (2r+1)×(2r+1) window, the window clipped to the plane and each sum divided
-/// by the pixels inside it: two passes of running sums, O(pixels) whatever the radius.
+/// by the pixels inside it: two passes of running sums, O(pixels) whatever the radius (`ic_box_mean`).
 public enum BoxMean {
     /// The windowed means of `plane` with `radius` ≥ 0 (0 returns the plane).
     public static func of(_ plane: FloatPlane, radius: Int) -> FloatPlane {
         guard radius > 0 else { return plane }
-        let (w, h) = (plane.width, plane.height)
-        // Horizontally, one column at a time with a running sum per row: the rows' sums are independent,
-        // so the additions overlap instead of waiting on one chain.
-        var rows = [Float](repeating: 0, count: w * h)
-        var rowSums = [Float](repeating: 0, count: h)
-        plane.values.withUnsafeBufferPointer { src in
-            rows.withUnsafeMutableBufferPointer { dst in
-                rowSums.withUnsafeMutableBufferPointer { sums in
-                    let (src, dst, sums) = (src.baseAddress!, dst.baseAddress!, sums.baseAddress!)
-                    for x in 0..<min(radius, w) { for y in 0..<h { sums[y] += src[y * w + x] } }
-                    for x in 0..<w {
-                        if x + radius < w { for y in 0..<h { sums[y] += src[y * w + x + radius] } }
-                        if x - radius - 1 >= 0 { for y in 0..<h { sums[y] -= src[y * w + x - radius - 1] } }
-                        let scale = 1 / Float(min(x + radius, w - 1) - max(x - radius, 0) + 1)
-                        for y in 0..<h { dst[y * w + x] = sums[y] * scale }
-                    }
-                }
-            }
-        }
-        // Vertically, whole rows at a time (running column sums), to read memory in order.
-        var out = plane
-        var sums = [Float](repeating: 0, count: w)
-        rows.withUnsafeBufferPointer { src in
-            out.values.withUnsafeMutableBufferPointer { dst in
-                sums.withUnsafeMutableBufferPointer { sums in
-                    let (src, dst, sums) = (src.baseAddress!, dst.baseAddress!, sums.baseAddress!)
-                    for y in 0..<min(radius, h) { for x in 0..<w { sums[x] += src[y * w + x] } }
-                    for y in 0..<h {
-                        if y + radius < h { for x in 0..<w { sums[x] += src[(y + radius) * w + x] } }
-                        if y - radius - 1 >= 0 { for x in 0..<w { sums[x] -= src[(y - radius - 1) * w + x] } }
-                        let scale = 1 / Float(min(y + radius, h - 1) - max(y - radius, 0) + 1)
-                        for x in 0..<w { dst[y * w + x] = sums[x] * scale }
-                    }
-                }
-            }
-        }
+        var out = FloatPlane(width: plane.width, height: plane.height, repeating: 0)
+        var scratch = [Float](repeating: 0, count: 10 * plane.width)
+        ic_box_mean(plane.values, Int32(plane.width), Int32(plane.height), Int32(radius), &out.values, &scratch)
         return out
     }
 }

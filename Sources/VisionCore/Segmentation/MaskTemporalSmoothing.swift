@@ -8,8 +8,11 @@ public struct MaskTemporalSmoothing: Sendable {
     /// `combine_with_previous_ratio`; its selfie segmentation graphs use 0.7).
     public let ratio: Float
     /// Beyond MediaPipe: the luminance change since the previous frame (in the luminance's units, averaged
-    /// over the pixel's window of `motionRadius`) at which a pixel counts as moving; the mixing fades linearly from full at no change to none at this change,
-    /// so moving edges follow the model at once while still ones stay steady (nil: MediaPipe's rule alone).
+    /// over the pixel's window of `motionRadius`) at which a pixel counts as moving; the mixing fades linearly
+    /// from full at no change to none at this change, so moving edges follow the model at once while still
+    /// ones stay steady. With it the mixing also fades as the model leaves the previous output behind, by
+    /// 1 − |p − previous|, so edges drifting too slowly to count as moving still follow (nil: MediaPipe's
+    /// rule alone).
     public let motionScale: Float?
     private var previous: FloatPlane?
     private var previousLuma: FloatPlane?
@@ -50,12 +53,14 @@ public struct MaskTemporalSmoothing: Sendable {
             for i in difference.values.indices { difference.values[i] = abs(luma.values[i] - lastLuma.values[i]) }
             change = BoxMean.of(difference, radius: Self.motionRadius).values.map { $0 / motionScale }
         }
+        let following = motionScale != nil
         out.values.withUnsafeMutableBufferPointer { out in
             previous.values.withUnsafeBufferPointer { old in
                 for i in 0..<out.count {
                     let p = out[i]
                     var weight = Self.uncertainty(p) * ratio
                     if let change { weight *= max(0, 1 - change[i]) }
+                    if following { weight *= 1 - min(abs(p - old[i]), 1) }
                     out[i] = p + (old[i] - p) * weight
                 }
             }
