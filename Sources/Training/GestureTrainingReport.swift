@@ -21,6 +21,11 @@ public struct GestureTrainingReport: Codable, Sendable, Equatable {
         public var trainHands: Int
         /// See `trainHands`.
         public var validationHands: Int
+        /// Photos in which two hands were found.
+        public var twoHands: Int
+        /// Of those, photos trained on the hand the palm detector ranked second (the other more likely shows no
+        /// gesture, see `GestureTrainer.chooseHands`).
+        public var otherHand: Int
     }
 
     /// One photo that gave no training hand, and why.

@@ -274,8 +274,9 @@ export function renderReport(element, report) {
     + (report.validationAccuracy != null ? ` · validation accuracy ${percent(report.validationAccuracy)}` : " · no validation samples")
     + ` · epoch ${report.exportedEpoch} of ${report.epochs.length} kept · ${report.trainingSamples} training samples with augmentation`;
   const names = report.labels.map((l) => l.exportedName);
-  const counts = table(["label", "photos", "hands", "no hand", "unreadable", "train", "validation"],
-                       report.labels.map((l) => [l.exportedName, l.photos, l.hands, l.noHand, l.unreadable, l.trainHands, l.validationHands]),
+  const counts = table(["label", "photos", "hands", "no hand", "unreadable", "two hands", "second hand taken", "train", "validation"],
+                       report.labels.map((l) => [l.exportedName, l.photos, l.hands, l.noHand, l.unreadable, l.twoHands, l.otherHand,
+                                                 l.trainHands, l.validationHands]),
                        "counts");
   const parts = [summary, counts];
   if (report.validationAccuracy != null) {
