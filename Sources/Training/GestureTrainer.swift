@@ -422,11 +422,11 @@ public final class GestureTrainer: Sendable {
             balanced: 2 * (sampleCounts.max() ?? 0) < 3 * (sampleCounts.min() ?? 0))
         let rungs = SettingsSearch.rungs(epochs: settings.recipe.epochs, given: epochsGiven)
         let fixed = GestureTrainingOptions.declaredOptions.map(\.name).filter(given.contains)
-        func record(folds: Int, _ candidates: [GestureTrainingReport.Candidate], chosen: Int?, skipped: String?)
-            -> GestureTrainingReport.Search
-        {
+        func record(
+            folds: Int, hands: Int = 0, _ candidates: [GestureTrainingReport.Candidate], chosen: Int?, skipped: String?
+        ) -> GestureTrainingReport.Search {
             GestureTrainingReport.Search(
-                folds: folds, fixed: fixed, candidates: candidates, chosen: chosen, skipped: skipped,
+                folds: folds, hands: hands, fixed: fixed, candidates: candidates, chosen: chosen, skipped: skipped,
                 seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
         }
         guard recipes.count > 1 || !epochsGiven else {
@@ -448,10 +448,13 @@ public final class GestureTrainer: Sendable {
                 )
             )
         }
+        let dealt = SettingsSearch.sample(
+            labels: labels, classCount: classCount, limit: SettingsSearch.maxHands, atLeast: folds,
+            seed: UInt64(settings.seed))
         let search = SettingsSearch(
-            samples: train, hands: ranges, inputCount: inputCount, classCount: classCount,
+            samples: train, hands: dealt.map { ranges[$0] }, inputCount: inputCount, classCount: classCount,
             folds: SettingsSearch.folds(
-                labels: labels, classCount: classCount, count: folds, seed: UInt64(settings.seed)))
+                labels: dealt.map { labels[$0] }, classCount: classCount, count: folds, seed: UInt64(settings.seed)))
         let scored = try search.run(
             recipes: recipes, rungs: rungs,
             candidateEpochs: Set(epochsGiven ? [settings.recipe.epochs] : Array(rungs.dropFirst())),
@@ -470,7 +473,7 @@ public final class GestureTrainer: Sendable {
         }
         return (
             chosen.map { scored[$0].recipe } ?? settings.recipe,
-            record(folds: folds, candidates, chosen: chosen, skipped: nil)
+            record(folds: folds, hands: dealt.count, candidates, chosen: chosen, skipped: nil)
         )
     }
 

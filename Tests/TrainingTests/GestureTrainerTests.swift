@@ -110,6 +110,8 @@ import VisionTasks
         #expect(report.labels.map(\.name) == ["none", "five", "one", "two"])
         #expect(report.labels.map(\.otherHand) == [0, 1, 0, 0])
         #expect(report.labels.map(\.twoHands) == [1, 2, 0, 0])
+        #expect(
+            report.text.contains("photos with two hands: 3; trained on the second hand (more likely the gesture): 1"))
     }
 
     /// The exported TFLite head, run by the recognizer on every photo, agrees with the Swift head the report's

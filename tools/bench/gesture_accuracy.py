@@ -8,10 +8,12 @@ hand are kept, `0-hand` (a fist) becomes the `none` label and 1..5 fingers the l
 for testing: e.g. the HaGRIDv2 subset in https://github.com/ninkat/GRModelMaker (sampledata/: none, grabbing,
 grip, ok, one, thumb_index, 100 photos each). Then, for each
 configuration and seed, it trains on the train photos with the tool and recognizes the test photos with the
-tool's gesture-recognizer (custom gestures only: the canned classifier is limited to None; MediaPipe's by a
-score threshold of 1, as it refuses an allowlist on a classifier without labels), and prints the
-accuracy over the test photos in which a hand was found. With --mediapipe, MediaPipe 1.2.2 recognizes the
-test photos with the same .task too, so both runtimes' accuracies are shown side by side.
+tool's gesture-recognizer (custom gestures only: the canned classifier is limited to None; with MediaPipe any
+gesture outside the trained labels counts as None), and prints the accuracy over the test photos in which a hand
+was found. With --num-hands 2 a photo is scored by its best-scoring hand showing a trained gesture (a person
+resting one hand and showing the gesture with the other, whichever the detector ranks first). With --mediapipe,
+MediaPipe 1.2.2 recognizes the test photos with the same .task too, so both runtimes' accuracies are shown side by
+side.
 
   python3 tools/bench/gesture_accuracy.py --dataset /path/to/HandsDataset --tool .build/release/vision-tasks \
       --model models/gesture_recognizer.task [--seeds 0,1,2] [--mediapipe] [--configs NAME,...]

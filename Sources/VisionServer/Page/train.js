@@ -256,7 +256,7 @@ function searchTable(search, percent) {
     return [caption];
   }
   caption.textContent = `Settings search: ${search.candidates.length} candidates, ${search.folds}-fold cross-validation, `
-    + `${search.seconds.toFixed(2)} s` + (search.fixed.length ? `; fixed: ${search.fixed.join(", ")}` : "")
+    + `${search.hands} hands, ${search.seconds.toFixed(2)} s` + (search.fixed.length ? `; fixed: ${search.fixed.join(", ")}` : "")
     + ". The chosen one (✓) was then trained on every training hand.";
   const names = ["layer-widths", "batch-size", "epochs", "dropout", "gamma", "balance-classes"];
   const rows = search.candidates.map((c, i) => [i === search.chosen ? "✓" : "", ...names.map((n) => c.settings[n] ?? ""),
