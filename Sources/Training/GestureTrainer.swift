@@ -193,8 +193,9 @@ public final class GestureTrainer: Sendable {
     struct FoundHands: Sendable {
         /// The data labels in output order.
         let names: [String]
-        /// Each label's hands, in photo order.
-        let poses: [[HandPose]]
+        /// Each label's photos' hands, in photo order: each photo's hands as the palm detector ranks them (one or
+        /// two; `chooseHands` picks the one trained on).
+        let poses: [[[HandPose]]]
         /// Each label's counts so far (split not yet made).
         let labels: [GestureTrainingReport.Label]
         let skipped: [GestureTrainingReport.Skipped]
@@ -212,20 +213,21 @@ public final class GestureTrainer: Sendable {
         let start = DispatchTime.now().uptimeNanoseconds
         let outcomes = try findHands(samples, progress: progress, cancelled: cancelled)
         let labelIndex = Dictionary(uniqueKeysWithValues: samples.labels.enumerated().map { ($1, $0) })
-        var poses = [[HandPose]](repeating: [], count: samples.labels.count)
+        var poses = [[[HandPose]]](repeating: [], count: samples.labels.count)
         var labels = samples.labels.map {
             GestureTrainingReport.Label(
                 name: $0, exportedName: Self.exportedName($0), photos: 0, hands: 0, noHand: 0,
-                unreadable: 0, trainHands: 0, validationHands: 0)
+                unreadable: 0, trainHands: 0, validationHands: 0, twoHands: 0, otherHand: 0)
         }
         var skipped: [GestureTrainingReport.Skipped] = []
         for (photo, outcome) in zip(samples.photos, outcomes) {
             let index = labelIndex[photo.label] ?? 0
             labels[index].photos += 1
             switch outcome {
-            case .hand(let pose):
+            case .hands(let found):
                 labels[index].hands += 1
-                poses[index].append(pose)
+                if found.count > 1 { labels[index].twoHands += 1 }
+                poses[index].append(found)
             case .noHand:
                 labels[index].noHand += 1
                 skipped.append(.init(photo: photo.name, label: photo.label, reason: "no hand found"))
@@ -244,10 +246,62 @@ public final class GestureTrainer: Sendable {
             seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
     }
 
-    /// The embedding of every hand found, label by label (no augmentation).
+    /// The embedding of every photo's first hand (the one recognition with one hand takes), label by label (no
+    /// augmentation).
     func embeddings(of found: FoundHands) throws -> [[Float]] {
         let embedder = try sampler()
-        return try found.poses.joined().map { try embedder.embed($0) }
+        return try found.poses.joined().compactMap(\.first).map { try embedder.embed($0) }
+    }
+
+    /// The hand each photo is trained on, label by label, and each label's count of photos whose hand is not the
+    /// palm detector's first. A photo with one hand gives it. A photo with two shows, as a rule, the gesture with
+    /// one hand and rests the other, and the palm detector often ranks the resting hand first (the HaGRIDv2
+    /// subset of docs/TRAINING.md: 31 of its 53 two-hand gesture photos): training on it would teach a resting
+    /// hand as the gesture. So a plain head (the declared defaults, on plain embeddings) is trained on the photos
+    /// with one hand and every hand of the `none` photos (a label without one-hand photos gives its first hands),
+    /// and each two-hand photo of a gesture keeps the hand that head finds the more likely to show its label.
+    /// `none` photos keep their first hand (both show no gesture).
+    func chooseHands(_ found: FoundHands, embedder: HandSampler, cancelled: CancellationFlag) throws -> (
+        poses: [[HandPose]], otherHand: [Int]
+    ) {
+        let first = found.poses.map { $0.compactMap(\.first) }
+        let noneIndex = 0 // `names` puts none first (GestureSamples.labels)
+        let ambiguous = found.poses.indices.contains { label in
+            label != noneIndex && found.poses[label].contains { $0.count > 1 }
+        }
+        guard ambiguous else { return (first, found.poses.map { _ in 0 }) }
+        var samples: [Sample] = []
+        for (label, photos) in found.poses.enumerated() {
+            let clear = photos.filter { $0.count == 1 }
+            let taken = label == noneIndex ? photos.flatMap { $0 } : clear.isEmpty ? first[label] : clear.map { $0[0] }
+            for pose in taken { samples.append(Sample(embedding: try embedder.embed(pose), label: label)) }
+        }
+        typealias Declared = GestureTrainingOptions.Declared
+        let recipe = HeadRecipe(
+            hiddenWidths: [], dropout: Declared.dropout.defaultValue, batchSize: Declared.batchSize.defaultValue,
+            epochs: Declared.epochs.defaultValue, gamma: Declared.gamma.defaultValue, balanceClasses: false,
+            learningRate: Declared.learningRate.defaultValue, lrDecay: Declared.lrDecay.defaultValue)
+        var chooser = HeadTraining(
+            recipe: recipe, inputCount: embedder.embeddingSize, classCount: found.names.count, samples: samples,
+            members: Array(samples.indices),
+            random: SeededGenerator(seed: UInt64(settings.seed) ^ 0x4A4D_D5C0_0000_0000))
+        for _ in 0..<recipe.epochs {
+            guard try chooser.runEpoch(samples, members: Array(samples.indices), cancelled: cancelled).isFinite else {
+                return (first, found.poses.map { _ in 0 })
+            }
+        }
+        var poses = first
+        var otherHand = found.poses.map { _ in 0 }
+        for (label, photos) in found.poses.enumerated() where label != noneIndex {
+            poses[label] = try photos.compactMap { hands -> HandPose? in
+                guard hands.count > 1 else { return hands.first }
+                let scores = try hands.map { chooser.head.predict(try embedder.embed($0))[label] }
+                let best = scores.indices.max { scores[$0] < scores[$1] } ?? 0
+                if best != 0 { otherHand[label] += 1 }
+                return hands[best]
+            }
+        }
+        return (poses, otherHand)
     }
 
     /// Splits, embeds, trains and exports from hands already found.
@@ -268,8 +322,10 @@ public final class GestureTrainer: Sendable {
             return try body()
         }
         let labelCount = found.names.count
-        let poses = found.poses
+        let embedder = try sampler()
+        let (poses, otherHand) = try chooseHands(found, embedder: embedder, cancelled: cancelled)
         var labels = found.labels
+        for label in labels.indices { labels[label].otherHand = otherHand[label] }
         var random = SeededGenerator(seed: UInt64(settings.seed))
         var train: [(pose: HandPose, label: Int)] = [], validation: [(pose: HandPose, label: Int)] = []
         for (label, hands) in poses.enumerated() {
@@ -290,7 +346,6 @@ public final class GestureTrainer: Sendable {
         }
 
         // Embeddings, the augmented variants included.
-        let embedder = try sampler()
         let (trainSet, plainTrain, validationSet, handRanges) = try timed(.embedding) {
             () throws -> ([Sample], [Sample], [Sample], [Range<Int>]) in
             var trainSet: [Sample] = [], plain: [Sample] = [], validationSet: [Sample] = []
@@ -367,11 +422,11 @@ public final class GestureTrainer: Sendable {
             balanced: 2 * (sampleCounts.max() ?? 0) < 3 * (sampleCounts.min() ?? 0))
         let rungs = SettingsSearch.rungs(epochs: settings.recipe.epochs, given: epochsGiven)
         let fixed = GestureTrainingOptions.declaredOptions.map(\.name).filter(given.contains)
-        func record(folds: Int, _ candidates: [GestureTrainingReport.Candidate], chosen: Int?, skipped: String?)
-            -> GestureTrainingReport.Search
-        {
+        func record(
+            folds: Int, hands: Int = 0, _ candidates: [GestureTrainingReport.Candidate], chosen: Int?, skipped: String?
+        ) -> GestureTrainingReport.Search {
             GestureTrainingReport.Search(
-                folds: folds, fixed: fixed, candidates: candidates, chosen: chosen, skipped: skipped,
+                folds: folds, hands: hands, fixed: fixed, candidates: candidates, chosen: chosen, skipped: skipped,
                 seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
         }
         guard recipes.count > 1 || !epochsGiven else {
@@ -393,10 +448,13 @@ public final class GestureTrainer: Sendable {
                 )
             )
         }
+        let dealt = SettingsSearch.sample(
+            labels: labels, classCount: classCount, limit: SettingsSearch.maxHands, atLeast: folds,
+            seed: UInt64(settings.seed))
         let search = SettingsSearch(
-            samples: train, hands: ranges, inputCount: inputCount, classCount: classCount,
+            samples: train, hands: dealt.map { ranges[$0] }, inputCount: inputCount, classCount: classCount,
             folds: SettingsSearch.folds(
-                labels: labels, classCount: classCount, count: folds, seed: UInt64(settings.seed)))
+                labels: dealt.map { labels[$0] }, classCount: classCount, count: folds, seed: UInt64(settings.seed)))
         let scored = try search.run(
             recipes: recipes, rungs: rungs,
             candidateEpochs: Set(epochsGiven ? [settings.recipe.epochs] : Array(rungs.dropFirst())),
@@ -415,7 +473,7 @@ public final class GestureTrainer: Sendable {
         }
         return (
             chosen.map { scored[$0].recipe } ?? settings.recipe,
-            record(folds: folds, candidates, chosen: chosen, skipped: nil)
+            record(folds: folds, hands: dealt.count, candidates, chosen: chosen, skipped: nil)
         )
     }
 

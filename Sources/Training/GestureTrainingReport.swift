@@ -21,6 +21,11 @@ public struct GestureTrainingReport: Codable, Sendable, Equatable {
         public var trainHands: Int
         /// See `trainHands`.
         public var validationHands: Int
+        /// Photos in which two hands were found.
+        public var twoHands: Int
+        /// Of those, photos trained on the hand the palm detector ranked second (the other more likely shows no
+        /// gesture, see `GestureTrainer.chooseHands`).
+        public var otherHand: Int
     }
 
     /// One photo that gave no training hand, and why.
@@ -64,6 +69,9 @@ public struct GestureTrainingReport: Codable, Sendable, Equatable {
     public struct Search: Codable, Sendable, Equatable {
         /// Folds used: the `folds` option, or fewer when a label had fewer training hands (0: nothing searched).
         public var folds: Int
+        /// The training hands the folds were dealt from: every hand, or a stratified sample of
+        /// `SettingsSearch.maxHands` when there are more (0: nothing searched).
+        public var hands: Int
         /// The options given, by CLI name: kept fixed.
         public var fixed: [String]
         /// Every candidate scored, in the order scored (successive halving: the first epoch count first).
@@ -135,6 +143,12 @@ public struct GestureTrainingReport: Codable, Sendable, Equatable {
                     + right(String(label.trainHands), 7)
                     + right(String(label.validationHands), 12))
         }
+        let twoHands = labels.map(\.twoHands).reduce(0, +)
+        if twoHands > 0 {
+            lines.append(
+                "photos with two hands: \(twoHands); trained on the second hand (more likely the gesture): "
+                    + "\(labels.map(\.otherHand).reduce(0, +))")
+        }
         lines.append("training samples per epoch (augmentation included): \(trainingSamples)")
         lines.append("epochs run: \(epochs.count); exported: epoch \(exportedEpoch)")
         lines.append(String(format: "train accuracy: %.3f", trainAccuracy))
@@ -160,7 +174,7 @@ public struct GestureTrainingReport: Codable, Sendable, Equatable {
         let fixed = search.fixed.isEmpty ? "" : "; fixed: " + search.fixed.joined(separator: ", ")
         var lines = [
             "settings search: \(search.candidates.count) candidates, \(search.folds)-fold cross-validation, "
-                + String(format: "%.2f s", search.seconds) + fixed,
+                + "\(search.hands) hands, " + String(format: "%.2f s", search.seconds) + fixed,
             "  layer-widths  batch-size  epochs  dropout  gamma  balance-classes   mean accuracy  spread",
         ]
         func right(_ text: String, _ n: Int) -> String {

@@ -20,6 +20,9 @@ struct SettingsSearch {
     static let epochRungs = [1, 3, 10]
     /// One recipe in `keepOneIn` goes on to the next epoch count.
     static let keepOneIn = 3
+    /// The most training hands the folds are dealt from: above it, a stratified sample (`sample`), so the search's
+    /// time stops growing with the photos (the final training still uses every hand).
+    static let maxHands = 500
 
     /// One candidate's cross-validated scores.
     struct Scored: Sendable {
@@ -52,6 +55,20 @@ struct SettingsSearch {
             }
         }
         return folds.map { $0.sorted() }
+    }
+
+    /// The hands (indices into `labels`, sorted) the search is dealt: all of them up to `limit`, else each label's
+    /// share of `limit` (rounded; at least `atLeast`, or all its hands) drawn in an order from `seed`.
+    static func sample(labels: [Int], classCount: Int, limit: Int, atLeast: Int, seed: UInt64) -> [Int] {
+        guard labels.count > limit else { return Array(labels.indices) }
+        var random = SeededGenerator(seed: seed ^ 0x5A3F_1E00_0000_0000)
+        var kept: [Int] = []
+        for label in 0..<classCount {
+            let hands = labels.indices.filter { labels[$0] == label }
+            let share = Int((Double(hands.count * limit) / Double(labels.count)).rounded())
+            kept += random.shuffled(hands).prefix(max(share, min(atLeast, hands.count)))
+        }
+        return kept.sorted()
     }
 
     /// The recipes to try: the given settings fixed (`base`), the others from the lists above; `maxBatch` bounds

@@ -37,6 +37,7 @@ import VisionTasks
             #expect(label.hands + label.noHand + label.unreadable == label.photos)
             #expect(label.trainHands + label.validationHands == label.hands)
             #expect(label.hands >= 12, "\(label.name): \(label.hands) hands")
+            #expect(label.otherHand <= label.twoHands && label.twoHands <= label.hands)
         }
         #expect(report.skipped.count == report.labels.map { $0.noHand + $0.unreadable }.reduce(0, +))
         // Mirrored and four turns of each training hand and its mirror image: 10 samples per hand.
@@ -85,6 +86,32 @@ import VisionTasks
             baseModelPath: Self.base, options: GestureTrainingOptions(seed: 1, search: .off), numThreads: 2
         ).fit(try Self.hands.get())
         #expect(other.task != first.task && other.task.count == first.task.count)
+    }
+
+    /// A gesture photo with two hands, a resting one (a `none` fist) ranked first, is trained on its gesture hand;
+    /// with the gesture hand first it keeps it; a `none` photo keeps its first hand whatever the other.
+    @Test func aRestingSecondHandIsNotTrainedAsTheGesture() throws {
+        let hands = try Self.hands.get()
+        let fist = try #require(hands.poses[0].first?.first)
+        let (five, fiveAgain) = (try #require(hands.poses[1].first?.first), try #require(hands.poses[1].last?.first))
+        var poses = hands.poses
+        poses[1][0] = [fist, five]
+        poses[1][poses[1].count - 1] = [fiveAgain, fist]
+        poses[0][0] = [fist, try #require(hands.poses[3].first?.first)]
+        var labels = hands.labels
+        labels[0].twoHands = 1
+        labels[1].twoHands = 2
+        let found = GestureTrainer.FoundHands(
+            names: hands.names, poses: poses, labels: labels, skipped: hands.skipped, ignored: hands.ignored,
+            seconds: hands.seconds)
+        let report = try GestureTrainer(
+            baseModelPath: Self.base, options: GestureTrainingOptions(seed: 0, search: .off), numThreads: 1
+        ).fit(found).report
+        #expect(report.labels.map(\.name) == ["none", "five", "one", "two"])
+        #expect(report.labels.map(\.otherHand) == [0, 1, 0, 0])
+        #expect(report.labels.map(\.twoHands) == [1, 2, 0, 0])
+        #expect(
+            report.text.contains("photos with two hands: 3; trained on the second hand (more likely the gesture): 1"))
     }
 
     /// The exported TFLite head, run by the recognizer on every photo, agrees with the Swift head the report's

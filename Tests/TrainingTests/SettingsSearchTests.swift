@@ -116,6 +116,18 @@ import VisionTasks
         #expect(folds != SettingsSearch.folds(labels: labels, classCount: 3, count: 4, seed: 6))
     }
 
+    /// Above the limit the search is dealt a stratified sample: each label's share of the limit (at least the
+    /// folds' count), drawn by the seed; up to it, every hand.
+    @Test func manyHandsAreSampledByLabel() {
+        let labels = (0..<1_000).map { $0 < 600 ? 0 : $0 < 998 ? 1 : 2 }
+        let kept = SettingsSearch.sample(labels: labels, classCount: 3, limit: 100, atLeast: 3, seed: 5)
+        #expect(kept == kept.sorted() && Set(kept).count == kept.count)
+        #expect([0, 1, 2].map { label in kept.filter { labels[$0] == label }.count } == [60, 40, 2])
+        #expect(kept != SettingsSearch.sample(labels: labels, classCount: 3, limit: 100, atLeast: 3, seed: 6))
+        #expect(
+            SettingsSearch.sample(labels: labels, classCount: 3, limit: 1_000, atLeast: 3, seed: 5) == Array(0..<1_000))
+    }
+
     /// The search's scores are the same whatever the number of threads (each recipe and fold trains alone).
     @Test func threadsDoNotChangeTheScores() throws {
         let data = Self.data(perClass: 60, xor: true, variants: 3)
@@ -190,7 +202,9 @@ import VisionTasks
         #expect(report.steps.map(\.name) == ["find hands", "embed", "search", "train", "export"])
         #expect(search.seconds > 0)
         let text = report.text
-        #expect(text.contains("settings search: 2 candidates, 3-fold cross-validation"))
+        let hands = report.labels.map(\.trainHands).reduce(0, +)
+        #expect(search.hands == hands && hands <= SettingsSearch.maxHands)
+        #expect(text.contains("settings search: 2 candidates, 3-fold cross-validation, \(hands) hands"))
         #expect(text.contains("fixed: layer-widths, batch-size, gamma, seed, folds") && text.contains("* chosen"))
         #expect(text.split(separator: "\n").filter { $0.hasPrefix("*") && $0.contains("16") }.count == 1)
         let decoded = try JSONDecoder().decode(GestureTrainingReport.self, from: try report.jsonData())

@@ -8,10 +8,12 @@ hand are kept, `0-hand` (a fist) becomes the `none` label and 1..5 fingers the l
 for testing: e.g. the HaGRIDv2 subset in https://github.com/ninkat/GRModelMaker (sampledata/: none, grabbing,
 grip, ok, one, thumb_index, 100 photos each). Then, for each
 configuration and seed, it trains on the train photos with the tool and recognizes the test photos with the
-tool's gesture-recognizer (custom gestures only: the canned classifier is limited to None; MediaPipe's by a
-score threshold of 1, as it refuses an allowlist on a classifier without labels), and prints the
-accuracy over the test photos in which a hand was found. With --mediapipe, MediaPipe 1.2.2 recognizes the
-test photos with the same .task too, so both runtimes' accuracies are shown side by side.
+tool's gesture-recognizer (custom gestures only: the canned classifier is limited to None; with MediaPipe any
+gesture outside the trained labels counts as None), and prints the accuracy over the test photos in which a hand
+was found. With --num-hands 2 a photo is scored by its best-scoring hand showing a trained gesture (a person
+resting one hand and showing the gesture with the other, whichever the detector ranks first). With --mediapipe,
+MediaPipe 1.2.2 recognizes the test photos with the same .task too, so both runtimes' accuracies are shown side by
+side.
 
   python3 tools/bench/gesture_accuracy.py --dataset /path/to/HandsDataset --tool .build/release/vision-tasks \
       --model models/gesture_recognizer.task [--seeds 0,1,2] [--mediapipe] [--configs NAME,...]
@@ -136,30 +138,43 @@ def chosen(report):
             f"(CV {c['meanAccuracy']:.3f} ± {c['spread']:.3f})")
 
 
-def ours(tool, task, photos):
-    """{photo: gesture or None (no hand)} from the tool's gesture-recognizer."""
-    out = subprocess.run([tool, "gesture-recognizer", "--model", task, "--canned-gestures-allowlist", "None", "--no-progress"]
-                         + sorted(photos), check=False, capture_output=True, text=True).stdout
+def photo_gesture(hands):
+    """A photo's gesture from its hands' [(gesture, score)]: the best-scoring hand that shows one of the trained
+    gestures (not None), else "None" when a hand was found, else Python's None (no hand). With one hand searched this
+    is that hand's gesture; with more, a photo of a person showing a gesture with one hand and resting the other is
+    scored by the gesture hand, whichever one the palm detector ranks first."""
+    if not hands:
+        return None
+    shown = [h for h in hands if h[0].lower() != "none"]
+    return max(shown, key=lambda h: h[1])[0] if shown else "None"
+
+
+def ours(tool, task, photos, num_hands=1):
+    """{photo: gesture, "None", or None (no hand)} from the tool's gesture-recognizer."""
+    out = subprocess.run([tool, "gesture-recognizer", "--model", task, "--canned-gestures-allowlist", "None", "--no-progress",
+                          "--num-hands", str(num_hands)] + sorted(photos), check=False, capture_output=True, text=True).stdout
     found = {}
     for line in out.splitlines():
         record = json.loads(line)
         gestures = record.get("result", {}).get("gestures") or []
-        found[record.get("input")] = gestures[0][0]["categoryName"] if gestures else None
+        found[record.get("input")] = photo_gesture([(g[0]["categoryName"], g[0]["score"]) for g in gestures if g])
     return found
 
 
-def mediapipes(task, photos):
+def mediapipes(task, photos, labels, num_hands=1):
+    """{photo: gesture, "None", or None (no hand)} from MediaPipe 1.2.2 on the same .task. Where the custom
+    classifier says None, MediaPipe falls back to its canned gestures, and when none of those passes (a score
+    threshold of 1) it drops the hand from the result, landmarks and all: the hand would count as not found. So the
+    canned classifier keeps its defaults and any gesture outside the trained `labels` counts as None."""
     import mediapipe as mp
     from mediapipe.tasks.python import vision
-    from mediapipe.tasks.python.components.processors import classifier_options
-    options = vision.GestureRecognizerOptions(
-        base_options=mp.tasks.BaseOptions(model_asset_path=task),
-        canned_gesture_classifier_options=classifier_options.ClassifierOptions(score_threshold=1.0))
+    options = vision.GestureRecognizerOptions(base_options=mp.tasks.BaseOptions(model_asset_path=task), num_hands=num_hands)
     found = {}
     with vision.GestureRecognizer.create_from_options(options) as recognizer:
         for photo in sorted(photos):
             result = recognizer.recognize(mp.Image.create_from_file(photo))
-            found[photo] = result.gestures[0][0].category_name if result.gestures else None
+            found[photo] = photo_gesture([(g[0].category_name if g[0].category_name in labels else "None", g[0].score)
+                                          for g in result.gestures if g])
     return found
 
 
@@ -167,6 +182,15 @@ def accuracy(found, truth):
     hands = [p for p in truth if found.get(p) is not None]
     right = sum(1 for p in hands if found[p].lower() == truth[p].lower())
     return right / max(1, len(hands)), len(hands)
+
+
+def confusion(found, truth):
+    """Each true label's predictions, as text lines (photos without a hand as 'no hand')."""
+    table = defaultdict(Counter)
+    for photo, label in truth.items():
+        table[label.lower()][(found.get(photo) or "no hand").lower()] += 1
+    return "\n".join(f"  {label:12s} " + ", ".join(f"{k} {n}" for k, n in table[label].most_common())
+                     for label in sorted(table))
 
 
 def main():
@@ -183,6 +207,11 @@ def main():
     parser.add_argument("--per-label", type=int, default=None,
                         help="small data: train on this many photos per label, drawn anew for each seed")
     parser.add_argument("--none-factor", type=int, default=1, help="with --per-label: the none label gets this many times more")
+    parser.add_argument("--num-hands", type=int, default=1,
+                        help="hands recognized per test photo; a photo's gesture is its best-scoring hand's that is not None")
+    parser.add_argument("--confusion", action="store_true",
+                        help="print each training's confusion (true label: predicted counts) and write its wrong photos "
+                             "to <work>/<config>-<seed>.errors.json")
     args = parser.parse_args()
     work = args.work or tempfile.mkdtemp(prefix="gesture-accuracy-")
     seeds = [int(s) for s in args.seeds.split(",")]
@@ -200,19 +229,25 @@ def main():
             task = os.path.join(work, f"{name}-{seed}.task")
             truth = {os.path.join(folders[seed], "test", label, os.path.basename(p)): label for p, label in truth.items()}
             report = train(args.tool, args.model, os.path.join(folders[seed], "train"), task, CONFIGS[name] + ["--seed", str(seed)])
-            found = ours(args.tool, task, truth)
+            found = ours(args.tool, task, truth, args.num_hands)
             score, hands = accuracy(found, truth)
             scores.append(score)
             line = (f"{name:16s} seed {seed}: validation {report.get('validationAccuracy') or 0:.3f}  test {score:.3f} "
                     f"({hands} hands)  {report['wallSeconds']:.2f} s")
             if args.mediapipe:
-                theirs = mediapipes(task, truth)
+                labels = {label["exportedName"] for label in report["labels"]}
+                theirs = mediapipes(task, truth, labels, args.num_hands)
                 mp_score, mp_hands = accuracy(theirs, truth)
                 mp_scores.append(mp_score)
                 both = [p for p in truth if found.get(p) is not None and theirs.get(p) is not None]
                 agree = sum(1 for p in both if found[p] == theirs[p])
                 line += f"  MediaPipe test {mp_score:.3f} ({mp_hands} hands; same gesture on {agree} of the {len(both)} both found)"
             print(line + chosen(report), flush=True)
+            if args.confusion:
+                print(confusion(found, truth), flush=True)
+                with open(task + ".errors.json", "w") as f:
+                    json.dump({p: {"label": truth[p], "found": found.get(p)} for p in sorted(truth)
+                               if found.get(p) is None or found[p].lower() != truth[p].lower()}, f, indent=1)
         summary = f"{name:16s} median test accuracy {statistics.median(scores):.3f} over seeds {args.seeds}"
         if mp_scores:
             summary += f"; MediaPipe {statistics.median(mp_scores):.3f}"

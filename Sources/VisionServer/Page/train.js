@@ -256,7 +256,7 @@ function searchTable(search, percent) {
     return [caption];
   }
   caption.textContent = `Settings search: ${search.candidates.length} candidates, ${search.folds}-fold cross-validation, `
-    + `${search.seconds.toFixed(2)} s` + (search.fixed.length ? `; fixed: ${search.fixed.join(", ")}` : "")
+    + `${search.hands} hands, ${search.seconds.toFixed(2)} s` + (search.fixed.length ? `; fixed: ${search.fixed.join(", ")}` : "")
     + ". The chosen one (✓) was then trained on every training hand.";
   const names = ["layer-widths", "batch-size", "epochs", "dropout", "gamma", "balance-classes"];
   const rows = search.candidates.map((c, i) => [i === search.chosen ? "✓" : "", ...names.map((n) => c.settings[n] ?? ""),
@@ -274,8 +274,9 @@ export function renderReport(element, report) {
     + (report.validationAccuracy != null ? ` · validation accuracy ${percent(report.validationAccuracy)}` : " · no validation samples")
     + ` · epoch ${report.exportedEpoch} of ${report.epochs.length} kept · ${report.trainingSamples} training samples with augmentation`;
   const names = report.labels.map((l) => l.exportedName);
-  const counts = table(["label", "photos", "hands", "no hand", "unreadable", "train", "validation"],
-                       report.labels.map((l) => [l.exportedName, l.photos, l.hands, l.noHand, l.unreadable, l.trainHands, l.validationHands]),
+  const counts = table(["label", "photos", "hands", "no hand", "unreadable", "two hands", "second hand taken", "train", "validation"],
+                       report.labels.map((l) => [l.exportedName, l.photos, l.hands, l.noHand, l.unreadable, l.twoHands, l.otherHand,
+                                                 l.trainHands, l.validationHands]),
                        "counts");
   const parts = [summary, counts];
   if (report.validationAccuracy != null) {
