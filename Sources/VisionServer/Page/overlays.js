@@ -134,23 +134,24 @@ function drawHands(ctx, result, { w, h, radius, mirrored, connections }) {
 // Each person's segmentation mask (an 8-bit PNG, base64, decoded beforehand into `images`) tinted in its
 // own colour behind what is drawn; `strength` turns a pixel's level into how strongly it is tinted (0...255).
 const MASK_COLORS = [[64, 160, 255], [255, 96, 160], [120, 230, 80]];
+// One canvas tints every mask in turn (each is drawn before the next is tinted), made once, not per mask per result.
+const maskScratch = document.createElement("canvas");
+const maskScratchContext = maskScratch.getContext("2d", { willReadFrequently: true });
 function drawMasks(ctx, masks, w, h, images, strength = (level) => level) {
   masks.forEach((mask, i) => {
-    const scratch = document.createElement("canvas");
-    scratch.width = mask.width;
-    scratch.height = mask.height;
-    const sctx = scratch.getContext("2d");
-    sctx.drawImage(images.get(mask), 0, 0);
-    const pixels = sctx.getImageData(0, 0, mask.width, mask.height);
+    maskScratch.width = mask.width; // also clears it
+    maskScratch.height = mask.height;
+    maskScratchContext.drawImage(images.get(mask), 0, 0);
+    const pixels = maskScratchContext.getImageData(0, 0, mask.width, mask.height);
     const [r, g, b] = MASK_COLORS[i % MASK_COLORS.length];
     for (let k = 0; k < pixels.data.length; k += 4) {
       const p = strength(pixels.data[k]);
       pixels.data[k] = r; pixels.data[k + 1] = g; pixels.data[k + 2] = b; pixels.data[k + 3] = p / 2;
     }
-    sctx.putImageData(pixels, 0, 0);
+    maskScratchContext.putImageData(pixels, 0, 0);
     ctx.save();
     ctx.globalCompositeOperation = "destination-over";
-    ctx.drawImage(scratch, 0, 0, w, h);
+    ctx.drawImage(maskScratch, 0, 0, w, h);
     ctx.restore();
   });
 }
