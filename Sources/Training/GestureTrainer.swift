@@ -253,7 +253,8 @@ public final class GestureTrainer: Sendable {
         return try found.poses.joined().compactMap(\.first).map { try embedder.embed($0) }
     }
 
-    /// The hand each photo is trained on, label by label, and each label's count of photos whose hand is not the
+    /// The hand each photo is trained on, label by label (with its plain embedding when the choice computed it,
+    /// so the embedding step does not compute it again), and each label's count of photos whose hand is not the
     /// palm detector's first. A photo with one hand gives it. A photo with two shows, as a rule, the gesture with
     /// one hand and rests the other, and the palm detector often ranks the resting hand first (the HaGRIDv2
     /// subset of docs/TRAINING.md: 31 of its 53 two-hand gesture photos): training on it would teach a resting
@@ -262,19 +263,31 @@ public final class GestureTrainer: Sendable {
     /// and each two-hand photo of a gesture keeps the hand that head finds the more likely to show its label.
     /// `none` photos keep their first hand (both show no gesture).
     func chooseHands(_ found: FoundHands, embedder: HandSampler, cancelled: CancellationFlag) throws -> (
-        poses: [[HandPose]], otherHand: [Int]
+        hands: [[ChosenHand]], otherHand: [Int]
     ) {
-        let first = found.poses.map { $0.compactMap(\.first) }
         let noneIndex = 0 // `names` puts none first (GestureSamples.labels)
         let ambiguous = found.poses.indices.contains { label in
             label != noneIndex && found.poses[label].contains { $0.count > 1 }
         }
-        guard ambiguous else { return (first, found.poses.map { _ in 0 }) }
+        guard ambiguous else {
+            return (found.poses.map { $0.compactMap(\.first).map { ChosenHand(pose: $0) } }, found.poses.map { _ in 0 })
+        }
+        // Every hand embedded once: the chooser trains on some, scores the others, and the choice keeps its own.
+        let embedded = try found.poses.map { photos in
+            try photos.map { hands in
+                try cancelled.check()
+                return try hands.map { (pose: $0, embedding: try embedder.embed($0)) }
+            }
+        }
+        let first = embedded.map { $0.compactMap(\.first) }
+        let kept = { (hand: (pose: HandPose, embedding: [Float])) in
+            ChosenHand(pose: hand.pose, embedding: hand.embedding)
+        }
         var samples: [Sample] = []
-        for (label, photos) in found.poses.enumerated() {
+        for (label, photos) in embedded.enumerated() {
             let clear = photos.filter { $0.count == 1 }
             let taken = label == noneIndex ? photos.flatMap { $0 } : clear.isEmpty ? first[label] : clear.map { $0[0] }
-            for pose in taken { samples.append(Sample(embedding: try embedder.embed(pose), label: label)) }
+            for hand in taken { samples.append(Sample(embedding: hand.embedding, label: label)) }
         }
         typealias Declared = GestureTrainingOptions.Declared
         let recipe = HeadRecipe(
@@ -287,21 +300,27 @@ public final class GestureTrainer: Sendable {
             random: SeededGenerator(seed: UInt64(settings.seed) ^ 0x4A4D_D5C0_0000_0000))
         for _ in 0..<recipe.epochs {
             guard try chooser.runEpoch(samples, members: Array(samples.indices), cancelled: cancelled).isFinite else {
-                return (first, found.poses.map { _ in 0 })
+                return (first.map { $0.map(kept) }, found.poses.map { _ in 0 })
             }
         }
-        var poses = first
+        var chosen = first.map { $0.map(kept) }
         var otherHand = found.poses.map { _ in 0 }
-        for (label, photos) in found.poses.enumerated() where label != noneIndex {
-            poses[label] = try photos.compactMap { hands -> HandPose? in
-                guard hands.count > 1 else { return hands.first }
-                let scores = try hands.map { chooser.head.predict(try embedder.embed($0))[label] }
+        for (label, photos) in embedded.enumerated() where label != noneIndex {
+            chosen[label] = photos.compactMap { hands -> ChosenHand? in
+                guard hands.count > 1 else { return hands.first.map(kept) }
+                let scores = hands.map { chooser.head.predict($0.embedding)[label] }
                 let best = scores.indices.max { scores[$0] < scores[$1] } ?? 0
                 if best != 0 { otherHand[label] += 1 }
-                return hands[best]
+                return kept(hands[best])
             }
         }
-        return (poses, otherHand)
+        return (chosen, otherHand)
+    }
+
+    /// A photo's hand chosen for training, with its plain embedding when already computed.
+    struct ChosenHand {
+        let pose: HandPose
+        var embedding: [Float]? = nil
     }
 
     /// Splits, embeds, trains and exports from hands already found.
@@ -327,7 +346,7 @@ public final class GestureTrainer: Sendable {
         var labels = found.labels
         for label in labels.indices { labels[label].otherHand = otherHand[label] }
         var random = SeededGenerator(seed: UInt64(settings.seed))
-        var train: [(pose: HandPose, label: Int)] = [], validation: [(pose: HandPose, label: Int)] = []
+        var train: [(hand: ChosenHand, label: Int)] = [], validation: [(hand: ChosenHand, label: Int)] = []
         for (label, hands) in poses.enumerated() {
             let order = random.shuffled(Array(hands.indices))
             let held =
@@ -353,12 +372,12 @@ public final class GestureTrainer: Sendable {
             let total = train.count + validation.count
             for (done, hand) in train.enumerated() {
                 try cancelled.check()
-                let embedding = try embedder.embed(hand.pose)
+                let embedding = try hand.hand.embedding ?? embedder.embed(hand.hand.pose)
                 plain.append(Sample(embedding: embedding, label: hand.label))
                 let first = trainSet.count
                 trainSet.append(plain[plain.count - 1])
                 if settings.augment {
-                    for variant in hand.pose.augmentations(angles: Self.augmentationAngles) {
+                    for variant in hand.hand.pose.augmentations(angles: Self.augmentationAngles) {
                         trainSet.append(Sample(embedding: try embedder.embed(variant), label: hand.label))
                     }
                 }
@@ -366,7 +385,8 @@ public final class GestureTrainer: Sendable {
                 progress?(.init(stage: .embedding, completed: done + 1, total: total))
             }
             for hand in validation {
-                validationSet.append(Sample(embedding: try embedder.embed(hand.pose), label: hand.label))
+                validationSet.append(
+                    Sample(embedding: try hand.hand.embedding ?? embedder.embed(hand.hand.pose), label: hand.label))
             }
             progress?(.init(stage: .embedding, completed: total, total: total))
             return (trainSet, plain, validationSet, ranges)
