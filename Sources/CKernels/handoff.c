@@ -1,6 +1,8 @@
 // What a hand-off between two cores costs on this host: a cache-line ping-pong between two threads,
 // and the pool's own hand-off (an empty job split over two threads), measured once per process so
-// the kernels can leave unsplit the work too small to pay for it (KernelThreads).
+// the kernels can leave unsplit the work too small to pay for it (KernelThreads). And what two cores
+// give at all: the share of one core's arithmetic each keeps when both compute at once (a vCPU
+// whose physical core's other hyperthread is busy, ours or another tenant's, keeps less).
 #define _GNU_SOURCE
 #include "ckernels.h"
 #include <pthread.h>
@@ -97,6 +99,87 @@ double vt_pingpong_ns(int batches, int rounds) {
     free(c);
     free(samples);
     return result;
+}
+
+// ---- two cores at once ----
+
+/// Floating-point multiply-adds in eight independent chains, `iterations` times; returns a value
+/// that depends on every chain, so the work cannot be dropped. Plain vector code (SSE, NEON):
+/// what it measures is sharing of the core's arithmetic units, not the widest ISA.
+typedef float vt_lanes __attribute__((vector_size(16)));
+static float arithmetic(long iterations) {
+    vt_lanes a[8], m = {0.9999999f, 0.9999999f, 0.9999999f, 0.9999999f}, c = {1e-7f, 1e-7f, 1e-7f, 1e-7f};
+    for (int k = 0; k < 8; k++) a[k] = (vt_lanes){1.0f, 1.0f, 1.0f, (float)k};
+    for (long i = 0; i < iterations; i++) {
+        for (int k = 0; k < 8; k++) a[k] = a[k] * m + c; // no fast-math: each step must run
+    }
+    float sum = 0;
+    for (int k = 0; k < 8; k++) sum += a[k][0] + a[k][1] + a[k][2] + a[k][3];
+    return sum;
+}
+
+typedef struct {
+    long iterations;
+    _Atomic int ready, go;
+    double seconds;
+    float sink;
+} share_run;
+
+static void *share_partner(void *arg) {
+    share_run *r = arg;
+    pin(1);
+    atomic_store_explicit(&r->ready, 1, memory_order_release);
+    while (!atomic_load_explicit(&r->go, memory_order_acquire)) relax();
+    const uint64_t start = clock_ns();
+    r->sink = arithmetic(r->iterations);
+    r->seconds = (double)(clock_ns() - start) * 1e-9;
+    return NULL;
+}
+
+double vt_two_core_share(int rounds, double milliseconds) {
+    if (rounds < 1 || rounds > 101 || !(milliseconds > 0) || milliseconds > 100) return 0;
+    // CPUs 0 and 1, both allowed to this thread (as the ping-pong pins them).
+    cpu_set_t mask;
+    if (pthread_getaffinity_np(pthread_self(), sizeof mask, &mask) != 0 || !CPU_ISSET(0, &mask) ||
+        !CPU_ISSET(1, &mask) || !pin(0))
+        return 0;
+    // The iterations that take about `milliseconds` alone on CPU 0.
+    long iterations = 1000;
+    volatile float sink = 0;
+    for (;;) {
+        const uint64_t start = clock_ns();
+        sink += arithmetic(iterations);
+        const double ms = (double)(clock_ns() - start) * 1e-6;
+        if (ms >= milliseconds / 4 || iterations > (1L << 40)) {
+            iterations = (long)((double)iterations * milliseconds / (ms > 1e-6 ? ms : 1e-6)) + 1;
+            break;
+        }
+        iterations *= 4;
+    }
+    double shares[101];
+    int n = 0;
+    for (int r = 0; r < rounds; r++) {
+        uint64_t start = clock_ns();
+        sink += arithmetic(iterations);
+        const double alone = (double)(clock_ns() - start) * 1e-9;
+        share_run run = {iterations, 0, 0, 0, 0};
+        pthread_t partner;
+        if (pthread_create(&partner, NULL, share_partner, &run) != 0) break;
+        // Both start together once the partner runs on CPU 1.
+        while (!atomic_load_explicit(&run.ready, memory_order_acquire)) relax();
+        atomic_store_explicit(&run.go, 1, memory_order_release);
+        start = clock_ns();
+        sink += arithmetic(iterations);
+        const double together = (double)(clock_ns() - start) * 1e-9;
+        pthread_join(partner, NULL);
+        sink += run.sink;
+        // Each core's speed while both computed, as a share of one core alone (their mean).
+        const double both = (together + run.seconds) / 2;
+        if (both > 0) shares[n++] = alone / both;
+    }
+    (void)sink;
+    pthread_setaffinity_np(pthread_self(), sizeof mask, &mask);
+    return n ? median(shares, n) : 0;
 }
 
 // ---- the pool's hand-off ----

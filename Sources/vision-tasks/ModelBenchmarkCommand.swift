@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Inference
 import VisionCore
 
 /// `vision-tasks model benchmark PATH [--entry NAME] [--runs N] [--warmup N] [--threads N] [--json]`:
@@ -12,23 +13,30 @@ struct ModelBenchmarkCommand: AsyncParsableCommand {
 
     @OptionGroup var timing: ModelTimingOptions<BenchmarkDefaults>
 
-    @Flag(help: "Print one JSON object {\"model\", \"medianMs\", \"p90Ms\", \"cpuMsPerCall\", \"threads\"}.")
+    @Flag(
+        help:
+            "Print one JSON object {\"model\", \"threads\", \"twoCoreShare\", \"medianMs\", \"p90Ms\", \"cpuMsPerCall\"}."
+    )
     var json = false
 
     /// What `--json` prints: the model's path (and entry, for a bundle), the inference threads it ran
-    /// with and the timing's figures, in one object.
+    /// with, what two cores gave at once just after the runs, and the timing's figures, in one object.
     struct Report: Encodable {
         var model: String
         var threads: Int
+        /// `HandoffCost.twoCoreShare()` measured right after the timed runs: twice it bounds what a
+        /// second thread could gain on this host then (other tenants' load on the cores moves it).
+        var twoCoreShare: Double
         var timed: Timing.Summary
 
-        enum CodingKeys: CodingKey { case model, threads }
+        enum CodingKeys: CodingKey { case model, threads, twoCoreShare }
 
-        /// `model` and `threads`, then the figures of `timed`, as one flat object.
+        /// `model`, `threads` and `twoCoreShare`, then the figures of `timed`, as one flat object.
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(model, forKey: .model)
             try container.encode(threads, forKey: .threads)
+            try container.encode(twoCoreShare, forKey: .twoCoreShare)
             try timed.encode(to: encoder)
         }
     }
@@ -39,12 +47,13 @@ struct ModelBenchmarkCommand: AsyncParsableCommand {
             let (name, data) = try timing.source.loadModelData()
             let interpreter = try timing.source.randomlyFedInterpreter(data, threads: timing.threads)
             let timed = Timing.measure(runs: timing.runs, warmup: timing.warmup) { interpreter.invoke() }
+            let share = HandoffCost.twoCoreShare()
             if json {
-                try Console.outJSON(Report(model: name, threads: timing.threads, timed: timed))
+                try Console.outJSON(Report(model: name, threads: timing.threads, twoCoreShare: share, timed: timed))
             } else {
                 let ms = { (v: Double) in String(format: "%.3f", v) }
                 Console.out(
-                    "\(name): median \(ms(timed.medianMs)) ms, p90 \(ms(timed.p90Ms)) ms, CPU \(ms(timed.cpuMsPerCall)) ms per call (\(timing.runs) runs, \(timing.warmup) warm-up, \(timing.threads) thread(s))\n"
+                    "\(name): median \(ms(timed.medianMs)) ms, p90 \(ms(timed.p90Ms)) ms, CPU \(ms(timed.cpuMsPerCall)) ms per call (\(timing.runs) runs, \(timing.warmup) warm-up, \(timing.threads) thread(s)); two cores at once then: \(String(format: "%.2f", share)) of one each\n"
                 )
             }
         }

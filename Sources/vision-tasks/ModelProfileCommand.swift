@@ -50,6 +50,9 @@ struct ModelProfileCommand: AsyncParsableCommand {
         /// The pool's hand-off (an empty job over two threads), ns, and the factor it puts on the
         /// kernels' minimum work per part (`HandoffCost`).
         var handoffNs, grain: Double
+        /// Each core's arithmetic speed while both compute, as a share of one alone: the median of
+        /// one probe per round (`HandoffCost.twoCoreShare`); twice it bounds a second thread's gain.
+        var twoCoreShare: Double
     }
 
     /// What `--json` prints.
@@ -75,10 +78,11 @@ struct ModelProfileCommand: AsyncParsableCommand {
             // both alike; each operator's figure is the median of its round means.
             let single = try interpreter(1), multi = threads == 1 ? single : try interpreter(threads)
             let rounds = min(Self.rounds, runs), perRound = max(1, runs / rounds)
-            var one: [[OperatorProfile]] = [], many: [[OperatorProfile]] = []
+            var one: [[OperatorProfile]] = [], many: [[OperatorProfile]] = [], shares: [Double] = []
             for round in 0..<rounds {
                 one.append(single.profile(runs: perRound, warmup: round == 0 ? warmup : 1))
                 many.append(multi.profile(runs: perRound, warmup: round == 0 ? warmup : 1))
+                shares.append(HandoffCost.twoCoreShare())
             }
             let rows = one[0].indices.map { k in
                 Row(
@@ -90,7 +94,7 @@ struct ModelProfileCommand: AsyncParsableCommand {
             let pool = multi.poolActivity(runs: perRound)
             let host = Host(
                 cpu: HostCPU.describe(), loadAverage: HostCPU.loadAverage(), pingPongNs: HandoffCost.pingPong(),
-                handoffNs: HandoffCost.nanoseconds, grain: HandoffCost.grain)
+                handoffNs: HandoffCost.nanoseconds, grain: HandoffCost.grain, twoCoreShare: Timing.median(shares))
             let report = Report(model: name, threads: threads, host: host, pool: pool, operators: rows)
             if json {
                 try Console.outJSON(report)
@@ -116,6 +120,8 @@ struct ModelProfileCommand: AsyncParsableCommand {
         var out = "CPU: \(host.cpu); load average \(host.loadAverage)\n"
         out +=
             "hand-off: cache-line ping-pong \(String(format: "%.0f", host.pingPongNs)) ns per round trip; pool hand-off \(String(format: "%.0f", host.handoffNs)) ns (minimum work per part x\(String(format: "%.2f", host.grain)))\n"
+        out +=
+            "two cores at once: each computes at \(String(format: "%.2f", host.twoCoreShare)) of one alone (median of a probe per round), so a second thread gains at most x\(String(format: "%.2f", 2 * host.twoCoreShare)) here now\n"
         out +=
             "pool at \(threads) threads, per call: \(String(format: "%.1f", pool.jobs)) jobs, \(String(format: "%.1f", pool.parts)) parts (\(String(format: "%.1f", pool.workerParts)) by workers); caller waited in \(String(format: "%.1f", pool.joinWaits)) (slept in \(String(format: "%.1f", pool.joinSleeps))), \(String(format: "%.3f", pool.joinWaitMilliseconds)) ms\n"
         out +=

@@ -15,7 +15,7 @@ struct ModelProfileCommandTests {
             let msN: Double
             let handoffsN: Double
         }
-        struct Host: Decodable { let cpu: String, pingPongNs: Double, grain: Double }
+        struct Host: Decodable { let cpu: String, pingPongNs: Double, grain: Double, twoCoreShare: Double }
         /// The header's host, and the pool's counts per call by name ("jobs", "parts", ...).
         let host: Host
         let pool: [String: Double]
@@ -45,7 +45,9 @@ struct ModelProfileCommandTests {
         #expect(full.operators.count > 100 && full.operators.allSatisfy { $0.ms1 >= 0 && $0.msN >= 0 })
         #expect(full.operators.contains { $0.op == "CONV_2D" && $0.outputShape == [1, 256, 256, 1] })
         // The host and its hand-off cost; the jobs handed to the worker (the large convolutions split).
-        #expect(!full.host.cpu.isEmpty && full.host.pingPongNs > 0 && full.host.grain > 0, "\(full.host)")
+        #expect(
+            !full.host.cpu.isEmpty && full.host.pingPongNs > 0 && full.host.grain > 0 && full.host.twoCoreShare > 0,
+            "\(full.host)")
         let (jobs, parts) = (full.pool["jobs"] ?? 0, full.pool["parts"] ?? 0)
         #expect(full.operators.contains { $0.handoffsN > 0 } && jobs > 0 && parts >= 2 * jobs, "\(full.pool)")
         // Without the mask output, the segmentation head is not run.
@@ -58,7 +60,8 @@ struct ModelProfileCommandTests {
         ])
         #expect(
             text.status == 0 && text.stdout.contains("by operator type:") && text.stdout.contains("CONV_2D")
-                && text.stdout.hasPrefix("CPU: ") && text.stdout.contains("ping-pong"),
+                && text.stdout.hasPrefix("CPU: ") && text.stdout.contains("ping-pong")
+                && text.stdout.contains("two cores at once"),
             "\(text.stdout)")
     }
 

@@ -160,6 +160,11 @@ double vt_pingpong_ns(int batches, int rounds);
 /// and cached; 1 ms when most workers came later than that, 0 when no worker runs. The environment
 /// variable VT_POOL_HANDOFF_NS, when set, is taken instead of measuring (benches, tests). Includes VT_POOL_HANDOFF_DELAY_NS (pool.c).
 double vt_pool_handoff_ns(void);
+/// What two cores give at once: the median over `rounds` rounds (1...101) of each core's arithmetic
+/// speed while CPUs 0 and 1 both compute (about `milliseconds`, up to 100, each), as a share of CPU 0's
+/// alone just before. 1: the cores are independent; 0.5: they share one core's units (hyperthreads of
+/// one core, or a core whose other hyperthread another tenant keeps busy). 0 when it cannot run.
+double vt_two_core_share(int rounds, double milliseconds);
 
 #ifdef __cplusplus
 }

@@ -26,6 +26,13 @@ package enum HandoffCost {
     package static func pingPong(batches: Int = 31, rounds: Int = 2000) -> Double {
         vt_pingpong_ns(Int32(clamping: batches), Int32(clamping: rounds))
     }
+
+    /// Each core's arithmetic speed while both compute, as a share of one core alone (median of
+    /// `rounds` rounds of about `milliseconds` each; 1: independent cores, 0.5: one core's units
+    /// shared); 0 when it cannot run. Twice it bounds what a second thread can gain here now.
+    package static func twoCoreShare(rounds: Int = 7, milliseconds: Double = 2) -> Double {
+        vt_two_core_share(Int32(clamping: rounds), milliseconds)
+    }
 }
 
 /// What the worker pool did per `invoke()` (`Interpreter.poolActivity(runs:)`), counted

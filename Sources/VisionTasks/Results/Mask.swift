@@ -123,7 +123,7 @@ public struct Mask: Codable, Sendable, Equatable {
         if let file {
             decoded = try? MPImage(contentsOfFile: file)
         } else {
-            decoded = try Data(base64Encoded: try c.decode(String.self, forKey: .png)).flatMap {
+            decoded = Data(base64Encoded: try c.decode(String.self, forKey: .png)).flatMap {
                 try? MPImage(encodedData: $0, name: "mask PNG")
             }
         }

@@ -1,0 +1,43 @@
+import FixtureSupport
+import Foundation
+import Testing
+
+/// `vision-tasks model benchmark`: a model's latency on random inputs, as `make bench` reads it.
+@Suite
+struct ModelBenchmarkCommandTests {
+    private struct Report: Decodable {
+        let model: String
+        let threads: Int
+        let twoCoreShare: Double
+        let medianMs, p90Ms, cpuMsPerCall: Double
+    }
+
+    private func benchmark(_ extra: [String]) throws -> CLIRun {
+        try CLIRun.run(
+            [
+                "model", "benchmark", CLIRun.models.appendingPathComponent("face_landmarker.task").path,
+                "--entry", "face_detector.tflite", "--runs", "5", "--warmup", "1",
+            ] + extra)
+    }
+
+    @Test func reportsLatencyCPUAndTheHostsTwoCoreShare() throws {
+        let run = try benchmark(["--threads", "2", "--json"])
+        try #require(run.status == 0, "\(run.stderr)")
+        let report = try JSONDecoder().decode(Report.self, from: Data(run.stdout.utf8))
+        #expect(report.threads == 2 && report.model.hasSuffix("face_detector.tflite"))
+        #expect(report.medianMs > 0 && report.p90Ms >= report.medianMs && report.cpuMsPerCall > 0, "\(report)")
+        // 0 only where CPUs 0 and 1 are not both ours.
+        #expect(report.twoCoreShare > 0 || ProcessInfo.processInfo.activeProcessorCount < 2, "\(report)")
+        let text = try benchmark([])
+        #expect(
+            text.status == 0 && text.stdout.contains("median") && text.stdout.contains("two cores at once"),
+            "\(text.stdout)")
+    }
+
+    @Test func runsBelowOneAreAnErrorNamingTheOption() throws {
+        let runs = try benchmark(["--runs", "0"])
+        #expect(runs.status == 1 && runs.stderr.contains("--runs"), "\(runs.stderr)")
+        let warmup = try benchmark(["--warmup=-1"])
+        #expect(warmup.status == 1 && warmup.stderr.contains("--warmup"), "\(warmup.stderr)")
+    }
+}
