@@ -3,12 +3,13 @@
 // One caller at a time publishes a job (a function pointer, a context pointer and how many threads
 // may work on it) in a fixed slot and bumps a generation counter (a caller finding the slot taken
 // runs its parts itself); workers spin briefly on it (yielding their core after a few
-// microseconds), then sleep on a futex. Parts are claimed with a
-// compare-and-swap on one 64-bit word holding the generation, the part count and the next part, so
-// a worker that wakes late can never run a part of a finished job. Whoever is free claims the next
-// part: a worker that wakes late, before claiming, leaves its share to the others (a part already
-// claimed is waited for). A job may have more parts than threads; the kernels (KernelThreads) now
-// give one part per thread.
+// microseconds), then sleep on a futex. The parts are dealt in contiguous ranges, one per thread
+// (the caller's first), so each thread computes the same share of every layer and reads what it
+// wrote itself. A thread claims the parts of its own range from the front; when it has none left it
+// takes the others' from the back, one at a time. So a worker that wakes late, or loses its core to
+// another process mid-job, holds up the caller by one part at most, not by its whole share. Each
+// range is one 64-bit word (generation, front, back) changed by compare-and-swap, so a worker that
+// wakes late can never run a part of a finished job.
 #include "ckernels.h"
 #include <limits.h>
 #include <linux/futex.h>
@@ -79,8 +80,14 @@ static pthread_mutex_t callers = PTHREAD_MUTEX_INITIALIZER; // one job at a time
 static pthread_mutex_t starting = PTHREAD_MUTEX_INITIALIZER; // guards worker creation
 static int workers;                                          // started workers (under `starting`)
 
-// word: generation (high 32 bits) | parts (bits 16..31) | next unclaimed part (bits 0..15)
+// word: the job's generation (high 32 bits), bumped by each publish; what workers watch.
 static _Atomic uint64_t word;
+/// Each thread's range of the current job's parts: generation (high 32 bits) | front (bits 16..31) |
+/// back (bits 0..15); parts front..<back are unclaimed. One cache line each.
+typedef struct {
+    _Alignas(64) _Atomic uint64_t span;
+} vt_range;
+static vt_range ranges[VT_POOL_MAX_WORKERS + 1];
 static _Atomic(vt_part_fn) job_fn;
 static _Atomic(void *) job_ctx;
 static _Atomic int job_threads;      // threads that may work on the job: the caller and workers 1..threads-1
@@ -109,19 +116,35 @@ static uint64_t now_ns(void) {
     return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
 
+/// A part of generation `gen` for thread `thread` of `threads`: the front of its own range, else the
+/// back of another's (the next threads' first); -1 when none is left unclaimed.
+static int claim(uint32_t gen, int thread, int threads) {
+    for (int i = 0; i < threads; i++) {
+        const int k = (thread + i) % threads;
+        _Atomic uint64_t *span = &ranges[k].span;
+        uint64_t r = atomic_load_explicit(span, memory_order_acquire);
+        for (;;) {
+            const uint32_t front = (uint32_t)(r >> 16) & 0xffff, back = (uint32_t)r & 0xffff;
+            if ((uint32_t)(r >> 32) != gen || front >= back) break;
+            // Own range: the front part. Another's: its back part, so its owner keeps going in order.
+            const uint64_t next = i == 0 ? r + (1u << 16) : r - 1;
+            if (atomic_compare_exchange_weak_explicit(span, &r, next, memory_order_acq_rel, memory_order_acquire))
+                return (int)(i == 0 ? front : back - 1);
+        }
+    }
+    return -1;
+}
+
 /// Claims and runs parts of generation `gen` as thread `thread` until none is left.
 static void run_parts(uint32_t gen, int thread) {
     if (thread) delay_handoff();
-    uint64_t w = atomic_load_explicit(&word, memory_order_acquire);
-    for (;;) {
-        const uint32_t parts = (uint32_t)(w >> 16) & 0xffff, next = (uint32_t)w & 0xffff;
-        if ((uint32_t)(w >> 32) != gen || next >= parts) return;
-        if (!atomic_compare_exchange_weak_explicit(&word, &w, w + 1, memory_order_acq_rel, memory_order_acquire))
-            continue;
+    int threads = atomic_load_explicit(&job_threads, memory_order_acquire);
+    if (threads > VT_POOL_MAX_WORKERS + 1) threads = VT_POOL_MAX_WORKERS + 1;
+    for (int part; (part = claim(gen, thread, threads)) >= 0;) {
         // The slot cannot change until this claimed part is finished.
         const vt_part_fn fn = atomic_load_explicit(&job_fn, memory_order_relaxed);
         void *ctx = atomic_load_explicit(&job_ctx, memory_order_relaxed);
-        fn(ctx, (int)next, thread);
+        fn(ctx, part, thread);
         if (thread) {
             tally(&n_worker_parts, 1);
             delay_handoff();
@@ -129,7 +152,6 @@ static void run_parts(uint32_t gen, int thread) {
         if (atomic_fetch_sub_explicit(&remaining, 1, memory_order_acq_rel) == 1 &&
             atomic_load_explicit(&caller_asleep, memory_order_seq_cst))
             futex_wake(&remaining);
-        w = atomic_load_explicit(&word, memory_order_acquire);
     }
 }
 
@@ -220,12 +242,19 @@ void vt_parallel_run(int parts, int threads, vt_part_fn fn, void *ctx) {
         for (int p = 0; p < parts; p++) fn(ctx, p, 0);
         return;
     }
+    const int job = started + 1 < threads ? started + 1 : threads;
     atomic_store_explicit(&job_fn, fn, memory_order_relaxed);
     atomic_store_explicit(&job_ctx, ctx, memory_order_relaxed);
-    atomic_store_explicit(&job_threads, started + 1 < threads ? started + 1 : threads, memory_order_relaxed);
+    atomic_store_explicit(&job_threads, job, memory_order_relaxed);
     atomic_store_explicit(&remaining, (uint32_t)parts, memory_order_relaxed);
     const uint32_t gen = (uint32_t)(atomic_load_explicit(&word, memory_order_relaxed) >> 32) + 1;
-    atomic_store_explicit(&word, ((uint64_t)gen << 32) | ((uint64_t)parts << 16), memory_order_release);
+    // Thread k's range: parts [parts·k/job, parts·(k+1)/job), published before the generation.
+    for (int k = 0; k < job; k++) {
+        const uint64_t front = (uint64_t)parts * (uint64_t)k / (uint64_t)job;
+        const uint64_t back = (uint64_t)parts * (uint64_t)(k + 1) / (uint64_t)job;
+        atomic_store_explicit(&ranges[k].span, ((uint64_t)gen << 32) | (front << 16) | back, memory_order_relaxed);
+    }
+    atomic_store_explicit(&word, (uint64_t)gen << 32, memory_order_release);
     atomic_store_explicit(&epoch, gen, memory_order_seq_cst);
     if (atomic_load_explicit(&sleepers, memory_order_seq_cst)) futex_wake(&epoch);
     tally(&n_jobs, 1);

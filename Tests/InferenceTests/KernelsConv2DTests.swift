@@ -136,7 +136,8 @@ import Testing
         let wide = Conv2DGeometry(
             inputHeight: 7, inputWidth: 7, inputChannels: 190, outputChannels: 328,
             kernelHeight: 1, kernelWidth: 1, padding: .valid)
-        let wideTiling = Conv2DTiling(pixels: 49, columns: 328, reduction: 190, threads: 6)
+        // (A minimum of a sixth of the work: six tiles whatever the parts per thread.)
+        let wideTiling = Conv2DTiling(pixels: 49, columns: 328, reduction: 190, threads: 6, minimumWork: 500_000)
         #expect(
             wideTiling.pixelTiles == 2 && wideTiling.columnTiles == 3 && wideTiling.ranges(5).columns.upperBound == 328)
         try check(wide, seed: 26, threads: 6)

@@ -59,7 +59,9 @@ import Testing
                 #expect(m == Int((1000 * grain).rounded(.up)))
                 #expect(t.parts(2 * m - 1, minimumPerPart: 1000) == 1, "grain \(grain)")
                 #expect(t.parts(2 * m, minimumPerPart: 1000) == 2, "grain \(grain)")
-                #expect(t.parts(3 * m, minimumPerPart: 1000) == threads, "grain \(grain)")
+                #expect(
+                    t.parts(3 * m, minimumPerPart: 1000) == min(3, threads * KernelThreads.partsPerThread),
+                    "grain \(grain)")
             }
             // Work without a minimum splits at any grain; one thread never splits.
             #expect(KernelThreads(2, grain: grain).parts(2) == 2)
@@ -93,7 +95,9 @@ import Testing
                         }
                         return output.map(\.bitPattern)
                     }
-                    #expect(t.parts(rows, minimumPerPart: 8) == min(threads, rows / rowsMinimum), "\(rows) rows")
+                    #expect(
+                        t.parts(rows, minimumPerPart: 8)
+                            == min(threads * KernelThreads.partsPerThread, rows / rowsMinimum), "\(rows) rows")
                     #expect(run(t) == run(.single), "depthwise, \(rows) rows, grain \(grain), \(threads) threads")
                 }
                 let addMinimum = t.minimum(32768)
@@ -113,7 +117,8 @@ import Testing
                         return output.map(\.bitPattern)
                     }
                     #expect(
-                        t.parts(count, granule: 16, minimumPerPart: 32768) == min(threads, count / addMinimum),
+                        t.parts(count, granule: 16, minimumPerPart: 32768)
+                            == min(threads * KernelThreads.partsPerThread, count / addMinimum),
                         "\(count) elements")
                     #expect(run(t) == run(.single), "add, \(count) elements, grain \(grain), \(threads) threads")
                 }

@@ -1,3 +1,4 @@
+import CKernels
 import Dispatch
 import Foundation
 import Testing
@@ -39,6 +40,67 @@ import Testing
             done.signal()
         }.start()
         return done
+    }
+
+    /// What each part of one job recorded: the thread that ran it and that thread's count of parts run before it.
+    private struct Tally {
+        var thread = [Int32](repeating: -1, count: 8)
+        var order = [Int32](repeating: -1, count: 8)
+        var done = [Int32](repeating: 0, count: 64)
+    }
+
+    /// The parts are dealt in contiguous ranges, one per thread: a range's owner runs a prefix of it, in order, and
+    /// the others take the rest from its back (the caller is never left waiting for a preempted worker's whole
+    /// share, and each thread keeps reading what it wrote). Jobs of 8 parts over 2 threads, each part ~20 µs, until
+    /// 100 of them had parts run by both threads (at most 30 s: other suites' calls may hold the pool meanwhile).
+    @Test func eachThreadRunsItsOwnRangeFirstAndTakesTheOthersFromTheBack() throws {
+        var shared = 0
+        let deadline = Date().addingTimeInterval(30)
+        while shared < 100 && Date() < deadline {
+            var tally = Tally()
+            tally.thread.withUnsafeMutableBufferPointer { thread in
+                tally.order.withUnsafeMutableBufferPointer { order in
+                    tally.done.withUnsafeMutableBufferPointer { done in
+                        var pointers = (thread.baseAddress!, order.baseAddress!, done.baseAddress!)
+                        withUnsafeMutablePointer(to: &pointers) { context in
+                            vt_parallel_run(
+                                8, 2,
+                                { context, part, thread in
+                                    let (threads, order, done) = context!.assumingMemoryBound(
+                                        to: (
+                                            UnsafeMutablePointer<Int32>, UnsafeMutablePointer<Int32>,
+                                            UnsafeMutablePointer<Int32>
+                                        ).self
+                                    ).pointee
+                                    let start = DispatchTime.now().uptimeNanoseconds
+                                    while DispatchTime.now().uptimeNanoseconds - start < 20_000 {}
+                                    threads[Int(part)] = thread
+                                    order[Int(part)] = done[Int(thread) * 16] // one cache line per thread
+                                    done[Int(thread) * 16] += 1
+                                }, context)
+                        }
+                    }
+                }
+            }
+            try #require(tally.thread.allSatisfy { $0 == 0 || $0 == 1 }, "a part not run once: \(tally.thread)")
+            // A job the worker took no part of may have run whole on the caller, in order, because another
+            // suite's call held the pool (as a caller finding it held does): only shared jobs show the ranges.
+            guard tally.thread.contains(1) else { continue }
+            shared += 1
+            for owner in 0..<2 {
+                let range = Array(owner * 4..<(owner + 1) * 4)
+                let own = range.prefix { tally.thread[$0] == Int32(owner) }
+                let taken = range.dropFirst(own.count)
+                // The owner's: a prefix, run in order. The other thread's: the rest, taken last part first.
+                #expect(
+                    taken.allSatisfy { tally.thread[$0] == Int32(1 - owner) }, "range \(owner): \(tally.thread)")
+                #expect(zip(own, own.dropFirst()).allSatisfy { tally.order[$0] < tally.order[$1] }, "\(tally.order)")
+                #expect(
+                    zip(taken, taken.dropFirst()).allSatisfy { tally.order[$0] > tally.order[$1] }, "\(tally.order)")
+            }
+        }
+        // Else the worker too seldom ran a part for the ranges to be tried.
+        #expect(shared == 100, "only \(shared) jobs in 30 s had parts run by both threads")
     }
 
     /// Four callers, each splitting 300 calls of 20,000 items over 2 threads at the same time: every

@@ -126,8 +126,9 @@ void vt_add(const float *a, const float *b, float *output, float lo, float hi,
 /// (0 = the caller, below the call's thread count: it picks per-thread scratch).
 typedef void (*vt_part_fn)(void *ctx, int part, int thread);
 /// Runs fn(ctx, p, t) for every p in [0, parts) on the caller (t = 0) and up to threads - 1
-/// persistent worker threads (started on first use, at most 63), each part once, claimed by
-/// whichever thread is free, and returns when all have finished. Allocates nothing once the
+/// persistent worker threads (started on first use, at most 63), each part once, and returns when
+/// all have finished. Thread t first runs its own contiguous range of the parts, in order; a thread
+/// out of parts then takes the others' unclaimed ones from the back. Allocates nothing once the
 /// workers exist. A call made while another thread's call holds the pool runs all its parts on its
 /// own thread rather than wait; fn must not call it.
 void vt_parallel_run(int parts, int threads, vt_part_fn fn, void *ctx);
