@@ -2,13 +2,9 @@ import VisionErrors
 
 /// A task that front ends (the CLI, the server) make and drive from its description alone: its
 /// options come from `TaskDescription`, its results are JSON, CSV rows and overlay parts
-/// (`DescribedResult`), and its live-stream results reach a `LiveStreamHandler`. The tasks adopt it,
-/// and `describedTasks` lists them once.
-package protocol DescribedTask: CoreBackedTask where TaskResult: DescribedResult {
-    /// The task's options class.
-    associatedtype Options: DescribedOptions
-    /// Creates the task; throws what the task throws for a bad model or option.
-    init(options: Options) throws
+/// (`DescribedResult`), and its live-stream results reach a `LiveStreamHandler`; it is made from its
+/// options (`VisionTask.init(options:)`). The tasks adopt it, and `describedTasks` lists them once.
+package protocol DescribedTask: CoreBackedTask where TaskResult: DescribedResult, Options: DescribedOptions {
     /// The delegate protocol of its live stream (`any FaceDetectorLiveStreamDelegate`).
     associatedtype Listener
     /// Where its options hold the live-stream delegate and how a result reaches it.

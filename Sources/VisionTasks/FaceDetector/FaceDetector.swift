@@ -18,15 +18,6 @@ public final class FaceDetector: DetectingVisionTask, CoreBackedTask {
     /// The machinery running the task's frames.
     package let taskCore: TaskCore<FaceDetector, FaceDetectorResult>
 
-    /// Creates a detector in image mode with default options from a model file.
-    /// - Parameter modelPath: The path of a BlazeFace `.tflite` model, or of a `.task` bundle holding one.
-    /// - Throws: `VisionTasksError.fileNotFound` or `.fileUnreadable` for the file (`.invalidOption` for an
-    ///   empty path); `.invalidBundle` for a bundle without `face_detector.tflite`; `.invalidModel` or
-    ///   `.unsupportedModel` for a model that is malformed or that the engine cannot run.
-    public convenience init(modelPath: String) throws {
-        try self.init(options: FaceDetectorOptions(baseOptions: BaseOptions(modelAssetPath: modelPath)))
-    }
-
     /// Creates a detector.
     /// - Parameter options: The model, running mode, thresholds and (in live-stream mode only) the delegate.
     /// - Throws: `VisionTasksError.invalidOption` for a confidence or threshold outside [0, 1], a live-stream
@@ -38,7 +29,7 @@ public final class FaceDetector: DetectingVisionTask, CoreBackedTask {
         // overlap that makes two detections one face) is that face.
         let ids = options.runningMode == .image ? nil : DetectionIds(minOverlap: options.minSuppressionThreshold)
         taskCore = try TaskCore(
-            options, verb: "detect", liveStream: Self.liveStream,
+            options,
             loadGraph: {
                 let model = try ModelBundle.taskModel(
                     try base.loadModelAsset(), name: base.modelAssetName,
@@ -50,7 +41,7 @@ public final class FaceDetector: DetectingVisionTask, CoreBackedTask {
                     minSuppressionThreshold: options.minSuppressionThreshold,
                     ids: ids)
             },
-            result: { Self.result($0, in: $1, tracks: ids != nil) })
+            result: Self.result)
         taskCore.attach(self)
     }
 

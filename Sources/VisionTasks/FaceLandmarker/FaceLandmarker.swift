@@ -17,16 +17,6 @@ public final class FaceLandmarker: DetectingVisionTask, CoreBackedTask {
     /// The machinery running the task's frames.
     package let taskCore: TaskCore<FaceLandmarker, FaceLandmarkerResult>
 
-    /// Creates a landmarker in image mode with default options from a `face_landmarker.task` file.
-    /// - Parameter modelPath: The path of a `face_landmarker.task` bundle.
-    /// - Throws: `VisionTasksError.fileNotFound` or `.fileUnreadable` for the file (`.invalidOption` for an
-    ///   empty path); `.invalidBundle` for a file that is not a face landmarker bundle or lacks one of its
-    ///   files; `.invalidModel` or `.unsupportedModel` for a model in it that is malformed or that the engine
-    ///   cannot run.
-    public convenience init(modelPath: String) throws {
-        try self.init(options: FaceLandmarkerOptions(baseOptions: BaseOptions(modelAssetPath: modelPath)))
-    }
-
     /// Creates a landmarker.
     /// - Parameter options: The model, running mode, thresholds and (in live-stream mode only) the delegate.
     /// - Throws: `VisionTasksError.invalidOption` for `numFaces` below 1, a confidence outside [0, 1], a
@@ -36,17 +26,13 @@ public final class FaceLandmarker: DetectingVisionTask, CoreBackedTask {
     ///   one that does not load throws as a Face Detector's `init(modelPath:)` does.
     public init(options: FaceLandmarkerOptions) throws {
         let settings = FaceLandmarkerGraph.Settings(options)
-        let outputs = (
-            tracks: settings.faces.tracks, matrixes: settings.outputFacialTransformationMatrixes,
-            headPoses: settings.outputHeadPoses
-        )
         taskCore = try TaskCore(
-            bundled: options, verb: "detect",
+            bundled: options,
             loadGraph: {
                 try FaceLandmarkerGraph(
                     bundle: $0, name: $0.name, settings: settings, faceDetector: try Self.faceDetectorModel(options))
             },
-            result: { Self.result($0, in: $1, outputs: outputs) })
+            result: { Self.result($0, in: $1, tracks: $2, settings: settings) })
         taskCore.attach(self)
     }
 
@@ -75,18 +61,19 @@ extension FaceLandmarker {
     }
 
     /// The landmarker's result for one frame: the graph's faces as public types, with the matrices and
-    /// head poses `outputs` asks for. A face whose geometry gives no matrix has neither, so they may
-    /// be fewer than the faces. `outputs.tracks` (video and live stream): the faces' tracking ids go with them.
+    /// head poses the graph's `settings` ask for. A face whose geometry gives no matrix has neither, so they may
+    /// be fewer than the faces. `tracks` (video and live stream): the faces' tracking ids go with them.
     private static func result(
-        _ faces: [FaceObservation], in frame: FrameContext,
-        outputs: (tracks: Bool, matrixes: Bool, headPoses: Bool)
+        _ faces: [FaceObservation], in frame: FrameContext, tracks: Bool, settings: FaceLandmarkerGraph.Settings
     ) -> FaceLandmarkerResult {
         FaceLandmarkerResult(
             faceLandmarks: faces.map { $0.landmarks.map { NormalizedLandmark(x: $0.x, y: $0.y, z: $0.z) } },
             faceBlendshapes: faces.compactMap(\.blendshapes),
-            facialTransformationMatrixes: outputs.matrixes ? faces.compactMap(\.transformationMatrix) : [],
-            headPoses: outputs.headPoses ? faces.compactMap { $0.transformationMatrix.flatMap(HeadPose.init) } : nil,
-            trackingIds: outputs.tracks ? faces.compactMap(\.trackingId) : nil,
+            facialTransformationMatrixes: settings.outputFacialTransformationMatrixes
+                ? faces.compactMap(\.transformationMatrix) : [],
+            headPoses: settings.outputHeadPoses
+                ? faces.compactMap { $0.transformationMatrix.flatMap(HeadPose.init) } : nil,
+            trackingIds: tracks ? faces.compactMap(\.trackingId) : nil,
             timestampInMilliseconds: frame.timestampInMilliseconds)
     }
 }

@@ -95,10 +95,7 @@ package final class FaceLandmarkerGraph: TaskGraph {
                 metadata: try FaceGeometryMetadata(
                     data: try bundle.data(named: Self.geometryEntry), name: "\(name): \(Self.geometryEntry)")) : nil
         minFacePresenceConfidence = settings.faces.minPresenceConfidence
-        let minTrackingConfidence = settings.faces.minTrackingConfidence
-        faces = TrackedRects(maxCount: settings.faces.maxCount, tracks: settings.faces.tracks) { tracked, detected in
-            associateRects(tracked: tracked, detected: detected, minSimilarityThreshold: minTrackingConfidence)
-        }
+        faces = TrackedRects(settings.faces)
         if settings.faces.tracks && settings.faces.maxCount == 1 {
             let s = FaceLandmarksROI.smoothing
             smoother = OneEuroLandmarksSmoother(minCutoff: s.minCutoff, beta: s.beta, derivateCutoff: s.derivateCutoff)

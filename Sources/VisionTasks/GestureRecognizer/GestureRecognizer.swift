@@ -9,16 +9,6 @@ public final class GestureRecognizer: VisionTask, CoreBackedTask {
     /// The machinery running the task's frames.
     package let taskCore: TaskCore<GestureRecognizer, GestureRecognizerResult>
 
-    /// Creates a recognizer in image mode with default options from a gesture recognizer `.task` file.
-    /// - Parameter modelPath: The path of a `gesture_recognizer.task` bundle (MediaPipe's or a trained one).
-    /// - Throws: `VisionTasksError.fileNotFound` or `.fileUnreadable` for the file (`.invalidOption` for an
-    ///   empty path); `.invalidBundle` for a file that is not a gesture recognizer bundle or lacks one of its
-    ///   files; `.invalidModel` or `.unsupportedModel` for a model in it that is malformed or that the engine
-    ///   cannot run.
-    public convenience init(modelPath: String) throws {
-        try self.init(options: GestureRecognizerOptions(baseOptions: BaseOptions(modelAssetPath: modelPath)))
-    }
-
     /// Creates a recognizer.
     /// - Parameter options: The model, running mode, thresholds, classifier options and (in live-stream mode
     ///   only) the delegate.
@@ -28,21 +18,21 @@ public final class GestureRecognizer: VisionTask, CoreBackedTask {
     ///   delegate, `numThreads` outside 1...64, no model); and the model's load errors as
     ///   `init(modelPath:)` lists them.
     public init(options: GestureRecognizerOptions) throws {
-        let settings = options.handLandmarkerSettings()
-        let tracks = settings.tracks
         taskCore = try TaskCore(
-            bundled: options, verb: "recognize",
+            bundled: options,
             loadGraph: {
                 try GestureRecognizerGraph(
-                    bundle: $0, name: $0.name, settings: settings,
+                    bundle: $0, name: $0.name, settings: options.handLandmarkerSettings(),
                     classifiers: (options.cannedGesturesClassifierOptions, options.customGesturesClassifierOptions))
             },
-            result: { Self.result($0, in: $1, tracks: tracks) })
+            result: Self.result)
         taskCore.attach(self)
     }
 
     /// What it returns for one frame (`VisionTask`).
     public typealias TaskResult = GestureRecognizerResult
+    /// Its running-mode methods are `recognize(image:)`, `recognizeAsync(image:timestampInMilliseconds:)`, ...
+    package static let verb = "recognize"
 
     /// Recognizes gestures in a still image (image mode).
     /// - Parameter image: The image; its `orientation` says how to turn it upright (mirrored ones are refused).

@@ -15,16 +15,6 @@ public final class HandLandmarker: DetectingVisionTask, CoreBackedTask {
     /// The machinery running the task's frames.
     package let taskCore: TaskCore<HandLandmarker, HandLandmarkerResult>
 
-    /// Creates a landmarker in image mode with default options from a `hand_landmarker.task` file.
-    /// - Parameter modelPath: The path of a `hand_landmarker.task` bundle.
-    /// - Throws: `VisionTasksError.fileNotFound` or `.fileUnreadable` for the file (`.invalidOption` for an
-    ///   empty path); `.invalidBundle` for a file that is not a hand landmarker bundle or lacks one of its
-    ///   files; `.invalidModel` or `.unsupportedModel` for a model in it that is malformed or that the engine
-    ///   cannot run.
-    public convenience init(modelPath: String) throws {
-        try self.init(options: HandLandmarkerOptions(baseOptions: BaseOptions(modelAssetPath: modelPath)))
-    }
-
     /// Creates a landmarker.
     /// - Parameter options: The model, running mode, thresholds and (in live-stream mode only) the delegate.
     /// - Throws: `VisionTasksError.invalidOption` for `numHands` below 1, a confidence outside [0, 1], a
@@ -32,12 +22,12 @@ public final class HandLandmarker: DetectingVisionTask, CoreBackedTask {
     ///   delegate, `numThreads` outside 1...64, no model); and the model's load errors as
     ///   `init(modelPath:)` lists them.
     public init(options: HandLandmarkerOptions) throws {
-        let settings = options.handLandmarkerSettings()
-        let tracks = settings.tracks
         taskCore = try TaskCore(
-            bundled: options, verb: "detect",
-            loadGraph: { try HandLandmarkerGraph(bundle: $0, name: $0.name, settings: settings) },
-            result: { Self.result($0, in: $1, tracks: tracks) })
+            bundled: options,
+            loadGraph: {
+                try HandLandmarkerGraph(bundle: $0, name: $0.name, settings: options.handLandmarkerSettings())
+            },
+            result: Self.result)
         taskCore.attach(self)
     }
 

@@ -57,10 +57,7 @@ package final class HandLandmarkerGraph: TaskGraph {
                 outputNames: "landmarks, presence, handedness, world landmarks", projection: .normalizedRect)
         }
         minHandPresenceConfidence = settings.minPresenceConfidence
-        let minTrackingConfidence = settings.minTrackingConfidence
-        hands = TrackedRects(maxCount: settings.maxCount, tracks: settings.tracks) { tracked, detected in
-            associateHandRects(tracked: tracked, detected: detected, minSimilarityThreshold: minTrackingConfidence)
-        }
+        hands = TrackedRects(settings, associate: associateHandRects)
     }
 
     /// Forgets the tracked hands, so the next frame starts a new stream with palm detection.

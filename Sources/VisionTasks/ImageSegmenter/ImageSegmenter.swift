@@ -13,11 +13,6 @@ public final class ImageSegmenter: VisionTask, CoreBackedTask {
     /// for a model without label metadata; both selfie models carry the label `selfie`).
     public let labels: [String]
 
-    /// Creates a segmenter in image mode with default options from a model file.
-    public convenience init(modelPath: String) throws {
-        try self.init(options: ImageSegmenterOptions(baseOptions: BaseOptions(modelAssetPath: modelPath)))
-    }
-
     /// Creates a segmenter. Throws `invalidOption` when neither mask is asked for, for a live-stream
     /// mode without delegate or a delegate in another mode; `unsupportedModel` for a model that is not
     /// an image segmenter (one 1×H×W×3 input, a 1×H×W×C mask output); and the model's load errors.
@@ -33,7 +28,7 @@ public final class ImageSegmenter: VisionTask, CoreBackedTask {
             outputCategoryMask: options.shouldOutputCategoryMask)
         var labels: [String] = []
         taskCore = try TaskCore(
-            options, verb: "segment", liveStream: Self.liveStream,
+            options,
             loadGraph: {
                 let model = try TFLiteModel(
                     data: try base.loadModelAsset(), name: base.modelAssetName,
@@ -43,13 +38,15 @@ public final class ImageSegmenter: VisionTask, CoreBackedTask {
                 labels = graph.labels
                 return graph
             },
-            result: { try Self.result($0, in: $1) })
+            result: { masks, frame, _ in try Self.result(masks, in: frame) })
         self.labels = labels
         taskCore.attach(self)
     }
 
     /// What it returns for one frame (`VisionTask`).
     public typealias TaskResult = ImageSegmenterResult
+    /// Its running-mode methods are `segment(image:)`, `segmentAsync(image:timestampInMilliseconds:)`, ...
+    package static let verb = "segment"
 
     /// Segments a still image (image mode).
     public func segment(image: MPImage) throws -> ImageSegmenterResult {

@@ -15,16 +15,6 @@ public final class PoseLandmarker: DetectingVisionTask, CoreBackedTask {
     /// The machinery running the task's frames.
     package let taskCore: TaskCore<PoseLandmarker, PoseLandmarkerResult>
 
-    /// Creates a landmarker in image mode with default options from a `pose_landmarker_full.task` file.
-    /// - Parameter modelPath: The path of a `pose_landmarker_*.task` bundle (lite, full or heavy).
-    /// - Throws: `VisionTasksError.fileNotFound` or `.fileUnreadable` for the file (`.invalidOption` for an
-    ///   empty path); `.invalidBundle` for a file that is not a pose landmarker bundle or lacks one of its
-    ///   files; `.invalidModel` or `.unsupportedModel` for a model in it that is malformed or that the engine
-    ///   cannot run.
-    public convenience init(modelPath: String) throws {
-        try self.init(options: PoseLandmarkerOptions(baseOptions: BaseOptions(modelAssetPath: modelPath)))
-    }
-
     /// Creates a landmarker.
     /// - Parameter options: The model, running mode, thresholds and (in live-stream mode only) the delegate.
     /// - Throws: `VisionTasksError.invalidOption` for `numPoses` below 1, a confidence outside [0, 1], a
@@ -33,13 +23,12 @@ public final class PoseLandmarker: DetectingVisionTask, CoreBackedTask {
     ///   `init(modelPath:)` lists them.
     public init(options: PoseLandmarkerOptions) throws {
         let settings = PoseLandmarkerGraph.Settings(options)
-        let outputs = (
-            tracks: settings.poses.tracks, masks: settings.outputSegmentationMasks, angles: options.outputJointAngles
-        )
+        let angles = options.outputJointAngles
         taskCore = try TaskCore(
-            bundled: options, verb: "detect",
+            bundled: options,
             loadGraph: { try PoseLandmarkerGraph(bundle: $0, name: $0.name, settings: settings) },
-            result: { try Self.result($0, in: $1, outputs: outputs) })
+            result: { try Self.result($0, in: $1, tracks: $2, masks: settings.outputSegmentationMasks, angles: angles) }
+        )
         taskCore.attach(self)
     }
 
@@ -48,23 +37,22 @@ public final class PoseLandmarker: DetectingVisionTask, CoreBackedTask {
 }
 
 extension PoseLandmarker {
-    /// The landmarker's result for one frame: the graph's people as public types, with the masks,
-    /// joint angles and tracking ids `outputs` asks for.
+    /// The landmarker's result for one frame: the graph's people as public types, with their masks when
+    /// `masks`, joint angles when `angles`, and tracking ids when `tracks` (video and live stream).
     private static func result(
-        _ poses: [PoseObservation], in frame: FrameContext,
-        outputs: (tracks: Bool, masks: Bool, angles: Bool)
+        _ poses: [PoseObservation], in frame: FrameContext, tracks: Bool, masks: Bool, angles: Bool
     ) throws -> PoseLandmarkerResult {
         PoseLandmarkerResult(
             landmarks: poses.map { NormalizedLandmark.scored($0.landmarks) },
             worldLandmarks: poses.map { Landmark.scored($0.worldLandmarks) },
-            segmentationMasks: outputs.masks
+            segmentationMasks: masks
                 ? try poses.compactMap { pose in
                     try pose.segmentationMask.map {
                         try Mask(width: frame.width, height: frame.height, float32Data: $0)
                     }
                 } : nil,
-            jointAngles: outputs.angles ? poses.map { PoseJoint.angles($0.worldLandmarks.points) } : nil,
-            trackingIds: outputs.tracks ? poses.compactMap(\.trackingId) : nil,
+            jointAngles: angles ? poses.map { PoseJoint.angles($0.worldLandmarks.points) } : nil,
+            trackingIds: tracks ? poses.compactMap(\.trackingId) : nil,
             timestampInMilliseconds: frame.timestampInMilliseconds)
     }
 }

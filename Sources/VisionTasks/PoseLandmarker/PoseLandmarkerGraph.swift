@@ -88,12 +88,8 @@ package final class PoseLandmarkerGraph: TaskGraph {
                 readOutputs: settings.outputSegmentationMasks ? nil : [0, 1, 3, 4])
         }
         self.settings = settings
-        let minTrackingConfidence = settings.poses.minTrackingConfidence
         // MediaPipe clips the pose ROIs to numPoses after association, not the detections before it.
-        poses = TrackedRects(maxCount: settings.poses.maxCount, tracks: settings.poses.tracks, clipsDetections: false) {
-            tracked, detected in
-            associateRects(tracked: tracked, detected: detected, minSimilarityThreshold: minTrackingConfidence)
-        }
+        poses = TrackedRects(settings.poses, clipsDetections: false)
     }
 
     /// Forgets the tracked people and their smoothing, so the next frame starts a new stream.

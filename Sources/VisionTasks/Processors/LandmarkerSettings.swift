@@ -1,3 +1,5 @@
+import VisionCore
+
 /// What every landmarker graph (faces, hands, poses) takes alike from its task's options: how many
 /// to find, the detection, presence and tracking thresholds, whether frames form a stream and the
 /// threads of each model.
@@ -15,6 +17,22 @@ package struct LandmarkerSettings: Sendable {
     package var tracks: Bool
     /// The threads of each model.
     package var numThreads: Int
+}
+
+extension TrackedRects {
+    /// The tracking loop of a landmarker graph with `settings`: at most `maxCount` objects, tracked when
+    /// frames form a stream, a detected rect continuing a tracked one when `associate` (by default
+    /// MediaPipe's IoU association) finds them similar above `minTrackingConfidence`.
+    package init(
+        _ settings: LandmarkerSettings, clipsDetections: Bool = true,
+        associate: @escaping (_ tracked: [NormalizedRect], _ detected: [NormalizedRect], Float) -> [AssociatedRect] =
+            associateRects
+    ) {
+        let threshold = settings.minTrackingConfidence
+        self.init(maxCount: settings.maxCount, tracks: settings.tracks, clipsDetections: clipsDetections) {
+            associate($0, $1, threshold)
+        }
+    }
 }
 
 extension LandmarkerDeclarations where Options: VisionTaskOptions {

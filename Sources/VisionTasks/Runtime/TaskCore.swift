@@ -13,6 +13,10 @@ package final class TaskCore<Owner: AnyObject, Output: Sendable>: Sendable {
     /// Hands one live-stream result, or the error its frame raised, to the task's delegate.
     package typealias Delivery<Listener> = @Sendable (Listener, Owner, Output?, Int, (any Error)?) -> Void
 
+    /// Turns the graph's observations of one frame into the task's result; `tracks` says whether the
+    /// frames form a stream (video, live stream), in which results carry their objects' tracking ids.
+    package typealias Assembly<Observation> = @Sendable ([Observation], FrameContext, _ tracks: Bool) throws -> Output
+
     /// Checks `options` against the task's declared ranges (`invalidOption`) and that the live-stream
     /// delegate (`liveStream`) is given exactly in live-stream mode, then loads the graph. The delegate
     /// is held weakly and called only through `liveStream.deliver`, on the runner's one serial result
@@ -20,10 +24,11 @@ package final class TaskCore<Owner: AnyObject, Output: Sendable>: Sendable {
     /// so the delegate need not be `Sendable` (an iOS-style `NSObject` subclass works). Errors name the
     /// task by its type and its methods by `verb` ("detect", "recognize"); each frame becomes a
     /// `FrameContext` with its timestamp, goes through the graph, and `result` turns the graph's
-    /// observations into the task's result; `reset()` clears the graph's tracking.
-    package init<Graph: TaskGraph, Options: DescribedOptions, Listener>(
+    /// observations into the task's result, told whether the running mode streams; `reset()` clears the
+    /// graph's tracking.
+    private init<Graph: TaskGraph, Options: DescribedOptions, Listener>(
         _ options: Options, verb: String, liveStream: LiveStreamDelegation<Owner, Options, Output, Listener>,
-        loadGraph: () throws -> Graph, result: @escaping @Sendable ([Graph.Observation], FrameContext) throws -> Output
+        loadGraph: () throws -> Graph, result: @escaping Assembly<Graph.Observation>
     ) throws {
         try Options.taskDescription.validate(options)
         let (runningMode, delegate, deliver) = (
@@ -31,6 +36,7 @@ package final class TaskCore<Owner: AnyObject, Output: Sendable>: Sendable {
         )
         try OptionChecks.delegate(present: delegate != nil, runningMode: runningMode, type(of: liveStream).property)
         let graph = SerializedGraph(try loadGraph())
+        let tracks = runningMode != .image
         let owner = WeakBox<Owner>()
         var delivery: TaskRunner<MPImage, Output>.Deliver?
         if let delegate {
@@ -47,7 +53,7 @@ package final class TaskCore<Owner: AnyObject, Output: Sendable>: Sendable {
             taskName: String(describing: Owner.self), verb: verb, runningMode: runningMode,
             process: { image, timestamp in
                 let frame = FrameContext(image, timestampInMilliseconds: timestamp)
-                return try result(try graph.graph.process(frame), frame)
+                return try result(try graph.graph.process(frame), frame, tracks)
             },
             deliver: delivery, reset: { graph.graph.resetTracking() })
         self.owner = owner
@@ -60,15 +66,23 @@ package final class TaskCore<Owner: AnyObject, Output: Sendable>: Sendable {
 }
 
 extension TaskCore where Owner: DescribedTask, Output == Owner.TaskResult {
-    /// The core of a task whose model is a `.task` bundle, with the task's own live-stream delegation
-    /// (`DescribedTask.liveStream`): reads the bundle of `options.baseOptions` (`invalidBundle` naming
-    /// the task for a file that is not one) and makes the graph from it with `loadGraph`.
+    /// The core of a task, with the task's own method verb (`CoreBackedTask.verb`) and live-stream
+    /// delegation (`DescribedTask.liveStream`).
     package convenience init<Graph: TaskGraph>(
-        bundled options: Owner.Options, verb: String, loadGraph: @escaping (ModelBundle) throws -> Graph,
-        result: @escaping @Sendable ([Graph.Observation], FrameContext) throws -> Output
+        _ options: Owner.Options, loadGraph: () throws -> Graph, result: @escaping Assembly<Graph.Observation>
+    ) throws {
+        try self.init(options, verb: Owner.verb, liveStream: Owner.liveStream, loadGraph: loadGraph, result: result)
+    }
+
+    /// The core of a task whose model is a `.task` bundle: reads the bundle of `options.baseOptions`
+    /// (`invalidBundle` naming the task for a file that is not one) and makes the graph from it with
+    /// `loadGraph`.
+    package convenience init<Graph: TaskGraph>(
+        bundled options: Owner.Options, loadGraph: (ModelBundle) throws -> Graph,
+        result: @escaping Assembly<Graph.Observation>
     ) throws {
         try self.init(
-            options, verb: verb, liveStream: Owner.liveStream,
+            options,
             loadGraph: { try loadGraph(try options.baseOptions.loadTaskBundle(task: String(describing: Owner.self))) },
             result: result)
     }

@@ -1,12 +1,17 @@
 import VisionCore
 
 /// What the six tasks (`FaceDetector`, `FaceLandmarker`, `HandLandmarker`, `GestureRecognizer`,
-/// `PoseLandmarker`, `ImageSegmenter`) share besides their running-mode methods: restarting a stream,
-/// waiting for the live stream, and the live stream's dropped-frame and dropped-result counts. Only
-/// VisionTasks' tasks adopt it.
+/// `PoseLandmarker`, `ImageSegmenter`) share besides their running-mode methods: creation from their
+/// options or a model path, restarting a stream, waiting for the live stream, and the live stream's
+/// dropped-frame and dropped-result counts. Only VisionTasks' tasks adopt it.
 public protocol VisionTask: AnyObject, Sendable {
     /// The task's result for one frame (`FaceDetectorResult`, ...).
     associatedtype TaskResult: Sendable
+    /// The task's options class (`FaceDetectorOptions`, ...).
+    associatedtype Options: VisionTaskOptions
+
+    /// Creates the task; each task's initializer lists what it throws for a bad model or option.
+    init(options: Options) throws
 
     /// Starts a new video or live stream (video and live-stream mode; `runningModeMismatch` in image
     /// mode): waits until the live-stream frames sent so far are delivered, then clears the tracking
@@ -24,6 +29,18 @@ public protocol VisionTask: AnyObject, Sendable {
     /// Live-stream results dropped so far because the delegate was slow: at most four finished
     /// results wait for it, and a newer one drops the oldest waiting. Memory stays bounded.
     var droppedResultCount: Int { get }
+}
+
+extension VisionTask {
+    /// Creates the task in image mode with every option at its default and the model at `modelPath`
+    /// (the file each options class names: `face_landmarker.task`, `blaze_face_short_range.tflite`, ...).
+    /// - Parameter modelPath: The path of the task's model file or `.task` bundle.
+    /// - Throws: `VisionTasksError.fileNotFound` or `.fileUnreadable` for the file (`.invalidOption` for an
+    ///   empty path); `.invalidBundle` for a bundle that is not the task's or lacks one of its files;
+    ///   `.invalidModel` or `.unsupportedModel` for a model that is malformed or that the engine cannot run.
+    public init(modelPath: String) throws {
+        try self.init(options: Options(baseOptions: BaseOptions(modelAssetPath: modelPath)))
+    }
 }
 
 /// A task whose running-mode methods are named `detect` (`FaceDetector`, `FaceLandmarker`,
@@ -84,6 +101,14 @@ public protocol DetectingVisionTask: VisionTask {
 package protocol CoreBackedTask: VisionTask {
     /// The machinery running the task's frames.
     var taskCore: TaskCore<Self, TaskResult> { get }
+    /// The verb of its running-mode methods, as errors name them: "detect" for a `DetectingVisionTask`,
+    /// "recognize" for `recognize(image:)`, ...
+    static var verb: String { get }
+}
+
+extension CoreBackedTask where Self: DetectingVisionTask {
+    /// A detecting task's methods are `detect(image:)`, `detect(videoFrame:timestampInMilliseconds:)`, ...
+    package static var verb: String { "detect" }
 }
 
 extension CoreBackedTask {
