@@ -130,6 +130,79 @@ import VisionTasks
         #expect(run.stderr.hasPrefix("error: ") && run.stderr.contains("fake encoder: gone"), "\(run.stderr)")
     }
 
+    /// Ctrl-C: a live source's run ends at once, its MP4 finished with the frames so far and its summary printed; a
+    /// video file's run stops with status 130 and leaves no MP4 (it would be cut short) nor a partial file. Both
+    /// used to run to the end of the source: ffmpeg, started from a thread that blocks signals, never saw the SIGTERM.
+    @Test(arguments: ["--live", "--video"]) func ctrlCEndsALiveRunAndAbandonsAVideoFilesRun(source: String) throws {
+        let scratch = try CLIRun.scratch()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let input = scratch.appendingPathComponent("in.mp4"), output = scratch.appendingPathComponent("out.mp4")
+        // 20 s at the live source's own rate; several seconds to render as fast as the machine can.
+        try CLIRun.stillVideo(of: "woman_sitting.jpg", frames: 500, fps: 25, size: "480x320", to: input)
+        let (stdout, stderr) = (scratch.appendingPathComponent("stdout"), scratch.appendingPathComponent("stderr"))
+        for file in [stdout, stderr] { try Data().write(to: file) }
+        let process = Process()
+        process.executableURL = CLIRun.binary
+        process.arguments = [
+            "background", "--model", model, source, input.path, "--blur", "8", "--output", output.path,
+        ]
+        process.standardOutput = try FileHandle(forWritingTo: stdout)
+        process.standardError = try FileHandle(forWritingTo: stderr)
+        try process.run()
+        let watchdog = Watchdog(process, name: "vision-tasks")
+        // The partial MP4 appears with the first rendered frame: the run is under way, however slow the machine.
+        func outputs() throws -> [String] {
+            try FileManager.default.contentsOfDirectory(atPath: scratch.path).filter { $0.hasPrefix("out.mp4") }
+                .sorted()
+        }
+        let deadline = Date(timeIntervalSinceNow: 300)
+        while process.isRunning, Date() < deadline, try outputs().isEmpty { usleep(20_000) }
+        try #require(process.isRunning, "the run ended before it could be interrupted")
+        process.interrupt()
+        let interrupted = Date()
+        process.waitUntilExit()
+        try watchdog.finish()
+        let after = Date().timeIntervalSince(interrupted)
+        let errors = try String(contentsOf: stderr, encoding: .utf8)
+        #expect(after < 5, "ran \(after) s after SIGINT")
+        if source == "--live" {
+            #expect(process.terminationStatus == 0, "\(errors)")
+            #expect(try outputs() == ["out.mp4"])
+            let summary = try #require(
+                try JSONSerialization.jsonObject(with: Data(contentsOf: stdout)) as? [String: Any], "\(errors)")
+            let frames = try CLIRun.frameCount(output.path)
+            #expect(frames > 0 && frames < 500 && summary["frames"] as? Double == Double(frames), "\(summary)")
+        } else {
+            #expect(process.terminationStatus == 130, "\(errors)")
+            #expect(
+                errors.hasPrefix("error: interrupted after ") && errors.contains("\(output.path) was not written"),
+                "\(errors)")
+            #expect(try outputs().isEmpty)
+        }
+    }
+
+    /// A source that fails midway (a truncated file) is an error naming it, and leaves no MP4: ffmpeg used to close
+    /// the frames rendered so far as a whole-looking video at --output, over any file there.
+    @Test func aSourceThatFailsMidwayLeavesNoVideo() throws {
+        let scratch = try CLIRun.scratch()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let whole = scratch.appendingPathComponent("whole.mkv"), cut = scratch.appendingPathComponent("cut.mkv")
+        try CLIRun.stillVideo(of: "woman_sitting.jpg", frames: 100, fps: 25, size: "320x214", to: whole)
+        let bytes = try Data(contentsOf: whole)
+        try bytes.prefix(bytes.count * 6 / 10).write(to: cut)
+        let output = scratch.appendingPathComponent("out.mp4")
+        try Data("kept".utf8).write(to: output)
+        let run = try CLIRun.run([
+            "background", "--model", model, "--video", cut.path, "--color", "00FF00", "--output", output.path,
+        ])
+        #expect(run.status == 1 && run.stderr.contains("\(cut.path) stopped at frame"), "\(run.stderr)")
+        #expect(try String(contentsOf: output, encoding: .utf8) == "kept")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: scratch.path).sorted() == [
+                "cut.mkv", "out.mp4", "whole.mkv",
+            ])
+    }
+
     @Test func usageErrorsExit64() throws {
         for arguments in [
             ["--color", "00FF00", "--blur", "3", "--output", "o.mp4"], ["--color", "green", "--output", "o.mp4"],
