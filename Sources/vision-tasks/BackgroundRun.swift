@@ -9,8 +9,9 @@ import VisionTasks
 /// takes decoded frames (a live source drops the oldest waiting frame rather than wait), the calling
 /// thread renders each frame (`BackgroundRenderer`), and a writer hands the rendered frames to the MP4
 /// or the virtual camera, then back to the renderer to be filled again. The queues hold two frames each,
-/// so memory stays bounded. Ctrl-C ends a live run cleanly (the MP4 holds the frames up to then); it stops a
-/// video file's run with exit status 130 and no MP4 (the file would be cut short). The summary is one JSON
+/// so memory stays bounded. Ctrl-C ends a live run cleanly (the MP4 holds the frames up to then, as when the
+/// source fails); it stops a video file's run with exit status 130 and no MP4 (the file would be cut short,
+/// as when it fails). The summary is one JSON
 /// line on standard output.
 final class BackgroundRun: @unchecked Sendable {
     /// Where the frames go.
@@ -79,7 +80,12 @@ final class BackgroundRun: @unchecked Sendable {
         renderFrames()
         readerThread.join()
         writerThread.join()
-        if let failure = lock.withLock({ firstFailure }) { throw failure }
+        if let failure = lock.withLock({ firstFailure }) {
+            if case .file(let path, _) = destination, lock.withLock({ finished }) {
+                Console.error("\(path) holds the frames rendered before the failure below\n")
+            }
+            throw failure
+        }
         if !live, lock.withLock({ interrupted && !finished }) {
             var line = "error: interrupted after \(measures.frames) frames of \(source)"
             if case .file(let path, _) = destination { line += "; \(path) was not written" }
@@ -156,9 +162,10 @@ final class BackgroundRun: @unchecked Sendable {
                 try writer?.write(rgb: frame.rgb)
                 spare.pushDroppingOldest(frame.rgb)
             }
-            // A video file's run that was interrupted is cut short: its writer is dropped unfinished.
-            guard lock.withLock({ firstFailure == nil && (live || !interrupted) }) else { return }
-            try writer?.finish()
+            // A video file's run that failed or was interrupted is cut short: its writer is dropped unfinished. A
+            // live source's MP4 is the frames up to its end, however it ended (Ctrl-C, a camera unplugged).
+            guard let writer, lock.withLock({ live || (firstFailure == nil && !interrupted) }) else { return }
+            try writer.finish()
             lock.withLock { finished = true }
         } catch {
             fail(error)

@@ -181,26 +181,40 @@ import VisionTasks
         }
     }
 
-    /// A source that fails midway (a truncated file) is an error naming it, and leaves no MP4: ffmpeg used to close
-    /// the frames rendered so far as a whole-looking video at --output, over any file there.
-    @Test func aSourceThatFailsMidwayLeavesNoVideo() throws {
+    /// A video file that fails midway (truncated) is an error naming it and leaves no MP4: ffmpeg used to close
+    /// the frames rendered so far as a whole-looking video at --output, over any file there. A live source that
+    /// fails (a camera unplugged) keeps the frames so far in its MP4, said so above the error.
+    @Test func aSourceThatFailsMidwayLeavesNoVideoUnlessItIsLive() throws {
         let scratch = try CLIRun.scratch()
         defer { try? FileManager.default.removeItem(at: scratch) }
         let whole = scratch.appendingPathComponent("whole.mkv"), cut = scratch.appendingPathComponent("cut.mkv")
-        try CLIRun.stillVideo(of: "woman_sitting.jpg", frames: 100, fps: 25, size: "320x214", to: whole)
+        // A key frame every 5, so that the first 60% of the bytes hold about 55 of the 100 frames.
+        try CLIRun.ffmpeg([
+            "-framerate", "25", "-loop", "1", "-i", CLIRun.fixtures.appendingPathComponent("woman_sitting.jpg").path,
+            "-frames:v", "100", "-s", "320x214", "-c:v", "libx264", "-preset", "ultrafast", "-g", "5",
+            "-pix_fmt", "yuv420p", whole.path,
+        ])
         let bytes = try Data(contentsOf: whole)
         try bytes.prefix(bytes.count * 6 / 10).write(to: cut)
         let output = scratch.appendingPathComponent("out.mp4")
         try Data("kept".utf8).write(to: output)
-        let run = try CLIRun.run([
+        let file = try CLIRun.run([
             "background", "--model", model, "--video", cut.path, "--color", "00FF00", "--output", output.path,
         ])
-        #expect(run.status == 1 && run.stderr.contains("\(cut.path) stopped at frame"), "\(run.stderr)")
+        #expect(file.status == 1 && file.stderr.contains("\(cut.path) stopped at frame"), "\(file.stderr)")
         #expect(try String(contentsOf: output, encoding: .utf8) == "kept")
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: scratch.path).sorted() == [
                 "cut.mkv", "out.mp4", "whole.mkv",
             ])
+        let live = try CLIRun.run([
+            "background", "--model", model, "--live", cut.path, "--color", "00FF00", "--output", output.path,
+        ])
+        #expect(
+            live.status == 1 && live.stderr.contains("\(output.path) holds the frames rendered before the failure")
+                && live.stderr.contains("\(cut.path) stopped at frame"), "\(live.stderr)")
+        let frames = try CLIRun.frameCount(output.path)
+        #expect(frames > 0 && frames < 100, "\(frames) frames")
     }
 
     @Test func usageErrorsExit64() throws {
