@@ -101,13 +101,21 @@ public final class GestureTrainingOptions {
     public func isGiven(_ option: TaskOption) -> Bool { given.contains(option.name) }
 
     /// Checks every option against its declared range: `invalidOption` naming the first one out of range.
-    /// - Throws: `VisionTasksError.invalidOption` naming the first option out of range (a layer width outside
-    ///   1...4096 among them).
+    /// - Throws: `VisionTasksError.invalidOption` naming the first option out of range (more than
+    ///   `LayerWidths.maxLayers` hidden layers or a width outside `LayerWidths.widthRange` among them).
     public func validate() throws {
         for option in Self.declaredOptions { try option.validate(self) }
-        for width in layerWidths.widths where !(1...4096).contains(width) {
+        guard layerWidths.widths.count <= LayerWidths.maxLayers else {
             throw VisionTasksError.invalidOption(
-                name: "layerWidths", reason: "each width must be in [1, 4096], got \(width)")
+                name: "layerWidths",
+                reason: "at most \(LayerWidths.maxLayers) hidden layers, got \(layerWidths.widths.count)")
+        }
+        for width in layerWidths.widths where !LayerWidths.widthRange.contains(width) {
+            throw VisionTasksError.invalidOption(
+                name: "layerWidths",
+                reason:
+                    "each width must be in [\(LayerWidths.widthRange.lowerBound), \(LayerWidths.widthRange.upperBound)], got \(width)"
+            )
         }
     }
 
@@ -124,7 +132,9 @@ public final class GestureTrainingOptions {
         /// `layer-widths`: Model Maker's `layer_widths` (default none).
         public static let layerWidths = DeclaredOption<GestureTrainingOptions, LayerWidths>(
             "layer-widths", \.layerWidths, label: "Hidden layers",
-            help: "Widths of hidden layers, comma-separated (none: one dense layer).", default: LayerWidths([]))
+            help:
+                "Widths of hidden layers, comma-separated (none: one dense layer; at most \(LayerWidths.maxLayers) layers of \(LayerWidths.widthRange.lowerBound)...\(LayerWidths.widthRange.upperBound)).",
+            default: LayerWidths([]))
         /// `dropout`: Model Maker's `dropout_rate` (0.05).
         public static let dropout = DeclaredOption<GestureTrainingOptions, Float>(
             "dropout", \.dropout, label: "Dropout",
@@ -213,6 +223,11 @@ public enum GestureSettingsSearch: String, Sendable, CaseIterable, TaskOptionVal
 public struct LayerWidths: Sendable, Equatable, TaskOptionValueType {
     /// The widths, input side first.
     public var widths: [Int]
+    /// The most hidden layers a training takes: each of the widest holds 16.8 million weights, and with the
+    /// optimiser's state a training with four of them peaked at 961 MB (each further one adds about 270 MB).
+    public static let maxLayers = 4
+    /// The width a hidden layer may have.
+    public static let widthRange = 1...4096
     /// Wraps `widths`.
     public init(_ widths: [Int]) { self.widths = widths }
     public static var optionType: TaskOptionType { .list }

@@ -27,6 +27,7 @@ final class ChildProcess: @unchecked Sendable {
     private let lock = NSCondition()
     private var tail: [String] = []
     private var stderrDone = false
+    private var terminated = false // guarded by `lock`
 
     /// Starts `tool` with `arguments`; `input` true gives it a stdin pipe (else /dev/null).
     init(
@@ -41,6 +42,14 @@ final class ChildProcess: @unchecked Sendable {
         process.standardOutput = stdoutPipe
         process.standardError = stderrPipe
         do {
+            // A child starts with the signal mask of the thread that starts it, and Dispatch and Swift
+            // concurrency threads block nearly every signal: ffmpeg would then never see `terminate()`'s
+            // SIGTERM. SIGTERM is unblocked on this thread while the child starts.
+            var unblocked = sigset_t(), previous = sigset_t()
+            sigemptyset(&unblocked)
+            sigaddset(&unblocked, SIGTERM)
+            pthread_sigmask(SIG_UNBLOCK, &unblocked, &previous)
+            defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
             try process.run()
         } catch {
             throw VisionTasksError.invalidVideo("could not start \(tool): \(error.localizedDescription)")
@@ -146,15 +155,22 @@ final class ChildProcess: @unchecked Sendable {
 
     /// Sends SIGTERM to the child if it still runs (safe from any thread; ffmpeg then ends its output).
     func terminate() {
+        lock.withLock { terminated = true }
         if process.isRunning { process.terminate() }
     }
 
-    /// Asks the child to stop (closes its output, SIGTERM) if it still runs, and reaps it.
-    func stop() {
+    /// Whether `terminate()` was called: the child's end was asked for, not a failure of its own.
+    var wasTerminated: Bool { lock.withLock { terminated } }
+
+    /// Asks the child to stop (closes its output, SIGTERM) if it still runs, and reaps it; `discarding` kills it
+    /// (SIGKILL) instead, when what it writes is thrown away: ffmpeg ending an MP4 takes seconds under load.
+    func stop(discarding: Bool = false) {
         // Close our end of stdout first: a child blocked writing a frame gets EPIPE instead of
         // waiting forever (SIGTERM alone does not interrupt a blocked write).
         try? stdoutPipe.fileHandleForReading.close()
-        if process.isRunning { process.terminate() }
+        if process.isRunning {
+            if discarding { kill(process.processIdentifier, SIGKILL) } else { process.terminate() }
+        }
         closeInput()
         _ = wait()
     }

@@ -42,6 +42,7 @@ public final class VideoReader {
     private let conversion = RGBConversion()
     private let startMs: Int?
     private let endMs: Int?
+    private let maxPixelCount: Int
     private var finished = false
     /// The pixel format ffmpeg decodes the frames to (`yuv420p`, `yuv420p10le`, ...), before they are turned
     /// into RGB; nil until the first frame is read.
@@ -56,12 +57,14 @@ public final class VideoReader {
     ///   - startMs: The first timestamp kept, in milliseconds (nil: from the start).
     ///   - endMs: The last timestamp kept, in milliseconds (nil: to the end).
     ///   - decoderThreads: ffmpeg's decoding threads, at least 1 (nil: ffmpeg's choice).
+    ///   - maxPixelCount: The most pixels a frame may have (as `ImageDecodingOptions` for images): a small file
+    ///     of huge frames fails at its first frame instead of taking gigabytes.
     /// - Throws: `VisionTasksError.fileNotFound` for a missing file; `.invalidVideo` naming the file when it
     ///   is a directory, not a video ffprobe reads, has no video stream, or ffmpeg cannot be found or
-    ///   started; `.invalidOption` for `decoderThreads` below 1.
+    ///   started; `.invalidOption` for `decoderThreads` or `maxPixelCount` below 1.
     public convenience init(
         contentsOfFile path: String, startMs: Int? = nil, endMs: Int? = nil,
-        decoderThreads: Int? = nil
+        decoderThreads: Int? = nil, maxPixelCount: Int = ImageDecodingOptions.defaultMaxPixelCount
     ) throws {
         if let decoderThreads, decoderThreads < 1 {
             throw VisionTasksError.invalidOption(
@@ -73,7 +76,7 @@ public final class VideoReader {
             try self.init(
                 source: path, info: { try probe.result() },
                 inputOptions: decoderThreads.map { ["-threads", String($0)] } ?? [],
-                startMs: startMs, endMs: endMs)
+                startMs: startMs, endMs: endMs, maxPixelCount: maxPixelCount)
         } catch {
             probe.cancel() // ffmpeg did not start: ffprobe is not left running unattended (a no-op once it answered)
             throw error
@@ -86,36 +89,49 @@ public final class VideoReader {
     /// - Parameters:
     ///   - source: A device path, a stream URL or a file, as ffmpeg's `-i` takes it.
     ///   - realTime: Whether to read at the stream's own frame rate (`-re`).
-    /// - Throws: `VisionTasksError.invalidVideo` when ffmpeg cannot be found or started. A source ffmpeg
-    ///   cannot open fails at the first `nextFrame()`.
-    public convenience init(liveSource source: String, realTime: Bool) throws {
+    ///   - maxPixelCount: The most pixels a frame may have, as for `init(contentsOfFile:)`.
+    /// - Throws: `VisionTasksError.invalidVideo` when ffmpeg cannot be found or started; `.invalidOption` for
+    ///   `maxPixelCount` below 1. A source ffmpeg cannot open fails at the first `nextFrame()`.
+    public convenience init(
+        liveSource source: String, realTime: Bool, maxPixelCount: Int = ImageDecodingOptions.defaultMaxPixelCount
+    ) throws {
         var options: [String] = realTime ? ["-re"] : []
         if source.hasPrefix("/dev/video") { options += ["-f", "v4l2"] }
         let isFile =
             (try? FileManager.default.attributesOfItem(atPath: source)[.type] as? FileAttributeType) == .typeRegular
         let info = isFile ? try? VideoInfo.probe(path: source) : nil
-        try self.init(source: source, info: { info }, inputOptions: options, startMs: nil, endMs: nil)
+        try self.init(
+            source: source, info: { info }, inputOptions: options, startMs: nil, endMs: nil,
+            maxPixelCount: maxPixelCount)
     }
 
     /// Starts ffmpeg on `source`, then takes `info` (which may wait for a probe started before it);
     /// ffmpeg is stopped if that throws.
-    private init(source: String, info: () throws -> VideoInfo?, inputOptions: [String], startMs: Int?, endMs: Int?)
-        throws
-    {
+    private init(
+        source: String, info: () throws -> VideoInfo?, inputOptions: [String], startMs: Int?, endMs: Int?,
+        maxPixelCount: Int
+    ) throws {
+        guard maxPixelCount >= 1 else {
+            throw VisionTasksError.invalidOption(
+                name: "maxPixelCount", reason: "must be at least 1, got \(maxPixelCount)")
+        }
         self.source = source
         self.startMs = startMs
         self.endMs = endMs
+        self.maxPixelCount = maxPixelCount
         let log = ShowinfoLog()
         self.log = log
         let earlyEnd = EarlyEndCheck()
         self.earlyEnd = earlyEnd
         // showinfo without its per-plane checksums and statistics, which cost more CPU per frame
         // than decoding (we read only the pts, size, pixel format and colours from it). Frames come
-        // in the format they were decoded to, turned into RGB here (`RGBConversion`).
+        // in the format they were decoded to, turned into RGB here (`RGBConversion`). The decoder itself
+        // refuses frames over `maxPixelCount` (`-max_pixels`), before it allocates them.
         child = try ChildProcess(
             tool: "ffmpeg",
             arguments: [
                 "-hide_banner", "-nostdin", "-nostats", "-loglevel", "level+info",
+                "-max_pixels", String(min(maxPixelCount, Int(Int32.max))),
             ] + inputOptions + [
                 "-i", source, "-map", "0:v:0", "-copyts", "-fps_mode", "passthrough",
                 "-vf", "showinfo@frames=checksum=0", "-f", "rawvideo", "pipe:1",
@@ -132,11 +148,12 @@ public final class VideoReader {
         child.stop()
     }
 
-    /// The next frame, or nil at the end of the stream (or after `endMs`).
+    /// The next frame, or nil at the end of the stream (or after `endMs`, or once the interrupter ran).
     /// - Returns: The next frame kept, or nil at the end.
     /// - Throws: `VisionTasksError.invalidVideo` naming the source when ffmpeg fails, the stream has no frames,
-    ///   or a frame's pixels cannot be read or converted, and naming the frame where decoding stopped when a
-    ///   file ends early; `.invalidImage` for a frame too large to hold.
+    ///   its frames have more than `maxPixelCount` pixels, or a frame's pixels cannot be read or converted, and
+    ///   naming the frame where decoding stopped when a file ends early; `.invalidImage` for a frame too large
+    ///   to hold.
     public func nextFrame() throws -> VideoFrame? {
         while !finished {
             guard let entry = log.entry() else {
@@ -144,15 +161,23 @@ public final class VideoReader {
             }
             let layout = entry.layout
             decodedPixelFormat = layout.pixelFormat
-            guard
-                let picture = try MPImage.filling(
+            guard layout.width * layout.height <= maxPixelCount else {
+                close()
+                throw tooLarge(width: layout.width, height: layout.height)
+            }
+            let picture: MPImage?
+            do {
+                picture = try MPImage.filling(
                     width: layout.width, height: layout.height, format: .rgb8, slack: RGBConversion.padding,
                     { rgb in
                         try conversion.fill(rgb, layout: layout, source: source) {
                             try child.readExactly(into: $0, what: "frame \(entry.index) of \(source)")
                         }
                     })
-            else { return try end() }
+            } catch _ where child.wasTerminated {
+                return try end() // interrupted in the middle of a frame: the end that was asked for
+            }
+            guard let picture else { return try end() }
             if let startMs, entry.timestampMs < startMs { continue }
             if let endMs, entry.timestampMs > endMs {
                 finished = true
@@ -167,6 +192,10 @@ public final class VideoReader {
     private func end() throws -> VideoFrame? {
         finished = true
         let status = child.wait()
+        if child.wasTerminated { return nil }
+        if let info, info.width * info.height > maxPixelCount {
+            throw tooLarge(width: info.width, height: info.height) // ffmpeg refused the first frame
+        }
         if status != 0 {
             throw VisionTasksError.invalidVideo(
                 "ffmpeg could not decode \(source) (stopped at frame \(log.framesSeen)): \(child.lastStderr())")
@@ -180,8 +209,15 @@ public final class VideoReader {
         return nil
     }
 
+    /// The error for frames of `width`×`height`, over `maxPixelCount`.
+    private func tooLarge(width: Int, height: Int) -> VisionTasksError {
+        .invalidVideo(
+            "\(source) has frames of \(width)x\(height) (\(width * height) pixels), more than the limit of "
+                + "\(maxPixelCount) pixels a frame (the images' limit, ImageDecodingOptions.maxPixelCount)")
+    }
+
     /// A function that makes ffmpeg stop, callable from any thread (a signal handler, say): the
-    /// reading thread then sees the stream end.
+    /// reading thread then sees the stream end (`nextFrame()` returns nil).
     public func makeInterrupter() -> @Sendable () -> Void {
         let child = self.child
         return { child.terminate() }

@@ -4,8 +4,10 @@ import VisionErrors
 
 /// Writes RGB frames as an H.264 MP4 (libx264, yuv420p) at a constant frame rate, through
 /// ffmpeg's stdin. Frames are packed to I420 here (half the bytes of RGB through the pipe, and
-/// ffmpeg's slower RGB conversion skipped). Call `finish()` to close the file; a writer dropped
-/// unfinished stops ffmpeg.
+/// ffmpeg's slower RGB conversion skipped). The MP4 is written beside its path as `<path>.partial-<pid>`
+/// and `finish()` renames it into place, so a failed or interrupted run never leaves a short video
+/// that looks whole at the path (nor replaces a file there); a writer dropped unfinished stops ffmpeg
+/// and removes the partial file.
 public final class VideoWriter {
     /// How libx264 trades encoding speed for file size (every preset plays in browsers: yuv420p, MP4).
     public enum Preset: String, Sendable, CaseIterable {
@@ -26,13 +28,16 @@ public final class VideoWriter {
     /// Frame height in pixels.
     public let height: Int
     private let child: ChildProcess
+    /// The file ffmpeg writes until `finish()` renames it to `path` (nil: ffmpeg writes `path` itself).
+    private let partial: String?
     private var finished = false
     private var written = 0
     private var packed: [UInt8]
 
-    /// Starts writing `path` (replaced if it exists) with frames of `width`×`height` at `frameRate`
-    /// (a number or a fraction such as "30000/1001") with libx264's `preset`. Odd sizes grow by one
-    /// pixel for H.264, the last column or row repeated.
+    /// Starts writing `path` (replaced by `finish()` if it exists) with frames of `width`×`height` at
+    /// `frameRate` (a number or a fraction such as "30000/1001") with libx264's `preset`. Odd sizes grow
+    /// by one pixel for H.264, the last column or row repeated. A `path` that is a device or a pipe is
+    /// written directly (ffmpeg then says whether the MP4 muxer can write it).
     /// - Parameters:
     ///   - path: The MP4 file to write.
     ///   - width: Frame width in pixels, 1...16384.
@@ -43,18 +48,29 @@ public final class VideoWriter {
     ///   rate that is not positive; `.invalidVideo` when ffmpeg cannot be found or started.
     public convenience init(path: String, width: Int, height: Int, frameRate: String, preset: Preset = .veryfast) throws
     {
+        let partial = Self.partialPath(for: path)
         try self.init(
             path: path, width: width, height: height, frameRate: frameRate,
             output: [
                 "-c:v", "libx264", "-preset", preset.rawValue, "-crf", "20",
-                "-pix_fmt", "yuv420p", "-movflags", "+faststart", path,
-            ])
+                "-pix_fmt", "yuv420p", "-movflags", "+faststart", "-f", "mp4", partial ?? path,
+            ], partial: partial)
+    }
+
+    /// Where an MP4 for `path` is written until it is finished: `<path>.partial-<pid>` beside the file
+    /// `path` is or links to; nil when `path` is something else than a file (a device, a pipe).
+    static func partialPath(for path: String) -> String? {
+        let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        var status = stat()
+        if stat(target, &status) == 0, status.st_mode & S_IFMT != S_IFREG { return nil }
+        return target + ".partial-\(getpid())"
     }
 
     /// Starts ffmpeg taking I420 frames of `width`×`height` (padded to even) at `frameRate` on its stdin
     /// and writing them as `output` (ffmpeg's output options and destination) says; `path` names the
-    /// destination in errors. Throws as the MP4 initializer does.
-    init(path: String, width: Int, height: Int, frameRate: String, output: [String]) throws {
+    /// destination in errors, and `finish()` renames `partial`, if given, to it. Throws as the MP4
+    /// initializer does.
+    init(path: String, width: Int, height: Int, frameRate: String, output: [String], partial: String? = nil) throws {
         // H.264 (libx264) takes at most 16384 pixels a side; refusing more here also bounds the
         // packing buffer.
         guard width > 0, height > 0, width <= 16_384, height <= 16_384 else {
@@ -68,6 +84,7 @@ public final class VideoWriter {
         self.path = path
         self.width = width
         self.height = height
+        self.partial = partial
         packed = [UInt8](repeating: 0, count: I420Packing.byteCount(width: width, height: height))
         child = try ChildProcess(
             tool: "ffmpeg",
@@ -84,7 +101,9 @@ public final class VideoWriter {
     }
 
     deinit {
-        if !finished { child.stop() }
+        guard !finished else { return }
+        child.stop(discarding: partial != nil)
+        if let partial { unlink(partial) }
     }
 
     /// Appends one frame of packed RGB bytes (exactly `width * height * 3`).
@@ -138,15 +157,23 @@ public final class VideoWriter {
         written += 1
     }
 
-    /// Closes the input and waits for ffmpeg to finish the file; throws if it failed.
-    /// - Throws: `VisionTasksError.invalidVideo` with ffmpeg's last message when it failed.
+    /// Closes the input, waits for ffmpeg to finish the file and puts it at `path`; throws if it failed
+    /// (and then leaves nothing at `path`).
+    /// - Throws: `VisionTasksError.invalidVideo` with ffmpeg's last message when it failed, or the reason
+    ///   the finished file could not be renamed to `path`.
     public func finish() throws {
         guard !finished else { return }
         finished = true
         child.closeInput()
         let status = child.wait()
         guard status == 0 else {
+            if let partial { unlink(partial) }
             throw VisionTasksError.invalidVideo("ffmpeg could not write \(path): \(child.lastStderr())")
+        }
+        if let partial, rename(partial, URL(fileURLWithPath: path).resolvingSymlinksInPath().path) != 0 {
+            let reason = String(cString: strerror(errno))
+            unlink(partial)
+            throw VisionTasksError.invalidVideo("could not put the finished video at \(path): \(reason)")
         }
     }
 }

@@ -1,3 +1,4 @@
+import ArgumentParser
 import Dispatch
 import Foundation
 import VideoIO
@@ -8,7 +9,10 @@ import VisionTasks
 /// takes decoded frames (a live source drops the oldest waiting frame rather than wait), the calling
 /// thread renders each frame (`BackgroundRenderer`), and a writer hands the rendered frames to the MP4
 /// or the virtual camera, then back to the renderer to be filled again. The queues hold two frames each,
-/// so memory stays bounded. Ctrl-C ends a live run cleanly. The summary is one JSON line on standard output.
+/// so memory stays bounded. Ctrl-C ends a live run cleanly (the MP4 holds the frames up to then, as when the
+/// source fails); it stops a video file's run with exit status 130 and no MP4 (the file would be cut short,
+/// as when it fails). The summary is one JSON
+/// line on standard output.
 final class BackgroundRun: @unchecked Sendable {
     /// Where the frames go.
     enum Destination {
@@ -29,7 +33,9 @@ final class BackgroundRun: @unchecked Sendable {
     /// Frames the writer has written, handed back for the renderer to fill again (no new frame's memory each time).
     private let spare = BlockingQueue<[UInt8]>(capacity: 2)
     private let lock = NSLock()
-    private var firstFailure: (any Error)?
+    private var firstFailure: (any Error)? // guarded by `lock`, as the two below
+    private var interrupted = false
+    private var finished = false // the destination was finished whole
     private var dropped = 0 // reader thread, read after it joined
     private var measures = BackgroundMeasures() // calling thread
 
@@ -55,7 +61,14 @@ final class BackgroundRun: @unchecked Sendable {
         let rate = (reader.info?.frameRate ?? (isFile ? try? VideoInfo.probe(path: source).frameRate : nil)) ?? "30"
         signal(SIGINT, SIG_IGN)
         let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        interrupt.setEventHandler(handler: reader.makeInterrupter())
+        let stopReading = reader.makeInterrupter()
+        interrupt.setEventHandler { [self] in
+            lock.withLock { interrupted = true }
+            stopReading()
+            // A video file's frames already decoded are not rendered: its run is abandoned (a live source's
+            // few waiting frames are, and its MP4 finished).
+            if !live { (decoded.close(), rendered.close()) }
+        }
         interrupt.resume()
         defer {
             interrupt.cancel()
@@ -67,7 +80,18 @@ final class BackgroundRun: @unchecked Sendable {
         renderFrames()
         readerThread.join()
         writerThread.join()
-        if let failure = lock.withLock({ firstFailure }) { throw failure }
+        if let failure = lock.withLock({ firstFailure }) {
+            if case .file(let path, _) = destination, lock.withLock({ finished }) {
+                Console.error("\(path) holds the frames rendered before the failure below\n")
+            }
+            throw failure
+        }
+        if !live, lock.withLock({ interrupted && !finished }) {
+            var line = "error: interrupted after \(measures.frames) frames of \(source)"
+            if case .file(let path, _) = destination { line += "; \(path) was not written" }
+            Console.error(line + "\n")
+            throw ExitCode(128 + SIGINT)
+        }
         measures.finish(seconds: Date().timeIntervalSince(started), dropped: dropped)
         Console.out(try measures.summaryLine(stats: settings.measure) + "\n")
     }
@@ -138,7 +162,11 @@ final class BackgroundRun: @unchecked Sendable {
                 try writer?.write(rgb: frame.rgb)
                 spare.pushDroppingOldest(frame.rgb)
             }
-            if lock.withLock({ firstFailure == nil }) { try writer?.finish() }
+            // A video file's run that failed or was interrupted is cut short: its writer is dropped unfinished. A
+            // live source's MP4 is the frames up to its end, however it ended (Ctrl-C, a camera unplugged).
+            guard let writer, lock.withLock({ live || (firstFailure == nil && !interrupted) }) else { return }
+            try writer.finish()
+            lock.withLock { finished = true }
         } catch {
             fail(error)
         }
@@ -150,7 +178,9 @@ final class BackgroundRun: @unchecked Sendable {
 /// smoothing), the IoU at 0.5 of each mask used with that frame's own model mask, and of each reused
 /// mask with the fresh one.
 struct BackgroundMeasures {
-    private var frames = 0, reused = 0, seconds = 0.0, dropped = 0
+    /// Frames rendered so far.
+    private(set) var frames = 0
+    private var reused = 0, seconds = 0.0, dropped = 0
     private var previousFresh: FloatPlane?, previousUsed: FloatPlane?
     private var rawChange = Mean(), usedChange = Mean(), usedIoU = Mean(), reusedIoU = Mean()
 

@@ -291,4 +291,24 @@ import VisionTasks
             "\($0)".contains("hand_landmarker.task")
         }
     }
+
+    /// A head of more hidden layers than `LayerWidths.maxLayers` is refused before any work, as a width out of
+    /// range is (each hidden layer of 4096 adds about 270 MB to a training: `--layer-widths` of a hundred of them,
+    /// from the CLI or a server query, took the machine's memory); the largest head allowed is taken.
+    @Test func hiddenLayersAreBounded() throws {
+        let widest = [Int](repeating: LayerWidths.widthRange.upperBound, count: LayerWidths.maxLayers)
+        #expect(widest == [4096, 4096, 4096, 4096])
+        try GestureTrainingOptions(layerWidths: LayerWidths(widest)).validate()
+        #expect {
+            try GestureTrainingOptions(layerWidths: LayerWidths(widest + [8])).validate()
+        } throws: { error in
+            guard case VisionTasksError.invalidOption(let name, let reason) = error else { return false }
+            return name == "layerWidths" && reason == "at most 4 hidden layers, got 5"
+        }
+        #expect {
+            try GestureTrainer(
+                baseModelPath: Self.base,
+                options: GestureTrainingOptions(layerWidths: LayerWidths([Int](repeating: 8, count: 100))))
+        } throws: { "\($0)".contains("at most 4 hidden layers, got 100") }
+    }
 }

@@ -130,6 +130,93 @@ import VisionTasks
         #expect(run.stderr.hasPrefix("error: ") && run.stderr.contains("fake encoder: gone"), "\(run.stderr)")
     }
 
+    /// Ctrl-C: a live source's run ends at once, its MP4 finished with the frames so far and its summary printed; a
+    /// video file's run stops with status 130 and leaves no MP4 (it would be cut short) nor a partial file. Both
+    /// used to run to the end of the source: ffmpeg, started from a thread that blocks signals, never saw the SIGTERM.
+    @Test(arguments: ["--live", "--video"]) func ctrlCEndsALiveRunAndAbandonsAVideoFilesRun(source: String) throws {
+        let scratch = try CLIRun.scratch()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let input = scratch.appendingPathComponent("in.mp4"), output = scratch.appendingPathComponent("out.mp4")
+        // 20 s at the live source's own rate; several seconds to render as fast as the machine can.
+        try CLIRun.stillVideo(of: "woman_sitting.jpg", frames: 500, fps: 25, size: "480x320", to: input)
+        let (stdout, stderr) = (scratch.appendingPathComponent("stdout"), scratch.appendingPathComponent("stderr"))
+        for file in [stdout, stderr] { try Data().write(to: file) }
+        let process = Process()
+        process.executableURL = CLIRun.binary
+        process.arguments = [
+            "background", "--model", model, source, input.path, "--blur", "8", "--output", output.path,
+        ]
+        process.standardOutput = try FileHandle(forWritingTo: stdout)
+        process.standardError = try FileHandle(forWritingTo: stderr)
+        try process.run()
+        let watchdog = Watchdog(process, name: "vision-tasks")
+        // The partial MP4 appears with the first rendered frame: the run is under way, however slow the machine.
+        func outputs() throws -> [String] {
+            try FileManager.default.contentsOfDirectory(atPath: scratch.path).filter { $0.hasPrefix("out.mp4") }
+                .sorted()
+        }
+        let deadline = Date(timeIntervalSinceNow: 300)
+        while process.isRunning, Date() < deadline, try outputs().isEmpty { usleep(20_000) }
+        try #require(process.isRunning, "the run ended before it could be interrupted")
+        process.interrupt()
+        let interrupted = Date()
+        process.waitUntilExit()
+        try watchdog.finish()
+        let after = Date().timeIntervalSince(interrupted)
+        let errors = try String(contentsOf: stderr, encoding: .utf8)
+        #expect(after < 5, "ran \(after) s after SIGINT")
+        if source == "--live" {
+            #expect(process.terminationStatus == 0, "\(errors)")
+            #expect(try outputs() == ["out.mp4"])
+            let summary = try #require(
+                try JSONSerialization.jsonObject(with: Data(contentsOf: stdout)) as? [String: Any], "\(errors)")
+            let frames = try CLIRun.frameCount(output.path)
+            #expect(frames > 0 && frames < 500 && summary["frames"] as? Double == Double(frames), "\(summary)")
+        } else {
+            #expect(process.terminationStatus == 130, "\(errors)")
+            #expect(
+                errors.hasPrefix("error: interrupted after ") && errors.contains("\(output.path) was not written"),
+                "\(errors)")
+            #expect(try outputs().isEmpty)
+        }
+    }
+
+    /// A video file that fails midway (truncated) is an error naming it and leaves no MP4: ffmpeg used to close
+    /// the frames rendered so far as a whole-looking video at --output, over any file there. A live source that
+    /// fails (a camera unplugged) keeps the frames so far in its MP4, said so above the error.
+    @Test func aSourceThatFailsMidwayLeavesNoVideoUnlessItIsLive() throws {
+        let scratch = try CLIRun.scratch()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let whole = scratch.appendingPathComponent("whole.mkv"), cut = scratch.appendingPathComponent("cut.mkv")
+        // A key frame every 5, so that the first 60% of the bytes hold about 55 of the 100 frames.
+        try CLIRun.ffmpeg([
+            "-framerate", "25", "-loop", "1", "-i", CLIRun.fixtures.appendingPathComponent("woman_sitting.jpg").path,
+            "-frames:v", "100", "-s", "320x214", "-c:v", "libx264", "-preset", "ultrafast", "-g", "5",
+            "-pix_fmt", "yuv420p", whole.path,
+        ])
+        let bytes = try Data(contentsOf: whole)
+        try bytes.prefix(bytes.count * 6 / 10).write(to: cut)
+        let output = scratch.appendingPathComponent("out.mp4")
+        try Data("kept".utf8).write(to: output)
+        let file = try CLIRun.run([
+            "background", "--model", model, "--video", cut.path, "--color", "00FF00", "--output", output.path,
+        ])
+        #expect(file.status == 1 && file.stderr.contains("\(cut.path) stopped at frame"), "\(file.stderr)")
+        #expect(try String(contentsOf: output, encoding: .utf8) == "kept")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: scratch.path).sorted() == [
+                "cut.mkv", "out.mp4", "whole.mkv",
+            ])
+        let live = try CLIRun.run([
+            "background", "--model", model, "--live", cut.path, "--color", "00FF00", "--output", output.path,
+        ])
+        #expect(
+            live.status == 1 && live.stderr.contains("\(output.path) holds the frames rendered before the failure")
+                && live.stderr.contains("\(cut.path) stopped at frame"), "\(live.stderr)")
+        let frames = try CLIRun.frameCount(output.path)
+        #expect(frames > 0 && frames < 100, "\(frames) frames")
+    }
+
     @Test func usageErrorsExit64() throws {
         for arguments in [
             ["--color", "00FF00", "--blur", "3", "--output", "o.mp4"], ["--color", "green", "--output", "o.mp4"],

@@ -94,4 +94,27 @@ import Testing
         #expect(run.stdout.contains("512x512 (262144 pixels), more than the limit of 1000 pixels"), "\(run.stdout)")
         #expect(run.stdout.contains("--max-image-pixels"))
     }
+
+    /// A named pipe given as a photo, alone or in a folder of label folders, is a clear error, not a wait for a
+    /// writer that never comes: both runs used to hang for ever (the second after finding the other photos' hands).
+    @Test func aNamedPipeAsAPhotoIsAnErrorNotAHang() throws {
+        let dir = try CLIRun.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let data = try TrainGesturesCommandTests.data(in: dir)
+        let pipe = data.appendingPathComponent("one/pipe.jpg").path
+        try #require(mkfifo(pipe, 0o644) == 0)
+        let model = CLIRun.models.appendingPathComponent("blaze_face_short_range.tflite").path
+        let alone = try CLIRun.run(["face-detector", "--model", model, pipe, "--no-progress"])
+        #expect(alone.status == 1 && alone.stdout.contains("\(pipe): it is not a regular file"), "\(alone.stdout)")
+        let training = try CLIRun.run([
+            "train-gestures", data.path, "--model",
+            CLIRun.models.appendingPathComponent("gesture_recognizer.task").path,
+            "--output", dir.appendingPathComponent("mine.task").path, "--search", "off", "--epochs", "1",
+            "--no-progress",
+        ])
+        #expect(training.status == 0, "\(training.stderr)")
+        // The report's row of `one`: 21 photos, the pipe among them counted unreadable.
+        let row = training.outputLines.map { $0.split(separator: " ") }.first { $0.first == "one" }
+        #expect(row?[1] == "21" && row?[4] == "1", "\(training.stdout)")
+    }
 }

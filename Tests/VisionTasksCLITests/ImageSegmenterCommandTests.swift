@@ -63,4 +63,26 @@ struct ImageSegmenterCommandTests {
         ])
         #expect(run.status == 1 && run.stdout.contains("--masks") && run.stdout.contains("taken/sub"), "\(run.stdout)")
     }
+
+    /// A model of more labels than the category mask can name (an index per pixel in a byte) is refused when the
+    /// category mask is asked for, naming its count; its confidence masks are still given. Its 300th label, which
+    /// wins everywhere, used to read as 43 in the category mask.
+    @Test func aCategoryMaskOfMoreLabelsThanAByteNamesIsRefused() throws {
+        let scratch = try CLIRun.scratch()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let model = Fixture.path("references/tflite/crafted/segmenter_300_labels.tflite")
+        let photo = scratch.appendingPathComponent("small.png")
+        let grey = [UInt8](repeating: 90, count: 48 * 32 * 3)
+        try grey.withUnsafeBytes {
+            try MPImage(pixels: $0, width: 48, height: 32, bytesPerRow: 48 * 3, format: .rgb8).pngData()
+        }.write(to: photo)
+        let refused = try CLIRun.run(["image-segmenter", "--model", model, "--output-category-mask", photo.path])
+        #expect(
+            refused.status == 1 && (refused.stdout + refused.stderr).contains("300 labels")
+                && !refused.stdout.contains("categoryMask"), "\(refused.stdout) \(refused.stderr)")
+        let confidence = try CLIRun.run(["image-segmenter", "--model", model, photo.path])
+        #expect(confidence.status == 0, "\(confidence.stderr)")
+        let line = try JSONDecoder().decode(Line.self, from: Data((confidence.outputLines.first ?? "").utf8))
+        #expect(line.result.confidenceMasks?.count == 300 && line.result.categoryMask == nil)
+    }
 }

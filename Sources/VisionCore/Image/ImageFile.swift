@@ -28,9 +28,11 @@ enum ImageFile {
     static let maxFileSize = Int(Int32.max)
 
     /// The bytes of the file at `path`.
-    /// - Throws: `fileNotFound`, or `fileUnreadable` for a directory, a file too large or an I/O error.
+    /// - Throws: `fileNotFound`, or `fileUnreadable` for a directory, anything else that is not a regular file
+    ///   (a pipe, a device, a socket), a file too large or an I/O error.
     static func read(_ path: String) throws -> FileBytes {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        // Non-blocking: opening a named pipe (a FIFO given as a photo) otherwise waits for a writer for ever.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else {
             let code = errno
             if code == ENOENT || code == ENOTDIR { throw VisionTasksError.fileNotFound(path: path) }
@@ -43,6 +45,10 @@ enum ImageFile {
         }
         guard status.st_mode & S_IFMT != S_IFDIR else {
             throw VisionTasksError.fileUnreadable(path: path, reason: "it is a directory")
+        }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            throw VisionTasksError.fileUnreadable(
+                path: path, reason: "it is not a regular file (a pipe, a device or a socket)")
         }
         let size = Int(status.st_size)
         guard size <= maxFileSize else {

@@ -30,6 +30,8 @@ package final class ImageSegmenterGraph: TaskGraph {
         package var outputCategoryMask: Bool
     }
 
+    /// The most labels a model may have when the category mask is asked for (an index per pixel in a byte).
+    package static let maxLabels = 256
     /// The model's labels (class names; empty without label metadata).
     package let labels: [String]
     private let interpreter: Interpreter
@@ -59,6 +61,12 @@ package final class ImageSegmenterGraph: TaskGraph {
         maskOutput = outputs.count - 1
         qualityOutput = outputs.count == 2 ? 0 : nil
         outputShape = (last.shape[1], last.shape[2], last.shape[3])
+        // The category mask holds a label's index in a byte: label 299 of 300 would read as label 43.
+        guard outputShape.channels >= 1, outputShape.channels <= Self.maxLabels || !settings.outputCategoryMask else {
+            throw VisionTasksError.unsupportedModel(
+                "\(name): its mask output has \(outputShape.channels) labels; the category mask holds a label's index in a byte (1 to \(Self.maxLabels) labels)"
+            )
+        }
         tensorOptions = try ImageToTensorOptions(
             outputWidth: inputs[0].shape[2], outputHeight: inputs[0].shape[1], keepAspectRatio: false,
             outputRange: try modelInputRange(model, name: name), borderMode: .replicate)

@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+import VisionErrors
+
+@testable import VideoIO
+
+/// What a user, a file or a signal can do to a video run: Ctrl-C's interrupter must end a live source at once, a
+/// run that stops early must leave no short MP4 at its path, and frames too large to hold must be refused.
+@Suite struct HostileVideoTests {
+    /// The interrupter ends a live source at once, as the end of the stream (nil, not an error), also when the
+    /// reader was made on a thread that blocks signals as Dispatch's and Swift concurrency's threads do: ffmpeg
+    /// inherited that mask and never saw the SIGTERM, so `background --live` ran on after Ctrl-C.
+    @Test func anInterruptEndsALiveSourceMadeOnAThreadThatBlocksSignals() throws {
+        let dir = try TestVideos.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let url = dir.appendingPathComponent("ten-seconds.mp4")
+        try TestVideos.panZoom(photo: "astronaut.png", frames: 250, rate: "25", size: "64x48", to: url)
+        var all = sigset_t(), previous = sigset_t()
+        sigfillset(&all)
+        pthread_sigmask(SIG_BLOCK, &all, &previous)
+        let made = Result { try VideoReader(liveSource: url.path, realTime: true) }
+        pthread_sigmask(SIG_SETMASK, &previous, nil)
+        let reader = try made.get()
+        #expect(try reader.nextFrame() != nil)
+        let clock = ContinuousClock(), interrupted = clock.now
+        reader.makeInterrupter()()
+        var frames = 1
+        while try reader.nextFrame() != nil { frames += 1 }
+        // Played at its own rate the video takes 10 s; the interrupt ends it within a frame or two.
+        #expect(clock.now - interrupted < .seconds(3) && frames < 100, "\(frames) frames")
+    }
+
+    /// A writer dropped before `finish()` (its run failed or was interrupted) leaves neither a short video at its
+    /// path nor a partial file beside it, and a file already there is kept; a finished writer's video is at the
+    /// path, whole. ffmpeg used to close the cut-short MP4 properly at the path, over the file there.
+    @Test func aWriterDroppedUnfinishedLeavesNothingAtItsPath() throws {
+        let dir = try TestVideos.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let url = dir.appendingPathComponent("out.mp4")
+        try Data("an earlier video".utf8).write(to: url)
+        let grey = [UInt8](repeating: 128, count: 64 * 48 * 3)
+        do {
+            let writer = try VideoWriter(path: url.path, width: 64, height: 48, frameRate: "25")
+            for _ in 0..<10 { try writer.write(rgb: grey) }
+        }
+        #expect(try String(contentsOf: url, encoding: .utf8) == "an earlier video")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["out.mp4"])
+        let writer = try VideoWriter(path: url.path, width: 64, height: 48, frameRate: "25")
+        for _ in 0..<10 { try writer.write(rgb: grey) }
+        try writer.finish()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["out.mp4"])
+        let reader = try VideoReader(contentsOfFile: url.path)
+        var frames = 0
+        while try reader.nextFrame() != nil { frames += 1 }
+        #expect(frames == 10)
+    }
+
+    /// Frames of more pixels than the reader's limit (by default the images' 64 megapixels) are refused with the
+    /// size and the limit, from a file and from a live source, before they are held: a 751 KB H.264 file of
+    /// 16000x16000 frames took 1.85 GB to run the face detector on.
+    @Test func framesOverThePixelLimitAreRefused() throws {
+        let dir = try TestVideos.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let url = dir.appendingPathComponent("clip.mp4")
+        try TestVideos.panZoom(photo: "astronaut.png", frames: 5, rate: "25", size: "64x48", to: url)
+        let whole = try VideoReader(contentsOfFile: url.path, maxPixelCount: 64 * 48)
+        #expect(try whole.nextFrame()?.width == 64)
+        let readers: [() throws -> VideoReader] = [
+            { try VideoReader(contentsOfFile: url.path, maxPixelCount: 64 * 48 - 1) },
+            { try VideoReader(liveSource: url.path, realTime: false, maxPixelCount: 64 * 48 - 1) },
+        ]
+        for make in readers {
+            #expect {
+                let reader = try make()
+                while try reader.nextFrame() != nil {}
+            } throws: { error in
+                guard case VisionTasksError.invalidVideo(let message) = error else { return false }
+                return message.contains(url.path) && message.contains("64x48") && message.contains("3071 pixels")
+            }
+        }
+        #expect(throws: VisionTasksError.self) { try VideoReader(contentsOfFile: url.path, maxPixelCount: 0) }
+    }
+}
