@@ -28,8 +28,9 @@ public final class VideoWriter {
     /// Frame height in pixels.
     public let height: Int
     private let child: ChildProcess
-    /// The file ffmpeg writes until `finish()` renames it to `path` (nil: ffmpeg writes `path` itself).
-    private let partial: String?
+    /// The file ffmpeg writes until `finish()` renames it to `target`, the file `path` is or links to (nil:
+    /// ffmpeg writes `path` itself).
+    private let partial: (file: String, target: String)?
     private var finished = false
     private var written = 0
     private var packed: [UInt8]
@@ -53,24 +54,27 @@ public final class VideoWriter {
             path: path, width: width, height: height, frameRate: frameRate,
             output: [
                 "-c:v", "libx264", "-preset", preset.rawValue, "-crf", "20",
-                "-pix_fmt", "yuv420p", "-movflags", "+faststart", "-f", "mp4", partial ?? path,
+                "-pix_fmt", "yuv420p", "-movflags", "+faststart", "-f", "mp4", partial?.file ?? path,
             ], partial: partial)
     }
 
-    /// Where an MP4 for `path` is written until it is finished: `<path>.partial-<pid>` beside the file
+    /// Where an MP4 for `path` is written until it is finished, `<target>.partial-<pid>`, and `target`, the file
     /// `path` is or links to; nil when `path` is something else than a file (a device, a pipe).
-    static func partialPath(for path: String) -> String? {
+    static func partialPath(for path: String) -> (file: String, target: String)? {
         let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
         var status = stat()
         if stat(target, &status) == 0, status.st_mode & S_IFMT != S_IFREG { return nil }
-        return target + ".partial-\(getpid())"
+        return (target + ".partial-\(getpid())", target)
     }
 
     /// Starts ffmpeg taking I420 frames of `width`×`height` (padded to even) at `frameRate` on its stdin
     /// and writing them as `output` (ffmpeg's output options and destination) says; `path` names the
-    /// destination in errors, and `finish()` renames `partial`, if given, to it. Throws as the MP4
+    /// destination in errors, and `finish()` renames `partial.file`, if given, to `partial.target`. Throws as the MP4
     /// initializer does.
-    init(path: String, width: Int, height: Int, frameRate: String, output: [String], partial: String? = nil) throws {
+    init(
+        path: String, width: Int, height: Int, frameRate: String, output: [String],
+        partial: (file: String, target: String)? = nil
+    ) throws {
         // H.264 (libx264) takes at most 16384 pixels a side; refusing more here also bounds the
         // packing buffer.
         guard width > 0, height > 0, width <= 16_384, height <= 16_384 else {
@@ -103,7 +107,7 @@ public final class VideoWriter {
     deinit {
         guard !finished else { return }
         child.stop(discarding: partial != nil)
-        if let partial { unlink(partial) }
+        if let partial { unlink(partial.file) }
     }
 
     /// Appends one frame of packed RGB bytes (exactly `width * height * 3`).
@@ -167,12 +171,12 @@ public final class VideoWriter {
         child.closeInput()
         let status = child.wait()
         guard status == 0 else {
-            if let partial { unlink(partial) }
+            if let partial { unlink(partial.file) }
             throw VisionTasksError.invalidVideo("ffmpeg could not write \(path): \(child.lastStderr())")
         }
-        if let partial, rename(partial, URL(fileURLWithPath: path).resolvingSymlinksInPath().path) != 0 {
+        if let partial, rename(partial.file, partial.target) != 0 {
             let reason = String(cString: strerror(errno))
-            unlink(partial)
+            unlink(partial.file)
             throw VisionTasksError.invalidVideo("could not put the finished video at \(path): \(reason)")
         }
     }

@@ -11,8 +11,7 @@ import VisionTasks
 /// or the virtual camera, then back to the renderer to be filled again. The queues hold two frames each,
 /// so memory stays bounded. Ctrl-C ends a live run cleanly (the MP4 holds the frames up to then, as when the
 /// source fails); it stops a video file's run with exit status 130 and no MP4 (the file would be cut short,
-/// as when it fails). The summary is one JSON
-/// line on standard output.
+/// as when it fails). The summary is one JSON line on standard output.
 final class BackgroundRun: @unchecked Sendable {
     /// Where the frames go.
     enum Destination {
