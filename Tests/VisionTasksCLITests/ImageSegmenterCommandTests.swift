@@ -71,11 +71,7 @@ struct ImageSegmenterCommandTests {
         let scratch = try CLIRun.scratch()
         defer { try? FileManager.default.removeItem(at: scratch) }
         let model = Fixture.path("references/tflite/crafted/segmenter_300_labels.tflite")
-        let photo = scratch.appendingPathComponent("small.png")
-        let grey = [UInt8](repeating: 90, count: 48 * 32 * 3)
-        try grey.withUnsafeBytes {
-            try MPImage(pixels: $0, width: 48, height: 32, bytesPerRow: 48 * 3, format: .rgb8).pngData()
-        }.write(to: photo)
+        let photo = try Self.greyPhoto(width: 48, height: 32, in: scratch)
         let refused = try CLIRun.run(["image-segmenter", "--model", model, "--output-category-mask", photo.path])
         #expect(
             refused.status == 1 && (refused.stdout + refused.stderr).contains("300 labels")
@@ -84,5 +80,29 @@ struct ImageSegmenterCommandTests {
         #expect(confidence.status == 0, "\(confidence.stderr)")
         let line = try JSONDecoder().decode(Line.self, from: Data((confidence.outputLines.first ?? "").utf8))
         #expect(line.result.confidenceMasks?.count == 300 && line.result.categoryMask == nil)
+    }
+
+    /// Confidence masks grow with labels × pixels: 300 labels on a 1000×900 photo would take 1.0 GiB, over the limit,
+    /// so the photo is refused naming the sizes instead of the process growing by that much.
+    @Test func confidenceMasksBeyondTheLimitAreRefused() throws {
+        let scratch = try CLIRun.scratch()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let model = Fixture.path("references/tflite/crafted/segmenter_300_labels.tflite")
+        let photo = try Self.greyPhoto(width: 1000, height: 900, in: scratch)
+        let refused = try CLIRun.run(["image-segmenter", "--model", model, photo.path])
+        let said = refused.stdout + refused.stderr
+        #expect(
+            refused.status == 1 && said.contains("300 labels at 1000×900 pixels would take 1.0 GiB")
+                && !refused.stdout.contains("confidenceMasks"), "\(said)")
+    }
+
+    /// A uniformly grey PNG of `width`×`height` written into `folder`.
+    private static func greyPhoto(width: Int, height: Int, in folder: URL) throws -> URL {
+        let photo = folder.appendingPathComponent("grey-\(width)x\(height).png")
+        let grey = [UInt8](repeating: 90, count: width * height * 3)
+        try grey.withUnsafeBytes {
+            try MPImage(pixels: $0, width: width, height: height, bytesPerRow: width * 3, format: .rgb8).pngData()
+        }.write(to: photo)
+        return photo
     }
 }

@@ -32,6 +32,9 @@ package final class ImageSegmenterGraph: TaskGraph {
 
     /// The most labels a model may have when the category mask is asked for (an index per pixel in a byte).
     package static let maxLabels = 256
+    /// The most values a frame's confidence masks may hold, all labels together (1 GiB of floats): a
+    /// model of many labels on a large image would otherwise take labels × pixels × 4 bytes.
+    package static let maxConfidenceMaskValues = 1 << 28
     /// The model's labels (class names; empty without label metadata).
     package let labels: [String]
     private let interpreter: Interpreter
@@ -87,6 +90,7 @@ package final class ImageSegmenterGraph: TaskGraph {
 
     /// The frame's masks at its upright size (one `SegmentedFrame`).
     package func process(_ frame: FrameContext) throws -> [SegmentedFrame] {
+        if settings.outputConfidenceMasks { try checkConfidenceMaskSize(frame) }
         _ = try interpreter.withInputBuffer(0) { input in
             try ImageToTensor.convert(
                 frame.image, options: tensorOptions, into: input, splitRows: interpreter.tensorRows)
@@ -112,6 +116,16 @@ package final class ImageSegmenterGraph: TaskGraph {
                     : nil,
                 qualityScores: qualityScores)
         ]
+    }
+
+    /// Throws `invalidArgument` when the frame's confidence masks would hold more than `maxConfidenceMaskValues`.
+    private func checkConfidenceMaskSize(_ frame: FrameContext) throws {
+        let (values, overflow) = outputShape.channels.multipliedReportingOverflow(by: frame.width * frame.height)
+        guard overflow || values > Self.maxConfidenceMaskValues else { return }
+        let gib = { (values: Double) in ((values * 4 / Double(1 << 30)) * 10).rounded() / 10 }
+        throw VisionTasksError.invalidArgument(
+            "confidence masks of \(outputShape.channels) labels at \(frame.width)×\(frame.height) pixels would take \(gib(Double(outputShape.channels) * Double(frame.width) * Double(frame.height))) GiB, over the limit of \(gib(Double(Self.maxConfidenceMaskValues))) GiB: ask for the category mask alone, or give a smaller image"
+        )
     }
 
     /// How the masks' output rows are spread over the interpreter's threads: bands of at least 64 rows.
