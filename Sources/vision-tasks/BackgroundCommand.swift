@@ -44,6 +44,8 @@ struct BackgroundCommand: ParsableCommand {
             "Replace the background by a JPEG or PNG picture, scaled to cover the frame, centred.", valueName: "image"))
     var replace: String?
 
+    @OptionGroup var imageLimit: ImageLimitOptions
+
     @Option(help: ArgumentHelp("Paint the background one colour, hexadecimal RRGGBB (00FF00).", valueName: "RRGGBB"))
     var color: String?
 
@@ -148,7 +150,7 @@ struct BackgroundCommand: ParsableCommand {
             if let blur {
                 effect = .blur(sigma: blur)
             } else if let replace {
-                effect = .replace(try MPImage(contentsOfFile: replace))
+                effect = .replace(try MPImage(contentsOfFile: replace, decodingOptions: imageLimit.imageDecoding))
             } else if let color, let (r, g, b) = Self.rgb(color) {
                 effect = .color(red: r, green: g, blue: b)
             } else {

@@ -60,14 +60,10 @@ struct MediaOptions: ParsableArguments {
             valueName: "fastest|fast|small|smallest"))
     var quality: VideoQuality = .fastest
 
-    @Option(
-        help: ArgumentHelp(
-            "The most pixels (width x height) an input image may declare; larger ones are refused before decoding.",
-            valueName: "pixels"))
-    var maxImagePixels: Int = ImageDecodingOptions.defaultMaxPixelCount
+    @OptionGroup var imageLimit: ImageLimitOptions
 
     /// The decoding limits for input images.
-    var imageDecoding: ImageDecodingOptions { ImageDecodingOptions(maxPixelCount: maxImagePixels) }
+    var imageDecoding: ImageDecodingOptions { imageLimit.imageDecoding }
 
     /// `--start` in milliseconds, if given.
     var startMs: Int? { get throws { try start.map { try Self.milliseconds($0, option: "--start") } } }
@@ -109,9 +105,6 @@ struct MediaOptions: ParsableArguments {
         guard every >= 1 else { throw ValidationError("--every must be at least 1, got \(every)") }
         if case .count(let count) = jobs, count < 1 {
             throw ValidationError("--jobs must be at least 1 or auto, got \(count)")
-        }
-        guard maxImagePixels >= 1 else {
-            throw ValidationError("--max-image-pixels must be at least 1, got \(maxImagePixels)")
         }
         if video == nil, !videoList, every != 1 || start != nil || end != nil {
             throw ValidationError("--every, --start and --end select frames of --video and --video-list")

@@ -84,6 +84,24 @@ import VisionTasks
             ["--model", model, "--replace", "/nonexistent/bg.jpg", "--output", "OUT"], saying: ["/nonexistent/bg.jpg"])
     }
 
+    /// A replacement picture over the pixel limit is refused with the option that raises it, which `background`
+    /// takes as the task subcommands do; raised, the same picture is used.
+    @Test func aReplacementPictureOverThePixelLimitNamesTheOptionThatRaisesIt() throws {
+        let picture = CLIRun.fixtures.appendingPathComponent("astronaut.png").path
+        try refused(
+            ["--model", model, "--replace", picture, "--max-image-pixels", "1000", "--output", "OUT"],
+            saying: ["astronaut.png", "more than the limit of 1000 pixels", "--max-image-pixels"])
+        let scratch = try CLIRun.scratch()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let input = scratch.appendingPathComponent("in.mp4"), output = scratch.appendingPathComponent("out.mp4")
+        try CLIRun.stillVideo(of: "astronaut.png", frames: 2, fps: 10, to: input)
+        let run = try CLIRun.run([
+            "background", "--model", model, "--video", input.path, "--replace", picture,
+            "--max-image-pixels", "262144", "--output", output.path,
+        ])
+        #expect(run.status == 0 && FileManager.default.fileExists(atPath: output.path), "\(run.stderr)")
+    }
+
     @Test func aDeviceThatIsMissingOrNotAV4L2OutputIsNamedWithTheSetupLine() throws {
         let setup = "sudo modprobe v4l2loopback exclusive_caps=1 card_label=VisionTasks"
         try refused(
@@ -224,6 +242,7 @@ import VisionTasks
             ["--blur", "0", "--output", "o.mp4"], ["--blur", "3", "--output", "o.avi"],
             ["--blur", "3", "--output", "o.mp4", "--smoothing", "1.5"],
             ["--blur", "3", "--output", "o.mp4", "--max-reuse", "99"],
+            ["--blur", "3", "--output", "o.mp4", "--max-image-pixels", "0"],
         ] {
             let run = try CLIRun.run(["background", "--model", model, "--video", "in.mp4"] + arguments)
             #expect(run.status == 64, "\(arguments): \(run.status) \(run.stderr)")
