@@ -14,6 +14,11 @@ struct APIError: Error, HTTPResponseError {
         self.message = message
     }
 
+    /// The same error with every mention of `path` (a temporary file the server made) read as `name`.
+    func naming(_ path: String, as name: String) -> APIError {
+        APIError(status, message.replacingOccurrences(of: path, with: name))
+    }
+
     /// The JSON response.
     func response(from request: Request, context: some RequestContext) throws -> Response {
         Self.jsonResponse(status: status, message: message)

@@ -19,8 +19,11 @@ final class VideoStream: @unchecked Sendable {
         self.task = task
     }
 
+    /// What errors call the temporary file, which the client never named.
+    private static let bodyName = "the posted video"
+
     /// Writes `data` to a temporary file, opens it with ffmpeg and makes a video-mode task. An
-    /// unreadable video is a 400 (`VisionTasksError.invalidVideo`).
+    /// unreadable video is a 400 (`VisionTasksError.invalidVideo`) naming the posted video, not the file.
     static func open(_ data: Data, settings: TaskSettings, modelPath: String) async throws -> VideoStream {
         try await WorkerPool.offloaded {
             let file = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -32,7 +35,7 @@ final class VideoStream: @unchecked Sendable {
                 return VideoStream(file: file, reader: reader, task: task)
             } catch {
                 try? FileManager.default.removeItem(at: file)
-                throw error
+                throw APIError.from(error).naming(file.path, as: Self.bodyName)
             }
         }.get()
     }
@@ -54,7 +57,9 @@ final class VideoStream: @unchecked Sendable {
             frame = next
         } catch {
             finished = true
-            return JSONEnvelope.line(["error": .string(APIError.from(error).message)])
+            return JSONEnvelope.line([
+                "error": .string(APIError.from(error).naming(file.path, as: Self.bodyName).message)
+            ])
         }
         var fields: [String: JSONEnvelope.Value] = [
             "frame": .int(frame.index), "timestampInMilliseconds": .int(frame.timestampInMilliseconds),
