@@ -104,6 +104,14 @@ struct TrainGesturesCommandTests {
         // An output that cannot be written, an option out of range, a malformed one, a missing DATA folder.
         let unwritable = try train(["--output", "/nonexistent/folder/out.task"], data.path)
         #expect(unwritable.status == 1 && unwritable.stderr.contains("/nonexistent/folder"), "\(unwritable.stderr)")
+        // /proc takes no new file even from root, whose permission bits say it may: refused before the photos are
+        // read (it used to train fully and fail at the end), for the model and for the report.
+        for arguments in [["--output", "/proc/out.task"], ["--output", output, "--report", "/proc/report.json"]] {
+            let refused = try train(arguments, data.path)
+            #expect(
+                refused.status == 1 && refused.stderr.contains("its folder /proc does not exist or cannot be written")
+                    && !refused.stdout.contains("accuracy"), "\(arguments): \(refused.stderr)")
+        }
         let range = try train(["--output", output, "--dropout", "2"], data.path)
         #expect(range.status == 1 && range.stderr.contains("--dropout"), "\(range.stderr)")
         let malformed = try train(["--output", output, "--epochs", "many"], data.path)
