@@ -58,11 +58,7 @@ struct BackgroundCommand: ParsableCommand {
             valueName: "/dev/videoN"))
     var v4l2: String?
 
-    @Option(
-        help: ArgumentHelp(
-            "With --output: how the H.264 video is encoded (as --annotate's --quality).",
-            valueName: "fastest|fast|small|smallest"))
-    var quality: VideoQuality = .fastest
+    @OptionGroup var videoQuality: VideoQualityOption
 
     @Option(
         help: ArgumentHelp(
@@ -161,7 +157,7 @@ struct BackgroundCommand: ParsableCommand {
                 destination = .camera(v4l2, try VirtualCamera.check(device: v4l2))
             } else if let output {
                 try Self.checkFolder(of: output)
-                destination = .file(output, quality.preset)
+                destination = .file(output, videoQuality.quality.preset)
             } else {
                 throw ValidationError("give --output or --v4l2")
             }

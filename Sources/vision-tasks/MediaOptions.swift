@@ -54,11 +54,11 @@ struct MediaOptions: ParsableArguments {
             valueName: "folder"))
     var masks: String?
 
-    @Option(
-        help: ArgumentHelp(
-            "With --annotate and --video or --live: how the H.264 video is encoded. fastest (x264 ultrafast, the default: the least CPU, files about the size of an OpenCV mp4v video), fast (superfast: more encoding CPU, files about half the size; an annotated --video run takes ~15-20% longer), small (veryfast: more CPU again, smaller again), smallest (medium: smaller still, several times slower).",
-            valueName: "fastest|fast|small|smallest"))
-    var quality: VideoQuality = .fastest
+    /// `--quality`: with --annotate and --video or --live, how the H.264 video is encoded.
+    @OptionGroup var videoQuality: VideoQualityOption
+
+    /// The encoder choice of an annotated video.
+    var quality: VideoQuality { videoQuality.quality }
 
     @OptionGroup var imageLimit: ImageLimitOptions
 
@@ -120,21 +120,6 @@ struct MediaOptions: ParsableArguments {
         if masks != nil, live != nil || videoList {
             throw ValidationError(
                 "--masks writes the masks of images and of --video: it does not apply to --live or --video-list")
-        }
-    }
-}
-
-/// `--quality`: the encoder preset of annotated videos, named for what a user trades.
-enum VideoQuality: String, ExpressibleByArgument, CaseIterable {
-    case fastest, fast, small, smallest
-
-    /// The libx264 preset this choice runs.
-    var preset: VideoWriter.Preset {
-        switch self {
-        case .fastest: return .ultrafast
-        case .fast: return .superfast
-        case .small: return .veryfast
-        case .smallest: return .medium
         }
     }
 }
