@@ -22,7 +22,8 @@ import Testing
         if threads > 1 {
             let tiling = Conv2DTiling(
                 pixels: g.batch * g.outputHeight * g.outputWidth, columns: g.outputChannels,
-                reduction: g.kernelHeight * g.kernelWidth * g.inputChannels, threads: threads)
+                reduction: g.kernelHeight * g.kernelWidth * g.inputChannels, taps: g.kernelHeight * g.kernelWidth,
+                threads: threads)
             #expect(tiling.tiles > 1, "\(g) is too small to be split: the threaded path would not run")
         }
         for (i, isa) in testedISAs.enumerated() {
@@ -132,15 +133,28 @@ import Testing
             kernelHeight: 3, kernelWidth: 3, padding: .same)
         try check(deep, seed: 24, threads: 2)
         try check(deep, seed: 25, threads: 2, fused: true)
-        // Two pixel ranges × three channel ranges, the last ending on the 8-wide panel.
+        // Two pixel ranges × three channel ranges, the last ending on the 8-wide panel (six tiles: the
+        // work is six minimums).
         let wide = Conv2DGeometry(
-            inputHeight: 7, inputWidth: 7, inputChannels: 190, outputChannels: 328,
+            inputHeight: 7, inputWidth: 8, inputChannels: 190, outputChannels: 40,
             kernelHeight: 1, kernelWidth: 1, padding: .valid)
-        // (A minimum of a sixth of the work: six tiles whatever the parts per thread.)
-        let wideTiling = Conv2DTiling(pixels: 49, columns: 328, reduction: 190, threads: 6, minimumWork: 500_000)
+        let wideTiling = Conv2DTiling(pixels: 56, columns: 40, reduction: 190, threads: 6)
         #expect(
-            wideTiling.pixelTiles == 2 && wideTiling.columnTiles == 3 && wideTiling.ranges(5).columns.upperBound == 328)
+            wideTiling.pixelTiles == 2 && wideTiling.columnTiles == 3 && wideTiling.ranges(5).columns.upperBound == 40)
         try check(wide, seed: 26, threads: 6)
+        // 1×1 with fewer pixels than channels: channel ranges only, every tile all 49 pixels; 3×3 not.
+        let deep7 = Conv2DTiling(pixels: 49, columns: 328, reduction: 190, threads: 2)
+        #expect(deep7.pixelTiles == 1 && deep7.columnTiles == 2 * KernelThreads.partsPerThread)
+        #expect(Conv2DTiling(pixels: 49, columns: 328, reduction: 9 * 190, taps: 9, threads: 2).pixelTiles == 2)
+        // 288 columns: nine 32-column steps would deal 128 : 160 to two threads, 16-column ones 144 : 144.
+        let odd = Conv2DTiling(pixels: 64, columns: 288, reduction: 864, threads: 2)
+        #expect(odd.columnStep == 16 && Conv2DTiling.largestShare(columns: 288, step: 16, tiles: 8, threads: 2) == 144)
+        #expect(
+            Conv2DTiling.largestShare(columns: 288, step: 32, tiles: 8, threads: 2) == 160 && deep7.columnStep == 32)
+        try check(
+            Conv2DGeometry(
+                inputHeight: 7, inputWidth: 7, inputChannels: 190, outputChannels: 328,
+                kernelHeight: 1, kernelWidth: 1, padding: .valid), seed: 27, threads: 2)
     }
 
     @Test func tilesCoverEveryOutputOnce() {

@@ -70,6 +70,44 @@ import Testing
         }
     }
 
+    /// A 1×1 CONV_2D on a map with fewer pixels than channels is cut by output channels only: every
+    /// ISA, channel counts on and off the 32-column steps (200 ends in an 8-wide panel, 1,008 in a
+    /// lone 16-wide one, 72 in both), at two and three threads.
+    @Test func channelTilesMatchOneThread() throws {
+        var rng = TestRandom(seed: 48)
+        for (side, inputs, outputs) in [(7, 192, 1152), (7, 1152, 200), (8, 144, 1008), (6, 120, 72)] {
+            let g = Conv2DGeometry(
+                inputHeight: side, inputWidth: side, inputChannels: inputs, outputChannels: outputs,
+                kernelHeight: 1, kernelWidth: 1, padding: .valid)
+            let input = rng.floats(g.inputCount)
+            let weights = try PackedConv2DWeights(
+                geometry: g, filter: rng.floats(outputs * inputs), bias: rng.floats(outputs))
+            func run(_ threads: KernelThreads, _ isa: KernelISA) -> [UInt32] {
+                var output = [Float](repeating: .nan, count: g.outputCount)
+                var scratch = [Float](repeating: 0, count: Swift.max(1, weights.scratchCount(threads: threads)))
+                input.withUnsafeBufferPointer { i in
+                    output.withUnsafeMutableBufferPointer { o in
+                        scratch.withUnsafeMutableBufferPointer { s in
+                            conv2D(
+                                input: i.baseAddress!, output: o.baseAddress!, weights: weights, activation: .relu6,
+                                scratch: s.baseAddress, threads: threads, isa: isa)
+                        }
+                    }
+                }
+                return output.map(\.bitPattern)
+            }
+            for threads in [2, 3] {
+                let tiling = Conv2DTiling(pixels: side * side, columns: outputs, reduction: inputs, threads: threads)
+                #expect(tiling.pixelTiles == 1 && tiling.columnTiles > 1, "\(side)×\(side)×\(outputs)")
+                for isa in KernelISA.available {
+                    #expect(
+                        run(KernelThreads(threads, grain: 1), isa) == run(.single, isa),
+                        "\(side)×\(side)×\(outputs), \(threads) threads, \(isa)")
+                }
+            }
+        }
+    }
+
     /// DEPTHWISE_CONV_2D rows of 8 pixels × 16 channels (a tuned minimum of 8 rows a part) and ADD
     /// (32,768 elements a part), just below and at two and three scaled minimums.
     @Test func kernelsAtTheThresholdMatchOneThread() throws {

@@ -24,8 +24,8 @@ package func conv2D(
         (1...g.outputChannels).contains(residualChannels ?? g.outputChannels), "conv2D: residual channels out of range")
     let tiling = Conv2DTiling(
         pixels: g.batch * g.outputHeight * g.outputWidth, columns: g.outputChannels,
-        reduction: g.kernelHeight * g.kernelWidth * g.inputChannels, threads: threads.count,
-        minimumWork: threads.minimum(Conv2DTiling.minimumWork))
+        reduction: g.kernelHeight * g.kernelWidth * g.inputChannels, taps: g.kernelHeight * g.kernelWidth,
+        threads: threads.count, minimumWork: threads.minimum(Conv2DTiling.minimumWork))
     let job = Conv2DJob(
         geometry: cg, input: input, packed: UnsafePointer(weights.storage.pointer), output: output,
         epilogue: vt_epilogue(
@@ -37,9 +37,13 @@ package func conv2D(
 }
 
 /// How one CONV_2D call is cut into tiles for the worker threads: ranges of output pixels first
-/// (each tile then gathers only its own pixels), and, when a small map leaves too few pixel ranges
-/// (the deep layers: 12×12 or 6×6 pixels, hundreds of channels), ranges of output channels too.
-/// A tile holds at least `minimumWork` multiply-adds, so small convolutions stay on one thread.
+/// (each tile then gathers only its own pixels), and, when a small map leaves too few pixel ranges,
+/// ranges of output channels too. A 1×1 convolution on a map with fewer pixels than channels
+/// (`splitsChannels`: the deep layers, 7×7 or 8×8 pixels by hundreds of channels) is cut by channels
+/// only: each thread then reads its share of the weights, not all of them, and computes every pixel
+/// of its channels in the same row blocks as one thread does (a 49-pixel map cut 24 : 25 costs one
+/// thread an extra block). A tile holds at least `minimumWork` multiply-adds, so small convolutions
+/// stay on one thread.
 struct Conv2DTiling: Equatable {
     /// Multiply-adds below which a tile costs more to hand over than it saves (about 2 µs of work),
     /// as tuned where the hand-off cost `HandoffCost.tunedNanoseconds`.
@@ -50,34 +54,72 @@ struct Conv2DTiling: Equatable {
     let pixels, columns: Int
     /// Pixel ranges × channel ranges.
     let pixelTiles, columnTiles: Int
+    /// Columns per channel-range boundary: 16 (a packed panel), or 32 (the AVX-512 micro-kernel's pair
+    /// of panels) when cut by channels only and the threads' shares come out as even as with 16.
+    let columnStep: Int
 
-    /// Tiles for `pixels` × `columns` outputs of `reduction` multiply-adds each, over `threads`
-    /// threads, none below `minimumWork` multiply-adds (the tuned minimum scaled by `KernelThreads.grain`).
-    init(pixels: Int, columns: Int, reduction: Int, threads: Int, minimumWork: Int = Conv2DTiling.minimumWork) {
+    /// Whether a convolution of `taps` kernel taps (height × width) on `pixels` output pixels by `columns`
+    /// output channels is cut by channels only: a 1×1 one with fewer pixels than channels, so the weights
+    /// (reduction × columns) outweigh the input (pixels × reduction) that each thread then reads whole.
+    /// Wider kernels stay cut by pixels, which shares out the gathering of windows that cross the padding.
+    static func splitsChannels(pixels: Int, columns: Int, taps: Int) -> Bool { taps == 1 && columns > pixels }
+
+    /// Tiles for `pixels` × `columns` outputs of `reduction` multiply-adds each from a kernel of `taps`
+    /// taps, over `threads` threads, none below `minimumWork` multiply-adds (the tuned minimum scaled by
+    /// `KernelThreads.grain`).
+    init(
+        pixels: Int, columns: Int, reduction: Int, taps: Int = 1, threads: Int,
+        minimumWork: Int = Conv2DTiling.minimumWork
+    ) {
         self.pixels = pixels
         self.columns = columns
         let work = pixels * columns * Swift.max(1, reduction)
         let wanted =
             threads <= 1 ? 1 : Swift.min(threads * KernelThreads.partsPerThread, work / Swift.max(1, minimumWork))
         guard wanted > 1 else {
-            (pixelTiles, columnTiles) = (1, 1)
+            (pixelTiles, columnTiles, columnStep) = (1, 1, 16)
             return
         }
+        if Self.splitsChannels(pixels: pixels, columns: columns, taps: taps) {
+            // 288 columns are 9 steps of 32, dealt 4 : 5 to two threads; 18 panels of 16 are dealt 9 : 9.
+            func largestShare(_ step: Int) -> Int {
+                Self.largestShare(columns: columns, step: step, tiles: wanted, threads: threads)
+            }
+            columnStep = largestShare(32) <= largestShare(16) ? 32 : 16
+            (pixelTiles, columnTiles) = (1, Swift.min((columns + columnStep - 1) / columnStep, wanted))
+            return
+        }
+        columnStep = 16
         let pixelRanges = Swift.max(1, Swift.min(wanted, pixels / Self.pixelGranule))
         let panels = (columns + 15) / 16
         (pixelTiles, columnTiles) = (pixelRanges, Swift.max(1, Swift.min(panels, wanted / pixelRanges)))
     }
 
+    /// The most columns one of `threads` threads computes when `columns` are cut into up to `tiles`
+    /// ranges on multiples of `step`, the ranges dealt in contiguous runs, one a thread (as the pool deals
+    /// a call's parts: `vt_parallel_run`).
+    static func largestShare(columns: Int, step: Int, tiles wanted: Int, threads: Int) -> Int {
+        let steps = (columns + step - 1) / step
+        let tiles = Swift.min(steps, wanted), dealt = Swift.max(1, Swift.min(threads, tiles))
+        func bound(_ tile: Int) -> Int { Swift.min(columns, steps * tile / tiles * step) }
+        var largest = 0 // a loop, not map(_:): this runs in every split call, which allocates nothing
+        for thread in 0..<dealt {
+            largest = Swift.max(largest, bound(tiles * (thread + 1) / dealt) - bound(tiles * thread / dealt))
+        }
+        return largest
+    }
+
     /// Number of tiles.
     var tiles: Int { pixelTiles * columnTiles }
 
-    /// The output pixels and channels of tile `t`; channel bounds are multiples of 16 or `columns`.
+    /// The output pixels and channels of tile `t`; channel bounds are multiples of `columnStep` or `columns`.
     func ranges(_ t: Int) -> (pixels: Range<Int>, columns: Range<Int>) {
         let (p, c) = t.quotientAndRemainder(dividingBy: columnTiles)
-        let panels = (columns + 15) / 16
+        let steps = (columns + columnStep - 1) / columnStep
+        let (first, last) = (steps * c / columnTiles * columnStep, steps * (c + 1) / columnTiles * columnStep)
         return (
             pixels * p / pixelTiles..<pixels * (p + 1) / pixelTiles,
-            Swift.min(columns, panels * c / columnTiles * 16)..<Swift.min(columns, panels * (c + 1) / columnTiles * 16)
+            Swift.min(columns, first)..<Swift.min(columns, last)
         )
     }
 }
