@@ -66,7 +66,10 @@ final class BackgroundRun: @unchecked Sendable {
             stopReading()
             // A video file's frames already decoded are not rendered: its run is abandoned (a live source's
             // few waiting frames are, and its MP4 finished).
-            if !live { (decoded.close(), rendered.close()) }
+            if !live {
+                decoded.close()
+                rendered.close()
+            }
         }
         interrupt.resume()
         defer {
