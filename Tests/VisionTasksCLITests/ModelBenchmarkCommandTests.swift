@@ -9,6 +9,7 @@ struct ModelBenchmarkCommandTests {
         let model: String
         let threads: Int
         let twoCoreShare: Double
+        let pingPongNs: Double
         let medianMs, p90Ms, cpuMsPerCall: Double
     }
 
@@ -28,9 +29,11 @@ struct ModelBenchmarkCommandTests {
         #expect(report.medianMs > 0 && report.p90Ms >= report.medianMs && report.cpuMsPerCall > 0, "\(report)")
         // 0 only where CPUs 0 and 1 are not both ours.
         #expect(report.twoCoreShare > 0 || ProcessInfo.processInfo.activeProcessorCount < 2, "\(report)")
+        #expect(report.pingPongNs > 0 || ProcessInfo.processInfo.activeProcessorCount < 2, "\(report)")
         let text = try benchmark([])
         #expect(
-            text.status == 0 && text.stdout.contains("median") && text.stdout.contains("two cores at once"),
+            text.status == 0 && text.stdout.contains("median") && text.stdout.contains("two cores at once")
+                && text.stdout.contains("round trip between them"),
             "\(text.stdout)")
     }
 
