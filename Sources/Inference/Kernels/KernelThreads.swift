@@ -23,9 +23,9 @@ package struct KernelThreads: Sendable, Equatable {
     /// Parts per thread when a call is split. The pool deals them in one contiguous range per thread, so each
     /// thread still computes the same share of every layer and reads what it wrote; a thread out of parts takes
     /// another's from the back, so a worker that starts late or is preempted mid-call holds the caller up by a
-    /// quarter of its share at most. Against one part per thread claimed by whichever thread was free (AMD EPYC, 2 vCPUs, quiet, 20 alternating
-    /// rounds): 2-thread medians 0-6% lower on four detector and landmark models (pose_detector +1%, within
-    /// noise), CPU per call at 2 threads against 1 lower (1.11-1.27 against 1.17-1.28).
+    /// quarter of its share at most. Against one part per thread claimed by whichever thread was free (AMD EPYC,
+    /// 2 vCPUs, quiet, 20 alternating rounds): 2-thread medians 0-6% lower on four detector and landmark models
+    /// (pose_detector +1%, within noise), CPU per call at 2 threads against 1 lower (1.11-1.27 against 1.17-1.28).
     static let partsPerThread = 4
 
     /// Runs `job.run(thread:begin:end:)` over `0 ..< total` split into contiguous parts whose
