@@ -56,3 +56,18 @@ VT_INLINE float32x4_t vt_clamp_neon(float32x4_t v, float32x4_t lo, float32x4_t h
     return vbslq_f32(vcgtq_f32(v, hi), hi, v);
 }
 #endif
+
+/// Calls `name`'s variant for the code path `isa` (VT_ISA_*): `name_avx2` for AVX2 and AVX-512 on x86-64,
+/// `name_neon` for NEON on AArch64, else `name_portable`.
+#if VT_X86
+#define VT_DISPATCH(isa, name, ...)                                                      \
+    do {                                                                                 \
+        if ((isa) == VT_ISA_AVX2 || (isa) == VT_ISA_AVX512) name##_avx2(__VA_ARGS__);    \
+        else name##_portable(__VA_ARGS__);                                               \
+    } while (0)
+#elif VT_ARM64
+#define VT_DISPATCH(isa, name, ...) \
+    do { if ((isa) == VT_ISA_NEON) name##_neon(__VA_ARGS__); else name##_portable(__VA_ARGS__); } while (0)
+#else
+#define VT_DISPATCH(isa, name, ...) do { (void)(isa); name##_portable(__VA_ARGS__); } while (0)
+#endif

@@ -269,16 +269,6 @@ static void add_neon(const float *a, const float *b, float *y, float lo, float h
 }
 #endif
 
-#if VT_X86
-#define VT_DISPATCH(isa, name, ...) \
-    do { if ((isa) == VT_ISA_AVX2 || (isa) == VT_ISA_AVX512) name##_avx2(__VA_ARGS__); else name##_portable(__VA_ARGS__); } while (0)
-#elif VT_ARM64
-#define VT_DISPATCH(isa, name, ...) \
-    do { if ((isa) == VT_ISA_NEON) name##_neon(__VA_ARGS__); else name##_portable(__VA_ARGS__); } while (0)
-#else
-#define VT_DISPATCH(isa, name, ...) do { (void)(isa); name##_portable(__VA_ARGS__); } while (0)
-#endif
-
 void vt_maxpool(const vt_conv_geometry *g, const float *input, float *output, float lo, float hi, size_t row_begin,
                 size_t row_end, int isa) {
     VT_DISPATCH(isa, maxpool, g, input, output, lo, hi, row_begin, row_end);

@@ -120,6 +120,13 @@ void vt_prelu(const float *input, const float *alpha, float *output, size_t chan
 void vt_add(const float *a, const float *b, float *output, float lo, float hi,
             size_t begin, size_t end, int isa);
 
+// ---- Layout (transpose.c) ----
+
+/// dst[c*dst_stride + r] = src[r*src_stride + c] for r in [0, rows), c in [0, cols): a rows×cols block
+/// transposed. Source and destination must not overlap.
+void vt_transpose(const float *src, size_t src_stride, float *dst, size_t dst_stride, size_t rows, size_t cols,
+                  int isa);
+
 // ---- Worker pool (pool.c) ----
 
 /// One part of a split kernel call: runs part `part` of the job at `ctx` on thread `thread`

@@ -1,6 +1,7 @@
 // Data movement shared by the layout operators (TRANSPOSE, STRIDED_SLICE, PAD, CONCATENATION,
 // GATHER, UNPACK, RESHAPE): a block of up to six dimensions copied between two strided layouts.
 
+import CKernels
 import Foundation
 
 /// One strided block copy: `extents` elements, read at `source + Σ iₖ·sourceStrides[k]` and written
@@ -49,6 +50,10 @@ struct StridedCopy: Equatable {
         let n = e[5]
         let contiguous = s[5] == 1 && d[5] == 1
         let src0 = source + sourceOffset, dst0 = destination + destinationOffset
+        if isTranspose {
+            runTranspose(from: src0, to: dst0)
+            return
+        }
         forEachOuterIndex(e, s, d) { sourceStep, destinationStep in
             let src = src0 + sourceStep, dst = dst0 + destinationStep
             if contiguous {
@@ -56,6 +61,32 @@ struct StridedCopy: Equatable {
             } else {
                 let ss = s[5], ds = d[5]
                 for j in 0..<n { dst[j * ds] = src[j * ss] }
+            }
+        }
+    }
+}
+
+extension StridedCopy {
+    /// Whether the innermost two dimensions swap: contiguous along the last in the destination and along the one
+    /// before it in the source, each at least a vector wide (a transpose, run by 8×8 blocks).
+    var isTranspose: Bool {
+        let e = extents, s = sourceStrides, d = destinationStrides
+        return d[5] == 1 && s[4] == 1 && s[5] > 1 && d[4] > 1 && e[4] >= 4 && e[5] >= 4
+    }
+
+    /// The copy as one block transpose per index of the outer four dimensions.
+    private func runTranspose(from source: UnsafePointer<Float>, to destination: UnsafeMutablePointer<Float>) {
+        let e = extents, s = sourceStrides, d = destinationStrides
+        let isa = KernelISA.best.code
+        for i0 in 0..<e[0] {
+            for i1 in 0..<e[1] {
+                for i2 in 0..<e[2] {
+                    for i3 in 0..<e[3] {
+                        let sourceStep = i0 * s[0] + i1 * s[1] + i2 * s[2] + i3 * s[3]
+                        let destinationStep = i0 * d[0] + i1 * d[1] + i2 * d[2] + i3 * d[3]
+                        vt_transpose(source + sourceStep, s[5], destination + destinationStep, d[4], e[5], e[4], isa)
+                    }
+                }
             }
         }
     }
