@@ -1,4 +1,5 @@
 import Foundation
+import VisionCore
 import VisionErrors
 
 /// What `ffprobe` says about a video file's first video stream, with its rotation applied.
@@ -20,11 +21,17 @@ public struct VideoInfo: Codable, Sendable, Equatable {
     public var framesPerSecond: Double { Self.rate(frameRate) ?? 0 }
 
     /// Probes `path` with ffprobe.
-    /// - Parameter path: The video file.
+    /// - Parameters:
+    ///   - path: The video file.
+    ///   - maxPixelCount: The most pixels a frame may have: ffprobe decodes a frame or two to learn the stream,
+    ///     and a small file of huge frames would take it gigabytes (`-max_pixels` makes its decoder refuse them).
     /// - Throws: `VisionTasksError.fileNotFound` for a missing file; `.invalidVideo` for a directory, a file
-    ///   ffprobe cannot read or without a video stream, or when ffprobe cannot be found or started.
-    public static func probe(path: String) throws -> VideoInfo {
-        try PendingProbe(path: path).result()
+    ///   ffprobe cannot read or without a video stream, frames over `maxPixelCount` (saying their size), or when
+    ///   ffprobe cannot be found or started.
+    public static func probe(
+        path: String, maxPixelCount: Int = ImageDecodingOptions.defaultMaxPixelCount
+    ) throws -> VideoInfo {
+        try PendingProbe(path: path, maxPixelCount: maxPixelCount).result()
     }
 
     /// A probe running while the caller does something else (starts the decoder, say): the file
@@ -32,9 +39,12 @@ public struct VideoInfo: Codable, Sendable, Equatable {
     struct PendingProbe {
         private let path: String
         private let child: ChildProcess
+        private let maxPixelCount: Int
+        private let refused = RefusedFrameSize()
 
-        /// Checks that `path` is a file and starts ffprobe on it; throws as `probe(path:)`.
-        init(path: String) throws {
+        /// Checks that `path` is a file and starts ffprobe on it, its decoder refusing frames over
+        /// `maxPixelCount` pixels; throws as `probe(path:maxPixelCount:)`.
+        init(path: String, maxPixelCount: Int) throws {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
                 throw VisionTasksError.fileNotFound(path: path)
@@ -43,14 +53,26 @@ public struct VideoInfo: Codable, Sendable, Equatable {
                 throw VisionTasksError.invalidVideo("\(path) is a directory, not a video")
             }
             self.path = path
+            self.maxPixelCount = Swift.max(1, maxPixelCount)
+            let refused = self.refused
             child = try ChildProcess(
                 tool: "ffprobe",
                 arguments: [
-                    "-v", "error", "-select_streams", "v:0",
+                    "-v", "error", "-max_pixels", String(Swift.min(self.maxPixelCount, Int(Int32.max))),
+                    "-select_streams", "v:0",
                     "-show_entries",
                     "stream=width,height,r_frame_rate,avg_frame_rate,duration,nb_frames:stream_side_data=rotation:stream_tags=rotate:format=duration",
                     "-of", "json", path,
-                ])
+                ], onStderrLine: { refused.take($0) })
+        }
+
+        /// What ffprobe found, or nil when it could not read the file; throws only for frames over the pixel limit.
+        func resultIfReadable() throws -> VideoInfo? {
+            do {
+                return try result()
+            } catch  where refused.size == nil {
+                return nil
+            }
         }
 
         /// Stops ffprobe without waiting for its answer (the caller gave up on the file).
@@ -63,6 +85,9 @@ public struct VideoInfo: Codable, Sendable, Equatable {
             let output = child.readAllStdout()
             let status = child.wait()
             guard status == 0 else {
+                if let (width, height) = refused.size {
+                    throw VideoReader.framesTooLarge(path, width: width, height: height, limit: maxPixelCount)
+                }
                 throw VisionTasksError.invalidVideo("\(path) is not a video ffprobe can read: \(child.lastStderr())")
             }
             return try VideoInfo.parse(json: output, path: path)
@@ -117,5 +142,28 @@ public struct VideoInfo: Codable, Sendable, Equatable {
         let den = parts.count > 1 ? Double(parts[1]) ?? 0 : 1
         guard den > 0, num > 0 else { return nil }
         return num / den
+    }
+}
+
+/// The frame size an ffmpeg decoder refused for being over `-max_pixels`, read from its stderr line
+/// "Picture size WxH exceeds specified max pixel count N".
+final class RefusedFrameSize: @unchecked Sendable {
+    private let lock = NSLock()
+    private var found: (width: Int, height: Int)?
+
+    /// The refused width and height, once a line said them.
+    var size: (width: Int, height: Int)? { lock.withLock { found } }
+
+    /// Takes `line` (returns true) when it is the refusal, keeping its size.
+    func take(_ line: String) -> Bool {
+        guard let range = line.range(of: "Picture size "), line.contains("exceeds specified max pixel count") else {
+            return false
+        }
+        let dimensions = line[range.upperBound...].prefix { $0 != " " }.split(separator: "x")
+        guard dimensions.count == 2, let width = Int(dimensions[0]), let height = Int(dimensions[1]) else {
+            return false
+        }
+        lock.withLock { found = (width, height) }
+        return true
     }
 }

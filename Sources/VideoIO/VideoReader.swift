@@ -71,7 +71,7 @@ public final class VideoReader {
                 name: "decoderThreads", reason: "must be at least 1, got \(decoderThreads)")
         }
         // ffprobe and ffmpeg start together; the probe's answer is awaited once decoding has begun.
-        let probe = try VideoInfo.PendingProbe(path: path)
+        let probe = try VideoInfo.PendingProbe(path: path, maxPixelCount: maxPixelCount)
         do {
             try self.init(
                 source: path, info: { try probe.result() },
@@ -90,8 +90,9 @@ public final class VideoReader {
     ///   - source: A device path, a stream URL or a file, as ffmpeg's `-i` takes it.
     ///   - realTime: Whether to read at the stream's own frame rate (`-re`).
     ///   - maxPixelCount: The most pixels a frame may have, as for `init(contentsOfFile:)`.
-    /// - Throws: `VisionTasksError.invalidVideo` when ffmpeg cannot be found or started; `.invalidOption` for
-    ///   `maxPixelCount` below 1. A source ffmpeg cannot open fails at the first `nextFrame()`.
+    /// - Throws: `VisionTasksError.invalidVideo` when ffmpeg cannot be found or started, or a file's frames are over
+    ///   `maxPixelCount`; `.invalidOption` for `maxPixelCount` below 1. A source ffmpeg cannot open fails at the
+    ///   first `nextFrame()`.
     public convenience init(
         liveSource source: String, realTime: Bool, maxPixelCount: Int = ImageDecodingOptions.defaultMaxPixelCount
     ) throws {
@@ -99,7 +100,8 @@ public final class VideoReader {
         if source.hasPrefix("/dev/video") { options += ["-f", "v4l2"] }
         let isFile =
             (try? FileManager.default.attributesOfItem(atPath: source)[.type] as? FileAttributeType) == .typeRegular
-        let info = isFile ? try? VideoInfo.probe(path: source) : nil
+        let probe = isFile ? try? VideoInfo.PendingProbe(path: source, maxPixelCount: maxPixelCount) : nil
+        let info = try probe?.resultIfReadable()
         try self.init(
             source: source, info: { info }, inputOptions: options, startMs: nil, endMs: nil,
             maxPixelCount: maxPixelCount)
@@ -211,9 +213,14 @@ public final class VideoReader {
 
     /// The error for frames of `width`×`height`, over `maxPixelCount`.
     private func tooLarge(width: Int, height: Int) -> VisionTasksError {
+        Self.framesTooLarge(source, width: width, height: height, limit: maxPixelCount)
+    }
+
+    /// The error for `source`'s frames of `width`×`height`, over `limit` pixels (from the decoder or the probe).
+    static func framesTooLarge(_ source: String, width: Int, height: Int, limit: Int) -> VisionTasksError {
         .invalidVideo(
             "\(source) has frames of \(width)x\(height) (\(width * height) pixels), more than the limit of "
-                + "\(maxPixelCount) pixels a frame (the images' limit, ImageDecodingOptions.maxPixelCount)")
+                + "\(limit) pixels a frame (the images' limit, ImageDecodingOptions.maxPixelCount)")
     }
 
     /// A function that makes ffmpeg stop, callable from any thread (a signal handler, say): the

@@ -57,7 +57,8 @@ import VisionErrors
 
     /// Frames of more pixels than the reader's limit (by default the images' 64 megapixels) are refused with the
     /// size and the limit, from a file and from a live source, before they are held: a 751 KB H.264 file of
-    /// 16000x16000 frames took 1.85 GB to run the face detector on.
+    /// 16000x16000 frames took 1.85 GB to run the face detector on. The probe refuses them too, with the same
+    /// message: ffprobe alone took 664 MB on that file (151 MB with the limit).
     @Test func framesOverThePixelLimitAreRefused() throws {
         let dir = try TestVideos.scratch()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -77,6 +78,13 @@ import VisionErrors
                 guard case VisionTasksError.invalidVideo(let message) = error else { return false }
                 return message.contains(url.path) && message.contains("64x48") && message.contains("3071 pixels")
             }
+        }
+        #expect(try VideoInfo.probe(path: url.path, maxPixelCount: 64 * 48).width == 64)
+        #expect {
+            try VideoInfo.probe(path: url.path, maxPixelCount: 64 * 48 - 1)
+        } throws: { error in
+            guard case VisionTasksError.invalidVideo(let message) = error else { return false }
+            return message.contains(url.path) && message.contains("64x48") && message.contains("3071 pixels")
         }
         #expect(throws: VisionTasksError.self) { try VideoReader(contentsOfFile: url.path, maxPixelCount: 0) }
     }
