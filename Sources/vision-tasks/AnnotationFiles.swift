@@ -22,16 +22,6 @@ enum AnnotationFiles {
         }
     }
 
-    /// Checks up front that the video `path` can be created (its folder exists and takes a new file),
-    /// so a run does not fail after its first frames; leaves no file behind.
-    static func checkVideoTarget(_ path: String) throws {
-        let existed = FileManager.default.fileExists(atPath: path)
-        let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw cannotWrite(path, errno) }
-        close(fd)
-        if !existed { unlink(path) }
-    }
-
     /// Writes `image` to `path` as PNG or JPEG by its extension, through a temporary file renamed
     /// into place (a reader never sees half a picture).
     static func write(_ image: MPImage, to path: String) throws {
@@ -53,6 +43,6 @@ enum AnnotationFiles {
     }
 
     private static func cannotWrite(_ path: String, _ code: Int32) -> VisionTasksError {
-        .invalidOption(name: "--annotate", reason: "cannot write \(path): \(String(cString: strerror(code)))")
+        OutputFiles.cannotWrite(path, option: "--annotate", code)
     }
 }

@@ -156,7 +156,7 @@ struct BackgroundCommand: ParsableCommand {
             if let v4l2 {
                 destination = .camera(v4l2, try VirtualCamera.check(device: v4l2))
             } else if let output {
-                try Self.checkFolder(of: output)
+                try OutputFiles.checkWritable(output, option: "--output")
                 destination = .file(output, videoQuality.quality.preset)
             } else {
                 throw ValidationError("give --output or --v4l2")
@@ -173,18 +173,6 @@ struct BackgroundCommand: ParsableCommand {
                 source: video ?? live ?? "", live: live != nil, destination: destination, settings: settings,
                 segmenter: segmenter, threads: threads)
             try run.run()
-        }
-    }
-
-    /// Throws unless the folder `path` goes into exists.
-    private static func checkFolder(of path: String) throws {
-        let folder = (path as NSString).deletingLastPathComponent
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder.isEmpty ? "." : folder, isDirectory: &isFolder),
-            isFolder.boolValue
-        else {
-            throw VisionTasksError.invalidOption(
-                name: "--output", reason: "the folder \(folder) of \(path) does not exist")
         }
     }
 }

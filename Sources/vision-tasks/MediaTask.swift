@@ -36,7 +36,7 @@ enum MediaRun {
             )
         }
         if media.video != nil || media.live != nil, let annotate = media.annotate {
-            try AnnotationFiles.checkVideoTarget(annotate)
+            try OutputFiles.checkWritable(annotate, option: "--annotate")
         }
         if let video = media.video {
             return try VideoRun.run(video, options: media, factory: factory, output: output)

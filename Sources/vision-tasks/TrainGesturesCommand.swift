@@ -77,8 +77,8 @@ struct TrainGesturesCommand: AsyncParsableCommand {
                     ?? property
                 throw VisionTasksError.invalidOption(name: flag, reason: reason)
             }
-            try Self.checkWritable(output)
-            if let report { try Self.checkWritable(report) }
+            try OutputFiles.checkWritable(output, option: "--output")
+            if let report { try OutputFiles.checkWritable(report, option: "--report") }
             let samples = try GestureSamples(folder: parsed.inputs[0])
             let trainer = try GestureTrainer(baseModelPath: model, options: options, numThreads: threads)
             let bar = (progress ?? (isatty(STDERR_FILENO) == 1)) ? StageProgress() : nil
@@ -96,27 +96,6 @@ struct TrainGesturesCommand: AsyncParsableCommand {
             }
             Console.out(reportText + "\nwrote \(output) (labels: \(outcome.labels.joined(separator: ", ")))\n")
         }
-    }
-
-    /// Fails before any work when `path`'s folder does not exist or cannot be written, or `path` is a folder.
-    /// The folder is tried by creating and removing a file in it, as the atomic write will: permission bits
-    /// say nothing to root, and a folder such as /proc refuses new files whatever its bits say.
-    static func checkWritable(_ path: String) throws {
-        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
-            throw VisionTasksError.fileUnreadable(path: path, reason: "is a folder; give a file name")
-        }
-        let probe = folder + "/.vision-tasks-write-check-\(getpid())"
-        let fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else {
-            throw VisionTasksError.fileUnreadable(
-                path: path,
-                reason: "its folder \(folder) does not exist or cannot be written (\(String(cString: strerror(errno))))"
-            )
-        }
-        close(fd)
-        unlink(probe)
     }
 }
 

@@ -74,6 +74,24 @@ import VisionTasks
         #expect(!FileManager.default.fileExists(atPath: output.path))
     }
 
+    /// An output that cannot be created is refused before the first frame, naming `--output`: a missing folder,
+    /// a folder given as the file, and /proc, which takes no new file even from root (only the folder's existence
+    /// was checked, so /proc failed after the run).
+    @Test func anOutputThatCannotBeWrittenIsRefusedBeforeTheFirstFrame() throws {
+        let scratch = try CLIRun.scratch()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let folder = scratch.appendingPathComponent("folder.mp4")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for (path, reason) in [
+            ("/nonexistent-\(getpid())/out.mp4", "No such file or directory"), (folder.path, "Is a directory"),
+            ("/proc/out.mp4", "No such file or directory"),
+        ] {
+            try refused(
+                ["--model", model, "--blur", "10", "--output", path],
+                saying: ["Invalid option --output: cannot write \(path): \(reason)"])
+        }
+    }
+
     @Test func anUnreadableReplacementPictureIsRefusedBeforeTheSourceOpens() throws {
         let scratch = try CLIRun.scratch()
         defer { try? FileManager.default.removeItem(at: scratch) }
