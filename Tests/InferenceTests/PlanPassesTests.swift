@@ -244,4 +244,51 @@ import VisionErrors
             return message.contains("input [1, 3] does not divide into rows of 2")
         }
     }
+
+    /// The ten operators a converter writes for a layer norm over the last axis (as in face_blendshapes), on
+    /// `rows`×`channels` values; `keep` also makes `a = rsqrt(v + ε)·γ` a graph output, which must stop the fusion.
+    private func layerNormGraph(rows: Int, channels: Int, keep: Bool) -> GraphBuilder {
+        var rng = TestRandom(seed: 23)
+        var g = GraphBuilder()
+        let shape = [1, 1, rows, channels], column = [1, 1, rows, 1]
+        let x = g.input(shape)
+        let axis = g.ints([3])
+        let gamma = g.constant(.float32(rng.floats(channels, 0.5, 1.5)), shape: [channels])
+        let epsilon = g.constant(.float32([1e-6]), shape: [])
+        let mean = ReduceOperator(kind: .mean, keepDims: true)
+        let m = g.node(mean, [x, axis], [column], output: false)[0]
+        let negated = g.node(UnaryOperator(.neg), [m], [column], output: false)[0]
+        let squares = g.node(BinaryOperator(.squaredDifference, .none), [x, m], [shape], output: false)[0]
+        let v = g.node(mean, [squares, axis], [column], output: false)[0]
+        let shifted = g.node(BinaryOperator(.add, .none), [v, epsilon], [column], output: false)[0]
+        let r = g.node(UnaryOperator(.rsqrt), [shifted], [column], output: false)[0]
+        let a = g.node(BinaryOperator(.mul, .none), [r, gamma], [shape], output: keep)[0]
+        let scaled = g.node(BinaryOperator(.mul, .none), [x, a], [shape], output: false)[0]
+        let moved = g.node(BinaryOperator(.mul, .none), [negated, a], [shape], output: false)[0]
+        let y = g.node(BinaryOperator(.add, .none), [scaled, moved], [shape], output: false)[0]
+        g.graph.outputs.append(y)
+        return g
+    }
+
+    /// Fused into one node, the layer norm gives the ten operators' values bit for bit, at one, two and three
+    /// threads, with rows and channels that are not multiples of the vector width.
+    @Test func fuseReplacesALayerNormsTenOperatorsAndKeepsTheirValues() throws {
+        for (rows, channels) in [(97, 64), (13, 70), (3, 5)] {
+            var fused = layerNormGraph(rows: rows, channels: channels, keep: false).graph
+            try PlanPasses.fold(&fused)
+            let fusedNodes = try PlanPasses.fuse(&fused)
+            #expect(fusedNodes.count == 1 && fusedNodes[0].node.operation is LayerNormOperator)
+            var kept = layerNormGraph(rows: rows, channels: channels, keep: true).graph
+            try PlanPasses.fold(&kept)
+            #expect(try PlanPasses.fuse(&kept).count == 10, "an intermediate read outside must stop the fusion")
+            var rng = TestRandom(seed: UInt64(rows * channels))
+            let x = rng.floats(rows * channels, -3, 5)
+            let reference = try layerNormGraph(rows: rows, channels: channels, keep: true).run([x])[1]
+            for threads in 1...3 {
+                let out = try layerNormGraph(rows: rows, channels: channels, keep: false).run([x], threads: threads)
+                let same = out == [reference]
+                #expect(same, "\(rows)×\(channels) at \(threads) threads: not the ten operators' values")
+            }
+        }
+    }
 }

@@ -100,23 +100,33 @@ final class ReduceKernel: Kernel {
                     j += 1
                 }
             } else {
-                var acc = SIMD8<Float>(repeating: initial)
-                var j = 0
-                while j + 8 <= n {
-                    acc = f(acc, load8(src + j))
-                    j += 8
-                }
-                var tail = SIMD8<Float>(repeating: initial)
-                for k in 0..<(n - j) { tail[k] = src[j + k] }
-                acc = f(acc, tail)
-                // Fold the lanes pairwise.
-                let h = f(
-                    SIMD8(lowHalf: acc.lowHalf, highHalf: acc.lowHalf),
-                    SIMD8(lowHalf: acc.highHalf, highHalf: acc.highHalf))
-                var r = h[0]
-                for k in 1..<4 { r = f(SIMD8(repeating: r), SIMD8(repeating: h[k]))[0] }
+                let r = foldRow(src, n, initial: initial, f)
                 dst[0] = f(SIMD8(repeating: dst[0]), SIMD8(repeating: r))[0]
             }
         }
     }
+}
+
+/// `n` contiguous values folded into one with `f` as the reductions fold a row: eight lanes along it, the tail
+/// in a vector of `initial`, then the lanes pairwise. The fused layer norm folds its rows with it too, so its
+/// means are the MEAN kernel's bit for bit.
+@inline(__always)
+func foldRow(
+    _ src: UnsafePointer<Float>, _ n: Int, initial: Float, _ f: (SIMD8<Float>, SIMD8<Float>) -> SIMD8<Float>
+) -> Float {
+    var acc = SIMD8<Float>(repeating: initial)
+    var j = 0
+    while j + 8 <= n {
+        acc = f(acc, load8(src + j))
+        j += 8
+    }
+    var tail = SIMD8<Float>(repeating: initial)
+    for k in 0..<(n - j) { tail[k] = src[j + k] }
+    acc = f(acc, tail)
+    let h = f(
+        SIMD8(lowHalf: acc.lowHalf, highHalf: acc.lowHalf),
+        SIMD8(lowHalf: acc.highHalf, highHalf: acc.highHalf))
+    var r = h[0]
+    for k in 1..<4 { r = f(SIMD8(repeating: r), SIMD8(repeating: h[k]))[0] }
+    return r
 }
