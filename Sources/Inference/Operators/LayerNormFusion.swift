@@ -21,11 +21,10 @@ struct LayerNormOperator: GraphOperation, Equatable {
         try node.requireOutputs(1)
         let shape = try node.floatShape(0)
         let channels = shape.last ?? 1
-        let (gamma, epsilon) = (try node.tensor(1), try node.tensor(2))
-        guard gamma.elementCount == channels, epsilon.elementCount == 1 else {
+        let (gamma, epsilon) = (try node.floatShape(1).reduce(1, *), try node.floatShape(2).reduce(1, *))
+        guard gamma == channels, epsilon == 1 else {
             throw VisionTasksError.invalidModel(
-                "a layer norm over \(channels) channels has \(gamma.elementCount) scales and \(epsilon.elementCount) epsilons"
-            )
+                "a layer norm over \(channels) channels has \(gamma) scales and \(epsilon) epsilons")
         }
         let rows = shape.reduce(1, *) / Swift.max(1, channels)
         return PreparedNode(outputShapes: [shape]) { ctx in
@@ -99,12 +98,12 @@ extension Graph {
             let secondMean = readers[squares]?.first, isLastAxisMean(secondMean, of: squares),
             let variance = output(secondMean, readBy: 1), let addEpsilon = readers[variance]?.first,
             let epsilon = other(addEpsilon, than: variance), binary(addEpsilon, .add, reading: [variance, epsilon]),
-            tensors[epsilon].constant != nil, tensors[epsilon].elementCount == 1,
+            tensors[epsilon].constant != nil, tensors[epsilon].type == .float32, tensors[epsilon].elementCount == 1,
             tensors[epsilon].shape.count <= shape.count,
             let shifted = output(addEpsilon, readBy: 1), let root = readers[shifted]?.first, unary(root, .rsqrt),
             let inverse = output(root, readBy: 1), let scaleByGamma = readers[inverse]?.first,
             let gamma = other(scaleByGamma, than: inverse), binary(scaleByGamma, .mul, reading: [inverse, gamma]),
-            tensors[gamma].constant != nil, tensors[gamma].elementCount == channels,
+            tensors[gamma].constant != nil, tensors[gamma].type == .float32, tensors[gamma].elementCount == channels,
             tensors[gamma].shape.last == channels,
             tensors[gamma].shape.count <= shape.count, let a = output(scaleByGamma, readBy: 2),
             let scale = readers[a]?.first(where: { binary($0, .mul, reading: [x, a]) }),
