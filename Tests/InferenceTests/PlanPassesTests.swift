@@ -52,6 +52,35 @@ import VisionErrors
         #expect(nodes.map { $0.node.operation as? BinaryOperator } == [BinaryOperator(.add, .relu)])
     }
 
+    /// A tensor that reuses an earlier one's space is centred on it, so the halves split kernels deal to the
+    /// two threads fall where each thread wrote before; buffers alive at the same step never share a float.
+    @Test func memoryPlanCentresReusedSpaceAndKeepsLiveBuffersApart() {
+        // A (64 floats) dies before B (32) and C (16) are written: B is centred on A (placed from the start, its
+        // second half would be A's first); C lives beside B and fits only before it, where no centre is.
+        let plan = MemoryPlan([
+            BufferRequest(count: 64, firstStep: 0, lastStep: 1), BufferRequest(count: 32, firstStep: 2, lastStep: 3),
+            BufferRequest(count: 16, firstStep: 2, lastStep: 3),
+        ])
+        #expect(plan.offsets == [0, 16, 0] && plan.arenaCount == 64, "\(plan)")
+        var rng = TestRandom(seed: 7)
+        for _ in 0..<200 {
+            let requests = (0..<rng.int(1...24)).map { _ in
+                let first = rng.int(-1...20)
+                return BufferRequest(count: rng.int(1...5000), firstStep: first, lastStep: first + rng.int(0...6))
+            }
+            let plan = MemoryPlan(requests)
+            for (i, a) in requests.enumerated() {
+                let start = plan.offsets[i]
+                #expect(start % MemoryPlan.alignment == 0 && start + a.count <= plan.arenaCount)
+                for (j, b) in requests.enumerated()
+                where j > i && a.firstStep <= b.lastStep && b.firstStep <= a.lastStep {
+                    let other = plan.offsets[j]
+                    #expect(start + a.count <= other || other + b.count <= start, "\(a) and \(b) share space")
+                }
+            }
+        }
+    }
+
     @Test func planMemoryAndBindShareAReshapesBuffer() throws {
         var g = GraphBuilder()
         let x = g.input([1, 4])
