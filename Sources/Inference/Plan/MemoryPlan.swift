@@ -29,6 +29,9 @@ struct MemoryPlan: Equatable {
 
     /// Floats per alignment unit (64 bytes).
     static let alignment = 16
+    /// The centres (the largest tensors' first) a tensor is tried at before it goes to the first free space:
+    /// a bound, so that a model of many tensors alive together plans in time proportional to first fit's.
+    static let centresTried = 16
 
     init(_ requests: [BufferRequest]) {
         let rounded = requests.map { ($0.count + Self.alignment - 1) / Self.alignment * Self.alignment }
@@ -50,7 +53,7 @@ struct MemoryPlan: Equatable {
             }
             let half = size / 2 / Self.alignment * Self.alignment
             var candidate: Int
-            if let centre = centres.first(where: { fits($0 - half) }) {
+            if let centre = centres.prefix(Self.centresTried).first(where: { fits($0 - half) }) {
                 candidate = centre - half
             } else {
                 candidate = 0
