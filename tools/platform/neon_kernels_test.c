@@ -141,6 +141,20 @@ static void eltwise_case(size_t pixels, size_t channels) {
     free(x); free(y); free(alpha); free(a); free(b);
 }
 
+/// The block transpose (rows×cols, source and destination rows `pad` floats wider than the block): NEON's
+/// 4×4 blocks against the portable 8×8 tiles, the padding between destination rows included (untouched).
+static void transpose_case(size_t rows, size_t cols, size_t pad) {
+    const size_t ls = cols + pad, ld = rows + pad;
+    float *src = random_floats(rows * ls), *a = random_floats(cols * ld), *b = malloc(sizeof(float) * cols * ld);
+    memcpy(b, a, sizeof(float) * cols * ld);
+    vt_transpose(src, ls, a, ld, rows, cols, VT_ISA_NEON);
+    vt_transpose(src, ls, b, ld, rows, cols, VT_ISA_PORTABLE);
+    char what[96];
+    snprintf(what, sizeof what, "transpose %zu x %zu", rows, cols);
+    check(what, a, b, cols * ld, 1);
+    free(src); free(a); free(b);
+}
+
 /// `size` random bytes ending where a page no access is allowed to begins (the mapping is left mapped).
 static uint8_t *guarded_bytes(size_t size) {
     const size_t page = (size_t)sysconf(_SC_PAGESIZE), span = (size + page - 1) / page * page;
@@ -258,6 +272,9 @@ int main(void) {
     }
     const size_t pcs[][2] = {{1, 1}, {33, 3}, {10, 16}, {7, 300}, {4, 1000}};
     for (size_t i = 0; i < sizeof pcs / sizeof *pcs; i++) eltwise_case(pcs[i][0], pcs[i][1]);
+    const size_t sides[] = {1, 3, 4, 5, 8, 9, 64, 97};
+    for (size_t i = 0; i < sizeof sides / sizeof *sides; i++)
+        for (size_t j = 0; j < sizeof sides / sizeof *sides; j++) transpose_case(sides[i], sides[j], (i + j) % 3);
     // (width, height, bytes per pixel, red, green, blue): RGB, BGR, xRGB words, gray, tiny and large pictures.
     const int layouts[][6] = {{37, 29, 3, 0, 1, 2}, {64, 48, 3, 2, 1, 0}, {40, 33, 4, 2, 1, 0}, {31, 20, 1, 0, 0, 0},
                               {1, 1, 3, 0, 1, 2}, {2, 3, 4, 0, 1, 2}, {9, 4, 3, 0, 1, 2}, {640, 480, 3, 0, 1, 2}};
