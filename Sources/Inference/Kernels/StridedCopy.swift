@@ -78,16 +78,10 @@ extension StridedCopy {
     private func runTranspose(from source: UnsafePointer<Float>, to destination: UnsafeMutablePointer<Float>) {
         let e = extents, s = sourceStrides, d = destinationStrides
         let isa = KernelISA.best.code
-        for i0 in 0..<e[0] {
-            for i1 in 0..<e[1] {
-                for i2 in 0..<e[2] {
-                    for i3 in 0..<e[3] {
-                        let sourceStep = i0 * s[0] + i1 * s[1] + i2 * s[2] + i3 * s[3]
-                        let destinationStep = i0 * d[0] + i1 * d[1] + i2 * d[2] + i3 * d[3]
-                        vt_transpose(source + sourceStep, s[5], destination + destinationStep, d[4], e[5], e[4], isa)
-                    }
-                }
-            }
+        var outer = e
+        outer[4] = 1 // the fifth dimension is the block's columns: vt_transpose walks them
+        forEachOuterIndex(outer, s, d) { sourceStep, destinationStep in
+            vt_transpose(source + sourceStep, s[5], destination + destinationStep, d[4], e[5], e[4], isa)
         }
     }
 }
