@@ -120,11 +120,12 @@ package final class ImageSegmenterGraph: TaskGraph {
 
     /// Throws `invalidArgument` when the frame's confidence masks would hold more than `maxConfidenceMaskValues`.
     private func checkConfidenceMaskSize(_ frame: FrameContext) throws {
-        let (values, overflow) = outputShape.channels.multipliedReportingOverflow(by: frame.width * frame.height)
-        guard overflow || values > Self.maxConfidenceMaskValues else { return }
+        // In floating point, where no product overflows (the limit is far below 2^53, where integers stay exact).
+        let values = Double(outputShape.channels) * Double(frame.width) * Double(frame.height)
+        guard values > Double(Self.maxConfidenceMaskValues) else { return }
         let gib = { (values: Double) in ((values * 4 / Double(1 << 30)) * 10).rounded() / 10 }
         throw VisionTasksError.invalidArgument(
-            "confidence masks of \(outputShape.channels) labels at \(frame.width)×\(frame.height) pixels would take \(gib(Double(outputShape.channels) * Double(frame.width) * Double(frame.height))) GiB, over the limit of \(gib(Double(Self.maxConfidenceMaskValues))) GiB: ask for the category mask alone, or give a smaller image"
+            "confidence masks of \(outputShape.channels) labels at \(frame.width)×\(frame.height) pixels would take \(gib(values)) GiB, over the limit of \(gib(Double(Self.maxConfidenceMaskValues))) GiB: ask for the category mask alone, or give a smaller image"
         )
     }
 
