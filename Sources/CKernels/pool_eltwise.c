@@ -100,25 +100,48 @@ VT_INLINE void prelu_run_neon(const float *x, const float *alpha, float *y, size
 }
 #endif
 
-/// prelu_run, or with NEON its NEON version.
-VT_INLINE void prelu_span(const int NEON, const float *x, const float *alpha, float *y, size_t count) {
+#if VT_X86
+/// prelu_run with AVX2, 8 floats at a time (x >= 0 selects x, as the plain loop), the rest one at a time.
+/// Written out, not left to the compiler, whose vector loop gives way to the scalar one when `y` is `x`.
+static VT_AVX2_FN void prelu_run_avx2(const float *x, const float *alpha, float *y, size_t count) {
+    size_t j = 0;
+    for (; j + 8 <= count; j += 8) {
+        const __m256 v = _mm256_loadu_ps(x + j);
+        const __m256 keep = _mm256_cmp_ps(v, _mm256_setzero_ps(), _CMP_GE_OQ);
+        _mm256_storeu_ps(y + j, _mm256_blendv_ps(_mm256_mul_ps(_mm256_loadu_ps(alpha + j), v), v, keep));
+    }
+    prelu_run(x + j, alpha + j, y + j, count - j);
+}
+#endif
+
+/// The PRELU code paths prelu_body runs spans with.
+enum { PRELU_PORTABLE, PRELU_AVX2, PRELU_NEON };
+
+/// prelu_run with the code path `path`.
+VT_INLINE void prelu_span(const int path, const float *x, const float *alpha, float *y, size_t count) {
 #if VT_ARM64
-    if (NEON) {
+    if (path == PRELU_NEON) {
         prelu_run_neon(x, alpha, y, count);
         return;
     }
 #endif
-    (void)NEON;
+#if VT_X86
+    if (path == PRELU_AVX2) {
+        prelu_run_avx2(x, alpha, y, count);
+        return;
+    }
+#endif
+    (void)path;
     prelu_run(x, alpha, y, count);
 }
 
-/// PRELU for pixels [begin, end) of [pixels, channels] tensors (NEON: through prelu_run_neon).
-VT_INLINE void prelu_body(const int NEON, const float *a, const float *alpha, float *output, size_t channels,
+/// PRELU for pixels [begin, end) of [pixels, channels] tensors, spans run with the code path `path`.
+VT_INLINE void prelu_body(const int path, const float *a, const float *alpha, float *output, size_t channels,
                           size_t begin, size_t end) {
     if (channels * 2 > VT_PRELU_SPAN) {
         for (size_t i = begin; i < end; i++) {
             const size_t o = i * channels;
-            prelu_span(NEON, a + o, alpha, output + o, channels);
+            prelu_span(path, a + o, alpha, output + o, channels);
         }
         return;
     }
@@ -128,7 +151,7 @@ VT_INLINE void prelu_body(const int NEON, const float *a, const float *alpha, fl
     for (size_t j = 0; j < span; j++) rep[j] = alpha[j % channels];
     for (size_t i = begin; i < end; i += per) {
         const size_t count = (end - i < per ? end - i : per) * channels, o = i * channels;
-        prelu_span(NEON, a + o, rep, output + o, count);
+        prelu_span(path, a + o, rep, output + o, count);
     }
 }
 
@@ -140,7 +163,7 @@ VT_INLINE void add_body(const float *a, const float *b, float *output, float lo,
 static void maxpool_portable(const vt_conv_geometry *g, const float *in, float *out, float lo, float hi, size_t r0,
                              size_t r1) { maxpool_rows(g, in, out, lo, hi, r0, r1); }
 static void prelu_portable(const float *x, const float *al, float *y, size_t ch, size_t b, size_t e) {
-    prelu_body(0, x, al, y, ch, b, e);
+    prelu_body(PRELU_PORTABLE, x, al, y, ch, b, e);
 }
 static void add_portable(const float *a, const float *b, float *y, float lo, float hi, size_t s, size_t e) {
     add_body(a, b, y, lo, hi, s, e);
@@ -203,10 +226,19 @@ static VT_AVX2_FN void maxpool_avx2(const vt_conv_geometry *g, const float *inpu
     }
 }
 static VT_AVX2_FN void prelu_avx2(const float *x, const float *al, float *y, size_t ch, size_t b, size_t e) {
-    prelu_body(0, x, al, y, ch, b, e);
+    prelu_body(PRELU_AVX2, x, al, y, ch, b, e);
 }
+/// vt_add with AVX2: 8 sums at a time clamped as vt_clampf does (max(lo, v) then min(hi, v): NaN passes
+/// through, signed zeros kept), the rest one at a time. Written out, not left to the compiler, whose vector
+/// loop gives way to the scalar one when the output aliases an input (as in place it does).
 static VT_AVX2_FN void add_avx2(const float *a, const float *b, float *y, float lo, float hi, size_t s, size_t e) {
-    add_body(a, b, y, lo, hi, s, e);
+    const __m256 vlo = _mm256_set1_ps(lo), vhi = _mm256_set1_ps(hi);
+    size_t i = s;
+    for (; i + 8 <= e; i += 8) {
+        const __m256 v = _mm256_add_ps(_mm256_loadu_ps(a + i), _mm256_loadu_ps(b + i));
+        _mm256_storeu_ps(y + i, _mm256_min_ps(vhi, _mm256_max_ps(vlo, v)));
+    }
+    add_body(a, b, y, lo, hi, i, e);
 }
 #endif
 
@@ -256,7 +288,7 @@ static void maxpool_neon(const vt_conv_geometry *g, const float *input, float *o
     }
 }
 static void prelu_neon(const float *x, const float *al, float *y, size_t ch, size_t b, size_t e) {
-    prelu_body(1, x, al, y, ch, b, e);
+    prelu_body(PRELU_NEON, x, al, y, ch, b, e);
 }
 /// vt_add with NEON: 4 sums at a time clamped as vt_clampf does (NaN passes through), the rest one at a time.
 static void add_neon(const float *a, const float *b, float *y, float lo, float hi, size_t s, size_t e) {

@@ -89,6 +89,23 @@ import Testing
                 let addRef = x.indices.map { clampRef(x[$0] + y[$0], .relu6) }
                 #expect(out == preluRef, "\(isa) prelu \(pixels)×\(channels)")
                 #expect(sum == addRef, "\(isa) add \(pixels)×\(channels)")
+                // In place (the output is the first input), as the memory plan lets elementwise operators run.
+                var inPlacePrelu = x, inPlaceSum = x
+                inPlacePrelu.withUnsafeMutableBufferPointer { xp in
+                    alpha.withUnsafeBufferPointer { ap in
+                        prelu(
+                            input: xp.baseAddress!, alpha: ap.baseAddress!, output: xp.baseAddress!,
+                            pixels: pixels, channels: channels, isa: isa)
+                    }
+                }
+                inPlaceSum.withUnsafeMutableBufferPointer { sp in
+                    y.withUnsafeBufferPointer { yp in
+                        add(
+                            sp.baseAddress!, yp.baseAddress!, output: sp.baseAddress!, count: x.count,
+                            activation: .relu6, isa: isa)
+                    }
+                }
+                #expect(inPlacePrelu == preluRef && inPlaceSum == addRef, "\(isa) in place \(pixels)×\(channels)")
             }
         }
     }
