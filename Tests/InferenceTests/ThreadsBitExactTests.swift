@@ -142,17 +142,9 @@ import Testing
                 for count in [2 * addMinimum - 1, 2 * addMinimum, 3 * addMinimum] {
                     let a = rng.floats(count), b = rng.floats(count)
                     func run(_ threads: KernelThreads) -> [UInt32] {
-                        var output = [Float](repeating: .nan, count: count)
-                        a.withUnsafeBufferPointer { a in
-                            b.withUnsafeBufferPointer { b in
-                                output.withUnsafeMutableBufferPointer { o in
-                                    add(
-                                        a.baseAddress!, b.baseAddress!, output: o.baseAddress!, count: count,
-                                        threads: threads)
-                                }
-                            }
-                        }
-                        return output.map(\.bitPattern)
+                        twoInputOutput(a, b, count: count) { a, b, o in
+                            add(a, b, output: o, count: count, threads: threads)
+                        }.map(\.bitPattern)
                     }
                     #expect(
                         t.parts(count, granule: 16, minimumPerPart: 32768)
@@ -163,4 +155,91 @@ import Testing
             }
         }
     }
+
+    /// The elementwise operators split over threads: a one-input function over contiguous values, and a two-input
+    /// one with broadcasting over rows, whose parts start at any row (the odometer over the outer dimensions
+    /// begins mid-way), at a grain so small that every part is a few rows; the two-input results also equal the
+    /// element-by-element values (exact arithmetic: one multiply, or one subtraction, then the clamp).
+    @Test func elementwiseSplitsMatchOneThreadAndTheElementValues() throws {
+        var rng = TestRandom(seed: 53)
+        let splitting = [KernelThreads(2, grain: 0.01), KernelThreads(3, grain: 0.01)]
+        for count in [1, 7, 1000, 4099] {
+            let x = rng.floats(count, -8, 8)
+            for kind in [UnaryOperator.Kind.hardSwish, .logistic, .neg] {
+                func run(_ threads: KernelThreads) -> [UInt32] {
+                    var y = [Float](repeating: .nan, count: count)
+                    x.withUnsafeBufferPointer { x in
+                        y.withUnsafeMutableBufferPointer { y in
+                            makeUnaryKernel(
+                                kind, input: x.baseAddress!, out: y.baseAddress!, count: count, threads: threads
+                            )
+                            .run()
+                        }
+                    }
+                    return y.map(\.bitPattern)
+                }
+                let one = run(.single)
+                for t in splitting { #expect(run(t) == one, "\(kind), \(count) values, \(t.count) threads") }
+            }
+        }
+        // [rows, pixels, channels] by [1, 1, channels] (a squeeze-and-excite scale), and two inputs broadcast on
+        // different axes ([2, 1, 9, 1, 33] - [2, 5, 1, 7, 33]).
+        let cases: [(BinaryOperator.Kind, [Int], [Int], Activation)] = [
+            (.mul, [3, 47, 24], [1, 1, 24], .relu6), (.sub, [2, 1, 9, 1, 33], [2, 5, 1, 7, 33], .none),
+        ]
+        for (kind, shapeA, shapeB, activation) in cases {
+            let plan = try #require(BroadcastPlan(shapeA, shapeB))
+            let a = rng.floats(shapeA.reduce(1, *), -4, 4), b = rng.floats(shapeB.reduce(1, *), -4, 4)
+            let count = plan.outputShape.reduce(1, *)
+            func run(_ threads: KernelThreads) -> [Float] {
+                twoInputOutput(a, b, count: count) { a, b, y in
+                    makeBinaryKernel(kind, plan: plan, a: a, b: b, out: y, activation: activation, threads: threads)
+                        .run()
+                }
+            }
+            // Each output's value from its own indices, numpy's broadcasting rule.
+            let out = plan.outputShape
+            func offset(_ shape: [Int], _ index: [Int]) -> Int {
+                let padded = [Int](repeating: 1, count: out.count - shape.count) + shape
+                var o = 0
+                for d in out.indices { o = o * padded[d] + (padded[d] == 1 ? 0 : index[d]) }
+                return o
+            }
+            let (lo, hi) = activation.bounds
+            var expected = [Float](), index = [Int](repeating: 0, count: out.count)
+            for _ in 0..<count {
+                let x = a[offset(shapeA, index)], y = b[offset(shapeB, index)]
+                let v = kind == .mul ? x * y : x - y
+                expected.append(activation == .none ? v : min(max(v, lo), hi))
+                var d = out.count - 1
+                index[d] += 1
+                while d > 0 && index[d] == out[d] {
+                    index[d] = 0
+                    d -= 1
+                    index[d] += 1
+                }
+            }
+            let one = run(.single)
+            #expect(one == expected, "\(kind) \(shapeA) \(shapeB)")
+            for t in splitting {
+                #expect(
+                    run(t).map(\.bitPattern) == one.map(\.bitPattern), "\(kind) \(shapeA) \(shapeB), \(t.count) threads"
+                )
+            }
+        }
+    }
+}
+
+/// The `count` values `body` writes from `a` and `b` (the output starts as NaN, so a value left unwritten shows).
+private func twoInputOutput(
+    _ a: [Float], _ b: [Float], count: Int,
+    _ body: (UnsafePointer<Float>, UnsafePointer<Float>, UnsafeMutablePointer<Float>) -> Void
+) -> [Float] {
+    var output = [Float](repeating: .nan, count: count)
+    a.withUnsafeBufferPointer { a in
+        b.withUnsafeBufferPointer { b in
+            output.withUnsafeMutableBufferPointer { o in body(a.baseAddress!, b.baseAddress!, o.baseAddress!) }
+        }
+    }
+    return output
 }

@@ -136,10 +136,11 @@ func binaryRow<F: BinaryFunction>(
 }
 
 /// A prepared two-input elementwise operator: a closure specialised for `F` (a generic class's
-/// `run` would call `F` through its witness table, lane by lane).
+/// `run` would call `F` through its witness table, lane by lane), its rows split over `threads` in parts of
+/// at least `binaryMinimumPerPart` outputs.
 func binaryKernel<F: BinaryFunction>(
     _: F.Type, plan: BroadcastPlan, a: UnsafePointer<Float>, b: UnsafePointer<Float>,
-    out: UnsafeMutablePointer<Float>, activation: Activation
+    out: UnsafeMutablePointer<Float>, activation: Activation, threads: KernelThreads
 ) -> Kernel {
     let (lo, hi) = activation.bounds
     let clamp = activation != .none
@@ -149,24 +150,45 @@ func binaryKernel<F: BinaryFunction>(
             F.self, rows: e[4], period: period, aIsPeriodic: sa[4] == 0, a: a, b: b, out: out,
             lo: lo, hi: hi, clamp: clamp)
     }
-    return BoundKernel {
-        let n = e[5], stepA = sa[5], stepB = sb[5]
-        var o = out
-        for i0 in 0..<e[0] {
-            for i1 in 0..<e[1] {
-                for i2 in 0..<e[2] {
-                    for i3 in 0..<e[3] {
-                        for i4 in 0..<e[4] {
-                            let offA = i0 * sa[0] + i1 * sa[1] + i2 * sa[2] + i3 * sa[3] + i4 * sa[4]
-                            let offB = i0 * sb[0] + i1 * sb[1] + i2 * sb[2] + i3 * sb[3] + i4 * sb[4]
-                            binaryRow(F.self, a + offA, stepA, b + offB, stepB, o, n, lo, hi, clamp)
-                            o += n
-                        }
-                    }
-                }
+    let n = e[5], rows = e[0] * e[1] * e[2] * e[3] * e[4]
+    let job = RowsJob { begin, end in
+        // The outer indices of row `begin` and the inputs' offsets there, then advanced row by row as an odometer.
+        var index = Dims(repeating: 0), rest = begin, offA = 0, offB = 0
+        for d in stride(from: collapsedRank - 2, through: 0, by: -1) {
+            (rest, index[d]) = rest.quotientAndRemainder(dividingBy: e[d])
+            offA += index[d] * sa[d]
+            offB += index[d] * sb[d]
+        }
+        var o = out + begin * n
+        for _ in begin..<end {
+            binaryRow(F.self, a + offA, sa[5], b + offB, sb[5], o, n, lo, hi, clamp)
+            o += n
+            var d = collapsedRank - 2
+            index[d] += 1
+            (offA, offB) = (offA + sa[d], offB + sb[d])
+            while d > 0 && index[d] == e[d] {
+                (offA, offB) = (offA - sa[d] * e[d], offB - sb[d] * e[d])
+                index[d] = 0
+                d -= 1
+                index[d] += 1
+                (offA, offB) = (offA + sa[d], offB + sb[d])
             }
         }
     }
+    return BoundKernel {
+        threads.split(rows, minimumPerPart: Swift.max(1, binaryMinimumPerPart / Swift.max(1, n)), job)
+    }
+}
+
+/// The fewest outputs a part of a split two-input operator computes (as ADD's same-shape kernel).
+let binaryMinimumPerPart = 65536
+
+/// A kernel's work over a range of rows, as a closure made where its types are known: a generic job handed
+/// to a worker would reach its functions through witness tables (the pool calls parts type-erased).
+private struct RowsJob: RangeJob {
+    let body: (Int, Int) -> Void
+
+    func run(thread: Int, begin: Int, end: Int) { body(begin, end) }
 }
 
 /// `binaryKernel` for rows shorter than a vector (shortPeriod): one operand contiguous, the other
@@ -203,17 +225,19 @@ func periodicBinaryKernel<F: BinaryFunction>(
 /// Makes the kernel for `op`, specialised for its function.
 func makeBinaryKernel(
     _ op: BinaryOperator.Kind, plan: BroadcastPlan, a: UnsafePointer<Float>, b: UnsafePointer<Float>,
-    out: UnsafeMutablePointer<Float>, activation: Activation
+    out: UnsafeMutablePointer<Float>, activation: Activation, threads: KernelThreads
 ) -> Kernel {
+    func make<F: BinaryFunction>(_ f: F.Type) -> Kernel {
+        binaryKernel(f, plan: plan, a: a, b: b, out: out, activation: activation, threads: threads)
+    }
     switch op {
-    case .add: return binaryKernel(AddFunction.self, plan: plan, a: a, b: b, out: out, activation: activation)
-    case .sub: return binaryKernel(SubFunction.self, plan: plan, a: a, b: b, out: out, activation: activation)
-    case .mul: return binaryKernel(MulFunction.self, plan: plan, a: a, b: b, out: out, activation: activation)
-    case .div: return binaryKernel(DivFunction.self, plan: plan, a: a, b: b, out: out, activation: activation)
-    case .squaredDifference:
-        return binaryKernel(SquaredDifferenceFunction.self, plan: plan, a: a, b: b, out: out, activation: activation)
-    case .maximum: return binaryKernel(MaximumFunction.self, plan: plan, a: a, b: b, out: out, activation: activation)
-    case .prelu: return binaryKernel(PReLUFunction.self, plan: plan, a: a, b: b, out: out, activation: activation)
+    case .add: return make(AddFunction.self)
+    case .sub: return make(SubFunction.self)
+    case .mul: return make(MulFunction.self)
+    case .div: return make(DivFunction.self)
+    case .squaredDifference: return make(SquaredDifferenceFunction.self)
+    case .maximum: return make(MaximumFunction.self)
+    case .prelu: return make(PReLUFunction.self)
     }
 }
 
@@ -246,35 +270,42 @@ enum HardSwishFunction: UnaryFunction {
     }
 }
 
-/// A prepared one-input elementwise operator over `count` contiguous values (a closure specialised for `F`).
+/// A prepared one-input elementwise operator over `count` contiguous values (a closure specialised for `F`),
+/// split over `threads` in parts of at least `unaryMinimumPerPart` values.
 func unaryKernel<F: UnaryFunction>(
     _: F.Type, input: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>,
-    count: Int
+    count: Int, threads: KernelThreads
 ) -> Kernel {
-    BoundKernel {
-        var i = 0
-        while i + 8 <= count {
-            store8(F.apply(load8(input + i)), out + i)
-            i += 8
-        }
-        if i < count {
-            let m = count - i
-            storePartial(F.apply(loadPartial(input + i, m)), out + i, m)
-        }
+    let job = RowsJob { begin, end in unaryRun(F.self, input + begin, out + begin, end - begin) }
+    return BoundKernel { threads.split(count, granule: 16, minimumPerPart: unaryMinimumPerPart, job) }
+}
+
+/// The fewest values a part of a split one-input operator computes: as many as ADD's, whose pass costs the same.
+let unaryMinimumPerPart = 32768
+
+/// `F` over `n` contiguous values, 8 at a time, the tail in one partial vector. `y` may be `x`.
+@inline(__always)
+func unaryRun<F: UnaryFunction>(_: F.Type, _ x: UnsafePointer<Float>, _ y: UnsafeMutablePointer<Float>, _ n: Int) {
+    var i = 0
+    while i + 8 <= n {
+        store8(F.apply(load8(x + i)), y + i)
+        i += 8
     }
+    if i < n { storePartial(F.apply(loadPartial(x + i, n - i)), y + i, n - i) }
 }
 
 /// Makes the kernel for `op`, specialised for its function.
 func makeUnaryKernel(
     _ op: UnaryOperator.Kind, input: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>,
-    count: Int
+    count: Int, threads: KernelThreads
 ) -> Kernel {
     switch op {
-    case .neg: return unaryKernel(NegFunction.self, input: input, out: out, count: count)
-    case .sqrt: return unaryKernel(SqrtFunction.self, input: input, out: out, count: count)
-    case .rsqrt: return unaryKernel(RsqrtFunction.self, input: input, out: out, count: count)
-    case .relu: return unaryKernel(ReluFunction.self, input: input, out: out, count: count)
-    case .logistic: return unaryKernel(LogisticFunction.self, input: input, out: out, count: count)
-    case .hardSwish: return unaryKernel(HardSwishFunction.self, input: input, out: out, count: count)
+    case .neg: return unaryKernel(NegFunction.self, input: input, out: out, count: count, threads: threads)
+    case .sqrt: return unaryKernel(SqrtFunction.self, input: input, out: out, count: count, threads: threads)
+    case .rsqrt: return unaryKernel(RsqrtFunction.self, input: input, out: out, count: count, threads: threads)
+    case .relu: return unaryKernel(ReluFunction.self, input: input, out: out, count: count, threads: threads)
+    case .logistic: return unaryKernel(LogisticFunction.self, input: input, out: out, count: count, threads: threads)
+    case .hardSwish:
+        return unaryKernel(HardSwishFunction.self, input: input, out: out, count: count, threads: threads)
     }
 }

@@ -57,7 +57,7 @@ struct BinaryOperator: GraphOperation, Equatable {
             }
             return makeBinaryKernel(
                 kind, plan: plan, a: ctx.input(0), b: ctx.input(1), out: ctx.output(0),
-                activation: activation)
+                activation: activation, threads: ctx.threads)
         }
     }
 

@@ -40,7 +40,7 @@ struct UnaryOperator: GraphOperation, Equatable {
         let s = try node.floatShape(0)
         let count = s.reduce(1, *)
         return PreparedNode(outputShapes: [s]) { ctx in
-            makeUnaryKernel(kind, input: ctx.input(0), out: ctx.output(0), count: count)
+            makeUnaryKernel(kind, input: ctx.input(0), out: ctx.output(0), count: count, threads: ctx.threads)
         }
     }
 }
