@@ -104,6 +104,28 @@ import VisionErrors
         #expect(Array(UnsafeBufferPointer(start: arena.pointer + layout.offset(of: c), count: 4)) == [1, -2, 3, -4])
     }
 
+    /// An elementwise operator's output takes over its input's buffer when nothing reads that input afterwards,
+    /// along a chain (NEG, RELU, MUL, NEG all in one buffer); never a graph input's or a graph output's, nor a
+    /// buffer a later node still reads; the values are those of separate buffers.
+    @Test func planMemoryLetsAnElementwiseOutputTakeOverItsInputsBuffer() throws {
+        var g = GraphBuilder()
+        let x = g.input([1, 20])
+        let a = g.node(UnaryOperator(.neg), [x], [[1, 20]], output: false)[0]
+        let b = g.node(UnaryOperator(.relu), [a], [[1, 20]], output: false)[0]
+        let c = g.node(BinaryOperator(.mul, .none), [b, x], [[1, 20]], output: false)[0]
+        let f = g.node(UnaryOperator(.neg), [c], [[1, 20]], output: false)[0]
+        let h = g.node(UnaryOperator(.neg), [f], [[1, 20]], output: false)[0]
+        let out = g.node(BinaryOperator(.mul, .none), [h, f], [[1, 20]])[0]
+        var graph = g.graph
+        try PlanPasses.fold(&graph)
+        let layout = PlanPasses.planMemory(graph, try PlanPasses.fuse(&graph))
+        #expect([b, c, f].allSatisfy { layout.offset(of: $0) == layout.offset(of: a) })
+        #expect(Set([x, a, h, out].map { layout.offset(of: $0) }).count == 4)
+        let input = (0..<20).map { Float($0) - 9.5 }
+        let product = input.map { max(-$0, 0) * $0 }
+        #expect(try g.run([input])[0] == product.map { $0 * -$0 })
+    }
+
     /// Prune: asked for one output of two branches, the interpreter runs only that branch's nodes;
     /// the output it gives equals the unpruned one and the other stays zero. An index out of range is
     /// an error naming it; the profile lists one entry per kernel run.

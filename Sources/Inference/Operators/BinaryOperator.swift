@@ -39,7 +39,8 @@ struct BinaryOperator: GraphOperation, Equatable {
         let channels = a.last ?? 1
         let perChannelAlpha =
             kind == .prelu && a == plan.outputShape && b.reduce(1, *) == channels && b.last == channels
-        return PreparedNode(outputShapes: [plan.outputShape]) { ctx in
+        let inPlace = a == plan.outputShape ? 0 : b == plan.outputShape ? 1 : nil
+        return PreparedNode(outputShapes: [plan.outputShape], inPlaceInput: inPlace) { ctx in
             if perChannelAlpha && channels > 0 {
                 let (input, alpha, output, threads) = (ctx.input(0), ctx.input(1), ctx.output(0), ctx.threads)
                 return BoundKernel {

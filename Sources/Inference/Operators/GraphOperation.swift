@@ -71,6 +71,9 @@ struct PreparedNode {
     /// True when the output is the input's data under another shape (RESHAPE): no kernel needed
     /// if the two can share a buffer.
     var isReshape = false
+    /// The input slot whose buffer the output may take over when nothing reads that input afterwards
+    /// (elementwise kernels, which read each value before writing it); nil: the output needs its own.
+    var inPlaceInput: Int? = nil
     var make: (KernelContext) throws -> Kernel
 }
 

@@ -39,7 +39,7 @@ struct UnaryOperator: GraphOperation, Equatable {
         try node.requireOutputs(1)
         let s = try node.floatShape(0)
         let count = s.reduce(1, *)
-        return PreparedNode(outputShapes: [s]) { ctx in
+        return PreparedNode(outputShapes: [s], inPlaceInput: 0) { ctx in
             makeUnaryKernel(kind, input: ctx.input(0), out: ctx.output(0), count: count, threads: ctx.threads)
         }
     }

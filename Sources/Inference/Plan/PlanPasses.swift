@@ -8,7 +8,9 @@ typealias PlannedNode = (node: GraphNode, prepared: PreparedNode)
 
 // MARK: - Tensor layout
 
-/// Where each run-time tensor lives in the arena. RESHAPE outputs share their input's buffer.
+/// Where each run-time tensor lives in the arena. RESHAPE outputs share their input's buffer, and so does
+/// an elementwise operator's output (`PreparedNode.inPlaceInput`) when nothing reads that input afterwards:
+/// the values then stay in the cache, and at two threads in the core, that wrote them.
 struct TensorLayout {
     /// Tensor → the tensor whose buffer it shares (RESHAPE output → input), followed to the root.
     private let root: [Int: Int]
@@ -23,14 +25,37 @@ struct TensorLayout {
     /// `t`'s offset in the arena, in floats.
     func offset(of t: Int) -> Int { requestIndex[rootOf(t)].map { memory.offsets[$0] } ?? 0 }
 
-    /// Lays out the run-time tensors of `nodes`: one buffer per tensor (RESHAPE outputs sharing
-    /// their input's), alive from the step that writes it to the last that reads it; graph inputs
-    /// and outputs live throughout, so their buffers stay stable.
+    /// Lays out the run-time tensors of `nodes`: one buffer per tensor (RESHAPE outputs, and elementwise
+    /// outputs whose input is read last there, sharing their input's), alive from the step that writes it to
+    /// the last that reads it; graph inputs and outputs live throughout, so their buffers stay stable.
     init(graph: Graph, nodes: [PlannedNode]) {
         var root = [Int: Int]()
         func rootOf(_ t: Int) -> Int { root[t].map(rootOf) ?? t }
-        for (node, prepared) in nodes where prepared.isReshape {
-            root[node.outputs[0]] = rootOf(node.inputs[0])
+        // The last step that reads each tensor, and per root the last that reads any tensor sharing its buffer;
+        // graph inputs and outputs are read throughout.
+        var lastRead = [Int: Int]()
+        for (step, (node, _)) in nodes.enumerated() {
+            for t in node.inputs where t >= 0 { lastRead[t] = step }
+        }
+        for t in graph.inputs + graph.outputs { lastRead[t] = Int.max }
+        var rootLastRead = lastRead
+        func share(_ t: Int, with r: Int) {
+            root[t] = r
+            rootLastRead[r] = max(rootLastRead[r] ?? -1, lastRead[t] ?? -1)
+        }
+        for (step, (node, prepared)) in nodes.enumerated() {
+            if prepared.isReshape {
+                share(node.outputs[0], with: rootOf(node.inputs[0]))
+            } else if let slot = prepared.inPlaceInput, slot < node.inputs.count, node.inputs[slot] >= 0,
+                graph.tensors[node.inputs[slot]].constant == nil
+            {
+                let r = rootOf(node.inputs[slot]), out = node.outputs[0]
+                if (rootLastRead[r] ?? -1) <= step, (lastRead[out] ?? -1) != Int.max,
+                    graph.tensors[r].elementCount == graph.tensors[out].elementCount
+                {
+                    share(out, with: r)
+                }
+            }
         }
         var requestIndex = [Int: Int]()
         var requests: [BufferRequest] = []
