@@ -8,8 +8,8 @@ Rows (ratio = VisionTasks / reference; below 1 means we take less time or memory
               speed-up and that speed-up against what two cores gave at all meanwhile (twice the two-core
               share `model benchmark` probes: a core whose other hyperthread is busy computes less), and
               the 2-thread ratio with a nice-19 CPU hog beside both engines against the
-              quiet one; the two selfie segmenters too, LiteRT running them cut before MediaPipe's
-              custom Convolution2DTransposeBias, which it lacks (tools/compare_engines)
+              quiet one; the two selfie segmenters too, both engines running them cut before MediaPipe's
+              custom Convolution2DTransposeBias, which LiteRT lacks (tools/bench/compare_engines)
   task        the five tasks per image and per video frame, one and two faces/hands/people, at 1
               and 2 threads, against MediaPipe 1.2.2's Python API (its graph runs on one thread),
               and the CPU time per call at 2 threads; the Image Segmenter (selfie_segmenter, confidence
@@ -305,11 +305,12 @@ def engine(table, args):
     """Each model at 1 and 2 threads, ours against LiteRT, quiet; at 2 threads also contended (a
     CPUHog beside both engines), each round's quiet and contended runs one after the other."""
     ce = load_compare_engines()
+    cuts = tempfile.TemporaryDirectory()
     for name in (m for m, used_by in ENGINE_MODELS.items() if args.tasks & set(used_by)):
-        bundle, entry = ce.SOURCES[name]
-        data = ce.model_bytes(bundle, entry)
-        # LiteRT runs a model with a custom operator cut before it (compare_engines.cut_before_custom).
-        litert = "LiteRT" if ce.cut_before_custom(data)[1] == 0 else "LiteRT cut before CUSTOM"
+        data = ce.model_bytes(*ce.SOURCES[name])
+        # A model with a custom operator runs in both engines cut before it (compare_engines.same_graph).
+        bundle, entry = ce.same_graph(name, *ce.SOURCES[name], data, cuts.name)
+        litert = "LiteRT" if (bundle, entry) == ce.SOURCES[name] else "LiteRT, both cut before CUSTOM"
         figures = {}
         contended = ([], [])
         ours_runs = []
