@@ -172,9 +172,10 @@ func runOp(_ op: any GraphOperation, _ a: ([Int], [Float]), _ b: ([Int], [Float]
     }
 
     /// AVERAGE_POOL_2D with SAME padding (windows cut by the border average their taps inside) and
-    /// a fused RELU6, globally, at 1 and 2 threads; tolerance 0 (integer sums, the same division).
-    @Test func averagePooling() throws {
-        let (h, w, c) = (5, 7, 11)
+    /// a fused RELU6, globally, at 1 and 2 threads, on channel counts that end the kernel's 16-channel passes
+    /// in a partial first or second vector or on a whole one; tolerance 0 (integer sums, the same division).
+    @Test(arguments: [11, 16, 35]) func averagePooling(channels c: Int) throws {
+        let (h, w) = (5, 7)
         let x = (0..<(2 * h * w * c)).map { Float(($0 * 7) % 23) - 9 }
         func pool(
             _ filter: Int, _ stride: Int, _ padding: WindowPadding, _ activation: Activation, out: [Int], threads: Int

@@ -66,6 +66,11 @@ private struct AveragePoolJob: RangeJob {
         let g = geometry
         let c = g.inputChannels
         let lo = SIMD8<Float>(repeating: activation.min), hi = SIMD8<Float>(repeating: activation.max)
+        /// The mean of `taps` summed values (0 for none), clamped, into the first `m` channels at `out`.
+        func store(_ sum: SIMD8<Float>, _ m: Int, _ out: UnsafeMutablePointer<Float>, _ taps: Float) {
+            let y = lanewiseMin(lanewiseMax(taps > 0 ? sum / taps : .zero, lo), hi)
+            if m == 8 { store8(y, out) } else { storePartial(y, out, m) }
+        }
         for row in begin..<end {
             let b = row / g.outputHeight, oy = row % g.outputHeight
             let originY = oy * g.strideHeight - g.padTop
@@ -76,20 +81,22 @@ private struct AveragePoolJob: RangeJob {
                 let kx = taps(originX, g.kernelWidth, g.inputWidth)
                 let out = output + (row * g.outputWidth + ox) * c
                 let count = Float(ky.count * kx.count)
+                // 16 channels a pass over the window (a whole 64-byte line of a 16-channel map, read once).
                 var ch = 0
                 while ch < c {
-                    let m = Swift.min(8, c - ch)
-                    var sum = SIMD8<Float>.zero
+                    let m0 = Swift.min(8, c - ch), m1 = Swift.max(0, Swift.min(8, c - ch - 8))
+                    var sum0 = SIMD8<Float>.zero, sum1 = SIMD8<Float>.zero
                     for y in ky {
                         let line = image + ((originY + y) * g.inputWidth + originX) * c + ch
                         for x in kx {
-                            sum += m == 8 ? load8(line + x * c) : loadPartial(line + x * c, m)
+                            let tap = line + x * c
+                            sum0 += m0 == 8 ? load8(tap) : loadPartial(tap, m0)
+                            if m1 > 0 { sum1 += m1 == 8 ? load8(tap + 8) : loadPartial(tap + 8, m1) }
                         }
                     }
-                    let mean = count > 0 ? sum / count : .zero
-                    let y = lanewiseMin(lanewiseMax(mean, lo), hi)
-                    if m == 8 { store8(y, out + ch) } else { storePartial(y, out + ch, m) }
-                    ch += 8
+                    store(sum0, m0, out + ch, count)
+                    if m1 > 0 { store(sum1, m1, out + ch + 8, count) }
+                    ch += 16
                 }
             }
         }
