@@ -299,13 +299,15 @@ func makeUnaryKernel(
     _ op: UnaryOperator.Kind, input: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>,
     count: Int, threads: KernelThreads
 ) -> Kernel {
+    func make<F: UnaryFunction>(_ f: F.Type) -> Kernel {
+        unaryKernel(f, input: input, out: out, count: count, threads: threads)
+    }
     switch op {
-    case .neg: return unaryKernel(NegFunction.self, input: input, out: out, count: count, threads: threads)
-    case .sqrt: return unaryKernel(SqrtFunction.self, input: input, out: out, count: count, threads: threads)
-    case .rsqrt: return unaryKernel(RsqrtFunction.self, input: input, out: out, count: count, threads: threads)
-    case .relu: return unaryKernel(ReluFunction.self, input: input, out: out, count: count, threads: threads)
-    case .logistic: return unaryKernel(LogisticFunction.self, input: input, out: out, count: count, threads: threads)
-    case .hardSwish:
-        return unaryKernel(HardSwishFunction.self, input: input, out: out, count: count, threads: threads)
+    case .neg: return make(NegFunction.self)
+    case .sqrt: return make(SqrtFunction.self)
+    case .rsqrt: return make(RsqrtFunction.self)
+    case .relu: return make(ReluFunction.self)
+    case .logistic: return make(LogisticFunction.self)
+    case .hardSwish: return make(HardSwishFunction.self)
     }
 }
