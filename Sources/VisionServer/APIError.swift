@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Logging
 import VisionTasks
 
 /// An error answered to the client as `{"error": "…"}` with its HTTP status.
@@ -30,6 +31,15 @@ struct APIError: Error, HTTPResponseError {
         return Response(
             status: status, headers: [.contentType: "application/json"],
             body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+
+    /// The JSON answer to `error`, thrown by the route of `request` (logged when it is the server's own failure).
+    static func response(to error: any Error, of request: Request, logger: Logger) -> Response {
+        let api = from(error)
+        if api.status == .internalServerError {
+            logger.error("\(request.method) \(request.uri.path): \(api.message)")
+        }
+        return jsonResponse(status: api.status, message: api.message)
     }
 
     /// The status and message a library error gets when a request caused it: what a client sent
@@ -64,11 +74,7 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch {
-            let api = APIError.from(error)
-            if api.status == .internalServerError {
-                context.logger.error("\(request.method) \(request.uri.path): \(api.message)")
-            }
-            return APIError.jsonResponse(status: api.status, message: api.message)
+            return APIError.response(to: error, of: request, logger: context.logger)
         }
     }
 }

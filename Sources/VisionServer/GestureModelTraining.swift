@@ -11,7 +11,8 @@ import VisionTasks
 /// and whether one is running).
 ///
 /// One training runs at a time (another is answered 503), on the trainer's own thread and
-/// `trainingThreads` threads, so detection requests keep their workers. The new file never replaces one: it
+/// `trainingThreads` threads, so detection requests keep their workers; a client that goes away cancels its
+/// training. The new file never replaces one: it
 /// is written beside its name as a hidden file, must load as a gesture recognizer, and is then linked to its
 /// name, which fails if anything took the name meanwhile (409).
 struct GestureModelTraining: Sendable {
@@ -46,11 +47,13 @@ struct GestureModelTraining: Sendable {
             ]))
     }
 
-    /// `POST /api/v1/gesture-models`: checks the request, reads the body with `readBody` (given the limit and
-    /// its flag), trains and answers 201 with the report.
+    /// `POST /api/v1/gesture-models`: checks the request, takes the training slot, then reads the body with
+    /// `readBody` (given the body, the limit and its flag; it must read the body to its end, even past the limit),
+    /// trains and answers 201 with the report. Once the body is being read, the client going away cancels the
+    /// training (the trainer stops at its next photo or step) and frees the slot.
     func train(
         _ request: Request, logger: Logger,
-        readBody: (Int, String) async throws -> Data
+        readBody: @escaping @Sendable (RequestBody, Int, String) async throws -> Data
     ) async throws -> Response {
         let type = request.headers[.contentType]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces)
             .lowercased()
@@ -68,15 +71,42 @@ struct GestureModelTraining: Sendable {
                 "a gesture model is being trained already; one trains at a time, try again when it ends")
         }
         defer { running.close() }
-        let samples = try await self.samples(
-            try await readBody(configuration.maxTrainingBodyBytes, "--max-training-body"))
+        // Hummingbird's watch on the connection waits for the body to be read to its end (hence `readBody`'s
+        // duty) and reads on past it, so the connection closes after the answer: every answer says so, errors
+        // included, or a client could send its next request on a connection being closed.
+        return try await request.body.consumeWithCancellationOnInboundClose { body in
+            var response: Response
+            do {
+                let zip = try await readBody(body, configuration.maxTrainingBodyBytes, "--max-training-body")
+                response = try await train(zip, as: fileName, options: options, base: base, logger: logger)
+            } catch is CancellationError {
+                throw CancellationError()
+            } catch {
+                response = APIError.response(to: error, of: request, logger: logger)
+            }
+            response.headers[.connection] = "close"
+            return response
+        }
+    }
+
+    /// Trains on the photos of `zip` from the bundle at `base`, writes the model as `fileName` and answers 201.
+    private func train(
+        _ zip: Data, as fileName: String, options: [(TaskOption, String)], base: String, logger: Logger
+    ) async throws -> Response {
+        let samples = try await self.samples(zip)
         let (configuration, directory) = (self.configuration, store.catalog.directory)
         let trainer = try await WorkerPool.offloaded {
             try Self.trainer(base: base, options: options, numThreads: configuration.trainingThreads)
         }.get()
         logger.info("training \(fileName) on \(samples.photos.count) photos of \(samples.labels.count) labels")
-        let outcome = try await trainer.train(samples) { progress in
-            logger.debug("training \(fileName): \(progress.stage.rawValue) \(progress.completed)/\(progress.total)")
+        let outcome: GestureTrainingOutcome
+        do {
+            outcome = try await trainer.train(samples) { progress in
+                logger.debug("training \(fileName): \(progress.stage.rawValue) \(progress.completed)/\(progress.total)")
+            }
+        } catch is CancellationError {
+            logger.info("training \(fileName) cancelled: its client went away")
+            throw CancellationError()
         }
         let tasks = try await WorkerPool.offloaded { try Self.place(outcome, as: fileName, in: directory) }.get()
         try store.add(fileName, for: tasks)

@@ -76,8 +76,8 @@ public struct VisionServer: Sendable {
         router.get("/api/v1/models") { _, _ in json(catalogStore.json) }
         router.get("/api/v1/gesture-models") { _, _ in json(training.description()) }
         router.post("/api/v1/gesture-models") { request, context in
-            try await training.train(request, logger: context.logger) { limit, flag in
-                try await body(request, limit: limit, flag: flag)
+            try await training.train(request, logger: context.logger) { body, limit, flag in
+                try await Self.collect(body, limit: limit, flag: flag, draining: true)
             }
         }
         router.get("/api/v1/tasks") { _, _ in json(tasksJSON) }
@@ -165,15 +165,25 @@ public struct VisionServer: Sendable {
             defaultThreads: configuration.threadsPerTask)
     }
 
-    /// The request body, at most `limit` bytes (413 beyond, naming the limit's `flag`); by default `maxBodyBytes`.
-    private func body(_ request: Request, limit: Int? = nil, flag: String = "--max-body") async throws -> Data {
-        let limit = limit ?? configuration.maxBodyBytes
-        do {
-            let buffer = try await request.body.collect(upTo: limit)
-            return Data(buffer.readableBytesView)
-        } catch is NIOTooManyBytesError {
+    /// The request body, at most `maxBodyBytes` (413 beyond).
+    private func body(_ request: Request) async throws -> Data {
+        try await Self.collect(request.body, limit: configuration.maxBodyBytes, flag: "--max-body", draining: false)
+    }
+
+    /// `body`'s bytes, at most `limit` (413 beyond, naming the limit's `flag`). A body over the limit is read to
+    /// its end, its bytes past the limit dropped, when `draining`; otherwise its reading stops there (Hummingbird
+    /// reads the rest after the answer).
+    private static func collect(_ body: RequestBody, limit: Int, flag: String, draining: Bool) async throws -> Data {
+        var collected = ByteBuffer(), over = false
+        for try await part in body {
+            over = over || collected.readableBytes + part.readableBytes > limit
+            if over && !draining { break }
+            if !over { collected.writeImmutableBuffer(part) }
+        }
+        guard !over else {
             throw APIError(.contentTooLarge, "the body is larger than the limit of \(limit) bytes (\(flag))")
         }
+        return Data(collected.readableBytesView)
     }
 
     /// `POST /api/v1/{task}`: the image's result, as the CLI's `result` JSON.

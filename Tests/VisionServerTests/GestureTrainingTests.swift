@@ -95,13 +95,15 @@ import VisionTasks
             .filter { $0.hasSuffix(".jpg") }.sorted().last)
         let heldOutPhoto = try Data(contentsOf: ServerSupport.gestures.appendingPathComponent("five/" + heldOut))
         let app = try folder.server().makeApplication()
-        let report = try await app.test(.router) { client in
+        let report = try await app.test(.ahc(.http)) { client in
             let report = try await client.execute(
                 uri: "/api/v1/gesture-models?name=my-gestures&epochs=5&seed=3", method: .post,
                 headers: Self.zipType, body: Self.zip(photos)
             ) { response in
                 #expect(response.status == .created, "\(String(buffer: response.body))")
                 #expect(response.headers[.location] == "/api/v1/gesture-recognizer?model=my-gestures.task")
+                // The route watches the connection to the end, so it closes after the answer, and says so.
+                #expect(response.headers[.connection] == "close")
                 return try JSONDecoder().decode(GestureTrainingReport.self, from: Data(buffer: response.body))
             }
             try await client.execute(uri: "/api/v1/models", method: .get) { response in
@@ -236,7 +238,7 @@ import VisionTasks
             requests.map { ($0.query, $0.headers, Self.zip(good), $0.status, $0.message) }
             + bodies.map { ("name=m", Self.zipType, $0.body, $0.status, $0.message) }
         #expect(requests.count == 16 && bodies.count == 20)
-        try await app.test(.router) { client in
+        try await app.test(.ahc(.http)) { client in
             for (query, headers, body, status, expected) in cases {
                 try await client.execute(
                     uri: "/api/v1/gesture-models?" + query, method: .post, headers: headers, body: body
@@ -270,7 +272,7 @@ import VisionTasks
             ("none/a.jpg", try ServerSupport.photo("hand_thumb_up.jpg")),
             ("thumb/a.png", try ServerSupport.photo("astronaut.png")),
         ])
-        try await app.test(.router) { client in
+        try await app.test(.ahc(.http)) { client in
             try await client.execute(
                 uri: "/api/v1/gesture-models?name=m", method: .post, headers: Self.zipType, body: body
             ) { response in
@@ -294,7 +296,7 @@ import VisionTasks
         let slow = Self.zip(
             [("none/a.jpg", try ServerSupport.photo("hand_thumb_up.jpg"))]
                 + (0..<15).map { ("thumb/\($0).png", astronaut) })
-        try await app.test(.router) { client in
+        try await app.test(.ahc(.http)) { client in
             func training() async throws -> Bool {
                 try await client.execute(uri: "/api/v1/gesture-models", method: .get) { response in
                     let object = try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any]
@@ -330,12 +332,57 @@ import VisionTasks
         }
     }
 
+    /// A client that goes away mid-training cancels it: the slot is free again within seconds and no model is
+    /// written, where the training left alone would have ended with one (it would take far longer than the wait).
+    @Test func aTrainingWhoseClientGoesAwayIsCancelled() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let before = try folder.tree()
+        let app = try folder.server().makeApplication()
+        // 150 photos of each of two labels, all with hands: the hand search alone takes seconds, and the training
+        // would end with `gone.task` written.
+        let thumbs = try ServerSupport.photo("two_thumbs_up.jpg"), thumb = try ServerSupport.photo("hand_thumb_up.jpg")
+        let body = Self.zip((0..<150).flatMap { [("none/\($0).jpg", thumbs), ("thumb/\($0).jpg", thumb)] })
+        try await app.test(.ahc(.http)) { client in
+            func training() async throws -> Bool {
+                try await client.execute(uri: "/api/v1/gesture-models", method: .get) { response in
+                    let object = try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any]
+                    return try #require(object?["training"] as? Bool)
+                }
+            }
+            // Its own connection, sent without waiting for the answer, then closed while the training runs.
+            let gone = TestClient(host: "localhost", port: try #require(client.port))
+            gone.connect()
+            try await gone.executeAndDontWaitForResponse(
+                .init("/api/v1/gesture-models?name=gone", method: .post, headers: Self.zipType, body: body))
+            var deadline = ContinuousClock.now + .seconds(60)
+            while try await !training() {
+                try #require(ContinuousClock.now < deadline, "the training was not seen running within 60 s")
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            try await gone.shutdown()
+            let closed = ContinuousClock.now
+            deadline = closed + .seconds(20)
+            while try await training() {
+                try #require(
+                    ContinuousClock.now < deadline, "the training still ran 20 s after its client went away")
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            print("training slot free \(ContinuousClock.now - closed) after the client went away")
+            try await client.execute(uri: "/api/v1/models", method: .get) { response in
+                let models = try JSONDecoder().decode([String: [String]].self, from: Data(buffer: response.body))
+                #expect(models["gesture-recognizer"] == ["gesture_recognizer.task"])
+            }
+        }
+        #expect(try folder.tree() == before)
+    }
+
     /// The training options and limits the page builds its form from.
     @Test func theTrainingIsDescribed() async throws {
         let folder = try Folder()
         defer { folder.remove() }
         let app = try folder.server { $0.maxTrainingPhotos = 321 }.makeApplication()
-        try await app.test(.router) { client in
+        try await app.test(.ahc(.http)) { client in
             try await client.execute(uri: "/api/v1/gesture-models", method: .get) { response in
                 #expect(response.status == .ok)
                 let object = try #require(
