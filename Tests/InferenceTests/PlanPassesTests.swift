@@ -1,3 +1,5 @@
+import Foundation
+import TFLite
 import Testing
 import VisionErrors
 
@@ -340,6 +342,31 @@ import VisionErrors
                 let same = out == [reference]
                 #expect(same, "\(rows)×\(channels) at \(threads) threads: not the ten operators' values")
             }
+        }
+    }
+
+    /// A model of more than `GraphLoader.maxTensors` tensors is refused by name before it is planned (the plan's
+    /// time grows with the square of the tensors alive together); one just within the cap loads and runs.
+    /// The models: classifier heads of `layers` scale-and-shift layers of width 1 (four tensors and two
+    /// operators each, besides the input), written by ClassifierModelWriter.
+    @Test func aModelOfTooManyTensorsIsRefused() throws {
+        func model(layers: Int) throws -> Data {
+            try ClassifierModelWriter.write(
+                inputCount: 1, layers: Array(repeating: .scaleShift(scale: [1], shift: [0.5]), count: layers),
+                labels: ["a"], scoreThreshold: nil, description: .customGestureClassifier)
+        }
+        let fits = (GraphLoader.maxTensors - 1) / 4
+        let interpreter = try Interpreter(modelData: try model(layers: fits))
+        try interpreter.setInput(0, [1])
+        interpreter.invoke()
+        #expect(interpreter.output(0) == [1 + 0.5 * Float(fits)])
+        let tooMany = 1 + 4 * (fits + 1)
+        #expect(tooMany > GraphLoader.maxTensors)
+        #expect(
+            throws: VisionTasksError.unsupportedModel(
+                "subgraph 0 has \(tooMany) tensors; the engine runs at most \(GraphLoader.maxTensors)")
+        ) {
+            try Interpreter(modelData: try model(layers: fits + 1))
         }
     }
 }

@@ -7,11 +7,22 @@ import TFLite
 import VisionErrors
 
 enum GraphLoader {
+    /// The most tensors, and the most operators, a subgraph may have: MediaPipe's vision models have at most
+    /// 727 and 471. The memory plan takes time quadratic in the tensors alive together (0.7 s for 16,384
+    /// graph outputs), so a hostile file of a hundred thousand must be refused, not planned for minutes.
+    static let maxTensors = 16_384
+
     /// Builds the graph of `model`'s subgraph 0. Throws `unsupportedModel` naming the first operator,
-    /// option or tensor type the engine lacks, `invalidModel` for indices out of range.
+    /// option or tensor type the engine lacks, or a subgraph of more than `maxTensors` tensors or operators;
+    /// `invalidModel` for indices out of range.
     static func load(_ model: TFLiteModel) throws -> Graph {
         guard let subgraph = model.subgraphs.first else {
             throw VisionTasksError.invalidModel("the model has no subgraph")
+        }
+        for (count, what) in [(subgraph.tensors.count, "tensors"), (subgraph.operators.count, "operators")]
+        where count > maxTensors {
+            throw VisionTasksError.unsupportedModel(
+                "subgraph 0 has \(count) \(what); the engine runs at most \(maxTensors)")
         }
         var tensors: [GraphTensor] = []
         var used = Set<Int>()

@@ -39,6 +39,7 @@ struct MemoryPlan: Equatable {
         let order = requests.indices.sorted {
             (rounded[$0], -requests[$0].firstStep, -$0) > (rounded[$1], -requests[$1].firstStep, -$1)
         }
+        // Kept in order of offset, so the buffers alive beside a request come out in that order too.
         var placed: [(offset: Int, end: Int, request: BufferRequest)] = []
         var offsets = [Int](repeating: 0, count: requests.count)
         var arena = 0
@@ -47,9 +48,13 @@ struct MemoryPlan: Equatable {
         for i in order {
             let r = requests[i], size = rounded[i]
             let live = placed.filter { $0.request.firstStep <= r.lastStep && r.firstStep <= $0.request.lastStep }
-                .sorted { $0.offset < $1.offset }
             func fits(_ offset: Int) -> Bool {
-                offset >= 0 && offset + size <= arena && !live.contains { offset < $0.end && $0.offset < offset + size }
+                guard offset >= 0 && offset + size <= arena else { return false }
+                for p in live {
+                    if p.offset >= offset + size { return true }
+                    if offset < p.end { return false }
+                }
+                return true
             }
             let half = size / 2 / Self.alignment * Self.alignment
             var candidate: Int
@@ -64,7 +69,12 @@ struct MemoryPlan: Equatable {
                 centres.append(candidate + half)
             }
             offsets[i] = candidate
-            placed.append((candidate, candidate + size, r))
+            var low = 0, high = placed.count
+            while low < high {
+                let mid = (low + high) / 2
+                if placed[mid].offset <= candidate { low = mid + 1 } else { high = mid }
+            }
+            placed.insert((candidate, candidate + size, r), at: low)
             arena = max(arena, candidate + size)
         }
         self.offsets = offsets
