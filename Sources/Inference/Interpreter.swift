@@ -68,8 +68,12 @@ public final class Interpreter {
         try self.init(model: try TFLiteModel(data: modelData), numThreads: numThreads)
     }
 
-    /// `grain`, when given, replaces this host's factor on the kernels' minimum work per part (tests).
-    init(graph: Graph, numThreads: Int, readOutputs: Set<Int>? = nil, grain: Double? = nil) throws {
+    /// `grain`, when given, replaces this host's factor on the kernels' minimum work per part, and
+    /// `separateBuffers` its choice of buffers (tests).
+    init(
+        graph: Graph, numThreads: Int, readOutputs: Set<Int>? = nil, grain: Double? = nil,
+        separateBuffers: Bool? = nil
+    ) throws {
         guard numThreads >= 1, numThreads <= 64 else {
             throw VisionTasksError.invalidOption(
                 name: "numThreads", reason: "must be between 1 and 64, got \(numThreads)")
@@ -79,7 +83,9 @@ public final class Interpreter {
                 name: "readOutputs", reason: "the model has \(graph.outputs.count) outputs, got index \(bad)")
         }
         self.numThreads = numThreads
-        let threads = grain.map { KernelThreads(numThreads, grain: $0) } ?? KernelThreads(numThreads)
+        let host = KernelThreads(numThreads)
+        let threads = KernelThreads(
+            numThreads, grain: grain ?? host.grain, separateBuffers: separateBuffers ?? host.separateBuffers)
         plan = try ExecutionPlan(graph: graph, threads: threads, readOutputs: readOutputs)
         inputs = plan.inputs
         outputs = plan.outputs

@@ -31,17 +31,22 @@ struct ModelBenchmarkCommand: AsyncParsableCommand {
         /// `HandoffCost.pingPong()` measured right after the timed runs: on this VM it moves between about
         /// 60 and 330 ns as the two vCPUs land on near or far cores, and every second thread pays it.
         var pingPongNs: Double
+        /// Whether the plan gave each tensor its own buffer (`KernelThreads.separateBuffers`: at 2+ threads where
+        /// a line's round trip, measured when the plan was made, was dear).
+        var separateBuffers: Bool
         var timed: Timing.Summary
 
-        enum CodingKeys: CodingKey { case model, threads, twoCoreShare, pingPongNs }
+        enum CodingKeys: CodingKey { case model, threads, twoCoreShare, pingPongNs, separateBuffers }
 
-        /// `model`, `threads`, `twoCoreShare` and `pingPongNs`, then the figures of `timed`, as one flat object.
+        /// `model`, `threads`, `twoCoreShare`, `pingPongNs` and `separateBuffers`, then the figures of `timed`, as
+        /// one flat object.
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(model, forKey: .model)
             try container.encode(threads, forKey: .threads)
             try container.encode(twoCoreShare, forKey: .twoCoreShare)
             try container.encode(pingPongNs, forKey: .pingPongNs)
+            try container.encode(separateBuffers, forKey: .separateBuffers)
             try timed.encode(to: encoder)
         }
     }
@@ -56,7 +61,8 @@ struct ModelBenchmarkCommand: AsyncParsableCommand {
             if json {
                 try Console.outJSON(
                     Report(
-                        model: name, threads: timing.threads, twoCoreShare: share, pingPongNs: pingPong, timed: timed))
+                        model: name, threads: timing.threads, twoCoreShare: share, pingPongNs: pingPong,
+                        separateBuffers: KernelThreads(timing.threads).separateBuffers, timed: timed))
             } else {
                 let ms = { (v: Double) in String(format: "%.3f", v) }
                 Console.out(

@@ -50,6 +50,10 @@ struct ModelProfileCommand: AsyncParsableCommand {
         /// The pool's hand-off (an empty job over two threads), ns, and the factor it puts on the
         /// kernels' minimum work per part (`HandoffCost`).
         var handoffNs, grain: Double
+        /// The line round trip measured when the first plan was made, ns, and whether plans over several threads
+        /// therefore give each tensor its own buffer (`HandoffCost.separatesBuffers`).
+        var planLineTripNs: Double
+        var separateBuffers: Bool
         /// Each core's arithmetic speed while both compute, as a share of one alone: the median of
         /// one probe per round (`HandoffCost.twoCoreShare`); twice it bounds a second thread's gain.
         var twoCoreShare: Double
@@ -94,7 +98,9 @@ struct ModelProfileCommand: AsyncParsableCommand {
             let pool = multi.poolActivity(runs: perRound)
             let host = Host(
                 cpu: HostCPU.describe(), loadAverage: HostCPU.loadAverage(), pingPongNs: HandoffCost.pingPong(),
-                handoffNs: HandoffCost.nanoseconds, grain: HandoffCost.grain, twoCoreShare: Timing.median(shares))
+                handoffNs: HandoffCost.nanoseconds, grain: HandoffCost.grain,
+                planLineTripNs: HandoffCost.lineTripNanoseconds, separateBuffers: HandoffCost.separatesBuffers,
+                twoCoreShare: Timing.median(shares))
             let report = Report(model: name, threads: threads, host: host, pool: pool, operators: rows)
             if json {
                 try Console.outJSON(report)
@@ -119,7 +125,7 @@ struct ModelProfileCommand: AsyncParsableCommand {
         let jobs = { (v: Double) in String(format: "%6.1f", v) }
         var out = "CPU: \(host.cpu); load average \(host.loadAverage)\n"
         out +=
-            "hand-off: cache-line ping-pong \(String(format: "%.0f", host.pingPongNs)) ns per round trip; pool hand-off \(String(format: "%.0f", host.handoffNs)) ns (minimum work per part x\(String(format: "%.2f", host.grain)))\n"
+            "hand-off: cache-line ping-pong \(String(format: "%.0f", host.pingPongNs)) ns per round trip; pool hand-off \(String(format: "%.0f", host.handoffNs)) ns (minimum work per part x\(String(format: "%.2f", host.grain))); at plan time a line's round trip took \(String(format: "%.0f", host.planLineTripNs)) ns, so buffers are \(host.separateBuffers ? "separate" : "reused") at 2+ threads\n"
         out +=
             "two cores at once: each computes at \(String(format: "%.2f", host.twoCoreShare)) of one alone (median of a probe per round), so a second thread gains at most x\(String(format: "%.2f", 2 * host.twoCoreShare)) here now\n"
         out +=

@@ -83,6 +83,21 @@ import VisionErrors
         }
     }
 
+    /// Separate buffers (the plan where lines cross between cores dearly): each request its own aligned space in
+    /// request order, whatever the lifetimes; beyond `separateLimit` in all, space is reused as usual.
+    @Test func memoryPlanOfSeparateBuffers() {
+        let requests = [
+            BufferRequest(count: 64, firstStep: 0, lastStep: 1), BufferRequest(count: 20, firstStep: 2, lastStep: 3),
+            BufferRequest(count: 16, firstStep: 4, lastStep: 5),
+        ]
+        #expect(MemoryPlan(requests).arenaCount == 64)
+        let separate = MemoryPlan(requests, separate: true)
+        #expect(separate.offsets == [0, 64, 96] && separate.arenaCount == 112, "\(separate)")
+        let huge = (0..<3).map { BufferRequest(count: MemoryPlan.separateLimit / 2, firstStep: $0, lastStep: $0) }
+        #expect(MemoryPlan(huge, separate: true) == MemoryPlan(huge))
+        #expect(MemoryPlan(huge).arenaCount == MemoryPlan.separateLimit / 2)
+    }
+
     @Test func planMemoryAndBindShareAReshapesBuffer() throws {
         var g = GraphBuilder()
         let x = g.input([1, 4])

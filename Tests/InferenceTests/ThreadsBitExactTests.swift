@@ -24,10 +24,14 @@ import Testing
     ]
 
     /// Each output's bits after one `invoke()` at `threads` threads on inputs seeded with 46, with
-    /// the kernels' minimum work per part scaled by `grain` (nil: as measured on this host).
-    func outputBits(_ data: Data, threads: Int, grain: Double? = nil) throws -> [[UInt32]] {
+    /// the kernels' minimum work per part scaled by `grain` and buffers separate or reused as `separateBuffers`
+    /// says (nil: as measured on this host).
+    func outputBits(_ data: Data, threads: Int, grain: Double? = nil, separateBuffers: Bool? = nil) throws
+        -> [[UInt32]]
+    {
         let graph = try GraphLoader.load(try TFLiteModel(data: data))
-        let interpreter = try Interpreter(graph: graph, numThreads: threads, grain: grain)
+        let interpreter = try Interpreter(
+            graph: graph, numThreads: threads, grain: grain, separateBuffers: separateBuffers)
         var rng = TestRandom(seed: 46)
         for (i, input) in interpreter.inputs.enumerated() {
             try interpreter.setInput(i, rng.floats(input.elementCount))
@@ -40,14 +44,16 @@ import Testing
         let data = try Fixtures.model(path)
         let one = try outputBits(data, threads: 1)
         #expect(!one.isEmpty && one.allSatisfy { !$0.isEmpty })
-        // The smallest grain splits the most kernels, the largest the fewest; nil is this host's.
-        for (threads, grain) in [
-            (2, nil), (2, HandoffCost.grainRange.lowerBound), (3, HandoffCost.grainRange.lowerBound),
-            (2, HandoffCost.grainRange.upperBound),
+        // The smallest grain splits the most kernels, the largest the fewest; nil is this host's. Buffers
+        // reused and separate (as on a host whose cores pass lines dearly), whichever this host chose.
+        for (threads, grain, separate) in [
+            (2, nil, nil), (2, HandoffCost.grainRange.lowerBound, false), (3, HandoffCost.grainRange.lowerBound, true),
+            (2, HandoffCost.grainRange.upperBound, false), (2, HandoffCost.grainRange.lowerBound, true),
         ] {
             #expect(
-                try outputBits(data, threads: threads, grain: grain) == one,
-                "\(path) at \(threads) threads, grain \(grain.map { "\($0)" } ?? "measured")")
+                try outputBits(data, threads: threads, grain: grain, separateBuffers: separate) == one,
+                "\(path) at \(threads) threads, grain \(grain.map { "\($0)" } ?? "measured"), separate \(separate.map { "\($0)" } ?? "measured")"
+            )
         }
     }
 

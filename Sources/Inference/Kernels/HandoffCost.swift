@@ -21,6 +21,20 @@ package enum HandoffCost {
         nanoseconds > 0
         ? Swift.min(grainRange.upperBound, Swift.max(grainRange.lowerBound, nanoseconds / tunedNanoseconds)) : 1
 
+    /// A cache line's round trip between CPUs 0 and 1 in nanoseconds, measured on first use (1,000 round
+    /// trips, under a millisecond, once per process): about 27 on this VM's hyperthreads, 60 on two cores of
+    /// one complex, 320 across complexes (Intel's mesh sits between); 0 when unmeasured.
+    package static let lineTripNanoseconds: Double = vt_pingpong_ns(5, 200)
+
+    /// The round trip above which a line moved between cores costs more than buffer reuse saves in the cache:
+    /// AMD EPYC, 2 vCPUs, 2 threads, five detector and landmark models: separate buffers 11-19% faster at
+    /// ~320 ns and 12-26% slower at ~60 ns (`MemoryPlan`).
+    static let dearLineTripNanoseconds: Double = 150
+
+    /// Whether a plan over several threads gives each run-time tensor its own buffer (`MemoryPlan`): where
+    /// lines cross between cores dearly (`lineTripNanoseconds` above `dearLineTripNanoseconds`).
+    package static var separatesBuffers: Bool { lineTripNanoseconds > dearLineTripNanoseconds }
+
     /// Median nanoseconds of a cache line's round trip between two threads, over `batches` batches
     /// of `rounds` round trips (a thread started for it); 0 when that thread cannot start.
     package static func pingPong(batches: Int = 31, rounds: Int = 2000) -> Double {

@@ -7,14 +7,22 @@ package struct KernelThreads: Sendable, Equatable {
     /// The factor on every kernel's minimum work per part: this host's hand-off cost over the one
     /// the minimums were tuned at (`HandoffCost.grain`); 1 for one thread.
     package let grain: Double
+    /// Whether the memory plan gives each run-time tensor its own buffer rather than reusing dead ones' space
+    /// (`HandoffCost.separatesBuffers`; false for one thread).
+    package let separateBuffers: Bool
 
-    /// Up to `count` threads (values below 1 mean 1), with this host's grain (measured on first use).
-    package init(_ count: Int) { self.init(count, grain: count > 1 ? HandoffCost.grain : 1) }
+    /// Up to `count` threads (values below 1 mean 1), with this host's grain and buffer choice (measured on first use).
+    package init(_ count: Int) {
+        self.init(
+            count, grain: count > 1 ? HandoffCost.grain : 1, separateBuffers: count > 1 && HandoffCost.separatesBuffers)
+    }
 
-    /// Up to `count` threads with every minimum work per part scaled by `grain` (tests fix it).
-    package init(_ count: Int, grain: Double) {
+    /// Up to `count` threads with every minimum work per part scaled by `grain`, and buffers separate or reused
+    /// as `separateBuffers` says (tests fix them).
+    package init(_ count: Int, grain: Double, separateBuffers: Bool = false) {
         self.count = Swift.max(1, count)
         self.grain = grain
+        self.separateBuffers = separateBuffers && count > 1
     }
 
     /// One thread: the call runs on the caller's thread.

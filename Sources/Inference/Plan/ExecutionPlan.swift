@@ -60,7 +60,7 @@ final class ExecutionPlan {
         try PlanPasses.fold(&graph)
         PlanPasses.prune(&graph, keeping: readOutputs)
         let nodes = try PlanPasses.fuse(&graph)
-        let layout = PlanPasses.planMemory(graph, nodes)
+        let layout = PlanPasses.planMemory(graph, nodes, separateBuffers: threads.separateBuffers)
         let arena = AlignedFloats(count: layout.memory.arenaCount)
         let constants = BufferStore()
         let bound = try PlanPasses.bind(

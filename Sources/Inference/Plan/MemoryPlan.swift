@@ -11,6 +11,11 @@
 // than with reuse from the start, though 20% slower where a line crosses in ~60 ns (its tensors no
 // longer fit the caches); centred, it runs 3.11 -> 2.56 ms there (hand_landmarks_detector 6.07 -> 5.55,
 // pose_detector 7.84 -> 7.33) and 1-2% faster at ~60 ns, the arena within 0.6 MB of before.
+//
+// Centring is not enough where lines cross dearly: at ~320 ns, five detector and landmark models ran 11-19%
+// faster at two threads with no reuse at all (each tensor's lines written by one operator a call), though
+// 12-26% slower at ~60 ns. So a plan over several threads separates the buffers when the line round trip
+// measured at start-up is dear (`HandoffCost.separatesBuffers`), within `separateLimit`.
 
 /// One buffer to place: its size in floats and the span of steps it must survive.
 struct BufferRequest: Equatable {
@@ -33,8 +38,24 @@ struct MemoryPlan: Equatable {
     /// a bound, so that a model of many tensors alive together plans in time proportional to first fit's.
     static let centresTried = 16
 
-    init(_ requests: [BufferRequest]) {
+    /// The most floats (64 MB) a plan of separate buffers may take; above it, buffers are reused anyway.
+    static let separateLimit = 16 << 20
+
+    /// Places `requests`: each in its own space, one after the other, when `separate` and they fit
+    /// `separateLimit` in all (a tensor's lines are then written by one operator only: where lines cross
+    /// between cores dearly, at ~320 ns, five models ran 11-19% faster at two threads than with reuse); else
+    /// reusing dead buffers' space, centred as the file's header says.
+    init(_ requests: [BufferRequest], separate: Bool = false) {
         let rounded = requests.map { ($0.count + Self.alignment - 1) / Self.alignment * Self.alignment }
+        if separate, rounded.reduce(0, +) <= Self.separateLimit {
+            var end = 0
+            offsets = rounded.map { size in
+                defer { end += size }
+                return end
+            }
+            arenaCount = end
+            return
+        }
         // Largest first; ties by earlier start, then index, so plans are deterministic.
         let order = requests.indices.sorted {
             (rounded[$0], -requests[$0].firstStep, -$0) > (rounded[$1], -requests[$1].firstStep, -$1)

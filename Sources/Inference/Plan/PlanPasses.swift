@@ -28,7 +28,7 @@ struct TensorLayout {
     /// Lays out the run-time tensors of `nodes`: one buffer per tensor (RESHAPE outputs, and elementwise
     /// outputs whose input is read last there, sharing their input's), alive from the step that writes it to
     /// the last that reads it; graph inputs and outputs live throughout, so their buffers stay stable.
-    init(graph: Graph, nodes: [PlannedNode]) {
+    init(graph: Graph, nodes: [PlannedNode], separateBuffers: Bool = false) {
         var root = [Int: Int]()
         func rootOf(_ t: Int) -> Int { root[t].map(rootOf) ?? t }
         // The last step that reads each tensor, and per root the last that reads any tensor sharing its buffer;
@@ -80,7 +80,7 @@ struct TensorLayout {
         }
         self.root = root
         self.requestIndex = requestIndex
-        memory = MemoryPlan(requests)
+        memory = MemoryPlan(requests, separate: separateBuffers)
     }
 }
 
@@ -181,9 +181,9 @@ enum PlanPasses {
         }
     }
 
-    /// Plan memory: the arena offsets of the run-time tensors.
-    static func planMemory(_ graph: Graph, _ nodes: [PlannedNode]) -> TensorLayout {
-        TensorLayout(graph: graph, nodes: nodes)
+    /// Plan memory: the arena offsets of the run-time tensors (each in its own buffer when `separateBuffers`).
+    static func planMemory(_ graph: Graph, _ nodes: [PlannedNode], separateBuffers: Bool = false) -> TensorLayout {
+        TensorLayout(graph: graph, nodes: nodes, separateBuffers: separateBuffers)
     }
 
     /// Bind: one kernel per node over the arena at `arena` (constants copied into `constants`),
