@@ -12,9 +12,8 @@ import VisionTasks
 ///
 /// One training runs at a time (another is answered 503), on the trainer's own thread and
 /// `trainingThreads` threads, so detection requests keep their workers; a client that goes away cancels its
-/// training. The new file never replaces one: it
-/// is written beside its name as a hidden file, must load as a gesture recognizer, and is then linked to its
-/// name, which fails if anything took the name meanwhile (409).
+/// training. The new file never replaces one: it is written beside its name as a hidden file, must load as a
+/// gesture recognizer, and is then linked to its name, which fails if anything took the name meanwhile (409).
 struct GestureModelTraining: Sendable {
     /// The longest model name, without its `.task`.
     static let maxNameLength = 64
