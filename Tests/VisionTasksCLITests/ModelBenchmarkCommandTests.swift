@@ -10,6 +10,7 @@ struct ModelBenchmarkCommandTests {
         let threads: Int
         let twoCoreShare: Double
         let pingPongNs: Double
+        let separateBuffers: Bool
         let medianMs, p90Ms, cpuMsPerCall: Double
     }
 
@@ -35,6 +36,24 @@ struct ModelBenchmarkCommandTests {
             text.status == 0 && text.stdout.contains("median") && text.stdout.contains("two cores at once")
                 && text.stdout.contains("round trip between them"),
             "\(text.stdout)")
+    }
+
+    /// Allowed one CPU (`taskset -c 0`), two threads measure no line round trip: the two spinning threads would
+    /// take turns a scheduler slice each (seconds). The plan then reuses buffers, and the run stays quick.
+    @Test func onOneCPUNoRoundTripIsMeasured() throws {
+        let start = ContinuousClock.now
+        let output = try Tool.run(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            [
+                "taskset", "-c", "0", CLIRun.binary.path, "model", "benchmark",
+                CLIRun.models.appendingPathComponent("face_landmarker.task").path, "--entry", "face_detector.tflite",
+                "--runs", "3", "--warmup", "0", "--threads", "2", "--json",
+            ])
+        let elapsed = ContinuousClock.now - start
+        try #require(output.status == 0, "\(output.stderr)")
+        let report = try JSONDecoder().decode(Report.self, from: Data(output.stdout.utf8))
+        #expect(report.pingPongNs == 0 && !report.separateBuffers && report.twoCoreShare == 0, "\(report)")
+        #expect(elapsed < .seconds(20), "\(elapsed)")
     }
 
     @Test func runsBelowOneAreAnErrorNamingTheOption() throws {

@@ -161,7 +161,7 @@ void vt_pool_stats_read(vt_pool_stats *stats);
 int vt_pool_workers(void);
 /// Median nanoseconds of one round trip of a cache line between CPUs 0 and 1 (the caller, pinned
 /// there meanwhile, and a fresh thread) over `batches` batches of `rounds` round trips; 0 when the
-/// thread cannot start.
+/// thread cannot start or the process may run on one CPU only.
 double vt_pingpong_ns(int batches, int rounds);
 /// The pool's hand-off cost on this host: median wall nanoseconds of an empty job split over two
 /// threads (published, claimed by a worker, joined), measured on the first call (8 ms at most)

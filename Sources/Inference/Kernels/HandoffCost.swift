@@ -23,7 +23,7 @@ package enum HandoffCost {
 
     /// A cache line's round trip between CPUs 0 and 1 in nanoseconds, measured on first use (1,000 round
     /// trips, under a millisecond, once per process): about 27 on this VM's hyperthreads, 60 on two cores of
-    /// one complex, 320 across complexes (Intel's mesh sits between); 0 when unmeasured.
+    /// one complex, 320 across complexes (Intel's mesh sits between); 0 when unmeasured (one CPU allowed).
     package static let lineTripNanoseconds: Double = vt_pingpong_ns(5, 200)
 
     /// The round trip above which a line moved between cores costs more than buffer reuse saves in the cache:
@@ -36,7 +36,8 @@ package enum HandoffCost {
     package static var separatesBuffers: Bool { lineTripNanoseconds > dearLineTripNanoseconds }
 
     /// Median nanoseconds of a cache line's round trip between two threads, over `batches` batches
-    /// of `rounds` round trips (a thread started for it); 0 when that thread cannot start.
+    /// of `rounds` round trips (a thread started for it); 0 when that thread cannot start or the process may run
+    /// on one CPU only.
     package static func pingPong(batches: Int = 31, rounds: Int = 2000) -> Double {
         vt_pingpong_ns(Int32(clamping: batches), Int32(clamping: rounds))
     }
