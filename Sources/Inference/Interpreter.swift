@@ -44,6 +44,9 @@ public final class Interpreter {
     /// Threads `invoke()` splits large kernels over.
     public let numThreads: Int
     let plan: ExecutionPlan
+    /// Whether the plan gave each run-time tensor its own buffer (at 2+ threads where lines cross between cores
+    /// dearly, within `MemoryPlan.separateLimit`).
+    package var separateBuffers: Bool { plan.separateBuffers }
 
     /// Prepares `model` for inference.
     /// - Parameters:

@@ -31,8 +31,8 @@ struct ModelBenchmarkCommand: AsyncParsableCommand {
         /// `HandoffCost.pingPong()` measured right after the timed runs: on this VM it moves between about
         /// 60 and 330 ns as the two vCPUs land on near or far cores, and every second thread pays it.
         var pingPongNs: Double
-        /// Whether the plan gave each tensor its own buffer (`KernelThreads.separateBuffers`: at 2+ threads where
-        /// a line's round trip, measured when the plan was made, was dear).
+        /// Whether the plan gave each tensor its own buffer (`Interpreter.separateBuffers`: at 2+ threads where a
+        /// line's round trip, measured when the first plan was made, was dear, and within the plan's limit).
         var separateBuffers: Bool
         var timed: Timing.Summary
 
@@ -62,7 +62,7 @@ struct ModelBenchmarkCommand: AsyncParsableCommand {
                 try Console.outJSON(
                     Report(
                         model: name, threads: timing.threads, twoCoreShare: share, pingPongNs: pingPong,
-                        separateBuffers: KernelThreads(timing.threads).separateBuffers, timed: timed))
+                        separateBuffers: interpreter.separateBuffers, timed: timed))
             } else {
                 let ms = { (v: Double) in String(format: "%.3f", v) }
                 Console.out(

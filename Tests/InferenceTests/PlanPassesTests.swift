@@ -92,9 +92,9 @@ import VisionErrors
         ]
         #expect(MemoryPlan(requests).arenaCount == 64)
         let separate = MemoryPlan(requests, separate: true)
-        #expect(separate.offsets == [0, 64, 96] && separate.arenaCount == 112, "\(separate)")
+        #expect(separate.offsets == [0, 64, 96] && separate.arenaCount == 112 && separate.separate, "\(separate)")
         let huge = (0..<3).map { BufferRequest(count: MemoryPlan.separateLimit / 2, firstStep: $0, lastStep: $0) }
-        #expect(MemoryPlan(huge, separate: true) == MemoryPlan(huge))
+        #expect(MemoryPlan(huge, separate: true) == MemoryPlan(huge) && !MemoryPlan(huge, separate: true).separate)
         #expect(MemoryPlan(huge).arenaCount == MemoryPlan.separateLimit / 2)
     }
 

@@ -51,6 +51,8 @@ final class ExecutionPlan {
     let outputs: [TensorInfo]
     let inputBuffers: [UnsafeMutableBufferPointer<Float>]
     let outputBuffers: [UnsafeMutableBufferPointer<Float>]
+    /// Whether each run-time tensor has its own buffer (`MemoryPlan.separate`).
+    let separateBuffers: Bool
     private let arena: AlignedFloats
     private let constants: BufferStore
 
@@ -74,6 +76,7 @@ final class ExecutionPlan {
         outputs = graph.outputs.map(info)
         self.arena = arena
         self.constants = constants
+        separateBuffers = layout.memory.separate
         func buffer(_ t: Int) -> UnsafeMutableBufferPointer<Float> {
             UnsafeMutableBufferPointer(
                 start: arena.pointer + layout.offset(of: t), count: graph.tensors[t].elementCount)

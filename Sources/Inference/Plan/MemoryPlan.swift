@@ -31,6 +31,8 @@ struct MemoryPlan: Equatable {
     /// Offsets, in the order of the requests; each is a multiple of `alignment`.
     var offsets: [Int]
     var arenaCount: Int
+    /// Whether every buffer got its own space (asked for, and within `separateLimit`).
+    var separate = false
 
     /// Floats per alignment unit (64 bytes).
     static let alignment = 16
@@ -54,6 +56,7 @@ struct MemoryPlan: Equatable {
                 return end
             }
             arenaCount = end
+            self.separate = true
             return
         }
         // Largest first; ties by earlier start, then index, so plans are deterministic.
