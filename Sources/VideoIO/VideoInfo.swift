@@ -125,7 +125,10 @@ public struct VideoInfo: Codable, Sendable, Equatable {
         let sideData: Double? = stream.side_data_list?.compactMap(\.rotation).first
         let tag: Double? = stream.tags?["rotate"].flatMap { Double($0) }
         let degrees: Double = sideData ?? tag ?? 0
-        let rotation = ((Int(degrees.rounded()) % 360) + 360) % 360
+        guard degrees.isFinite else {
+            throw VisionTasksError.invalidVideo("\(path) gives its rotation as \(degrees) degrees")
+        }
+        let rotation = ((Int(degrees.truncatingRemainder(dividingBy: 360).rounded()) % 360) + 360) % 360
         let quarter = rotation == 90 || rotation == 270
         let avg = stream.avg_frame_rate.flatMap { rate($0) ?? 0 > 0 ? $0 : nil }
         let duration = stream.duration.flatMap(Double.init) ?? probe.format?.duration.flatMap(Double.init)

@@ -153,7 +153,8 @@ public final class VideoReader {
     /// The next frame, or nil at the end of the stream (or after `endMs`, or once the interrupter ran).
     /// - Returns: The next frame kept, or nil at the end.
     /// - Throws: `VisionTasksError.invalidVideo` naming the source when ffmpeg fails, the stream has no frames,
-    ///   its frames have more than `maxPixelCount` pixels, or a frame's pixels cannot be read or converted, and
+    ///   its frames have more than `maxPixelCount` pixels, a frame's pixels cannot be read or converted or its
+    ///   timestamp lies outside `FrameContext.timestampRange`, and
     ///   naming the frame where decoding stopped when a file ends early; `.invalidImage` for a frame too large
     ///   to hold.
     public func nextFrame() throws -> VideoFrame? {
@@ -180,6 +181,12 @@ public final class VideoReader {
                 return try end() // interrupted in the middle of a frame: the end that was asked for
             }
             guard let picture else { return try end() }
+            guard FrameContext.timestampRange.contains(entry.timestampMs) else {
+                close()
+                throw VisionTasksError.invalidVideo(
+                    "frame \(entry.index) of \(source) has timestamp \(entry.timestampMs) ms, beyond the ±"
+                        + "\(FrameContext.timestampRange.upperBound) ms a frame may carry")
+            }
             if let startMs, entry.timestampMs < startMs { continue }
             if let endMs, entry.timestampMs > endMs {
                 finished = true
@@ -285,7 +292,8 @@ final class ShowinfoLog: @unchecked Sendable {
                 defer { count += 1 }
                 return count
             }
-            pending = (index, Int(ms))
+            // Clamped, not trapped: `nextFrame` refuses a timestamp outside `FrameContext.timestampRange`.
+            pending = (index, Int(min(max(ms, -9e18), 9e18)))
         } else if line.contains(" color_range:") {
             flush(
                 space: Self.field("color_space:", in: line) ?? "unknown",

@@ -20,6 +20,10 @@ public struct FrameContext: Sendable {
     /// stored pixels' width, so z in upright units is multiplied by this to match it (1 when upright).
     public let zToStoredWidth: Float
 
+    /// The timestamps, in milliseconds, that video and live-stream frames may carry: about ±126 years, so that
+    /// Unix-epoch milliseconds fit and the trackers' nanoseconds (and their differences) fit in 64 bits.
+    public static let timestampRange: ClosedRange<Int> = -4_000_000_000_000...4_000_000_000_000
+
     /// The context of `image`, taken at `timestampInMilliseconds`.
     public init(_ image: MPImage, timestampInMilliseconds: Int = 0) {
         self.image = image

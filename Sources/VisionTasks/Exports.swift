@@ -1,5 +1,6 @@
 @_exported import enum VisionCore.BackgroundEffect
 @_exported import struct VisionCore.FloatPlane
+@_exported import struct VisionCore.FrameContext
 // What `import VisionTasks` brings in besides the tasks themselves.
 @_exported import enum VisionCore.I420Packing
 @_exported import struct VisionCore.ImageDecodingOptions

@@ -21,8 +21,10 @@ final class LiveAnnotation<Task: DescribedTask>: @unchecked Sendable {
     private var pending: [VideoFrame] = []
     // Touched on the delivery queue only, then by `finish()` after the task is idle.
     private var writer: VideoWriter?
-    private var held: (annotation: Annotation, slot: Int)?
+    private var held: (annotation: Annotation, slot: Int, at: UInt64)?
     private var firstTimestamp: Int?
+    /// Slots left out after jumps in the source's clock (see `delivered`).
+    private var skippedSlots = 0
     private var failure: (any Error)?
 
     /// Writes to `path` at `frameRate` ("30", "30000/1001"; 30 when that is not a positive rate)
@@ -57,12 +59,21 @@ final class LiveAnnotation<Task: DescribedTask>: @unchecked Sendable {
             if let result { result.draw(on: annotation) }
             let first = firstTimestamp ?? timestamp
             firstTimestamp = first
-            let slot = Int((Double(timestamp - first) * framesPerSecond / 1000).rounded())
+            let now = DispatchTime.now().uptimeNanoseconds
+            var slot = Int(min((Double(timestamp - first) * framesPerSecond / 1000).rounded(), 1e15)) - skippedSlots
             if let held, slot > held.slot {
+                // A frame is held for the wall time that passed at most (and a second): a jump in the source's
+                // clock (a camera's, a stream restarted) would otherwise write its whole span at once.
+                let wall = Double(now - held.at) / 1e9
+                let most = held.slot + Int(min(((wall + 1) * framesPerSecond).rounded(.up), 1e15))
+                if slot > most {
+                    skippedSlots += slot - most
+                    slot = most
+                }
                 let pixels = held.annotation.rgbPixels()
                 for _ in held.slot..<slot { try write(pixels, width: frame.width, height: frame.height) }
             }
-            held = (annotation, slot)
+            held = (annotation, slot, now)
         } catch {
             failure = error
         }

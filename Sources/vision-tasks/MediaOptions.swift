@@ -19,8 +19,14 @@ struct MediaOptions: ParsableArguments {
             valueName: "source"))
     var live: String?
 
-    @Option(help: "With --video: process every Nth frame only.")
+    @Option(
+        help:
+            "With --video: process every Nth frame only (\(Self.everyRange.lowerBound)...\(Self.everyRange.upperBound))."
+    )
     var every: Int = 1
+
+    /// The values `--every` takes.
+    static let everyRange = 1...1_000_000
 
     @Option(
         help: ArgumentHelp(
@@ -84,8 +90,10 @@ struct MediaOptions: ParsableArguments {
         } else {
             value = Double(trimmed).map { $0 * 1000 }
         }
-        guard let value, value.isFinite, value >= 0 else {
-            throw ValidationError("\(option) \(text): give seconds (1.5) or milliseconds (1500ms)")
+        let limit = FrameContext.timestampRange.upperBound
+        guard let value, value.isFinite, value >= 0, value <= Double(limit) else {
+            throw ValidationError(
+                "\(option) \(text): give seconds (1.5) or milliseconds (1500ms), at most \(limit) ms")
         }
         return Int(value.rounded())
     }
@@ -102,14 +110,18 @@ struct MediaOptions: ParsableArguments {
         if videoList, annotate != nil {
             throw ValidationError("--annotate writes one picture or video: it does not apply to --video-list")
         }
-        guard every >= 1 else { throw ValidationError("--every must be at least 1, got \(every)") }
+        guard Self.everyRange.contains(every) else {
+            throw ValidationError(
+                "--every must be \(Self.everyRange.lowerBound)...\(Self.everyRange.upperBound), got \(every)")
+        }
         if case .count(let count) = jobs, count < 1 {
             throw ValidationError("--jobs must be at least 1 or auto, got \(count)")
         }
         if video == nil, !videoList, every != 1 || start != nil || end != nil {
             throw ValidationError("--every, --start and --end select frames of --video and --video-list")
         }
-        if let startMs = try startMs, let endMs = try endMs, endMs < startMs {
+        let (startMs, endMs) = (try startMs, try endMs) // each checked, also alone
+        if let startMs, let endMs, endMs < startMs {
             throw ValidationError("--end (\(endMs) ms) is before --start (\(startMs) ms)")
         }
         if let annotate, video != nil || live != nil, !annotate.lowercased().hasSuffix(".mp4") {

@@ -88,4 +88,53 @@ import VisionErrors
         }
         #expect(throws: VisionTasksError.self) { try VideoReader(contentsOfFile: url.path, maxPixelCount: 0) }
     }
+
+    /// A frame whose timestamp lies beyond `FrameContext.timestampRange` (here 10^13 ms, a Matroska file's
+    /// cluster times) is refused with its index and timestamp; frames of timestamps within it read as before.
+    /// The trackers used to multiply such a timestamp to nanoseconds and trap (the Pose Landmarker's video mode),
+    /// and one beyond `Int.max` ms trapped the reader itself.
+    @Test func framesOfTimestampsBeyondTheRangeAreRefused() throws {
+        let dir = try TestVideos.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let far = dir.appendingPathComponent("far.mkv"), near = dir.appendingPathComponent("near.mkv")
+        for (url, offset) in [(far, "10000000000"), (near, "4000000000")] {
+            try TestVideos.ffmpeg([
+                "-f", "lavfi", "-i", "testsrc=size=64x48:rate=25", "-frames:v", "3", "-c:v", "libx264",
+                "-output_ts_offset", offset, url.path,
+            ])
+        }
+        let reader = try VideoReader(contentsOfFile: near.path)
+        #expect(try reader.nextFrame()?.timestampInMilliseconds == 4_000_000_000_000)
+        #expect {
+            let reader = try VideoReader(contentsOfFile: far.path)
+            while try reader.nextFrame() != nil {}
+        } throws: { error in
+            guard case VisionTasksError.invalidVideo(let message) = error else { return false }
+            return message.contains("frame 0 of \(far.path)") && message.contains("10000000000000 ms")
+        }
+    }
+
+    /// A rotation that is no number of degrees (ffprobe reads a `rotate` tag of `nan`, `inf` or `1e300` as one)
+    /// is refused naming the file; the conversion to whole degrees used to trap. Whole and fractional turns of
+    /// finite values still fold into 0, 90, 180 or 270.
+    @Test func aRotationTagThatIsNoNumberOfDegreesIsRefused() throws {
+        func probe(_ rotate: String) throws -> VideoInfo {
+            let json = """
+                {"streams": [{"width": 64, "height": 48, "tags": {"rotate": "\(rotate)"}}]}
+                """
+            return try VideoInfo.parse(json: Data(json.utf8), path: "tagged.mkv")
+        }
+        for tag in ["nan", "inf", "-inf"] {
+            #expect {
+                try probe(tag)
+            } throws: { error in
+                guard case VisionTasksError.invalidVideo(let message) = error else { return false }
+                return message.contains("tagged.mkv") && message.contains("rotation")
+            }
+        }
+        #expect(try probe("1e300").rotation == 0) // 1e300 as a double is a whole number of turns
+        #expect(try probe("-90.4").rotation == 270)
+        #expect(try probe("719.6").rotation == 0)
+        #expect(try probe("450").width == 48)
+    }
 }

@@ -82,6 +82,11 @@ import VisionTasks
                     let backwards = try Self.object(try await replies.next())
                     #expect(backwards["timestampInMilliseconds"] as? Int == 50)
                     #expect((backwards["error"] as? String)?.contains("timestamp") == true, "\(backwards)")
+                    // Past `FrameContext.timestampRange`: refused. The hand tracker's nanoseconds used to overflow
+                    // on it, and the trap ended the server.
+                    try await outbound.write(.binary(Self.frame(Int64.max, photo)))
+                    let far = try Self.object(try await replies.next())
+                    #expect((far["error"] as? String)?.contains("within ±4000000000000 ms") == true, "\(far)")
                     try await outbound.write(.binary(Self.frame(200, Data([0xFF, 0xD8, 0xFF, 0, 1, 2, 3]))))
                     let undecodable = try Self.object(try await replies.next())
                     #expect(undecodable["timestampInMilliseconds"] as? Int == 200)

@@ -296,6 +296,13 @@ import Testing
             "face-detector", "--model", Self.faceModel, "--video", "a.mp4", "--start", "soon",
         ])
         #expect(badTime.status == 64 && badTime.stderr.contains("--start soon"))
+        // Past the timestamps a frame may carry, and past --every's range: refused (the first used to trap).
+        let farTime = try CLIRun.run(["face-detector", "--model", Self.faceModel, "--video", "a.mp4", "--end", "1e20"])
+        #expect(farTime.status == 64 && farTime.stderr.contains("at most 4000000000000 ms"), "\(farTime.stderr)")
+        let sparse = try CLIRun.run([
+            "face-detector", "--model", Self.faceModel, "--video", "a.mp4", "--every", "9223372036854775807",
+        ])
+        #expect(sparse.status == 64 && sparse.stderr.contains("--every must be 1...1000000"), "\(sparse.stderr)")
         let unknown = try CLIRun.run(["face-detector", "--model", Self.faceModel, "--bogus", "a.jpg"])
         #expect(unknown.status == 64 && unknown.stderr.contains("--bogus") && unknown.stderr.contains("Usage:"))
         let malformed = try CLIRun.run(["hand-landmarker", "--model", "m.task", "--num-hands", "two", "a.jpg"])

@@ -117,6 +117,26 @@ struct PoseTaskTests {
         #expect(try video.detect(videoFrame: picture, timestampInMilliseconds: 0).trackingIds == [0])
     }
 
+    /// At the two ends of `FrameContext.timestampRange` the trackers' arithmetic holds: a person found at
+    /// -4e12 ms and again at +4e12 ms is tracked and smoothed (nanoseconds and their difference fit in 64 bits);
+    /// a timestamp past either end is refused. A live frame stamped Int64.max used to trap in the smoothing.
+    @Test func theTimestampRangesEndsAreTrackedAndPastThemRefused() throws {
+        let picture = try PoseSupport.image("images/woman_sitting.jpg")
+        let video = try PoseLandmarker(options: options(.video))
+        let range = FrameContext.timestampRange
+        #expect(try video.detect(videoFrame: picture, timestampInMilliseconds: range.lowerBound).trackingIds == [0])
+        #expect(try video.detect(videoFrame: picture, timestampInMilliseconds: range.upperBound).trackingIds == [0])
+        try video.reset()
+        for timestamp in [Int.max, range.upperBound + 1, Int.min] {
+            #expect {
+                _ = try video.detect(videoFrame: picture, timestampInMilliseconds: timestamp)
+            } throws: { error in
+                guard case VisionTasksError.invalidTimestamp(let message) = error else { return false }
+                return message.contains("\(timestamp) ms") && message.contains("±4000000000000 ms")
+            }
+        }
+    }
+
     @Test func findsNobodyInAnEmptyPicture() throws {
         let gray = [UInt8](repeating: 128, count: 64 * 48 * 3)
         let picture = try gray.withUnsafeBytes {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VisionCore
 
 @testable import VisionTasks
 
@@ -64,6 +65,24 @@ private final class Deliveries: @unchecked Sendable {
             _ = try r.processVideoFrame(-1, timestampInMilliseconds: 20)
         }
         #expect(throws: VisionTasksError.self) { _ = try r.processVideoFrame(1, timestampInMilliseconds: 20) }
+    }
+
+    /// A timestamp outside `FrameContext.timestampRange` is refused in video and live-stream mode, before the
+    /// frame runs and without taking the stream's place: the next timestamp in range still goes.
+    @Test func timestampsOutsideTheRangeAreRefused() throws {
+        let sink = Deliveries()
+        let video = runner(.video), live = runner(.liveStream, sink: sink)
+        let limit = FrameContext.timestampRange.upperBound
+        for timestamp in [Int.min, -limit - 1, limit + 1, Int.max] {
+            let refusal = VisionTasksError.invalidTimestamp(
+                "TestTask got timestamp \(timestamp) ms; timestamps must lie within ±\(limit) ms")
+            #expect(throws: refusal) { _ = try video.processVideoFrame(1, timestampInMilliseconds: timestamp) }
+            #expect(throws: refusal) { try live.processAsync(1, timestampInMilliseconds: timestamp) }
+        }
+        #expect(try video.processVideoFrame(1, timestampInMilliseconds: -limit) == 2)
+        try live.processAsync(2, timestampInMilliseconds: limit)
+        live.waitUntilIdle()
+        #expect(sink.all.map(\.timestamp) == [limit])
     }
 
     @Test func liveStreamDeliversInOrderWithErrors() throws {

@@ -49,7 +49,8 @@ public final class GestureRecognizer: VisionTask, CoreBackedTask {
     ///   - timestampInMilliseconds: The frame's time, greater than every earlier frame's since the start or `reset()`.
     /// - Returns: The hands and their gestures in the frame, with its timestamp.
     /// - Throws: `VisionTasksError.runningModeMismatch` when the recognizer was not created in video mode;
-    ///   `.invalidTimestamp` when the timestamp is not above the last one; `.invalidImage` for a mirrored orientation.
+    ///   `.invalidTimestamp` when the timestamp is not above the last one or outside
+    ///   `FrameContext.timestampRange`; `.invalidImage` for a mirrored orientation.
     public func recognize(videoFrame image: MPImage, timestampInMilliseconds: Int) throws -> GestureRecognizerResult {
         try processVideoFrame(image, timestampInMilliseconds: timestampInMilliseconds)
     }
@@ -62,7 +63,8 @@ public final class GestureRecognizer: VisionTask, CoreBackedTask {
     ///   - image: The frame; its `orientation` says how to turn it upright (mirrored ones are refused).
     ///   - timestampInMilliseconds: The frame's time, greater than every earlier frame's since the start or `reset()`.
     /// - Throws: `VisionTasksError.runningModeMismatch` when the recognizer was not created in live-stream
-    ///   mode; `.invalidTimestamp` when the timestamp is not above the last one. A frame's own error (such as
+    ///   mode; `.invalidTimestamp` when the timestamp is not above the last one or outside
+    ///   `FrameContext.timestampRange`. A frame's own error (such as
     ///   `.invalidImage` for a mirrored orientation) goes to the delegate with its timestamp.
     public func recognizeAsync(image: MPImage, timestampInMilliseconds: Int) throws {
         try processAsync(image, timestampInMilliseconds: timestampInMilliseconds)

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import VisionCore
 
 /// Runs a task's per-frame work under MediaPipe's running-mode rules, shared by every task:
 /// the method must match the mode, timestamps strictly increase in video and live-stream mode,
@@ -239,6 +240,11 @@ package final class TaskRunner<Input: Sendable, Output: Sendable>: @unchecked Se
 
     /// Must be called with `state` held.
     private func acceptTimestamp(_ timestamp: Int) throws {
+        guard FrameContext.timestampRange.contains(timestamp) else {
+            throw VisionTasksError.invalidTimestamp(
+                "\(taskName) got timestamp \(timestamp) ms; timestamps must lie within ±\(FrameContext.timestampRange.upperBound) ms"
+            )
+        }
         if let last = lastTimestamp, timestamp <= last {
             throw VisionTasksError.invalidTimestamp(
                 "\(taskName) got timestamp \(timestamp) ms after \(last) ms; timestamps must strictly increase in \(runningMode) mode"

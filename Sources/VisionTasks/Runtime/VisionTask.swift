@@ -61,7 +61,8 @@ public protocol DetectingVisionTask: VisionTask {
     ///   - timestampInMilliseconds: The frame's time, greater than every earlier frame's since the start or `reset()`.
     /// - Returns: What the task found in the frame, with its timestamp.
     /// - Throws: `VisionTasksError.runningModeMismatch` when the task was not created in video mode;
-    ///   `.invalidTimestamp` when the timestamp is not above the last one; `.invalidImage` for a mirrored orientation.
+    ///   `.invalidTimestamp` when the timestamp is not above the last one or outside
+    ///   `FrameContext.timestampRange`; `.invalidImage` for a mirrored orientation.
     func detect(videoFrame image: MPImage, timestampInMilliseconds: Int) throws -> TaskResult
 
     /// Sends a live-stream frame and returns at once (live-stream mode; timestamps must strictly
@@ -72,7 +73,8 @@ public protocol DetectingVisionTask: VisionTask {
     ///   - image: The frame; its `orientation` says how to turn it upright (mirrored ones are refused).
     ///   - timestampInMilliseconds: The frame's time, greater than every earlier frame's since the start or `reset()`.
     /// - Throws: `VisionTasksError.runningModeMismatch` when the task was not created in live-stream mode;
-    ///   `.invalidTimestamp` when the timestamp is not above the last one. A frame's own error (such as
+    ///   `.invalidTimestamp` when the timestamp is not above the last one or outside
+    ///   `FrameContext.timestampRange`. A frame's own error (such as
     ///   `.invalidImage` for a mirrored orientation) goes to the delegate with its timestamp.
     func detectAsync(image: MPImage, timestampInMilliseconds: Int) throws
 
