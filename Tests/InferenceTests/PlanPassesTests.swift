@@ -364,6 +364,35 @@ import VisionErrors
     /// time grows with the square of the tensors alive together); one just within the cap loads and runs.
     /// The models: classifier heads of `layers` scale-and-shift layers of width 1 (four tensors and two
     /// operators each, besides the input), written by ClassifierModelWriter.
+    /// Shapes a hostile model makes past what the engine computes (`GraphLoader.maxComputedFloats`) are refused
+    /// naming the limit, before anything multiplies them or allocates for them: a RESHAPE target of three
+    /// 2^31-1 sizes and a PAD of 2^31-1 on every side (their sizes' products overflowed: a trap), a broadcast of
+    /// [2^20, 1] and [1, 2^20] (2^40 values) and a declared input of 2^38 floats (both allocated terabytes).
+    @Test func shapesPastTheEngineLimitAreRefused() throws {
+        let huge = 2_147_483_647, wide = 1 << 20
+        var reshape = GraphBuilder()
+        let r = reshape.input([1])
+        reshape.node(ReshapeOperator(newShape: nil), [r, reshape.ints([huge, huge, huge])], [[huge, huge, huge]])
+        var pad = GraphBuilder()
+        let p = pad.input([1, 1])
+        pad.node(PadOperator(), [p, pad.ints([huge, huge, huge, huge], shape: [2, 2])], [[huge, huge]])
+        var broadcast = GraphBuilder()
+        let a = broadcast.input([wide, 1]), b = broadcast.input([1, wide])
+        broadcast.node(BinaryOperator(.add, .none), [a, b], [[wide, wide]])
+        var input = GraphBuilder()
+        let x = input.input([65536, 65536, 64])
+        input.node(UnaryOperator(.relu), [x], [[65536, 65536, 64]])
+        for (what, g) in [("reshape target", reshape), ("padding", pad), ("broadcast", broadcast), ("run-time", input)]
+        {
+            #expect {
+                _ = try Interpreter(graph: g.graph, numThreads: 1)
+            } throws: { error in
+                guard case VisionTasksError.unsupportedModel(let message) = error else { return false }
+                return message.contains(what) && message.contains("268435456")
+            }
+        }
+    }
+
     @Test func aModelOfTooManyTensorsIsRefused() throws {
         func model(layers: Int) throws -> Data {
             try ClassifierModelWriter.write(

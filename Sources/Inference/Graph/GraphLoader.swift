@@ -12,6 +12,12 @@ enum GraphLoader {
     /// graph outputs), so a hostile file of a hundred thousand must be refused, not planned for minutes.
     static let maxTensors = 16_384
 
+    /// The most floats (1 GiB) one plan computes into: any one tensor's shape, the arena of run-time tensors,
+    /// and the constants folded at load, each. MediaPipe's vision models need at most a few million; a hostile
+    /// file's shapes (a RESHAPE target, a PAD's paddings, a declared input of 2^38 values) are refused, not
+    /// multiplied past `Int.max` or allocated.
+    static let maxComputedFloats = 1 << 28
+
     /// Builds the graph of `model`'s subgraph 0. Throws `unsupportedModel` naming the first operator,
     /// option or tensor type the engine lacks, or a subgraph of more than `maxTensors` tensors or operators;
     /// `invalidModel` for indices out of range.

@@ -50,8 +50,8 @@ struct BroadcastPlan: Equatable {
     /// The second input's stride in each collapsed dimension (0 where it is broadcast).
     let stridesB: Dims
 
-    /// Nil when the shapes are not broadcast-compatible or need more than `collapsedRank` dimensions.
-    init?(_ a: [Int], _ b: [Int]) {
+    /// The shape `a` and `b` broadcast to, numpy-style; nil when they are not broadcast-compatible.
+    static func outputShape(_ a: [Int], _ b: [Int]) -> [Int]? {
         let r = max(a.count, b.count)
         let pa = [Int](repeating: 1, count: r - a.count) + a
         let pb = [Int](repeating: 1, count: r - b.count) + b
@@ -60,6 +60,16 @@ struct BroadcastPlan: Equatable {
             guard pa[i] == pb[i] || pa[i] == 1 || pb[i] == 1 else { return nil }
             out.append(pa[i] == 1 ? pb[i] : pa[i])
         }
+        return out
+    }
+
+    /// Nil when the shapes are not broadcast-compatible or need more than `collapsedRank` dimensions. The caller
+    /// checks the output's size first (`computedCount`): the collapse multiplies extents and strides.
+    init?(_ a: [Int], _ b: [Int]) {
+        guard let out = Self.outputShape(a, b) else { return nil }
+        let r = out.count
+        let pa = [Int](repeating: 1, count: r - a.count) + a
+        let pb = [Int](repeating: 1, count: r - b.count) + b
         outputShape = out
         let ca = contiguousStrides(pa), cb = contiguousStrides(pb)
         var dims: [(n: Int, sa: Int, sb: Int)] = []

@@ -1,6 +1,8 @@
 // The contract between the planner and the operators: a prepared kernel reads and writes
 // buffers fixed at load time, so running it allocates nothing.
 
+import VisionErrors
+
 /// A prepared operator: shapes resolved, weights packed, input and output pointers bound.
 protocol Kernel: AnyObject {
     /// Computes the operator's outputs from its inputs (no allocation).
@@ -52,6 +54,22 @@ func forEachOuterIndex(_ extents: Dims, _ a: Dims, _ b: Dims, _ body: (Int, Int)
             }
         }
     }
+}
+
+/// The number of elements of `shape`, a shape an operator computes from its arguments: refused
+/// (`unsupportedModel`, naming `what`) above `GraphLoader.maxComputedFloats`, before anything multiplies its sizes.
+func computedCount(_ shape: [Int], _ what: @autoclosure () -> String) throws(VisionTasksError) -> Int {
+    var count = 1
+    for size in shape {
+        let (product, overflow) = count.multipliedReportingOverflow(by: size)
+        guard size >= 0, !overflow, product <= GraphLoader.maxComputedFloats else {
+            throw VisionTasksError.unsupportedModel(
+                "\(what()) \(shape) has more than \(GraphLoader.maxComputedFloats) elements, the most the engine computes"
+            )
+        }
+        count = product
+    }
+    return count
 }
 
 /// Row-major strides of a shape.

@@ -24,8 +24,8 @@ enum LayoutPlanner {
         let unknown = shape.indices.filter { shape[$0] == -1 }
         try require(unknown.count <= 1, "reshape target \(newShape) has more than one -1")
         try require(shape.allSatisfy { $0 >= -1 }, "reshape target \(newShape) has a negative size")
+        let known = try computedCount(shape.map { $0 == -1 ? 1 : $0 }, "reshape target")
         if let u = unknown.first {
-            let known = shape.enumerated().filter { $0.offset != u }.map(\.element).reduce(1, *)
             try require(known > 0 && count % known == 0, "cannot reshape \(input) to \(newShape)")
             shape[u] = count / known
         }
@@ -50,7 +50,13 @@ enum LayoutPlanner {
     static func pad(_ input: [Int], paddings: [Int]) throws(VisionTasksError) -> ([Int], StridedCopy) {
         try require(paddings.count == 2 * input.count, "paddings have \(paddings.count) values for rank \(input.count)")
         try require(paddings.allSatisfy { $0 >= 0 }, "negative padding \(paddings)")
+        guard paddings.allSatisfy({ $0 <= GraphLoader.maxComputedFloats }) else {
+            throw .unsupportedModel(
+                "padding \(paddings) has more than \(GraphLoader.maxComputedFloats) elements, the most the engine computes"
+            )
+        }
         let out = input.indices.map { input[$0] + paddings[2 * $0] + paddings[2 * $0 + 1] }
+        _ = try computedCount(out, "padded shape")
         let outStrides = contiguousStrides(out)
         let offset = input.indices.reduce(0) { $0 + paddings[2 * $1] * outStrides[$1] }
         let copy = try stridedCopy(
@@ -116,6 +122,7 @@ enum LayoutPlanner {
             throw VisionTasksError.invalidModel("axis \(axis) out of range for rank \(input.count)")
         }
         let out = Array(input[..<a]) + indicesShape + Array(input[(a + 1)...])
+        _ = try computedCount(out, "gathered shape")
         let outer = input[..<a].reduce(1, *)
         let inner = input[(a + 1)...].reduce(1, *)
         var copies: [StridedCopy] = []

@@ -32,10 +32,14 @@ struct BinaryOperator: GraphOperation, Equatable {
     func prepare(_ node: NodeInputs) throws(VisionTasksError) -> PreparedNode {
         try node.requireOutputs(1)
         let a = try node.floatShape(0), b = try node.floatShape(1)
-        guard let plan = BroadcastPlan(a, b) else {
+        guard let out = BroadcastPlan.outputShape(a, b) else {
             throw VisionTasksError.invalidModel("shapes \(a) and \(b) do not broadcast")
         }
-        let count = plan.outputShape.reduce(1, *)
+        let count = try computedCount(out, "the broadcast of \(a) and \(b)")
+        guard let plan = BroadcastPlan(a, b) else {
+            throw VisionTasksError.unsupportedModel(
+                "shapes \(a) and \(b) broadcast over more than \(collapsedRank) dimensions")
+        }
         let channels = a.last ?? 1
         let perChannelAlpha =
             kind == .prelu && a == plan.outputShape && b.reduce(1, *) == channels && b.last == channels

@@ -62,9 +62,7 @@ struct TransposeConvBiasOperator: GraphOperation, Equatable {
         }
         let (h, w) = (axis(s[1], f[1], strideH), axis(s[2], f[2], strideW))
         let outputShape = [s[0], h.out, w.out, f[0]]
-        try require(
-            [outputShape, s, f].allSatisfy { $0.reduce(1, *) <= 1 << 30 },
-            "input \(s), filter \(f) or output \(outputShape) is larger than the engine handles")
+        _ = try computedCount(outputShape, "output")
         let geometry = TransposeConvGeometry(
             batch: s[0], inputHeight: s[1], inputWidth: s[2], inputChannels: s[3],
             outputHeight: h.out, outputWidth: w.out, outputChannels: f[0],

@@ -63,6 +63,11 @@ final class ExecutionPlan {
         PlanPasses.prune(&graph, keeping: readOutputs)
         let nodes = try PlanPasses.fuse(&graph)
         let layout = PlanPasses.planMemory(graph, nodes, separateBuffers: threads.separateBuffers)
+        guard layout.memory.arenaCount <= GraphLoader.maxComputedFloats else {
+            throw VisionTasksError.unsupportedModel(
+                "the model's run-time tensors need \(layout.memory.arenaCount) floats at once; the engine holds at most "
+                    + "\(GraphLoader.maxComputedFloats)")
+        }
         let arena = AlignedFloats(count: layout.memory.arenaCount)
         let constants = BufferStore()
         let bound = try PlanPasses.bind(

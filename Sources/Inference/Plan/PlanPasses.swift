@@ -108,6 +108,7 @@ enum PlanPasses {
     static func fold(_ graph: inout Graph) throws {
         var kept: [GraphNode] = []
         var written = Set(graph.inputs)
+        var folded = 0 // floats of constants computed so far
         for node in graph.nodes {
             let prepared: PreparedNode
             do {
@@ -121,7 +122,8 @@ enum PlanPasses {
                 for (slot, t) in node.outputs.enumerated() {
                     let declared = graph.tensors[t]
                     let inferred = prepared.outputShapes[slot]
-                    guard declared.shape == inferred || declared.shape.isEmpty && inferred.reduce(1, *) == 1 else {
+                    guard declared.shape == inferred || declared.shape.isEmpty && inferred.allSatisfy({ $0 == 1 })
+                    else {
                         throw VisionTasksError.invalidModel(
                             "output \(declared.name) is declared \(declared.shape) but computes to \(inferred)")
                     }
@@ -140,6 +142,11 @@ enum PlanPasses {
             }
             if node.inputs.allSatisfy({ $0 < 0 || graph.tensors[$0].constant != nil }) {
                 do {
+                    for shape in prepared.outputShapes { folded += try computedCount(shape, "folded constant") }
+                    guard folded <= GraphLoader.maxComputedFloats else {
+                        throw VisionTasksError.unsupportedModel(
+                            "the constants folded at load come to more than \(GraphLoader.maxComputedFloats) floats")
+                    }
                     for (slot, values) in try compute(node: node, prepared: prepared, graph: graph).enumerated() {
                         graph.tensors[node.outputs[slot]].constant = .float32(values)
                     }
