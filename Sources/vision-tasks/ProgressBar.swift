@@ -12,8 +12,10 @@ final class ProgressBar {
         self.unit = unit
     }
 
-    /// Redraws with `done` items finished (at most ten times a second, and always at the end).
+    /// Redraws with `done` items finished (at most ten times a second, and always at the end). More than `total`
+    /// (a video whose container declared fewer frames than it holds) shows as all of them.
     func update(done: Int) {
+        let total = max(self.total, done)
         let now = Date()
         guard done == total || now.timeIntervalSince(lastDraw) >= 0.1 else { return }
         lastDraw = now

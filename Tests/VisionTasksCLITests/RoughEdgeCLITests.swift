@@ -59,6 +59,30 @@ import Testing
         #expect(message.hasPrefix("Invalid option --start: 3 is past the last frame of \(video.path)"), "\(message)")
     }
 
+    /// A video holding more frames than its container declares (an AVI whose headers say 1 of 10): the progress
+    /// bar's total grows with the frames read. Its row of dots used to get a negative length and trap.
+    @Test func aVideoOfMoreFramesThanItDeclaresKeepsItsProgressBar() throws {
+        let dir = try CLIRun.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let avi = dir.appendingPathComponent("ten.avi")
+        try Tool.ffmpeg([
+            "-f", "lavfi", "-i", "testsrc=size=64x48:rate=25", "-frames:v", "10", "-c:v", "mjpeg", avi.path,
+        ])
+        var bytes = [UInt8](try Data(contentsOf: avi))
+        // avih's total frames (16 bytes into its data) and strh's length (32 bytes into its data) become 1.
+        for (chunk, field) in [("avih", 16), ("strh", 32)] {
+            let at =
+                try #require(
+                    (0..<bytes.count - 4).first { Array(bytes[$0..<$0 + 4]) == Array(chunk.utf8) }) + 8 + field
+            #expect(bytes[at..<at + 4] == [10, 0, 0, 0])
+            bytes.replaceSubrange(at..<at + 4, with: [1, 0, 0, 0])
+        }
+        try Data(bytes).write(to: avi)
+        let run = try CLIRun.run(["face-detector", "--model", Self.faceModel, "--video", avi.path, "--progress"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.lines.count == 10 && run.stderr.contains("10/10"), "\(run.stderr)")
+    }
+
     @Test func rangeErrorsNameTheFlagTyped() throws {
         let face = try CLIRun.run([
             "face-detector", "--model", Self.faceModel, "--min-detection-confidence", "1.5", Self.image,
