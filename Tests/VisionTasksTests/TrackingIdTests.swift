@@ -69,6 +69,43 @@ import VisionCore
         #expect(found.map(\.object) == [Self.b] && found.map(\.id) == [0])
     }
 
+    /// A next rect that is not finite or has no area (a landmark model gone wrong) is not tracked: the detector
+    /// looks again on the next frame. And when looking at the tracked rects throws, nothing stays tracked: the
+    /// face and hand landmarkers used to fail every later frame on such a rect, until `reset()`.
+    @Test func aBadNextRectOrAFailedFrameEndsTracking() throws {
+        let broken: [NormalizedRect] = [
+            NormalizedRect(xCenter: .nan, yCenter: 0.5, width: 0.2, height: 0.2),
+            NormalizedRect(xCenter: 0.5, yCenter: 0.5, width: 0, height: 0.2),
+        ]
+        for next in broken {
+            var loop = Self.loop(maxCount: 1)
+            var detections = 0
+            for _ in 0..<3 {
+                let found = loop.process(
+                    detect: {
+                        detections += 1
+                        return [Self.a]
+                    }, observe: { $0.map { $0 } }, nextRect: { _ in next })
+                #expect(found.map(\.object) == [Self.a])
+            }
+            #expect(detections == 3, "\(next)")
+        }
+        var loop = Self.loop(maxCount: 1)
+        _ = Self.frame(&loop, detected: [Self.a])
+        struct Unreadable: Error {}
+        #expect(throws: Unreadable.self) {
+            try loop.process(
+                detect: { [] }, observe: { _ -> [NormalizedRect?] in throw Unreadable() }, nextRect: { $0 })
+        }
+        var detected = false
+        _ = loop.process(
+            detect: {
+                detected = true
+                return [Self.b]
+            }, observe: { $0.map { $0 } }, nextRect: { $0 })
+        #expect(detected)
+    }
+
     @Test func detectionIdsFollowTheLargestOverlap() {
         var ids = DetectionIds(minOverlap: 0.3)
         #expect(ids.ids(for: [Self.a, Self.b]) == [0, 1])

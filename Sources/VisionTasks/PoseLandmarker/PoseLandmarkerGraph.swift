@@ -114,12 +114,7 @@ package final class PoseLandmarkerGraph: TaskGraph {
                     try Self.observe(frame, in: rect, with: model, settings: settings)
                 }
             },
-            // A rect that is not finite (a model gone wrong) ends that person's tracking rather than
-            // failing every later frame; the detector then looks again.
-            nextRect: { pose in
-                let r = pose.nextRect
-                return [r.xCenter, r.yCenter, r.width, r.height, r.rotation].allSatisfy(\.isFinite) ? r : nil
-            })
+            nextRect: \.nextRect)
         var observations = found.map { pose, id in
             var pose = pose
             pose.trackingId = id

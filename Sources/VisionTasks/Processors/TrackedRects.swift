@@ -34,6 +34,12 @@ package struct TrackedRects {
         self.associate = associate
     }
 
+    /// Whether `rect` can be looked at in the next frame: finite, with an area.
+    static func trackable(_ rect: NormalizedRect) -> Bool {
+        [rect.xCenter, rect.yCenter, rect.width, rect.height, rect.rotation].allSatisfy(\.isFinite)
+            && rect.width > 0 && rect.height > 0
+    }
+
     /// Forgets the tracked rects, so the next frame starts a new stream with detection and ids from 0.
     package mutating func reset() {
         tracked = []
@@ -45,7 +51,9 @@ package struct TrackedRects {
     /// most `maxCount`)
     /// → `observe` on them all (an entry per rect, nil: nothing there; the rects are independent,
     /// so it may look at several at once) → the objects `duplicates` names dropped → the next
-    /// frame's rects from `nextRect` (nil: the object is not tracked further).
+    /// frame's rects from `nextRect` (nil: the object is not tracked further; nor is it when the rect is not finite
+    /// or has no area, a model gone wrong: the detector then looks again). When `observe` throws, nothing stays
+    /// tracked, so that one bad rect fails one frame, not every frame after it.
     ///
     /// Returns the objects with their ids: in image mode in the detector's order with no ids; in
     /// video and live stream ordered by id (the order they appeared in), so the order does not flip
@@ -64,7 +72,14 @@ package struct TrackedRects {
             return objects.indices.filter { !dropped.contains($0) }.map { (objects[$0], nil) }
         }
         let rects = Array(associate(tracked.map(\.rect), detected).prefix(maxCount))
-        let found = zip(try observe(rects.map(\.rect)), rects).compactMap { object, rect in
+        let observed: [Object?]
+        do {
+            observed = try observe(rects.map(\.rect))
+        } catch {
+            tracked = []
+            throw error
+        }
+        let found = zip(observed, rects).compactMap { object, rect in
             object.map { (object: $0, trackedIndex: rect.trackedIndex) }
         }
         let dropped = duplicates(found.map(\.object))
@@ -77,7 +92,7 @@ package struct TrackedRects {
                 nextId += 1
             }
         }
-        tracked = objects.compactMap { object, id in nextRect(object).map { ($0, id) } }
+        tracked = objects.compactMap { object, id in nextRect(object).flatMap { Self.trackable($0) ? ($0, id) : nil } }
         return objects.sorted { $0.id < $1.id }.map { ($0.object, $0.id) }
     }
 }
