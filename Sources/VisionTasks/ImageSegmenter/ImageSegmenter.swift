@@ -6,7 +6,7 @@ import VisionCore
 /// `segment(videoFrame:timestampInMilliseconds:)` and `segmentAsync(image:timestampInMilliseconds:)`,
 /// each allowed only in its running mode. Masks are the upright image's size (`MPImage.width` ×
 /// `height`). Every frame is segmented afresh: video and live stream give each frame what image mode gives.
-/// A frame whose confidence masks would hold more than 2^28 values (labels × pixels, 1 GiB) is refused
+/// A frame whose confidence masks would hold more than `Mask.maxFrameValues` (labels × pixels, 1 GiB) is refused
 /// with `invalidArgument`.
 public final class ImageSegmenter: VisionTask, CoreBackedTask {
     /// The machinery running the task's frames.

@@ -32,9 +32,6 @@ package final class ImageSegmenterGraph: TaskGraph {
 
     /// The most labels a model may have when the category mask is asked for (an index per pixel in a byte).
     package static let maxLabels = 256
-    /// The most values a frame's confidence masks may hold, all labels together (1 GiB of floats): a
-    /// model of many labels on a large image would otherwise take labels × pixels × 4 bytes.
-    package static let maxConfidenceMaskValues = 1 << 28
     /// The model's labels (class names; empty without label metadata).
     package let labels: [String]
     private let interpreter: Interpreter
@@ -118,15 +115,13 @@ package final class ImageSegmenterGraph: TaskGraph {
         ]
     }
 
-    /// Throws `invalidArgument` when the frame's confidence masks would hold more than `maxConfidenceMaskValues`.
+    /// Throws `invalidArgument` when the frame's confidence masks would hold more than `Mask.maxFrameValues`
+    /// (a model of many labels on a large image would otherwise take labels × pixels × 4 bytes).
     private func checkConfidenceMaskSize(_ frame: FrameContext) throws {
-        // In floating point, where no product overflows (the limit is far below 2^53, where integers stay exact).
-        let values = Double(outputShape.channels) * Double(frame.width) * Double(frame.height)
-        guard values > Double(Self.maxConfidenceMaskValues) else { return }
-        let gib = { (values: Double) in ((values * 4 / Double(1 << 30)) * 10).rounded() / 10 }
-        throw VisionTasksError.invalidArgument(
-            "confidence masks of \(outputShape.channels) labels at \(frame.width)×\(frame.height) pixels would take \(gib(values)) GiB, over the limit of \(gib(Double(Self.maxConfidenceMaskValues))) GiB: ask for the category mask alone, or give a smaller image"
-        )
+        try Mask.checkFrameValues(
+            outputShape.channels, width: frame.width, height: frame.height,
+            what: "confidence masks of \(outputShape.channels) labels",
+            advice: "ask for the category mask alone, or give a smaller image")
     }
 
     /// How the masks' output rows are spread over the interpreter's threads: bands of at least 64 rows.

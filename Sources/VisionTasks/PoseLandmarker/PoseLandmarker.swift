@@ -10,7 +10,8 @@ import VisionCore
 /// (a new detection overlapping a tracked person by more than `minTrackingConfidence` continues it);
 /// a person who appears, or reappears after being lost, takes the next unused id, counting from 0
 /// (`reset()` starts over). There is no re-identification by appearance. People are ordered by id in
-/// video and live stream, in the detector's order in image mode.
+/// video and live stream, in the detector's order in image mode. A frame whose segmentation masks would
+/// hold more than `Mask.maxFrameValues` (people × pixels) is refused with `invalidArgument`.
 public final class PoseLandmarker: DetectingVisionTask, CoreBackedTask {
     /// The machinery running the task's frames.
     package let taskCore: TaskCore<PoseLandmarker, PoseLandmarkerResult>

@@ -110,7 +110,12 @@ package final class PoseLandmarkerGraph: TaskGraph {
                 }
             },
             observe: { rects in
-                try landmarks.map(rects) { model, rect in
+                if settings.outputSegmentationMasks {
+                    try Mask.checkFrameValues(
+                        rects.count, width: width, height: height, what: "segmentation masks of \(rects.count) people",
+                        advice: "ask for fewer poses (numPoses) or no masks, or give a smaller image")
+                }
+                return try landmarks.map(rects) { model, rect in
                     try Self.observe(frame, in: rect, with: model, settings: settings)
                 }
             },

@@ -48,10 +48,26 @@ public struct Mask: Codable, Sendable, Equatable {
     }
 
     private static func checkSize(_ width: Int, _ height: Int, _ count: Int) throws {
-        guard width > 0, height > 0, count == width * height else {
-            throw VisionTasksError.invalidArgument(
-                "a \(width)×\(height) mask needs \(max(0, width) * max(0, height)) values, got \(count)")
+        let (values, overflow) = width.multipliedReportingOverflow(by: height)
+        guard width > 0, height > 0, !overflow, count == values else {
+            throw VisionTasksError.invalidArgument("a \(width)×\(height) mask cannot hold the \(count) values given")
         }
+    }
+
+    /// The most mask values one frame's result may hold, all its masks together (2^28: 1 GiB of floats). A frame
+    /// past it (many labels or people on a large image) is refused with `invalidArgument`.
+    public static let maxFrameValues = 1 << 28
+
+    /// Throws `invalidArgument` when `count` masks of `width`×`height` (`what`: "confidence masks of 3 labels")
+    /// would hold more than `maxFrameValues`; `advice` says what to ask for instead.
+    static func checkFrameValues(_ count: Int, width: Int, height: Int, what: String, advice: String) throws {
+        // In floating point, where no product overflows (the limit is far below 2^53, where integers stay exact).
+        let values = Double(count) * Double(width) * Double(height)
+        guard values > Double(maxFrameValues) else { return }
+        let gib = { (values: Double) in ((values * 4 / Double(1 << 30)) * 10).rounded() / 10 }
+        throw VisionTasksError.invalidArgument(
+            "\(what) at \(width)×\(height) pixels would take \(gib(values)) GiB, over the limit of "
+                + "\(gib(Double(maxFrameValues))) GiB: \(advice)")
     }
 
     /// The values, row by row, as floats: a float mask's own; a byte mask's each divided by 255 (as

@@ -9,7 +9,8 @@ public struct TransformMatrix: Codable, Sendable, Equatable {
 
     /// Creates a matrix; returns nil unless `data.count == rows * columns`.
     public init?(rows: Int, columns: Int, data: [Float]) {
-        guard rows >= 0, columns >= 0, data.count == rows * columns else { return nil }
+        let (count, overflow) = rows.multipliedReportingOverflow(by: columns)
+        guard rows >= 0, columns >= 0, !overflow, data.count == count else { return nil }
         self.rows = rows
         self.columns = columns
         self.data = data
