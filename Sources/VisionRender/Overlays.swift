@@ -7,6 +7,17 @@ extension Canvas {
         Point(x: Double(p.x) * Double(width), y: Double(p.y) * Double(height))
     }
 
+    /// The larger side of `points`' bounding box in pixels, for line widths that follow an object's size: at most
+    /// the picture's larger side (landmarks far outside it, from a model gone wrong or a client's numbers, made
+    /// lines and dots of any width, and Cairo's round caps take time and memory that grow with it); 0 when a
+    /// point is not finite.
+    private func extent(_ points: [Point]) -> Double {
+        guard points.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) else { return 0 }
+        let xs = points.map(\.x), ys = points.map(\.y)
+        let size = max((xs.max() ?? 0) - (xs.min() ?? 0), (ys.max() ?? 0) - (ys.min() ?? 0))
+        return min(Double(max(width, height)), size)
+    }
+
     private func segments(_ connections: [Connection], _ points: [Point]) -> [(Point, Point)] {
         connections.compactMap { c in
             guard c.start >= 0, c.end >= 0, c.start < points.count, c.end < points.count else { return nil }
@@ -43,7 +54,7 @@ extension Canvas {
         let points = landmarks.map(pixel)
         // Line widths relative to the face's size, so that small faces stay legible.
         let xs = points.map(\.x), ys = points.map(\.y)
-        let faceSize = max((xs.max() ?? 0) - (xs.min() ?? 0), (ys.max() ?? 0) - (ys.min() ?? 0))
+        let faceSize = extent(points)
         let thin = max(0.5, faceSize / 400)
         let thick = max(1, faceSize / 150)
         typealias F = FaceLandmarksConnections
@@ -76,8 +87,7 @@ extension Canvas {
     func drawHand(_ landmarks: [(x: Float, y: Float)], labels: [String]) {
         let points = landmarks.map(pixel)
         let xs = points.map(\.x), ys = points.map(\.y)
-        let handSize = max((xs.max() ?? 0) - (xs.min() ?? 0), (ys.max() ?? 0) - (ys.min() ?? 0))
-        let bone = max(1.5, handSize / 80)
+        let bone = max(1.5, extent(points) / 80)
         strokeSegments(segments(HandLandmarksConnections.hand, points), color: Palette.handBone, width: bone)
         fillDots(points, radius: bone * 1.3, color: Palette.handJoint, outline: Palette.white)
         guard !labels.isEmpty, let top = ys.min(), let left = xs.min() else { return }
@@ -97,8 +107,7 @@ extension Canvas {
     func drawPose(_ landmarks: [(x: Float, y: Float, visibility: Float)], id: Int? = nil) {
         let points = landmarks.map { pixel(($0.x, $0.y)) }
         let xs = points.map(\.x), ys = points.map(\.y)
-        let size = max((xs.max() ?? 0) - (xs.min() ?? 0), (ys.max() ?? 0) - (ys.min() ?? 0))
-        let bone = max(1.5, size / 120)
+        let bone = max(1.5, extent(points) / 120)
         // Odd landmarks are the person's left, even ones (from 2 on) the right, as in BlazePose's topology.
         func side(_ c: Connection) -> Color {
             let (a, b) = (c.start, c.end)

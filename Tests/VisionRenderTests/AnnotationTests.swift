@@ -45,6 +45,22 @@ import VisionTasks
         #expect(labelRows.contains { Self.changed(out, $0.0, $0.1) })
     }
 
+    /// Landmarks far outside the picture (a model gone wrong, or a client's numbers) or not finite draw quickly:
+    /// line widths and dots follow an object's size only up to the picture's larger side. They followed it
+    /// without bound, and Cairo's round caps and dots take time and memory that grow with the width.
+    @Test func landmarksFarOutsideThePictureDrawQuickly() throws {
+        let a = try Self.grey()
+        let clock = ContinuousClock(), start = clock.now
+        for scale: Float in [1e8, 1e30, .infinity, .nan] {
+            let face: [(x: Float, y: Float)] = (0..<478).map { i in (x: Float(i % 2) * scale, y: Float(i % 3) * scale) }
+            a.canvas.drawFaceMesh(face, id: 1, poseAxes: [(dx: 1, dy: 0, towardsViewer: 0)])
+            a.canvas.drawHand(Array(face.prefix(21)), labels: ["Left 0.9"])
+            a.canvas.drawPose(face.prefix(33).map { (x: $0.x, y: $0.y, visibility: 1) }, id: 2)
+        }
+        #expect(a.rgbPixels().count == Self.w * Self.h * 3)
+        #expect(clock.now - start < .seconds(5))
+    }
+
     @Test func faceBoxKeypointsAndScore() throws {
         let a = try Self.grey()
         a.canvas.drawFaceDetection(
