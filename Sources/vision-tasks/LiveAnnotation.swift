@@ -13,6 +13,10 @@ final class LiveAnnotation<Task: DescribedTask>: @unchecked Sendable {
     /// comes, is then not drawn).
     static var maxPending: Int { 64 }
 
+    /// The highest source rate the video is written at (no camera's is higher: a file's header claiming more
+    /// would have each held frame written millions of times).
+    static var maxFramesPerSecond: Double { 1000 }
+
     private let path: String
     private let frameRate: String
     private let framesPerSecond: Double
@@ -27,12 +31,12 @@ final class LiveAnnotation<Task: DescribedTask>: @unchecked Sendable {
     private var skippedSlots = 0
     private var failure: (any Error)?
 
-    /// Writes to `path` at `frameRate` ("30", "30000/1001"; 30 when that is not a positive rate)
-    /// with the encoder's `preset`.
+    /// Writes to `path` at `frameRate` ("30", "30000/1001"; 30 when that is not a positive rate of at most
+    /// `maxFramesPerSecond`) with the encoder's `preset`.
     init(path: String, frameRate: String, preset: VideoWriter.Preset) {
         self.path = path
         self.preset = preset
-        let rate = VideoInfo.rate(frameRate)
+        let rate = VideoInfo.rate(frameRate).flatMap { $0 <= Self.maxFramesPerSecond ? $0 : nil }
         self.frameRate = rate == nil ? "30" : frameRate
         framesPerSecond = rate ?? 30
     }
@@ -60,12 +64,12 @@ final class LiveAnnotation<Task: DescribedTask>: @unchecked Sendable {
             let first = firstTimestamp ?? timestamp
             firstTimestamp = first
             let now = DispatchTime.now().uptimeNanoseconds
-            var slot = Int(min((Double(timestamp - first) * framesPerSecond / 1000).rounded(), 1e15)) - skippedSlots
+            var slot = Int((Double(timestamp - first) * framesPerSecond / 1000).rounded()) - skippedSlots
             if let held, slot > held.slot {
                 // A frame is held for the wall time that passed at most (and a second): a jump in the source's
                 // clock (a camera's, a stream restarted) would otherwise write its whole span at once.
                 let wall = Double(now - held.at) / 1e9
-                let most = held.slot + Int(min(((wall + 1) * framesPerSecond).rounded(.up), 1e15))
+                let most = held.slot + Int(((wall + 1) * framesPerSecond).rounded(.up))
                 if slot > most {
                     skippedSlots += slot - most
                     slot = most
