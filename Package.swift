@@ -128,7 +128,8 @@ let package = Package(
         // Test support: counting malloc forwarders (AllocationTests checks invoke() allocates nothing);
         // compiled out of sanitizer builds, where the sanitizer owns malloc.
         .target(name: "CAllocationCounter", path: "Tests/CAllocationCounter"),
-        .testTarget(name: "VisionCoreTests", dependencies: ["VisionCore", "VisionErrors", "FixtureSupport", "CStb"]),
+        .testTarget(
+            name: "VisionCoreTests", dependencies: ["VisionCore", "VisionErrors", "FixtureSupport", "CStb", "CDeflate"]),
         .testTarget(name: "VisionTasksTests", dependencies: ["VisionTasks", "TFLite", "FixtureSupport"]),
         .testTarget(
             name: "TrainingTests", dependencies: ["Training", "VisionTasks", "TFLite", "Inference", "FixtureSupport"]),

@@ -100,6 +100,13 @@ int ic_decode_png_libpng(const unsigned char *data, size_t size, size_t max_pixe
     }
     png_set_read_fn(png, &reader, read_memory);
     png_set_crc_action(png, PNG_CRC_ERROR_QUIT, PNG_CRC_ERROR_QUIT);
+    // Text, colour-profile and palette-suggestion chunks are of no use here, and libpng would inflate each
+    // compressed one up to 8 MB and keep up to a thousand (8 GB from an 8 MB file): they are skipped, as
+    // are unknown chunks, and few other ancillary chunks are kept.
+    static const png_byte skipped[] = "tEXt\0zTXt\0iTXt\0iCCP\0sPLT\0";
+    png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, skipped, 5);
+    png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, NULL, 0);
+    png_set_chunk_cache_max(png, 16);
     png_read_info(png, info);
 
     png_uint_32 width = png_get_image_width(png, info);

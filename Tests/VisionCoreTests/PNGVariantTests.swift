@@ -1,3 +1,4 @@
+import CDeflate
 import Foundation
 import Testing
 
@@ -31,5 +32,32 @@ import Testing
         if entry["mediapipeError"] != nil {
             #expect(channels == 1)
         }
+    }
+
+    /// A PNG whose text chunks inflate to far more than the file holds decodes without inflating them: 100 zTXt
+    /// chunks of 8,000,000 bytes each (about 8 KB apiece in the file) before a 1×1 interlaced picture (libpng's
+    /// path). libpng inflated and kept every one, 800 MB here (8 GB with a thousand of them), taking seconds.
+    @Test func textChunksAreNotInflated() throws {
+        func zlib(_ bytes: [UInt8]) throws -> [UInt8] {
+            let compressor = try #require(libdeflate_alloc_compressor(9))
+            defer { libdeflate_free_compressor(compressor) }
+            var out = [UInt8](repeating: 0, count: libdeflate_zlib_compress_bound(compressor, bytes.count))
+            let size = libdeflate_zlib_compress(compressor, bytes, bytes.count, &out, out.count)
+            return Array(out.prefix(try #require(size > 0 ? size : nil)))
+        }
+        func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+            let body = Array(type.utf8) + data
+            let crc = libdeflate_crc32(0, body, body.count)
+            func be32(_ v: Int) -> [UInt8] { [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: v >> $0) } }
+            return be32(data.count) + body + be32(Int(crc))
+        }
+        let text = chunk("zTXt", Array("Comment".utf8) + [0, 0] + (try zlib([UInt8](repeating: 65, count: 8_000_000))))
+        let png: [UInt8] =
+            [137, 80, 78, 71, 13, 10, 26, 10] + chunk("IHDR", [0, 0, 0, 1, 0, 0, 0, 1, 8, 0, 0, 0, 1])
+            + Array(repeating: text, count: 100).flatMap { $0 } + chunk("IDAT", try zlib([0, 200])) + chunk("IEND", [])
+        let clock = ContinuousClock(), start = clock.now
+        let image = try MPImage(encodedData: Data(png), name: "text.png")
+        #expect(clock.now - start < .milliseconds(500))
+        #expect(image.width == 1 && image.withUnsafeBufferBytes { $0.first } == 200)
     }
 }
