@@ -142,7 +142,13 @@ int ic_check_jpeg_structure(const unsigned char *data, size_t size, char *messag
             if (progressive && (start > 63 || end > 63 || start > end || (start > 0 && n != 1))) {
                 return fail(message, "bad progressive scan parameters", marker_at);
             }
-            scans++;
+            // Each scan decodes every block of its components again, even one with no data (stb reads zeros
+            // past its end): a few MB of empty scan headers on a 64-megapixel frame took hours. A sequential
+            // JPEG has one scan per component at most; progressive encoders write a dozen or two.
+            if (++scans > (progressive ? IC_JPEG_MAX_PROGRESSIVE_SCANS : component_count)) {
+                return fail(message, progressive ? "more scans than a progressive JPEG needs"
+                                                 : "more scans than colour components in a sequential JPEG", marker_at);
+            }
             // Entropy-coded data up to the next marker that is not a stuffed 0x00 or a restart.
             for (;;) {
                 while (pos < size && data[pos] != 0xFF) pos++;

@@ -49,6 +49,23 @@ import VisionErrors
         }
     }
 
+    /// More scans than the image can need are refused: each costs a pass over every block, data or not (stb reads
+    /// zeros past a scan's end), and a few MB of empty scan headers on a 64-megapixel frame took hours. A
+    /// sequential JPEG has one scan per component at most, a progressive one `IC_JPEG_MAX_PROGRESSIVE_SCANS` (100).
+    @Test func scansPastWhatTheImageNeedsAreRefused() throws {
+        /// `bytes` with its last scan (header and data, up to the end-of-image marker) written `copies` more times.
+        func repeatingLastScan(_ name: String, _ copies: Int) throws -> [UInt8] {
+            let bytes = [UInt8](try Fixtures.data("images/jpeg-variants/\(name).jpg"))
+            let last = try #require(bytes.indices.dropLast().last { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xDA })
+            let scan = bytes[last..<bytes.count - 2]
+            return Array(bytes.dropLast(2)) + Array(repeating: scan, count: copies).flatMap { $0 } + [0xFF, 0xD9]
+        }
+        _ = try MPImage(encodedData: Data(try repeatingLastScan("progressive420", 2)), name: "twice.jpg")
+        expectRefused(
+            try repeatingLastScan("progressive420", 100), "scans.jpg", saying: "more scans than a progressive")
+        expectRefused(try repeatingLastScan("gray", 1), "gray.jpg", saying: "more scans than colour components")
+    }
+
     @Test func brokenStructureIsRefused() throws {
         let good = [UInt8](try Fixtures.data("images/jpeg-variants/ycc420.jpg"))
         // A Huffman table claiming more than 256 codes (stb_image would write past its tables).
