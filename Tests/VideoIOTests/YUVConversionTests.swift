@@ -63,6 +63,13 @@ import VisionTasks
             try MPImage(pixels: bytes, width: 8, height: 2, bytesPerRow: 4, format: .yuyv)
         }
         #expect(throws: VisionTasksError.self) { try MPImage(pixels: bytes, width: 70_000, height: 1, format: .yuyv) }
+        // A stride past the bytes given: refused before it is multiplied by the height (Int.max trapped).
+        for format in [YUVFormat.nv12, .i420, .yuyv] {
+            #expect(
+                throws: VisionTasksError.invalidImage(
+                    "raw \(format) frame: bytesPerRow \(Int.max) is more than the \(bytes.count) bytes given")
+            ) { try MPImage(pixels: bytes, width: 1, height: 2, bytesPerRow: Int.max, format: format) }
+        }
         // Odd sizes round the chroma planes up: 5x3 nv12 is 15 + 3 * 2 * 2 = 27 bytes.
         let odd = try MPImage(pixels: Data(repeating: 128, count: 27), width: 5, height: 3, format: .nv12)
         #expect(odd.width == 5 && odd.height == 3)

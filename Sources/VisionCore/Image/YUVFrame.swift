@@ -92,6 +92,11 @@ extension MPImage {
         guard width <= 65_535, height <= 65_535 else {
             throw VisionTasksError.invalidImage("raw \(format) frame: size \(width)x\(height) is too large")
         }
+        // Within the bytes given (checked before the layout multiplies it by the height: it then cannot overflow).
+        if let bytesPerRow, bytesPerRow > pixels.count {
+            throw VisionTasksError.invalidImage(
+                "raw \(format) frame: bytesPerRow \(bytesPerRow) is more than the \(pixels.count) bytes given")
+        }
         let layout = YUVLayout(format: format, width: width, height: height, bytesPerRow: bytesPerRow)
         guard layout.stride >= layout.rowBytes else {
             throw VisionTasksError.invalidImage(
