@@ -285,7 +285,12 @@ import VisionErrors
     @Test func blurKeepsTheMeanAndSpreadsAnEdge() throws {
         #expect(BackgroundCompositor.boxRadius(sigma: 0) == 0)
         #expect(BackgroundCompositor.boxRadius(sigma: 1) == 1 && BackgroundCompositor.boxRadius(sigma: 10) == 10)
+        // A standard deviation past any frame's side blurs to the mean; 4σ² past Float's range trapped.
+        #expect(BackgroundCompositor.boxRadius(sigma: .greatestFiniteMagnitude) == 16_384)
         let picture = try frame(64, 8) { x, _ in x < 32 ? (0, 0, 0) : (255, 255, 255) }
+        let flat = try BackgroundCompositor(width: 64, height: 8, effect: .blur(sigma: 1e10), workingSize: 32)
+        let everywhere = try #require(flat.blurredBackground(try flat.shrink(picture)))[0]
+        #expect(everywhere.values.allSatisfy { abs($0 - 127.5) < 1 })
         let compositor = try BackgroundCompositor(width: 64, height: 8, effect: .blur(sigma: 8), workingSize: 32)
         let small = try compositor.shrink(picture)
         let planes = try #require(compositor.blurredBackground(small))

@@ -74,10 +74,12 @@ public final class BackgroundCompositor {
         }
     }
 
-    /// The box radius r whose three passes have the variance of a Gaussian of `sigma`: 3·((2r+1)² − 1)/12 = σ².
+    /// The box radius r whose three passes have the variance of a Gaussian of `sigma`: 3·((2r+1)² − 1)/12 = σ²; at
+    /// most 16384, the largest frame's side (a wider box blurs to the same mean).
     public static func boxRadius(sigma: Float) -> Int {
         guard sigma > 0, sigma.isFinite else { return 0 }
-        return Int(((4 * sigma * sigma + 1).squareRoot() - 1) / 2 + 0.5)
+        let s = Double(sigma)
+        return Int(min(((4 * s * s + 1).squareRoot() - 1) / 2 + 0.5, 16_384))
     }
 
     /// `picture` scaled bilinearly to cover `width`×`height`, centred: packed RGB of that size.

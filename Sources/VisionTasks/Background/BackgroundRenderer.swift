@@ -103,6 +103,10 @@ public final class BackgroundRenderer {
                     "threshold must be in \(BackgroundSettings.reuseThresholdRange) and the run in \(BackgroundSettings.maxReuseRange), got \(settings.reuseThreshold) and \(settings.maxReuse)"
             )
         }
+        if case .blur(let sigma) = settings.effect, !BackgroundSettings.blurRange.contains(sigma) {
+            throw VisionTasksError.invalidOption(
+                name: "blur", reason: "the standard deviation must be in \(BackgroundSettings.blurRange), got \(sigma)")
+        }
         (self.segmenter, self.width, self.height, self.settings) = (segmenter, width, height, settings)
         (self.smoothing, self.reuse) = (smoothing, reuse)
         compositor = try BackgroundCompositor(
