@@ -220,19 +220,18 @@ public struct VisionServer: Sendable {
             await videoPool.release(worker)
             throw APIError.from(error)
         }
-        let pool = videoPool
+        let lease = WorkerLease(worker, of: videoPool) { stream.close() }
         let body = ResponseBody { writer in
-            defer { stream.close() }
             do {
                 while let line = await stream.nextLine() {
                     try await writer.write(ByteBuffer(bytes: line))
                 }
                 try await writer.finish(nil)
             } catch {
-                await pool.release(worker)
+                await lease.end()
                 throw error
             }
-            await pool.release(worker)
+            await lease.end()
         }
         return Response(status: .ok, headers: [.contentType: "application/x-ndjson"], body: body)
     }

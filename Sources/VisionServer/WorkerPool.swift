@@ -48,6 +48,9 @@ actor WorkerPool {
     /// Requests waiting for a worker now.
     var waitingCount: Int { waiting.count }
 
+    /// Workers free now.
+    var idleCount: Int { idle.count }
+
     /// Takes a worker for a longer job (a video), which gives it back with `release`.
     func acquire() async throws -> Worker {
         if let worker = idle.popLast() { return worker }

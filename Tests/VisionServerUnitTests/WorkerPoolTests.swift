@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import VisionServer
@@ -25,6 +26,28 @@ import Testing
         #expect(try await waiting.value == 42)
         // The worker came back: the next request gets it at once.
         #expect(try await pool.run { _ in 7 } == 7)
+    }
+
+    /// A lease gives its worker back once, after its cleanup: when ended (a second end does nothing), and when
+    /// dropped unended, as a video response whose body never ran is (the client reset the connection before
+    /// the head went out: the worker and the temporary file were kept for good, and once every video worker was
+    /// lost so, every video request got 503).
+    @Test func aLeaseGivesItsWorkerBackOnceEndedOrDropped() async throws {
+        let pool = WorkerPool(name: "test", workers: 1, queueDepth: 0)
+        let cleanups = Mutex(0)
+        let lease = WorkerLease(try await pool.acquire(), of: pool) { cleanups.withLock { $0 += 1 } }
+        await lease.end()
+        await lease.end()
+        let again = try await pool.acquire()
+        await #expect(throws: APIError.self) { try await pool.acquire() } // one worker, not two
+        #expect(cleanups.withLock { $0 } == 1)
+        do { _ = WorkerLease(again, of: pool) { cleanups.withLock { $0 += 1 } } }
+        #expect(cleanups.withLock { $0 } == 2)
+        let deadline = ContinuousClock.now + .seconds(30)
+        while await pool.idleCount == 0 {
+            try #require(ContinuousClock.now < deadline, "the dropped lease's worker was not back after 30 s")
+            try await Task.sleep(for: .milliseconds(5))
+        }
     }
 
     @Test func sniffingTellsImagesAndVideosFromOtherBytes() {
