@@ -103,6 +103,10 @@ struct Shard: Equatable {
 
 /// A manifest: one input per line, as given (trailing "\r" removed, blank lines skipped).
 enum Manifest {
+    /// The most bytes a list may hold (256 MiB, about two and a half million paths): `/dev/zero` or a runaway
+    /// pipe is refused rather than read until memory runs out. A longer list is split into several runs.
+    static let maxBytes = 256 << 20
+
     /// The paths listed in `source` (a file, or "-" for standard input); `option` names the flag in errors.
     static func read(_ source: String, option: String) throws -> [String] {
         let bytes: Data
@@ -132,13 +136,17 @@ enum Manifest {
         return paths
     }
 
-    /// Everything `fd` holds until its end.
+    /// Everything `fd` holds until its end, at most `maxBytes`.
     private static func readAll(_ fd: Int32, what: String, option: String) throws -> Data {
         var data = Data()
         var block = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let n = block.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
             if n > 0 {
+                guard data.count + n <= maxBytes else {
+                    throw VisionTasksError.invalidOption(
+                        name: option, reason: "\(what) holds more than \(maxBytes >> 20) MiB: split the list")
+                }
                 data.append(contentsOf: block[0..<n])
                 continue
             }

@@ -88,6 +88,11 @@ import Testing
         ])
         #expect(
             absent.status == 1 && absent.stderr == "error: File not found: /nonexistent/list.txt\n", "\(absent.stderr)")
+        // A list that never ends is refused at 256 MiB, not read until memory runs out.
+        let endless = try CLIRun.run(["face-detector", "--model", Self.faceModel, "--input-list", "/dev/zero"])
+        #expect(
+            endless.status == 1 && endless.stderr.contains("/dev/zero holds more than 256 MiB: split the list"),
+            "\(endless.stderr)")
     }
 
     @Test func theShardsOfAManifestTogetherAreTheUnshardedRun() throws {
