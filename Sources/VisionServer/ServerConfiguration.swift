@@ -23,7 +23,8 @@ public struct ServerConfiguration: Sendable {
     public var maxFramesPerSecond: Int = 60
     /// Live sockets open at once; one more is refused with 503.
     public var maxLiveSockets: Int = 16
-    /// A live socket that sends nothing for this long, with none of its frames in work, is closed.
+    /// A live socket that sends nothing for this long, with none of its frames in work, is closed; a video
+    /// response whose client has read nothing for this long gives up its worker.
     public var idleTimeout: Duration = .seconds(30)
     /// Replies a live socket may have waiting for a slow client; a newer one drops the oldest, counted.
     public var maxQueuedReplies: Int = 8

@@ -221,12 +221,14 @@ public struct VisionServer: Sendable {
             throw APIError.from(error)
         }
         let lease = WorkerLease(worker, of: videoPool) { stream.close() }
+        // A client that stops reading gives up the worker after the idle timeout (see `WorkerLease.write`).
+        let stall = configuration.idleTimeout
         let body = ResponseBody { writer in
             do {
                 while let line = await stream.nextLine() {
-                    try await writer.write(ByteBuffer(bytes: line))
+                    try await lease.write(within: stall) { try await writer.write(ByteBuffer(bytes: line)) }
                 }
-                try await writer.finish(nil)
+                try await lease.write(within: stall) { try await writer.finish(nil) }
             } catch {
                 await lease.end()
                 throw error

@@ -8,6 +8,13 @@ final class WorkerLease: Sendable {
     private let worker: WorkerPool.Worker
     private let cleanup: @Sendable () -> Void
     private let ended = Mutex(false)
+    private let phase = Mutex(WritePhase.idle)
+
+    /// Where `write(within:_:)` is: between writes, in one, or past its limit (the lease then ended under it).
+    private enum WritePhase { case idle, writing, expired }
+
+    /// What `write(within:_:)` throws once a write outlasted its limit: the client stopped reading.
+    struct StalledClient: Error {}
 
     /// Holds `worker` of `pool`; `cleanup` runs when the lease ends.
     init(_ worker: WorkerPool.Worker, of pool: WorkerPool, cleanup: @escaping @Sendable () -> Void) {
@@ -19,6 +26,31 @@ final class WorkerLease: Sendable {
         guard claim() else { return }
         cleanup()
         await pool.release(worker)
+    }
+
+    /// Runs `write`. Should it still wait after `limit` (a client that stopped reading: the write waits on
+    /// backpressure, for ever if the client never reads again, and no idle timeout closes a connection that is
+    /// being answered), the lease ends meanwhile; `write` returning later then throws `StalledClient`, as does
+    /// every later call.
+    func write(within limit: Duration, _ write: () async throws -> Void) async throws {
+        guard move(from: [.idle, .writing], to: .writing) else { throw StalledClient() }
+        let watchdog = Task { [weak self] in
+            try await Task.sleep(for: limit)
+            guard let self, self.move(from: [.writing], to: .expired) else { return }
+            await self.end()
+        }
+        defer { watchdog.cancel() }
+        try await write()
+        guard move(from: [.writing], to: .idle) else { throw StalledClient() }
+    }
+
+    /// Moves the write phase to `to` when it is one of `from`; false (and no move) otherwise.
+    private func move(from: Set<WritePhase>, to: WritePhase) -> Bool {
+        phase.withLock { current in
+            guard from.contains(current) else { return false }
+            current = to
+            return true
+        }
     }
 
     /// True the first time only.

@@ -50,6 +50,31 @@ import Testing
         }
     }
 
+    /// A write that outlasts its limit (a client that stopped reading the video's lines) ends the lease while it
+    /// still waits: the worker is back and the cleanup ran before the write returns; then the write, and every
+    /// later one, throws. A quick write passes. Such a client held a video worker, ffmpeg and the temporary file
+    /// for as long as it kept the connection.
+    @Test func aWriteThatStallsGivesTheWorkerBackMeanwhile() async throws {
+        let pool = WorkerPool(name: "test", workers: 1, queueDepth: 0)
+        let cleaned = Mutex(false)
+        let lease = WorkerLease(try await pool.acquire(), of: pool) { cleaned.withLock { $0 = true } }
+        try await lease.write(within: .seconds(30)) {}
+        #expect(await pool.idleCount == 0)
+        let backWhileWaiting = Mutex(false)
+        await #expect(throws: WorkerLease.StalledClient.self) {
+            try await lease.write(within: .milliseconds(50)) {
+                let deadline = ContinuousClock.now + .seconds(30)
+                while await pool.idleCount == 0, ContinuousClock.now < deadline {
+                    try await Task.sleep(for: .milliseconds(5))
+                }
+                let back = await pool.idleCount == 1
+                backWhileWaiting.withLock { $0 = back }
+            }
+        }
+        #expect(backWhileWaiting.withLock { $0 } && cleaned.withLock { $0 })
+        await #expect(throws: WorkerLease.StalledClient.self) { try await lease.write(within: .seconds(30)) {} }
+    }
+
     @Test func sniffingTellsImagesAndVideosFromOtherBytes() {
         #expect(MediaSniffer.isImage(Data([0xFF, 0xD8, 0xFF, 0xE0])))
         #expect(MediaSniffer.isImage(Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])))
