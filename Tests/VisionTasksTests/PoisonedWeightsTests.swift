@@ -9,18 +9,18 @@ import Testing
 /// read (scores, boxes, keypoints, landmarks, masks). Every task, with all its outputs asked for, over video
 /// frames (the image-mode graph, then tracking and smoothing), must answer or throw, never trap, when every float
 /// weight of its detector, or of its other models (the detector left sound, so that they run on what it
-/// found), is NaN (an infinite weight gives NaN as soon as it meets another), or noise of ±8 (scores of 1 with
-/// boxes and landmarks of any size).
+/// found), is NaN, +Inf, or noise of ±8 (scores of 1 with boxes and landmarks of any size).
 @Suite struct PoisonedWeightsTests {
     /// The weights a poisoned model carries: one value everywhere, or noise from a fixed seed.
     enum Poison: CustomTestStringConvertible, CaseIterable {
-        case nan, noise
+        case nan, infinity, noise
         var testDescription: String { "\(self)" }
 
         /// The value of the `index`-th weight.
         func value(_ index: Int) -> Float {
             switch self {
             case .nan: return .nan
+            case .infinity: return .infinity
             case .noise:
                 var x = UInt64(truncatingIfNeeded: index) &* 0x9E37_79B9_7F4A_7C15 &+ 0x2545_F491_4F6C_DD1D
                 x ^= x >> 29
@@ -79,7 +79,7 @@ import Testing
         return BaseOptions(modelAssetBuffer: try poisoned(data, name: name, poison, part), numThreads: 2)
     }
 
-    /// Runs two video frames (`frame` at each timestamp; the first runs the detector, the second tracks): a thrown
+    /// Runs three video frames (`frame` at each timestamp; the first runs the detector, the next track): a thrown
     /// `VisionTasksError` is an answer, and so is a result, encoded as the CLI and the server do (a NaN in it
     /// makes the encoder throw: an answer too).
     static func survive<Result: Encodable>(frame: (Int) throws -> Result) {
@@ -93,7 +93,7 @@ import Testing
             }
             _ = try? ResultJSONWriter.encode(result)
         }
-        for t in 0..<2 { answer { try frame(t * 33) } }
+        for t in 0..<3 { answer { try frame(t * 33) } }
     }
 
     /// `survive` for a task whose methods are named `detect`, created in video mode.
