@@ -103,12 +103,12 @@ final class LiveSession: Sendable {
     }
 
     private func process(_ bytes: Data, timestamp: Int) async throws {
-        let task = self.task
+        let task = self.task, decoding = configuration.imageDecoding
         let decoded = await WorkerPool.offloaded { () throws -> MPImage in
             guard MediaSniffer.isImage(bytes) else {
                 throw APIError(.unsupportedMediaType, "the frame is not a JPEG or PNG image")
             }
-            return try MPImage(encodedData: bytes, name: "frame \(timestamp)")
+            return try MPImage(encodedData: bytes, name: "frame \(timestamp)", decodingOptions: decoding)
         }
         switch decoded {
         case .failure(let error):

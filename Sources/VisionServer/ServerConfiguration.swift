@@ -1,6 +1,7 @@
 import Foundation
 import TFLite
 import Training
+import VisionCore
 
 /// What `vision-tasks serve` is started with: where it listens, which models it offers and the
 /// limits that keep one client from starving the others or growing the server's memory.
@@ -17,6 +18,12 @@ public struct ServerConfiguration: Sendable {
     public var queueDepth: Int = 16
     /// The largest request body (an image or a video) in bytes; larger is answered 413.
     public var maxBodyBytes: Int = 20_000_000
+    /// The most pixels (width × height) a posted image, live frame or video frame may declare; larger ones are
+    /// refused (400) before they are decoded. A 64-megapixel progressive JPEG of a few hundred KB takes about
+    /// 770 MB to decode, and every worker of every task may decode one at once.
+    public var maxImagePixels: Int = ImageDecodingOptions.defaultMaxPixelCount
+    /// The decoding limits of posted images and live frames.
+    var imageDecoding: ImageDecodingOptions { ImageDecodingOptions(maxPixelCount: maxImagePixels) }
     /// The largest WebSocket message (8-byte timestamp + encoded frame) in bytes.
     public var maxFrameBytes: Int = 4_000_000
     /// Frames per second a live socket may send; frames above the rate are dropped and counted.
@@ -58,6 +65,7 @@ public struct ServerConfiguration: Sendable {
         try require(workers >= 1, "--workers must be at least 1, got \(workers)")
         try require(queueDepth >= 0, "the queue depth must be at least 0, got \(queueDepth)")
         try require(maxBodyBytes >= 1024, "--max-body must be at least 1 KB, got \(maxBodyBytes) bytes")
+        try require(maxImagePixels >= 1, "--max-image-pixels must be at least 1, got \(maxImagePixels)")
         try require(maxFrameBytes >= 16, "the WebSocket frame limit must be at least 16 bytes")
         try require(maxFramesPerSecond >= 1, "the frame rate limit must be at least 1")
         try require(maxLiveSockets >= 1, "the live socket limit must be at least 1")

@@ -23,14 +23,17 @@ final class VideoStream: @unchecked Sendable {
     private static let bodyName = "the posted video"
 
     /// Writes `data` to a temporary file, opens it with ffmpeg and makes a video-mode task. An
-    /// unreadable video is a 400 (`VisionTasksError.invalidVideo`) naming the posted video, not the file.
-    static func open(_ data: Data, settings: TaskSettings, modelPath: String) async throws -> VideoStream {
+    /// unreadable video is a 400 (`VisionTasksError.invalidVideo`) naming the posted video, not the file, as is one
+    /// of frames over `maxPixelCount` pixels.
+    static func open(_ data: Data, settings: TaskSettings, modelPath: String, maxPixelCount: Int) async throws
+        -> VideoStream
+    {
         try await WorkerPool.offloaded {
             let file = FileManager.default.temporaryDirectory.appendingPathComponent(
                 "vision-tasks-\(UUID().uuidString).video")
             do {
                 try data.write(to: file)
-                let reader = try VideoReader(contentsOfFile: file.path)
+                let reader = try VideoReader(contentsOfFile: file.path, maxPixelCount: maxPixelCount)
                 let task = try ServedTask.make(settings, modelPath: modelPath, mode: .video, live: nil)
                 return VideoStream(file: file, reader: reader, task: task)
             } catch {

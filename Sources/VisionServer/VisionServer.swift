@@ -193,13 +193,14 @@ public struct VisionServer: Sendable {
         guard MediaSniffer.isImage(data) else {
             throw APIError(.unsupportedMediaType, "the body is not a JPEG or PNG image")
         }
-        let path = catalog.path(of: settings.model)
+        let path = catalog.path(of: settings.model), decoding = configuration.imageDecoding
         let result = try await imagePools[settings.task].run { worker in
             // The task first: an option it rejects is reported before the image is looked at.
             let task = try worker.task(for: settings) {
                 try ServedTask.make(settings, modelPath: path, mode: .image, live: nil)
             }
-            return try task.detectImage(try MPImage(encodedData: data, name: "request body"))
+            return try task.detectImage(
+                try MPImage(encodedData: data, name: "request body", decodingOptions: decoding))
         }
         return json(ByteBuffer(bytes: result))
     }
@@ -215,7 +216,9 @@ public struct VisionServer: Sendable {
         let worker = try await videoPool.acquire()
         let stream: VideoStream
         do {
-            stream = try await VideoStream.open(data, settings: settings, modelPath: catalog.path(of: settings.model))
+            stream = try await VideoStream.open(
+                data, settings: settings, modelPath: catalog.path(of: settings.model),
+                maxPixelCount: configuration.maxImagePixels)
         } catch {
             await videoPool.release(worker)
             throw APIError.from(error)

@@ -2,7 +2,8 @@ import ArgumentParser
 import VisionTasks
 
 /// `--max-image-pixels`, for every subcommand that decodes a picture the user names (the task
-/// subcommands' images, `background --replace`): the limit the decoders' errors tell the user to raise.
+/// subcommands' images, `background --replace`) or a client sends (`serve`): the limit the decoders' errors
+/// tell the user to raise.
 struct ImageLimitOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(

@@ -38,6 +38,8 @@ struct ServeCommand: AsyncParsableCommand {
             valueName: "size"))
     var maxTrainingUnpacked: String = Self.sizeText(ServerConfiguration().maxTrainingUnpackedBytes)
 
+    @OptionGroup var imageLimit: ImageLimitOptions
+
     @Option(help: "The most photos in one training upload.")
     var maxTrainingPhotos: Int = ServerConfiguration().maxTrainingPhotos
 
@@ -56,6 +58,7 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.maxTrainingUnpackedBytes = try Self.bytes(
                 maxTrainingUnpacked, flag: "--max-training-unpacked")
             configuration.maxTrainingPhotos = maxTrainingPhotos
+            configuration.maxImagePixels = imageLimit.maxImagePixels
             configuration.trainingThreads = trainingThreads
             let server = try VisionServer(configuration: configuration)
             let offered = server.catalog.models.filter { !$0.value.isEmpty }.map(\.key.rawValue).sorted()

@@ -220,6 +220,23 @@ import VisionTasks
         }
     }
 
+    /// `maxImagePixels` (`serve --max-image-pixels`) bounds what a client may make the server decode: a posted
+    /// photo and a posted video's frames over it are 400s naming the limit, before any pixel memory is taken.
+    @Test func imagesAndFramesOverThePixelLimitAre400() async throws {
+        let app = try ServerSupport.server { $0.maxImagePixels = 10_000 }.makeApplication()
+        let photo = ByteBuffer(data: try ServerSupport.photo("hand_thumb_up.jpg"))
+        let video = ByteBuffer(data: try ServerSupport.panVideo(photo: "astronaut.png", frames: 2))
+        try await app.test(.router) { client in
+            for (uri, body) in [("/api/v1/hand-landmarker", photo), ("/api/v1/hand-landmarker/video", video)] {
+                try await client.execute(uri: uri, method: .post, body: body) { response in
+                    #expect(response.status == .badRequest, "\(uri)")
+                    #expect(ServerSupport.errorMessage(response).contains("10000 pixels"), "\(uri)")
+                }
+            }
+        }
+        #expect(throws: (any Error).self) { try ServerSupport.server { $0.maxImagePixels = 0 } }
+    }
+
     @Test func aVideoStreamsOneLinePerFrameEqualToTheLibrarysVideoMode() async throws {
         let video = try ServerSupport.panVideo(photo: "astronaut.png", frames: 5)
         let app = try ServerSupport.server().makeApplication()
