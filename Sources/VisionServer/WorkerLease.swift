@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 /// A worker held past the handler that took it (a streamed response's body), given back exactly once: by `end()`,
@@ -34,14 +35,26 @@ final class WorkerLease: Sendable {
     /// every later call.
     func write(within limit: Duration, _ write: () async throws -> Void) async throws {
         guard move(from: [.idle, .writing], to: .writing) else { throw StalledClient() }
-        let watchdog = Task { [weak self] in
-            try await Task.sleep(for: limit)
+        // A Dispatch timer, not a task: it fires on time however busy Swift's cooperative threads are.
+        let watchdog = DispatchWorkItem { [weak self] in
             guard let self, self.move(from: [.writing], to: .expired) else { return }
-            await self.end()
+            self.endAtOnce()
         }
+        let (seconds, attoseconds) = limit.components
+        DispatchQueue.global().asyncAfter(
+            deadline: .now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)),
+            execute: watchdog)
         defer { watchdog.cancel() }
         try await write()
         guard move(from: [.writing], to: .idle) else { throw StalledClient() }
+    }
+
+    /// Ends the lease from synchronous code: the cleanup now, the worker given back by a task.
+    private func endAtOnce() {
+        guard claim() else { return }
+        cleanup()
+        let (pool, worker) = (pool, worker)
+        Task { await pool.release(worker) }
     }
 
     /// Moves the write phase to `to` when it is one of `from`; false (and no move) otherwise.
@@ -62,9 +75,6 @@ final class WorkerLease: Sendable {
     }
 
     deinit {
-        guard claim() else { return }
-        cleanup()
-        let (pool, worker) = (pool, worker)
-        Task { await pool.release(worker) }
+        endAtOnce()
     }
 }
