@@ -63,6 +63,9 @@ struct TransposeConvBiasOperator: GraphOperation, Equatable {
         let (h, w) = (axis(s[1], f[1], strideH), axis(s[2], f[2], strideW))
         let outputShape = [s[0], h.out, w.out, f[0]]
         _ = try computedCount(outputShape, "output")
+        try require(
+            [s, f].allSatisfy { $0.reduce(1, *) <= 1 << 30 },
+            "input \(s) or filter \(f) is larger than the engine handles")
         let geometry = TransposeConvGeometry(
             batch: s[0], inputHeight: s[1], inputWidth: s[2], inputChannels: s[3],
             outputHeight: h.out, outputWidth: w.out, outputChannels: f[0],

@@ -48,9 +48,11 @@ public struct Mask: Codable, Sendable, Equatable {
     }
 
     private static func checkSize(_ width: Int, _ height: Int, _ count: Int) throws {
-        let (values, overflow) = width.multipliedReportingOverflow(by: height)
+        let (values, overflow) = max(0, width).multipliedReportingOverflow(by: max(0, height))
         guard width > 0, height > 0, !overflow, count == values else {
-            throw VisionTasksError.invalidArgument("a \(width)×\(height) mask cannot hold the \(count) values given")
+            throw VisionTasksError.invalidArgument(
+                "a \(width)×\(height) mask needs \(overflow ? "more than \(Int.max)" : "\(values)") values, got \(count)"
+            )
         }
     }
 
