@@ -17,7 +17,7 @@ import VisionTasks
 /// and at most `maxQueuedReplies` replies wait for a slow client (a newer reply drops the oldest
 /// waiting one); all three count in `dropped`, so the last reply's count is complete.
 /// A socket idle for `idleTimeout` (no message from the client and none of its frames in work) is
-/// closed.
+/// closed; so is one whose client stopped reading, once a write to it has waited `idleTimeout`.
 final class LiveSession: Sendable {
     private let task: ServedTask
     private let ledger: LiveLedger
@@ -37,8 +37,19 @@ final class LiveSession: Sendable {
 
     /// Reads frames until the client closes (or idles out), then waits for the last results and
     /// sends them before returning.
-    func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
+    /// - Parameters:
+    ///   - inbound: The client's messages.
+    ///   - outbound: Where the replies go.
+    ///   - connection: The client's connection: closed at once when a write (a reply or the idle close) has waited
+    ///     `idleTimeout` for a client that does not read; its input is shut once the idle close is sent.
+    /// - Throws: What writing to the client throws (the connection closed under a write).
+    func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, connection: any Channel) async throws {
         let idleTimeout = configuration.idleTimeout
+        let logger = self.logger
+        let stalled: @Sendable () -> Void = {
+            logger.debug("live socket closed: a write waited \(idleTimeout) for a client that does not read")
+            connection.close(promise: nil)
+        }
         let ledger = self.ledger
         // Idle time is counted by this watchdog's ticks, at most half a second a tick, so a server
         // too busy to read the socket for a while never takes its own delay for a silent client.
@@ -51,7 +62,12 @@ final class LiveSession: Sendable {
                 let idle = ledger.idle(adding: min(now - tick, .milliseconds(500)))
                 tick = now
                 if idle > idleTimeout {
-                    try await outbound.close(.goingAway, reason: "idle for \(idleTimeout)")
+                    try await StallTimer.write(within: idleTimeout, onStall: stalled) {
+                        try await outbound.close(.goingAway, reason: "idle for \(idleTimeout)")
+                    }
+                    // Nothing more is read: a client that answers neither the close nor anything else (it
+                    // stopped reading, or its machine vanished) would otherwise hold the socket for good.
+                    connection.close(mode: .input, promise: nil)
                     return
                 }
             }
@@ -61,7 +77,9 @@ final class LiveSession: Sendable {
             group.addTask {
                 for await _ in ledger.wakes {
                     while let reply = ledger.nextReply() {
-                        try await outbound.write(.text(String(decoding: reply, as: UTF8.self)))
+                        try await StallTimer.write(within: idleTimeout, onStall: stalled) {
+                            try await outbound.write(.text(String(decoding: reply, as: UTF8.self)))
+                        }
                         ledger.written()
                     }
                 }

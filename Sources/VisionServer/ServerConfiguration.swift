@@ -30,8 +30,8 @@ public struct ServerConfiguration: Sendable {
     public var maxFramesPerSecond: Int = 60
     /// Live sockets open at once; one more is refused with 503.
     public var maxLiveSockets: Int = 16
-    /// A live socket that sends nothing for this long, with none of its frames in work, is closed; a video
-    /// response whose client has read nothing for this long gives up its worker.
+    /// A live socket that sends nothing for this long, with none of its frames in work, is closed; a live socket
+    /// or video response whose client leaves a write waiting this long loses its connection (and its worker).
     public var idleTimeout: Duration = .seconds(30)
     /// Replies a live socket may have waiting for a slow client; a newer one drops the oldest, counted.
     public var maxQueuedReplies: Int = 8

@@ -69,8 +69,8 @@ public struct VisionServer: Sendable {
     // MARK: - Routes
 
     /// The HTTP routes.
-    func makeRouter() -> Router<BasicWebSocketRequestContext> {
-        let router = Router(context: BasicWebSocketRequestContext.self)
+    func makeRouter() -> Router<ConnectionContext> {
+        let router = Router(context: ConnectionContext.self)
         router.middlewares.add(JSONErrorMiddleware())
         router.get("/healthz") { _, _ in json(ByteBuffer(string: "{\"status\":\"ok\"}")) }
         router.get("/api/v1/models") { _, _ in json(catalogStore.json) }
@@ -101,8 +101,8 @@ public struct VisionServer: Sendable {
 
     /// The WebSocket route: `GET /api/v1/{task}/live` upgrades when the task and options are good
     /// and a live socket is free; otherwise the HTTP route answers with the reason.
-    func makeWebSocketRouter() -> Router<BasicWebSocketRequestContext> {
-        let router = Router(context: BasicWebSocketRequestContext.self)
+    func makeWebSocketRouter() -> Router<ConnectionContext> {
+        let router = Router(context: ConnectionContext.self)
         router.ws("/api/v1/:task/live") { request, context in
             guard (try? settings(request, context)) != nil, !liveSockets.isFull else { return .dontUpgrade }
             return .upgrade()
@@ -119,7 +119,8 @@ public struct VisionServer: Sendable {
             }
             switch made {
             case .success(let session):
-                try await session.run(inbound: inbound, outbound: outbound)
+                try await session.run(
+                    inbound: inbound, outbound: outbound, connection: context.requestContext.connection)
             case .failure(let error):
                 try await Self.refuse(
                     inbound, outbound, reason: APIError.from(error).message, configuration: configuration)
@@ -206,7 +207,7 @@ public struct VisionServer: Sendable {
     }
 
     /// `POST /api/v1/{task}/video`: one JSON line per frame, streamed as frames are processed.
-    private func detectVideo(_ request: Request, _ context: some RequestContext) async throws -> Response {
+    private func detectVideo(_ request: Request, _ context: ConnectionContext) async throws -> Response {
         let settings = try settings(request, context)
         let data = try await body(request)
         guard MediaSniffer.isVideo(data) else {
@@ -224,14 +225,18 @@ public struct VisionServer: Sendable {
             throw APIError.from(error)
         }
         let lease = WorkerLease(worker, of: videoPool) { stream.close() }
-        // A client that stops reading gives up the worker after the idle timeout (see `WorkerLease.write`).
-        let stall = configuration.idleTimeout
+        // A client that stops reading gives up the worker and its connection after the idle timeout (see
+        // `WorkerLease.write`).
+        let (stall, connection) = (configuration.idleTimeout, context.connection)
+        let cut: @Sendable () -> Void = { connection.close(promise: nil) }
         let body = ResponseBody { writer in
             do {
                 while let line = await stream.nextLine() {
-                    try await lease.write(within: stall) { try await writer.write(ByteBuffer(bytes: line)) }
+                    try await lease.write(within: stall, onStall: cut) {
+                        try await writer.write(ByteBuffer(bytes: line))
+                    }
                 }
-                try await lease.write(within: stall) { try await writer.finish(nil) }
+                try await lease.write(within: stall, onStall: cut) { try await writer.finish(nil) }
             } catch {
                 await lease.end()
                 throw error

@@ -1,4 +1,3 @@
-import Dispatch
 import Synchronization
 
 /// A worker held past the handler that took it (a streamed response's body), given back exactly once: by `end()`,
@@ -31,19 +30,17 @@ final class WorkerLease: Sendable {
 
     /// Runs `write`. Should it still wait after `limit` (a client that stopped reading: the write waits on
     /// backpressure, for ever if the client never reads again, and no idle timeout closes a connection that is
-    /// being answered), the lease ends meanwhile; `write` returning later then throws `StalledClient`, as does
-    /// every later call.
-    func write(within limit: Duration, _ write: () async throws -> Void) async throws {
+    /// being answered), `onStall` runs meanwhile (to close the connection, which ends the write) and the lease
+    /// ends; `write` returning later then throws `StalledClient`, as does every later call.
+    func write(
+        within limit: Duration, onStall: @escaping @Sendable () -> Void = {}, _ write: () async throws -> Void
+    ) async throws {
         guard move(from: [.idle, .writing], to: .writing) else { throw StalledClient() }
-        // A Dispatch timer, not a task: it fires on time however busy Swift's cooperative threads are.
-        let watchdog = DispatchWorkItem { [weak self] in
+        let watchdog = StallTimer(after: limit) { [weak self] in
             guard let self, self.move(from: [.writing], to: .expired) else { return }
+            onStall()
             self.endAtOnce()
         }
-        let (seconds, attoseconds) = limit.components
-        DispatchQueue.global().asyncAfter(
-            deadline: .now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)),
-            execute: watchdog)
         defer { watchdog.cancel() }
         try await write()
         guard move(from: [.writing], to: .idle) else { throw StalledClient() }

@@ -5,6 +5,7 @@ import HummingbirdWSTesting
 import HummingbirdWebSocket
 import NIOCore
 import NIOWebSocket
+import Synchronization
 import Testing
 import VisionServer
 import VisionTasks
@@ -199,6 +200,82 @@ import VisionTasks
                     #expect(!gestures.isEmpty && gestures.allSatisfy { $0 == "Thumb_Up" }, "\(gestures)")
                 }
                 #expect(close?.closeCode == .goingAway)
+            }
+        }
+    }
+
+    /// A server with one live socket in all, which a client not reading holds for at most 2 s of a waiting write
+    /// or of idleness.
+    static func oneLiveSocket() throws -> VisionServer {
+        try ServerSupport.server {
+            $0.maxLiveSockets = 1
+            $0.idleTimeout = .seconds(2)
+            $0.maxFramesPerSecond = 1000
+        }
+    }
+
+    /// Opens live sockets to `path` until one is let in and answers a frame, for 60 s at most.
+    static func nextClientIsAnswered(_ client: some TestClientProtocol, _ path: String) async throws {
+        let tiny = try ServerSupport.photo("png-variants/gray8.png")
+        let answered = Mutex<Int?>(nil)
+        let deadline = ContinuousClock.now + .seconds(60)
+        while answered.withLock({ $0 }) == nil {
+            try #require(ContinuousClock.now < deadline, "the silent client kept the only live socket for 60 s")
+            do {
+                try await client.ws(path, configuration: Self.client) { inbound, outbound, _ in
+                    try await outbound.write(.binary(Self.frame(1, tiny)))
+                    var messages = inbound.messages(maxSize: 10_000_000).makeAsyncIterator()
+                    let reply = try Self.object(try await messages.next())
+                    answered.withLock { $0 = reply["timestampInMilliseconds"] as? Int }
+                    try await outbound.close(.normalClosure, reason: nil)
+                }
+            } catch {
+                try await Task.sleep(for: .milliseconds(200)) // refused while the socket is held
+            }
+        }
+        #expect(answered.withLock { $0 } == 1)
+    }
+
+    @Test func aClientThatStopsReadingLosesItsSocket() async throws {
+        try await Deadline.run("aClientThatStopsReadingLosesItsSocket") {
+            // Face meshes of about 50 KB each, as fast as the server makes them, soon fill the server's socket
+            // buffer (up to 4 MB) and the client's (made tiny): then a write waits, and 2 s later the server
+            // closes the connection. Before, the session waited on that write for good, holding the socket.
+            let path = "/api/v1/face-landmarker/live?output-face-blendshapes=true"
+            let face = try [UInt8](
+                MPImage(contentsOfFile: ServerSupport.images.appendingPathComponent("astronaut.png").path).jpegData(
+                    quality: 80))
+            let app = try Self.oneLiveSocket().makeApplication()
+            try await app.test(.live) { client in
+                let stalled = try await StallingClient.connect(port: try #require(client.port), path: path)
+                let clock = ContinuousClock()
+                let start = clock.now
+                var sent = 0
+                while clock.now - start < .seconds(20),
+                    await stalled.send(
+                        withUnsafeBytes(of: Int64(sent + 1).littleEndian, Array.init) + face, binary: true)
+                {
+                    sent += 1
+                    try await Task.sleep(for: .milliseconds(5))
+                }
+                #expect(clock.now - start < .seconds(20), "the server took \(sent) frames and never closed")
+                try await Self.nextClientIsAnswered(client, path)
+                withExtendedLifetime(stalled) {}
+            }
+        }
+    }
+
+    @Test func aClientThatNeverAnswersTheIdleCloseLosesItsSocket() async throws {
+        try await Deadline.run("aClientThatNeverAnswersTheIdleCloseLosesItsSocket") {
+            // A client that sends one message and then nothing, reading nothing (it vanished): the idle close
+            // goes unanswered. Before, the session went on waiting for the client's messages, holding the socket.
+            let path = "/api/v1/face-detector/live"
+            let app = try Self.oneLiveSocket().makeApplication()
+            try await app.test(.live) { client in
+                let silent = try await StallingClient.connect(port: try #require(client.port), path: path)
+                #expect(await silent.send(Array("hello".utf8), binary: false))
+                try await Self.nextClientIsAnswered(client, path)
+                withExtendedLifetime(silent) {}
             }
         }
     }

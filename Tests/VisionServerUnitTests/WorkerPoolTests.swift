@@ -62,8 +62,9 @@ import Testing
         try await lease.write(within: .seconds(30)) {}
         #expect(await pool.idleCount == 0 && !cleaned.withLock { $0 })
         let cleanedWhileWaiting = Mutex(false)
+        let connectionClosed = Mutex(false)
         await #expect(throws: WorkerLease.StalledClient.self) {
-            try await lease.write(within: .milliseconds(50)) {
+            try await lease.write(within: .milliseconds(50), onStall: { connectionClosed.withLock { $0 = true } }) {
                 let deadline = ContinuousClock.now + .seconds(60)
                 while !cleaned.withLock({ $0 }), ContinuousClock.now < deadline {
                     try await Task.sleep(for: .milliseconds(5))
@@ -72,6 +73,7 @@ import Testing
             }
         }
         #expect(cleanedWhileWaiting.withLock { $0 })
+        #expect(connectionClosed.withLock { $0 }, "the stalled write's connection is closed too")
         let deadline = ContinuousClock.now + .seconds(60)
         while await pool.idleCount == 0 {
             try #require(ContinuousClock.now < deadline, "the stalled lease's worker was not back after 60 s")

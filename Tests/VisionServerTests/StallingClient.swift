@@ -1,0 +1,106 @@
+import Dispatch
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A WebSocket client on a raw loopback socket that sends and never reads, as a client that stopped reading (or
+/// whose machine vanished) leaves a server: its receive buffer is made tiny, so the server's replies soon fill it
+/// and the server's writes wait.
+final class StallingClient: @unchecked Sendable {
+    /// What went wrong with the client's own socket.
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    private let fd: Int32
+    /// Where the client's blocking calls run: off the threads the server's and the test's tasks need.
+    private static let queue = DispatchQueue(label: "StallingClient")
+
+    /// Connects to `127.0.0.1:port` and upgrades `path` to a WebSocket.
+    /// - Throws: `Failure` when the socket cannot connect or the server does not answer 101.
+    static func connect(port: Int, path: String) async throws -> StallingClient {
+        try await withCheckedThrowingContinuation { continuation in
+            queue.async { continuation.resume(with: Result { try StallingClient(port: port, path: path) }) }
+        }
+    }
+
+    private init(port: Int, path: String) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw Failure(description: "socket: errno \(errno)") }
+        var receiveBuffer: Int32 = 1024
+        setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &receiveBuffer, socklen_t(MemoryLayout<Int32>.size))
+        // No call of the client waits long: a send the server does not take in 2 s, or a handshake answer
+        // that does not come, fails instead.
+        var timeout = timeval(tv_sec: 2, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else {
+            close(fd)
+            throw Failure(description: "connect: errno \(errno)")
+        }
+        let request =
+            "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        guard send(Array(request.utf8)) else {
+            close(fd)
+            throw Failure(description: "the handshake could not be sent")
+        }
+        // The head only: the server never speaks first after its 101, so nothing follows it yet.
+        var head: [UInt8] = []
+        var byte: UInt8 = 0
+        while !head.suffix(4).elementsEqual(Array("\r\n\r\n".utf8)), head.count < 4096, recv(fd, &byte, 1, 0) == 1 {
+            head.append(byte)
+        }
+        let status = String(decoding: head, as: UTF8.self)
+        guard status.hasPrefix("HTTP/1.1 101") else {
+            close(fd)
+            throw Failure(description: "the upgrade was refused: \(status)")
+        }
+    }
+
+    /// Sends one message (`binary` or text), masked with a zero key, so its payload goes unchanged.
+    /// - Returns: False when the send failed or waited 2 s (the server stopped reading, or closed the connection).
+    func send(_ payload: [UInt8], binary: Bool) async -> Bool {
+        await withCheckedContinuation { continuation in
+            Self.queue.async { continuation.resume(returning: self.sendNow(payload, binary: binary)) }
+        }
+    }
+
+    private func sendNow(_ payload: [UInt8], binary: Bool) -> Bool {
+        var frame: [UInt8] = [binary ? 0x82 : 0x81]
+        switch payload.count {
+        case ..<126: frame.append(0x80 | UInt8(payload.count))
+        case ..<65536: frame += [0x80 | 126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
+        default: frame += [0x80 | 127] + (0..<8).reversed().map { UInt8((payload.count >> ($0 * 8)) & 0xFF) }
+        }
+        return send(frame + [0, 0, 0, 0] + payload)
+    }
+
+    /// Writes all of `bytes`; false when a send fails or times out (never SIGPIPE: the server may have closed).
+    private func send(_ bytes: [UInt8]) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes {
+                Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
+            guard written > 0 else { return false }
+            offset += written
+        }
+        return true
+    }
+
+    deinit {
+        close(fd)
+    }
+}
