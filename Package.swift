@@ -145,7 +145,7 @@ let package = Package(
             dependencies: ["vision-tasks", "ios-guide-snippets", "VisionTasks", "TFLite", "FixtureSupport"]),
         // The server's parts without a socket (worker pool, live-socket ledger): no HTTP client or TLS to
         // build, so `make sanitize` runs them under TSan cheaply.
-        .testTarget(name: "VisionServerUnitTests", dependencies: ["VisionServer"]),
+        .testTarget(name: "VisionServerUnitTests", dependencies: ["VisionServer", "VisionTasks"]),
         .testTarget(
             name: "VisionServerTests",
             dependencies: [

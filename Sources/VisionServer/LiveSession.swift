@@ -22,13 +22,19 @@ final class LiveSession: Sendable {
     private let task: ServedTask
     private let ledger: LiveLedger
     private let configuration: ServerConfiguration
+    private let decoder: ImageDecoder
     private let logger: Logger
 
-    /// Makes the session's task; throws what the task throws for its model or options.
-    init(settings: TaskSettings, modelPath: String, configuration: ServerConfiguration, logger: Logger) throws {
+    /// Makes the session's task; throws what the task throws for its model or options. Frames are decoded by
+    /// `decoder`, the server's.
+    init(
+        settings: TaskSettings, modelPath: String, configuration: ServerConfiguration, decoder: ImageDecoder,
+        logger: Logger
+    ) throws {
         let ledger = LiveLedger(maxQueuedReplies: configuration.maxQueuedReplies)
         self.ledger = ledger
         self.configuration = configuration
+        self.decoder = decoder
         self.logger = logger
         task = try ServedTask.make(
             settings, modelPath: modelPath, mode: .liveStream,
@@ -121,12 +127,12 @@ final class LiveSession: Sendable {
     }
 
     private func process(_ bytes: Data, timestamp: Int) async throws {
-        let task = self.task, decoding = configuration.imageDecoding
+        let task = self.task, decoder = self.decoder
         let decoded = await WorkerPool.offloaded { () throws -> MPImage in
             guard MediaSniffer.isImage(bytes) else {
                 throw APIError(.unsupportedMediaType, "the frame is not a JPEG or PNG image")
             }
-            return try MPImage(encodedData: bytes, name: "frame \(timestamp)", decodingOptions: decoding)
+            return try decoder.decode(bytes, name: "frame \(timestamp)")
         }
         switch decoded {
         case .failure(let error):

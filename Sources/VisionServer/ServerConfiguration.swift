@@ -20,10 +20,8 @@ public struct ServerConfiguration: Sendable {
     public var maxBodyBytes: Int = 20_000_000
     /// The most pixels (width × height) a posted image, live frame or video frame may declare; larger ones are
     /// refused (400) before they are decoded. A 64-megapixel progressive JPEG of a few hundred KB takes about
-    /// 770 MB to decode, and every worker of every task may decode one at once.
+    /// 770 MB to decode; at most `workers` posted images and live frames decode at once, all tasks together.
     public var maxImagePixels: Int = ImageDecodingOptions.defaultMaxPixelCount
-    /// The decoding limits of posted images and live frames.
-    var imageDecoding: ImageDecodingOptions { ImageDecodingOptions(maxPixelCount: maxImagePixels) }
     /// The largest WebSocket message (8-byte timestamp + encoded frame) in bytes.
     public var maxFrameBytes: Int = 4_000_000
     /// Frames per second a live socket may send; frames above the rate are dropped and counted.

@@ -29,6 +29,7 @@ public struct VisionServer: Sendable {
     private let imagePools: ImagePools
     private let videoPool: WorkerPool
     private let liveSockets: BoundedCount
+    private let decoder: ImageDecoder
     private let training: GestureModelTraining
 
     /// A server for `configuration`; `catalog` defaults to a scan of its models folder.
@@ -48,6 +49,7 @@ public struct VisionServer: Sendable {
         imagePools = ImagePools(workers: configuration.workers, queueDepth: configuration.queueDepth)
         videoPool = WorkerPool(name: "video", workers: configuration.workers, queueDepth: 0)
         liveSockets = BoundedCount(limit: configuration.maxLiveSockets)
+        decoder = ImageDecoder(configuration: configuration)
         training = GestureModelTraining(configuration: configuration, store: catalogStore)
     }
 
@@ -114,8 +116,10 @@ public struct VisionServer: Sendable {
             }
             defer { liveSockets.close() }
             let (path, configuration, logger) = (catalog.path(of: settings.model), configuration, context.logger)
+            let decoder = self.decoder
             let made = await WorkerPool.offloaded {
-                try LiveSession(settings: settings, modelPath: path, configuration: configuration, logger: logger)
+                try LiveSession(
+                    settings: settings, modelPath: path, configuration: configuration, decoder: decoder, logger: logger)
             }
             switch made {
             case .success(let session):
@@ -194,14 +198,14 @@ public struct VisionServer: Sendable {
         guard MediaSniffer.isImage(data) else {
             throw APIError(.unsupportedMediaType, "the body is not a JPEG or PNG image")
         }
-        let path = catalog.path(of: settings.model), decoding = configuration.imageDecoding
+        let path = catalog.path(of: settings.model), decoder = self.decoder
         let result = try await imagePools[settings.task].run { worker in
             // The task first: an option it rejects is reported before the image is looked at.
             let task = try worker.task(for: settings) {
                 try ServedTask.make(settings, modelPath: path, mode: .image, live: nil)
             }
             return try task.detectImage(
-                try MPImage(encodedData: data, name: "request body", decodingOptions: decoding))
+                try decoder.decode(data, name: "request body"))
         }
         return json(ByteBuffer(bytes: result))
     }

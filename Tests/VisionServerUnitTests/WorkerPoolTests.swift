@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import VisionTasks
 
 @testable import VisionServer
 
@@ -80,6 +81,41 @@ import Testing
             try await Task.sleep(for: .milliseconds(5))
         }
         await #expect(throws: WorkerLease.StalledClient.self) { try await lease.write(within: .seconds(30)) {} }
+    }
+
+    /// Posted images and live frames share one bound on decodes at once (`workers`), whatever their task or
+    /// socket: 12 decodes started together on threads of their own never run more than 2 at a time, and do run 2.
+    @Test func atMostWorkersImagesDecodeAtOnce() throws {
+        var configuration = ServerConfiguration()
+        configuration.workers = 2
+        configuration.maxImagePixels = 100
+        let decoder = ImageDecoder(configuration: configuration)
+        let counts = Mutex((running: 0, peak: 0))
+        let done = DispatchGroup()
+        for _ in 0..<12 {
+            done.enter()
+            Thread {
+                decoder.whileHeld {
+                    counts.withLock {
+                        $0.running += 1
+                        $0.peak = max($0.peak, $0.running)
+                    }
+                    Thread.sleep(forTimeInterval: 0.05)
+                    counts.withLock { $0.running -= 1 }
+                }
+                done.leave()
+            }.start()
+        }
+        try #require(done.wait(timeout: .now() + 60) == .success, "12 decodes of 50 ms had not ended after 60 s")
+        #expect(counts.withLock { $0.peak } == 2)
+        // The pixel limit is the configuration's: 10×10 pixels pass 100, 10×11 are refused.
+        func png(height: Int) throws -> Data {
+            try MPImage(
+                pixels: Data(count: 10 * height), width: 10, height: height, bytesPerRow: 10, format: .gray8
+            ).pngData()
+        }
+        #expect(try decoder.decode(try png(height: 10), name: "10×10").height == 10)
+        #expect(throws: VisionTasksError.self) { try decoder.decode(try png(height: 11), name: "10×11") }
     }
 
     @Test func sniffingTellsImagesAndVideosFromOtherBytes() {
