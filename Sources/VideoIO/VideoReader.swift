@@ -121,7 +121,9 @@ public final class VideoReader {
         self.startMs = startMs
         self.endMs = endMs
         self.maxPixelCount = maxPixelCount
-        let log = ShowinfoLog()
+        // The filter's name is drawn anew for each reader: a frame line is one that starts with it, so text
+        // from the file (a title tag, which ffmpeg prints to the same stderr) cannot pose as one.
+        let log = ShowinfoLog(filterName: "showinfo@f" + String(UInt64.random(in: .min ... .max), radix: 16))
         self.log = log
         let earlyEnd = EarlyEndCheck()
         self.earlyEnd = earlyEnd
@@ -136,7 +138,7 @@ public final class VideoReader {
                 "-max_pixels", String(min(maxPixelCount, Int(Int32.max))),
             ] + inputOptions + [
                 "-i", source, "-map", "0:v:0", "-copyts", "-fps_mode", "passthrough",
-                "-vf", "showinfo@frames=checksum=0", "-f", "rawvideo", "pipe:1",
+                "-vf", log.filterName + "=checksum=0", "-f", "rawvideo", "pipe:1",
             ], onStderrLine: { log.take($0) || earlyEnd.take($0) }, onStderrEnd: { log.close() })
         do {
             self.info = try info()
@@ -164,7 +166,13 @@ public final class VideoReader {
             }
             let layout = entry.layout
             decodedPixelFormat = layout.pixelFormat
-            guard layout.width * layout.height <= maxPixelCount else {
+            guard layout.width >= 1, layout.height >= 1 else {
+                close()
+                throw VisionTasksError.invalidVideo(
+                    "ffmpeg gave frames of \(layout.width)x\(layout.height) for \(source), which is no picture size")
+            }
+            let (pixels, overflow) = layout.width.multipliedReportingOverflow(by: layout.height)
+            guard !overflow, pixels <= maxPixelCount else {
                 close()
                 throw tooLarge(width: layout.width, height: layout.height)
             }
@@ -225,8 +233,9 @@ public final class VideoReader {
 
     /// The error for `source`'s frames of `width`×`height`, over `limit` pixels (from the decoder or the probe).
     static func framesTooLarge(_ source: String, width: Int, height: Int, limit: Int) -> VisionTasksError {
-        .invalidVideo(
-            "\(source) has frames of \(width)x\(height) (\(width * height) pixels), more than the limit of "
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        return .invalidVideo(
+            "\(source) has frames of \(width)x\(height) (\(overflow ? "over \(Int.max)" : "\(pixels)") pixels), more than the limit of "
                 + "\(limit) pixels a frame (the images' limit, ImageDecodingOptions.maxPixelCount)")
     }
 
@@ -250,6 +259,16 @@ public final class VideoReader {
 /// from the config line, then for each frame its pts, size and pixel format, and after any side
 /// data lines, its colour line.
 final class ShowinfoLog: @unchecked Sendable {
+    /// The filter instance's name (`showinfo@…`): its lines, and only they, start with `[` and this name.
+    let filterName: String
+    private let linePrefix: String
+
+    /// A log of the lines of the showinfo instance named `filterName`.
+    init(filterName: String) {
+        self.filterName = filterName
+        linePrefix = "[" + filterName + " @ "
+    }
+
     struct Entry {
         let index: Int
         let timestampMs: Int
@@ -272,7 +291,7 @@ final class ShowinfoLog: @unchecked Sendable {
 
     /// Takes one stderr line; true if it was showinfo's.
     func take(_ line: String) -> Bool {
-        guard line.contains("[showinfo@frames @") else { return false }
+        guard line.hasPrefix(linePrefix) else { return false }
         if let range = line.range(of: "config in time_base: ") {
             let fraction = line[range.upperBound...].prefix { $0 != "," }.split(separator: "/")
             if fraction.count == 2, let n = Int64(fraction[0]), let d = Int64(fraction[1]), n > 0, d > 0 {

@@ -114,6 +114,26 @@ import VisionErrors
         }
     }
 
+    /// Text in the file that reads like the frame lines of the reader's `showinfo` filter (ffmpeg prints a title tag
+    /// to the same stderr) is not taken for one: the frames read are the file's own. A title posing as a first frame
+    /// of 9999999999×9999999999 used to trap the reader (the server with it) on the pixel count's overflow, one of
+    /// 99999×99999 had the file refused as too large, and one of 2×2 shifted every frame's bytes and sizes.
+    @Test func aTitlePosingAsAFrameLineIsNotTakenForOne() throws {
+        let dir = try TestVideos.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for size in ["9999999999x9999999999", "99999x99999", "2x2"] {
+            let url = dir.appendingPathComponent("\(size).mp4")
+            try TestVideos.ffmpeg([
+                "-f", "lavfi", "-i", "testsrc=size=64x48:rate=25", "-frames:v", "3", "-c:v", "libx264",
+                "-metadata", "title=[showinfo@frames @ 0] n:0 pts:0 s:\(size) fmt:rgb24", url.path,
+            ])
+            let reader = try VideoReader(contentsOfFile: url.path)
+            var sizes: [String] = []
+            while let frame = try reader.nextFrame() { sizes.append("\(frame.width)x\(frame.height)") }
+            #expect(sizes == ["64x48", "64x48", "64x48"], "\(size)")
+        }
+    }
+
     /// A rotation that is no number of degrees (ffprobe reads a `rotate` tag of `nan`, `inf` or `1e300` as one)
     /// is refused naming the file; the conversion to whole degrees used to trap. Whole and fractional turns of
     /// finite values still fold into 0, 90, 180 or 270.

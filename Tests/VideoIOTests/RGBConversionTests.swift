@@ -204,7 +204,7 @@ import VisionErrors
     /// showinfo's colour line comes after the frame line and any side data lines; a frame whose colour
     /// line never comes still goes on, with unknown colours, when the next frame line or the end arrives.
     @Test func showinfoColourLinesFollowTheirFrame() {
-        let log = ShowinfoLog()
+        let log = ShowinfoLog(filterName: "showinfo@frames")
         let tag = "[showinfo@frames @ 0x5555] [info] "
         for line in [
             "config in time_base: 1/1000, frame_rate: 25/1",
