@@ -15,40 +15,20 @@ struct ModelBenchmarkCommand: AsyncParsableCommand {
 
     @Flag(
         help:
-            "Print one JSON object {\"model\", \"threads\", \"twoCoreShare\", \"pingPongNs\", \"medianMs\", \"p90Ms\", \"cpuMsPerCall\"}."
+            "Print one JSON object {\"model\", \"threads\", \"separateBuffers\", \"host\": {\"cpu\", \"twoCoreShare\", \"pingPongNs\", ...}, \"medianMs\", \"p90Ms\", \"cpuMsPerCall\"}."
     )
     var json = false
 
-    /// What `--json` prints: the model's path (and entry, for a bundle), the inference threads it ran
-    /// with, what two cores gave at once and what a cache line's round trip between them cost just after
-    /// the runs, and the timing's figures, in one object.
+    /// What `--json` prints: the model's path (and entry, for a bundle), the inference threads it ran with,
+    /// whether its plan gave each tensor its own buffer, the host right after the runs, and the timing's figures.
     struct Report: Encodable {
         var model: String
         var threads: Int
-        /// `HandoffCost.twoCoreShare()` measured right after the timed runs: twice it bounds what a
-        /// second thread could gain on this host then (other tenants' load on the cores moves it).
-        var twoCoreShare: Double
-        /// `HandoffCost.pingPong()` measured right after the timed runs: on this VM it moves between about
-        /// 60 and 330 ns as the two vCPUs land on near or far cores, and every second thread pays it.
-        var pingPongNs: Double
         /// Whether the plan gave each tensor its own buffer (`Interpreter.separateBuffers`: at 2+ threads where a
         /// line's round trip, measured when the first plan was made, was dear, and within the plan's limit).
         var separateBuffers: Bool
-        var timed: Timing.Summary
-
-        enum CodingKeys: CodingKey { case model, threads, twoCoreShare, pingPongNs, separateBuffers }
-
-        /// `model`, `threads`, `twoCoreShare`, `pingPongNs` and `separateBuffers`, then the figures of `timed`, as
-        /// one flat object.
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(model, forKey: .model)
-            try container.encode(threads, forKey: .threads)
-            try container.encode(twoCoreShare, forKey: .twoCoreShare)
-            try container.encode(pingPongNs, forKey: .pingPongNs)
-            try container.encode(separateBuffers, forKey: .separateBuffers)
-            try timed.encode(to: encoder)
-        }
+        var host: HostReport
+        var medianMs, p90Ms, cpuMsPerCall: Double
     }
 
     func run() async throws {
@@ -57,16 +37,17 @@ struct ModelBenchmarkCommand: AsyncParsableCommand {
             let (name, data) = try timing.source.loadModelData()
             let interpreter = try timing.source.randomlyFedInterpreter(data, threads: timing.threads)
             let timed = Timing.measure(runs: timing.runs, warmup: timing.warmup) { interpreter.invoke() }
-            let share = HandoffCost.twoCoreShare(), pingPong = HandoffCost.pingPong()
+            let host = HostReport.now(twoCoreShare: HandoffCost.twoCoreShare())
             if json {
                 try Console.outJSON(
                     Report(
-                        model: name, threads: timing.threads, twoCoreShare: share, pingPongNs: pingPong,
-                        separateBuffers: interpreter.separateBuffers, timed: timed))
+                        model: name, threads: timing.threads, separateBuffers: interpreter.separateBuffers, host: host,
+                        medianMs: timed.medianMs, p90Ms: timed.p90Ms, cpuMsPerCall: timed.cpuMsPerCall))
             } else {
                 let ms = { (v: Double) in String(format: "%.3f", v) }
                 Console.out(
-                    "\(name): median \(ms(timed.medianMs)) ms, p90 \(ms(timed.p90Ms)) ms, CPU \(ms(timed.cpuMsPerCall)) ms per call (\(timing.runs) runs, \(timing.warmup) warm-up, \(timing.threads) thread(s)); two cores at once then: \(String(format: "%.2f", share)) of one each, a cache line's round trip between them \(String(format: "%.0f", pingPong)) ns\n"
+                    host.header
+                        + "\(name): median \(ms(timed.medianMs)) ms, p90 \(ms(timed.p90Ms)) ms, CPU \(ms(timed.cpuMsPerCall)) ms per call (\(timing.runs) runs, \(timing.warmup) warm-up, \(timing.threads) thread(s))\n"
                 )
             }
         }

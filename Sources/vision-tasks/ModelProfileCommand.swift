@@ -39,31 +39,11 @@ struct ModelProfileCommand: AsyncParsableCommand {
         var handoffsN: Double
     }
 
-    /// The host the figures come from and what a hand-off between its cores costs.
-    struct Host: Codable {
-        /// CPU model, family and model numbers, CPU count, caches (`HostCPU.describe`).
-        var cpu: String
-        /// 1, 5 and 15 minute load averages when the runs ended.
-        var loadAverage: String
-        /// A cache line's round trip between two threads, ns (median of 31 batches of 2,000).
-        var pingPongNs: Double
-        /// The pool's hand-off (an empty job over two threads), ns, and the factor it puts on the
-        /// kernels' minimum work per part (`HandoffCost`).
-        var handoffNs, grain: Double
-        /// The line round trip measured when the first plan was made, ns, and whether plans over several threads
-        /// therefore give each tensor its own buffer (`HandoffCost.separatesBuffers`).
-        var planLineTripNs: Double
-        var separateBuffers: Bool
-        /// Each core's arithmetic speed while both compute, as a share of one alone: the median of
-        /// one probe per round (`HandoffCost.twoCoreShare`); twice it bounds a second thread's gain.
-        var twoCoreShare: Double
-    }
-
     /// What `--json` prints.
     struct Report: Codable {
         var model: String
         var threads: Int
-        var host: Host
+        var host: HostReport
         /// What the worker pool did per inference at `threads`.
         var pool: PoolActivity
         var operators: [Row]
@@ -96,11 +76,7 @@ struct ModelProfileCommand: AsyncParsableCommand {
                     handoffsN: Timing.median(many.map { $0[k].handoffs }))
             }
             let pool = multi.poolActivity(runs: perRound)
-            let host = Host(
-                cpu: HostCPU.describe(), loadAverage: HostCPU.loadAverage(), pingPongNs: HandoffCost.pingPong(),
-                handoffNs: HandoffCost.nanoseconds, grain: HandoffCost.grain,
-                planLineTripNs: HandoffCost.lineTripNanoseconds, separateBuffers: HandoffCost.separatesBuffers,
-                twoCoreShare: Timing.median(shares))
+            let host = HostReport.now(twoCoreShare: Timing.median(shares))
             let report = Report(model: name, threads: threads, host: host, pool: pool, operators: rows)
             if json {
                 try Console.outJSON(report)
@@ -123,11 +99,7 @@ struct ModelProfileCommand: AsyncParsableCommand {
         let speedup = { (a: Double, b: Double) in b > 0 ? String(format: "%5.2fx", a / b) : "    -" }
         let share = { (v: Double, total: Double) in String(format: "%5.1f%%", total > 0 ? 100 * v / total : 0) }
         let jobs = { (v: Double) in String(format: "%6.1f", v) }
-        var out = "CPU: \(host.cpu); load average \(host.loadAverage)\n"
-        out +=
-            "hand-off: cache-line ping-pong \(String(format: "%.0f", host.pingPongNs)) ns per round trip; pool hand-off \(String(format: "%.0f", host.handoffNs)) ns (minimum work per part x\(String(format: "%.2f", host.grain))); at plan time a line's round trip took \(String(format: "%.0f", host.planLineTripNs)) ns, so buffers are \(host.separateBuffers ? "separate" : "reused") at 2+ threads\n"
-        out +=
-            "two cores at once: each computes at \(String(format: "%.2f", host.twoCoreShare)) of one alone (median of a probe per round), so a second thread gains at most x\(String(format: "%.2f", 2 * host.twoCoreShare)) here now\n"
+        var out = host.header
         out +=
             "pool at \(threads) threads, per call: \(String(format: "%.1f", pool.jobs)) jobs, \(String(format: "%.1f", pool.parts)) parts (\(String(format: "%.1f", pool.workerParts)) by workers); caller waited in \(String(format: "%.1f", pool.joinWaits)) (slept in \(String(format: "%.1f", pool.joinSleeps))), \(String(format: "%.3f", pool.joinWaitMilliseconds)) ms\n"
         out +=
