@@ -127,7 +127,8 @@ public struct VisionServer: Sendable {
                     inbound: inbound, outbound: outbound, connection: context.requestContext.connection)
             case .failure(let error):
                 try await Self.refuse(
-                    inbound, outbound, reason: APIError.from(error).message, configuration: configuration)
+                    inbound, outbound, connection: context.requestContext.connection,
+                    reason: APIError.from(error).message, configuration: configuration)
             }
         }
         return router
@@ -138,21 +139,29 @@ public struct VisionServer: Sendable {
     /// for the idle timeout is closed (`goingAway`). The server never speaks first: bytes sent right
     /// behind the 101 response can reach a client before it reads (HummingbirdWSClient under load then
     /// never saw the reply nor the close, and waited for ever).
+    /// As in `LiveSession`, a client that leaves a write waiting `idleTimeout` loses its connection, and one silent
+    /// for it is closed without waiting for its answer (its input is shut).
     private static func refuse(
-        _ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, reason: String,
-        configuration: ServerConfiguration
+        _ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, connection: any Channel,
+        reason: String, configuration: ServerConfiguration
     ) async throws {
         let idleTimeout = configuration.idleTimeout
+        let cut: @Sendable () -> Void = { connection.close(promise: nil) }
         let watchdog = Task {
             try await Task.sleep(for: idleTimeout)
-            try await outbound.close(.goingAway, reason: "idle for \(idleTimeout)")
+            try await StallTimer.write(within: idleTimeout, onStall: cut) {
+                try await outbound.close(.goingAway, reason: "idle for \(idleTimeout)")
+            }
+            connection.close(mode: .input, promise: nil)
         }
         defer { watchdog.cancel() }
         var messages = inbound.messages(maxSize: configuration.maxFrameBytes).makeAsyncIterator()
         guard try await messages.next() != nil else { return }
         let reply = JSONEnvelope.encode(["error": .string(reason)])
-        try await outbound.write(.text(String(decoding: reply, as: UTF8.self)))
-        try await outbound.close(.unacceptableData, reason: "the task could not be made")
+        try await StallTimer.write(within: idleTimeout, onStall: cut) {
+            try await outbound.write(.text(String(decoding: reply, as: UTF8.self)))
+            try await outbound.close(.unacceptableData, reason: "the task could not be made")
+        }
     }
 
     // MARK: - Request handling

@@ -280,6 +280,22 @@ import VisionTasks
         }
     }
 
+    @Test func aSilentClientOfARefusedSocketLosesIt() async throws {
+        try await Deadline.run("aSilentClientOfARefusedSocketLosesIt") {
+            // Options only the task rejects upgrade, then the error answers the client's first message. A client
+            // that sends none, and answers nothing, is cut off after the idle timeout; before, the refusal waited
+            // for its message for good, holding the socket.
+            let refused =
+                "/api/v1/gesture-recognizer/live?canned-gestures-allowlist=Thumb_Up&canned-gestures-denylist=None"
+            let app = try Self.oneLiveSocket().makeApplication()
+            try await app.test(.live) { client in
+                let silent = try await StallingClient.connect(port: try #require(client.port), path: refused)
+                try await Self.nextClientIsAnswered(client, "/api/v1/face-detector/live")
+                withExtendedLifetime(silent) {}
+            }
+        }
+    }
+
     @Test func unknownTasksAndBadOptionsDoNotUpgrade() async throws {
         try await Deadline.run("unknownTasksAndBadOptionsDoNotUpgrade") {
             let app = try ServerSupport.server().makeApplication()
