@@ -54,6 +54,14 @@ struct ClassifierHead: Sendable {
         self.movingStatistics = statistics
     }
 
+    /// How many values `parameters` holds for a head of these sizes (each block: γ and β per input, the dense
+    /// weights and the bias), without building it. The sizes are the validated ones (`LayerWidths`, at most
+    /// `GestureSamples.maxLabels` classes), far from overflowing.
+    static func parameterCount(inputCount: Int, hiddenWidths: [Int], classCount: Int) -> Int {
+        let widths = [inputCount] + hiddenWidths + [classCount]
+        return zip(widths, widths.dropFirst()).reduce(0) { $0 + 2 * $1.0 + $1.0 * $1.1 + $1.1 }
+    }
+
     /// Number of classes.
     var classCount: Int { blocks.last?.outputs ?? 0 }
 

@@ -468,6 +468,18 @@ public final class GestureTrainer: Sendable {
                 )
             )
         }
+        let held = SettingsSearch.heldValues(
+            recipes: recipes, folds: folds, inputCount: inputCount, classCount: classCount)
+        guard held <= SettingsSearch.maxHeldValues else {
+            return (
+                settings.recipe,
+                record(
+                    folds: 0, [], chosen: nil,
+                    skipped:
+                        "\(recipes.count) settings over \(folds) folds would hold \(held * 4 >> 20) MiB of weights at once, over the search's \(SettingsSearch.maxHeldValues * 4 >> 20) MiB: the settings given or declared were used (narrower --layer-widths can be searched)"
+                )
+            )
+        }
         let dealt = SettingsSearch.sample(
             labels: labels, classCount: classCount, limit: SettingsSearch.maxHands, atLeast: folds,
             seed: UInt64(settings.seed))

@@ -24,6 +24,21 @@ struct SettingsSearch {
     /// time stops growing with the photos (the final training still uses every hand).
     static let maxHands = 500
 
+    /// The most values the search's heads may hold at once (512 MiB of floats): every recipe and fold keeps a head,
+    /// its weights and Adam's two moments, and a rung's results stand beside the states they continue. The default
+    /// search holds about a fifth of it at most; wide `--layer-widths` would take tens of GB.
+    static let maxHeldValues = 1 << 27
+
+    /// The values `recipes` over `folds` folds hold at once, by `maxHeldValues`' count.
+    static func heldValues(recipes: [HeadRecipe], folds: Int, inputCount: Int, classCount: Int) -> Int {
+        let largest =
+            recipes.map {
+                ClassifierHead.parameterCount(
+                    inputCount: inputCount, hiddenWidths: $0.hiddenWidths, classCount: classCount)
+            }.max() ?? 0
+        return 6 * largest * recipes.count * folds
+    }
+
     /// One candidate's cross-validated scores.
     struct Scored: Sendable {
         let recipe: HeadRecipe

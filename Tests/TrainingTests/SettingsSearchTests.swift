@@ -242,6 +242,29 @@ import VisionTasks
 
     /// Fewer hands in a label than folds: as many folds as that label's hands; one hand: nothing searched, and
     /// the report says why. Every searched option given: nothing searched either. Folds out of range are named.
+    /// A search whose heads would hold more than `maxHeldValues` at once is skipped, saying why, and the settings
+    /// given or declared are trained: every recipe and fold keeps its head, so `--layer-widths 4096,4096,4096,4096`
+    /// (which a server client may send too) asked the search for tens of GB. The default search stays far below.
+    @Test func aSearchTooLargeToHoldIsSkippedSayingWhy() throws {
+        func recipes(_ widths: [Int], _ count: Int) -> [HeadRecipe] {
+            [HeadRecipe](
+                repeating: HeadRecipe(
+                    hiddenWidths: widths, dropout: 0, batchSize: 16, epochs: 1, gamma: 0, balanceClasses: false,
+                    learningRate: 0.001, lrDecay: 0.99), count: count)
+        }
+        let widest = SettingsSearch.heldValues(
+            recipes: recipes([64], 32), folds: 10, inputCount: 128, classCount: GestureSamples.maxLabels)
+        #expect(widest < SettingsSearch.maxHeldValues / 4, "the default search's widest: \(widest)")
+        let wide = try Self.options {
+            $0.layerWidths = LayerWidths([4096, 1024])
+            $0.epochs = 1
+        }.fit(try GestureTrainerTests.hands.get()).report
+        let search = try #require(wide.search)
+        #expect(search.folds == 0 && search.candidates.isEmpty, "\(search)")
+        #expect(search.skipped?.contains("MiB of weights at once") == true, "\(search)")
+        #expect(wide.epochs.count == 1)
+    }
+
     @Test func fewHandsMeanFewerFoldsOrNoSearch() throws {
         let hands = try GestureTrainerTests.hands.get()
         func keeping(_ count: Int) -> GestureTrainer.FoundHands {
