@@ -57,48 +57,59 @@ final class LiveSession: Sendable {
             connection.close(promise: nil)
         }
         let ledger = self.ledger
-        // Idle time is counted by this watchdog's ticks, at most half a second a tick, so a server
-        // too busy to read the socket for a while never takes its own delay for a silent client.
-        let watchdog = Task {
-            let clock = ContinuousClock()
-            var tick = clock.now
-            while !Task.isCancelled {
-                try await Task.sleep(for: .milliseconds(250))
-                let now = clock.now
-                let idle = ledger.idle(adding: min(now - tick, .milliseconds(500)))
-                tick = now
-                if idle > idleTimeout {
-                    try await StallTimer.write(within: idleTimeout, onStall: stalled) {
-                        try await outbound.close(.goingAway, reason: "idle for \(idleTimeout)")
-                    }
-                    // Nothing more is read: a client that answers neither the close nor anything else (it
-                    // stopped reading, or its machine vanished) would otherwise hold the socket for good.
-                    connection.close(mode: .input, promise: nil)
-                    return
-                }
+        try await withThrowingTaskGroup(of: Void.self) { watched in
+            // A child task, not a `Task {}`: it runs where the session's tasks run (a test suite's own threads
+            // too), never waiting for Swift's shared pool, which other work may hold for minutes.
+            watched.addTask {
+                try? await Self.closeWhenIdle(ledger, outbound, connection, idleTimeout: idleTimeout, stalled: stalled)
             }
-        }
-        defer { watchdog.cancel() }
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
-                for await _ in ledger.wakes {
-                    while let reply = ledger.nextReply() {
-                        try await StallTimer.write(within: idleTimeout, onStall: stalled) {
-                            try await outbound.write(.text(String(decoding: reply, as: UTF8.self)))
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for await _ in ledger.wakes {
+                        while let reply = ledger.nextReply() {
+                            try await StallTimer.write(within: idleTimeout, onStall: stalled) {
+                                try await outbound.write(.text(String(decoding: reply, as: UTF8.self)))
+                            }
+                            ledger.written()
                         }
-                        ledger.written()
                     }
                 }
+                do {
+                    try await readFrames(inbound)
+                } catch {
+                    logger.debug("live socket ended: \(error)")
+                }
+                let task = self.task
+                _ = await WorkerPool.offloaded { task.waitUntilIdle() }
+                ledger.finish()
+                try await group.waitForAll()
             }
-            do {
-                try await readFrames(inbound)
-            } catch {
-                logger.debug("live socket ended: \(error)")
+            watched.cancelAll()
+        }
+    }
+
+    /// Closes the socket once it has been idle for `idleTimeout` (then returns), or runs until cancelled. Idle time
+    /// is counted by ticks of at most half a second, so a server too busy to read the socket for a while never
+    /// takes its own delay for a silent client.
+    private static func closeWhenIdle(
+        _ ledger: LiveLedger, _ outbound: WebSocketOutboundWriter, _ connection: any Channel, idleTimeout: Duration,
+        stalled: @escaping @Sendable () -> Void
+    ) async throws {
+        let clock = ContinuousClock()
+        var tick = clock.now
+        while true {
+            try await Task.sleep(for: .milliseconds(250))
+            let now = clock.now
+            let idle = ledger.idle(adding: min(now - tick, .milliseconds(500)))
+            tick = now
+            guard idle > idleTimeout else { continue }
+            try await StallTimer.write(within: idleTimeout, onStall: stalled) {
+                try await outbound.close(.goingAway, reason: "idle for \(idleTimeout)")
             }
-            let task = self.task
-            _ = await WorkerPool.offloaded { task.waitUntilIdle() }
-            ledger.finish()
-            try await group.waitForAll()
+            // Nothing more is read: a client that answers neither the close nor anything else (it
+            // stopped reading, or its machine vanished) would otherwise hold the socket for good.
+            connection.close(mode: .input, promise: nil)
+            return
         }
     }
 

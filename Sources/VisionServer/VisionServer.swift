@@ -147,20 +147,24 @@ public struct VisionServer: Sendable {
     ) async throws {
         let idleTimeout = configuration.idleTimeout
         let cut: @Sendable () -> Void = { connection.close(promise: nil) }
-        let watchdog = Task {
-            try await Task.sleep(for: idleTimeout)
-            try await StallTimer.write(within: idleTimeout, onStall: cut) {
-                try await outbound.close(.goingAway, reason: "idle for \(idleTimeout)")
+        try await withThrowingTaskGroup(of: Void.self) { watched in
+            // A child task, as in `LiveSession`, so that it never waits for Swift's shared pool.
+            watched.addTask {
+                try? await Task.sleep(for: idleTimeout)
+                guard !Task.isCancelled else { return }
+                try? await StallTimer.write(within: idleTimeout, onStall: cut) {
+                    try await outbound.close(.goingAway, reason: "idle for \(idleTimeout)")
+                }
+                connection.close(mode: .input, promise: nil)
             }
-            connection.close(mode: .input, promise: nil)
-        }
-        defer { watchdog.cancel() }
-        var messages = inbound.messages(maxSize: configuration.maxFrameBytes).makeAsyncIterator()
-        guard try await messages.next() != nil else { return }
-        let reply = JSONEnvelope.encode(["error": .string(reason)])
-        try await StallTimer.write(within: idleTimeout, onStall: cut) {
-            try await outbound.write(.text(String(decoding: reply, as: UTF8.self)))
-            try await outbound.close(.unacceptableData, reason: "the task could not be made")
+            defer { watched.cancelAll() }
+            var messages = inbound.messages(maxSize: configuration.maxFrameBytes).makeAsyncIterator()
+            guard try await messages.next() != nil else { return }
+            let reply = JSONEnvelope.encode(["error": .string(reason)])
+            try await StallTimer.write(within: idleTimeout, onStall: cut) {
+                try await outbound.write(.text(String(decoding: reply, as: UTF8.self)))
+                try await outbound.close(.unacceptableData, reason: "the task could not be made")
+            }
         }
     }
 
