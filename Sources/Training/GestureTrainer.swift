@@ -73,31 +73,31 @@ public final class GestureTrainer: Sendable {
     private struct Settings: Sendable {
         /// The head's settings as given or declared (the search starts from them).
         let recipe: HeadRecipe
-        let validationSplit: Float, seed: Int, minDetectionConfidence: Float, augment: Bool, earlyStopping: Int
+        /// The share of each label's hands held out for validation (`GestureTrainingOptions.heldOutSplit`).
+        let heldOut: Float
+        let seed: Int, minDetectionConfidence: Float, augment: Bool, earlyStopping: Int
         let search: GestureSettingsSearch, folds: Int
         /// The options given, by CLI name.
         let given: Set<String>
         /// Every option's value as text, by CLI name.
         let described: [String: String]
 
-        /// The split of each label's hands held out: with the search on, 0 unless given (cross-validation
-        /// measures instead, and the final training uses every hand).
-        var heldOut: Float {
-            search == .auto && !given.contains(GestureTrainingOptions.Declared.validationSplit.option.name)
-                ? 0 : validationSplit
-        }
     }
 
     /// The angles (degrees) a training hand is turned by when augmenting, each way.
     static let augmentationAngles: [Float] = [-20, -10, 10, 20]
+
+    /// The photos a training may search for hands at once, each with its own hand landmarker and embedder (tens of
+    /// MB): the inference engine's thread range.
+    public static let threadRange = 1...BaseOptions.maxNumThreads
 
     /// Reads the base `gesture_recognizer.task` (its hand landmarker, embedder and canned classifier are reused)
     /// and checks the options. `numThreads` photos are searched for hands at once.
     /// - Parameters:
     ///   - baseModelPath: The `gesture_recognizer.task` whose models the new bundle reuses.
     ///   - options: The training's options (Model Maker's defaults unless set).
-    ///   - numThreads: Photos searched for hands at once, at least 1.
-    /// - Throws: `VisionTasksError.invalidOption` for an option out of range or `numThreads` below 1;
+    ///   - numThreads: Photos searched for hands at once, within `threadRange`.
+    /// - Throws: `VisionTasksError.invalidOption` for an option out of range or `numThreads` outside `threadRange`;
     ///   `.fileNotFound` or `.fileUnreadable` for the base file; `.invalidBundle` for a base that is not a
     ///   gesture recognizer bundle or lacks one of its files; `.invalidModel` or `.unsupportedModel` for a
     ///   model in it that is malformed or that the engine cannot run.
@@ -106,8 +106,10 @@ public final class GestureTrainer: Sendable {
         numThreads: Int = ProcessInfo.processInfo.activeProcessorCount
     ) throws {
         try options.validate()
-        guard numThreads >= 1 else {
-            throw VisionTasksError.invalidOption(name: "numThreads", reason: "must be at least 1, got \(numThreads)")
+        guard Self.threadRange.contains(numThreads) else {
+            throw VisionTasksError.invalidOption(
+                name: "numThreads",
+                reason: "must be \(Self.threadRange.lowerBound)...\(Self.threadRange.upperBound), got \(numThreads)")
         }
         self.baseModelPath = baseModelPath
         base = try ModelFile.read(baseModelPath)
@@ -120,7 +122,7 @@ public final class GestureTrainer: Sendable {
                 hiddenWidths: options.layerWidths.widths, dropout: options.dropout, batchSize: options.batchSize,
                 epochs: options.epochs, gamma: options.gamma, balanceClasses: options.balanceClasses,
                 learningRate: options.learningRate, lrDecay: options.lrDecay),
-            validationSplit: options.validationSplit, seed: options.seed,
+            heldOut: options.heldOutSplit, seed: options.seed,
             minDetectionConfidence: options.minDetectionConfidence, augment: options.augment,
             earlyStopping: options.earlyStopping, search: options.search, folds: options.folds, given: options.given,
             described: described)

@@ -100,11 +100,25 @@ public final class GestureTrainingOptions {
     /// Whether `option` was given (set by the caller) rather than left at its default.
     public func isGiven(_ option: TaskOption) -> Bool { given.contains(option.name) }
 
+    /// The share of each label's hands held out for validation: with `search` auto, 0 unless `validationSplit`
+    /// was given (cross-validation measures instead, and the final training uses every hand).
+    public var heldOutSplit: Float {
+        search == .auto && !given.contains(Declared.validationSplit.option.name) ? 0 : validationSplit
+    }
+
     /// Checks every option against its declared range: `invalidOption` naming the first one out of range.
     /// - Throws: `VisionTasksError.invalidOption` naming the first option out of range (more than
-    ///   `LayerWidths.maxLayers` hidden layers or a width outside `LayerWidths.widthRange` among them).
+    ///   `LayerWidths.maxLayers` hidden layers or a width outside `LayerWidths.widthRange` among them), or
+    ///   `earlyStopping` with no hands held out for it to watch.
     public func validate() throws {
         for option in Self.declaredOptions { try option.validate(self) }
+        guard earlyStopping == 0 || heldOutSplit > 0 else {
+            throw VisionTasksError.invalidOption(
+                name: "earlyStopping",
+                reason:
+                    "watches the validation loss, and no hands are held out: give a validation split above 0 too (with the search on, none is held out unless given)"
+            )
+        }
         guard layerWidths.widths.count <= LayerWidths.maxLayers else {
             throw VisionTasksError.invalidOption(
                 name: "layerWidths",

@@ -78,7 +78,10 @@ public struct ServerConfiguration: Sendable {
         try require(
             (2...Self.mostTrainingPhotos).contains(maxTrainingPhotos),
             "--max-training-photos must be 2...\(Self.mostTrainingPhotos), got \(maxTrainingPhotos)")
-        try require(trainingThreads >= 1, "--training-threads must be at least 1, got \(trainingThreads)")
+        try require(
+            GestureTrainer.threadRange.contains(trainingThreads),
+            "--training-threads must be \(GestureTrainer.threadRange.lowerBound)...\(GestureTrainer.threadRange.upperBound), got \(trainingThreads)"
+        )
     }
 }
 

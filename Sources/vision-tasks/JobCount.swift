@@ -9,6 +9,8 @@ enum JobCount: Equatable, ExpressibleByArgument {
 
     /// The most instances `auto` makes: each holds its own models and buffers (tens of MB).
     static let autoLimit = 16
+    /// The instances a number may ask for: each is a task of tens of MB and a thread of its own.
+    static let countRange = 1...256
 
     init?(argument: String) {
         if argument == "auto" {

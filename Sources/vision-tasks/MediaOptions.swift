@@ -114,8 +114,10 @@ struct MediaOptions: ParsableArguments {
             throw ValidationError(
                 "--every must be \(Self.everyRange.lowerBound)...\(Self.everyRange.upperBound), got \(every)")
         }
-        if case .count(let count) = jobs, count < 1 {
-            throw ValidationError("--jobs must be at least 1 or auto, got \(count)")
+        if case .count(let count) = jobs, !JobCount.countRange.contains(count) {
+            throw ValidationError(
+                "--jobs must be \(JobCount.countRange.lowerBound)...\(JobCount.countRange.upperBound) or auto, got \(count)"
+            )
         }
         if video == nil, !videoList, every != 1 || start != nil || end != nil {
             throw ValidationError("--every, --start and --end select frames of --video and --video-list")

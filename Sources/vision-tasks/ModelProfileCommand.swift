@@ -52,7 +52,7 @@ struct ModelProfileCommand: AsyncParsableCommand {
     func run() async throws {
         try reportingErrors {
             try timing.checkRuns()
-            try requireOption("--top", top, atLeast: 0)
+            try requireOption("--top", top, in: 0...Int.max)
             let (name, data) = try timing.source.loadModelData()
             let (runs, warmup, threads) = (timing.runs, timing.warmup, timing.threads)
             func interpreter(_ threads: Int) throws -> Interpreter {

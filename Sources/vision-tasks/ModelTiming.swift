@@ -40,17 +40,22 @@ struct ModelTimingOptions<Defaults: ModelTimingDefaults>: ParsableArguments {
     @Option(help: ArgumentHelp(Defaults.threads.help))
     var threads: Int = Defaults.threads.value
 
-    /// `invalidOption` for `--runs` below 1 or `--warmup` below 0.
+    /// The runs a command may time or warm up with: the timings of a million runs are 8 MB, and a run takes a
+    /// millisecond or more (a runs count past memory's reach used to abort the reservation of its timings).
+    static var runsRange: ClosedRange<Int> { 1...1_000_000 }
+
+    /// `invalidOption` for `--runs` outside `runsRange` or `--warmup` below 0 or above its top.
     func checkRuns() throws {
-        try requireOption("--runs", runs, atLeast: 1)
-        try requireOption("--warmup", warmup, atLeast: 0)
+        try requireOption("--runs", runs, in: Self.runsRange)
+        try requireOption("--warmup", warmup, in: 0...Self.runsRange.upperBound)
     }
 }
 
-/// `invalidOption` naming `option` when `value` is below `minimum`.
-func requireOption(_ option: String, _ value: Int, atLeast minimum: Int) throws {
-    guard value >= minimum else {
-        throw VisionTasksError.invalidOption(name: option, reason: "must be at least \(minimum), got \(value)")
+/// `invalidOption` naming `option` when `value` is outside `range`.
+func requireOption(_ option: String, _ value: Int, in range: ClosedRange<Int>) throws {
+    guard range.contains(value) else {
+        throw VisionTasksError.invalidOption(
+            name: option, reason: "must be \(range.lowerBound)...\(range.upperBound), got \(value)")
     }
 }
 

@@ -57,7 +57,15 @@ struct TrainGesturesCommand: AsyncParsableCommand {
             throw ValidationError(
                 "Give one DATA folder (got \(parsed.inputs.count): \(parsed.inputs.joined(separator: " ")))")
         }
-        guard threads >= 1 else { throw ValidationError("--threads must be at least 1, got \(threads)") }
+        if let report,
+            URL(fileURLWithPath: report).standardizedFileURL == URL(fileURLWithPath: output).standardizedFileURL
+        {
+            throw ValidationError("--report and --output name one file (\(output)): the report would replace the model")
+        }
+        let range = GestureTrainer.threadRange
+        guard range.contains(threads) else {
+            throw ValidationError("--threads must be \(range.lowerBound)...\(range.upperBound), got \(threads)")
+        }
     }
 
     func run() async throws {

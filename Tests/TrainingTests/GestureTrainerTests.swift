@@ -295,6 +295,24 @@ import VisionTasks
     /// A head of more hidden layers than `LayerWidths.maxLayers` is refused before any work, as a width out of
     /// range is (each hidden layer of 4096 adds about 270 MB to a training: `--layer-widths` of a hundred of them,
     /// from the CLI or a server query, took the machine's memory); the largest head allowed is taken.
+    /// Early stopping watches the validation loss: asked for with no hands held out (the search's default, or a
+    /// split of 0) it is refused up front; it used to be ignored without a word, the last epoch exported.
+    @Test func earlyStoppingNeedsHandsHeldOut() throws {
+        for options in [
+            GestureTrainingOptions(earlyStopping: 3), GestureTrainingOptions(validationSplit: 0, earlyStopping: 3),
+        ] {
+            #expect {
+                try options.validate()
+            } throws: { error in
+                guard case VisionTasksError.invalidOption(let name, let reason) = error else { return false }
+                return name == "earlyStopping" && reason.contains("no hands are held out")
+            }
+        }
+        try GestureTrainingOptions(validationSplit: 0.2, earlyStopping: 3).validate()
+        try GestureTrainingOptions(earlyStopping: 3, search: .off).validate() // the declared split, 0.2
+        #expect(GestureTrainingOptions(search: .off).heldOutSplit == 0.2 && GestureTrainingOptions().heldOutSplit == 0)
+    }
+
     @Test func hiddenLayersAreBounded() throws {
         let widest = [Int](repeating: LayerWidths.widthRange.upperBound, count: LayerWidths.maxLayers)
         #expect(widest == [4096, 4096, 4096, 4096])

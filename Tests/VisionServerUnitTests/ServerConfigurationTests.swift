@@ -11,9 +11,10 @@ import Testing
             ({ $0.maxTrainingPhotos = 1 }, "--max-training-photos must be 2...10000, got 1"),
             ({ $0.maxTrainingBodyBytes = 1000 }, "--max-training-body must be at least 1 KB"),
             ({ $0.maxTrainingUnpackedBytes = 0 }, "--max-training-unpacked must be at least 1 KB"),
-            ({ $0.trainingThreads = 0 }, "--training-threads must be at least 1, got 0"),
+            ({ $0.trainingThreads = 0 }, "--training-threads must be 1...64, got 0"),
+            ({ $0.trainingThreads = 65 }, "--training-threads must be 1...64, got 65"),
         ]
-        #expect(cases.count == 5)
+        #expect(cases.count == 6)
         for (change, message) in cases {
             var configuration = ServerConfiguration()
             change(&configuration)

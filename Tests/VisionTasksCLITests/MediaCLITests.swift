@@ -303,6 +303,17 @@ import Testing
             "face-detector", "--model", Self.faceModel, "--video", "a.mp4", "--every", "9223372036854775807",
         ])
         #expect(sparse.status == 64 && sparse.stderr.contains("--every must be 1...1000000"), "\(sparse.stderr)")
+        // A task instance and a thread per job: 100,000 of them on a large folder exhausted memory or threads.
+        let crowd = try CLIRun.run(["face-detector", "--model", Self.faceModel, "--jobs", "100000", "a.jpg"])
+        #expect(crowd.status == 64 && crowd.stderr.contains("--jobs must be 1...256 or auto"), "\(crowd.stderr)")
+        let trainers = try CLIRun.run([
+            "train-gestures", "--model", "m.task", "--output", "o.task", "--threads", "20000", "photos",
+        ])
+        #expect(trainers.status == 64 && trainers.stderr.contains("--threads must be 1...64"), "\(trainers.stderr)")
+        let oneFile = try CLIRun.run([
+            "train-gestures", "--model", "m.task", "--output", "o.task", "--report", "./o.task", "photos",
+        ])
+        #expect(oneFile.status == 64 && oneFile.stderr.contains("name one file"), "\(oneFile.stderr)")
         let unknown = try CLIRun.run(["face-detector", "--model", Self.faceModel, "--bogus", "a.jpg"])
         #expect(unknown.status == 64 && unknown.stderr.contains("--bogus") && unknown.stderr.contains("Usage:"))
         let malformed = try CLIRun.run(["hand-landmarker", "--model", "m.task", "--num-hands", "two", "a.jpg"])

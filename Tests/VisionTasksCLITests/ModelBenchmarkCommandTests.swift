@@ -62,5 +62,8 @@ struct ModelBenchmarkCommandTests {
         #expect(runs.status == 1 && runs.stderr.contains("--runs"), "\(runs.stderr)")
         let warmup = try benchmark(["--warmup=-1"])
         #expect(warmup.status == 1 && warmup.stderr.contains("--warmup"), "\(warmup.stderr)")
+        // Runs past memory's reach: the reservation of their timings used to abort the process.
+        let many = try benchmark(["--runs", "10000000000000"])
+        #expect(many.status == 1 && many.stderr.contains("--runs: must be 1...1000000"), "\(many.stderr)")
     }
 }
