@@ -82,6 +82,14 @@ public enum ClassifierModelWriter {
         return Data(model) + ZipWriter.archive([labelFile], startingAt: model.count)
     }
 
+    /// Why `label` cannot label a written classifier's class (its labels.txt holds one label a line), or nil when
+    /// it can; trainers check their labels with it before training.
+    public static func labelProblem(_ label: String) -> String? {
+        if label.trimmingCharacters(in: .whitespaces).isEmpty { return "is empty" }
+        if label.contains(where: \.isNewline) { return "has a line break; labels.txt holds one label a line" }
+        return nil
+    }
+
     /// Checks that each layer fits the width before it, that the last width is the number of labels, and that
     /// every number is finite and every label usable.
     static func check(inputCount: Int, layers: [ClassifierLayer], labels: [String], scoreThreshold: Float?) throws {
@@ -139,10 +147,10 @@ public enum ClassifierModelWriter {
         }
         var seen: [String: Int] = [:]
         for (index, label) in labels.enumerated() {
-            guard !label.trimmingCharacters(in: .whitespaces).isEmpty else { throw fail("label \(index) is empty") }
-            guard !label.contains(where: \.isNewline) else {
+            if let problem = labelProblem(label) {
                 throw fail(
-                    "label \(index) \(label.debugDescription) has a line break; labels.txt holds one label a line")
+                    "label \(index) \(label.trimmingCharacters(in: .whitespaces).isEmpty ? "" : label.debugDescription + " ")\(problem)"
+                )
             }
             if let first = seen.updateValue(index, forKey: label) {
                 throw fail("labels \(first) and \(index) are both \(label.debugDescription)")

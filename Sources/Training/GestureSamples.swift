@@ -1,4 +1,5 @@
 import Foundation
+import TFLite
 import VisionErrors
 
 /// Labelled photos to train on: one label per folder (`DATA/<label>/<photo>`), or photos held in memory
@@ -93,8 +94,12 @@ public struct GestureSamples: Sendable {
             throw VisionTasksError.invalidArgument("\(source): more than \(Self.maxPhotos) photos")
         }
         let names = Set(photos.map(\.label))
-        for label in names where label.isEmpty || label.contains("/") || label.contains("\n") || label.hasPrefix(".") {
-            throw VisionTasksError.invalidArgument("\(source): \"\(label)\" is not a plain label name")
+        for label in names.sorted() {
+            // The written model's rule too (`ClassifierModelWriter.labelProblem`), checked now, not after training.
+            if label.contains("/") || label.hasPrefix(".") || ClassifierModelWriter.labelProblem(label) != nil {
+                throw VisionTasksError.invalidArgument(
+                    "\(source): \(label.debugDescription) is not a plain label name")
+            }
         }
         guard let none = names.first(where: { $0.lowercased() == "none" }) else {
             throw VisionTasksError.invalidArgument(

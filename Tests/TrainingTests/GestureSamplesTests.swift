@@ -52,5 +52,15 @@ import VisionErrors
         } throws: {
             "\($0)".contains("not a plain label name")
         }
+        // Labels the written model cannot hold are refused now: they used to pass, train, and fail at export.
+        for label in [" ", "a\rb", "a\u{2028}b"] {
+            #expect {
+                try GestureSamples(photos: [
+                    .init(label: "none", name: "a", data: Data()), .init(label: label, name: "b", data: Data()),
+                ])
+            } throws: {
+                "\($0)".contains("\(label.debugDescription) is not a plain label name")
+            }
+        }
     }
 }
