@@ -135,7 +135,8 @@ public struct ModelBundle: Sendable {
 public enum ModelFile {
     /// The bytes of the file at `path` (memory-mapped when safe).
     /// - Parameter path: The file; errors name it.
-    /// - Throws: `VisionTasksError.fileNotFound` or `.fileUnreadable`.
+    /// - Throws: `VisionTasksError.fileNotFound`, or `.fileUnreadable` for a directory, anything else that is not
+    ///   a regular file (a pipe, a device, a socket) or an I/O error.
     public static func read(_ path: String) throws -> Data {
         var status = stat()
         guard stat(path, &status) == 0 else {
@@ -148,7 +149,11 @@ public enum ModelFile {
         // An empty regular file: Foundation's Data(contentsOf:) leaks its 4 KB read buffer on a file whose
         // size is 0 (FoundationEssentials.readBytesFromFile, Swift 6.3.1), so it is not asked.
         case S_IFREG where status.st_size == 0: return Data()
-        default: break
+        case S_IFREG: break
+        // A named pipe would be waited on for a writer for ever, a device such as /dev/zero read without end.
+        default:
+            throw VisionTasksError.fileUnreadable(
+                path: path, reason: "it is not a regular file (a pipe, a device or a socket)")
         }
         do {
             return try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)

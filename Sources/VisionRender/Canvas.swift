@@ -53,7 +53,8 @@ final class Canvas {
         width: Int, height: Int, channels: Int, rowBytes: Int,
         bytes: UnsafeRawBufferPointer
     ) throws {
-        guard channels == 3 || channels == 4, rowBytes >= width * channels,
+        // A row's start within the buffer first: sizes are at most 32767, so the product below cannot overflow then.
+        guard channels == 3 || channels == 4, rowBytes >= width * channels, height == 1 || rowBytes <= bytes.count,
             bytes.count >= rowBytes * (height - 1) + width * channels
         else {
             throw VisionTasksError.invalidArgument(

@@ -54,7 +54,10 @@ struct CSVTable: Sendable {
     /// Cells joined by commas, each quoted when it holds a comma, a quote or a line break (RFC 4180).
     static func line(_ cells: [String]) -> Data {
         var text = cells.map { cell -> String in
-            guard cell.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return cell }
+            // By scalar: "\r\n" is one Character, equal neither to "\n" nor to "\r".
+            guard cell.unicodeScalars.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else {
+                return cell
+            }
             return "\"" + cell.replacingOccurrences(of: "\"", with: "\"\"") + "\""
         }.joined(separator: ",")
         text += "\n"

@@ -78,6 +78,15 @@ import VisionErrors
         #expect(throws: VisionTasksError.fileUnreadable(path: directory.path, reason: "it is a directory")) {
             try ModelFile.read(directory.path)
         }
+        // A named pipe used to wait for a writer for ever, /dev/zero to be read without end.
+        let fifo = directory.appendingPathComponent("model.fifo").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        for path in [fifo, "/dev/zero"] {
+            #expect(
+                throws: VisionTasksError.fileUnreadable(
+                    path: path, reason: "it is not a regular file (a pipe, a device or a socket)")
+            ) { try ModelFile.read(path) }
+        }
     }
 
     @Test func ambiguousNamesAreRefused() throws {

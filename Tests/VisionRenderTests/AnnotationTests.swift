@@ -125,5 +125,12 @@ import VisionTasks
         #expect(throws: (any Error).self) {
             try Annotation(pixels: [UInt8](repeating: 0, count: 8), width: 2, height: 2, channels: 2)
         }
+        // A row stride past the buffer: its product with the rows used to overflow and trap.
+        #expect(throws: VisionTasksError.self) {
+            try Annotation(pixels: [UInt8](repeating: 0, count: 12), width: 2, height: 2, channels: 3, rowBytes: .max)
+        }
+        let one = try? Annotation(
+            pixels: [UInt8](repeating: 0, count: 6), width: 2, height: 1, channels: 3, rowBytes: 99)
+        #expect(one != nil, "one row needs no stride")
     }
 }
