@@ -77,9 +77,12 @@ final class LiveLedger: Sendable {
         state.withLock { $0.pending.append((timestamp, DispatchTime.now().uptimeNanoseconds)) }
     }
 
-    /// The task refused the frame (its error is replied instead).
+    /// The task refused the frame (its error is replied instead): its entry, the last `sent`, goes; an earlier
+    /// frame of the same timestamp (the refusal's cause) stays pending.
     func unsent(_ timestamp: Int) {
-        state.withLock { $0.pending.removeAll { $0.timestamp == timestamp } }
+        state.withLock {
+            if $0.pending.last?.timestamp == timestamp { $0.pending.removeLast() }
+        }
     }
 
     /// A frame was dropped before reaching the task (over the rate limit).

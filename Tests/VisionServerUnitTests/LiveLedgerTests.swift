@@ -44,6 +44,20 @@ import Testing
         #expect(ledger.idle(adding: .milliseconds(100)) == .milliseconds(100))
     }
 
+    /// A second frame of one timestamp, refused by the task, takes only its own entry back: the first is still in
+    /// work (the socket not idle), and its reply still times it. Both entries used to go.
+    @Test func aRefusedFrameOfARepeatedTimestampLeavesTheFirstPending() throws {
+        let ledger = LiveLedger(maxQueuedReplies: 8)
+        ledger.sent(5)
+        ledger.sent(5)
+        ledger.unsent(5)
+        #expect(ledger.idle(adding: .seconds(10)) == .zero, "the first frame 5 is in work")
+        ledger.delivered(.success(Data("{}".utf8)), timestamp: 5)
+        let reply = try Self.next(ledger)
+        #expect(reply["timestampInMilliseconds"] as? Int == 5 && reply["inferenceMs"] != nil, "\(reply)")
+        #expect(ledger.idle(adding: .milliseconds(100)) == .milliseconds(100))
+    }
+
     /// The ledger's next queued reply as a JSON object.
     static func next(_ ledger: LiveLedger) throws -> [String: Any] {
         let data = try #require(ledger.nextReply(), "a reply")
