@@ -68,6 +68,7 @@ public final class GestureTrainer: Sendable {
     private let base: Data
     private let settings: Settings
     private let numThreads: Int
+    private let decoding: ImageDecodingOptions
 
     /// The options as the training reads them, copied when the trainer is made.
     private struct Settings: Sendable {
@@ -97,13 +98,15 @@ public final class GestureTrainer: Sendable {
     ///   - baseModelPath: The `gesture_recognizer.task` whose models the new bundle reuses.
     ///   - options: The training's options (Model Maker's defaults unless set).
     ///   - numThreads: Photos searched for hands at once, within `threadRange`.
+    ///   - decoding: The limits the photos are decoded within (a photo over them is skipped as unreadable).
     /// - Throws: `VisionTasksError.invalidOption` for an option out of range or `numThreads` outside `threadRange`;
     ///   `.fileNotFound` or `.fileUnreadable` for the base file; `.invalidBundle` for a base that is not a
     ///   gesture recognizer bundle or lacks one of its files; `.invalidModel` or `.unsupportedModel` for a
     ///   model in it that is malformed or that the engine cannot run.
     public init(
         baseModelPath: String, options: GestureTrainingOptions = GestureTrainingOptions(),
-        numThreads: Int = ProcessInfo.processInfo.activeProcessorCount
+        numThreads: Int = ProcessInfo.processInfo.activeProcessorCount,
+        decoding: ImageDecodingOptions = ImageDecodingOptions()
     ) throws {
         try options.validate()
         guard Self.threadRange.contains(numThreads) else {
@@ -127,6 +130,7 @@ public final class GestureTrainer: Sendable {
             earlyStopping: options.earlyStopping, search: options.search, folds: options.folds, given: options.given,
             described: described)
         self.numThreads = numThreads
+        self.decoding = decoding
         _ = try sampler()
     }
 
@@ -179,7 +183,7 @@ public final class GestureTrainer: Sendable {
         let bundle = try ModelBundle(data: base, name: baseModelPath)
         return try HandSampler(
             bundle: bundle, name: baseModelPath, minDetectionConfidence: settings.minDetectionConfidence,
-            decoding: ImageDecodingOptions())
+            decoding: decoding)
     }
 
     private func run(

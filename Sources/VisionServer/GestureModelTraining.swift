@@ -95,7 +95,9 @@ struct GestureModelTraining: Sendable {
         let samples = try await self.samples(zip)
         let (configuration, directory) = (self.configuration, store.catalog.directory)
         let trainer = try await WorkerPool.offloaded {
-            try Self.trainer(base: base, options: options, numThreads: configuration.trainingThreads)
+            try Self.trainer(
+                base: base, options: options, numThreads: configuration.trainingThreads,
+                decoding: ImageDecodingOptions(maxPixelCount: configuration.maxImagePixels))
         }.get()
         logger.info("training \(fileName) on \(samples.photos.count) photos of \(samples.labels.count) labels")
         let outcome: GestureTrainingOutcome
@@ -187,12 +189,14 @@ struct GestureModelTraining: Sendable {
 
     /// A trainer from `base` with the default options but `options` (each set from its text); an option out of
     /// range is a 400 naming it as the query did (`learning-rate`, not `learningRate`).
-    private static func trainer(base: String, options: [(TaskOption, String)], numThreads: Int) throws -> GestureTrainer
-    {
+    private static func trainer(
+        base: String, options: [(TaskOption, String)], numThreads: Int, decoding: ImageDecodingOptions
+    ) throws -> GestureTrainer {
         let trainingOptions = GestureTrainingOptions()
         do {
             for (option, text) in options { try option.apply(text: text, to: trainingOptions) }
-            return try GestureTrainer(baseModelPath: base, options: trainingOptions, numThreads: numThreads)
+            return try GestureTrainer(
+                baseModelPath: base, options: trainingOptions, numThreads: numThreads, decoding: decoding)
         } catch VisionTasksError.invalidOption(let name, let reason) {
             let option = GestureTrainingOptions.declaredOptions.first { $0.names(name) }
             throw APIError(.badRequest, "\(option?.name ?? name) \(reason)")

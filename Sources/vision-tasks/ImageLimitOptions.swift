@@ -2,7 +2,8 @@ import ArgumentParser
 import VisionTasks
 
 /// `--max-image-pixels`, for every subcommand that decodes a picture the user names (the task
-/// subcommands' images, `background --replace`) or a client sends (`serve`): the limit the decoders' errors
+/// subcommands' images, `background --replace`, `train-gestures`' photos) or a client sends (`serve`, its
+/// training uploads too): the limit the decoders' errors
 /// tell the user to raise.
 struct ImageLimitOptions: ParsableArguments {
     @Option(

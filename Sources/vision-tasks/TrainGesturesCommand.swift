@@ -42,6 +42,8 @@ struct TrainGesturesCommand: AsyncParsableCommand {
     @Option(help: "Photos searched for hands at once (default: the cores available).")
     var threads: Int = ProcessInfo.processInfo.activeProcessorCount
 
+    @OptionGroup var imageLimit: ImageLimitOptions
+
     @Flag(inversion: .prefixedNo, help: "Show a progress bar on stderr (default: when stderr is a terminal).")
     var progress: Bool?
 
@@ -88,7 +90,8 @@ struct TrainGesturesCommand: AsyncParsableCommand {
             try OutputFiles.checkWritable(output, option: "--output")
             if let report { try OutputFiles.checkWritable(report, option: "--report") }
             let samples = try GestureSamples(folder: parsed.inputs[0])
-            let trainer = try GestureTrainer(baseModelPath: model, options: options, numThreads: threads)
+            let trainer = try GestureTrainer(
+                baseModelPath: model, options: options, numThreads: threads, decoding: imageLimit.imageDecoding)
             let bar = (progress ?? (isatty(STDERR_FILENO) == 1)) ? StageProgress() : nil
             let outcome = try await trainer.train(samples) { bar?.update($0) }
             bar?.finish()

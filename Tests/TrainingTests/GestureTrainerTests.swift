@@ -27,6 +27,23 @@ import VisionTasks
             .fit(try hands.get())
     }
 
+    /// The photos are decoded within the trainer's limits (the server's and the CLI's --max-image-pixels): over
+    /// them a photo is skipped as unreadable, naming the limit. Training decoded every photo within the default
+    /// 64 megapixels whatever the server had been told.
+    @Test func photosAreDecodedWithinTheTrainersLimits() throws {
+        let trainer = try GestureTrainer(
+            baseModelPath: Self.base, numThreads: 2, decoding: ImageDecodingOptions(maxPixelCount: 10_000))
+        let one = try GestureSamples(
+            photos: try ["none", "one"].map { label in
+                let folder = URL(fileURLWithPath: Self.photos).appendingPathComponent(label)
+                let name = try #require(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted().first)
+                return .init(label: label, name: name, data: try Data(contentsOf: folder.appendingPathComponent(name)))
+            })
+        #expect {
+            try trainer.hands(in: one)
+        } throws: { "\($0)".contains("0 without a hand, 1 unreadable") }
+    }
+
     @Test func reportCountsEveryPhoto() throws {
         let outcome = try Self.trained.get()
         let report = outcome.report
