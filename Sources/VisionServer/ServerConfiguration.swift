@@ -29,7 +29,8 @@ public struct ServerConfiguration: Sendable {
     /// Live sockets open at once; one more is refused with 503.
     public var maxLiveSockets: Int = 16
     /// A live socket that sends nothing for this long, with none of its frames in work, is closed; a live socket
-    /// or video response whose client leaves a write waiting this long loses its connection (and its worker).
+    /// or video response whose client leaves a write waiting this long loses its connection (and its worker), as
+    /// does a connection whose first request head has not arrived whole this long after it opened.
     public var idleTimeout: Duration = .seconds(30)
     /// Replies a live socket may have waiting for a slow client; a newer one drops the oldest, counted.
     public var maxQueuedReplies: Int = 8

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
 import NIOCore
@@ -56,13 +57,19 @@ public struct VisionServer: Sendable {
     /// The Hummingbird application serving the routes on the configured host and port.
     /// - Parameter logger: Where the application logs.
     public func makeApplication(logger: Logger = Logger(label: "vision-tasks.serve")) -> some ApplicationProtocol {
-        Application(
+        let webSockets = makeWebSocketRouter().buildResponder()
+        let (seconds, attoseconds) = configuration.idleTimeout.components
+        let idleTimeout = TimeAmount.nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+        let channel = HTTP1WebSocketUpgradeChannel.Configuration(
+            http1: .init(idleTimeout: idleTimeout), ws: .init(maxFrameSize: configuration.maxFrameBytes))
+        return Application(
             router: makeRouter(),
-            server: .http1WebSocketUpgrade(
-                webSocketRouter: makeWebSocketRouter(),
-                configuration: .init(
-                    http1: .init(idleTimeout: .seconds(Int64(configuration.idleTimeout.components.seconds))),
-                    ws: .init(maxFrameSize: configuration.maxFrameBytes))),
+            server: HTTPServerBuilder { responder in
+                FirstRequestDeadlineChannel(
+                    base: HTTP1WebSocketUpgradeChannel(
+                        responder: responder, webSocketResponder: webSockets, configuration: channel),
+                    limit: idleTimeout)
+            },
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "vision-tasks"),
             logger: logger)

@@ -26,7 +26,31 @@ final class StallingClient: @unchecked Sendable {
         }
     }
 
-    private init(port: Int, path: String) throws {
+    /// Connects to `127.0.0.1:port` and sends nothing, not even a request.
+    static func connectSilently(port: Int) async throws -> StallingClient {
+        try await withCheckedThrowingContinuation { continuation in
+            queue.async { continuation.resume(with: Result { try StallingClient(port: port, path: nil) }) }
+        }
+    }
+
+    /// Whether the server closes the connection within `seconds` (the client reading, without sending).
+    func closedByTheServer(within seconds: Int) async -> Bool {
+        await withCheckedContinuation { continuation in
+            Self.queue.async {
+                let deadline = DispatchTime.now() + .seconds(seconds)
+                var byte: UInt8 = 0
+                while DispatchTime.now() < deadline {
+                    let n = recv(self.fd, &byte, 1, 0) // each wait at most 2 s (SO_RCVTIMEO)
+                    if n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR) {
+                        return continuation.resume(returning: true)
+                    }
+                }
+                continuation.resume(returning: false)
+            }
+        }
+    }
+
+    private init(port: Int, path: String?) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket: errno \(errno)") }
         var receiveBuffer: Int32 = 1024
@@ -49,6 +73,7 @@ final class StallingClient: @unchecked Sendable {
             close(fd)
             throw Failure(description: "connect: errno \(errno)")
         }
+        guard let path else { return }
         let request =
             "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
             + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
