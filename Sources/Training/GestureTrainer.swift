@@ -455,9 +455,11 @@ public final class GestureTrainer: Sendable {
                 folds: folds, hands: hands, fixed: fixed, candidates: candidates, chosen: chosen, skipped: skipped,
                 seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
         }
-        guard recipes.count > 1 || !epochsGiven else {
-            return (settings.recipe, record(folds: 0, [], chosen: nil, skipped: "every searched option was given"))
+        /// The settings given or declared, with the reason nothing was searched.
+        func skipped(_ reason: String) -> (HeadRecipe, GestureTrainingReport.Search?) {
+            (settings.recipe, record(folds: 0, [], chosen: nil, skipped: reason))
         }
+        guard recipes.count > 1 || !epochsGiven else { return skipped("every searched option was given") }
         let labels = ranges.map { train[$0.lowerBound].label }
         var counts = [Int](repeating: 0, count: classCount)
         for label in labels { counts[label] += 1 }
@@ -465,25 +467,15 @@ public final class GestureTrainer: Sendable {
         let folds = min(settings.folds, fewest)
         guard folds >= 2 else {
             let label = counts.firstIndex(of: fewest) ?? 0
-            return (
-                settings.recipe,
-                record(
-                    folds: 0, [], chosen: nil,
-                    skipped:
-                        "label \(names[label]) has \(fewest) training hand; cross-validation needs 2 per label: the settings given or declared were used"
-                )
+            return skipped(
+                "label \(names[label]) has \(fewest) training hand; cross-validation needs 2 per label: the settings given or declared were used"
             )
         }
         let held = SettingsSearch.heldValues(
             recipes: recipes, folds: folds, inputCount: inputCount, classCount: classCount)
         guard held <= SettingsSearch.maxHeldValues else {
-            return (
-                settings.recipe,
-                record(
-                    folds: 0, [], chosen: nil,
-                    skipped:
-                        "\(recipes.count) settings over \(folds) folds would hold \(held * 4 >> 20) MiB of weights at once, over the search's \(SettingsSearch.maxHeldValues * 4 >> 20) MiB: the settings given or declared were used (narrower --layer-widths can be searched)"
-                )
+            return skipped(
+                "\(recipes.count) settings over \(folds) folds would hold \(held * 4 >> 20) MiB of weights at once, over the search's \(SettingsSearch.maxHeldValues * 4 >> 20) MiB: the settings given or declared were used (narrower --layer-widths can be searched)"
             )
         }
         let dealt = SettingsSearch.sample(
