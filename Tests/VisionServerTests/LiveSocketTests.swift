@@ -218,18 +218,26 @@ import VisionTasks
     static func nextClientIsAnswered(_ client: some TestClientProtocol, _ path: String) async throws {
         let tiny = try ServerSupport.photo("png-variants/gray8.png")
         let answered = Mutex<Int?>(nil)
-        let deadline = ContinuousClock.now + .seconds(60)
+        let start = ContinuousClock.now
+        var attempts: [String] = []
         while answered.withLock({ $0 }) == nil {
-            try #require(ContinuousClock.now < deadline, "the silent client kept the only live socket for 60 s")
+            try #require(
+                ContinuousClock.now - start < .seconds(60),
+                "the silent client kept the only live socket for 60 s; attempts: \(attempts.suffix(8))")
+            // Each attempt at most 20 s: a client waiting on a reply that never comes must not hold the loop.
             do {
-                try await client.ws(path, configuration: Self.client) { inbound, outbound, _ in
-                    try await outbound.write(.binary(Self.frame(1, tiny)))
-                    var messages = inbound.messages(maxSize: 10_000_000).makeAsyncIterator()
-                    let reply = try Self.object(try await messages.next())
-                    answered.withLock { $0 = reply["timestampInMilliseconds"] as? Int }
-                    try await outbound.close(.normalClosure, reason: nil)
+                try await Deadline.run("a live socket attempt", seconds: 20) {
+                    try await client.ws(path, configuration: Self.client) { inbound, outbound, _ in
+                        try await outbound.write(.binary(Self.frame(1, tiny)))
+                        var messages = inbound.messages(maxSize: 10_000_000).makeAsyncIterator()
+                        let reply = try Self.object(try await messages.next())
+                        answered.withLock { $0 = reply["timestampInMilliseconds"] as? Int }
+                        try await outbound.close(.normalClosure, reason: nil)
+                    }
                 }
+                attempts.append("answered at \(ContinuousClock.now - start)")
             } catch {
+                attempts.append("\(error) at \(ContinuousClock.now - start)")
                 try await Task.sleep(for: .milliseconds(200)) // refused while the socket is held
             }
         }
@@ -272,12 +280,22 @@ import VisionTasks
             // goes unanswered. Before, the session went on waiting for the client's messages, holding the socket.
             let path = "/api/v1/face-detector/live"
             let app = try Self.oneLiveSocket().makeApplication()
+            // Milestones on stdout, so a run that hangs says where (this test hung twice in full fresh-clone runs).
+            let start = ContinuousClock.now
+            @Sendable func mark(_ step: String) {
+                print("aClientThatNeverAnswersTheIdleCloseLosesItsSocket: \(step) at \(ContinuousClock.now - start)")
+            }
             try await app.test(.live) { client in
+                mark("server up")
                 let silent = try await StallingClient.connect(port: try #require(client.port), path: path)
+                mark("silent client upgraded")
                 #expect(await silent.send(Array("hello".utf8), binary: false))
+                mark("silent client sent")
                 try await Self.nextClientIsAnswered(client, path)
+                mark("next client answered")
                 withExtendedLifetime(silent) {}
             }
+            mark("server down")
         }
     }
 

@@ -81,7 +81,10 @@ final class StallingClient: @unchecked Sendable {
             close(fd)
             throw Failure(description: "the handshake could not be sent")
         }
-        // The head only: the server never speaks first after its 101, so nothing follows it yet.
+        // The head only: the server never speaks first after its 101, so nothing follows it yet. A loaded server
+        // (a full test run) may take tens of seconds to answer: the head's wait is 60 s, later reads' 2 s again.
+        setReceiveTimeout(seconds: 60)
+        defer { setReceiveTimeout(seconds: 2) }
         var head: [UInt8] = []
         var byte: UInt8 = 0
         while !head.suffix(4).elementsEqual(Array("\r\n\r\n".utf8)), head.count < 4096, recv(fd, &byte, 1, 0) == 1 {
@@ -92,6 +95,11 @@ final class StallingClient: @unchecked Sendable {
             close(fd)
             throw Failure(description: "the upgrade was refused: \(status)")
         }
+    }
+
+    private func setReceiveTimeout(seconds: Int) {
+        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     }
 
     /// Sends one message (`binary` or text), masked with a zero key, so its payload goes unchanged.
