@@ -2,8 +2,8 @@ import HummingbirdCore
 import Logging
 import NIOCore
 
-/// The server's connections with a bound on their first request head: it must arrive whole within `limit` of the
-/// connection opening, or the connection is closed. Hummingbird's idle timeout starts only once a request head has
+/// The server's connections with a bound on their first request head: it must arrive whole within `limit`
+/// (`ServerConfiguration.requestHeadTimeout`) of the connection opening, or the connection is closed. Hummingbird's idle timeout starts only once a request head has
 /// been read, so a client that opened connections and sent nothing (or a byte now and then) held each for good,
 /// and enough of them took every file descriptor the server had.
 struct FirstRequestDeadlineChannel<Base: ServerChildChannel>: ServerChildChannel {

@@ -29,9 +29,11 @@ public struct ServerConfiguration: Sendable {
     /// Live sockets open at once; one more is refused with 503.
     public var maxLiveSockets: Int = 16
     /// A live socket that sends nothing for this long, with none of its frames in work, is closed; a live socket
-    /// or video response whose client leaves a write waiting this long loses its connection (and its worker), as
-    /// does a connection whose first request head has not arrived whole this long after it opened.
+    /// or video response whose client leaves a write waiting this long loses its connection (and its worker).
     public var idleTimeout: Duration = .seconds(30)
+    /// A connection whose first request head has not arrived whole this long after it opened is closed (Hummingbird's
+    /// idle timeout starts only after a head). Longer than `idleTimeout`: clients open connections ahead of need.
+    public var requestHeadTimeout: Duration = .seconds(60)
     /// Replies a live socket may have waiting for a slow client; a newer one drops the oldest, counted.
     public var maxQueuedReplies: Int = 8
     /// The largest training upload (`POST /api/v1/gesture-models`, a zip of label folders) in bytes; larger is answered 413.
@@ -70,6 +72,7 @@ public struct ServerConfiguration: Sendable {
         try require(maxLiveSockets >= 1, "the live socket limit must be at least 1")
         try require(maxQueuedReplies >= 1, "the reply queue must hold at least 1 reply")
         try require(idleTimeout > .zero, "the idle timeout must be positive")
+        try require(requestHeadTimeout > .zero, "the request head timeout must be positive")
         try require(
             maxTrainingBodyBytes >= 1024, "--max-training-body must be at least 1 KB, got \(maxTrainingBodyBytes) bytes"
         )

@@ -58,17 +58,21 @@ public struct VisionServer: Sendable {
     /// - Parameter logger: Where the application logs.
     public func makeApplication(logger: Logger = Logger(label: "vision-tasks.serve")) -> some ApplicationProtocol {
         let webSockets = makeWebSocketRouter().buildResponder()
-        let (seconds, attoseconds) = configuration.idleTimeout.components
-        let idleTimeout = TimeAmount.nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+        func timeAmount(_ duration: Duration) -> TimeAmount {
+            let (seconds, attoseconds) = duration.components
+            return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+        }
+        let headLimit = timeAmount(configuration.requestHeadTimeout)
         let channel = HTTP1WebSocketUpgradeChannel.Configuration(
-            http1: .init(idleTimeout: idleTimeout), ws: .init(maxFrameSize: configuration.maxFrameBytes))
+            http1: .init(idleTimeout: timeAmount(configuration.idleTimeout)),
+            ws: .init(maxFrameSize: configuration.maxFrameBytes))
         return Application(
             router: makeRouter(),
             server: HTTPServerBuilder { responder in
                 FirstRequestDeadlineChannel(
                     base: HTTP1WebSocketUpgradeChannel(
                         responder: responder, webSocketResponder: webSockets, configuration: channel),
-                    limit: idleTimeout)
+                    limit: headLimit)
             },
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "vision-tasks"),

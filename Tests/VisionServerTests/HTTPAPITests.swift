@@ -222,20 +222,19 @@ import VisionTasks
 
     /// `maxImagePixels` (`serve --max-image-pixels`) bounds what a client may make the server decode: a posted
     /// photo and a posted video's frames over it are 400s naming the limit, before any pixel memory is taken.
-    /// A connection that sends no request, or never finishes its head, is closed after the idle timeout: Hummingbird's
-    /// own starts only after a head, and such connections were held for good (enough of them took every file
-    /// descriptor). A request's connection stays open beyond it while it is answered.
-    @Test func aConnectionWithoutARequestIsClosedAfterTheIdleTimeout() async throws {
-        let app = try ServerSupport.server { $0.idleTimeout = .seconds(2) }.makeApplication()
+    /// A connection that sends no request, or never finishes its head, is closed after `requestHeadTimeout`:
+    /// Hummingbird's idle timeout starts only after a head, and such connections were held for good (enough of them
+    /// took every file descriptor). A connection that sends its request in time is served.
+    @Test func aConnectionWithoutARequestIsClosedAfterTheHeadTimeout() async throws {
+        // (The test client's own connection, opened at the start and unused, is closed too: only raw ones here.)
+        let app = try ServerSupport.server { $0.requestHeadTimeout = .seconds(2) }.makeApplication()
         try await app.test(.live) { client in
             let port = try #require(client.port)
             let silent = try await StallingClient.connectSilently(port: port)
             let start = ContinuousClock.now
             #expect(await silent.closedByTheServer(within: 30), "a silent connection was kept for 30 s")
-            #expect(ContinuousClock.now - start > .seconds(1), "closed before its idle timeout")
-            try await client.execute(uri: "/healthz", method: .get) { response in
-                #expect(response.status == .ok)
-            }
+            #expect(ContinuousClock.now - start > .seconds(1), "closed before its time")
+            _ = try await StallingClient.connect(port: port, path: "/api/v1/face-detector/live")
         }
     }
 
