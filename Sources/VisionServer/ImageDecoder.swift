@@ -8,14 +8,11 @@ import VisionCore
 final class ImageDecoder: Sendable {
     private let options: ImageDecodingOptions
     private let slots: DispatchSemaphore
-    /// The most decodes at once.
-    let limit: Int
 
     /// A decoder with `configuration`'s pixel limit and `workers` slots.
     init(configuration: ServerConfiguration) {
         options = ImageDecodingOptions(maxPixelCount: configuration.maxImagePixels)
-        limit = configuration.workers
-        slots = DispatchSemaphore(value: limit)
+        slots = DispatchSemaphore(value: configuration.workers)
     }
 
     /// Decodes `data` once a slot is free, blocking the calling thread (a Dispatch thread, never Swift's

@@ -103,14 +103,22 @@ final class LiveSession: Sendable {
             let idle = ledger.idle(adding: min(now - tick, .milliseconds(500)))
             tick = now
             guard idle > idleTimeout else { continue }
-            try await StallTimer.write(within: idleTimeout, onStall: stalled) {
-                try await outbound.close(.goingAway, reason: "idle for \(idleTimeout)")
-            }
-            // Nothing more is read: a client that answers neither the close nor anything else (it
-            // stopped reading, or its machine vanished) would otherwise hold the socket for good.
-            connection.close(mode: .input, promise: nil)
+            try await closeIdle(outbound, connection, idleTimeout: idleTimeout, onStall: stalled)
             return
         }
+    }
+
+    /// Sends the idle close (`goingAway`), running `onStall` should that write wait `idleTimeout`, then shuts the
+    /// connection's input: a client that answers neither the close nor anything else (it stopped reading, or its
+    /// machine vanished) would otherwise hold the socket for good. The refused sockets' watchdog uses it too.
+    static func closeIdle(
+        _ outbound: WebSocketOutboundWriter, _ connection: any Channel, idleTimeout: Duration,
+        onStall: @escaping @Sendable () -> Void
+    ) async throws {
+        try await StallTimer.write(within: idleTimeout, onStall: onStall) {
+            try await outbound.close(.goingAway, reason: "idle for \(idleTimeout)")
+        }
+        connection.close(mode: .input, promise: nil)
     }
 
     private func readFrames(_ inbound: WebSocketInboundStream) async throws {

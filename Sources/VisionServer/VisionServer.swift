@@ -58,13 +58,9 @@ public struct VisionServer: Sendable {
     /// - Parameter logger: Where the application logs.
     public func makeApplication(logger: Logger = Logger(label: "vision-tasks.serve")) -> some ApplicationProtocol {
         let webSockets = makeWebSocketRouter().buildResponder()
-        func timeAmount(_ duration: Duration) -> TimeAmount {
-            let (seconds, attoseconds) = duration.components
-            return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
-        }
-        let headLimit = timeAmount(configuration.requestHeadTimeout)
+        let headLimit = TimeAmount(configuration.requestHeadTimeout)
         let channel = HTTP1WebSocketUpgradeChannel.Configuration(
-            http1: .init(idleTimeout: timeAmount(configuration.idleTimeout)),
+            http1: .init(idleTimeout: TimeAmount(configuration.idleTimeout)),
             ws: .init(maxFrameSize: configuration.maxFrameBytes))
         return Application(
             router: makeRouter(),
@@ -163,10 +159,7 @@ public struct VisionServer: Sendable {
             watched.addTask {
                 try? await Task.sleep(for: idleTimeout)
                 guard !Task.isCancelled else { return }
-                try? await StallTimer.write(within: idleTimeout, onStall: cut) {
-                    try await outbound.close(.goingAway, reason: "idle for \(idleTimeout)")
-                }
-                connection.close(mode: .input, promise: nil)
+                try? await LiveSession.closeIdle(outbound, connection, idleTimeout: idleTimeout, onStall: cut)
             }
             defer { watched.cancelAll() }
             var messages = inbound.messages(maxSize: configuration.maxFrameBytes).makeAsyncIterator()
