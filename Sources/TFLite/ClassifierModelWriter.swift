@@ -82,11 +82,13 @@ public enum ClassifierModelWriter {
         return Data(model) + ZipWriter.archive([labelFile], startingAt: model.count)
     }
 
-    /// Why `label` cannot label a written classifier's class (its labels.txt holds one label a line), or nil when
-    /// it can; trainers check their labels with it before training.
+    /// Why `label` cannot label a written classifier's class (its labels.txt holds one label a line), as a
+    /// predicate ("is empty"), or nil when it can; trainers check their labels with it before training.
     public static func labelProblem(_ label: String) -> String? {
         if label.trimmingCharacters(in: .whitespaces).isEmpty { return "is empty" }
-        if label.contains(where: \.isNewline) { return "has a line break; labels.txt holds one label a line" }
+        if label.contains(where: \.isNewline) {
+            return "\(label.debugDescription) has a line break; labels.txt holds one label a line"
+        }
         return nil
     }
 
@@ -147,11 +149,7 @@ public enum ClassifierModelWriter {
         }
         var seen: [String: Int] = [:]
         for (index, label) in labels.enumerated() {
-            if let problem = labelProblem(label) {
-                throw fail(
-                    "label \(index) \(label.trimmingCharacters(in: .whitespaces).isEmpty ? "" : label.debugDescription + " ")\(problem)"
-                )
-            }
+            if let problem = labelProblem(label) { throw fail("label \(index) \(problem)") }
             if let first = seen.updateValue(index, forKey: label) {
                 throw fail("labels \(first) and \(index) are both \(label.debugDescription)")
             }
