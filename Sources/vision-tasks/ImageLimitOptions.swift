@@ -3,8 +3,7 @@ import VisionTasks
 
 /// `--max-image-pixels`, for every subcommand that decodes a picture the user names (the task
 /// subcommands' images, `background --replace`, `train-gestures`' photos) or a client sends (`serve`, its
-/// training uploads too): the limit the decoders' errors
-/// tell the user to raise.
+/// training uploads too): the limit the decoders' errors tell the user to raise.
 struct ImageLimitOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(

@@ -51,11 +51,12 @@ struct ModelTimingOptions<Defaults: ModelTimingDefaults>: ParsableArguments {
     }
 }
 
-/// `invalidOption` naming `option` when `value` is outside `range`.
+/// `invalidOption` naming `option` when `value` is outside `range` ("at least" for a range with no top).
 func requireOption(_ option: String, _ value: Int, in range: ClosedRange<Int>) throws {
     guard range.contains(value) else {
-        throw VisionTasksError.invalidOption(
-            name: option, reason: "must be \(range.lowerBound)...\(range.upperBound), got \(value)")
+        let bounds =
+            range.upperBound == .max ? "at least \(range.lowerBound)" : "\(range.lowerBound)...\(range.upperBound)"
+        throw VisionTasksError.invalidOption(name: option, reason: "must be \(bounds), got \(value)")
     }
 }
 
