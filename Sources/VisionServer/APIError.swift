@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import NIOHTTP1
 import VisionTasks
 
 /// An error answered to the client as `{"error": "…"}` with its HTTP status.
@@ -43,9 +44,12 @@ struct APIError: Error, HTTPResponseError {
     }
 
     /// The status and message a library error gets when a request caused it: what a client sent
-    /// (image, option, timestamp, video) is a 400; anything else is the server's own failure.
+    /// (image, option, timestamp, video, a request cut short) is a 400; anything else is the server's own failure.
     static func from(_ error: any Error) -> APIError {
         if let error = error as? APIError { return error }
+        if let error = error as? HTTPParserError {
+            return APIError(.badRequest, "the request could not be read: \(error)")
+        }
         if let error = error as? VisionTasksError {
             switch error {
             case .invalidImage, .invalidOption, .invalidArgument, .invalidTimestamp, .invalidVideo:

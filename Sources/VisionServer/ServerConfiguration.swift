@@ -18,6 +18,12 @@ public struct ServerConfiguration: Sendable {
     public var queueDepth: Int = 16
     /// The largest request body (an image or a video) in bytes; larger is answered 413.
     public var maxBodyBytes: Int = 20_000_000
+    /// The most bytes the image and video bodies being read or waiting for a worker may hold together, all clients;
+    /// a body that would pass it is answered 503. At least `maxBodyBytes`.
+    public var maxHeldBodyBytes: Int = 200_000_000
+    /// The least average rate of a request body, in bytes per second, once `idleTimeout` has passed since it began; a
+    /// slower body loses its connection (a body dripped a byte at a time would hold its memory, or the training).
+    public var minBodyBytesPerSecond: Int = 16_384
     /// The most pixels (width × height) a posted image, live frame or video frame may declare; larger ones are
     /// refused (400) before they are decoded. A 64-megapixel progressive JPEG of a few hundred KB takes about
     /// 770 MB to decode; at most `workers` posted images and live frames decode at once, all tasks together.
@@ -66,6 +72,10 @@ public struct ServerConfiguration: Sendable {
         try require(workers >= 1, "--workers must be at least 1, got \(workers)")
         try require(queueDepth >= 0, "the queue depth must be at least 0, got \(queueDepth)")
         try require(maxBodyBytes >= 1024, "--max-body must be at least 1 KB, got \(maxBodyBytes) bytes")
+        try require(
+            maxHeldBodyBytes >= maxBodyBytes,
+            "--max-held-bodies must be at least --max-body (\(maxBodyBytes) bytes), got \(maxHeldBodyBytes) bytes")
+        try require(minBodyBytesPerSecond >= 1, "the least body rate must be at least 1 byte per second")
         try require(maxImagePixels >= 1, "--max-image-pixels must be at least 1, got \(maxImagePixels)")
         try require(maxFrameBytes >= 16, "the WebSocket frame limit must be at least 16 bytes")
         try require(maxFramesPerSecond >= 1, "the frame rate limit must be at least 1")

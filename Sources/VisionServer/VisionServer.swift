@@ -31,6 +31,7 @@ public struct VisionServer: Sendable {
     private let videoPool: WorkerPool
     private let liveSockets: BoundedCount
     private let decoder: ImageDecoder
+    private let bodies: BodyReader
     private let training: GestureModelTraining
 
     /// A server for `configuration`; `catalog` defaults to a scan of its models folder.
@@ -51,6 +52,7 @@ public struct VisionServer: Sendable {
         videoPool = WorkerPool(name: "video", workers: configuration.workers, queueDepth: 0)
         liveSockets = BoundedCount(limit: configuration.maxLiveSockets)
         decoder = ImageDecoder(configuration: configuration)
+        bodies = BodyReader(configuration: configuration)
         training = GestureModelTraining(configuration: configuration, store: catalogStore)
     }
 
@@ -86,7 +88,7 @@ public struct VisionServer: Sendable {
         router.get("/api/v1/gesture-models") { _, _ in json(training.description()) }
         router.post("/api/v1/gesture-models") { request, context in
             try await training.train(request, logger: context.logger) { body, limit, flag in
-                try await Self.collect(body, limit: limit, flag: flag, draining: true)
+                try await bodies.drain(body, connection: context.connection, limit: limit, flag: flag)
             }
         }
         router.get("/api/v1/tasks") { _, _ in json(tasksJSON) }
@@ -187,42 +189,29 @@ public struct VisionServer: Sendable {
             defaultThreads: configuration.threadsPerTask)
     }
 
-    /// The request body, at most `maxBodyBytes` (413 beyond).
-    private func body(_ request: Request) async throws -> Data {
-        try await Self.collect(request.body, limit: configuration.maxBodyBytes, flag: "--max-body", draining: false)
-    }
-
-    /// `body`'s bytes, at most `limit` (413 beyond, naming the limit's `flag`). A body over the limit is read to
-    /// its end, its bytes past the limit dropped, when `draining`; otherwise its reading stops there (Hummingbird
-    /// reads the rest after the answer).
-    private static func collect(_ body: RequestBody, limit: Int, flag: String, draining: Bool) async throws -> Data {
-        var collected = ByteBuffer(), over = false
-        for try await part in body {
-            over = over || collected.readableBytes + part.readableBytes > limit
-            if over && !draining { break }
-            if !over { collected.writeImmutableBuffer(part) }
-        }
-        guard !over else {
-            throw APIError(.contentTooLarge, "the body is larger than the limit of \(limit) bytes (\(flag))")
-        }
-        return Data(collected.readableBytesView)
+    /// Runs `use` on the request body, at most `maxBodyBytes` (413 beyond), held within `maxHeldBodyBytes`.
+    private func withBody<T>(
+        _ request: Request, _ context: ConnectionContext, _ use: (Data) async throws -> T
+    ) async throws -> T {
+        try await bodies.withBody(
+            request, connection: context.connection, limit: configuration.maxBodyBytes, flag: "--max-body", use)
     }
 
     /// `POST /api/v1/{task}`: the image's result, as the CLI's `result` JSON.
-    private func detectImage(_ request: Request, _ context: some RequestContext) async throws -> Response {
+    private func detectImage(_ request: Request, _ context: ConnectionContext) async throws -> Response {
         let settings = try settings(request, context)
-        let data = try await body(request)
-        guard MediaSniffer.isImage(data) else {
-            throw APIError(.unsupportedMediaType, "the body is not a JPEG or PNG image")
-        }
-        let path = catalog.path(of: settings.model), decoder = self.decoder
-        let result = try await imagePools[settings.task].run { worker in
-            // The task first: an option it rejects is reported before the image is looked at.
-            let task = try worker.task(for: settings) {
-                try ServedTask.make(settings, modelPath: path, mode: .image, live: nil)
+        let result = try await withBody(request, context) { data in
+            guard MediaSniffer.isImage(data) else {
+                throw APIError(.unsupportedMediaType, "the body is not a JPEG or PNG image")
             }
-            return try task.detectImage(
-                try decoder.decode(data, name: "request body"))
+            let path = catalog.path(of: settings.model), decoder = self.decoder
+            return try await imagePools[settings.task].run { worker in
+                // The task first: an option it rejects is reported before the image is looked at.
+                let task = try worker.task(for: settings) {
+                    try ServedTask.make(settings, modelPath: path, mode: .image, live: nil)
+                }
+                return try task.detectImage(try decoder.decode(data, name: "request body"))
+            }
         }
         return json(ByteBuffer(bytes: result))
     }
@@ -230,20 +219,24 @@ public struct VisionServer: Sendable {
     /// `POST /api/v1/{task}/video`: one JSON line per frame, streamed as frames are processed.
     private func detectVideo(_ request: Request, _ context: ConnectionContext) async throws -> Response {
         let settings = try settings(request, context)
-        let data = try await body(request)
-        guard MediaSniffer.isVideo(data) else {
-            throw APIError(
-                .unsupportedMediaType, "the body is not a video (MP4, MOV, WebM, Matroska, AVI, MPEG-TS or Y4M)")
-        }
-        let worker = try await videoPool.acquire()
-        let stream: VideoStream
-        do {
-            stream = try await VideoStream.open(
-                data, settings: settings, modelPath: catalog.path(of: settings.model),
-                maxPixelCount: configuration.maxImagePixels)
-        } catch {
-            await videoPool.release(worker)
-            throw APIError.from(error)
+        // The video is held until it is written to the file the stream reads.
+        let (worker, stream) = try await withBody(request, context) { data in
+            guard MediaSniffer.isVideo(data) else {
+                throw APIError(
+                    .unsupportedMediaType, "the body is not a video (MP4, MOV, WebM, Matroska, AVI, MPEG-TS or Y4M)")
+            }
+            let worker = try await videoPool.acquire()
+            do {
+                return (
+                    worker,
+                    try await VideoStream.open(
+                        data, settings: settings, modelPath: catalog.path(of: settings.model),
+                        maxPixelCount: configuration.maxImagePixels)
+                )
+            } catch {
+                await videoPool.release(worker)
+                throw APIError.from(error)
+            }
         }
         let lease = WorkerLease(worker, of: videoPool) { stream.close() }
         // A client that stops reading gives up the worker and its connection after the idle timeout (see
@@ -300,7 +293,7 @@ struct ImagePools: Sendable {
     }
 }
 
-/// How many of something are open (live sockets, trainings), against a limit.
+/// How many of something are open (live sockets, trainings, bytes of request bodies), against a limit.
 final class BoundedCount: Sendable {
     private let count = Mutex(0)
     private let limit: Int
@@ -308,19 +301,22 @@ final class BoundedCount: Sendable {
     init(limit: Int) { self.limit = limit }
 
     /// Whether no more may open.
-    var isFull: Bool { count.withLock { $0 >= limit } }
+    var isFull: Bool { !isFree(1) }
 
-    /// Counts one in; false when the limit is reached.
-    func open() -> Bool {
+    /// Whether `amount` more may open now.
+    func isFree(_ amount: Int) -> Bool { count.withLock { amount <= limit - $0 } }
+
+    /// Counts `amount` in; false, counting nothing, when that would pass the limit.
+    func open(_ amount: Int = 1) -> Bool {
         count.withLock { value in
-            guard value < limit else { return false }
-            value += 1
+            guard amount <= limit - value else { return false }
+            value += amount
             return true
         }
     }
 
-    /// Counts one out.
-    func close() { count.withLock { $0 -= 1 } }
+    /// Counts `amount` out.
+    func close(_ amount: Int = 1) { count.withLock { $0 -= amount } }
 }
 
 // MARK: - Running

@@ -28,6 +28,12 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
+            "The most bytes the image and video bodies being read or waiting may hold, all clients: bytes, or with KB/MB.",
+            valueName: "size"))
+    var maxHeldBodies: String = Self.sizeText(ServerConfiguration().maxHeldBodyBytes)
+
+    @Option(
+        help: ArgumentHelp(
             "The largest training upload (POST /api/v1/gesture-models, a zip): bytes, or with KB/MB.",
             valueName: "size"))
     var maxTrainingBody: String = Self.sizeText(ServerConfiguration().maxTrainingBodyBytes)
@@ -54,6 +60,7 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.modelsDirectory = models
             configuration.workers = workers
             configuration.maxBodyBytes = try Self.bytes(maxBody, flag: "--max-body")
+            configuration.maxHeldBodyBytes = try Self.bytes(maxHeldBodies, flag: "--max-held-bodies")
             configuration.maxTrainingBodyBytes = try Self.bytes(maxTrainingBody, flag: "--max-training-body")
             configuration.maxTrainingUnpackedBytes = try Self.bytes(
                 maxTrainingUnpacked, flag: "--max-training-unpacked")

@@ -238,6 +238,90 @@ import VisionTasks
         }
     }
 
+    @Test func bodiesBeingReadHoldAtMostTheirBudgetTogether() async throws {
+        let app = try ServerSupport.server {
+            $0.maxBodyBytes = 4096
+            $0.maxHeldBodyBytes = 8192
+        }.makeApplication()
+        try await app.test(.live) { client in
+            let port = try #require(client.port)
+            func post(_ count: Int) async throws -> (HTTPResponse.Status, String) {
+                try await client.execute(
+                    uri: "/api/v1/face-detector", method: .post, body: ByteBuffer(repeating: 0xFF, count: count)
+                ) { ($0.status, ServerSupport.errorMessage($0)) }
+            }
+            /// Posts until the answer is `status`, for at most 30 s; the last answer.
+            func post(_ count: Int, until status: HTTPResponse.Status) async throws -> (HTTPResponse.Status, String) {
+                let deadline = ContinuousClock.now + .seconds(30)
+                var answer = try await post(count)
+                while answer.0 != status, ContinuousClock.now < deadline {
+                    try await Task.sleep(for: .milliseconds(50))
+                    answer = try await post(count)
+                }
+                return answer
+            }
+            #expect(try await post(5000).0 == .contentTooLarge, "Content-Length over --max-body")
+            // Two bodies of which 3,000 bytes each have come hold 6,000 of the 8,192 bytes: a third of 3,000 waits
+            // for them (503), and goes through (415: not an image) once they are gone.
+            var holders: [StallingClient] = []
+            for _ in 0..<2 {
+                let holder = try await StallingClient.startPost(
+                    port: port, path: "/api/v1/face-detector", contentType: "image/jpeg", contentLength: 4096)
+                #expect(await holder.sendBody([UInt8](repeating: 0xFF, count: 3000)))
+                holders.append(holder)
+            }
+            let refused = try await post(3000, until: .serviceUnavailable)
+            #expect(refused.0 == .serviceUnavailable)
+            #expect(refused.1.contains("--max-held-bodies"), "\(refused.1)")
+            #expect(try await post(2000).0 == .unsupportedMediaType, "2,000 bytes still fit")
+            holders.removeAll()
+            #expect(try await post(3000, until: .unsupportedMediaType).0 == .unsupportedMediaType)
+        }
+        #expect(throws: (any Error).self) {
+            try ServerSupport.server {
+                $0.maxBodyBytes = 4096
+                $0.maxHeldBodyBytes = 4095
+            }
+        }
+    }
+
+    @Test func aBodySentSlowerThanTheLeastRateLosesItsConnection() async throws {
+        let app = try ServerSupport.server {
+            $0.idleTimeout = .seconds(2)
+            $0.minBodyBytesPerSecond = 1000
+        }.makeApplication()
+        try await app.test(.live) { client in
+            let port = try #require(client.port)
+            let routes = [
+                ("/api/v1/face-detector", "image/jpeg"), ("/api/v1/gesture-models?name=slow", "application/zip"),
+            ]
+            for (path, type) in routes {
+                let drip = try await StallingClient.startPost(
+                    port: port, path: path, contentType: type, contentLength: 1_000_000)
+                // 10 bytes every 0.2 s: 50 bytes per second, each gap well inside the idle timeout.
+                let start = ContinuousClock.now
+                var closed = false
+                while !closed, ContinuousClock.now - start < .seconds(30) {
+                    closed = await !drip.sendBody([UInt8](repeating: 0, count: 10))
+                    try await Task.sleep(for: .milliseconds(200))
+                }
+                #expect(closed, "\(path): a body dripped at 50 bytes/s was still being read after 30 s")
+                #expect(ContinuousClock.now - start > .seconds(2), "\(path): closed within the grace")
+            }
+            // The training slot the dripped upload took is free again.
+            let deadline = ContinuousClock.now + .seconds(10)
+            var training = true
+            while training, ContinuousClock.now < deadline {
+                training = try await client.execute(uri: "/api/v1/gesture-models", method: .get) { response in
+                    let object = try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any]
+                    return try #require(object?["training"] as? Bool)
+                }
+                if training { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            #expect(!training, "the slow upload still held the training slot")
+        }
+    }
+
     @Test func imagesAndFramesOverThePixelLimitAre400() async throws {
         let app = try ServerSupport.server { $0.maxImagePixels = 10_000 }.makeApplication()
         let photo = ByteBuffer(data: try ServerSupport.photo("hand_thumb_up.jpg"))

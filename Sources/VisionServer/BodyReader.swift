@@ -1,0 +1,89 @@
+import Foundation
+import Hummingbird
+import NIOCore
+
+/// Reads request bodies within the server's limits, so that no client can grow the server's memory or hold a
+/// slot by sending slowly:
+/// - each body at most its own limit (413 beyond, told by `Content-Length` before a byte is read when it says so);
+/// - image and video bodies, while read and until their request ends, at most `maxHeldBodyBytes` together, all
+///   clients (503 beyond);
+/// - every body at least `minBodyBytesPerSecond` on average once `idleTimeout` has passed since it began: a slower
+///   one loses its connection (Hummingbird's idle timeout restarts on every byte, so a drip never meets it).
+struct BodyReader: Sendable {
+    /// The bytes image and video bodies hold now.
+    private let held: BoundedCount
+    private let heldLimit: Int
+    private let minBytesPerSecond: Int
+    private let grace: Duration
+
+    /// A reader with `configuration`'s limits.
+    init(configuration: ServerConfiguration) {
+        held = BoundedCount(limit: configuration.maxHeldBodyBytes)
+        heldLimit = configuration.maxHeldBodyBytes
+        minBytesPerSecond = configuration.minBodyBytesPerSecond
+        grace = configuration.idleTimeout
+    }
+
+    /// Runs `use` on `request`'s body, at most `limit` bytes (413 beyond, naming `flag`), counted among the held
+    /// bytes until `use` returns; the rest of a refused body is read by Hummingbird after the answer.
+    func withBody<T>(
+        _ request: Request, connection: any Channel, limit: Int, flag: String, _ use: (Data) async throws -> T
+    ) async throws -> T {
+        if let length = request.headers[.contentLength].flatMap(Int.init) {
+            if length > limit { throw Self.tooLarge(limit, flag) }
+            guard held.isFree(length) else { throw busy }
+        }
+        var taken = 0
+        defer { held.close(taken) }
+        let data = try await read(request.body, connection: connection, limit: limit, flag: flag, draining: false) {
+            part in
+            guard held.open(part) else { throw busy }
+            taken += part
+        }
+        return try await use(data)
+    }
+
+    /// `body`'s bytes, at most `limit` (413 beyond, naming `flag`), read to its end even past the limit (its
+    /// bytes there dropped): for a route whose answer waits for the body's end. Not counted among the held bytes.
+    func drain(_ body: RequestBody, connection: any Channel, limit: Int, flag: String) async throws -> Data {
+        try await read(body, connection: connection, limit: limit, flag: flag, draining: true) { _ in }
+    }
+
+    /// The body's bytes up to `limit`; `take` is told each part's size before it is kept. Past the limit, 413: at
+    /// once, or at the body's end when `draining` (the bytes past the limit dropped). A body slower than the least
+    /// rate closes `connection` and throws 408.
+    private func read(
+        _ body: RequestBody, connection: any Channel, limit: Int, flag: String, draining: Bool,
+        take: (Int) throws -> Void
+    ) async throws -> Data {
+        let start = ContinuousClock.now
+        var collected = ByteBuffer(), received = 0, over = false
+        for try await part in body {
+            received += part.readableBytes
+            let allowed = grace + .seconds(Double(received) / Double(minBytesPerSecond))
+            if ContinuousClock.now - start > allowed {
+                connection.close(promise: nil)
+                throw APIError(
+                    .requestTimeout,
+                    "the body came slower than \(minBytesPerSecond) bytes per second; connection closed")
+            }
+            over = over || collected.readableBytes + part.readableBytes > limit
+            if over && !draining { break }
+            if over { continue }
+            try take(part.readableBytes)
+            collected.writeImmutableBuffer(part)
+        }
+        if over { throw Self.tooLarge(limit, flag) }
+        return Data(collected.readableBytesView)
+    }
+
+    private var busy: APIError {
+        APIError(
+            .serviceUnavailable,
+            "the request bodies being read take \(heldLimit) bytes already (--max-held-bodies); try again later")
+    }
+
+    private static func tooLarge(_ limit: Int, _ flag: String) -> APIError {
+        APIError(.contentTooLarge, "the body is larger than the limit of \(limit) bytes (\(flag))")
+    }
+}
