@@ -98,6 +98,8 @@ enum FolderRun {
         let single = inputs.count == 1 && expanded.count == 1 && expanded[0].path == inputs[0]
         let mine = shard.map { shard in expanded.filter { shard.contains($0.path) } } ?? expanded
         let files = mine.filter { !output.sink.finished.contains($0.path) }
+        // From every input, not only this shard's: each shard names a mask as the others would.
+        let maskStems = MaskFiles.stems(of: expanded.map(\.relativePath))
         let skipped = mine.count - files.count
         if let annotate = options.annotate {
             let folders = Set(
@@ -128,7 +130,7 @@ enum FolderRun {
                         }
                         let image = try MPImage(contentsOfFile: path, decodingOptions: options.imageDecoding)
                         let result = try MaskFiles.writing(try worker.task.processImage(image), to: options.masks) {
-                            MaskFiles.imagePath(folder: $0, relativePath: files[i].relativePath, name: $1)
+                            MaskFiles.imagePath(folder: $0, stem: maskStems[files[i].relativePath] ?? "", name: $1)
                         }
                         if let annotate = options.annotate {
                             let annotation = try Annotation(image: image)

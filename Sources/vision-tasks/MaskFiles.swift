@@ -49,11 +49,20 @@ extension ImageSegmenterResult: MaskFileResult {
 
 /// Where `--masks DIR` puts each mask, and the writing.
 enum MaskFiles {
-    /// An image's masks: DIR, then the image's path below its input folder without its extension
-    /// (a file given alone: its name), "-", the mask's name (a pose's or label's index, or "category"),
-    /// ".png" (`DIR/photos/a/x-0.png`).
-    static func imagePath(folder: String, relativePath: String, name: String) -> String {
-        (folder as NSString).appendingPathComponent((relativePath as NSString).deletingPathExtension + "-\(name).png")
+    /// An image's masks: DIR, then `stem` (`stems`), "-", the mask's name (a pose's or label's index, or
+    /// "category"), ".png" (`DIR/photos/a/x-0.png`).
+    static func imagePath(folder: String, stem: String, name: String) -> String {
+        (folder as NSString).appendingPathComponent(stem + "-\(name).png")
+    }
+
+    /// The stems of the images at `relativePaths` (each input's path below its input folder; a file given alone:
+    /// its name): the path without its extension, or whole where two paths share that (`x.jpg` and `x.png` write
+    /// `x.jpg-0.png` and `x.png-0.png`, not both `x-0.png`).
+    static func stems(of relativePaths: [String]) -> [String: String] {
+        let bare = relativePaths.map { ($0, ($0 as NSString).deletingPathExtension) }
+        let counts = Dictionary(bare.map { ($0.1, 1) }, uniquingKeysWith: +)
+        return Dictionary(
+            bare.map { ($0.0, counts[$0.1, default: 0] > 1 ? $0.0 : $0.1) }, uniquingKeysWith: { a, _ in a })
     }
 
     /// A video frame's masks: DIR/<video stem>-<frame index, 6 digits>-<mask's name>.png.

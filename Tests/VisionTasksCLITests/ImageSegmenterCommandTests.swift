@@ -52,6 +52,28 @@ struct ImageSegmenterCommandTests {
         #expect(category.dataType == .uInt8 && Set(expected.categoryMask?.uint8Data ?? []) == [0, 255])
     }
 
+    @Test func photosThatDifferOnlyInTheirExtensionWriteMasksOfTheirOwn() throws {
+        let scratch = try CLIRun.scratch()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let photos = scratch.appendingPathComponent("photos")
+        try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
+        for (fixture, name) in [("woman_sitting.jpg", "a.jpg"), ("astronaut.png", "a.png"), ("astronaut.png", "b.png")]
+        {
+            try FileManager.default.copyItem(
+                at: CLIRun.fixtures.appendingPathComponent(fixture), to: photos.appendingPathComponent(name))
+        }
+        let masks = scratch.appendingPathComponent("masks").path
+        let run = try CLIRun.run(["image-segmenter", "--model", model, "--masks", masks, photos.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = try run.outputLines.map { try JSONDecoder().decode(Line.self, from: Data($0.utf8)) }
+        let files = lines.map { $0.result.confidenceMasks?.first?.file ?? "" }
+        #expect(
+            files == ["a.jpg-0.png", "a.png-0.png", "b-0.png"].map { (masks as NSString).appendingPathComponent($0) })
+        // Each file is its own photo's mask (woman_sitting is 960 wide, the astronaut 512).
+        let widths = try files.map { try MPImage(contentsOfFile: $0).width }
+        #expect(widths == lines.map { $0.result.confidenceMasks?.first?.width ?? 0 } && widths[0] != widths[1])
+    }
+
     @Test func masksNeedNoExtraOptionButAFolderThatCanBeMade() throws {
         let blocked = try CLIRun.scratch()
         defer { try? FileManager.default.removeItem(at: blocked) }
