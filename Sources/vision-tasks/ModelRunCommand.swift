@@ -5,7 +5,7 @@ import TFLite
 import VisionErrors
 
 /// `vision-tasks model run PATH [--entry NAME] --input NAME=FILE ... --output-dir DIR`: runs a model on
-/// raw little-endian float32 inputs and writes each output as DIR/<name with / and : replaced by _>.f32.
+/// raw little-endian float32 inputs and writes each output as DIR/<its name made a file name>.f32 (`RawFloats.fileNames`).
 struct ModelRunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
@@ -34,7 +34,11 @@ struct ModelRunCommand: AsyncParsableCommand {
                 guard let eq = spec.firstIndex(of: "="), eq != spec.startIndex else {
                     throw VisionTasksError.invalidArgument("--input \(spec): expected NAME=FILE")
                 }
-                given[String(spec[..<eq])] = String(spec[spec.index(after: eq)...])
+                let name = String(spec[..<eq])
+                guard given[name] == nil else {
+                    throw VisionTasksError.invalidArgument("--input \(name) is given twice")
+                }
+                given[name] = String(spec[spec.index(after: eq)...])
             }
             let names = interpreter.inputs.map(\.name)
             for name in given.keys where !names.contains(name) {
@@ -60,9 +64,9 @@ struct ModelRunCommand: AsyncParsableCommand {
                 throw VisionTasksError.fileUnreadable(
                     path: outputDir, reason: "cannot create the directory: \(error.localizedDescription)")
             }
+            let fileNames = RawFloats.fileNames(forTensors: interpreter.outputs.map(\.name))
             for (i, info) in interpreter.outputs.enumerated() {
-                let file = URL(fileURLWithPath: outputDir)
-                    .appendingPathComponent(RawFloats.fileName(forTensor: info.name)).path
+                let file = URL(fileURLWithPath: outputDir).appendingPathComponent(fileNames[i]).path
                 try RawFloats.write(interpreter.output(i), to: file)
                 Console.out("\(info.name) \(ModelInfo.shape(info.shape)) -> \(file)\n")
             }
@@ -72,9 +76,21 @@ struct ModelRunCommand: AsyncParsableCommand {
 
 /// Raw little-endian float32 files, as `model run` reads and writes them.
 enum RawFloats {
-    /// "<name>.f32" with "/" and ":" replaced by "_".
-    static func fileName(forTensor name: String) -> String {
-        String(name.map { $0 == "/" || $0 == ":" ? "_" : $0 }) + ".f32"
+    /// A file name for each tensor of `names`, distinct: "<name>.f32" with "/", ":" and control characters
+    /// replaced by "_" ("output<i>" for an empty name); where two would be the same, each becomes "<name>-<i>.f32"
+    /// (i: the tensor's place in `names`).
+    static func fileNames(forTensors names: [String]) -> [String] {
+        let stems = names.enumerated().map { i, name in
+            name.isEmpty
+                ? "output\(i)"
+                : String(
+                    String.UnicodeScalarView(
+                        name.unicodeScalars.map {
+                            $0 == "/" || $0 == ":" || $0.properties.generalCategory == .control ? "_" : $0
+                        }))
+        }
+        let counts = Dictionary(stems.map { ($0, 1) }, uniquingKeysWith: +)
+        return stems.enumerated().map { i, stem in counts[stem, default: 0] > 1 ? "\(stem)-\(i).f32" : stem + ".f32" }
     }
 
     /// The floats of `path`; throws when it is missing or not a multiple of 4 bytes.

@@ -1,0 +1,60 @@
+import FixtureSupport
+import Foundation
+import Testing
+
+/// `vision-tasks model run`, run as a process: raw float32 files in and out, one output file per tensor.
+@Suite
+struct ModelRunCommandTests {
+    private static let model = CLIRun.models.appendingPathComponent("blaze_face_short_range.tflite")
+
+    /// The files `model run` wrote in `folder`, by name.
+    private static func outputs(_ folder: URL) throws -> [String: Data] {
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        return try Dictionary(
+            uniqueKeysWithValues: names.map { ($0, try Data(contentsOf: folder.appendingPathComponent($0))) })
+    }
+
+    /// `data` with the tensor name stored as the FlatBuffer string `old` set to `new` (no longer than `old`).
+    private static func renaming(_ old: String, to new: String, in data: Data) throws -> Data {
+        let stored = withUnsafeBytes(of: UInt32(old.utf8.count).littleEndian, Array.init) + Array(old.utf8)
+        let at = try #require(data.range(of: Data(stored)), "no string \(old) in the model")
+        var bytes = [UInt8](data)
+        let name = withUnsafeBytes(of: UInt32(new.utf8.count).littleEndian, Array.init) + Array(new.utf8)
+        bytes.replaceSubrange(at.lowerBound..<(at.lowerBound + name.count), with: name)
+        return Data(bytes)
+    }
+
+    @Test func outputsWhoseNamesMakeOneFileNameGetAFileEach() throws {
+        let scratch = try CLIRun.scratch()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let input = scratch.appendingPathComponent("input.f32")
+        var generator = SystemRandomNumberGenerator()
+        let values = (0..<(128 * 128 * 3)).map { _ in Float.random(in: -1...1, using: &generator) }
+        try values.withUnsafeBytes { Data($0) }.write(to: input)
+        // "regressors" and "classificators" renamed "regressor/" and "regressor:": both read "regressor_" as files.
+        let original = try Data(contentsOf: Self.model)
+        let patched = scratch.appendingPathComponent("patched.tflite")
+        try Self.renaming(
+            "classificators", to: "regressor:", in: try Self.renaming("regressors", to: "regressor/", in: original)
+        ).write(to: patched)
+        var written: [[String: Data]] = []
+        for (model, folder) in [(Self.model.path, "plain"), (patched.path, "patched")] {
+            let out = scratch.appendingPathComponent(folder)
+            let run = try CLIRun.run([
+                "model", "run", model, "--input", "input=\(input.path)", "--output-dir", out.path,
+            ])
+            #expect(run.status == 0, "\(run.stderr)")
+            written.append(try Self.outputs(out))
+        }
+        #expect(written[0].keys.sorted() == ["classificators.f32", "regressors.f32"])
+        #expect(written[1].keys.sorted() == ["regressor_-0.f32", "regressor_-1.f32"])
+        #expect(written[1]["regressor_-0.f32"] == written[0]["regressors.f32"])
+        #expect(written[1]["regressor_-1.f32"] == written[0]["classificators.f32"])
+        #expect(written[0]["regressors.f32"]?.count == 896 * 16 * 4)
+        let twice = try CLIRun.run([
+            "model", "run", Self.model.path, "--input", "input=\(input.path)", "--input", "input=\(input.path)",
+            "--output-dir", scratch.appendingPathComponent("twice").path,
+        ])
+        #expect(twice.status != 0 && twice.stderr.contains("--input input is given twice"), "\(twice.stderr)")
+    }
+}
