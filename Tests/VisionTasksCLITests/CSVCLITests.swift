@@ -10,16 +10,17 @@ import Testing
     static let detectorModel = CLIRun.models.appendingPathComponent("blaze_face_short_range.tflite").path
     static let handModel = CLIRun.models.appendingPathComponent("hand_landmarker.task").path
 
-    /// A CSV text's rows, each a list of cells (RFC 4180 quoting).
+    /// A CSV text's rows, each a list of cells (RFC 4180 quoting), read scalar by scalar: a CR LF inside a quoted
+    /// cell stays in it, and one outside it ends its row as a lone LF does.
     static func parse(_ text: String) -> [[String]] {
-        var rows: [[String]] = [], row: [String] = [], cell = "", quoted = false
-        var chars = Array(text)[...]
-        while let c = chars.popFirst() {
+        var rows: [[String]] = [], row: [String] = [], cell = String.UnicodeScalarView(), quoted = false
+        var scalars = Array(text.unicodeScalars)[...]
+        while let c = scalars.popFirst() {
             if quoted {
                 if c == "\"" {
-                    if chars.first == "\"" {
+                    if scalars.first == "\"" {
                         cell.append("\"")
-                        chars.removeFirst()
+                        scalars.removeFirst()
                     } else {
                         quoted = false
                     }
@@ -29,13 +30,14 @@ import Testing
             } else if c == "\"" {
                 quoted = true
             } else if c == "," {
-                row.append(cell)
-                cell = ""
-            } else if c == "\n" {
-                row.append(cell)
+                row.append(String(cell))
+                cell = String.UnicodeScalarView()
+            } else if c == "\n" || (c == "\r" && scalars.first == "\n") {
+                if c == "\r" { scalars.removeFirst() }
+                row.append(String(cell))
                 rows.append(row)
                 row = []
-                cell = ""
+                cell = String.UnicodeScalarView()
             } else {
                 cell.append(c)
             }
@@ -131,6 +133,22 @@ import Testing
             #expect(row["id"] == "0" && (result["trackingIds"] as? [Int]) == [0])
             #expect(Float(row["x8"] ?? "") == Self.float(hand[8]["x"]))
         }
+    }
+
+    @Test func fileNamesWithLineBreaksQuotesAndCommasStayInTheirCell() throws {
+        let dir = try CLIRun.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // "\r\n" is one Character in Swift: a check by Character never sees its "\n".
+        let names = ["a\r\nb.png", "c\rd.png", "e\nf.png", "g\"h,i.png"]
+        let images = try names.map { name in
+            let target = dir.appendingPathComponent(name)
+            try FileManager.default.copyItem(at: CLIRun.fixtures.appendingPathComponent("astronaut.png"), to: target)
+            return target.path
+        }
+        let run = try CLIRun.run(["face-detector", "--model", Self.detectorModel, "--format", "csv"] + images)
+        #expect(run.status == 0, "\(run.stderr)")
+        let (_, rows) = try Self.table(run.stdout)
+        #expect(rows.map { $0["input"] ?? "" } == images)
     }
 
     @Test func batchOptionsWriteOneTableAndResumeIt() throws {
