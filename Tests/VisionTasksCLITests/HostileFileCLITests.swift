@@ -82,6 +82,23 @@ import Testing
         #expect(low.stderr.contains("limit of 1000 decompressed bytes"), "\(low.stderr)")
     }
 
+    @Test func aLargeFileThatIsNoImageIsRefusedUnread() throws {
+        let dir = try CLIRun.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // 1.5 GB of zeros named as a photo (sparse: no disk taken); it used to be read whole before its first bytes
+        // were looked at, 1.5 GB of memory per job.
+        let big = dir.appendingPathComponent("big.jpg")
+        #expect(FileManager.default.createFile(atPath: big.path, contents: nil))
+        let handle = try FileHandle(forWritingTo: big)
+        try handle.truncate(atOffset: 1_500_000_000)
+        try handle.close()
+        let model = CLIRun.models.appendingPathComponent("blaze_face_short_range.tflite").path
+        let run = try Self.measure(["face-detector", "--model", model, big.path, "--no-progress"], in: dir)
+        #expect(run.status == 1)
+        #expect(run.stdout.contains("not a JPEG or PNG file (unrecognised signature)"), "\(run.stdout)")
+        #expect(run.maxRSSBytes < 300 << 20, "\(run.maxRSSBytes) bytes")
+    }
+
     @Test func imageBombIsRefusedWithTheFlagNamed() throws {
         let dir = try CLIRun.scratch()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -54,12 +54,13 @@ enum ImageDecoder {
         var message = [CChar](repeating: 0, count: Int(IC_MESSAGE_SIZE))
         let status: Int32
         let kind: String
-        if raw.count >= 3, raw[0] == 0xFF, raw[1] == 0xD8, raw[2] == 0xFF {
+        switch ImageFileFormat(signature: UnsafeRawBufferPointer(raw)) {
+        case .jpeg:
             kind = "JPEG"
             // Turned while decoding, as MediaPipe's loader turns the pixels.
             let exif = ExifOrientation.read(fromJPEG: UnsafeRawBufferPointer(raw))
             status = ic_decode_jpeg(start, raw.count, options.maxPixelCount, Int32(exif), &image, &message)
-        } else if raw.count >= 8, raw[0] == 0x89, raw[1] == 0x50, raw[2] == 0x4E, raw[3] == 0x47 {
+        case .png:
             kind = "PNG"
             if let writable = writable?.baseAddress {
                 status = ic_decode_png_in_place(
@@ -68,8 +69,8 @@ enum ImageDecoder {
             } else {
                 status = ic_decode_png(start, raw.count, options.maxPixelCount, &image, &message)
             }
-        } else {
-            throw VisionTasksError.invalidImage("\(name): not a JPEG or PNG file (unrecognised signature)")
+        case nil:
+            throw VisionTasksError.invalidImage("\(name): \(ImageFileFormat.unrecognised)")
         }
         guard status != IC_TOO_MANY_PIXELS else {
             let pixels = Int(image.width) * Int(image.height)
@@ -113,6 +114,25 @@ enum ImageDecoder {
             to[i] = from[2 * i]
         }
         return gray
+    }
+}
+
+extension ImageFileFormat {
+    /// The most leading bytes `init(signature:)` reads.
+    static let signatureLength = 8
+    /// Why bytes of neither format are refused.
+    static let unrecognised = "not a JPEG or PNG file (unrecognised signature)"
+
+    /// The format whose signature `bytes` start with (JPEG's FF D8 FF; PNG's 89 'PNG', its file at least 8
+    /// bytes), or nil.
+    init?(signature bytes: UnsafeRawBufferPointer) {
+        if bytes.starts(with: [0xFF, 0xD8, 0xFF]) {
+            self = .jpeg
+        } else if bytes.count >= Self.signatureLength, bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) {
+            self = .png
+        } else {
+            return nil
+        }
     }
 }
 

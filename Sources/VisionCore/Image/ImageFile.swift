@@ -28,8 +28,9 @@ enum ImageFile {
     static let maxFileSize = Int(Int32.max)
 
     /// The bytes of the file at `path`.
-    /// - Throws: `fileNotFound`, or `fileUnreadable` for a directory, anything else that is not a regular file
-    ///   (a pipe, a device, a socket), a file too large or an I/O error.
+    /// - Throws: `fileNotFound`; `fileUnreadable` for a directory, anything else that is not a regular file
+    ///   (a pipe, a device, a socket), a file too large or an I/O error; `invalidImage` for a file that does not
+    ///   start like a JPEG or PNG, before it is read.
     static func read(_ path: String) throws -> FileBytes {
         // Non-blocking: opening a named pipe (a FIFO given as a photo) otherwise waits for a writer for ever.
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
@@ -54,6 +55,15 @@ enum ImageFile {
         guard size <= maxFileSize else {
             throw VisionTasksError.fileUnreadable(
                 path: path, reason: "\(size) bytes is too large for an image file (at most \(maxFileSize))")
+        }
+        // The signature first: a large file that is no image costs no memory (an empty one is the decoder's to name).
+        var head = [UInt8](repeating: 0, count: ImageFileFormat.signatureLength)
+        let headCount = head.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
+        if size > 0, headCount >= 0,
+            head.withUnsafeBytes({ ImageFileFormat(signature: UnsafeRawBufferPointer(rebasing: $0.prefix(headCount))) })
+                == nil
+        {
+            throw VisionTasksError.invalidImage("\(path): \(ImageFileFormat.unrecognised)")
         }
         // Not cleared: only the bytes read are ever exposed (`count`).
         guard let base = ic_pixels_alloc_overwritten(max(size, 1)) else {
