@@ -11,12 +11,14 @@ final class VideoStream: @unchecked Sendable {
     private let file: URL
     private let reader: VideoReader
     private let task: ServedTask
+    private let maxFrames: Int
     private var finished = false
 
-    private init(file: URL, reader: VideoReader, task: ServedTask) {
+    private init(file: URL, reader: VideoReader, task: ServedTask, maxFrames: Int) {
         self.file = file
         self.reader = reader
         self.task = task
+        self.maxFrames = maxFrames
     }
 
     /// What errors call the temporary file, which the client never named.
@@ -24,10 +26,10 @@ final class VideoStream: @unchecked Sendable {
 
     /// Writes `data` to a temporary file, opens it with ffmpeg and makes a video-mode task. An
     /// unreadable video is a 400 (`VisionTasksError.invalidVideo`) naming the posted video, not the file, as is one
-    /// of frames over `maxPixelCount` pixels.
-    static func open(_ data: Data, settings: TaskSettings, modelPath: String, maxPixelCount: Int) async throws
-        -> VideoStream
-    {
+    /// of frames over `maxPixelCount` pixels. Frames past the first `maxFrames` are not read: an error line says so.
+    static func open(
+        _ data: Data, settings: TaskSettings, modelPath: String, maxPixelCount: Int, maxFrames: Int
+    ) async throws -> VideoStream {
         try await WorkerPool.offloaded {
             let file = FileManager.default.temporaryDirectory.appendingPathComponent(
                 "vision-tasks-\(UUID().uuidString).video")
@@ -35,7 +37,7 @@ final class VideoStream: @unchecked Sendable {
                 try data.write(to: file)
                 let reader = try VideoReader(contentsOfFile: file.path, maxPixelCount: maxPixelCount)
                 let task = try ServedTask.make(settings, modelPath: modelPath, mode: .video, live: nil)
-                return VideoStream(file: file, reader: reader, task: task)
+                return VideoStream(file: file, reader: reader, task: task, maxFrames: maxFrames)
             } catch {
                 try? FileManager.default.removeItem(at: file)
                 throw APIError.from(error).naming(file.path, as: Self.bodyName)
@@ -56,6 +58,15 @@ final class VideoStream: @unchecked Sendable {
             guard let next = try reader.nextFrame() else {
                 finished = true
                 return nil
+            }
+            guard next.index < maxFrames else {
+                finished = true
+                return JSONEnvelope.line([
+                    "frame": .int(next.index),
+                    "error": .string(
+                        "the video has more than \(maxFrames) frames, the most one request processes (--max-video-frames)"
+                    ),
+                ])
             }
             frame = next
         } catch {

@@ -231,7 +231,7 @@ public struct VisionServer: Sendable {
                     worker,
                     try await VideoStream.open(
                         data, settings: settings, modelPath: catalog.path(of: settings.model),
-                        maxPixelCount: configuration.maxImagePixels)
+                        maxPixelCount: configuration.maxImagePixels, maxFrames: configuration.maxVideoFrames)
                 )
             } catch {
                 await videoPool.release(worker)

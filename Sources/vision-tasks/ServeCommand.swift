@@ -46,6 +46,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var imageLimit: ImageLimitOptions
 
+    @Option(help: "The most frames of a posted video processed; a longer one's lines end with an error line.")
+    var maxVideoFrames: Int = ServerConfiguration().maxVideoFrames
+
     @Option(help: "The most photos in one training upload.")
     var maxTrainingPhotos: Int = ServerConfiguration().maxTrainingPhotos
 
@@ -65,6 +68,7 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.maxTrainingUnpackedBytes = try Self.bytes(
                 maxTrainingUnpacked, flag: "--max-training-unpacked")
             configuration.maxTrainingPhotos = maxTrainingPhotos
+            configuration.maxVideoFrames = maxVideoFrames
             configuration.maxImagePixels = imageLimit.maxImagePixels
             configuration.trainingThreads = trainingThreads
             let server = try VisionServer(configuration: configuration)

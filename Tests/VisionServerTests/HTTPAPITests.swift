@@ -337,6 +337,22 @@ import VisionTasks
         #expect(throws: (any Error).self) { try ServerSupport.server { $0.maxImagePixels = 0 } }
     }
 
+    @Test func aVideoLongerThanTheFrameLimitEndsWithAnErrorLine() async throws {
+        let video = ByteBuffer(data: try ServerSupport.panVideo(photo: "astronaut.png", frames: 5))
+        let app = try ServerSupport.server { $0.maxVideoFrames = 3 }.makeApplication()
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/api/v1/face-detector/video", method: .post, body: video) { response in
+                #expect(response.status == .ok)
+                let lines = body(response).split(separator: "\n").map(String.init)
+                try #require(lines.count == 4, "\(lines)")
+                #expect(lines.prefix(3).allSatisfy { $0.contains("\"result\":") })
+                #expect(lines[3].contains("\"frame\":3") && lines[3].contains("more than 3 frames"), "\(lines[3])")
+                #expect(lines[3].contains("--max-video-frames"))
+            }
+        }
+        #expect(throws: (any Error).self) { try ServerSupport.server { $0.maxVideoFrames = 0 } }
+    }
+
     @Test func aVideoStreamsOneLinePerFrameEqualToTheLibrarysVideoMode() async throws {
         let video = try ServerSupport.panVideo(photo: "astronaut.png", frames: 5)
         let app = try ServerSupport.server().makeApplication()
