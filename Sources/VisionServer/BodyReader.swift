@@ -5,27 +5,31 @@ import NIOCore
 /// Reads request bodies within the server's limits, so that no client can grow the server's memory or hold a
 /// slot by sending slowly:
 /// - each body at most its own limit (413 beyond, told by `Content-Length` before a byte is read when it says so);
-/// - image and video bodies, while read and until their request ends, at most `maxHeldBodyBytes` together, all
+/// - image and video bodies, while read and until their request ends, at most `heldBodyBytes` together, all
 ///   clients (503 beyond);
-/// - every body at least `minBodyBytesPerSecond` on average once `idleTimeout` has passed since it began: a slower
-///   one loses its connection (Hummingbird's idle timeout restarts on every byte, so a drip never meets it).
+/// - every body it reads at least `minBodyBytesPerSecond` over each `idleTimeout` window: a slower one loses its
+///   connection (Hummingbird's idle timeout restarts on every byte, so a drip never meets it; a window, not the
+///   average since the start, so that a fast start buys no slow tail).
+///
+/// Left to Hummingbird: the rest of a body refused before its end, which it reads after the answer (its idle
+/// timeout bounds the pauses, not the length).
 struct BodyReader: Sendable {
     /// The bytes image and video bodies hold now.
     private let held: BoundedCount
     private let heldLimit: Int
     private let minBytesPerSecond: Int
-    private let grace: Duration
+    private let window: Duration
 
     /// A reader with `configuration`'s limits.
     init(configuration: ServerConfiguration) {
-        held = BoundedCount(limit: configuration.maxHeldBodyBytes)
-        heldLimit = configuration.maxHeldBodyBytes
+        held = BoundedCount(limit: configuration.heldBodyBytes)
+        heldLimit = configuration.heldBodyBytes
         minBytesPerSecond = configuration.minBodyBytesPerSecond
-        grace = configuration.idleTimeout
+        window = configuration.idleTimeout
     }
 
     /// Runs `use` on `request`'s body, at most `limit` bytes (413 beyond, naming `flag`), counted among the held
-    /// bytes until `use` returns; the rest of a refused body is read by Hummingbird after the answer.
+    /// bytes until `use` returns.
     func withBody<T>(
         _ request: Request, connection: any Channel, limit: Int, flag: String, _ use: (Data) async throws -> T
     ) async throws -> T {
@@ -51,27 +55,39 @@ struct BodyReader: Sendable {
 
     /// The body's bytes up to `limit`; `take` is told each part's size before it is kept. Past the limit, 413: at
     /// once, or at the body's end when `draining` (the bytes past the limit dropped). A body slower than the least
-    /// rate closes `connection` and throws 408.
+    /// rate closes `connection` (the 408 thrown is for the log: the client is gone); a body whose connection fails
+    /// under it (a reset) is a 400, the client's doing.
     private func read(
         _ body: RequestBody, connection: any Channel, limit: Int, flag: String, draining: Bool,
         take: (Int) throws -> Void
     ) async throws -> Data {
-        let start = ContinuousClock.now
-        var collected = ByteBuffer(), received = 0, over = false
-        for try await part in body {
-            received += part.readableBytes
-            let allowed = grace + .seconds(Double(received) / Double(minBytesPerSecond))
-            if ContinuousClock.now - start > allowed {
-                connection.close(promise: nil)
-                throw APIError(
-                    .requestTimeout,
-                    "the body came slower than \(minBytesPerSecond) bytes per second; connection closed")
+        let least = Int((Double(minBytesPerSecond) * (window / .seconds(1))).rounded(.up))
+        var windowStart = ContinuousClock.now, inWindow = 0
+        var collected = ByteBuffer(), over = false
+        do {
+            for try await part in body {
+                inWindow += part.readableBytes
+                if ContinuousClock.now - windowStart >= window {
+                    guard inWindow >= least else {
+                        connection.close(promise: nil)
+                        throw APIError(
+                            .requestTimeout,
+                            "the body came slower than \(minBytesPerSecond) bytes per second; connection closed")
+                    }
+                    (windowStart, inWindow) = (.now, 0)
+                }
+                over = over || collected.readableBytes + part.readableBytes > limit
+                if over && !draining { break }
+                if over { continue }
+                try take(part.readableBytes)
+                collected.writeImmutableBuffer(part)
             }
-            over = over || collected.readableBytes + part.readableBytes > limit
-            if over && !draining { break }
-            if over { continue }
-            try take(part.readableBytes)
-            collected.writeImmutableBuffer(part)
+        } catch let error as APIError {
+            throw error
+        } catch let error as CancellationError {
+            throw error
+        } catch {
+            throw APIError(.badRequest, "the body could not be read: \(error)")
         }
         if over { throw Self.tooLarge(limit, flag) }
         return Data(collected.readableBytesView)
@@ -80,7 +96,8 @@ struct BodyReader: Sendable {
     private var busy: APIError {
         APIError(
             .serviceUnavailable,
-            "the request bodies being read take \(heldLimit) bytes already (--max-held-bodies); try again later")
+            "this body would take the request bodies being read past \(heldLimit) bytes (--max-held-bodies); try again later"
+        )
     }
 
     private static func tooLarge(_ limit: Int, _ flag: String) -> APIError {

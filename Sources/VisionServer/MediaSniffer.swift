@@ -1,10 +1,11 @@
 import Foundation
+import VisionCore
 
 /// What a request body is, from its first bytes (never from a client-given name or type).
 enum MediaSniffer {
     /// Whether `bytes` start like a JPEG or a PNG file.
     static func isImage(_ bytes: Data) -> Bool {
-        bytes.starts(with: [0xFF, 0xD8, 0xFF]) || bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        bytes.prefix(ImageFileFormat.signatureLength).withUnsafeBytes { ImageFileFormat(signature: $0) != nil }
     }
 
     /// Whether `bytes` start like a video container ffmpeg reads: MP4/MOV (`ftyp`), Matroska/WebM,

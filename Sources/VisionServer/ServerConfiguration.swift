@@ -19,8 +19,8 @@ public struct ServerConfiguration: Sendable {
     /// The largest request body (an image or a video) in bytes; larger is answered 413.
     public var maxBodyBytes: Int = 20_000_000
     /// The most bytes the image and video bodies being read or waiting for a worker may hold together, all clients;
-    /// a body that would pass it is answered 503. At least `maxBodyBytes`.
-    public var maxHeldBodyBytes: Int = 200_000_000
+    /// a body that would pass it is answered 503. At least `maxBodyBytes`; nil: `heldBodyBytes`'s default.
+    public var maxHeldBodyBytes: Int? = nil
     /// The least average rate of a request body, in bytes per second, once `idleTimeout` has passed since it began; a
     /// slower body loses its connection (a body dripped a byte at a time would hold its memory, or the training).
     public var minBodyBytesPerSecond: Int = 16_384
@@ -58,6 +58,9 @@ public struct ServerConfiguration: Sendable {
     /// The defaults above.
     public init() {}
 
+    /// `maxHeldBodyBytes` when given, else 200 MB, or `maxBodyBytes` when that is larger.
+    public var heldBodyBytes: Int { maxHeldBodyBytes ?? max(200_000_000, maxBodyBytes) }
+
     /// Inference threads of a task instance when a request names none: the cores shared among the
     /// workers, at least 1 (1 with the default workers, which already use every core).
     public var threadsPerTask: Int { max(1, ProcessInfo.processInfo.activeProcessorCount / max(1, workers)) }
@@ -76,8 +79,8 @@ public struct ServerConfiguration: Sendable {
         try require(queueDepth >= 0, "the queue depth must be at least 0, got \(queueDepth)")
         try require(maxBodyBytes >= 1024, "--max-body must be at least 1 KB, got \(maxBodyBytes) bytes")
         try require(
-            maxHeldBodyBytes >= maxBodyBytes,
-            "--max-held-bodies must be at least --max-body (\(maxBodyBytes) bytes), got \(maxHeldBodyBytes) bytes")
+            heldBodyBytes >= maxBodyBytes,
+            "--max-held-bodies must be at least --max-body (\(maxBodyBytes) bytes), got \(heldBodyBytes) bytes")
         try require(minBodyBytesPerSecond >= 1, "the least body rate must be at least 1 byte per second")
         try require(maxImagePixels >= 1, "--max-image-pixels must be at least 1, got \(maxImagePixels)")
         try require(maxVideoFrames >= 1, "--max-video-frames must be at least 1, got \(maxVideoFrames)")

@@ -189,7 +189,7 @@ public struct VisionServer: Sendable {
             defaultThreads: configuration.threadsPerTask)
     }
 
-    /// Runs `use` on the request body, at most `maxBodyBytes` (413 beyond), held within `maxHeldBodyBytes`.
+    /// Runs `use` on the request body, at most `maxBodyBytes` (413 beyond), held within `heldBodyBytes`.
     private func withBody<T>(
         _ request: Request, _ context: ConnectionContext, _ use: (Data) async throws -> T
     ) async throws -> T {

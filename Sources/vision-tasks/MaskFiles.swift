@@ -55,14 +55,16 @@ enum MaskFiles {
         (folder as NSString).appendingPathComponent(stem + "-\(name).png")
     }
 
-    /// The stems of the images at `relativePaths` (each input's path below its input folder; a file given alone:
-    /// its name): the path without its extension, or whole where two paths share that (`x.jpg` and `x.png` write
-    /// `x.jpg-0.png` and `x.png-0.png`, not both `x-0.png`).
+    /// The stems of the images at `relativePaths` (distinct: each input's path below its input folder; a file given
+    /// alone, its name): the path without its extension, or whole where another path shares that or is that
+    /// (`x.jpg` and `x.png` write `x.jpg-0.png` and `x.png-0.png`, not both `x-0.png`). Distinct: a bare stem is kept
+    /// only when no other path has it bare or whole.
     static func stems(of relativePaths: [String]) -> [String: String] {
         let bare = relativePaths.map { ($0, ($0 as NSString).deletingPathExtension) }
-        let counts = Dictionary(bare.map { ($0.1, 1) }, uniquingKeysWith: +)
+        let counts = Dictionary(bare.map { ($0.1, 1) }, uniquingKeysWith: +), whole = Set(relativePaths)
         return Dictionary(
-            bare.map { ($0.0, counts[$0.1, default: 0] > 1 ? $0.0 : $0.1) }, uniquingKeysWith: { a, _ in a })
+            bare.map { path, stem in (path, counts[stem, default: 0] > 1 || whole.contains(stem) ? path : stem) },
+            uniquingKeysWith: { first, _ in first })
     }
 
     /// A video frame's masks: DIR/<video stem>-<frame index, 6 digits>-<mask's name>.png.

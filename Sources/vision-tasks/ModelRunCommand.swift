@@ -78,7 +78,7 @@ struct ModelRunCommand: AsyncParsableCommand {
 enum RawFloats {
     /// A file name for each tensor of `names`, distinct: "<name>.f32" with "/", ":" and control characters
     /// replaced by "_" ("output<i>" for an empty name); where two would be the same, each becomes "<name>-<i>.f32"
-    /// (i: the tensor's place in `names`).
+    /// (i: the tensor's place in `names`; "-<i>" again while another has that name).
     static func fileNames(forTensors names: [String]) -> [String] {
         let stems = names.enumerated().map { i, name in
             name.isEmpty
@@ -90,7 +90,15 @@ enum RawFloats {
                         }))
         }
         let counts = Dictionary(stems.map { ($0, 1) }, uniquingKeysWith: +)
-        return stems.enumerated().map { i, stem in counts[stem, default: 0] > 1 ? "\(stem)-\(i).f32" : stem + ".f32" }
+        // The names no other shares first; then each shared one with "-i", and "-i" again while that is taken.
+        var taken = Set(stems.filter { counts[$0] == 1 })
+        return stems.enumerated().map { i, stem in
+            guard counts[stem, default: 0] > 1 else { return stem + ".f32" }
+            var name = "\(stem)-\(i)"
+            while taken.contains(name) { name += "-\(i)" }
+            taken.insert(name)
+            return name + ".f32"
+        }
     }
 
     /// The floats of `path`; throws when it is missing or not a multiple of 4 bytes.

@@ -28,9 +28,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "The most bytes the image and video bodies being read or waiting may hold, all clients: bytes, or with KB/MB.",
+            "The most bytes the image and video bodies being read or waiting may hold, all clients: bytes, or with KB/MB (default: \(Self.sizeText(ServerConfiguration().heldBodyBytes)), or --max-body when larger).",
             valueName: "size"))
-    var maxHeldBodies: String = Self.sizeText(ServerConfiguration().maxHeldBodyBytes)
+    var maxHeldBodies: String?
 
     @Option(
         help: ArgumentHelp(
@@ -63,7 +63,7 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.modelsDirectory = models
             configuration.workers = workers
             configuration.maxBodyBytes = try Self.bytes(maxBody, flag: "--max-body")
-            configuration.maxHeldBodyBytes = try Self.bytes(maxHeldBodies, flag: "--max-held-bodies")
+            configuration.maxHeldBodyBytes = try maxHeldBodies.map { try Self.bytes($0, flag: "--max-held-bodies") }
             configuration.maxTrainingBodyBytes = try Self.bytes(maxTrainingBody, flag: "--max-training-body")
             configuration.maxTrainingUnpackedBytes = try Self.bytes(
                 maxTrainingUnpacked, flag: "--max-training-unpacked")

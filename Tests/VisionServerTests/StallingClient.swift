@@ -15,21 +15,25 @@ final class StallingClient: @unchecked Sendable {
     }
 
     private let fd: Int32
-    /// Where the client's blocking calls run: off the threads the server's and the test's tasks need.
-    private static let queue = DispatchQueue(label: "StallingClient")
+    /// Where the client's blocking calls run, one client's after another: off the threads the server's and the
+    /// test's tasks need, and apart from other clients' (tests run in parallel, and a 30-s wait of one would
+    /// hold the others' sends).
+    private let queue = DispatchQueue(label: "StallingClient")
+    /// Where clients connect: each connection on a thread of its own.
+    private static let connecting = DispatchQueue(label: "StallingClient.connect", attributes: .concurrent)
 
     /// Connects to `127.0.0.1:port` and upgrades `path` to a WebSocket.
     /// - Throws: `Failure` when the socket cannot connect or the server does not answer 101.
     static func connect(port: Int, path: String) async throws -> StallingClient {
         try await withCheckedThrowingContinuation { continuation in
-            queue.async { continuation.resume(with: Result { try StallingClient(port: port, path: path) }) }
+            connecting.async { continuation.resume(with: Result { try StallingClient(port: port, path: path) }) }
         }
     }
 
     /// Connects to `127.0.0.1:port` and sends nothing, not even a request.
     static func connectSilently(port: Int) async throws -> StallingClient {
         try await withCheckedThrowingContinuation { continuation in
-            queue.async { continuation.resume(with: Result { try StallingClient(port: port, path: nil) }) }
+            connecting.async { continuation.resume(with: Result { try StallingClient(port: port, path: nil) }) }
         }
     }
 
@@ -46,17 +50,35 @@ final class StallingClient: @unchecked Sendable {
         return client
     }
 
+    /// The status line of the server's answer ("HTTP/1.1 413 Content Too Large"), or "" when none came whole within
+    /// `seconds`.
+    func statusLine(within seconds: Int) async -> String {
+        await withCheckedContinuation { continuation in
+            queue.async {
+                let deadline = DispatchTime.now() + .seconds(seconds)
+                var line: [UInt8] = [], byte: UInt8 = 0
+                while DispatchTime.now() < deadline, line.last != 10 {
+                    let n = recv(self.fd, &byte, 1, 0) // each wait at most 2 s (SO_RCVTIMEO)
+                    if n == 1 { line.append(byte) } else if n == 0 || (errno != EAGAIN && errno != EINTR) { break }
+                }
+                continuation.resume(
+                    returning: line.last == 10
+                        ? String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) : "")
+            }
+        }
+    }
+
     /// Sends `bytes` as they are; false when the send failed or waited 2 s (the server closed, or stopped reading).
     func sendBody(_ bytes: [UInt8]) async -> Bool {
         await withCheckedContinuation { continuation in
-            Self.queue.async { continuation.resume(returning: self.send(bytes)) }
+            queue.async { continuation.resume(returning: self.send(bytes)) }
         }
     }
 
     /// Whether the server closes the connection within `seconds` (the client reading, without sending).
     func closedByTheServer(within seconds: Int) async -> Bool {
         await withCheckedContinuation { continuation in
-            Self.queue.async {
+            queue.async {
                 let deadline = DispatchTime.now() + .seconds(seconds)
                 var byte: UInt8 = 0
                 while DispatchTime.now() < deadline {
@@ -126,7 +148,7 @@ final class StallingClient: @unchecked Sendable {
     /// - Returns: False when the send failed or waited 2 s (the server stopped reading, or closed the connection).
     func send(_ payload: [UInt8], binary: Bool) async -> Bool {
         await withCheckedContinuation { continuation in
-            Self.queue.async { continuation.resume(returning: self.sendNow(payload, binary: binary)) }
+            queue.async { continuation.resume(returning: self.sendNow(payload, binary: binary)) }
         }
     }
 

@@ -2,7 +2,7 @@ import Testing
 
 @testable import VisionServer
 
-/// The training limits are checked with the others when the server is made, each named by its flag.
+/// The training and body limits are checked with the others when the server is made, each named by its flag.
 @Suite struct ServerConfigurationTests {
     @Test func trainingLimitsOutOfRangeAreRefusedByTheirFlags() throws {
         try ServerConfiguration().validate()
@@ -13,8 +13,16 @@ import Testing
             ({ $0.maxTrainingUnpackedBytes = 0 }, "--max-training-unpacked must be at least 1 KB"),
             ({ $0.trainingThreads = 0 }, "--training-threads must be 1...64, got 0"),
             ({ $0.trainingThreads = 65 }, "--training-threads must be 1...64, got 65"),
+            ({ $0.maxHeldBodyBytes = 19_999_999 }, "--max-held-bodies must be at least --max-body (20000000 bytes)"),
+            ({ $0.minBodyBytesPerSecond = 0 }, "the least body rate must be at least 1 byte per second"),
+            ({ $0.maxVideoFrames = 0 }, "--max-video-frames must be at least 1, got 0"),
         ]
-        #expect(cases.count == 6)
+        #expect(cases.count == 9)
+        // Unless given, the held bodies' budget grows with --max-body.
+        var large = ServerConfiguration()
+        large.maxBodyBytes = 300_000_000
+        try large.validate()
+        #expect(large.heldBodyBytes == 300_000_000 && ServerConfiguration().heldBodyBytes == 200_000_000)
         for (change, message) in cases {
             var configuration = ServerConfiguration()
             change(&configuration)

@@ -149,6 +149,8 @@ import Testing
         #expect(run.status == 0, "\(run.stderr)")
         let (_, rows) = try Self.table(run.stdout)
         #expect(rows.map { $0["input"] ?? "" } == images)
+        // Quoted, each: the parser would keep a lone CR of an unquoted cell in its cell too.
+        #expect(images.allSatisfy { run.stdout.contains("\"\($0.replacingOccurrences(of: "\"", with: "\"\""))\"") })
     }
 
     @Test func batchOptionsWriteOneTableAndResumeIt() throws {

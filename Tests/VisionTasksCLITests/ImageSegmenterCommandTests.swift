@@ -57,8 +57,11 @@ struct ImageSegmenterCommandTests {
         defer { try? FileManager.default.removeItem(at: scratch) }
         let photos = scratch.appendingPathComponent("photos")
         try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
-        for (fixture, name) in [("woman_sitting.jpg", "a.jpg"), ("astronaut.png", "a.png"), ("astronaut.png", "b.png")]
-        {
+        let copies = [
+            ("woman_sitting.jpg", "a.jpg"), ("astronaut.png", "a.jpg.png"), ("astronaut.png", "a.png"),
+            ("astronaut.png", "b.png"),
+        ]
+        for (fixture, name) in copies {
             try FileManager.default.copyItem(
                 at: CLIRun.fixtures.appendingPathComponent(fixture), to: photos.appendingPathComponent(name))
         }
@@ -67,8 +70,12 @@ struct ImageSegmenterCommandTests {
         #expect(run.status == 0, "\(run.stderr)")
         let lines = try run.outputLines.map { try JSONDecoder().decode(Line.self, from: Data($0.utf8)) }
         let files = lines.map { $0.result.confidenceMasks?.first?.file ?? "" }
+        // a.jpg.png's bare stem is a.jpg, which a.jpg's masks take whole: it keeps its own whole too.
         #expect(
-            files == ["a.jpg-0.png", "a.png-0.png", "b-0.png"].map { (masks as NSString).appendingPathComponent($0) })
+            files
+                == ["a.jpg-0.png", "a.jpg.png-0.png", "a.png-0.png", "b-0.png"].map {
+                    (masks as NSString).appendingPathComponent($0)
+                })
         // Each file is its own photo's mask (woman_sitting is 960 wide, the astronaut 512).
         let widths = try files.map { try MPImage(contentsOfFile: $0).width }
         #expect(widths == lines.map { $0.result.confidenceMasks?.first?.width ?? 0 } && widths[0] != widths[1])

@@ -119,13 +119,13 @@ enum ImageDecoder {
 
 extension ImageFileFormat {
     /// The most leading bytes `init(signature:)` reads.
-    static let signatureLength = 8
+    public static let signatureLength = 8
     /// Why bytes of neither format are refused.
     static let unrecognised = "not a JPEG or PNG file (unrecognised signature)"
 
     /// The format whose signature `bytes` start with (JPEG's FF D8 FF; PNG's 89 'PNG', its file at least 8
-    /// bytes), or nil.
-    init?(signature bytes: UnsafeRawBufferPointer) {
+    /// bytes), or nil: what the decoder takes, told before anything is decoded.
+    public init?(signature bytes: UnsafeRawBufferPointer) {
         if bytes.starts(with: [0xFF, 0xD8, 0xFF]) {
             self = .jpeg
         } else if bytes.count >= Self.signatureLength, bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) {
