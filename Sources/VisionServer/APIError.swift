@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import NIOCore
 import NIOHTTP1
 import VisionTasks
 
@@ -10,15 +11,19 @@ struct APIError: Error, HTTPResponseError {
     let status: HTTPResponse.Status
     /// What went wrong, for the client.
     let message: String
+    /// Whether the connection closes once the answer is written: a body refused before its end, whose rest
+    /// Hummingbird would read otherwise (a client could drip it for as long as it liked).
+    var closesConnection = false
 
-    init(_ status: HTTPResponse.Status, _ message: String) {
+    init(_ status: HTTPResponse.Status, _ message: String, closesConnection: Bool = false) {
         self.status = status
         self.message = message
+        self.closesConnection = closesConnection
     }
 
     /// The same error with every mention of `path` (a temporary file the server made) read as `name`.
     func naming(_ path: String, as name: String) -> APIError {
-        APIError(status, message.replacingOccurrences(of: path, with: name))
+        APIError(status, message.replacingOccurrences(of: path, with: name), closesConnection: closesConnection)
     }
 
     /// The JSON response.
@@ -28,10 +33,25 @@ struct APIError: Error, HTTPResponseError {
 
     /// `{"error": message}` with `status`.
     static func jsonResponse(status: HTTPResponse.Status, message: String) -> Response {
-        let body = (try? ResultJSON.encode(["error": message])) ?? Data("{\"error\":\"error\"}".utf8)
+        Response(
+            status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: jsonBody(message)))
+    }
+
+    /// `{"error": message}`.
+    private static func jsonBody(_ message: String) -> ByteBuffer {
+        ByteBuffer(bytes: (try? ResultJSON.encode(["error": message])) ?? Data("{\"error\":\"error\"}".utf8))
+    }
+
+    /// The answer to this error, after which `connection` closes (`closesConnection`).
+    func responseClosing(_ connection: any Channel) -> Response {
+        let body = Self.jsonBody(message)
         return Response(
-            status: status, headers: [.contentType: "application/json"],
-            body: .init(byteBuffer: ByteBuffer(bytes: body)))
+            status: status, headers: [.contentType: "application/json", .connection: "close"],
+            body: ResponseBody(contentLength: body.readableBytes) { writer in
+                try await writer.write(body)
+                try await writer.finish(nil)
+                connection.close(promise: nil)
+            })
     }
 
     /// The JSON answer to `error`, thrown by the route of `request` (logged when it is the server's own failure).
@@ -70,13 +90,16 @@ struct APIError: Error, HTTPResponseError {
 }
 
 /// Turns every error a route throws (including the router's own 404 and the body limit's 413)
-/// into the JSON error body.
-struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
-        -> Response
-    {
+/// into the JSON error body; an `APIError` that `closesConnection` closes the connection once it is written.
+struct JSONErrorMiddleware: RouterMiddleware {
+    func handle(
+        _ request: Request, context: ConnectionContext,
+        next: (Request, ConnectionContext) async throws -> Response
+    ) async throws -> Response {
         do {
             return try await next(request, context)
+        } catch let error as APIError where error.closesConnection {
+            return error.responseClosing(context.connection)
         } catch {
             return APIError.response(to: error, of: request, logger: context.logger)
         }

@@ -11,8 +11,8 @@ import NIOCore
 ///   connection (Hummingbird's idle timeout restarts on every byte, so a drip never meets it; a window, not the
 ///   average since the start, so that a fast start buys no slow tail).
 ///
-/// Left to Hummingbird: the rest of a body refused before its end, which it reads after the answer (its idle
-/// timeout bounds the pauses, not the length).
+/// A body refused before its end (413, 503) closes its connection once the answer is written: Hummingbird would
+/// read its rest otherwise, for as long as the client sent it.
 struct BodyReader: Sendable {
     /// The bytes image and video bodies hold now.
     private let held: BoundedCount
@@ -96,11 +96,12 @@ struct BodyReader: Sendable {
     private var busy: APIError {
         APIError(
             .serviceUnavailable,
-            "this body would take the request bodies being read past \(heldLimit) bytes (--max-held-bodies); try again later"
-        )
+            "this body would take the request bodies being read past \(heldLimit) bytes (--max-held-bodies); try again later",
+            closesConnection: true)
     }
 
     private static func tooLarge(_ limit: Int, _ flag: String) -> APIError {
-        APIError(.contentTooLarge, "the body is larger than the limit of \(limit) bytes (\(flag))")
+        APIError(
+            .contentTooLarge, "the body is larger than the limit of \(limit) bytes (\(flag))", closesConnection: true)
     }
 }

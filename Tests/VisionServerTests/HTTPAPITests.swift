@@ -243,7 +243,7 @@ import VisionTasks
             $0.maxBodyBytes = 4096
             $0.maxHeldBodyBytes = 8192
         }.makeApplication()
-        try await app.test(.live) { client in
+        try await app.test(.ahc(.http)) { client in // AsyncHTTPClient: a new connection after a closing answer
             let port = try #require(client.port)
             func post(_ count: Int) async throws -> (HTTPResponse.Status, String) {
                 try await client.execute(
@@ -265,6 +265,8 @@ import VisionTasks
                 port: port, path: "/api/v1/face-detector", contentType: "image/jpeg", contentLength: 5000)
             let status = await announced.statusLine(within: 20)
             #expect(status.hasPrefix("HTTP/1.1 413"), "\(status)")
+            // ... and the connection closes, not waiting for the rest (which a client could drip for good).
+            #expect(await announced.closedByTheServer(within: 10), "the refused body's connection was kept")
             // Two bodies of which 3,000 bytes each have come hold 6,000 of the 8,192 bytes: a third of 3,000 waits
             // for them (503), and goes through (415: not an image) once they are gone.
             var holders: [StallingClient] = []
