@@ -49,6 +49,7 @@ struct BodyReader: Sendable {
 
     /// `body`'s bytes, at most `limit` (413 beyond, naming `flag`), read to its end even past the limit (its
     /// bytes there dropped): for a route whose answer waits for the body's end. Not counted among the held bytes.
+    /// A body going on past twice the limit closes `connection` (an endless chunked upload would hold it for good).
     func drain(_ body: RequestBody, connection: any Channel, limit: Int, flag: String) async throws -> Data {
         try await read(body, connection: connection, limit: limit, flag: flag, draining: true) { _ in }
     }
@@ -63,10 +64,11 @@ struct BodyReader: Sendable {
     ) async throws -> Data {
         let least = Int((Double(minBytesPerSecond) * (window / .seconds(1))).rounded(.up))
         var windowStart = ContinuousClock.now, inWindow = 0
-        var collected = ByteBuffer(), over = false
+        var collected = ByteBuffer(), over = false, received = 0
         do {
             for try await part in body {
                 inWindow += part.readableBytes
+                received += part.readableBytes
                 if ContinuousClock.now - windowStart >= window {
                     guard inWindow >= least else {
                         connection.close(promise: nil)
@@ -78,6 +80,10 @@ struct BodyReader: Sendable {
                 }
                 over = over || collected.readableBytes + part.readableBytes > limit
                 if over && !draining { break }
+                if over && received > 2 * limit {
+                    connection.close(promise: nil)
+                    throw APIError(.contentTooLarge, "the body went on past twice its limit; connection closed")
+                }
                 if over { continue }
                 try take(part.readableBytes)
                 collected.writeImmutableBuffer(part)

@@ -291,6 +291,23 @@ import VisionTasks
         }
     }
 
+    @Test func aTrainingUploadGoingOnPastTwiceItsLimitLosesItsConnection() async throws {
+        let app = try ServerSupport.server { $0.maxTrainingBodyBytes = 10_000 }.makeApplication()
+        try await app.test(.live) { client in
+            let port = try #require(client.port)
+            // A body over its limit is read to its end for the 413; one that goes on and on is cut.
+            let upload = try await StallingClient.startPost(
+                port: port, path: "/api/v1/gesture-models?name=endless", contentType: "application/zip",
+                contentLength: 50_000_000)
+            var sent = 0, closed = false
+            while !closed, sent < 50_000_000 {
+                closed = await !upload.sendBody([UInt8](repeating: 0, count: 100_000))
+                sent += 100_000
+            }
+            #expect(closed, "all \(sent) bytes were taken")
+        }
+    }
+
     @Test func aBodySentSlowerThanTheLeastRateLosesItsConnection() async throws {
         let app = try ServerSupport.server {
             $0.idleTimeout = .seconds(2)
