@@ -28,9 +28,12 @@ public struct ServerConfiguration: Sendable {
     /// refused (400) before they are decoded. A 64-megapixel progressive JPEG of a few hundred KB takes about
     /// 770 MB to decode; at most `workers` posted images and live frames decode at once, all tasks together.
     public var maxImagePixels: Int = ImageDecodingOptions.defaultMaxPixelCount
-    /// The most frames of a posted video processed (10 minutes at 30 fps); a longer video's lines end with an error
-    /// line saying so (a small file of tiny frames could otherwise hold a worker for hours).
+    /// The most frames of a posted video processed (10 minutes at 30 fps), and as many 1080p frames' pixels
+    /// (`videoFramePixels`) in all; a longer video's lines end with an error line saying so (a small file of tiny, or
+    /// of still huge, frames could otherwise hold a worker for hours).
     public var maxVideoFrames: Int = 18_000
+    /// The pixels of a 1920×1080 frame: what `maxVideoFrames` frames may hold on average.
+    static let videoFramePixels = 1920 * 1080
     /// The largest WebSocket message (8-byte timestamp + encoded frame) in bytes.
     public var maxFrameBytes: Int = 4_000_000
     /// Frames per second a live socket may send; frames above the rate are dropped and counted.
@@ -83,7 +86,9 @@ public struct ServerConfiguration: Sendable {
             "--max-held-bodies must be at least --max-body (\(maxBodyBytes) bytes), got \(heldBodyBytes) bytes")
         try require(minBodyBytesPerSecond >= 1, "the least body rate must be at least 1 byte per second")
         try require(maxImagePixels >= 1, "--max-image-pixels must be at least 1, got \(maxImagePixels)")
-        try require(maxVideoFrames >= 1, "--max-video-frames must be at least 1, got \(maxVideoFrames)")
+        try require(
+            (1...Int.max / Self.videoFramePixels).contains(maxVideoFrames),
+            "--max-video-frames must be 1...\(Int.max / Self.videoFramePixels), got \(maxVideoFrames)")
         try require(maxFrameBytes >= 16, "the WebSocket frame limit must be at least 16 bytes")
         try require(maxFramesPerSecond >= 1, "the frame rate limit must be at least 1")
         try require(maxLiveSockets >= 1, "the live socket limit must be at least 1")

@@ -13,6 +13,8 @@ final class VideoStream: @unchecked Sendable {
     private let task: ServedTask
     private let maxFrames: Int
     private var finished = false
+    /// The pixels of the frames read so far.
+    private var pixels = 0
 
     private init(file: URL, reader: VideoReader, task: ServedTask, maxFrames: Int) {
         self.file = file
@@ -59,12 +61,14 @@ final class VideoStream: @unchecked Sendable {
                 finished = true
                 return nil
             }
-            guard next.index < maxFrames else {
+            pixels += next.width * next.height
+            let maxPixels = maxFrames * ServerConfiguration.videoFramePixels
+            guard next.index < maxFrames, pixels <= maxPixels else {
                 finished = true
                 return JSONEnvelope.line([
                     "frame": .int(next.index),
                     "error": .string(
-                        "the video has more than \(maxFrames) frames, the most one request processes (--max-video-frames)"
+                        "the video has more than \(maxFrames) frames, or frames of more than \(maxPixels) pixels in all (\(maxFrames) of 1920×1080), the most one request processes (--max-video-frames)"
                     ),
                 ])
             }

@@ -1,3 +1,4 @@
+import FixtureSupport
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -374,6 +375,26 @@ import VisionTasks
             }
         }
         #expect(throws: (any Error).self) { try ServerSupport.server { $0.maxVideoFrames = 0 } }
+    }
+
+    @Test func aVideoOfLargeFramesStopsAtTheFramesPixelsOf1080p() async throws {
+        // Three frames of 1440p: their pixels pass those of three 1080p frames at the second.
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("server-\(UUID().uuidString).mp4")
+        defer { try? FileManager.default.removeItem(at: url) }
+        try Tool.ffmpeg([
+            "-f", "lavfi", "-i", "testsrc=size=2560x1440:rate=10", "-frames:v", "3", "-c:v", "libx264", "-pix_fmt",
+            "yuv420p", url.path,
+        ])
+        let video = ByteBuffer(data: try Data(contentsOf: url))
+        let app = try ServerSupport.server { $0.maxVideoFrames = 3 }.makeApplication()
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/api/v1/face-detector/video", method: .post, body: video) { response in
+                let lines = body(response).split(separator: "\n").map(String.init)
+                try #require(lines.count == 2, "\(lines)")
+                #expect(lines[0].contains("\"result\":"))
+                #expect(lines[1].contains("\"frame\":1") && lines[1].contains("pixels in all"), "\(lines[1])")
+            }
+        }
     }
 
     @Test func aVideoStreamsOneLinePerFrameEqualToTheLibrarysVideoMode() async throws {
