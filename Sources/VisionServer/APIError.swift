@@ -42,7 +42,11 @@ struct APIError: Error, HTTPResponseError {
         ByteBuffer(bytes: (try? ResultJSON.encode(["error": message])) ?? Data("{\"error\":\"error\"}".utf8))
     }
 
-    /// The answer to this error, after which `connection` closes (`closesConnection`).
+    /// How long a connection closed after an answer goes on taking (and dropping) what the client still sends: a
+    /// close with the client's bytes unread would reset the connection, and the client could lose the answer.
+    static let linger: TimeAmount = .seconds(2)
+
+    /// The answer to this error, after which `connection` closes: its output at once, the whole `linger` later.
     func responseClosing(_ connection: any Channel) -> Response {
         let body = Self.jsonBody(message)
         return Response(
@@ -50,17 +54,24 @@ struct APIError: Error, HTTPResponseError {
             body: ResponseBody(contentLength: body.readableBytes) { writer in
                 try await writer.write(body)
                 try await writer.finish(nil)
-                connection.close(promise: nil)
+                connection.close(mode: .output, promise: nil)
+                connection.eventLoop.scheduleTask(in: Self.linger) { connection.close(promise: nil) }
             })
     }
 
     /// The JSON answer to `error`, thrown by the route of `request` (logged when it is the server's own failure).
     static func response(to error: any Error, of request: Request, logger: Logger) -> Response {
+        let api = logged(error, of: request, logger: logger)
+        return jsonResponse(status: api.status, message: api.message)
+    }
+
+    /// `from(error)`, logged when it is the server's own failure.
+    static func logged(_ error: any Error, of request: Request, logger: Logger) -> APIError {
         let api = from(error)
         if api.status == .internalServerError {
             logger.error("\(request.method) \(request.uri.path): \(api.message)")
         }
-        return jsonResponse(status: api.status, message: api.message)
+        return api
     }
 
     /// The status and message a library error gets when a request caused it: what a client sent
@@ -69,6 +80,9 @@ struct APIError: Error, HTTPResponseError {
         if let error = error as? APIError { return error }
         if let error = error as? HTTPParserError {
             return APIError(.badRequest, "the request could not be read: \(error)")
+        }
+        if error is CancellationError {
+            return APIError(.badRequest, "the request was cancelled: its client went away")
         }
         if let error = error as? VisionTasksError {
             switch error {
@@ -90,7 +104,8 @@ struct APIError: Error, HTTPResponseError {
 }
 
 /// Turns every error a route throws (including the router's own 404 and the body limit's 413)
-/// into the JSON error body; an `APIError` that `closesConnection` closes the connection once it is written.
+/// into the JSON error body; an `APIError` that `closesConnection`, or any error of a request with a body, closes the
+/// connection once it is written (`responseClosing`).
 struct JSONErrorMiddleware: RouterMiddleware {
     func handle(
         _ request: Request, context: ConnectionContext,
@@ -98,10 +113,15 @@ struct JSONErrorMiddleware: RouterMiddleware {
     ) async throws -> Response {
         do {
             return try await next(request, context)
-        } catch let error as APIError where error.closesConnection {
-            return error.responseClosing(context.connection)
         } catch {
-            return APIError.response(to: error, of: request, logger: context.logger)
+            let refusal = APIError.logged(error, of: request, logger: context.logger)
+            // A body refused before its end, or any body of a refused request (its rest unread): Hummingbird would
+            // read on for as long as the client sent it.
+            let length = request.headers[.contentLength].flatMap(Int.init) ?? 0
+            guard refusal.closesConnection || length > 0 || request.headers[.transferEncoding] != nil else {
+                return APIError.jsonResponse(status: refusal.status, message: refusal.message)
+            }
+            return refusal.responseClosing(context.connection)
         }
     }
 }

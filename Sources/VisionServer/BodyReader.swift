@@ -11,8 +11,9 @@ import NIOCore
 ///   connection (Hummingbird's idle timeout restarts on every byte, so a drip never meets it; a window, not the
 ///   average since the start, so that a fast start buys no slow tail).
 ///
-/// A body refused before its end (413, 503) closes its connection once the answer is written: Hummingbird would
-/// read its rest otherwise, for as long as the client sent it.
+/// A body refused before its end (413, 503), like any refused request with a body, closes its connection once the
+/// answer is written (`JSONErrorMiddleware`): Hummingbird would read its rest otherwise, for as long as the client
+/// sent it.
 struct BodyReader: Sendable {
     /// The bytes image and video bodies hold now.
     private let held: BoundedCount
@@ -62,6 +63,7 @@ struct BodyReader: Sendable {
         _ body: RequestBody, connection: any Channel, limit: Int, flag: String, draining: Bool,
         take: (Int) throws -> Void
     ) async throws -> Data {
+        // Both bounded by `validate()`: at most 1 GB/s over a day.
         let least = Int((Double(minBytesPerSecond) * (window / .seconds(1))).rounded(.up))
         var windowStart = ContinuousClock.now, inWindow = 0
         var collected = ByteBuffer(), over = false, received = 0

@@ -21,8 +21,8 @@ public struct ServerConfiguration: Sendable {
     /// The most bytes the image and video bodies being read or waiting for a worker may hold together, all clients;
     /// a body that would pass it is answered 503. At least `maxBodyBytes`; nil: `heldBodyBytes`'s default.
     public var maxHeldBodyBytes: Int? = nil
-    /// The least average rate of a request body, in bytes per second, once `idleTimeout` has passed since it began; a
-    /// slower body loses its connection (a body dripped a byte at a time would hold its memory, or the training).
+    /// The least rate of a request body the server reads, in bytes per second, over every `idleTimeout`; a slower body
+    /// loses its connection (a body dripped a byte at a time would hold its memory, or the training). At most 1 GB/s.
     public var minBodyBytesPerSecond: Int = 16_384
     /// The most pixels (width × height) a posted image, live frame or video frame may declare; larger ones are
     /// refused (400) before they are decoded. A 64-megapixel progressive JPEG of a few hundred KB takes about
@@ -84,7 +84,9 @@ public struct ServerConfiguration: Sendable {
         try require(
             heldBodyBytes >= maxBodyBytes,
             "--max-held-bodies must be at least --max-body (\(maxBodyBytes) bytes), got \(heldBodyBytes) bytes")
-        try require(minBodyBytesPerSecond >= 1, "the least body rate must be at least 1 byte per second")
+        try require(
+            (1...1_000_000_000).contains(minBodyBytesPerSecond),
+            "the least body rate must be 1...1000000000 bytes per second, got \(minBodyBytesPerSecond)")
         try require(maxImagePixels >= 1, "--max-image-pixels must be at least 1, got \(maxImagePixels)")
         try require(
             (1...Int.max / Self.videoFramePixels).contains(maxVideoFrames),
@@ -93,7 +95,7 @@ public struct ServerConfiguration: Sendable {
         try require(maxFramesPerSecond >= 1, "the frame rate limit must be at least 1")
         try require(maxLiveSockets >= 1, "the live socket limit must be at least 1")
         try require(maxQueuedReplies >= 1, "the reply queue must hold at least 1 reply")
-        try require(idleTimeout > .zero, "the idle timeout must be positive")
+        try require(idleTimeout > .zero && idleTimeout <= .seconds(86_400), "the idle timeout must be 0...1 day")
         try require(requestHeadTimeout > .zero, "the request head timeout must be positive")
         try require(
             maxTrainingBodyBytes >= 1024, "--max-training-body must be at least 1 KB, got \(maxTrainingBodyBytes) bytes"

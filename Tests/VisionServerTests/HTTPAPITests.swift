@@ -268,6 +268,14 @@ import VisionTasks
             #expect(status.hasPrefix("HTTP/1.1 413"), "\(status)")
             // ... and the connection closes, not waiting for the rest (which a client could drip for good).
             #expect(await announced.closedByTheServer(within: 10), "the refused body's connection was kept")
+            // So does a request refused before its body is looked at, whatever the route.
+            for path in ["/api/v1/no-such-task", "/api/v1/face-detector?num-faces=0", "/api/v1/gesture-models"] {
+                let refused = try await StallingClient.startPost(
+                    port: port, path: path, contentType: "image/jpeg", contentLength: 100_000)
+                let answer = await refused.statusLine(within: 20)
+                #expect(answer.hasPrefix("HTTP/1.1 4"), "\(path): \(answer)")
+                #expect(await refused.closedByTheServer(within: 10), "\(path): the connection was kept")
+            }
             // Two bodies of which 3,000 bytes each have come hold 6,000 of the 8,192 bytes: a third of 3,000 waits
             // for them (503), and goes through (415: not an image) once they are gone.
             var holders: [StallingClient] = []
@@ -305,7 +313,9 @@ import VisionTasks
                 closed = await !upload.sendBody([UInt8](repeating: 0, count: 100_000))
                 sent += 100_000
             }
-            #expect(closed, "all \(sent) bytes were taken")
+            // A send that waited 2 s also ends the loop: the server must have closed, and early.
+            #expect(closed && sent < 20_000_000, "\(sent) bytes were taken")
+            #expect(await upload.closedByTheServer(within: 10))
         }
     }
 
