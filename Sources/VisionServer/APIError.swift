@@ -105,20 +105,26 @@ struct APIError: Error, HTTPResponseError {
 
 /// Turns every error a route throws (including the router's own 404 and the body limit's 413)
 /// into the JSON error body; an `APIError` that `closesConnection`, or any error of a request with a body, closes the
-/// connection once it is written (`responseClosing`).
+/// connection once it is written (`responseClosing`), and so does a GET or HEAD with a body (400), which no route reads.
 struct JSONErrorMiddleware: RouterMiddleware {
     func handle(
         _ request: Request, context: ConnectionContext,
         next: (Request, ConnectionContext) async throws -> Response
     ) async throws -> Response {
+        let hasBody =
+            (request.headers[.contentLength].flatMap(Int.init) ?? 0) > 0 || request.headers[.transferEncoding] != nil
+        // No GET route reads a body: one sent would be read on after the answer, for as long as the client sent it.
+        if hasBody, request.method == .get || request.method == .head {
+            return APIError(.badRequest, "a \(request.method) request takes no body").responseClosing(
+                context.connection)
+        }
         do {
             return try await next(request, context)
         } catch {
             let refusal = APIError.logged(error, of: request, logger: context.logger)
             // A body refused before its end, or any body of a refused request (its rest unread): Hummingbird would
             // read on for as long as the client sent it.
-            let length = request.headers[.contentLength].flatMap(Int.init) ?? 0
-            guard refusal.closesConnection || length > 0 || request.headers[.transferEncoding] != nil else {
+            guard refusal.closesConnection || hasBody else {
                 return APIError.jsonResponse(status: refusal.status, message: refusal.message)
             }
             return refusal.responseClosing(context.connection)

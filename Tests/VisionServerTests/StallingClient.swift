@@ -37,14 +37,14 @@ final class StallingClient: @unchecked Sendable {
         }
     }
 
-    /// Connects to `127.0.0.1:port` and sends the head of a POST to `path` whose body is `contentLength` bytes of
-    /// `contentType`, and none of the body: `sendBody` sends it, as slowly as the test likes.
-    static func startPost(port: Int, path: String, contentType: String, contentLength: Int) async throws
-        -> StallingClient
-    {
+    /// Connects to `127.0.0.1:port` and sends the head of a `method` (POST) request to `path` whose body is
+    /// `contentLength` bytes of `contentType`, and none of the body: `sendBody` sends it, as slowly as the test likes.
+    static func startPost(
+        port: Int, path: String, contentType: String, contentLength: Int, method: String = "POST"
+    ) async throws -> StallingClient {
         let client = try await connectSilently(port: port)
         let head =
-            "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Type: \(contentType)\r\n"
+            "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Type: \(contentType)\r\n"
             + "Content-Length: \(contentLength)\r\n\r\n"
         guard await client.sendBody(Array(head.utf8)) else { throw Failure(description: "the head could not be sent") }
         return client
