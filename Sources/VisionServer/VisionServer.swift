@@ -111,7 +111,8 @@ public struct VisionServer: Sendable {
     }
 
     /// The WebSocket route: `GET /api/v1/{task}/live` upgrades when the task and options are good
-    /// and a live socket is free; otherwise the HTTP route answers with the reason.
+    /// and a live socket is free; otherwise the WebSocket layer answers a bare 400, and the same URL fetched without
+    /// `Upgrade` (the HTTP route) gives the reason.
     func makeWebSocketRouter() -> Router<ConnectionContext> {
         let router = Router(context: ConnectionContext.self)
         router.ws("/api/v1/:task/live") { request, context in

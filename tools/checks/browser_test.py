@@ -192,6 +192,23 @@ def background_case(server, y4m):
         driver.quit()
 
 
+def refused_socket_case(server, y4m):
+    """A live socket the server refuses (an option out of its range, kept from the URL): the status line gives
+    the server's reason, fetched over plain HTTP, not a guess that the server is down."""
+    driver = browser(y4m)
+    try:
+        driver.get(f"{server.url}/?task=face-detector&tab=camera&autostart=1&min-detection-confidence=7")
+        wait_for(driver, "return document.body.dataset.status === 'error' && "
+                 "document.getElementById('status-line').textContent.includes('live socket failed:')",
+                 "refused socket: an error")
+        text = driver.find_element(By.ID, "status-line").text
+        print("     status line:", text)
+        check("min-detection-confidence" in text and "server running" not in text,
+              f"refused socket: the status line names the refused option ({text})")
+    finally:
+        driver.quit()
+
+
 def label_counts(driver):
     """The Train tab's labels and their sample counts, in order."""
     return driver.execute_script(
@@ -366,6 +383,7 @@ def main():
               f"image-segmenter camera: the category mask is a byte mask of the frame's size ({category.get('dataType')})")
         print("     status line:", status)
         background_case(server, body_y4m)
+        refused_socket_case(server, face_y4m)
 
         driver = browser(face_y4m)
         try:

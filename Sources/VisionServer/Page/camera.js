@@ -100,7 +100,17 @@ export class Camera {
       showResult(this.overlay, reply.result, true, this.video);
       setStatus("running", `inference ${inference.toFixed(1)} ms · ${done.length} fps processed · ${dropped} dropped`);
     };
-    socket.onerror = () => setStatus("error", "The live socket failed (is the server running?)");
+    // A refused upgrade is a bare 400 (the WebSocket layer's): the same URL over plain HTTP says why.
+    const plainURL = taskURL("/live");
+    socket.onerror = async () => {
+      let reason = "is the server running?";
+      try {
+        reason = (await (await fetch(plainURL)).json()).error || reason;
+      } catch (_) {
+        // No answer at all: the server is gone.
+      }
+      if (this.socket === socket) setStatus("error", `The live socket failed: ${reason}`);
+    };
     socket.onclose = (event) => {
       if (this.socket === socket && this.stream) setStatus("error", `The live socket closed: ${event.reason || event.code}`);
     };
