@@ -11,19 +11,15 @@ struct APIError: Error, HTTPResponseError {
     let status: HTTPResponse.Status
     /// What went wrong, for the client.
     let message: String
-    /// Whether the connection closes once the answer is written: a body refused before its end, whose rest
-    /// Hummingbird would read otherwise (a client could drip it for as long as it liked).
-    var closesConnection = false
 
-    init(_ status: HTTPResponse.Status, _ message: String, closesConnection: Bool = false) {
+    init(_ status: HTTPResponse.Status, _ message: String) {
         self.status = status
         self.message = message
-        self.closesConnection = closesConnection
     }
 
     /// The same error with every mention of `path` (a temporary file the server made) read as `name`.
     func naming(_ path: String, as name: String) -> APIError {
-        APIError(status, message.replacingOccurrences(of: path, with: name), closesConnection: closesConnection)
+        APIError(status, message.replacingOccurrences(of: path, with: name))
     }
 
     /// The JSON response.
@@ -104,7 +100,7 @@ struct APIError: Error, HTTPResponseError {
 }
 
 /// Turns every error a route throws (including the router's own 404 and the body limit's 413)
-/// into the JSON error body; an `APIError` that `closesConnection`, or any error of a request with a body, closes the
+/// into the JSON error body; any error of a request with a body (a body refused before its end included) closes the
 /// connection once it is written (`responseClosing`), and so does a GET or HEAD with a body (400), which no route reads.
 struct JSONErrorMiddleware: RouterMiddleware {
     func handle(
@@ -124,7 +120,7 @@ struct JSONErrorMiddleware: RouterMiddleware {
             let refusal = APIError.logged(error, of: request, logger: context.logger)
             // A body refused before its end, or any body of a refused request (its rest unread): Hummingbird would
             // read on for as long as the client sent it.
-            guard refusal.closesConnection || hasBody else {
+            guard hasBody else {
                 return APIError.jsonResponse(status: refusal.status, message: refusal.message)
             }
             return refusal.responseClosing(context.connection)

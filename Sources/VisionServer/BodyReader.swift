@@ -17,14 +17,12 @@ import NIOCore
 struct BodyReader: Sendable {
     /// The bytes image and video bodies hold now.
     private let held: BoundedCount
-    private let heldLimit: Int
     private let minBytesPerSecond: Int
     private let window: Duration
 
     /// A reader with `configuration`'s limits.
     init(configuration: ServerConfiguration) {
         held = BoundedCount(limit: configuration.heldBodyBytes)
-        heldLimit = configuration.heldBodyBytes
         minBytesPerSecond = configuration.minBodyBytesPerSecond
         window = configuration.idleTimeout
     }
@@ -104,12 +102,12 @@ struct BodyReader: Sendable {
     private var busy: APIError {
         APIError(
             .serviceUnavailable,
-            "this body would take the request bodies being read past \(heldLimit) bytes (--max-held-bodies); try again later",
-            closesConnection: true)
+            "this body would take the request bodies being read past \(held.limit) bytes (--max-held-bodies); try again later"
+        )
     }
 
     private static func tooLarge(_ limit: Int, _ flag: String) -> APIError {
         APIError(
-            .contentTooLarge, "the body is larger than the limit of \(limit) bytes (\(flag))", closesConnection: true)
+            .contentTooLarge, "the body is larger than the limit of \(limit) bytes (\(flag))")
     }
 }

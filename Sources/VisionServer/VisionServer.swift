@@ -297,7 +297,8 @@ struct ImagePools: Sendable {
 /// How many of something are open (live sockets, trainings, bytes of request bodies), against a limit.
 final class BoundedCount: Sendable {
     private let count = Mutex(0)
-    private let limit: Int
+    /// The most that may be open at once.
+    let limit: Int
 
     init(limit: Int) { self.limit = limit }
 
