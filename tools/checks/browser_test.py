@@ -202,6 +202,7 @@ def refused_socket_case(server, y4m):
                  "document.getElementById('status-line').textContent.includes('live socket failed:')",
                  "refused socket: an error")
         text = driver.find_element(By.ID, "status-line").text
+        driver.save_screenshot(os.path.join(SHOTS, "camera-refused-socket.png"))
         print("     status line:", text)
         check("min-detection-confidence" in text and "server running" not in text,
               f"refused socket: the status line names the refused option ({text})")
