@@ -206,6 +206,11 @@ def refused_socket_case(server, y4m):
         print("     status line:", text)
         check("min-detection-confidence" in text and "server running" not in text,
               f"refused socket: the status line names the refused option ({text})")
+        # The form shows the value the page sent (7), not a slider's nearest end (1), marked invalid.
+        field = driver.execute_script(
+            "const i = document.querySelector('#settings input[name=\"min-detection-confidence\"]');"
+            " return i ? [i.type, i.value, i.matches(':invalid')] : null;")
+        check(field == ["number", "7", True], f"refused socket: the form shows the value sent, marked invalid ({field})")
     finally:
         driver.quit()
 

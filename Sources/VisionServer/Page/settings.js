@@ -28,11 +28,17 @@ function fieldValue(value) {
  *  `models` (GET /api/v1/models) gives the choices of a model file option. */
 export function settingsFor(description, params, models = {}) {
   return description.options.map((option) => {
-    const { kind, step, choices } = control(option, models);
+    let { kind, step, choices } = control(option, models);
     const fallback = fieldValue(option.default);
     const given = params.get(option.name);
     let value = fallback;
     if (given !== null) value = kind === "checkbox" ? given === "true" || given === "1" : given;
+    // A slider would show a value outside its range as its nearest end while the page sends the value
+    // as given; such a value gets a number field, which shows it as it is (marked invalid).
+    if (kind === "range" && given !== null && !(Number(given) >= option.min && Number(given) <= option.max)) {
+      kind = "number";
+      step = "any";
+    }
     return { name: option.name, label: option.label, help: option.help, kind, step, choices,
              min: option.min, max: option.max, default: fallback, value, modelsOwn: option.default === null };
   });
