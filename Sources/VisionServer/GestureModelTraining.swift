@@ -46,13 +46,13 @@ struct GestureModelTraining: Sendable {
             ]))
     }
 
-    /// `POST /api/v1/gesture-models`: checks the request, takes the training slot, then reads the body with
-    /// `readBody` (given the body, the limit and its flag; it must read the body to its end, even past the limit),
-    /// trains and answers 201 with the report. Once the body is being read, the client going away cancels the
-    /// training (the trainer stops at its next photo or step) and frees the slot.
+    /// `POST /api/v1/gesture-models`: checks the request, reads the body with `bodies` (counted among the held bodies,
+    /// read to its end even when refused), then takes the training slot, trains and answers 201 with the report. The
+    /// slot is taken only once the upload is whole, so a slow upload holds none; a request while a training runs is
+    /// refused before its body is read. Once the body is being read, the client going away cancels the training (the
+    /// trainer stops at its next photo or step) and frees the slot.
     func train(
-        _ request: Request, logger: Logger,
-        readBody: @escaping @Sendable (RequestBody, Int, String) async throws -> Data
+        _ request: Request, bodies: BodyReader, connection: any Channel, logger: Logger
     ) async throws -> Response {
         let type = request.headers[.contentType]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces)
             .lowercased()
@@ -64,20 +64,27 @@ struct GestureModelTraining: Sendable {
         }
         let (fileName, options) = try settings(request.uri.queryParameters.map { (String($0.key), String($0.value)) })
         let base = try store.catalog.path(of: baseModel())
-        guard running.open() else {
-            throw APIError(
-                .serviceUnavailable,
-                "a gesture model is being trained already; one trains at a time, try again when it ends")
-        }
-        defer { running.close() }
-        // Hummingbird's watch on the connection waits for the body to be read to its end (hence `readBody`'s
-        // duty) and reads on past it, so the connection closes after the answer: every answer says so, errors
-        // included, or a client could send its next request on a connection being closed.
+        if running.isFull { throw Self.busy }
+        let (limit, flag) = (configuration.maxTrainingBodyBytes, "--max-training-body")
+        try bodies.admit(request, limit: limit, flag: flag)
+        // Hummingbird's watch on the connection waits for the body to be read to its end (hence `draining`) and reads
+        // on past it, so the connection closes after the answer: every answer says so, errors included, or a client
+        // could send its next request on a connection being closed.
         return try await request.body.consumeWithCancellationOnInboundClose { body in
             var response: Response
             do {
-                let zip = try await readBody(body, configuration.maxTrainingBodyBytes, "--max-training-body")
-                response = try await train(zip, as: fileName, options: options, base: base, logger: logger)
+                // The zip is held (and counted) until its photos are out; the slot from then to the training's end.
+                let samples = try await bodies.withBody(
+                    body, connection: connection, limit: limit, flag: flag, draining: true
+                ) { zip in
+                    guard running.open() else { throw Self.busy }
+                    do { return try await self.samples(zip) } catch {
+                        running.close()
+                        throw error
+                    }
+                }
+                defer { running.close() }
+                response = try await train(samples, as: fileName, options: options, base: base, logger: logger)
             } catch is CancellationError {
                 throw CancellationError()
             } catch {
@@ -88,11 +95,14 @@ struct GestureModelTraining: Sendable {
         }
     }
 
-    /// Trains on the photos of `zip` from the bundle at `base`, writes the model as `fileName` and answers 201.
+    /// The answer to a training request while another trains.
+    private static let busy = APIError(
+        .serviceUnavailable, "a gesture model is being trained already; one trains at a time, try again when it ends")
+
+    /// Trains on `samples` from the bundle at `base`, writes the model as `fileName` and answers 201.
     private func train(
-        _ zip: Data, as fileName: String, options: [(TaskOption, String)], base: String, logger: Logger
+        _ samples: GestureSamples, as fileName: String, options: [(TaskOption, String)], base: String, logger: Logger
     ) async throws -> Response {
-        let samples = try await self.samples(zip)
         let (configuration, directory) = (self.configuration, store.catalog.directory)
         let trainer = try await WorkerPool.offloaded {
             try Self.trainer(

@@ -18,8 +18,9 @@ public struct ServerConfiguration: Sendable {
     public var queueDepth: Int = 16
     /// The largest request body (an image or a video) in bytes; larger is answered 413.
     public var maxBodyBytes: Int = 20_000_000
-    /// The most bytes the image and video bodies being read or waiting for a worker may hold together, all clients;
-    /// a body that would pass it is answered 503. At least `maxBodyBytes`; nil: `heldBodyBytes`'s default.
+    /// The most bytes the image, video and training bodies being read or waiting for their work may hold together,
+    /// all clients; a body that would pass it is answered 503. At least `maxBodyBytes` and `maxTrainingBodyBytes`;
+    /// nil: `heldBodyBytes`'s default.
     public var maxHeldBodyBytes: Int? = nil
     /// The least rate of a request body the server reads, in bytes per second, over every `idleTimeout`; a slower body
     /// loses its connection (a body dripped a byte at a time would hold its memory, or the training). At most 1 GB/s.
@@ -61,8 +62,8 @@ public struct ServerConfiguration: Sendable {
     /// The defaults above.
     public init() {}
 
-    /// `maxHeldBodyBytes` when given, else 200 MB, or `maxBodyBytes` when that is larger.
-    public var heldBodyBytes: Int { maxHeldBodyBytes ?? max(200_000_000, maxBodyBytes) }
+    /// `maxHeldBodyBytes` when given, else 200 MB, or `maxBodyBytes` or `maxTrainingBodyBytes` when larger.
+    public var heldBodyBytes: Int { maxHeldBodyBytes ?? max(200_000_000, maxBodyBytes, maxTrainingBodyBytes) }
 
     /// Inference threads of a task instance when a request names none: the cores shared among the
     /// workers, at least 1 (1 with the default workers, which already use every core).
@@ -84,6 +85,10 @@ public struct ServerConfiguration: Sendable {
         try require(
             heldBodyBytes >= maxBodyBytes,
             "--max-held-bodies must be at least --max-body (\(maxBodyBytes) bytes), got \(heldBodyBytes) bytes")
+        try require(
+            heldBodyBytes >= maxTrainingBodyBytes,
+            "--max-held-bodies must be at least --max-training-body (\(maxTrainingBodyBytes) bytes), got \(heldBodyBytes) bytes"
+        )
         try require(
             (1...1_000_000_000).contains(minBodyBytesPerSecond),
             "the least body rate must be 1...1000000000 bytes per second, got \(minBodyBytesPerSecond)")

@@ -87,9 +87,7 @@ public struct VisionServer: Sendable {
         router.get("/api/v1/models") { _, _ in json(catalogStore.json) }
         router.get("/api/v1/gesture-models") { _, _ in json(training.description()) }
         router.post("/api/v1/gesture-models") { request, context in
-            try await training.train(request, logger: context.logger) { body, limit, flag in
-                try await bodies.drain(body, connection: context.connection, limit: limit, flag: flag)
-            }
+            try await training.train(request, bodies: bodies, connection: context.connection, logger: context.logger)
         }
         router.get("/api/v1/tasks") { _, _ in json(tasksJSON) }
         router.get("/api/v1/connections") { _, _ in json(connections) }

@@ -28,7 +28,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "The most bytes the image and video bodies being read or waiting may hold, all clients: bytes, or with KB/MB (default: \(Self.sizeText(ServerConfiguration().heldBodyBytes)), or --max-body when larger).",
+            "The most bytes the image, video and training bodies being read or waiting may hold, all clients: bytes, or with KB/MB (default: \(Self.sizeText(ServerConfiguration().heldBodyBytes)), or --max-body or --max-training-body when larger).",
             valueName: "size"))
     var maxHeldBodies: String?
 

@@ -242,6 +242,7 @@ import VisionTasks
     @Test func bodiesBeingReadHoldAtMostTheirBudgetTogether() async throws {
         let app = try ServerSupport.server {
             $0.maxBodyBytes = 4096
+            $0.maxTrainingBodyBytes = 4096
             $0.maxHeldBodyBytes = 8192
         }.makeApplication()
         try await app.test(.ahc(.http)) { client in // AsyncHTTPClient: a new connection after a closing answer
@@ -308,13 +309,19 @@ import VisionTasks
         let app = try ServerSupport.server { $0.maxTrainingBodyBytes = 10_000 }.makeApplication()
         try await app.test(.live) { client in
             let port = try #require(client.port)
-            // A body over its limit is read to its end for the 413; one that goes on and on is cut.
+            // A length over the limit is refused before the body is read.
+            let announced = try await StallingClient.startPost(
+                port: port, path: "/api/v1/gesture-models?name=announced", contentType: "application/zip",
+                contentLength: 50_000_000)
+            let status = await announced.statusLine(within: 20)
+            #expect(status.hasPrefix("HTTP/1.1 413"), "\(status)")
+            // A chunked body over its limit is read to its end for the 413; one that goes on and on is cut.
             let upload = try await StallingClient.startPost(
                 port: port, path: "/api/v1/gesture-models?name=endless", contentType: "application/zip",
-                contentLength: 50_000_000)
+                contentLength: nil)
             var sent = 0, closed = false
             while !closed, sent < 50_000_000 {
-                closed = await !upload.sendBody([UInt8](repeating: 0, count: 100_000))
+                closed = await !upload.sendChunk([UInt8](repeating: 0, count: 100_000))
                 sent += 100_000
             }
             // A send that waited 2 s also ends the loop: the server must have closed, and early.
@@ -346,7 +353,7 @@ import VisionTasks
                 #expect(closed, "\(path): a body dripped at 50 bytes/s was still being read after 30 s")
                 #expect(ContinuousClock.now - start > .seconds(2), "\(path): closed within the grace")
             }
-            // The training slot the dripped upload took is free again.
+            // The training slot is free (the dripped upload never had it: it never arrived whole).
             let deadline = ContinuousClock.now + .seconds(10)
             var training = true
             while training, ContinuousClock.now < deadline {
@@ -357,6 +364,36 @@ import VisionTasks
                 if training { try await Task.sleep(for: .milliseconds(50)) }
             }
             #expect(!training, "the slow upload still held the training slot")
+        }
+    }
+
+    @Test func anUploadStillComingHoldsNoTrainingSlot() async throws {
+        let app = try ServerSupport.server().makeApplication()
+        try await app.test(.live) { client in
+            let port = try #require(client.port)
+            func training() async throws -> Bool {
+                try await client.execute(uri: "/api/v1/gesture-models", method: .get) { response in
+                    let object = try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any]
+                    return try #require(object?["training"] as? Bool)
+                }
+            }
+            // An upload of which a tenth has come (as at 16 KB/s, 100 MB would take 1.7 hours)...
+            let slow = try await StallingClient.startPost(
+                port: port, path: "/api/v1/gesture-models?name=slow", contentType: "application/zip",
+                contentLength: 100_000)
+            #expect(await slow.sendBody([UInt8](repeating: 0, count: 10_000)))
+            try await Task.sleep(for: .milliseconds(500))
+            // ... holds no training slot: another upload, whole, is read and trained from (here refused for its
+            // zip, a 400, not the 503 of a training running).
+            #expect(try await training() == false, "an upload still coming holds the training slot")
+            try await client.execute(
+                uri: "/api/v1/gesture-models?name=whole", method: .post, headers: [.contentType: "application/zip"],
+                body: ByteBuffer(string: "not a zip")
+            ) { response in
+                #expect(response.status == .badRequest, "\(response.status): \(ServerSupport.errorMessage(response))")
+                #expect(ServerSupport.errorMessage(response).contains("zip"), "\(ServerSupport.errorMessage(response))")
+            }
+            #expect(await slow.sendBody([UInt8](repeating: 0, count: 10_000)), "the slow upload was cut")
         }
     }
 

@@ -40,12 +40,13 @@ final class StallingClient: @unchecked Sendable {
     /// Connects to `127.0.0.1:port` and sends the head of a `method` (POST) request to `path` whose body is
     /// `contentLength` bytes of `contentType`, and none of the body: `sendBody` sends it, as slowly as the test likes.
     static func startPost(
-        port: Int, path: String, contentType: String, contentLength: Int, method: String = "POST"
+        port: Int, path: String, contentType: String, contentLength: Int?, method: String = "POST"
     ) async throws -> StallingClient {
         let client = try await connectSilently(port: port)
+        let length = contentLength.map { "Content-Length: \($0)" } ?? "Transfer-Encoding: chunked"
         let head =
             "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Type: \(contentType)\r\n"
-            + "Content-Length: \(contentLength)\r\n\r\n"
+            + "\(length)\r\n\r\n"
         guard await client.sendBody(Array(head.utf8)) else { throw Failure(description: "the head could not be sent") }
         return client
     }
@@ -73,6 +74,11 @@ final class StallingClient: @unchecked Sendable {
         await withCheckedContinuation { continuation in
             queue.async { continuation.resume(returning: self.send(bytes)) }
         }
+    }
+
+    /// Sends `bytes` as one chunk of a chunked body (`startPost` without a length); false as `sendBody`.
+    func sendChunk(_ bytes: [UInt8]) async -> Bool {
+        await sendBody(Array((String(bytes.count, radix: 16) + "\r\n").utf8) + bytes + [13, 10])
     }
 
     /// Whether the server closes the connection within `seconds` (the client reading, without sending).

@@ -14,16 +14,24 @@ import Testing
             ({ $0.trainingThreads = 0 }, "--training-threads must be 1...64, got 0"),
             ({ $0.trainingThreads = 65 }, "--training-threads must be 1...64, got 65"),
             ({ $0.maxHeldBodyBytes = 19_999_999 }, "--max-held-bodies must be at least --max-body (20000000 bytes)"),
+            (
+                { $0.maxHeldBodyBytes = 99_999_999 },
+                "--max-held-bodies must be at least --max-training-body (100000000 bytes)"
+            ),
             ({ $0.minBodyBytesPerSecond = 0 }, "the least body rate must be 1...1000000000 bytes per second, got 0"),
             ({ $0.idleTimeout = .seconds(86_401) }, "the idle timeout must be 0...1 day"),
             ({ $0.maxVideoFrames = 0 }, "--max-video-frames must be 1...4447999631970, got 0"),
         ]
-        #expect(cases.count == 10)
-        // Unless given, the held bodies' budget grows with --max-body.
+        #expect(cases.count == 11)
+        // Unless given, the held bodies' budget grows with --max-body and --max-training-body.
         var large = ServerConfiguration()
         large.maxBodyBytes = 300_000_000
         try large.validate()
         #expect(large.heldBodyBytes == 300_000_000 && ServerConfiguration().heldBodyBytes == 200_000_000)
+        large = ServerConfiguration()
+        large.maxTrainingBodyBytes = 250_000_000
+        try large.validate()
+        #expect(large.heldBodyBytes == 250_000_000)
         for (change, message) in cases {
             var configuration = ServerConfiguration()
             change(&configuration)
