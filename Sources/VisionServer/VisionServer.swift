@@ -67,10 +67,10 @@ public struct VisionServer: Sendable {
         return Application(
             router: makeRouter(),
             server: HTTPServerBuilder { responder in
-                FirstRequestDeadlineChannel(
+                GuardedConnection(
                     base: HTTP1WebSocketUpgradeChannel(
                         responder: responder, webSocketResponder: webSockets, configuration: channel),
-                    limit: headLimit)
+                    headLimit: headLimit)
             },
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "vision-tasks"),

@@ -61,6 +61,15 @@ import VisionTasks
         ByteBuffer(data: ZipWriter.archive(entries.map { ZipWriter.Entry.stored($0.0, $0.1) }))
     }
 
+    /// A zip whose training searches 16 photos for hands and then fails (no hand in the thumb label): long enough
+    /// to be seen running, and its end does not depend on the model writer.
+    private static func slowZip() throws -> ByteBuffer {
+        let astronaut = try ServerSupport.photo("astronaut.png")
+        return zip(
+            [("none/a.jpg", try ServerSupport.photo("hand_thumb_up.jpg"))]
+                + (0..<15).map { ("thumb/\($0).png", astronaut) })
+    }
+
     /// The first `count` photos (by name) of each of `labels` in Tests/Fixtures/gestures (HandsDataset), as
     /// `label/file` entries.
     private static func gesturePhotos(_ labels: [String], count: Int) throws -> [(String, Data)] {
@@ -284,26 +293,44 @@ import VisionTasks
         #expect(try folder.tree() == before)
     }
 
+    /// A request pipelined behind a refused one with a body (whose answer closes the connection) is not run.
+    @Test func aRequestPipelinedBehindARefusedOneIsNotRun() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let app = try folder.server().makeApplication()
+        let zip = try Self.slowZip()
+        try await app.test(.live) { client in
+            let port = try #require(client.port)
+            // A refused request with a body (answered Connection: close), and a training pipelined behind it.
+            let refused = "POST /api/v1/no-such-task HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello"
+            let pipelined =
+                "POST /api/v1/gesture-models?name=pipelined HTTP/1.1\r\nHost: x\r\n"
+                + "Content-Type: application/zip\r\nContent-Length: \(zip.readableBytes)\r\n\r\n"
+            let connection = try await StallingClient.connectSilently(port: port)
+            _ = await connection.sendBody(Array((refused + pipelined).utf8) + Array(zip.readableBytesView))
+            let status = await connection.statusLine(within: 20)
+            #expect(status.hasPrefix("HTTP/1.1 404"), "\(status)")
+            // The server processes nothing after its closing answer: the training never starts.
+            let end = ContinuousClock.now + .seconds(3)
+            var started = false
+            while !started, ContinuousClock.now < end {
+                started = try await ServerSupport.training(client)
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(!started, "the training pipelined behind a closing answer was run")
+            #expect(await connection.closedByTheServer(within: 10))
+        }
+    }
+
     /// While one training runs, another is answered 503, and `GET /api/v1/gesture-models` says one is running;
     /// once it ends, trainings are admitted again.
     @Test func aSecondTrainingWhileOneRunsIs503() async throws {
         let folder = try Folder()
         defer { folder.remove() }
         let app = try folder.server().makeApplication()
-        // A training that searches 16 photos for hands and then fails (no hand in the thumb label): long enough
-        // to be seen running, and its end does not depend on the model writer.
-        let astronaut = try ServerSupport.photo("astronaut.png")
-        let slow = Self.zip(
-            [("none/a.jpg", try ServerSupport.photo("hand_thumb_up.jpg"))]
-                + (0..<15).map { ("thumb/\($0).png", astronaut) })
+        let slow = try Self.slowZip()
         try await app.test(.ahc(.http)) { client in
-            func training() async throws -> Bool {
-                try await client.execute(uri: "/api/v1/gesture-models", method: .get) { response in
-                    let object = try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any]
-                    return try #require(object?["training"] as? Bool)
-                }
-            }
-            #expect(try await training() == false)
+            #expect(try await ServerSupport.training(client) == false)
             let first = Task {
                 try await client.execute(
                     uri: "/api/v1/gesture-models?name=first", method: .post, headers: Self.zipType, body: slow
@@ -312,7 +339,7 @@ import VisionTasks
                 }
             }
             let deadline = ContinuousClock.now + .seconds(60)
-            while try await !training() {
+            while try await !ServerSupport.training(client) {
                 try #require(
                     ContinuousClock.now < deadline,
                     "the first training was not seen running within 60 s (if it ended first: give it more photos)")
@@ -328,7 +355,7 @@ import VisionTasks
             let (status, text) = try await first.value
             #expect(status == .badRequest)
             #expect(text.contains("label \"thumb\": none of its 15 photos shows a hand"))
-            #expect(try await training() == false)
+            #expect(try await ServerSupport.training(client) == false)
         }
     }
 
@@ -344,26 +371,20 @@ import VisionTasks
         let thumbs = try ServerSupport.photo("two_thumbs_up.jpg"), thumb = try ServerSupport.photo("hand_thumb_up.jpg")
         let body = Self.zip((0..<150).flatMap { [("none/\($0).jpg", thumbs), ("thumb/\($0).jpg", thumb)] })
         try await app.test(.ahc(.http)) { client in
-            func training() async throws -> Bool {
-                try await client.execute(uri: "/api/v1/gesture-models", method: .get) { response in
-                    let object = try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any]
-                    return try #require(object?["training"] as? Bool)
-                }
-            }
             // Its own connection, sent without waiting for the answer, then closed while the training runs.
             let gone = TestClient(host: "localhost", port: try #require(client.port))
             gone.connect()
             try await gone.executeAndDontWaitForResponse(
                 .init("/api/v1/gesture-models?name=gone", method: .post, headers: Self.zipType, body: body))
             var deadline = ContinuousClock.now + .seconds(60)
-            while try await !training() {
+            while try await !ServerSupport.training(client) {
                 try #require(ContinuousClock.now < deadline, "the training was not seen running within 60 s")
                 try await Task.sleep(for: .milliseconds(20))
             }
             try await gone.shutdown()
             let closed = ContinuousClock.now
             deadline = closed + .seconds(20)
-            while try await training() {
+            while try await ServerSupport.training(client) {
                 try #require(
                     ContinuousClock.now < deadline, "the training still ran 20 s after its client went away")
                 try await Task.sleep(for: .milliseconds(20))

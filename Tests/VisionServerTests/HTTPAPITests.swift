@@ -357,10 +357,7 @@ import VisionTasks
             let deadline = ContinuousClock.now + .seconds(10)
             var training = true
             while training, ContinuousClock.now < deadline {
-                training = try await client.execute(uri: "/api/v1/gesture-models", method: .get) { response in
-                    let object = try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any]
-                    return try #require(object?["training"] as? Bool)
-                }
+                training = try await ServerSupport.training(client)
                 if training { try await Task.sleep(for: .milliseconds(50)) }
             }
             #expect(!training, "the slow upload still held the training slot")
@@ -371,12 +368,6 @@ import VisionTasks
         let app = try ServerSupport.server().makeApplication()
         try await app.test(.live) { client in
             let port = try #require(client.port)
-            func training() async throws -> Bool {
-                try await client.execute(uri: "/api/v1/gesture-models", method: .get) { response in
-                    let object = try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any]
-                    return try #require(object?["training"] as? Bool)
-                }
-            }
             // An upload of which a tenth has come (as at 16 KB/s, 100 MB would take 1.7 hours)...
             let slow = try await StallingClient.startPost(
                 port: port, path: "/api/v1/gesture-models?name=slow", contentType: "application/zip",
@@ -385,7 +376,7 @@ import VisionTasks
             try await Task.sleep(for: .milliseconds(500))
             // ... holds no training slot: another upload, whole, is read and trained from (here refused for its
             // zip, a 400, not the 503 of a training running).
-            #expect(try await training() == false, "an upload still coming holds the training slot")
+            #expect(try await ServerSupport.training(client) == false, "an upload still coming holds the training slot")
             try await client.execute(
                 uri: "/api/v1/gesture-models?name=whole", method: .post, headers: [.contentType: "application/zip"],
                 body: ByteBuffer(string: "not a zip")

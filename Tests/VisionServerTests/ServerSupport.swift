@@ -32,6 +32,14 @@ enum ServerSupport {
         return try VisionServer(configuration: configuration, catalog: try catalog())
     }
 
+    /// Whether the server says a gesture training is running (`GET /api/v1/gesture-models`).
+    static func training(_ client: some TestClientProtocol) async throws -> Bool {
+        try await client.execute(uri: "/api/v1/gesture-models", method: .get) { response in
+            let object = try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any]
+            return try #require(object?["training"] as? Bool)
+        }
+    }
+
     /// The `error` of a JSON error body; a body that is not JSON, or has no string `error`, is a test
     /// issue (and gives "").
     static func errorMessage(_ response: TestResponse) -> String {
