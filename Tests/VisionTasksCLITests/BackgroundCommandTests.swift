@@ -186,13 +186,17 @@ import VisionTasks
         process.standardError = try FileHandle(forWritingTo: stderr)
         try process.run()
         let watchdog = Watchdog(process, name: "vision-tasks")
-        // The partial MP4 appears with the first rendered frame: the run is under way, however slow the machine.
+        // The partial MP4 appears with the first rendered frame: the run is under way, however slow the machine. (Not
+        // `out.mp4` itself: the check that --output is writable makes and removes it before Ctrl-C is handled.)
         func outputs() throws -> [String] {
             try FileManager.default.contentsOfDirectory(atPath: scratch.path).filter { $0.hasPrefix("out.mp4") }
                 .sorted()
         }
         let deadline = Date(timeIntervalSinceNow: 300)
-        while process.isRunning, Date() < deadline, try outputs().isEmpty { usleep(20_000) }
+        while process.isRunning, Date() < deadline, try !outputs().contains(where: { $0.hasPrefix("out.mp4.partial-") })
+        {
+            usleep(20_000)
+        }
         try #require(process.isRunning, "the run ended before it could be interrupted")
         process.interrupt()
         let interrupted = Date()
