@@ -37,8 +37,12 @@ struct ModelRunCommandTests {
         try Self.renaming(
             "classificators", to: "regressor:", in: try Self.renaming("regressors", to: "regressor/", in: original)
         ).write(to: patched)
+        // An empty name, and one with a control character.
+        let unnamed = scratch.appendingPathComponent("unnamed.tflite")
+        try Self.renaming("classificators", to: "a\tb", in: try Self.renaming("regressors", to: "", in: original))
+            .write(to: unnamed)
         var written: [[String: Data]] = []
-        for (model, folder) in [(Self.model.path, "plain"), (patched.path, "patched")] {
+        for (model, folder) in [(Self.model.path, "plain"), (patched.path, "patched"), (unnamed.path, "unnamed")] {
             let out = scratch.appendingPathComponent(folder)
             let run = try CLIRun.run([
                 "model", "run", model, "--input", "input=\(input.path)", "--output-dir", out.path,
@@ -51,6 +55,8 @@ struct ModelRunCommandTests {
         #expect(written[1]["regressor_-0.f32"] == written[0]["regressors.f32"])
         #expect(written[1]["regressor_-1.f32"] == written[0]["classificators.f32"])
         #expect(written[0]["regressors.f32"]?.count == 896 * 16 * 4)
+        #expect(written[2].keys.sorted() == ["a_b.f32", "output0.f32"])
+        #expect(written[2]["output0.f32"] == written[0]["regressors.f32"])
         let twice = try CLIRun.run([
             "model", "run", Self.model.path, "--input", "input=\(input.path)", "--input", "input=\(input.path)",
             "--output-dir", scratch.appendingPathComponent("twice").path,
