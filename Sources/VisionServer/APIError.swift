@@ -50,6 +50,7 @@ struct APIError: Error, HTTPResponseError {
             body: ResponseBody(contentLength: body.readableBytes) { writer in
                 try await writer.write(body)
                 try await writer.finish(nil)
+                connection.triggerUserOutboundEvent(InputEndsWithOutput.closingAnswer, promise: nil)
                 connection.close(mode: .output, promise: nil)
                 connection.eventLoop.scheduleTask(in: Self.linger) { connection.close(promise: nil) }
             })

@@ -5,8 +5,8 @@ import NIOCore
 /// The server's connections with two guards in front of `base`'s handlers, where they see the raw bytes:
 /// - `FirstRequestDeadline`: the first request head must arrive whole within `headLimit`
 ///   (`ServerConfiguration.requestHeadTimeout`; Hummingbird's idle timeout starts only after a head);
-/// - `InputEndsWithOutput`: once an answer has shut the output (`APIError.responseClosing`), what the client sends
-///   is dropped, so no request pipelined behind the refused one is routed and run.
+/// - `InputEndsWithOutput`: once an answer that closes the connection is written (`APIError.responseClosing`), what
+///   the client sends is dropped, so no request pipelined behind the refused one is routed and run.
 struct GuardedConnection<Base: ServerChildChannel>: ServerChildChannel {
     /// The connection handling the guards protect (Hummingbird's HTTP/1 with WebSocket upgrades).
     let base: Base
@@ -30,24 +30,31 @@ struct GuardedConnection<Base: ServerChildChannel>: ServerChildChannel {
     }
 }
 
-/// Drops every byte read after its connection's output was shut. A server that answered `Connection: close`
-/// processes no further request on that connection (RFC 9112, 9.6); Hummingbird would otherwise read on during the
-/// lingering close and route a request pipelined behind the refused one, running its work for an answer it
-/// cannot write.
+/// Drops every byte read once an answer that closes its connection has been written (`APIError.responseClosing`,
+/// which sends `InputEndsWithOutput.closingAnswer` before it shuts the output). A server that answered
+/// `Connection: close` processes no further request on that connection (RFC 9112, 9.6); Hummingbird would otherwise
+/// read on during the lingering close and route a request pipelined behind the refused one, running its work for an
+/// answer it cannot write. Nothing else sets it: a WebSocket that shuts its output after its close frame still reads
+/// the client's close frame.
 final class InputEndsWithOutput: ChannelDuplexHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
     typealias OutboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
-    private var outputShut = false
+    /// The outbound user event saying that the answer being written closes the connection.
+    struct ClosingAnswer: Sendable {}
+    static let closingAnswer = ClosingAnswer()
+
+    private var dropping = false
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if !outputShut { context.fireChannelRead(data) }
+        if !dropping { context.fireChannelRead(data) }
     }
 
-    func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {
-        if mode == .output { outputShut = true }
-        context.close(mode: mode, promise: promise)
+    func triggerUserOutboundEvent(context: ChannelHandlerContext, event: Any, promise: EventLoopPromise<Void>?) {
+        guard event is ClosingAnswer else { return context.triggerUserOutboundEvent(event, promise: promise) }
+        dropping = true
+        promise?.succeed()
     }
 }
