@@ -56,11 +56,14 @@ def browser(fake_video):
 def wait_for(driver, script, what):
     """Polls `script` (JS returning a value) until truthy; fails on data-status=error or timeout."""
     deadline = time.time() + TIMEOUT
+    # The value and the status in one script: the page cannot move between them (an awaited error state would
+    # otherwise be taken for a failure when it came between two calls).
+    both = f"const value = (() => {{ {script} }})(); return [value, document.body.dataset.status];"
     while time.time() < deadline:
-        value = driver.execute_script(script)
+        value, status = driver.execute_script(both)
         if value:
             return value
-        if driver.execute_script("return document.body.dataset.status") == "error":
+        if status == "error":
             raise AssertionError(f"{what}: the page is in error: {driver.find_element(By.ID, 'status-line').text}")
         time.sleep(0.25)
     raise AssertionError(f"{what}: not reached within {TIMEOUT} s (status line: {driver.find_element(By.ID, 'status-line').text})")

@@ -102,7 +102,9 @@ export class Camera {
     };
     // A refused upgrade is a bare 400 (the WebSocket layer's): the same URL over plain HTTP says why.
     const plainURL = taskURL("/live");
+    let failed = false; // the close that follows an error leaves the status line to the error's reason
     socket.onerror = async () => {
+      failed = true;
       let reason = "is the server running?";
       try {
         reason = (await (await fetch(plainURL)).json()).error || reason;
@@ -112,7 +114,9 @@ export class Camera {
       if (this.socket === socket) setStatus("error", `The live socket failed: ${reason}`);
     };
     socket.onclose = (event) => {
-      if (this.socket === socket && this.stream) setStatus("error", `The live socket closed: ${event.reason || event.code}`);
+      if (this.socket === socket && this.stream && !failed) {
+        setStatus("error", `The live socket closed: ${event.reason || event.code}`);
+      }
     };
   }
 }
