@@ -19,13 +19,19 @@ func floatFromHalf(_ h: UInt16) -> Float {
 }
 
 /// Dequantises integer values with per-tensor or per-channel (along `quantization.axis` of `shape`) scales.
-func dequantize<T: BinaryInteger>(_ values: [T], shape: [Int], quantization q: Quantization) throws(VisionTasksError)
+func dequantize<T: FixedWidthInteger>(_ values: [T], shape: [Int], quantization q: Quantization)
+    throws(VisionTasksError)
     -> [Float]
 {
     try require(!q.scales.isEmpty, "quantized tensor has no scale")
     try require(
         q.zeroPoints.isEmpty || q.zeroPoints.count == q.scales.count,
         "quantization has \(q.scales.count) scales and \(q.zeroPoints.count) zero points")
+    // A zero point is a value of the element type (TFLite's rule), so `value - zero point` cannot overflow.
+    let range = Int(T.min)...Int(T.max)
+    try require(
+        T.bitWidth < Int.bitWidth && q.zeroPoints.allSatisfy { range.contains($0) },
+        "zero points \(q.zeroPoints.prefix(4)) are not \(T.self) values")
     if q.scales.count == 1 {
         let s = q.scales[0], z = q.zeroPoints.first ?? 0
         return values.map { Float(Int($0) - z) * s }

@@ -62,7 +62,9 @@ func computedCount(_ shape: [Int], _ what: @autoclosure () -> String) throws(Vis
     var count = 1
     for size in shape {
         let (product, overflow) = count.multipliedReportingOverflow(by: size)
-        guard size >= 0, !overflow, product <= GraphLoader.maxComputedFloats else {
+        // Each size too: after a 0 the product stays 0 whatever follows.
+        guard (0...GraphLoader.maxComputedFloats).contains(size), !overflow, product <= GraphLoader.maxComputedFloats
+        else {
             throw VisionTasksError.unsupportedModel(
                 "\(what()) \(shape) has more than \(GraphLoader.maxComputedFloats) elements, the most the engine computes"
             )
@@ -83,10 +85,10 @@ func contiguousStrides(_ shape: [Int]) -> [Int] {
     return strides
 }
 
-/// Resolves a possibly negative axis against a rank; nil when out of range.
+/// Resolves a possibly negative axis against a rank; nil when out of range (always for a scalar, rank 0).
 func normalizedAxis(_ axis: Int, rank: Int) -> Int? {
     let a = axis < 0 ? axis + rank : axis
-    return (0..<max(rank, 1)).contains(a) ? a : nil
+    return (0..<rank).contains(a) ? a : nil
 }
 
 /// Loads up to 8 floats (zero-padded) from `p`.

@@ -42,6 +42,9 @@ struct FullyConnectedOperator: GraphOperation, Equatable {
         let depth = w[1], units = w[0]
         let count = s.reduce(1, *)
         try require(depth > 0 && count % depth == 0, "input \(s) does not divide into rows of \(depth)")
+        // Kept dimensions hold the rows only when the last one is the depth (TFLite's rule).
+        try require(
+            !keepNumDims || s.last == depth, "input \(s) must end in the weights' depth \(depth) (keep_num_dims)")
         try node.requireBias(slot: 2, channels: units)
         let rows = count / depth
         return FullyConnectedRows(

@@ -9,6 +9,9 @@ struct ResizeBilinearOperator: GraphOperation, Equatable {
     var alignCorners: Bool
     var halfPixelCenters: Bool
 
+    /// The largest output side (each side's taps are a table of that many entries).
+    static let maxSide = 1 << 16
+
     static let loaders: [BuiltinOperator: OperatorLoader] = [
         .resizeBilinear: { source in
             guard case .resizeBilinear(let alignCorners, let halfPixelCenters) = source.options else {
@@ -21,9 +24,11 @@ struct ResizeBilinearOperator: GraphOperation, Equatable {
     func prepare(_ node: NodeInputs) throws(VisionTasksError) -> PreparedNode {
         try node.requireOutputs(1)
         let s = try node.floatShape(0)
-        try require(s.count == 4, "input must be NHWC, got \(s)")
+        try require(s.count == 4 && s.allSatisfy { $0 > 0 }, "input must be a non-empty NHWC tensor, got \(s)")
         let size = try node.ints(1)
-        try require(size.count == 2 && size.allSatisfy { $0 > 0 }, "size \(size) is not two positive values")
+        try require(
+            size.count == 2 && size.allSatisfy { (1...Self.maxSide).contains($0) },
+            "size \(size) is not two values in 1...\(Self.maxSide)")
         try require(!(alignCorners && halfPixelCenters), "align_corners and half_pixel_centers are both set")
         return PreparedNode(outputShapes: [[s[0], size[0], size[1], s[3]]]) { ctx in
             ResizeBilinearKernel(
