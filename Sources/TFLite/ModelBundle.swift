@@ -15,6 +15,8 @@ public struct ModelBundle: Sendable {
     public let fileNames: [String]
     private let archive: ZipArchive
     private let indices: [String: Int]
+    /// How many bundles this one is nested in (0 for a file's).
+    private let depth: Int
 
     /// Reads a bundle's directory from zip bytes; `name` names it in error messages. At most
     /// `maxDecompressedBytes` are inflated from it and its nested bundles, in all.
@@ -27,10 +29,14 @@ public struct ModelBundle: Sendable {
         data: Data, name: String = "model bundle",
         maxDecompressedBytes: Int = ModelBundle.defaultMaxDecompressedBytes
     ) throws {
-        try self.init(data: data, name: name, budget: InflateBudget(limit: maxDecompressedBytes))
+        try self.init(data: data, name: name, budget: InflateBudget(limit: maxDecompressedBytes), depth: 0)
     }
 
-    private init(data: Data, name: String, budget: InflateBudget) throws {
+    /// The most levels of bundles nested in a bundle (MediaPipe's go two deep: gesture_recognizer.task holds
+    /// hand_landmarker.task): a deeper chain would copy its bytes once per level.
+    public static let maxNesting = 4
+
+    private init(data: Data, name: String, budget: InflateBudget, depth: Int) throws {
         let archive = try ZipArchive(data, name: name, budget: budget)
         var indices: [String: Int] = [:]
         var names: [String] = []
@@ -45,6 +51,7 @@ public struct ModelBundle: Sendable {
         self.archive = archive
         self.indices = indices
         self.fileNames = names
+        self.depth = depth
     }
 
     /// Reads the bundle file at `path`; see `init(data:name:maxDecompressedBytes:)`.
@@ -84,9 +91,15 @@ public struct ModelBundle: Sendable {
 
     /// The nested bundle stored as entry `entryName` (a `.task` inside this one), sharing this bundle's limit.
     /// - Parameter entryName: The entry's name in the zip directory.
-    /// - Throws: `VisionTasksError.invalidBundle` when the entry is missing or not a zip.
+    /// - Throws: `VisionTasksError.invalidBundle` when the entry is missing or not a zip, or nests more than
+    ///   `maxNesting` levels deep.
     public func bundle(named entryName: String) throws -> ModelBundle {
-        try ModelBundle(data: try data(named: entryName), name: "\(name)/\(entryName)", budget: archive.budget)
+        guard depth < Self.maxNesting else {
+            throw VisionTasksError.invalidBundle(
+                "\(name)/\(entryName) is nested more than \(Self.maxNesting) bundles deep")
+        }
+        return try ModelBundle(
+            data: try data(named: entryName), name: "\(name)/\(entryName)", budget: archive.budget, depth: depth + 1)
     }
 
     /// The model stored as entry `entryName`, parsed (files appended to it count against this bundle's limit).

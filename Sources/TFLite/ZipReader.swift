@@ -177,8 +177,8 @@ package final class ZipArchive: Sendable {
 // MARK: - Central directory
 
 /// A zip archive's central directory, read and checked without trusting any offset: every record, name,
-/// local header and data range must lie inside the archive, sizes must be consistent, and ZIP64 and
-/// encrypted archives are refused.
+/// local header and data range must lie inside the archive, no two entries may share data, sizes must be consistent,
+/// and ZIP64 and encrypted archives are refused.
 package struct ZipDirectory: Sendable {
     /// One entry of the directory.
     package struct Entry: Sendable {
@@ -308,6 +308,17 @@ package struct ZipDirectory: Sendable {
                     dataRange: dataStart..<dataStart + compressed, uncompressedSize: uncompressed,
                     isCompressed: method == 8, crc32: UInt32(u32(position + 16))))
             position += recordLength
+        }
+        // Entries sharing their bytes (a directory listing one stored file under many names, or one nested bundle
+        // under many) would multiply what extracting them costs beyond the file's size: each entry's data is its own.
+        let ranges = entries.enumerated().filter { !$0.element.dataRange.isEmpty }.sorted {
+            $0.element.dataRange.lowerBound < $1.element.dataRange.lowerBound
+        }
+        for (earlier, later) in zip(ranges, ranges.dropFirst())
+        where later.element.dataRange.lowerBound < earlier.element.dataRange.upperBound {
+            throw fail(
+                "entries \"\(earlier.element.name)\" and \"\(later.element.name)\" share their data "
+                    + "(bytes \(later.element.dataRange.lowerBound)..<\(earlier.element.dataRange.upperBound))")
         }
         self.entries = entries
     }

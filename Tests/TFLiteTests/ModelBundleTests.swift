@@ -44,6 +44,24 @@ import VisionErrors
         #expect(try bundle.model(named: "valid.tflite").subgraphs[0].operators.count == 4)
     }
 
+    /// Bundles nest at most `ModelBundle.maxNesting` deep: a chain each level of which copies the rest is refused.
+    @Test func bundlesNestAtMostFourDeep() throws {
+        func chain(_ levels: Int) -> Data {
+            var data = ZipWriter.archive([.stored("model.tflite", Data([1, 2, 3]))])
+            for _ in 0..<levels { data = ZipWriter.archive([.stored("inner.task", data)]) }
+            return data
+        }
+        let deepest = "inner.task/inner.task/inner.task/inner.task/model.tflite"
+        #expect(try ModelBundle(data: chain(4), name: "four").allFilePaths().last == deepest)
+        #expect(try ModelBundle(data: chain(4), name: "four").find(deepest) == Data([1, 2, 3]))
+        #expect {
+            try ModelBundle(data: chain(5), name: "five").allFilePaths()
+        } throws: {
+            "\($0)".contains(
+                "five/inner.task/inner.task/inner.task/inner.task/inner.task is nested more than 4 bundles deep")
+        }
+    }
+
     @Test func missingEntriesAreNamed() throws {
         let bundle = try ModelBundle(data: try Self.crafted(), name: "bundle.task")
         #expect(
