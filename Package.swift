@@ -135,7 +135,8 @@ let package = Package(
         .testTarget(name: "VisionTasksTests", dependencies: ["VisionTasks", "TFLite", "FixtureSupport"]),
         .testTarget(
             name: "TrainingTests", dependencies: ["Training", "VisionTasks", "TFLite", "Inference", "FixtureSupport"]),
-        .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzTargets"]),
+        .testTarget(
+            name: "FuzzRegressionTests", dependencies: ["FuzzTargets", "TFLite", "Inference", "VisionErrors"]),
         .testTarget(name: "VisionRenderTests", dependencies: ["VisionRender", "VisionTasks"]),
         .testTarget(
             name: "VideoIOTests",

@@ -8,8 +8,10 @@ import VisionErrors
 /// Every offset, length and index is checked against the buffer before it is read; a bad one throws
 /// `VisionTasksError.invalidModel` naming the schema object and the byte position. Offsets to tables,
 /// vectors and strings only point forward (a FlatBuffer `uoffset` is unsigned and must be non-zero), so
-/// a decoder that follows the schema cannot loop; `budget` additionally caps the total number of vector
-/// elements decoded, so a hostile file whose vectors all alias one large vector cannot make parsing slow.
+/// a decoder that follows the schema cannot loop; `budget` additionally caps the bytes decoded (vector elements by
+/// their size, each table by `decodedTableBytes`), so a hostile file whose vectors all alias one large vector, or
+/// whose tables all alias one table, cannot make parsing slow or its result large: at most 16 times the file, plus
+/// 16 MiB.
 final class FlatBuffer {
     /// The bytes, as given (a `Data` slice is fine; positions are relative to `data.startIndex`).
     let data: Data
@@ -17,15 +19,18 @@ final class FlatBuffer {
     let count: Int
     /// What the buffer is, for error messages ("model", "TFLITE_METADATA").
     let label: String
-    /// Vector elements that may still be decoded before the file is judged hostile.
+    /// Bytes that may still be decoded before the file is judged hostile.
     private var budget: Int
+    /// What a decoded table is counted as: more than any schema struct the decoders make of one (a `Tensor`, an
+    /// `Operator`, metadata's `TensorMetadata`) with its small arrays.
+    static let decodedTableBytes = 256
 
     /// Wraps `data`; `label` names it in errors.
     init(_ data: Data, label: String) {
         self.data = data
         self.count = data.count
         self.label = label
-        self.budget = 64 * data.count + 1_000_000
+        self.budget = 16 * data.count + (16 << 20)
     }
 
     /// Throws an `invalidModel` error that names the buffer and the problem.
@@ -41,11 +46,11 @@ final class FlatBuffer {
         }
     }
 
-    /// Charges `elements` decoded elements against the budget.
-    func charge(_ elements: Int, _ what: @autoclosure () -> String) throws {
-        budget -= elements
+    /// Charges `bytes` decoded against the budget.
+    func charge(_ bytes: Int, _ what: @autoclosure () -> String) throws {
+        budget -= bytes
         guard budget >= 0 else {
-            throw fail("\(what()): too many aliased elements; the file is malformed or hostile")
+            throw fail("\(what()): too many aliased elements or tables; the file is malformed or hostile")
         }
     }
 
@@ -196,7 +201,7 @@ struct FBTable {
         let (bytes, overflow) = length.multipliedReportingOverflow(by: elementSize)
         guard !overflow else { throw buffer.fail("\(what) of \(label) at byte \(start) has absurd length \(length)") }
         try buffer.check(start + 4, bytes, "\(what) of \(label) (\(length) elements)")
-        try buffer.charge(length, "\(what) of \(label)")
+        try buffer.charge(bytes, "\(what) of \(label)")
         return FBVector(buffer: buffer, start: start + 4, count: length, elementSize: elementSize)
     }
 
@@ -220,6 +225,7 @@ struct FBTable {
     /// A vector of tables decoded with `decode`; empty when absent.
     func tables<T>(_ id: some FlatBufferField, _ name: String, _ decode: (FBTable, Int) throws -> T) throws -> [T] {
         guard let vector = try vector(id, elementSize: 4, name) else { return [] }
+        try buffer.charge(vector.count * FlatBuffer.decodedTableBytes, "\(name) of \(label)")
         var result: [T] = []
         result.reserveCapacity(vector.count)
         for index in 0..<vector.count {

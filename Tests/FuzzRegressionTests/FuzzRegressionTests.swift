@@ -1,5 +1,8 @@
 import Foundation
+import Inference
+import TFLite
 import Testing
+import VisionErrors
 
 @testable import FuzzTargets
 
@@ -31,6 +34,39 @@ import Testing
         for input in try Self.inputs(name) {
             let accepted = target.run(input.data)
             if input.name.hasPrefix("ok-") { #expect(accepted, "\(name)/\(input.name)") }
+        }
+    }
+
+    /// The hostile models a review found (2026-11-29), each refused at load with an error naming its problem: before,
+    /// the first trapped or wrote past its output, the next ones read out of bounds, trapped or asked for 51 GB, and
+    /// the last two took seconds and hundreds of MB (or, at their full size, GBs) to parse.
+    @Test func reviewedHostileModelsAreRefusedNamingTheProblem() throws {
+        let folder = Self.root.appendingPathComponent("Tests/Fixtures/fuzz")
+        let cases = [
+            ("tflite/fully-connected-keep-dims-wider-input.tflite", "must end in the weights' depth 3 (keep_num_dims)"),
+            ("tflite/resize-empty-input.tflite", "input must be a non-empty NHWC tensor, got [1, 0, 1048576, 1024]"),
+            ("tflite/resize-zero-batch-huge-size.tflite", "input must be a non-empty NHWC tensor, got [0, 2, 2, 1]"),
+            ("tflite/concatenation-of-scalars.tflite", "axis 0 out of range for rank 0"),
+            ("tflite/unpack-scalar.tflite", "axis 0 out of range for rank 0"),
+            ("tflite/gather-scalar.tflite", "axis 0 out of range for rank 0"),
+            ("tflite/mean-scalar.tflite", "axis 0 out of range for rank 0"),
+            ("tflite/dequantize-zero-point-int64-min.tflite", "zero points [-9223372036854775808] are not Int8 values"),
+            ("tflite/aliased-tables-12000x12000.tflite", "too many aliased elements or tables"),
+            ("bundle/nested-entries-sharing-data.task", "entries \"n00.task\" and \"n01.task\" share their data"),
+        ]
+        for (file, reason) in cases {
+            let data = try Data(contentsOf: folder.appendingPathComponent(file))
+            let started = ContinuousClock.now
+            #expect(
+                "\(file)",
+                performing: {
+                    if file.hasSuffix(".task") {
+                        _ = try ModelBundle(data: data, name: file).allFilePaths()
+                    } else {
+                        _ = try Interpreter(model: try TFLiteModel(data: data, name: file), numThreads: 1)
+                    }
+                }, throws: { "\($0)".contains(reason) })
+            #expect(ContinuousClock.now - started < .seconds(2), "\(file) took \(ContinuousClock.now - started)")
         }
     }
 
