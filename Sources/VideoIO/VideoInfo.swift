@@ -52,6 +52,12 @@ public struct VideoInfo: Codable, Sendable, Equatable {
             guard !isDirectory.boolValue else {
                 throw VisionTasksError.invalidVideo("\(path) is a directory, not a video")
             }
+            // ffprobe would wait on a pipe for a writer, for good (as the reader's ffmpeg would).
+            var info = stat()
+            guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+                throw VisionTasksError.invalidVideo(
+                    "\(path) is not a regular file (a pipe, a device or a socket); read a stream as a live source")
+            }
             self.path = path
             self.maxPixelCount = Swift.max(1, maxPixelCount)
             let refused = self.refused

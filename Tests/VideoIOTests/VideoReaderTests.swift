@@ -107,6 +107,14 @@ import VisionErrors
         }
         let dir = try TestVideos.scratch()
         defer { try? FileManager.default.removeItem(at: dir) }
+        // A named pipe is refused at once: ffprobe waited on it for a writer, for good.
+        let pipe = dir.appendingPathComponent("pipe.mp4").path
+        try #require(mkfifo(pipe, 0o600) == 0)
+        #expect {
+            _ = try VideoReader(contentsOfFile: pipe)
+        } throws: {
+            "\($0)".contains("pipe.mp4 is not a regular file (a pipe, a device or a socket)")
+        }
         let text = dir.appendingPathComponent("notes.mp4")
         try Data("not a video at all\n".utf8).write(to: text)
         do {
