@@ -156,6 +156,7 @@ struct BackgroundCommand: ParsableCommand {
             if let v4l2 {
                 destination = .camera(v4l2, try VirtualCamera.check(device: v4l2))
             } else if let output {
+                try OutputFiles.checkNotAnInput(output, option: "--output", inputs: [video, live].compactMap { $0 })
                 try OutputFiles.checkWritable(output, option: "--output")
                 destination = .file(output, videoQuality.quality.preset)
             } else {

@@ -10,21 +10,22 @@ import VisionTasks
 /// 4 × jobs results waiting behind the line printed next.
 enum FolderRun {
     /// One image to process: its path as printed, and where its annotation goes relative to the
-    /// `--annotate` folder. `emptyFolder`: a folder given as input that holds no image (reported
-    /// on its own error line).
+    /// `--annotate` folder. `problem`: why it is an error line without being read (a folder given as input that
+    /// holds no image, a file whose name is not UTF-8).
     struct Input: Equatable {
         let path: String
         let relativePath: String
-        var emptyFolder = false
+        var problem: String? = nil
     }
 
     static let imageExtensions: Set<String> = ["jpg", "jpeg", "png"]
 
     /// The image files of the inputs: files as given, folders walked (hidden entries skipped) to
-    /// their images sorted by path (a folder without images stays, marked `emptyFolder`). Each file's `relativePath` is its path below the deepest folder
-    /// holding every input (a single folder input: the path inside it), so distinct files never share one.
+    /// their images sorted by path (a folder without images stays, with its `problem`). Each file's `relativePath` is
+    /// its path below the deepest folder holding every input (a single folder input: the path inside it), so
+    /// distinct files never share one.
     static func expand(_ inputs: [String]) throws -> [Input] {
-        var found: [(path: String, absolute: [String], emptyFolder: Bool)] = []
+        var found: [(path: String, absolute: [String], problem: String?)] = []
         var roots: [[String]] = []
         for input in inputs {
             let absolute = URL(fileURLWithPath: input).standardizedFileURL.pathComponents
@@ -32,17 +33,15 @@ enum FolderRun {
             if FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory), isDirectory.boolValue {
                 roots.append(absolute)
                 let images = try imagePaths(in: input)
-                if images.isEmpty { found.append((input, absolute, true)) }
-                for sub in images {
+                if images.isEmpty { found.append((input, absolute, "\(input) is a folder without JPEG or PNG images")) }
+                for (sub, problem) in images {
+                    let path = (input as NSString).appendingPathComponent(sub)
                     found.append(
-                        (
-                            (input as NSString).appendingPathComponent(sub),
-                            absolute + sub.split(separator: "/").map(String.init), false
-                        ))
+                        (path, absolute + sub.split(separator: "/").map(String.init), problem.map { "\(path) \($0)" }))
                 }
             } else {
                 roots.append(Array(absolute.dropLast()))
-                found.append((input, absolute, false))
+                found.append((input, absolute, nil))
             }
         }
         let common = roots.dropFirst().reduce(roots.first ?? []) { prefix, next in
@@ -51,32 +50,54 @@ enum FolderRun {
         return found.map {
             Input(
                 path: $0.path, relativePath: $0.absolute.dropFirst(common.count).joined(separator: "/"),
-                emptyFolder: $0.emptyFolder)
+                problem: $0.problem)
         }
     }
 
-    /// The JPEG/PNG files below `folder` as paths relative to it, sorted; hidden files and folders skipped.
-    static func imagePaths(in folder: String) throws -> [String] {
-        let manager = FileManager.default
-        var paths: [String] = []
+    /// The JPEG/PNG files below `folder` as paths relative to it, sorted, each with the problem that keeps it from
+    /// being read (nil for most). Hidden files and folders are skipped; links are followed, but each folder is walked
+    /// once (a link back to a folder above would make the walk endless); an entry whose name is not UTF-8 cannot be
+    /// named, so it is kept with that problem, not skipped unseen.
+    static func imagePaths(in folder: String) throws -> [(path: String, problem: String?)] {
+        var paths: [(path: String, problem: String?)] = []
         var pending = [""]
+        var walked: Set<[UInt64]> = []
         while let sub = pending.popLast() {
             let directory = sub.isEmpty ? folder : (folder as NSString).appendingPathComponent(sub)
-            for name in try manager.contentsOfDirectory(atPath: directory) where !name.hasPrefix(".") {
+            var info = stat()
+            guard stat(directory, &info) == 0, walked.insert([UInt64(info.st_dev), UInt64(info.st_ino)]).inserted
+            else { continue }
+            for (name, isUTF8) in try entries(of: directory) where !name.hasPrefix(".") {
                 let relative = sub.isEmpty ? name : sub + "/" + name
-                var isDirectory: ObjCBool = false
-                guard
-                    manager.fileExists(
-                        atPath: (folder as NSString).appendingPathComponent(relative), isDirectory: &isDirectory)
-                else { continue }
-                if isDirectory.boolValue {
+                guard isUTF8 else {
+                    paths.append((relative, "has a name that is not UTF-8 (shown with U+FFFD); rename it to read it"))
+                    continue
+                }
+                guard stat((folder as NSString).appendingPathComponent(relative), &info) == 0 else { continue }
+                if info.st_mode & S_IFMT == S_IFDIR {
                     pending.append(relative)
                 } else if imageExtensions.contains((name as NSString).pathExtension.lowercased()) {
-                    paths.append(relative)
+                    paths.append((relative, nil))
                 }
             }
         }
-        return paths.sorted()
+        return paths.sorted { $0.path < $1.path }
+    }
+
+    /// The names in `directory`, each with whether its bytes are UTF-8 (else shown with U+FFFD).
+    private static func entries(of directory: String) throws -> [(name: String, isUTF8: Bool)] {
+        guard let stream = opendir(directory) else {
+            throw VisionTasksError.fileUnreadable(path: directory, reason: String(cString: strerror(errno)))
+        }
+        defer { closedir(stream) }
+        var names: [(String, Bool)] = []
+        while let entry = readdir(stream) {
+            let bytes = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+            guard bytes != Array(".".utf8), bytes != Array("..".utf8) else { continue }
+            let name = String(validating: bytes, as: UTF8.self)
+            names.append((name ?? String(decoding: bytes, as: UTF8.self), name != nil))
+        }
+        return names
     }
 
     /// Where the annotated picture of `input` goes: `annotate` itself for a single image given
@@ -102,8 +123,14 @@ enum FolderRun {
         let maskStems = MaskFiles.stems(of: expanded.map(\.relativePath))
         let skipped = mine.count - files.count
         if let annotate = options.annotate {
+            // An annotation that would land on an input (--annotate naming the input folder) would replace the photo.
+            let inputs = OutputFiles.InputFiles(expanded.map(\.path))
+            for file in files where file.problem == nil {
+                try OutputFiles.checkNotAnInput(
+                    annotationPath(for: file, annotate: annotate, single: single), option: "--annotate", inputs: inputs)
+            }
             let folders = Set(
-                files.filter { !$0.emptyFolder }.map {
+                files.filter { $0.problem == nil }.map {
                     (annotationPath(for: $0, annotate: annotate, single: single) as NSString).deletingLastPathComponent
                 })
             try folders.sorted().forEach(createFolder)
@@ -125,9 +152,7 @@ enum FolderRun {
                     var found = 0
                     // The line is encoded here, on the worker, so the printing thread only writes.
                     let line = renderer.render(input: path) { () throws -> Task.TaskResult in
-                        if files[i].emptyFolder {
-                            throw VisionTasksError.invalidArgument("\(path) is a folder without JPEG or PNG images")
-                        }
+                        if let problem = files[i].problem { throw VisionTasksError.invalidArgument(problem) }
                         let image = try MPImage(contentsOfFile: path, decodingOptions: options.imageDecoding)
                         let result = try MaskFiles.writing(try worker.task.processImage(image), to: options.masks) {
                             MaskFiles.imagePath(folder: $0, stem: maskStems[files[i].relativePath] ?? "", name: $1)

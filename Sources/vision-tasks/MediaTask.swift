@@ -27,6 +27,22 @@ enum MediaRun {
         -> Bool
     {
         let media = options.media, batch = options.batch
+        // The inputs are looked for only when an output file exists already (it could be one of them).
+        func inputFiles() throws -> [String] {
+            if let video = media.video { return [video] }
+            if let live = media.live { return [live] }
+            if let list = batch.videoList { return try Manifest.read(list, option: "--video-list") }
+            let inputs = try batch.inputList.map { try Manifest.read($0, option: "--input-list") } ?? images
+            return try FolderRun.expand(inputs).map(\.path)
+        }
+        if let path = batch.output, FileManager.default.fileExists(atPath: path) {
+            try OutputFiles.checkNotAnInput(path, option: "--output", inputs: try inputFiles())
+        }
+        if media.video != nil || media.live != nil, let annotate = media.annotate,
+            FileManager.default.fileExists(atPath: annotate)
+        {
+            try OutputFiles.checkNotAnInput(annotate, option: "--annotate", inputs: try inputFiles())
+        }
         let table = batch.format == .csv ? CSVTable(for: Task.TaskResult.self) : nil
         let output = JSONLines(sink: try batch.makeSink(header: table?.header), table: table)
         if let table { output.sink.writeHeader(table.header) }

@@ -15,6 +15,36 @@ enum OutputFiles {
         if !existed { unlink(path) }
     }
 
+    /// Fails when `path`, given to `option`, is the same file as one of `inputs` (a link or another spelling
+    /// included): the run would write over what it reads. A file yet to be made is none of them.
+    static func checkNotAnInput(_ path: String, option: String, inputs: [String]) throws {
+        try checkNotAnInput(path, option: option, inputs: InputFiles(inputs))
+    }
+
+    /// `checkNotAnInput(_:option:inputs:)` against inputs whose identities are taken once (many outputs).
+    static func checkNotAnInput(_ path: String, option: String, inputs: InputFiles) throws {
+        guard let identity = InputFiles.identity(of: path), let input = inputs.byIdentity[identity] else { return }
+        throw VisionTasksError.invalidOption(
+            name: option, reason: "\(path) is the input \(input): the run would write over what it reads")
+    }
+
+    /// The input files that exist, by identity (device and inode), so that an output can be checked against all.
+    struct InputFiles {
+        let byIdentity: [[UInt64]: String]
+
+        init(_ paths: [String]) {
+            var byIdentity: [[UInt64]: String] = [:]
+            for path in paths { if let identity = Self.identity(of: path) { byIdentity[identity] = path } }
+            self.byIdentity = byIdentity
+        }
+
+        /// The device and inode of the file `path` names, nil when there is none.
+        static func identity(of path: String) -> [UInt64]? {
+            var info = stat()
+            return stat(path, &info) == 0 ? [UInt64(info.st_dev), UInt64(info.st_ino)] : nil
+        }
+    }
+
     /// The error for `path`, given to `option`, that the system refused with `code`.
     static func cannotWrite(_ path: String, option: String, _ code: Int32) -> VisionTasksError {
         .invalidOption(name: option, reason: "cannot write \(path): \(String(cString: strerror(code)))")

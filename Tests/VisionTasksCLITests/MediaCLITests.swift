@@ -36,6 +36,71 @@ import Testing
         #expect(written == ["astronaut.png", "hand_thumb_up.jpg", "woman_sitting.jpg"])
     }
 
+    /// A folder walk follows links but walks each folder once: two links back to the folder itself made the walk
+    /// branch at every level (2^40 paths, its memory growing), one made it read each image 41 times. A file whose
+    /// name is not UTF-8 gets an error line saying so (it was skipped unseen).
+    @Test func aFolderWalkTakesEachFolderOnceAndReportsNamesItCannotRead() throws {
+        let dir = try CLIRun.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let photos = dir.appendingPathComponent("photos")
+        try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: CLIRun.fixtures.appendingPathComponent("astronaut.png"), to: photos.appendingPathComponent("x.png"))
+        for link in ["a", "b"] {
+            try FileManager.default.createSymbolicLink(
+                atPath: photos.appendingPathComponent(link).path, withDestinationPath: ".")
+        }
+        // "bad", the byte 0xFF (never UTF-8), ".png".
+        let badName = (Array(photos.path.utf8) + Array("/bad".utf8) + [0xFF] + Array(".png".utf8) + [0]).map {
+            CChar(bitPattern: $0)
+        }
+        let fd = badName.withUnsafeBufferPointer { open($0.baseAddress!, O_CREAT | O_WRONLY, 0o644) }
+        try #require(fd >= 0)
+        close(fd)
+        let run = try CLIRun.run(["face-detector", "--model", Self.faceModel, photos.path, "--no-progress"])
+        let inputs = run.lines.map { ($0["input"] as? String).map { ($0 as NSString).lastPathComponent } ?? "" }
+        #expect(inputs == ["bad\u{FFFD}.png", "x.png"], "\(run.stderr)")
+        #expect(
+            (run.lines.first?["error"] as? String)?.contains("has a name that is not UTF-8") == true, "\(run.lines)")
+        #expect(run.status != 0)
+    }
+
+    /// An output that is one of the inputs is refused before any work: `--annotate` naming the input folder replaced
+    /// each photo with its annotation, `--output` naming a photo appended the results to it, and a video's
+    /// `--annotate` (or background's `--output`) naming the video replaced it.
+    @Test func outputsThatAreInputsAreRefusedBeforeAnyWork() throws {
+        let dir = try CLIRun.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let photos = dir.appendingPathComponent("photos")
+        try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
+        let photo = photos.appendingPathComponent("a.png"), clip = dir.appendingPathComponent("clip.mp4")
+        try FileManager.default.copyItem(at: CLIRun.fixtures.appendingPathComponent("astronaut.png"), to: photo)
+        try CLIRun.stillVideo(of: "astronaut.png", frames: 2, fps: 10, size: "64x64", to: clip)
+        let before = try [photo, clip].map { try Data(contentsOf: $0) }
+        let selfie = CLIRun.models.appendingPathComponent("selfie_segmenter.tflite").path
+        let runs: [([String], String)] = [
+            (["face-detector", "--model", Self.faceModel, photos.path, "--annotate", photos.path], "--annotate"),
+            (["face-detector", "--model", Self.faceModel, photos.path, "--output", photo.path], "--output"),
+            (
+                ["face-detector", "--model", Self.faceModel, "--video", clip.path, "--annotate", clip.path],
+                "--annotate"
+            ),
+            (
+                ["background", "--model", selfie, "--video", clip.path, "--blur", "4", "--output", clip.path],
+                "--output"
+            ),
+        ]
+        for (arguments, option) in runs {
+            let run = try CLIRun.run(arguments + ["--no-progress"].filter { _ in arguments[0] != "background" })
+            #expect(run.status != 0, "\(arguments)")
+            #expect(
+                run.stderr.contains("Invalid option \(option)")
+                    && run.stderr.contains("would write over what it reads"),
+                "\(arguments): \(run.stderr)")
+        }
+        #expect(try [photo, clip].map { try Data(contentsOf: $0) } == before, "an input was changed")
+    }
+
     /// Several images run on one task instance per core by default (`--jobs auto`), the lines in input
     /// order and byte-equal to one instance's; `--jobs 2` shares the cores between its two instances
     /// unless `--threads` is given; a bad `--jobs` is a usage error.
