@@ -185,6 +185,33 @@ typedef struct {
 
 /// The scan being decoded on this thread (stb's IDCT slot takes no context).
 static _Thread_local jpeg_stream *active_stream;
+
+/// Blocks of a sequential scan decoded in a row after its entropy-coded data reached a marker. stb goes on with zero
+/// bits there, so a file cut short (an end-of-image marker put back) decoded its missing part as grey and black
+/// blocks, without an error. A whole scan meets its marker within stb's last 4 bytes read ahead: a few blocks.
+enum { MAX_BLOCKS_PAST_DATA = 64 };
+static _Thread_local stbi__jpeg *watched_decoder;
+static _Thread_local void (*watched_idct)(stbi_uc *out, int out_stride, short data[64]);
+static _Thread_local int blocks_past_data, past_data;
+static _Thread_local stbi_uc *last_position;
+
+/// Counts a block decoded past the data without a byte read since the last one (a restart reads on: an interval
+/// that fits in the bytes read ahead has every block after its marker was seen). A progressive JPEG's blocks are all
+/// made after its last scan: not counted.
+static void count_block(stbi__jpeg *z) {
+    if (!z->nomore || z->progressive || z->s->img_buffer != last_position) {
+        blocks_past_data = 0;
+    } else if (++blocks_past_data > MAX_BLOCKS_PAST_DATA) {
+        past_data = 1;
+    }
+    last_position = z->s->img_buffer;
+}
+
+/// stb's IDCT slot in its own loader: the block counted, then stb's IDCT.
+static void watching_idct(stbi_uc *out, int out_stride, short data[64]) {
+    count_block(watched_decoder);
+    watched_idct(out, out_stride, data);
+}
 /// Whether the last ic_decode_jpeg on this thread went band by band.
 static _Thread_local int last_decode_in_bands;
 
@@ -233,6 +260,7 @@ static void make_rows(jpeg_stream *s, int bands) {
 static void stream_idct(stbi_uc *out, int out_stride, short data[64]) {
     jpeg_stream *s = active_stream;
     stbi__jpeg *z = s->z;
+    count_block(z);
     if (s->out_of_order || s->mcu_y >= z->img_mcu_y) {
         s->out_of_order = 1;
         return;
@@ -344,6 +372,11 @@ static stream_outcome decode_streaming(stbi__jpeg *z, jpeg_stream *s, int exif) 
             active_stream = NULL;
             z->idct_block_kernel = s->idct;
             if (!parsed) return STREAM_FAILED;
+            // The scan's data ended (at the end-of-image marker) before its last row of blocks.
+            if (past_data || (!s->out_of_order && s->mcu_y < z->img_mcu_y && z->marker == 0xD9)) {
+                stbi__err("truncated image data (the scan ends before its last blocks)", "Corrupt JPEG");
+                return STREAM_FAILED;
+            }
             if (s->out_of_order || s->mcu_y != z->img_mcu_y) return STREAM_NOT_POSSIBLE;
             if (z->marker == STBI__MARKER_none) {
                 while (!stbi__at_eof(z->s)) {
@@ -407,6 +440,8 @@ static stbi_uc *load_jpeg(const unsigned char *data, int size, int exif, int *wi
     if (decoder == NULL) return stbi__errpuc("outofmem", "Out of memory");
     jpeg_stream stream;
     memset(&stream, 0, sizeof(stream));
+    blocks_past_data = past_data = 0;
+    last_position = NULL;
     decoder->s->img_n = 0;  // makes stbi__cleanup_jpeg safe, as load_jpeg_image does
     stream_outcome outcome = decode_streaming(decoder, &stream, exif);
     stbi__cleanup_jpeg(decoder);
@@ -422,7 +457,17 @@ static stbi_uc *load_jpeg(const unsigned char *data, int size, int exif, int *wi
         STBI_FREE(decoder);
         decoder = new_decoder(&context, data, size);
         if (decoder == NULL) return stbi__errpuc("outofmem", "Out of memory");
+        blocks_past_data = past_data = 0;
+        last_position = NULL;
+        watched_decoder = decoder;
+        watched_idct = decoder->idct_block_kernel;
+        decoder->idct_block_kernel = watching_idct;
         pixels = load_jpeg_image(decoder, width, height, channels, 0);
+        watched_decoder = NULL;
+        if (pixels != NULL && past_data) {
+            STBI_FREE(pixels);
+            pixels = stbi__errpuc("truncated image data (a scan ends before its last blocks)", "Corrupt JPEG");
+        }
         if (pixels != NULL && exif >= 2 && exif <= 8) {
             pixels = turn_picture(pixels, *width, *height, *channels, exif);
             if (pixels == NULL) stbi__err("outofmem", "Out of memory");
