@@ -48,11 +48,17 @@ enum VideoRun {
             return false
         }
         if pipeline.seen == 0, let start = options.start {
-            // Nothing at or after --start: say so rather than end with no line at all.
+            // Nothing at or after --start (or up to --end): say so rather than end with no line at all.
             let length = reader.info?.durationSeconds.map { String(format: " (%.2f s long)", $0) } ?? ""
+            let startSeconds = Double((try? options.startMs ?? 0) ?? 0) / 1000
+            let reason =
+                if let end = options.end, startSeconds < reader.info?.durationSeconds ?? .infinity {
+                    "no frame of \(path)\(length) lies between --start \(start) and --end \(end)"
+                } else {
+                    "\(start) is past the last frame of \(path)\(length)"
+                }
             output.process(input: path) { () throws -> Task.TaskResult in
-                throw VisionTasksError.invalidOption(
-                    name: "--start", reason: "\(start) is past the last frame of \(path)\(length)")
+                throw VisionTasksError.invalidOption(name: "--start", reason: reason)
             }
             return false
         }

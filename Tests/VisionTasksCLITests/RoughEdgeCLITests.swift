@@ -57,6 +57,12 @@ import Testing
         #expect(late.status == 1)
         let message = try #require(late.lines.first?["error"] as? String)
         #expect(message.hasPrefix("Invalid option --start: 3 is past the last frame of \(video.path)"), "\(message)")
+        // A window between two frames (at 10 fps, none lies at 0.05 s) is not "past the last frame".
+        let between = try CLIRun.run([
+            "face-detector", "--model", Self.faceModel, "--video", video.path, "--start", "0.05", "--end", "0.05",
+        ])
+        let window = try #require(between.lines.first?["error"] as? String)
+        #expect(window.contains("lies between --start 0.05 and --end 0.05"), "\(window)")
     }
 
     /// A video holding more frames than its container declares (an AVI whose headers say 1 of 10): the progress
