@@ -106,6 +106,9 @@ enum Manifest {
     /// The most bytes a list may hold (256 MiB, about two and a half million paths): `/dev/zero` or a runaway
     /// pipe is refused rather than read until memory runs out. A longer list is split into several runs.
     static let maxBytes = 256 << 20
+    /// The longest line: Linux's longest path (PATH_MAX). A longer one names no file, and `--resume` reads back at
+    /// most 1 MiB of each output line.
+    static let maxLineBytes = Int(PATH_MAX)
 
     /// The paths listed in `source` (a file, or "-" for standard input); `option` names the flag in errors.
     static func read(_ source: String, option: String) throws -> [String] {
@@ -126,6 +129,13 @@ enum Manifest {
         {
             let trimmed = line.last == UInt8(ascii: "\r") ? line.dropLast() : line[...]
             guard !trimmed.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) else { continue }
+            guard trimmed.count <= maxLineBytes else {
+                throw VisionTasksError.invalidOption(
+                    name: option,
+                    reason:
+                        "line \(number + 1) of \(source == "-" ? "standard input" : source) is longer than a path can be "
+                        + "(\(maxLineBytes) bytes)")
+            }
             guard let path = String(bytes: trimmed, encoding: .utf8) else {
                 throw VisionTasksError.invalidOption(
                     name: option,

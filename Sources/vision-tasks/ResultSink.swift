@@ -129,7 +129,22 @@ final class ResultSink: @unchecked Sendable {
         var finished: Set<String> = []
         var end = 0, offset = 0, lineNumber = 0, linesAfterEnd = 0
         var head = Data() // the first bytes of the current line
-        let headLimit = 1 << 16
+        // Enough for any input's escaped path (an argument is at most 128 KiB, a list's line `Manifest.maxLineBytes`).
+        let headLimit = 1 << 20
+        // In a CSV file a quoted cell may hold line breaks (a file name with one): a row ends at a newline outside
+        // quotes only (a doubled quote inside a cell toggles twice).
+        var quoted = false
+        func lineEnd(in bytes: ArraySlice<UInt8>) -> Int? {
+            guard header != nil else { return bytes.firstIndex(of: UInt8(ascii: "\n")) }
+            for i in bytes.indices {
+                if bytes[i] == UInt8(ascii: "\"") {
+                    quoted.toggle()
+                } else if bytes[i] == UInt8(ascii: "\n"), !quoted {
+                    return i
+                }
+            }
+            return nil
+        }
         var block = [UInt8](repeating: 0, count: 1 << 20)
         guard lseek(fd, 0, SEEK_SET) == 0 else {
             throw VisionTasksError.fileUnreadable(path: path, reason: String(cString: strerror(errno)))
@@ -143,7 +158,7 @@ final class ResultSink: @unchecked Sendable {
             if n == 0 { break }
             var start = 0
             while start < n {
-                let newline = block[start..<n].firstIndex(of: UInt8(ascii: "\n"))
+                let newline = lineEnd(in: block[start..<n])
                 let stop = newline ?? n
                 if head.count < headLimit {
                     head.append(contentsOf: block[start..<min(stop, start + headLimit - head.count)])

@@ -93,6 +93,14 @@ import Testing
         #expect(
             endless.status == 1 && endless.stderr.contains("/dev/zero holds more than 256 MiB: split the list"),
             "\(endless.stderr)")
+        // A line longer than any path (its result line would be too long for --resume to read back).
+        let long = dir.appendingPathComponent("long.txt")
+        try Data((String(repeating: "a", count: 5000) + "\n").utf8).write(to: long)
+        let refused = try CLIRun.run(["face-detector", "--model", Self.faceModel, "--input-list", long.path])
+        #expect(
+            refused.status == 1
+                && refused.stderr.contains("line 1 of \(long.path) is longer than a path can be (4096 bytes)"),
+            "\(refused.stderr)")
     }
 
     @Test func theShardsOfAManifestTogetherAreTheUnshardedRun() throws {

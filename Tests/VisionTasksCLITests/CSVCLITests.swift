@@ -151,6 +151,15 @@ import Testing
         #expect(rows.map { $0["input"] ?? "" } == images)
         // Quoted, each: the parser would keep a lone CR of an unquoted cell in its cell too.
         #expect(images.allSatisfy { run.stdout.contains("\"\($0.replacingOccurrences(of: "\"", with: "\"\""))\"") })
+        // And read back by --resume, row by row (a newline inside quotes is no row's end): nothing to redo.
+        let out = dir.appendingPathComponent("faces.csv")
+        let base = ["face-detector", "--model", Self.detectorModel, "--format", "csv", "--output", out.path]
+        let first = try CLIRun.run(base + images)
+        let whole = try String(contentsOf: out, encoding: .utf8)
+        let again = try CLIRun.run(base + ["--resume"] + images)
+        #expect(first.status == 0 && again.status == 0, "\(again.stderr)")
+        #expect(try String(contentsOf: out, encoding: .utf8) == whole)
+        #expect(again.stderr.contains("0 processed, 4 skipped"), "\(again.stderr)")
     }
 
     @Test func batchOptionsWriteOneTableAndResumeIt() throws {
