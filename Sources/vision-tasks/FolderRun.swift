@@ -122,9 +122,9 @@ enum FolderRun {
         // From every input, not only this shard's: each shard names a mask as the others would.
         let maskStems = MaskFiles.stems(of: expanded.map(\.relativePath))
         let skipped = mine.count - files.count
+        // An annotation or a mask that would land on an input would replace the photo.
+        let inputs = OutputFiles.InputFiles(options.annotate == nil && options.masks == nil ? [] : expanded.map(\.path))
         if let annotate = options.annotate {
-            // An annotation that would land on an input (--annotate naming the input folder) would replace the photo.
-            let inputs = OutputFiles.InputFiles(expanded.map(\.path))
             for file in files where file.problem == nil {
                 try OutputFiles.checkNotAnInput(
                     annotationPath(for: file, annotate: annotate, single: single), option: "--annotate", inputs: inputs)
@@ -155,7 +155,10 @@ enum FolderRun {
                         if let problem = files[i].problem { throw VisionTasksError.invalidArgument(problem) }
                         let image = try MPImage(contentsOfFile: path, decodingOptions: options.imageDecoding)
                         let result = try MaskFiles.writing(try worker.task.processImage(image), to: options.masks) {
-                            MaskFiles.imagePath(folder: $0, stem: maskStems[files[i].relativePath] ?? "", name: $1)
+                            let mask = MaskFiles.imagePath(
+                                folder: $0, stem: maskStems[files[i].relativePath] ?? "", name: $1)
+                            try OutputFiles.checkNotAnInput(mask, option: "--masks", inputs: inputs)
+                            return mask
                         }
                         if let annotate = options.annotate {
                             let annotation = try Annotation(image: image)

@@ -9,7 +9,7 @@ protocol MaskFileResult {
     /// The result with each mask written as an 8-bit grayscale PNG to `path(name)` (its folder made when
     /// missing; `name` tells the mask from the result's others) and named in the JSON instead of embedded;
     /// throws naming a file that cannot be written.
-    func writingMasks(to path: (String) -> String) throws -> Self
+    func writingMasks(to path: (String) throws -> String) throws -> Self
 }
 
 extension Mask {
@@ -25,7 +25,7 @@ extension PoseLandmarkerResult: MaskFileResult {
     static var maskOption: String? { "output-segmentation-masks" }
 
     /// Pose k's mask goes to `path("k")`.
-    func writingMasks(to path: (String) -> String) throws -> PoseLandmarkerResult {
+    func writingMasks(to path: (String) throws -> String) throws -> PoseLandmarkerResult {
         guard let masks = segmentationMasks else { return self }
         let written = try masks.enumerated().map { i, mask in try mask.written(to: path("\(i)")) }
         return PoseLandmarkerResult(
@@ -39,7 +39,7 @@ extension ImageSegmenterResult: MaskFileResult {
     static var maskOption: String? { nil }
 
     /// Label k's confidence mask goes to `path("k")` (round(255·p)), the category mask to `path("category")`.
-    func writingMasks(to path: (String) -> String) throws -> ImageSegmenterResult {
+    func writingMasks(to path: (String) throws -> String) throws -> ImageSegmenterResult {
         ImageSegmenterResult(
             confidenceMasks: try confidenceMasks?.enumerated().map { k, mask in try mask.written(to: path("\(k)")) },
             categoryMask: try categoryMask?.written(to: path("category")), qualityScores: qualityScores,
@@ -74,11 +74,11 @@ enum MaskFiles {
     }
 
     /// `result` with its masks written under `folder` (nil: `result` as it is), at `path(folder, name)`.
-    static func writing<Result>(_ result: Result, to folder: String?, path: (String, String) -> String) throws
+    static func writing<Result>(_ result: Result, to folder: String?, path: (String, String) throws -> String) throws
         -> Result
     {
         guard let folder, let maskable = result as? any MaskFileResult else { return result }
-        return try maskable.writingMasks { path(folder, $0) } as? Result ?? result
+        return try maskable.writingMasks { try path(folder, $0) } as? Result ?? result
     }
 
     /// Writes `mask`'s PNG to `path` whole (a temporary file renamed into place), making its folder;

@@ -75,8 +75,11 @@ import Testing
         try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
         let photo = photos.appendingPathComponent("a.png"), clip = dir.appendingPathComponent("clip.mp4")
         try FileManager.default.copyItem(at: CLIRun.fixtures.appendingPathComponent("astronaut.png"), to: photo)
+        // Named as a.png's first mask would be.
+        let maskNamed = photos.appendingPathComponent("a-0.png")
+        try FileManager.default.copyItem(at: CLIRun.fixtures.appendingPathComponent("woman_sitting.jpg"), to: maskNamed)
         try CLIRun.stillVideo(of: "astronaut.png", frames: 2, fps: 10, size: "64x64", to: clip)
-        let before = try [photo, clip].map { try Data(contentsOf: $0) }
+        let before = try [photo, clip, maskNamed].map { try Data(contentsOf: $0) }
         let selfie = CLIRun.models.appendingPathComponent("selfie_segmenter.tflite").path
         let runs: [([String], String)] = [
             (["face-detector", "--model", Self.faceModel, photos.path, "--annotate", photos.path], "--annotate"),
@@ -98,7 +101,13 @@ import Testing
                     && run.stderr.contains("would write over what it reads"),
                 "\(arguments): \(run.stderr)")
         }
-        #expect(try [photo, clip].map { try Data(contentsOf: $0) } == before, "an input was changed")
+        // A mask that would land on an input is that input's error line (masks are named as results come).
+        let masks = try CLIRun.run([
+            "image-segmenter", "--model", selfie, photos.path, "--masks", photos.path, "--no-progress",
+        ])
+        let refusal = masks.lines.first { ($0["input"] as? String) == photo.path }?["error"] as? String
+        #expect(refusal?.contains("Invalid option --masks: \(maskNamed.path) is the input") == true, "\(masks.lines)")
+        #expect(try [photo, clip, maskNamed].map { try Data(contentsOf: $0) } == before, "an input was changed")
     }
 
     /// Several images run on one task instance per core by default (`--jobs auto`), the lines in input
