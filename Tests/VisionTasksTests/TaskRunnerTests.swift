@@ -23,6 +23,11 @@ private final class Deliveries: @unchecked Sendable {
     var all: [(value: Int?, error: String?, timestamp: Int)] { lock.withLock { items } }
 }
 
+/// The runner a listener calls back into, set once it is made.
+private final class RunnerBox: @unchecked Sendable {
+    var runner: TaskRunner<Int, Int>?
+}
+
 @Suite struct TaskRunnerTests {
     private func runner(_ mode: RunningMode, delay: Double = 0, sink: Deliveries? = nil) -> TaskRunner<Int, Int> {
         let process: TaskRunner<Int, Int>.Process = { input, _ in
@@ -33,6 +38,27 @@ private final class Deliveries: @unchecked Sendable {
         var deliver: TaskRunner<Int, Int>.Deliver?
         if let sink { deliver = { result, timestamp in sink.add(result, timestamp) } }
         return TaskRunner(taskName: "TestTask", verb: "detect", runningMode: mode, process: process, deliver: deliver)
+    }
+
+    /// A listener that calls `reset()` (or `waitUntilIdle()`) on its own task: it waited for the delivery under way,
+    /// its own, for good. It now waits for the frames to be processed only, and the stream starts again.
+    @Test func aListenerMayResetItsOwnTask() throws {
+        let box = RunnerBox()
+        let returned = DispatchSemaphore(value: 0)
+        let r = TaskRunner<Int, Int>(
+            taskName: "TestTask", verb: "detect", runningMode: .liveStream, process: { input, _ in input * 2 },
+            deliver: { _, timestamp in
+                guard timestamp == 5 else { return }
+                try? box.runner?.reset()
+                box.runner?.waitUntilIdle()
+                returned.signal()
+            })
+        box.runner = r
+        try r.processAsync(1, timestampInMilliseconds: 5)
+        #expect(returned.wait(timeout: .now() + 10) == .success, "reset() from the listener did not return")
+        // Reset: the timestamps start again.
+        try r.processAsync(2, timestampInMilliseconds: 1)
+        r.waitUntilIdle()
     }
 
     @Test func imageModeRunsImagesAndRejectsOtherMethods() throws {

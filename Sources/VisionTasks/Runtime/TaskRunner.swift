@@ -36,6 +36,8 @@ package final class TaskRunner<Input: Sendable, Output: Sendable>: @unchecked Se
     private let deliveryQueue: DispatchQueue
     private let idle = DispatchGroup() // entered while frames are being processed
     private let deliveryIdle = DispatchGroup() // entered while results are being delivered
+    /// Marks the delivery queue, so that a call from the listener (which runs there) is known.
+    private let deliveryKey = DispatchSpecificKey<Bool>()
 
     /// The most finished live-stream results that wait for the listener; one more may be in its hands.
     package static var maxWaitingResults: Int { 4 }
@@ -55,6 +57,7 @@ package final class TaskRunner<Input: Sendable, Output: Sendable>: @unchecked Se
         self.resetState = reset
         workQueue = DispatchQueue(label: "VisionTasks.\(taskName).live-stream.work")
         deliveryQueue = DispatchQueue(label: "VisionTasks.\(taskName).live-stream.results")
+        deliveryQueue.setSpecific(key: deliveryKey, value: true)
     }
 
     // MARK: - Live-stream counts
@@ -103,8 +106,8 @@ package final class TaskRunner<Input: Sendable, Output: Sendable>: @unchecked Se
     }
 
     /// Starts a new video or live stream (video and live-stream mode): waits for the live-stream
-    /// frames sent so far to be processed and delivered, then forgets the last timestamp and the
-    /// tracking state, so timestamps may start again. Must not be called from the delivery callback.
+    /// frames sent so far to be processed and delivered (from the delivery callback: processed), then forgets the
+    /// last timestamp and the tracking state, so timestamps may start again.
     package func reset() throws {
         guard runningMode != .image else {
             throw VisionTasksError.runningModeMismatch(
@@ -138,9 +141,11 @@ package final class TaskRunner<Input: Sendable, Output: Sendable>: @unchecked Se
     }
 
     /// Blocks until every accepted live-stream frame has been processed and its result delivered
-    /// (or dropped). Must not be called from the delivery callback.
+    /// (or dropped). From the delivery callback, until they are processed: the delivery under way is the
+    /// callback's own, and waiting for it to end would wait for good.
     package func waitUntilIdle() {
         idle.wait()
+        guard DispatchQueue.getSpecific(key: deliveryKey) == nil else { return }
         deliveryIdle.wait()
     }
 
