@@ -144,8 +144,14 @@ final class ChildProcess: @unchecked Sendable {
         try? stdinPipe?.fileHandleForWriting.close()
     }
 
-    /// Waits for the child and its stderr; returns its exit status.
+    /// How long a child asked to stop (SIGTERM) has before it is killed: ffmpeg blocked opening a named pipe that
+    /// nothing opens ignores SIGTERM, and waiting for it would wait for good.
+    static let stopGrace: TimeInterval = 5
+
+    /// Waits for the child and its stderr; returns its exit status. A child asked to stop is killed after
+    /// `stopGrace`.
     func wait() -> Int32 {
+        if wasTerminated { killUnlessEnded(within: Self.stopGrace) }
         process.waitUntilExit()
         lock.lock()
         while !stderrDone { lock.wait() }
@@ -162,7 +168,8 @@ final class ChildProcess: @unchecked Sendable {
     /// Whether `terminate()` was called: the child's end was asked for, not a failure of its own.
     var wasTerminated: Bool { lock.withLock { terminated } }
 
-    /// Asks the child to stop (closes its output, SIGTERM) if it still runs, and reaps it; `discarding` kills it
+    /// Asks the child to stop (closes its output, SIGTERM) if it still runs, and reaps it (killed after `stopGrace`);
+    /// `discarding` kills it
     /// (SIGKILL) instead, when what it writes is thrown away: ffmpeg ending an MP4 takes seconds under load.
     func stop(discarding: Bool = false) {
         // Close our end of stdout first: a child blocked writing a frame gets EPIPE instead of
@@ -172,7 +179,15 @@ final class ChildProcess: @unchecked Sendable {
             if discarding { kill(process.processIdentifier, SIGKILL) } else { process.terminate() }
         }
         closeInput()
+        killUnlessEnded(within: Self.stopGrace)
         _ = wait()
+    }
+
+    /// Kills the child (SIGKILL) unless it ends within `seconds`.
+    private func killUnlessEnded(within seconds: TimeInterval) {
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }
 
     /// `lastStderr()` once the child has closed its stderr, waiting at most `seconds`: a child that stopped

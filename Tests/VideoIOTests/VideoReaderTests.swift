@@ -101,6 +101,20 @@ import VisionErrors
         #expect(min(abs(mean(top) - mean(lastColumn)), abs(mean(top) - mean(firstColumn))) < 8)
     }
 
+    /// A live source on a named pipe nothing writes to: ffmpeg waits in open() and ignores SIGTERM, so close()
+    /// waited for good. It is killed after `stopGrace`.
+    @Test func closingALiveReaderOfAPipeNothingWritesReturns() throws {
+        let dir = try TestVideos.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let pipe = dir.appendingPathComponent("camera").path
+        try #require(mkfifo(pipe, 0o600) == 0)
+        let reader = try VideoReader(liveSource: pipe, realTime: false)
+        Thread.sleep(forTimeInterval: 1) // ffmpeg in open(), past the start where SIGTERM would still end it
+        let started = Date()
+        reader.close()
+        #expect(Date().timeIntervalSince(started) < 15, "close() took \(Date().timeIntervalSince(started)) s")
+    }
+
     @Test func missingFileAndNonVideoAreClearErrors() throws {
         #expect(throws: VisionTasksError.fileNotFound(path: "/nonexistent/clip.mp4")) {
             _ = try VideoReader(contentsOfFile: "/nonexistent/clip.mp4")
