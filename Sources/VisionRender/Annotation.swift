@@ -21,7 +21,8 @@ public final class Annotation {
     public init(pixels: [UInt8], width: Int, height: Int, channels: Int, rowBytes: Int? = nil) throws {
         canvas = try pixels.withUnsafeBytes {
             try Canvas(
-                width: width, height: height, channels: channels, rowBytes: rowBytes ?? width * channels, bytes: $0)
+                width: width, height: height, channels: channels,
+                rowBytes: rowBytes ?? Self.packedRowBytes(width, channels), bytes: $0)
         }
     }
 
@@ -49,8 +50,16 @@ public final class Annotation {
     ///   row or a buffer too small.
     public func replacePixels(_ pixels: [UInt8], channels: Int, rowBytes: Int? = nil) throws {
         try pixels.withUnsafeBytes {
-            try canvas.replace(channels: channels, rowBytes: rowBytes ?? width * channels, bytes: $0)
+            try canvas.replace(
+                channels: channels, rowBytes: rowBytes ?? Self.packedRowBytes(width, channels), bytes: $0)
         }
+    }
+
+    /// `width × channels`, or `Int.max` when that overflows (the canvas then refuses the width or the channels,
+    /// which it checks first).
+    private static func packedRowBytes(_ width: Int, _ channels: Int) -> Int {
+        let (bytes, overflow) = width.multipliedReportingOverflow(by: channels)
+        return overflow ? Int.max : bytes
     }
 
     /// Replaces the picture with the upright picture of `image`, of the same size, as

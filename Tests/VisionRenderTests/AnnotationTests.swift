@@ -119,7 +119,7 @@ import VisionTasks
         }
     }
 
-    @Test func rejectsBuffersThatDoNotFit() {
+    @Test func rejectsBuffersThatDoNotFit() throws {
         #expect(throws: (any Error).self) { try Annotation(pixels: [1, 2, 3], width: 2, height: 2, channels: 3) }
         #expect(throws: (any Error).self) { try Annotation(pixels: [], width: 0, height: 0, channels: 3) }
         #expect(throws: (any Error).self) {
@@ -132,5 +132,10 @@ import VisionTasks
         let one = try? Annotation(
             pixels: [UInt8](repeating: 0, count: 6), width: 2, height: 1, channels: 3, rowBytes: 99)
         #expect(one != nil, "one row needs no stride")
+        // A packed row's bytes (width × channels) that overflow: they trapped before the size was checked.
+        #expect(throws: VisionTasksError.self) { try Annotation(pixels: [], width: .max, height: 1, channels: 3) }
+        #expect(throws: VisionTasksError.self) { try Annotation(pixels: [], width: 2, height: 1, channels: .max) }
+        let two = try Annotation(pixels: [UInt8](repeating: 0, count: 6), width: 2, height: 1, channels: 3)
+        #expect(throws: VisionTasksError.self) { try two.replacePixels([], channels: .max) }
     }
 }
