@@ -97,7 +97,7 @@ public final class GestureTrainer: Sendable {
     /// - Parameters:
     ///   - baseModelPath: The `gesture_recognizer.task` whose models the new bundle reuses.
     ///   - options: The training's options (Model Maker's defaults unless set).
-    ///   - numThreads: Photos searched for hands at once, within `threadRange`.
+    ///   - numThreads: Photos searched for hands at once, within `threadRange` (default: the cores, at most its top).
     ///   - decoding: The limits the photos are decoded within (a photo over them is skipped as unreadable).
     /// - Throws: `VisionTasksError.invalidOption` for an option out of range or `numThreads` outside `threadRange`;
     ///   `.fileNotFound` or `.fileUnreadable` for the base file; `.invalidBundle` for a base that is not a
@@ -105,7 +105,7 @@ public final class GestureTrainer: Sendable {
     ///   model in it that is malformed or that the engine cannot run.
     public init(
         baseModelPath: String, options: GestureTrainingOptions = GestureTrainingOptions(),
-        numThreads: Int = ProcessInfo.processInfo.activeProcessorCount,
+        numThreads: Int = min(ProcessInfo.processInfo.activeProcessorCount, GestureTrainer.threadRange.upperBound),
         decoding: ImageDecodingOptions = ImageDecodingOptions()
     ) throws {
         try options.validate()

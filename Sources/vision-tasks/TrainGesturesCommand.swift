@@ -40,7 +40,7 @@ struct TrainGesturesCommand: AsyncParsableCommand {
     var report: String?
 
     @Option(help: "Photos searched for hands at once (default: the cores available).")
-    var threads: Int = ProcessInfo.processInfo.activeProcessorCount
+    var threads: Int = min(ProcessInfo.processInfo.activeProcessorCount, GestureTrainer.threadRange.upperBound)
 
     @OptionGroup var imageLimit: ImageLimitOptions
 
