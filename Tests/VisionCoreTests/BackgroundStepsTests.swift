@@ -258,7 +258,7 @@ import VisionErrors
             try compositor.compose(picture, small: small, a: zero, b: zero, into: &replaced)
             #expect(kept == picture.withUnsafeBufferBytes { [UInt8]($0) })
             let expected: [Float]
-            if let planes = compositor.blurredBackground(small) {
+            if let planes = try compositor.blurredBackground(small) {
                 let up = planes.map { BilinearTaps.upsample($0, width: 40, height: 24).values }
                 expected = (0..<(40 * 24 * 3)).map { up[$0 % 3][$0 / 3] }
             } else {
@@ -289,14 +289,20 @@ import VisionErrors
         #expect(BackgroundCompositor.boxRadius(sigma: .greatestFiniteMagnitude) == 16_384)
         let picture = try frame(64, 8) { x, _ in x < 32 ? (0, 0, 0) : (255, 255, 255) }
         let flat = try BackgroundCompositor(width: 64, height: 8, effect: .blur(sigma: 1e10), workingSize: 32)
-        let everywhere = try #require(flat.blurredBackground(try flat.shrink(picture)))[0]
+        let everywhere = try #require(try flat.blurredBackground(try flat.shrink(picture)))[0]
         #expect(everywhere.values.allSatisfy { abs($0 - 127.5) < 1 })
         let compositor = try BackgroundCompositor(width: 64, height: 8, effect: .blur(sigma: 8), workingSize: 32)
         let small = try compositor.shrink(picture)
-        let planes = try #require(compositor.blurredBackground(small))
+        let planes = try #require(try compositor.blurredBackground(small))
         let red = planes[0]
         #expect(abs(red.values.reduce(0, +) / Float(red.values.count) - 127.5) < 2)
         // Next to the edge the values are spread out: neither black nor white within a few pixels.
         #expect(red[15, 2] > 40 && red[16, 2] < 215 && red[0, 2] < red[15, 2])
+        // Another compositor's working frame (a smaller one): refused, not read past its end.
+        let smaller = try BackgroundCompositor(width: 16, height: 4, effect: .blur(sigma: 8), workingSize: 16)
+        let other = try smaller.shrink(try frame(16, 4) { _, _ in (0, 0, 0) })
+        #expect(throws: VisionTasksError.self) { try compositor.blurredBackground(other) }
+        // A plane whose size overflows is no plane.
+        #expect(FloatPlane(width: 1 << 32, height: 1 << 32, values: []) == nil)
     }
 }

@@ -75,8 +75,10 @@ public enum ImageToTensor {
                 inverseMatrix: inverse, zeroBorder: options.borderMode == .zero)
             let (width, height) = (options.outputWidth, options.outputHeight)
             if let splitRows {
-                splitRows(height) {
-                    warp.run(into: outputBase, width: width, height: height, rows: $0, low: low, scale: scale)
+                splitRows(height) { // a splitter's band outside the rows is cut to them: C writes each row given
+                    warp.run(
+                        into: outputBase, width: width, height: height, rows: $0.clamped(to: 0..<height), low: low,
+                        scale: scale)
                 }
             } else {
                 warp.run(into: outputBase, width: width, height: height, rows: 0..<height, low: low, scale: scale)

@@ -9,16 +9,17 @@ public enum BorderMode: String, Sendable, Codable {
     case replicate
 }
 
-/// How an image region becomes a model's input tensor (MediaPipe's ImageToTensorCalculator options).
+/// How an image region becomes a model's input tensor (MediaPipe's ImageToTensorCalculator options). The size and
+/// range are checked when made and fixed from then on.
 public struct ImageToTensorOptions: Sendable, Equatable {
     /// Tensor width in pixels.
-    public var outputWidth: Int
+    public private(set) var outputWidth: Int
     /// Tensor height in pixels.
-    public var outputHeight: Int
+    public private(set) var outputHeight: Int
     /// Pad the region of interest (not the image) to the tensor's aspect ratio instead of stretching it.
-    public var keepAspectRatio: Bool
+    public private(set) var keepAspectRatio: Bool
     /// The values pixel levels 0 and 255 map to, e.g. `-1...1` or `0...1`.
-    public var outputRange: ClosedRange<Float>
+    public private(set) var outputRange: ClosedRange<Float>
     /// What fills the tensor outside the image.
     public var borderMode: BorderMode
 

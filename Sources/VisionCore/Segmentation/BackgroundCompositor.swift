@@ -141,6 +141,17 @@ public final class BackgroundCompositor {
         return SmallFrame(rgb: rgb, luma: luma)
     }
 
+    /// Throws unless `small` is a working frame of this compositor's size (`shrink` of another compositor's).
+    private func checkWorkingSize(_ small: SmallFrame) throws {
+        guard small.luma.width == smallWidth, small.luma.height == smallHeight,
+            small.rgb.count == smallWidth * smallHeight * 3
+        else {
+            throw VisionTasksError.invalidArgument(
+                "a working frame of \(small.luma.width)×\(small.luma.height), not this compositor's \(smallWidth)×\(smallHeight)"
+            )
+        }
+    }
+
     /// (0.299 R + 0.587 G + 0.114 B) / 255.
     @inline(__always)
     public static func luminance(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> Float {
@@ -148,8 +159,10 @@ public final class BackgroundCompositor {
     }
 
     /// The blurred working frame, as three planes R, G, B (`.blur` only; nil otherwise).
-    public func blurredBackground(_ small: SmallFrame) -> [FloatPlane]? {
+    /// - Throws: `VisionTasksError.invalidArgument` for a working frame of another compositor's size.
+    public func blurredBackground(_ small: SmallFrame) throws -> [FloatPlane]? {
         guard case .blur = effect else { return nil }
+        try checkWorkingSize(small)
         return (0..<3).map { c in
             var plane = FloatPlane(width: smallWidth, height: smallHeight, repeating: 0)
             small.rgb.withUnsafeBufferPointer { rgb in
@@ -176,7 +189,7 @@ public final class BackgroundCompositor {
                 "background coefficients of \(plane.width)×\(plane.height), not the working \(smallWidth)×\(smallHeight)"
             )
         }
-        let blurred = blurredBackground(small)
+        let blurred = try blurredBackground(small)
         if out.count != width * height * 3 { out = [UInt8](repeating: 0, count: width * height * 3) }
         let planes = [a, b] + (blurred ?? [])
         if wide.count != planes.count * 2 * width { wide = [Float](repeating: 0, count: planes.count * 2 * width) }

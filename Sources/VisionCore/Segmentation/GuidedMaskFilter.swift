@@ -6,12 +6,13 @@ public struct FloatPlane: Sendable, Equatable {
     public let width: Int
     /// Height in pixels.
     public let height: Int
-    /// The values, `height` rows of `width`.
-    public var values: [Float]
+    /// The values, `height` rows of `width` (set only here, so that their count stays the size's: C reads them).
+    public internal(set) var values: [Float]
 
     /// A plane of `values`; nil unless it holds `width`×`height` values, both sizes positive.
     public init?(width: Int, height: Int, values: [Float]) {
-        guard width > 0, height > 0, values.count == width * height else { return nil }
+        let (count, overflow) = width.multipliedReportingOverflow(by: height)
+        guard width > 0, height > 0, !overflow, values.count == count else { return nil }
         (self.width, self.height, self.values) = (width, height, values)
     }
 

@@ -85,7 +85,8 @@ public struct SegmentationTensor: Sendable {
     private static func inRowBands(
         _ rows: Int, _ splitRows: ImageToTensor.WorkSplitter?, _ body: (Range<Int>) -> Void
     ) {
-        if let splitRows { splitRows(rows, body) } else { body(0..<rows) }
+        // A splitter's band outside the rows is cut to them: C writes each row given.
+        if let splitRows { splitRows(rows) { body($0.clamped(to: 0..<rows)) } } else { body(0..<rows) }
     }
 
     /// One plane per channel at the tensor's size, the activation applied to each pixel's channels (the
