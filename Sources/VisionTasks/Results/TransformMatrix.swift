@@ -32,6 +32,12 @@ public struct TransformMatrix: Codable, Sendable, Equatable {
         self = matrix
     }
 
-    /// The entry at `row`, `column`.
-    public subscript(row: Int, column: Int) -> Float { data[row * columns + column] }
+    /// The entry at `row`, `column`; both must be in range, as an array's index must (`(1, -1)` would otherwise read
+    /// another entry without a word).
+    public subscript(row: Int, column: Int) -> Float {
+        precondition(
+            (0..<rows).contains(row) && (0..<columns).contains(column),
+            "entry (\(row), \(column)) is outside a \(rows)×\(columns) matrix")
+        return data[row * columns + column]
+    }
 }
