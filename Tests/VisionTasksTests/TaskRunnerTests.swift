@@ -23,6 +23,14 @@ private final class Deliveries: @unchecked Sendable {
     var all: [(value: Int?, error: String?, timestamp: Int)] { lock.withLock { items } }
 }
 
+/// The timestamps a runner's work saw, in order.
+private final class RanTimestamps: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [Int] = []
+    func add(_ timestamp: Int) { lock.withLock { items.append(timestamp) } }
+    var all: [Int] { lock.withLock { items } }
+}
+
 /// The runner a listener calls back into, set once it is made.
 private final class RunnerBox: @unchecked Sendable {
     var runner: TaskRunner<Int, Int>?
@@ -59,6 +67,29 @@ private final class RunnerBox: @unchecked Sendable {
         // Reset: the timestamps start again.
         try r.processAsync(2, timestampInMilliseconds: 1)
         r.waitUntilIdle()
+    }
+
+    /// Video frames sent from many tasks (or threads) at once run in the order their timestamps were accepted: each
+    /// is run, or refused for a timestamp not above the last; none runs after a later one.
+    @Test func concurrentVideoFramesRunInTheOrderTheirTimestampsWereAccepted() async throws {
+        let ran = RanTimestamps()
+        let r = TaskRunner<Int, Int>(
+            taskName: "TestTask", verb: "detect", runningMode: .video,
+            process: { input, timestamp in
+                ran.add(timestamp)
+                return input
+            }, deliver: nil)
+        await withTaskGroup(of: Void.self) { group in
+            for t in 1...200 {
+                group.addTask { _ = try? await r.processVideoFrame(t, timestampInMilliseconds: t) }
+                group.addTask {
+                    Thread.detachNewThread { _ = try? r.processVideoFrame(t, timestampInMilliseconds: t + 1000) }
+                }
+            }
+        }
+        try await Task.sleep(for: .milliseconds(200)) // the threads' last frames
+        let order = ran.all
+        #expect(!order.isEmpty && zip(order, order.dropFirst()).allSatisfy { $0 < $1 }, "\(order)")
     }
 
     @Test func imageModeRunsImagesAndRejectsOtherMethods() throws {

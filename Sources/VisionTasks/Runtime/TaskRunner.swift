@@ -83,8 +83,19 @@ package final class TaskRunner<Input: Sendable, Output: Sendable>: @unchecked Se
     /// Processes one video frame (video mode only; timestamps strictly increasing).
     package func processVideoFrame(_ input: Input, timestampInMilliseconds timestamp: Int) throws -> Output {
         try requireMode(.video, method: "\(verb)(videoFrame:timestampInMilliseconds:)")
-        try state.withLock { try acceptTimestamp(timestamp) }
-        return try serial.withLock { try process(input, timestamp) }
+        // Accepted and queued under one lock, as the async calls' frames are: every video frame, from any thread or
+        // task, runs in the order its timestamp was accepted.
+        let done = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var result: Result<Output, any Error>?
+        try state.withLock {
+            try acceptTimestamp(timestamp)
+            workQueue.async { [self] in
+                result = Result { try serial.withLock { try process(input, timestamp) } }
+                done.signal()
+            }
+        }
+        done.wait()
+        return try result!.get()
     }
 
     /// Processes a still image off the caller's thread (image mode only). A call cancelled before
@@ -101,8 +112,7 @@ package final class TaskRunner<Input: Sendable, Output: Sendable>: @unchecked Se
     package func processVideoFrame(_ input: Input, timestampInMilliseconds timestamp: Int) async throws -> Output {
         try requireMode(.video, method: "\(verb)(videoFrame:timestampInMilliseconds:)")
         try Task.checkCancellation()
-        try state.withLock { try acceptTimestamp(timestamp) }
-        return try await runOnWorkQueue(input, timestamp)
+        return try await runOnWorkQueue(input, timestamp, acceptingTimestamp: true)
     }
 
     /// Starts a new video or live stream (video and live-stream mode): waits for the live-stream
@@ -171,16 +181,29 @@ package final class TaskRunner<Input: Sendable, Output: Sendable>: @unchecked Se
 
     /// Runs one frame on the work queue (serially with every other call) and resumes the caller
     /// with its result; a frame whose caller was cancelled while it waited is not run.
-    private func runOnWorkQueue(_ input: Input, _ timestamp: Int) async throws -> Output {
+    /// With `acceptingTimestamp` (video mode), the timestamp is accepted and the frame queued under one lock, so
+    /// that concurrent calls' frames run in the order their timestamps were accepted.
+    private func runOnWorkQueue(_ input: Input, _ timestamp: Int, acceptingTimestamp: Bool = false) async throws
+        -> Output
+    {
         let cancelled = CancellationFlag()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Output, any Error>) in
-                workQueue.async { [self] in
+                let run: @Sendable () -> Void = { [self] in
                     if cancelled.isSet {
                         continuation.resume(throwing: CancellationError())
                     } else {
                         continuation.resume(with: Result { try serial.withLock { try process(input, timestamp) } })
                     }
+                }
+                guard acceptingTimestamp else { return workQueue.async(execute: run) }
+                do {
+                    try state.withLock {
+                        try acceptTimestamp(timestamp)
+                        workQueue.async(execute: run)
+                    }
+                } catch {
+                    continuation.resume(throwing: error)
                 }
             }
         } onCancel: {
