@@ -65,13 +65,22 @@ final class LiveSession: Sendable {
             }
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
-                    for await _ in ledger.wakes {
-                        while let reply = ledger.nextReply() {
-                            try await StallTimer.write(within: idleTimeout, onStall: stalled) {
-                                try await outbound.write(.text(String(decoding: reply, as: UTF8.self)))
+                    do {
+                        for await _ in ledger.wakes {
+                            while let reply = ledger.nextReply() {
+                                try await StallTimer.write(within: idleTimeout, onStall: stalled) {
+                                    try await outbound.write(.text(String(decoding: reply, as: UTF8.self)))
+                                }
+                                ledger.written()
                             }
-                            ledger.written()
                         }
+                    } catch {
+                        // A reply that cannot be written (the socket closed under it: the WebSocket layer closes its
+                        // output on a protocol error but reads on) ends the session: its replies would wait for good
+                        // and keep the socket counted busy, so the idle close would never come.
+                        logger.debug("live socket closed: a reply could not be written (\(error))")
+                        connection.close(promise: nil)
+                        throw error
                     }
                 }
                 do {
@@ -82,6 +91,7 @@ final class LiveSession: Sendable {
                 let task = self.task
                 _ = await WorkerPool.offloaded { task.waitUntilIdle() }
                 ledger.finish()
+                defer { KeptMemoryTrim.shared.requestEnded() } // the session's frames' memory back when all is idle
                 try await group.waitForAll()
             }
             watched.cancelAll()

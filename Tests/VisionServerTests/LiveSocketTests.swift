@@ -274,6 +274,23 @@ import VisionTasks
         }
     }
 
+    @Test func aClientThatBreaksTheProtocolLosesItsSocket() async throws {
+        try await Deadline.run("aClientThatBreaksTheProtocolLosesItsSocket", seconds: 300) {
+            // A frame with a reserved bit set: the WebSocket layer sends its close (1002) and shuts its output but
+            // reads on; the next message's reply then could not be written, and the session counted itself busy
+            // for good, so neither the idle close nor anything else ended it: the socket was held.
+            let path = "/api/v1/face-detector/live"
+            let app = try Self.oneLiveSocket().makeApplication()
+            try await app.test(.live) { client in
+                let broken = try await StallingClient.connect(port: try #require(client.port), path: path)
+                #expect(await broken.sendBody([0xC2, 0x80 | 4, 0, 0, 0, 0, 1, 2, 3, 4])) // FIN, RSV1, binary
+                _ = await broken.send(Array("hello".utf8), binary: false)
+                try await Self.nextClientIsAnswered(client, path)
+                withExtendedLifetime(broken) {}
+            }
+        }
+    }
+
     @Test func aClientThatNeverAnswersTheIdleCloseLosesItsSocket() async throws {
         try await Deadline.run("aClientThatNeverAnswersTheIdleCloseLosesItsSocket") {
             // A client that sends one message and then nothing, reading nothing (it vanished): the idle close
