@@ -34,7 +34,7 @@ struct APIError: Error, HTTPResponseError {
     }
 
     /// `{"error": message}`.
-    private static func jsonBody(_ message: String) -> ByteBuffer {
+    static func jsonBody(_ message: String) -> ByteBuffer {
         ByteBuffer(bytes: (try? ResultJSON.encode(["error": message])) ?? Data("{\"error\":\"error\"}".utf8))
     }
 

@@ -236,6 +236,20 @@ import VisionTasks
             #expect(await silent.closedByTheServer(within: 30), "a silent connection was kept for 30 s")
             #expect(ContinuousClock.now - start > .seconds(1), "closed before its time")
             _ = try await StallingClient.connect(port: port, path: "/api/v1/face-detector/live")
+            // A head whose target has no leading "/": the HTTP codec dropped it without a word, and the connection
+            // was held for good. It is answered 400 and closed.
+            let unrouted = try await StallingClient.connectSilently(port: port)
+            #expect(await unrouted.sendBody(Array("GET healthz HTTP/1.1\r\nHost: x\r\n\r\n".utf8)))
+            let refusal = await unrouted.statusLine(within: 20)
+            #expect(refusal.hasPrefix("HTTP/1.1 400"), "\(refusal)")
+            #expect(await unrouted.closedByTheServer(within: 10), "an unroutable head's connection was kept")
+            // A request whose head came keeps its connection past the head's deadline: its body may come later.
+            let slow = try await StallingClient.startPost(
+                port: port, path: "/api/v1/face-detector", contentType: "image/jpeg", contentLength: 4)
+            try await Task.sleep(for: .seconds(3))
+            #expect(await slow.sendBody([1, 2, 3, 4]))
+            let answer = await slow.statusLine(within: 20)
+            #expect(answer.hasPrefix("HTTP/1.1 415"), "a request was cut at the first head's deadline: \(answer)")
         }
     }
 
