@@ -22,7 +22,7 @@ public final class ImageSegmenter: VisionTask, CoreBackedTask {
         guard options.shouldOutputConfidenceMasks || options.shouldOutputCategoryMask else {
             throw VisionTasksError.invalidOption(
                 name: "shouldOutputConfidenceMasks",
-                reason: "and shouldOutputCategoryMask are both false: at least one mask must be output")
+                reason: "is false, as is the category mask option: at least one mask must be output")
         }
         let base = options.baseOptions
         let settings = ImageSegmenterGraph.Settings(
