@@ -61,12 +61,11 @@ enum FolderRun {
     static func imagePaths(in folder: String) throws -> [(path: String, problem: String?)] {
         var paths: [(path: String, problem: String?)] = []
         var pending = [""]
-        var walked: Set<[UInt64]> = []
+        var walked: Set<FileIdentity> = []
+        var info = stat()
         while let sub = pending.popLast() {
             let directory = sub.isEmpty ? folder : (folder as NSString).appendingPathComponent(sub)
-            var info = stat()
-            guard stat(directory, &info) == 0, walked.insert([UInt64(info.st_dev), UInt64(info.st_ino)]).inserted
-            else { continue }
+            guard let identity = FileIdentity(path: directory), walked.insert(identity).inserted else { continue }
             for (name, isUTF8) in try entries(of: directory) where !name.hasPrefix(".") {
                 let relative = sub.isEmpty ? name : sub + "/" + name
                 guard isUTF8 else {

@@ -23,25 +23,19 @@ enum OutputFiles {
 
     /// `checkNotAnInput(_:option:inputs:)` against inputs whose identities are taken once (many outputs).
     static func checkNotAnInput(_ path: String, option: String, inputs: InputFiles) throws {
-        guard let identity = InputFiles.identity(of: path), let input = inputs.byIdentity[identity] else { return }
+        guard let identity = FileIdentity(path: path), let input = inputs.byIdentity[identity] else { return }
         throw VisionTasksError.invalidOption(
             name: option, reason: "\(path) is the input \(input): the run would write over what it reads")
     }
 
     /// The input files that exist, by identity (device and inode), so that an output can be checked against all.
     struct InputFiles {
-        let byIdentity: [[UInt64]: String]
+        let byIdentity: [FileIdentity: String]
 
         init(_ paths: [String]) {
-            var byIdentity: [[UInt64]: String] = [:]
-            for path in paths { if let identity = Self.identity(of: path) { byIdentity[identity] = path } }
+            var byIdentity: [FileIdentity: String] = [:]
+            for path in paths { if let identity = FileIdentity(path: path) { byIdentity[identity] = path } }
             self.byIdentity = byIdentity
-        }
-
-        /// The device and inode of the file `path` names, nil when there is none.
-        static func identity(of path: String) -> [UInt64]? {
-            var info = stat()
-            return stat(path, &info) == 0 ? [UInt64(info.st_dev), UInt64(info.st_ino)] : nil
         }
     }
 
