@@ -5,10 +5,11 @@ import VisionTasks
 
 /// A live socket's bookkeeping, shared by the reading task, the task's delivery queue, the reply
 /// writer and the idle watchdog: frames sent and not yet answered, frames dropped, when the last
-/// result came, how long the socket has been quiet; and the bounded queue of replies.
+/// result came, how long the socket has been quiet; and the bounded queue of replies. The pixels of its frames in
+/// work are held in the server's `LiveFrameBudget` until each frame's result (or a later one) comes.
 final class LiveLedger: Sendable {
     private struct State {
-        var pending: [(timestamp: Int, sentAt: UInt64)] = []
+        var pending: [(timestamp: Int, sentAt: UInt64, pixels: Int)] = []
         var dropped = 0
         var lastDelivery: UInt64 = 0
         var decoding = false
@@ -19,14 +20,17 @@ final class LiveLedger: Sendable {
 
     private let state = Mutex(State())
     private let maxQueuedReplies: Int
+    private let budget: LiveFrameBudget
     private let wake: AsyncStream<Void>.Continuation
     /// One element whenever replies were queued; the writer then takes them with `nextReply()`.
     let wakes: AsyncStream<Void>
 
     /// A ledger whose reply queue holds at most `maxQueuedReplies`; a newer reply then drops the
-    /// oldest waiting one and counts it, so the newest (and the last) reply always reaches the client.
-    init(maxQueuedReplies: Int) {
+    /// oldest waiting one and counts it, so the newest (and the last) reply always reaches the client. Its frames'
+    /// pixels are held in `budget`.
+    init(maxQueuedReplies: Int, budget: LiveFrameBudget) {
         self.maxQueuedReplies = maxQueuedReplies
+        self.budget = budget
         (wakes, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
     }
 
@@ -72,17 +76,25 @@ final class LiveLedger: Sendable {
         }
     }
 
-    /// A frame went to the task.
-    func sent(_ timestamp: Int) {
-        state.withLock { $0.pending.append((timestamp, DispatchTime.now().uptimeNanoseconds)) }
+    /// A decoded frame of `pixels` goes to the task when the server's budget has room for them (held until its result
+    /// comes); false, with nothing held or recorded, when it has not.
+    func send(_ timestamp: Int, pixels: Int) -> Bool {
+        guard budget.take(pixels) else { return false }
+        state.withLock { $0.pending.append((timestamp, DispatchTime.now().uptimeNanoseconds, pixels)) }
+        return true
     }
 
-    /// The task refused the frame (its error is replied instead): its entry, the last `sent`, goes; an earlier
-    /// frame of the same timestamp (the refusal's cause) stays pending.
+    /// Whether frames of this socket are in the task (sent, and no result for them or a later one yet).
+    var hasFramesInWork: Bool { state.withLock { !$0.pending.isEmpty } }
+
+    /// The task refused the frame (its error is replied instead): its entry, the last `send`, goes and its pixels
+    /// are given back; an earlier frame of the same timestamp (the refusal's cause) stays pending.
     func unsent(_ timestamp: Int) {
-        state.withLock {
-            if $0.pending.last?.timestamp == timestamp { $0.pending.removeLast() }
+        let freed = state.withLock { state -> Int in
+            guard state.pending.last?.timestamp == timestamp else { return 0 }
+            return state.pending.removeLast().pixels
         }
+        budget.give(freed)
     }
 
     /// A frame was dropped before reaching the task (over the rate limit).
@@ -92,13 +104,14 @@ final class LiveLedger: Sendable {
 
     /// The task's result (or error) for `timestamp`: frames sent before it that got no result were
     /// dropped by the flow limiter. `inferenceMs` is the time from when the task could start this
-    /// frame (its arrival, or the previous result if later) to its result.
+    /// frame (its arrival, or the previous result if later) to its result. The pixels of all of them are given back.
     func delivered(_ result: Result<Data, any Error>, timestamp: Int) {
         let now = DispatchTime.now().uptimeNanoseconds
-        state.withLock { state in
+        let freed = state.withLock { state -> Int in
             makeRoom(&state)
             let sentAt = state.pending.first { $0.timestamp == timestamp }?.sentAt ?? now
             state.dropped += state.pending.filter { $0.timestamp < timestamp }.count
+            let done = state.pending.filter { $0.timestamp <= timestamp }
             state.pending.removeAll { $0.timestamp <= timestamp }
             let started = max(sentAt, state.lastDelivery)
             state.lastDelivery = now
@@ -113,7 +126,9 @@ final class LiveLedger: Sendable {
             }
             state.queued.append(JSONEnvelope.encode(fields))
             state.idle = .zero
+            return done.reduce(0) { $0 + $1.pixels }
         }
+        budget.give(freed)
         wake.yield()
     }
 
@@ -138,8 +153,14 @@ final class LiveLedger: Sendable {
         }
     }
 
-    /// No more replies will come; the writer ends once it has taken the queued ones.
+    /// No more replies will come; the writer ends once it has taken the queued ones. Frames still pending (none once
+    /// the task is idle) give their pixels back.
     func finish() {
+        let freed = state.withLock { state -> Int in
+            defer { state.pending.removeAll() }
+            return state.pending.reduce(0) { $0 + $1.pixels }
+        }
+        budget.give(freed)
         wake.finish()
     }
 }

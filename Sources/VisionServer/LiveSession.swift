@@ -15,7 +15,9 @@ import VisionTasks
 /// Nothing queues without bound: the task's flow limiter keeps one frame in flight and one
 /// waiting (a newer frame replaces the waiting one), frames above the rate limit are dropped,
 /// and at most `maxQueuedReplies` replies wait for a slow client (a newer reply drops the oldest
-/// waiting one); all three count in `dropped`, so the last reply's count is complete.
+/// waiting one); all three count in `dropped`, so the last reply's count is complete. The decoded frames of all
+/// sockets together hold at most `ServerConfiguration.heldLivePixels` (`LiveFrameBudget`): a frame that finds no room
+/// is dropped and counted when the socket's own frames in work will make room, and answered with an error otherwise.
 /// A socket idle for `idleTimeout` (no message from the client and none of its frames in work) is
 /// closed; so is one whose client stopped reading, once a write to it has waited `idleTimeout`.
 final class LiveSession: Sendable {
@@ -23,18 +25,20 @@ final class LiveSession: Sendable {
     private let ledger: LiveLedger
     private let configuration: ServerConfiguration
     private let decoder: ImageDecoder
+    private let budget: LiveFrameBudget
     private let logger: Logger
 
     /// Makes the session's task; throws what the task throws for its model or options. Frames are decoded by
-    /// `decoder`, the server's.
+    /// `decoder` and held within `budget`, both the server's.
     init(
         settings: TaskSettings, modelPath: String, configuration: ServerConfiguration, decoder: ImageDecoder,
-        logger: Logger
+        budget: LiveFrameBudget, logger: Logger
     ) throws {
-        let ledger = LiveLedger(maxQueuedReplies: configuration.maxQueuedReplies)
+        let ledger = LiveLedger(maxQueuedReplies: configuration.maxQueuedReplies, budget: budget)
         self.ledger = ledger
         self.configuration = configuration
         self.decoder = decoder
+        self.budget = budget
         self.logger = logger
         task = try ServedTask.make(
             settings, modelPath: modelPath, mode: .liveStream,
@@ -155,27 +159,47 @@ final class LiveSession: Sendable {
         }
     }
 
+    /// What became of a frame handed to `process`.
+    private enum Outcome {
+        /// It went to the task.
+        case sent
+        /// The server's live frames had no room for its pixels.
+        case noRoom(pixels: Int)
+    }
+
     private func process(_ bytes: Data, timestamp: Int) async throws {
-        let task = self.task, decoder = self.decoder
-        let decoded = await WorkerPool.offloaded { () throws -> MPImage in
+        let task = self.task, decoder = self.decoder, ledger = self.ledger
+        // Decoded and handed over in one step: a frame that finds no room is freed at once, not held while it waits.
+        let outcome = await WorkerPool.offloaded { () throws -> Outcome in
             guard MediaSniffer.isImage(bytes) else {
                 throw APIError(.unsupportedMediaType, "the frame is not a JPEG or PNG image")
             }
-            return try decoder.decode(bytes, name: "frame \(timestamp)")
-        }
-        switch decoded {
-        case .failure(let error):
-            // Earlier frames' results go first, so the replies stay in timestamp order.
-            _ = await WorkerPool.offloaded { task.waitUntilIdle() }
-            ledger.reply(error: APIError.from(error).message, timestamp: timestamp)
-        case .success(let image):
-            ledger.sent(timestamp)
+            let image = try decoder.decode(bytes, name: "frame \(timestamp)")
+            let pixels = image.bufferWidth * image.bufferHeight
+            guard ledger.send(timestamp, pixels: pixels) else { return .noRoom(pixels: pixels) }
             do {
                 try task.detectAsync(image, timestamp)
             } catch {
                 ledger.unsent(timestamp)
                 ledger.reply(error: APIError.from(error).message, timestamp: timestamp)
             }
+            return .sent
+        }
+        switch outcome {
+        case .success(.sent):
+            break
+        case .success(.noRoom) where ledger.hasFramesInWork:
+            // Dropped and counted, as the flow limiter drops a frame: this socket's own frames' results make room.
+            ledger.dropOne()
+        case .success(.noRoom(let pixels)):
+            ledger.reply(
+                error:
+                    "the live sockets' frames in work leave no room for this frame's \(pixels) pixels within the server's \(budget.limit) (--max-live-pixels): send it again later, or smaller",
+                timestamp: timestamp)
+        case .failure(let error):
+            // Earlier frames' results go first, so the replies stay in timestamp order.
+            _ = await WorkerPool.offloaded { task.waitUntilIdle() }
+            ledger.reply(error: APIError.from(error).message, timestamp: timestamp)
         }
     }
 }

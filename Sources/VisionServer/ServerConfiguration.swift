@@ -35,6 +35,10 @@ public struct ServerConfiguration: Sendable {
     public var maxVideoFrames: Int = 18_000
     /// The pixels of a 1920×1080 frame: what `maxVideoFrames` frames may hold on average.
     static let videoFramePixels = 1920 * 1080
+    /// The most pixels the decoded frames of all live sockets may hold together, from their decoding until their
+    /// result (a frame in work also holds its result's masks); at least `maxImagePixels`. nil: `heldLivePixels`'s
+    /// default.
+    public var maxLivePixels: Int? = nil
     /// The largest WebSocket message (8-byte timestamp + encoded frame) in bytes.
     public var maxFrameBytes: Int = 4_000_000
     /// Frames per second a live socket may send; frames above the rate are dropped and counted.
@@ -65,6 +69,9 @@ public struct ServerConfiguration: Sendable {
     /// `maxHeldBodyBytes` when given, else 200 MB, or `maxBodyBytes` or `maxTrainingBodyBytes` when larger.
     public var heldBodyBytes: Int { maxHeldBodyBytes ?? max(200_000_000, maxBodyBytes, maxTrainingBodyBytes) }
 
+    /// `maxLivePixels` when given, else twice `maxImagePixels`: two frames of the largest size.
+    public var heldLivePixels: Int { maxLivePixels ?? 2 * maxImagePixels }
+
     /// Inference threads of a task instance when a request names none: the cores shared among the
     /// workers, at least 1 (1 with the default workers, which already use every core).
     public var threadsPerTask: Int { max(1, ProcessInfo.processInfo.activeProcessorCount / max(1, workers)) }
@@ -92,7 +99,12 @@ public struct ServerConfiguration: Sendable {
         try require(
             (1...1_000_000_000).contains(minBodyBytesPerSecond),
             "the least body rate must be 1...1000000000 bytes per second, got \(minBodyBytesPerSecond)")
-        try require(maxImagePixels >= 1, "--max-image-pixels must be at least 1, got \(maxImagePixels)")
+        try require(
+            (1...Int.max / 2).contains(maxImagePixels),
+            "--max-image-pixels must be 1...\(Int.max / 2), got \(maxImagePixels)")
+        try require(
+            heldLivePixels >= maxImagePixels,
+            "--max-live-pixels must be at least --max-image-pixels (\(maxImagePixels)), got \(heldLivePixels)")
         try require(
             (1...Int.max / Self.videoFramePixels).contains(maxVideoFrames),
             "--max-video-frames must be 1...\(Int.max / Self.videoFramePixels), got \(maxVideoFrames)")

@@ -31,6 +31,7 @@ public struct VisionServer: Sendable {
     private let videoPool: WorkerPool
     private let liveSockets: BoundedCount
     private let decoder: ImageDecoder
+    private let liveFrames: LiveFrameBudget
     private let bodies: BodyReader
     private let training: GestureModelTraining
 
@@ -52,6 +53,7 @@ public struct VisionServer: Sendable {
         videoPool = WorkerPool(name: "video", workers: configuration.workers, queueDepth: 0)
         liveSockets = BoundedCount(limit: configuration.maxLiveSockets)
         decoder = ImageDecoder(configuration: configuration)
+        liveFrames = LiveFrameBudget(limit: configuration.heldLivePixels)
         bodies = BodyReader(configuration: configuration)
         training = GestureModelTraining(configuration: configuration, store: catalogStore)
     }
@@ -124,10 +126,11 @@ public struct VisionServer: Sendable {
             }
             defer { liveSockets.close() }
             let (path, configuration, logger) = (catalog.path(of: settings.model), configuration, context.logger)
-            let decoder = self.decoder
+            let (decoder, budget) = (self.decoder, liveFrames)
             let made = await WorkerPool.offloaded {
                 try LiveSession(
-                    settings: settings, modelPath: path, configuration: configuration, decoder: decoder, logger: logger)
+                    settings: settings, modelPath: path, configuration: configuration, decoder: decoder,
+                    budget: budget, logger: logger)
             }
             switch made {
             case .success(let session):

@@ -46,6 +46,12 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var imageLimit: ImageLimitOptions
 
+    @Option(
+        help: ArgumentHelp(
+            "The most pixels the decoded frames of all live sockets may hold together; a frame that does not fit is dropped (default: twice --max-image-pixels).",
+            valueName: "pixels"))
+    var maxLivePixels: Int?
+
     @Option(help: "The most frames of a posted video processed; a longer one's lines end with an error line.")
     var maxVideoFrames: Int = ServerConfiguration().maxVideoFrames
 
@@ -70,6 +76,7 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.maxTrainingPhotos = maxTrainingPhotos
             configuration.maxVideoFrames = maxVideoFrames
             configuration.maxImagePixels = imageLimit.maxImagePixels
+            configuration.maxLivePixels = maxLivePixels
             configuration.trainingThreads = trainingThreads
             let server = try VisionServer(configuration: configuration)
             let offered = server.catalog.models.filter { !$0.value.isEmpty }.map(\.key.rawValue).sorted()

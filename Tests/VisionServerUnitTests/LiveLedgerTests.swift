@@ -20,13 +20,13 @@ import Testing
     }
 
     @Test func theSocketIsIdleOnlyWhileNothingOfItsOwnIsInWork() {
-        let ledger = LiveLedger(maxQueuedReplies: 8)
+        let ledger = LiveLedger(maxQueuedReplies: 8, budget: LiveFrameBudget(limit: 1_000))
         #expect(ledger.idle(adding: .milliseconds(300)) == .milliseconds(300))
         ledger.touch()
         #expect(ledger.idle(adding: .milliseconds(200)) == .milliseconds(200))
         ledger.working(true) // decoding a frame (perhaps waiting for a worker) is not idle
         #expect(ledger.idle(adding: .seconds(10)) == .zero)
-        ledger.sent(1)
+        #expect(ledger.send(1, pixels: 10))
         ledger.working(false)
         #expect(ledger.idle(adding: .seconds(10)) == .zero, "a frame in the task")
         ledger.delivered(.success(Data("{}".utf8)), timestamp: 1)
@@ -47,15 +47,35 @@ import Testing
     /// A second frame of one timestamp, refused by the task, takes only its own entry back: the first is still in
     /// work (the socket not idle), and its reply still times it. Both entries used to go.
     @Test func aRefusedFrameOfARepeatedTimestampLeavesTheFirstPending() throws {
-        let ledger = LiveLedger(maxQueuedReplies: 8)
-        ledger.sent(5)
-        ledger.sent(5)
+        let ledger = LiveLedger(maxQueuedReplies: 8, budget: LiveFrameBudget(limit: 1_000))
+        #expect(ledger.send(5, pixels: 10))
+        #expect(ledger.send(5, pixels: 10))
         ledger.unsent(5)
         #expect(ledger.idle(adding: .seconds(10)) == .zero, "the first frame 5 is in work")
         ledger.delivered(.success(Data("{}".utf8)), timestamp: 5)
         let reply = try Self.next(ledger)
         #expect(reply["timestampInMilliseconds"] as? Int == 5 && reply["inferenceMs"] != nil, "\(reply)")
         #expect(ledger.idle(adding: .milliseconds(100)) == .milliseconds(100))
+    }
+
+    /// A frame's pixels are held in the server's budget from its sending until its result, or a later frame's (the
+    /// flow limiter dropped it), comes; a frame the budget has no room for is not recorded; a refused frame and the
+    /// frames pending at the end give theirs back. Two sockets share one budget.
+    @Test func framesHoldTheirPixelsInTheSharedBudgetUntilTheirResultComes() {
+        let budget = LiveFrameBudget(limit: 100)
+        let one = LiveLedger(maxQueuedReplies: 8, budget: budget)
+        let two = LiveLedger(maxQueuedReplies: 8, budget: budget)
+        #expect(one.send(1, pixels: 40) && one.send(2, pixels: 30))
+        #expect(!two.send(1, pixels: 31) && !two.hasFramesInWork, "70 held: 31 more do not fit")
+        #expect(two.send(1, pixels: 30) && budget.heldPixels == 100)
+        one.delivered(.success(Data("{}".utf8)), timestamp: 2) // frame 1 was dropped: both give theirs back
+        #expect(budget.heldPixels == 30 && !one.hasFramesInWork)
+        #expect(one.send(3, pixels: 70) && budget.heldPixels == 100)
+        one.unsent(3)
+        #expect(budget.heldPixels == 30)
+        two.finish()
+        #expect(budget.heldPixels == 0)
+        #expect(budget.take(100) && !budget.take(1))
     }
 
     /// The ledger's next queued reply as a JSON object.
@@ -66,13 +86,13 @@ import Testing
     }
 
     @Test func aSlowClientLosesTheOldestRepliesCountedInTheNewestOne() throws {
-        let ledger = LiveLedger(maxQueuedReplies: 2)
+        let ledger = LiveLedger(maxQueuedReplies: 2, budget: LiveFrameBudget(limit: 1_000))
         // The third drops the first.
         for timestamp in 1...3 { ledger.reply(error: "frame \(timestamp)", timestamp: timestamp) }
         #expect(try Self.next(ledger)["timestampInMilliseconds"] as? Int == 2)
-        ledger.sent(4)
-        ledger.sent(5)
-        ledger.sent(6)
+        #expect(ledger.send(4, pixels: 10))
+        #expect(ledger.send(5, pixels: 10))
+        #expect(ledger.send(6, pixels: 10))
         ledger.delivered(.success(Data("{}".utf8)), timestamp: 5) // frame 4 was dropped by the flow limiter
         ledger.delivered(.success(Data("{}".utf8)), timestamp: 6) // the queue is full: the reply to 3 goes
         #expect(try Self.next(ledger)["timestampInMilliseconds"] as? Int == 5)

@@ -2,7 +2,7 @@ import Testing
 
 @testable import VisionServer
 
-/// The training and body limits are checked with the others when the server is made, each named by its flag.
+/// The training, body and pixel limits are checked with the others when the server is made, each named by its flag.
 @Suite struct ServerConfigurationTests {
     @Test func trainingLimitsOutOfRangeAreRefusedByTheirFlags() throws {
         try ServerConfiguration().validate()
@@ -21,8 +21,14 @@ import Testing
             ({ $0.minBodyBytesPerSecond = 0 }, "the least body rate must be 1...1000000000 bytes per second, got 0"),
             ({ $0.idleTimeout = .seconds(86_401) }, "the idle timeout must be 0...1 day"),
             ({ $0.maxVideoFrames = 0 }, "--max-video-frames must be 1...4447999631970, got 0"),
+            ({ $0.maxLivePixels = 63_999_999 }, "--max-live-pixels must be at least --max-image-pixels (64000000)"),
+            ({ $0.maxImagePixels = Int.max }, "--max-image-pixels must be 1...4611686018427387903"),
         ]
-        #expect(cases.count == 11)
+        #expect(cases.count == 13)
+        // Unless given, the live frames' budget is two of the largest frames.
+        var small = ServerConfiguration()
+        small.maxImagePixels = 1_000
+        #expect(small.heldLivePixels == 2_000 && ServerConfiguration().heldLivePixels == 128_000_000)
         // Unless given, the held bodies' budget grows with --max-body and --max-training-body.
         var large = ServerConfiguration()
         large.maxBodyBytes = 300_000_000
