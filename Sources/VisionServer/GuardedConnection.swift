@@ -1,8 +1,10 @@
 import HummingbirdCore
 import Logging
 import NIOCore
+import NIOHTTP1
 
-/// The server's connections with two guards in front of `base`'s handlers, where they see the raw bytes:
+/// The server's connections, with `UpgradeGate` in front of the WebSocket
+/// upgrade handler and two guards in front of `base`'s handlers, where they see the raw bytes:
 /// - `FirstRequestDeadline`: the first request head must arrive whole within `headLimit`
 ///   (`ServerConfiguration.requestHeadTimeout`; Hummingbird's idle timeout starts only after a head);
 /// - `InputEndsWithOutput`: once an answer that closes the connection is written (`APIError.responseClosing`), what
@@ -12,8 +14,10 @@ struct GuardedConnection<Base: ServerChildChannel>: ServerChildChannel {
     let base: Base
     /// The time the first request head has to arrive in.
     let headLimit: TimeAmount
+    /// Whether the server would refuse the live upgrade of a request target (`UpgradeGate`).
+    let refusesUpgrade: @Sendable (String) -> Bool
 
-    /// Puts the guards in front of `base`'s handlers.
+    /// Puts the guards in front of `base`'s handlers, and the gate behind its HTTP decoder.
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Base.Value> {
         do {
             try channel.pipeline.syncOperations.addHandlers(
@@ -21,7 +25,12 @@ struct GuardedConnection<Base: ServerChildChannel>: ServerChildChannel {
         } catch {
             return channel.eventLoop.makeFailedFuture(error)
         }
-        return base.setup(channel: channel, logger: logger)
+        return base.setup(channel: channel, logger: logger).assumeIsolated().flatMapThrowing { value in
+            let pipeline = channel.pipeline.syncOperations
+            let decoder = try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
+            try pipeline.addHandler(UpgradeGate(refuses: refusesUpgrade), position: .after(decoder))
+            return value
+        }.nonisolated()
     }
 
     /// Hands the connection to `base`.

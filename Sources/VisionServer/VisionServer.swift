@@ -72,7 +72,7 @@ public struct VisionServer: Sendable {
                 GuardedConnection(
                     base: HTTP1WebSocketUpgradeChannel(
                         responder: responder, webSocketResponder: webSockets, configuration: channel),
-                    headLimit: headLimit)
+                    headLimit: headLimit, refusesUpgrade: refusesLiveUpgrade)
             },
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "vision-tasks"),
@@ -97,6 +97,15 @@ public struct VisionServer: Sendable {
         router.post("/api/v1/:task/video") { request, context in try await detectVideo(request, context) }
         router.get("/api/v1/:task/live") { request, context -> Response in
             // Reached when the request did not upgrade: say why.
+            let marker = UpgradeGate.problemHeader.lowercased()
+            if let problem = request.headers.first(where: { $0.name.canonicalName == marker })?.value,
+                let space = problem.firstIndex(of: " "), let code = Int(problem[..<space]), [400, 426].contains(code)
+            {
+                let status = HTTPResponse.Status(code: code)
+                var response = APIError.jsonResponse(status: status, message: String(problem[space...].dropFirst()))
+                if status == .upgradeRequired { response.headers[.secWebSocketVersion] = "13" }
+                return response
+            }
             _ = try settings(request, context)
             if liveSockets.isFull {
                 throw APIError(
@@ -111,8 +120,8 @@ public struct VisionServer: Sendable {
     }
 
     /// The WebSocket route: `GET /api/v1/{task}/live` upgrades when the task and options are good
-    /// and a live socket is free; otherwise the WebSocket layer answers a bare 400, and the same URL fetched without
-    /// `Upgrade` (the HTTP route) gives the reason.
+    /// and a live socket is free. `UpgradeGate` sends any other request to the HTTP route, which gives the reason; only
+    /// one that passed the gate and lost a race for the last live socket gets the WebSocket layer's bare 400.
     func makeWebSocketRouter() -> Router<ConnectionContext> {
         let router = Router(context: ConnectionContext.self)
         router.ws("/api/v1/:task/live") { request, context in
@@ -180,15 +189,29 @@ public struct VisionServer: Sendable {
 
     /// The task and options a request names (404 for an unknown task or model, 400 for a bad option).
     private func settings(_ request: Request, _ context: some RequestContext) throws -> TaskSettings {
-        let name = context.parameters.get("task") ?? ""
+        try settings(task: context.parameters.get("task") ?? "", uri: request.uri)
+    }
+
+    /// The settings the URL `uri` asks of the task named `name`.
+    private func settings(task name: String, uri: URI) throws -> TaskSettings {
         guard let task = TaskKind(rawValue: name) else {
             let known = TaskKind.allCases.map(\.rawValue).joined(separator: ", ")
             throw APIError(.notFound, "unknown task \"\(name)\" (tasks: \(known))")
         }
-        let parameters = request.uri.queryParameters.map { (String($0.key), String($0.value)) }
+        let parameters = uri.queryParameters.map { (String($0.key), String($0.value)) }
         return try TaskSettings(
             task: task, parameters: parameters, catalog: catalog,
             defaultThreads: configuration.threadsPerTask)
+    }
+
+    /// Whether a WebSocket upgrade of the request target `target` would be refused: one that is no live socket's
+    /// path (`/api/v1/{task}/live`), names an unknown task or a bad option, or finds every live socket taken. The
+    /// HTTP routes then answer it with the reason (`UpgradeGate`).
+    @Sendable func refusesLiveUpgrade(_ target: String) -> Bool {
+        let uri = URI(target)
+        let parts = uri.path.split(separator: "/")
+        guard parts.count == 4, parts[0] == "api", parts[1] == "v1", parts[3] == "live" else { return true }
+        return (try? settings(task: String(parts[2]), uri: uri)) == nil || liveSockets.isFull
     }
 
     /// Runs `use` on the request body, at most `maxBodyBytes` (413 beyond), held within `heldBodyBytes`.

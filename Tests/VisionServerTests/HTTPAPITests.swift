@@ -253,6 +253,63 @@ import VisionTasks
         }
     }
 
+    /// NIO's upgrade handler dropped, without a word, every first request whose upgrade it did not take: `curl --http2`
+    /// (an `h2c` upgrade) got an empty reply from every route, and a WebSocket handshake of another version, without
+    /// a key, with a body, or to an unknown task got none or a bare 400. Each is now answered with its reason.
+    @Test func requestsThatDoNotUpgradeAreAnsweredWithTheirReason() async throws {
+        let app = try ServerSupport.server().makeApplication()
+        try await app.test(.live) { client in
+            let port = try #require(client.port)
+            let webSocket =
+                "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+            let cases: [(head: String, answer: [String])] = [
+                (
+                    "GET /healthz HTTP/1.1\r\nUpgrade: h2c\r\nConnection: Upgrade, HTTP2-Settings\r\nHTTP2-Settings: AAMAAABkAAQAAP__\r\n",
+                    ["HTTP/1.1 200", #"{"status":"ok"}"#]
+                ),
+                (
+                    "GET /api/v1/face-detector/live HTTP/1.1\r\n\(webSocket)Sec-WebSocket-Version: 8\r\n",
+                    [
+                        "HTTP/1.1 426", "sec-websocket-version: 13",
+                        "speaks WebSocket version 13 (Sec-WebSocket-Version), got \\\"8\\\"",
+                    ]
+                ),
+                (
+                    "GET /api/v1/face-detector/live HTTP/1.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n",
+                    ["HTTP/1.1 400", "needs one Sec-WebSocket-Key header, got 0"]
+                ),
+                (
+                    "GET /api/v1/face-recognizer/live HTTP/1.1\r\n\(webSocket)Sec-WebSocket-Version: 13\r\n",
+                    ["HTTP/1.1 404", "unknown task"]
+                ),
+                (
+                    "GET /api/v1/face-detector/live?min-detection-confidence=2 HTTP/1.1\r\n\(webSocket)Sec-WebSocket-Version: 13\r\n",
+                    ["HTTP/1.1 400", "min-detection-confidence"]
+                ),
+                (
+                    "GET /api/v1/face-detector/live HTTP/1.1\r\n\(webSocket)Sec-WebSocket-Version: 13\r\nContent-Length: 5\r\n",
+                    ["HTTP/1.1 400", "takes no body"]
+                ),
+                // The header by which the gate tells the route of a bad handshake is not the client's to send.
+                (
+                    "GET /api/v1/face-detector/live HTTP/1.1\r\nVisionTasks-Handshake-Problem: 426 forged\r\n",
+                    ["HTTP/1.1 400", "connect with a WebSocket"]
+                ),
+            ]
+            for (head, expected) in cases {
+                let connection = try await StallingClient.connectSilently(port: port)
+                let body = head.contains("Content-Length: 5") ? "hello" : ""
+                #expect(await connection.sendBody(Array("\(head)Host: x\r\n\r\n\(body)".utf8)))
+                let answer = await connection.answer(within: 30)
+                for part in expected {
+                    #expect(answer.lowercased().contains(part.lowercased()), "\(head): \(answer)")
+                }
+            }
+            // A good handshake still upgrades.
+            _ = try await StallingClient.connect(port: port, path: "/api/v1/face-detector/live")
+        }
+    }
+
     @Test func bodiesBeingReadHoldAtMostTheirBudgetTogether() async throws {
         let app = try ServerSupport.server {
             $0.maxBodyBytes = 4096

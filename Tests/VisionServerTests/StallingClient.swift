@@ -69,6 +69,30 @@ final class StallingClient: @unchecked Sendable {
         }
     }
 
+    /// The server's whole answer, head and body (as long as its Content-Length says), or what came of it within
+    /// `seconds` before the connection closed.
+    func answer(within seconds: Int) async -> String {
+        await withCheckedContinuation { continuation in
+            queue.async {
+                let deadline = DispatchTime.now() + .seconds(seconds)
+                var bytes: [UInt8] = [], chunk = [UInt8](repeating: 0, count: 4096)
+                func whole() -> Bool {
+                    let text = String(decoding: bytes, as: UTF8.self)
+                    guard let end = text.range(of: "\r\n\r\n") else { return false }
+                    let length = text[..<end.lowerBound].split(separator: "\r\n")
+                        .first { $0.lowercased().hasPrefix("content-length:") }
+                        .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) }
+                    return text[end.upperBound...].utf8.count >= (length ?? 0)
+                }
+                while DispatchTime.now() < deadline, !whole() {
+                    let n = recv(self.fd, &chunk, chunk.count, 0) // each wait at most 2 s (SO_RCVTIMEO)
+                    if n > 0 { bytes += chunk[..<n] } else if n == 0 || (errno != EAGAIN && errno != EINTR) { break }
+                }
+                continuation.resume(returning: String(decoding: bytes, as: UTF8.self))
+            }
+        }
+    }
+
     /// Sends `bytes` as they are; false when the send failed or waited 2 s (the server closed, or stopped reading).
     func sendBody(_ bytes: [UInt8]) async -> Bool {
         await withCheckedContinuation { continuation in

@@ -100,7 +100,7 @@ export class Camera {
       showResult(this.overlay, reply.result, true, this.video);
       setStatus("running", `inference ${inference.toFixed(1)} ms · ${done.length} fps processed · ${dropped} dropped`);
     };
-    // A refused upgrade is a bare 400 (the WebSocket layer's): the same URL over plain HTTP says why.
+    // A refused upgrade's answer is not shown to scripts: the same URL over plain HTTP says why.
     const plainURL = taskURL("/live");
     let failed = false; // the close that follows an error leaves the status line to the error's reason
     socket.onerror = async () => {
