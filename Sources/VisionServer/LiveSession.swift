@@ -52,7 +52,8 @@ final class LiveSession: Sendable {
     ///   - outbound: Where the replies go.
     ///   - connection: The client's connection: closed at once when a write (a reply or the idle close) has waited
     ///     `idleTimeout` for a client that does not read; its input is shut once the idle close is sent.
-    /// - Throws: What writing to the client throws (the connection closed under a write).
+    /// - Throws: What writing to the client throws (the connection closed under a write), or what reading the client's
+    /// messages threw, once the last replies are sent.
     func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, connection: any Channel) async throws {
         let idleTimeout = configuration.idleTimeout
         let logger = self.logger
@@ -87,16 +88,21 @@ final class LiveSession: Sendable {
                         throw error
                     }
                 }
+                var readError: (any Error)?
                 do {
                     try await readFrames(inbound)
                 } catch {
                     logger.debug("live socket ended: \(error)")
+                    readError = error
                 }
                 let task = self.task
                 _ = await WorkerPool.offloaded { task.waitUntilIdle() }
                 ledger.finish()
                 defer { KeptMemoryTrim.shared.requestEnded() } // the session's frames' memory back when all is idle
                 try await group.waitForAll()
+                // Once the last replies are out: the WebSocket layer's close then carries the reading's error code (a
+                // message over `maxFrameBytes`: 1009; a continuation with nothing to continue: 1002), not 1000.
+                if let readError { throw readError }
             }
             watched.cancelAll()
         }

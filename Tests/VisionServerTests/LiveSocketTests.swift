@@ -332,6 +332,25 @@ import VisionTasks
         }
     }
 
+    /// A message over `maxFrameBytes`, sent in frames under it, closes the socket with 1009 (message too big), and a
+    /// continuation with no message to continue with 1002 (protocol error), as RFC 6455 asks; the session ended its
+    /// reading there and the close said 1000, a normal end.
+    @Test func aMessageOverTheLimitOrOutOfOrderClosesTheSocketWithItsCode() async throws {
+        try await Deadline.run("aMessageOverTheLimitOrOutOfOrderClosesTheSocketWithItsCode") {
+            let app = try ServerSupport.server { $0.maxFrameBytes = 1000 }.makeApplication()
+            _ = try await app.test(.live) { client in
+                let port = try #require(client.port)
+                let tooBig = try await StallingClient.connect(port: port, path: "/api/v1/face-detector/live")
+                #expect(await tooBig.sendFrame([UInt8](repeating: 0, count: 600), opcode: 2, fin: false))
+                #expect(await tooBig.sendFrame([UInt8](repeating: 0, count: 600), opcode: 0, fin: true))
+                #expect(await tooBig.closeCode(within: 30) == 1009)
+                let stray = try await StallingClient.connect(port: port, path: "/api/v1/face-detector/live")
+                #expect(await stray.sendFrame([1, 2, 3], opcode: 0, fin: true))
+                #expect(await stray.closeCode(within: 30) == 1002)
+            }
+        }
+    }
+
     @Test func unknownTasksAndBadOptionsDoNotUpgrade() async throws {
         try await Deadline.run("unknownTasksAndBadOptionsDoNotUpgrade") {
             let app = try ServerSupport.server().makeApplication()

@@ -182,8 +182,51 @@ final class StallingClient: @unchecked Sendable {
         }
     }
 
+    /// Sends one frame of `opcode` (2: binary, 0: a continuation), the last of its message when `fin`, masked with a
+    /// zero key; false as `send`.
+    func sendFrame(_ payload: [UInt8], opcode: UInt8, fin: Bool) async -> Bool {
+        await withCheckedContinuation { continuation in
+            queue.async { continuation.resume(returning: self.sendNow(payload, opcode: opcode, fin: fin)) }
+        }
+    }
+
+    /// The code of the close frame the server sends within `seconds` (its replies before it are passed over); nil
+    /// when none comes.
+    func closeCode(within seconds: Int) async -> Int? {
+        await withCheckedContinuation { continuation in
+            queue.async {
+                let deadline = DispatchTime.now() + .seconds(seconds)
+                var bytes: [UInt8] = [], chunk = [UInt8](repeating: 0, count: 4096)
+                while DispatchTime.now() < deadline {
+                    // Whole frames first: 2 head bytes, the length's, the payload (the server's are not masked).
+                    while bytes.count >= 2 {
+                        let short = Int(bytes[1] & 0x7F)
+                        let extra = short == 126 ? 2 : short == 127 ? 8 : 0
+                        guard bytes.count >= 2 + extra else { break }
+                        let length = extra == 0 ? short : bytes[2..<2 + extra].reduce(0) { $0 << 8 | Int($1) }
+                        guard bytes.count >= 2 + extra + length else { break }
+                        if bytes[0] & 0x0F == 8 {
+                            let payload = bytes[(2 + extra)...]
+                            return continuation.resume(
+                                returning: length >= 2
+                                    ? Int(payload.first!) << 8 | Int(payload.dropFirst().first!) : nil)
+                        }
+                        bytes.removeFirst(2 + extra + length)
+                    }
+                    let n = recv(self.fd, &chunk, chunk.count, 0) // each wait at most 2 s (SO_RCVTIMEO)
+                    if n > 0 { bytes += chunk[..<n] } else if n == 0 || (errno != EAGAIN && errno != EINTR) { break }
+                }
+                continuation.resume(returning: nil)
+            }
+        }
+    }
+
     private func sendNow(_ payload: [UInt8], binary: Bool) -> Bool {
-        var frame: [UInt8] = [binary ? 0x82 : 0x81]
+        sendNow(payload, opcode: binary ? 2 : 1, fin: true)
+    }
+
+    private func sendNow(_ payload: [UInt8], opcode: UInt8, fin: Bool) -> Bool {
+        var frame: [UInt8] = [(fin ? 0x80 : 0) | opcode]
         switch payload.count {
         case ..<126: frame.append(0x80 | UInt8(payload.count))
         case ..<65536: frame += [0x80 | 126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
