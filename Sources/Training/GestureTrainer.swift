@@ -39,17 +39,12 @@ public struct GestureTrainingOutcome: Sendable {
     /// What the training did.
     public let report: GestureTrainingReport
 
-    /// Writes the bundle to `path` through a temporary file beside it, so `path` is never left half-written.
+    /// Writes the bundle to `path` through a temporary file beside it, so `path` is never left half-written (a path
+    /// that is no regular file, such as `/dev/null`, is written into: `OutputFile`).
     /// - Parameter path: Where the `.task` goes (replaced if it exists).
     /// - Throws: `VisionTasksError.fileUnreadable` naming the path when it cannot be written.
     public func write(to path: String) throws {
-        let url = URL(fileURLWithPath: path)
-        do {
-            try task.write(to: url, options: .atomic)
-        } catch {
-            throw VisionTasksError.fileUnreadable(
-                path: path, reason: "cannot write the model: \(error.localizedDescription)")
-        }
+        try OutputFile.write(task, to: path, what: "cannot write the model")
     }
 }
 

@@ -90,6 +90,10 @@ struct TrainGesturesCommand: AsyncParsableCommand {
             try OutputFiles.checkWritable(output, option: "--output")
             if let report { try OutputFiles.checkWritable(report, option: "--report") }
             let samples = try GestureSamples(folder: parsed.inputs[0])
+            // Neither output may be the base model or a photo: the run would write over what it reads.
+            let inputs = OutputFiles.InputFiles([model] + samples.photos.map(\.name))
+            try OutputFiles.checkNotAnInput(output, option: "--output", inputs: inputs)
+            if let report { try OutputFiles.checkNotAnInput(report, option: "--report", inputs: inputs) }
             let trainer = try GestureTrainer(
                 baseModelPath: model, options: options, numThreads: threads, decoding: imageLimit.imageDecoding)
             let bar = (progress ?? (isatty(STDERR_FILENO) == 1)) ? StageProgress() : nil
@@ -98,12 +102,7 @@ struct TrainGesturesCommand: AsyncParsableCommand {
             try outcome.write(to: output)
             let reportText = outcome.report.text
             if let report {
-                do {
-                    try outcome.report.jsonData().write(to: URL(fileURLWithPath: report), options: .atomic)
-                } catch {
-                    throw VisionTasksError.fileUnreadable(
-                        path: report, reason: "cannot write the report: \(error.localizedDescription)")
-                }
+                try OutputFile.write(try outcome.report.jsonData(), to: report, what: "cannot write the report")
             }
             Console.out(reportText + "\nwrote \(output) (labels: \(outcome.labels.joined(separator: ", ")))\n")
         }

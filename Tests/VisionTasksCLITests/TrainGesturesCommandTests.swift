@@ -112,6 +112,19 @@ struct TrainGesturesCommandTests {
                 refused.status == 1 && refused.stderr.contains("Invalid option \(option): cannot write \(path)")
                     && !refused.stdout.contains("accuracy"), "\(option): \(refused.stderr)")
         }
+        // An output that is an input: the base model (a copy, by a link) or a photo. It used to be written over.
+        let model = root.appendingPathComponent("base.task").path, link = root.appendingPathComponent("link.task").path
+        try FileManager.default.copyItem(atPath: Self.base, toPath: model)
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: model)
+        let photo = try #require(try FileManager.default.contentsOfDirectory(atPath: data.path + "/one").first)
+        for (option, path) in [("--output", link), ("--report", model), ("--output", data.path + "/one/" + photo)] {
+            let overInput = try CLIRun.run(
+                ["train-gestures", data.path, "--model", model, "--no-progress", "--output", output, option, path])
+            #expect(
+                overInput.status == 1 && overInput.stderr.contains("the run would write over what it reads"),
+                "\(option) \(path): \(overInput.stderr)")
+        }
+        #expect(FileManager.default.contentsEqual(atPath: model, andPath: Self.base))
         let range = try train(["--output", output, "--dropout", "2"], data.path)
         #expect(range.status == 1 && range.stderr.contains("--dropout"), "\(range.stderr)")
         let malformed = try train(["--output", output, "--epochs", "many"], data.path)

@@ -1,0 +1,36 @@
+import Foundation
+import Testing
+
+@testable import Training
+
+/// Writing the files a training is told to write: atomically when they are regular files, into them when they are
+/// not (a pipe here; `/dev/null` alike), through links.
+@Suite struct OutputFileTests {
+    @Test func aPathThatIsNoRegularFileIsWrittenIntoNotReplaced() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("output-file-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // A pipe with a reader: the bytes go down it, and it stays a pipe (a rename made it a regular file).
+        let pipe = folder.appendingPathComponent("pipe").path
+        try #require(mkfifo(pipe, 0o600) == 0)
+        let reader = open(pipe, O_RDONLY | O_NONBLOCK)
+        try #require(reader >= 0)
+        defer { close(reader) }
+        try OutputFile.write(Data("report".utf8), to: pipe, what: "cannot write the report")
+        var bytes = [UInt8](repeating: 0, count: 16)
+        #expect(read(reader, &bytes, 16) == 6 && bytes.prefix(6).elementsEqual("report".utf8))
+        var info = stat()
+        #expect(stat(pipe, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO)
+        // A link to a regular file: the file gets the new bytes, and the link stays a link.
+        let file = folder.appendingPathComponent("real.json").path, link = folder.appendingPathComponent("link").path
+        try Data("old".utf8).write(to: URL(fileURLWithPath: file))
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: file)
+        try OutputFile.write(Data("new".utf8), to: link, what: "cannot write the report")
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == "new")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == file)
+        // A folder is no file to write: the error names the path and what was being written.
+        #expect { try OutputFile.write(Data(), to: folder.path, what: "cannot write the model") } throws: {
+            "\($0)".contains(folder.path) && "\($0)".contains("cannot write the model")
+        }
+    }
+}
