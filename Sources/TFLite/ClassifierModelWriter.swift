@@ -89,6 +89,17 @@ public enum ClassifierModelWriter {
         if label.contains(where: \.isNewline) {
             return "\(label.debugDescription) has a line break; labels.txt holds one label a line"
         }
+        if label.unicodeScalars.contains(where: { [.control, .format].contains($0.properties.generalCategory) }) {
+            return "\(label.debugDescription) holds a control character, which a label shown would hide"
+        }
+        if label.unicodeScalars.first?.properties.isWhitespace == true
+            || label.unicodeScalars.last?.properties.isWhitespace == true
+        {
+            return "\(label.debugDescription) begins or ends with white space, which a label shown would hide"
+        }
+        if label.contains("\u{FFFD}") {
+            return "\(label.debugDescription) holds U+FFFD, the mark of a name that was not UTF-8"
+        }
         return nil
     }
 

@@ -95,10 +95,13 @@ public struct GestureSamples: Sendable {
         }
         let names = Set(photos.map(\.label))
         for label in names.sorted() {
-            // The written model's rule too (`ClassifierModelWriter.labelProblem`), checked now, not after training.
-            if label.contains("/") || label.hasPrefix(".") || ClassifierModelWriter.labelProblem(label) != nil {
+            if label.contains("/") || label.hasPrefix(".") {
                 throw VisionTasksError.invalidArgument(
                     "\(source): \(label.debugDescription) is not a plain label name")
+            }
+            // The written model's rule too, checked now, not after training.
+            if let problem = ClassifierModelWriter.labelProblem(label) {
+                throw VisionTasksError.invalidArgument("\(source): label \(problem)")
             }
         }
         guard let none = names.first(where: { $0.lowercased() == "none" }) else {
@@ -125,11 +128,21 @@ public struct GestureSamples: Sendable {
     /// The index of the `none` label in `labels` (always 0).
     public var noneIndex: Int { 0 }
 
+    /// The names in the folder `path`, sorted.
+    /// - Throws: `VisionTasksError.fileUnreadable` for a folder that cannot be listed; `.invalidArgument` for a name
+    ///   that is not UTF-8 (Foundation lists it with U+FFFD in place of its bytes, a name no file has: its photos, or
+    ///   its whole label, would be lost without a word).
     private static func list(_ path: String) throws -> [String] {
+        let names: [String]
         do {
-            return try FileManager.default.contentsOfDirectory(atPath: path).sorted()
+            names = try FileManager.default.contentsOfDirectory(atPath: path).sorted()
         } catch {
             throw VisionTasksError.fileUnreadable(path: path, reason: error.localizedDescription)
         }
+        if let name = names.first(where: { $0.contains("\u{FFFD}") }) {
+            throw VisionTasksError.invalidArgument(
+                "\(path) holds \(name.debugDescription), a name that is not UTF-8 (or holds U+FFFD): rename it")
+        }
+        return names
     }
 }

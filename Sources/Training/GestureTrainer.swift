@@ -185,8 +185,10 @@ public final class GestureTrainer: Sendable {
         _ samples: GestureSamples, progress: (@Sendable (GestureTrainingProgress) -> Void)?,
         cancelled: CancellationFlag
     ) throws -> GestureTrainingOutcome {
-        try fit(
+        let outcome = try fit(
             try hands(in: samples, progress: progress, cancelled: cancelled), progress: progress, cancelled: cancelled)
+        try cancelled.check() // cancelled during the export: its caller no longer wants the model
+        return outcome
     }
 
     /// The hands found in a training's photos, per label, with the report's counts: the slow step, which tests
@@ -231,7 +233,7 @@ public final class GestureTrainer: Sendable {
                 poses[index].append(found)
             case .noHand:
                 labels[index].noHand += 1
-                skipped.append(.init(photo: photo.name, label: photo.label, reason: "no hand found"))
+                skipped.append(.init(photo: photo.name, label: photo.label, reason: GestureTrainingReport.noHand))
             case .unreadable(let reason):
                 labels[index].unreadable += 1
                 skipped.append(.init(photo: photo.name, label: photo.label, reason: reason))
@@ -470,7 +472,7 @@ public final class GestureTrainer: Sendable {
             recipes: recipes, folds: folds, inputCount: inputCount, classCount: classCount)
         guard held <= SettingsSearch.maxHeldValues else {
             return skipped(
-                "\(recipes.count) settings over \(folds) folds would hold \(held * 4 >> 20) MiB of weights at once, over the search's \(SettingsSearch.maxHeldValues * 4 >> 20) MiB: the settings given or declared were used (narrower --layer-widths can be searched)"
+                "\(recipes.count) settings over \(folds) folds would hold \((held * 4) >> 20) MiB of weights at once, over the search's \((SettingsSearch.maxHeldValues * 4) >> 20) MiB: the settings given or declared were used (narrower --layer-widths can be searched)"
             )
         }
         let dealt = SettingsSearch.sample(

@@ -125,6 +125,11 @@ public struct GestureTrainingReport: Codable, Sendable, Equatable {
         return try encoder.encode(self)
     }
 
+    /// The reason of a photo skipped because no hand was found in it.
+    public static let noHand = "no hand found"
+    /// The most unreadable photos, and ignored entries, that the text names one by one.
+    static let namedAtMost = 10
+
     /// The report as text for a terminal: labels, accuracies, confusion matrix, times.
     public var text: String {
         var lines: [String] = []
@@ -148,6 +153,18 @@ public struct GestureTrainingReport: Codable, Sendable, Equatable {
             lines.append(
                 "photos with two hands: \(twoHands); trained on the second hand (more likely the gesture): "
                     + "\(labels.map(\.otherHand).reduce(0, +))")
+        }
+        // What was left out, named: a photo that is missing from the counts above is explained here.
+        let unreadable = skipped.filter { $0.reason != Self.noHand }
+        for (title, entries) in [
+            ("unreadable photos", unreadable.map { "\($0.photo): \($0.reason)" }),
+            ("ignored entries (not in a label folder, hidden, or a folder inside one)", ignored),
+        ] where !entries.isEmpty {
+            lines.append("\(title): \(entries.count)")
+            lines += entries.prefix(Self.namedAtMost).map { "  " + $0 }
+            if entries.count > Self.namedAtMost {
+                lines.append("  … and \(entries.count - Self.namedAtMost) more (the JSON report lists all)")
+            }
         }
         lines.append("training samples per epoch (augmentation included): \(trainingSamples)")
         lines.append("epochs run: \(epochs.count); exported: epoch \(exportedEpoch)")

@@ -119,6 +119,11 @@ struct GestureModelTraining: Sendable {
             logger.info("training \(fileName) cancelled: its client went away")
             throw CancellationError()
         }
+        // A client gone by now gets no model placed: the name would be taken by a model nobody asked for any more.
+        guard !Task.isCancelled else {
+            logger.info("training \(fileName) cancelled: its client went away")
+            throw CancellationError()
+        }
         let tasks = try await WorkerPool.offloaded { try Self.place(outcome, as: fileName, in: directory) }.get()
         try store.add(fileName, for: tasks)
         logger.info("trained \(fileName): offered to \(tasks.map(\.rawValue).joined(separator: ", "))")

@@ -26,6 +26,22 @@ import VisionErrors
         #expect(GestureTrainer.exportedName("NONE") == "None")
     }
 
+    /// A label folder, or a photo, whose name is not UTF-8 is listed by Foundation under a name no file has: the
+    /// label was dropped without a word (and trained without it). It is refused, named.
+    @Test func aNameThatIsNotUTF8IsRefused() throws {
+        for inLabel in [false, true] {
+            let root = try Self.folder(["none": ["a.jpg"], "five": ["b.jpg"]])
+            defer { try? FileManager.default.removeItem(at: root) }
+            let parent = inLabel ? root.appendingPathComponent("five").path : root.path
+            let bad = Array(parent.utf8) + Array("/fi".utf8) + [0xFF, 0xFE] + Array("ve".utf8) + [0]
+            #expect(
+                bad.withUnsafeBufferPointer {
+                    mkdir(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), 0o755)
+                } == 0)
+            #expect { try GestureSamples(folder: root.path) } throws: { "\($0)".contains("a name that is not UTF-8") }
+        }
+    }
+
     @Test func aMissingNoneLabelIsNamed() throws {
         let root = try Self.folder(["rock": ["a.jpg"], "call": ["c.jpg"]])
         defer { try? FileManager.default.removeItem(at: root) }
@@ -52,14 +68,21 @@ import VisionErrors
         } throws: {
             "\($0)".contains("not a plain label name")
         }
-        // Labels the written model cannot hold are refused now: they used to pass, train, and fail at export.
-        for label in [" ", "a\rb", "a\u{2028}b"] {
+        // Labels the written model cannot hold are refused now: they used to pass, train, and fail at export. So are
+        // labels a person could not tell apart on a screen: "None " would pass for the background label and is not.
+        let refused = [
+            (" ", "label is empty"), ("a\rb", "has a line break"), ("a\u{2028}b", "has a line break"),
+            ("a\u{01}b", "holds a control character"), ("a\u{200B}b", "holds a control character"),
+            ("None ", "begins or ends with white space"), ("\u{A0}five", "begins or ends with white space"),
+            ("fi\u{FFFD}e", "holds U+FFFD"),
+        ]
+        for (label, problem) in refused {
             #expect {
                 try GestureSamples(photos: [
                     .init(label: "none", name: "a", data: Data()), .init(label: label, name: "b", data: Data()),
                 ])
             } throws: {
-                "\($0)".contains("\(label.debugDescription) is not a plain label name")
+                "\($0)".contains(problem)
             }
         }
     }

@@ -33,9 +33,13 @@ struct TrainGesturesCommandTests {
         let root = try Self.scratch()
         defer { try? FileManager.default.removeItem(at: root) }
         // A corrupt photo and a text file among the photos are skipped and counted.
+        // Entries that are no photo of a label (a file beside the label folders) are ignored; the text names both.
         let data = try Self.data(
             in: root,
-            extra: ["one/broken.jpg": Data([0xFF, 0xD8, 0xFF, 0xE0, 0, 1]), "none/notes.txt": Data("hi".utf8)])
+            extra: [
+                "one/broken.jpg": Data([0xFF, 0xD8, 0xFF, 0xE0, 0, 1]), "none/notes.txt": Data("hi".utf8),
+                "stray.jpg": Data("x".utf8),
+            ])
         let output = root.appendingPathComponent("mine.task").path,
             report = root.appendingPathComponent("report.json").path
         let run = try CLIRun.run([
@@ -48,6 +52,12 @@ struct TrainGesturesCommandTests {
             run.stdout.contains("settings search: ") && run.stdout.contains("fixed: epochs, seed")
                 && run.stdout.contains("* chosen, then trained on every training hand")
                 && run.stdout.contains("wrote \(output) (labels: None, one)"),
+            "\(run.stdout)")
+        #expect(
+            run.stdout.contains("unreadable photos: 2\n") && run.stdout.contains("  \(data.path)/one/broken.jpg: ")
+                && run.stdout.contains(
+                    "ignored entries (not in a label folder, hidden, or a folder inside one): 1\n  \(data.path)/stray.jpg"
+                ),
             "\(run.stdout)")
         struct Report: Decodable {
             struct Label: Decodable {
