@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import TFLite
 import Training
 import VisionTasks
 
@@ -36,7 +37,8 @@ struct GestureModelTraining: Sendable {
             "maxBodyBytes": .int(configuration.maxTrainingBodyBytes),
             "maxUnpackedBytes": .int(configuration.maxTrainingUnpackedBytes),
             "maxPhotos": .int(configuration.maxTrainingPhotos), "maxLabels": .int(GestureSamples.maxLabels),
-            "maxNameLength": .int(Self.maxNameLength),
+            "maxNameLength": .int(Self.maxNameLength), "maxSeconds": .int(configuration.maxTrainingSeconds),
+            "maxModelsFolderBytes": .int(configuration.maxModelsFolderBytes), "maxEntries": .int(ZipArchive.maxEntries),
         ])
         let base = (try? baseModel()).map { JSONEnvelope.Value.string($0) } ?? .null
         return ByteBuffer(
@@ -111,14 +113,36 @@ struct GestureModelTraining: Sendable {
         }.get()
         logger.info("training \(fileName) on \(samples.photos.count) photos of \(samples.labels.count) labels")
         let outcome: GestureTrainingOutcome
+        let seconds = configuration.maxTrainingSeconds
         do {
-            outcome = try await trainer.train(samples) { progress in
-                logger.debug("training \(fileName): \(progress.stage.rawValue) \(progress.completed)/\(progress.total)")
+            // The training against the clock: the first to end cancels the other.
+            let finished = try await withThrowingTaskGroup(of: GestureTrainingOutcome?.self) { group in
+                group.addTask {
+                    try await trainer.train(samples) { progress in
+                        logger.debug(
+                            "training \(fileName): \(progress.stage.rawValue) \(progress.completed)/\(progress.total)")
+                    }
+                }
+                group.addTask {
+                    try await Task.sleep(for: .seconds(seconds))
+                    return nil
+                }
+                defer { group.cancelAll() }
+                return try await group.next() ?? nil
             }
+            guard let finished else {
+                logger.info("training \(fileName) stopped after \(seconds) s")
+                throw APIError(
+                    .contentTooLarge,
+                    "the training ran longer than the server's \(seconds) s (--max-training-time) and was stopped:"
+                        + " try fewer photos, fewer epochs or narrower layer-widths")
+            }
+            outcome = finished
         } catch is CancellationError {
             logger.info("training \(fileName) cancelled: its client went away")
             throw CancellationError()
         }
+        try checkRoom(for: outcome.task.count, in: directory)
         // A client gone by now gets no model placed: the name would be taken by a model nobody asked for any more.
         guard !Task.isCancelled else {
             logger.info("training \(fileName) cancelled: its client went away")
@@ -131,6 +155,22 @@ struct GestureModelTraining: Sendable {
         return Response(
             status: .created, headers: [.contentType: "application/json", .location: location],
             body: .init(byteBuffer: ByteBuffer(bytes: try outcome.report.jsonData())))
+    }
+
+    /// Throws 507 when a model of `bytes` would take the models folder `directory` past `maxModelsFolderBytes`.
+    private func checkRoom(for bytes: Int, in directory: String) throws {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        let held = names.reduce(0) { total, name in
+            let attributes = try? FileManager.default.attributesOfItem(atPath: directory + "/" + name)
+            return total + ((attributes?[.size] as? Int) ?? 0)
+        }
+        let limit = configuration.maxModelsFolderBytes
+        guard bytes <= limit - held else {
+            throw APIError(
+                HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"),
+                "the trained model's \(bytes) bytes would take the models folder past the server's \(limit)"
+                    + " (--max-models-folder; it holds \(held)): remove models it no longer needs")
+        }
     }
 
     /// The photos of the uploaded `zip`, read off the event loop; the zip itself is let go once they are out.

@@ -59,6 +59,12 @@ public struct ServerConfiguration: Sendable {
     public var maxTrainingUnpackedBytes: Int = 200_000_000
     /// The most photos in one training upload; more is answered 413.
     public var maxTrainingPhotos: Int = 5_000
+    /// The longest a training may run, in seconds (photos searched, settings searched, trained, written); one that
+    /// runs longer is stopped and answered 413, so no request holds the one training for hours.
+    public var maxTrainingSeconds: Int = 600
+    /// The most bytes the models folder's files may take with a new trained model among them; a model that would pass
+    /// it is not placed (507), so trainings cannot fill the disk (a 4×4096 hidden-layer head is 212 MB).
+    public var maxModelsFolderBytes: Int = 1_000_000_000
     /// Threads a training searches its photos for hands with; one training runs at a time, so the other cores stay
     /// with the detection requests.
     public var trainingThreads: Int = 1
@@ -123,6 +129,12 @@ public struct ServerConfiguration: Sendable {
         try require(
             (2...Self.mostTrainingPhotos).contains(maxTrainingPhotos),
             "--max-training-photos must be 2...\(Self.mostTrainingPhotos), got \(maxTrainingPhotos)")
+        try require(
+            (1...86_400).contains(maxTrainingSeconds),
+            "--max-training-time must be 1...86400 s, got \(maxTrainingSeconds)")
+        try require(
+            maxModelsFolderBytes >= 1_000_000,
+            "--max-models-folder must be at least 1 MB, got \(maxModelsFolderBytes) bytes")
         try require(
             GestureTrainer.threadRange.contains(trainingThreads),
             "--training-threads must be \(GestureTrainer.threadRange.lowerBound)...\(GestureTrainer.threadRange.upperBound), got \(trainingThreads)"

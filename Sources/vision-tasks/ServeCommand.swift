@@ -58,6 +58,15 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The most photos in one training upload.")
     var maxTrainingPhotos: Int = ServerConfiguration().maxTrainingPhotos
 
+    @Option(help: ArgumentHelp("The longest a training may run; a longer one is stopped.", valueName: "seconds"))
+    var maxTrainingTime: Int = ServerConfiguration().maxTrainingSeconds
+
+    @Option(
+        help: ArgumentHelp(
+            "The most bytes the models folder may take with a new trained model in it: bytes, or with KB/MB.",
+            valueName: "size"))
+    var maxModelsFolder: String = Self.sizeText(ServerConfiguration().maxModelsFolderBytes)
+
     @Option(help: "Threads a training searches its photos for hands with (one training runs at a time).")
     var trainingThreads: Int = ServerConfiguration().trainingThreads
 
@@ -78,6 +87,8 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.maxImagePixels = imageLimit.maxImagePixels
             configuration.maxLivePixels = maxLivePixels
             configuration.trainingThreads = trainingThreads
+            configuration.maxTrainingSeconds = maxTrainingTime
+            configuration.maxModelsFolderBytes = try Self.bytes(maxModelsFolder, flag: "--max-models-folder")
             let server = try VisionServer(configuration: configuration)
             let offered = server.catalog.models.filter { !$0.value.isEmpty }.map(\.key.rawValue).sorted()
             print("vision-tasks serve: models for \(offered.joined(separator: ", ")) from \(models)")

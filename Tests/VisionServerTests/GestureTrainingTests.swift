@@ -169,6 +169,44 @@ import VisionTasks
         #expect(try folder.tree() == (before + ["models/my-gestures.task \(library.task.count)"]).sorted())
     }
 
+    /// A training that runs past `maxTrainingSeconds` is stopped (413), so no request holds the one training slot for
+    /// hours; a model that would take the models folder past `maxModelsFolderBytes` is not placed (507), so trainings
+    /// cannot fill the disk. Neither leaves a file.
+    @Test func aTrainingPastItsTimeOrTheFolderBudgetIsRefused() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let before = try folder.tree()
+        let base = try #require(
+            try FileManager.default.attributesOfItem(atPath: folder.models.path + "/gesture_recognizer.task")[.size]
+                as? Int)
+        let photos = try Self.gesturePhotos(["none", "one"], count: 4)
+        let app = try folder.server {
+            $0.maxTrainingSeconds = 1
+            $0.maxModelsFolderBytes = base + 100_000 // the base model and 100 KB: a trained bundle is megabytes
+        }.makeApplication()
+        try await app.test(.ahc(.http)) { client in
+            let started = ContinuousClock.now
+            try await client.execute(
+                uri: "/api/v1/gesture-models?name=long&layer-widths=4096,4096&epochs=300&search=off", method: .post,
+                headers: Self.zipType,
+                body: Self.zip(photos)
+            ) { response in
+                #expect(response.status == .contentTooLarge, "\(String(buffer: response.body))")
+                #expect(
+                    ServerSupport.errorMessage(response).contains("longer than the server's 1 s (--max-training-time)"))
+            }
+            #expect(ContinuousClock.now - started < .seconds(60), "stopped at its limit, not run to its end")
+            try await client.execute(
+                uri: "/api/v1/gesture-models?name=big&epochs=1&search=off", method: .post, headers: Self.zipType,
+                body: Self.zip(photos)
+            ) { response in
+                #expect(response.status.code == 507, "\(String(buffer: response.body))")
+                #expect(ServerSupport.errorMessage(response).contains("(--max-models-folder; it holds \(base))"))
+            }
+        }
+        #expect(try folder.tree() == before)
+    }
+
     /// Every upload a client gets wrong, one server: the status and message of each, and afterwards every file
     /// where it was, no file where an entry name pointed, and no model added.
     @Test func hostileAndWrongUploadsAreRefusedAndWriteNothing() async throws {

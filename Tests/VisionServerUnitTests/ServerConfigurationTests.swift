@@ -23,8 +23,10 @@ import Testing
             ({ $0.maxVideoFrames = 0 }, "--max-video-frames must be 1...4447999631970, got 0"),
             ({ $0.maxLivePixels = 63_999_999 }, "--max-live-pixels must be at least --max-image-pixels (64000000)"),
             ({ $0.maxImagePixels = Int.max }, "--max-image-pixels must be 1...4611686018427387903"),
+            ({ $0.maxTrainingSeconds = 0 }, "--max-training-time must be 1...86400 s, got 0"),
+            ({ $0.maxModelsFolderBytes = 999_999 }, "--max-models-folder must be at least 1 MB"),
         ]
-        #expect(cases.count == 13)
+        #expect(cases.count == 15)
         // Unless given, the live frames' budget is two of the largest frames.
         var small = ServerConfiguration()
         small.maxImagePixels = 1_000
