@@ -6,7 +6,7 @@ import VisionTasks
 /// A training upload (`POST /api/v1/gesture-models`): a zip whose entries are `label/photo`, read in memory
 /// into `GestureSamples`. Nothing of it reaches the file system, and every entry is checked before any is
 /// unpacked: its name (no `..`, absolute path, backslash, control character, nor anything deeper than
-/// `label/photo`), the number of photos and the bytes they declare against the limits; then each photo is
+/// `label/photo`, or `top/label/photo` when every entry lies in one folder `top`), the number of photos and the bytes they declare against the limits; then each photo is
 /// inflated against a budget (so a size the zip lies about stops at the limit too) and sniffed for JPEG or PNG.
 /// Hidden entries (a name part starting with `.`) and macOS's `__MACOSX/` folder are skipped and listed in
 /// the report's `ignored`, as `vision-tasks train-gestures` skips them in a folder.
@@ -24,10 +24,11 @@ enum GestureUpload {
     ) throws -> GestureSamples {
         do {
             let directory = try ZipDirectory(zip, name: archiveName)
+            let top = sharedTopFolder(directory.entries)
             var photos: [(index: Int, label: String, name: String)] = []
             var ignored: [String] = [], seen: Set<String> = [], unpacked = 0
             for (index, entry) in directory.entries.enumerated() {
-                guard let parts = try parts(of: entry) else {
+                guard let parts = try parts(of: entry, below: top) else {
                     if !entry.isDirectory { ignored.append(entry.name) }
                     continue
                 }
@@ -65,9 +66,33 @@ enum GestureUpload {
         }
     }
 
-    /// The label of a photo entry `label/photo`; nil for an entry that is skipped (a directory, a hidden
-    /// entry, macOS's `__MACOSX/`); a 400 for a name that could point outside a label folder or is nested deeper.
-    private static func parts(of entry: ZipDirectory.Entry) throws -> (label: String, photo: String)? {
+    /// The one folder every entry lies in when the zip is of the data folder itself (`my_gestures/none/a.jpg`, as a
+    /// file manager's "compress" makes it): every photo is then `top/label/photo`, and `top` is read past. Nil when
+    /// the entries are `label/photo`, or lie in more than one folder (skipped entries aside).
+    private static func sharedTopFolder(_ entries: [ZipDirectory.Entry]) -> String? {
+        var top: String?
+        var nested = false
+        for entry in entries {
+            let parts = entry.name.split(separator: "/", omittingEmptySubsequences: false)
+            if parts.first == "__MACOSX" || parts.contains(where: { $0.hasPrefix(".") }) { continue }
+            guard let first = parts.first.map(String.init), !first.isEmpty, top == nil || top == first else {
+                return nil
+            }
+            top = first
+            if !entry.isDirectory {
+                guard parts.count >= 3 else { return nil }
+                nested = true
+            }
+        }
+        return nested ? top : nil
+    }
+
+    /// The label of a photo entry `label/photo` (below `top`, when given); nil for an entry that is skipped (a
+    /// directory, a hidden entry, macOS's `__MACOSX/`); a 400 for a name that could point outside a label folder or
+    /// is nested deeper.
+    private static func parts(of entry: ZipDirectory.Entry, below top: String?) throws -> (
+        label: String, photo: String
+    )? {
         let name = entry.name
         func refuse(_ reason: String) -> APIError {
             APIError(.badRequest, "\(archiveName) entry \"\(name)\" \(reason): entries must be label/photo")
@@ -79,9 +104,13 @@ enum GestureUpload {
         if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
             throw refuse("has a control character")
         }
-        let parts = name.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        var parts = name.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         if parts.contains("..") || parts.contains(".") { throw refuse("has a . or .. part") }
         if parts.first == "__MACOSX" || parts.contains(where: { $0.hasPrefix(".") }) { return nil }
+        if let top, parts.first == top {
+            parts.removeFirst()
+            if entry.isDirectory, parts == [""] { return nil } // the top folder's own entry
+        }
         if entry.isDirectory {
             // "label/" only; an empty part elsewhere ("a//b/") is a malformed name.
             guard parts.count == 2, !parts[0].isEmpty else { throw refuse("is a folder below a label folder") }
