@@ -245,10 +245,15 @@ public struct LayerWidths: Sendable, Equatable, TaskOptionValueType {
     /// Wraps `widths`.
     public init(_ widths: [Int]) { self.widths = widths }
     public static var optionType: TaskOptionType { .list }
-    /// Reads "64,32" ("" or "none": no hidden layer); nil for anything but whole numbers.
+    /// Reads "64,32" ("" or "none": no hidden layer); nil for anything but whole numbers, an empty one ("64,,32",
+    /// ",") included.
     public init?(optionText: String) {
-        let parts = optionText.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
-            !$0.isEmpty
+        if optionText.trimmingCharacters(in: .whitespaces).isEmpty {
+            self.init([])
+            return
+        }
+        let parts = optionText.split(separator: ",", omittingEmptySubsequences: false).map {
+            $0.trimmingCharacters(in: .whitespaces)
         }
         if parts == ["none"] {
             self.init([])

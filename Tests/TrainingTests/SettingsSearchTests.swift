@@ -147,6 +147,10 @@ import VisionTasks
         #expect(options.given == ["epochs", "search", "dropout", "layer-widths"])
         #expect(options.isGiven(Declared.layerWidths.option) && !options.isGiven(Declared.gamma.option))
         #expect(GestureSettingsSearch(optionText: "maybe") == nil && GestureSettingsSearch(optionText: "off") == .off)
+        // An empty width is a typing slip, not "no hidden layer" (",", "64,,32" were read as none and 64,32).
+        #expect(LayerWidths(optionText: "64, 32")?.widths == [64, 32] && LayerWidths(optionText: " ")?.widths == [])
+        #expect(LayerWidths(optionText: "none")?.widths == [] && LayerWidths(optionText: ",") == nil)
+        #expect(LayerWidths(optionText: "64,,32") == nil && LayerWidths(optionText: "64,") == nil)
         #expect { try Declared.search.option.apply(text: "maybe", to: options) } throws: {
             "\($0)".contains("search")
         }
