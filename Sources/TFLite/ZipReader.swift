@@ -285,6 +285,10 @@ package struct ZipDirectory: Sendable {
             guard inside(localHeader, 30), u32(localHeader) == 0x0403_4B50, u16(localHeader + 8) == method else {
                 throw fail("entry \"\(entryName)\" has no matching local header at byte \(localHeader)")
             }
+            // A local header with ZIP64 sizes (Python's `force_zip64`) under a plain central directory.
+            if u32(localHeader + 18) == 0xFFFF_FFFF || u32(localHeader + 22) == 0xFFFF_FFFF {
+                throw fail("entry \"\(entryName)\" uses ZIP64 sizes, which are not supported")
+            }
             // Without a data descriptor (flag bit 3) the local header repeats the CRC and sizes.
             guard
                 flags & 8 != 0

@@ -173,6 +173,15 @@ import VisionErrors
             }
             #expect(!Self.reads(copy, "local header field \(field)"))
         }
+        // ZIP64 sizes in a local header (Python's force_zip64): named as such, not as a disagreement.
+        var zip64 = Data(data)
+        withUnsafeBytes(of: UInt32(0xFFFF_FFFF).littleEndian) {
+            zip64.replaceSubrange(localHeader + 18..<localHeader + 22, with: $0)
+            zip64.replaceSubrange(localHeader + 22..<localHeader + 26, with: $0)
+        }
+        #expect { try ZipDirectory(zip64, name: "bundle.task") } throws: {
+            "\($0)".contains("entry \"valid.tflite\" uses ZIP64 sizes, which are not supported")
+        }
         // A local-header offset past the end, and one pointing at the wrong place.
         for offset: UInt32 in [UInt32(data.count + 10), 0xFFFF_FFF0, 1] {
             var copy = Data(data)
