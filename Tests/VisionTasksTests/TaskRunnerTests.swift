@@ -69,6 +69,29 @@ private final class RunnerBox: @unchecked Sendable {
         r.waitUntilIdle()
     }
 
+    /// Two listeners, each in its callback while calling `waitUntilIdle()` on the other's task: each waited for the
+    /// other's delivery under way, for good. From any task's listener it now waits for the frames to be processed.
+    @Test func twoListenersWaitingForEachOthersTaskReturn() throws {
+        let boxes = (RunnerBox(), RunnerBox())
+        let inCallback = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        let returned = DispatchSemaphore(value: 0)
+        func make(_ mine: DispatchSemaphore, _ theirs: DispatchSemaphore, _ other: RunnerBox) -> TaskRunner<Int, Int> {
+            TaskRunner(
+                taskName: "TestTask", verb: "detect", runningMode: .liveStream, process: { input, _ in input * 2 },
+                deliver: { _, _ in
+                    mine.signal()
+                    _ = theirs.wait(timeout: .now() + 10) // both listeners in their callbacks
+                    other.runner?.waitUntilIdle()
+                    returned.signal()
+                })
+        }
+        boxes.0.runner = make(inCallback.0, inCallback.1, boxes.1)
+        boxes.1.runner = make(inCallback.1, inCallback.0, boxes.0)
+        try boxes.0.runner?.processAsync(1, timestampInMilliseconds: 1)
+        try boxes.1.runner?.processAsync(1, timestampInMilliseconds: 1)
+        #expect(returned.wait(timeout: .now() + 20) == .success && returned.wait(timeout: .now() + 20) == .success)
+    }
+
     /// Video frames sent from many tasks (or threads) at once run in the order their timestamps were accepted: each
     /// is run, or refused for a timestamp not above the last; none runs after a later one.
     @Test func concurrentVideoFramesRunInTheOrderTheirTimestampsWereAccepted() async throws {

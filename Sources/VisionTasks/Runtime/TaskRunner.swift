@@ -2,6 +2,9 @@ import Dispatch
 import Foundation
 import VisionCore
 
+/// Marks every runner's delivery queue, so that a call from a listener (which runs there) is known.
+private let deliveryQueueKey = DispatchSpecificKey<Bool>()
+
 /// Runs a task's per-frame work under MediaPipe's running-mode rules, shared by every task:
 /// the method must match the mode, timestamps strictly increase in video and live-stream mode,
 /// processing is serial, and live-stream frames go through a flow limiter (one frame in flight,
@@ -36,8 +39,6 @@ package final class TaskRunner<Input: Sendable, Output: Sendable>: @unchecked Se
     private let deliveryQueue: DispatchQueue
     private let idle = DispatchGroup() // entered while frames are being processed
     private let deliveryIdle = DispatchGroup() // entered while results are being delivered
-    /// Marks the delivery queue, so that a call from the listener (which runs there) is known.
-    private let deliveryKey = DispatchSpecificKey<Bool>()
 
     /// The most finished live-stream results that wait for the listener; one more may be in its hands.
     package static var maxWaitingResults: Int { 4 }
@@ -57,7 +58,7 @@ package final class TaskRunner<Input: Sendable, Output: Sendable>: @unchecked Se
         self.resetState = reset
         workQueue = DispatchQueue(label: "VisionTasks.\(taskName).live-stream.work")
         deliveryQueue = DispatchQueue(label: "VisionTasks.\(taskName).live-stream.results")
-        deliveryQueue.setSpecific(key: deliveryKey, value: true)
+        deliveryQueue.setSpecific(key: deliveryQueueKey, value: true)
     }
 
     // MARK: - Live-stream counts
@@ -151,11 +152,12 @@ package final class TaskRunner<Input: Sendable, Output: Sendable>: @unchecked Se
     }
 
     /// Blocks until every accepted live-stream frame has been processed and its result delivered
-    /// (or dropped). From the delivery callback, until they are processed: the delivery under way is the
-    /// callback's own, and waiting for it to end would wait for good.
+    /// (or dropped). From a delivery callback, any task's, until they are processed: the delivery under way may be
+    /// the callback's own, or one that waits in its turn for the caller's task (two listeners each waiting for the
+    /// other's task waited for good).
     package func waitUntilIdle() {
         idle.wait()
-        guard DispatchQueue.getSpecific(key: deliveryKey) == nil else { return }
+        guard DispatchQueue.getSpecific(key: deliveryQueueKey) == nil else { return }
         deliveryIdle.wait()
     }
 
