@@ -3,14 +3,16 @@ import NIOCore
 import NIOHTTP1
 
 /// Looks at each request head before the WebSocket upgrade handler does, since that handler drops without a word every
-/// request whose upgrade it does not take (the connection closed with no answer). A request that
-/// will not upgrade loses its `Upgrade` header and is answered as plain HTTP, by its route, with a reason and status:
+/// request whose upgrade it does not take (the connection closed with no answer). A request that will not upgrade
+/// loses its `Upgrade` header and is answered as plain HTTP, by its route, with a reason and status, and the connection
+/// is closed after it (the HTTP decoder parses nothing after a request it took for an upgrade):
 /// - an `Upgrade` to anything but a WebSocket (`curl --http2` asks for `h2c` on every request);
-/// - a WebSocket upgrade with a body (a GET with a body is refused, 400);
+/// - a WebSocket upgrade with a body (a GET with a body is refused, 400), or by another method than GET;
 /// - one the server would refuse (`refuses`: no live path, an unknown task, a bad option, every live socket taken);
-/// - one without exactly one `Sec-WebSocket-Key`, or of another version than 13: its head then carries the problem in
-///   `problemHeader` for the live route to answer (400, or 426 with `Sec-WebSocket-Version: 13`).
-/// It leaves the pipeline when a request upgrades: what follows is no HTTP.
+/// - one without one `Sec-WebSocket-Key` of one key, or of another version than 13: its head then carries the problem
+///   in `problemHeader` for the live route to answer (400, or 426 with `Sec-WebSocket-Version: 13`).
+/// It leaves the pipeline when a connection's first request upgrades (what follows is no HTTP), and stays otherwise, so
+/// that no later request brings its own `problemHeader`.
 final class UpgradeGate: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
@@ -21,6 +23,8 @@ final class UpgradeGate: ChannelInboundHandler, RemovableChannelHandler {
 
     /// Whether the server would refuse the live upgrade of a request target (path and query).
     private let refuses: @Sendable (String) -> Bool
+    /// Whether the next head is the connection's first, the only one NIO's upgrade handler looks at.
+    private var first = true
 
     /// A gate asking `refuses` of each WebSocket upgrade's target.
     init(refuses: @escaping @Sendable (String) -> Bool) {
@@ -29,6 +33,8 @@ final class UpgradeGate: ChannelInboundHandler, RemovableChannelHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard case .head(var head) = unwrapInboundIn(data) else { return context.fireChannelRead(data) }
+        let isFirst = first
+        first = false
         head.headers.remove(name: Self.problemHeader)
         guard head.headers.contains(name: "upgrade") else {
             return context.fireChannelRead(wrapInboundOut(.head(head)))
@@ -38,19 +44,26 @@ final class UpgradeGate: ChannelInboundHandler, RemovableChannelHandler {
         let hasBody =
             (head.headers["content-length"].first.flatMap { Int($0) } ?? 0) > 0
             || head.headers.contains(name: "transfer-encoding")
-        if webSocket, !hasBody, !refuses(head.uri) {
+        if webSocket, head.method == .GET, !hasBody, !refuses(head.uri) {
             guard let problem = Self.handshakeProblem(head.headers) else {
-                // It upgrades (a later request's upgrade is Hummingbird's to refuse): what follows is no HTTP.
-                context.fireChannelRead(wrapInboundOut(.head(head)))
-                return context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+                if isFirst {
+                    // It upgrades: what follows is no HTTP.
+                    context.fireChannelRead(data)
+                    return context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+                }
+                // Only a first request upgrades: Hummingbird sends a later one to a new connection (307), and the
+                // answer, whatever it is, closes this one.
+                head.headers.remove(name: "connection")
+                head.headers.add(name: "connection", value: "close")
+                return context.fireChannelRead(wrapInboundOut(.head(head)))
             }
             head.headers.add(name: Self.problemHeader, value: "\(problem.status.code) \(problem.reason)")
         }
+        // The HTTP decoder took the request for an upgrade and parses nothing after it: its answer closes the
+        // connection (a client's next request on it was never answered).
         head.headers.remove(name: "upgrade")
-        let connection = head.headers["connection"].flatMap { $0.split(separator: ",") }
-            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { $0.lowercased() != "upgrade" }
         head.headers.remove(name: "connection")
-        if !connection.isEmpty { head.headers.add(name: "connection", value: connection.joined(separator: ", ")) }
+        head.headers.add(name: "connection", value: "close")
         context.fireChannelRead(wrapInboundOut(.head(head)))
     }
 
@@ -62,9 +75,11 @@ final class UpgradeGate: ChannelInboundHandler, RemovableChannelHandler {
             let got = versions.isEmpty ? "none" : versions.map { "\"\($0.prefix(20))\"" }.joined(separator: ", ")
             return (.upgradeRequired, "this server speaks WebSocket version 13 (Sec-WebSocket-Version), got \(got)")
         }
-        let keys = headers["sec-websocket-key"].count
-        guard keys == 1 else {
-            return (.badRequest, "a WebSocket upgrade needs one Sec-WebSocket-Key header, got \(keys)")
+        // As NIO's upgrader reads it: one value, not empty, not a list.
+        let keys = headers["sec-websocket-key"]
+        guard keys.count == 1, !keys[0].trimmingCharacters(in: .whitespaces).isEmpty, !keys[0].contains(",") else {
+            let got = keys.count == 1 ? "\"\(keys[0].prefix(40))\"" : "\(keys.count)"
+            return (.badRequest, "a WebSocket upgrade needs one Sec-WebSocket-Key header with one key, got \(got)")
         }
         return nil
     }

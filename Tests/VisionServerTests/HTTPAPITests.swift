@@ -276,7 +276,19 @@ import VisionTasks
                 ),
                 (
                     "GET /api/v1/face-detector/live HTTP/1.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n",
-                    ["HTTP/1.1 400", "needs one Sec-WebSocket-Key header, got 0"]
+                    ["HTTP/1.1 400", "needs one Sec-WebSocket-Key header with one key, got 0"]
+                ),
+                (
+                    "GET /api/v1/face-detector/live HTTP/1.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: a,b\r\n",
+                    ["HTTP/1.1 400", "needs one Sec-WebSocket-Key header with one key, got \\\"a,b\\\""]
+                ),
+                (
+                    "GET /api/v1/face-detector/live HTTP/1.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: \r\n",
+                    ["HTTP/1.1 400", "needs one Sec-WebSocket-Key header with one key"]
+                ),
+                (
+                    "POST /api/v1/face-detector/live HTTP/1.1\r\n\(webSocket)Sec-WebSocket-Version: 13\r\n",
+                    ["HTTP/1.1 404"]
                 ),
                 (
                     "GET /api/v1/face-recognizer/live HTTP/1.1\r\n\(webSocket)Sec-WebSocket-Version: 13\r\n",
@@ -304,7 +316,21 @@ import VisionTasks
                 for part in expected {
                     #expect(answer.lowercased().contains(part.lowercased()), "\(head): \(answer)")
                 }
+                // The HTTP decoder parses nothing after a request it took for an upgrade: the answer closes the
+                // connection (a keep-alive client's next request used to wait for the idle timeout, unanswered).
+                if head.contains("Upgrade:") {
+                    #expect(await connection.closedByTheServer(within: 10), "\(head): the connection was kept")
+                }
             }
+            // A later request on a kept connection cannot bring the gate's marker either.
+            let kept = try await StallingClient.connectSilently(port: port)
+            #expect(await kept.sendBody(Array("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n".utf8)))
+            #expect(await kept.answer(within: 30).contains(#"{"status":"ok"}"#))
+            let forged =
+                "GET /api/v1/face-detector/live HTTP/1.1\r\nHost: x\r\nVisionTasks-Handshake-Problem: 426 forged\r\n\r\n"
+            #expect(await kept.sendBody(Array(forged.utf8)))
+            let second = await kept.answer(within: 30)
+            #expect(second.hasPrefix("HTTP/1.1 400") && second.contains("connect with a WebSocket"), "\(second)")
             // A good handshake still upgrades.
             _ = try await StallingClient.connect(port: port, path: "/api/v1/face-detector/live")
         }
