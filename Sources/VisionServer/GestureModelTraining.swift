@@ -133,7 +133,7 @@ struct GestureModelTraining: Sendable {
             guard let finished else {
                 logger.info("training \(fileName) stopped after \(seconds) s")
                 throw APIError(
-                    .contentTooLarge,
+                    .unprocessableContent,
                     "the training ran longer than the server's \(seconds) s (--max-training-time) and was stopped:"
                         + " try fewer photos, fewer epochs or narrower layer-widths")
             }
@@ -157,20 +157,31 @@ struct GestureModelTraining: Sendable {
             body: .init(byteBuffer: ByteBuffer(bytes: try outcome.report.jsonData())))
     }
 
-    /// Throws 507 when a model of `bytes` would take the models folder `directory` past `maxModelsFolderBytes`.
+    /// Throws 507 when a model of `bytes` would take the models folder `directory` past `maxModelsFolderBytes`: the
+    /// disk its files take (allocated blocks, so a sparse file counts what it holds), subfolders included.
     private func checkRoom(for bytes: Int, in directory: String) throws {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        let held = names.reduce(0) { total, name in
-            let attributes = try? FileManager.default.attributesOfItem(atPath: directory + "/" + name)
-            return total + ((attributes?[.size] as? Int) ?? 0)
-        }
         let limit = configuration.maxModelsFolderBytes
-        guard bytes <= limit - held else {
+        let held = Self.diskBytes(below: directory)
+        guard bytes <= limit - min(held, limit) else {
             throw APIError(
                 HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"),
                 "the trained model's \(bytes) bytes would take the models folder past the server's \(limit)"
                     + " (--max-models-folder; it holds \(held)): remove models it no longer needs")
         }
+    }
+
+    /// The bytes of disk the files below `directory` take, at most `Int.max`.
+    static func diskBytes(below directory: String) -> Int {
+        var total = 0
+        let paths = [directory] + (FileManager.default.subpaths(atPath: directory) ?? []).map { directory + "/" + $0 }
+        for path in paths {
+            var info = stat()
+            guard lstat(path, &info) == 0 else { continue }
+            let (sum, overflow) = total.addingReportingOverflow(
+                Int(info.st_blocks).multipliedReportingOverflow(by: 512).partialValue)
+            total = overflow ? Int.max : sum
+        }
+        return total
     }
 
     /// The photos of the uploaded `zip`, read off the event loop; the zip itself is let go once they are out.

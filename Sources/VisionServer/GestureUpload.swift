@@ -67,8 +67,9 @@ enum GestureUpload {
     }
 
     /// The one folder every entry lies in when the zip is of the data folder itself (`my_gestures/none/a.jpg`, as a
-    /// file manager's "compress" makes it): every photo is then `top/label/photo`, and `top` is read past. Nil when
-    /// the entries are `label/photo`, or lie in more than one folder (skipped entries aside).
+    /// file manager's "compress" makes it): photos are then `top/label/photo`, and `top` is read past (a file directly
+    /// in it is then refused as one beside the label folders). Nil when no photo is nested that deep, or the entries
+    /// lie in more than one folder (skipped entries aside).
     private static func sharedTopFolder(_ entries: [ZipDirectory.Entry]) -> String? {
         var top: String?
         var nested = false
@@ -79,10 +80,7 @@ enum GestureUpload {
                 return nil
             }
             top = first
-            if !entry.isDirectory {
-                guard parts.count >= 3 else { return nil }
-                nested = true
-            }
+            if !entry.isDirectory, parts.count >= 3 { nested = true }
         }
         return nested ? top : nil
     }
@@ -95,7 +93,8 @@ enum GestureUpload {
     )? {
         let name = entry.name
         func refuse(_ reason: String) -> APIError {
-            APIError(.badRequest, "\(archiveName) entry \"\(name)\" \(reason): entries must be label/photo")
+            let layout = top.map { "\($0)/label/photo" } ?? "label/photo"
+            return APIError(.badRequest, "\(archiveName) entry \"\(name)\" \(reason): entries must be \(layout)")
         }
         if name.contains("\\") { throw refuse("has a backslash") }
         if name.hasPrefix("/") || name.dropFirst().hasPrefix(":") {

@@ -60,10 +60,11 @@ public struct ServerConfiguration: Sendable {
     /// The most photos in one training upload; more is answered 413.
     public var maxTrainingPhotos: Int = 5_000
     /// The longest a training may run, in seconds (photos searched, settings searched, trained, written); one that
-    /// runs longer is stopped and answered 413, so no request holds the one training for hours.
+    /// runs longer is stopped and answered 422, so no request holds the one training for hours.
     public var maxTrainingSeconds: Int = 600
-    /// The most bytes the models folder's files may take with a new trained model among them; a model that would pass
-    /// it is not placed (507), so trainings cannot fill the disk (a 4×4096 hidden-layer head is 212 MB).
+    /// The most bytes of disk the models folder's files (subfolders included) may take with a new trained model among
+    /// them; a model that would pass it is not placed (507), so trainings cannot fill the disk (a 4×4096 hidden-layer
+    /// head is 212 MB).
     public var maxModelsFolderBytes: Int = 1_000_000_000
     /// Threads a training searches its photos for hands with; one training runs at a time, so the other cores stay
     /// with the detection requests.
