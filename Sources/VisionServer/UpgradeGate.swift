@@ -16,6 +16,7 @@ import NIOHTTP1
 final class UpgradeGate: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
 
     /// The header by which a refused WebSocket handshake reaches the live route: its status code (400 or 426), a space,
     /// the reason. A client's own is removed from every request.
@@ -65,6 +66,31 @@ final class UpgradeGate: ChannelInboundHandler, RemovableChannelHandler {
         head.headers.remove(name: "connection")
         head.headers.add(name: "connection", value: "close")
         context.fireChannelRead(wrapInboundOut(.head(head)))
+    }
+
+    /// A first request head the HTTP decoder cannot read (over a thousand header lines, a malformed line) is answered
+    /// here, 431 or 400, and the connection closed: the error passed NIO's upgrade handler to the pipeline's end, and
+    /// the connection was held unanswered for good. A later request's error is Hummingbird's.
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        guard first, let parse = error as? HTTPParserError else { return context.fireErrorCaught(error) }
+        first = false
+        let (status, reason): (HTTPResponseStatus, String) =
+            parse == .headerOverflow
+            ? (.requestHeaderFieldsTooLarge, "the request head is too large (too many or too long header lines)")
+            : (.badRequest, "the request head could not be read (\(parse))")
+        let body = APIError.jsonBody(reason)
+        let headers: HTTPHeaders = [
+            "Content-Type": "application/json", "Content-Length": "\(body.readableBytes)", "Connection": "close",
+        ]
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))))
+            .whenFailure { _ in }
+        context.write(wrapOutboundOut(.body(.byteBuffer(body)))).whenFailure { _ in }
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenFailure { _ in }
+        // As `APIError.responseClosing` closes: the input dropped, the output shut, the whole a little later.
+        let channel = context.channel
+        channel.triggerUserOutboundEvent(InputEndsWithOutput.closingAnswer, promise: nil)
+        channel.close(mode: .output, promise: nil)
+        channel.eventLoop.scheduleTask(in: APIError.linger) { channel.close(promise: nil) }
     }
 
     /// What in a WebSocket upgrade's headers NIO's upgrader would drop it for, with the answer's status; nil for a

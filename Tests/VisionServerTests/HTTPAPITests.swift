@@ -331,6 +331,21 @@ import VisionTasks
             #expect(await kept.sendBody(Array(forged.utf8)))
             let second = await kept.answer(within: 30)
             #expect(second.hasPrefix("HTTP/1.1 400") && second.contains("connect with a WebSocket"), "\(second)")
+            // A first head the decoder cannot read went unanswered, its connection held for good: 431 or 400 now.
+            let heads = [
+                (
+                    "GET /healthz HTTP/1.1\r\nHost: x\r\n" + (0..<1000).map { "X-H\($0): v\r\n" }.joined(),
+                    "HTTP/1.1 431"
+                ),
+                ("GET /healthz HTTP/1.1\r\nHost: x\r\nBad Header Line\r\n", "HTTP/1.1 400"),
+            ]
+            for (head, status) in heads {
+                let unread = try await StallingClient.connectSilently(port: port)
+                #expect(await unread.sendBody(Array("\(head)\r\n".utf8)))
+                let answer = await unread.answer(within: 30)
+                #expect(answer.hasPrefix(status) && answer.contains("the request head"), "\(answer)")
+                #expect(await unread.closedByTheServer(within: 10), "an unreadable head's connection was kept")
+            }
             // A good handshake still upgrades.
             _ = try await StallingClient.connect(port: port, path: "/api/v1/face-detector/live")
         }
