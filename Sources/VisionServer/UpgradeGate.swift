@@ -37,6 +37,13 @@ final class UpgradeGate: ChannelInboundHandler, RemovableChannelHandler {
         let isFirst = first
         first = false
         head.headers.remove(name: Self.problemHeader)
+        // HTTP/1.0 closes after each answer unless asked to keep alive; Hummingbird kept the connection, so a client
+        // reading the answer to its end waited for the idle timeout.
+        if head.version.major == 1, head.version.minor == 0,
+            !head.headers[canonicalForm: "connection"].contains(where: { $0.lowercased() == "keep-alive" })
+        {
+            head.headers.replaceOrAdd(name: "connection", value: "close")
+        }
         guard head.headers.contains(name: "upgrade") else {
             return context.fireChannelRead(wrapInboundOut(.head(head)))
         }

@@ -331,6 +331,14 @@ import VisionTasks
             #expect(await kept.sendBody(Array(forged.utf8)))
             let second = await kept.answer(within: 30)
             #expect(second.hasPrefix("HTTP/1.1 400") && second.contains("connect with a WebSocket"), "\(second)")
+            // HTTP/1.0 closes after its answer unless asked to keep alive (the connection was kept: a client reading
+            // to the end waited for the idle timeout).
+            for (keepAlive, closed) in [("", true), ("Connection: keep-alive\r\n", false)] {
+                let old = try await StallingClient.connectSilently(port: port)
+                #expect(await old.sendBody(Array("GET /healthz HTTP/1.0\r\nHost: x\r\n\(keepAlive)\r\n".utf8)))
+                #expect(await old.answer(within: 30).contains(#"{"status":"ok"}"#))
+                #expect(await old.closedByTheServer(within: 5) == closed, "HTTP/1.0 \(keepAlive)")
+            }
             // A first head the decoder cannot read went unanswered, its connection held for good: 431 or 400 now.
             let heads = [
                 (
