@@ -50,10 +50,16 @@ struct APIError: Error, HTTPResponseError {
             body: ResponseBody(contentLength: body.readableBytes) { writer in
                 try await writer.write(body)
                 try await writer.finish(nil)
-                connection.triggerUserOutboundEvent(InputEndsWithOutput.closingAnswer, promise: nil)
-                connection.close(mode: .output, promise: nil)
-                connection.eventLoop.scheduleTask(in: Self.linger) { connection.close(promise: nil) }
+                Self.close(afterAnswer: connection)
             })
+    }
+
+    /// Closes `connection` once its answer is written: what the client sends from now on is dropped
+    /// (`InputEndsWithOutput`), the output is shut at once, and the whole connection `linger` later.
+    static func close(afterAnswer connection: any Channel) {
+        connection.triggerUserOutboundEvent(InputEndsWithOutput.closingAnswer, promise: nil)
+        connection.close(mode: .output, promise: nil)
+        connection.eventLoop.scheduleTask(in: linger) { connection.close(promise: nil) }
     }
 
     /// The JSON answer to `error`, thrown by the route of `request` (logged when it is the server's own failure).

@@ -61,8 +61,7 @@ final class UpgradeGate: ChannelInboundHandler, RemovableChannelHandler {
                 }
                 // Only a first request upgrades: Hummingbird sends a later one to a new connection (307), and the
                 // answer, whatever it is, closes this one.
-                head.headers.remove(name: "connection")
-                head.headers.add(name: "connection", value: "close")
+                head.headers.replaceOrAdd(name: "connection", value: "close")
                 return context.fireChannelRead(wrapInboundOut(.head(head)))
             }
             head.headers.add(name: Self.problemHeader, value: "\(problem.status.code) \(problem.reason)")
@@ -70,8 +69,7 @@ final class UpgradeGate: ChannelInboundHandler, RemovableChannelHandler {
         // The HTTP decoder took the request for an upgrade and parses nothing after it: its answer closes the
         // connection (a client's next request on it was never answered).
         head.headers.remove(name: "upgrade")
-        head.headers.remove(name: "connection")
-        head.headers.add(name: "connection", value: "close")
+        head.headers.replaceOrAdd(name: "connection", value: "close")
         context.fireChannelRead(wrapInboundOut(.head(head)))
     }
 
@@ -93,11 +91,7 @@ final class UpgradeGate: ChannelInboundHandler, RemovableChannelHandler {
             .whenFailure { _ in }
         context.write(wrapOutboundOut(.body(.byteBuffer(body)))).whenFailure { _ in }
         context.writeAndFlush(wrapOutboundOut(.end(nil))).whenFailure { _ in }
-        // As `APIError.responseClosing` closes: the input dropped, the output shut, the whole a little later.
-        let channel = context.channel
-        channel.triggerUserOutboundEvent(InputEndsWithOutput.closingAnswer, promise: nil)
-        channel.close(mode: .output, promise: nil)
-        channel.eventLoop.scheduleTask(in: APIError.linger) { channel.close(promise: nil) }
+        APIError.close(afterAnswer: context.channel)
     }
 
     /// What in a WebSocket upgrade's headers NIO's upgrader would drop it for, with the answer's status; nil for a
