@@ -25,7 +25,6 @@ final class LiveSession: Sendable {
     private let ledger: LiveLedger
     private let configuration: ServerConfiguration
     private let decoder: ImageDecoder
-    private let budget: LiveFrameBudget
     private let logger: Logger
 
     /// Makes the session's task; throws what the task throws for its model or options. Frames are decoded by
@@ -38,7 +37,6 @@ final class LiveSession: Sendable {
         self.ledger = ledger
         self.configuration = configuration
         self.decoder = decoder
-        self.budget = budget
         self.logger = logger
         task = try ServedTask.make(
             settings, modelPath: modelPath, mode: .liveStream,
@@ -200,7 +198,7 @@ final class LiveSession: Sendable {
         case .success(.noRoom(let pixels)):
             ledger.reply(
                 error:
-                    "the live sockets' frames in work leave no room for this frame's \(pixels) pixels within the server's \(budget.limit) (--max-live-pixels): send it again later, or smaller",
+                    "the live sockets' frames in work leave no room for this frame's \(pixels) pixels within the server's \(configuration.heldLivePixels) (--max-live-pixels): send it again later, or smaller",
                 timestamp: timestamp)
         case .failure(let error):
             // Earlier frames' results go first, so the replies stay in timestamp order.
