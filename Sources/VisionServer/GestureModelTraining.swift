@@ -138,13 +138,10 @@ struct GestureModelTraining: Sendable {
                         + " try fewer photos, fewer epochs or narrower layer-widths")
             }
             outcome = finished
+            try checkRoom(for: outcome.task.count, in: directory)
+            // A client gone by now gets no model placed: the name would be taken by a model nobody asked for any more.
+            try Task.checkCancellation()
         } catch is CancellationError {
-            logger.info("training \(fileName) cancelled: its client went away")
-            throw CancellationError()
-        }
-        try checkRoom(for: outcome.task.count, in: directory)
-        // A client gone by now gets no model placed: the name would be taken by a model nobody asked for any more.
-        guard !Task.isCancelled else {
             logger.info("training \(fileName) cancelled: its client went away")
             throw CancellationError()
         }
@@ -177,9 +174,9 @@ struct GestureModelTraining: Sendable {
         for path in paths {
             var info = stat()
             guard lstat(path, &info) == 0 else { continue }
-            let (sum, overflow) = total.addingReportingOverflow(
-                Int(info.st_blocks).multipliedReportingOverflow(by: 512).partialValue)
-            total = overflow ? Int.max : sum
+            let (bytes, tooMany) = Int(info.st_blocks).multipliedReportingOverflow(by: 512)
+            let (sum, overflow) = total.addingReportingOverflow(bytes)
+            total = tooMany || overflow ? Int.max : sum
         }
         return total
     }
