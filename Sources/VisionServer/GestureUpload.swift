@@ -6,8 +6,8 @@ import VisionTasks
 /// A training upload (`POST /api/v1/gesture-models`): a zip whose entries are `label/photo`, read in memory
 /// into `GestureSamples`. Nothing of it reaches the file system, and every entry is checked before any is
 /// unpacked: its name (no `..`, absolute path, backslash, control character, nor anything deeper than
-/// `label/photo`, or `top/label/photo` when every entry lies in one folder `top`), the number of photos and the bytes they declare against the limits; then each photo is
-/// inflated against a budget (so a size the zip lies about stops at the limit too) and sniffed for JPEG or PNG.
+/// `label/photo`, or `top/label/photo` when every entry lies in one folder `top`), the number of photos and the bytes
+/// they declare against the limits; then each photo is inflated against a budget (so a size the zip lies about stops at the limit too) and sniffed for JPEG or PNG.
 /// Hidden entries (a name part starting with `.`) and macOS's `__MACOSX/` folder are skipped and listed in
 /// the report's `ignored`, as `vision-tasks train-gestures` skips them in a folder.
 enum GestureUpload {
@@ -66,6 +66,12 @@ enum GestureUpload {
         }
     }
 
+    /// Whether an entry of these name parts is skipped, not a photo: hidden (a part starting with `.`) or in macOS's
+    /// `__MACOSX/`.
+    private static func isSkipped<Part: StringProtocol>(_ parts: [Part]) -> Bool {
+        parts.first == "__MACOSX" || parts.contains { $0.hasPrefix(".") }
+    }
+
     /// The one folder every entry lies in when the zip is of the data folder itself (`my_gestures/none/a.jpg`, as a
     /// file manager's "compress" makes it): photos are then `top/label/photo`, and `top` is read past (a file directly
     /// in it is then refused as one beside the label folders). Nil when no photo is nested that deep, or the entries
@@ -75,7 +81,7 @@ enum GestureUpload {
         var nested = false
         for entry in entries {
             let parts = entry.name.split(separator: "/", omittingEmptySubsequences: false)
-            if parts.first == "__MACOSX" || parts.contains(where: { $0.hasPrefix(".") }) { continue }
+            if isSkipped(parts) { continue }
             guard let first = parts.first.map(String.init), !first.isEmpty, top == nil || top == first else {
                 return nil
             }
@@ -105,7 +111,7 @@ enum GestureUpload {
         }
         var parts = name.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         if parts.contains("..") || parts.contains(".") { throw refuse("has a . or .. part") }
-        if parts.first == "__MACOSX" || parts.contains(where: { $0.hasPrefix(".") }) { return nil }
+        if isSkipped(parts) { return nil }
         if let top, parts.first == top {
             parts.removeFirst()
             if entry.isDirectory, parts == [""] { return nil } // the top folder's own entry
