@@ -63,7 +63,7 @@ import VisionErrors
         #expect(zip(a.values, expectedA.values).allSatisfy { abs($0 - $1) < 1e-4 })
         #expect(zip(b.values, expectedB.values).allSatisfy { abs($0 - $1) < 1e-4 })
         // A constant mask stays constant whatever the guide: a = 0, b = the constant.
-        let flat = FloatPlane(width: 11, height: 8, repeating: 0.3)
+        let flat = FloatPlane(width: 11, height: 8, repeating: 0.3)!
         let (a0, b0) = filter.coefficients(guide: guide, mask: flat)
         #expect(a0.values.allSatisfy { abs($0) < 1e-5 } && b0.values.allSatisfy { abs($0 - 0.3) < 1e-5 })
         #expect(GuidedMaskFilter(radius: 0, epsilon: 0.01) == nil && GuidedMaskFilter(radius: 1, epsilon: 0) == nil)
@@ -88,7 +88,7 @@ import VisionErrors
         let ideal = full.values.map { $0 > 0.5 ? Float(1) : 0 }
         // The small guide and mask: box averages of the frame and of the ideal mask over 4×4 blocks.
         func shrink(_ values: [Float]) -> FloatPlane {
-            var out = FloatPlane(width: width / factor, height: height / factor, repeating: 0)
+            var out = FloatPlane(width: width / factor, height: height / factor, repeating: 0)!
             for y in 0..<height {
                 for x in 0..<width {
                     out.values[(y / factor) * (width / factor) + x / factor] += values[y * width + x] / 16
@@ -127,20 +127,20 @@ import VisionErrors
 
     @Test func motionGatingStopsTheMixingWhereTheFrameChanged() throws {
         var smoothing = try #require(MaskTemporalSmoothing(ratio: 0.7, motionScale: 0.1))
-        let still = FloatPlane(width: 5, height: 5, repeating: 0.5)
-        _ = smoothing.smooth(FloatPlane(width: 5, height: 5, repeating: 1), luma: still)
+        let still = FloatPlane(width: 5, height: 5, repeating: 0.5)!
+        _ = smoothing.smooth(FloatPlane(width: 5, height: 5, repeating: 1)!, luma: still)
         // The frame's luminance changes by 0.05 everywhere (half the scale), then by 0.1 (the whole scale):
         // the uncertain 0.5 mixes half as much, then not at all. It also lies 0.5 from the previous output
         // 1, which halves the mixing again (1 − |0.5 − 1|): 0.5 + (1 − 0.5)·0.7·0.5·0.5 = 0.5875.
-        let uncertain = FloatPlane(width: 5, height: 5, repeating: 0.5)
-        let half = smoothing.smooth(uncertain, luma: FloatPlane(width: 5, height: 5, repeating: 0.55))
+        let uncertain = FloatPlane(width: 5, height: 5, repeating: 0.5)!
+        let half = smoothing.smooth(uncertain, luma: FloatPlane(width: 5, height: 5, repeating: 0.55)!)
         #expect(half.values.allSatisfy { abs($0 - 0.5875) < 1e-5 })
-        let whole = smoothing.smooth(uncertain, luma: FloatPlane(width: 5, height: 5, repeating: 0.65))
+        let whole = smoothing.smooth(uncertain, luma: FloatPlane(width: 5, height: 5, repeating: 0.65)!)
         #expect(whole.values.allSatisfy { abs($0 - 0.5) < 1e-5 })
         // One pixel alone changing by 0.25 (noise) counts as its window's mean (the whole 5×5 plane here), 0.01:
         // 0.5 + 0.5·0.7·0.9·0.5 = 0.6575.
         var fresh = try #require(MaskTemporalSmoothing(ratio: 0.7, motionScale: 0.1))
-        _ = fresh.smooth(FloatPlane(width: 5, height: 5, repeating: 1), luma: still)
+        _ = fresh.smooth(FloatPlane(width: 5, height: 5, repeating: 1)!, luma: still)
         var speck = still
         speck.values[12] = 0.75
         let steady = fresh.smooth(uncertain, luma: speck)
@@ -149,18 +149,18 @@ import VisionErrors
         // (0.1 apart): 0.5 + (0.6 − 0.5)·0.7·0.9 = 0.563; from 0 to 1 (certain, 1 apart) nothing is kept.
         var held = try #require(MaskTemporalSmoothing(ratio: 0.7, motionScale: 0.1))
         _ = held.smooth(
-            FloatPlane(width: 2, height: 1, values: [0.6, 0])!, luma: FloatPlane(width: 2, height: 1, repeating: 0.5))
+            FloatPlane(width: 2, height: 1, values: [0.6, 0])!, luma: FloatPlane(width: 2, height: 1, repeating: 0.5)!)
         let followed = held.smooth(
-            FloatPlane(width: 2, height: 1, values: [0.5, 1])!, luma: FloatPlane(width: 2, height: 1, repeating: 0.5))
+            FloatPlane(width: 2, height: 1, values: [0.5, 1])!, luma: FloatPlane(width: 2, height: 1, repeating: 0.5)!)
         #expect(abs(followed.values[0] - 0.563) < 1e-5 && followed.values[1] == 1, "\(followed.values)")
         #expect(MaskTemporalSmoothing(ratio: 0.5, motionScale: 0) == nil)
     }
 
     @Test func reuseNeedsASmallDifferenceAndStopsAtTheCap() throws {
         var policy = try #require(MaskReusePolicy(threshold: 0.01, maxConsecutive: 2))
-        let still = FloatPlane(width: 4, height: 4, repeating: 0.5)
-        let nudged = FloatPlane(width: 4, height: 4, repeating: 0.505)
-        let moved = FloatPlane(width: 4, height: 4, repeating: 0.6)
+        let still = FloatPlane(width: 4, height: 4, repeating: 0.5)!
+        let nudged = FloatPlane(width: 4, height: 4, repeating: 0.505)!
+        let moved = FloatPlane(width: 4, height: 4, repeating: 0.6)!
         // Nothing to reuse at first; then two nudged or equal frames reuse; the third in a row is segmented.
         let decisions = [still, nudged, still, still, nudged, moved].map { policy.reuse(luma: $0) }
         #expect(decisions == [false, true, true, false, true, false])
@@ -251,8 +251,8 @@ import VisionErrors
             let compositor = try BackgroundCompositor(width: 40, height: 24, effect: effect, workingSize: 16)
             let small = try compositor.shrink(picture)
             let (w, h) = (compositor.smallWidth, compositor.smallHeight)
-            let zero = FloatPlane(width: w, height: h, repeating: 0),
-                one = FloatPlane(width: w, height: h, repeating: 1)
+            let zero = FloatPlane(width: w, height: h, repeating: 0)!,
+                one = FloatPlane(width: w, height: h, repeating: 1)!
             var kept: [UInt8] = [], replaced: [UInt8] = []
             try compositor.compose(picture, small: small, a: zero, b: one, into: &kept)
             try compositor.compose(picture, small: small, a: zero, b: zero, into: &replaced)
@@ -304,5 +304,11 @@ import VisionErrors
         #expect(throws: VisionTasksError.self) { try compositor.blurredBackground(other) }
         // A plane whose size overflows is no plane.
         #expect(FloatPlane(width: 1 << 32, height: 1 << 32, values: []) == nil)
+        // Nor is a filled one of no size, a negative size or an overflowing one (these trapped once).
+        for (w, h) in [(0, 4), (4, 0), (-1, -1), (1 << 32, 1 << 32), (Int.max, 2)] {
+            #expect(FloatPlane(width: w, height: h, repeating: 0) == nil)
+        }
+        let same = FloatPlane(sizeOf: red, repeating: 2)
+        #expect(same.width == red.width && same.height == red.height && same.values.allSatisfy { $0 == 2 })
     }
 }

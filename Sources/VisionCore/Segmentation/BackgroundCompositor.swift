@@ -136,7 +136,7 @@ public final class BackgroundCompositor {
             let src = bytes.bindMemory(to: UInt8.self).baseAddress!
             ic_bg_shrink(src, Int32(width), Int32(height), Int32(factor), &rgb, &sums)
         }
-        var luma = FloatPlane(width: w, height: h, repeating: 0)
+        var luma = FloatPlane(knownWidth: w, height: h, repeating: 0)
         for i in 0..<(w * h) { luma.values[i] = Self.luminance(rgb[i * 3], rgb[i * 3 + 1], rgb[i * 3 + 2]) }
         return SmallFrame(rgb: rgb, luma: luma)
     }
@@ -164,7 +164,7 @@ public final class BackgroundCompositor {
         guard case .blur = effect else { return nil }
         try checkWorkingSize(small)
         return (0..<3).map { c in
-            var plane = FloatPlane(width: smallWidth, height: smallHeight, repeating: 0)
+            var plane = FloatPlane(knownWidth: smallWidth, height: smallHeight, repeating: 0)
             small.rgb.withUnsafeBufferPointer { rgb in
                 plane.values.withUnsafeMutableBufferPointer { values in
                     for i in 0..<values.count { values[i] = Float(rgb[i * 3 + c]) }

@@ -16,8 +16,20 @@ public struct FloatPlane: Sendable, Equatable {
         (self.width, self.height, self.values) = (width, height, values)
     }
 
-    /// A plane of `width`×`height` (both positive) filled with `value`.
-    public init(width: Int, height: Int, repeating value: Float) {
+    /// A plane of `width`×`height` filled with `value`; nil unless both sizes are positive and their product an `Int`.
+    public init?(width: Int, height: Int, repeating value: Float) {
+        let (count, overflow) = width.multipliedReportingOverflow(by: height)
+        guard width > 0, height > 0, !overflow else { return nil }
+        (self.width, self.height, values) = (width, height, [Float](repeating: value, count: count))
+    }
+
+    /// A plane of `plane`'s size filled with `value`.
+    public init(sizeOf plane: FloatPlane, repeating value: Float) {
+        (width, height, values) = (plane.width, plane.height, [Float](repeating: value, count: plane.values.count))
+    }
+
+    /// A plane of a size this module made and knows positive (a working frame's, an upsampling's target).
+    init(knownWidth width: Int, height: Int, repeating value: Float) {
         precondition(width > 0 && height > 0, "a plane needs a positive size")
         (self.width, self.height, values) = (width, height, [Float](repeating: value, count: width * height))
     }
@@ -32,7 +44,7 @@ public enum BoxMean {
     /// The windowed means of `plane` with `radius` ≥ 0 (0 returns the plane).
     public static func of(_ plane: FloatPlane, radius: Int) -> FloatPlane {
         guard radius > 0 else { return plane }
-        var out = FloatPlane(width: plane.width, height: plane.height, repeating: 0)
+        var out = FloatPlane(sizeOf: plane, repeating: 0)
         var scratch = [Float](repeating: 0, count: 10 * plane.width)
         ic_box_mean(plane.values, Int32(plane.width), Int32(plane.height), Int32(radius), &out.values, &scratch)
         return out
@@ -117,11 +129,11 @@ public struct BilinearTaps: Sendable {
         (self.index, self.weight) = (index, weight)
     }
 
-    /// `plane` brought to `width`×`height` bilinearly.
+    /// `plane` brought to `width`×`height` (both positive) bilinearly.
     public static func upsample(_ plane: FloatPlane, width: Int, height: Int) -> FloatPlane {
         let xs = BilinearTaps(source: plane.width, destination: width)
         let ys = BilinearTaps(source: plane.height, destination: height)
-        var out = FloatPlane(width: width, height: height, repeating: 0)
+        var out = FloatPlane(knownWidth: width, height: height, repeating: 0)
         let next = { (i: Int32, n: Int) in min(Int(i) + 1, n - 1) }
         for y in 0..<height {
             let (y0, y1, wy) = (Int(ys.index[y]), next(ys.index[y], plane.height), ys.weight[y])

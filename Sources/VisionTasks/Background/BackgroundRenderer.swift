@@ -175,7 +175,7 @@ public final class BackgroundRenderer {
         if let filter {
             (a, b) = filter.coefficients(guide: small.luma, mask: mask)
         } else {
-            (a, b) = (FloatPlane(width: mask.width, height: mask.height, repeating: 0), mask)
+            (a, b) = (FloatPlane(sizeOf: mask, repeating: 0), mask)
         }
         try compositor.compose(frame, small: small, a: a, b: b, into: &out)
         return BackgroundFrameReport(reused: reused, mask: mask, fresh: fresh, raw: raw)
