@@ -280,7 +280,7 @@ struct GestureModelTraining: Sendable {
             case .success: tasks.append(task)
             case .failure(let error) where task == gestureTask:
                 // Named as the client named it, not by the hidden file's path.
-                let reason = APIError.from(error).message.replacingOccurrences(of: hiddenPath, with: fileName)
+                let reason = APIError.from(error).message.replacingOccurrences(of: hidden, with: fileName)
                 throw APIError(
                     .internalServerError,
                     "the trained model \(fileName) does not load as a gesture recognizer: \(reason)")

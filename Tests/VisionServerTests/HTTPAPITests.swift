@@ -137,6 +137,30 @@ import VisionTasks
         }
     }
 
+    @Test func aModelThatNoLongerLoadsIsA500NamingItsFileNotTheFolder() async throws {
+        // The catalog offers a file that was a model when the server scanned it and is garbage now.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("models-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let model = folder.appendingPathComponent("face.tflite")
+        try FileManager.default.copyItem(
+            atPath: ServerSupport.modelsDirectory + "/blaze_face_short_range.tflite", toPath: model.path)
+        let catalog = try ModelCatalog(directory: folder.path)
+        try Data(repeating: 7, count: 1000).write(to: model)
+        let app = try ServerSupport.server({ $0.modelsDirectory = folder.path }, catalog: { catalog }).makeApplication()
+        try await app.test(.router) { client in
+            try await client.execute(
+                uri: "/api/v1/face-detector", method: .post,
+                body: ByteBuffer(data: try ServerSupport.photo("hand_thumb_up.jpg"))
+            ) { response in
+                #expect(response.status == .internalServerError)
+                let message = ServerSupport.errorMessage(response)
+                #expect(message.contains("Invalid model: face.tflite "), "\(message)")
+                #expect(!message.contains(folder.path), "\(message)")
+            }
+        }
+    }
+
     @Test func clientErrorsAreJSONWithTheirStatus() async throws {
         let app = try ServerSupport.server { $0.maxBodyBytes = 50_000 }.makeApplication()
         let photo = ByteBuffer(data: try ServerSupport.photo("hand_thumb_up.jpg"))
