@@ -5,11 +5,12 @@ import VisionTasks
 
 /// A training upload (`POST /api/v1/gesture-models`): a zip whose entries are `label/photo`, read in memory
 /// into `GestureSamples`. Nothing of it reaches the file system, and every entry is checked before any is
-/// unpacked: its name (no `..`, absolute path, backslash, control character, nor anything deeper than
-/// `label/photo`, or `top/label/photo` when every entry lies in one folder `top`), the number of photos and the bytes
-/// they declare against the limits; then each photo is inflated against a budget (so a size the zip lies about stops at the limit too) and sniffed for JPEG or PNG.
-/// Hidden entries (a name part starting with `.`) and macOS's `__MACOSX/` folder are skipped and listed in
-/// the report's `ignored`, as `vision-tasks train-gestures` skips them in a folder.
+/// unpacked: its name (no `..`, absolute path, backslash, control character or empty part), the number of photos and
+/// the bytes they declare against the limits; then each photo is inflated against a budget (so a size the zip lies
+/// about stops at the limit too) and sniffed for JPEG or PNG. Photos are the entries `label/photo`, or
+/// `top/label/photo` when every entry lies in one folder `top`. Any other file (beside the label folders, in a folder
+/// inside one, hidden, or in macOS's `__MACOSX/`) is skipped and listed in the report's `ignored`, as
+/// `vision-tasks train-gestures` skips and lists them in a folder.
 enum GestureUpload {
     /// What the errors call the zip.
     static let archiveName = "the upload"
@@ -74,7 +75,7 @@ enum GestureUpload {
 
     /// The one folder every entry lies in when the zip is of the data folder itself (`my_gestures/none/a.jpg`, as a
     /// file manager's "compress" makes it): photos are then `top/label/photo`, and `top` is read past (a file directly
-    /// in it is then refused as one beside the label folders). Nil when no photo is nested that deep, or the entries
+    /// in it is then skipped as one beside the label folders). Nil when no photo is nested that deep, or the entries
     /// lie in more than one folder (skipped entries aside).
     private static func sharedTopFolder(_ entries: [ZipDirectory.Entry]) -> String? {
         var top: String?
@@ -92,8 +93,8 @@ enum GestureUpload {
     }
 
     /// The label of a photo entry `label/photo` (below `top`, when given); nil for an entry that is skipped (a
-    /// directory, a hidden entry, macOS's `__MACOSX/`); a 400 for a name that could point outside a label folder or
-    /// is nested deeper.
+    /// directory, a hidden entry, macOS's `__MACOSX/`, a file beside the label folders or in a folder inside one); a
+    /// 400 for a name that could point outside the zip or is malformed.
     private static func parts(of entry: ZipDirectory.Entry, below top: String?) throws -> (
         label: String, photo: String
     )? {
@@ -112,19 +113,10 @@ enum GestureUpload {
         var parts = name.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         if parts.contains("..") || parts.contains(".") { throw refuse("has a . or .. part") }
         if isSkipped(parts) { return nil }
-        if let top, parts.first == top {
-            parts.removeFirst()
-            if entry.isDirectory, parts == [""] { return nil } // the top folder's own entry
-        }
-        if entry.isDirectory {
-            // "label/" only; an empty part elsewhere ("a//b/") is a malformed name.
-            guard parts.count == 2, !parts[0].isEmpty else { throw refuse("is a folder below a label folder") }
-            return nil
-        }
-        guard parts.count == 2 else {
-            throw refuse(parts.count == 1 ? "is not in a label folder" : "is nested deeper than a label folder")
-        }
-        guard !parts[0].isEmpty, !parts[1].isEmpty else { throw refuse("has an empty part") }
+        if let top, parts.first == top { parts.removeFirst() }
+        // A folder's name ends in its one empty part ("label/"); any other empty part ("a//b") is malformed.
+        if parts.dropLast(entry.isDirectory ? 1 : 0).contains("") { throw refuse("has an empty part") }
+        guard !entry.isDirectory, parts.count == 2 else { return nil }
         return (parts[0], parts[1])
     }
 }
