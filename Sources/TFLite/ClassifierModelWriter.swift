@@ -82,10 +82,17 @@ public enum ClassifierModelWriter {
         return Data(model) + ZipWriter.archive([labelFile], startingAt: model.count)
     }
 
+    /// The longest label in UTF-8 bytes: a folder name's limit on Linux, so a label from a zip fits as one from a folder.
+    public static let maxLabelBytes = 255
+
     /// Why `label` cannot label a written classifier's class (its labels.txt holds one label a line), as a
     /// predicate ("is empty"), or nil when it can; trainers check their labels with it before training.
     public static func labelProblem(_ label: String) -> String? {
         if label.trimmingCharacters(in: .whitespaces).isEmpty { return "is empty" }
+        if label.utf8.count > maxLabelBytes {
+            return "\(label.prefix(20).debugDescription)… is \(label.utf8.count) bytes long; a label holds at most "
+                + "\(maxLabelBytes), as a folder name does"
+        }
         if label.contains(where: \.isNewline) {
             return "\(label.debugDescription) has a line break; labels.txt holds one label a line"
         }

@@ -1,4 +1,5 @@
 import Foundation
+import TFLite
 import Testing
 import VisionErrors
 
@@ -75,7 +76,10 @@ import VisionErrors
             ("a\u{01}b", "holds a control character"), ("a\u{200B}b", "holds a control character"),
             ("None ", "begins or ends with white space"), ("\u{A0}five", "begins or ends with white space"),
             ("fi\u{FFFD}e", "holds U+FFFD"),
+            // Longer than a folder name can be (a zip's names may be 65,535 bytes): 128 two-byte letters are 256.
+            (String(repeating: "é", count: 128), "is 256 bytes long; a label holds at most 255"),
         ]
+        #expect(ClassifierModelWriter.labelProblem(String(repeating: "a", count: 255)) == nil)
         for (label, problem) in refused {
             #expect {
                 try GestureSamples(photos: [
