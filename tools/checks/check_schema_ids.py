@@ -17,6 +17,7 @@ mediapipe/tasks/metadata/metadata_schema_py_generated.py (`pip install ai-edge-l
 
 Usage (repository root): python3 tools/checks/check_schema_ids.py   (exit status 1 on any difference)
 """
+import argparse
 import inspect
 import os
 import re
@@ -130,4 +131,6 @@ def main():
 
 
 if __name__ == "__main__":
+    # Takes no arguments: `--help` prints what it does instead of running it (it writes committed files).
+    argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()
     sys.exit(main())

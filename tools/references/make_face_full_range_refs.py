@@ -35,6 +35,7 @@ makes the same one, $MEDIAPIPE_LEGACY_VENV or .venv-mediapipe-0.10.21, for tools
   python3 -m venv .venv-mediapipe-0.10.21 && .venv-mediapipe-0.10.21/bin/pip install mediapipe==0.10.21
   .venv-mediapipe-0.10.21/bin/python tools/references/make_face_full_range_refs.py
 """
+import argparse
 import json
 import os
 
@@ -139,4 +140,6 @@ def main():
 
 
 if __name__ == "__main__":
+    # Takes no arguments: `--help` prints what it does instead of running it (it writes committed files).
+    argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()
     main()

@@ -14,6 +14,7 @@ and compares.
 Usage (system Python with mediapipe==1.2.2, after `make models`):
   python3 tools/references/make_far_face_mesh_refs.py
 """
+import argparse
 import json
 import os
 import sys
@@ -72,4 +73,6 @@ def main():
 
 
 if __name__ == "__main__":
+    # Takes no arguments: `--help` prints what it does instead of running it (it writes committed files).
+    argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()
     main()

@@ -32,6 +32,7 @@ score equals MediaPipe's, and records the winning index and its name from the do
 
 Usage: python3 tools/references/make_hand_refs.py  (from the repository root; needs models/ fetched)
 """
+import argparse
 import json
 import math
 import os
@@ -379,4 +380,6 @@ def write(name, obj):
 
 
 if __name__ == "__main__":
+    # Takes no arguments: `--help` prints what it does instead of running it (it writes committed files).
+    argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()
     main()

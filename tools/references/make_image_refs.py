@@ -21,6 +21,7 @@ the warp alone.
 
 Usage: python3 tools/references/make_image_refs.py   (needs mediapipe==1.2.2, opencv-python, numpy, pillow)
 """
+import argparse
 import json
 import math
 import os
@@ -435,6 +436,8 @@ def tensor_references():
 
 
 if __name__ == "__main__":
+    # Takes no arguments: `--help` prints what it does instead of running it (it writes committed files).
+    argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()
     os.makedirs(OUT, exist_ok=True)
     decode_references()
     png_variants()

@@ -15,6 +15,7 @@ MediaPipe raises when the task is created.
 
 Usage: python3 tools/references/make_locale_refs.py  (from the repository root; needs models/ fetched)
 """
+import argparse
 import io
 import json
 import zipfile
@@ -137,4 +138,6 @@ def main():
 
 
 if __name__ == "__main__":
+    # Takes no arguments: `--help` prints what it does instead of running it (it writes committed files).
+    argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()
     main()

@@ -31,6 +31,7 @@ returned. Landmarks are [x, y, z, visibility, presence] lists (33 per pose, norm
 
 Usage: python3 tools/references/make_pose_refs.py  (from the repository root; needs models/ fetched)
 """
+import argparse
 import hashlib
 import json
 import math
@@ -398,4 +399,6 @@ def write(name, obj):
 
 
 if __name__ == "__main__":
+    # Takes no arguments: `--help` prints what it does instead of running it (it writes committed files).
+    argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()
     main()

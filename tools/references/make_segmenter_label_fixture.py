@@ -8,6 +8,7 @@ in a byte, so label 299 would read as 43: the tool must refuse the category mask
 
 Run from the repository root, after `make models`:  python3 tools/references/make_segmenter_label_fixture.py
 """
+import argparse
 import os
 import sys
 import zipfile
@@ -64,4 +65,6 @@ def main():
 
 
 if __name__ == "__main__":
+    # Takes no arguments: `--help` prints what it does instead of running it (it writes committed files).
+    argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()
     main()

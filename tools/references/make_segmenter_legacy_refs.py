@@ -19,6 +19,7 @@ make_segmenter_refs.py (which writes no_person.png):
   python3 -m venv .venv-mediapipe-0.10.21 && .venv-mediapipe-0.10.21/bin/pip install mediapipe==0.10.21
   .venv-mediapipe-0.10.21/bin/python tools/references/make_segmenter_legacy_refs.py
 """
+import argparse
 import json
 import os
 
@@ -64,4 +65,6 @@ def main():
 
 
 if __name__ == "__main__":
+    # Takes no arguments: `--help` prints what it does instead of running it (it writes committed files).
+    argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()
     main()

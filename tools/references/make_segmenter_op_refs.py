@@ -27,6 +27,7 @@ Convolution2DTransposeBias with 8 bytes of options or padding 0); not run by any
 manifest.json lists every case. Run from the repository root after `make models`:
   python3 tools/references/make_segmenter_op_refs.py
 """
+import argparse
 import json
 import os
 
@@ -317,4 +318,6 @@ def main():
 
 
 if __name__ == "__main__":
+    # Takes no arguments: `--help` prints what it does instead of running it (it writes committed files).
+    argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()
     main()

@@ -14,6 +14,7 @@ activation NONE, label "selfie"), the same as the square model's.
 Run from the repository root after `make models`:
   python3 tools/references/make_segmenter_refs.py
 """
+import argparse
 import json
 import os
 
@@ -96,4 +97,6 @@ def main():
 
 
 if __name__ == "__main__":
+    # Takes no arguments: `--help` prints what it does instead of running it (it writes committed files).
+    argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()
     main()

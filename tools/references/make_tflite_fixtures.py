@@ -21,6 +21,7 @@ deflated entry and a nested bundle, for the ModelBundle tests.
 Built with the flatc-generated object API of the TFLite schema that ships with ai-edge-litert.
 Run from the repository root:  python3 tools/references/make_tflite_fixtures.py
 """
+import argparse
 import copy
 import io
 import json
@@ -349,4 +350,6 @@ def main():
 
 
 if __name__ == "__main__":
+    # Takes no arguments: `--help` prints what it does instead of running it (it writes committed files).
+    argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()
     main()

@@ -10,6 +10,7 @@ must read, as Google's software reports them.
 
 Run from the repository root after `make models`:  python3 tools/references/tflite_model_facts.py
 """
+import argparse
 import collections
 import io
 import json
@@ -131,4 +132,6 @@ def main():
 
 
 if __name__ == "__main__":
+    # Takes no arguments: `--help` prints what it does instead of running it (it writes committed files).
+    argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()
     main()

