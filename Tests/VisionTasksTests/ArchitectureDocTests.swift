@@ -57,4 +57,26 @@ import VisionTasks
         let missing = try Self.unnamed(try Self.folders(in: "tools")) { "`tools/\($0)/`" }
         #expect(missing.isEmpty, "docs/ARCHITECTURE.md does not name the tools folder(s) \(missing) (as `tools/NAME/`)")
     }
+
+    /// Each room's README.md names every file in the room (in backquotes), so no tool is run by nothing unseen; and
+    /// tools/ holds no file but its README.
+    @Test func eachToolsRoomsReadmeNamesEveryFileInIt() throws {
+        let tools = Fixture.repositoryRoot.appendingPathComponent("tools")
+        let rooms = try Self.folders(in: "tools")
+        try #require(rooms.count >= 6, "found only \(rooms) under tools/")
+        let loose = try FileManager.default.contentsOfDirectory(atPath: tools.path).filter {
+            !$0.hasPrefix(".") && !rooms.contains($0) && $0 != "README.md"
+        }
+        #expect(loose.isEmpty, "tools/ holds \(loose) beside its rooms")
+        for room in rooms {
+            let folder = tools.appendingPathComponent(room)
+            let readme = try String(contentsOf: folder.appendingPathComponent("README.md"), encoding: .utf8)
+            let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter {
+                !$0.hasPrefix(".") && $0 != "README.md" && $0 != "__pycache__"
+            }
+            try #require(!files.isEmpty, "tools/\(room)/ holds no tool")
+            let unnamed = files.filter { !readme.contains("`\($0)`") }.sorted()
+            #expect(unnamed.isEmpty, "tools/\(room)/README.md does not name \(unnamed) (in backquotes)")
+        }
+    }
 }
