@@ -56,7 +56,7 @@ struct MediaOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "With --output-segmentation-masks (pose-landmarker), on images or --video: write each mask as an 8-bit grayscale PNG (round(255·p), the input's size) into this folder, named in the JSON lines instead of embedded: DIR/<image stem>-<pose>.png, inputs under a folder mirroring its tree as --annotate does; DIR/<video stem>-<frame>-<pose>.png for a video.",
+            "Write the masks (the image segmenter's; the pose landmarker's with --output-segmentation-masks), on images or --video, as 8-bit grayscale PNGs (round(255·p), the input's size) into this folder, named in the JSON lines instead of embedded: DIR/<image stem>-<pose>.png for a pose, DIR/<image stem>-<label index>.png and DIR/<image stem>-category.png for the segmenter; inputs under a folder mirroring its tree as --annotate does; DIR/<video stem>-<frame>-... for a video.",
             valueName: "folder"))
     var masks: String?
 

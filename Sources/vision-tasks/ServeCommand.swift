@@ -93,6 +93,8 @@ struct ServeCommand: AsyncParsableCommand {
             let offered = server.catalog.models.filter { !$0.value.isEmpty }.map(\.key.rawValue).sorted()
             print("vision-tasks serve: models for \(offered.joined(separator: ", ")) from \(models)")
             print("open http://\(host == "0.0.0.0" ? "127.0.0.1" : host):\(port)/ in a browser (Ctrl-C stops)")
+            // Standard output into a file or a pipe is block-buffered: the URL would wait for the server's end.
+            fflush(nil)
             try await server.run()
         }
     }

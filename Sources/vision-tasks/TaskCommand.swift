@@ -47,7 +47,9 @@ struct TaskCommand<Task: DescribedTask>: ParsableCommand {
         return CommandConfiguration(
             commandName: description.name,
             abstract: "\(description.summary) One JSON line per image or frame.",
-            discussion: "--model: \(description.modelHelp)\n\nTASK OPTIONS:\n\(TaskArguments.help(description))")
+            discussion:
+                "--model: \(description.modelHelp)\n\n\(TaskArguments.heading("TASK OPTIONS", description.options))\n"
+                + TaskArguments.help(description))
     }
 
     @OptionGroup var common: TaskOptions

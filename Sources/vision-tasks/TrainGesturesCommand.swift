@@ -23,7 +23,7 @@ struct TrainGesturesCommand: AsyncParsableCommand {
             gamma, class balancing) are chosen by cross-validation on the photos' hands, and the chosen ones are \
             trained on every hand; the report lists each candidate's accuracy. --search off takes the defaults below.
 
-            TRAINING OPTIONS (a bool option alone means true; --augment=false turns one off):
+            \(TaskArguments.heading("TRAINING OPTIONS", GestureTrainingOptions.declaredOptions))
             \(TaskArguments.help(GestureTrainingOptions.declaredOptions))
             """)
 

@@ -59,6 +59,13 @@ package struct TaskArguments {
         help(description.options)
     }
 
+    /// A help section's heading for `options`: `title`, and how a bool option is turned off when there is one
+    /// ("--augment false" would read `false` as an input).
+    package static func heading(_ title: String, _ options: [TaskOption]) -> String {
+        guard let flag = options.first(where: { $0.type == .bool })?.name else { return "\(title):" }
+        return "\(title) (a bool option alone means true; --\(flag)=false turns one off):"
+    }
+
     /// Each declared option's flag, help, range and default, for a subcommand's help.
     package static func help(_ options: [TaskOption]) -> String {
         options.map { option in
