@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Writes the JSON lines of the five tasks over every fixture image (Tests/Fixtures/images, its variant
+# Writes the JSON lines of the six tasks over every fixture image (Tests/Fixtures/images, its variant
 # folders included), with every output option on, at 1 and 2 threads, in IMAGE mode and as a VIDEO of
 # the photos, into OUT/<task>-<threads>t.jsonl. A refactoring that must leave results unchanged is
 # checked by running it before and after and comparing the folders byte for byte:
@@ -16,7 +16,7 @@ for threads in 1 2; do
     "$BIN" face-detector --model models/blaze_face_short_range.tflite --threads "$threads" "$IMAGES" \
         > "$OUT/face-detector-${threads}t.jsonl"
     "$BIN" face-landmarker --model models/face_landmarker.task --threads "$threads" --num-faces 4 \
-        --output-face-blendshapes --output-facial-transformation-matrixes "$IMAGES" \
+        --output-face-blendshapes --output-facial-transformation-matrixes --output-head-poses "$IMAGES" \
         > "$OUT/face-landmarker-${threads}t.jsonl"
     "$BIN" hand-landmarker --model models/hand_landmarker.task --threads "$threads" --num-hands 4 "$IMAGES" \
         > "$OUT/hand-landmarker-${threads}t.jsonl"
@@ -26,6 +26,10 @@ for threads in 1 2; do
         --display-names-locale fr "$IMAGES" > "$OUT/gesture-custom-${threads}t.jsonl"
     "$BIN" pose-landmarker --model models/pose_landmarker_full.task --threads "$threads" --num-poses 2 \
         --output-segmentation-masks --output-joint-angles "$IMAGES" > "$OUT/pose-landmarker-${threads}t.jsonl"
+    for model in selfie_segmenter selfie_segmentation_landscape; do
+        "$BIN" image-segmenter --model "models/$model.tflite" --threads "$threads" --output-category-mask "$IMAGES" \
+            > "$OUT/image-segmenter-$model-${threads}t.jsonl"
+    done
 done
 # VIDEO mode (tracking): a 2-second pan over each of two photos, made once per run with x264 on one
 # thread, at a fixed path so that the lines' "input" is the same in every run.
@@ -45,6 +49,8 @@ for photo in astronaut.png two_thumbs_up.jpg; do
         > "$OUT/video-hand-landmarker-${photo%.*}.jsonl"
     "$BIN" pose-landmarker --model models/pose_landmarker_full.task --num-poses 2 --output-joint-angles --video "$video" \
         > "$OUT/video-pose-landmarker-${photo%.*}.jsonl"
+    "$BIN" image-segmenter --model models/selfie_segmenter.tflite --output-category-mask --video "$video" \
+        > "$OUT/video-image-segmenter-${photo%.*}.jsonl"
     rm "$video"
 done
 echo "fixture_json: wrote $(ls "$OUT" | wc -l) files to $OUT"
