@@ -56,12 +56,16 @@ final class FirstRequestDeadline: ChannelInboundHandler, RemovableChannelHandler
         tail = Array(bytes.suffix(3))
     }
 
-    /// The target of the request line `line` when it is not a path ("/…") nor "*"; nil for a good one, or a line that
+    /// The target of the request line `line` when it is not a path ("/…"), "*", nor an absolute URI ("http://host/…",
+    /// which RFC 9112 says a server must accept, and Hummingbird routes by its path); nil for a good one, or a line that
     /// is no request line (the HTTP decoder refuses that itself).
     static func badTarget(in line: ArraySlice<UInt8>) -> String? {
         let parts = line.split(separator: 32, omittingEmptySubsequences: false)
         guard parts.count == 3, let target = parts.dropFirst().first, let first = target.first else { return nil }
-        guard first != UInt8(ascii: "/"), !target.elementsEqual([UInt8(ascii: "*")]) else { return nil }
+        let scheme = String(decoding: target.prefix(8), as: UTF8.self).lowercased()
+        guard first != UInt8(ascii: "/"), !target.elementsEqual([UInt8(ascii: "*")]),
+            !scheme.hasPrefix("http://"), !scheme.hasPrefix("https://")
+        else { return nil }
         return String(decoding: target.prefix(100), as: UTF8.self)
     }
 

@@ -267,6 +267,14 @@ import VisionTasks
             let refusal = await unrouted.statusLine(within: 20)
             #expect(refusal.hasPrefix("HTTP/1.1 400"), "\(refusal)")
             #expect(await unrouted.closedByTheServer(within: 10), "an unroutable head's connection was kept")
+            // An absolute URI is routed by its path, as a first request too (it was refused as no path, while a later
+            // one was served). A later bad target is Hummingbird's bare 400, and its connection is closed.
+            let absolute = try await StallingClient.connectSilently(port: port)
+            #expect(await absolute.sendBody(Array("GET http://x/healthz HTTP/1.1\r\nHost: x\r\n\r\n".utf8)))
+            #expect(await absolute.answer(within: 20).contains(#"{"status":"ok"}"#))
+            #expect(await absolute.sendBody(Array("GET index.html HTTP/1.1\r\nHost: x\r\n\r\n".utf8)))
+            #expect(await absolute.statusLine(within: 20).hasPrefix("HTTP/1.1 400"))
+            #expect(await absolute.closedByTheServer(within: 10), "an unroutable head's connection was kept")
             // A request whose head came keeps its connection past the head's deadline: its body may come later.
             let slow = try await StallingClient.startPost(
                 port: port, path: "/api/v1/face-detector", contentType: "image/jpeg", contentLength: 4)
