@@ -159,10 +159,17 @@ final class ChildProcess: @unchecked Sendable {
         return process.terminationStatus
     }
 
-    /// Sends SIGTERM to the child if it still runs (safe from any thread; ffmpeg then ends its output).
+    /// Sends SIGTERM to the child if it still runs (safe from any thread; ffmpeg then ends its output), and SIGKILL
+    /// if it still runs `stopGrace` later: ffmpeg blocked opening a named pipe that no one writes ignores SIGTERM, and
+    /// a reader waiting for its next line (Ctrl-C on `--live fifo`) waited for good.
     func terminate() {
         lock.withLock { terminated = true }
-        if process.isRunning { process.terminate() }
+        guard process.isRunning else { return }
+        process.terminate()
+        let process = self.process
+        DispatchQueue.global().asyncAfter(deadline: .now() + Self.stopGrace) {
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        }
     }
 
     /// Whether `terminate()` was called: the child's end was asked for, not a failure of its own.

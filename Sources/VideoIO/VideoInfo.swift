@@ -20,6 +20,12 @@ public struct VideoInfo: Codable, Sendable, Equatable {
     /// `frameRate` as a number (0 if unknown).
     public var framesPerSecond: Double { Self.rate(frameRate) ?? 0 }
 
+    /// The `-i` of ffmpeg and ffprobe for the file at `path`: its absolute path behind the `file:` protocol, so a name
+    /// such as `clip:1.mp4` or `concat:a.mp4|b.mp4` is the file of that name, not a protocol reading others.
+    static func fileInput(_ path: String) -> String {
+        "file:" + URL(fileURLWithPath: path).path
+    }
+
     /// Probes `path` with ffprobe.
     /// - Parameters:
     ///   - path: The video file.
@@ -68,7 +74,7 @@ public struct VideoInfo: Codable, Sendable, Equatable {
                     "-select_streams", "v:0",
                     "-show_entries",
                     "stream=width,height,r_frame_rate,avg_frame_rate,duration,nb_frames:stream_side_data=rotation:stream_tags=rotate:format=duration",
-                    "-of", "json", path,
+                    "-of", "json", VideoInfo.fileInput(path),
                 ], onStderrLine: { refused.take($0) })
         }
 

@@ -74,7 +74,7 @@ public final class VideoReader {
         let probe = try VideoInfo.PendingProbe(path: path, maxPixelCount: maxPixelCount)
         do {
             try self.init(
-                source: path, info: { try probe.result() },
+                source: path, input: VideoInfo.fileInput(path), info: { try probe.result() },
                 inputOptions: decoderThreads.map { ["-threads", String($0)] } ?? [],
                 startMs: startMs, endMs: endMs, maxPixelCount: maxPixelCount)
         } catch {
@@ -85,17 +85,23 @@ public final class VideoReader {
 
     /// Opens anything ffmpeg opens (a V4L2 device such as /dev/video0, a stream URL, a file).
     /// `realTime` plays a file at its own frame rate (`-re`), as a camera would deliver it. A regular
-    /// file is probed too, so that a truncated one is reported as it is for `init(contentsOfFile:)`.
+    /// file is probed too, so that a truncated one is reported as it is for `init(contentsOfFile:)`, and read as the
+    /// file of that name (`file:`), whatever protocol its name looks like.
     /// - Parameters:
     ///   - source: A device path, a stream URL or a file, as ffmpeg's `-i` takes it.
     ///   - realTime: Whether to read at the stream's own frame rate (`-re`).
     ///   - maxPixelCount: The most pixels a frame may have, as for `init(contentsOfFile:)`.
-    /// - Throws: `VisionTasksError.invalidVideo` when ffmpeg cannot be found or started, or a file's frames are over
-    ///   `maxPixelCount`; `.invalidOption` for `maxPixelCount` below 1. A source ffmpeg cannot open fails at the
-    ///   first `nextFrame()`.
+    /// - Throws: `VisionTasksError.invalidVideo` when ffmpeg cannot be found or started, a file's frames are over
+    ///   `maxPixelCount`, or the source is standard input (ffmpeg's is not this process's); `.invalidOption` for
+    ///   `maxPixelCount` below 1. A source ffmpeg cannot open fails at the first `nextFrame()`.
     public convenience init(
         liveSource source: String, realTime: Bool, maxPixelCount: Int = ImageDecodingOptions.defaultMaxPixelCount
     ) throws {
+        if ["-", "pipe:", "pipe:0", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"].contains(source) {
+            throw VisionTasksError.invalidVideo(
+                "\(source) is standard input, which ffmpeg is not given: write the stream into a named pipe "
+                    + "(mkfifo) and give its path")
+        }
         var options: [String] = realTime ? ["-re"] : []
         if source.hasPrefix("/dev/video") { options += ["-f", "v4l2"] }
         let isFile =
@@ -103,15 +109,15 @@ public final class VideoReader {
         let probe = isFile ? try? VideoInfo.PendingProbe(path: source, maxPixelCount: maxPixelCount) : nil
         let info = try probe?.resultIfReadable()
         try self.init(
-            source: source, info: { info }, inputOptions: options, startMs: nil, endMs: nil,
-            maxPixelCount: maxPixelCount)
+            source: source, input: isFile ? VideoInfo.fileInput(source) : source, info: { info },
+            inputOptions: options, startMs: nil, endMs: nil, maxPixelCount: maxPixelCount)
     }
 
-    /// Starts ffmpeg on `source`, then takes `info` (which may wait for a probe started before it);
-    /// ffmpeg is stopped if that throws.
+    /// Starts ffmpeg on `input` (`source` as ffmpeg's `-i` takes it), then takes `info` (which may wait for a probe
+    /// started before it); ffmpeg is stopped if that throws.
     private init(
-        source: String, info: () throws -> VideoInfo?, inputOptions: [String], startMs: Int?, endMs: Int?,
-        maxPixelCount: Int
+        source: String, input: String, info: () throws -> VideoInfo?, inputOptions: [String], startMs: Int?,
+        endMs: Int?, maxPixelCount: Int
     ) throws {
         guard maxPixelCount >= 1 else {
             throw VisionTasksError.invalidOption(
@@ -137,7 +143,7 @@ public final class VideoReader {
                 "-hide_banner", "-nostdin", "-nostats", "-loglevel", "level+info",
                 "-max_pixels", String(min(maxPixelCount, Int(Int32.max))),
             ] + inputOptions + [
-                "-i", source, "-map", "0:v:0", "-copyts", "-fps_mode", "passthrough",
+                "-i", input, "-map", "0:v:0", "-copyts", "-fps_mode", "passthrough",
                 "-vf", log.filterName + "=checksum=0", "-f", "rawvideo", "pipe:1",
             ], onStderrLine: { log.take($0) || earlyEnd.take($0) }, onStderrEnd: { log.close() })
         do {

@@ -37,33 +37,42 @@ public final class VideoWriter {
 
     /// Starts writing `path` (replaced by `finish()` if it exists) with frames of `width`×`height` at
     /// `frameRate` (a number or a fraction such as "30000/1001") with libx264's `preset`. Odd sizes grow
-    /// by one pixel for H.264, the last column or row repeated. A `path` that is a device or a pipe is
-    /// written directly (ffmpeg then says whether the MP4 muxer can write it).
+    /// by one pixel for H.264, the last column or row repeated. `path` must be a regular file or none yet
+    /// (`destinationProblem`).
     /// - Parameters:
     ///   - path: The MP4 file to write.
     ///   - width: Frame width in pixels, 1...16384.
     ///   - height: Frame height in pixels, 1...16384.
     ///   - frameRate: Frames per second: a positive number or fraction ("30", "30000/1001").
     ///   - preset: libx264's speed/size trade-off.
-    /// - Throws: `VisionTasksError.invalidArgument` for a size outside 1...16384; `.invalidOption` for a frame
-    ///   rate that is not positive; `.invalidVideo` when ffmpeg cannot be found or started.
+    /// - Throws: `VisionTasksError.invalidArgument` for a size outside 1...16384 or a `path` that is no regular
+    ///   file; `.invalidOption` for a frame rate that is not positive; `.invalidVideo` when ffmpeg cannot be found or
+    ///   started.
     public convenience init(path: String, width: Int, height: Int, frameRate: String, preset: Preset = .veryfast) throws
     {
+        if let problem = Self.destinationProblem(path) { throw VisionTasksError.invalidArgument(problem) }
         let partial = Self.partialPath(for: path)
         try self.init(
             path: path, width: width, height: height, frameRate: frameRate,
             output: [
                 "-c:v", "libx264", "-preset", preset.rawValue, "-crf", "20",
-                "-pix_fmt", "yuv420p", "-movflags", "+faststart", "-f", "mp4", partial?.file ?? path,
+                "-pix_fmt", "yuv420p", "-movflags", "+faststart", "-f", "mp4", partial.file,
             ], partial: partial)
     }
 
-    /// Where an MP4 for `path` is written until it is finished, `<target>.partial-<pid>`, and `target`, the file
-    /// `path` is or links to; nil when `path` is something else than a file (a device, a pipe).
-    static func partialPath(for path: String) -> (file: String, target: String)? {
-        let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+    /// Why an MP4 cannot be written at `path` (it, or the file a link there points to, exists and is a pipe, a device,
+    /// a socket or a folder: an MP4's index is written last, over its start, and this writer renames a finished file
+    /// into place), or nil when it can be. A pipe there made ffmpeg wait for a reader, for good.
+    public static func destinationProblem(_ path: String) -> String? {
         var status = stat()
-        if stat(target, &status) == 0, status.st_mode & S_IFMT != S_IFREG { return nil }
+        guard stat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG else { return nil }
+        return "\(path) is not a regular file (a pipe, a device, a socket or a folder): an MP4 is written to a file"
+    }
+
+    /// Where an MP4 for `path` is written until it is finished, `<target>.partial-<pid>`, and `target`, the file
+    /// `path` is or links to.
+    static func partialPath(for path: String) -> (file: String, target: String) {
+        let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
         return (target + ".partial-\(getpid())", target)
     }
 

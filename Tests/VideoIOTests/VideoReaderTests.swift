@@ -102,17 +102,24 @@ import VisionErrors
     }
 
     /// A live source on a named pipe nothing writes to: ffmpeg waits in open() and ignores SIGTERM, so close()
-    /// waited for good. It is killed after `stopGrace`.
-    @Test func closingALiveReaderOfAPipeNothingWritesReturns() throws {
+    /// waited for good, and so did `nextFrame()` after the interrupter (Ctrl-C on `--live fifo`). ffmpeg is killed
+    /// after `stopGrace`; `nextFrame()` then returns nil, the end that was asked for.
+    @Test func aLiveReaderOfAPipeNothingWritesEndsWhenClosedOrInterrupted() throws {
         let dir = try TestVideos.scratch()
         defer { try? FileManager.default.removeItem(at: dir) }
         let pipe = dir.appendingPathComponent("camera").path
         try #require(mkfifo(pipe, 0o600) == 0)
-        let reader = try VideoReader(liveSource: pipe, realTime: false)
+        let closed = try VideoReader(liveSource: pipe, realTime: false)
         Thread.sleep(forTimeInterval: 1) // ffmpeg in open(), past the start where SIGTERM would still end it
-        let started = Date()
-        reader.close()
+        var started = Date()
+        closed.close()
         #expect(Date().timeIntervalSince(started) < 15, "close() took \(Date().timeIntervalSince(started)) s")
+        let interrupted = try VideoReader(liveSource: pipe, realTime: false)
+        let interrupt = interrupted.makeInterrupter()
+        DispatchQueue.global().asyncAfter(deadline: .now() + 1) { interrupt() }
+        started = Date()
+        #expect(try interrupted.nextFrame() == nil)
+        #expect(Date().timeIntervalSince(started) < 15, "nextFrame() took \(Date().timeIntervalSince(started)) s")
     }
 
     @Test func missingFileAndNonVideoAreClearErrors() throws {
