@@ -157,7 +157,7 @@ struct BackgroundCommand: ParsableCommand {
                 destination = .camera(v4l2, try VirtualCamera.check(device: v4l2))
             } else if let output {
                 try OutputFiles.checkNotAnInput(output, option: "--output", inputs: [video, live].compactMap { $0 })
-                try OutputFiles.checkWritable(output, option: "--output")
+                try OutputFiles.checkVideoFile(output, option: "--output")
                 destination = .file(output, videoQuality.quality.preset)
             } else {
                 throw ValidationError("give --output or --v4l2")
@@ -172,7 +172,7 @@ struct BackgroundCommand: ParsableCommand {
             let segmenter = try BackgroundRenderer.makeSegmenter(modelPath: model, numThreads: threads)
             let run = BackgroundRun(
                 source: video ?? live ?? "", live: live != nil, destination: destination, settings: settings,
-                segmenter: segmenter, threads: threads)
+                segmenter: segmenter, threads: threads, maxFramePixels: imageLimit.maxImagePixels)
             try run.run()
         }
     }

@@ -27,6 +27,8 @@ final class BackgroundRun: @unchecked Sendable {
     private let settings: BackgroundSettings
     private let segmenter: ImageSegmenter
     private let threads: Int
+    /// The most pixels a source frame may have (`--max-image-pixels`).
+    private let maxFramePixels: Int
     private let decoded = BlockingQueue<VideoFrame>(capacity: 2)
     private let rendered = BlockingQueue<(width: Int, height: Int, rgb: [UInt8])>(capacity: 2)
     /// Frames the writer has written, handed back for the renderer to fill again (no new frame's memory each time).
@@ -40,10 +42,10 @@ final class BackgroundRun: @unchecked Sendable {
 
     init(
         source: String, live: Bool, destination: Destination, settings: BackgroundSettings, segmenter: ImageSegmenter,
-        threads: Int
+        threads: Int, maxFramePixels: Int
     ) {
         (self.source, self.live, self.destination, self.settings) = (source, live, destination, settings)
-        (self.segmenter, self.threads) = (segmenter, threads)
+        (self.segmenter, self.threads, self.maxFramePixels) = (segmenter, threads, maxFramePixels)
     }
 
     /// Runs to the end of the source (or Ctrl-C, or the first failure, which it throws).
@@ -52,11 +54,12 @@ final class BackgroundRun: @unchecked Sendable {
         let isFile = FileManager.default.fileExists(atPath: source) && !source.hasPrefix("/dev/")
         let reader =
             live
-            ? try VideoReader(liveSource: source, realTime: isFile)
+            ? try VideoReader(liveSource: source, realTime: isFile, maxPixelCount: maxFramePixels)
             : try VideoReader(
                 contentsOfFile: source,
                 decoderThreads: VideoRun.decoderThreads(
-                    cores: ProcessInfo.processInfo.activeProcessorCount, inferenceThreads: threads))
+                    cores: ProcessInfo.processInfo.activeProcessorCount, inferenceThreads: threads),
+                maxPixelCount: maxFramePixels)
         let rate = (reader.info?.frameRate ?? (isFile ? try? VideoInfo.probe(path: source).frameRate : nil)) ?? "30"
         signal(SIGINT, SIG_IGN)
         let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())

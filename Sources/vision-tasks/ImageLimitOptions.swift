@@ -2,12 +2,12 @@ import ArgumentParser
 import VisionTasks
 
 /// `--max-image-pixels`, for every subcommand that decodes a picture the user names (the task
-/// subcommands' images, `background --replace`, `train-gestures`' photos) or a client sends (`serve`, its
-/// training uploads too): the limit the decoders' errors tell the user to raise.
+/// subcommands' images and video frames, `background`'s frames and `--replace`, `train-gestures`' photos) or a
+/// client sends (`serve`, its videos and training uploads too): the limit the decoders' errors tell the user to raise.
 struct ImageLimitOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
-            "The most pixels (width x height) an input image may declare; larger ones are refused before decoding.",
+            "The most pixels (width x height) an input image or video frame may declare; larger ones are refused before decoding.",
             valueName: "pixels"))
     var maxImagePixels: Int = ImageDecodingOptions.defaultMaxPixelCount
 

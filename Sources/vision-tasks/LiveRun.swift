@@ -32,7 +32,8 @@ enum LiveRun {
         }
         let task = try factory.make(.liveStream, sink)
         defer { withExtendedLifetime(sink) {} } // the task holds its delegate weakly
-        let reader = try VideoReader(liveSource: source, realTime: isFile)
+        let reader = try VideoReader(
+            liveSource: source, realTime: isFile, maxPixelCount: options.imageLimit.maxImagePixels)
 
         // Ctrl-C: stop reading (ffmpeg runs in its own process group: the interrupter stops it).
         signal(SIGINT, SIG_IGN)

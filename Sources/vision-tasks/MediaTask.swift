@@ -27,13 +27,17 @@ enum MediaRun {
         -> Bool
     {
         let media = options.media, batch = options.batch
-        // The inputs are looked for only when an output file exists already (it could be one of them).
+        // The inputs are looked for only when an output file exists already (it could be one of them, or a list).
         func inputFiles() throws -> [String] {
             if let video = media.video { return [video] }
             if let live = media.live { return [live] }
-            if let list = batch.videoList { return try Manifest.read(list, option: "--video-list") }
+            if let list = batch.videoList { return [list] + (try Manifest.read(list, option: "--video-list")) }
             let inputs = try batch.inputList.map { try Manifest.read($0, option: "--input-list") } ?? images
-            return try FolderRun.expand(inputs).map(\.path)
+            return (batch.inputList.map { [$0] } ?? []) + (try FolderRun.expand(inputs).map(\.path))
+        }
+        if let path = batch.output, let annotate = media.annotate, OutputFiles.isSameFile(path, annotate) {
+            throw VisionTasksError.invalidOption(
+                name: "--annotate", reason: "\(annotate) is the --output file too: the results would be lost under it")
         }
         if let path = batch.output, FileManager.default.fileExists(atPath: path) {
             try OutputFiles.checkNotAnInput(path, option: "--output", inputs: try inputFiles())
@@ -52,8 +56,9 @@ enum MediaRun {
             )
         }
         if media.video != nil || media.live != nil, let annotate = media.annotate {
-            try OutputFiles.checkWritable(annotate, option: "--annotate")
+            try OutputFiles.checkVideoFile(annotate, option: "--annotate")
         }
+        if let masks = media.masks { try OutputFiles.checkFolder(masks, option: "--masks") }
         if let video = media.video {
             return try VideoRun.run(video, options: media, factory: factory, output: output)
         }

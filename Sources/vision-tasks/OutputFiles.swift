@@ -1,4 +1,5 @@
 import Foundation
+import VideoIO
 import VisionTasks
 
 /// The check every output path of the tool passes before any work, so that a run does not fail after its
@@ -7,12 +8,42 @@ enum OutputFiles {
     /// Fails when `path` cannot be created or written: the file is opened for writing as the run will open it
     /// (created when missing, then removed again), since permission bits say nothing to root and a folder such
     /// as /proc takes no new file whatever its bits say. A folder, a missing folder or a refusal names `option`.
+    /// A pipe, device or socket that exists is only asked for write permission: opening a pipe waits for a reader,
+    /// and closing it again would end that reader's input.
     static func checkWritable(_ path: String, option: String) throws {
+        var status = stat()
+        if stat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG, status.st_mode & S_IFMT != S_IFDIR {
+            guard access(path, W_OK) == 0 else { throw cannotWrite(path, option: option, errno) }
+            return
+        }
         let existed = FileManager.default.fileExists(atPath: path)
         let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw cannotWrite(path, option: option, errno) }
         close(fd)
         if !existed { unlink(path) }
+    }
+
+    /// Fails when `path`, a folder `option` writes files into, is a file, or cannot take new files (it, or the
+    /// nearest folder above it that exists, when it is yet to be made): checked before the run, not at every frame.
+    static func checkFolder(_ path: String, option: String) throws {
+        var folder = URL(fileURLWithPath: path)
+        var isFolder: ObjCBool = false
+        while !FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder) {
+            folder = folder.deletingLastPathComponent()
+        }
+        guard isFolder.boolValue else {
+            throw VisionTasksError.invalidOption(name: option, reason: "\(folder.path) is a file, not a folder")
+        }
+        guard access(folder.path, W_OK) == 0 else { throw cannotWrite(path, option: option, errno) }
+    }
+
+    /// `checkWritable` for an MP4 `option` writes, which must be a regular file or none yet
+    /// (`VideoWriter.destinationProblem`).
+    static func checkVideoFile(_ path: String, option: String) throws {
+        if let problem = VideoWriter.destinationProblem(path) {
+            throw VisionTasksError.invalidOption(name: option, reason: problem)
+        }
+        try checkWritable(path, option: option)
     }
 
     /// Fails when `path`, given to `option`, is the same file as one of `inputs` (a link or another spelling
@@ -26,6 +57,14 @@ enum OutputFiles {
         guard let identity = FileIdentity(path: path), let input = inputs.byIdentity[identity] else { return }
         throw VisionTasksError.invalidOption(
             name: option, reason: "\(path) is the input \(input): the run would write over what it reads")
+    }
+
+    /// Whether `a` and `b` name one file: the same file when both exist (a link or another spelling included), else
+    /// the same absolute path once links in it are resolved.
+    static func isSameFile(_ a: String, _ b: String) -> Bool {
+        if let first = FileIdentity(path: a), let second = FileIdentity(path: b) { return first == second }
+        func resolved(_ path: String) -> String { URL(fileURLWithPath: path).resolvingSymlinksInPath().path }
+        return resolved(a) == resolved(b)
     }
 
     /// The input files that exist, by identity (device and inode), so that an output can be checked against all.

@@ -65,14 +65,28 @@ final class ResultSink: @unchecked Sendable {
             finished = []
             discardedLines = 0
         }
-        if let header {
-            do {
+        do {
+            if let header {
                 try Self.openTable(fd, path: path, header: header)
-            } catch {
-                close(fd)
-                throw error
+            } else {
+                try Self.checkLines(fd, path: path)
             }
+        } catch {
+            close(fd)
+            throw error
         }
+    }
+
+    /// Checks that a file JSON lines are appended to holds none but JSON lines: empty, or starting with `{` (a CSV
+    /// table's header or any other text would be mixed with them). A pipe or device is not read.
+    private static func checkLines(_ fd: Int32, path: String) throws {
+        var status = stat()
+        guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size > 0 else { return }
+        var first: UInt8 = 0
+        guard pread(fd, &first, 1, 0) == 1, first != UInt8(ascii: "{") else { return }
+        throw VisionTasksError.invalidOption(
+            name: "--output",
+            reason: "\(path) does not hold JSON lines (a CSV table, or other text); not appending JSON lines to it")
     }
 
     /// Writes `header` into an empty file; in one that holds rows, checks that they are under it.

@@ -33,7 +33,8 @@ enum VideoRun {
                 contentsOfFile: path, startMs: try options.startMs, endMs: try options.endMs,
                 decoderThreads: decoderThreads(
                     cores: ProcessInfo.processInfo.activeProcessorCount,
-                    inferenceThreads: factory.threads))
+                    inferenceThreads: factory.threads),
+                maxPixelCount: options.imageLimit.maxImagePixels)
         } catch {
             _ = try? making.value()
             output.process(input: path) { () throws -> Task.TaskResult in throw error }
@@ -104,7 +105,6 @@ final class VideoPipeline<Task: DescribedTask>: @unchecked Sendable {
         capacity: depth)
     private let lock = NSLock()
     private var firstFailure: (any Error)?
-    private var stopped = false // a drawing or encoding failure stopped every stage
     /// Frames decoded (reader thread), processed (task thread), things found (writer thread).
     private(set) var seen = 0, processed = 0, found = 0
 
@@ -136,10 +136,7 @@ final class VideoPipeline<Task: DescribedTask>: @unchecked Sendable {
 
     /// Stops every stage at once (a drawing or encoding failure).
     private func fail(_ error: any Error) {
-        lock.withLock {
-            if firstFailure == nil { firstFailure = error }
-            stopped = true
-        }
+        lock.withLock { if firstFailure == nil { firstFailure = error } }
         decoded.close()
         done.close()
     }
@@ -206,7 +203,9 @@ final class VideoPipeline<Task: DescribedTask>: @unchecked Sendable {
                     try annotation.withBGRXBytes { try writer.write(pixels: $0, layout: .bgrx, rowBytes: $1) }
                 }
             }
-            if !lock.withLock({ stopped }) { try writer?.finish() }
+            // A run that failed anywhere (a truncated file too) leaves no MP4: the writer, dropped unfinished,
+            // removes its partial file, so a short video never looks whole at the path.
+            if lock.withLock({ firstFailure == nil }) { try writer?.finish() }
         } catch {
             fail(error)
         }

@@ -110,6 +110,88 @@ import Testing
         #expect(try [photo, clip, maskNamed].map { try Data(contentsOf: $0) } == before, "an input was changed")
     }
 
+    /// Outputs that could not work, or would lose what is written, are refused before any work: an MP4 into a named
+    /// pipe (the check's open waited for a reader, then ffmpeg waited for good), `--output` and `--annotate` naming
+    /// one file (the video was renamed over the JSON lines, exit 0), `--output` naming the `--video-list` (the
+    /// results were appended to the list), JSON lines appended to a CSV table, `--masks` naming a file (one error
+    /// line a frame), and standard input as a live source (ffmpeg read /dev/null and blamed the data).
+    @Test func outputsThatCannotWorkOrCollideAreRefusedBeforeAnyWork() throws {
+        let dir = try CLIRun.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let clip = dir.appendingPathComponent("clip.mp4"), fifo = dir.appendingPathComponent("fifo.mp4")
+        try CLIRun.stillVideo(of: "astronaut.png", frames: 2, fps: 10, size: "64x64", to: clip)
+        #expect(mkfifo(fifo.path, 0o644) == 0)
+        let list = dir.appendingPathComponent("list.txt"), table = dir.appendingPathComponent("faces.csv")
+        try Data((clip.path + "\n").utf8).write(to: list)
+        try Data("a,b\n1,2\n".utf8).write(to: table)
+        let same = dir.appendingPathComponent("same.mp4").path
+        let selfie = CLIRun.models.appendingPathComponent("selfie_segmenter.tflite").path
+        let pose = CLIRun.models.appendingPathComponent("pose_landmarker_full.task").path
+        let face = ["face-detector", "--model", Self.faceModel, "--no-progress"]
+        let runs: [([String], String)] = [
+            (
+                face + ["--video", clip.path, "--annotate", fifo.path],
+                "Invalid option --annotate: \(fifo.path) is not a regular file"
+            ),
+            (
+                ["background", "--model", selfie, "--video", clip.path, "--blur", "4", "--output", fifo.path],
+                "Invalid option --output: \(fifo.path) is not a regular file"
+            ),
+            (face + ["--video", clip.path, "--output", same, "--annotate", same], "is the --output file too"),
+            (face + ["--video-list", list.path, "--output", list.path], "\(list.path) is the input \(list.path)"),
+            (face + ["--video", clip.path, "--output", table.path], "does not hold JSON lines"),
+            (
+                [
+                    "pose-landmarker", "--model", pose, "--video", clip.path, "--output-segmentation-masks", "--masks",
+                    clip.path, "--no-progress",
+                ],
+                "Invalid option --masks: \(clip.path) is a file, not a folder"
+            ),
+            (face + ["--live", "-"], "- is standard input, which ffmpeg is not given"),
+        ]
+        for (arguments, expected) in runs {
+            let run = try CLIRun.run(arguments)
+            #expect(run.status == 1, "\(arguments): \(run.stderr)")
+            #expect(run.stderr.contains(expected), "\(arguments): \(run.stderr)")
+            #expect(run.lines.isEmpty, "\(arguments): \(run.stdout)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: same))
+        #expect(try String(contentsOf: list, encoding: .utf8) == clip.path + "\n")
+        #expect(try String(contentsOf: table, encoding: .utf8) == "a,b\n1,2\n")
+    }
+
+    /// A video's name is its file's, whatever ffmpeg protocol it looks like: `clip:1.mp4` failed ("Protocol not
+    /// found"), and a small file named `concat:a.mp4|a.mp4` was read as a.mp4 twice, exit 0. Its frames are held to
+    /// `--max-image-pixels`, as images are (a video ignored it).
+    @Test func videoNamesAreFilesAndTheirFramesKeepThePixelLimit() throws {
+        let dir = try CLIRun.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let clip = dir.appendingPathComponent("clip:1.mp4")
+        try CLIRun.stillVideo(of: "astronaut.png", frames: 2, fps: 10, size: "64x64", to: clip)
+        let named = try CLIRun.run(
+            [
+                "face-detector", "--model", Self.faceModel, "--video", "clip:1.mp4", "--no-progress",
+            ], in: dir)
+        #expect(named.status == 0 && named.lines.count == 2, "\(named.stderr)")
+        let concat = dir.appendingPathComponent("concat:clip:1.mp4|clip:1.mp4")
+        try Data("xxxx".utf8).write(to: concat)
+        let posing = try CLIRun.run(
+            [
+                "face-detector", "--model", Self.faceModel, "--video", concat.lastPathComponent, "--no-progress",
+            ], in: dir)
+        #expect(posing.status == 1 && posing.lines.count == 1, "\(posing.stdout)")
+        #expect((posing.lines.first?["error"] as? String)?.contains("is not a video ffprobe can read") == true)
+        let limited = try CLIRun.run([
+            "face-detector", "--model", Self.faceModel, "--video", clip.path, "--max-image-pixels", "4000",
+            "--no-progress",
+        ])
+        #expect(limited.status == 1, "\(limited.stderr)")
+        #expect(
+            (limited.lines.first?["error"] as? String)?.contains(
+                "has frames of 64x64 (4096 pixels), more than the limit of 4000")
+                == true, "\(limited.stdout)")
+    }
+
     /// Several images run on one task instance per core by default (`--jobs auto`), the lines in input
     /// order and byte-equal to one instance's; `--jobs 2` shares the cores between its two instances
     /// unless `--threads` is given; a bad `--jobs` is a usage error.

@@ -44,6 +44,23 @@ import Testing
         #expect(frames == Array(0..<stop))
     }
 
+    /// A truncated video's annotation is not left at its path (it was: an MP4 of the frames that decoded, which
+    /// looked whole), nor its partial file.
+    @Test func aTruncatedVideoLeavesNoAnnotatedVideo() throws {
+        let dir = try CLIRun.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let half = try Self.halfVideo(in: dir)
+        let annotated = dir.appendingPathComponent("annotated.mp4")
+        let run = try CLIRun.run([
+            "face-detector", "--model", MediaCLITests.faceModel, "--video", half.path, "--annotate", annotated.path,
+            "--no-progress",
+        ])
+        #expect(run.status == 1, "\(run.stderr)")
+        _ = try Self.stopFrame(run, input: half.path)
+        let left = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
+        #expect(left == ["full.mp4", "half.mp4"], "\(left)")
+    }
+
     @Test func liveModeReportsWhereDecodingStopped() throws {
         let dir = try CLIRun.scratch()
         defer { try? FileManager.default.removeItem(at: dir) }
