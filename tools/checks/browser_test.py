@@ -218,6 +218,33 @@ def refused_socket_case(server, y4m):
         driver.quit()
 
 
+def server_gone_case(binary, y4m):
+    """The server killed while the camera streams: the page says the connection was lost and how to reconnect,
+    stops the camera (its button reads Start camera again) and clears the last result (it stayed drawn, frozen,
+    while the picture moved on, and the status said only "closed: 1006")."""
+    driver = browser(y4m)
+    try:
+        with Server(binary) as server:
+            driver.get(f"{server.url}/?task=face-detector&tab=camera&autostart=1")
+            wait_for(driver, "return document.body.dataset.status === 'running' && window.lastResult", "server gone: running")
+            server.process.kill()
+            wait_for(driver, "return document.body.dataset.status === 'error'", "server gone: an error")
+        state = driver.execute_script(
+            "return {text: document.getElementById('status-line').textContent, "
+            "button: document.getElementById('camera-toggle').textContent, result: window.lastResult, "
+            "objects: document.querySelectorAll('#objects li').length}")
+        driver.save_screenshot(os.path.join(SHOTS, "camera-server-gone.png"))
+        print("     status line:", state["text"])
+        check("connection to the server was lost" in state["text"] or "could not be reached" in state["text"],
+              f"server gone: the status line says so ({state['text']})")
+        check("Start camera to try again" in state["text"], f"server gone: it says how to reconnect ({state['text']})")
+        check(state["button"] == "Start camera", f"server gone: the camera stopped ({state['button']})")
+        check(state["result"] is None and state["objects"] == 0 and drawn_pixels(driver, "camera-overlay") == 0,
+              f"server gone: no result is left drawn or listed ({state['objects']} listed)")
+    finally:
+        driver.quit()
+
+
 def label_counts(driver):
     """The Train tab's labels and their sample counts, in order."""
     return driver.execute_script(
@@ -422,6 +449,22 @@ def main():
             check(len(result["detections"]) == 1, "library face-detector photo: one face")
             check(drawn_pixels(driver, "library-overlay") > 500, "library face-detector photo: the box is drawn")
             driver.save_screenshot(os.path.join(SHOTS, "library-face-detector.png"))
+            # A file that fails after it (not a picture, not a video the browser plays) says so, naming it, and
+            # leaves nothing of the photo's result drawn or listed (the face stayed over the new picture).
+            for name, data, expected in [("broken.jpg", b"\xff\xd8\xff" + bytes(range(256)) * 8, "broken.jpg"),
+                                         ("noise.mp4", bytes(range(256)) * 64, "cannot play it")]:
+                path = os.path.join(SHOTS, name)
+                with open(path, "wb") as f:
+                    f.write(data)
+                driver.find_element(By.ID, "file").send_keys(path)
+                wait_for(driver, "return document.body.dataset.status === 'error'", f"library {name}: an error")
+                state = driver.execute_script(
+                    "return {text: document.getElementById('status-line').textContent, result: window.lastResult, "
+                    "objects: document.querySelectorAll('#objects li').length}")
+                print("     status line:", state["text"])
+                check(name in state["text"] and expected in state["text"], f"library {name}: named ({state['text']})")
+                check(state["result"] is None and state["objects"] == 0 and drawn_pixels(driver, "library-overlay") == 0,
+                      f"library {name}: the photo's result is cleared ({state['objects']} listed)")
 
             driver.get(f"{server.url}/?task=hand-landmarker&tab=library")
             wait_for(driver, "return document.body.dataset.status === 'ready'", "library: ready")
@@ -438,6 +481,7 @@ def main():
         finally:
             driver.quit()
     train_case(binary, hand_y4m)
+    server_gone_case(binary, face_y4m)
     print(f"browser test: {len(failures)} failure(s) in {time.time() - started:.0f} s; screenshots in {SHOTS}")
     sys.exit(1 if failures else 0)
 

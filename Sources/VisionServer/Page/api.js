@@ -16,9 +16,27 @@ export function taskURL(suffix, options) {
   return apiURL(state.task + suffix, apiQuery(state.settings, state.model), options);
 }
 
+/** fetch(), whose failure to reach the server ("Failed to fetch", "network error") says so. */
+export async function request(url, init) {
+  try {
+    return await fetch(url, init);
+  } catch (error) {
+    throw new Error(`the server could not be reached (${error.message}); is it running?`);
+  }
+}
+
+/** Throws with the server's message (its JSON `error`, else its text) and the status, unless `response` is ok. */
+export async function checked(response) {
+  if (response.ok) return response;
+  const text = await response.text();
+  let message = text;
+  try { message = JSON.parse(text).error; } catch (_) { /* not JSON */ }
+  throw new Error(`HTTP ${response.status}: ${message}`);
+}
+
 /** GET `path` under /api/v1/ as JSON; throws with the status on a failure. */
 export async function getJSON(path) {
-  const response = await fetch(apiURL(path));
+  const response = await request(apiURL(path));
   if (!response.ok) throw new Error(`${path}: HTTP ${response.status}`);
   return response.json();
 }

@@ -3,7 +3,7 @@
 // (?task=gesture-recognizer&tab=camera&autostart=1&num-hands=2), so a link reproduces a view. The Train tab
 // shows the live camera too: it trains a gesture model and switches the Gesture Recognizer to it, the
 // camera running on.
-import { state, setStatus } from "./state.js";
+import { state, setStatus, showError } from "./state.js";
 import { getJSON } from "./api.js";
 import { settingsFor, changed, renderForm } from "./settings.js";
 import { Camera } from "./camera.js";
@@ -65,7 +65,7 @@ function setUpBackground() {
       background.mode = select.value = "replace";
       writeURL();
     } catch (error) {
-      setStatus("error", `Background: ${error.message}`);
+      showError(`Background: ${error.message}`);
     }
   });
 }
@@ -96,14 +96,22 @@ function selectTab(tab) {
   writeURL();
 }
 
-/** A model just trained: the models list again from the server, then the Gesture Recognizer with `model`;
- *  a running camera reconnects with it (a new socket on the same stream), the page is not reloaded. */
+/** A model just trained: the models list again from the server, then, while the Train tab is shown, the Gesture
+ *  Recognizer with `model`; a running camera reconnects with it (a new socket on the same stream), the page is not
+ *  reloaded. A user who went on to another tab keeps the task and picture there: the model is only offered in the
+ *  list. Returns whether the Gesture Recognizer uses it now. */
 async function useTrainedModel(model) {
   state.models = await getJSON("models");
+  if (state.tab !== "train") {
+    if (state.task === GESTURES) renderForm($("settings"), state.settings, state.models[GESTURES], state.model, changeSetting);
+    setStatus(document.body.dataset.status, `Trained ${model}: choose it under Gesture Recognizer.`);
+    return false;
+  }
   state.model = model;
   selectTask(GESTURES);
   writeURL();
   rerun();
+  return true;
 }
 
 async function main() {
@@ -115,13 +123,15 @@ async function main() {
     state.connections = connections;
     for (const t of state.tasks) $("task").append(new Option(t.title, t.name));
     setUpBackground();
+    const asked = state.task;
     selectTask(state.task || "face-landmarker");
     await describeTraining();
     selectTab(state.tab);
     $("task").addEventListener("change", () => { selectTask($("task").value); writeURL(); rerun(); });
     for (const b of document.querySelectorAll("nav button")) b.addEventListener("click", () => selectTab(b.dataset.tab));
     writeURL();
-    setStatus("ready", "Ready.");
+    if (asked && asked !== state.task) showError(`The server offers no task "${asked}": showing ${state.task}.`);
+    else setStatus("ready", "Ready.");
     if (state.tab !== "library" && params.get("autostart") === "1") await camera.start();
   } catch (error) {
     setStatus("error", `Error: ${error.message}`);

@@ -1,7 +1,7 @@
 // The Camera tab: getUserMedia frames go over a WebSocket to a task in live-stream mode; results
 // come back with their timestamps and are drawn over the (mirrored) video. At most MAX_IN_FLIGHT
 // frames are unanswered at a time; the server's flow limiter drops what is late.
-import { setStatus, showResult } from "./state.js";
+import { setStatus, showError, withRecentError, showResult, clearResult } from "./state.js";
 import { taskURL } from "./api.js";
 
 const MAX_IN_FLIGHT = 2;
@@ -12,29 +12,44 @@ export class Camera {
     Object.assign(this, { video, overlay, button });
     this.stream = null;
     this.socket = null;
+    this.starting = null; // the start under way: a second click waits for it instead of opening a second stream
     button.addEventListener("click", () => (this.stream ? this.stop() : this.start()));
   }
 
   async start() {
+    if (this.starting) return this.starting;
+    this.starting = this.open().finally(() => { this.starting = null; });
+    return this.starting;
+  }
+
+  async open() {
     try {
+      // Browsers give the camera to https pages and to localhost only.
+      if (!navigator.mediaDevices) throw new Error("the browser gives the camera only to https pages or to localhost");
       setStatus("ready", "Starting the camera…");
-      this.stream = await navigator.mediaDevices.getUserMedia({ video: { width: 640, height: 480 }, audio: false });
-      this.video.srcObject = this.stream;
+      const stream = await navigator.mediaDevices.getUserMedia({ video: { width: 640, height: 480 }, audio: false });
+      this.stream = stream;
+      this.video.srcObject = stream;
       await this.video.play();
       this.button.textContent = "Stop camera";
       this.connect();
     } catch (error) {
-      this.stream = null;
-      setStatus("error", `Camera: ${error.message}`);
+      this.stop();
+      showError(`Camera: ${error.message}`);
     }
   }
 
+  /** Stops the camera and its socket; what it drew goes with it. */
   stop() {
     if (this.socket) this.socket.close();
     this.socket = null;
+    const running = this.stream !== null;
     if (this.stream) for (const track of this.stream.getTracks()) track.stop();
     this.stream = null;
+    this.video.srcObject = null;
     this.button.textContent = "Start camera";
+    clearResult(this.overlay);
+    if (running && document.body.dataset.status !== "error") setStatus("ready", "Camera stopped.");
   }
 
   /** New settings or task: a new socket (and so a new task instance) for the running camera. */
@@ -52,6 +67,7 @@ export class Camera {
     // One frame is encoded at a time: toBlob and arrayBuffer complete asynchronously, and two
     // encodes in flight could reach the socket out of order, which live-stream mode refuses.
     let lastTimestamp = 0, encoding = false, done = [], dropped = 0, inference = 0;
+    let closing = null; // the socket's own error reply (no timestamp), said again when it closes
     const pump = () => {
       if (this.socket !== socket || socket.readyState > 1) return;
       const now = performance.now();
@@ -85,7 +101,10 @@ export class Camera {
       const reply = JSON.parse(event.data);
       for (const t of [...sent.keys()]) if (t <= reply.timestampInMilliseconds) sent.delete(t);
       if (reply.error) {
-        setStatus("error", `Frame ${reply.timestampInMilliseconds}: ${reply.error}`);
+        // Without a timestamp it is the socket's own error (its task could not be made): the close that follows
+        // says it again rather than its bare code.
+        if (reply.timestampInMilliseconds === undefined) closing = reply.error;
+        else showError(`Frame ${reply.timestampInMilliseconds}: ${reply.error}`);
         return;
       }
       const now = performance.now();
@@ -98,25 +117,34 @@ export class Camera {
       if (this.overlay.width !== this.video.videoWidth) this.overlay.width = this.video.videoWidth;
       if (this.overlay.height !== this.video.videoHeight) this.overlay.height = this.video.videoHeight;
       showResult(this.overlay, reply.result, true, this.video);
-      setStatus("running", `inference ${inference.toFixed(1)} ms · ${done.length} fps processed · ${dropped} dropped`);
+      setStatus("running", withRecentError(
+        `inference ${inference.toFixed(1)} ms · ${done.length} fps processed · ${dropped} dropped`));
     };
-    // A refused upgrade's answer is not shown to scripts: the same URL over plain HTTP says why.
+    // A refused upgrade's answer is not shown to scripts: the same URL over plain HTTP says why. A socket that
+    // fails or closes unasked stops the camera (the button then reads Start camera again, to reconnect), and its
+    // result goes with it: a frozen overlay would drift off the moving picture.
     const plainURL = taskURL("/live");
     let failed = false; // the close that follows an error leaves the status line to the error's reason
+    const end = (text) => {
+      if (this.socket !== socket) return;
+      this.stop();
+      showError(`${text}; Start camera to try again.`);
+    };
     socket.onerror = async () => {
       failed = true;
-      let reason = "is the server running?";
+      let reason = "the server could not be reached; is it running?";
       try {
         reason = (await (await fetch(plainURL)).json()).error || reason;
       } catch (_) {
         // No answer at all: the server is gone.
       }
-      if (this.socket === socket) setStatus("error", `The live socket failed: ${reason}`);
+      end(`The live socket failed: ${reason}`);
     };
     socket.onclose = (event) => {
-      if (this.socket === socket && this.stream && !failed) {
-        setStatus("error", `The live socket closed: ${event.reason || event.code}`);
-      }
+      if (failed || this.socket !== socket || !this.stream) return;
+      const reason = closing || event.reason
+        || (event.code === 1006 ? "the connection to the server was lost" : `the server ended it (${event.code})`);
+      end(`The live socket closed: ${reason}`);
     };
   }
 }

@@ -1,8 +1,8 @@
 // The Library tab: an image goes to POST /api/v1/{task} and its result is drawn over it; a video
 // goes to POST /api/v1/{task}/video (video mode), its per-frame results stream back with a
 // progress bar, then it plays with the overlay of the frame at the playback position.
-import { setStatus, showResult } from "./state.js";
-import { taskURL } from "./api.js";
+import { setStatus, showError, showResult, clearResult } from "./state.js";
+import { taskURL, request, checked } from "./api.js";
 
 export class Library {
   constructor({ image, video, overlay, progress, input, drop }) {
@@ -30,25 +30,25 @@ export class Library {
     this.rerun();
   }
 
-  /** Runs the current file again (new file, task or settings). */
+  /** Runs the current file again (new file, task or settings). The last result is cleared first: a file that
+   *  fails must not show it as its own. */
   rerun() {
     if (!this.file) return;
-    const run = ++this.run;
+    const run = ++this.run, name = this.file.name;
+    this.shown = null;
+    this.progress.hidden = true;
+    clearResult(this.overlay);
     (this.file.type.startsWith("video/") ? this.processVideo(run) : this.processImage(run)).catch((error) => {
-      if (run === this.run) setStatus("error", `Error: ${error.message}`);
+      if (run !== this.run) return;
+      this.progress.hidden = true;
+      clearResult(this.overlay);
+      showError(`Error: ${name}: ${error.message}`);
     });
   }
 
   /** POSTs `body` to the current task's URL with `suffix`; throws with the server's message on a failure. */
   async post(suffix, body) {
-    const response = await fetch(taskURL(suffix), { method: "POST", body });
-    if (!response.ok) {
-      const text = await response.text();
-      let message = text;
-      try { message = JSON.parse(text).error; } catch (_) { /* not JSON */ }
-      throw new Error(`HTTP ${response.status}: ${message}`);
-    }
-    return response;
+    return checked(await request(taskURL(suffix), { method: "POST", body }));
   }
 
   async processImage(run) {
@@ -58,7 +58,11 @@ export class Library {
     document.body.dataset.library = "image";
     this.image.src = URL.createObjectURL(this.file);
     this.image.hidden = false;
-    await this.image.decode();
+    try {
+      await this.image.decode();
+    } catch (_) {
+      throw new Error("this browser cannot show it: it is empty, or not a picture it reads");
+    }
     setStatus("running", "Processing the image…");
     const started = performance.now();
     const result = await (await this.post("", this.file)).json();
@@ -76,7 +80,15 @@ export class Library {
     this.video.src = URL.createObjectURL(this.file);
     this.video.hidden = false;
     document.body.dataset.library = "processing";
-    await new Promise((resolve) => (this.video.readyState >= 1 ? resolve() : (this.video.onloadedmetadata = resolve)));
+    // The results are drawn over the browser's playback: a video it cannot play (its codec, or not a video) is
+    // said so, not waited for.
+    await new Promise((resolve, reject) => {
+      if (this.video.readyState >= 1) return resolve();
+      this.video.onloadedmetadata = resolve;
+      this.video.onerror = () => reject(new Error(
+        "this browser cannot play it (its codec, or not a video), and the results are drawn over its playback: "
+        + "convert it to H.264 MP4 or WebM"));
+    });
     const duration = this.video.duration * 1000 || 1;
     this.progress.hidden = false;
     this.progress.value = 0;
@@ -85,7 +97,13 @@ export class Library {
     const decoder = new TextDecoder();
     let buffered = "", total = 0, errors = 0;
     for (;;) {
-      const { value, done } = await reader.read();
+      let part;
+      try {
+        part = await reader.read();
+      } catch (error) {
+        throw new Error(`the server's answer broke off after ${this.frames.length} frames (${error.message})`);
+      }
+      const { value, done } = part;
       if (run !== this.run) { reader.cancel(); return; }
       if (done) break;
       buffered += decoder.decode(value, { stream: true });

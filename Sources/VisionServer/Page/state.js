@@ -27,6 +27,29 @@ export function setStatus(status, text) {
   if (text !== undefined) $("status-line").textContent = text;
 }
 
+const ERROR_SHOWN_MS = 5000;
+let lastError = null; // { text, at }: kept in view while live frames replace the status line
+
+/** Puts the page in error with `text`, which stays on the status line for a few seconds even while a live
+ *  camera's status replaces it frame by frame (`withRecentError`). */
+export function showError(text) {
+  lastError = { text, at: performance.now() };
+  setStatus("error", text);
+}
+
+/** `text`, followed by the last error if it came within the last few seconds. */
+export function withRecentError(text) {
+  return lastError && performance.now() - lastError.at < ERROR_SHOWN_MS ? `${text} · ${lastError.text}` : text;
+}
+
+/** Clears what `canvas` shows of the last result, its extras and window.lastResult: a picture, task or socket
+ *  that failed must not keep an earlier result drawn as if it were its own. */
+export function clearResult(canvas) {
+  window.lastResult = null;
+  canvas.getContext("2d").clearRect(0, 0, canvas.width, canvas.height);
+  showExtras(null, $("blendshapes"), $("matrix"), $("objects"));
+}
+
 /** Draws a result of the current task on `canvas`, shows its extras and keeps it as window.lastResult;
  *  `source` is the live video the result came from (the camera's), null for the library's pictures.
  *  A task the page cannot draw puts the page in error. */

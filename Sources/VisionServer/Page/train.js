@@ -4,7 +4,7 @@
 // training options (built from GET /api/v1/gesture-models, as the task settings are from /tasks); the
 // report comes back and the trained model is handed to `onTrained`, which switches the Gesture Recognizer
 // to it while the camera runs. Its state is document.body.dataset.training: idle, running, done or error.
-import { apiURL } from "./api.js";
+import { apiURL, request, checked } from "./api.js";
 import { settingsFor, apiQuery, renderForm } from "./settings.js";
 import { zipStore } from "./zip.js";
 
@@ -138,11 +138,17 @@ export class Trainer {
     this.show(label);
   }
 
+  /** Adds the JPEG and PNG photos of `files` (by their bytes, as the server reads them); any other file is named
+   *  and left out, rather than failing the training later under a name the user never chose. */
   async addFiles(label, files) {
+    const refused = [];
     for (const file of files) {
       const bytes = new Uint8Array(await file.arrayBuffer());
-      this.addSample(label, bytes, file.type === "image/png" ? "image/png" : "image/jpeg");
+      const type = pictureType(bytes);
+      if (type) this.addSample(label, bytes, type);
+      else refused.push(file.name);
     }
+    if (refused.length) this.say(`Not a JPEG or PNG photo, left out: ${refused.join(", ")}.`, true);
   }
 
   /** Records frames of the live video into the current label, FRAMES_PER_SECOND a second, for `seconds` or
@@ -202,18 +208,14 @@ export class Trainer {
     try {
       const query = new URLSearchParams(apiQuery(this.settings, null));
       query.set("name", name);
-      const response = await fetch(apiURL("gesture-models", query.toString()),
-                                   { method: "POST", headers: { "Content-Type": "application/zip" }, body: zip });
+      const response = await checked(await request(apiURL("gesture-models", query.toString()),
+        { method: "POST", headers: { "Content-Type": "application/zip" }, body: zip }));
       const text = await response.text();
-      if (!response.ok) {
-        let message = text;
-        try { message = JSON.parse(text).error; } catch (_) { /* not JSON */ }
-        throw new Error(`HTTP ${response.status}: ${message}`);
-      }
       const model = new URL(response.headers.get("Location"), location.href).searchParams.get("model");
       renderReport(this.report, JSON.parse(text));
-      this.say(`Trained ${model} in ${((performance.now() - started) / 1000).toFixed(0)} s; the Gesture Recognizer uses it now.`);
-      await this.onTrained(model);
+      const seconds = ((performance.now() - started) / 1000).toFixed(0);
+      const used = await this.onTrained(model);
+      this.say(`Trained ${model} in ${seconds} s; ${used ? "the Gesture Recognizer uses it now" : "choose it under Gesture Recognizer"}.`);
       this.setState("done");
     } catch (error) {
       this.say(`Training failed: ${error.message}`, true);
@@ -221,6 +223,14 @@ export class Trainer {
       clearInterval(ticker);
     }
   }
+}
+
+/** "image/jpeg" or "image/png" by the first bytes of `bytes`, or null for anything else. */
+function pictureType(bytes) {
+  if (bytes.length > 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return "image/jpeg";
+  const png = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+  if (bytes.length > 8 && png.every((b, i) => bytes[i] === b)) return "image/png";
+  return null;
 }
 
 /** The zip of every label's samples: `label/0001.jpg`, …. */
