@@ -32,7 +32,8 @@ enum OutputFiles {
             folder = folder.deletingLastPathComponent()
         }
         guard isFolder.boolValue else {
-            throw VisionTasksError.invalidOption(name: option, reason: "\(folder.path) is a file, not a folder")
+            let made = folder.path == URL(fileURLWithPath: path).path ? "" : "\(path) cannot be made: "
+            throw VisionTasksError.invalidOption(name: option, reason: made + "\(folder.path) is a file, not a folder")
         }
         guard access(folder.path, W_OK) == 0 else { throw cannotWrite(path, option: option, errno) }
     }

@@ -83,12 +83,15 @@ import VisionTasks
         let folder = scratch.appendingPathComponent("folder.mp4")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         for (path, reason) in [
-            ("/nonexistent-\(getpid())/out.mp4", "No such file or directory"), (folder.path, "Is a directory"),
-            ("/proc/out.mp4", "No such file or directory"),
+            (
+                "/nonexistent-\(getpid())/out.mp4",
+                "cannot write /nonexistent-\(getpid())/out.mp4: No such file or directory"
+            ),
+            (folder.path, "\(folder.path) is not a regular file (a pipe, a device, a socket or a folder)"),
+            ("/proc/out.mp4", "cannot write /proc/out.mp4: No such file or directory"),
         ] {
             try refused(
-                ["--model", model, "--blur", "10", "--output", path],
-                saying: ["Invalid option --output: cannot write \(path): \(reason)"])
+                ["--model", model, "--blur", "10", "--output", path], saying: ["Invalid option --output: \(reason)"])
         }
     }
 

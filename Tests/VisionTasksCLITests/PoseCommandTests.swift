@@ -86,7 +86,7 @@ struct PoseCommandTests {
             "--masks", "/tmp/unused-masks", photo,
         ])
         #expect(hands.status == 64 && hands.stderr.contains("outputs no segmentation masks"), "\(hands.stderr)")
-        // A folder that cannot be made: the input fails with a message naming --masks and the path.
+        // A folder that cannot be made: refused before any image, naming --masks and the path.
         let blocked = try CLIRun.scratch()
         defer { try? FileManager.default.removeItem(at: blocked) }
         let file = blocked.appendingPathComponent("taken")
@@ -95,6 +95,9 @@ struct PoseCommandTests {
             "pose-landmarker", "--model", model, "--output-segmentation-masks",
             "--masks", file.appendingPathComponent("sub").path, photo,
         ])
-        #expect(run.status == 1 && run.stdout.contains("--masks") && run.stdout.contains("taken/sub"), "\(run.stdout)")
+        // Before any image is read: one error line.
+        #expect(
+            run.status == 1 && run.stderr.contains("Invalid option --masks: \(file.path)/sub cannot be made: ")
+                && run.stderr.contains("taken is a file, not a folder") && run.lines.isEmpty, "\(run.stderr)")
     }
 }
