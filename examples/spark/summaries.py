@@ -7,16 +7,18 @@ A result line is the tool's JSON line with the task added: {"task": "face-landma
 import csv
 import json
 
-VIDEO_EXTENSIONS = {".mp4", ".mov", ".mkv", ".avi", ".webm", ".m4v"}
+# The tool reads images in these formats only; every other input is given to it as a video (ffmpeg reads
+# .ts, .y4m, .mpg, .flv, ... which a list of video extensions would have sent to the image path).
+IMAGE_EXTENSIONS = {".jpg", ".jpeg", ".png"}
 
 # The columns of the Parquet table, in order, with their Spark SQL types.
 SCHEMA = "input string, kind string, frames int, faces int, hands int, gestures array<string>, top_blendshapes array<string>, errors int"
 
 
 def kind_of(path):
-    """'video' for a path with a video extension, else 'image'."""
+    """'image' for a JPEG or PNG path (by its extension), else 'video'."""
     dot = path.rfind(".")
-    return "video" if dot >= 0 and path[dot:].lower() in VIDEO_EXTENSIONS else "image"
+    return "image" if dot >= 0 and path[dot:].lower() in IMAGE_EXTENSIONS else "video"
 
 
 def tag(task, line):
