@@ -159,6 +159,9 @@ final class ChildProcess: @unchecked Sendable {
         return process.terminationStatus
     }
 
+    /// The child's process id.
+    var processIdentifier: Int32 { process.processIdentifier }
+
     /// Sends SIGTERM to the child if it still runs (safe from any thread; ffmpeg then ends its output), and SIGKILL
     /// if it still runs `stopGrace` later: ffmpeg blocked opening a named pipe that no one writes ignores SIGTERM, and
     /// a reader waiting for its next line (Ctrl-C on `--live fifo`) waited for good.

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import VisionCore
 import VisionErrors
 
@@ -102,6 +103,30 @@ public final class VideoWriter {
         child = try ChildProcess(
             tool: "ffmpeg",
             arguments: Self.inputArguments(width: width, height: height, frameRate: frameRate) + output, input: true)
+        if let partial { Self.unfinished.withLock { $0[partial.file] = child.processIdentifier } }
+    }
+
+    /// The partial files of this process's writers not yet finished or dropped, with their ffmpeg's process id.
+    private static let unfinished = Mutex<[String: Int32]>([:])
+
+    /// Kills the ffmpeg of every writer of this process not yet finished or dropped and removes its partial file: for
+    /// a process about to end by a signal (Ctrl-C, `kill`, a closed pipe), which left `<path>.partial-<pid>` behind
+    /// (an ffmpeg left running finishes the file, and `+faststart` writes it again by its name).
+    public static func removePartialFiles() {
+        unfinished.withLock { files in
+            for (file, process) in files {
+                kill(process, SIGKILL)
+                unlink(file)
+            }
+            files.removeAll()
+        }
+    }
+
+    /// Removes `partial`'s file and forgets it.
+    private static func discard(_ partial: (file: String, target: String)?) {
+        guard let partial else { return }
+        unfinished.withLock { _ = $0.removeValue(forKey: partial.file) }
+        unlink(partial.file)
     }
 
     /// ffmpeg's options up to its input: raw I420 frames of the padded size at `frameRate` on stdin.
@@ -116,7 +141,7 @@ public final class VideoWriter {
     deinit {
         guard !finished else { return }
         child.stop(discarding: partial != nil)
-        if let partial { unlink(partial.file) }
+        Self.discard(partial)
     }
 
     /// Appends one frame of packed RGB bytes (exactly `width * height * 3`).
@@ -180,13 +205,16 @@ public final class VideoWriter {
         child.closeInput()
         let status = child.wait()
         guard status == 0 else {
-            if let partial { unlink(partial.file) }
+            Self.discard(partial)
             throw VisionTasksError.invalidVideo("ffmpeg could not write \(path): \(child.lastStderr())")
         }
-        if let partial, rename(partial.file, partial.target) != 0 {
-            let reason = String(cString: strerror(errno))
-            unlink(partial.file)
-            throw VisionTasksError.invalidVideo("could not put the finished video at \(path): \(reason)")
+        if let partial {
+            Self.unfinished.withLock { _ = $0.removeValue(forKey: partial.file) }
+            if rename(partial.file, partial.target) != 0 {
+                let reason = String(cString: strerror(errno))
+                unlink(partial.file)
+                throw VisionTasksError.invalidVideo("could not put the finished video at \(path): \(reason)")
+            }
         }
     }
 }

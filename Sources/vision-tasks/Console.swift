@@ -1,4 +1,5 @@
 import Foundation
+import VideoIO
 
 /// Every write of the tool to standard output and standard error, with plain `write(2)` calls
 /// (Foundation's `FileHandle.write` traps on an error). A closed standard output (the reader went
@@ -51,16 +52,52 @@ enum Console {
         }
     }
 
-    /// Ends the process as SIGPIPE's default action does: no message, no backtrace. The signal is
-    /// restored to its default and unblocked on this thread first (the video pipes ignore it, and
-    /// dispatch threads may block it); `_exit(141)` is the fallback if it still returns.
+    /// Ends the process as `signals`' default action does when one comes during `body`, once the MP4s being written
+    /// are removed (`VideoWriter.removePartialFiles`): a `--video` run stopped by Ctrl-C or `kill` left its
+    /// `<path>.partial-<pid>` behind. Their default action is restored after `body`. A signal the process was started
+    /// ignoring (a background job's SIGINT, `nohup`'s SIGHUP) stays ignored.
+    static func endingCleanly<T>(on signals: [Int32], _ body: () throws -> T) rethrows -> T {
+        let handled = signals.filter { number in
+            var current = sigaction()
+            sigaction(number, nil, &current)
+            return unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self)
+                != unsafeBitCast(SIG_IGN, to: Int.self)
+        }
+        let sources = handled.map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                VideoWriter.removePartialFiles()
+                end(by: number)
+            }
+            source.resume()
+            return source
+        }
+        defer {
+            for (number, source) in zip(handled, sources) {
+                source.cancel()
+                signal(number, SIG_DFL)
+            }
+        }
+        return try body()
+    }
+
+    /// Ends the process as SIGPIPE's default action does: no message, no backtrace, no partial MP4 left.
     static func endForClosedOutput() -> Never {
-        signal(SIGPIPE, SIG_DFL)
+        VideoWriter.removePartialFiles()
+        end(by: SIGPIPE)
+    }
+
+    /// Ends the process by signal `number`'s default action. The signal is restored to its default and unblocked on
+    /// this thread first (the video pipes ignore SIGPIPE, and dispatch threads may block signals); `_exit(128 +
+    /// number)` is the fallback if it still returns.
+    private static func end(by number: Int32) -> Never {
+        signal(number, SIG_DFL)
         var set = sigset_t()
         sigemptyset(&set)
-        sigaddset(&set, SIGPIPE)
+        sigaddset(&set, number)
         pthread_sigmask(SIG_UNBLOCK, &set, nil)
-        raise(SIGPIPE)
-        _exit(128 + SIGPIPE)
+        raise(number)
+        _exit(128 + number)
     }
 }

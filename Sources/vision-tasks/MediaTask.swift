@@ -59,16 +59,23 @@ enum MediaRun {
             try OutputFiles.checkVideoFile(annotate, option: "--annotate")
         }
         if let masks = media.masks { try OutputFiles.checkFolder(masks, option: "--masks") }
+        // A video's MP4 is written through a partial file: a run ended by a signal removes it (Ctrl-C on a live
+        // source stops it cleanly instead, and finishes its MP4).
         if let video = media.video {
-            return try VideoRun.run(video, options: media, factory: factory, output: output)
+            return try Console.endingCleanly(on: [SIGINT, SIGTERM]) {
+                try VideoRun.run(video, options: media, factory: factory, output: output)
+            }
         }
         if let live = media.live {
-            return try LiveRun.run(live, options: media, factory: factory, output: output)
+            return try Console.endingCleanly(on: [SIGTERM]) {
+                try LiveRun.run(live, options: media, factory: factory, output: output)
+            }
         }
         if let list = batch.videoList {
-            return try VideoListRun.run(
-                try Manifest.read(list, option: "--video-list"), options: media,
-                shard: try batch.selectedShard, output: output, factory: factory)
+            let paths = try Manifest.read(list, option: "--video-list"), shard = try batch.selectedShard
+            return try Console.endingCleanly(on: [SIGINT, SIGTERM]) {
+                try VideoListRun.run(paths, options: media, shard: shard, output: output, factory: factory)
+            }
         }
         let inputs = try batch.inputList.map { try Manifest.read($0, option: "--input-list") } ?? images
         return try FolderRun.run(

@@ -61,6 +61,25 @@ import Testing
         #expect(left == ["full.mp4", "half.mp4"], "\(left)")
     }
 
+    /// A `--video --annotate` run ended by Ctrl-C leaves neither the MP4 nor its `.partial-<pid>` file (ffmpeg, left
+    /// running, finished the partial file, and nothing removed it).
+    @Test func anInterruptedVideoRunLeavesNoPartialFile() throws {
+        let dir = try CLIRun.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let video = dir.appendingPathComponent("long.mp4"), annotated = dir.appendingPathComponent("annotated.mp4")
+        try CLIRun.stillVideo(of: "astronaut.png", frames: 600, fps: 30, size: "320x240", to: video)
+        let run = try CLIRun.run(
+            [
+                "face-landmarker", "--model", CLIRun.models.appendingPathComponent("face_landmarker.task").path,
+                "--video", video.path, "--annotate", annotated.path, "--no-progress",
+            ], interruptAfterFirstLine: 0.5)
+        #expect(
+            run.secondsAfterInterrupt != nil && run.status != 0, "the run ended before the interrupt: \(run.stderr)")
+        Thread.sleep(forTimeInterval: 1) // an ffmpeg left running would write its file meanwhile
+        let left = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
+        #expect(left == ["long.mp4"], "\(left)")
+    }
+
     @Test func liveModeReportsWhereDecodingStopped() throws {
         let dir = try CLIRun.scratch()
         defer { try? FileManager.default.removeItem(at: dir) }
