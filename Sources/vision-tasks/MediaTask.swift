@@ -27,12 +27,14 @@ enum MediaRun {
         -> Bool
     {
         let media = options.media, batch = options.batch
+        // A list is read once, here: from standard input (`-`) a second reading finds nothing.
+        let videoList = try batch.videoList.map { try Manifest.read($0, option: "--video-list") }
+        let inputs = try batch.inputList.map { try Manifest.read($0, option: "--input-list") } ?? images
         // The inputs are looked for only when an output file exists already (it could be one of them, or a list).
         func inputFiles() throws -> [String] {
             if let video = media.video { return [video] }
             if let live = media.live { return [live] }
-            if let list = batch.videoList { return [list] + (try Manifest.read(list, option: "--video-list")) }
-            let inputs = try batch.inputList.map { try Manifest.read($0, option: "--input-list") } ?? images
+            if let videoList, let list = batch.videoList { return [list] + videoList }
             return (batch.inputList.map { [$0] } ?? []) + (try FolderRun.expand(inputs).map(\.path))
         }
         if let path = batch.output, let annotate = media.annotate, OutputFiles.isSameFile(path, annotate) {
@@ -42,11 +44,14 @@ enum MediaRun {
         if let path = batch.output, FileManager.default.fileExists(atPath: path) {
             try OutputFiles.checkNotAnInput(path, option: "--output", inputs: try inputFiles())
         }
-        if media.video != nil || media.live != nil, let annotate = media.annotate,
-            FileManager.default.fileExists(atPath: annotate)
-        {
-            try OutputFiles.checkNotAnInput(annotate, option: "--annotate", inputs: try inputFiles())
+        if media.video != nil || media.live != nil, let annotate = media.annotate {
+            if FileManager.default.fileExists(atPath: annotate) {
+                try OutputFiles.checkNotAnInput(annotate, option: "--annotate", inputs: try inputFiles())
+            }
+            try OutputFiles.checkVideoFile(annotate, option: "--annotate")
         }
+        if let masks = media.masks { try OutputFiles.checkFolder(masks, option: "--masks") }
+        // Only now is `--output` opened (made, or cut back with --resume): a refusal above leaves it as it was.
         let table = batch.format == .csv ? CSVTable(for: Task.TaskResult.self) : nil
         let output = JSONLines(sink: try batch.makeSink(header: table?.header), table: table)
         if let table { output.sink.writeHeader(table.header) }
@@ -55,10 +60,6 @@ enum MediaRun {
                 "resume: removed \(output.sink.discardedLines) line(s) after the last finished input of \(path), to be redone\n"
             )
         }
-        if media.video != nil || media.live != nil, let annotate = media.annotate {
-            try OutputFiles.checkVideoFile(annotate, option: "--annotate")
-        }
-        if let masks = media.masks { try OutputFiles.checkFolder(masks, option: "--masks") }
         // A video's MP4 is written through a partial file: a run ended by a signal removes it (Ctrl-C on a live
         // source stops it cleanly instead, and finishes its MP4).
         if let video = media.video {
@@ -71,13 +72,12 @@ enum MediaRun {
                 try LiveRun.run(live, options: media, factory: factory, output: output)
             }
         }
-        if let list = batch.videoList {
-            let paths = try Manifest.read(list, option: "--video-list"), shard = try batch.selectedShard
+        if let videoList {
+            let shard = try batch.selectedShard
             return try Console.endingCleanly(on: [SIGINT, SIGTERM]) {
-                try VideoListRun.run(paths, options: media, shard: shard, output: output, factory: factory)
+                try VideoListRun.run(videoList, options: media, shard: shard, output: output, factory: factory)
             }
         }
-        let inputs = try batch.inputList.map { try Manifest.read($0, option: "--input-list") } ?? images
         return try FolderRun.run(
             inputs, options: media, shard: try batch.selectedShard, output: output, factory: factory)
     }

@@ -32,8 +32,10 @@ enum OutputFiles {
             folder = folder.deletingLastPathComponent()
         }
         guard isFolder.boolValue else {
-            let made = folder.path == URL(fileURLWithPath: path).path ? "" : "\(path) cannot be made: "
-            throw VisionTasksError.invalidOption(name: option, reason: made + "\(folder.path) is a file, not a folder")
+            let reason =
+                folder.path == URL(fileURLWithPath: path).path
+                ? "\(path) is a file, not a folder" : "\(path) cannot be made: \(folder.path) is a file, not a folder"
+            throw VisionTasksError.invalidOption(name: option, reason: reason)
         }
         guard access(folder.path, W_OK) == 0 else { throw cannotWrite(path, option: option, errno) }
     }
@@ -61,11 +63,22 @@ enum OutputFiles {
     }
 
     /// Whether `a` and `b` name one file: the same file when both exist (a link or another spelling included), else
-    /// the same absolute path once links in it are resolved.
+    /// the same absolute path once links in it are resolved (a link to a file yet to be made too).
     static func isSameFile(_ a: String, _ b: String) -> Bool {
         if let first = FileIdentity(path: a), let second = FileIdentity(path: b) { return first == second }
-        func resolved(_ path: String) -> String { URL(fileURLWithPath: path).resolvingSymlinksInPath().path }
         return resolved(a) == resolved(b)
+    }
+
+    /// `path` made absolute with every link in it followed, a link whose target does not exist yet included (Foundation
+    /// stops at such a link); at most 40 links, as the kernel.
+    static func resolved(_ path: String) -> String {
+        var url = URL(fileURLWithPath: path).resolvingSymlinksInPath()
+        for _ in 0..<40 {
+            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: url.path) else { break }
+            url = URL(fileURLWithPath: target, relativeTo: url.deletingLastPathComponent()).absoluteURL
+                .resolvingSymlinksInPath()
+        }
+        return url.standardizedFileURL.path
     }
 
     /// The input files that exist, by identity (device and inode), so that an output can be checked against all.

@@ -103,6 +103,31 @@ import Testing
             "\(refused.stderr)")
     }
 
+    /// A list from standard input with an `--output` that exists (`--resume` on a run cut short): the list is read
+    /// once. It was read for the output-is-an-input check, and the run then found standard input empty: nothing
+    /// processed, exit 0.
+    @Test func aListFromStandardInputResumesIntoAnExistingOutput() throws {
+        let dir = try CLIRun.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let inputs = try Self.images(2, in: dir)
+        let manifest = dir.appendingPathComponent("list.txt"), output = dir.appendingPathComponent("out.jsonl")
+        try (inputs.joined(separator: "\n") + "\n").write(to: manifest, atomically: true, encoding: .utf8)
+        let first = try Self.run(
+            ["face-detector", "--model", Self.faceModel, "--input-list", "-", "--output", output.path], stdin: manifest)
+        #expect(first.status == 0, "\(first.stderr)")
+        // Keep the first input's line only, as a run cut after it would have left the file.
+        let lines = try String(contentsOf: output, encoding: .utf8).split(separator: "\n")
+        try (lines[0] + "\n").write(to: output, atomically: true, encoding: .utf8)
+        let resumed = try Self.run(
+            ["face-detector", "--model", Self.faceModel, "--input-list", "-", "--output", output.path, "--resume"],
+            stdin: manifest)
+        #expect(resumed.status == 0 && resumed.stderr.contains("1 processed"), "\(resumed.stderr)")
+        let inputsDone = try String(contentsOf: output, encoding: .utf8).split(separator: "\n").map {
+            (try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["input"] as? String
+        }
+        #expect(inputsDone == inputs.map { $0 as String? })
+    }
+
     @Test func theShardsOfAManifestTogetherAreTheUnshardedRun() throws {
         let dir = try CLIRun.scratch()
         defer { try? FileManager.default.removeItem(at: dir) }

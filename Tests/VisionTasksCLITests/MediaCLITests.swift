@@ -125,6 +125,12 @@ import Testing
         try Data((clip.path + "\n").utf8).write(to: list)
         try Data("a,b\n1,2\n".utf8).write(to: table)
         let same = dir.appendingPathComponent("same.mp4").path
+        // An --output kept as it was by every refusal (it was made, or cut, before some of them).
+        let kept = dir.appendingPathComponent("kept.jsonl"), keptText = "{\"input\":\"x\"}\n"
+        try Data(keptText.utf8).write(to: kept)
+        // A link to a file yet to be made is that file.
+        let link = dir.appendingPathComponent("link.mp4"), results = dir.appendingPathComponent("results.jsonl")
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "results.jsonl")
         let selfie = CLIRun.models.appendingPathComponent("selfie_segmenter.tflite").path
         let pose = CLIRun.models.appendingPathComponent("pose_landmarker_full.task").path
         let face = ["face-detector", "--model", Self.faceModel, "--no-progress"]
@@ -138,12 +144,20 @@ import Testing
                 "Invalid option --output: \(fifo.path) is not a regular file"
             ),
             (face + ["--video", clip.path, "--output", same, "--annotate", same], "is the --output file too"),
+            (
+                face + ["--video", clip.path, "--output", results.path, "--annotate", link.path],
+                "is the --output file too"
+            ),
+            (
+                face + ["--video", clip.path, "--output", kept.path, "--annotate", fifo.path],
+                "Invalid option --annotate: \(fifo.path) is not a regular file"
+            ),
             (face + ["--video-list", list.path, "--output", list.path], "\(list.path) is the input \(list.path)"),
             (face + ["--video", clip.path, "--output", table.path], "does not hold JSON lines"),
             (
                 [
                     "pose-landmarker", "--model", pose, "--video", clip.path, "--output-segmentation-masks", "--masks",
-                    clip.path, "--no-progress",
+                    clip.path, "--output", kept.path, "--no-progress",
                 ],
                 "Invalid option --masks: \(clip.path) is a file, not a folder"
             ),
@@ -155,7 +169,8 @@ import Testing
             #expect(run.stderr.contains(expected), "\(arguments): \(run.stderr)")
             #expect(run.lines.isEmpty, "\(arguments): \(run.stdout)")
         }
-        #expect(!FileManager.default.fileExists(atPath: same))
+        #expect(!FileManager.default.fileExists(atPath: same) && !FileManager.default.fileExists(atPath: results.path))
+        #expect(try String(contentsOf: kept, encoding: .utf8) == keptText)
         #expect(try String(contentsOf: list, encoding: .utf8) == clip.path + "\n")
         #expect(try String(contentsOf: table, encoding: .utf8) == "a,b\n1,2\n")
     }
@@ -173,6 +188,11 @@ import Testing
                 "face-detector", "--model", Self.faceModel, "--video", "clip:1.mp4", "--no-progress",
             ], in: dir)
         #expect(named.status == 0 && named.lines.count == 2, "\(named.stderr)")
+        // As a live source too, through a link of such a name (the link was not taken for a file).
+        try FileManager.default.createSymbolicLink(
+            atPath: dir.appendingPathComponent("lnk:1.mp4").path, withDestinationPath: "clip:1.mp4")
+        let live = try CLIRun.run(["face-detector", "--model", Self.faceModel, "--live", "lnk:1.mp4"], in: dir)
+        #expect(live.status == 0 && !live.lines.isEmpty, "\(live.stderr)")
         let concat = dir.appendingPathComponent("concat:clip:1.mp4|clip:1.mp4")
         try Data("xxxx".utf8).write(to: concat)
         let posing = try CLIRun.run(
