@@ -104,8 +104,9 @@ public final class VideoReader {
         }
         var options: [String] = realTime ? ["-re"] : []
         if source.hasPrefix("/dev/video") { options += ["-f", "v4l2"] }
-        let isFile =
-            (try? FileManager.default.attributesOfItem(atPath: source)[.type] as? FileAttributeType) == .typeRegular
+        // A regular file, or a link to one (stat follows links).
+        var status = stat()
+        let isFile = stat(source, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
         let probe = isFile ? try? VideoInfo.PendingProbe(path: source, maxPixelCount: maxPixelCount) : nil
         let info = try probe?.resultIfReadable()
         try self.init(

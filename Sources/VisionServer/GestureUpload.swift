@@ -75,19 +75,20 @@ enum GestureUpload {
 
     /// The one folder every entry lies in when the zip is of the data folder itself (`my_gestures/none/a.jpg`, as a
     /// file manager's "compress" makes it): photos are then `top/label/photo`, and `top` is read past (a file directly
-    /// in it is then skipped as one beside the label folders). Nil when no photo is nested that deep, or the entries
-    /// lie in more than one folder (skipped entries aside).
+    /// in it is then skipped as one beside the label folders). Nil when no photo is nested that deep, or the files in
+    /// folders lie in more than one (skipped entries, folder entries and files at the zip's root aside: a README beside
+    /// the data folder is skipped, not a reason to lose every photo).
     private static func sharedTopFolder(_ entries: [ZipDirectory.Entry]) -> String? {
         var top: String?
         var nested = false
-        for entry in entries {
+        for entry in entries where !entry.isDirectory {
             let parts = entry.name.split(separator: "/", omittingEmptySubsequences: false)
-            if isSkipped(parts) { continue }
+            if isSkipped(parts) || parts.count < 2 { continue }
             guard let first = parts.first.map(String.init), !first.isEmpty, top == nil || top == first else {
                 return nil
             }
             top = first
-            if !entry.isDirectory, parts.count >= 3 { nested = true }
+            if parts.count >= 3 { nested = true }
         }
         return nested ? top : nil
     }

@@ -29,15 +29,17 @@ struct ServedTask: Sendable {
     /// A task for `settings` in `mode`, loading `modelPath`; live-stream mode hands each frame's
     /// result JSON, or its error, to `live` with the frame's timestamp, on the task's serial
     /// delivery queue in timestamp order.
-    /// - Throws: The task's error as an `APIError`, the model named by its file name: a model changed or removed since
-    ///   the scan is a 500 that names it, not the server's folder.
+    /// - Throws: The task's error as an `APIError`, every model named by its file name: a model changed or removed
+    ///   since the scan (the task's own, or one an option chose, such as `face-detector-model`) is a 500 that names
+    ///   it, not the server's folder.
     static func make(_ settings: TaskSettings, modelPath: String, mode: RunningMode, live: LiveReplies?) throws
         -> ServedTask
     {
         do {
             return try settings.task.make(settings, modelPath, mode, live)
         } catch {
-            throw APIError.from(error).naming(modelPath, as: settings.model)
+            let folder = (modelPath as NSString).deletingLastPathComponent + "/"
+            throw APIError.from(error).naming(folder, as: "")
         }
     }
 

@@ -291,6 +291,11 @@ import VisionTasks
                 Self.zip([("my_gestures/none/a.jpg", hand), ("my_gestures/README.md", junk)]), .badRequest,
                 "has only the none label"
             ),
+            // A file or an empty folder beside the data folder is skipped too (every photo was lost: "no photos").
+            (
+                Self.zip([("my_gestures/none/a.jpg", hand), ("notes.txt", junk), ("other/", Data())]), .badRequest,
+                "has only the none label"
+            ),
             // A label that would show as another: "None " is not the background label.
             (Self.zip([("none/a.jpg", hand), ("None /a.jpg", hand)]), .badRequest, "begins or ends with white space"),
             // Hidden entries and macOS's __MACOSX folder are skipped, not photos.
@@ -302,7 +307,7 @@ import VisionTasks
         let cases =
             requests.map { ($0.query, $0.headers, Self.zip(good), $0.status, $0.message) }
             + bodies.map { ("name=m", Self.zipType, $0.body, $0.status, $0.message) }
-        #expect(requests.count == 16 && bodies.count == 23)
+        #expect(requests.count == 16 && bodies.count == 24)
         try await app.test(.ahc(.http)) { client in
             for (query, headers, body, status, expected) in cases {
                 try await client.execute(

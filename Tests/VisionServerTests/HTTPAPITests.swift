@@ -145,18 +145,30 @@ import VisionTasks
         let model = folder.appendingPathComponent("face.tflite")
         try FileManager.default.copyItem(
             atPath: ServerSupport.modelsDirectory + "/blaze_face_short_range.tflite", toPath: model.path)
+        try FileManager.default.copyItem(
+            atPath: ServerSupport.modelsDirectory + "/face_landmarker.task",
+            toPath: folder.appendingPathComponent("face_landmarker.task").path)
         let catalog = try ModelCatalog(directory: folder.path)
         try Data(repeating: 7, count: 1000).write(to: model)
         let app = try ServerSupport.server({ $0.modelsDirectory = folder.path }, catalog: { catalog }).makeApplication()
         try await app.test(.router) { client in
             try await client.execute(
-                uri: "/api/v1/face-detector", method: .post,
+                uri: "/api/v1/face-detector?model=face.tflite", method: .post,
                 body: ByteBuffer(data: try ServerSupport.photo("hand_thumb_up.jpg"))
             ) { response in
                 #expect(response.status == .internalServerError)
                 let message = ServerSupport.errorMessage(response)
                 #expect(message.contains("Invalid model: face.tflite "), "\(message)")
                 #expect(!message.contains(folder.path), "\(message)")
+            }
+            // The same model chosen by an option of another task (it named the folder there still).
+            try await client.execute(
+                uri: "/api/v1/face-landmarker?face-detector-model=face.tflite", method: .post,
+                body: ByteBuffer(data: try ServerSupport.photo("hand_thumb_up.jpg"))
+            ) { response in
+                #expect(response.status == .internalServerError)
+                let message = ServerSupport.errorMessage(response)
+                #expect(message.contains("face.tflite") && !message.contains(folder.path), "\(message)")
             }
         }
     }
