@@ -457,7 +457,8 @@ def main():
                 with open(path, "wb") as f:
                     f.write(data)
                 driver.find_element(By.ID, "file").send_keys(path)
-                wait_for(driver, "return document.body.dataset.status === 'error'", f"library {name}: an error")
+                wait_for(driver, "return document.body.dataset.status === 'error' && "
+                         f"document.getElementById('status-line').textContent.includes('{name}')", f"library {name}: an error")
                 state = driver.execute_script(
                     "return {text: document.getElementById('status-line').textContent, result: window.lastResult, "
                     "objects: document.querySelectorAll('#objects li').length}")

@@ -125,12 +125,13 @@ async function main() {
     setUpBackground();
     const asked = state.task;
     selectTask(state.task || "face-landmarker");
+    const unknown = asked && asked !== state.task; // before the Train tab makes it the Gesture Recognizer
     await describeTraining();
     selectTab(state.tab);
     $("task").addEventListener("change", () => { selectTask($("task").value); writeURL(); rerun(); });
     for (const b of document.querySelectorAll("nav button")) b.addEventListener("click", () => selectTab(b.dataset.tab));
     writeURL();
-    if (asked && asked !== state.task) showError(`The server offers no task "${asked}": showing ${state.task}.`);
+    if (unknown) showError(`The server offers no task "${asked}": showing ${state.task}.`);
     else setStatus("ready", "Ready.");
     if (state.tab !== "library" && params.get("autostart") === "1") await camera.start();
   } catch (error) {

@@ -1,7 +1,7 @@
 // The Camera tab: getUserMedia frames go over a WebSocket to a task in live-stream mode; results
 // come back with their timestamps and are drawn over the (mirrored) video. At most MAX_IN_FLIGHT
 // frames are unanswered at a time; the server's flow limiter drops what is late.
-import { setStatus, showError, withRecentError, showResult, clearResult } from "./state.js";
+import { state, setStatus, showError, withRecentError, showResult, clearResult } from "./state.js";
 import { taskURL } from "./api.js";
 
 const MAX_IN_FLIGHT = 2;
@@ -13,6 +13,7 @@ export class Camera {
     this.stream = null;
     this.socket = null;
     this.starting = null; // the start under way: a second click waits for it instead of opening a second stream
+    this.stops = 0; // how many times stop() ran: a start it overtook drops its stream without a word
     button.addEventListener("click", () => (this.stream ? this.stop() : this.start()));
   }
 
@@ -23,24 +24,35 @@ export class Camera {
   }
 
   async open() {
+    const stops = this.stops;
+    let stream = null;
     try {
       // Browsers give the camera to https pages and to localhost only.
       if (!navigator.mediaDevices) throw new Error("the browser gives the camera only to https pages or to localhost");
       setStatus("ready", "Starting the camera…");
-      const stream = await navigator.mediaDevices.getUserMedia({ video: { width: 640, height: 480 }, audio: false });
+      stream = await navigator.mediaDevices.getUserMedia({ video: { width: 640, height: 480 }, audio: false });
+      if (this.stops !== stops) throw new Error("stopped while starting");
       this.stream = stream;
       this.video.srcObject = stream;
       await this.video.play();
+      if (this.stops !== stops) throw new Error("stopped while starting");
       this.button.textContent = "Stop camera";
       this.connect();
     } catch (error) {
+      // Stopped meanwhile (a click, another tab): its stream is closed, and that is no error.
+      if (this.stops !== stops) {
+        if (stream) for (const track of stream.getTracks()) track.stop();
+        return;
+      }
       this.stop();
       showError(`Camera: ${error.message}`);
     }
   }
 
-  /** Stops the camera and its socket; what it drew goes with it. */
+  /** Stops the camera and its socket; what it drew goes with it (and its listed objects, unless the Library, which
+   *  shares that list, is the tab shown). */
   stop() {
+    this.stops += 1;
     if (this.socket) this.socket.close();
     this.socket = null;
     const running = this.stream !== null;
@@ -48,7 +60,8 @@ export class Camera {
     this.stream = null;
     this.video.srcObject = null;
     this.button.textContent = "Start camera";
-    clearResult(this.overlay);
+    if (state.tab === "library") this.overlay.getContext("2d").clearRect(0, 0, this.overlay.width, this.overlay.height);
+    else clearResult(this.overlay);
     if (running && document.body.dataset.status !== "error") setStatus("ready", "Camera stopped.");
   }
 
