@@ -131,6 +131,6 @@ def main():
 
 
 if __name__ == "__main__":
-    # Takes no arguments: `--help` prints what it does instead of running it (it writes committed files).
+    # Takes no arguments: `--help` prints what it does instead of running it.
     argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()
     sys.exit(main())

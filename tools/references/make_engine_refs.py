@@ -159,6 +159,9 @@ def full_range_cases(astronaut, to_signed):
 
 
 def main():
+    if any(arg in ("-h", "--help") for arg in sys.argv[1:]):
+        print(__doc__)
+        return
     only = sys.argv[1:]
     unknown = [n for n in only if n not in SOURCES]
     if unknown:
