@@ -44,6 +44,10 @@ public final class VideoReader {
     private let endMs: Int?
     private let maxPixelCount: Int
     private var finished = false
+    /// Set at the end of a stream ffmpeg logged errors while decoding, which still gave the frames it announces (or
+    /// announces none, as raw H.264; MPEG-TS estimates its length from what is there): it may be cut or damaged, which
+    /// cannot be told from a whole file there. Nil otherwise (a file that ends before its announced length throws).
+    public private(set) var damageWarning: String?
     /// The pixel format ffmpeg decodes the frames to (`yuv420p`, `yuv420p10le`, ...), before they are turned
     /// into RGB; nil until the first frame is read.
     public private(set) var decodedPixelFormat: String?
@@ -229,6 +233,14 @@ public final class VideoReader {
         }
         if let message = earlyEnd.earlyEnd(source: source, decoded: log.framesSeen, info: info) {
             throw VisionTasksError.invalidVideo(message)
+        }
+        if let error = earlyEnd.lastErrorMessage {
+            // Decoded to the length the file gives, or it gives none (MPEG-TS estimates it from what is there, raw
+            // H.264 gives none): an error may be a cut end or a damaged stretch ffmpeg concealed, or harmless (a
+            // capture that starts mid-GOP).
+            damageWarning =
+                "ffmpeg reported errors while decoding \(source): it may be truncated or damaged (\(log.framesSeen) "
+                + "frames read; last: \(error))"
         }
         return nil
     }

@@ -63,6 +63,7 @@ enum VideoRun {
             }
             return false
         }
+        if let warning = reader.damageWarning { Console.error("warning: \(warning)\n") }
         let seconds = Date().timeIntervalSince(started)
         Console.error(
             String(

@@ -72,6 +72,23 @@ import VisionErrors
         #expect(message.contains("stopped at frame \(cut.frames.count) of the 180"), "\(message)")
     }
 
+    /// Raw H.264 announces no length: cut in half it decoded to its end with exit 0 and no word. The reader now says
+    /// that ffmpeg reported errors (the run goes on: the same can be harmless), and says nothing for the whole file.
+    @Test func aStreamOfNoAnnouncedLengthThatHadErrorsSaysItMayBeDamaged() throws {
+        let dir = try TestVideos.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (full, _) = try Self.halfVideo(in: dir)
+        let raw = dir.appendingPathComponent("full.h264"), cut = dir.appendingPathComponent("half.h264")
+        try TestVideos.ffmpeg(["-i", full.path, "-c", "copy", "-f", "h264", raw.path])
+        try TestVideos.firstHalf(of: raw, to: cut)
+        for (url, damaged) in [(raw, false), (cut, true)] {
+            let reader = try VideoReader(contentsOfFile: url.path)
+            while try reader.nextFrame() != nil {}
+            #expect(
+                (reader.damageWarning != nil) == damaged, "\(url.lastPathComponent): \(reader.damageWarning ?? "nil")")
+        }
+    }
+
     @Test func shortfallWithoutAnErrorIsNotAnEarlyEnd() {
         // An edit list can make ffmpeg decode fewer frames than the file holds, with no error logged.
         let info = VideoInfo(width: 8, height: 8, rotation: 0, frameRate: "30/1", durationSeconds: 6, frameCount: 180)
