@@ -53,8 +53,9 @@ def browser(fake_video):
     return webdriver.Chrome(service=Service(driver), options=options)
 
 
-def wait_for(driver, script, what):
-    """Polls `script` (JS returning a value) until truthy; fails on data-status=error or timeout."""
+def wait_for(driver, script, what, error_awaited=False):
+    """Polls `script` (JS returning a value) until truthy; fails on data-status=error (unless `error_awaited`: the
+    page may already be in an earlier error) or timeout."""
     deadline = time.time() + TIMEOUT
     # The value and the status in one script: the page cannot move between them (an awaited error state would
     # otherwise be taken for a failure when it came between two calls).
@@ -63,7 +64,7 @@ def wait_for(driver, script, what):
         value, status = driver.execute_script(both)
         if value:
             return value
-        if status == "error":
+        if status == "error" and not error_awaited:
             raise AssertionError(f"{what}: the page is in error: {driver.find_element(By.ID, 'status-line').text}")
         time.sleep(0.25)
     raise AssertionError(f"{what}: not reached within {TIMEOUT} s (status line: {driver.find_element(By.ID, 'status-line').text})")
@@ -441,6 +442,21 @@ def main():
             driver.save_screenshot(os.path.join(SHOTS, "library-photo.png"))
             check_settings_form(driver)
 
+            # URL values a field cannot show are shown as given, marked invalid (an empty number field, an
+            # unchecked box); an unknown task is said, not silently replaced.
+            driver.get(f"{server.url}/?task=face-landmarker&tab=library&num-faces=abc&output-face-blendshapes=maybe")
+            wait_for(driver, "return document.body.dataset.status === 'ready'", "library: ready")
+            fields = driver.execute_script(
+                "return ['num-faces', 'output-face-blendshapes'].map((n) => {"
+                " const i = document.querySelector(`#settings input[name=\"${n}\"]`);"
+                " return i ? [i.type, i.value, i.matches(':invalid')] : null; });")
+            check(fields == [["text", "abc", True], ["text", "maybe", True]],
+                  f"settings: URL values that are no number or bool are shown, marked invalid ({fields})")
+            driver.get(f"{server.url}/?task=nope&tab=library")
+            notice = wait_for(driver, "return document.body.dataset.status === 'error' && "
+                              "document.getElementById('status-line').textContent", "library: unknown task")
+            check('no task "nope"' in notice, f"settings: an unknown task is said ({notice})")
+
             driver.get(f"{server.url}/?task=face-detector&tab=library")
             wait_for(driver, "return document.body.dataset.status === 'ready'", "library: ready")
             driver.find_element(By.ID, "file").send_keys(os.path.join(IMAGES, "astronaut.png"))
@@ -458,7 +474,8 @@ def main():
                     f.write(data)
                 driver.find_element(By.ID, "file").send_keys(path)
                 wait_for(driver, "return document.body.dataset.status === 'error' && "
-                         f"document.getElementById('status-line').textContent.includes('{name}')", f"library {name}: an error")
+                         f"document.getElementById('status-line').textContent.includes('{name}')", f"library {name}: an error",
+                         error_awaited=True)
                 state = driver.execute_script(
                     "return {text: document.getElementById('status-line').textContent, result: window.lastResult, "
                     "objects: document.querySelectorAll('#objects li').length}")

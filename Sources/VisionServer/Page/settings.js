@@ -31,15 +31,23 @@ export function settingsFor(description, params, models = {}) {
     let { kind, step, choices } = control(option, models);
     const fallback = fieldValue(option.default);
     const given = params.get(option.name);
-    let value = fallback;
+    let value = fallback, problem = null;
     if (given !== null) value = kind === "checkbox" ? given === "true" || given === "1" : given;
+    // A URL value the field cannot show (a word for a number, "maybe" for a bool) is shown as it is, in a text
+    // field marked invalid, rather than as an empty field or an unchecked box.
+    if (given !== null && ((kind === "number" || kind === "range") && given.trim() !== "" && !Number.isFinite(Number(given))
+        || kind === "checkbox" && !["true", "false", "1", "0"].includes(given))) {
+      kind = "text";
+      value = given;
+      problem = `not ${option.type === "bool" ? "true or false" : "a number"}`;
+    }
     // A slider would show a value outside its range as its nearest end while the page sends the value
     // as given; such a value gets a number field, which shows it as it is (marked invalid).
     if (kind === "range" && given !== null && !(Number(given) >= option.min && Number(given) <= option.max)) {
       kind = "number";
       step = "any";
     }
-    return { name: option.name, label: option.label, help: option.help, kind, step, choices,
+    return { name: option.name, label: option.label, help: option.help, kind, step, choices, problem,
              min: option.min, max: option.max, default: fallback, value, modelsOwn: option.default === null };
   });
 }
@@ -100,7 +108,12 @@ export function renderForm(form, settings, models, model, onChange) {
       for (const key of ["min", "max", "step"]) if (s[key] != null) input[key] = s[key];
       input.value = s.value;
     }
-    input.addEventListener("input", () => { unset = s.modelsOwn && input.value === "" && s.kind !== "range"; show(); });
+    if (s.problem) input.setCustomValidity(s.problem);
+    input.addEventListener("input", () => {
+      input.setCustomValidity("");
+      unset = s.modelsOwn && input.value === "" && s.kind !== "range";
+      show();
+    });
     input.addEventListener("change", () => onChange(s.name, s.kind === "checkbox" ? input.checked : input.value));
     show();
     if (s.kind === "checkbox") label.append(input, text); else label.append(text, input);
