@@ -132,9 +132,10 @@ export class Trainer {
     }));
   }
 
-  addSample(label, bytes, type) {
+  /** Adds a sample to `label`: `bytes` of `type`, `name` its file's name (null for a recorded frame). */
+  addSample(label, bytes, type, name = null) {
     const url = URL.createObjectURL(new Blob([bytes], { type }));
-    label.samples.push({ bytes, type, url });
+    label.samples.push({ bytes, type, url, name });
     this.show(label);
   }
 
@@ -145,7 +146,7 @@ export class Trainer {
     for (const file of files) {
       const bytes = new Uint8Array(await file.arrayBuffer());
       const type = pictureType(bytes);
-      if (type) this.addSample(label, bytes, type);
+      if (type) this.addSample(label, bytes, type, file.name);
       else refused.push(file.name);
     }
     if (refused.length) this.say(`Not a JPEG or PNG photo, left out: ${refused.join(", ")}.`, true);
@@ -233,11 +234,26 @@ function pictureType(bytes) {
   return null;
 }
 
-/** The zip of every label's samples: `label/0001.jpg`, …. */
+/** The zip of every label's samples, each under its own file's name (`thumb/IMG_0042.jpg`, so the server's report
+ *  and errors name what the user chose) or, recorded, `thumb/recorded-0007.jpg`; names made distinct in a label. */
 function zipEntries(labels) {
-  return zipStore(labels.flatMap((l) => l.samples.map((s, i) => ({
-    name: `${l.name}/${String(i + 1).padStart(4, "0")}.${s.type === "image/png" ? "png" : "jpg"}`, bytes: s.bytes,
-  }))));
+  return zipStore(labels.flatMap((l) => {
+    const used = new Set();
+    return l.samples.map((s, i) => ({ name: `${l.name}/${entryName(s, i, used)}`, bytes: s.bytes }));
+  }));
+}
+
+/** A sample's file name in the zip: its own, with what the server refuses in a name (a path separator, a control
+ *  character, a leading dot) replaced, its extension its bytes' type, and a number added when `used` has it. */
+function entryName(sample, index, used) {
+  const extension = sample.type === "image/png" ? "png" : "jpg";
+  const stem = sample.name === null ? `recorded-${String(index + 1).padStart(4, "0")}`
+    : sample.name.replace(/\.(jpe?g|png)$/i, "").replace(/[\/\\\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\ufeff]/g, "_")
+      .replace(/^[.\s]+/, "").trim().slice(0, 100) || `photo-${index + 1}`;
+  let name = `${stem}.${extension}`;
+  for (let n = 2; used.has(name.toLowerCase()); n++) name = `${stem}-${n}.${extension}`;
+  used.add(name.toLowerCase());
+  return name;
 }
 
 /** A table of `rows` (arrays of cells) under `head`; the first column is a row header. */
