@@ -68,7 +68,8 @@ enum LiveRun {
             output.process(input: source) { () throws -> Task.TaskResult in throw failure }
         }
         let summary = stats.summary(noun: Task.taskDescription.foundNoun)
-        Console.error("summary: \(summary)\n")
+        // "0 failed" counts frames; a source that failed (cut short, timestamps going back) ended the run itself.
+        Console.error("summary: \(summary)\(failure == nil ? "" : "; the source failed: see the last line")\n")
         return !output.anyFailed && stats.inOrder
     }
 }
