@@ -173,7 +173,7 @@ struct BackgroundCommand: ParsableCommand {
             let run = BackgroundRun(
                 source: video ?? live ?? "", live: live != nil, destination: destination, settings: settings,
                 segmenter: segmenter, threads: threads, maxFramePixels: imageLimit.maxImagePixels)
-            try Console.endingCleanly(on: [SIGTERM]) { try run.run() }
+            try run.run()
         }
     }
 }

@@ -35,7 +35,7 @@ final class BackgroundRun: @unchecked Sendable {
     private let spare = BlockingQueue<[UInt8]>(capacity: 2)
     private let lock = NSLock()
     private var firstFailure: (any Error)? // guarded by `lock`, as the two below
-    private var interrupted = false
+    private var interruption: Int32? // the stop signal that came, if one did
     private var finished = false // the destination was finished whole
     private var dropped = 0 // reader thread, read after it joined
     private var measures = BackgroundMeasures() // calling thread
@@ -61,41 +61,37 @@ final class BackgroundRun: @unchecked Sendable {
                     cores: ProcessInfo.processInfo.activeProcessorCount, inferenceThreads: threads),
                 maxPixelCount: maxFramePixels)
         let rate = (reader.info?.frameRate ?? (isFile ? try? VideoInfo.probe(path: source).frameRate : nil)) ?? "30"
-        signal(SIGINT, SIG_IGN)
-        let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
         let stopReading = reader.makeInterrupter()
-        interrupt.setEventHandler { [self] in
-            lock.withLock { interrupted = true }
+        nonisolated(unsafe) let handedOver = reader // used by the reader thread alone from here on
+        // Ctrl-C, kill or a closed terminal: a live source's few waiting frames are rendered and its MP4 finished; a
+        // video file's run is abandoned (its frames already decoded are not rendered, its MP4 not written).
+        Console.stopping({ [self] number in
+            lock.withLock {
+                if interruption == nil { interruption = number }
+            }
             stopReading()
-            // A video file's frames already decoded are not rendered: its run is abandoned (a live source's
-            // few waiting frames are, and its MP4 finished).
             if !live {
                 decoded.close()
                 rendered.close()
             }
+        }) {
+            let readerThread = PipelineThread(name: "background-read") { self.readFrames(handedOver) }
+            let writerThread = PipelineThread(name: "background-write") { self.writeFrames(rate: rate) }
+            renderFrames()
+            readerThread.join()
+            writerThread.join()
         }
-        interrupt.resume()
-        defer {
-            interrupt.cancel()
-            signal(SIGINT, SIG_DFL)
-        }
-        nonisolated(unsafe) let handedOver = reader // used by the reader thread alone from here on
-        let readerThread = PipelineThread(name: "background-read") { self.readFrames(handedOver) }
-        let writerThread = PipelineThread(name: "background-write") { self.writeFrames(rate: rate) }
-        renderFrames()
-        readerThread.join()
-        writerThread.join()
         if let failure = lock.withLock({ firstFailure }) {
             if case .file(let path, _) = destination, lock.withLock({ finished }) {
                 Console.error("\(path) holds the frames rendered before the failure below\n")
             }
             throw failure
         }
-        if !live, lock.withLock({ interrupted && !finished }) {
+        if !live, let number = lock.withLock({ finished ? nil : interruption }) {
             var line = "error: interrupted after \(measures.frames) frames of \(source)"
             if case .file(let path, _) = destination { line += "; \(path) was not written" }
             Console.error(line + "\n")
-            throw ExitCode(128 + SIGINT)
+            throw ExitCode(128 + number)
         }
         measures.finish(seconds: Date().timeIntervalSince(started), dropped: dropped)
         Console.out(try measures.summaryLine(stats: settings.measure) + "\n")
@@ -169,7 +165,7 @@ final class BackgroundRun: @unchecked Sendable {
             }
             // A video file's run that failed or was interrupted is cut short: its writer is dropped unfinished. A
             // live source's MP4 is the frames up to its end, however it ended (Ctrl-C, a camera unplugged).
-            guard let writer, lock.withLock({ live || (firstFailure == nil && !interrupted) }) else { return }
+            guard let writer, lock.withLock({ live || (firstFailure == nil && interruption == nil) }) else { return }
             try writer.finish()
             lock.withLock { finished = true }
         } catch {

@@ -52,11 +52,34 @@ enum Console {
         }
     }
 
-    /// Ends the process as `signals`' default action does when one comes during `body`, once the MP4s being written
-    /// are removed (`VideoWriter.removePartialFiles`): a `--video` run stopped by Ctrl-C or `kill` left its
-    /// `<path>.partial-<pid>` behind. Their default action is restored after `body`. A signal the process was started
-    /// ignoring (a background job's SIGINT, `nohup`'s SIGHUP) stays ignored.
-    static func endingCleanly<T>(on signals: [Int32], _ body: () throws -> T) rethrows -> T {
+    /// The signals that end a run from outside: Ctrl-C, `kill`, a closed terminal.
+    static let stopSignals = [SIGINT, SIGTERM, SIGHUP]
+
+    /// Ends the process as a stop signal's default action does when one comes during `body`, once the MP4s being
+    /// written are removed (`VideoWriter.removePartialFiles`): a `--video` run stopped by Ctrl-C or `kill` left its
+    /// `<path>.partial-<pid>` behind.
+    static func endingCleanly<T>(_ body: () throws -> T) rethrows -> T {
+        try handling(
+            stopSignals,
+            with: { number in
+                VideoWriter.removePartialFiles()
+                end(by: number)
+            }, body)
+    }
+
+    /// Calls `stop` with the stop signal that comes during `body` instead of ending the process (a live run stops
+    /// reading and finishes what it writes; `kill`, as `docker stop` sends it, no longer loses a recording), again for
+    /// a second one while it finishes.
+    static func stopping<T>(_ stop: @escaping @Sendable (Int32) -> Void, _ body: () throws -> T) rethrows -> T {
+        try handling(stopSignals, with: stop, body)
+    }
+
+    /// Runs `body` with `signals` calling `handler` (on a dispatch queue) instead of their default action, which is
+    /// restored after it. A signal the process was started ignoring (a background job's SIGINT, `nohup`'s SIGHUP)
+    /// stays ignored.
+    private static func handling<T>(
+        _ signals: [Int32], with handler: @escaping @Sendable (Int32) -> Void, _ body: () throws -> T
+    ) rethrows -> T {
         let handled = signals.filter { number in
             var current = sigaction()
             sigaction(number, nil, &current)
@@ -66,10 +89,7 @@ enum Console {
         let sources = handled.map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler {
-                VideoWriter.removePartialFiles()
-                end(by: number)
-            }
+            source.setEventHandler { handler(number) }
             source.resume()
             return source
         }

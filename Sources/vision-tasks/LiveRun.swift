@@ -35,41 +35,38 @@ enum LiveRun {
         let reader = try VideoReader(
             liveSource: source, realTime: isFile, maxPixelCount: options.imageLimit.maxImagePixels)
 
-        // Ctrl-C: stop reading (ffmpeg runs in its own process group: the interrupter stops it).
-        signal(SIGINT, SIG_IGN)
-        let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+        // Ctrl-C, kill or a closed terminal: stop reading (ffmpeg runs in its own process group: the interrupter
+        // stops it), then finish the MP4; a second signal while it finishes changes nothing.
         let stopReader = reader.makeInterrupter()
-        interrupt.setEventHandler {
+        var failure: (any Error)?
+        Console.stopping({ _ in
             stats.stop()
             stopReader()
-        }
-        interrupt.resume()
-        let status = StatusLine(stats: stats)
-        status.start()
-
-        var failure: (any Error)?
-        do {
-            while !stats.stopped, let frame = try reader.nextFrame() {
-                stats.read(frame: frame.index, timestamp: frame.timestampInMilliseconds)
-                annotation?.sent(frame)
-                try task.processAsync(frame.image(), timestampInMilliseconds: frame.timestampInMilliseconds)
+        }) {
+            let status = StatusLine(stats: stats)
+            status.start()
+            do {
+                while !stats.stopped, let frame = try reader.nextFrame() {
+                    stats.read(frame: frame.index, timestamp: frame.timestampInMilliseconds)
+                    annotation?.sent(frame)
+                    try task.processAsync(frame.image(), timestampInMilliseconds: frame.timestampInMilliseconds)
+                }
+            } catch {
+                if !stats.stopped { failure = error }
             }
-        } catch {
-            if !stats.stopped { failure = error }
-        }
-        task.waitUntilIdle()
-        status.stop()
-        interrupt.cancel()
-        signal(SIGINT, SIG_DFL)
-        if failure == nil, let annotation {
-            do { try annotation.finish() } catch { failure = error }
+            task.waitUntilIdle()
+            status.stop()
+            if failure == nil, let annotation {
+                do { try annotation.finish() } catch { failure = error }
+            }
         }
         if let failure {
             output.process(input: source) { () throws -> Task.TaskResult in throw failure }
         }
+        if let warning = reader.damageWarning { Console.error("warning: \(warning)\n") }
         let summary = stats.summary(noun: Task.taskDescription.foundNoun)
-        // "0 failed" counts frames; a source that failed (cut short, timestamps going back) ended the run itself.
-        Console.error("summary: \(summary)\(failure == nil ? "" : "; the source failed: see the last line")\n")
+        // "0 failed" counts frames: a run the source or the MP4 stopped says so.
+        Console.error("summary: \(summary)\(failure.map { "; stopped by: \($0)" } ?? "")\n")
         return !output.anyFailed && stats.inOrder
     }
 }

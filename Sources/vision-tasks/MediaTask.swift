@@ -60,21 +60,19 @@ enum MediaRun {
                 "resume: removed \(output.sink.discardedLines) line(s) after the last finished input of \(path), to be redone\n"
             )
         }
-        // A video's MP4 is written through a partial file: a run ended by a signal removes it (Ctrl-C on a live
-        // source stops it cleanly instead, and finishes its MP4).
+        // A video's MP4 is written through a partial file: a run ended by a signal removes it (a live source's run
+        // stops cleanly instead, and finishes its MP4).
         if let video = media.video {
-            return try Console.endingCleanly(on: [SIGINT, SIGTERM]) {
+            return try Console.endingCleanly {
                 try VideoRun.run(video, options: media, factory: factory, output: output)
             }
         }
         if let live = media.live {
-            return try Console.endingCleanly(on: [SIGTERM]) {
-                try LiveRun.run(live, options: media, factory: factory, output: output)
-            }
+            return try LiveRun.run(live, options: media, factory: factory, output: output)
         }
         if let videoList {
             let shard = try batch.selectedShard
-            return try Console.endingCleanly(on: [SIGINT, SIGTERM]) {
+            return try Console.endingCleanly {
                 try VideoListRun.run(videoList, options: media, shard: shard, output: output, factory: factory)
             }
         }
