@@ -70,10 +70,35 @@ public final class VideoWriter {
         return "\(path) is not a regular file (a pipe, a device, a socket or a folder): an MP4 is written to a file"
     }
 
+    /// The file `path` names, as the kernel finds it: its folder by `realpath` (links followed before any `..`, which
+    /// Foundation's `resolvingSymlinksInPath` removes as text first), then its last part followed while it is a link,
+    /// one whose target does not exist yet included; at most 40 links, as the kernel.
+    public static func target(of path: String) -> String {
+        // Made absolute as text: `URL(fileURLWithPath:)` would drop a `..` before the link it follows is looked at.
+        var current = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        for _ in 0..<40 {
+            let name = (current as NSString).lastPathComponent
+            var folder = (current as NSString).deletingLastPathComponent
+            if let real = realpath(folder, nil) {
+                folder = String(cString: real)
+                free(real)
+            }
+            if name == "." || name == ".." || name == "/" {
+                return URL(fileURLWithPath: current).standardizedFileURL.path
+            }
+            current = (folder as NSString).appendingPathComponent(name)
+            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: current) else {
+                return current
+            }
+            current = target.hasPrefix("/") ? target : (folder as NSString).appendingPathComponent(target)
+        }
+        return current
+    }
+
     /// Where an MP4 for `path` is written until it is finished, `<target>.partial-<pid>`, and `target`, the file
-    /// `path` is or links to.
+    /// `path` is or links to (`target(of:)`).
     static func partialPath(for path: String) -> (file: String, target: String) {
-        let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        let target = target(of: path)
         return (target + ".partial-\(getpid())", target)
     }
 

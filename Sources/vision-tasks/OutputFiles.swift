@@ -16,11 +16,13 @@ enum OutputFiles {
             guard access(path, W_OK) == 0 else { throw cannotWrite(path, option: option, errno) }
             return
         }
-        let existed = FileManager.default.fileExists(atPath: path)
+        // The file the open makes, which a link to a file yet to be made points to: it is removed again, not the link.
+        let made = VideoWriter.target(of: path)
+        let existed = FileManager.default.fileExists(atPath: made)
         let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw cannotWrite(path, option: option, errno) }
         close(fd)
-        if !existed { unlink(path) }
+        if !existed { unlink(made) }
     }
 
     /// Fails when `path`, a folder `option` writes files into, is a file, or cannot take new files (it, or the
@@ -66,19 +68,7 @@ enum OutputFiles {
     /// the same absolute path once links in it are resolved (a link to a file yet to be made too).
     static func isSameFile(_ a: String, _ b: String) -> Bool {
         if let first = FileIdentity(path: a), let second = FileIdentity(path: b) { return first == second }
-        return resolved(a) == resolved(b)
-    }
-
-    /// `path` made absolute with every link in it followed, a link whose target does not exist yet included (Foundation
-    /// stops at such a link); at most 40 links, as the kernel.
-    static func resolved(_ path: String) -> String {
-        var url = URL(fileURLWithPath: path).resolvingSymlinksInPath()
-        for _ in 0..<40 {
-            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: url.path) else { break }
-            url = URL(fileURLWithPath: target, relativeTo: url.deletingLastPathComponent()).absoluteURL
-                .resolvingSymlinksInPath()
-        }
-        return url.standardizedFileURL.path
+        return VideoWriter.target(of: a) == VideoWriter.target(of: b)
     }
 
     /// The input files that exist, by identity (device and inode), so that an output can be checked against all.

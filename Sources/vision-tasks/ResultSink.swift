@@ -77,20 +77,14 @@ final class ResultSink: @unchecked Sendable {
         }
     }
 
-    /// Checks that a file JSON lines are appended to holds none but JSON lines: empty, or starting with `{` after
-    /// any UTF-8 byte order mark and white space (a CSV table's header or any other text would be mixed with them). A
+    /// Checks that a file JSON lines are appended to holds none but JSON lines: empty, or starting with `{`, as
+    /// `--resume` reads it (a CSV table's header or any other text, even a blank line, would be mixed with them). A
     /// pipe or device is not read.
     private static func checkLines(_ fd: Int32, path: String) throws {
         var status = stat()
         guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size > 0 else { return }
-        var start = [UInt8](repeating: 0, count: 256)
-        let n = start.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
-        guard n > 0 else { return }
-        var bytes = start[..<n]
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
-        guard let first = bytes.first(where: { ![9, 10, 13, 32].contains($0) }), first != UInt8(ascii: "{") else {
-            return
-        }
+        var first: UInt8 = 0
+        guard pread(fd, &first, 1, 0) == 1, first != UInt8(ascii: "{") else { return }
         throw VisionTasksError.invalidOption(
             name: "--output",
             reason: "\(path) does not hold JSON lines (a CSV table, or other text); not appending JSON lines to it")

@@ -175,6 +175,32 @@ import Testing
         #expect(try String(contentsOf: table, encoding: .utf8) == "a,b\n1,2\n")
     }
 
+    /// Paths are the kernel's: an annotation through a link to a file yet to be made is written where the link points,
+    /// the link kept (the up-front check removed the link and left an empty file); `d/../o.mp4`, `d` a link, is
+    /// beside the link's target, so an `--annotate` naming that file is refused (the MP4 replaced the results).
+    @Test func outputPathsAreTheFilesTheKernelFinds() throws {
+        let dir = try CLIRun.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let work = dir.appendingPathComponent("work"), other = dir.appendingPathComponent("other/sub")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
+        let clip = work.appendingPathComponent("clip.mp4")
+        try CLIRun.stillVideo(of: "astronaut.png", frames: 2, fps: 10, size: "64x64", to: clip)
+        try FileManager.default.createSymbolicLink(
+            atPath: work.appendingPathComponent("link.mp4").path, withDestinationPath: "target.mp4")
+        try FileManager.default.createSymbolicLink(
+            atPath: work.appendingPathComponent("d").path, withDestinationPath: "../other/sub")
+        let face = ["face-detector", "--model", Self.faceModel, "--video", "clip.mp4", "--no-progress"]
+        let linked = try CLIRun.run(face + ["--annotate", "link.mp4"], in: work)
+        #expect(linked.status == 0, "\(linked.stderr)")
+        #expect(
+            try FileManager.default.destinationOfSymbolicLink(atPath: work.appendingPathComponent("link.mp4").path)
+                == "target.mp4")
+        #expect(try CLIRun.frameCount(work.appendingPathComponent("target.mp4").path) == 2)
+        let beside = try CLIRun.run(face + ["--output", "d/../o.mp4", "--annotate", "../other/o.mp4"], in: work)
+        #expect(beside.status == 1 && beside.stderr.contains("is the --output file too"), "\(beside.stderr)")
+    }
+
     /// A video's name is its file's, whatever ffmpeg protocol it looks like: `clip:1.mp4` failed ("Protocol not
     /// found"), and a small file named `concat:a.mp4|a.mp4` was read as a.mp4 twice, exit 0. Its frames are held to
     /// `--max-image-pixels`, as images are (a video ignored it).
