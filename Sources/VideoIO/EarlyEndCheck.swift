@@ -10,9 +10,11 @@ final class EarlyEndCheck: @unchecked Sendable {
     private let lock = NSLock()
     private var lastError: String?
 
-    /// Takes one stderr line; records it if ffmpeg logged it at error level or worse. Returns false
+    /// Takes one stderr line; records it if ffmpeg logged it at error level or worse, about the input (not its own
+    /// raw output's muxer: "non monotonically increasing dts to muxer" says nothing of the file). Returns false
     /// (the line is not consumed: it stays in the child's tail for other messages).
     func take(_ line: String) -> Bool {
+        if line.contains("to muxer") || line.hasPrefix("[vost#") || line.hasPrefix("[out#") { return false }
         for level in ["[error] ", "[fatal] ", "[panic] "] {
             if let range = line.range(of: level) {
                 let text = String(line[range.upperBound...]).trimmingCharacters(in: .whitespaces)

@@ -38,8 +38,16 @@ struct ServedTask: Sendable {
         do {
             return try settings.task.make(settings, modelPath, mode, live)
         } catch {
-            let folder = (modelPath as NSString).deletingLastPathComponent + "/"
-            throw APIError.from(error).naming(folder, as: "")
+            // The folder as the catalog wrote it before every model's file name (`--models m/` gives "m//"), only where
+            // a path starts: a message's other text keeps any letters that spell it.
+            let folder = String(modelPath.dropLast((modelPath as NSString).lastPathComponent.count))
+            let api = APIError.from(error)
+            var message = api.message
+            for boundary in [" ", "(", "\"", "'"] {
+                message = message.replacingOccurrences(of: boundary + folder, with: boundary)
+            }
+            if message.hasPrefix(folder) { message.removeFirst(folder.count) }
+            throw APIError(api.status, message)
         }
     }
 

@@ -148,9 +148,11 @@ import VisionTasks
         try FileManager.default.copyItem(
             atPath: ServerSupport.modelsDirectory + "/face_landmarker.task",
             toPath: folder.appendingPathComponent("face_landmarker.task").path)
-        let catalog = try ModelCatalog(directory: folder.path)
+        // Given with a trailing "/" (`--models m/`), the catalog's paths read "m//face.tflite".
+        let catalog = try ModelCatalog(directory: folder.path + "/")
         try Data(repeating: 7, count: 1000).write(to: model)
-        let app = try ServerSupport.server({ $0.modelsDirectory = folder.path }, catalog: { catalog }).makeApplication()
+        let app = try ServerSupport.server({ $0.modelsDirectory = folder.path + "/" }, catalog: { catalog })
+            .makeApplication()
         try await app.test(.router) { client in
             try await client.execute(
                 uri: "/api/v1/face-detector?model=face.tflite", method: .post,
