@@ -444,13 +444,15 @@ def main():
 
             # URL values a field cannot show are shown as given, marked invalid (an empty number field, an
             # unchecked box); an unknown task is said, not silently replaced.
-            driver.get(f"{server.url}/?task=face-landmarker&tab=library&num-faces=abc&output-face-blendshapes=maybe")
+            driver.get(f"{server.url}/?task=face-landmarker&tab=library&num-faces=abc&output-face-blendshapes=maybe"
+                       "&min-face-detection-confidence=%2B0.3&min-face-presence-confidence=0.3")
             wait_for(driver, "return document.body.dataset.status === 'ready'", "library: ready")
             fields = driver.execute_script(
-                "return ['num-faces', 'output-face-blendshapes'].map((n) => {"
+                "return ['num-faces', 'output-face-blendshapes', 'min-face-detection-confidence',"
+                " 'min-face-presence-confidence'].map((n) => {"
                 " const i = document.querySelector(`#settings input[name=\"${n}\"]`);"
                 " return i ? [i.type, i.value, i.matches(':invalid')] : null; });")
-            check(fields == [["text", "abc", True], ["text", "maybe", True]],
+            check(fields == [["text", "abc", True], ["text", "maybe", True], ["text", "+0.3", True], ["range", "0.3", False]],
                   f"settings: URL values that are no number or bool are shown, marked invalid ({fields})")
             driver.get(f"{server.url}/?task=nope&tab=library")
             notice = wait_for(driver, "return document.body.dataset.status === 'error' && "

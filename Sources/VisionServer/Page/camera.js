@@ -1,7 +1,7 @@
 // The Camera tab: getUserMedia frames go over a WebSocket to a task in live-stream mode; results
 // come back with their timestamps and are drawn over the (mirrored) video. At most MAX_IN_FLIGHT
 // frames are unanswered at a time; the server's flow limiter drops what is late.
-import { state, setStatus, showError, withRecentError, showResult, clearResult } from "./state.js";
+import { setStatus, showError, withRecentError, showResult, clearResult } from "./state.js";
 import { taskURL } from "./api.js";
 
 const MAX_IN_FLIGHT = 2;
@@ -42,6 +42,7 @@ export class Camera {
       // Stopped meanwhile (a click, another tab): its stream is closed, and that is no error.
       if (this.stops !== stops) {
         if (stream) for (const track of stream.getTracks()) track.stop();
+        if (document.getElementById("status-line").textContent === "Starting the camera…") setStatus("ready", "Camera stopped.");
         return;
       }
       this.stop();
@@ -49,8 +50,8 @@ export class Camera {
     }
   }
 
-  /** Stops the camera and its socket; what it drew goes with it (and its listed objects, unless the Library, which
-   *  shares that list, is the tab shown). */
+  /** Stops the camera and its socket; what it drew goes with it, and its result in the shared list and
+   *  window.lastResult unless another view's has replaced it there. */
   stop() {
     this.stops += 1;
     if (this.socket) this.socket.close();
@@ -60,8 +61,9 @@ export class Camera {
     this.stream = null;
     this.video.srcObject = null;
     this.button.textContent = "Start camera";
-    if (state.tab === "library") this.overlay.getContext("2d").clearRect(0, 0, this.overlay.width, this.overlay.height);
-    else clearResult(this.overlay);
+    if (window.lastResult === null || window.lastResult === this.shown) clearResult(this.overlay);
+    else this.overlay.getContext("2d").clearRect(0, 0, this.overlay.width, this.overlay.height);
+    this.shown = null;
     if (running && document.body.dataset.status !== "error") setStatus("ready", "Camera stopped.");
   }
 
@@ -130,6 +132,7 @@ export class Camera {
       if (this.overlay.width !== this.video.videoWidth) this.overlay.width = this.video.videoWidth;
       if (this.overlay.height !== this.video.videoHeight) this.overlay.height = this.video.videoHeight;
       showResult(this.overlay, reply.result, true, this.video);
+      this.shown = reply.result;
       setStatus("running", withRecentError(
         `inference ${inference.toFixed(1)} ms · ${done.length} fps processed · ${dropped} dropped`));
     };

@@ -23,6 +23,14 @@ function fieldValue(value) {
   return Array.isArray(value) ? value.join(",") : value;
 }
 
+/** Whether a number field shows `text` as it is (the browser's own rule: "+3", "5." and " 3" are not numbers to it). */
+function numberFieldShows(text) {
+  const probe = document.createElement("input");
+  probe.type = "number";
+  probe.value = text;
+  return probe.value === text;
+}
+
 /** The settings of a task `description` with their values: from `params` (URLSearchParams, by
  *  option name) where given, else the option's default; `modelsOwn` when that default is unset (null).
  *  `models` (GET /api/v1/models) gives the choices of a model file option. */
@@ -30,12 +38,13 @@ export function settingsFor(description, params, models = {}) {
   return description.options.map((option) => {
     let { kind, step, choices } = control(option, models);
     const fallback = fieldValue(option.default);
-    const given = params.get(option.name);
+    let given = params.get(option.name);
+    if (kind === "checkbox" && given === "") given = null; // as the API reads it: the default
     let value = fallback, problem = null;
     if (given !== null) value = kind === "checkbox" ? given === "true" || given === "1" : given;
-    // A URL value the field cannot show (a word for a number, "maybe" for a bool) is shown as it is, in a text
-    // field marked invalid, rather than as an empty field or an unchecked box.
-    if (given !== null && ((kind === "number" || kind === "range") && given.trim() !== "" && !Number.isFinite(Number(given))
+    // A URL value the field cannot show as given (a word or "+3" for a number, "maybe" for a bool) is shown as it
+    // is, in a text field marked invalid, rather than as an empty field, a slider's middle or an unchecked box.
+    if (given !== null && ((kind === "number" || kind === "range") && given !== "" && !numberFieldShows(given)
         || kind === "checkbox" && !["true", "false", "1", "0"].includes(given))) {
       kind = "text";
       value = given;

@@ -247,9 +247,11 @@ function zipEntries(labels) {
  *  character, a leading dot) replaced, its extension its bytes' type, and a number added when `used` has it. */
 function entryName(sample, index, used) {
   const extension = sample.type === "image/png" ? "png" : "jpg";
-  const stem = sample.name === null ? `recorded-${String(index + 1).padStart(4, "0")}`
-    : sample.name.replace(/\.(jpe?g|png)$/i, "").replace(/[\/\\\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\ufeff]/g, "_")
-      .replace(/^[.\s]+/, "").trim().slice(0, 100) || `photo-${index + 1}`;
+  // Whole characters (a cut emoji would become U+FFFD), in NFC (the server's names compare as Swift strings do).
+  const cleaned = sample.name === null ? "" : Array.from(sample.name.normalize("NFC").replace(/\.(jpe?g|png)$/i, "")
+    .replace(/[\/\\\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\ufeff]/g, "_").replace(/^[.\s]+/, "").trim())
+    .slice(0, 100).join("");
+  const stem = sample.name === null ? `recorded-${String(index + 1).padStart(4, "0")}` : cleaned || `photo-${index + 1}`;
   let name = `${stem}.${extension}`;
   for (let n = 2; used.has(name.toLowerCase()); n++) name = `${stem}-${n}.${extension}`;
   used.add(name.toLowerCase());
