@@ -53,7 +53,9 @@ enum GestureUpload {
                 let bytes = try archive.extract(photo.index)
                 guard MediaSniffer.isImage(bytes) else {
                     throw APIError(
-                        .unsupportedMediaType, "\(archiveName) entry \"\(photo.name)\" is not a JPEG or PNG image")
+                        .unsupportedMediaType,
+                        "\(archiveName) entry \"\(photo.name)\" is not a JPEG or PNG image (every file in a folder is a "
+                            + "photo of the label the folder names, here \"\(photo.label)\")")
                 }
                 return GestureSamples.Photo(label: photo.label, name: photo.name, data: bytes)
             }

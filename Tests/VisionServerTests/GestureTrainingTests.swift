@@ -269,7 +269,8 @@ import VisionTasks
             (Self.zip(good + [("no\u{1}ne/a.jpg", hand)]), .badRequest, "has a control character"),
             (
                 Self.zip(Array(good.prefix(3)) + [("thumb/a.txt", Data("hello".utf8))]), .unsupportedMediaType,
-                "entry \"thumb/a.txt\" is not a JPEG or PNG image"
+                "entry \"thumb/a.txt\" is not a JPEG or PNG image (every file in a folder is a photo of the label the "
+                    + "folder names, here \"thumb\")"
             ),
             (Self.zip(good + [("thumb/z.jpg", hand)]), .contentTooLarge, "more than 4 photos (--max-training-photos)"),
             (Self.zip([("none/a.jpg", hand), ("none/a.jpg", hand)]), .badRequest, "two entries named \"none/a.jpg\""),
