@@ -20,6 +20,13 @@ public struct VideoInfo: Codable, Sendable, Equatable {
     /// `frameRate` as a number (0 if unknown).
     public var framesPerSecond: Double { Self.rate(frameRate) ?? 0 }
 
+    /// The kind of file at `path` (`st_mode & S_IFMT`: `S_IFREG`, `S_IFIFO`, ...), links followed; nil when there is
+    /// none. The one question VideoIO asks of a path before ffmpeg opens it or writes it.
+    static func fileKind(_ path: String) -> mode_t? {
+        var status = stat()
+        return stat(path, &status) == 0 ? status.st_mode & S_IFMT : nil
+    }
+
     /// The `-i` of ffmpeg and ffprobe for the file at `path`: its absolute path behind the `file:` protocol, so a name
     /// such as `clip:1.mp4` or `concat:a.mp4|b.mp4` is the file of that name, not a protocol reading others.
     static func fileInput(_ path: String) -> String {
@@ -59,8 +66,7 @@ public struct VideoInfo: Codable, Sendable, Equatable {
                 throw VisionTasksError.invalidVideo("\(path) is a directory, not a video")
             }
             // ffprobe would wait on a pipe for a writer, for good (as the reader's ffmpeg would).
-            var info = stat()
-            guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            guard VideoInfo.fileKind(path) == S_IFREG else {
                 throw VisionTasksError.invalidVideo(
                     "\(path) is not a regular file (a pipe, a device or a socket); read a stream as a live source")
             }

@@ -108,9 +108,7 @@ public final class VideoReader {
         }
         var options: [String] = realTime ? ["-re"] : []
         if source.hasPrefix("/dev/video") { options += ["-f", "v4l2"] }
-        // A regular file, or a link to one (stat follows links).
-        var status = stat()
-        let isFile = stat(source, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
+        let isFile = VideoInfo.fileKind(source) == S_IFREG // a link to one too
         let probe = isFile ? try? VideoInfo.PendingProbe(path: source, maxPixelCount: maxPixelCount) : nil
         let info = try probe?.resultIfReadable()
         try self.init(

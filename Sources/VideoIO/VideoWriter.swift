@@ -65,8 +65,7 @@ public final class VideoWriter {
     /// a socket or a folder: an MP4's index is written last, over its start, and this writer renames a finished file
     /// into place), or nil when it can be. A pipe there made ffmpeg wait for a reader, for good.
     public static func destinationProblem(_ path: String) -> String? {
-        var status = stat()
-        guard stat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG else { return nil }
+        guard let kind = VideoInfo.fileKind(path), kind != S_IFREG else { return nil }
         return "\(path) is not a regular file (a pipe, a device, a socket or a folder): an MP4 is written to a file"
     }
 
@@ -78,13 +77,13 @@ public final class VideoWriter {
         var current = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
         for _ in 0..<40 {
             let name = (current as NSString).lastPathComponent
+            if name == "." || name == ".." || name == "/" {
+                return URL(fileURLWithPath: current).standardizedFileURL.path
+            }
             var folder = (current as NSString).deletingLastPathComponent
             if let real = realpath(folder, nil) {
                 folder = String(cString: real)
                 free(real)
-            }
-            if name == "." || name == ".." || name == "/" {
-                return URL(fileURLWithPath: current).standardizedFileURL.path
             }
             current = (folder as NSString).appendingPathComponent(name)
             guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: current) else {

@@ -30,12 +30,24 @@ enum MediaRun {
         // A list is read once, here: from standard input (`-`) a second reading finds nothing.
         let videoList = try batch.videoList.map { try Manifest.read($0, option: "--video-list") }
         let inputs = try batch.inputList.map { try Manifest.read($0, option: "--input-list") } ?? images
-        // The inputs are looked for only when an output file exists already (it could be one of them, or a list).
-        func inputFiles() throws -> [String] {
-            if let video = media.video { return [video] }
-            if let live = media.live { return [live] }
-            if let videoList, let list = batch.videoList { return [list] + videoList }
-            return (batch.inputList.map { [$0] } ?? []) + (try FolderRun.expand(inputs).map(\.path))
+        // The inputs are looked for only when an output file exists already (it could be one of them, or a list), and
+        // once: `--output` and `--annotate` may both ask (a folder walk each time, before).
+        var found: OutputFiles.InputFiles?
+        func inputFiles() throws -> OutputFiles.InputFiles {
+            if let found { return found }
+            let paths: [String]
+            if let video = media.video {
+                paths = [video]
+            } else if let live = media.live {
+                paths = [live]
+            } else if let videoList, let list = batch.videoList {
+                paths = [list] + videoList
+            } else {
+                paths = (batch.inputList.map { [$0] } ?? []) + (try FolderRun.expand(inputs).map(\.path))
+            }
+            let files = OutputFiles.InputFiles(paths)
+            found = files
+            return files
         }
         if let path = batch.output, let annotate = media.annotate, OutputFiles.isSameFile(path, annotate) {
             throw VisionTasksError.invalidOption(
