@@ -4,7 +4,8 @@ import VisionTasks
 
 /// A posted video processed in video mode, frame by frame: each `nextLine` reads and processes one
 /// frame (on a Dispatch thread) and returns its JSON line,
-/// `{"frame":n,"timestampInMilliseconds":t,"inferenceMs":ms,"result":…}` or `{…,"error":"…"}`.
+/// `{"frame":n,"timestampInMilliseconds":t,"inferenceMs":ms,"result":…}` or `{…,"error":"…"}`, then
+/// `{"warning":"…"}` when ffmpeg reported errors in a video of no announced length (it may be cut or damaged).
 /// The body is kept in a temporary file ffmpeg reads, removed by `close`. Used by one request at a
 /// time, in order.
 final class VideoStream: @unchecked Sendable {
@@ -59,7 +60,9 @@ final class VideoStream: @unchecked Sendable {
         do {
             guard let next = try reader.nextFrame() else {
                 finished = true
-                return nil
+                return reader.damageWarning.map {
+                    JSONEnvelope.line(["warning": .string($0.replacingOccurrences(of: file.path, with: Self.bodyName))])
+                }
             }
             pixels += next.width * next.height
             let maxPixels = maxFrames * ServerConfiguration.videoFramePixels

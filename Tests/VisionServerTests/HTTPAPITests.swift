@@ -585,6 +585,38 @@ import VisionTasks
         #expect(throws: (any Error).self) { try ServerSupport.server { $0.maxVideoFrames = 0 } }
     }
 
+    @Test func aCutVideoOfNoAnnouncedLengthEndsWithAWarningLine() async throws {
+        // An MPEG-TS cut in half: ffmpeg decodes what is there and logs errors, as the CLI's `warning:` line says.
+        let mp4 = try ServerSupport.panVideo(photo: "astronaut.png", frames: 20)
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("server-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (source, full) = (dir.appendingPathComponent("a.mp4"), dir.appendingPathComponent("a.ts"))
+        try mp4.write(to: source)
+        try Tool.ffmpeg(["-i", source.path, "-c", "copy", "-f", "mpegts", full.path])
+        let whole = try Data(contentsOf: full)
+        let app = try ServerSupport.server().makeApplication()
+        try await app.test(.router) { client in
+            for (video, cut) in [(whole, false), (whole.prefix(whole.count / 2), true)] {
+                try await client.execute(
+                    uri: "/api/v1/face-detector/video", method: .post, body: ByteBuffer(data: Data(video))
+                ) { response in
+                    #expect(response.status == .ok)
+                    let lines = body(response).split(separator: "\n").map(String.init)
+                    try #require(lines.count >= 2, "\(lines)")
+                    #expect(lines.dropLast().allSatisfy { $0.contains("\"result\":") }, "\(lines)")
+                    let last = try #require(lines.last)
+                    if cut {
+                        #expect(last.hasPrefix("{\"warning\":\"ffmpeg reported errors while decoding the posted video"))
+                        #expect(!last.contains("vision-tasks-"), "\(last)")
+                    } else {
+                        #expect(lines.count == 20 && last.contains("\"result\":"), "\(lines.count): \(last)")
+                    }
+                }
+            }
+        }
+    }
+
     @Test func aVideoOfLargeFramesStopsAtTheFramesPixelsOf1080p() async throws {
         // Three frames of 1440p: their pixels pass those of three 1080p frames at the second.
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("server-\(UUID().uuidString).mp4")

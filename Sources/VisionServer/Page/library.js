@@ -95,7 +95,7 @@ export class Library {
     setStatus("running", "Processing the video…");
     const reader = (await this.post("/video", this.file)).body.getReader();
     const decoder = new TextDecoder();
-    let buffered = "", total = 0, errors = 0;
+    let buffered = "", total = 0, errors = 0, warning = "";
     for (;;) {
       let part;
       try {
@@ -114,6 +114,8 @@ export class Library {
         if (line.result) {
           this.frames.push(line);
           total += line.inferenceMs;
+        } else if (line.warning) {
+          warning = line.warning;
         } else {
           errors += 1;
           if (line.frame === undefined) throw new Error(line.error);
@@ -125,7 +127,7 @@ export class Library {
     const average = this.frames.length ? total / this.frames.length : 0;
     this.overlay.width = this.video.videoWidth;
     this.overlay.height = this.video.videoHeight;
-    setStatus("ready", `Video: ${this.frames.length} frames, ${average.toFixed(1)} ms per frame on average${errors ? `, ${errors} failed` : ""}`);
+    setStatus("ready", `Video: ${this.frames.length} frames, ${average.toFixed(1)} ms per frame on average${errors ? `, ${errors} failed` : ""}${warning ? `. Warning: ${warning}` : ""}`);
     document.body.dataset.library = "playing";
     this.video.currentTime = 0;
     await this.video.play().catch(() => {});
