@@ -24,6 +24,17 @@ public struct VideoFrame: Sendable {
     /// The frame as an upright RGB `MPImage`, ready for a task's `detect(videoFrame:timestampInMilliseconds:)`
     /// (the frame's own pixels, not a copy).
     public func image() -> MPImage { picture }
+
+    /// The error for this frame of `source` when its timestamp does not pass `previous`, that of the frame a
+    /// video-mode task took before it (whole milliseconds that must increase: a video faster than 1000 frames/s
+    /// cannot give every frame), ending with `advice`; nil when it passes or there was none.
+    public func repeatedTimestamp(after previous: Int?, in source: String, advice: String = "") -> VisionTasksError? {
+        guard let previous, timestampInMilliseconds <= previous else { return nil }
+        return .invalidTimestamp(
+            "frame \(index) of \(source) is at \(timestampInMilliseconds) ms, not after the frame before it "
+                + "(\(previous) ms): video mode takes at most one frame a millisecond, so a video faster than 1000 "
+                + "frames/s cannot give every frame\(advice)")
+    }
 }
 
 // MARK: - Reader

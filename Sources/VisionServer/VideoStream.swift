@@ -16,6 +16,8 @@ final class VideoStream: @unchecked Sendable {
     private var finished = false
     /// The pixels of the frames read so far.
     private var pixels = 0
+    /// The timestamp of the last frame the task took.
+    private var lastTimestamp: Int?
 
     private init(file: URL, reader: VideoReader, task: ServedTask, maxFrames: Int) {
         self.file = file
@@ -87,6 +89,8 @@ final class VideoStream: @unchecked Sendable {
         ]
         let started = DispatchTime.now()
         do {
+            if let repeated = frame.repeatedTimestamp(after: lastTimestamp, in: Self.bodyName) { throw repeated }
+            lastTimestamp = frame.timestampInMilliseconds
             let result = try task.detectVideoFrame(frame.image(), frame.timestampInMilliseconds)
             fields["inferenceMs"] = .double(
                 Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e6)

@@ -162,11 +162,17 @@ final class VideoPipeline<Task: DescribedTask>: @unchecked Sendable {
     /// prints it as that frame's line).
     private func runTask() {
         defer { done.close() }
+        var lastTimestamp: Int?
         while let frame = decoded.pop() {
             processed += 1
             bar?.update(done: frame.index + 1)
             let result = Swift.Result {
-                try MaskFiles.writing(
+                let advice = "; --every \(every * 2) keeps one frame in \(every * 2)"
+                if let repeated = frame.repeatedTimestamp(after: lastTimestamp, in: path, advice: advice) {
+                    throw repeated
+                }
+                lastTimestamp = frame.timestampInMilliseconds
+                return try MaskFiles.writing(
                     try task.processVideoFrame(frame.image(), timestampInMilliseconds: frame.timestampInMilliseconds),
                     to: masks
                 ) { MaskFiles.framePath(folder: $0, video: path, frame: frame.index, name: $1) }

@@ -617,6 +617,27 @@ import VisionTasks
         }
     }
 
+    @Test func framesOfAVideoFasterThan1000PerSecondThatShareAMillisecondSaySo() async throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("server-\(UUID().uuidString).mp4")
+        defer { try? FileManager.default.removeItem(at: url) }
+        try Tool.ffmpeg([
+            "-f", "lavfi", "-i", "testsrc2=s=96x64:r=2000", "-frames:v", "4", "-c:v", "libx264", "-pix_fmt", "yuv420p",
+            url.path,
+        ])
+        let video = ByteBuffer(data: try Data(contentsOf: url))
+        let app = try ServerSupport.server().makeApplication()
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/api/v1/face-detector/video", method: .post, body: video) { response in
+                let lines = body(response).split(separator: "\n").map(String.init)
+                try #require(lines.count == 4, "\(lines)")
+                #expect([0, 1, 3].allSatisfy { lines[$0].contains("\"result\":") }, "\(lines)")
+                #expect(
+                    lines[2].contains("frame 2 of the posted video is at 1 ms, not after the frame before it (1 ms)"),
+                    "\(lines[2])")
+            }
+        }
+    }
+
     @Test func aVideoOfLargeFramesStopsAtTheFramesPixelsOf1080p() async throws {
         // Three frames of 1440p: their pixels pass those of three 1080p frames at the second.
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("server-\(UUID().uuidString).mp4")

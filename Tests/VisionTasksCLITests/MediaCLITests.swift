@@ -307,6 +307,32 @@ import Testing
         #expect(size > 1000, "annotated mp4 of \(size) bytes")
     }
 
+    /// A video of 2000 frames/s gives two frames a millisecond: the second of each pair fails with the reason and
+    /// the remedy (not the bare "timestamps must strictly increase" of a caller's mistake), and `--every 2` takes all.
+    @Test func framesSharingAMillisecondSayWhyAndWhatTakesThem() throws {
+        let dir = try CLIRun.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let video = dir.appendingPathComponent("fast.mp4")
+        try CLIRun.ffmpeg([
+            "-f", "lavfi", "-i", "testsrc2=s=96x64:r=2000", "-frames:v", "6", "-c:v", "libx264", "-pix_fmt",
+            "yuv420p", video.path,
+        ])
+        let all = try CLIRun.run(["face-detector", "--model", Self.faceModel, "--video", video.path, "--no-progress"])
+        #expect(all.status == 1 && all.lines.count == 6, "\(all.stderr)")
+        let errors = all.lines.compactMap { $0["error"] as? String }
+        #expect(all.lines.compactMap { $0["error"] == nil ? $0["frame"] as? Int : nil } == [0, 1, 3, 5])
+        #expect(
+            errors.first
+                == "Invalid timestamp: frame 2 of \(video.path) is at 1 ms, not after the frame before it (1 ms): video "
+                + "mode takes at most one frame a millisecond, so a video faster than 1000 frames/s cannot give every "
+                + "frame; --every 2 keeps one frame in 2", "\(errors)")
+        #expect(errors.count == 2)
+        let halved = try CLIRun.run([
+            "face-detector", "--model", Self.faceModel, "--video", video.path, "--every", "2", "--no-progress",
+        ])
+        #expect(halved.status == 0 && halved.lines.compactMap { $0["frame"] as? Int } == [0, 2, 4], "\(halved.stderr)")
+    }
+
     /// libswscale turns the frames into RGB in this process and warns about a full-range (yuvj420p)
     /// video's "deprecated pixel format" on stderr unless quieted; with it and an odd-sized video,
     /// stderr holds the summary only.
