@@ -20,11 +20,16 @@ public struct VideoInfo: Codable, Sendable, Equatable {
     /// `frameRate` as a number (0 if unknown).
     public var framesPerSecond: Double { Self.rate(frameRate) ?? 0 }
 
-    /// The kind of file at `path` (`st_mode & S_IFMT`: `S_IFREG`, `S_IFIFO`, ...), links followed; nil when there is
-    /// none. The one question VideoIO asks of a path before ffmpeg opens it or writes it.
-    static func fileKind(_ path: String) -> mode_t? {
+    /// The kind of file at `path` (`st_mode & S_IFMT`: `S_IFREG`, `S_IFIFO`, ...) and its size in bytes, links
+    /// followed; nil when there is none. The one question VideoIO asks of a path before ffmpeg opens it or writes it.
+    static func fileFacts(_ path: String) -> (kind: mode_t, size: Int)? {
         var status = stat()
-        return stat(path, &status) == 0 ? status.st_mode & S_IFMT : nil
+        return stat(path, &status) == 0 ? (status.st_mode & S_IFMT, Int(status.st_size)) : nil
+    }
+
+    /// The error for a regular file of 0 bytes (ffmpeg's own words for one are about a missing "moov atom").
+    static func emptyFile(_ path: String) -> VisionTasksError {
+        .invalidVideo("\(path) is empty (0 bytes)")
     }
 
     /// The `-i` of ffmpeg and ffprobe for the file at `path`: its absolute path behind the `file:` protocol, so a name
@@ -66,10 +71,11 @@ public struct VideoInfo: Codable, Sendable, Equatable {
                 throw VisionTasksError.invalidVideo("\(path) is a directory, not a video")
             }
             // ffprobe would wait on a pipe for a writer, for good (as the reader's ffmpeg would).
-            guard VideoInfo.fileKind(path) == S_IFREG else {
+            guard let facts = VideoInfo.fileFacts(path), facts.kind == S_IFREG else {
                 throw VisionTasksError.invalidVideo(
                     "\(path) is not a regular file (a pipe, a device or a socket); read a stream as a live source")
             }
+            guard facts.size > 0 else { throw VideoInfo.emptyFile(path) }
             self.path = path
             self.maxPixelCount = Swift.max(1, maxPixelCount)
             let refused = self.refused

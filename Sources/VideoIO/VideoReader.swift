@@ -119,7 +119,9 @@ public final class VideoReader {
         }
         var options: [String] = realTime ? ["-re"] : []
         if source.hasPrefix("/dev/video") { options += ["-f", "v4l2"] }
-        let isFile = VideoInfo.fileKind(source) == S_IFREG // a link to one too
+        let facts = VideoInfo.fileFacts(source)
+        let isFile = facts?.kind == S_IFREG // a link to one too
+        if isFile, facts?.size == 0 { throw VideoInfo.emptyFile(source) }
         let probe = isFile ? try? VideoInfo.PendingProbe(path: source, maxPixelCount: maxPixelCount) : nil
         let info = try probe?.resultIfReadable()
         try self.init(

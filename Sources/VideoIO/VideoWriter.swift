@@ -65,7 +65,7 @@ public final class VideoWriter {
     /// a socket or a folder: an MP4's index is written last, over its start, and this writer renames a finished file
     /// into place), or nil when it can be. A pipe there made ffmpeg wait for a reader, for good.
     public static func destinationProblem(_ path: String) -> String? {
-        guard let kind = VideoInfo.fileKind(path), kind != S_IFREG else { return nil }
+        guard let kind = VideoInfo.fileFacts(path)?.kind, kind != S_IFREG else { return nil }
         return "\(path) is not a regular file (a pipe, a device, a socket or a folder): an MP4 is written to a file"
     }
 

@@ -136,6 +136,15 @@ import VisionErrors
         } throws: {
             "\($0)".contains("pipe.mp4 is not a regular file (a pipe, a device or a socket)")
         }
+        // An empty file says so, as a file and as a live source (ffmpeg's words were "moov atom not found").
+        let empty = dir.appendingPathComponent("empty.mp4").path
+        try Data().write(to: URL(fileURLWithPath: empty))
+        #expect(throws: VisionTasksError.invalidVideo("\(empty) is empty (0 bytes)")) {
+            _ = try VideoReader(contentsOfFile: empty)
+        }
+        #expect(throws: VisionTasksError.invalidVideo("\(empty) is empty (0 bytes)")) {
+            _ = try VideoReader(liveSource: empty, realTime: false)
+        }
         let text = dir.appendingPathComponent("notes.mp4")
         try Data("not a video at all\n".utf8).write(to: text)
         do {
