@@ -137,6 +137,20 @@ public final class Interpreter {
         return try body()
     }
 
+    /// Runs `body(i)` for each `i` in `0 ..< count`, up to `count` at once on the worker pool's threads (the
+    /// caller's among them; a part no worker takes in time runs on the caller), each with its interpreter calls
+    /// unsplit (`withoutSplitting`); returns when all are done. For several models run at once, each on a core.
+    /// It uses no Dispatch on the caller's thread: a thread that has run `DispatchQueue.concurrentPerform` corrupts
+    /// the heap (glibc, swift-corelibs-libdispatch) when a task is released in its teardown, as a `Thread`'s
+    /// closure releases what it holds.
+    package static func eachOnACore(_ count: Int, _ body: (Int) -> Void) {
+        guard count > 0 else { return }
+        withoutActuallyEscaping(body) { body in
+            KernelThreads(count, grain: 1).split(
+                count, minimumPerPart: 1, ClosureJob { parts in withoutSplitting { parts.forEach(body) } })
+        }
+    }
+
     /// Runs the model on the current inputs; allocates nothing.
     public func invoke() {
         plan.run()

@@ -145,7 +145,7 @@ enum FolderRun {
         let started = Date()
         for task in tasks {
             let worker = Worker(task: task)
-            Thread.detachNewThread {
+            _ = PipelineThread(name: "image-worker") {
                 while let i = board.claim() {
                     let path = files[i].path
                     var found = 0

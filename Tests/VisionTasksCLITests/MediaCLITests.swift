@@ -307,6 +307,28 @@ import Testing
         #expect(size > 1000, "annotated mp4 of \(size) bytes")
     }
 
+    /// Two faces on two threads (two landmark models at once): every run ends with exit 0 and every line whole. Each
+    /// image worker's thread let go of its task in the thread's teardown, where (the lanes on Dispatch) glibc's heap
+    /// was found corrupt in about half the runs: exit 134 or 139, the output cut at 64 KiB.
+    @Test func twoFacesOnTwoThreadsEndCleanlyEveryTime() throws {
+        let dir = try CLIRun.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let two = dir.appendingPathComponent("two.png")
+        try CLIRun.ffmpeg([
+            "-i", CLIRun.fixtures.appendingPathComponent("astronaut.png").path, "-filter_complex",
+            "[0]crop=200:200:125:30,split[a][b];[a][b]hstack", two.path,
+        ])
+        for _ in 0..<6 {
+            let run = try CLIRun.run([
+                "face-landmarker", "--model", CLIRun.models.appendingPathComponent("face_landmarker.task").path,
+                "--num-faces", "2", "--threads", "2", two.path,
+            ])
+            #expect(run.status == 0, "\(run.stderr)")
+            let faces = (run.lines.first?["result"] as? [String: Any])?["faceLandmarks"] as? [Any]
+            #expect(run.lines.count == 1 && faces?.count == 2)
+        }
+    }
+
     /// A video of 2000 frames/s gives two frames a millisecond: the second of each pair fails with the reason and
     /// the remedy (not the bare "timestamps must strictly increase" of a caller's mistake), and `--every 2` takes all.
     @Test func framesSharingAMillisecondSayWhyAndWhatTakesThem() throws {

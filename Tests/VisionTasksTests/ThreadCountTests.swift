@@ -80,4 +80,49 @@ struct ThreadCountTests {
         #expect(results[0].allSatisfy { $0.landmarks.count == count })
         #expect(results[0] == results[1])
     }
+
+    /// A task whose two faces ran on two cores, let go as the thread that used it ends (a `Thread` releases its
+    /// closure, and what that holds, in the thread's teardown): the heap stays whole. With the lanes on Dispatch
+    /// (`concurrentPerform` on the calling thread), about one such thread in two corrupted glibc's heap there
+    /// (`tcache_thread_shutdown(): unaligned tcache chunk detected`, then an abort), which ended the test process.
+    @Test func aTaskLetGoInItsThreadsTeardownAfterTwoFacesLeavesTheHeapWhole() throws {
+        let image = try Self.picture("astronaut.png", count: 2, crop: (125, 30, 200, 200))
+        let options = FaceLandmarkerOptions()
+        options.baseOptions.modelAssetPath = Fixture.modelPath("face_landmarker.task")
+        options.baseOptions.numThreads = 2
+        options.numFaces = 2
+        let found = Found()
+        let released = DispatchSemaphore(value: 0)
+        for _ in 0..<12 {
+            do {
+                let held = Held(try FaceLandmarker(options: options), released: released)
+                // Held here only to this scope's end: the thread's closure, and the landmarker in it, go last, in
+                // the thread's teardown.
+                Thread.detachNewThread {
+                    found.add((try? held.landmarker.detect(image: image))?.faceLandmarks.count ?? 0)
+                }
+            }
+            #expect(released.wait(timeout: .now() + 60) == .success)
+        }
+        #expect(found.counts == Array(repeating: 2, count: 12))
+    }
+
+    /// A landmarker handed to a thread, whose closure holds it to the thread's end; signals `released` as it goes.
+    private final class Held: @unchecked Sendable {
+        let landmarker: FaceLandmarker
+        private let released: DispatchSemaphore
+        init(_ landmarker: FaceLandmarker, released: DispatchSemaphore) {
+            self.landmarker = landmarker
+            self.released = released
+        }
+        deinit { released.signal() }
+    }
+
+    /// Faces found by each thread, in turn.
+    private final class Found: @unchecked Sendable {
+        private let lock = NSLock()
+        private var found: [Int] = []
+        func add(_ count: Int) { lock.withLock { found.append(count) } }
+        var counts: [Int] { lock.withLock { found } }
+    }
 }

@@ -1,4 +1,3 @@
-import Dispatch
 import Inference
 
 /// Runs per-ROI work (a landmark model on each face or hand) on up to two model instances at once.
@@ -35,7 +34,7 @@ package final class ROILanes<Model> {
         }
         withoutActuallyEscaping(body) { body in
             let lanes = LaneWork(results: slots, body: body, models: (first, second), items: Array(items[..<paired]))
-            DispatchQueue.concurrentPerform(iterations: 2) { lane in lanes.run(lane: lane) }
+            Interpreter.eachOnACore(2) { lane in lanes.run(lane: lane) }
         }
         // Every slot was filled: lane 0 takes the even items, lane 1 the odd ones.
         var results = try (0..<paired).map { try slots[$0]!.get() }
@@ -54,10 +53,8 @@ private struct LaneWork<Model, Item, Result>: @unchecked Sendable {
     /// Lane 0 takes the even items with the first model, lane 1 the odd ones with the second.
     func run(lane: Int) {
         let model = lane == 0 ? models.0 : models.1
-        Interpreter.withoutSplitting {
-            for i in stride(from: lane, to: items.count, by: 2) {
-                results[i] = Swift.Result { try body(model, items[i]) }
-            }
+        for i in stride(from: lane, to: items.count, by: 2) {
+            results[i] = Swift.Result { try body(model, items[i]) }
         }
     }
 }
