@@ -115,7 +115,8 @@ struct JSONErrorMiddleware: RouterMiddleware {
         next: (Request, ConnectionContext) async throws -> Response
     ) async throws -> Response {
         let hasBody =
-            (request.headers[.contentLength].flatMap(Int.init) ?? 0) > 0 || request.headers[.transferEncoding] != nil
+            (BodyReader.announcedLength(request.headers[.contentLength]) ?? 0) > 0
+            || request.headers[.transferEncoding] != nil
         // No GET route reads a body: one sent would be read on after the answer, for as long as the client sent it.
         if hasBody, request.method == .get || request.method == .head {
             return APIError(.badRequest, "a \(request.method) request takes no body").responseClosing(

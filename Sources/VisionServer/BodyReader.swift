@@ -39,9 +39,17 @@ struct BodyReader: Sendable {
     /// Refuses `request` before a byte of its body is read when its `Content-Length` passes `limit` (413, naming
     /// `flag`) or would take the held bytes past their budget now (503).
     func admit(_ request: Request, limit: Int, flag: String) throws {
-        guard let length = request.headers[.contentLength].flatMap(Int.init) else { return }
+        guard let length = Self.announcedLength(request.headers[.contentLength]) else { return }
         if length > limit { throw Self.tooLarge(limit, flag) }
         guard held.isFree(length) else { throw busy }
+    }
+
+    /// The body length a `Content-Length` value announces: its number, `Int.max` for a number past `Int.max` (the
+    /// parser takes up to 2^64 - 1, and such a body must meet every limit, not pass as none); nil when there is none.
+    static func announcedLength(_ value: String?) -> Int? {
+        guard let value, !value.isEmpty else { return nil }
+        if let length = Int(value) { return length }
+        return value.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) } ? Int.max : nil
     }
 
     /// Runs `use` on `body`'s bytes, at most `limit` (413 beyond, naming `flag`), counted among the held bytes

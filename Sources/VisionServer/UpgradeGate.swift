@@ -50,7 +50,7 @@ final class UpgradeGate: ChannelInboundHandler, RemovableChannelHandler {
         let protocols = head.headers["upgrade"].flatMap { $0.split(separator: ",") }
         let webSocket = protocols.contains { $0.trimmingCharacters(in: .whitespaces).lowercased() == "websocket" }
         let hasBody =
-            (head.headers["content-length"].first.flatMap { Int($0) } ?? 0) > 0
+            (BodyReader.announcedLength(head.headers["content-length"].first) ?? 0) > 0
             || head.headers.contains(name: "transfer-encoding")
         if webSocket, head.method == .GET, !hasBody, !refuses(head.uri) {
             guard let problem = Self.handshakeProblem(head.headers) else {
