@@ -98,9 +98,16 @@ final class LiveSession: Sendable {
                 ledger.finish()
                 defer { KeptMemoryTrim.shared.requestEnded() } // the session's frames' memory back when all is idle
                 try await group.waitForAll()
-                // Once the last replies are out: the WebSocket layer's close then carries the reading's error code (a
-                // message over `maxFrameBytes`: 1009; a continuation with nothing to continue: 1002), not 1000.
-                if let readError { throw readError }
+                // Once the last replies are out: the close carries the reading's error code (a message over
+                // `maxFrameBytes`: 1009; a continuation with nothing to continue: 1002), not 1000.
+                if let violation = readError as? LiveMessages.Violation {
+                    // Nothing more is read: a client sending on (a stream of frames) would keep a core busy until the
+                    // WebSocket layer's close timeout.
+                    try await outbound.close(violation.code, reason: violation.reason)
+                    connection.close(mode: .input, promise: nil)
+                } else if let readError {
+                    throw readError
+                }
             }
             watched.cancelAll()
         }
@@ -141,7 +148,8 @@ final class LiveSession: Sendable {
 
     private func readFrames(_ inbound: WebSocketInboundStream) async throws {
         var rateLimit = FrameRateLimit(framesPerSecond: configuration.maxFramesPerSecond)
-        for try await message in inbound.messages(maxSize: configuration.maxFrameBytes) {
+        var messages = LiveMessages(inbound, maxSize: configuration.maxFrameBytes)
+        while let message = try await messages.next() {
             ledger.touch()
             guard case .binary(let buffer) = message, buffer.readableBytes > 8,
                 let timestamp = buffer.getInteger(at: buffer.readerIndex, endianness: .little, as: Int64.self)

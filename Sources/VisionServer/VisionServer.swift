@@ -175,8 +175,8 @@ public struct VisionServer: Sendable {
                 try? await LiveSession.closeIdle(outbound, connection, idleTimeout: idleTimeout, onStall: cut)
             }
             defer { watched.cancelAll() }
-            var messages = inbound.messages(maxSize: configuration.maxFrameBytes).makeAsyncIterator()
-            guard try await messages.next() != nil else { return }
+            var messages = LiveMessages(inbound, maxSize: configuration.maxFrameBytes)
+            guard (try? await messages.next()) != nil else { return }
             let reply = JSONEnvelope.encode(["error": .string(reason)])
             try await StallTimer.write(within: idleTimeout, onStall: cut) {
                 try await outbound.write(.text(String(decoding: reply, as: UTF8.self)))

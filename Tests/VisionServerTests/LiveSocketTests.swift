@@ -7,8 +7,9 @@ import NIOCore
 import NIOWebSocket
 import Synchronization
 import Testing
-import VisionServer
 import VisionTasks
+
+@testable import VisionServer
 
 /// `GET /api/v1/{task}/live` over a real loopback socket: replies in timestamp order, frames sent
 /// faster than they are processed dropped and counted, errors per frame, limits.
@@ -332,9 +333,10 @@ import VisionTasks
         }
     }
 
-    /// A message over `maxFrameBytes`, sent in frames under it, closes the socket with 1009 (message too big), and a
-    /// continuation with no message to continue with 1002 (protocol error), as RFC 6455 asks; the session ended its
-    /// reading there and the close said 1000, a normal end.
+    /// A message over `maxFrameBytes` or `LiveMessages.maxFragments` frames, sent in frames under the limit, closes the
+    /// socket with 1009 (message too big), a continuation with no message to continue with 1002 (protocol error), and
+    /// a text message that is not UTF-8 with 1007, as RFC 6455 asks; the session ended its reading there and the
+    /// close said 1000, a normal end.
     @Test func aMessageOverTheLimitOrOutOfOrderClosesTheSocketWithItsCode() async throws {
         try await Deadline.run("aMessageOverTheLimitOrOutOfOrderClosesTheSocketWithItsCode") {
             let app = try ServerSupport.server { $0.maxFrameBytes = 1000 }.makeApplication()
@@ -347,6 +349,17 @@ import VisionTasks
                 let stray = try await StallingClient.connect(port: port, path: "/api/v1/face-detector/live")
                 #expect(await stray.sendFrame([1, 2, 3], opcode: 0, fin: true))
                 #expect(await stray.closeCode(within: 30) == 1002)
+                // A message in more frames than a message may take (empty ones, which the byte limit never met: each
+                // was kept, some 20 bytes of server memory per byte sent), and a text message that is not UTF-8.
+                let shredded = try await StallingClient.connect(port: port, path: "/api/v1/face-detector/live")
+                #expect(await shredded.sendFrame([1], opcode: 2, fin: false))
+                for _ in 0..<LiveMessages.maxFragments {
+                    guard await shredded.sendFrame([], opcode: 0, fin: false) else { break }
+                }
+                #expect(await shredded.closeCode(within: 30) == 1009)
+                let garbled = try await StallingClient.connect(port: port, path: "/api/v1/face-detector/live")
+                #expect(await garbled.sendFrame([0xC3, 0x28], opcode: 1, fin: true))
+                #expect(await garbled.closeCode(within: 30) == 1007)
             }
         }
     }
