@@ -94,6 +94,18 @@ public struct GestureSamples: Sendable {
             throw VisionTasksError.invalidArgument("\(source): more than \(Self.maxPhotos) photos")
         }
         let names = Set(photos.map(\.label))
+        // Swift's String equality is canonical equivalence: two folders named "café", one composed (Linux) and one
+        // decomposed (macOS), were merged into one label without a word.
+        let spellings = Dictionary(
+            grouping: Set(photos.map { Array($0.label.unicodeScalars) }), by: { String(String.UnicodeScalarView($0)) })
+        if let twice = spellings.values.first(where: { $0.count > 1 }) {
+            let shown = twice.map {
+                $0.map { $0.isASCII ? String($0) : "\\u{\(String($0.value, radix: 16))}" }.joined()
+            }
+            throw VisionTasksError.invalidArgument(
+                "\(source): labels \(shown.sorted().joined(separator: " and ")) are one name in two Unicode spellings "
+                    + "(composed and decomposed): rename one")
+        }
         for label in names.sorted() {
             if label.contains("/") || label.hasPrefix(".") {
                 throw VisionTasksError.invalidArgument(

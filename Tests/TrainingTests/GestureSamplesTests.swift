@@ -43,6 +43,17 @@ import VisionErrors
         }
     }
 
+    /// Two labels spelled alike in two Unicode forms (a folder from macOS, decomposed, and one from Linux, composed)
+    /// were one label to Swift's String equality: their photos were merged without a word. They are refused, named.
+    @Test func oneLabelInTwoUnicodeSpellingsIsRefused() throws {
+        let photos = ["none", "caf\u{E9}", "cafe\u{301}"].map {
+            GestureSamples.Photo(label: $0, name: "\($0)/a.jpg", data: Data("x".utf8))
+        }
+        #expect { try GestureSamples(photos: photos) } throws: { error in
+            "\(error)".contains("labels caf\\u{e9} and cafe\\u{301} are one name in two Unicode spellings")
+        }
+    }
+
     @Test func aMissingNoneLabelIsNamed() throws {
         let root = try Self.folder(["rock": ["a.jpg"], "call": ["c.jpg"]])
         defer { try? FileManager.default.removeItem(at: root) }
