@@ -154,6 +154,9 @@ final class LiveSession: Sendable {
             guard case .binary(let buffer) = message, buffer.readableBytes > 8,
                 let timestamp = buffer.getInteger(at: buffer.readerIndex, endianness: .little, as: Int64.self)
             else {
+                // After the replies to the frames before it, as every reply is: in the order the client sent.
+                let task = self.task
+                _ = await WorkerPool.offloaded { task.waitUntilIdle() }
                 ledger.reply(
                     error:
                         "send binary messages: an 8-byte little-endian timestamp in milliseconds, then a JPEG or PNG image",
@@ -177,6 +180,8 @@ final class LiveSession: Sendable {
         case sent
         /// The server's live frames had no room for its pixels.
         case noRoom(pixels: Int)
+        /// The task refused it (a timestamp not after the last one), saying this.
+        case refused(String)
     }
 
     private func process(_ bytes: Data, timestamp: Int) async throws {
@@ -193,7 +198,7 @@ final class LiveSession: Sendable {
                 try task.detectAsync(image, timestamp)
             } catch {
                 ledger.unsent(timestamp)
-                ledger.reply(error: APIError.from(error).message, timestamp: timestamp)
+                return .refused(APIError.from(error).message)
             }
             return .sent
         }
@@ -208,8 +213,11 @@ final class LiveSession: Sendable {
                 error:
                     "the live sockets' frames in work leave no room for this frame's \(pixels) pixels within the server's \(configuration.heldLivePixels) (--max-live-pixels): send it again later, or smaller",
                 timestamp: timestamp)
+        case .success(.refused(let message)):
+            // Earlier frames' results go first, so the replies stay in the order the frames came.
+            _ = await WorkerPool.offloaded { task.waitUntilIdle() }
+            ledger.reply(error: message, timestamp: timestamp)
         case .failure(let error):
-            // Earlier frames' results go first, so the replies stay in timestamp order.
             _ = await WorkerPool.offloaded { task.waitUntilIdle() }
             ledger.reply(error: APIError.from(error).message, timestamp: timestamp)
         }

@@ -96,6 +96,21 @@ import VisionTasks
                     try await outbound.write(.text("hello"))
                     let text = try Self.object(try await replies.next())
                     #expect((text["error"] as? String)?.contains("binary") == true)
+                    // Sent together, answered in the order sent: a refused frame's error, or a text message's, used
+                    // to pass the results of the frames before it still in work.
+                    for stamp: Int64 in [1000, 2000, 2000, 1500] {
+                        try await outbound.write(.binary(Self.frame(stamp, photo)))
+                    }
+                    try await outbound.write(.text("hello"))
+                    try await outbound.write(.binary(Self.frame(3000, photo)))
+                    var order: [String] = []
+                    for _ in 0..<6 {
+                        let reply = try Self.object(try await replies.next())
+                        let stamp = (reply["timestampInMilliseconds"] as? Int).map(String.init) ?? "-"
+                        order.append("\(stamp)\(reply["error"] == nil ? "" : " error")")
+                    }
+                    // (1000 in work and 2000 waiting: nothing newer is accepted to replace it before the text's reply.)
+                    #expect(order == ["1000", "2000", "2000 error", "1500 error", "- error", "3000"], "\(order)")
                     try await outbound.close(.normalClosure, reason: nil)
                 }
             }
