@@ -44,14 +44,23 @@ final class UpgradeGate: ChannelInboundHandler, RemovableChannelHandler {
         {
             head.headers.replaceOrAdd(name: "connection", value: "close")
         }
+        let hasBody =
+            (BodyReader.announcedLength(head.headers["content-length"].first) ?? 0) > 0
+            || head.headers.contains(name: "transfer-encoding")
+        // A client asking whether to send its body (curl does for bodies over 1 MB) waited a second for an answer
+        // that never came, then sent it anyway. The first request's is answered at once; a later one's could pass the
+        // answer to the request before it, so its client waits as before.
+        if isFirst, hasBody, head.version.major == 1, head.version.minor >= 1,
+            head.headers["expect"].contains(where: { $0.lowercased() == "100-continue" })
+        {
+            context.writeAndFlush(
+                wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .continue))), promise: nil)
+        }
         guard head.headers.contains(name: "upgrade") else {
             return context.fireChannelRead(wrapInboundOut(.head(head)))
         }
         let protocols = head.headers["upgrade"].flatMap { $0.split(separator: ",") }
         let webSocket = protocols.contains { $0.trimmingCharacters(in: .whitespaces).lowercased() == "websocket" }
-        let hasBody =
-            (BodyReader.announcedLength(head.headers["content-length"].first) ?? 0) > 0
-            || head.headers.contains(name: "transfer-encoding")
         if webSocket, head.method == .GET, !hasBody, !refuses(head.uri) {
             guard let problem = Self.handshakeProblem(head.headers) else {
                 if isFirst {

@@ -415,6 +415,18 @@ import VisionTasks
                 #expect(answer.hasPrefix(status) && answer.contains("the request head"), "\(answer)")
                 #expect(await unread.closedByTheServer(within: 10), "an unreadable head's connection was kept")
             }
+            // A client asking whether to send its body (curl, over 1 MB) is told at once: it waited a second before.
+            let photo = try ServerSupport.photo("hand_thumb_up.jpg")
+            let asking = try await StallingClient.connectSilently(port: port)
+            let head =
+                "POST /api/v1/face-detector HTTP/1.1\r\nHost: x\r\nContent-Type: image/jpeg\r\n"
+                + "Content-Length: \(photo.count)\r\nExpect: 100-continue\r\n\r\n"
+            #expect(await asking.sendBody(Array(head.utf8)))
+            #expect(await asking.statusLine(within: 5) == "HTTP/1.1 100 Continue")
+            _ = await asking.statusLine(within: 5) // the blank line ending the interim answer
+            #expect(await asking.sendBody([UInt8](photo)))
+            let answered = await asking.answer(within: 30)
+            #expect(answered.hasPrefix("HTTP/1.1 200") && answered.contains(#""detections""#), "\(answered)")
             // A good handshake still upgrades.
             _ = try await StallingClient.connect(port: port, path: "/api/v1/face-detector/live")
         }
