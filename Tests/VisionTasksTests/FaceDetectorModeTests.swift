@@ -129,6 +129,14 @@ final class FaceDeliveries: FaceDetectorLiveStreamDelegate, @unchecked Sendable 
             }
         }
         #expect(try video.detect(videoFrame: picture, timestampInMilliseconds: 101).timestampInMilliseconds == 101)
+        // A frame refused for its image (mirrored) leaves its timestamp free: it was taken, and the same timestamp
+        // with a good image was then refused as "102 ms after 102 ms".
+        let mirrored = try MPImage(
+            contentsOfFile: FaceDetectorSupport.imagePath("astronaut.png"), orientation: .upMirrored)
+        #expect { _ = try video.detect(videoFrame: mirrored, timestampInMilliseconds: 102) } throws: {
+            "\($0)".contains("mirrored")
+        }
+        #expect(try video.detect(videoFrame: picture, timestampInMilliseconds: 102).timestampInMilliseconds == 102)
     }
 
     @Test func optionsAreCheckedAtCreation() throws {

@@ -55,7 +55,7 @@ package final class TaskCore<Owner: AnyObject, Output: Sendable>: Sendable {
                 let frame = FrameContext(image, timestampInMilliseconds: timestamp)
                 return try result(try graph.graph.process(frame), frame, tracks)
             },
-            deliver: delivery, reset: { graph.graph.resetTracking() })
+            deliver: delivery, reset: { graph.graph.resetTracking() }, admit: { try $0.checkOrientationSupported() })
         self.owner = owner
     }
 

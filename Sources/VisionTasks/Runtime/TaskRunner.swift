@@ -25,6 +25,7 @@ package final class TaskRunner<Input: Sendable, Output: Sendable>: @unchecked Se
     private let process: Process
     private let deliver: Deliver?
     private let resetState: @Sendable () -> Void
+    private let admit: @Sendable (Input) throws -> Void
 
     private let state = NSLock() // guards every var below
     private var lastTimestamp: Int?
@@ -45,10 +46,13 @@ package final class TaskRunner<Input: Sendable, Output: Sendable>: @unchecked Se
 
     /// Creates a runner. `verb` names the task's methods ("detect" or "recognize") in error messages;
     /// `deliver` is required in live-stream mode and ignored otherwise; `reset` clears the work's
-    /// own state between streams (tracking), called by `reset()` while no frame is processed.
+    /// own state between streams (tracking), called by `reset()` while no frame is processed. `admit` refuses an
+    /// input no processing could take (a mirrored image) before a video frame's timestamp is taken: the caller may
+    /// send that timestamp again with another image.
     package init(
         taskName: String, verb: String, runningMode: RunningMode,
-        process: @escaping Process, deliver: Deliver?, reset: @escaping @Sendable () -> Void = {}
+        process: @escaping Process, deliver: Deliver?, reset: @escaping @Sendable () -> Void = {},
+        admit: @escaping @Sendable (Input) throws -> Void = { _ in }
     ) {
         self.taskName = taskName
         self.verb = verb
@@ -56,6 +60,7 @@ package final class TaskRunner<Input: Sendable, Output: Sendable>: @unchecked Se
         self.process = process
         self.deliver = deliver
         self.resetState = reset
+        self.admit = admit
         workQueue = DispatchQueue(label: "VisionTasks.\(taskName).live-stream.work")
         deliveryQueue = DispatchQueue(label: "VisionTasks.\(taskName).live-stream.results")
         deliveryQueue.setSpecific(key: deliveryQueueKey, value: true)
@@ -84,6 +89,7 @@ package final class TaskRunner<Input: Sendable, Output: Sendable>: @unchecked Se
     /// Processes one video frame (video mode only; timestamps strictly increasing).
     package func processVideoFrame(_ input: Input, timestampInMilliseconds timestamp: Int) throws -> Output {
         try requireMode(.video, method: "\(verb)(videoFrame:timestampInMilliseconds:)")
+        try admit(input)
         // Accepted and queued under one lock, as the async calls' frames are: every video frame, from any thread or
         // task, runs in the order its timestamp was accepted.
         let done = DispatchSemaphore(value: 0)
@@ -112,6 +118,7 @@ package final class TaskRunner<Input: Sendable, Output: Sendable>: @unchecked Se
     /// frame's timestamp stays used.
     package func processVideoFrame(_ input: Input, timestampInMilliseconds timestamp: Int) async throws -> Output {
         try requireMode(.video, method: "\(verb)(videoFrame:timestampInMilliseconds:)")
+        try admit(input)
         try Task.checkCancellation()
         return try await runOnWorkQueue(input, timestamp, acceptingTimestamp: true)
     }
