@@ -31,7 +31,7 @@ struct BatchOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "How results are written: jsonl (one JSON object per image or frame) or csv (one table: a header, then a row per face or hand per image or frame, and a row with success 0 for one with none).",
+            "How results are written: jsonl (one JSON object per image or frame) or csv (one table: a header, then a row per face, hand, person or segmentation label per image or frame, and a row with success 0 for one with none).",
             valueName: "jsonl|csv"))
     var format: OutputFormat = .jsonl
 
