@@ -220,6 +220,11 @@ struct ImageSegmenterParityTests {
         } catch let error as VisionTasksError {
             #expect("\(error)".contains("image segmenter"), "\(error)")
         }
+        // A bundle said so; the reader's words were `file identifier is "????", expected "TFL3"`.
+        #expect { _ = try ImageSegmenter(modelPath: Fixture.modelPath("face_landmarker.task")) } throws: {
+            "\($0)".contains(
+                "face_landmarker.task is a .task bundle (a zip); ImageSegmenter takes a single .tflite model")
+        }
         let live = ImageSegmenterOptions(
             baseOptions: BaseOptions(modelAssetPath: Fixture.modelPath("selfie_segmenter.tflite")),
             runningMode: .liveStream)

@@ -32,8 +32,8 @@ public final class ImageSegmenter: VisionTask, CoreBackedTask {
         taskCore = try TaskCore(
             options,
             loadGraph: {
-                let model = try TFLiteModel(
-                    data: try base.loadModelAsset(), name: base.modelAssetName,
+                let model = try ModelBundle.singleModel(
+                    try base.loadModelAsset(), name: base.modelAssetName, task: "ImageSegmenter",
                     maxDecompressedBytes: base.maxDecompressedBundleBytes)
                 let graph = try ImageSegmenterGraph(
                     model: model, name: base.modelAssetName, numThreads: base.numThreads, settings: settings)

@@ -37,6 +37,19 @@ extension ModelBundle {
         return try bundle.model(named: entry)
     }
 
+    /// A task's one `.tflite` model (the Image Segmenter's, whose asset is never a bundle), `task` naming it in the
+    /// error for a `.task` bundle given instead (the reader's own words were `file identifier is "????"`).
+    static func singleModel(_ data: Data, name: String, task: String, maxDecompressedBytes: Int) throws -> TFLiteModel {
+        if !isTFLiteModel(data),
+            (try? ModelBundle(data: data, name: name, maxDecompressedBytes: maxDecompressedBytes)) != nil
+        {
+            throw VisionTasksError.invalidModel(
+                "\(name) is a .task bundle (a zip); \(task) takes a single .tflite model, such as selfie_segmenter.tflite"
+            )
+        }
+        return try TFLiteModel(data: data, name: name, maxDecompressedBytes: maxDecompressedBytes)
+    }
+
     /// Whether `data` is a `.tflite` model (FlatBuffer file identifier "TFL3").
     private static func isTFLiteModel(_ data: Data) -> Bool {
         data.count >= 8 && data.dropFirst(4).prefix(4).elementsEqual("TFL3".utf8)
