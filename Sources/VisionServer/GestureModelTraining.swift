@@ -64,7 +64,7 @@ struct GestureModelTraining: Sendable {
                 "send the photos as a zip of label folders with Content-Type: application/zip"
                     + " (got \(type.map { "\"\($0)\"" } ?? "none"))")
         }
-        let (fileName, options) = try settings(request.uri.queryParameters.map { (String($0.key), String($0.value)) })
+        let (fileName, options) = try settings(VisionServer.queryPairs(request.uri))
         let base = try store.catalog.path(of: baseModel())
         if running.isFull { throw Self.busy }
         let (limit, flag) = (configuration.maxTrainingBodyBytes, "--max-training-body")

@@ -192,13 +192,19 @@ public struct VisionServer: Sendable {
         try settings(task: context.parameters.get("task") ?? "", uri: request.uri)
     }
 
+    /// `uri`'s query parameters, names and values percent-decoded (Hummingbird decodes the values only:
+    /// `min%2Ddetection%2Dconfidence` was an unknown option).
+    static func queryPairs(_ uri: URI) -> [(String, String)] {
+        uri.queryParameters.map { (String($0.key).removingPercentEncoding ?? String($0.key), String($0.value)) }
+    }
+
     /// The settings the URL `uri` asks of the task named `name`.
     private func settings(task name: String, uri: URI) throws -> TaskSettings {
         guard let task = TaskKind(rawValue: name) else {
             let known = TaskKind.allCases.map(\.rawValue).joined(separator: ", ")
             throw APIError(.notFound, "unknown task \"\(name)\" (tasks: \(known))")
         }
-        let parameters = uri.queryParameters.map { (String($0.key), String($0.value)) }
+        let parameters = Self.queryPairs(uri)
         return try TaskSettings(
             task: task, parameters: parameters, catalog: catalog,
             defaultThreads: configuration.threadsPerTask)

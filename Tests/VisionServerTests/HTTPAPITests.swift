@@ -196,6 +196,11 @@ import VisionTasks
                 ),
                 ("/api/v1/face-landmarker?output-face-blendshapes=maybe", .post, small, .badRequest, "true or false"),
                 ("/api/v1/face-landmarker?colour=red", .post, small, .badRequest, "unknown option \"colour\""),
+                // A percent-encoded name is the option it spells (it was "unknown option").
+                (
+                    "/api/v1/face-landmarker?min%2Dface%2Ddetection%2Dconfidence=1.5", .post, small, .badRequest,
+                    "min-face-detection-confidence must"
+                ),
                 ("/api/v1/face-landmarker/live", .get, nil, .badRequest, "WebSocket"),
                 ("/api/v1/face-recognizer", .post, small, .notFound, "unknown task \"face-recognizer\""),
                 ("/api/v1/face-landmarker?model=hand_landmarker.task", .post, small, .notFound, "no model named"),
