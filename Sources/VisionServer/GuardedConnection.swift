@@ -16,6 +16,8 @@ struct GuardedConnection<Base: ServerChildChannel>: ServerChildChannel {
     let headLimit: TimeAmount
     /// Whether the server would refuse the live upgrade of a request target (`UpgradeGate`).
     let refusesUpgrade: @Sendable (String) -> Bool
+    /// The most bytes any route reads of a body (`UpgradeGate`: no `100 Continue` for a longer one).
+    let largestBody: Int
 
     /// The send buffer asked of the kernel for each connection (Linux gives twice as much). A write to a client waits
     /// until the kernel has room and wakes the writer: with Linux's autotuned buffer (up to 4 MB), a client reading a
@@ -36,7 +38,8 @@ struct GuardedConnection<Base: ServerChildChannel>: ServerChildChannel {
         return base.setup(channel: channel, logger: logger).assumeIsolated().flatMapThrowing { value in
             let pipeline = channel.pipeline.syncOperations
             let decoder = try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
-            try pipeline.addHandler(UpgradeGate(refuses: refusesUpgrade), position: .after(decoder))
+            try pipeline.addHandler(
+                UpgradeGate(refuses: refusesUpgrade, largestBody: largestBody), position: .after(decoder))
             return value
         }.nonisolated()
     }

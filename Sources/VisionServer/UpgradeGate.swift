@@ -27,9 +27,14 @@ final class UpgradeGate: ChannelInboundHandler, RemovableChannelHandler {
     /// Whether the next head is the connection's first, the only one NIO's upgrade handler looks at.
     private var first = true
 
-    /// A gate asking `refuses` of each WebSocket upgrade's target.
-    init(refuses: @escaping @Sendable (String) -> Bool) {
+    /// The most bytes any route reads of a body: a longer one announced is refused (413) before a byte is read, so
+    /// its client is not told to send it.
+    private let largestBody: Int
+
+    /// A gate asking `refuses` of each WebSocket upgrade's target; `largestBody`: see the property.
+    init(refuses: @escaping @Sendable (String) -> Bool, largestBody: Int) {
         self.refuses = refuses
+        self.largestBody = largestBody
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -44,13 +49,13 @@ final class UpgradeGate: ChannelInboundHandler, RemovableChannelHandler {
         {
             head.headers.replaceOrAdd(name: "connection", value: "close")
         }
-        let hasBody =
-            (BodyReader.announcedLength(head.headers["content-length"].first) ?? 0) > 0
-            || head.headers.contains(name: "transfer-encoding")
+        let length = BodyReader.announcedLength(head.headers["content-length"].first)
+        let hasBody = (length ?? 0) > 0 || head.headers.contains(name: "transfer-encoding")
         // A client asking whether to send its body (curl does for bodies over 1 MB) waited a second for an answer
-        // that never came, then sent it anyway. The first request's is answered at once; a later one's could pass the
-        // answer to the request before it, so its client waits as before.
-        if isFirst, hasBody, head.version.major == 1, head.version.minor >= 1,
+        // that never came, then sent it anyway. The first request's is answered at once, unless its length is past
+        // every limit (its 413 comes before a byte is read); a later one's could pass the answer to the request before
+        // it, so its client waits as before.
+        if isFirst, hasBody, (length ?? 0) <= largestBody, head.version.major == 1, head.version.minor >= 1,
             head.headers["expect"].contains(where: { $0.lowercased() == "100-continue" })
         {
             context.writeAndFlush(

@@ -50,8 +50,8 @@ final class VideoStream: @unchecked Sendable {
         }.get()
     }
 
-    /// The next frame's line, or nil after the last frame (or after a line reporting that the
-    /// video could not be read further).
+    /// The next frame's line, then the `{"warning"}` line when ffmpeg reported errors, then nil (nil too after a
+    /// line reporting that the video could not be read further).
     func nextLine() async -> Data? {
         guard !finished else { return nil }
         return (try? await WorkerPool.offloaded { [self] in line() }.get()) ?? nil

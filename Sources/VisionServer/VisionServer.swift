@@ -72,7 +72,8 @@ public struct VisionServer: Sendable {
                 GuardedConnection(
                     base: HTTP1WebSocketUpgradeChannel(
                         responder: responder, webSocketResponder: webSockets, configuration: channel),
-                    headLimit: headLimit, refusesUpgrade: refusesLiveUpgrade)
+                    headLimit: headLimit, refusesUpgrade: refusesLiveUpgrade,
+                    largestBody: max(configuration.maxBodyBytes, configuration.maxTrainingBodyBytes))
             },
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "vision-tasks"),
@@ -176,7 +177,13 @@ public struct VisionServer: Sendable {
             }
             defer { watched.cancelAll() }
             var messages = LiveMessages(inbound, maxSize: configuration.maxFrameBytes)
-            guard (try? await messages.next()) != nil else { return }
+            do {
+                guard try await messages.next() != nil else { return }
+            } catch let violation as LiveMessages.Violation {
+                try await outbound.close(violation.code, reason: violation.reason)
+                connection.close(mode: .input, promise: nil)
+                return
+            }
             let reply = JSONEnvelope.encode(["error": .string(reason)])
             try await StallTimer.write(within: idleTimeout, onStall: cut) {
                 try await outbound.write(.text(String(decoding: reply, as: UTF8.self)))

@@ -432,6 +432,12 @@ import VisionTasks
             #expect(await asking.sendBody([UInt8](photo)))
             let answered = await asking.answer(within: 30)
             #expect(answered.hasPrefix("HTTP/1.1 200") && answered.contains(#""detections""#), "\(answered)")
+            // One past every body limit is refused at once, not told to send (it sent megabytes before its 413).
+            let tooLong = try await StallingClient.connectSilently(port: port)
+            let longHead = head.replacingOccurrences(
+                of: "Content-Length: \(photo.count)", with: "Content-Length: 999999999999")
+            #expect(await tooLong.sendBody(Array(longHead.utf8)))
+            #expect(await tooLong.statusLine(within: 5).hasPrefix("HTTP/1.1 413"))
             // A good handshake still upgrades.
             _ = try await StallingClient.connect(port: port, path: "/api/v1/face-detector/live")
         }

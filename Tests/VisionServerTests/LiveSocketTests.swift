@@ -375,6 +375,15 @@ import VisionTasks
                 let garbled = try await StallingClient.connect(port: port, path: "/api/v1/face-detector/live")
                 #expect(await garbled.sendFrame([0xC3, 0x28], opcode: 1, fin: true))
                 #expect(await garbled.closeCode(within: 30) == 1007)
+                // A socket whose task could not be made (it answers the first message with the reason, then closes):
+                // a first message that breaks the protocol gets its code too (it closed with 1000, reading on).
+                let refused = try await StallingClient.connect(
+                    port: port,
+                    path:
+                        "/api/v1/gesture-recognizer/live?canned-gestures-allowlist=Thumb_Up&canned-gestures-denylist=None"
+                )
+                #expect(await refused.sendFrame([1, 2, 3], opcode: 0, fin: true))
+                #expect(await refused.closeCode(within: 30) == 1002)
             }
         }
     }
