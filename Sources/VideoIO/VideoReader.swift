@@ -26,10 +26,16 @@ public struct VideoFrame: Sendable {
     public func image() -> MPImage { picture }
 
     /// The error for this frame of `source` when its timestamp does not pass `previous`, that of the frame a
-    /// video-mode task took before it (whole milliseconds that must increase: a video faster than 1000 frames/s
-    /// cannot give every frame), ending with `advice`; nil when it passes or there was none.
+    /// video-mode task took before it (whole milliseconds that must increase; a video faster than 1000 frames/s
+    /// cannot give every frame, and `advice` then ends the message); nil when it passes or there was none.
     public func repeatedTimestamp(after previous: Int?, in source: String, advice: String = "") -> VisionTasksError? {
         guard let previous, timestampInMilliseconds <= previous else { return nil }
+        guard timestampInMilliseconds == previous else {
+            return .invalidTimestamp(
+                "frame \(index) of \(source) is at \(timestampInMilliseconds) ms, before the frame before it "
+                    + "(\(previous) ms): the video's timestamps go back (a cut or joined stream), and video mode takes "
+                    + "them increasing only")
+        }
         return .invalidTimestamp(
             "frame \(index) of \(source) is at \(timestampInMilliseconds) ms, not after the frame before it "
                 + "(\(previous) ms): video mode takes at most one frame a millisecond, so a video faster than 1000 "

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VisionCore
 import VisionErrors
 
 @testable import VideoIO
@@ -120,6 +121,22 @@ import VisionErrors
         started = Date()
         #expect(try interrupted.nextFrame() == nil)
         #expect(Date().timeIntervalSince(started) < 15, "nextFrame() took \(Date().timeIntervalSince(started)) s")
+    }
+
+    /// A frame at the millisecond of the one before is a video over 1000 frames/s (the advice follows); one before it,
+    /// a stream whose timestamps go back, said the same, with advice that could not help.
+    @Test func aRepeatedOrBackwardTimestampIsNamedForWhatItIs() throws {
+        let picture = try [UInt8](repeating: 0, count: 12).withUnsafeBytes {
+            try MPImage(pixels: $0, width: 2, height: 2, bytesPerRow: 6, format: .rgb8)
+        }
+        let frame = VideoFrame(index: 7, timestampInMilliseconds: 40, picture: picture)
+        #expect(frame.repeatedTimestamp(after: nil, in: "a.ts") == nil)
+        #expect(frame.repeatedTimestamp(after: 39, in: "a.ts") == nil)
+        let same = "\(frame.repeatedTimestamp(after: 40, in: "a.ts", advice: "; try X").map { "\($0)" } ?? "")"
+        #expect(same.contains("faster than 1000 frames/s") && same.hasSuffix("; try X"), "\(same)")
+        let back = "\(frame.repeatedTimestamp(after: 900, in: "a.ts", advice: "; try X").map { "\($0)" } ?? "")"
+        #expect(back.contains("frame 7 of a.ts is at 40 ms, before the frame before it (900 ms)"), "\(back)")
+        #expect(!back.contains("try X") && !back.contains("1000 frames/s"), "\(back)")
     }
 
     @Test func missingFileAndNonVideoAreClearErrors() throws {
