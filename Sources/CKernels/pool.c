@@ -1,4 +1,6 @@
-// The worker pool that runs the parts of one kernel call concurrently, with no allocation per call.
+// The worker pool that runs the parts of one kernel call concurrently, with no allocation per call. (A job may also
+// be two whole model runs, one a part: Interpreter.eachOnACore, the landmark models of two faces or hands; the pool
+// is then that caller's for milliseconds, and other callers run their parts themselves meanwhile.)
 //
 // One caller at a time publishes a job (a function pointer, a context pointer and how many threads
 // may work on it) in a fixed slot and bumps a generation counter (a caller finding the slot taken

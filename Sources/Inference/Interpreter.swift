@@ -139,7 +139,9 @@ public final class Interpreter {
 
     /// Runs `body(i)` for each `i` in `0 ..< count`, up to `count` at once on the worker pool's threads (the
     /// caller's among them; a part no worker takes in time runs on the caller), each with its interpreter calls
-    /// unsplit (`withoutSplitting`); returns when all are done. For several models run at once, each on a core.
+    /// unsplit (`withoutSplitting`); returns when all are done. For several models run at once, each on a core. When
+    /// another interpreter's call holds the pool, the caller runs them all in turn; while they run, the pool is this
+    /// call's, and other interpreters' calls run unsplit.
     /// It uses no Dispatch on the caller's thread: a thread that has run `DispatchQueue.concurrentPerform` corrupts
     /// the heap (glibc, swift-corelibs-libdispatch) when a task is released in its teardown, as a `Thread`'s
     /// closure releases what it holds.

@@ -143,34 +143,37 @@ enum FolderRun {
         let board = Board<Processed>(count: files.count, window: 4 * workers)
         let renderer = output.renderer
         let started = Date()
+        var threads: [PipelineThread] = []
         for task in tasks {
             let worker = Worker(task: task)
-            _ = PipelineThread(name: "image-worker") {
-                while let i = board.claim() {
-                    let path = files[i].path
-                    var found = 0
-                    // The line is encoded here, on the worker, so the printing thread only writes.
-                    let line = renderer.render(input: path) { () throws -> Task.TaskResult in
-                        if let problem = files[i].problem { throw VisionTasksError.invalidArgument(problem) }
-                        let image = try MPImage(contentsOfFile: path, decodingOptions: options.imageDecoding)
-                        let result = try MaskFiles.writing(try worker.task.processImage(image), to: options.masks) {
-                            let mask = MaskFiles.imagePath(
-                                folder: $0, stem: maskStems[files[i].relativePath] ?? "", name: $1)
-                            try OutputFiles.checkNotAnInput(mask, option: "--masks", inputs: inputs)
-                            return mask
+            threads += [
+                PipelineThread(name: "image-worker") {
+                    while let i = board.claim() {
+                        let path = files[i].path
+                        var found = 0
+                        // The line is encoded here, on the worker, so the printing thread only writes.
+                        let line = renderer.render(input: path) { () throws -> Task.TaskResult in
+                            if let problem = files[i].problem { throw VisionTasksError.invalidArgument(problem) }
+                            let image = try MPImage(contentsOfFile: path, decodingOptions: options.imageDecoding)
+                            let result = try MaskFiles.writing(try worker.task.processImage(image), to: options.masks) {
+                                let mask = MaskFiles.imagePath(
+                                    folder: $0, stem: maskStems[files[i].relativePath] ?? "", name: $1)
+                                try OutputFiles.checkNotAnInput(mask, option: "--masks", inputs: inputs)
+                                return mask
+                            }
+                            if let annotate = options.annotate {
+                                let annotation = try Annotation(image: image)
+                                result.draw(on: annotation)
+                                let out = annotationPath(for: files[i], annotate: annotate, single: single)
+                                try AnnotationFiles.write(annotation.image(), to: out)
+                            }
+                            found = Task.foundCount(in: result)
+                            return result
                         }
-                        if let annotate = options.annotate {
-                            let annotation = try Annotation(image: image)
-                            result.draw(on: annotation)
-                            let out = annotationPath(for: files[i], annotate: annotate, single: single)
-                            try AnnotationFiles.write(annotation.image(), to: out)
-                        }
-                        found = Task.foundCount(in: result)
-                        return result
+                        board.finish(i, Processed(line: line, found: found))
                     }
-                    board.finish(i, Processed(line: line, found: found))
                 }
-            }
+            ]
         }
         let bar = options.showProgress ? ProgressBar(total: files.count, unit: "images") : nil
         var found = 0
@@ -181,6 +184,7 @@ enum FolderRun {
             bar?.update(done: i + 1)
         }
         bar?.clear()
+        threads.forEach { $0.join() } // each has let go of its task, on its own thread, before the process ends
         let seconds = Date().timeIntervalSince(started)
         let rate = seconds > 0 ? Double(files.count) / seconds : 0
         Console.error(

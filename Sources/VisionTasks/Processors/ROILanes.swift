@@ -3,10 +3,11 @@ import Inference
 /// Runs per-ROI work (a landmark model on each face or hand) on up to two model instances at once.
 /// With one ROI, or one instance, the ROIs go through the first instance in turn, its kernels
 /// split over the task's threads. With two instances and two or more ROIs, the ROIs go in pairs to
-/// the calling thread (first instance) and a second thread (second instance), each running its
+/// the calling thread (first instance) and a worker of the engine's pool (second instance), each running its
 /// kernels unsplit on a core of its own: two hands on two cores take about the time of one, where
 /// splitting each model's layers over both cores gains less (MediaPipe's graph runs the per-ROI
-/// work of several hands concurrently too). An odd last ROI runs alone on the first instance with
+/// work of several hands concurrently too). When another interpreter holds the pool (`--jobs` with `--threads 2`,
+/// several server workers), the calling thread runs both, one after the other, unsplit. An odd last ROI runs alone on the first instance with
 /// its kernels split, rather than keeping one core idle. Results come in the order of the ROIs.
 ///
 /// Not thread-safe: one `map` at a time (the graphs' callers serialize use).
