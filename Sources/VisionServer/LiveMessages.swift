@@ -17,6 +17,13 @@ struct LiveMessages {
     struct Violation: Error {
         let code: WebSocketErrorCode
         let reason: String
+
+        /// Closes the socket with `code` and `reason`, then shuts `connection`'s input: a client sending on (a stream
+        /// of frames) would keep a core busy until the WebSocket layer's close timeout.
+        func close(_ outbound: WebSocketOutboundWriter, _ connection: any Channel) async throws {
+            try await outbound.close(code, reason: reason)
+            connection.close(mode: .input, promise: nil)
+        }
     }
 
     /// The most frames one message may come in: a 4 MB image in frames of 4 KB passes.

@@ -101,10 +101,7 @@ final class LiveSession: Sendable {
                 // Once the last replies are out: the close carries the reading's error code (a message over
                 // `maxFrameBytes`: 1009; a continuation with nothing to continue: 1002), not 1000.
                 if let violation = readError as? LiveMessages.Violation {
-                    // Nothing more is read: a client sending on (a stream of frames) would keep a core busy until the
-                    // WebSocket layer's close timeout.
-                    try await outbound.close(violation.code, reason: violation.reason)
-                    connection.close(mode: .input, promise: nil)
+                    try await violation.close(outbound, connection)
                 } else if let readError {
                     throw readError
                 }
@@ -154,10 +151,7 @@ final class LiveSession: Sendable {
             guard case .binary(let buffer) = message, buffer.readableBytes > 8,
                 let timestamp = buffer.getInteger(at: buffer.readerIndex, endianness: .little, as: Int64.self)
             else {
-                // After the replies to the frames before it, as every reply is: in the order the client sent.
-                let task = self.task
-                _ = await WorkerPool.offloaded { task.waitUntilIdle() }
-                ledger.reply(
+                await replyAfterEarlierFrames(
                     error:
                         "send binary messages: an 8-byte little-endian timestamp in milliseconds, then a JPEG or PNG image",
                     timestamp: nil)
@@ -214,12 +208,16 @@ final class LiveSession: Sendable {
                     "the live sockets' frames in work leave no room for this frame's \(pixels) pixels within the server's \(configuration.heldLivePixels) (--max-live-pixels): send it again later, or smaller",
                 timestamp: timestamp)
         case .success(.refused(let message)):
-            // Earlier frames' results go first, so the replies stay in the order the frames came.
-            _ = await WorkerPool.offloaded { task.waitUntilIdle() }
-            ledger.reply(error: message, timestamp: timestamp)
+            await replyAfterEarlierFrames(error: message, timestamp: timestamp)
         case .failure(let error):
-            _ = await WorkerPool.offloaded { task.waitUntilIdle() }
-            ledger.reply(error: APIError.from(error).message, timestamp: timestamp)
+            await replyAfterEarlierFrames(error: APIError.from(error).message, timestamp: timestamp)
         }
+    }
+
+    /// Replies `error` once the frames sent before it are answered, so the replies stay in the order the client sent.
+    private func replyAfterEarlierFrames(error: String, timestamp: Int?) async {
+        let task = self.task
+        _ = await WorkerPool.offloaded { task.waitUntilIdle() }
+        ledger.reply(error: error, timestamp: timestamp)
     }
 }

@@ -180,9 +180,7 @@ public struct VisionServer: Sendable {
             do {
                 guard try await messages.next() != nil else { return }
             } catch let violation as LiveMessages.Violation {
-                try await outbound.close(violation.code, reason: violation.reason)
-                connection.close(mode: .input, promise: nil)
-                return
+                return try await violation.close(outbound, connection)
             }
             let reply = JSONEnvelope.encode(["error": .string(reason)])
             try await StallTimer.write(within: idleTimeout, onStall: cut) {
