@@ -163,11 +163,11 @@ final class VideoPipeline<Task: DescribedTask>: @unchecked Sendable {
     private func runTask() {
         defer { done.close() }
         var lastTimestamp: Int?
+        let advice = "; --every \(every * 2) keeps one frame in \(every * 2)"
         while let frame = decoded.pop() {
             processed += 1
             bar?.update(done: frame.index + 1)
             let result = Swift.Result {
-                let advice = "; --every \(every * 2) keeps one frame in \(every * 2)"
                 if let repeated = frame.repeatedTimestamp(after: lastTimestamp, in: path, advice: advice) {
                     throw repeated
                 }
