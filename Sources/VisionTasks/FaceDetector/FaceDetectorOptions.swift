@@ -8,7 +8,7 @@ public protocol FaceDetectorLiveStreamDelegate: AnyObject {
     ///   - faceDetector: The detector that processed the frame.
     ///   - result: What it found, or nil when the frame raised `error`.
     ///   - timestampInMilliseconds: The frame's timestamp, as it was sent.
-    ///   - error: The error the frame raised (such as `VisionTasksError.invalidImage`), or nil.
+    ///   - error: The error the frame raised (such as `VisionTasksError.processingFailed`), or nil.
     func faceDetector(
         _ faceDetector: FaceDetector, didFinishDetection result: FaceDetectorResult?,
         timestampInMilliseconds: Int, error: (any Error)?)

@@ -8,7 +8,7 @@ public protocol FaceLandmarkerLiveStreamDelegate: AnyObject {
     ///   - faceLandmarker: The landmarker that processed the frame.
     ///   - result: What it found, or nil when the frame raised `error`.
     ///   - timestampInMilliseconds: The frame's timestamp, as it was sent.
-    ///   - error: The error the frame raised (such as `VisionTasksError.invalidImage`), or nil.
+    ///   - error: The error the frame raised (such as `VisionTasksError.processingFailed`), or nil.
     func faceLandmarker(
         _ faceLandmarker: FaceLandmarker, didFinishDetection result: FaceLandmarkerResult?,
         timestampInMilliseconds: Int, error: (any Error)?)

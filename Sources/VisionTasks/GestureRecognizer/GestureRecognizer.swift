@@ -64,8 +64,8 @@ public final class GestureRecognizer: VisionTask, CoreBackedTask {
     ///   - timestampInMilliseconds: The frame's time, greater than every earlier frame's since the start or `reset()`.
     /// - Throws: `VisionTasksError.runningModeMismatch` when the recognizer was not created in live-stream
     ///   mode; `.invalidTimestamp` when the timestamp is not above the last one or outside
-    ///   `FrameContext.timestampRange`. A frame's own error (such as
-    ///   `.invalidImage` for a mirrored orientation) goes to the delegate with its timestamp.
+    ///   `FrameContext.timestampRange`; `.invalidImage` for a mirrored orientation (its timestamp stays free). An
+    ///   error met while processing the frame goes to the delegate with its timestamp.
     public func recognizeAsync(image: MPImage, timestampInMilliseconds: Int) throws {
         try processAsync(image, timestampInMilliseconds: timestampInMilliseconds)
     }

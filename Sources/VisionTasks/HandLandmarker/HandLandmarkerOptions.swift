@@ -8,7 +8,7 @@ public protocol HandLandmarkerLiveStreamDelegate: AnyObject {
     ///   - handLandmarker: The landmarker that processed the frame.
     ///   - result: What it found, or nil when the frame raised `error`.
     ///   - timestampInMilliseconds: The frame's timestamp, as it was sent.
-    ///   - error: The error the frame raised (such as `VisionTasksError.invalidImage`), or nil.
+    ///   - error: The error the frame raised (such as `VisionTasksError.processingFailed`), or nil.
     func handLandmarker(
         _ handLandmarker: HandLandmarker, didFinishDetection result: HandLandmarkerResult?,
         timestampInMilliseconds: Int, error: (any Error)?)

@@ -9,7 +9,7 @@ public struct LiveStreamResult<Output: Sendable>: Sendable {
     public let result: Result<Output, any Error>
 
     /// The result, or throws the frame's error.
-    /// - Throws: The error the frame raised (such as `VisionTasksError.invalidImage`).
+    /// - Throws: The error the frame raised (such as `VisionTasksError.processingFailed`).
     public func get() throws -> Output { try result.get() }
 }
 

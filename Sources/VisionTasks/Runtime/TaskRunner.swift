@@ -47,8 +47,8 @@ package final class TaskRunner<Input: Sendable, Output: Sendable>: @unchecked Se
     /// Creates a runner. `verb` names the task's methods ("detect" or "recognize") in error messages;
     /// `deliver` is required in live-stream mode and ignored otherwise; `reset` clears the work's
     /// own state between streams (tracking), called by `reset()` while no frame is processed. `admit` refuses an
-    /// input no processing could take (a mirrored image) before a video frame's timestamp is taken: the caller may
-    /// send that timestamp again with another image.
+    /// input no processing could take (a mirrored image) at the call, before a video or live-stream frame's
+    /// timestamp is taken: the caller may send that timestamp again with another image.
     package init(
         taskName: String, verb: String, runningMode: RunningMode,
         process: @escaping Process, deliver: Deliver?, reset: @escaping @Sendable () -> Void = {},
@@ -140,10 +140,11 @@ package final class TaskRunner<Input: Sendable, Output: Sendable>: @unchecked Se
     }
 
     /// Queues a live-stream frame and returns at once (live-stream mode only; timestamps strictly
-    /// increasing). The result or the frame's error reaches the delivery callback later, unless a
-    /// newer frame replaces this one while it waits.
+    /// increasing; an input `admit` refuses throws here). The result or the frame's error reaches the delivery
+    /// callback later, unless a newer frame replaces this one while it waits.
     package func processAsync(_ input: Input, timestampInMilliseconds timestamp: Int) throws {
         try requireMode(.liveStream, method: "\(verb)Async(image:timestampInMilliseconds:)")
+        try admit(input)
         let startNow: Bool = try state.withLock {
             try acceptTimestamp(timestamp)
             if inFlight {

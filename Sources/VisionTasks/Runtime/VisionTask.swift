@@ -76,8 +76,8 @@ public protocol DetectingVisionTask: VisionTask {
     ///   - timestampInMilliseconds: The frame's time, greater than every earlier frame's since the start or `reset()`.
     /// - Throws: `VisionTasksError.runningModeMismatch` when the task was not created in live-stream mode;
     ///   `.invalidTimestamp` when the timestamp is not above the last one or outside
-    ///   `FrameContext.timestampRange`. A frame's own error (such as
-    ///   `.invalidImage` for a mirrored orientation) goes to the delegate with its timestamp.
+    ///   `FrameContext.timestampRange`; `.invalidImage` for a mirrored orientation (its timestamp stays free). An
+    ///   error met while processing the frame goes to the delegate with its timestamp.
     func detectAsync(image: MPImage, timestampInMilliseconds: Int) throws
 
     /// Runs the task on a still image without blocking the caller (image mode): the async variant
