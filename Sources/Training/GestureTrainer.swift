@@ -42,9 +42,9 @@ public struct GestureTrainingOutcome: Sendable {
     /// Writes the bundle to `path` through a temporary file beside it, so `path` is never left half-written (a path
     /// that is no regular file, such as `/dev/null`, is written into: `OutputFile`).
     /// - Parameter path: Where the `.task` goes (replaced if it exists).
-    /// - Throws: `VisionTasksError.fileUnreadable` naming the path when it cannot be written.
+    /// - Throws: `VisionTasksError.fileUnwritable` naming the path when it cannot be written.
     public func write(to path: String) throws {
-        try OutputFile.write(task, to: path, what: "cannot write the model")
+        try OutputFile.write(task, to: path, what: "the model")
     }
 }
 

@@ -10,12 +10,12 @@ package enum OutputFile {
     /// Writes `data` to `path`, a link followed: through a temporary file and a rename when it is a regular file or
     /// missing, so it is never left half-written; straight into it otherwise (`/dev/null`, a device, a pipe), which a
     /// rename would replace with a regular file (as root, `--report /dev/null` replaced the device).
-    /// - Throws: `VisionTasksError.fileUnreadable` naming `path` and what the system said, `what` before it
-    ///   ("cannot write the model").
+    /// - Throws: `VisionTasksError.fileUnwritable` naming `path`, what the system said and `what` was written
+    ///   ("the model").
     package static func write(_ data: Data, to path: String, what: String) throws {
         let target = URL(fileURLWithPath: path).resolvingSymlinksInPath()
         func failure(_ reason: String) -> VisionTasksError {
-            .fileUnreadable(path: path, reason: "\(what): \(reason)")
+            .fileUnwritable(path: path, reason: "\(reason) (writing \(what))")
         }
         var info = stat()
         guard stat(target.path, &info) == 0, info.st_mode & S_IFMT != S_IFREG else {

@@ -7,6 +7,8 @@ public enum VisionTasksError: Error, Equatable, Sendable, CustomStringConvertibl
     case fileNotFound(path: String)
     /// A file exists but could not be read (permissions, I/O error).
     case fileUnreadable(path: String, reason: String)
+    /// A file the caller named to be written could not be (a missing folder, permissions, a full disk).
+    case fileUnwritable(path: String, reason: String)
     /// A model file (`.tflite`) is malformed: truncated, corrupted, or an offset/index out of range.
     case invalidModel(String)
     /// A well-formed model uses something the engine does not implement (operator, tensor type, shape).
@@ -33,6 +35,7 @@ public enum VisionTasksError: Error, Equatable, Sendable, CustomStringConvertibl
         switch self {
         case .fileNotFound(let path): return "File not found: \(path)"
         case .fileUnreadable(let path, let reason): return "Cannot read file \(path): \(reason)"
+        case .fileUnwritable(let path, let reason): return "Cannot write file \(path): \(reason)"
         case .invalidModel(let message): return "Invalid model: \(message)"
         case .unsupportedModel(let message): return "Unsupported model: \(message)"
         case .invalidBundle(let message): return "Invalid model bundle: \(message)"
@@ -97,6 +100,7 @@ extension VisionTasksError: CustomNSError {
     public var tasksErrorCode: TasksErrorCode {
         switch self {
         case .fileNotFound, .fileUnreadable: return .notFoundError // MediaPipe's file loader: NotFound
+        case .fileUnwritable: return .invalidArgumentError // MediaPipe's file writer, for a file it cannot open
         case .invalidModel, .invalidBundle, .invalidImage, .invalidOption, .invalidArgument,
             .invalidTimestamp, .invalidVideo:
             return .invalidArgumentError

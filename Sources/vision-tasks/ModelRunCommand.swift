@@ -122,7 +122,7 @@ enum RawFloats {
         do {
             try data.write(to: URL(fileURLWithPath: path))
         } catch {
-            throw VisionTasksError.fileUnreadable(path: path, reason: "cannot write: \(error.localizedDescription)")
+            throw VisionTasksError.fileUnwritable(path: path, reason: error.localizedDescription)
         }
     }
 }

@@ -102,7 +102,7 @@ struct TrainGesturesCommand: AsyncParsableCommand {
             try outcome.write(to: output)
             let reportText = outcome.report.text
             if let report {
-                try OutputFile.write(try outcome.report.jsonData(), to: report, what: "cannot write the report")
+                try OutputFile.write(try outcome.report.jsonData(), to: report, what: "the report")
             }
             Console.out(reportText + "\nwrote \(output) (labels: \(outcome.labels.joined(separator: ", ")))\n")
         }

@@ -30,6 +30,12 @@ import VisionErrors
 
         #expect(throws: VisionTasksError.self) { try image.write(to: dir.appendingPathComponent("out.bmp")) }
         #expect(throws: VisionTasksError.self) { try image.jpegData(quality: 0) }
+        // A file that cannot be written says so (it once read "Cannot read file").
+        let nowhere = dir.appendingPathComponent("no-such-folder/out.png")
+        #expect { try image.write(to: nowhere) } throws: {
+            "\($0)".hasPrefix("Cannot write file \(nowhere.path): ")
+                && ($0 as? VisionTasksError).map { if case .fileUnwritable = $0 { true } else { false } } == true
+        }
     }
 
     @Test func writesTheUprightImage() throws {

@@ -9,6 +9,7 @@ import VisionTasks
     static let cases: [(VisionTasksError, TasksErrorCode, Int)] = [
         (.fileNotFound(path: "/no/model.task"), .notFoundError, 5),
         (.fileUnreadable(path: "/root/model.task", reason: "permission denied"), .notFoundError, 5),
+        (.fileUnwritable(path: "/no/folder/out.task", reason: "No such file or directory"), .invalidArgumentError, 3),
         (.invalidModel("model.tflite: truncated"), .invalidArgumentError, 3),
         (.unsupportedModel("operator FOO"), .unimplementedError, 12),
         (.invalidBundle("no hand_detector.tflite"), .invalidArgumentError, 3),
@@ -21,8 +22,8 @@ import VisionTasks
         (.invalidVideo("clip.mp4: not a video"), .invalidArgumentError, 3),
     ]
 
-    @Test(arguments: 0..<12) func bridgesWithMediaPipesDomainAndCode(index: Int) {
-        #expect(Self.cases.count == 12)
+    @Test(arguments: 0..<13) func bridgesWithMediaPipesDomainAndCode(index: Int) {
+        #expect(Self.cases.count == 13)
         let (error, code, number) = Self.cases[index]
         let ns = error as NSError
         #expect(ns.domain == "com.google.mediapipe.tasks")

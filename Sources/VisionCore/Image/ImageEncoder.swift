@@ -48,7 +48,7 @@ extension MPImage {
     ///   - url: Where to write; its extension (`.png`, `.jpg` or `.jpeg`) picks the format.
     ///   - jpegQuality: The JPEG quality, 1...100.
     /// - Throws: `VisionTasksError.invalidArgument` for another extension or a quality outside 1...100;
-    ///   `.fileUnreadable` when the file cannot be written; `.processingFailed` when the encoder fails.
+    ///   `.fileUnwritable` when the file cannot be written; `.processingFailed` when the encoder fails.
     public func write(to url: URL, jpegQuality: Int = 92) throws {
         guard let format = ImageFileFormat(pathExtension: url.pathExtension) else {
             throw VisionTasksError.invalidArgument(
@@ -58,7 +58,7 @@ extension MPImage {
         do {
             try data.write(to: url, options: .atomic)
         } catch {
-            throw VisionTasksError.fileUnreadable(path: url.path, reason: "cannot write: \(error.localizedDescription)")
+            throw VisionTasksError.fileUnwritable(path: url.path, reason: error.localizedDescription)
         }
     }
 
