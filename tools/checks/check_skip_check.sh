@@ -4,7 +4,9 @@
 #  1. on saved logs: a parameterised test with no cases, a disabled suite, an XCTSkip; a clean log passes;
 #  2. end to end: the hand parity tests run against a copy of the references in which
 #     hands/image_refs.json is (a) cut short, (b) emptied of cases; each run must fail the check
-#     and name the file, where before issue 11 both silently ran no hand parity case.
+#     and name the file, where before issue 11 both silently ran no hand parity case;
+#  3. a --filter one of whose alternatives names no test fails, naming it (ASan's filter named a suite that
+#     no longer existed and ran nothing of it); one whose alternatives all name tests passes.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 SWIFT=${SWIFT:-swift}
@@ -53,6 +55,13 @@ expect fail emptied-reference env VISIONTASKS_REFERENCES="$work/references" \
     python3 tools/checks/check_test_run.py -- "$SWIFT" test --skip-build --filter "$filter"
 grep -q 'image_refs.json holds 0 cases, the test expects 8' "$work/emptied-reference.out" ||
     { echo "check_skip_check: the emptied reference's failure does not name the file"; failures=$((failures + 1)); }
+
+dead='TaskRunnerTests/imageModeRunsImages|NoSuchSuiteTests'
+expect fail dead-filter-alternative python3 tools/checks/check_test_run.py -- "$SWIFT" test --skip-build --filter "$dead"
+grep -q "filter 'NoSuchSuiteTests' matches none" "$work/dead-filter-alternative.out" ||
+    { echo "check_skip_check: the dead filter alternative is not named"; failures=$((failures + 1)); }
+expect pass live-filter-alternatives python3 tools/checks/check_test_run.py -- "$SWIFT" test --skip-build \
+    --filter 'TaskRunnerTests/(imageModeRunsImages|videoModeRequires)'
 
 if [ "$failures" -ne 0 ]; then
     echo "check_skip_check: FAILED ($failures)"

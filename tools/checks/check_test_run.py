@@ -7,7 +7,10 @@
 Fails (exit 1) when the command failed, when any XCTest case or Swift Testing test or suite was
 skipped (a disabled trait, an XCTSkip, or a parameterised test given no arguments: "No test cases
 found."), or when Swift Testing reports no test run at all (the project's tests are Swift Testing;
-XCTest reports 0 tests when there are none). Prints each reason.
+XCTest reports 0 tests when there are none). A run given `--filter` or `--skip` also fails when one
+way through the pattern's alternatives (`A\.(B|C)` is `A\.B` and `A\.C`) names no test that
+`swift test list` (the same build) lists: a renamed suite no longer leaves its part of a filter silently
+selecting nothing. Prints each reason.
 """
 import re
 import subprocess
@@ -62,6 +65,63 @@ def problems(lines):
     return found
 
 
+def alternatives(pattern):
+    """Each way through the alternations of a regular expression, as patterns: `A\\.(B|C)x` gives
+    `A\\.Bx` and `A\\.Cx`. Escapes and character classes are kept whole; a group may be `(?:...)`."""
+    def sequence(i):  # parse up to ')' or the end; returns (the ways, where it stopped)
+        ways, i = [""], i
+        branches = []
+        while i < len(pattern) and pattern[i] != ")":
+            c = pattern[i]
+            if c == "|":
+                branches += ways
+                ways, i = [""], i + 1
+            elif c == "(":
+                start = i + 3 if pattern.startswith("(?:", i) else i + 1
+                inner, i = sequence(start)
+                if i >= len(pattern):
+                    raise ValueError(f"unbalanced '(' in {pattern!r}")
+                ways, i = [w + x for w in ways for x in inner], i + 1
+            else:
+                if c == "\\":
+                    token = pattern[i:i + 2]
+                elif c == "[":
+                    close = pattern.index("]", i + 2 if pattern.startswith("[]", i) else i + 1)
+                    token = pattern[i:close + 1]
+                else:
+                    token = c
+                ways, i = [w + token for w in ways], i + len(token)
+        return branches + ways, i
+    ways, end = sequence(0)
+    if end != len(pattern):
+        raise ValueError(f"unbalanced ')' in {pattern!r}")
+    return ways
+
+
+def unselecting_patterns(command):
+    """The `--filter`/`--skip` alternatives of a `swift test` command that match no test it lists (run as
+    `swift test list` with the same build options); empty when the command has neither."""
+    patterns, rest, i = [], [], 0
+    while i < len(command):
+        if command[i] in ("--filter", "--skip") and i + 1 < len(command):
+            patterns += [(command[i], way) for way in alternatives(command[i + 1])]
+            i += 2
+        else:
+            rest.append(command[i])
+            i += 1
+    if not patterns:
+        return []
+    if "test" not in rest:
+        return [f"cannot list the tests of {' '.join(command)} (no 'test' subcommand)"]
+    at = rest.index("test") + 1
+    listed = subprocess.run(rest[:at] + ["list"] + rest[at:], capture_output=True, text=True)
+    if listed.returncode != 0:
+        return [f"swift test list failed ({listed.returncode}): {listed.stderr.strip()[-500:]}"]
+    tests = listed.stdout.split()
+    return [f"{option[2:]} {way!r} matches none of the {len(tests)} tests listed"
+            for option, way in patterns if not any(re.search(way, test) for test in tests)]
+
+
 def main(argv):
     if len(argv) >= 2 and argv[0] == "--log":
         with open(argv[1], encoding="utf-8", errors="replace") as f:
@@ -80,6 +140,8 @@ def main(argv):
         print(__doc__.strip(), file=sys.stderr)
         return 2
     reasons = problems(lines)
+    if argv[0] == "--":
+        reasons += unselecting_patterns(argv[1:])
     if status != 0:
         reasons.insert(0, f"the test command exited with status {status}")
     if reasons:
