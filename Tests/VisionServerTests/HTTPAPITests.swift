@@ -98,10 +98,11 @@ import VisionTasks
             "num-faces=2&face-detector-model=face_detection_full_range_sparse.tflite"
         ),
         ("pose-landmarker", "woman_sitting.jpg", "output-segmentation-masks=true&output-joint-angles=true"),
+        ("image-segmenter", "woman_sitting.jpg", "output-category-mask=true"),
     ]
 
     @Test func imageResultsEqualTheLibrarys() async throws {
-        #expect(Self.imageCases.count == 6)
+        #expect(Set(Self.imageCases.map(\.0)) == Set(TaskDescription.all.map(\.name)), "a task the test misses")
         let app = try ServerSupport.server().makeApplication()
         try await app.test(.router) { client in
             for (task, photo, query) in Self.imageCases {

@@ -85,7 +85,7 @@ enum ServerSupport {
     }
 }
 
-/// The five tasks made straight from the library, the way a user of VisionTasks would, for the
+/// The six tasks made straight from the library, the way a user of VisionTasks would, for the
 /// results the server must equal.
 enum LibraryTasks {
     static func detect(_ task: String, image: MPImage, options: [String: String], models: String) throws -> Data {
@@ -122,6 +122,12 @@ enum LibraryTasks {
                 $0.outputJointAngles = options["output-joint-angles"] == "true"
             }
             return try ResultJSON.encode(try PoseLandmarker(options: options).detect(image: image))
+        case "image-segmenter":
+            let options = ImageSegmenterOptions(baseOptions: base("selfie_segmenter.tflite")) {
+                $0.shouldOutputConfidenceMasks = options["output-confidence-masks"] != "false"
+                $0.shouldOutputCategoryMask = options["output-category-mask"] == "true"
+            }
+            return try ResultJSON.encode(try ImageSegmenter(options: options).segment(image: image))
         default:
             throw VisionTasksError.invalidArgument("no library task \(task) in the test support")
         }

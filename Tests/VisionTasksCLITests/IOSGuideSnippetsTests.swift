@@ -5,7 +5,7 @@ import Testing
 /// Runs the compiled iOS-guide snippets (examples/ios-guide-snippets): each task in its three modes,
 /// the live-stream results through the guides' `NSObject` delegate classes. Counts are MediaPipe's
 /// for these pictures (references/face_detector, references/hands/image_refs.json,
-/// references/pose/image_refs.json): exact.
+/// references/pose/image_refs.json, references/segmenter/manifest.json): exact.
 @Suite struct IOSGuideSnippetsTests {
     @Test func snippetsRunEveryTaskInEveryMode() throws {
         let output = try Tool.run(
@@ -18,7 +18,7 @@ import Testing
         let text = output.stdout
         #expect(output.status == 0, "\(text)\(output.stderr)")
         let lines = text.split(separator: "\n").map(String.init)
-        #expect(lines.count == 5, "\(text)")
+        #expect(lines.count == 6, "\(text)")
         #expect(lines.first == "face detector: image 1, video 1, live [1]")
         #expect(
             lines.dropFirst().first
@@ -27,5 +27,11 @@ import Testing
         #expect(lines.dropFirst(3).first == "gesture recognizer: image Thumb_Up, video Thumb_Up, live [\"Thumb_Up\"]")
         #expect(
             lines.dropFirst(4).first == "pose landmarker: image 33 landmarks, video 1 poses, live [1], 35 connections")
+        // 175,481 person pixels: MediaPipe's category mask of the same picture (its personFraction × 960 × 640, in
+        // Tests/Fixtures/references/segmenter/manifest.json).
+        #expect(
+            lines.dropFirst(5).first
+                == "image segmenter: image 960x640 category mask, 175481 person pixels, video 175481, live [175481], "
+                + "confidence masks 0")
     }
 }

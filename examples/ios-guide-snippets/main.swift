@@ -13,6 +13,7 @@ do {
     print(try HandLandmarkerGuide.run(models: models, imagePath: handImage))
     print(try GestureRecognizerGuide.run(models: models, imagePath: handImage))
     print(try PoseLandmarkerGuide.run(models: models, imagePath: bodyImage))
+    print(try ImageSegmenterGuide.run(models: models, imagePath: bodyImage))
 } catch {
     let ns = error as NSError
     FileHandle.standardError.write(Data("error: \(error) (\(ns.domain) \(ns.code))\n".utf8))
