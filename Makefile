@@ -42,8 +42,8 @@ format-check:
 LOAD_SECONDS ?= 60
 # The tests (and the debug vision-tasks the later steps run) are built with the optimiser on, given on the command
 # line only (the manifest carries no unsafe flags): Swift -O over -Onone, C -O2 over -O0. Built at -Onone/-O0, the
-# engine, the decoders and the C kernels ran `swift test` in 820 s on 2 cores (issue 43); optimised, its 483
-# tests take 100 s of CPU (2 min wall beside five other builds). `make build`, without them, rebuilds unoptimised.
+# engine, the decoders and the C kernels ran `swift test` in 820 s on 2 cores (issue 43); optimised, the tests
+# take about 100 s (644 tests at stop 61; 90 s wall on an idle 2-core machine). `make build`, without them, rebuilds unoptimised.
 TEST_BUILD_FLAGS ?= -Xswiftc -O -Xcc -O2
 
 # The build `make test` tests and `make demo` runs (.build/debug, optimised by TEST_BUILD_FLAGS): the demo's
@@ -68,9 +68,9 @@ test: format-check setup models
 # Linux on ARM (not in CI: 1.5-2 hours on 2 cores, half an hour more to make the root): makes the emulated Debian sid arm64 root if it
 # is missing (.build-arm64/root; qemu-user-static, binfmt-support and debootstrap on the host, swiftlang
 # inside), prints its `uname -m`, builds the package and the vision-tasks tool with its server for aarch64
-# there, runs the engine's tests and the tasks' parity tests, then the tool end to end (the five tasks, a
-# video, serve) against the host's x86-64 build of the same sources (tools/platform/test_arm64.sh). Needs root and
-# the models.
+# there, runs the engine's tests and three tasks' parity tests (face detector, face landmarker, hands), then the tool
+# end to end (five tasks: not yet the Image Segmenter; a video, serve) against the host's x86-64 build of the same
+# sources (tools/platform/test_arm64.sh). Needs root and the models.
 test-arm64: models
 	SWIFT=$(SWIFT) bash tools/platform/test_arm64.sh
 

@@ -1,6 +1,6 @@
 // swift-tools-version:6.1
 // VisionTasks: MediaPipe Tasks Vision (the tasks of `describedTasks`: Face Detector, Face Landmarker, Hand
-// Landmarker, Gesture Recognizer, Pose Landmarker) in Swift on Linux, with our own TFLite reader and inference
+// Landmarker, Gesture Recognizer, Pose Landmarker, Image Segmenter) in Swift on Linux, with our own TFLite reader and inference
 // engine, a gesture classifier trainer, a command-line tool and a server. Map: docs/ARCHITECTURE.md.
 import PackageDescription
 
@@ -54,7 +54,7 @@ let package = Package(
         // JPEG decoding over stb_image (MediaPipe's decoder, with our vector colour row), JPEG encoding over libjpeg-turbo,
         // PNG over libdeflate (the common 8-bit files) and libpng (every other); errors as return codes.
         .target(name: "CImageCodecs", dependencies: ["CJPEG", "CPNG", "CDeflate"], path: "Sources/CImageCodecs"),
-        // Hot inference kernels in C, with AVX2/FMA variants chosen at run time.
+        // Hot inference kernels in C: AVX2/FMA and AVX-512 variants chosen at run time on x86-64, NEON on arm64.
         .target(name: "CKernels", path: "Sources/CKernels"),
 
         // The one error type of the package: no file format, no dependency, importable by every module.
@@ -174,8 +174,7 @@ if Context.environment["VISION_TASKS_FUZZ"] != nil {
 
 // VISION_TASKS_NO_SERVER=1 leaves out the server and what needs it: the VisionServer target, the
 // `vision-tasks` tool and their tests (every test that runs the tool is in VisionTasksCLITests), and the Hummingbird,
-// swift-nio and swift-log packages, which are then not resolved at all. `make test-arm64` builds so, to
-// spare the emulated build of the server's packages, which its tests do not use.
+// swift-nio and swift-log packages, which are then not resolved at all: a build of the library alone (docs/ARM.md).
 if Context.environment["VISION_TASKS_NO_SERVER"] != nil {
     let serverPackages = ["hummingbird", "hummingbird-websocket", "swift-nio", "swift-log"]
     let serverTargets: Set<String> = [

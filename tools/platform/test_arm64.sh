@@ -2,8 +2,9 @@
 # `make test-arm64` (not in CI: about two hours under emulation on 2 cores, the first time): builds the
 # package for aarch64 in the emulated Debian sid arm64 root (tools/platform/arm64_root.sh makes it if missing)
 # with sid's Swift, the server included; runs the engine's tests (InferenceTests: kernels with NEON and
-# portable paths, operators, model parity) and the tasks' parity tests there; then runs the
-# `vision-tasks` tool end to end in the root (tools/platform/arm64_e2e.sh: the five tasks on the fixture
+# portable paths, operators, model parity) and the face detector's, face landmarker's and hands' parity tests there;
+# then runs the `vision-tasks` tool end to end in the root (tools/platform/arm64_e2e.sh: five tasks, all but the
+# Image Segmenter, on the fixture
 # images, a video, `serve` answering one request per task) and holds its results to those of the
 # host's x86-64 build of the same sources within the parity tolerances (tools/platform/arm64_e2e_compare.py).
 # Each step is timed; the script fails if a build, the tests or a check of the tool failed.
