@@ -16,9 +16,26 @@ public struct VideoInfo: Codable, Sendable, Equatable {
     public let durationSeconds: Double?
     /// Number of frames, when the container says.
     public let frameCount: Int?
+    /// The stream's base rate, when ffprobe gives one (`r_frame_rate`: the rate every timestamp falls on; above the
+    /// average in a variable-rate video).
+    public var baseFrameRate: String? = nil
 
     /// `frameRate` as a number (0 if unknown).
     public var framesPerSecond: Double { Self.rate(frameRate) ?? 0 }
+
+    /// The rate to write this video's frames at, placed by their timestamps (`FramePlacement`): the average rate, or
+    /// the base rate where it is higher (a variable-rate video's dense parts then keep their frames), at most
+    /// `highestWritingRate` unless the average is higher.
+    public var writingFrameRate: String {
+        guard let base = baseFrameRate, let baseRate = Self.rate(base), baseRate > framesPerSecond else {
+            return frameRate
+        }
+        if baseRate <= Self.highestWritingRate { return base }
+        return framesPerSecond < Self.highestWritingRate ? "\(Int(Self.highestWritingRate))" : frameRate
+    }
+
+    /// The highest rate `writingFrameRate` takes from a base rate (a file's base rate may be its clock's, 90000).
+    public static let highestWritingRate = 60.0
 
     /// The kind of file at `path` (`st_mode & S_IFMT`: `S_IFREG`, `S_IFIFO`, ...) and its size in bytes, links
     /// followed; nil when there is none. The one question VideoIO asks of a path before ffmpeg opens it or writes it.
@@ -156,10 +173,12 @@ public struct VideoInfo: Codable, Sendable, Equatable {
         let quarter = rotation == 90 || rotation == 270
         let avg = stream.avg_frame_rate.flatMap { rate($0) ?? 0 > 0 ? $0 : nil }
         let duration = stream.duration.flatMap(Double.init) ?? probe.format?.duration.flatMap(Double.init)
-        return VideoInfo(
+        var info = VideoInfo(
             width: quarter ? h : w, height: quarter ? w : h, rotation: rotation,
             frameRate: avg ?? stream.r_frame_rate ?? "0/1", durationSeconds: duration,
             frameCount: stream.nb_frames.flatMap(Int.init))
+        info.baseFrameRate = stream.r_frame_rate.flatMap { rate($0) == nil ? nil : $0 }
+        return info
     }
 
     /// "30000/1001" → 29.97; nil when not a positive fraction.

@@ -4,7 +4,7 @@ import VisionCore
 import VisionErrors
 
 /// Writes RGB frames as an H.264 MP4 (libx264, yuv420p) at a constant frame rate, through
-/// ffmpeg's stdin. Frames are packed to I420 here (half the bytes of RGB through the pipe, and
+/// ffmpeg's stdin: each frame once, or placed by its timestamp when one is given (`FramePlacement`). Frames are packed to I420 here (half the bytes of RGB through the pipe, and
 /// ffmpeg's slower RGB conversion skipped). The MP4 is written beside its path as `<path>.partial-<pid>`
 /// and `finish()` renames it into place, so a failed or interrupted run never leaves a short video
 /// that looks whole at the path (nor replaces a file there); a writer dropped unfinished stops ffmpeg
@@ -35,6 +35,10 @@ public final class VideoWriter {
     private var finished = false
     private var written = 0
     private var packed: [UInt8]
+    private var placement: FramePlacement
+
+    /// Gaps between timestamped frames shortened to `FramePlacement.longestHoldSeconds` so far.
+    public var shortenedGaps: Int { placement.shortenedGaps }
 
     /// Starts writing `path` (replaced by `finish()` if it exists) with frames of `width`×`height` at
     /// `frameRate` (a number or a fraction such as "30000/1001") with libx264's `preset`. Odd sizes grow
@@ -115,10 +119,11 @@ public final class VideoWriter {
             throw VisionTasksError.invalidArgument(
                 "video frames of \(width)×\(height) for \(path) (H.264 takes 1 to 16384 pixels a side)")
         }
-        guard VideoInfo.rate(frameRate) != nil else {
+        guard let framesPerSecond = VideoInfo.rate(frameRate) else {
             throw VisionTasksError.invalidOption(
                 name: "frameRate", reason: "\(frameRate) is not a positive rate for \(path)")
         }
+        placement = FramePlacement(framesPerSecond: framesPerSecond)
         self.path = path
         self.width = width
         self.height = height
@@ -169,15 +174,19 @@ public final class VideoWriter {
     }
 
     /// Appends one frame of packed RGB bytes (exactly `width * height * 3`).
-    /// - Parameter pixels: The frame's RGB bytes, row by row.
+    /// - Parameters:
+    ///   - pixels: The frame's RGB bytes, row by row.
+    ///   - timestampInMilliseconds: The frame's time, to place it by (`FramePlacement`); nil appends it once.
     /// - Throws: `VisionTasksError.invalidArgument` for a wrong byte count or a finished writer;
     ///   `.invalidVideo` when ffmpeg stopped taking frames.
-    public func write(rgb pixels: [UInt8]) throws {
+    public func write(rgb pixels: [UInt8], timestampInMilliseconds: Int? = nil) throws {
         guard pixels.count == width * height * 3 else {
             throw VisionTasksError.invalidArgument(
                 "a frame for \(path) needs \(width * height * 3) RGB bytes, got \(pixels.count)")
         }
-        try pixels.withUnsafeBytes { try write(pixels: $0, layout: .rgb, rowBytes: width * 3) }
+        try pixels.withUnsafeBytes {
+            try write(pixels: $0, layout: .rgb, rowBytes: width * 3, timestampInMilliseconds: timestampInMilliseconds)
+        }
     }
 
     /// Appends one frame: the image as it shows upright, whose size must be the writer's.
@@ -199,9 +208,13 @@ public final class VideoWriter {
     ///   - pixels: The frame's bytes.
     ///   - layout: How a pixel is stored (RGB or BGRX).
     ///   - rowBytes: Bytes from one row's start to the next's.
+    ///   - timestampInMilliseconds: The frame's time, to place it by (`FramePlacement`: the frame before it is
+    ///     held until then, and a frame whose slot is taken is left out); nil appends it once.
     /// - Throws: `VisionTasksError.invalidArgument` for a finished writer or a buffer too small for the
     ///   frame; `.invalidVideo` when ffmpeg stopped taking frames.
-    public func write(pixels: UnsafeRawBufferPointer, layout: I420Packing.Layout, rowBytes: Int) throws {
+    public func write(
+        pixels: UnsafeRawBufferPointer, layout: I420Packing.Layout, rowBytes: Int, timestampInMilliseconds: Int? = nil
+    ) throws {
         guard !finished else { throw VisionTasksError.invalidArgument("\(path) is already finished") }
         let (width, height) = (width, height)
         guard
@@ -212,9 +225,19 @@ public final class VideoWriter {
                 "a frame for \(path) of \(width)x\(height) \(layout) pixels \(rowBytes) bytes apart does not fit in \(pixels.count) bytes"
             )
         }
+        if let timestampInMilliseconds {
+            let place = placement.place(timestampInMilliseconds: timestampInMilliseconds)
+            guard place.write else { return }
+            for _ in 0..<place.repeatsOfPrevious { try writePacked() } // `packed` still holds the frame before
+        }
         try packed.withUnsafeMutableBytes {
             try I420Packing.pack(pixels, layout: layout, width: width, height: height, rowBytes: rowBytes, into: $0)
         }
+        try writePacked()
+    }
+
+    /// Sends the packed frame to ffmpeg.
+    private func writePacked() throws {
         try packed.withUnsafeBytes { try child.write($0, what: "frame \(written) for \(path)") }
         written += 1
     }

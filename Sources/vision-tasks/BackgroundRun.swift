@@ -30,7 +30,7 @@ final class BackgroundRun: @unchecked Sendable {
     /// The most pixels a source frame may have (`--max-image-pixels`).
     private let maxFramePixels: Int
     private let decoded = BlockingQueue<VideoFrame>(capacity: 2)
-    private let rendered = BlockingQueue<(width: Int, height: Int, rgb: [UInt8])>(capacity: 2)
+    private let rendered = BlockingQueue<(width: Int, height: Int, rgb: [UInt8], timestamp: Int)>(capacity: 2)
     /// Frames the writer has written, handed back for the renderer to fill again (no new frame's memory each time).
     private let spare = BlockingQueue<[UInt8]>(capacity: 2)
     private let lock = NSLock()
@@ -60,7 +60,9 @@ final class BackgroundRun: @unchecked Sendable {
                 decoderThreads: VideoRun.decoderThreads(
                     cores: ProcessInfo.processInfo.activeProcessorCount, inferenceThreads: threads),
                 maxPixelCount: maxFramePixels)
-        let rate = (reader.info?.frameRate ?? (isFile ? try? VideoInfo.probe(path: source).frameRate : nil)) ?? "30"
+        let rate =
+            (reader.info?.writingFrameRate ?? (isFile ? try? VideoInfo.probe(path: source).writingFrameRate : nil))
+            ?? "30"
         let stopReading = reader.makeInterrupter()
         nonisolated(unsafe) let handedOver = reader // used by the reader thread alone from here on
         // Ctrl-C, kill or a closed terminal: a live source's few waiting frames are rendered and its MP4 finished; a
@@ -138,7 +140,7 @@ final class BackgroundRun: @unchecked Sendable {
                 var out = spare.popIfAny() ?? []
                 let report = try renderer.render(frame.image(), timestampInMilliseconds: lastTimestamp, into: &out)
                 measures.add(report)
-                guard rendered.push((frame.width, frame.height, out)) else { return }
+                guard rendered.push((frame.width, frame.height, out, lastTimestamp)) else { return }
             }
         } catch {
             fail(error)
@@ -161,7 +163,12 @@ final class BackgroundRun: @unchecked Sendable {
                             format: format)
                     }
                 }
-                try writer?.write(rgb: frame.rgb)
+                // A file plays in the source's time: frames a live run dropped, or a variable rate, are held.
+                if case .file = destination {
+                    try writer?.write(rgb: frame.rgb, timestampInMilliseconds: frame.timestamp)
+                } else {
+                    try writer?.write(rgb: frame.rgb)
+                }
                 spare.pushDroppingOldest(frame.rgb)
             }
             // A video file's run that failed or was interrupted is cut short: its writer is dropped unfinished. A
@@ -169,6 +176,7 @@ final class BackgroundRun: @unchecked Sendable {
             guard let writer, lock.withLock({ live || (firstFailure == nil && interruption == nil) }) else { return }
             try writer.finish()
             lock.withLock { finished = true }
+            if case .file(let path, _) = destination { VideoRun.warnOfShortenedGaps(writer, path) }
         } catch {
             fail(error)
         }

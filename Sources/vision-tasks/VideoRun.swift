@@ -74,12 +74,22 @@ enum VideoRun {
         return output.failures == failuresBefore
     }
 
-    /// The frame rate of every `every`-th frame: "30/1" with 2 → "30/2".
+    /// Says on standard error how many holds `writer` shortened to `FramePlacement.longestHoldSeconds`, if any.
+    static func warnOfShortenedGaps(_ writer: VideoWriter, _ path: String) {
+        guard writer.shortenedGaps > 0 else { return }
+        Console.error(
+            "warning: \(path): \(writer.shortenedGaps) gap(s) of more than \(Int(FramePlacement.longestHoldSeconds)) s "
+                + "between frames were shortened to \(Int(FramePlacement.longestHoldSeconds)) s\n")
+    }
+
+    /// The rate to write every `every`-th frame at: "30/1" with 2 → "30/2", and at least 1 frame a second (the frames
+    /// are placed by their timestamps, so a slower one is held; at "30/60000" the last frame lasted 2000 s).
     static func rate(_ frameRate: String, every: Int) -> String {
         let parts = frameRate.split(separator: "/")
         guard let num = parts.first.flatMap({ Int($0) }), num > 0 else { return "25" }
-        let den = parts.count > 1 ? Int(parts[1]) ?? 1 : 1
-        return "\(num)/\(max(1, den) * every)"
+        let den = max(1, parts.count > 1 ? Int(parts[1]) ?? 1 : 1)
+        let (product, overflow) = den.multipliedReportingOverflow(by: every)
+        return overflow || product > num ? "1" : "\(num)/\(product)"
     }
 }
 
@@ -118,7 +128,7 @@ final class VideoPipeline<Task: DescribedTask>: @unchecked Sendable {
         annotate = options.annotate
         masks = options.masks
         quality = options.quality
-        rate = reader.info.map { VideoRun.rate($0.frameRate, every: options.every) } ?? "25"
+        rate = reader.info.map { VideoRun.rate($0.writingFrameRate, every: options.every) } ?? "25"
         bar = options.showProgress ? reader.info?.frameCount.map { ProgressBar(total: $0, unit: "frames") } : nil
     }
 
@@ -207,12 +217,19 @@ final class VideoPipeline<Task: DescribedTask>: @unchecked Sendable {
                 guard let annotation else { continue }
                 if let drawn { drawn.draw(on: annotation) }
                 if let writer {
-                    try annotation.withBGRXBytes { try writer.write(pixels: $0, layout: .bgrx, rowBytes: $1) }
+                    try annotation.withBGRXBytes {
+                        try writer.write(
+                            pixels: $0, layout: .bgrx, rowBytes: $1,
+                            timestampInMilliseconds: frame.timestampInMilliseconds)
+                    }
                 }
             }
             // A run that failed anywhere (a truncated file too) leaves no MP4: the writer, dropped unfinished,
             // removes its partial file, so a short video never looks whole at the path.
-            if lock.withLock({ firstFailure == nil }) { try writer?.finish() }
+            if lock.withLock({ firstFailure == nil }) {
+                try writer?.finish()
+                if let writer, let annotate { VideoRun.warnOfShortenedGaps(writer, annotate) }
+            }
         } catch {
             fail(error)
         }

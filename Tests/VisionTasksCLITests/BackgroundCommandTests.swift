@@ -61,6 +61,22 @@ import VisionTasks
         }
     }
 
+    /// The MP4 plays in the source's time: a variable-rate source's long frames are held (each frame was written once
+    /// at the average rate, so its holds vanished and the rest slowed down). A live run's dropped frames are held by
+    /// the same placement (its timing depends on the machine, so only the file's case is tested here).
+    @Test func theVideoKeepsTheSourcesTime() throws {
+        let scratch = try CLIRun.scratch()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let input = scratch.appendingPathComponent("vfr.mp4"), output = scratch.appendingPathComponent("out.mp4")
+        try CLIRun.variableRateVideo(of: "woman_sitting.jpg", to: input)
+        let run = try CLIRun.run([
+            "background", "--model", model, "--video", input.path, "--output", output.path, "--blur", "8",
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(abs(try CLIRun.duration(output.path) - (try CLIRun.duration(input.path))) < 0.05)
+        #expect(try CLIRun.frameCount(output.path) == 63)
+    }
+
     /// What is wrong in a run that is well formed: one `error:` line naming it, exit 1, and no output written.
     private func refused(_ arguments: [String], saying parts: [String]) throws {
         let scratch = try CLIRun.scratch()

@@ -75,6 +75,36 @@ struct CLIRun {
         return count
     }
 
+    /// The length of the video at `path`, in seconds, as ffprobe gives it.
+    static func duration(_ path: String) throws -> Double {
+        let output = try Tool.run(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            ["ffprobe", "-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", path])
+        guard output.status == 0, let seconds = Double(output.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+        else {
+            throw ToolError.failed("ffprobe", status: output.status, stderr: output.stderr)
+        }
+        return seconds
+    }
+
+    /// Writes a variable-rate H.264 video of the fixture image `name` at 256×256: one frame for each of `durations`
+    /// (seconds), each lasting its own time, then one more frame (2.52 s for the default durations).
+    static func variableRateVideo(
+        of name: String,
+        durations: [Double] = Array(repeating: 0.04, count: 10) + [1, 1] + Array(repeating: 0.04, count: 2),
+        to video: URL
+    ) throws {
+        let still = video.deletingLastPathComponent().appendingPathComponent("still.png")
+        try ffmpeg(["-i", fixtures.appendingPathComponent(name).path, "-s", "256x256", still.path])
+        let entries = durations.map { "file '\(still.path)'\nduration \($0)\n" }.joined() + "file '\(still.path)'\n"
+        let list = video.deletingLastPathComponent().appendingPathComponent("frames.txt")
+        try Data(entries.utf8).write(to: list)
+        try ffmpeg([
+            "-f", "concat", "-safe", "0", "-i", list.path, "-fps_mode", "vfr", "-video_track_timescale", "1000",
+            "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", video.path,
+        ])
+    }
+
     /// A fresh scratch directory.
     static func scratch() throws -> URL {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID().uuidString)")

@@ -307,6 +307,34 @@ import Testing
         #expect(size > 1000, "annotated mp4 of \(size) bytes")
     }
 
+    /// An annotated video plays in the source's time: a variable-rate source's long frames are held (each frame was
+    /// written once at the average rate: the 2.52 s source came out 2.52 s long only by chance of its average, and
+    /// its holds vanished), and `--every` keeps the length (at 1,000,000 the one frame lasted 18 hours).
+    @Test func annotatedVideosKeepTheSourcesTime() throws {
+        let dir = try CLIRun.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let video = dir.appendingPathComponent("vfr.mp4")
+        try CLIRun.variableRateVideo(of: "astronaut.png", to: video)
+        let source = try CLIRun.duration(video.path)
+        #expect(abs(source - 2.52) < 0.05, "the source lasts \(source) s")
+        let annotated = dir.appendingPathComponent("out.mp4")
+        let run = try CLIRun.run([
+            "face-detector", "--model", Self.faceModel, "--video", video.path, "--annotate", annotated.path,
+            "--no-progress",
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(abs(try CLIRun.duration(annotated.path) - source) < 0.05)
+        // 14 source frames on the 25 fps grid: 10 at 40 ms, two held for a second each (25 slots), 3 more.
+        #expect(try CLIRun.frameCount(annotated.path) == 10 + 25 + 25 + 2 + 1)
+        let sparse = dir.appendingPathComponent("every.mp4")
+        let every = try CLIRun.run([
+            "face-detector", "--model", Self.faceModel, "--video", video.path, "--every", "1000000", "--annotate",
+            sparse.path, "--no-progress",
+        ])
+        #expect(every.status == 0, "\(every.stderr)")
+        #expect(try CLIRun.duration(sparse.path) <= 1.01)
+    }
+
     /// Two faces on two threads (two landmark models at once): every run ends with exit 0 and every line whole. Each
     /// image worker's thread let go of its task in the thread's teardown, where (the lanes on Dispatch) glibc's heap
     /// was found corrupt in about half the runs: exit 134 or 139, the output cut at 64 KiB.

@@ -1,0 +1,61 @@
+import Testing
+
+@testable import VideoIO
+
+/// Frames placed on a constant-rate video by their timestamps: held until the next frame's time, left out when their
+/// slot is taken, and a hold longer than a minute shortened and counted.
+@Suite struct FramePlacementTests {
+    /// Places `timestamps` at `rate` and gives, for each, how often the frame before it was repeated and whether it
+    /// was written.
+    private func placed(_ timestamps: [Int], rate: Double) -> (places: [String], placement: FramePlacement) {
+        var placement = FramePlacement(framesPerSecond: rate)
+        let places = timestamps.map {
+            let place = placement.place(timestampInMilliseconds: $0)
+            return place.write ? "+\(place.repeatsOfPrevious)" : "-"
+        }
+        return (places, placement)
+    }
+
+    @Test func aSteadySourceIsWrittenFrameForFrame() {
+        #expect(placed([1000, 1040, 1080, 1120], rate: 25).places == ["+0", "+0", "+0", "+0"])
+        // 30000/1001 fps timestamps, rounded to milliseconds, land one a slot.
+        let ntsc = (0..<300).map { Int((Double($0) * 1001 / 30).rounded()) }
+        #expect(placed(ntsc, rate: 30000.0 / 1001).places.allSatisfy { $0 == "+0" })
+    }
+
+    @Test func aLongFrameIsHeldAndADenseOneLeftOut() {
+        // 40 ms, then a second-long frame (24 repeats at 25 fps), then frames 5 ms apart (left out until the next slot, 1080 ms).
+        #expect(placed([0, 40, 1040, 1045, 1050, 1080], rate: 25).places == ["+0", "+0", "+24", "-", "-", "+0"])
+        // A repeated and a backward timestamp take no slot.
+        #expect(placed([0, 40, 40, 20, 80], rate: 25).places == ["+0", "+0", "-", "-", "+0"])
+    }
+
+    @Test func aHoldOverAMinuteIsShortenedAndCounted() {
+        let hour = 3_600_000
+        let (places, placement) = placed([0, hour, hour + 40, 2 * hour], rate: 25)
+        // At most 60 s (1500 slots) a frame: 1499 repeats, then on from there.
+        #expect(places == ["+0", "+1499", "+0", "+1499"])
+        #expect(placement.shortenedGaps == 2)
+    }
+
+    @Test func anyTimestampIsPlacedWithoutTrapping() {
+        let (places, placement) = placed([Int.min, 0, Int.max, Int.max], rate: 1000)
+        #expect(places == ["+0", "+59999", "-", "-"])
+        #expect(placement.shortenedGaps == 1)
+    }
+
+    /// The rate frames are written at: the average, or a variable-rate video's higher base rate up to 60.
+    @Test func aVariableRateVideoIsWrittenAtItsBaseRate() {
+        func rate(_ average: String, _ base: String?) -> String {
+            var info = VideoInfo(
+                width: 2, height: 2, rotation: 0, frameRate: average, durationSeconds: nil, frameCount: nil)
+            info.baseFrameRate = base
+            return info.writingFrameRate
+        }
+        #expect(rate("30000/1001", "30000/1001") == "30000/1001")
+        #expect(rate("550/69", "25/1") == "25/1") // a variable-rate video: 8 frames a second on average
+        #expect(rate("24/1", "90000/1") == "60") // a base rate that is the file's clock
+        #expect(rate("120/1", "90000/1") == "120/1")
+        #expect(rate("30/1", nil) == "30/1")
+    }
+}
