@@ -129,13 +129,16 @@ struct BackgroundCommand: ParsableCommand {
         guard BackgroundSettings.maxReuseRange.contains(maxReuse) else {
             throw ValidationError("--max-reuse must be in \(BackgroundSettings.maxReuseRange), got \(maxReuse)")
         }
-        guard threads >= 1 else { throw ValidationError("--threads must be at least 1, got \(threads)") }
+        // Checked here with the other options (one message, one exit status), not by the segmenter after the source opened.
+        guard (1...BaseOptions.maxNumThreads).contains(threads) else {
+            throw ValidationError("--threads must be 1...\(BaseOptions.maxNumThreads), got \(threads)")
+        }
     }
 
-    /// "00FF00" or "#00ff00" → (0, 255, 0).
+    /// "00FF00" or "#00ff00" → (0, 255, 0); nil for anything but six hex digits (`UInt32(_:radix:)` alone took "+0FF00").
     static func rgb(_ text: String) -> (UInt8, UInt8, UInt8)? {
         let hex = text.hasPrefix("#") ? String(text.dropFirst()) : text
-        guard hex.count == 6, let value = UInt32(hex, radix: 16) else { return nil }
+        guard hex.count == 6, hex.allSatisfy(\.isHexDigit), let value = UInt32(hex, radix: 16) else { return nil }
         return (UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF))
     }
 

@@ -81,6 +81,14 @@ struct TaskCommand<Task: DescribedTask>: ParsableCommand {
     func run() throws {
         try reportingErrors {
             let parsed = try TaskArguments(arguments, description: Task.taskDescription)
+            // Checked as given: with several jobs, each instance's share of the cores would hide a value out of range.
+            if let threads = common.threads {
+                do {
+                    try BaseOptions.Declared.threads.option.validate(text: String(threads))
+                } catch VisionTasksError.invalidOption(_, let reason) {
+                    throw VisionTasksError.invalidOption(name: "--threads", reason: reason)
+                }
+            }
             let factory = MediaTaskFactory<Task>(
                 threads: common.baseOptions.numThreads, threadsGiven: common.threads != nil
             ) { mode, live, threadsAtMost in

@@ -284,6 +284,10 @@ import VisionTasks
             ["--blur", "3", "--output", "o.mp4", "--smoothing", "1.5"],
             ["--blur", "3", "--output", "o.mp4", "--max-reuse", "99"],
             ["--blur", "3", "--output", "o.mp4", "--max-image-pixels", "0"],
+            // Six hex digits only ("+0FF00" painted green), and --threads in 1...64 both ways (65 was exit 1).
+            ["--color", "+0FF00", "--output", "o.mp4"], ["--color", "0x00FF00", "--output", "o.mp4"],
+            ["--blur", "3", "--output", "o.mp4", "--threads", "0"],
+            ["--blur", "3", "--output", "o.mp4", "--threads", "65"],
         ] {
             let run = try CLIRun.run(["background", "--model", model, "--video", "in.mp4"] + arguments)
             #expect(run.status == 64, "\(arguments): \(run.status) \(run.stderr)")

@@ -105,6 +105,13 @@ import Testing
         let threads = try CLIRun.run(["face-detector", "--model", Self.faceModel, "--threads", "0", Self.image])
         #expect(
             threads.status == 1 && threads.stderr.hasPrefix("error: Invalid option --threads:"), "\(threads.stderr)")
+        // With several jobs too: each instance's share of the cores hid 1000 (the run went on with 2 threads each).
+        let many = try CLIRun.run([
+            "face-detector", "--model", Self.faceModel, "--threads", "1000", "--jobs", "auto", Self.image, Self.image,
+        ])
+        #expect(
+            many.status == 1 && many.stderr == "error: Invalid option --threads: must be in [1, 64], got 1000\n",
+            "\(many.stderr)")
         let gestures = CLIRun.models.appendingPathComponent("gesture_recognizer.task").path
         let canned = try CLIRun.run([
             "gesture-recognizer", "--model", gestures, "--canned-gestures-max-results", "0", Self.image,
