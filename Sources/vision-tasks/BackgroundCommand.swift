@@ -41,7 +41,8 @@ struct BackgroundCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Replace the background by a JPEG or PNG picture, scaled to cover the frame, centred.", valueName: "image"))
+            "Replace the background by a JPEG or PNG picture, scaled to cover the frame, centred (the frame shows through "
+                + "a PNG's transparent pixels).", valueName: "image"))
     var replace: String?
 
     @OptionGroup var imageLimit: ImageLimitOptions

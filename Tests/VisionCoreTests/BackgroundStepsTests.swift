@@ -269,6 +269,38 @@ import VisionErrors
         }
     }
 
+    /// Where the replacement picture is transparent the frame shows through, by the picture's opacity (its alpha was
+    /// dropped, so a logo on transparent pixels stored black painted the background black).
+    @Test func aTransparentReplacementPictureShowsTheFrameThrough() throws {
+        let picture = try frame(8, 2) { x, y in (UInt8(x * 30), UInt8(y * 100), 7) }
+        // Opacity 0, 0, 128, 128, 255, 255, 255, 255 by column; colour (200, 10, 40) everywhere.
+        let opacity: [UInt8] = [0, 0, 128, 128, 255, 255, 255, 255]
+        var rgba = [UInt8]()
+        for _ in 0..<2 { for a in opacity { rgba += [200, 10, 40, a] } }
+        let replacement = try rgba.withUnsafeBytes {
+            try MPImage(pixels: $0, width: 8, height: 2, bytesPerRow: 32, format: .rgba8)
+        }
+        #expect(try BackgroundCompositor.coverAlpha(replacement, width: 8, height: 2) == opacity + opacity)
+        let compositor = try BackgroundCompositor(width: 8, height: 2, effect: .replace(replacement), workingSize: 16)
+        let small = try compositor.shrink(picture)
+        let zero = FloatPlane(width: compositor.smallWidth, height: compositor.smallHeight, repeating: 0)!
+        var out: [UInt8] = []
+        try compositor.compose(picture, small: small, a: zero, b: zero, into: &out)
+        let frameBytes = picture.withUnsafeBufferBytes { [UInt8]($0) }
+        for i in 0..<16 {
+            let a = Int(opacity[i % 8])
+            for (c, colour) in [200, 10, 40].enumerated() {
+                let expected = (colour * a + Int(frameBytes[i * 3 + c]) * (255 - a) + 127) / 255
+                #expect(abs(Int(out[i * 3 + c]) - expected) <= 1, "pixel \(i) channel \(c)")
+            }
+        }
+        // An opaque RGBA picture is a plain one.
+        let opaque = try [UInt8](repeating: 255, count: 16).withUnsafeBytes {
+            try MPImage(pixels: $0, width: 2, height: 2, bytesPerRow: 8, format: .rgba8)
+        }
+        #expect(try BackgroundCompositor.coverAlpha(opaque, width: 8, height: 2) == nil)
+    }
+
     @Test func coverScalesToFillAndCentres() throws {
         // 4×2 picture onto a 2×2 frame: scale 1 (the height fills), columns 1 and 2 kept.
         let picture = try frame(4, 2) { x, y in (UInt8(x * 10 + y), 0, 0) }

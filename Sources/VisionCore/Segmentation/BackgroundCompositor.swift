@@ -6,7 +6,8 @@ public enum BackgroundEffect: Sendable {
     /// The frame itself blurred: a Gaussian of this standard deviation in frame pixels (as CSS's
     /// `blur()`), approximated by three box passes on the small working frame.
     case blur(sigma: Float)
-    /// A picture scaled to cover the frame (the smallest scale that fills it), centred, the overflow cut.
+    /// A picture scaled to cover the frame (the smallest scale that fills it), centred, the overflow cut; where it
+    /// is transparent (an RGBA picture), the frame shows through, as through a picture drawn over the video.
     case replace(MPImage)
     /// One colour, RGB.
     case color(red: UInt8, green: UInt8, blue: UInt8)
@@ -40,6 +41,10 @@ public final class BackgroundCompositor {
     private let effect: BackgroundEffect
     /// The replacement picture covering the frame (`.replace`), packed RGB of the frame's size.
     private let cover: [UInt8]?
+    /// The replacement picture's opacity, a byte a frame pixel, when it has transparent pixels (nil: opaque).
+    private let coverAlpha: [UInt8]?
+    /// The picture over the frame, each frame (`.replace` of a picture with transparent pixels).
+    private var backdrop: [UInt8] = []
     /// The per-pass box radius of the blur at the working size (`.blur`).
     private let blurRadius: Int
     private let xs: BilinearTaps
@@ -65,12 +70,13 @@ public final class BackgroundCompositor {
         switch effect {
         case .blur(let sigma):
             blurRadius = Self.boxRadius(sigma: sigma / Float(factor))
-            cover = nil
+            (cover, coverAlpha) = (nil, nil)
         case .replace(let picture):
             blurRadius = 0
             cover = try Self.cover(picture, width: width, height: height)
+            coverAlpha = try Self.coverAlpha(picture, width: width, height: height)
         case .color:
-            (blurRadius, cover) = (0, nil)
+            (blurRadius, cover, coverAlpha) = (0, nil, nil)
         }
     }
 
@@ -110,6 +116,41 @@ public final class BackgroundCompositor {
             }
         }
         return out
+    }
+
+    /// `picture`'s opacity scaled as `cover` scales its colours, a byte a pixel of `width`×`height`; nil when it has no
+    /// alpha channel or is opaque everywhere.
+    public static func coverAlpha(_ picture: MPImage, width: Int, height: Int) throws -> [UInt8]? {
+        guard picture.bufferFormat == .rgba8 || picture.bufferFormat == .bgra8 else { return nil }
+        let count = picture.bufferWidth * picture.bufferHeight
+        let alpha = picture.withUnsafeBufferBytes { bytes in (0..<count).map { bytes[$0 * 4 + 3] } }
+        guard alpha.contains(where: { $0 != 255 }) else { return nil }
+        let plane = try alpha.withUnsafeBytes {
+            try MPImage(
+                pixels: $0, width: picture.bufferWidth, height: picture.bufferHeight, bytesPerRow: picture.bufferWidth,
+                format: .gray8, orientation: picture.orientation)
+        }
+        let covered = try cover(plane, width: width, height: height)
+        return (0..<(width * height)).map { covered[$0 * 3] }
+    }
+
+    /// The cover over `frame` by its opacity into `backdrop`: the background a picture with transparent pixels gives.
+    private func coverOver(_ frame: MPImage, _ cover: [UInt8], _ alpha: [UInt8]) {
+        if backdrop.count != cover.count { backdrop = [UInt8](repeating: 0, count: cover.count) }
+        frame.withUnsafeBufferBytes { bytes in
+            cover.withUnsafeBufferPointer { cover in
+                alpha.withUnsafeBufferPointer { alpha in
+                    backdrop.withUnsafeMutableBufferPointer { out in
+                        for i in 0..<alpha.count {
+                            let a = UInt32(alpha[i]), rest = 255 - UInt32(alpha[i])
+                            for c in (i * 3)..<(i * 3 + 3) {
+                                out[c] = UInt8((UInt32(cover[c]) * a + UInt32(bytes[c]) * rest + 127) / 255)
+                            }
+                        }
+                    }
+                }
+            }
+        }
     }
 
     /// Throws unless `frame` is an upright RGB frame of the stream's size.
@@ -196,10 +237,12 @@ public final class BackgroundCompositor {
         var fixed: [Float] = [0, 0, 0]
         if case .color(let r, let g, let b) = effect { fixed = [Float(r), Float(g), Float(b)] }
         let empty: [UInt8] = []
+        if let cover, let coverAlpha { coverOver(frame, cover, coverAlpha) }
+        let background = coverAlpha == nil ? cover ?? empty : backdrop
         var status: Int32 = 0
         Self.withBases(planes[...], []) { bases in
             frame.withUnsafeBufferBytes { bytes in
-                (cover ?? empty).withUnsafeBufferPointer { picture in
+                background.withUnsafeBufferPointer { picture in
                     status = ic_bg_compose(
                         bytes.bindMemory(to: UInt8.self).baseAddress, &out, Int32(width), Int32(height), bases,
                         Int32(planes.count), Int32(smallWidth), Int32(smallHeight), xs.index, xs.weight, ys.index,
