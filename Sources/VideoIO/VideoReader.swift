@@ -27,14 +27,23 @@ public struct VideoFrame: Sendable {
 
     /// The error for this frame of `source` when its timestamp does not pass `previous`, that of the frame a
     /// video-mode task took before it (whole milliseconds that must increase; a video faster than 1000 frames/s
-    /// cannot give every frame, and `advice` then ends the message); nil when it passes or there was none.
-    public func repeatedTimestamp(after previous: Int?, in source: String, advice: String = "") -> VisionTasksError? {
+    /// cannot give every frame, and `advice` then ends the message); nil when it passes or there was none. A source
+    /// of at most 1000 `framesPerSecond` that repeats a millisecond holds a frame of no length (a repeated timestamp),
+    /// which the message says instead.
+    public func repeatedTimestamp(
+        after previous: Int?, in source: String, framesPerSecond: Double? = nil, advice: String = ""
+    ) -> VisionTasksError? {
         guard let previous, timestampInMilliseconds <= previous else { return nil }
         guard timestampInMilliseconds == previous else {
             return .invalidTimestamp(
                 "frame \(index) of \(source) is at \(timestampInMilliseconds) ms, before the frame before it "
                     + "(\(previous) ms): the video's timestamps go back (a cut or joined stream), and video mode takes "
                     + "them increasing only")
+        }
+        if let framesPerSecond, framesPerSecond > 0, framesPerSecond <= 1000 {
+            return .invalidTimestamp(
+                "frame \(index) of \(source) repeats the timestamp of the frame before it (\(previous) ms): the "
+                    + "file holds a frame of no length, and video mode takes one frame a timestamp")
         }
         return .invalidTimestamp(
             "frame \(index) of \(source) is at \(timestampInMilliseconds) ms, not after the frame before it "

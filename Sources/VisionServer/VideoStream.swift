@@ -89,7 +89,11 @@ final class VideoStream: @unchecked Sendable {
         ]
         let started = DispatchTime.now()
         do {
-            if let repeated = frame.repeatedTimestamp(after: lastTimestamp, in: Self.bodyName) { throw repeated }
+            if let repeated = frame.repeatedTimestamp(
+                after: lastTimestamp, in: Self.bodyName, framesPerSecond: reader.info?.framesPerSecond)
+            {
+                throw repeated
+            }
             lastTimestamp = frame.timestampInMilliseconds
             let result = try task.detectVideoFrame(frame.image(), frame.timestampInMilliseconds)
             fields["inferenceMs"] = .double(

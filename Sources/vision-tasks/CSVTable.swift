@@ -7,9 +7,10 @@ import VisionTasks
 /// error), `error`, `index` (the face or hand's place in the result), `id` (its tracking id; empty in
 /// image mode) and the task's own (`DescribedResult.csvColumns`). An image or frame where nothing was found
 /// still gets a row, with `success` 0 and the object cells empty; an input or frame that failed gets
-/// one with its message under `error`. A video of `--video-list` ends with a row without frame or
-/// timestamp (its JSON summary line): as in the JSON lines, an input's rows without a frame are its
-/// final ones, which `--resume` looks for.
+/// one with its message under `error` (and its timestamp, when the frame had one). A video of `--video-list` ends with
+/// a row without frame or timestamp (its JSON summary line): `success` 1 when every frame went through, else 0 with
+/// how many failed under `error`; as in the JSON lines, an input's rows without a frame are its final ones, which
+/// `--resume` looks for.
 struct CSVTable: Sendable {
     /// The columns before the task's.
     static let commonColumns = ["input", "frame", "timestamp_ms", "success", "error", "index", "id"]
@@ -40,15 +41,16 @@ struct CSVTable: Sendable {
     }
 
     /// The row of an input or frame that failed.
-    func errorRow(input: String, frame: Int?, message: String) -> Data {
+    func errorRow(input: String, frame: Int?, timestamp: Int? = nil, message: String) -> Data {
         Self.line(
-            [input, frame.map(String.init) ?? "", "", "0", message, "", ""]
+            [input, frame.map(String.init) ?? "", timestamp.map(String.init) ?? "", "0", message, "", ""]
                 + Array(repeating: "", count: taskColumns.count))
     }
 
-    /// The row closing a video of `--video-list`.
-    func videoEndRow(input: String) -> Data {
-        Self.line([input, "", "", "0", "", "", ""] + Array(repeating: "", count: taskColumns.count))
+    /// The row closing a video of `--video-list` whose `frames` lines held `failed` errors.
+    func videoEndRow(input: String, frames: Int, failed: Int) -> Data {
+        let outcome = failed == 0 ? ["1", ""] : ["0", "\(failed) of \(frames) frames failed"]
+        return Self.line([input, "", ""] + outcome + ["", ""] + Array(repeating: "", count: taskColumns.count))
     }
 
     /// Cells joined by commas, each quoted when it holds a comma, a quote or a line break (RFC 4180).

@@ -42,7 +42,7 @@ final class JSONLines {
     func finishVideo(input: String) {
         guard !lastLineWasFinal else { return }
         if let table {
-            return emit(frame: nil, table.videoEndRow(input: input))
+            return emit(frame: nil, table.videoEndRow(input: input, frames: linesOfInput, failed: failuresOfInput))
         }
         emit(
             input: input, frame: nil, key: "video",
@@ -51,8 +51,10 @@ final class JSONLines {
 
     /// Runs `body` for `input` and prints its result line, or its error line if it throws.
     /// With `frame` (video and live-stream modes) the line also holds `"frame": n` after the input.
-    func process<Result: DescribedResult>(input: String, frame: Int? = nil, _ body: () throws -> Result) {
-        emit(renderer.render(input: input, frame: frame, body))
+    func process<Result: DescribedResult>(
+        input: String, frame: Int? = nil, timestamp: Int? = nil, _ body: () throws -> Result
+    ) {
+        emit(renderer.render(input: input, frame: frame, timestamp: timestamp, body))
     }
 
     /// How lines are made, apart from where they go: a value any thread may use, so that parallel
@@ -100,8 +102,10 @@ struct LineRenderer: Sendable {
     let table: CSVTable?
 
     /// Runs `body` for `input` and makes its result line, or its error line if it throws (or if
-    /// the result cannot be encoded).
-    func render<Result: DescribedResult>(input: String, frame: Int? = nil, _ body: () throws -> Result) -> Line {
+    /// the result cannot be encoded); an error line of a frame holds its `timestamp` (a result holds its own).
+    func render<Result: DescribedResult>(
+        input: String, frame: Int? = nil, timestamp: Int? = nil, _ body: () throws -> Result
+    ) -> Line {
         do {
             let result = try body()
             if let table {
@@ -113,20 +117,23 @@ struct LineRenderer: Sendable {
         } catch {
             if let table {
                 return Line(
-                    text: table.errorRow(input: input, frame: frame, message: JSONLines.message(error)), failed: true,
-                    frame: frame)
+                    text: table.errorRow(
+                        input: input, frame: frame, timestamp: timestamp, message: JSONLines.message(error)),
+                    failed: true, frame: frame)
             }
             return Line(
                 text: Self.envelope(
-                    input: input, frame: frame, key: "error", json: JSONEnvelope.string(JSONLines.message(error))),
+                    input: input, frame: frame, timestamp: timestamp, key: "error",
+                    json: JSONEnvelope.string(JSONLines.message(error))),
                 failed: true, frame: frame)
         }
     }
 
-    /// `{"input": …, ["frame": n,] key: json}` and a newline.
-    static func envelope(input: String, frame: Int?, key: String, json: Data) -> Data {
+    /// `{"input": …, ["frame": n,] ["timestampInMilliseconds": t,] key: json}` and a newline.
+    static func envelope(input: String, frame: Int?, timestamp: Int? = nil, key: String, json: Data) -> Data {
         var fields: [(String, JSONEnvelope.Value)] = [("input", .string(input))]
         if let frame { fields.append(("frame", .int(frame))) }
+        if let timestamp { fields.append(("timestampInMilliseconds", .int(timestamp))) }
         fields.append((key, .json(json)))
         return JSONEnvelope.encode(ordered: fields) + Data("\n".utf8)
     }

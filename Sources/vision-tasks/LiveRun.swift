@@ -28,7 +28,7 @@ enum LiveRun {
             annotation?.delivered(result, timestamp: timestamp)
             let frame = stats.delivered(
                 timestamp: timestamp, failed: result == nil, found: result.map(Task.foundCount(in:)) ?? 0)
-            output.process(input: source, frame: frame) { try delivery.get() }
+            output.process(input: source, frame: frame, timestamp: timestamp) { try delivery.get() }
         }
         let task = try factory.make(.liveStream, sink)
         defer { withExtendedLifetime(sink) {} } // the task holds its delegate weakly

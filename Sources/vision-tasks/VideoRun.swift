@@ -178,7 +178,9 @@ final class VideoPipeline<Task: DescribedTask>: @unchecked Sendable {
             processed += 1
             bar?.update(done: frame.index + 1)
             let result = Swift.Result {
-                if let repeated = frame.repeatedTimestamp(after: lastTimestamp, in: path, advice: advice) {
+                if let repeated = frame.repeatedTimestamp(
+                    after: lastTimestamp, in: path, framesPerSecond: reader.info?.framesPerSecond, advice: advice)
+                {
                     throw repeated
                 }
                 lastTimestamp = frame.timestampInMilliseconds
@@ -197,7 +199,9 @@ final class VideoPipeline<Task: DescribedTask>: @unchecked Sendable {
         var annotation: Annotation?
         do {
             while let (frame, result) = done.pop() {
-                output.process(input: path, frame: frame.index) { try result.get() }
+                output.process(input: path, frame: frame.index, timestamp: frame.timestampInMilliseconds) {
+                    try result.get()
+                }
                 let drawn = try? result.get()
                 if let drawn { found += Task.foundCount(in: drawn) }
                 guard let annotate else { continue }

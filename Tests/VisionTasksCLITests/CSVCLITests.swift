@@ -213,5 +213,23 @@ import Testing
             videoRows.map { $0["frame"] ?? "?" } == ["0", "1", ""]
                 && videoRows.map { $0["id"] ?? "?" } == ["0", "0", ""],
             "\(run.stdout.prefix(300))")
+        // The closing row says whether every frame went through (it said 0, as for a frame with no face).
+        #expect(videoRows.last?["success"] == "1" && videoRows.last?["error"] == "", "\(videoRows.last ?? [:])")
+        // A frame that fails keeps its timestamp in its row, and the closing row counts it.
+        let fast = dir.appendingPathComponent("fast.mp4")
+        try CLIRun.ffmpeg([
+            "-f", "lavfi", "-i", "testsrc2=s=96x64:r=2000", "-frames:v", "4", "-c:v", "libx264", "-pix_fmt",
+            "yuv420p", fast.path,
+        ])
+        try (fast.path + "\n").write(to: videos, atomically: true, encoding: .utf8)
+        let failing = try CLIRun.run([
+            "face-detector", "--model", Self.detectorModel, "--format", "csv", "--video-list", videos.path,
+        ])
+        let (_, failingRows) = try Self.table(failing.stdout)
+        let failed = failingRows.filter { !($0["error"] ?? "").isEmpty && !($0["frame"] ?? "").isEmpty }
+        #expect(failed.map { $0["frame"] ?? "?" } == ["2"] && failed.map { $0["timestamp_ms"] ?? "?" } == ["1"])
+        #expect(
+            failingRows.last?["success"] == "0" && failingRows.last?["error"] == "1 of 4 frames failed",
+            "\(failingRows.last ?? [:])")
     }
 }

@@ -377,10 +377,33 @@ import Testing
                 + "mode takes at most one frame a millisecond, so a video faster than 1000 frames/s cannot give every "
                 + "frame; --every 2 keeps one frame in 2", "\(errors)")
         #expect(errors.count == 2)
+        // An error line keeps its frame's timestamp, as the server's does.
+        #expect(all.lines.compactMap { $0["error"] == nil ? nil : $0["timestampInMilliseconds"] as? Int } == [1, 2])
         let halved = try CLIRun.run([
             "face-detector", "--model", Self.faceModel, "--video", video.path, "--every", "2", "--no-progress",
         ])
         #expect(halved.status == 0 && halved.lines.compactMap { $0["frame"] as? Int } == [0, 2, 4], "\(halved.stderr)")
+        // At an ordinary rate, a repeated timestamp is a frame of no length, and is named so (not ">1000 frames/s").
+        let still = dir.appendingPathComponent("still.png")
+        try CLIRun.ffmpeg([
+            "-i", CLIRun.fixtures.appendingPathComponent("astronaut.png").path, "-s", "64x64", still.path,
+        ])
+        let list = dir.appendingPathComponent("frames.txt")
+        try Data(
+            "file '\(still.path)'\nduration 0.04\nfile '\(still.path)'\nduration 0\nfile '\(still.path)'\nduration 0.04\nfile '\(still.path)'\n"
+                .utf8
+        ).write(to: list)
+        let repeated = dir.appendingPathComponent("repeated.mkv")
+        try CLIRun.ffmpeg([
+            "-f", "concat", "-safe", "0", "-i", list.path, "-fps_mode", "passthrough", "-c:v", "ffv1", repeated.path,
+        ])
+        let twice = try CLIRun.run([
+            "face-detector", "--model", Self.faceModel, "--video", repeated.path, "--no-progress",
+        ])
+        let message = twice.lines.compactMap { $0["error"] as? String }.first ?? ""
+        #expect(
+            message.contains("repeats the timestamp of the frame before it") && !message.contains("1000 frames/s"),
+            "\(twice.stdout)\(twice.stderr)")
     }
 
     /// libswscale turns the frames into RGB in this process and warns about a full-range (yuvj420p)
