@@ -19,6 +19,9 @@ public struct VideoInfo: Codable, Sendable, Equatable {
     /// The stream's base rate, when ffprobe gives one (`r_frame_rate`: the rate every timestamp falls on; above the
     /// average in a variable-rate video).
     public var baseFrameRate: String? = nil
+    /// When the stream starts, in seconds (its first presentation time: a cut or joined stream may start after 0; the
+    /// frames' timestamps are counted from the same origin).
+    public var startSeconds: Double? = nil
 
     /// `frameRate` as a number (0 if unknown).
     public var framesPerSecond: Double { Self.rate(frameRate) ?? 0 }
@@ -102,7 +105,7 @@ public struct VideoInfo: Codable, Sendable, Equatable {
                     "-v", "error", "-max_pixels", String(Swift.min(self.maxPixelCount, Int(Int32.max))),
                     "-select_streams", "v:0",
                     "-show_entries",
-                    "stream=width,height,r_frame_rate,avg_frame_rate,duration,nb_frames:stream_side_data=rotation:stream_tags=rotate:format=duration",
+                    "stream=width,height,r_frame_rate,avg_frame_rate,duration,nb_frames,start_time:stream_side_data=rotation:stream_tags=rotate:format=duration",
                     "-of", "json", VideoInfo.fileInput(path),
                 ], onStderrLine: { refused.take($0) })
         }
@@ -144,6 +147,7 @@ public struct VideoInfo: Codable, Sendable, Equatable {
             let avg_frame_rate: String?
             let duration: String?
             let nb_frames: String?
+            let start_time: String?
             let side_data_list: [SideData]?
             let tags: [String: String]?
         }
@@ -178,6 +182,7 @@ public struct VideoInfo: Codable, Sendable, Equatable {
             frameRate: avg ?? stream.r_frame_rate ?? "0/1", durationSeconds: duration,
             frameCount: stream.nb_frames.flatMap(Int.init))
         info.baseFrameRate = stream.r_frame_rate.flatMap { rate($0) == nil ? nil : $0 }
+        info.startSeconds = stream.start_time.flatMap(Double.init).flatMap { $0.isFinite ? $0 : nil }
         return info
     }
 

@@ -30,7 +30,7 @@ struct MediaOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "With --video: first frame time. A plain number is seconds (1.5); add ms for milliseconds (1500ms).",
+            "With --video: first frame time, on the frames' own clock (their timestamps in the output: a cut or joined video's may start after 0). A plain number is seconds (1.5); add ms for milliseconds (1500ms).",
             valueName: "time"))
     var start: String?
 

@@ -50,10 +50,12 @@ enum VideoRun {
         }
         if pipeline.seen == 0, let start = options.start {
             // Nothing at or after --start (or up to --end): say so rather than end with no line at all.
-            let length = reader.info?.durationSeconds.map { String(format: " (%.2f s long)", $0) } ?? ""
+            let begins = reader.info?.startSeconds.flatMap { $0 > 0.0005 ? String(format: ", from %.3f s", $0) : nil }
+            let length = reader.info?.durationSeconds.map { String(format: " (%.2f s long%@)", $0, begins ?? "") } ?? ""
             let startSeconds = Double((try? options.startMs ?? 0) ?? 0) / 1000
+            let last = (reader.info?.startSeconds ?? 0) + (reader.info?.durationSeconds ?? .infinity)
             let reason =
-                if let end = options.end, startSeconds < reader.info?.durationSeconds ?? .infinity {
+                if let end = options.end, startSeconds < last {
                     "no frame of \(path)\(length) lies between --start \(start) and --end \(end)"
                 } else {
                     "\(start) is past the last frame of \(path)\(length)"

@@ -307,6 +307,30 @@ import Testing
         #expect(size > 1000, "annotated mp4 of \(size) bytes")
     }
 
+    /// --start and --end are on the frames' own clock, which in a cut stream starts late: a range before it is refused
+    /// saying where the video starts (it said "2.00 s long" only), and a range on that clock selects frames.
+    @Test func startAndEndAreOnTheFramesOwnClock() throws {
+        let dir = try CLIRun.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let plain = dir.appendingPathComponent("plain.mp4"), late = dir.appendingPathComponent("late.mp4")
+        try CLIRun.stillVideo(of: "astronaut.png", frames: 20, fps: 10, size: "128x128", to: plain)
+        try CLIRun.ffmpeg(["-i", plain.path, "-c", "copy", "-output_ts_offset", "10", late.path])
+        let early = try CLIRun.run([
+            "face-detector", "--model", Self.faceModel, "--video", late.path, "--start", "0.5", "--end", "1",
+        ])
+        #expect(
+            (early.lines.first?["error"] as? String)?.hasSuffix(
+                "no frame of \(late.path) (2.00 s long, from 10.000 s) lies between --start 0.5 and --end 1") == true,
+            "\(early.stdout)")
+        let onClock = try CLIRun.run([
+            "face-detector", "--model", Self.faceModel, "--video", late.path, "--start", "10.5", "--end", "11",
+            "--no-progress",
+        ])
+        #expect(onClock.status == 0, "\(onClock.stderr)")
+        let stamps = onClock.lines.compactMap { ($0["result"] as? [String: Any])?["timestampInMilliseconds"] as? Int }
+        #expect(stamps == [10_500, 10_600, 10_700, 10_800, 10_900, 11_000])
+    }
+
     /// An annotated video plays in the source's time: a variable-rate source's long frames are held (each frame was
     /// written once at the average rate: the 2.52 s source came out 2.52 s long only by chance of its average, and
     /// its holds vanished), and `--every` keeps the length (at 1,000,000 the one frame lasted 18 hours).
