@@ -209,6 +209,27 @@ import VisionErrors
         }
     }
 
+    /// A file larger than any image within the pixel limit is refused before it is read (a sparse 1.9 GB "photo" took
+    /// 2 GB of memory per thread to be found truncated).
+    @Test func aFileTooLargeForThePixelLimitIsRefusedUnread() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("large-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("sparse.jpg").path
+        let jpeg = try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("images/hand_thumb_up.jpg")))
+        try jpeg.prefix(2000).write(to: URL(fileURLWithPath: path))
+        #expect(truncate(path, 80 << 20) == 0) // 80 MiB, almost none of it on disk
+        let options = ImageDecodingOptions(maxPixelCount: 1000)
+        #expect(options.largestFileBytes == 1000 * 9 + 64 << 20)
+        #expect(
+            throws: VisionTasksError.fileUnreadable(
+                path: path,
+                reason: "\(80 << 20) bytes is too large for an image file (at most 67117864, the most an image of 1000 "
+                    + "pixels takes)")
+        ) { try MPImage(contentsOfFile: path, decodingOptions: options) }
+        #expect(ImageDecodingOptions(maxPixelCount: Int.max).largestFileBytes == Int(Int32.max))
+    }
+
     @Test func truncatedAndCorruptFilesThrow() throws {
         let dir = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -21,7 +21,9 @@ enum ImageDecoder {
     static func decodeFile(_ path: String, orientation: ImageOrientation, options: ImageDecodingOptions) throws
         -> MPImage
     {
-        let file = try ImageFile.read(path)
+        let file = try ImageFile.read(
+            path, largest: options.largestFileBytes,
+            tooLarge: ", the most an image of \(options.maxPixelCount) pixels takes")
         // `file` owns the bytes: kept alive until the decoder is done with them.
         return try withExtendedLifetime(file) {
             try decode(rearranging: file.bytes, name: path, orientation: orientation, options: options)

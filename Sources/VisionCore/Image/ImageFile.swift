@@ -27,11 +27,11 @@ enum ImageFile {
     /// The largest file read (2 GiB - 1): the decoders take no more.
     static let maxFileSize = Int(Int32.max)
 
-    /// The bytes of the file at `path`.
+    /// The bytes of the file at `path`, at most `largest` (at most `maxFileSize`).
     /// - Throws: `fileNotFound`; `fileUnreadable` for a directory, anything else that is not a regular file
     ///   (a pipe, a device, a socket), a file too large or an I/O error; `invalidImage` for a file that does not
     ///   start like a JPEG or PNG, before it is read.
-    static func read(_ path: String) throws -> FileBytes {
+    static func read(_ path: String, largest: Int = maxFileSize, tooLarge: String = "") throws -> FileBytes {
         // Non-blocking: opening a named pipe (a FIFO given as a photo) otherwise waits for a writer for ever.
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else {
@@ -52,10 +52,6 @@ enum ImageFile {
                 path: path, reason: "it is not a regular file (a pipe, a device or a socket)")
         }
         let size = Int(status.st_size)
-        guard size <= maxFileSize else {
-            throw VisionTasksError.fileUnreadable(
-                path: path, reason: "\(size) bytes is too large for an image file (at most \(maxFileSize))")
-        }
         // The signature first: a large file that is no image costs no memory (an empty one is the decoder's to name).
         var head = [UInt8](repeating: 0, count: ImageFileFormat.signatureLength)
         let headCount = head.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
@@ -64,6 +60,11 @@ enum ImageFile {
                 == nil
         {
             throw VisionTasksError.invalidImage("\(path): \(ImageFileFormat.unrecognised)")
+        }
+        let most = min(largest, maxFileSize)
+        guard size <= most else {
+            throw VisionTasksError.fileUnreadable(
+                path: path, reason: "\(size) bytes is too large for an image file (at most \(most)\(tooLarge))")
         }
         // Not cleared: only the bytes read are ever exposed (`count`).
         guard let base = ic_pixels_alloc_overwritten(max(size, 1)) else {
