@@ -39,7 +39,11 @@ public struct GestureSamples: Sendable {
     /// Entries of the label folders that were not taken as photos (hidden files, subfolders), for the report.
     public let ignored: [String]
 
-    /// The photos in `folder`'s label folders (its subfolders; files directly in it are ignored and listed).
+    /// The folder macOS's Archive Utility adds to a zip (`__MACOSX`): never a label, in a folder or a zip.
+    public static let macOSArchiveFolder = "__MACOSX"
+
+    /// The photos in `folder`'s label folders (its subfolders; files directly in it, hidden entries and
+    /// `macOSArchiveFolder` are ignored and listed).
     /// - Parameter folder: The folder of label folders (`DATA/<label>/<photo>`).
     /// - Throws: `VisionTasksError.fileNotFound` for a missing folder; `.fileUnreadable` for one that cannot be
     ///   listed; `.invalidArgument` for a path that is not a folder of label folders, no `none` label, fewer
@@ -58,7 +62,8 @@ public struct GestureSamples: Sendable {
             let path = root.appendingPathComponent(name).path
             var isLabel: ObjCBool = false
             _ = FileManager.default.fileExists(atPath: path, isDirectory: &isLabel)
-            guard isLabel.boolValue, !name.hasPrefix(".") else {
+            // macOS's zip leaves __MACOSX beside the data when unpacked: no label, as the server's upload skips it.
+            guard isLabel.boolValue, !name.hasPrefix("."), name != Self.macOSArchiveFolder else {
                 ignored.append(path)
                 continue
             }

@@ -240,8 +240,12 @@ public final class GestureTrainer: Sendable {
             }
         }
         for label in labels where label.hands == 0 {
+            // The first unreadable photo's reason: a label of BMP or HEIC photos heard only about hands.
+            let reason =
+                skipped.first { $0.label == label.name && $0.reason != GestureTrainingReport.noHand }
+                .map { "; the first unreadable: \($0.photo): \($0.reason)" } ?? ""
             throw VisionTasksError.invalidArgument(
-                "label \"\(label.name)\": none of its \(label.photos) photos shows a hand the detector finds (\(label.noHand) without a hand, \(label.unreadable) unreadable)"
+                "label \"\(label.name)\": none of its \(label.photos) photos shows a hand the detector finds (\(label.noHand) without a hand, \(label.unreadable) unreadable\(reason))"
             )
         }
         return FoundHands(

@@ -178,7 +178,12 @@ public struct GestureTrainingReport: Codable, Sendable, Equatable {
                 lines.append(pad(label.exportedName, width) + row.map { right(String($0), cell + 1) }.joined())
             }
         } else {
-            lines.append("no validation hands (validation-split 0)")
+            let split = options[GestureTrainingOptions.Declared.validationSplit.option.name] ?? "0"
+            lines.append(
+                Double(split) ?? 0 > 0
+                    ? "no validation hands: validation-split \(split) held none out (each label keeps at least one "
+                        + "hand to train on, and none had one to spare)"
+                    : "no validation hands (validation-split 0)")
         }
         if let search { lines += Self.lines(search) }
         lines.append(steps.map { $0.name + String(format: " %.2f s", $0.seconds) }.joined(separator: ", "))

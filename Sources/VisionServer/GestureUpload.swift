@@ -72,7 +72,8 @@ enum GestureUpload {
     /// Whether an entry of these name parts is skipped, not a photo: hidden (a part starting with `.`) or in macOS's
     /// `__MACOSX/`.
     private static func isSkipped<Part: StringProtocol>(_ parts: [Part]) -> Bool {
-        parts.first == "__MACOSX" || parts.contains { $0.hasPrefix(".") }
+        parts.first.map { String($0) == GestureSamples.macOSArchiveFolder } == true
+            || parts.contains { $0.hasPrefix(".") }
     }
 
     /// The one folder every entry lies in when the zip is of the data folder itself (`my_gestures/none/a.jpg`, as a

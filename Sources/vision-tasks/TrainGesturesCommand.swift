@@ -17,7 +17,8 @@ struct TrainGesturesCommand: AsyncParsableCommand {
             the gestures. The none label is written as MediaPipe's background label None: when the custom \
             classifier says None, the recognizer falls back to the canned gestures (hide them with \
             --canned-gestures-allowlist None when recognizing; in MediaPipe, a canned score threshold of 1). Photos without a hand, or unreadable, are \
-            skipped and counted. The output is written through a temporary file: it is never left half-written.
+            skipped and counted. At most \(GestureSamples.maxPhotos) photos in at most \(GestureSamples.maxLabels) labels \
+            (JPEG or PNG); subfolders of a label folder, hidden entries and macOS's __MACOSX are not read. The output is written through a temporary file: it is never left half-written.
 
             By default (--search auto) the settings you do not give (layer widths, batch size, epochs, dropout, \
             gamma, class balancing) are chosen by cross-validation on the photos' hands, and the chosen ones are \
@@ -100,11 +101,13 @@ struct TrainGesturesCommand: AsyncParsableCommand {
             let outcome = try await trainer.train(samples) { bar?.update($0) }
             bar?.finish()
             try outcome.write(to: output)
-            let reportText = outcome.report.text
+            // Said before the report is written: a report that cannot be written (a full disk) fails the run after
+            // the model was, and the summary said nothing.
+            Console.out(
+                outcome.report.text + "\nwrote \(output) (labels: \(outcome.labels.joined(separator: ", ")))\n")
             if let report {
                 try OutputFile.write(try outcome.report.jsonData(), to: report, what: "the report")
             }
-            Console.out(reportText + "\nwrote \(output) (labels: \(outcome.labels.joined(separator: ", ")))\n")
         }
     }
 }

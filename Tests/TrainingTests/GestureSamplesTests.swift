@@ -27,6 +27,18 @@ import VisionErrors
         #expect(GestureTrainer.exportedName("NONE") == "None")
     }
 
+    /// A macOS zip unpacked into the data leaves `__MACOSX/`: no label (it was one, or "holds no photos"), as the
+    /// server's upload skips it.
+    @Test func macOSArchiveFoldersAreNoLabel() throws {
+        let root = try Self.folder([
+            "none": ["a.jpg"], "one": ["b.jpg"], "__MACOSX": [], "__MACOSX/one": ["._b.jpg"],
+        ])
+        defer { try? FileManager.default.removeItem(at: root) }
+        let samples = try GestureSamples(folder: root.path)
+        #expect(samples.labels == ["none", "one"])
+        #expect(samples.ignored == [root.appendingPathComponent("__MACOSX").path])
+    }
+
     /// A label folder, or a photo, whose name is not UTF-8 is listed by Foundation under a name no file has: the
     /// label was dropped without a word (and trained without it). It is refused, named.
     @Test func aNameThatIsNotUTF8IsRefused() throws {

@@ -109,7 +109,10 @@ struct TrainGesturesCommandTests {
         try FileManager.default.createDirectory(at: blank, withIntermediateDirectories: true)
         try Data(count: 64).write(to: blank.appendingPathComponent("zeros.png"))
         let noHand = try train(["--output", output], data.path)
-        #expect(noHand.status == 1 && noHand.stderr.contains("label \"blank\""), "\(noHand.stderr)")
+        // The error gives the first unreadable photo's reason (a label of unreadable photos heard only about hands).
+        #expect(
+            noHand.status == 1 && noHand.stderr.contains("label \"blank\"")
+                && noHand.stderr.contains("the first unreadable: \(blank.path)/zeros.png: "), "\(noHand.stderr)")
         try FileManager.default.removeItem(at: blank)
         // An output that cannot be written, an option out of range, a malformed one, a missing DATA folder.
         let unwritable = try train(["--output", "/nonexistent/folder/out.task"], data.path)
