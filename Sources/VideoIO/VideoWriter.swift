@@ -4,7 +4,8 @@ import VisionCore
 import VisionErrors
 
 /// Writes RGB frames as an H.264 MP4 (libx264, yuv420p) at a constant frame rate, through
-/// ffmpeg's stdin: each frame once, or placed by its timestamp when one is given (`FramePlacement`). Frames are packed to I420 here (half the bytes of RGB through the pipe, and
+/// ffmpeg's stdin: each frame once, or placed by its timestamp when one is given (`FramePlacement`); with a source
+/// file's sound when asked (`AudioTrack`). Frames are packed to I420 here (half the bytes of RGB through the pipe, and
 /// ffmpeg's slower RGB conversion skipped). The MP4 is written beside its path as `<path>.partial-<pid>`
 /// and `finish()` renames it into place, so a failed or interrupted run never leaves a short video
 /// that looks whole at the path (nor replaces a file there); a writer dropped unfinished stops ffmpeg
@@ -20,6 +21,32 @@ public final class VideoWriter {
         case veryfast
         /// libx264 `medium` (x264's default): the smallest files here, several times `veryfast`'s CPU.
         case medium
+    }
+
+    /// A source file's sound, copied into the MP4 beside the frames: its first audio stream (none: the MP4 is
+    /// silent), from `fromSeconds` to `toSeconds` after the file's start when given, encoded as AAC.
+    public struct AudioTrack: Sendable, Equatable {
+        /// The file the sound is taken from.
+        public let path: String
+        /// Where the sound starts, seconds after the file's start (nil: at its start).
+        public let fromSeconds: Double?
+        /// Where it ends, seconds after the file's start (nil: at its end).
+        public let toSeconds: Double?
+
+        /// The sound of `path` from `fromSeconds` to `toSeconds` after its start.
+        public init(path: String, fromSeconds: Double? = nil, toSeconds: Double? = nil) {
+            (self.path, self.fromSeconds, self.toSeconds) = (path, fromSeconds, toSeconds)
+        }
+
+        /// ffmpeg's second input and the output options that take its sound.
+        var arguments: [String] {
+            let range =
+                (fromSeconds.map { ["-ss", String(format: "%.3f", max(0, $0))] } ?? [])
+                + (toSeconds.map { ["-to", String(format: "%.3f", max(0, $0))] } ?? [])
+            return range + [
+                "-i", VideoInfo.fileInput(path), "-map", "0:v", "-map", "1:a:0?", "-c:a", "aac", "-b:a", "160k",
+            ]
+        }
     }
 
     /// The file being written.
@@ -50,16 +77,18 @@ public final class VideoWriter {
     ///   - height: Frame height in pixels, 1...16384.
     ///   - frameRate: Frames per second: a positive number or fraction ("30", "30000/1001").
     ///   - preset: libx264's speed/size trade-off.
+    ///   - audio: A file whose sound the MP4 takes (nil: silent).
     /// - Throws: `VisionTasksError.invalidArgument` for a size outside 1...16384 or a `path` that is no regular
     ///   file; `.invalidOption` for a frame rate that is not positive; `.invalidVideo` when ffmpeg cannot be found or
     ///   started.
-    public convenience init(path: String, width: Int, height: Int, frameRate: String, preset: Preset = .veryfast) throws
-    {
+    public convenience init(
+        path: String, width: Int, height: Int, frameRate: String, preset: Preset = .veryfast, audio: AudioTrack? = nil
+    ) throws {
         if let problem = Self.destinationProblem(path) { throw VisionTasksError.invalidArgument(problem) }
         let partial = Self.partialPath(for: path)
         try self.init(
             path: path, width: width, height: height, frameRate: frameRate,
-            output: [
+            output: (audio?.arguments ?? []) + [
                 "-c:v", "libx264", "-preset", preset.rawValue, "-crf", "20",
                 "-pix_fmt", "yuv420p", "-movflags", "+faststart", "-f", "mp4", partial.file,
             ], partial: partial)

@@ -155,8 +155,10 @@ final class BackgroundRun: @unchecked Sendable {
                 if writer == nil {
                     switch destination {
                     case .file(let path, let preset):
+                        // A video file's sound goes with it (a live source's frames may stop before its sound).
                         writer = try VideoWriter(
-                            path: path, width: frame.width, height: frame.height, frameRate: rate, preset: preset)
+                            path: path, width: frame.width, height: frame.height, frameRate: rate, preset: preset,
+                            audio: live ? nil : .init(path: source))
                     case .camera(let device, let format):
                         writer = try VideoWriter(
                             v4l2Device: device, width: frame.width, height: frame.height, frameRate: rate,

@@ -112,6 +112,8 @@ final class VideoPipeline<Task: DescribedTask>: @unchecked Sendable {
     private let masks: String?
     private let quality: VideoQuality
     private let rate: String
+    /// Where the sound copied into the annotated video ends, seconds after the file's start (`--end`; nil: its end).
+    private let soundEnd: Double?
     private let bar: ProgressBar?
     private let decoded = BlockingQueue<VideoFrame>(capacity: depth)
     private let done = BlockingQueue<(frame: VideoFrame, result: Swift.Result<Task.TaskResult, any Error>)>(
@@ -131,6 +133,7 @@ final class VideoPipeline<Task: DescribedTask>: @unchecked Sendable {
         masks = options.masks
         quality = options.quality
         rate = reader.info.map { VideoRun.rate($0.writingFrameRate, every: options.every) } ?? "25"
+        soundEnd = (try? options.endMs)?.map { Double($0) / 1000 - (reader.info?.startSeconds ?? 0) }
         bar = options.showProgress ? reader.info?.frameCount.map { ProgressBar(total: $0, unit: "frames") } : nil
     }
 
@@ -208,9 +211,13 @@ final class VideoPipeline<Task: DescribedTask>: @unchecked Sendable {
                 if let drawn { found += Task.foundCount(in: drawn) }
                 guard let annotate else { continue }
                 if writer == nil {
+                    // The file's sound from the first frame written (`--start`) to `--end`.
+                    let soundStart = Double(frame.timestampInMilliseconds) / 1000 - (reader.info?.startSeconds ?? 0)
                     writer = try VideoWriter(
                         path: annotate, width: frame.width, height: frame.height, frameRate: rate,
-                        preset: quality.preset)
+                        preset: quality.preset,
+                        audio: .init(
+                            path: path, fromSeconds: soundStart > 0.0005 ? soundStart : nil, toSeconds: soundEnd))
                 }
                 // One canvas for the whole video: each frame is copied into it, drawn on, and packed
                 // for the encoder straight from the canvas.

@@ -77,6 +77,20 @@ import VisionTasks
         #expect(try CLIRun.frameCount(output.path) == 63)
     }
 
+    /// A video file's sound goes into the MP4 (it was dropped without a word).
+    @Test func theSoundGoesWithTheVideo() throws {
+        let scratch = try CLIRun.scratch()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let input = scratch.appendingPathComponent("sound.mp4"), output = scratch.appendingPathComponent("out.mp4")
+        try CLIRun.videoWithSound(seconds: 2, to: input)
+        let run = try CLIRun.run([
+            "background", "--model", model, "--video", input.path, "--output", output.path, "--color", "00FF00",
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        let streams = try CLIRun.streams(output.path)
+        #expect(streams.count == 2 && abs((CLIRun.length(of: "audio", in: streams) ?? 0) - 2) < 0.1, "\(streams)")
+    }
+
     /// What is wrong in a run that is well formed: one `error:` line naming it, exit 1, and no output written.
     private func refused(_ arguments: [String], saying parts: [String]) throws {
         let scratch = try CLIRun.scratch()

@@ -105,6 +105,32 @@ struct CLIRun {
         ])
     }
 
+    /// The kinds and lengths of the streams of the video at `path` ("video,3.000000", "audio,2.995000"), as ffprobe
+    /// gives them.
+    static func streams(_ path: String) throws -> [String] {
+        let output = try Tool.run(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            ["ffprobe", "-v", "error", "-show_entries", "stream=codec_type,duration", "-of", "csv=p=0", path])
+        guard output.status == 0 else {
+            throw ToolError.failed("ffprobe", status: output.status, stderr: output.stderr)
+        }
+        return output.stdout.split(separator: "\n").map(String.init)
+    }
+
+    /// Writes an H.264 test picture with a 440 Hz tone (AAC), `seconds` long at 10 fps, to `video`.
+    static func videoWithSound(seconds: Int, to video: URL) throws {
+        try ffmpeg([
+            "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=10", "-f", "lavfi", "-i",
+            "sine=frequency=440:duration=\(seconds)", "-t", "\(seconds)", "-c:v", "libx264", "-pix_fmt", "yuv420p",
+            "-c:a", "aac", video.path,
+        ])
+    }
+
+    /// The length in seconds of the `kind` stream ("audio") `streams` lists, if it lists one.
+    static func length(of kind: String, in streams: [String]) -> Double? {
+        streams.first { $0.hasPrefix(kind + ",") }.flatMap { Double($0.dropFirst(kind.count + 1)) }
+    }
+
     /// A fresh scratch directory.
     static func scratch() throws -> URL {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID().uuidString)")

@@ -331,6 +331,30 @@ import Testing
         #expect(stamps == [10_500, 10_600, 10_700, 10_800, 10_900, 11_000])
     }
 
+    /// An annotated video keeps the file's sound, for the frames it holds (--start and --end); a silent file gives a
+    /// silent video. (It had no sound at all.)
+    @Test func anAnnotatedVideoKeepsTheSound() throws {
+        let dir = try CLIRun.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let video = dir.appendingPathComponent("sound.mp4"), annotated = dir.appendingPathComponent("out.mp4")
+        try CLIRun.videoWithSound(seconds: 3, to: video)
+        let run = try CLIRun.run([
+            "face-detector", "--model", Self.faceModel, "--video", video.path, "--annotate", annotated.path,
+            "--start", "1", "--end", "2", "--no-progress",
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        let streams = try CLIRun.streams(annotated.path)
+        #expect(streams.count == 2 && abs((CLIRun.length(of: "audio", in: streams) ?? 0) - 1) < 0.1, "\(streams)")
+        let silent = dir.appendingPathComponent("silent.mp4"), quiet = dir.appendingPathComponent("quiet.mp4")
+        try CLIRun.stillVideo(of: "astronaut.png", frames: 5, fps: 10, size: "128x128", to: silent)
+        let none = try CLIRun.run([
+            "face-detector", "--model", Self.faceModel, "--video", silent.path, "--annotate", quiet.path,
+            "--no-progress",
+        ])
+        let quietStreams = try CLIRun.streams(quiet.path).map { String($0.prefix(5)) }
+        #expect(none.status == 0 && quietStreams == ["video"], "\(none.stderr) \(quietStreams)")
+    }
+
     /// An annotated video plays in the source's time: a variable-rate source's long frames are held (each frame was
     /// written once at the average rate: the 2.52 s source came out 2.52 s long only by chance of its average, and
     /// its holds vanished), and `--every` keeps the length (at 1,000,000 the one frame lasted 18 hours).
