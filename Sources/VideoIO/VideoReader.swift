@@ -72,8 +72,10 @@ public final class VideoReader {
     private var finished = false
     /// Set at the end of a stream ffmpeg logged errors while decoding, which still gave the frames it announces (or
     /// announces none, as raw H.264; MPEG-TS estimates its length from what is there): it may be cut or damaged, which
-    /// cannot be told from a whole file there. Nil otherwise (a file that ends before its announced length throws).
-    public private(set) var damageWarning: String?
+    /// cannot be told from a whole file there; or whose frames changed size mid-stream (ffmpeg scales them to the
+    /// first frame's size, so their results are in a stretched picture). Nil otherwise (a file that ends before its
+    /// announced length throws).
+    public private(set) var streamWarning: String?
     /// The pixel format ffmpeg decodes the frames to (`yuv420p`, `yuv420p10le`, ...), before they are turned
     /// into RGB; nil until the first frame is read.
     public private(set) var decodedPixelFormat: String?
@@ -260,14 +262,21 @@ public final class VideoReader {
         if let message = earlyEnd.earlyEnd(source: source, decoded: log.framesSeen, info: info) {
             throw VisionTasksError.invalidVideo(message)
         }
+        var warnings: [String] = []
         if let error = earlyEnd.lastErrorMessage {
             // Decoded to the length the file gives, or it gives none (MPEG-TS estimates it from what is there, raw
             // H.264 gives none): an error may be a cut end or a damaged stretch ffmpeg concealed, or harmless (a
             // capture that starts mid-GOP).
-            damageWarning =
+            warnings.append(
                 "ffmpeg reported errors while decoding \(source): it may be truncated or damaged (\(log.framesSeen) "
-                + "frames read; last: \(error))"
+                    + "frames read; last: \(error))")
         }
+        if let resized = log.firstResized {
+            warnings.append(
+                "the frames of \(source) change size: frame \(resized.index) on is \(resized.size), scaled to the first "
+                    + "frame's \(resized.first) (their results are in that stretched picture)")
+        }
+        streamWarning = warnings.isEmpty ? nil : warnings.joined(separator: "; ")
         return nil
     }
 
@@ -330,6 +339,11 @@ final class ShowinfoLog: @unchecked Sendable {
     private var timeBase: (num: Int64, den: Int64) = (1, 1000)
     private var output: (width: Int, height: Int, pixelFormat: String)?
     private var pending: (index: Int, timestampMs: Int)? // a frame line whose colour line is still to come
+    private var resized: (index: Int, size: String, first: String)?
+
+    /// The first frame whose size is not the first frame's (which ffmpeg scales to it), with both sizes; read once the
+    /// stream ended (ffmpeg's stderr is read to its end before its frames are).
+    var firstResized: (index: Int, size: String, first: String)? { counting.withLock { resized } }
 
     /// How many frames showinfo reported so far.
     var framesSeen: Int { counting.withLock { count } }
@@ -350,6 +364,11 @@ final class ShowinfoLog: @unchecked Sendable {
             // The output keeps the first frame's size and pixel format (ffmpeg scales later frames to them).
             if output == nil, dims.count == 2, let format = Self.field("fmt:", in: line) {
                 output = (dims[0], dims[1], format)
+            }
+            if let output, dims.count == 2, dims != [output.width, output.height] {
+                counting.withLock {
+                    if resized == nil { resized = (count, String(size), "\(output.width)x\(output.height)") }
+                }
             }
             let ms = (Double(pts) * Double(timeBase.num) * 1000 / Double(timeBase.den)).rounded()
             let index = counting.withLock { () -> Int in

@@ -62,7 +62,7 @@ final class VideoStream: @unchecked Sendable {
         do {
             guard let next = try reader.nextFrame() else {
                 finished = true
-                return reader.damageWarning.map {
+                return reader.streamWarning.map {
                     JSONEnvelope.line(["warning": .string($0.replacingOccurrences(of: file.path, with: Self.bodyName))])
                 }
             }

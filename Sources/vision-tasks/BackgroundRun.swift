@@ -83,7 +83,7 @@ final class BackgroundRun: @unchecked Sendable {
             readerThread.join()
             writerThread.join()
         }
-        if let warning = handedOver.damageWarning { Console.error("warning: \(warning)\n") }
+        if let warning = handedOver.streamWarning { Console.error("warning: \(warning)\n") }
         if let failure = lock.withLock({ firstFailure }) {
             if case .file(let path, _) = destination, lock.withLock({ finished }) {
                 Console.error("\(path) holds the frames rendered before the failure below\n")

@@ -63,7 +63,7 @@ enum LiveRun {
         if let failure {
             output.process(input: source) { () throws -> Task.TaskResult in throw failure }
         }
-        if let warning = reader.damageWarning { Console.error("warning: \(warning)\n") }
+        if let warning = reader.streamWarning { Console.error("warning: \(warning)\n") }
         let summary = stats.summary(noun: Task.taskDescription.foundNoun)
         // "0 failed" counts frames: a run the source or the MP4 stopped says so.
         Console.error("summary: \(summary)\(failure.map { "; stopped by: \($0)" } ?? "")\n")

@@ -65,7 +65,7 @@ enum VideoRun {
             }
             return false
         }
-        if let warning = reader.damageWarning { Console.error("warning: \(warning)\n") }
+        if let warning = reader.streamWarning { Console.error("warning: \(warning)\n") }
         let seconds = Date().timeIntervalSince(started)
         Console.error(
             String(

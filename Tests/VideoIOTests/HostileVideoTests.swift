@@ -59,6 +59,32 @@ import VisionErrors
     /// size and the limit, from a file and from a live source, before they are held: a 751 KB H.264 file of
     /// 16000x16000 frames took 1.85 GB to run the face detector on. The probe refuses them too, with the same
     /// message: ffprobe alone took 664 MB on that file (151 MB with the limit).
+    /// Frames that change size mid-stream (two MPEG-TS joined) arrive scaled to the first frame's size, and the
+    /// reader says so at the end (their results were silently in a stretched picture).
+    @Test func aStreamWhoseFramesChangeSizeSaysSo() throws {
+        let dir = try TestVideos.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var joined = Data()
+        for (index, size) in ["96x64", "64x96"].enumerated() {
+            let part = dir.appendingPathComponent("part\(index).ts")
+            try TestVideos.ffmpeg([
+                "-f", "lavfi", "-i", "testsrc2=size=\(size):rate=10", "-frames:v", "5", "-c:v", "libx264", "-pix_fmt",
+                "yuv420p", "-output_ts_offset", "\(index)", "-f", "mpegts", part.path,
+            ])
+            joined += try Data(contentsOf: part)
+        }
+        let url = dir.appendingPathComponent("joined.ts")
+        try joined.write(to: url)
+        let reader = try VideoReader(contentsOfFile: url.path)
+        var frames: [VideoFrame] = []
+        while let frame = try reader.nextFrame() { frames.append(frame) }
+        #expect(frames.count == 10 && frames.allSatisfy { $0.width == 96 && $0.height == 64 })
+        #expect(
+            reader.streamWarning?.contains(
+                "frames of \(url.path) change size: frame 5 on is 64x96, scaled to the first frame's 96x64") == true,
+            "\(reader.streamWarning ?? "no warning")")
+    }
+
     @Test func framesOverThePixelLimitAreRefused() throws {
         let dir = try TestVideos.scratch()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -85,7 +85,7 @@ import VisionErrors
             let reader = try VideoReader(contentsOfFile: url.path)
             while try reader.nextFrame() != nil {}
             #expect(
-                (reader.damageWarning != nil) == damaged, "\(url.lastPathComponent): \(reader.damageWarning ?? "nil")")
+                (reader.streamWarning != nil) == damaged, "\(url.lastPathComponent): \(reader.streamWarning ?? "nil")")
         }
     }
 
