@@ -142,6 +142,13 @@ public struct GestureSamples: Sendable {
         self.ignored = ignored
     }
 
+    /// Labels that differ only by case ("One" and "one"), each group sorted: trained as separate gestures, which a
+    /// person likely did not mean (a warning, not an error: they are distinct names).
+    public var labelsDifferingOnlyByCase: [[String]] {
+        Dictionary(grouping: labels, by: { $0.lowercased() }).values.filter { $0.count > 1 }.map { $0.sorted() }
+            .sorted { $0[0] < $1[0] }
+    }
+
     /// The index of the `none` label in `labels` (always 0).
     public var noneIndex: Int { 0 }
 

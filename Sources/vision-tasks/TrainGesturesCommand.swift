@@ -91,6 +91,11 @@ struct TrainGesturesCommand: AsyncParsableCommand {
             try OutputFiles.checkWritable(output, option: "--output")
             if let report { try OutputFiles.checkWritable(report, option: "--report") }
             let samples = try GestureSamples(folder: parsed.inputs[0])
+            for twins in samples.labelsDifferingOnlyByCase {
+                Console.error(
+                    "warning: labels \(twins.joined(separator: " and ")) differ only by case: they are trained as "
+                        + "\(twins.count) gestures\n")
+            }
             // Neither output may be the base model or a photo: the run would write over what it reads.
             let inputs = OutputFiles.InputFiles([model] + samples.photos.map(\.name))
             try OutputFiles.checkNotAnInput(output, option: "--output", inputs: inputs)

@@ -29,6 +29,14 @@ import VisionErrors
 
     /// A macOS zip unpacked into the data leaves `__MACOSX/`: no label (it was one, or "holds no photos"), as the
     /// server's upload skips it.
+    @Test func labelsDifferingOnlyByCaseAreNamed() throws {
+        let root = try Self.folder(["none": ["a.jpg"], "one": ["b.jpg"], "One": ["c.jpg"], "two": ["d.jpg"]])
+        defer { try? FileManager.default.removeItem(at: root) }
+        let samples = try GestureSamples(folder: root.path)
+        #expect(samples.labels == ["none", "One", "one", "two"])
+        #expect(samples.labelsDifferingOnlyByCase == [["One", "one"]])
+    }
+
     @Test func macOSArchiveFoldersAreNoLabel() throws {
         let root = try Self.folder([
             "none": ["a.jpg"], "one": ["b.jpg"], "__MACOSX": [], "__MACOSX/one": ["._b.jpg"],
