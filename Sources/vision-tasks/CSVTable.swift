@@ -8,8 +8,8 @@ import VisionTasks
 /// image mode) and the task's own (`DescribedResult.csvColumns`). An image or frame where nothing was found
 /// still gets a row, with `success` 0 and the object cells empty; an input or frame that failed gets
 /// one with its message under `error` (and its timestamp, when the frame had one). A video of `--video-list` ends with
-/// a row without frame or timestamp (its JSON summary line): `success` 1 when every frame went through, else 0 with
-/// how many failed under `error`; as in the JSON lines, an input's rows without a frame are its final ones, which
+/// a row without frame or timestamp (its JSON summary line): `success` empty when every frame went through, else 0
+/// with how many failed under `error`; as in the JSON lines, an input's rows without a frame are its final ones, which
 /// `--resume` looks for.
 struct CSVTable: Sendable {
     /// The columns before the task's.
@@ -49,7 +49,8 @@ struct CSVTable: Sendable {
 
     /// The row closing a video of `--video-list` whose `frames` lines held `failed` errors.
     func videoEndRow(input: String, frames: Int, failed: Int) -> Data {
-        let outcome = failed == 0 ? ["1", ""] : ["0", "\(failed) of \(frames) frames failed"]
+        // `success` empty, not 1: a 1 says a face or hand is on the row (a Spark job counted the closing row as a face).
+        let outcome = failed == 0 ? ["", ""] : ["0", "\(failed) of \(frames) frames failed"]
         return Self.line([input, "", ""] + outcome + ["", ""] + Array(repeating: "", count: taskColumns.count))
     }
 
