@@ -7,8 +7,8 @@
 Fails (exit 1) when the command failed, when any XCTest case or Swift Testing test or suite was
 skipped (a disabled trait, an XCTSkip, or a parameterised test given no arguments: "No test cases
 found."), or when Swift Testing reports no test run at all (the project's tests are Swift Testing;
-XCTest reports 0 tests when there are none). A run given `--filter` or `--skip` also fails when one
-way through the pattern's alternatives (`A\.(B|C)` is `A\.B` and `A\.C`) names no test that
+XCTest reports 0 tests when there are none). A run given `--filter` or `--skip` fails before it starts
+when one way through the pattern's alternatives (`A\\.(B|C)` is `A\\.B` and `A\\.C`) names no test that
 `swift test list` (the same build) lists: a renamed suite no longer leaves its part of a filter silently
 selecting nothing. Prints each reason.
 """
@@ -67,7 +67,10 @@ def problems(lines):
 
 def alternatives(pattern):
     """Each way through the alternations of a regular expression, as patterns: `A\\.(B|C)x` gives
-    `A\\.Bx` and `A\\.Cx`. Escapes and character classes are kept whole; a group may be `(?:...)`."""
+    `A\\.Bx` and `A\\.Cx`. Escapes and character classes are kept whole; a group may be `(?:...)`. A pattern
+    this cannot split faithfully (lookarounds, flags, back references, a quantified group) is one way."""
+    if re.search(r"\(\?[^:]|\\[1-9]|\)[*+?{]", pattern):
+        return [pattern]
     def sequence(i):  # parse up to ')' or the end; returns (the ways, where it stopped)
         ways, i = [""], i
         branches = []
@@ -86,7 +89,8 @@ def alternatives(pattern):
                 if c == "\\":
                     token = pattern[i:i + 2]
                 elif c == "[":
-                    close = pattern.index("]", i + 2 if pattern.startswith("[]", i) else i + 1)
+                    first = i + 2 if pattern.startswith("[^", i) else i + 1  # a `]` first is a literal
+                    close = pattern.index("]", first + 1 if pattern.startswith("]", first) else first)
                     token = pattern[i:close + 1]
                 else:
                     token = c
@@ -104,7 +108,11 @@ def unselecting_patterns(command):
     patterns, rest, i = [], [], 0
     while i < len(command):
         if command[i] in ("--filter", "--skip") and i + 1 < len(command):
-            patterns += [(command[i], way) for way in alternatives(command[i + 1])]
+            try:
+                ways = alternatives(command[i + 1])
+            except ValueError:
+                ways = [command[i + 1]]  # unbalanced: the regular expression check below names it
+            patterns += [(command[i], way) for way in ways]
             i += 2
         else:
             rest.append(command[i])
@@ -118,8 +126,14 @@ def unselecting_patterns(command):
     if listed.returncode != 0:
         return [f"swift test list failed ({listed.returncode}): {listed.stderr.strip()[-500:]}"]
     tests = listed.stdout.split()
-    return [f"{option[2:]} {way!r} matches none of the {len(tests)} tests listed"
-            for option, way in patterns if not any(re.search(way, test) for test in tests)]
+    found = []
+    for option, way in patterns:
+        try:
+            if not any(re.search(way, test) for test in tests):
+                found.append(f"{option[2:]} {way!r} matches none of the {len(tests)} tests listed")
+        except re.error as error:
+            found.append(f"{option[2:]} {way!r} is not a regular expression: {error}")
+    return found
 
 
 def main(argv):
@@ -128,6 +142,13 @@ def main(argv):
             lines = f.readlines()
         status = 0
     elif len(argv) >= 2 and argv[0] == "--":
+        # Before the run, which may take an hour under a sanitizer: a filter that selects nothing fails at once.
+        unselecting = unselecting_patterns(argv[1:])
+        if unselecting:
+            print(f"check_test_run: FAILED ({len(unselecting)} problems)")
+            for reason in unselecting:
+                print(f"  - {reason}")
+            return 1
         process = subprocess.Popen(argv[1:], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                    text=True, encoding="utf-8", errors="replace")
         lines = []
@@ -140,8 +161,6 @@ def main(argv):
         print(__doc__.strip(), file=sys.stderr)
         return 2
     reasons = problems(lines)
-    if argv[0] == "--":
-        reasons += unselecting_patterns(argv[1:])
     if status != 0:
         reasons.insert(0, f"the test command exited with status {status}")
     if reasons:
