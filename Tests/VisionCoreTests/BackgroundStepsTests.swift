@@ -294,6 +294,20 @@ import VisionErrors
                 #expect(abs(Int(out[i * 3 + c]) - expected) <= 1, "pixel \(i) channel \(c)")
             }
         }
+        // Scaled, colour is weighed by opacity (premultiplied, as a browser scales): white on transparent black over a
+        // white frame stays white at the edge (a dark band 30 pixels wide showed the black).
+        var edge = [UInt8]()
+        for _ in 0..<8 { for x in 0..<8 { edge += x < 4 ? [255, 255, 255, 255] : [0, 0, 0, 0] } }
+        let logo = try edge.withUnsafeBytes {
+            try MPImage(pixels: $0, width: 8, height: 8, bytesPerRow: 32, format: .rgba8)
+        }
+        let white = try frame(64, 64) { _, _ in (255, 255, 255) }
+        let scaled = try BackgroundCompositor(width: 64, height: 64, effect: .replace(logo), workingSize: 16)
+        let whiteSmall = try scaled.shrink(white)
+        let none = FloatPlane(width: scaled.smallWidth, height: scaled.smallHeight, repeating: 0)!
+        var composed: [UInt8] = []
+        try scaled.compose(white, small: whiteSmall, a: none, b: none, into: &composed)
+        #expect(composed.min() ?? 0 >= 254, "darkest \(composed.min() ?? 0)")
         // An opaque RGBA picture is a plain one.
         let opaque = try [UInt8](repeating: 255, count: 16).withUnsafeBytes {
             try MPImage(pixels: $0, width: 2, height: 2, bytesPerRow: 8, format: .rgba8)

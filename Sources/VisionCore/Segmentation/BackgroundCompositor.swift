@@ -73,8 +73,11 @@ public final class BackgroundCompositor {
             (cover, coverAlpha) = (nil, nil)
         case .replace(let picture):
             blurRadius = 0
-            cover = try Self.cover(picture, width: width, height: height)
             coverAlpha = try Self.coverAlpha(picture, width: width, height: height)
+            // With transparency, the colours are scaled premultiplied by their opacity, as a browser scales them: a
+            // transparent pixel's stored colour (black, often) does not bleed into the edges.
+            cover = try Self.cover(
+                coverAlpha == nil ? picture : try Self.premultiplied(picture), width: width, height: height)
         case .color:
             (blurRadius, cover, coverAlpha) = (0, nil, nil)
         }
@@ -134,7 +137,24 @@ public final class BackgroundCompositor {
         return (0..<(width * height)).map { covered[$0 * 3] }
     }
 
-    /// The cover over `frame` by its opacity into `backdrop`: the background a picture with transparent pixels gives.
+    /// `picture`'s colours times its opacity, as RGB in its orientation (an RGBA or BGRA picture).
+    static func premultiplied(_ picture: MPImage) throws -> MPImage {
+        let (count, offsets) = (picture.bufferWidth * picture.bufferHeight, picture.bufferFormat.rgbOffsets)
+        let rgb = picture.withUnsafeBufferBytes { bytes in
+            (0..<(count * 3)).map { i -> UInt8 in
+                let pixel = i / 3 * 4, channel = [offsets.r, offsets.g, offsets.b][i % 3]
+                return UInt8((UInt32(bytes[pixel + channel]) * UInt32(bytes[pixel + 3]) + 127) / 255)
+            }
+        }
+        return try rgb.withUnsafeBytes {
+            try MPImage(
+                pixels: $0, width: picture.bufferWidth, height: picture.bufferHeight,
+                bytesPerRow: picture.bufferWidth * 3, format: .rgb8, orientation: picture.orientation)
+        }
+    }
+
+    /// The premultiplied cover over `frame` by its opacity into `backdrop`: the background a picture with transparent
+    /// pixels gives.
     private func coverOver(_ frame: MPImage, _ cover: [UInt8], _ alpha: [UInt8]) {
         if backdrop.count != cover.count { backdrop = [UInt8](repeating: 0, count: cover.count) }
         frame.withUnsafeBufferBytes { bytes in
@@ -142,9 +162,9 @@ public final class BackgroundCompositor {
                 alpha.withUnsafeBufferPointer { alpha in
                     backdrop.withUnsafeMutableBufferPointer { out in
                         for i in 0..<alpha.count {
-                            let a = UInt32(alpha[i]), rest = 255 - UInt32(alpha[i])
+                            let rest = 255 - UInt32(alpha[i])
                             for c in (i * 3)..<(i * 3 + 3) {
-                                out[c] = UInt8((UInt32(cover[c]) * a + UInt32(bytes[c]) * rest + 127) / 255)
+                                out[c] = UInt8(min(255, UInt32(cover[c]) + (UInt32(bytes[c]) * rest + 127) / 255))
                             }
                         }
                     }
