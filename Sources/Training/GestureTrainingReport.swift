@@ -181,8 +181,8 @@ public struct GestureTrainingReport: Codable, Sendable, Equatable {
             let split = options[GestureTrainingOptions.Declared.validationSplit.option.name] ?? "0"
             lines.append(
                 Double(split) ?? 0 > 0
-                    ? "no validation hands: validation-split \(split) held none out (each label keeps at least one "
-                        + "hand to train on, and none had one to spare)"
+                    ? "no validation hands: validation-split \(split) of each label's hands rounds to none (and each "
+                        + "label keeps at least one hand to train on)"
                     : "no validation hands (validation-split 0)")
         }
         if let search { lines += Self.lines(search) }
