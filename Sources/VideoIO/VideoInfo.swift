@@ -22,23 +22,32 @@ public struct VideoInfo: Codable, Sendable, Equatable {
     /// When the stream starts, in seconds (its first presentation time: a cut or joined stream may start after 0; the
     /// frames' timestamps are counted from the same origin).
     public var startSeconds: Double? = nil
+    /// When the file starts, in seconds: its earliest stream's start (its sound may start before its frames); ffmpeg's
+    /// `-ss` counts from here.
+    public var fileStartSeconds: Double? = nil
 
     /// `frameRate` as a number (0 if unknown).
     public var framesPerSecond: Double { Self.rate(frameRate) ?? 0 }
 
     /// The rate to write this video's frames at, placed by their timestamps (`FramePlacement`): the average rate, or
-    /// the base rate where it is higher (a variable-rate video's dense parts then keep their frames), at most
-    /// `highestWritingRate` unless the average is higher.
+    /// the base rate where it is higher (a variable-rate video's dense parts then keep their frames) up to
+    /// `highestWritingRate`; an average above `highestConstantRate`, or none, gives `highestWritingRate` (a file's
+    /// claimed rate costs the encoder a frame per slot).
     public var writingFrameRate: String {
+        let fallback = "\(Int(Self.highestWritingRate))"
         guard let base = baseFrameRate, let baseRate = Self.rate(base), baseRate > framesPerSecond else {
-            return frameRate
+            return framesPerSecond > 0 && framesPerSecond <= Self.highestConstantRate ? frameRate : fallback
         }
         if baseRate <= Self.highestWritingRate { return base }
-        return framesPerSecond < Self.highestWritingRate ? "\(Int(Self.highestWritingRate))" : frameRate
+        return framesPerSecond > 0 && framesPerSecond >= Self.highestWritingRate
+            && framesPerSecond <= Self.highestConstantRate ? frameRate : fallback
     }
 
-    /// The highest rate `writingFrameRate` takes from a base rate (a file's base rate may be its clock's, 90000).
+    /// The highest rate `writingFrameRate` takes from a base rate (a file's base rate may be its clock's, 90000), and
+    /// its rate when the file gives none it takes.
     public static let highestWritingRate = 60.0
+    /// The highest average rate `writingFrameRate` keeps (a high-speed camera's 240 fps).
+    public static let highestConstantRate = 240.0
 
     /// The kind of file at `path` (`st_mode & S_IFMT`: `S_IFREG`, `S_IFIFO`, ...) and its size in bytes, links
     /// followed; nil when there is none. The one question VideoIO asks of a path before ffmpeg opens it or writes it.
@@ -105,7 +114,7 @@ public struct VideoInfo: Codable, Sendable, Equatable {
                     "-v", "error", "-max_pixels", String(Swift.min(self.maxPixelCount, Int(Int32.max))),
                     "-select_streams", "v:0",
                     "-show_entries",
-                    "stream=width,height,r_frame_rate,avg_frame_rate,duration,nb_frames,start_time:stream_side_data=rotation:stream_tags=rotate:format=duration",
+                    "stream=width,height,r_frame_rate,avg_frame_rate,duration,nb_frames,start_time:stream_side_data=rotation:stream_tags=rotate:format=duration,start_time",
                     "-of", "json", VideoInfo.fileInput(path),
                 ], onStderrLine: { refused.take($0) })
         }
@@ -151,7 +160,10 @@ public struct VideoInfo: Codable, Sendable, Equatable {
             let side_data_list: [SideData]?
             let tags: [String: String]?
         }
-        struct Format: Decodable { let duration: String? }
+        struct Format: Decodable {
+            let duration: String?
+            let start_time: String?
+        }
         let streams: [Stream]?
         let format: Format?
     }
@@ -183,6 +195,7 @@ public struct VideoInfo: Codable, Sendable, Equatable {
             frameCount: stream.nb_frames.flatMap(Int.init))
         info.baseFrameRate = stream.r_frame_rate.flatMap { rate($0) == nil ? nil : $0 }
         info.startSeconds = stream.start_time.flatMap(Double.init).flatMap { $0.isFinite ? $0 : nil }
+        info.fileStartSeconds = probe.format?.start_time.flatMap(Double.init).flatMap { $0.isFinite ? $0 : nil }
         return info
     }
 

@@ -70,12 +70,25 @@ public final class VideoReader {
     private let endMs: Int?
     private let maxPixelCount: Int
     private var finished = false
-    /// Set at the end of a stream ffmpeg logged errors while decoding, which still gave the frames it announces (or
-    /// announces none, as raw H.264; MPEG-TS estimates its length from what is there): it may be cut or damaged, which
-    /// cannot be told from a whole file there; or whose frames changed size mid-stream (ffmpeg scales them to the
-    /// first frame's size, so their results are in a stretched picture). Nil otherwise (a file that ends before its
+    /// What the frames read so far do not show: ffmpeg logged errors while decoding a stream that still gave the
+    /// frames it announces (or announces none, as raw H.264; MPEG-TS estimates its length from what is there), so it
+    /// may be cut or damaged, which cannot be told from a whole file there (known at its end); or frames changed size
+    /// mid-stream (ffmpeg scales them to the first frame's size, so their results are in a stretched picture; known
+    /// from the first such frame read, at `--end` or Ctrl-C too). Nil otherwise (a file that ends before its
     /// announced length throws).
-    public private(set) var streamWarning: String?
+    public var streamWarning: String? {
+        var warnings = damage.map { [$0] } ?? []
+        if let resized = log.firstResized, resized.index <= lastIndex ?? -1 {
+            warnings.append(
+                "the frames of \(source) change size: frame \(resized.index) on is \(resized.size), scaled to the first "
+                    + "frame's \(resized.first) (their results are in that stretched picture)")
+        }
+        return warnings.isEmpty ? nil : warnings.joined(separator: "; ")
+    }
+    /// Set at the end of a stream ffmpeg logged errors in (`streamWarning`).
+    private var damage: String?
+    /// The index of the last frame read.
+    private var lastIndex: Int?
     /// The pixel format ffmpeg decodes the frames to (`yuv420p`, `yuv420p10le`, ...), before they are turned
     /// into RGB; nil until the first frame is read.
     public private(set) var decodedPixelFormat: String?
@@ -240,6 +253,7 @@ public final class VideoReader {
                 child.stop()
                 return nil
             }
+            lastIndex = entry.index
             return VideoFrame(index: entry.index, timestampInMilliseconds: entry.timestampMs, picture: picture)
         }
         return nil
@@ -262,21 +276,14 @@ public final class VideoReader {
         if let message = earlyEnd.earlyEnd(source: source, decoded: log.framesSeen, info: info) {
             throw VisionTasksError.invalidVideo(message)
         }
-        var warnings: [String] = []
         if let error = earlyEnd.lastErrorMessage {
             // Decoded to the length the file gives, or it gives none (MPEG-TS estimates it from what is there, raw
             // H.264 gives none): an error may be a cut end or a damaged stretch ffmpeg concealed, or harmless (a
             // capture that starts mid-GOP).
-            warnings.append(
+            damage =
                 "ffmpeg reported errors while decoding \(source): it may be truncated or damaged (\(log.framesSeen) "
-                    + "frames read; last: \(error))")
+                + "frames read; last: \(error))"
         }
-        if let resized = log.firstResized {
-            warnings.append(
-                "the frames of \(source) change size: frame \(resized.index) on is \(resized.size), scaled to the first "
-                    + "frame's \(resized.first) (their results are in that stretched picture)")
-        }
-        streamWarning = warnings.isEmpty ? nil : warnings.joined(separator: "; ")
         return nil
     }
 

@@ -24,7 +24,8 @@ public final class VideoWriter {
     }
 
     /// A source file's sound, copied into the MP4 beside the frames: its first audio stream (none: the MP4 is
-    /// silent), from `fromSeconds` to `toSeconds` after the file's start when given, encoded as AAC.
+    /// silent), from `fromSeconds` to `toSeconds` after the file's start (its earliest stream's) when given, encoded as
+    /// AAC.
     public struct AudioTrack: Sendable, Equatable {
         /// The file the sound is taken from.
         public let path: String
@@ -38,16 +39,41 @@ public final class VideoWriter {
             (self.path, self.fromSeconds, self.toSeconds) = (path, fromSeconds, toSeconds)
         }
 
+        /// ffmpeg's options before the file's `-i`: where its sound starts and ends (no end at or before the start).
+        var range: [String] {
+            let from = max(0, fromSeconds ?? 0)
+            return (from > 0 ? ["-ss", String(format: "%.3f", from)] : [])
+                + (toSeconds.flatMap { $0 > from ? ["-to", String(format: "%.3f", $0)] : nil } ?? [])
+        }
+
         /// ffmpeg's second input and the output options that take its sound.
         var arguments: [String] {
-            let range =
-                (fromSeconds.map { ["-ss", String(format: "%.3f", max(0, $0))] } ?? [])
-                + (toSeconds.map { ["-to", String(format: "%.3f", max(0, $0))] } ?? [])
-            return range + [
-                "-i", VideoInfo.fileInput(path), "-map", "0:v", "-map", "1:a:0?", "-c:a", "aac", "-b:a", "160k",
-            ]
+            range + ["-i", VideoInfo.fileInput(path), "-map", "0:v", "-map", "1:a:0", "-c:a", "aac", "-b:a", "160k"]
+        }
+
+        /// Whether the MP4 takes this sound, found by decoding its first 0.2 s (an audio stream ffmpeg cannot decode
+        /// failed the whole MP4 at its first packet), and why not when the file has a sound it cannot take (nil: it
+        /// takes it, or the file is silent).
+        func check() -> (takes: Bool, problem: String?) {
+            if let toSeconds, toSeconds <= max(0, fromSeconds ?? 0) { return (false, nil) } // one instant: no sound
+            guard
+                let probe = try? ChildProcess(
+                    tool: "ffmpeg",
+                    arguments: ["-v", "error", "-nostdin"] + range + [
+                        "-i", VideoInfo.fileInput(path), "-map", "0:a:0", "-t", "0.2", "-f", "null", "-",
+                    ])
+            else { return (false, "ffmpeg could not be started to read it") }
+            guard probe.wait() == 0 else {
+                let reason = probe.lastStderr()
+                if reason.contains("matches no streams") { return (false, nil) } // no audio stream
+                return (false, reason.isEmpty ? "ffmpeg cannot decode it" : reason)
+            }
+            return (true, nil)
         }
     }
+
+    /// Why the source's sound was left out of this MP4 (`AudioTrack.check`: one ffmpeg cannot decode), if it was.
+    public let soundLeftOut: String?
 
     /// The file being written.
     public let path: String
@@ -62,10 +88,8 @@ public final class VideoWriter {
     private var finished = false
     private var written = 0
     private var packed: [UInt8]
-    private var placement: FramePlacement
-
-    /// Gaps between timestamped frames shortened to `FramePlacement.longestHoldSeconds` so far.
-    public var shortenedGaps: Int { placement.shortenedGaps }
+    /// Where timestamped frames went so far, with the gaps it shortened and the restarts of their clock.
+    public private(set) var placement: FramePlacement
 
     /// Starts writing `path` (replaced by `finish()` if it exists) with frames of `width`×`height` at
     /// `frameRate` (a number or a fraction such as "30000/1001") with libx264's `preset`. Odd sizes grow
@@ -86,12 +110,13 @@ public final class VideoWriter {
     ) throws {
         if let problem = Self.destinationProblem(path) { throw VisionTasksError.invalidArgument(problem) }
         let partial = Self.partialPath(for: path)
+        let sound = audio.map { ($0, $0.check()) }
         try self.init(
             path: path, width: width, height: height, frameRate: frameRate,
-            output: (audio?.arguments ?? []) + [
+            output: (sound.flatMap { $0.1.takes ? $0.0.arguments : nil } ?? []) + [
                 "-c:v", "libx264", "-preset", preset.rawValue, "-crf", "20",
                 "-pix_fmt", "yuv420p", "-movflags", "+faststart", "-f", "mp4", partial.file,
-            ], partial: partial)
+            ], partial: partial, soundLeftOut: sound?.1.problem)
     }
 
     /// Why an MP4 cannot be written at `path` (it, or the file a link there points to, exists and is a pipe, a device,
@@ -140,8 +165,9 @@ public final class VideoWriter {
     /// initializer does.
     init(
         path: String, width: Int, height: Int, frameRate: String, output: [String],
-        partial: (file: String, target: String)? = nil
+        partial: (file: String, target: String)? = nil, soundLeftOut: String? = nil
     ) throws {
+        self.soundLeftOut = soundLeftOut
         // H.264 (libx264) takes at most 16384 pixels a side; refusing more here also bounds the
         // packing buffer.
         guard width > 0, height > 0, width <= 16_384, height <= 16_384 else {

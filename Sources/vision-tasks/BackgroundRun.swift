@@ -60,9 +60,8 @@ final class BackgroundRun: @unchecked Sendable {
                 decoderThreads: VideoRun.decoderThreads(
                     cores: ProcessInfo.processInfo.activeProcessorCount, inferenceThreads: threads),
                 maxPixelCount: maxFramePixels)
-        let rate =
-            (reader.info?.writingFrameRate ?? (isFile ? try? VideoInfo.probe(path: source).writingFrameRate : nil))
-            ?? "30"
+        let info = reader.info ?? (isFile ? try? VideoInfo.probe(path: source) : nil)
+        let rate = info?.writingFrameRate ?? "30"
         let stopReading = reader.makeInterrupter()
         nonisolated(unsafe) let handedOver = reader // used by the reader thread alone from here on
         // Ctrl-C, kill or a closed terminal: a live source's few waiting frames are rendered and its MP4 finished; a
@@ -78,7 +77,9 @@ final class BackgroundRun: @unchecked Sendable {
             }
         }) {
             let readerThread = PipelineThread(name: "background-read") { self.readFrames(handedOver) }
-            let writerThread = PipelineThread(name: "background-write") { self.writeFrames(rate: rate) }
+            let writerThread = PipelineThread(name: "background-write") {
+                self.writeFrames(rate: rate, fileStart: info?.fileStartSeconds ?? 0)
+            }
             renderFrames()
             readerThread.join()
             writerThread.join()
@@ -140,7 +141,8 @@ final class BackgroundRun: @unchecked Sendable {
                 var out = spare.popIfAny() ?? []
                 let report = try renderer.render(frame.image(), timestampInMilliseconds: lastTimestamp, into: &out)
                 measures.add(report)
-                guard rendered.push((frame.width, frame.height, out, lastTimestamp)) else { return }
+                // Placed in the MP4 by the source's own timestamp (a clock that goes back restarts there).
+                guard rendered.push((frame.width, frame.height, out, frame.timestampInMilliseconds)) else { return }
             }
         } catch {
             fail(error)
@@ -148,7 +150,7 @@ final class BackgroundRun: @unchecked Sendable {
     }
 
     /// Writer thread: the frames to the file or device, opened for the first frame's size.
-    private func writeFrames(rate: String) {
+    private func writeFrames(rate: String, fileStart: Double) {
         var writer: VideoWriter?
         do {
             while let frame = rendered.pop() {
@@ -158,7 +160,8 @@ final class BackgroundRun: @unchecked Sendable {
                         // A video file's sound goes with it (a live source's frames may stop before its sound).
                         writer = try VideoWriter(
                             path: path, width: frame.width, height: frame.height, frameRate: rate, preset: preset,
-                            audio: live ? nil : .init(path: source))
+                            audio: live
+                                ? nil : .init(path: source, fromSeconds: Double(frame.timestamp) / 1000 - fileStart))
                     case .camera(let device, let format):
                         writer = try VideoWriter(
                             v4l2Device: device, width: frame.width, height: frame.height, frameRate: rate,
@@ -178,7 +181,7 @@ final class BackgroundRun: @unchecked Sendable {
             guard let writer, lock.withLock({ live || (firstFailure == nil && interruption == nil) }) else { return }
             try writer.finish()
             lock.withLock { finished = true }
-            if case .file(let path, _) = destination { VideoRun.warnOfShortenedGaps(writer, path) }
+            if case .file(let path, _) = destination { VideoRun.warnAbout(writer, path) }
         } catch {
             fail(error)
         }

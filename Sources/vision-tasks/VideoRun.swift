@@ -76,12 +76,25 @@ enum VideoRun {
         return output.failures == failuresBefore
     }
 
-    /// Says on standard error how many holds `writer` shortened to `FramePlacement.longestHoldSeconds`, if any.
-    static func warnOfShortenedGaps(_ writer: VideoWriter, _ path: String) {
-        guard writer.shortenedGaps > 0 else { return }
-        Console.error(
-            "warning: \(path): \(writer.shortenedGaps) gap(s) of more than \(Int(FramePlacement.longestHoldSeconds)) s "
-                + "between frames were shortened to \(Int(FramePlacement.longestHoldSeconds)) s\n")
+    /// Says on standard error what `writer`'s MP4 at `path` does not keep: a sound ffmpeg could not decode, holds
+    /// shortened to `FramePlacement.longestHoldSeconds` (and so the sound after them out of step), restarts of the
+    /// source's clock.
+    static func warnAbout(_ writer: VideoWriter, _ path: String) {
+        if let reason = writer.soundLeftOut {
+            Console.error("warning: \(path) is silent: the source's sound: \(reason)\n")
+        }
+        let placement = writer.placement
+        if placement.shortenedGaps > 0 {
+            let longest = Int(FramePlacement.longestHoldSeconds)
+            Console.error(
+                "warning: \(path): \(placement.shortenedGaps) gap(s) of more than \(longest) s between frames were "
+                    + "shortened to \(longest) s (any sound after them plays early)\n")
+        }
+        if placement.restarts > 0 {
+            Console.error(
+                "warning: \(path): the source's clock went back \(placement.restarts) time(s) (a joined stream); the "
+                    + "frames after each go on from the frame before\n")
+        }
     }
 
     /// The rate to write every `every`-th frame at: "30/1" with 2 → "30/2", and at least 1 frame a second (the frames
@@ -133,7 +146,7 @@ final class VideoPipeline<Task: DescribedTask>: @unchecked Sendable {
         masks = options.masks
         quality = options.quality
         rate = reader.info.map { VideoRun.rate($0.writingFrameRate, every: options.every) } ?? "25"
-        soundEnd = (try? options.endMs)?.map { Double($0) / 1000 - (reader.info?.startSeconds ?? 0) }
+        soundEnd = (try? options.endMs)?.map { Double($0) / 1000 - (reader.info?.fileStartSeconds ?? 0) }
         bar = options.showProgress ? reader.info?.frameCount.map { ProgressBar(total: $0, unit: "frames") } : nil
     }
 
@@ -212,7 +225,8 @@ final class VideoPipeline<Task: DescribedTask>: @unchecked Sendable {
                 guard let annotate else { continue }
                 if writer == nil {
                     // The file's sound from the first frame written (`--start`) to `--end`.
-                    let soundStart = Double(frame.timestampInMilliseconds) / 1000 - (reader.info?.startSeconds ?? 0)
+                    let soundStart =
+                        Double(frame.timestampInMilliseconds) / 1000 - (reader.info?.fileStartSeconds ?? 0)
                     writer = try VideoWriter(
                         path: annotate, width: frame.width, height: frame.height, frameRate: rate,
                         preset: quality.preset,
@@ -241,7 +255,7 @@ final class VideoPipeline<Task: DescribedTask>: @unchecked Sendable {
             // removes its partial file, so a short video never looks whole at the path.
             if lock.withLock({ firstFailure == nil }) {
                 try writer?.finish()
-                if let writer, let annotate { VideoRun.warnOfShortenedGaps(writer, annotate) }
+                if let writer, let annotate { VideoRun.warnAbout(writer, annotate) }
             }
         } catch {
             fail(error)

@@ -26,8 +26,8 @@ import Testing
     @Test func aLongFrameIsHeldAndADenseOneLeftOut() {
         // 40 ms, then a second-long frame (24 repeats at 25 fps), then frames 5 ms apart (left out until the next slot, 1080 ms).
         #expect(placed([0, 40, 1040, 1045, 1050, 1080], rate: 25).places == ["+0", "+0", "+24", "-", "-", "+0"])
-        // A repeated and a backward timestamp take no slot.
-        #expect(placed([0, 40, 40, 20, 80], rate: 25).places == ["+0", "+0", "-", "-", "+0"])
+        // A repeated timestamp takes no slot.
+        #expect(placed([0, 40, 40, 80], rate: 25).places == ["+0", "+0", "-", "+0"])
     }
 
     @Test func aHoldOverAMinuteIsShortenedAndCounted() {
@@ -40,8 +40,26 @@ import Testing
 
     @Test func anyTimestampIsPlacedWithoutTrapping() {
         let (places, placement) = placed([Int.min, 0, Int.max, Int.max], rate: 1000)
-        #expect(places == ["+0", "+59999", "-", "-"])
-        #expect(placement.shortenedGaps == 1)
+        #expect(places == ["+0", "+59999", "+59999", "-"])
+        #expect(placement.shortenedGaps == 2)
+    }
+
+    /// A clock that goes back (two streams joined, a camera reconnected) goes on from the frame before: the frames
+    /// after the join were all left out, their slots taken.
+    @Test func aClockThatGoesBackGoesOnFromTheFrameBefore() {
+        let (places, placement) = placed([0, 40, 80, 0, 40, 120], rate: 25)
+        #expect(places == ["+0", "+0", "+0", "+0", "+0", "+1"])
+        #expect(placement.restarts == 1 && placement.shortenedGaps == 0)
+    }
+
+    /// The holds of one video add up to at most an hour: frames a minute apart, then each written once.
+    @Test func theHoldsOfAVideoAddUpToAnHourAtMost() {
+        let minute = 60_000
+        let (places, placement) = placed((0..<70).map { $0 * minute }, rate: 1)
+        // 59 repeats a minute (1 fps) for 61 minutes: 3599 repeats... then the hour is spent.
+        let repeats = places.compactMap { Int($0.dropFirst()) }
+        #expect(repeats.reduce(0, +) == 3600 && repeats.last == 0, "\(places)")
+        #expect(placement.shortenedGaps >= 1)
     }
 
     /// The rate frames are written at: the average, or a variable-rate video's higher base rate up to 60.
@@ -57,5 +75,8 @@ import Testing
         #expect(rate("24/1", "90000/1") == "60") // a base rate that is the file's clock
         #expect(rate("120/1", "90000/1") == "120/1")
         #expect(rate("30/1", nil) == "30/1")
+        // A rate no camera gives, or none: 60 (each slot costs the encoder a frame).
+        #expect(rate("1000/1", "1000/1") == "60" && rate("30000/1", nil) == "60" && rate("0/1", nil) == "60")
+        #expect(rate("240/1", "240/1") == "240/1")
     }
 }

@@ -83,6 +83,16 @@ import VisionErrors
             reader.streamWarning?.contains(
                 "frames of \(url.path) change size: frame 5 on is 64x96, scaled to the first frame's 96x64") == true,
             "\(reader.streamWarning ?? "no warning")")
+        // A run stopped early by --end says so too, once it read such a frame (the warning came only at the end).
+        let cut = try VideoReader(contentsOfFile: url.path, endMs: frames[6].timestampInMilliseconds - 1)
+        var read = 0
+        while try cut.nextFrame() != nil { read += 1 }
+        #expect(
+            read == 6 && cut.streamWarning?.contains("frame 5 on is 64x96") == true,
+            "\(read) \(cut.streamWarning ?? "")")
+        let before = try VideoReader(contentsOfFile: url.path, endMs: frames[4].timestampInMilliseconds)
+        while try before.nextFrame() != nil {}
+        #expect(before.streamWarning == nil, "frames 0...4 are all of one size")
     }
 
     @Test func framesOverThePixelLimitAreRefused() throws {

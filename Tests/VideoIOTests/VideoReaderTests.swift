@@ -17,7 +17,8 @@ import VisionErrors
             reader.info
                 == VideoInfo(
                     width: 320, height: 240, rotation: 0, frameRate: "25/1",
-                    durationSeconds: 2, frameCount: 50, baseFrameRate: "25/1", startSeconds: 0))
+                    durationSeconds: 2, frameCount: 50, baseFrameRate: "25/1", startSeconds: 0,
+                    fileStartSeconds: 0))
         #expect(reader.info?.writingFrameRate == "25/1")
         var frames: [VideoFrame] = []
         while let frame = try reader.nextFrame() { frames.append(frame) }

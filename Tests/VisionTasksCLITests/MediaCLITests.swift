@@ -353,6 +353,32 @@ import Testing
         ])
         let quietStreams = try CLIRun.streams(quiet.path).map { String($0.prefix(5)) }
         #expect(none.status == 0 && quietStreams == ["video"], "\(none.stderr) \(quietStreams)")
+        // One instant (--start and --end on one frame) has no sound to take: the video is written (ffmpeg refused
+        // "-to" before "-ss" and the MP4 was lost).
+        let instant = try CLIRun.run([
+            "face-detector", "--model", Self.faceModel, "--video", video.path, "--annotate", annotated.path,
+            "--start", "2", "--end", "2", "--no-progress",
+        ])
+        #expect(instant.status == 0, "\(instant.stderr)")
+        #expect(try CLIRun.frameCount(annotated.path) == 1)
+        // A sound ffmpeg cannot decode (a codec id it does not know) leaves the video silent, with a warning: the
+        // whole MP4 was lost at its first audio packet.
+        let pcm = dir.appendingPathComponent("pcm.mkv"), odd = dir.appendingPathComponent("odd.mkv")
+        try CLIRun.ffmpeg(["-i", video.path, "-c:v", "copy", "-c:a", "pcm_s16le", pcm.path])
+        var bytes = try Data(contentsOf: pcm)
+        let known = Data("A_PCM/INT/LIT".utf8)
+        let at = try #require(bytes.range(of: known))
+        bytes.replaceSubrange(at, with: Data("A_ZZZ/INT/LIT".utf8))
+        try bytes.write(to: odd)
+        let unknown = try CLIRun.run([
+            "face-detector", "--model", Self.faceModel, "--video", odd.path, "--annotate", annotated.path,
+            "--no-progress",
+        ])
+        #expect(
+            unknown.status == 0
+                && unknown.stderr.contains("warning: \(annotated.path) is silent: the source's sound: "),
+            "\(unknown.stderr)")
+        #expect(try CLIRun.streams(annotated.path).map { String($0.prefix(5)) } == ["video"])
     }
 
     /// An annotated video plays in the source's time: a variable-rate source's long frames are held (each frame was
