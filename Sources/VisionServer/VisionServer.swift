@@ -82,21 +82,30 @@ public struct VisionServer: Sendable {
 
     // MARK: - Routes
 
-    /// The HTTP routes.
+    /// The HTTP routes. A GET route answers HEAD too; another method on a route's path gets 405 with the methods it
+    /// takes in `Allow` (OPTIONS: 204 with them), not the router's 404 "nothing at this path".
     func makeRouter() -> Router<ConnectionContext> {
-        let router = Router(context: ConnectionContext.self)
+        let router = Router(context: ConnectionContext.self, options: .autoGenerateHeadEndpoints)
         router.middlewares.add(JSONErrorMiddleware())
-        router.get("/healthz") { _, _ in json(ByteBuffer(string: "{\"status\":\"ok\"}")) }
-        router.get("/api/v1/models") { _, _ in json(catalogStore.json) }
-        router.get("/api/v1/gesture-models") { _, _ in json(training.description()) }
-        router.post("/api/v1/gesture-models") { request, context in
+        var methods: [String: Set<HTTPRequest.Method>] = [:]
+        func on<Output: ResponseGenerator>(
+            _ method: HTTPRequest.Method, _ path: String,
+            use handler: @escaping @Sendable (Request, ConnectionContext) async throws -> Output
+        ) {
+            methods[path, default: []].insert(method)
+            router.on(RouterPath(path), method: method, use: handler)
+        }
+        on(.get, "/healthz") { _, _ in json(ByteBuffer(string: "{\"status\":\"ok\"}")) }
+        on(.get, "/api/v1/models") { _, _ in json(catalogStore.json) }
+        on(.get, "/api/v1/gesture-models") { _, _ in json(training.description()) }
+        on(.post, "/api/v1/gesture-models") { request, context in
             try await training.train(request, bodies: bodies, connection: context.connection, logger: context.logger)
         }
-        router.get("/api/v1/tasks") { _, _ in json(tasksJSON) }
-        router.get("/api/v1/connections") { _, _ in json(connections) }
-        router.post("/api/v1/:task") { request, context in try await detectImage(request, context) }
-        router.post("/api/v1/:task/video") { request, context in try await detectVideo(request, context) }
-        router.get("/api/v1/:task/live") { request, context -> Response in
+        on(.get, "/api/v1/tasks") { _, _ in json(tasksJSON) }
+        on(.get, "/api/v1/connections") { _, _ in json(connections) }
+        on(.post, "/api/v1/:task") { request, context in try await detectImage(request, context) }
+        on(.post, "/api/v1/:task/video") { request, context in try await detectVideo(request, context) }
+        on(.get, "/api/v1/:task/live") { request, context -> Response in
             // Reached when the request did not upgrade: say why.
             let marker = UpgradeGate.problemHeader.lowercased()
             if let problem = request.headers.first(where: { $0.name.canonicalName == marker })?.value,
@@ -115,9 +124,31 @@ public struct VisionServer: Sendable {
             }
             throw APIError(.badRequest, "connect with a WebSocket (Upgrade: websocket) to stream frames")
         }
-        router.get("/") { _, _ in try pageFile("index.html") }
-        router.get("/:file") { _, context in try pageFile(context.parameters.get("file") ?? "") }
+        on(.get, "/") { _, _ in try pageFile("index.html") }
+        on(.get, "/:file") { _, context in try pageFile(context.parameters.get("file") ?? "") }
+        for (path, taken) in methods { Self.refuseOtherMethods(on: path, taking: taken, in: router) }
         return router
+    }
+
+    /// The methods a client may send that a path does not take get 405, naming the ones it does (`Allow`); OPTIONS
+    /// gets 204 with them.
+    private static func refuseOtherMethods(
+        on path: String, taking taken: Set<HTTPRequest.Method>, in router: Router<ConnectionContext>
+    ) {
+        let answered = taken.contains(.get) ? taken.union([.head, .options]) : taken.union([.options])
+        let allow = answered.map(\.rawValue).sorted().joined(separator: ", ")
+        for method in [HTTPRequest.Method.get, .head, .post, .put, .delete, .patch, .options]
+        where !taken.contains(method) && !(method == .head && taken.contains(.get)) {
+            router.on(RouterPath(path), method: method) { _, _ -> Response in
+                var response =
+                    method == .options
+                    ? Response(status: .noContent)
+                    : APIError.jsonResponse(
+                        status: .methodNotAllowed, message: "\(method) is not answered here; this path takes \(allow)")
+                response.headers[.allow] = allow
+                return response
+            }
+        }
     }
 
     /// The WebSocket route: `GET /api/v1/{task}/live` upgrades when the task and options are good

@@ -217,6 +217,14 @@ import VisionTasks
                 ),
                 ("/../../etc/passwd", .get, nil, .notFound, "nothing at this path"),
                 ("/etc/passwd", .get, nil, .notFound, "nothing at this path"),
+                // Another method on a route's path is 405, not "nothing at this path" (Allow: checked below).
+                (
+                    "/api/v1/face-detector", .get, nil, .methodNotAllowed,
+                    "GET is not answered here; this path takes OPTIONS, POST"
+                ),
+                ("/api/v1/tasks", .put, nil, .methodNotAllowed, "this path takes GET, HEAD, OPTIONS"),
+                ("/api/v1/tasks", .post, small, .methodNotAllowed, "POST is not answered here"),
+                ("/healthz", .delete, nil, .methodNotAllowed, "this path takes GET, HEAD, OPTIONS"),
                 ("/nothing.js", .get, nil, .notFound, "no such page file"),
                 ("/api/v1/hand-landmarker", .post, photo, .contentTooLarge, "limit of 50000 bytes"),
                 (
@@ -232,7 +240,15 @@ import VisionTasks
                 try await client.execute(uri: uri, method: method, body: requestBody) { response in
                     #expect(response.status == status, "\(uri): \(body(response))")
                     #expect(ServerSupport.errorMessage(response).contains(message), "\(uri): \(body(response))")
+                    if status == .methodNotAllowed { #expect(response.headers[.allow] != nil, "\(uri)") }
                 }
+            }
+            // HEAD answers as GET without the body; OPTIONS names the methods.
+            try await client.execute(uri: "/healthz", method: .head) { response in
+                #expect(response.status == .ok && response.body.readableBytes == 0)
+            }
+            try await client.execute(uri: "/api/v1/face-detector/video", method: .options) { response in
+                #expect(response.status == .noContent && response.headers[.allow] == "OPTIONS, POST")
             }
         }
     }
@@ -340,7 +356,7 @@ import VisionTasks
                 ),
                 (
                     "POST /api/v1/face-detector/live HTTP/1.1\r\n\(webSocket)Sec-WebSocket-Version: 13\r\n",
-                    ["HTTP/1.1 404"]
+                    ["HTTP/1.1 405", "allow: get, head, options"]
                 ),
                 (
                     "GET /api/v1/face-recognizer/live HTTP/1.1\r\n\(webSocket)Sec-WebSocket-Version: 13\r\n",
