@@ -96,6 +96,11 @@ struct TrainGesturesCommand: AsyncParsableCommand {
                     "warning: labels \(twins.joined(separator: " and ")) differ only by case: they are trained as "
                         + "\(twins.count) gestures\n")
             }
+            for label in samples.labels where label.contains(",") {
+                Console.error(
+                    "warning: label \(label.debugDescription) holds a comma: the recognizer's comma-separated "
+                        + "--custom-gestures-allowlist and --custom-gestures-denylist cannot name it\n")
+            }
             // Neither output may be the base model or a photo: the run would write over what it reads.
             let inputs = OutputFiles.InputFiles([model] + samples.photos.map(\.name))
             try OutputFiles.checkNotAnInput(output, option: "--output", inputs: inputs)

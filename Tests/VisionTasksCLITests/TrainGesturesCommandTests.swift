@@ -29,6 +29,25 @@ struct TrainGesturesCommandTests {
         return data
     }
 
+    /// Labels a person likely did not mean train, with a warning each: two that differ only by case, and one holding a
+    /// comma, which the recognizer's comma-separated lists cannot name.
+    @Test func doubtfulLabelNamesAreWarnedOf() throws {
+        let root = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let data = try Self.data(in: root)
+        for label in ["One", "one,two"] {
+            try FileManager.default.copyItem(
+                at: data.appendingPathComponent("one"), to: data.appendingPathComponent(label))
+        }
+        let run = try CLIRun.run([
+            "train-gestures", data.path, "--model", Self.base, "--output", root.appendingPathComponent("o.task").path,
+            "--search", "off", "--epochs", "1", "--no-progress",
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("warning: labels One and one differ only by case"), "\(run.stderr)")
+        #expect(run.stderr.contains("warning: label \"one,two\" holds a comma"), "\(run.stderr)")
+    }
+
     @Test func trainsAndTheToolRecognizesWithTheBundle() throws {
         let root = try Self.scratch()
         defer { try? FileManager.default.removeItem(at: root) }
