@@ -43,12 +43,14 @@ struct APIError: Error, HTTPResponseError {
     static let linger: TimeAmount = .seconds(2)
 
     /// The answer to this error, after which `connection` closes: its output at once, the whole `linger` later.
-    func responseClosing(_ connection: any Channel) -> Response {
-        let body = Self.jsonBody(message)
+    /// Without `withBody` (the answer to a HEAD, a 204) it has no body.
+    func responseClosing(_ connection: any Channel, withBody: Bool = true) -> Response {
+        let body = withBody ? Self.jsonBody(message) : ByteBuffer()
         return Response(
-            status: status, headers: [.contentType: "application/json", .connection: "close"],
+            status: status,
+            headers: withBody ? [.contentType: "application/json", .connection: "close"] : [.connection: "close"],
             body: ResponseBody(contentLength: body.readableBytes) { writer in
-                try await writer.write(body)
+                if body.readableBytes > 0 { try await writer.write(body) }
                 try await writer.finish(nil)
                 Self.close(afterAnswer: connection)
             })
@@ -110,28 +112,36 @@ struct APIError: Error, HTTPResponseError {
 /// into the JSON error body; any error of a request with a body (a body refused before its end included) closes the
 /// connection once it is written (`responseClosing`), and so does a GET or HEAD with a body (400), which no route reads.
 struct JSONErrorMiddleware: RouterMiddleware {
+    /// Whether `request` announces a body (a length above 0, or chunks).
+    static func hasBody(_ request: Request) -> Bool {
+        (BodyReader.announcedLength(request.headers[.contentLength]) ?? 0) > 0
+            || request.headers[.transferEncoding] != nil
+    }
+
     func handle(
         _ request: Request, context: ConnectionContext,
         next: (Request, ConnectionContext) async throws -> Response
     ) async throws -> Response {
-        let hasBody =
-            (BodyReader.announcedLength(request.headers[.contentLength]) ?? 0) > 0
-            || request.headers[.transferEncoding] != nil
+        let hasBody = Self.hasBody(request)
         // No GET route reads a body: one sent would be read on after the answer, for as long as the client sent it.
         if hasBody, request.method == .get || request.method == .head {
             return APIError(.badRequest, "a \(request.method) request takes no body").responseClosing(
-                context.connection)
+                context.connection, withBody: request.method == .get)
         }
         do {
-            return try await next(request, context)
+            let response = try await next(request, context)
+            // An answer to HEAD has no body (a route's own 405, say).
+            return request.method == .head && response.body.contentLength != 0
+                ? response.createHeadResponse() : response
         } catch {
             let refusal = APIError.logged(error, of: request, logger: context.logger)
             // A body refused before its end, or any body of a refused request (its rest unread): Hummingbird would
             // read on for as long as the client sent it.
             guard hasBody else {
-                return APIError.jsonResponse(status: refusal.status, message: refusal.message)
+                let response = APIError.jsonResponse(status: refusal.status, message: refusal.message)
+                return request.method == .head ? response.createHeadResponse() : response
             }
-            return refusal.responseClosing(context.connection)
+            return refusal.responseClosing(context.connection, withBody: request.method != .head)
         }
     }
 }

@@ -384,6 +384,14 @@ import VisionTasks
                     "POST /api/v1/face-detector HTTP/1.1\r\nContent-Type: image/png\r\nContent-Length: 18446744073709551615\r\n",
                     ["HTTP/1.1 413", "connection: close"]
                 ),
+                // A HEAD with a body is refused without a body and closed, and another method with a body gets its 405
+                // and is closed: neither is read on (under the router's own HEAD the closing was lost, and a 405
+                // read a 100 GB body for as long as it came).
+                ("HEAD /healthz HTTP/1.1\r\nContent-Length: 5\r\n", ["HTTP/1.1 400", "connection: close"]),
+                (
+                    "PUT /healthz HTTP/1.1\r\nContent-Length: 5\r\n",
+                    ["HTTP/1.1 405", "allow: get, head, options", "connection: close"]
+                ),
                 // The header by which the gate tells the route of a bad handshake is not the client's to send.
                 (
                     "GET /api/v1/face-detector/live HTTP/1.1\r\nVisionTasks-Handshake-Problem: 426 forged\r\n",
@@ -400,7 +408,9 @@ import VisionTasks
                 }
                 // The HTTP decoder parses nothing after a request it took for an upgrade: the answer closes the
                 // connection (a keep-alive client's next request used to wait for the idle timeout, unanswered).
+                if head.hasPrefix("HEAD") { #expect(!answer.contains("{"), "a body answered a HEAD: \(answer)") }
                 if head.contains("Upgrade:") || head.contains("Content-Length: 1") || head.contains("Content-Length: 9")
+                    || head.contains("Content-Length: 5")
                 {
                     #expect(await connection.closedByTheServer(within: 10), "\(head): the connection was kept")
                 }
