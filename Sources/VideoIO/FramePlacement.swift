@@ -2,20 +2,26 @@
 /// held (written again) until the next one's time comes, and a frame that comes before the next slot is left out.
 /// A variable-rate source, frames a live run dropped and `--every` all keep their time this way, where writing each
 /// frame once at a fixed rate sped parts of the video up or slowed them down. Bounded against a file's clock: a hold
-/// longer than `longestHoldSeconds` is shortened to it, the holds of a whole video add up to at most
-/// `longestTotalHoldSeconds` (then frames are written once each), and a clock that goes back (a joined stream) goes
-/// on from the frame before; each is counted.
+/// longer than `longestHoldSeconds` is shortened to it; holds up to `ordinaryHoldSeconds` are always kept, and what
+/// longer ones add beyond it comes out of `longHoldBudgetSeconds` a video (then they are cut to
+/// `ordinaryHoldSeconds`); and a clock that goes back (a joined stream) goes on from the frame before. Each is counted.
 public struct FramePlacement: Sendable {
     /// The longest a frame is held: a longer gap between two frames' timestamps is shortened to this.
     public static let longestHoldSeconds = 60.0
-    /// The most time the holds of one video add up to, counted at 60 fps at most (216,000 repeated frames): a file of
-    /// many frames a minute apart would otherwise have the encoder write for days.
-    public static let longestTotalHoldSeconds = 3600.0
+    /// Holds up to this long (a variable rate, dropped frames, `--every`, a time-lapse) are never cut by the budget
+    /// (counted at `countedRate`).
+    public static let ordinaryHoldSeconds = 10.0
+    /// The most time holds longer than `ordinaryHoldSeconds` may add beyond it in one video: a small file of many
+    /// frames a minute apart would otherwise have the encoder write for days.
+    public static let longHoldBudgetSeconds = 600.0
+    /// The rate `ordinaryHoldSeconds` and `longHoldBudgetSeconds` are counted at, at most (so at most 600 free repeats a
+    /// frame, and 36,000 more a video, whatever rate a file claims).
+    static let countedRate = 60.0
 
     /// The video's rate, frames per second.
     public let framesPerSecond: Double
-    /// Gaps between frames shortened to `longestHoldSeconds`, or cut once the holds reached
-    /// `longestTotalHoldSeconds`, so far.
+    /// Gaps between frames shortened to `longestHoldSeconds`, or to `ordinaryHoldSeconds` once
+    /// `longHoldBudgetSeconds` was spent, so far.
     public private(set) var shortenedGaps = 0
     /// Times the source's clock went back, and the frames went on from the frame before.
     public private(set) var restarts = 0
@@ -23,7 +29,8 @@ public struct FramePlacement: Sendable {
     private var anchor: (timestamp: Int, slot: Int)?
     private var lastTimestamp = Int.min
     private var lastSlot = -1
-    private var heldSlots = 0
+    /// Slots of holds beyond `ordinaryHoldSeconds` so far (spent of `longHoldBudgetSeconds`).
+    private var longSlots = 0
 
     /// Places frames on a video of `framesPerSecond` (above 0).
     public init(framesPerSecond: Double) {
@@ -44,14 +51,18 @@ public struct FramePlacement: Sendable {
         let exact = ((Double(timestamp) - Double(anchor.timestamp)) * framesPerSecond / 1000).rounded()
         let slot = anchor.slot + Int(min(exact, 1e15))
         guard slot > lastSlot else { return (0, false) }
-        let longest = max(1, Int((Self.longestHoldSeconds * framesPerSecond).rounded()))
-        let budget = max(0, Int((Self.longestTotalHoldSeconds * min(framesPerSecond, 60)).rounded()) - heldSlots)
-        let hold = min(slot - lastSlot - 1, longest - 1, budget)
-        if hold < slot - lastSlot - 1 {
+        let needed = slot - lastSlot - 1
+        let longest = max(1, Int((Self.longestHoldSeconds * framesPerSecond).rounded())) - 1
+        // Counted at 60 fps at most: a file claiming 1000 fps would otherwise earn 10,000 free repeats a frame.
+        let counted = min(framesPerSecond, Self.countedRate)
+        let ordinary = max(1, Int((Self.ordinaryHoldSeconds * counted).rounded())) - 1
+        let budget = max(0, Int((Self.longHoldBudgetSeconds * counted).rounded()) - longSlots)
+        let hold = min(needed, longest, ordinary + budget)
+        longSlots += max(0, hold - ordinary)
+        if hold < needed {
             shortenedGaps += 1
             return start(at: timestamp, slot: lastSlot + hold + 1, repeats: hold)
         }
-        heldSlots += hold
         lastSlot = slot
         return (hold, true)
     }
@@ -60,7 +71,6 @@ public struct FramePlacement: Sendable {
     private mutating func start(at timestamp: Int, slot: Int, repeats: Int = 0) -> (repeatsOfPrevious: Int, write: Bool)
     {
         anchor = (timestamp, slot)
-        heldSlots += repeats
         lastSlot = slot
         return (repeats, true)
     }

@@ -31,8 +31,7 @@ public struct VideoInfo: Codable, Sendable, Equatable {
 
     /// The rate to write this video's frames at, placed by their timestamps (`FramePlacement`): the average rate, or
     /// the base rate where it is higher (a variable-rate video's dense parts then keep their frames) up to
-    /// `highestWritingRate`; an average above `highestConstantRate`, or none, gives `highestWritingRate` (a file's
-    /// claimed rate costs the encoder a frame per slot).
+    /// `highestWritingRate`; an average above `highestConstantRate`, or none, gives `highestWritingRate`.
     public var writingFrameRate: String {
         let fallback = "\(Int(Self.highestWritingRate))"
         guard let base = baseFrameRate, let baseRate = Self.rate(base), baseRate > framesPerSecond else {
@@ -46,8 +45,8 @@ public struct VideoInfo: Codable, Sendable, Equatable {
     /// The highest rate `writingFrameRate` takes from a base rate (a file's base rate may be its clock's, 90000), and
     /// its rate when the file gives none it takes.
     public static let highestWritingRate = 60.0
-    /// The highest average rate `writingFrameRate` keeps (a high-speed camera's 240 fps).
-    public static let highestConstantRate = 240.0
+    /// The highest average rate `writingFrameRate` keeps: video mode takes one frame a millisecond at most.
+    public static let highestConstantRate = 1000.0
 
     /// The kind of file at `path` (`st_mode & S_IFMT`: `S_IFREG`, `S_IFIFO`, ...) and its size in bytes, links
     /// followed; nil when there is none. The one question VideoIO asks of a path before ffmpeg opens it or writes it.

@@ -48,7 +48,11 @@ public final class VideoWriter {
 
         /// ffmpeg's second input and the output options that take its sound.
         var arguments: [String] {
-            range + ["-i", VideoInfo.fileInput(path), "-map", "0:v", "-map", "1:a:0", "-c:a", "aac", "-b:a", "160k"]
+            // -max_error_rate 1: a sound damaged further in (its start decodes) is concealed, not the MP4 lost (ffmpeg
+            // gives up past 2/3 of packets in error by default).
+            ["-max_error_rate", "1"] + range + [
+                "-i", VideoInfo.fileInput(path), "-map", "0:v", "-map", "1:a:0", "-c:a", "aac", "-b:a", "160k",
+            ]
         }
 
         /// Whether the MP4 takes this sound, found by decoding its first 0.2 s (an audio stream ffmpeg cannot decode

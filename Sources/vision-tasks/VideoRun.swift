@@ -87,8 +87,10 @@ enum VideoRun {
         if placement.shortenedGaps > 0 {
             let longest = Int(FramePlacement.longestHoldSeconds)
             Console.error(
-                "warning: \(path): \(placement.shortenedGaps) gap(s) of more than \(longest) s between frames were "
-                    + "shortened to \(longest) s (any sound after them plays early)\n")
+                "warning: \(path): \(placement.shortenedGaps) long gap(s) between frames were shortened (each to "
+                    + "\(longest) s at most; after \(Int(FramePlacement.longHoldBudgetSeconds / 60)) minutes of gaps over "
+                    + "\(Int(FramePlacement.ordinaryHoldSeconds)) s, to \(Int(FramePlacement.ordinaryHoldSeconds)) s); "
+                    + "any sound after them plays early\n")
         }
         if placement.restarts > 0 {
             Console.error(

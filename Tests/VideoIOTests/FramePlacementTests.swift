@@ -3,7 +3,7 @@ import Testing
 @testable import VideoIO
 
 /// Frames placed on a constant-rate video by their timestamps: held until the next frame's time, left out when their
-/// slot is taken, and a hold longer than a minute shortened and counted.
+/// slot is taken, a hold longer than a minute shortened, long holds sharing ten minutes a video, all counted.
 @Suite struct FramePlacementTests {
     /// Places `timestamps` at `rate` and gives, for each, how often the frame before it was repeated and whether it
     /// was written.
@@ -40,7 +40,7 @@ import Testing
 
     @Test func anyTimestampIsPlacedWithoutTrapping() {
         let (places, placement) = placed([Int.min, 0, Int.max, Int.max], rate: 1000)
-        #expect(places == ["+0", "+59999", "+59999", "-"])
+        #expect(places == ["+0", "+36599", "+599", "-"]) // 10 s + 600 s of long holds at 60 fps, then 10 s
         #expect(placement.shortenedGaps == 2)
     }
 
@@ -52,14 +52,17 @@ import Testing
         #expect(placement.restarts == 1 && placement.shortenedGaps == 0)
     }
 
-    /// The holds of one video add up to at most an hour: frames a minute apart, then each written once.
-    @Test func theHoldsOfAVideoAddUpToAnHourAtMost() {
-        let minute = 60_000
-        let (places, placement) = placed((0..<70).map { $0 * minute }, rate: 1)
-        // 59 repeats a minute (1 fps) for 61 minutes: 3599 repeats... then the hour is spent.
-        let repeats = places.compactMap { Int($0.dropFirst()) }
-        #expect(repeats.reduce(0, +) == 3600 && repeats.last == 0, "\(places)")
-        #expect(placement.shortenedGaps >= 1)
+    /// Holds up to 10 s are always kept (a time-lapse of frames 10 s apart plays in its time however long); what longer
+    /// ones add beyond 10 s comes out of 10 minutes a video, then they are cut to 10 s.
+    @Test func longHoldsShareTenMinutesAndOrdinaryOnesAreKept() {
+        let lapse = placed((0..<500).map { $0 * 10_000 }, rate: 1)
+        #expect(lapse.places.dropFirst().allSatisfy { $0 == "+9" } && lapse.placement.shortenedGaps == 0)
+        // Frames 59 s apart: 49 s beyond the ordinary each, 12 of them fit in 600 s (588), the 13th gets 12 s more,
+        // then 10 s each.
+        let (places, placement) = placed((0..<20).map { $0 * 59_000 }, rate: 1)
+        let repeats = places.dropFirst().compactMap { Int($0.dropFirst()) }
+        #expect(repeats == Array(repeating: 58, count: 12) + [21] + Array(repeating: 9, count: 6), "\(places)")
+        #expect(placement.shortenedGaps == 7)
     }
 
     /// The rate frames are written at: the average, or a variable-rate video's higher base rate up to 60.
@@ -76,7 +79,7 @@ import Testing
         #expect(rate("120/1", "90000/1") == "120/1")
         #expect(rate("30/1", nil) == "30/1")
         // A rate no camera gives, or none: 60 (each slot costs the encoder a frame).
-        #expect(rate("1000/1", "1000/1") == "60" && rate("30000/1", nil) == "60" && rate("0/1", nil) == "60")
-        #expect(rate("240/1", "240/1") == "240/1")
+        #expect(rate("1001/1", "1001/1") == "60" && rate("30000/1", nil) == "60" && rate("0/1", nil) == "60")
+        #expect(rate("240/1", "240/1") == "240/1" && rate("480/1", "480/1") == "480/1")
     }
 }
