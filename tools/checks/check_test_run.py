@@ -89,8 +89,11 @@ def alternatives(pattern):
                 if c == "\\":
                     token = pattern[i:i + 2]
                 elif c == "[":
-                    first = i + 2 if pattern.startswith("[^", i) else i + 1  # a `]` first is a literal
-                    close = pattern.index("]", first + 1 if pattern.startswith("]", first) else first)
+                    close = i + 2 if pattern.startswith("[^", i) else i + 1
+                    if pattern.startswith("]", close):
+                        close += 1  # a `]` first is a literal
+                    while pattern[close] != "]":  # an escaped `]` (or any escape) is inside the class
+                        close += 2 if pattern[close] == "\\" else 1
                     token = pattern[i:close + 1]
                 else:
                     token = c
@@ -107,13 +110,15 @@ def unselecting_patterns(command):
     `swift test list` with the same build options); empty when the command has neither."""
     patterns, rest, i = [], [], 0
     while i < len(command):
-        if command[i] in ("--filter", "--skip") and i + 1 < len(command):
+        option, joined, value = command[i].partition("=")
+        if option in ("--filter", "--skip") and (joined or i + 1 < len(command)):
+            pattern = value if joined else command[i + 1]
             try:
-                ways = alternatives(command[i + 1])
-            except ValueError:
-                ways = [command[i + 1]]  # unbalanced: the regular expression check below names it
-            patterns += [(command[i], way) for way in ways]
-            i += 2
+                ways = alternatives(pattern)
+            except (ValueError, IndexError):
+                ways = [pattern]  # unbalanced: the regular expression check below names it
+            patterns += [(option, way) for way in ways]
+            i += 1 if joined else 2
         else:
             rest.append(command[i])
             i += 1
