@@ -39,10 +39,11 @@ public final class VideoWriter {
             (self.path, self.fromSeconds, self.toSeconds) = (path, fromSeconds, toSeconds)
         }
 
-        /// ffmpeg's options before the file's `-i`: where its sound starts and ends (no end at or before the start).
+        /// ffmpeg's options before the file's `-i`: where its sound starts (none under half a millisecond, which
+        /// `%.3f` writes as 0) and ends (no end at or before the start).
         var range: [String] {
             let from = max(0, fromSeconds ?? 0)
-            return (from > 0 ? ["-ss", String(format: "%.3f", from)] : [])
+            return (from >= 0.0005 ? ["-ss", String(format: "%.3f", from)] : [])
                 + (toSeconds.flatMap { $0 > from ? ["-to", String(format: "%.3f", $0)] : nil } ?? [])
         }
 
@@ -94,6 +95,27 @@ public final class VideoWriter {
     private var packed: [UInt8]
     /// Where timestamped frames went so far, with the gaps it shortened and the restarts of their clock.
     public private(set) var placement: FramePlacement
+
+    /// What the MP4 does not keep of its source, one sentence each naming it as `name` (for a warning): a sound
+    /// ffmpeg could not decode, holds `placement` shortened (the sound after them then plays early), restarts of the
+    /// source's clock.
+    public func omissions(naming name: String) -> [String] {
+        var lines = soundLeftOut.map { ["\(name) is silent: the source's sound: \($0)"] } ?? []
+        if placement.shortenedGaps > 0 {
+            let ordinary = Int(FramePlacement.ordinaryHoldSeconds)
+            lines.append(
+                "\(name): \(placement.shortenedGaps) long gap(s) between frames were shortened (each to "
+                    + "\(Int(FramePlacement.longestHoldSeconds)) s at most; after "
+                    + "\(Int(FramePlacement.longHoldBudgetSeconds / 60)) minutes of gaps over \(ordinary) s, to "
+                    + "\(ordinary) s); any sound after them plays early")
+        }
+        if placement.restarts > 0 {
+            lines.append(
+                "\(name): the source's clock went back \(placement.restarts) time(s) (a joined stream); the frames after each go "
+                    + "on from the frame before")
+        }
+        return lines
+    }
 
     /// Starts writing `path` (replaced by `finish()` if it exists) with frames of `width`×`height` at
     /// `frameRate` (a number or a fraction such as "30000/1001") with libx264's `preset`. Odd sizes grow

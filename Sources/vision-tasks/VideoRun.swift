@@ -76,27 +76,9 @@ enum VideoRun {
         return output.failures == failuresBefore
     }
 
-    /// Says on standard error what `writer`'s MP4 at `path` does not keep: a sound ffmpeg could not decode, holds
-    /// shortened to `FramePlacement.longestHoldSeconds` (and so the sound after them out of step), restarts of the
-    /// source's clock.
+    /// Says on standard error what `writer`'s MP4 at `path` does not keep of its source (`VideoWriter.omissions`).
     static func warnAbout(_ writer: VideoWriter, _ path: String) {
-        if let reason = writer.soundLeftOut {
-            Console.error("warning: \(path) is silent: the source's sound: \(reason)\n")
-        }
-        let placement = writer.placement
-        if placement.shortenedGaps > 0 {
-            let longest = Int(FramePlacement.longestHoldSeconds)
-            Console.error(
-                "warning: \(path): \(placement.shortenedGaps) long gap(s) between frames were shortened (each to "
-                    + "\(longest) s at most; after \(Int(FramePlacement.longHoldBudgetSeconds / 60)) minutes of gaps over "
-                    + "\(Int(FramePlacement.ordinaryHoldSeconds)) s, to \(Int(FramePlacement.ordinaryHoldSeconds)) s); "
-                    + "any sound after them plays early\n")
-        }
-        if placement.restarts > 0 {
-            Console.error(
-                "warning: \(path): the source's clock went back \(placement.restarts) time(s) (a joined stream); the "
-                    + "frames after each go on from the frame before\n")
-        }
+        for omission in writer.omissions(naming: path) { Console.error("warning: \(omission)\n") }
     }
 
     /// The rate to write every `every`-th frame at: "30/1" with 2 → "30/2", and at least 1 frame a second (the frames
@@ -232,8 +214,7 @@ final class VideoPipeline<Task: DescribedTask>: @unchecked Sendable {
                     writer = try VideoWriter(
                         path: annotate, width: frame.width, height: frame.height, frameRate: rate,
                         preset: quality.preset,
-                        audio: .init(
-                            path: path, fromSeconds: soundStart > 0.0005 ? soundStart : nil, toSeconds: soundEnd))
+                        audio: .init(path: path, fromSeconds: soundStart, toSeconds: soundEnd))
                 }
                 // One canvas for the whole video: each frame is copied into it, drawn on, and packed
                 // for the encoder straight from the canvas.
