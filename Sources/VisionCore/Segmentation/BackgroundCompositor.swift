@@ -139,11 +139,12 @@ public final class BackgroundCompositor {
 
     /// `picture`'s colours times its opacity, as RGB in its orientation (an RGBA or BGRA picture).
     static func premultiplied(_ picture: MPImage) throws -> MPImage {
-        let (count, offsets) = (picture.bufferWidth * picture.bufferHeight, picture.bufferFormat.rgbOffsets)
+        let count = picture.bufferWidth * picture.bufferHeight
+        let offsets = picture.bufferFormat.rgbOffsets, channels = [offsets.r, offsets.g, offsets.b]
         let rgb = picture.withUnsafeBufferBytes { bytes in
             (0..<(count * 3)).map { i -> UInt8 in
-                let pixel = i / 3 * 4, channel = [offsets.r, offsets.g, offsets.b][i % 3]
-                return UInt8((UInt32(bytes[pixel + channel]) * UInt32(bytes[pixel + 3]) + 127) / 255)
+                let pixel = i / 3 * 4
+                return UInt8((UInt32(bytes[pixel + channels[i % 3]]) * UInt32(bytes[pixel + 3]) + 127) / 255)
             }
         }
         return try rgb.withUnsafeBytes {
