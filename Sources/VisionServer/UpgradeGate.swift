@@ -9,8 +9,10 @@ import NIOHTTP1
 /// - an `Upgrade` to anything but a WebSocket (`curl --http2` asks for `h2c` on every request);
 /// - a WebSocket upgrade with a body (a GET with a body is refused, 400), or by another method than GET;
 /// - one the server would refuse (`refuses`: no live path, an unknown task, a bad option, every live socket taken);
-/// - one without one `Sec-WebSocket-Key` of one key, or of another version than 13: its head then carries the problem
-///   in `problemHeader` for the live route to answer (400, or 426 with `Sec-WebSocket-Version: 13`).
+/// - one without one `Sec-WebSocket-Key` of one key, of another version than 13, over HTTP/1.0 or without
+///   `Connection: Upgrade`: its head then carries the problem in `problemHeader` for the live route to answer (400, or
+///   426 with `Sec-WebSocket-Version: 13`).
+/// A connection that upgrades gets `MaskedFramesOnly` behind its frame decoder.
 /// It leaves the pipeline when a connection's first request upgrades (what follows is no HTTP), and stays otherwise, so
 /// that no later request brings its own `problemHeader`.
 final class UpgradeGate: ChannelInboundHandler, RemovableChannelHandler {
@@ -67,9 +69,10 @@ final class UpgradeGate: ChannelInboundHandler, RemovableChannelHandler {
         let protocols = head.headers["upgrade"].flatMap { $0.split(separator: ",") }
         let webSocket = protocols.contains { $0.trimmingCharacters(in: .whitespaces).lowercased() == "websocket" }
         if webSocket, head.method == .GET, !hasBody, !refuses(head.uri) {
-            guard let problem = Self.handshakeProblem(head.headers) else {
+            guard let problem = Self.handshakeProblem(head) else {
                 if isFirst {
-                    // It upgrades: what follows is no HTTP.
+                    // It upgrades: what follows is no HTTP, and the client's frames must be masked.
+                    try? context.pipeline.syncOperations.addHandler(MaskedFramesOnly.Installer())
                     context.fireChannelRead(data)
                     return context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
                 }
@@ -108,9 +111,18 @@ final class UpgradeGate: ChannelInboundHandler, RemovableChannelHandler {
         APIError.close(afterAnswer: context.channel)
     }
 
-    /// What in a WebSocket upgrade's headers NIO's upgrader would drop it for, with the answer's status; nil for a
-    /// good handshake.
-    static func handshakeProblem(_ headers: HTTPHeaders) -> (status: HTTPResponseStatus, reason: String)? {
+    /// What in a WebSocket upgrade's head NIO's upgrader would drop it for, or RFC 6455 (4.2.1) refuses and NIO takes
+    /// (HTTP/1.0, no `Connection: Upgrade`), with the answer's status; nil for a good handshake.
+    static func handshakeProblem(_ head: HTTPRequestHead) -> (status: HTTPResponseStatus, reason: String)? {
+        let headers = head.headers
+        guard head.version.major > 1 || (head.version.major == 1 && head.version.minor >= 1) else {
+            return (.badRequest, "a WebSocket upgrade needs HTTP/1.1 or later, got \(head.version)")
+        }
+        let connection = headers[canonicalForm: "connection"].map { $0.lowercased() }
+        guard connection.contains("upgrade") else {
+            let got = connection.isEmpty ? "none" : "\"\(connection.joined(separator: ", ").prefix(40))\""
+            return (.badRequest, "a WebSocket upgrade needs Connection: Upgrade, got \(got)")
+        }
         let versions = headers["sec-websocket-version"]
         guard versions.count == 1, versions[0].trimmingCharacters(in: .whitespaces) == "13" else {
             let got = versions.isEmpty ? "none" : versions.map { "\"\($0.prefix(20))\"" }.joined(separator: ", ")

@@ -354,6 +354,19 @@ import VisionTasks
                     "GET /api/v1/face-detector/live HTTP/1.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: \r\n",
                     ["HTTP/1.1 400", "needs one Sec-WebSocket-Key header with one key"]
                 ),
+                // RFC 6455 (4.2.1) asks for HTTP/1.1 and `Connection: Upgrade`; NIO upgraded without either.
+                (
+                    "GET /api/v1/face-detector/live HTTP/1.0\r\n\(webSocket)Sec-WebSocket-Version: 13\r\n",
+                    [" 400 ", "needs HTTP/1.1 or later, got HTTP/1.0"]
+                ),
+                (
+                    "GET /api/v1/face-detector/live HTTP/1.1\r\nUpgrade: websocket\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n",
+                    ["HTTP/1.1 400", "needs Connection: Upgrade, got none"]
+                ),
+                (
+                    "GET /api/v1/face-detector/live HTTP/1.1\r\nUpgrade: websocket\r\nConnection: keep-alive\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n",
+                    ["HTTP/1.1 400", "needs Connection: Upgrade, got \\\"keep-alive\\\""]
+                ),
                 (
                     "POST /api/v1/face-detector/live HTTP/1.1\r\n\(webSocket)Sec-WebSocket-Version: 13\r\n",
                     ["HTTP/1.1 405", "allow: get, head, options"]
@@ -465,8 +478,15 @@ import VisionTasks
                 of: "Content-Length: \(photo.count)", with: "Content-Length: 999999999999")
             #expect(await tooLong.sendBody(Array(longHead.utf8)))
             #expect(await tooLong.statusLine(within: 5).hasPrefix("HTTP/1.1 413"))
-            // A good handshake still upgrades.
+            // A good handshake still upgrades, Firefox's too (`Connection: keep-alive, Upgrade`).
             _ = try await StallingClient.connect(port: port, path: "/api/v1/face-detector/live")
+            let firefox = try await StallingClient.connectSilently(port: port)
+            let firefoxHead =
+                "GET /api/v1/face-detector/live HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n"
+                + "Connection: keep-alive, Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                + "Sec-WebSocket-Version: 13\r\n\r\n"
+            #expect(await firefox.sendBody(Array(firefoxHead.utf8)))
+            #expect(await firefox.statusLine(within: 30).hasPrefix("HTTP/1.1 101"))
         }
     }
 

@@ -350,8 +350,8 @@ import VisionTasks
 
     /// A message over `maxFrameBytes` or `LiveMessages.maxFragments` frames, sent in frames under the limit, closes the
     /// socket with 1009 (message too big), a continuation with no message to continue with 1002 (protocol error), and
-    /// a text message that is not UTF-8 with 1007, as RFC 6455 asks; the session ended its reading there and the
-    /// close said 1000, a normal end.
+    /// a text message that is not UTF-8 with 1007, and an unmasked frame with 1002, as RFC 6455 asks; the session ended
+    /// its reading there and the close said 1000, a normal end (the unmasked frame was read as if masked).
     @Test func aMessageOverTheLimitOrOutOfOrderClosesTheSocketWithItsCode() async throws {
         try await Deadline.run("aMessageOverTheLimitOrOutOfOrderClosesTheSocketWithItsCode") {
             let app = try ServerSupport.server { $0.maxFrameBytes = 1000 }.makeApplication()
@@ -375,6 +375,10 @@ import VisionTasks
                 let garbled = try await StallingClient.connect(port: port, path: "/api/v1/face-detector/live")
                 #expect(await garbled.sendFrame([0xC3, 0x28], opcode: 1, fin: true))
                 #expect(await garbled.closeCode(within: 30) == 1007)
+                // A frame without a mask, which a client may not send (RFC 6455, 5.1): it was read as if masked.
+                let unmasked = try await StallingClient.connect(port: port, path: "/api/v1/face-detector/live")
+                #expect(await unmasked.sendFrame(Array(#"{"type":"hello"}"#.utf8), opcode: 1, fin: true, masked: false))
+                #expect(await unmasked.closeCode(within: 30) == 1002)
                 // A socket whose task could not be made (it answers the first message with the reason, then closes):
                 // a first message that breaks the protocol gets its code too (it closed with 1000, reading on).
                 let refused = try await StallingClient.connect(

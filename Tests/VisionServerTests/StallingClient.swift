@@ -183,10 +183,12 @@ final class StallingClient: @unchecked Sendable {
     }
 
     /// Sends one frame of `opcode` (2: binary, 0: a continuation), the last of its message when `fin`, masked with a
-    /// zero key; false as `send`.
-    func sendFrame(_ payload: [UInt8], opcode: UInt8, fin: Bool) async -> Bool {
+    /// zero key unless `masked` is false (which a client's frame may not be); false as `send`.
+    func sendFrame(_ payload: [UInt8], opcode: UInt8, fin: Bool, masked: Bool = true) async -> Bool {
         await withCheckedContinuation { continuation in
-            queue.async { continuation.resume(returning: self.sendNow(payload, opcode: opcode, fin: fin)) }
+            queue.async {
+                continuation.resume(returning: self.sendNow(payload, opcode: opcode, fin: fin, masked: masked))
+            }
         }
     }
 
@@ -225,14 +227,15 @@ final class StallingClient: @unchecked Sendable {
         sendNow(payload, opcode: binary ? 2 : 1, fin: true)
     }
 
-    private func sendNow(_ payload: [UInt8], opcode: UInt8, fin: Bool) -> Bool {
+    private func sendNow(_ payload: [UInt8], opcode: UInt8, fin: Bool, masked: Bool = true) -> Bool {
         var frame: [UInt8] = [(fin ? 0x80 : 0) | opcode]
+        let mask: UInt8 = masked ? 0x80 : 0
         switch payload.count {
-        case ..<126: frame.append(0x80 | UInt8(payload.count))
-        case ..<65536: frame += [0x80 | 126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
-        default: frame += [0x80 | 127] + (0..<8).reversed().map { UInt8((payload.count >> ($0 * 8)) & 0xFF) }
+        case ..<126: frame.append(mask | UInt8(payload.count))
+        case ..<65536: frame += [mask | 126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
+        default: frame += [mask | 127] + (0..<8).reversed().map { UInt8((payload.count >> ($0 * 8)) & 0xFF) }
         }
-        return send(frame + [0, 0, 0, 0] + payload)
+        return send(frame + (masked ? [0, 0, 0, 0] : []) + payload)
     }
 
     /// Writes all of `bytes`; false when a send fails or times out (never SIGPIPE: the server may have closed).
