@@ -313,6 +313,9 @@ import VisionErrors
             try MPImage(pixels: $0, width: 2, height: 2, bytesPerRow: 8, format: .rgba8)
         }
         #expect(try BackgroundCompositor.coverAlpha(opaque, width: 8, height: 2) == nil)
+        // A gray PNG with alpha keeps its transparency (it was decoded to gray, its alpha dropped).
+        let grayAlpha = try MPImage(contentsOfFile: Fixtures.path("images/png-variants/gray_alpha8.png"))
+        #expect(try BackgroundCompositor.coverAlpha(grayAlpha, width: 13, height: 7) != nil)
     }
 
     @Test func coverScalesToFillAndCentres() throws {

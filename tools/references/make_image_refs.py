@@ -307,8 +307,8 @@ def png_variants():
             entry["mediapipe"] = pixels.reshape(h, w, -1).astype(int).tolist()
         except Exception as error:  # MediaPipe refuses 2-channel (gray + alpha) images
             entry["mediapipeError"] = str(error)
-            # VisionCore keeps the gray level and drops alpha: libpng's 8-bit gray, as PIL gives it.
-            entry["expectedGray"] = np.array(Image.open(path).convert("LA"))[:, :, :1].astype(int).tolist()
+            # VisionCore gives RGBA, the gray level in R, G and B: libpng's 8-bit gray and alpha, as PIL gives them.
+            entry["expectedGrayAlpha"] = np.array(Image.open(path).convert("LA")).astype(int).tolist()
         manifest[name] = entry
         print(f"png {name}: " + (f"{len(entry['mediapipe'][0][0])} channels" if "mediapipe" in entry
                                  else "MediaPipe: " + entry["mediapipeError"]))

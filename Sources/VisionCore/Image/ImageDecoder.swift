@@ -92,10 +92,11 @@ enum ImageDecoder {
         switch channels {
         case 1: format = .gray8
         case 2:
-            // Gray with alpha: MediaPipe's loader refuses two channels; we keep the gray level
-            // and drop alpha, as MediaPipe drops the alpha of RGBA images.
-            storage = try dropAlpha(fromGrayAlpha: storage, pixelCount: width * height, name: name)
-            format = .gray8
+            // Gray with alpha (or gray with tRNS): MediaPipe's loader refuses two channels. We give RGBA, the gray
+            // level in R, G and B: the tasks see the gray picture (they drop alpha, as MediaPipe does of RGBA), and a
+            // background picture keeps its transparency.
+            storage = try rgba(fromGrayAlpha: storage, pixelCount: width * height, name: name)
+            format = .rgba8
         case 3: format = .rgb8
         case 4: format = .rgba8
         default:
@@ -106,16 +107,18 @@ enum ImageDecoder {
             orientation: orientation)
     }
 
-    private static func dropAlpha(fromGrayAlpha source: PixelStorage, pixelCount: Int, name: String) throws
+    /// RGBA pixels from gray-and-alpha ones: the gray level in R, G and B, alpha kept.
+    private static func rgba(fromGrayAlpha source: PixelStorage, pixelCount: Int, name: String) throws
         -> PixelStorage
     {
-        let gray = try PixelStorage(count: pixelCount, for: name)
+        let rgba = try PixelStorage(count: pixelCount * 4, for: name)
         let from = source.base.assumingMemoryBound(to: UInt8.self)
-        let to = gray.base.assumingMemoryBound(to: UInt8.self)
+        let to = rgba.base.assumingMemoryBound(to: UInt8.self)
         for i in 0..<pixelCount {
-            to[i] = from[2 * i]
+            let gray = from[2 * i]
+            (to[4 * i], to[4 * i + 1], to[4 * i + 2], to[4 * i + 3]) = (gray, gray, gray, from[2 * i + 1])
         }
-        return gray
+        return rgba
     }
 }
 
