@@ -1,10 +1,13 @@
+import Dispatch
+
 /// Places frames on a constant-rate video by their timestamps, so that it plays in the source's time: a frame is
 /// held (written again) until the next one's time comes, and a frame that comes before the next slot is left out.
 /// A variable-rate source, frames a live run dropped and `--every` all keep their time this way, where writing each
 /// frame once at a fixed rate sped parts of the video up or slowed them down. Bounded against a file's clock: a hold
 /// longer than `longestHoldSeconds` is shortened to it; holds up to `ordinaryHoldSeconds` are always kept, and what
 /// longer ones add beyond it comes out of `longHoldBudgetSeconds` a video (then they are cut to
-/// `ordinaryHoldSeconds`); and a clock that goes back (a joined stream) goes on from the frame before. Each is counted.
+/// `ordinaryHoldSeconds`); a clock that goes back (a joined stream) goes on from the frame before; and in a live run
+/// (`wallClock`) a hold is at most the wall time that passed. Each is counted.
 public struct FramePlacement: Sendable {
     /// The longest a frame is held: a longer gap between two frames' timestamps is shortened to this.
     public static let longestHoldSeconds = 60.0
@@ -29,20 +32,35 @@ public struct FramePlacement: Sendable {
     private var anchor: (timestamp: Int, slot: Int)?
     private var lastTimestamp = Int.min
     private var lastSlot = -1
+    /// Holds cut to the wall time that passed since the frame before (and a second), so far: jumps ahead in a live
+    /// source's clock (`wallClock`).
+    public private(set) var clockJumps = 0
     /// Slots of holds beyond `ordinaryHoldSeconds` so far (spent of `longHoldBudgetSeconds`).
     private var longSlots = 0
+    /// A live run's monotonic clock, in seconds (nil: a file's frames, which come as fast as they are decoded).
+    private let wallClock: (@Sendable () -> Double)?
+    /// The wall time the last frame was placed at (`wallClock`).
+    private var lastWall: Double?
 
-    /// Places frames on a video of `framesPerSecond` (above 0).
-    public init(framesPerSecond: Double) {
+    /// Places frames on a video of `framesPerSecond` (above 0). `wallClock`, for a live source: its monotonic clock in
+    /// seconds; a frame is then held at most the wall time until the next one and a second (a jump ahead in a camera's
+    /// or a stream's clock would otherwise hold one frame for a minute).
+    public init(framesPerSecond: Double, wallClock: (@Sendable () -> Double)? = nil) {
         self.framesPerSecond = framesPerSecond
+        self.wallClock = wallClock
     }
+
+    /// The monotonic clock in seconds, for `wallClock`.
+    public static let monotonicSeconds: @Sendable () -> Double = { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 
     /// Where the frame at `timestampInMilliseconds` goes: how many more times the frame before it is written first
     /// (its hold), and whether this frame is written at all (not when its slot is taken: a frame denser than the
     /// rate, or a repeated timestamp). The first frame is at slot 0; a frame earlier than the one before restarts the
     /// clock in the next slot.
     public mutating func place(timestampInMilliseconds timestamp: Int) -> (repeatsOfPrevious: Int, write: Bool) {
-        defer { lastTimestamp = timestamp }
+        let now = wallClock?()
+        let previousWall = lastWall
+        defer { (lastTimestamp, lastWall) = (timestamp, now) }
         guard let anchor, timestamp >= lastTimestamp else {
             if anchor != nil { restarts += 1 }
             return start(at: timestamp, slot: lastSlot + 1)
@@ -57,10 +75,15 @@ public struct FramePlacement: Sendable {
         let counted = min(framesPerSecond, Self.countedRate)
         let ordinary = max(1, Int((Self.ordinaryHoldSeconds * counted).rounded())) - 1
         let budget = max(0, Int((Self.longHoldBudgetSeconds * counted).rounded()) - longSlots)
-        let hold = min(needed, longest, ordinary + budget)
+        let bounded = min(needed, longest, ordinary + budget)
+        // The frame before is written once already: the wall time and a second allow that many writes in all.
+        var hold = bounded
+        if let now, let previousWall {
+            hold = min(hold, Int(min(((now - previousWall + 1) * framesPerSecond).rounded(.up), 1e15)) - 1)
+        }
         longSlots += max(0, hold - ordinary)
         if hold < needed {
-            shortenedGaps += 1
+            if hold < bounded { clockJumps += 1 } else { shortenedGaps += 1 }
             return start(at: timestamp, slot: lastSlot + hold + 1, repeats: hold)
         }
         lastSlot = slot

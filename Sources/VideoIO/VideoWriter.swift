@@ -109,6 +109,11 @@ public final class VideoWriter {
                     + "\(Int(FramePlacement.longHoldBudgetSeconds / 60)) minutes of gaps over \(ordinary) s, to "
                     + "\(ordinary) s); any sound after them plays early")
         }
+        if placement.clockJumps > 0 {
+            lines.append(
+                "\(name): the live source's clock jumped ahead \(placement.clockJumps) time(s); the frame before each was "
+                    + "held only as long as the wall clock ran")
+        }
         if placement.restarts > 0 {
             lines.append(
                 "\(name): the source's clock went back \(placement.restarts) time(s) (a joined stream); the frames after each go "
@@ -128,11 +133,14 @@ public final class VideoWriter {
     ///   - frameRate: Frames per second: a positive number or fraction ("30", "30000/1001").
     ///   - preset: libx264's speed/size trade-off.
     ///   - audio: A file whose sound the MP4 takes (nil: silent).
+    ///   - live: Whether the frames come from a live source: a timestamped frame is then held at most as long as the
+    ///     wall clock ran until the next (`FramePlacement`'s `wallClock`).
     /// - Throws: `VisionTasksError.invalidArgument` for a size outside 1...16384 or a `path` that is no regular
     ///   file; `.invalidOption` for a frame rate that is not positive; `.invalidVideo` when ffmpeg cannot be found or
     ///   started.
     public convenience init(
-        path: String, width: Int, height: Int, frameRate: String, preset: Preset = .veryfast, audio: AudioTrack? = nil
+        path: String, width: Int, height: Int, frameRate: String, preset: Preset = .veryfast, audio: AudioTrack? = nil,
+        live: Bool = false
     ) throws {
         if let problem = Self.destinationProblem(path) { throw VisionTasksError.invalidArgument(problem) }
         let partial = Self.partialPath(for: path)
@@ -142,7 +150,7 @@ public final class VideoWriter {
             output: (sound.flatMap { $0.1.takes ? $0.0.arguments : nil } ?? []) + [
                 "-c:v", "libx264", "-preset", preset.rawValue, "-crf", "20",
                 "-pix_fmt", "yuv420p", "-movflags", "+faststart", "-f", "mp4", partial.file,
-            ], partial: partial, soundLeftOut: sound?.1.problem)
+            ], partial: partial, soundLeftOut: sound?.1.problem, live: live)
     }
 
     /// Why an MP4 cannot be written at `path` (it, or the file a link there points to, exists and is a pipe, a device,
@@ -187,11 +195,11 @@ public final class VideoWriter {
 
     /// Starts ffmpeg taking I420 frames of `width`×`height` (padded to even) at `frameRate` on its stdin
     /// and writing them as `output` (ffmpeg's output options and destination) says; `path` names the
-    /// destination in errors, and `finish()` renames `partial.file`, if given, to `partial.target`. Throws as the MP4
-    /// initializer does.
+    /// destination in errors, and `finish()` renames `partial.file`, if given, to `partial.target`; `live`: as the MP4
+    /// initializer takes it. Throws as the MP4 initializer does.
     init(
         path: String, width: Int, height: Int, frameRate: String, output: [String],
-        partial: (file: String, target: String)? = nil, soundLeftOut: String? = nil
+        partial: (file: String, target: String)? = nil, soundLeftOut: String? = nil, live: Bool = false
     ) throws {
         self.soundLeftOut = soundLeftOut
         // H.264 (libx264) takes at most 16384 pixels a side; refusing more here also bounds the
@@ -204,7 +212,8 @@ public final class VideoWriter {
             throw VisionTasksError.invalidOption(
                 name: "frameRate", reason: "\(frameRate) is not a positive rate for \(path)")
         }
-        placement = FramePlacement(framesPerSecond: framesPerSecond)
+        placement = FramePlacement(
+            framesPerSecond: framesPerSecond, wallClock: live ? FramePlacement.monotonicSeconds : nil)
         self.path = path
         self.width = width
         self.height = height

@@ -161,7 +161,8 @@ final class BackgroundRun: @unchecked Sendable {
                         writer = try VideoWriter(
                             path: path, width: frame.width, height: frame.height, frameRate: rate, preset: preset,
                             audio: live
-                                ? nil : .init(path: source, fromSeconds: Double(frame.timestamp) / 1000 - fileStart))
+                                ? nil : .init(path: source, fromSeconds: Double(frame.timestamp) / 1000 - fileStart),
+                            live: live)
                     case .camera(let device, let format):
                         writer = try VideoWriter(
                             v4l2Device: device, width: frame.width, height: frame.height, frameRate: rate,

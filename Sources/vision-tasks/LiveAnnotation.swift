@@ -4,10 +4,11 @@ import VisionRender
 import VisionTasks
 
 /// `--live` with `--annotate out.mp4`: every frame that got a result is drawn with its own result
-/// and written to an H.264 video at a constant rate, held until the next processed frame's
-/// timestamp, so the video plays in real time and shows exactly what each result saw (frames the
-/// task dropped are not in it). Frames are kept from sending until their result arrives; frames
-/// the flow limiter replaced are forgotten at the next result, and at most `maxPending` are kept.
+/// and written to an H.264 video at a constant rate, placed by its timestamp and held until the next
+/// processed frame's (`FramePlacement`, bounded by the wall time in a live run), so the video plays in
+/// real time and shows exactly what each result saw (frames the task dropped are not in it). Frames
+/// are kept from sending until their result arrives; frames the flow limiter replaced are forgotten
+/// at the next result, and at most `maxPending` are kept.
 final class LiveAnnotation<Task: DescribedTask>: @unchecked Sendable {
     /// The most frames kept waiting for a result (the oldest goes first; its result, if one still
     /// comes, is then not drawn).
@@ -19,16 +20,11 @@ final class LiveAnnotation<Task: DescribedTask>: @unchecked Sendable {
 
     private let path: String
     private let frameRate: String
-    private let framesPerSecond: Double
     private let preset: VideoWriter.Preset
     private let lock = NSLock()
     private var pending: [VideoFrame] = []
     // Touched on the delivery queue only, then by `finish()` after the task is idle.
     private var writer: VideoWriter?
-    private var held: (annotation: Annotation, slot: Int, at: UInt64)?
-    private var firstTimestamp: Int?
-    /// Slots left out after jumps in the source's clock (see `delivered`).
-    private var skippedSlots = 0
     private var failure: (any Error)?
 
     /// Writes to `path` at `frameRate` ("30", "30000/1001"; 30 when that is not a positive rate of at most
@@ -38,7 +34,6 @@ final class LiveAnnotation<Task: DescribedTask>: @unchecked Sendable {
         self.preset = preset
         let rate = VideoInfo.rate(frameRate).flatMap { $0 <= Self.maxFramesPerSecond ? $0 : nil }
         self.frameRate = rate == nil ? "30" : frameRate
-        framesPerSecond = rate ?? 30
     }
 
     /// A frame is being sent to the task (the reading thread).
@@ -50,7 +45,7 @@ final class LiveAnnotation<Task: DescribedTask>: @unchecked Sendable {
     }
 
     /// The result (or error, `result` nil) of the frame at `timestamp` arrived (the delivery queue):
-    /// the frames before it were dropped; it is drawn and held until the next one.
+    /// the frames before it were dropped; it is drawn and written at its time, the frame before held until then.
     func delivered(_ result: Task.TaskResult?, timestamp: Int) {
         let frame: VideoFrame? = lock.withLock {
             while let first = pending.first, first.timestampInMilliseconds < timestamp { pending.removeFirst() }
@@ -61,42 +56,25 @@ final class LiveAnnotation<Task: DescribedTask>: @unchecked Sendable {
         do {
             let annotation = try Annotation(image: frame.image())
             if let result { result.draw(on: annotation) }
-            let first = firstTimestamp ?? timestamp
-            firstTimestamp = first
-            let now = DispatchTime.now().uptimeNanoseconds
-            var slot = Int((Double(timestamp - first) * framesPerSecond / 1000).rounded()) - skippedSlots
-            if let held, slot > held.slot {
-                // A frame is held for the wall time that passed at most (and a second): a jump in the source's
-                // clock (a camera's, a stream restarted) would otherwise write its whole span at once.
-                let wall = Double(now - held.at) / 1e9
-                let most = held.slot + Int(((wall + 1) * framesPerSecond).rounded(.up))
-                if slot > most {
-                    skippedSlots += slot - most
-                    slot = most
-                }
-                let pixels = held.annotation.rgbPixels()
-                for _ in held.slot..<slot { try write(pixels, width: frame.width, height: frame.height) }
+            if writer == nil {
+                writer = try VideoWriter(
+                    path: path, width: annotation.width, height: annotation.height, frameRate: frameRate,
+                    preset: preset, live: true)
             }
-            held = (annotation, slot, now)
+            try writer?.write(rgb: annotation.rgbPixels(), timestampInMilliseconds: timestamp)
         } catch {
             failure = error
         }
     }
 
-    /// Writes the last held frame and closes the video; throws what went wrong on the way.
+    /// Closes the video (its last frame shown once), says what it does not keep of the source; throws what went
+    /// wrong on the way.
     func finish() throws {
         if let failure { throw failure }
-        guard let held else {
+        guard let writer else {
             throw VisionTasksError.processingFailed("no frame got a result, so \(path) was not written")
         }
-        try write(held.annotation.rgbPixels(), width: held.annotation.width, height: held.annotation.height)
-        try writer?.finish()
-    }
-
-    private func write(_ pixels: [UInt8], width: Int, height: Int) throws {
-        if writer == nil {
-            writer = try VideoWriter(path: path, width: width, height: height, frameRate: frameRate, preset: preset)
-        }
-        try writer?.write(rgb: pixels)
+        try writer.finish()
+        VideoRun.warnAbout(writer, path)
     }
 }

@@ -83,3 +83,25 @@ import Testing
         #expect(rate("240/1", "240/1") == "240/1" && rate("480/1", "480/1") == "480/1")
     }
 }
+
+extension FramePlacementTests {
+    /// A live source's frame is held at most the wall time until the next one and a second: a camera's or a stream's
+    /// clock that jumps ahead an hour froze the `--live --annotate` and `background --live` MP4s a minute.
+    @Test func aLiveSourcesHoldIsBoundedByTheWallClock() {
+        final class Clock: @unchecked Sendable { var seconds = 100.0 }
+        let clock = Clock()
+        var placement = FramePlacement(framesPerSecond: 25, wallClock: { clock.seconds })
+        var places: [String] = []
+        for (timestamp, wall) in [(0, 0.0), (40, 0.04), (3_600_000, 0.08), (3_600_040, 0.12), (3_602_040, 2.12)] {
+            clock.seconds = 100 + wall
+            let place = placement.place(timestampInMilliseconds: timestamp)
+            places.append(place.write ? "+\(place.repeatsOfPrevious)" : "-")
+        }
+        // The hour's jump came 0.04 s later: 1.04 s at 25 fps is 26 writes of the frame before, 25 repeats; then on
+        // from there. A 2 s gap that took 2 s of wall time is kept whole (49 repeats).
+        #expect(places == ["+0", "+0", "+25", "+0", "+49"])
+        #expect(placement.clockJumps == 1 && placement.shortenedGaps == 0)
+        // A file's frames (no wall clock) are held by their timestamps alone, up to a minute.
+        #expect(FramePlacementTests().placed([0, 40, 3_600_000], rate: 25).places == ["+0", "+0", "+1499"])
+    }
+}
