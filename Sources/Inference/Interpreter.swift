@@ -43,6 +43,8 @@ public final class Interpreter {
     public let outputs: [TensorInfo]
     /// Threads `invoke()` splits large kernels over.
     public let numThreads: Int
+    /// The most threads `invoke()` may be given.
+    public static let maxThreads = 64
     let plan: ExecutionPlan
     /// Whether the plan gave each run-time tensor its own buffer (at 2+ threads where lines cross between cores
     /// dearly, within `MemoryPlan.separateLimit`).
@@ -77,9 +79,9 @@ public final class Interpreter {
         graph: Graph, numThreads: Int, readOutputs: Set<Int>? = nil, grain: Double? = nil,
         separateBuffers: Bool? = nil
     ) throws {
-        guard numThreads >= 1, numThreads <= 64 else {
+        guard (1...Self.maxThreads).contains(numThreads) else {
             throw VisionTasksError.invalidOption(
-                name: "numThreads", reason: "must be between 1 and 64, got \(numThreads)")
+                name: "numThreads", reason: "must be between 1 and \(Self.maxThreads), got \(numThreads)")
         }
         if let bad = readOutputs?.first(where: { !graph.outputs.indices.contains($0) }) {
             throw VisionTasksError.invalidOption(

@@ -34,8 +34,8 @@ struct ModelBenchmarkCommand: AsyncParsableCommand {
     func run() async throws {
         try reportingErrors {
             try timing.checkRuns()
-            let (name, data) = try timing.source.loadModelData()
-            let interpreter = try timing.source.randomlyFedInterpreter(data, threads: timing.threads)
+            let (name, model) = try timing.source.loadModel()
+            let interpreter = try timing.outputs.randomlyFedInterpreter(model, threads: timing.threads)
             let timed = Timing.measure(runs: timing.runs, warmup: timing.warmup) { interpreter.invoke() }
             let host = HostReport.now(twoCoreShare: HandoffCost.twoCoreShare())
             if json {

@@ -36,48 +36,22 @@ struct ModelSourceOptions: ParsableArguments {
             valueName: "bytes"))
     var maxBundleBytes: Int = ModelBundle.defaultMaxDecompressedBytes
 
-    @Option(
-        help: ArgumentHelp(
-            "Only these outputs (indices, comma-separated) are read: the operators that feed only the others are not run (as the Pose Landmarker runs its model without masks).",
-            valueName: "indices"))
-    var readOutputs: String?
-
-    /// `--read-outputs` as indices (nil: every output); `invalidOption` for a malformed list.
-    var readOutputIndices: Set<Int>? {
-        get throws {
-            guard let readOutputs else { return nil }
-            let parts = readOutputs.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
-            guard !parts.isEmpty, parts.allSatisfy({ $0 != nil }) else {
-                throw VisionTasksError.invalidOption(
-                    name: "--read-outputs", reason: "must be output indices separated by commas, got \"\(readOutputs)\""
-                )
-            }
-            return Set(parts.compactMap { $0 })
-        }
-    }
-
-    /// An interpreter of `data` with `threads` threads, reading the `--read-outputs` outputs, its
-    /// inputs filled with random values in [0, 1) (for timing).
-    func randomlyFedInterpreter(_ data: Data, threads: Int) throws -> Interpreter {
-        let interpreter = try Interpreter(
-            model: try TFLiteModel(data: data), numThreads: threads, readOutputs: try readOutputIndices)
-        var generator = SystemRandomNumberGenerator()
-        for (i, info) in interpreter.inputs.enumerated() {
-            try interpreter.setInput(i, (0..<info.elementCount).map { _ in Float.random(in: 0..<1, using: &generator) })
-        }
-        return interpreter
-    }
-
     /// Whether bytes are a bundle rather than a `.tflite` FlatBuffer (which carries "TFL3" at bytes 4..<8;
-    /// bundles are zips, sometimes with a few bytes before the first entry).
-    static func isZip(_ data: Data) -> Bool {
-        !(data.count >= 8 && data.dropFirst(4).prefix(4).elementsEqual("TFL3".utf8))
+    /// bundles are zips, sometimes with a few bytes before the first entry). `invalidModel` naming `path` for bytes
+    /// that are neither (no "TFL3", no zip signature "PK\u{3}\u{4}" in them).
+    static func isZip(_ data: Data, path: String) throws -> Bool {
+        if data.count >= 8, data.dropFirst(4).prefix(4).elementsEqual("TFL3".utf8) { return false }
+        guard data.firstRange(of: Data([0x50, 0x4B, 3, 4])) != nil else {
+            throw VisionTasksError.invalidModel(
+                "\(path) is neither a TFLite model (bytes 4 to 7 are not \"TFL3\") nor a .task bundle (a zip archive)")
+        }
+        return true
     }
 
     /// The bytes of the chosen model and a name for it; a bundle needs `--entry`.
     func loadModelData() throws -> (name: String, data: Data) {
         let bytes = try ModelFile.read(path)
-        if Self.isZip(bytes) {
+        if try Self.isZip(bytes, path: path) {
             guard let entry else {
                 throw VisionTasksError.invalidArgument(
                     "\(path) is a .task bundle: choose a model in it with --entry NAME")
@@ -101,6 +75,52 @@ struct ModelSourceOptions: ParsableArguments {
     }
 }
 
+/// `--read-outputs`, which `model run`, `benchmark` and `profile` take: the outputs computed.
+struct OutputSelection: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "Only these outputs (indices, comma-separated) are read: the operators that feed only the others are not run (as the Pose Landmarker runs its model without masks).",
+            valueName: "indices"))
+    var readOutputs: String?
+
+    /// `--read-outputs` as indices (nil: every output); `invalidOption` for a malformed list.
+    var indices: Set<Int>? {
+        get throws {
+            guard let readOutputs else { return nil }
+            let parts = readOutputs.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
+            guard !parts.isEmpty, parts.allSatisfy({ $0 != nil }) else {
+                throw VisionTasksError.invalidOption(
+                    name: "--read-outputs", reason: "must be output indices separated by commas, got \"\(readOutputs)\""
+                )
+            }
+            return Set(parts.compactMap { $0 })
+        }
+    }
+
+    /// An interpreter of `model` with `threads` threads (`--threads`), reading the selected outputs; `invalidOption`
+    /// naming the option for a thread count outside 1...`Interpreter.maxThreads` or an output the model lacks.
+    func interpreter(_ model: TFLiteModel, threads: Int) throws -> Interpreter {
+        try requireOption("--threads", threads, in: 1...Interpreter.maxThreads)
+        let selected = try indices
+        let count = model.subgraphs.first?.outputs.count ?? 0
+        if let bad = selected?.sorted().first(where: { !(0..<count).contains($0) }) {
+            throw VisionTasksError.invalidOption(
+                name: "--read-outputs", reason: "the model has \(count) outputs (indices 0...\(count - 1)), got \(bad)")
+        }
+        return try Interpreter(model: model, numThreads: threads, readOutputs: selected)
+    }
+
+    /// `interpreter(_:threads:)` with its inputs filled with random values in [0, 1) (for timing).
+    func randomlyFedInterpreter(_ model: TFLiteModel, threads: Int) throws -> Interpreter {
+        let interpreter = try interpreter(model, threads: threads)
+        var generator = SystemRandomNumberGenerator()
+        for (i, info) in interpreter.inputs.enumerated() {
+            try interpreter.setInput(i, (0..<info.elementCount).map { _ in Float.random(in: 0..<1, using: &generator) })
+        }
+        return interpreter
+    }
+}
+
 // MARK: - model info
 
 /// `vision-tasks model info PATH [--entry NAME]`: inputs, outputs, operator counts and metadata.
@@ -115,7 +135,7 @@ struct ModelInfoCommand: AsyncParsableCommand {
     func run() async throws {
         try reportingErrors {
             let bytes = try ModelFile.read(source.path)
-            if ModelSourceOptions.isZip(bytes), source.entry == nil {
+            if try ModelSourceOptions.isZip(bytes, path: source.path), source.entry == nil {
                 Console.out(
                     try ModelInfo.bundleListing(
                         ModelBundle(data: bytes, name: source.path, maxDecompressedBytes: source.maxBundleBytes)))

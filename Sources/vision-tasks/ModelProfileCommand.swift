@@ -53,10 +53,10 @@ struct ModelProfileCommand: AsyncParsableCommand {
         try reportingErrors {
             try timing.checkRuns()
             try requireOption("--top", top, in: 0...Int.max)
-            let (name, data) = try timing.source.loadModelData()
+            let (name, model) = try timing.source.loadModel()
             let (runs, warmup, threads) = (timing.runs, timing.warmup, timing.threads)
             func interpreter(_ threads: Int) throws -> Interpreter {
-                try timing.source.randomlyFedInterpreter(data, threads: threads)
+                try timing.outputs.randomlyFedInterpreter(model, threads: threads)
             }
             // The two thread counts alternate in rounds, so that other work on the machine weighs on
             // both alike; each operator's figure is the median of its round means.

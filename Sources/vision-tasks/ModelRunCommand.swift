@@ -5,7 +5,8 @@ import TFLite
 import VisionErrors
 
 /// `vision-tasks model run PATH [--entry NAME] --input NAME=FILE ... --output-dir DIR`: runs a model on
-/// raw little-endian float32 inputs and writes each output as DIR/<its name made a file name>.f32 (`RawFloats.fileNames`).
+/// raw little-endian float32 inputs and writes each output read (`--read-outputs`; all by default) as
+/// DIR/<its name made a file name>.f32 (`RawFloats.fileNames`).
 struct ModelRunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
@@ -13,6 +14,8 @@ struct ModelRunCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var source: ModelSourceOptions
+
+    @OptionGroup var outputs: OutputSelection
 
     @Option(
         name: .customLong("input"),
@@ -22,13 +25,14 @@ struct ModelRunCommand: AsyncParsableCommand {
     @Option(help: "Directory the outputs are written to (created if missing).")
     var outputDir: String
 
-    @Option(help: "Worker threads.")
+    @Option(help: "Worker threads (1 to 64).")
     var threads = 1
 
     func run() async throws {
         try reportingErrors {
-            let (_, data) = try source.loadModelData()
-            let interpreter = try Interpreter(modelData: data, numThreads: threads)
+            let (_, model) = try source.loadModel()
+            let interpreter = try outputs.interpreter(model, threads: threads)
+            let read = try outputs.indices
             var given: [String: String] = [:]
             for spec in inputs {
                 guard let eq = spec.firstIndex(of: "="), eq != spec.startIndex else {
@@ -55,17 +59,18 @@ struct ModelRunCommand: AsyncParsableCommand {
                         "\(file) holds \(values.count) floats, input \(info.name) \(info.shape) needs \(info.elementCount)"
                     )
                 }
+                // The kernels clamp a NaN to an activation's bound where LiteRT's carry it on: the outputs would
+                // look sound.
+                if let bad = values.firstIndex(where: { !$0.isFinite }) {
+                    throw VisionTasksError.invalidArgument(
+                        "\(file) holds \(values[bad]) at value \(bad): input \(info.name) takes finite numbers only")
+                }
                 try interpreter.setInput(i, values)
             }
             interpreter.invoke()
-            do {
-                try FileManager.default.createDirectory(atPath: outputDir, withIntermediateDirectories: true)
-            } catch {
-                throw VisionTasksError.fileUnreadable(
-                    path: outputDir, reason: "cannot create the directory: \(error.localizedDescription)")
-            }
+            try RawFloats.makeFolder(outputDir)
             let fileNames = RawFloats.fileNames(forTensors: interpreter.outputs.map(\.name))
-            for (i, info) in interpreter.outputs.enumerated() {
+            for (i, info) in interpreter.outputs.enumerated() where read?.contains(i) ?? true {
                 let file = URL(fileURLWithPath: outputDir).appendingPathComponent(fileNames[i]).path
                 try RawFloats.write(interpreter.output(i), to: file)
                 Console.out("\(info.name) \(ModelInfo.shape(info.shape)) -> \(file)\n")
@@ -115,6 +120,24 @@ enum RawFloats {
         }
     }
 
+    /// Makes the folder `path` and those above it where missing; `fileUnwritable` with the system's reason where one
+    /// cannot be made (Foundation's read "The operation could not be completed").
+    static func makeFolder(_ path: String) throws {
+        var prefix = path.hasPrefix("/") ? "/" : ""
+        for part in path.split(separator: "/") {
+            prefix += part
+            if mkdir(prefix, 0o755) != 0, errno != EEXIST {
+                throw VisionTasksError.fileUnwritable(
+                    path: path, reason: "cannot create the directory \(prefix): \(String(cString: strerror(errno)))")
+            }
+            prefix += "/"
+        }
+        var status = stat()
+        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
+            throw VisionTasksError.fileUnwritable(path: path, reason: "it exists and is not a directory")
+        }
+    }
+
     /// Writes `values` little-endian to `path`.
     static func write(_ values: [Float], to path: String) throws {
         var data = Data(capacity: values.count * 4)
@@ -122,7 +145,17 @@ enum RawFloats {
         do {
             try data.write(to: URL(fileURLWithPath: path))
         } catch {
-            throw VisionTasksError.fileUnwritable(path: path, reason: error.localizedDescription)
+            throw VisionTasksError.fileUnwritable(path: path, reason: reason(error))
         }
+    }
+
+    /// Why a Foundation file operation failed: the system's words for its POSIX error when it carries one (Foundation's
+    /// own read "The operation could not be completed. (NSCocoaErrorDomain error 512.)").
+    static func reason(_ error: any Error) -> String {
+        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+        if let underlying, underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(underlying.code)))
+        }
+        return error.localizedDescription
     }
 }

@@ -31,6 +31,8 @@ enum ProfileDefaults: ModelTimingDefaults {
 struct ModelTimingOptions<Defaults: ModelTimingDefaults>: ParsableArguments {
     @OptionGroup var source: ModelSourceOptions
 
+    @OptionGroup var outputs: OutputSelection
+
     @Option(help: ArgumentHelp(Defaults.runs.help))
     var runs: Int = Defaults.runs.value
 

@@ -140,7 +140,7 @@ func modelHint(for error: any Error) -> String {
     guard case VisionTasksError.fileNotFound(let path) = error,
         path.hasSuffix(".task") || path.hasSuffix(".tflite")
     else { return "" }
-    return " (the models are not shipped: `make models` in the VisionTasks checkout fetches them into models/)"
+    return " (MediaPipe's models are not shipped: `make models` in the VisionTasks checkout fetches them into models/)"
 }
 
 extension TaskArguments {

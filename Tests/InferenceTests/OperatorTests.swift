@@ -614,6 +614,18 @@ func runOp(_ op: any GraphOperation, _ a: ([Int], [Float]), _ b: ([Int], [Float]
         }
     }
 
+    /// The first operator the engine lacks is refused, the others it lacks named with it (only the first was named:
+    /// MediaPipe's face_landmark_with_attention.tflite lacks three custom operators).
+    @Test func everyMissingOperatorIsNamed() throws {
+        #expect(
+            throws: VisionTasksError.unsupportedModel(
+                "operator TANH (index 0) in subgraph 0 is not supported; the engine lacks 1 more: "
+                    + "CUSTOM 'TransformLandmarks' (index 1)")
+        ) {
+            try Interpreter(modelData: try Self.load("tanh_then_custom"))
+        }
+    }
+
     @Test func unsupportedTensorType() throws {
         do {
             _ = try Interpreter(modelData: try Self.load("logistic_float64_output"))

@@ -704,7 +704,7 @@ import Testing
         #expect(missingModel.status == 1 && missingModel.stdout.isEmpty)
         #expect(
             missingModel.stderr
-                == "error: File not found: /nonexistent/face.tflite (the models are not shipped: `make models` in the VisionTasks checkout fetches them into models/)\n"
+                == "error: File not found: /nonexistent/face.tflite (MediaPipe's models are not shipped: `make models` in the VisionTasks checkout fetches them into models/)\n"
         )
         let corrupt = dir.appendingPathComponent("corrupt.tflite")
         try Data(repeating: 7, count: 4096).write(to: corrupt)

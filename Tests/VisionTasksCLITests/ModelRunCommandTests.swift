@@ -24,6 +24,54 @@ struct ModelRunCommandTests {
         return Data(bytes)
     }
 
+    /// `--read-outputs` is honoured (every output was computed and written, and any index accepted); `--threads`,
+    /// inputs that are not finite (the kernels' clamps hid a NaN), bytes that are no model and an output folder that
+    /// cannot be made are errors naming the problem.
+    @Test func readOutputsAndBadArgumentsAreHonoured() throws {
+        let scratch = try CLIRun.scratch()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        func input(_ values: [Float], _ name: String) throws -> String {
+            let file = scratch.appendingPathComponent(name)
+            try values.withUnsafeBytes { Data($0) }.write(to: file)
+            return "input=\(file.path)"
+        }
+        let good = try input([Float](repeating: 0.5, count: 128 * 128 * 3), "good.f32")
+        func run(_ arguments: [String], input: String? = nil, out: String = "out") throws -> CLIRun {
+            try CLIRun.run(
+                [
+                    "model", "run", Self.model.path, "--input", input ?? good, "--output-dir",
+                    scratch.appendingPathComponent(out).path,
+                ] + arguments)
+        }
+        let one = try run(["--read-outputs", "1"], out: "one")
+        #expect(one.status == 0, "\(one.stderr)")
+        #expect(try Self.outputs(scratch.appendingPathComponent("one")).keys.sorted() == ["classificators.f32"])
+        let all = try run([], out: "all")
+        #expect(
+            try Self.outputs(scratch.appendingPathComponent("all"))["classificators.f32"]
+                == Self.outputs(scratch.appendingPathComponent("one"))["classificators.f32"])
+        let missing = try run(["--read-outputs", "7"])
+        #expect(
+            missing.status == 1 && missing.stderr.contains("--read-outputs") && missing.stderr.contains("2 outputs"))
+        let threads = try run(["--threads", "0"])
+        #expect(threads.status == 1 && threads.stderr.contains("--threads"), "\(threads.stderr)")
+        var poisoned = [Float](repeating: 0.5, count: 128 * 128 * 3)
+        poisoned[5] = .nan
+        let nan = try run([], input: try input(poisoned, "nan.f32"))
+        #expect(nan.status == 1 && nan.stderr.contains("at value 5") && nan.stderr.contains("finite"), "\(nan.stderr)")
+        let junk = scratch.appendingPathComponent("junk.tflite")
+        try Data("not a model at all".utf8).write(to: junk)
+        let neither = try CLIRun.run(["model", "info", junk.path])
+        #expect(neither.status == 1 && neither.stderr.contains("neither a TFLite model"), "\(neither.stderr)")
+        try Data().write(to: scratch.appendingPathComponent("file"))
+        let folder = try run([], out: "file/out")
+        #expect(
+            folder.status == 1 && folder.stderr.contains("Cannot write file")
+                && folder.stderr.contains("Not a directory"), "\(folder.stderr)")
+        // `model info` computes nothing: it takes no --read-outputs.
+        #expect(try CLIRun.run(["model", "info", Self.model.path, "--read-outputs", "0"]).status == 64)
+    }
+
     @Test func outputsWhoseNamesMakeOneFileNameGetAFileEach() throws {
         let scratch = try CLIRun.scratch()
         defer { try? FileManager.default.removeItem(at: scratch) }

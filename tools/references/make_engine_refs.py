@@ -139,6 +139,35 @@ def tiny_model(path, op_code, options_type=0, options=None, out_type=0):
         f.write(b.Output())
 
 
+def two_missing_operators_model(path):
+    """TANH, then a CUSTOM operator the engine lacks ('TransformLandmarks'): [1, 4] -> [1, 4] -> [1, 4]."""
+    import flatbuffers
+    from ai_edge_litert import schema_py_generated as S
+
+    def tensor(name):
+        t = S.TensorT()
+        t.name, t.shape, t.type, t.buffer = name, [1, 4], S.TensorType.FLOAT32, 0
+        return t
+    ops = []
+    for index, (inputs, outputs) in enumerate([([0], [1]), ([1], [2])]):
+        op = S.OperatorT()
+        op.opcodeIndex, op.inputs, op.outputs = index, inputs, outputs
+        ops.append(op)
+    tanh, custom = S.OperatorCodeT(), S.OperatorCodeT()
+    tanh.builtinCode, tanh.deprecatedBuiltinCode, tanh.version = S.BuiltinOperator.TANH, S.BuiltinOperator.TANH, 1
+    custom.builtinCode, custom.deprecatedBuiltinCode, custom.version = S.BuiltinOperator.CUSTOM, 32, 1
+    custom.customCode = "TransformLandmarks"
+    sg = S.SubGraphT()
+    sg.tensors = [tensor("x"), tensor("y"), tensor("z")]
+    sg.inputs, sg.outputs, sg.operators = [0], [2], ops
+    m = S.ModelT()
+    m.version, m.operatorCodes, m.subgraphs, m.buffers = 3, [tanh, custom], [sg], [S.BufferT()]
+    b = flatbuffers.Builder(256)
+    b.Finish(m.Pack(b), file_identifier=b"TFL3")
+    with open(path, "wb") as f:
+        f.write(b.Output())
+
+
 def synthetic_models():
     """Tiny models the engine must refuse with a clear error (tests check the messages)."""
     from ai_edge_litert import schema_py_generated as S
@@ -148,6 +177,7 @@ def synthetic_models():
     tiny_model(os.path.join(folder, "logistic_float64_output.tflite"), S.BuiltinOperator.LOGISTIC,
                out_type=S.TensorType.FLOAT64)
     tiny_model(os.path.join(folder, "logistic.tflite"), S.BuiltinOperator.LOGISTIC)
+    two_missing_operators_model(os.path.join(folder, "tanh_then_custom.tflite"))
 
 
 def full_range_cases(astronaut, to_signed):

@@ -49,13 +49,28 @@ enum GraphLoader {
         }
         try check(subgraph.inputs, "subgraph 0 input list", allowAbsent: false)
         try check(subgraph.outputs, "subgraph 0 output list", allowAbsent: false)
+        // The first operator the engine lacks is refused; the others it lacks are named with it.
+        let missing = subgraph.operators.enumerated().compactMap { index, op in
+            OperatorTable.missing(op).map { "\($0) (index \(index))" }
+        }
+        let others =
+            missing.count < 2
+            ? ""
+            : "; the engine lacks \(missing.count - 1) more: " + missing.dropFirst().prefix(8).joined(separator: ", ")
+                + (missing.count > 9 ? ", ..." : "")
         var nodes: [GraphNode] = []
         for (index, op) in subgraph.operators.enumerated() {
             let place = "operator \(op.opcode.name) (index \(index)) in subgraph 0"
             try check(op.inputs, "\(place) input list", allowAbsent: true)
             try check(op.outputs, "\(place) output list", allowAbsent: false)
-            guard let operation = try operation(op, place: place) else {
-                throw VisionTasksError.unsupportedModel("\(place) is not supported")
+            let found: (any GraphOperation)?
+            do {
+                found = try operation(op, place: place)
+            } catch VisionTasksError.unsupportedModel(let reason) where OperatorTable.missing(op) != nil {
+                throw VisionTasksError.unsupportedModel(reason + others)
+            }
+            guard let operation = found else {
+                throw VisionTasksError.unsupportedModel("\(place) is not supported" + others)
             }
             nodes.append(
                 GraphNode(

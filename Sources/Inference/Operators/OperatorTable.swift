@@ -40,6 +40,13 @@ enum OperatorTable {
         return try loader(source)
     }
 
+    /// How an operator the engine lacks is named ("TANH", "CUSTOM 'TransformLandmarks'"); nil for one it runs.
+    static func missing(_ op: TFLiteModel.Operator) -> String? {
+        guard loaders[op.opcode] != nil else { return op.opcode.name }
+        guard op.opcode == .custom, customLoaders[op.customCode ?? ""] == nil else { return nil }
+        return "CUSTOM '\(op.customCode ?? "")'"
+    }
+
     /// Every operation's graph rewrites, in the order of `operations`.
     static let rewrites: [GraphRewrite] = operations.flatMap { $0.rewrites }
 }

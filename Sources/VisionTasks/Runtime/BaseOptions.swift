@@ -1,4 +1,5 @@
 import Foundation
+import Inference
 import TFLite
 import VisionErrors
 
@@ -52,7 +53,7 @@ public struct BaseOptions: Sendable {
     public static let defaultMaxDecompressedBundleBytes = ModelBundle.defaultMaxDecompressedBytes
 
     /// The largest accepted `numThreads`.
-    public static let maxNumThreads = 64
+    public static let maxNumThreads = Interpreter.maxThreads
 
     /// The name errors give the model: its path, or `modelAssetBuffer` when the bytes were given.
     package var modelAssetName: String { modelAssetBuffer != nil ? "modelAssetBuffer" : modelAssetPath }
