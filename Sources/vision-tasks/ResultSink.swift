@@ -66,6 +66,7 @@ final class ResultSink: @unchecked Sendable {
             discardedLines = 0
         }
         do {
+            if !resume { try Self.checkWholeLastLine(fd, path: path) }
             if let header {
                 try Self.openTable(fd, path: path, header: header)
             } else {
@@ -75,6 +76,19 @@ final class ResultSink: @unchecked Sendable {
             close(fd)
             throw error
         }
+    }
+
+    /// Checks that a file results are appended to ends with a whole line: a run stopped while writing left one cut,
+    /// and the next line was glued to it (one line that is no JSON, which `--resume` then took as finished). A pipe or
+    /// device is not read.
+    private static func checkWholeLastLine(_ fd: Int32, path: String) throws {
+        var status = stat()
+        guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size > 0 else { return }
+        var last: UInt8 = 0
+        guard pread(fd, &last, 1, off_t(status.st_size - 1)) == 1, last != UInt8(ascii: "\n") else { return }
+        throw VisionTasksError.invalidOption(
+            name: "--output",
+            reason: "\(path) ends in a cut line (a run stopped while writing it): --resume removes it and goes on")
     }
 
     /// Checks that a file JSON lines are appended to holds none but JSON lines: empty, or starting with `{`, as
@@ -124,9 +138,16 @@ final class ResultSink: @unchecked Sendable {
     }
 
     /// Writes one line (ending in a newline) whole; a failure to write ends the tool (see `Console`).
+    /// A write that fails part way (a full disk, a file size limit) is taken back, so the file ends after a whole
+    /// input for `--resume` (a CSV image's rows are one write: some of them whole before a cut one were kept).
     func write(_ line: Data) {
         guard let path else { return Console.out(line) }
-        let failure: Int32? = lock.withLock { Console.writeAll(descriptor, line) }
+        let failure: Int32? = lock.withLock {
+            let before = lseek(descriptor, 0, SEEK_END)
+            let failure = Console.writeAll(descriptor, line)
+            if failure != nil, before >= 0 { _ = ftruncate(descriptor, before) }
+            return failure
+        }
         if let failure {
             Console.error("error: cannot write \(path): \(String(cString: strerror(failure)))\n")
             exit(1)
@@ -137,12 +158,17 @@ final class ResultSink: @unchecked Sendable {
 
     /// What an output file holds: the inputs with a final line, the byte offset just past the last
     /// final line, and how many lines follow it. Reads in blocks, keeping only each line's start.
-    /// With a CSV `header`, the first line must be it (or the file empty) and the rest are rows.
+    /// With a CSV `header`, the first line must be it (or the file empty) and the rest are rows; an input's final
+    /// rows are one write, so when a cut row follows them and is the same input's (or its input cell is cut), the
+    /// write was cut and they are redone with it (a kill part way through a large write keeps its first pages).
     static func scan(_ fd: Int32, path: String, header: Data? = nil) throws -> (
         finished: Set<String>, end: Int, discardedLines: Int
     ) {
         var finished: Set<String> = []
         var end = 0, offset = 0, lineNumber = 0, linesAfterEnd = 0
+        // CSV: the last run of one input's final rows, where it starts, its lines (frame rows before included), and
+        // whether the input was finished before it.
+        var group: (input: String, start: Int, lines: Int, finishedBefore: Bool)?
         var head = Data() // the first bytes of the current line
         // Enough for any input's escaped path (an argument is at most 128 KiB, a list's line `Manifest.maxLineBytes`).
         let headLimit = 1 << 20
@@ -203,6 +229,13 @@ final class ResultSink: @unchecked Sendable {
                 }
                 linesAfterEnd += 1
                 if line.isFinal {
+                    if header != nil {
+                        if let last = group, last.input == line.input, linesAfterEnd == 1 {
+                            group?.lines += 1
+                        } else {
+                            group = (line.input, end, linesAfterEnd, finished.contains(line.input))
+                        }
+                    }
                     finished.insert(line.input)
                     end = offset + newline + 1
                     linesAfterEnd = 0
@@ -213,7 +246,15 @@ final class ResultSink: @unchecked Sendable {
             offset += n
         }
         // A partial last line (no newline: the run was killed while writing it) counts as a line cut off.
-        return (finished, end, linesAfterEnd + (head.isEmpty ? 0 : 1))
+        var discarded = linesAfterEnd + (head.isEmpty ? 0 : 1)
+        if !head.isEmpty, linesAfterEnd == 0, let last = group,
+            CSVTable.parseRow(head).map({ $0.input == last.input }) ?? true
+        {
+            end = last.start
+            discarded += last.lines
+            if !last.finishedBefore { finished.remove(last.input) }
+        }
+        return (finished, end, discarded)
     }
 }
 

@@ -194,6 +194,11 @@ import Testing
         try handle.seekToEnd()
         try handle.write(contentsOf: Data(#"{"input":"\#(inputs[before])","result":{"detec"#.utf8))
         try handle.close()
+        // Appended to without --resume, the next line was glued to the cut one (a line that is no JSON).
+        let cutFile = try Data(contentsOf: output)
+        let appended = try CLIRun.run(Array(arguments.dropLast()))
+        #expect(appended.status == 1 && appended.stderr.contains("ends in a cut line"), "\(appended.stderr)")
+        #expect(try Data(contentsOf: output) == cutFile)
 
         let resumed = try CLIRun.run(arguments)
         #expect(resumed.status == 0, "\(resumed.stderr)")

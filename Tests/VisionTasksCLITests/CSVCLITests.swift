@@ -194,6 +194,13 @@ import Testing
         #expect(
             Set(try Self.table(String(contentsOf: out, encoding: .utf8)).rows.map { $0["input"] ?? "" }) == Set(images))
         #expect(try Self.table(String(contentsOf: out, encoding: .utf8)).rows.count == rows.count)
+        // An image's rows are one write: whole rows of the last image before a cut one of the same image (a kill, a
+        // full disk part way through it) are redone with it. They were kept, and the image's other faces lost.
+        let lastRow = try #require(whole.dropLast().split(separator: "\n", omittingEmptySubsequences: false).last)
+        try Data((whole + lastRow + "\n" + lastRow.dropLast(3)).utf8).write(to: out)
+        let regrouped = try CLIRun.run(base + ["--input-list", list.path, "--resume"])
+        #expect(regrouped.status == 0 && regrouped.stderr.contains("removed 3 line"), "\(regrouped.stderr)")
+        #expect(try String(contentsOf: out, encoding: .utf8) == whole)
         // Another task's table is not appended to.
         let other = try CLIRun.run([
             "hand-landmarker", "--model", Self.handModel, "--format", "csv", "--output", out.path, images[0],
