@@ -56,8 +56,9 @@ enum FolderRun {
 
     /// The JPEG/PNG files below `folder` as paths relative to it, sorted, each with the problem that keeps it from
     /// being read (nil for most). Hidden files and folders are skipped; links are followed, but each folder is walked
-    /// once (a link back to a folder above would make the walk endless); an entry whose name is not UTF-8 cannot be
-    /// named, so it is kept with that problem, not skipped unseen.
+    /// once (a link back to a folder above would make the walk endless). Kept with their problem, not skipped unseen
+    /// or ending the run: an entry whose name is not UTF-8 (it cannot be named), an image name whose link leads
+    /// nowhere (missing, a loop), and a folder that cannot be listed ("" for `folder` itself).
     static func imagePaths(in folder: String) throws -> [(path: String, problem: String?)] {
         var paths: [(path: String, problem: String?)] = []
         var pending = [""]
@@ -66,13 +67,29 @@ enum FolderRun {
         while let sub = pending.popLast() {
             let directory = sub.isEmpty ? folder : (folder as NSString).appendingPathComponent(sub)
             guard let identity = FileIdentity(path: directory), walked.insert(identity).inserted else { continue }
-            for (name, isUTF8) in try entries(of: directory) where !name.hasPrefix(".") {
+            let listing = entries(of: directory)
+            if let failure = listing.failure {
+                paths.append((sub, "is a folder that cannot be listed (\(failure))"))
+            }
+            for (name, isUTF8) in listing.names where !name.hasPrefix(".") {
                 let relative = sub.isEmpty ? name : sub + "/" + name
                 guard isUTF8 else {
                     paths.append((relative, "has a name that is not UTF-8 (shown with U+FFFD); rename it to read it"))
                     continue
                 }
-                guard stat((folder as NSString).appendingPathComponent(relative), &info) == 0 else { continue }
+                let full = (folder as NSString).appendingPathComponent(relative)
+                guard stat(full, &info) == 0 else {
+                    let reason = String(cString: strerror(errno))
+                    if imageExtensions.contains((name as NSString).pathExtension.lowercased()) {
+                        let isLink = lstat(full, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK
+                        paths.append(
+                            (
+                                relative,
+                                isLink ? "is a link that leads nowhere (\(reason))" : "cannot be read (\(reason))"
+                            ))
+                    }
+                    continue
+                }
                 if info.st_mode & S_IFMT == S_IFDIR {
                     pending.append(relative)
                 } else if imageExtensions.contains((name as NSString).pathExtension.lowercased()) {
@@ -83,20 +100,22 @@ enum FolderRun {
         return paths.sorted { $0.path < $1.path }
     }
 
-    /// The names in `directory`, each with whether its bytes are UTF-8 (else shown with U+FFFD).
-    private static func entries(of directory: String) throws -> [(name: String, isUTF8: Bool)] {
-        guard let stream = opendir(directory) else {
-            throw VisionTasksError.fileUnreadable(path: directory, reason: String(cString: strerror(errno)))
-        }
+    /// The names in `directory`, each with whether its bytes are UTF-8 (else shown with U+FFFD), and why listing it
+    /// failed, if it did (the names read before then are kept).
+    private static func entries(of directory: String) -> (names: [(name: String, isUTF8: Bool)], failure: String?) {
+        guard let stream = opendir(directory) else { return ([], String(cString: strerror(errno))) }
         defer { closedir(stream) }
         var names: [(String, Bool)] = []
-        while let entry = readdir(stream) {
+        while true {
+            errno = 0
+            guard let entry = readdir(stream) else {
+                return (names, errno == 0 ? nil : String(cString: strerror(errno)))
+            }
             let bytes = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
             guard bytes != Array(".".utf8), bytes != Array("..".utf8) else { continue }
             let name = String(validating: bytes, as: UTF8.self)
             names.append((name ?? String(decoding: bytes, as: UTF8.self), name != nil))
         }
-        return names
     }
 
     /// Where the annotated picture of `input` goes: `annotate` itself for a single image given

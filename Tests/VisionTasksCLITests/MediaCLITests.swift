@@ -38,7 +38,8 @@ import Testing
 
     /// A folder walk follows links but walks each folder once: two links back to the folder itself made the walk
     /// branch at every level (2^40 paths, its memory growing), one made it read each image 41 times. A file whose
-    /// name is not UTF-8 gets an error line saying so (it was skipped unseen).
+    /// name is not UTF-8 gets an error line saying so, as does an image name whose link leads nowhere (missing, or a
+    /// loop): they were skipped unseen.
     @Test func aFolderWalkTakesEachFolderOnceAndReportsNamesItCannotRead() throws {
         let dir = try CLIRun.scratch()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -57,11 +58,17 @@ import Testing
         let fd = badName.withUnsafeBufferPointer { open($0.baseAddress!, O_CREAT | O_WRONLY, 0o644) }
         try #require(fd >= 0)
         close(fd)
+        for (link, target) in [("dangling.jpg", "gone.jpg"), ("loop1.png", "loop2.png"), ("loop2.png", "loop1.png")] {
+            try FileManager.default.createSymbolicLink(
+                atPath: photos.appendingPathComponent(link).path, withDestinationPath: target)
+        }
         let run = try CLIRun.run(["face-detector", "--model", Self.faceModel, photos.path, "--no-progress"])
         let inputs = run.lines.map { ($0["input"] as? String).map { ($0 as NSString).lastPathComponent } ?? "" }
-        #expect(inputs == ["bad\u{FFFD}.png", "x.png"], "\(run.stderr)")
-        #expect(
-            (run.lines.first?["error"] as? String)?.contains("has a name that is not UTF-8") == true, "\(run.lines)")
+        #expect(inputs == ["bad\u{FFFD}.png", "dangling.jpg", "loop1.png", "loop2.png", "x.png"], "\(run.stderr)")
+        let errors = run.lines.map { $0["error"] as? String ?? "" }
+        #expect(errors[0].contains("has a name that is not UTF-8"), "\(run.lines)")
+        #expect(errors[1].contains("is a link that leads nowhere (No such file or directory)"), "\(errors[1])")
+        #expect(errors[2].contains("is a link that leads nowhere (Too many levels of symbolic links)"), "\(errors[2])")
         #expect(run.status != 0)
     }
 
