@@ -128,6 +128,26 @@ def main():
         if by_input.get(video, {}).get("frames") != 3 or by_input.get(missing, {}).get("errors") != 2:
             failures.append(f"summaries: the video not 3 frames or the missing file not 2 errors: {table}")
 
+        # A worker that dies in the face table's pass (here: after its header) fails the job, naming the inputs: the
+        # JSON passes were checked, this one was not, and faces.parquet came out short with exit 0.
+        dying = os.path.join(scratch, "dying-tool.sh")
+        with open(dying, "w") as f:
+            f.write('#!/bin/sh\ncase " $* " in *" csv "*) "$0.real" "$@" | head -n 1; exit 137;; esac\n'
+                    'exec "$0.real" "$@"\n')
+        os.chmod(dying, 0o755)
+        os.symlink(os.path.abspath(args.tool), dying + ".real")
+        short = os.path.join(scratch, "short.txt")
+        with open(short, "w") as f:
+            f.write(images[0] + "\n")
+        died = subprocess.run([spark_submit, "--master", "local[1]", "--conf", "spark.ui.enabled=false",
+                               os.path.join(HERE, "vision_job.py"), "--manifest", short, "--tool", dying,
+                               "--models", args.models, "--out", os.path.join(scratch, "out-died"), "--partitions", "1"],
+                              capture_output=True, text=True, cwd=scratch, env=dict(os.environ, PYSPARK_PYTHON=sys.executable))
+        said = died.stdout + died.stderr  # spark-submit passes the driver's stderr to its stdout
+        if died.returncode != 1 or f"error: no final face-landmarker CSV line for {images[0]}" not in said:
+            failures.append(f"a worker dying in the CSV pass: exit {died.returncode}, not 1 naming the input:\n"
+                            f"{said[-2000:]}")
+
     print(f"spark local[2]: {inputs} inputs, 2 partitions, {spark_seconds:.1f} s; single process: {single_seconds:.1f} s")
     for failure in failures:
         print("FAIL:", failure)

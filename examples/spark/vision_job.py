@@ -14,7 +14,8 @@ OUT/summary.parquet (one row per input: frames, faces, hands, gestures, top blen
 OUT/faces.parquet: one row per face per image or frame (and one with success 0 where there is none),
 read from the tool's CSV output (`--format csv --output-head-poses`): input, frame, timestamp, the
 face's tracking id (videos), yaw/pitch/roll and the 52 blendshapes.
-Exits 1 if an input has no final line for a task (a worker died or was killed), naming them.
+Exits 1 if an input has no final line for a task, or no row without a frame in the face table (a worker
+died or was killed), naming them.
 """
 
 import argparse
@@ -34,7 +35,9 @@ def tool_command(tool, models, task, kind, threads, csv=False):
     """The worker's command line for one task and kind of input (the manifest comes on stdin); `csv`:
     the face table (--format csv, with head poses)."""
     model = {"face-landmarker": "face_landmarker.task", "gesture-recognizer": "gesture_recognizer.task"}[task]
-    args = [tool, task, "--model", os.path.join(models, model), "--threads", str(threads), "--no-progress"]
+    # One task instance a worker: Spark runs a worker per core already (the tool's own --jobs auto would start one
+    # per core in each, oversubscribing the executor's cores and memory).
+    args = [tool, task, "--model", os.path.join(models, model), "--threads", str(threads), "--jobs", "1", "--no-progress"]
     args += ["--output-face-blendshapes"] if task == "face-landmarker" else ["--num-hands", "2"]
     args += ["--format", "csv", "--output-head-poses"] if csv else []
     args += ["--input-list", "-"] if kind == "image" else ["--video-list", "-"]
@@ -42,8 +45,9 @@ def tool_command(tool, models, task, kind, threads, csv=False):
 
 
 def read_manifest(path):
-    """The manifest's paths in order, blank lines skipped (as the tool reads them)."""
-    with open(path, encoding="utf-8") as f:
+    """The manifest's paths in order, blank lines skipped (as the tool reads them: lines end at a newline, a CR
+    before it dropped, a CR elsewhere part of the path)."""
+    with open(path, encoding="utf-8", newline="\n") as f:
         return [line.rstrip("\r\n") for line in f if line.strip()]
 
 
@@ -89,6 +93,10 @@ def main(argv=None):
     table = spark.createDataFrame(rows, summaries.SCHEMA).orderBy("input")
     table.write.mode("overwrite").parquet(os.path.join(args.out, "summary.parquet"))
     face_rows = sc.union(face_tables).cache()
+    # The face table's pass too: every input has a row without a frame (an image's, a video's closing row), or the
+    # worker writing it died and the table is short.
+    tabled = set(face_rows.filter(lambda row: row.get("frame", "") == "").map(lambda row: row["input"]).collect())
+    missing += [("face-landmarker CSV", p) for p in paths if p not in tabled]
     first = face_rows.take(1)
     columns = summaries.face_columns(list(first[0]) if first else summaries.FACE_ID_COLUMNS)
     faces = spark.createDataFrame(face_rows.map(lambda row: summaries.face_row(row, columns)), summaries.face_schema(columns))
