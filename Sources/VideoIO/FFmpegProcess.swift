@@ -84,6 +84,7 @@ final class ChildProcess: @unchecked Sendable {
     }
 
     private func keep(_ line: String) {
+        let line = Self.withoutAddresses(line)
         lock.lock()
         tail.append(line)
         if tail.count > 12 { tail.removeFirst(tail.count - 12) }
@@ -208,6 +209,12 @@ final class ChildProcess: @unchecked Sendable {
         while !stderrDone && lock.wait(until: deadline) {}
         lock.unlock()
         return lastStderr()
+    }
+
+    /// `line` without the addresses ffmpeg names its components by (`[mov,mp4,m4a @ 0x55d1f8f33580]` reads
+    /// `[mov,mp4,m4a]`): they differ from run to run, so the same file's error did too.
+    static func withoutAddresses(_ line: String) -> String {
+        line.replacing(#/\s@\s0x[0-9a-fA-F]+\]/#, with: "]")
     }
 
     /// The last lines ffmpeg wrote on stderr, joined, for error messages.

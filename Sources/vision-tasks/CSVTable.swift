@@ -67,8 +67,9 @@ struct CSVTable: Sendable {
         return Data(text.utf8)
     }
 
-    /// The input of a row and whether it is the input's final row (no frame), from the row's first
-    /// bytes; nil when they do not start as rows do (an input, then a frame number or nothing).
+    /// The input of a row, whether it is the input's final row (no frame) and whether it failed (its `error` cell, the
+    /// fifth, is not empty), from the row's first bytes; nil when they do not start as rows do (an input, then a frame
+    /// number or nothing).
     static func parseRow(_ head: Data) -> OutputLine? {
         let bytes = [UInt8](head)
         var input: [UInt8] = []
@@ -100,6 +101,13 @@ struct CSVTable: Sendable {
         }
         let frame = bytes[(i + 1)...].prefix { $0 != UInt8(ascii: ",") }
         guard frame.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return nil }
-        return OutputLine(input: text, isFinal: frame.isEmpty)
+        // frame, timestamp_ms and success hold no comma or quote: the error cell follows the fourth comma.
+        var commas = 0, j = i
+        while j < bytes.count, commas < 4 {
+            if bytes[j] == UInt8(ascii: ",") { commas += 1 }
+            j += 1
+        }
+        let failed = commas == 4 && j < bytes.count && bytes[j] != UInt8(ascii: ",")
+        return OutputLine(input: text, isFinal: frame.isEmpty, failed: failed)
     }
 }

@@ -209,10 +209,11 @@ enum FolderRun {
         Console.error(
             String(
                 format:
-                    "summary: %d processed, %d skipped, %d failed, %d %@ found, %.1f images/s on %d job(s) of %d thread(s)\n",
-                files.count, skipped, output.failures, found, Task.taskDescription.foundNoun, rate, workers,
+                    "summary: %d processed, %d skipped%@, %d failed, %d %@ found, %.1f images/s on %d job(s) of %d thread(s)\n",
+                files.count, skipped, output.sink.failedEarlier(mine.map(\.path)), output.failures, found,
+                Task.taskDescription.foundNoun, rate, workers,
                 min(factory.threads, plan.threadsAtMost ?? factory.threads)))
-        return !output.anyFailed
+        return !output.anyFailed && !mine.contains { output.sink.failedBefore.contains($0.path) }
     }
 }
 

@@ -16,6 +16,9 @@ final class ResultSink: @unchecked Sendable {
     let finished: Set<String>
     /// How many lines after the last final line were cut off by `--resume`.
     let discardedLines: Int
+    /// The inputs of `finished` that had failed (an error line, a video with failed frames): a resumed run that skips
+    /// one is no success (their error lines stay).
+    let failedBefore: Set<String>
     private let descriptor: Int32
     private let lock = NSLock()
 
@@ -28,6 +31,7 @@ final class ResultSink: @unchecked Sendable {
         path = nil
         finished = []
         discardedLines = 0
+        failedBefore = []
         descriptor = STDOUT_FILENO
     }
 
@@ -52,6 +56,7 @@ final class ResultSink: @unchecked Sendable {
                 let scan = try Self.scan(fd, path: path, header: header)
                 finished = scan.finished
                 discardedLines = scan.discardedLines
+                failedBefore = scan.failed.intersection(scan.finished)
                 guard ftruncate(fd, off_t(scan.end)) == 0 else {
                     throw VisionTasksError.invalidOption(
                         name: "--output",
@@ -64,6 +69,7 @@ final class ResultSink: @unchecked Sendable {
         } else {
             finished = []
             discardedLines = 0
+            failedBefore = []
         }
         do {
             if !resume { try Self.checkWholeLastLine(fd, path: path) }
@@ -126,6 +132,13 @@ final class ResultSink: @unchecked Sendable {
         }
     }
 
+    /// For a run's summary: " (k had failed in an earlier run)" when k of `inputs` were skipped as finished with a
+    /// failure, else "".
+    func failedEarlier(_ inputs: [String]) -> String {
+        let count = inputs.filter { failedBefore.contains($0) }.count
+        return count == 0 ? "" : " (\(count) had failed in an earlier run; their error lines stay)"
+    }
+
     // MARK: - Writing
 
     /// Writes a CSV table's header to standard output.
@@ -162,9 +175,9 @@ final class ResultSink: @unchecked Sendable {
     /// rows are one write, so when a cut row follows them and is the same input's (or its input cell is cut), the
     /// write was cut and they are redone with it (a kill part way through a large write keeps its first pages).
     static func scan(_ fd: Int32, path: String, header: Data? = nil) throws -> (
-        finished: Set<String>, end: Int, discardedLines: Int
+        finished: Set<String>, end: Int, discardedLines: Int, failed: Set<String>
     ) {
-        var finished: Set<String> = []
+        var finished: Set<String> = [], failed: Set<String> = []
         var end = 0, offset = 0, lineNumber = 0, linesAfterEnd = 0
         // CSV: the last run of one input's final rows, where it starts, its lines (frame rows before included), and
         // whether the input was finished before it.
@@ -237,6 +250,7 @@ final class ResultSink: @unchecked Sendable {
                         }
                     }
                     finished.insert(line.input)
+                    if line.failed { failed.insert(line.input) } else { failed.remove(line.input) }
                     end = offset + newline + 1
                     linesAfterEnd = 0
                 }
@@ -254,7 +268,7 @@ final class ResultSink: @unchecked Sendable {
             discarded += last.lines
             if !last.finishedBefore { finished.remove(last.input) }
         }
-        return (finished, end, discarded)
+        return (finished, end, discarded, failed)
     }
 }
 
@@ -266,11 +280,14 @@ struct OutputLine {
     let input: String
     /// Whether this is the input's final line (no `"frame"`).
     let isFinal: Bool
+    /// Whether the line says the input failed: an error line, a video's closing line counting failed frames.
+    let failed: Bool
 
-    /// A line of `input`, final or not.
-    init(input: String, isFinal: Bool) {
+    /// A line of `input`, final or not, failed or not.
+    init(input: String, isFinal: Bool, failed: Bool = false) {
         self.input = input
         self.isFinal = isFinal
+        self.failed = failed
     }
 
     /// Parses the first bytes of a line; nil when they do not start as the tool's lines do.
@@ -287,6 +304,13 @@ struct OutputLine {
                 with: Data(bytes[(opening.count - 1)...i]), options: .fragmentsAllowed) as? String
         else { return nil }
         self.input = input
-        isFinal = !bytes[(i + 1)...].starts(with: Array(#","frame":"#.utf8))
+        let rest = bytes[(i + 1)...]
+        isFinal = !rest.starts(with: Array(#","frame":"#.utf8))
+        // `{"input":…,"error":…}`, or a video's `{"input":…,"video":{"failed":k,"frames":n}}` with k above 0.
+        let failedFrames = Array(#","video":{"failed":"#.utf8)
+        failed =
+            rest.starts(with: Array(#","error":"#.utf8))
+            || rest.starts(with: failedFrames)
+                && rest.dropFirst(failedFrames.count).prefix { (48...57).contains($0) }.contains { $0 != 48 }
     }
 }

@@ -22,7 +22,8 @@ enum VideoListRun {
             if !ok { failedVideos += 1 }
         }
         Console.error(
-            "summary: \(todo.count) videos processed, \(mine.count - todo.count) skipped, \(failedVideos) failed\n")
-        return failedVideos == 0
+            "summary: \(todo.count) videos processed, \(mine.count - todo.count) skipped"
+                + "\(output.sink.failedEarlier(mine)), \(failedVideos) failed\n")
+        return failedVideos == 0 && !mine.contains { output.sink.failedBefore.contains($0) }
     }
 }

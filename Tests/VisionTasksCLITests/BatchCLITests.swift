@@ -159,6 +159,36 @@ import Testing
         #expect(bad.status == 64 && bad.stderr.contains("--shard 3/3"), "\(bad.stderr)")
     }
 
+    /// A resumed run that skips inputs an earlier run finished with a failure exits 1 and says how many: it exited 0
+    /// over them (a job resumed after preemption reported success). JSON lines and CSV alike; inputs of the file that
+    /// this run does not name do not count.
+    @Test func aResumedRunOverEarlierFailuresIsNoSuccess() throws {
+        let dir = try CLIRun.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let good = try Self.images(2, in: dir)
+        let missing = dir.appendingPathComponent("missing.jpg").path
+        let list = dir.appendingPathComponent("list.txt"), goodList = dir.appendingPathComponent("good.txt")
+        try Self.write(good + [missing], to: list)
+        try Self.write(good, to: goodList)
+        for format in ["jsonl", "csv"] {
+            let out = dir.appendingPathComponent("out.\(format)")
+            func run(_ list: URL) throws -> CLIRun {
+                try CLIRun.run([
+                    "face-detector", "--model", Self.faceModel, "--input-list", list.path, "--output", out.path,
+                    "--format", format, "--resume",
+                ])
+            }
+            #expect(try run(list).status == 1)
+            let again = try run(list)
+            #expect(again.status == 1, "\(format): \(again.stderr)")
+            #expect(
+                again.stderr.contains("0 processed, 3 skipped (1 had failed in an earlier run"), "\(again.stderr)")
+            let others = try run(goodList)
+            #expect(
+                others.status == 0 && others.stderr.contains("0 processed, 2 skipped, 0 failed"), "\(others.stderr)")
+        }
+    }
+
     @Test func aRunKilledMidwayResumesWithEveryInputExactlyOnce() throws {
         let dir = try CLIRun.scratch()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -262,9 +292,10 @@ import Testing
             text.split(separator: "\n", omittingEmptySubsequences: false).prefix(8).joined(separator: "\n") + "\n"
         try kept.write(to: output, atomically: true, encoding: .utf8)
         let resumed = try CLIRun.run(arguments)
-        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(resumed.status == 1, "the missing video still failed: \(resumed.stderr)")
         #expect(
-            resumed.stderr.contains("removed 2 line(s)") && resumed.stderr.contains("1 videos processed, 2 skipped"),
+            resumed.stderr.contains("removed 2 line(s)")
+                && resumed.stderr.contains("1 videos processed, 2 skipped (1 had failed in an earlier run"),
             "\(resumed.stderr)")
         let after = try Self.jsonLines(output)
         #expect(after.count == lines.count)
