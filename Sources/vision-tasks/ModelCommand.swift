@@ -207,7 +207,8 @@ enum ModelInfo {
                     if let labels = try model.labels(forOutput: index, subgraph: subgraphIndex) {
                         let preview = labels.prefix(8).joined(separator: ", ") + (labels.count > 8 ? ", ..." : "")
                         text +=
-                            "  output \(index) \(subgraph.outputTensors[index].name ?? ""): \(labels.count) labels (\(preview))\n"
+                            "  output \(index) \(subgraph.outputTensors[index].name ?? ""): \(labels.count) labels (\(preview))"
+                            + misfit(labels.count, output: index, subgraph: subgraphIndex, in: model) + "\n"
                     }
                 }
             }
@@ -216,6 +217,21 @@ enum ModelInfo {
             text += "associated files: \(model.associatedFiles.keys.sorted().joined(separator: ", "))\n"
         }
         return text
+    }
+
+    /// "; they do not fit output i's N values …" when `count` labels cannot name the classes of the graph's output
+    /// `output` (its last dimension): the metadata lists its outputs in another order than the graph (Google's hand
+    /// landmark models put handedness first), else "".
+    static func misfit(_ count: Int, output: Int, subgraph: Int, in model: TFLiteModel) -> String {
+        guard model.subgraphs.indices.contains(subgraph), model.subgraphs[subgraph].outputs.indices.contains(output)
+        else { return "" }
+        let graph = model.subgraphs[subgraph]
+        let tensor = graph.outputs[output]
+        guard graph.tensors.indices.contains(tensor), let classes = graph.tensors[tensor].shape.last, classes != count
+        else { return "" }
+        return
+            "; they do not fit the graph's output \(output) (\(shape(graph.tensors[tensor].shape))): the metadata may "
+            + "list its outputs in another order than the graph"
     }
 
     /// The bundle's files, nested bundles indented under theirs.

@@ -14,11 +14,12 @@ import Testing
     }
 
     /// Two cores computing at once each keep between a shared core's half (with slack for a loaded
-    /// host) and a little over one core's speed (clock noise); without CPUs 0 and 1 it gives 0.
+    /// host) and one core's speed (a lone run other tenants slowed counts as 1: 2.07 was reported under load);
+    /// without CPUs 0 and 1 it gives 0.
     @Test func aShareOfOneCoreOnTwoCores() {
         let share = HandoffCost.twoCoreShare(rounds: 5, milliseconds: 1)
         if ProcessInfo.processInfo.activeProcessorCount >= 2 {
-            #expect(share > 0.25 && share < 1.6, "\(share)")
+            #expect(share > 0.25 && share <= 1, "\(share)")
         } else {
             #expect(share == 0, "\(share)")
         }

@@ -21,6 +21,15 @@ struct ModelInfoCommandTests {
         #expect(result.out.contains("  0: Identity [1, 1, 1, 1434] float32"))
         #expect(result.out.contains("  DEQUANTIZE: 251\n"))
         #expect(result.out.contains("normalization mean [0.0] std [255.0]"))
+        // Labels that cannot name an output's values are flagged: Google's hand landmark metadata lists handedness
+        // first, where the graph's output 0 is the 63 landmark values.
+        let hands = try Self.run([
+            "model", "info", "models/hand_landmarker.task", "--entry", "hand_landmarks_detector.tflite",
+        ])
+        #expect(
+            hands.out.contains(
+                "output 0 handedness: 2 labels (Left, Right); they do not fit the graph's output 0 ([1, 63])"),
+            "\(hands.out)")
     }
 
     @Test func listsNestedBundlesAndFindsNestedEntries() throws {
@@ -35,7 +44,8 @@ struct ModelInfoCommandTests {
         ])
         #expect(nested.status == 0)
         #expect(
-            nested.out.contains("output 0 scores: 9 labels (none, 0, add, clear, divide, equal, minus, multiply, ...)"))
+            nested.out.contains(
+                "output 0 scores: 9 labels (none, 0, add, clear, divide, equal, minus, multiply, ...)\n"))
         let byName = try Self.run(["model", "info", "models/operations.task", "--entry", "gesture_embedder.tflite"])
         #expect(byName.out.contains("  0: hand [1, 21, 3] float32\n  1: handedness [1, 1] float32"))
     }

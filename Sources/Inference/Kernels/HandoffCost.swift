@@ -44,7 +44,8 @@ package enum HandoffCost {
 
     /// Each core's arithmetic speed while both compute, as a share of one core alone (median of
     /// `rounds` rounds of about `milliseconds` each; 1: independent cores, 0.5: one core's units
-    /// shared); 0 when it cannot run. Twice it bounds what a second thread can gain here now.
+    /// shared; at most 1, a lone run slowed by other tenants counting as 1); 0 when it cannot run. Twice it bounds
+    /// what a second thread can gain here now.
     package static func twoCoreShare(rounds: Int = 7, milliseconds: Double = 2) -> Double {
         vt_two_core_share(Int32(clamping: rounds), milliseconds)
     }
