@@ -62,7 +62,7 @@ import Testing
         let options =
             [
                 "face-landmarker", "--model", Self.faceModel, "--num-faces", "2", "--output-face-blendshapes",
-                "--output-head-poses",
+                "--output-head-poses", "--output-facial-transformation-matrixes",
             ] + images
         let json = try CLIRun.run(options)
         let csv = try CLIRun.run(options + ["--format", "csv"])
@@ -72,9 +72,10 @@ import Testing
             Array(header.prefix(10)) == [
                 "input", "frame", "timestamp_ms", "success", "error", "index", "id", "yaw", "pitch", "roll",
             ])
+        #expect(header[10] == "matrix0" && header[25] == "matrix15")
         #expect(
-            header[10] == "_neutral" && header[61] == "noseSneerRight" && header[62] == "x0" && header.last == "z477")
-        #expect(header.count == 10 + 52 + 478 * 3)
+            header[26] == "_neutral" && header[77] == "noseSneerRight" && header[78] == "x0" && header.last == "z477")
+        #expect(header.count == 10 + 16 + 52 + 478 * 3)
         var expectedRows = 0
         for line in json.lines {
             let input = try #require(line["input"] as? String)
@@ -82,6 +83,7 @@ import Testing
             let faces = try #require(result["faceLandmarks"] as? [[[String: Any]]])
             let poses = try #require(result["headPoses"] as? [[String: Any]])
             let blendshapes = try #require(result["faceBlendshapes"] as? [[String: Any]])
+            let matrices = try #require(result["facialTransformationMatrixes"] as? [[String: Any]])
             let mine = rows.filter { $0["input"] == input }
             expectedRows += max(faces.count, 1)
             if faces.isEmpty {
@@ -102,6 +104,11 @@ import Testing
                 }
                 for angle in ["yaw", "pitch", "roll"] {
                     #expect(Float(row[angle] ?? "") == Self.float(poses[i][angle]), "\(input) face \(i) \(angle)")
+                }
+                let data = try #require(matrices[i]["data"] as? [Any])
+                #expect(data.count == 16)
+                for k in 0..<16 {
+                    #expect(Float(row["matrix\(k)"] ?? "") == Self.float(data[k]), "\(input) face \(i) matrix\(k)")
                 }
                 let categories = try #require(blendshapes[i]["categories"] as? [[String: Any]])
                 for category in categories {

@@ -99,9 +99,11 @@ def csv_rows(lines):
 
 
 def face_columns(header_names):
-    """The kept columns, in order: ids, pose, then the blendshapes the header names."""
+    """The kept columns, in order: ids, pose, then the blendshapes the header names (not the landmarks x0 ... z477
+    nor the matrix's matrix0 ... matrix15, which stay in the CSV)."""
     blendshapes = [name for name in header_names if name not in FACE_ID_COLUMNS + FACE_POSE_COLUMNS
-                   and not (name[:1] in "xyz" and name[1:].isdigit())]
+                   and not (name[:1] in "xyz" and name[1:].isdigit())
+                   and not (name.startswith("matrix") and name[6:].isdigit())]
     return FACE_ID_COLUMNS + FACE_POSE_COLUMNS + blendshapes
 
 
