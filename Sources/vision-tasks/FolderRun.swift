@@ -24,7 +24,7 @@ enum FolderRun {
     /// their images sorted by path (a folder without images stays, with its `problem`). Each file's `relativePath` is
     /// its path below the deepest folder holding every input (a single folder input: the path inside it), so
     /// distinct files never share one.
-    static func expand(_ inputs: [String]) throws -> [Input] {
+    static func expand(_ inputs: [String], problems: [String: String] = [:]) throws -> [Input] {
         var found: [(path: String, absolute: [String], problem: String?)] = []
         var roots: [[String]] = []
         for input in inputs {
@@ -41,7 +41,7 @@ enum FolderRun {
                 }
             } else {
                 roots.append(Array(absolute.dropLast()))
-                found.append((input, absolute, nil))
+                found.append((input, absolute, problems[input].map { "\(input) \($0)" }))
             }
         }
         let common = roots.dropFirst().reduce(roots.first ?? []) { prefix, next in
@@ -130,10 +130,10 @@ enum FolderRun {
     /// Processes `inputs` (paths as given: files or folders) in image mode, keeping `shard`'s share
     /// and leaving out those `output`'s file already finished; returns false if any input failed.
     static func run<Task: DescribedTask>(
-        _ inputs: [String], options: MediaOptions, shard: Shard?, output: JSONLines,
+        _ inputs: [String], problems: [String: String] = [:], options: MediaOptions, shard: Shard?, output: JSONLines,
         factory: MediaTaskFactory<Task>
     ) throws -> Bool {
-        let expanded = try expand(inputs)
+        let expanded = try expand(inputs, problems: problems)
         let single = inputs.count == 1 && expanded.count == 1 && expanded[0].path == inputs[0]
         let mine = shard.map { shard in expanded.filter { shard.contains($0.path) } } ?? expanded
         let files = mine.filter { !output.sink.finished.contains($0.path) }

@@ -110,8 +110,18 @@ enum Manifest {
     /// most 1 MiB of each output line.
     static let maxLineBytes = Int(PATH_MAX)
 
+    /// What a list holds: its paths in order, and why some cannot be read (a line that is not UTF-8 names no path a
+    /// String can hold: it is kept, its other bytes shown as `\xHH`, with its problem, as the folder walk keeps a
+    /// file whose name is not UTF-8, so one such line does not end the run).
+    struct Listing {
+        /// The listed paths, in order.
+        var paths: [String]
+        /// Path → why it cannot be read.
+        var problems: [String: String]
+    }
+
     /// The paths listed in `source` (a file, or "-" for standard input); `option` names the flag in errors.
-    static func read(_ source: String, option: String) throws -> [String] {
+    static func read(_ source: String, option: String) throws -> Listing {
         let bytes: Data
         if source == "-" {
             bytes = try readAll(STDIN_FILENO, what: "standard input", option: option)
@@ -124,7 +134,7 @@ enum Manifest {
             defer { close(fd) }
             bytes = try readAll(fd, what: source, option: option)
         }
-        var paths: [String] = []
+        var paths: [String] = [], problems: [String: String] = [:]
         for (number, line) in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated()
         {
             let trimmed = line.last == UInt8(ascii: "\r") ? line.dropLast() : line[...]
@@ -137,13 +147,35 @@ enum Manifest {
                         + "(\(maxLineBytes) bytes)")
             }
             guard let path = String(bytes: trimmed, encoding: .utf8) else {
-                throw VisionTasksError.invalidOption(
-                    name: option,
-                    reason: "line \(number + 1) of \(source == "-" ? "standard input" : source) is not UTF-8 text")
+                let shown = escaped(trimmed)
+                problems[shown] =
+                    "(line \(number + 1) of \(source == "-" ? "standard input" : source)) is not UTF-8 (its other bytes "
+                    + "shown as \\xHH); rename the file to read it"
+                paths.append(shown)
+                continue
             }
             paths.append(path)
         }
-        return paths
+        return Listing(paths: paths, problems: problems)
+    }
+
+    /// `bytes` as text: UTF-8 where they are, each other byte as `\xHH` (two names that differ only in such bytes
+    /// stay apart, where U+FFFD made them one).
+    static func escaped(_ bytes: some Collection<UInt8>) -> String {
+        var text = "", iterator = bytes.makeIterator(), parser = Unicode.UTF8.ForwardParser()
+        var rest = Array(bytes)[...]
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let encoded):
+                text.unicodeScalars.append(Unicode.UTF8.decode(encoded))
+                rest = rest.dropFirst(encoded.count)
+            case .error(let length):
+                for byte in rest.prefix(length) { text += String(format: "\\x%02X", byte) }
+                rest = rest.dropFirst(length)
+            case .emptyInput:
+                return text
+            }
+        }
     }
 
     /// Everything `fd` holds until its end, at most `maxBytes`.

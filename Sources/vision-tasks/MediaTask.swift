@@ -28,8 +28,10 @@ enum MediaRun {
     {
         let media = options.media, batch = options.batch
         // A list is read once, here: from standard input (`-`) a second reading finds nothing.
-        let videoList = try batch.videoList.map { try Manifest.read($0, option: "--video-list") }
-        let inputs = try batch.inputList.map { try Manifest.read($0, option: "--input-list") } ?? images
+        let videoListing = try batch.videoList.map { try Manifest.read($0, option: "--video-list") }
+        let inputListing = try batch.inputList.map { try Manifest.read($0, option: "--input-list") }
+        let videoList = videoListing?.paths, inputs = inputListing?.paths ?? images
+        let problems = (videoListing ?? inputListing)?.problems ?? [:]
         // The inputs are looked for only when an output file exists already (it could be one of them, or a list), and
         // once: `--output` and `--annotate` may both ask (a folder walk each time, before).
         var found: OutputFiles.InputFiles?
@@ -43,7 +45,9 @@ enum MediaRun {
             } else if let videoList, let list = batch.videoList {
                 paths = [list] + videoList
             } else {
-                paths = (batch.inputList.map { [$0] } ?? []) + (try FolderRun.expand(inputs).map(\.path))
+                paths =
+                    (batch.inputList.map { [$0] } ?? [])
+                    + (try FolderRun.expand(inputs, problems: problems).map(\.path))
             }
             let files = OutputFiles.InputFiles(paths)
             found = files
@@ -85,10 +89,12 @@ enum MediaRun {
         if let videoList {
             let shard = try batch.selectedShard
             return try Console.endingCleanly {
-                try VideoListRun.run(videoList, options: media, shard: shard, output: output, factory: factory)
+                try VideoListRun.run(
+                    videoList, problems: problems, options: media, shard: shard, output: output, factory: factory)
             }
         }
         return try FolderRun.run(
-            inputs, options: media, shard: try batch.selectedShard, output: output, factory: factory)
+            inputs, problems: problems, options: media, shard: try batch.selectedShard, output: output,
+            factory: factory)
     }
 }

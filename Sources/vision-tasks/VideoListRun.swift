@@ -9,13 +9,21 @@ enum VideoListRun {
     /// Processes `shard`'s share of `paths`, leaving out those `output`'s file already finished;
     /// returns false if any video or frame failed.
     static func run<Task: DescribedTask>(
-        _ paths: [String], options: MediaOptions, shard: Shard?, output: JSONLines,
+        _ paths: [String], problems: [String: String] = [:], options: MediaOptions, shard: Shard?, output: JSONLines,
         factory: MediaTaskFactory<Task>
     ) throws -> Bool {
         let mine = shard.map { shard in paths.filter { shard.contains($0) } } ?? paths
         let todo = mine.filter { !output.sink.finished.contains($0) }
         var failedVideos = 0
         for path in todo {
+            if let problem = problems[path] {
+                // Its error line is its final line.
+                output.process(input: path) { () throws -> Task.TaskResult in
+                    throw VisionTasksError.invalidArgument("\(path) \(problem)")
+                }
+                failedVideos += 1
+                continue
+            }
             output.begin(input: path)
             let ok = try VideoRun.run(path, options: options, factory: factory, output: output)
             output.finishVideo(input: path)

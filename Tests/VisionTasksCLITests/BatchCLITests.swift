@@ -93,6 +93,23 @@ import Testing
         #expect(
             endless.status == 1 && endless.stderr.contains("/dev/zero holds more than 256 MiB: split the list"),
             "\(endless.stderr)")
+        // A line that is not UTF-8 gets its own error line, its other bytes shown as \xHH (two such names stay
+        // apart); the whole list was refused for it.
+        let mixed = dir.appendingPathComponent("mixed.txt")
+        var listBytes = Data((inputs[0] + "\n").utf8)
+        for odd: [UInt8] in [[0xFF, 0xFE], [0xFE, 0xFF]] {
+            listBytes += Data("bad_".utf8) + Data(odd) + Data(".jpg\n".utf8)
+        }
+        try listBytes.write(to: mixed)
+        let listed = try CLIRun.run(["face-detector", "--model", Self.faceModel, "--input-list", mixed.path])
+        #expect(listed.status == 1, "\(listed.stderr)")
+        #expect(
+            listed.lines.compactMap { $0["input"] as? String } == [
+                inputs[0], "bad_\\xFF\\xFE.jpg", "bad_\\xFE\\xFF.jpg",
+            ])
+        #expect(
+            (listed.lines.last?["error"] as? String)?.contains("(line 3 of \(mixed.path)) is not UTF-8") == true,
+            "\(listed.stdout)")
         // A line longer than any path (its result line would be too long for --resume to read back).
         let long = dir.appendingPathComponent("long.txt")
         try Data((String(repeating: "a", count: 5000) + "\n").utf8).write(to: long)
