@@ -111,8 +111,8 @@ public final class VideoWriter {
         }
         if placement.clockJumps > 0 {
             lines.append(
-                "\(name): the live source's clock jumped ahead \(placement.clockJumps) time(s); the frame before each was "
-                    + "held only as long as the wall clock ran")
+                "\(name): \(placement.clockJumps) hold(s) were cut to the wall time that passed (and a second): the "
+                    + "source's clock ran ahead of it (a jump in it, or the frames' processing stalled)")
         }
         if placement.restarts > 0 {
             lines.append(

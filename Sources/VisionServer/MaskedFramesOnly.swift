@@ -15,8 +15,9 @@ final class MaskedFramesOnly: ChannelInboundHandler, RemovableChannelHandler {
     private var refused = false
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard unwrapInboundIn(data).maskKey == nil else { return context.fireChannelRead(data) }
+        // Once refused, nothing the client sends goes on (masked frames behind the bad one were still read).
         guard !refused else { return }
+        guard unwrapInboundIn(data).maskKey == nil else { return context.fireChannelRead(data) }
         refused = true
         var payload = context.channel.allocator.buffer(capacity: 2 + Self.reason.utf8.count)
         payload.write(webSocketErrorCode: .protocolError)

@@ -123,6 +123,9 @@ enum RawFloats {
     /// Makes the folder `path` and those above it where missing; `fileUnwritable` with the system's reason where one
     /// cannot be made (Foundation's read "The operation could not be completed").
     static func makeFolder(_ path: String) throws {
+        guard !path.isEmpty else {
+            throw VisionTasksError.fileUnwritable(path: path, reason: "the folder's name is empty")
+        }
         var prefix = path.hasPrefix("/") ? "/" : ""
         for part in path.split(separator: "/") {
             prefix += part

@@ -1,3 +1,4 @@
+import FixtureSupport
 import Foundation
 import Testing
 
@@ -208,6 +209,21 @@ import Testing
         let regrouped = try CLIRun.run(base + ["--input-list", list.path, "--resume"])
         #expect(regrouped.status == 0 && regrouped.stderr.contains("removed 3 line"), "\(regrouped.stderr)")
         #expect(try String(contentsOf: out, encoding: .utf8) == whole)
+        // A write that fails part way (here the file size limit, as a full disk) is taken back: the file ends after
+        // the header, and --resume goes on from there (the image's first bytes were kept, glued to the next run's).
+        let limited = dir.appendingPathComponent("limited.csv")
+        let landmarks = [
+            "face-landmarker", "--model", Self.faceModel, "--format", "csv", "--output", limited.path, images[0],
+        ]
+        let sizeLimited = try Tool.run(
+            URL(fileURLWithPath: "/usr/bin/prlimit"), ["--fsize=12000", CLIRun.binary.path] + landmarks)
+        #expect(sizeLimited.status == 1 && sizeLimited.stderr.contains("File too large"), "\(sizeLimited.stderr)")
+        let kept = try Data(contentsOf: limited)
+        #expect(
+            kept.last == UInt8(ascii: "\n") && String(decoding: kept, as: UTF8.self).hasPrefix("input,frame,")
+                && kept.filter { $0 == UInt8(ascii: "\n") }.count == 1, "\(kept.count) bytes kept")
+        let finished = try CLIRun.run(landmarks + ["--resume"])
+        #expect(finished.status == 0 && finished.stderr.contains("1 processed"), "\(finished.stderr)")
         // Another task's table is not appended to.
         let other = try CLIRun.run([
             "hand-landmarker", "--model", Self.handModel, "--format", "csv", "--output", out.path, images[0],

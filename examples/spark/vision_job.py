@@ -47,8 +47,11 @@ def tool_command(tool, models, task, kind, threads, csv=False):
 def read_manifest(path):
     """The manifest's paths in order, blank lines skipped (as the tool reads them: lines end at a newline, a CR
     before it dropped, a CR elsewhere part of the path)."""
+    def path_of(line):
+        line = line[:-1] if line.endswith("\n") else line
+        return line[:-1] if line.endswith("\r") else line
     with open(path, encoding="utf-8", newline="\n") as f:
-        return [line.rstrip("\r\n") for line in f if line.strip()]
+        return [path_of(line) for line in f if path_of(line).strip(" \t")]
 
 
 def main(argv=None):
