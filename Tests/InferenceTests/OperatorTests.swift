@@ -405,6 +405,46 @@ func runOp(_ op: any GraphOperation, _ a: ([Int], [Float]), _ b: ([Int], [Float]
         #expect(try reduce(.min, [0, 1, 2], keep: true, out: [1, 1, 1]) == minAll)
     }
 
+    /// Reductions that keep the innermost axis (a global pool over H and W; reduced axes apart; rows of 32, 16, 8
+    /// and a tail of values) equal the values folded one by one in row-major order, bit for bit.
+    @Test func reductionsKeepingInnerAxis() throws {
+        let cases: [(shape: [Int], axes: [Int])] = [
+            ([1, 9, 7, 61], [1, 2]), ([2, 5, 3, 45], [1, 2]), ([3, 4, 5, 27], [0, 2]), ([4, 6, 3], [0]),
+            ([1, 12, 11, 16], [1, 2]), ([2, 3, 5], [1]),
+        ]
+        for (shape, axes) in cases {
+            let count = shape.reduce(1, *)
+            let x = (0..<count).map { Float(($0 * 7919) % 1009) / 97 - 5 }
+            let strides = contiguousStrides(shape)
+            let kept = shape.indices.filter { !axes.contains($0) }
+            let outShape = shape.indices.map { axes.contains($0) ? 1 : shape[$0] }
+            let outStrides = contiguousStrides(outShape)
+            for op in [ReduceOperator.Kind.sum, .mean, .max, .min] {
+                var expected = [Float](
+                    repeating: op == .max ? -.infinity : op == .min ? .infinity : 0,
+                    count: outShape.reduce(1, *))
+                for i in 0..<count {
+                    let o = shape.indices.reduce(0) { acc, d in
+                        acc + (kept.contains(d) ? (i / strides[d]) % shape[d] * outStrides[d] : 0)
+                    }
+                    switch op {
+                    case .sum, .mean: expected[o] += x[i]
+                    case .max: expected[o] = expected[o] < x[i] ? x[i] : expected[o]
+                    case .min: expected[o] = x[i] < expected[o] ? x[i] : expected[o]
+                    }
+                }
+                if op == .mean {
+                    let scale = 1 / Float(count / expected.count)
+                    expected = expected.map { $0 * scale }
+                }
+                var g = GraphBuilder()
+                let i = g.input(shape)
+                g.node(ReduceOperator(kind: op, keepDims: true), [i, g.ints(axes)], [outShape])
+                #expect(try g.run([x])[0] == expected, "\(op) \(shape) over \(axes)")
+            }
+        }
+    }
+
     /// TFLite's three coordinate rules on a 1×1×2 row resized to 4 columns (tolerance 1e-6).
     @Test func resizeBilinear() throws {
         func resize(_ alignCorners: Bool, _ halfPixel: Bool) throws -> [Float] {

@@ -70,14 +70,42 @@ final class ReduceKernel: Kernel {
     }
 
     func run() {
+        // The inner dimension kept (a global pool over NHWC's H and W): each output row's running values stay in
+        // registers over the reduced rows (`reduceKeptInner`).
+        let innerKept = plan.outputStrides[5] == 1 && (plan.outputStrides[4] == 0 || plan.extents[4] == 1)
         switch op {
-        case .sum, .mean: reduce(initial: 0) { $0 + $1 }
-        case .max: reduce(initial: -.infinity) { lanewiseMax($0, $1) }
-        case .min: reduce(initial: .infinity) { lanewiseMin($0, $1) }
+        case .sum, .mean: innerKept ? reduceKeptInner(SumFold.self) : reduce(initial: 0) { $0 + $1 }
+        case .max: innerKept ? reduceKeptInner(MaxFold.self) : reduce(initial: -.infinity) { lanewiseMax($0, $1) }
+        case .min: innerKept ? reduceKeptInner(MinFold.self) : reduce(initial: .infinity) { lanewiseMin($0, $1) }
         }
         if op == .mean {
             let scale = 1 / Float(plan.reducedCount)
             for i in 0..<plan.outputCount { out[i] *= scale }
+        }
+    }
+
+    /// The reduction when the innermost dimension is kept (`n` values per row, output stride 1) and dimension 4 is
+    /// reduced (or of extent 1), as it is once the plan collapses neighbours of the same role (`run` checks). For each index of dimensions
+    /// 0-3 the output row is loaded into registers up to 32 values at a time, every reduced row of dimension 4 folded
+    /// into them, and stored once. Each output value folds the same inputs in the same order as `reduce` does
+    /// (dimensions 0-4 in row-major order), so the results are its bit for bit; `reduce` kept its running values in
+    /// the output, a load and a store per row, and called Kernel.swift's helpers per vector where nothing inlines
+    /// across files (builds without whole-module optimisation).
+    private func reduceKeptInner<F: ReduceFold>(_: F.Type) {
+        out.update(repeating: F.initial, count: plan.outputCount)
+        let e = plan.extents, si = plan.inputStrides, so = plan.outputStrides
+        for i0 in 0..<e[0] {
+            for i1 in 0..<e[1] {
+                for i2 in 0..<e[2] {
+                    for i3 in 0..<e[3] {
+                        foldRows(
+                            F.self,
+                            input + (i0 * si[0] + i1 * si[1] + i2 * si[2] + i3 * si[3]),
+                            out + (i0 * so[0] + i1 * so[1] + i2 * so[2] + i3 * so[3]),
+                            n: e[5], rows: e[4], rowStride: si[4])
+                    }
+                }
+            }
         }
     }
 
@@ -86,24 +114,108 @@ final class ReduceKernel: Kernel {
         out.update(repeating: initial, count: plan.outputCount)
         let e = plan.extents, si = plan.inputStrides, so = plan.outputStrides
         let n = e[5]
-        let innerKept = so[5] == 1
         forEachOuterIndex(e, si, so) { inputOffset, outputOffset in
-            let src = input + inputOffset, dst = out + outputOffset
-            if innerKept {
-                var j = 0
-                while j + 8 <= n {
-                    store8(f(load8(dst + j), load8(src + j)), dst + j)
-                    j += 8
-                }
-                while j < n {
-                    dst[j] = f(SIMD8(repeating: dst[j]), SIMD8(repeating: src[j]))[0]
-                    j += 1
-                }
-            } else {
-                let r = foldRow(src, n, initial: initial, f)
-                dst[0] = f(SIMD8(repeating: dst[0]), SIMD8(repeating: r))[0]
-            }
+            let r = foldRow(input + inputOffset, n, initial: initial, f)
+            out[outputOffset] = f(SIMD8(repeating: out[outputOffset]), SIMD8(repeating: r))[0]
         }
+    }
+}
+
+/// A reduction's lane-wise fold and the value it starts from (as `ReduceKernel.run` folds with `reduce`).
+private protocol ReduceFold {
+    static var initial: Float { get }
+    static func apply(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float>
+}
+
+private enum SumFold: ReduceFold {
+    static var initial: Float { 0 }
+    @inline(__always) static func apply(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> { a + b }
+}
+
+/// `lanewiseMax` written out here: a helper in another file is a call per vector without whole-module optimisation.
+private enum MaxFold: ReduceFold {
+    static var initial: Float { -.infinity }
+    @inline(__always) static func apply(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> {
+        a.replacing(with: b, where: a .< b)
+    }
+}
+
+/// `lanewiseMin` written out here (see `MaxFold`).
+private enum MinFold: ReduceFold {
+    static var initial: Float { .infinity }
+    @inline(__always) static func apply(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> {
+        a.replacing(with: b, where: b .< a)
+    }
+}
+
+@inline(__always)
+private func load(_ p: UnsafePointer<Float>) -> SIMD8<Float> {
+    UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Float>.self)
+}
+
+@inline(__always)
+private func store(_ v: SIMD8<Float>, _ p: UnsafeMutablePointer<Float>) {
+    UnsafeMutableRawPointer(p).storeBytes(of: v, as: SIMD8<Float>.self)
+}
+
+/// Folds `rows` rows of `n` values (`rowStride` apart from `src`) into the `n` values at `dst`, row after row:
+/// four, two or one vectors of the row at a time held in registers over all the rows, then the last `n % 8`
+/// values in the low lanes of one.
+@inline(__always)
+private func foldRows<F: ReduceFold>(
+    _: F.Type, _ src: UnsafePointer<Float>, _ dst: UnsafeMutablePointer<Float>, n: Int, rows: Int, rowStride: Int
+) {
+    var j = 0
+    while j + 32 <= n {
+        var a0 = load(dst + j), a1 = load(dst + j + 8), a2 = load(dst + j + 16), a3 = load(dst + j + 24)
+        var p = src + j
+        for _ in 0..<rows {
+            a0 = F.apply(a0, load(p))
+            a1 = F.apply(a1, load(p + 8))
+            a2 = F.apply(a2, load(p + 16))
+            a3 = F.apply(a3, load(p + 24))
+            p += rowStride
+        }
+        store(a0, dst + j)
+        store(a1, dst + j + 8)
+        store(a2, dst + j + 16)
+        store(a3, dst + j + 24)
+        j += 32
+    }
+    if j + 16 <= n {
+        var a0 = load(dst + j), a1 = load(dst + j + 8)
+        var p = src + j
+        for _ in 0..<rows {
+            a0 = F.apply(a0, load(p))
+            a1 = F.apply(a1, load(p + 8))
+            p += rowStride
+        }
+        store(a0, dst + j)
+        store(a1, dst + j + 8)
+        j += 16
+    }
+    if j + 8 <= n {
+        var a0 = load(dst + j)
+        var p = src + j
+        for _ in 0..<rows {
+            a0 = F.apply(a0, load(p))
+            p += rowStride
+        }
+        store(a0, dst + j)
+        j += 8
+    }
+    let t = n - j
+    if t > 0 {
+        var a = SIMD8<Float>(repeating: F.initial)
+        for k in 0..<t { a[k] = dst[j + k] }
+        var p = src + j
+        for _ in 0..<rows {
+            var v = SIMD8<Float>(repeating: F.initial)
+            for k in 0..<t { v[k] = p[k] }
+            a = F.apply(a, v)
+            p += rowStride
+        }
+        for k in 0..<t { dst[j + k] = a[k] }
     }
 }
 
