@@ -24,11 +24,18 @@ enum FolderRun {
     /// their images sorted by path (a folder without images stays, with its `problem`). Each file's `relativePath` is
     /// its path below the deepest folder holding every input (a single folder input: the path inside it), so
     /// distinct files never share one.
-    static func expand(_ inputs: [String], problems: [String: String] = [:]) throws -> [Input] {
+    /// `problems`: why the input at an index cannot be read (a list line that is not UTF-8): it is kept with it,
+    /// whatever a file of its shown name is.
+    static func expand(_ inputs: [String], problems: [Int: String] = [:]) throws -> [Input] {
         var found: [(path: String, absolute: [String], problem: String?)] = []
         var roots: [[String]] = []
-        for input in inputs {
+        for (index, input) in inputs.enumerated() {
             let absolute = URL(fileURLWithPath: input).standardizedFileURL.pathComponents
+            if let problem = problems[index] {
+                roots.append(Array(absolute.dropLast()))
+                found.append((input, absolute, "\(input) \(problem)"))
+                continue
+            }
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory), isDirectory.boolValue {
                 roots.append(absolute)
@@ -41,7 +48,7 @@ enum FolderRun {
                 }
             } else {
                 roots.append(Array(absolute.dropLast()))
-                found.append((input, absolute, problems[input].map { "\(input) \($0)" }))
+                found.append((input, absolute, nil))
             }
         }
         let common = roots.dropFirst().reduce(roots.first ?? []) { prefix, next in
@@ -74,7 +81,11 @@ enum FolderRun {
             for (name, isUTF8) in listing.names where !name.hasPrefix(".") {
                 let relative = sub.isEmpty ? name : sub + "/" + name
                 guard isUTF8 else {
-                    paths.append((relative, "has a name that is not UTF-8 (shown with U+FFFD); rename it to read it"))
+                    paths.append(
+                        (
+                            relative,
+                            "has a name that is not UTF-8 (its other bytes shown as \\xHH); rename it to read it"
+                        ))
                     continue
                 }
                 let full = (folder as NSString).appendingPathComponent(relative)
@@ -100,7 +111,8 @@ enum FolderRun {
         return paths.sorted { $0.path < $1.path }
     }
 
-    /// The names in `directory`, each with whether its bytes are UTF-8 (else shown with U+FFFD), and why listing it
+    /// The names in `directory`, each with whether its bytes are UTF-8 (else shown as `Manifest.escaped` shows them:
+    /// two such names stay apart), and why listing it
     /// failed, if it did (the names read before then are kept).
     private static func entries(of directory: String) -> (names: [(name: String, isUTF8: Bool)], failure: String?) {
         guard let stream = opendir(directory) else { return ([], String(cString: strerror(errno))) }
@@ -114,7 +126,7 @@ enum FolderRun {
             let bytes = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
             guard bytes != Array(".".utf8), bytes != Array("..".utf8) else { continue }
             let name = String(validating: bytes, as: UTF8.self)
-            names.append((name ?? String(decoding: bytes, as: UTF8.self), name != nil))
+            names.append((name ?? Manifest.escaped(bytes), name != nil))
         }
     }
 
@@ -130,13 +142,17 @@ enum FolderRun {
     /// Processes `inputs` (paths as given: files or folders) in image mode, keeping `shard`'s share
     /// and leaving out those `output`'s file already finished; returns false if any input failed.
     static func run<Task: DescribedTask>(
-        _ inputs: [String], problems: [String: String] = [:], options: MediaOptions, shard: Shard?, output: JSONLines,
+        _ inputs: [String], problems: [Int: String] = [:], options: MediaOptions, shard: Shard?, output: JSONLines,
         factory: MediaTaskFactory<Task>
     ) throws -> Bool {
         let expanded = try expand(inputs, problems: problems)
         let single = inputs.count == 1 && expanded.count == 1 && expanded[0].path == inputs[0]
         let mine = shard.map { shard in expanded.filter { shard.contains($0.path) } } ?? expanded
-        let files = mine.filter { !output.sink.finished.contains($0.path) }
+        // One that cannot be read by its name is left out only when the file holds an error line of that name: a
+        // finished success of the shown name is another file's (a list line's bytes shown as \xHH are a real name too).
+        let files = mine.filter {
+            !($0.problem == nil ? output.sink.finished : output.sink.failedBefore).contains($0.path)
+        }
         // From every input, not only this shard's: each shard names a mask as the others would.
         let maskStems = MaskFiles.stems(of: expanded.map(\.relativePath))
         let skipped = mine.count - files.count

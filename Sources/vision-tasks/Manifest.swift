@@ -116,8 +116,8 @@ enum Manifest {
     struct Listing {
         /// The listed paths, in order.
         var paths: [String]
-        /// Path → why it cannot be read.
-        var problems: [String: String]
+        /// Index in `paths` → why that line cannot be read (by index: its shown name may be a real file's too).
+        var problems: [Int: String]
     }
 
     /// The paths listed in `source` (a file, or "-" for standard input); `option` names the flag in errors.
@@ -134,7 +134,7 @@ enum Manifest {
             defer { close(fd) }
             bytes = try readAll(fd, what: source, option: option)
         }
-        var paths: [String] = [], problems: [String: String] = [:]
+        var paths: [String] = [], problems: [Int: String] = [:]
         for (number, line) in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated()
         {
             let trimmed = line.last == UInt8(ascii: "\r") ? line.dropLast() : line[...]
@@ -148,7 +148,7 @@ enum Manifest {
             }
             guard let path = String(bytes: trimmed, encoding: .utf8) else {
                 let shown = escaped(trimmed)
-                problems[shown] =
+                problems[paths.count] =
                     "(line \(number + 1) of \(source == "-" ? "standard input" : source)) is not UTF-8 (its other bytes "
                     + "shown as \\xHH); rename the file to read it"
                 paths.append(shown)

@@ -35,6 +35,10 @@ enum MediaRun {
         // The inputs are looked for only when an output file exists already (it could be one of them, or a list), and
         // once: `--output` and `--annotate` may both ask (a folder walk each time, before).
         var found: OutputFiles.InputFiles?
+        // A list line that cannot be read names no file: its shown name may be another file's.
+        func readable(_ paths: [String]) -> [String] {
+            paths.enumerated().filter { problems[$0.offset] == nil }.map(\.element)
+        }
         func inputFiles() throws -> OutputFiles.InputFiles {
             if let found { return found }
             let paths: [String]
@@ -43,11 +47,9 @@ enum MediaRun {
             } else if let live = media.live {
                 paths = [live]
             } else if let videoList, let list = batch.videoList {
-                paths = [list] + videoList
+                paths = [list] + readable(videoList)
             } else {
-                paths =
-                    (batch.inputList.map { [$0] } ?? [])
-                    + (try FolderRun.expand(inputs, problems: problems).map(\.path))
+                paths = (batch.inputList.map { [$0] } ?? []) + (try FolderRun.expand(readable(inputs)).map(\.path))
             }
             let files = OutputFiles.InputFiles(paths)
             found = files

@@ -227,7 +227,9 @@ enum ModelInfo {
         else { return "" }
         let graph = model.subgraphs[subgraph]
         let tensor = graph.outputs[output]
-        guard graph.tensors.indices.contains(tensor), let classes = graph.tensors[tensor].shape.last, classes != count
+        // One value with two labels is a binary classifier's (MediaPipe's handedness: the second label's score).
+        guard graph.tensors.indices.contains(tensor), let classes = graph.tensors[tensor].shape.last, classes != count,
+            !(classes == 1 && count == 2)
         else { return "" }
         return
             "; they do not fit the graph's output \(output) (\(shape(graph.tensors[tensor].shape))): the metadata may "

@@ -30,6 +30,9 @@ struct ModelRunCommand: AsyncParsableCommand {
 
     func run() async throws {
         try reportingErrors {
+            guard !outputDir.isEmpty else {
+                throw VisionTasksError.invalidOption(name: "--output-dir", reason: "is empty: name a folder")
+            }
             let (_, model) = try source.loadModel()
             let interpreter = try outputs.interpreter(model, threads: threads)
             let read = try outputs.indices

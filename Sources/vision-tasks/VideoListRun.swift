@@ -7,16 +7,21 @@ import VisionTasks
 /// read; a video that fails never stops the others.
 enum VideoListRun {
     /// Processes `shard`'s share of `paths`, leaving out those `output`'s file already finished;
-    /// returns false if any video or frame failed.
+    /// returns false if any video or frame failed. `problems`: why the path at an index cannot be read (a list line
+    /// that is not UTF-8); it gets its error line, and is left out only when the file holds an error line of its name
+    /// (a finished success of that name is another file's, the name being shown, not its own bytes).
     static func run<Task: DescribedTask>(
-        _ paths: [String], problems: [String: String] = [:], options: MediaOptions, shard: Shard?, output: JSONLines,
+        _ paths: [String], problems: [Int: String] = [:], options: MediaOptions, shard: Shard?, output: JSONLines,
         factory: MediaTaskFactory<Task>
     ) throws -> Bool {
-        let mine = shard.map { shard in paths.filter { shard.contains($0) } } ?? paths
-        let todo = mine.filter { !output.sink.finished.contains($0) }
+        let listed = paths.enumerated().map { (path: $0.element, problem: problems[$0.offset]) }
+        let mine = shard.map { shard in listed.filter { shard.contains($0.path) } } ?? listed
+        let todo = mine.filter {
+            !($0.problem == nil ? output.sink.finished : output.sink.failedBefore).contains($0.path)
+        }
         var failedVideos = 0
-        for path in todo {
-            if let problem = problems[path] {
+        for (path, problem) in todo {
+            if let problem {
                 // Its error line is its final line.
                 output.process(input: path) { () throws -> Task.TaskResult in
                     throw VisionTasksError.invalidArgument("\(path) \(problem)")
@@ -31,7 +36,7 @@ enum VideoListRun {
         }
         Console.error(
             "summary: \(todo.count) videos processed, \(mine.count - todo.count) skipped"
-                + "\(output.sink.failedEarlier(mine)), \(failedVideos) failed\n")
-        return failedVideos == 0 && !mine.contains { output.sink.failedBefore.contains($0) }
+                + "\(output.sink.failedEarlier(mine.map(\.path))), \(failedVideos) failed\n")
+        return failedVideos == 0 && !mine.contains { output.sink.failedBefore.contains($0.path) }
     }
 }

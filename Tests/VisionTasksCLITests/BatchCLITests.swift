@@ -110,6 +110,28 @@ import Testing
         #expect(
             (listed.lines.last?["error"] as? String)?.contains("(line 3 of \(mixed.path)) is not UTF-8") == true,
             "\(listed.stdout)")
+        // Its shown name may be a real file's: that file is read, and the line still gets its error line, with
+        // --resume too (it was taken for the file, or skipped as finished by the file's result).
+        let literal = dir.appendingPathComponent("lit_\\xFF.jpg")
+        try FileManager.default.copyItem(at: URL(fileURLWithPath: inputs[0]), to: literal)
+        let raw = Data((dir.path + "/lit_").utf8) + Data([0xFF]) + Data(".jpg\n".utf8)
+        let both = dir.appendingPathComponent("both.txt"), rawOnly = dir.appendingPathComponent("raw.txt")
+        try (Data((literal.path + "\n").utf8) + raw).write(to: both)
+        try raw.write(to: rawOnly)
+        let shared = try CLIRun.run(["face-detector", "--model", Self.faceModel, "--input-list", both.path])
+        #expect(shared.lines.map { $0["error"] == nil } == [true, false], "\(shared.stdout)")
+        let results = dir.appendingPathComponent("shared.jsonl"), literalOnly = dir.appendingPathComponent("lit.txt")
+        try Data((literal.path + "\n").utf8).write(to: literalOnly)
+        let first = try CLIRun.run([
+            "face-detector", "--model", Self.faceModel, "--input-list", literalOnly.path, "--output", results.path,
+        ])
+        #expect(first.status == 0, "\(first.stderr)")
+        let resumed = try CLIRun.run([
+            "face-detector", "--model", Self.faceModel, "--input-list", rawOnly.path, "--output", results.path,
+            "--resume",
+        ])
+        #expect(
+            resumed.status == 1 && resumed.stderr.contains("1 processed, 0 skipped, 1 failed"), "\(resumed.stderr)")
         // A line longer than any path (its result line would be too long for --resume to read back).
         let long = dir.appendingPathComponent("long.txt")
         try Data((String(repeating: "a", count: 5000) + "\n").utf8).write(to: long)

@@ -209,8 +209,9 @@ import Testing
         let regrouped = try CLIRun.run(base + ["--input-list", list.path, "--resume"])
         #expect(regrouped.status == 0 && regrouped.stderr.contains("removed 3 line"), "\(regrouped.stderr)")
         #expect(try String(contentsOf: out, encoding: .utf8) == whole)
-        // A write that fails part way (here the file size limit, as a full disk) is taken back: the file ends after
-        // the header, and --resume goes on from there (the image's first bytes were kept, glued to the next run's).
+        // A write that fails part way (here the file size limit, as a full disk; the image has a face, so its row is
+        // longer than the 12,000 bytes less the header) is taken back: the file ends after the header, and --resume
+        // goes on from there. The row's first bytes were kept, and the next run's first line glued to them.
         let limited = dir.appendingPathComponent("limited.csv")
         let landmarks = [
             "face-landmarker", "--model", Self.faceModel, "--format", "csv", "--output", limited.path, images[0],

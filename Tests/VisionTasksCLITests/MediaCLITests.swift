@@ -64,7 +64,7 @@ import Testing
         }
         let run = try CLIRun.run(["face-detector", "--model", Self.faceModel, photos.path, "--no-progress"])
         let inputs = run.lines.map { ($0["input"] as? String).map { ($0 as NSString).lastPathComponent } ?? "" }
-        #expect(inputs == ["bad\u{FFFD}.png", "dangling.jpg", "loop1.png", "loop2.png", "x.png"], "\(run.stderr)")
+        #expect(inputs == ["bad\\xFF.png", "dangling.jpg", "loop1.png", "loop2.png", "x.png"], "\(run.stderr)")
         let errors = run.lines.map { $0["error"] as? String ?? "" }
         #expect(errors[0].contains("has a name that is not UTF-8"), "\(run.lines)")
         #expect(errors[1].contains("is a link that leads nowhere (No such file or directory)"), "\(errors[1])")

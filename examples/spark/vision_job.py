@@ -46,10 +46,12 @@ def tool_command(tool, models, task, kind, threads, csv=False):
 
 def read_manifest(path):
     """The manifest's paths in order, blank lines skipped (as the tool reads them: lines end at a newline, a CR
-    before it dropped, a CR elsewhere part of the path)."""
+    before it dropped, a CR elsewhere part of the path). The manifest must be UTF-8 (the tool also takes a line that
+    is not, as an error line; here the job stops on it)."""
     def path_of(line):
         line = line[:-1] if line.endswith("\n") else line
-        return line[:-1] if line.endswith("\r") else line
+        line = line[:-1] if line.endswith("\r") else line
+        return line[1:] if line.startswith("\ufeff") else line  # as Foundation reads a line, a leading BOM dropped
     with open(path, encoding="utf-8", newline="\n") as f:
         return [path_of(line) for line in f if path_of(line).strip(" \t")]
 
