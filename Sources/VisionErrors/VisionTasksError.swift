@@ -3,7 +3,7 @@ import Foundation
 /// The one error type of VisionTasks: every case says what was wrong and where
 /// (file, tensor, option, timestamp), so a user can act on the message alone.
 public enum VisionTasksError: Error, Equatable, Sendable, CustomStringConvertible, LocalizedError {
-    /// A file the caller named does not exist or cannot be read.
+    /// A file the caller named does not exist (one that exists but cannot be read is `fileUnreadable`).
     case fileNotFound(path: String)
     /// A file exists but could not be read (permissions, I/O error).
     case fileUnreadable(path: String, reason: String)

@@ -19,10 +19,15 @@ public enum TaskOptionType: String, Sendable {
 
 /// An option's value in a form every front end can show: `null` for an option left unset.
 public enum TaskOptionValue: Sendable, Equatable {
+    /// A whole number (`numFaces`).
     case int(Int)
+    /// A number (a confidence, a threshold).
     case float(Float)
+    /// A switch (`outputFaceBlendshapes`).
     case bool(Bool)
+    /// Text (a model file name, a locale).
     case string(String)
+    /// Names (a category allowlist).
     case list([String])
     /// Unset: the model's own value (a classifier's score threshold) or none (a locale).
     case unset

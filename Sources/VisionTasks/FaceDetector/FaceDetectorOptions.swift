@@ -16,7 +16,8 @@ public protocol FaceDetectorLiveStreamDelegate: AnyObject {
 
 /// Options of a `FaceDetector`, with the names of MediaPipe for iOS. The detector copies them when
 /// it is created; changing them afterwards changes nothing. The model (`baseOptions`) is
-/// `blaze_face_short_range.tflite`, or a `.task` bundle holding `face_detector.tflite`.
+/// `blaze_face_short_range.tflite`, `face_detection_full_range_sparse.tflite` (faces up to about five metres away,
+/// as legacy MediaPipe's full range), or a `.task` bundle holding `face_detector.tflite`.
 public final class FaceDetectorOptions: VisionTaskOptions, DescribedOptions {
     /// Faces scoring below this are dropped (0...1, default 0.5: `Declared.minDetectionConfidence`).
     public var minDetectionConfidence: Float = Declared.minDetectionConfidence.defaultValue

@@ -51,11 +51,21 @@ public final class ImageSegmenter: VisionTask, CoreBackedTask {
     package static let verb = "segment"
 
     /// Segments a still image (image mode).
+    /// - Parameter image: The image; its `orientation` says how to turn it upright (mirrored ones are refused).
+    /// - Returns: Its masks, the upright image's size, with timestamp 0.
+    /// - Throws: `VisionTasksError.runningModeMismatch` outside image mode; `.invalidImage` for a mirrored orientation;
+    ///   `.invalidArgument` for masks over `Mask.maxFrameValues`.
     public func segment(image: MPImage) throws -> ImageSegmenterResult {
         try processImage(image)
     }
 
     /// Segments a video frame (video mode; timestamps must strictly increase).
+    /// - Parameters:
+    ///   - image: The frame; its `orientation` says how to turn it upright (mirrored ones are refused).
+    ///   - timestampInMilliseconds: The frame's time, greater than every earlier frame's since the start or `reset()`.
+    /// - Returns: Its masks, with its timestamp.
+    /// - Throws: As `segment(image:)` does (`runningModeMismatch` outside video mode), and `.invalidTimestamp` when the
+    ///   timestamp is not above the last one or outside `FrameContext.timestampRange`.
     public func segment(videoFrame image: MPImage, timestampInMilliseconds: Int) throws -> ImageSegmenterResult {
         try processVideoFrame(image, timestampInMilliseconds: timestampInMilliseconds)
     }
@@ -64,6 +74,12 @@ public final class ImageSegmenter: VisionTask, CoreBackedTask {
     /// increase). The result goes to the options' delegate; when frames come faster than they are
     /// processed, older waiting frames are dropped (`droppedFrameCount`), and when the delegate is
     /// slower than the frames, older results waiting for it are dropped (`droppedResultCount`).
+    /// - Parameters:
+    ///   - image: The frame; its `orientation` says how to turn it upright (mirrored ones are refused).
+    ///   - timestampInMilliseconds: The frame's time, greater than every earlier frame's since the start or `reset()`.
+    /// - Throws: `VisionTasksError.runningModeMismatch` outside live-stream mode; `.invalidTimestamp` as in video mode;
+    ///   `.invalidImage` for a mirrored orientation (its timestamp stays free). An error met while processing the
+    ///   frame goes to the delegate with its timestamp.
     public func segmentAsync(image: MPImage, timestampInMilliseconds: Int) throws {
         try processAsync(image, timestampInMilliseconds: timestampInMilliseconds)
     }
