@@ -74,14 +74,15 @@ test: format-check setup models
 test-arm64: models
 	SWIFT=$(SWIFT) bash tools/platform/test_arm64.sh
 
-# The DocC documentation of the VisionTasks library (getting-started article per task) in .build/docs, and of
-# the Training library (custom gestures) in .build/docs-training.
+# The DocC documentation of the library's products in one archive, .build/docs: VisionTasks (a getting-started article
+# per task), the modules it re-exports (VisionCore: MPImage and the steps; VisionErrors: VisionTasksError), Training
+# (custom gestures), VideoIO and VisionRender.
+DOC_TARGETS = VisionTasks VisionCore VisionErrors Training VideoIO VisionRender
 docs: setup
-	$(SWIFT) package --allow-writing-to-directory .build/docs generate-documentation --target VisionTasks \
+	$(SWIFT) package --allow-writing-to-directory .build/docs generate-documentation \
+		$(foreach target,$(DOC_TARGETS),--target $(target)) --enable-experimental-combined-documentation \
 		--output-path .build/docs --transform-for-static-hosting --hosting-base-path VisionTasks
-	$(SWIFT) package --allow-writing-to-directory .build/docs-training generate-documentation --target Training \
-		--output-path .build/docs-training --transform-for-static-hosting --hosting-base-path Training
-	@echo "docs: .build/docs/index.html, .build/docs-training/index.html (custom gesture training)"
+	@echo "docs: .build/docs/documentation/ (one folder per module: visiontasks, visioncore, visionerrors, training, videoio, visionrender)"
 
 # Sanitizer runs (.ci/run calls them after `make test`), each in its own scratch path, building only the test
 # targets it runs (VISION_TASKS_TEST_TARGETS, see Package.swift) and failing on any report:
