@@ -150,9 +150,8 @@ enum FolderRun {
         let mine = shard.map { shard in expanded.filter { shard.contains($0.path) } } ?? expanded
         // One that cannot be read by its name is left out only when the file holds an error line of that name: a
         // finished success of the shown name is another file's (a list line's bytes shown as \xHH are a real name too).
-        let files = mine.filter {
-            !($0.problem == nil ? output.sink.finished : output.sink.failedBefore).contains($0.path)
-        }
+        let files = mine.filter { !output.sink.isFinished($0.path, unreadable: $0.problem != nil) }
+        let failedEarlier = mine.filter { output.sink.failedBefore($0.path, unreadable: $0.problem != nil) }.count
         // From every input, not only this shard's: each shard names a mask as the others would.
         let maskStems = MaskFiles.stems(of: expanded.map(\.relativePath))
         let skipped = mine.count - files.count
@@ -226,10 +225,10 @@ enum FolderRun {
             String(
                 format:
                     "summary: %d processed, %d skipped%@, %d failed, %d %@ found, %.1f images/s on %d job(s) of %d thread(s)\n",
-                files.count, skipped, output.sink.failedEarlier(mine.map(\.path)), output.failures, found,
+                files.count, skipped, ResultSink.failedEarlier(failedEarlier), output.failures, found,
                 Task.taskDescription.foundNoun, rate, workers,
                 min(factory.threads, plan.threadsAtMost ?? factory.threads)))
-        return !output.anyFailed && !mine.contains { output.sink.failedBefore.contains($0.path) }
+        return !output.anyFailed && failedEarlier == 0
     }
 }
 

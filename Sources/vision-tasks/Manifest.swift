@@ -137,7 +137,9 @@ enum Manifest {
         var paths: [String] = [], problems: [Int: String] = [:]
         for (number, line) in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated()
         {
-            let trimmed = line.last == UInt8(ascii: "\r") ? line.dropLast() : line[...]
+            var trimmed = line.last == UInt8(ascii: "\r") ? line.dropLast() : line[...]
+            // A byte order mark at a line's start is no part of its path (a BOM-only line is blank).
+            if trimmed.starts(with: [0xEF, 0xBB, 0xBF]) { trimmed = trimmed.dropFirst(3) }
             guard !trimmed.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) else { continue }
             guard trimmed.count <= maxLineBytes else {
                 throw VisionTasksError.invalidOption(

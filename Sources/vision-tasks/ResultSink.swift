@@ -16,9 +16,12 @@ final class ResultSink: @unchecked Sendable {
     let finished: Set<String>
     /// How many lines after the last final line were cut off by `--resume`.
     let discardedLines: Int
-    /// The inputs of `finished` that had failed (an error line, a video with failed frames): a resumed run that skips
-    /// one is no success (their error lines stay).
-    let failedBefore: Set<String>
+    /// The inputs of `finished` whose last final line says they failed (an error line, a video with failed frames): a
+    /// resumed run that skips one is no success (their error lines stay).
+    private let failedBefore: Set<String>
+    /// The inputs of `finished` with any final line that says they failed (for inputs that cannot be read by their
+    /// name, whose shown name a real file may share: see `isFinished`).
+    private let erroredBefore: Set<String>
     private let descriptor: Int32
     private let lock = NSLock()
 
@@ -31,7 +34,7 @@ final class ResultSink: @unchecked Sendable {
         path = nil
         finished = []
         discardedLines = 0
-        failedBefore = []
+        (failedBefore, erroredBefore) = ([], [])
         descriptor = STDOUT_FILENO
     }
 
@@ -57,6 +60,7 @@ final class ResultSink: @unchecked Sendable {
                 finished = scan.finished
                 discardedLines = scan.discardedLines
                 failedBefore = scan.failed.intersection(scan.finished)
+                erroredBefore = scan.errored.intersection(scan.finished)
                 guard ftruncate(fd, off_t(scan.end)) == 0 else {
                     throw VisionTasksError.invalidOption(
                         name: "--output",
@@ -69,7 +73,7 @@ final class ResultSink: @unchecked Sendable {
         } else {
             finished = []
             discardedLines = 0
-            failedBefore = []
+            (failedBefore, erroredBefore) = ([], [])
         }
         do {
             if !resume { try Self.checkWholeLastLine(fd, path: path) }
@@ -132,11 +136,21 @@ final class ResultSink: @unchecked Sendable {
         }
     }
 
-    /// For a run's summary: " (k had failed in an earlier run)" when k of `inputs` were skipped as finished with a
-    /// failure, else "".
-    func failedEarlier(_ inputs: [String]) -> String {
-        let count = inputs.filter { failedBefore.contains($0) }.count
-        return count == 0 ? "" : " (\(count) had failed in an earlier run; their error lines stay)"
+    /// Whether `--resume` leaves `input` out: the file holds its final line; for one that cannot be read by its name
+    /// (`unreadable`: a list line that is not UTF-8, shown as `\xHH`, whose shown name a real file may share), an error
+    /// line of that name.
+    func isFinished(_ input: String, unreadable: Bool) -> Bool {
+        (unreadable ? erroredBefore : finished).contains(input)
+    }
+
+    /// Whether `input`, left out as finished, had failed in an earlier run (by `isFinished`'s rule).
+    func failedBefore(_ input: String, unreadable: Bool) -> Bool {
+        (unreadable ? erroredBefore : failedBefore).contains(input)
+    }
+
+    /// For a run's summary: " (k had failed in an earlier run; …)" for `count` above 0, else "".
+    static func failedEarlier(_ count: Int) -> String {
+        count == 0 ? "" : " (\(count) had failed in an earlier run; their error lines stay)"
     }
 
     // MARK: - Writing
@@ -175,9 +189,9 @@ final class ResultSink: @unchecked Sendable {
     /// rows are one write, so when a cut row follows them and is the same input's (or its input cell is cut), the
     /// write was cut and they are redone with it (a kill part way through a large write keeps its first pages).
     static func scan(_ fd: Int32, path: String, header: Data? = nil) throws -> (
-        finished: Set<String>, end: Int, discardedLines: Int, failed: Set<String>
+        finished: Set<String>, end: Int, discardedLines: Int, failed: Set<String>, errored: Set<String>
     ) {
-        var finished: Set<String> = [], failed: Set<String> = []
+        var finished: Set<String> = [], failed: Set<String> = [], errored: Set<String> = []
         var end = 0, offset = 0, lineNumber = 0, linesAfterEnd = 0
         // CSV: the last run of one input's final rows, where it starts, its lines (frame rows before included), and
         // whether the input was finished before it.
@@ -251,6 +265,7 @@ final class ResultSink: @unchecked Sendable {
                     }
                     finished.insert(line.input)
                     if line.failed { failed.insert(line.input) } else { failed.remove(line.input) }
+                    if line.failed { errored.insert(line.input) }
                     end = offset + newline + 1
                     linesAfterEnd = 0
                 }
@@ -268,7 +283,7 @@ final class ResultSink: @unchecked Sendable {
             discarded += last.lines
             if !last.finishedBefore { finished.remove(last.input) }
         }
-        return (finished, end, discarded, failed)
+        return (finished, end, discarded, failed, errored)
     }
 }
 

@@ -16,9 +16,8 @@ enum VideoListRun {
     ) throws -> Bool {
         let listed = paths.enumerated().map { (path: $0.element, problem: problems[$0.offset]) }
         let mine = shard.map { shard in listed.filter { shard.contains($0.path) } } ?? listed
-        let todo = mine.filter {
-            !($0.problem == nil ? output.sink.finished : output.sink.failedBefore).contains($0.path)
-        }
+        let todo = mine.filter { !output.sink.isFinished($0.path, unreadable: $0.problem != nil) }
+        let failedEarlier = mine.filter { output.sink.failedBefore($0.path, unreadable: $0.problem != nil) }.count
         var failedVideos = 0
         for (path, problem) in todo {
             if let problem {
@@ -36,7 +35,7 @@ enum VideoListRun {
         }
         Console.error(
             "summary: \(todo.count) videos processed, \(mine.count - todo.count) skipped"
-                + "\(output.sink.failedEarlier(mine.map(\.path))), \(failedVideos) failed\n")
-        return failedVideos == 0 && !mine.contains { output.sink.failedBefore.contains($0.path) }
+                + "\(ResultSink.failedEarlier(failedEarlier)), \(failedVideos) failed\n")
+        return failedVideos == 0 && failedEarlier == 0
     }
 }

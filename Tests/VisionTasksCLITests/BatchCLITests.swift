@@ -132,6 +132,18 @@ import Testing
         ])
         #expect(
             resumed.status == 1 && resumed.stderr.contains("1 processed, 0 skipped, 1 failed"), "\(resumed.stderr)")
+        // The raw line first, the real file last: a resume leaves both out (the raw line was run again, its error line
+        // added each time, once the real file's success came last).
+        let rawFirst = dir.appendingPathComponent("rawfirst.txt"), ordered = dir.appendingPathComponent("ordered.jsonl")
+        try (raw + Data((literal.path + "\n").utf8)).write(to: rawFirst)
+        let orderedRun = [
+            "face-detector", "--model", Self.faceModel, "--input-list", rawFirst.path, "--output", ordered.path,
+            "--resume",
+        ]
+        #expect(try CLIRun.run(orderedRun).status == 1)
+        let again = try CLIRun.run(orderedRun)
+        #expect(again.stderr.contains("0 processed, 2 skipped (1 had failed"), "\(again.stderr)")
+        #expect(try Self.jsonLines(ordered).count == 2)
         // A line longer than any path (its result line would be too long for --resume to read back).
         let long = dir.appendingPathComponent("long.txt")
         try Data((String(repeating: "a", count: 5000) + "\n").utf8).write(to: long)
