@@ -112,8 +112,7 @@ enum FolderRun {
     }
 
     /// The names in `directory`, each with whether its bytes are UTF-8 (else shown as `Manifest.escaped` shows them:
-    /// two such names stay apart), and why listing it
-    /// failed, if it did (the names read before then are kept).
+    /// two such names stay apart), and why listing it failed, if it did (the names read before then are kept).
     private static func entries(of directory: String) -> (names: [(name: String, isUTF8: Bool)], failure: String?) {
         guard let stream = opendir(directory) else { return ([], String(cString: strerror(errno))) }
         defer { closedir(stream) }
@@ -270,15 +269,10 @@ private final class Slots<Value>: @unchecked Sendable {
     }
 }
 
-/// Creates `folder` and its parents if missing; throws naming it if that fails.
+/// Creates `folder` and its parents if missing; throws naming `--annotate` and the reason if that fails.
 private func createFolder(_ folder: String) throws {
-    guard !folder.isEmpty else { return }
-    do {
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    } catch {
-        throw VisionTasksError.invalidOption(
-            name: "--annotate", reason: "cannot create the folder \(folder): \(error.localizedDescription)")
-    }
+    guard !folder.isEmpty, let problem = OutputFiles.makeFolder(folder) else { return }
+    throw VisionTasksError.invalidOption(name: "--annotate", reason: problem)
 }
 
 // MARK: - Workers and the input-order board

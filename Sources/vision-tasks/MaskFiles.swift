@@ -85,10 +85,10 @@ enum MaskFiles {
     /// returns the path. Throws `invalidOption` naming `--masks` and the path when it cannot.
     static func write(_ mask: Mask, to path: String) throws -> String {
         let folder = (path as NSString).deletingLastPathComponent
+        if !folder.isEmpty, let problem = OutputFiles.makeFolder(folder) {
+            throw VisionTasksError.invalidOption(name: "--masks", reason: "cannot write \(path): \(problem)")
+        }
         do {
-            if !folder.isEmpty {
-                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            }
             try mask.pngData().write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch let error as VisionTasksError {
             throw error

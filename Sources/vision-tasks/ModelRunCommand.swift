@@ -71,7 +71,9 @@ struct ModelRunCommand: AsyncParsableCommand {
                 try interpreter.setInput(i, values)
             }
             interpreter.invoke()
-            try RawFloats.makeFolder(outputDir)
+            if let problem = OutputFiles.makeFolder(outputDir) {
+                throw VisionTasksError.fileUnwritable(path: outputDir, reason: problem)
+            }
             let fileNames = RawFloats.fileNames(forTensors: interpreter.outputs.map(\.name))
             for (i, info) in interpreter.outputs.enumerated() where read?.contains(i) ?? true {
                 let file = URL(fileURLWithPath: outputDir).appendingPathComponent(fileNames[i]).path
@@ -120,27 +122,6 @@ enum RawFloats {
             (0..<data.count / 4).map {
                 Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 4 * $0, as: UInt32.self)))
             }
-        }
-    }
-
-    /// Makes the folder `path` and those above it where missing; `fileUnwritable` with the system's reason where one
-    /// cannot be made (Foundation's read "The operation could not be completed").
-    static func makeFolder(_ path: String) throws {
-        guard !path.isEmpty else {
-            throw VisionTasksError.fileUnwritable(path: path, reason: "the folder's name is empty")
-        }
-        var prefix = path.hasPrefix("/") ? "/" : ""
-        for part in path.split(separator: "/") {
-            prefix += part
-            if mkdir(prefix, 0o755) != 0, errno != EEXIST {
-                throw VisionTasksError.fileUnwritable(
-                    path: path, reason: "cannot create the directory \(prefix): \(String(cString: strerror(errno)))")
-            }
-            prefix += "/"
-        }
-        var status = stat()
-        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
-            throw VisionTasksError.fileUnwritable(path: path, reason: "it exists and is not a directory")
         }
     }
 

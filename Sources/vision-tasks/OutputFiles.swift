@@ -25,6 +25,25 @@ enum OutputFiles {
         if !existed { unlink(made) }
     }
 
+    /// Makes the folder `path` and those above it where missing; nil when it is there, else why not, in the system's
+    /// words and naming the part that failed (Foundation's read "The operation could not be completed").
+    static func makeFolder(_ path: String) -> String? {
+        guard !path.isEmpty else { return "the folder's name is empty" }
+        var prefix = path.hasPrefix("/") ? "/" : ""
+        for part in path.split(separator: "/") {
+            prefix += part
+            if mkdir(prefix, 0o755) != 0, errno != EEXIST {
+                return "cannot create the folder \(prefix): \(String(cString: strerror(errno)))"
+            }
+            prefix += "/"
+        }
+        var status = stat()
+        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
+            return "\(path) exists and is not a folder"
+        }
+        return nil
+    }
+
     /// Fails when `path`, a folder `option` writes files into, is a file, or cannot take new files (it, or the
     /// nearest folder above it that exists, when it is yet to be made): checked before the run, not at every frame.
     static func checkFolder(_ path: String, option: String) throws {

@@ -264,8 +264,12 @@ final class ResultSink: @unchecked Sendable {
                         }
                     }
                     finished.insert(line.input)
-                    if line.failed { failed.insert(line.input) } else { failed.remove(line.input) }
-                    if line.failed { errored.insert(line.input) }
+                    if line.failed {
+                        failed.insert(line.input)
+                        errored.insert(line.input)
+                    } else {
+                        failed.remove(line.input)
+                    }
                     end = offset + newline + 1
                     linesAfterEnd = 0
                 }
