@@ -14,12 +14,18 @@ import VisionErrors
             (4, 5, 16, .rgba8), // buffer too small for the rows
             (5, 4, 20, .rgb8), // 3 strides + one row = 75 bytes > 64
             (Int.max / 2, 2, Int.max / 2, .rgba8), // overflow
+            // Strides whose frame spans more than an Int counts (they trapped while the error was worded), or wraps.
+            (1, 2, Int.max, .rgba8), (1, 3, Int.max / 2, .rgba8), (1, 2, Int.max - 2, .rgba8),
+            (1, 4, Int.max / 2, .rgba8),
         ]
         for (w, h, stride, format) in bad {
-            #expect(throws: VisionTasksError.self, "\(w)x\(h) stride \(stride) \(format)") {
+            let error = #expect(throws: VisionTasksError.self, "\(w)x\(h) stride \(stride) \(format)") {
                 try MPImage(pixels: bytes, width: w, height: h, bytesPerRow: stride, format: format)
             }
+            #expect(error.map { !"\($0)".contains("needs -") } ?? true, "\(error.map { "\($0)" } ?? "")")
         }
+        // A stride that is never stepped (one row) is no error.
+        #expect(try MPImage(pixels: bytes, width: 1, height: 1, bytesPerRow: Int.max, format: .rgba8).width == 1)
         // The last row need not be padded to the full stride.
         let ok = try MPImage(
             pixels: Data(repeating: 1, count: 2 * 20 + 12), width: 4, height: 3, bytesPerRow: 20, format: .rgb8)

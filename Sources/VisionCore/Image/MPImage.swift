@@ -70,12 +70,13 @@ public struct MPImage: Sendable {
                 "raw frame: bytesPerRow \(bytesPerRow) is less than one row of \(width) \(format) pixels (\(rowBytes) bytes)"
             )
         }
+        // The bytes the frame spans: every stride but the last row's, then one row (nil: more than an Int counts).
         let (lastRowStart, strideOverflow) = (height - 1).multipliedReportingOverflow(by: bytesPerRow)
-        guard !strideOverflow, lastRowStart <= Int.max - rowBytes,
-            pixels.count >= lastRowStart + rowBytes, let source = pixels.baseAddress
-        else {
+        let (span, spanOverflow) = lastRowStart.addingReportingOverflow(rowBytes)
+        let needed: Int? = strideOverflow || spanOverflow ? nil : span
+        guard let needed, pixels.count >= needed, let source = pixels.baseAddress else {
             throw VisionTasksError.invalidImage(
-                "raw frame: \(pixels.count) bytes given, \(width)x\(height) \(format) with bytesPerRow \(bytesPerRow) needs \(lastRowStart + rowBytes)"
+                "raw frame: \(pixels.count) bytes given, \(width)x\(height) \(format) with bytesPerRow \(bytesPerRow) needs \(needed.map { "\($0)" } ?? "more than \(Int.max)")"
             )
         }
         let storage = try PixelStorage(count: rowBytes * height, for: "raw frame")
