@@ -232,6 +232,42 @@ private final class RunnerBox: @unchecked Sendable {
         #expect(drain < 1.5, "draining took \(drain) s after the last frame")
     }
 
+    /// A camera that keeps sending while another thread calls `waitUntilIdle()` or `reset()` (a Restart button): the
+    /// call waits for the frames sent before it, not for the stream to end (it returned only when the camera stopped,
+    /// 5 s here, when it waited for the runner to be idle).
+    @Test func aStreamThatGoesOnDoesNotHoldTheCallsThatWaitForIt() throws {
+        let sink = Deliveries(listenerDelay: 0.03)
+        let r = runner(.liveStream, delay: 0.02, sink: sink)
+        let lock = NSLock()
+        nonisolated(unsafe) var lastSent = -1, stop = false
+        let stopped = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            var t = 0
+            let end = Date().addingTimeInterval(5)
+            while Date() < end, !lock.withLock({ stop }) {
+                if (try? r.processAsync(t, timestampInMilliseconds: t)) != nil { lock.withLock { lastSent = t } }
+                t += 10
+                Thread.sleep(forTimeInterval: 0.01)
+            }
+            stopped.signal()
+        }
+        defer {
+            lock.withLock { stop = true }
+            stopped.wait()
+            r.waitUntilIdle()
+        }
+        Thread.sleep(forTimeInterval: 0.3)
+        for call in ["waitUntilIdle", "reset"] {
+            let sentBefore = lock.withLock { lastSent }
+            let started = Date()
+            if call == "reset" { try r.reset() } else { r.waitUntilIdle() }
+            let waited = Date().timeIntervalSince(started)
+            #expect(waited < 1.5, "\(call) waited \(waited) s while the stream went on")
+            // Every frame sent before the call was delivered or dropped: a result at or after the last one came.
+            #expect((sink.all.map(\.timestamp).max() ?? -1) >= sentBefore, "\(call)")
+        }
+    }
+
     /// (The declared ranges are checked in TaskCatalogTests.)
     @Test func optionChecksNameTheOption() {
         #expect(throws: VisionTasksError.self) {

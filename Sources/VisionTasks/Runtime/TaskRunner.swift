@@ -27,19 +27,23 @@ package final class TaskRunner<Input: Sendable, Output: Sendable>: @unchecked Se
     private let resetState: @Sendable () -> Void
     private let admit: @Sendable (Input) throws -> Void
 
-    private let state = NSLock() // guards every var below
+    private let state = NSCondition() // guards every var below; signalled when a frame is processed or delivered
     private var lastTimestamp: Int?
     private var inFlight = false
-    private var waiting: (input: Input, timestamp: Int)?
+    private var waiting: (input: Input, timestamp: Int, number: Int)?
     private var droppedFrames = 0
-    private var waitingResults: [(result: Result<Output, any Error>, timestamp: Int)] = []
+    private var waitingResults: [(result: Result<Output, any Error>, timestamp: Int, number: Int)] = []
     private var delivering = false
     private var droppedResults = 0
+    // Live-stream frames are numbered from 1 as they are accepted, and processed and delivered in that order (a
+    // replaced frame or dropped result is passed over): so every frame up to `processedThrough` is processed or
+    // dropped, and every frame up to `deliveredThrough` delivered or dropped.
+    private var acceptedFrames = 0
+    private var processedThrough = 0
+    private var deliveredThrough = 0
     private let serial = NSLock() // one process() at a time, in every mode
     private let workQueue: DispatchQueue
     private let deliveryQueue: DispatchQueue
-    private let idle = DispatchGroup() // entered while frames are being processed
-    private let deliveryIdle = DispatchGroup() // entered while results are being delivered
 
     /// The most finished live-stream results that wait for the listener; one more may be in its hands.
     package static var maxWaitingResults: Int { 4 }
@@ -124,7 +128,7 @@ package final class TaskRunner<Input: Sendable, Output: Sendable>: @unchecked Se
     }
 
     /// Starts a new video or live stream (video and live-stream mode): waits for the live-stream
-    /// frames sent so far to be processed and delivered (from the delivery callback: processed), then forgets the
+    /// frames sent before the call to be processed and delivered (from the delivery callback: processed), then forgets the
     /// last timestamp and the tracking state, so timestamps may start again.
     package func reset() throws {
         guard runningMode != .image else {
@@ -145,47 +149,49 @@ package final class TaskRunner<Input: Sendable, Output: Sendable>: @unchecked Se
     package func processAsync(_ input: Input, timestampInMilliseconds timestamp: Int) throws {
         try requireMode(.liveStream, method: "\(verb)Async(image:timestampInMilliseconds:)")
         try admit(input)
-        let startNow: Bool = try state.withLock {
+        let startNow: Int? = try state.withLock {
             try acceptTimestamp(timestamp)
+            acceptedFrames += 1
             if inFlight {
                 if waiting != nil { droppedFrames += 1 }
-                waiting = (input, timestamp)
-                return false
+                waiting = (input, timestamp, acceptedFrames)
+                return nil
             }
             inFlight = true
-            idle.enter()
-            return true
+            return acceptedFrames
         }
-        if startNow { schedule(input, timestamp) }
+        if let number = startNow { schedule(input, timestamp, number) }
     }
 
-    /// Blocks until every accepted live-stream frame has been processed and its result delivered
-    /// (or dropped). From a delivery callback, any task's, until they are processed: the delivery under way may be
-    /// the callback's own, or one that waits in its turn for the caller's task (two listeners each waiting for the
-    /// other's task waited for good).
+    /// Blocks until every live-stream frame accepted before the call has been processed and its result delivered
+    /// (or dropped); frames sent meanwhile are not waited for, so a stream that goes on does not hold the caller. From
+    /// a delivery callback, any task's, until they are processed: the delivery under way may be the callback's own, or
+    /// one that waits in its turn for the caller's task (two listeners each waiting for the other's task waited for
+    /// good).
     package func waitUntilIdle() {
-        idle.wait()
-        guard DispatchQueue.getSpecific(key: deliveryQueueKey) == nil else { return }
-        deliveryIdle.wait()
+        let processedOnly = DispatchQueue.getSpecific(key: deliveryQueueKey) != nil
+        state.lock()
+        defer { state.unlock() }
+        let target = acceptedFrames
+        while processedThrough < target || (!processedOnly && deliveredThrough < target) { state.wait() }
     }
 
     // MARK: - Live-stream scheduling and delivery
 
-    private func schedule(_ input: Input, _ timestamp: Int) {
+    private func schedule(_ input: Input, _ timestamp: Int, _ number: Int) {
         workQueue.async { [self] in
             let result = Result { try serial.withLock { try process(input, timestamp) } }
-            if deliver != nil { enqueueResult(result, timestamp) }
-            let next: (input: Input, timestamp: Int)? = state.withLock {
+            if deliver != nil { enqueueResult(result, timestamp, number) }
+            let next: (input: Input, timestamp: Int, number: Int)? = state.withLock {
+                processedThrough = number
+                if deliver == nil { deliveredThrough = number }
+                state.broadcast()
                 let next = waiting
                 waiting = nil
                 if next == nil { inFlight = false }
                 return next
             }
-            if let next {
-                schedule(next.input, next.timestamp)
-            } else {
-                idle.leave()
-            }
+            if let next { schedule(next.input, next.timestamp, next.number) }
         }
     }
 
@@ -223,16 +229,15 @@ package final class TaskRunner<Input: Sendable, Output: Sendable>: @unchecked Se
 
     /// Adds a finished result to the bounded delivery queue (dropping the oldest waiting one when
     /// full) and starts the delivery loop unless it runs.
-    private func enqueueResult(_ result: Result<Output, any Error>, _ timestamp: Int) {
+    private func enqueueResult(_ result: Result<Output, any Error>, _ timestamp: Int, _ number: Int) {
         let start: Bool = state.withLock {
             if waitingResults.count >= Self.maxWaitingResults {
                 waitingResults.removeFirst()
                 droppedResults += 1
             }
-            waitingResults.append((result, timestamp))
+            waitingResults.append((result, timestamp, number))
             if delivering { return false }
             delivering = true
-            deliveryIdle.enter()
             return true
         }
         if start { deliveryQueue.async { [self] in deliverWaitingResults() } }
@@ -241,17 +246,25 @@ package final class TaskRunner<Input: Sendable, Output: Sendable>: @unchecked Se
     /// Hands waiting results to the listener, oldest first, until none is left.
     private func deliverWaitingResults() {
         guard let deliver else { return }
-        while let next = nextWaitingResult() {
+        var delivered: Int?
+        while let next = nextWaitingResult(after: delivered) {
             deliver(next.result, next.timestamp)
+            delivered = next.number
         }
     }
 
-    /// Takes the oldest waiting result, or ends the delivery loop when none is left.
-    private func nextWaitingResult() -> (result: Result<Output, any Error>, timestamp: Int)? {
+    /// Notes the frame numbered `delivered` as delivered, then takes the oldest waiting result, or ends the delivery
+    /// loop when none is left.
+    private func nextWaitingResult(after delivered: Int?) -> (
+        result: Result<Output, any Error>, timestamp: Int, number: Int
+    )? {
         state.withLock {
+            if let delivered {
+                deliveredThrough = delivered
+                state.broadcast()
+            }
             if waitingResults.isEmpty {
                 delivering = false
-                deliveryIdle.leave()
                 return nil
             }
             return waitingResults.removeFirst()

@@ -14,15 +14,15 @@ public protocol VisionTask: AnyObject, Sendable {
     init(options: Options) throws
 
     /// Starts a new video or live stream (video and live-stream mode; `runningModeMismatch` in image
-    /// mode): waits until the live-stream frames sent so far are delivered (from any task's delegate callback:
-    /// processed, their results delivered after it), then clears the tracking state and the last timestamp, so timestamps may
+    /// mode): waits until the live-stream frames sent before the call are delivered (from any task's delegate callback:
+    /// processed, their results delivered after it; frames sent meanwhile are not waited for), then clears the tracking state and the last timestamp, so timestamps may
     /// start again.
     /// - Throws: `VisionTasksError.runningModeMismatch` when the task was created in image mode.
     func reset() throws
 
-    /// Blocks until every live-stream frame sent so far has been processed and delivered (from any task's delegate
-    /// callback: processed, so two delegates may each wait for the other's task). VisionTasks' addition, for orderly
-    /// shutdown and tests.
+    /// Blocks until every live-stream frame sent before the call has been processed and delivered (from any task's
+    /// delegate callback: processed, so two delegates may each wait for the other's task); frames sent meanwhile are
+    /// not waited for. VisionTasks' addition, for orderly shutdown and tests.
     func waitUntilIdle()
 
     /// Live-stream frames dropped so far because a newer frame came while they waited to be processed.
