@@ -14,10 +14,6 @@ final class LiveAnnotation<Task: DescribedTask>: @unchecked Sendable {
     /// comes, is then not drawn).
     static var maxPending: Int { 64 }
 
-    /// The highest source rate the video is written at (no camera's is higher: a file's header claiming more
-    /// would have each held frame written millions of times).
-    static var maxFramesPerSecond: Double { 1000 }
-
     private let path: String
     private let frameRate: String
     private let preset: VideoWriter.Preset
@@ -27,13 +23,12 @@ final class LiveAnnotation<Task: DescribedTask>: @unchecked Sendable {
     private var writer: VideoWriter?
     private var failure: (any Error)?
 
-    /// Writes to `path` at `frameRate` ("30", "30000/1001"; 30 when that is not a positive rate of at most
-    /// `maxFramesPerSecond`) with the encoder's `preset`.
+    /// Writes to `path` at `frameRate` ("30", "30000/1001": a file's `VideoInfo.writingFrameRate`, bounded there) with
+    /// the encoder's `preset`.
     init(path: String, frameRate: String, preset: VideoWriter.Preset) {
         self.path = path
         self.preset = preset
-        let rate = VideoInfo.rate(frameRate).flatMap { $0 <= Self.maxFramesPerSecond ? $0 : nil }
-        self.frameRate = rate == nil ? "30" : frameRate
+        self.frameRate = frameRate
     }
 
     /// A frame is being sent to the task (the reading thread).

@@ -16,11 +16,11 @@ enum LiveRun {
     ) throws -> Bool {
         let stats = LiveStats()
         let isFile = FileManager.default.fileExists(atPath: source) && !source.hasPrefix("/dev/")
-        // A file plays at its own rate; a camera or stream is written at 30 frames per second (as is
-        // a file ffprobe cannot read: the reader then reports it on the source's JSON line).
+        // A file is written at the rate a video run writes it at (`VideoInfo.writingFrameRate`); a camera or stream
+        // at 30 frames per second, as is a file ffprobe cannot read (the reader then reports it on the source's line).
         let annotation = options.annotate.map { path in
             LiveAnnotation<Task>(
-                path: path, frameRate: (isFile ? try? VideoInfo.probe(path: source).frameRate : nil) ?? "30",
+                path: path, frameRate: (isFile ? try? VideoInfo.probe(path: source).writingFrameRate : nil) ?? "30",
                 preset: options.quality.preset)
         }
         let sink = LiveStreamHandler<Task.TaskResult> { delivery in
@@ -46,7 +46,16 @@ enum LiveRun {
             let status = StatusLine(stats: stats)
             status.start()
             do {
+                var lastSent: Int?
                 while !stats.stopped, let frame = try reader.nextFrame() {
+                    // A frame in the millisecond of the frame before (a source faster than 1000 frames/s, or a frame
+                    // of no length) cannot be sent: live-stream timestamps strictly increase. It is dropped, as the
+                    // flow limiter drops frames, and counted; a timestamp going back stops the run with its error.
+                    if frame.timestampInMilliseconds == lastSent {
+                        stats.droppedRepeating()
+                        continue
+                    }
+                    lastSent = frame.timestampInMilliseconds
                     stats.read(frame: frame.index, timestamp: frame.timestampInMilliseconds)
                     annotation?.sent(frame)
                     try task.processAsync(frame.image(), timestampInMilliseconds: frame.timestampInMilliseconds)
@@ -80,6 +89,7 @@ final class LiveStats: @unchecked Sendable {
     private var deliveredCount = 0
     private var failedCount = 0
     private var droppedCount = 0
+    private var repeatingCount = 0
     private var foundCount = 0
     private var lastTimestamp = Int.min
     private var outOfOrder = 0
@@ -90,6 +100,15 @@ final class LiveStats: @unchecked Sendable {
         lock.withLock {
             readCount += 1
             frames.append((timestamp, index))
+        }
+    }
+
+    /// A frame was read and dropped unsent: its timestamp repeats the millisecond of the frame sent before it.
+    func droppedRepeating() {
+        lock.withLock {
+            readCount += 1
+            droppedCount += 1
+            repeatingCount += 1
         }
     }
 
@@ -138,7 +157,12 @@ final class LiveStats: @unchecked Sendable {
         }
         let line = status()
         return lock.withLock {
-            "\(readCount) frames read, \(deliveredCount) processed, \(droppedCount) dropped, \(failedCount) failed, \(foundCount) \(noun) found, \(outOfOrder) out of order; \(line)"
+            let repeating =
+                repeatingCount == 0
+                ? ""
+                : " (\(repeatingCount) of them in the millisecond of the frame before: one frame a millisecond is sent)"
+            return
+                "\(readCount) frames read, \(deliveredCount) processed, \(droppedCount) dropped\(repeating), \(failedCount) failed, \(foundCount) \(noun) found, \(outOfOrder) out of order; \(line)"
         }
     }
 }

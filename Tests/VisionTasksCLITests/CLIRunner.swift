@@ -75,6 +75,20 @@ struct CLIRun {
         return count
     }
 
+    /// The frame rate the video at `path` declares, as ffprobe gives it ("60/1").
+    static func frameRate(_ path: String) throws -> String {
+        let output = try Tool.run(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            [
+                "ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=r_frame_rate", "-of",
+                "csv=p=0", path,
+            ])
+        guard output.status == 0 else {
+            throw ToolError.failed("ffprobe", status: output.status, stderr: output.stderr)
+        }
+        return output.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     /// The length of the video at `path`, in seconds, as ffprobe gives it.
     static func duration(_ path: String) throws -> Double {
         let output = try Tool.run(

@@ -609,6 +609,18 @@ import Testing
             "face-detector", "--model", Self.faceModel, "--live", video.path, "--annotate", "out.png",
         ])
         #expect(notVideo.status == 64 && notVideo.stderr.contains("give a .mp4 path"), "\(notVideo.stderr)")
+        // A file whose rate is over what video mode keeps (1,000 a second) is written at the rate `--video --annotate`
+        // writes it at (VideoInfo.writingFrameRate: 60), not at a rate of the live run's own; its frames in the
+        // millisecond of the frame before are dropped and counted (they ended the run with an invalid timestamp).
+        let dense = dir.appendingPathComponent("dense.mp4")
+        try CLIRun.stillVideo(of: "astronaut.png", frames: 30, fps: 1500, size: "128x128", to: dense)
+        let denseAnnotated = dir.appendingPathComponent("dense-annotated.mp4")
+        let denseRun = try CLIRun.run([
+            "face-detector", "--model", Self.faceModel, "--live", dense.path, "--annotate", denseAnnotated.path,
+        ])
+        #expect(denseRun.status == 0, "\(denseRun.stderr)")
+        #expect(denseRun.stderr.contains("in the millisecond of the frame before"), "\(denseRun.stderr)")
+        #expect(try CLIRun.frameRate(denseAnnotated.path) == "60/1")
     }
 
     @Test func folderAnnotationsMirrorTheInputTree() throws {
