@@ -3,6 +3,7 @@ import Foundation
 import Inference
 import TFLite
 import Testing
+import VisionErrors
 
 /// Classifier heads written by TFLite's ClassifierModelWriter run in our engine: its outputs equal a direct
 /// computation of the same layers, and on the committed reference model they equal LiteRT's outputs
@@ -117,6 +118,29 @@ import Testing
             let output = interpreter.output(0)
             let error = zip(output, litert).map { abs($0 - $1) }.max() ?? .infinity
             #expect(output.count == litert.count && error <= 1e-6, "max error \(error)")
+        }
+    }
+}
+
+extension ClassifierWriterEngineTests {
+    /// A weight that is NaN (one bit flip in a model file) refuses the model, naming its tensor: the kernels' clamps
+    /// and maxima made it a confident score, where LiteRT gives NaN and MediaPipe no gesture (a review's finding).
+    @Test func aWeightThatIsNotANumberRefusesTheModel() throws {
+        let marker: Float = 0.123_456_79
+        let model = try ClassifierModelWriter.write(
+            inputCount: 2,
+            layers: [.dense(weights: [0.5, marker, -0.25, 1], bias: [0, 0], outputCount: 2), .softmax],
+            labels: ["a", "b"], scoreThreshold: nil, description: .customGestureClassifier)
+        _ = try Interpreter(modelData: model)
+        let pattern = withUnsafeBytes(of: marker.bitPattern.littleEndian) { Data($0) }
+        let at = try #require(model.range(of: pattern), "the weight's bytes are in the file")
+        var corrupt = model
+        corrupt.replaceSubrange(at, with: withUnsafeBytes(of: Float.nan.bitPattern.littleEndian) { Data($0) })
+        #expect {
+            _ = try Interpreter(modelData: corrupt)
+        } throws: { error in
+            guard case VisionTasksError.invalidModel(let message) = error else { return false }
+            return message.contains("holds NaN at stored value 1")
         }
     }
 }

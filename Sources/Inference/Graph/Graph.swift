@@ -42,6 +42,15 @@ enum ConstantData: Equatable, Sendable {
         }
     }
 
+    /// The index of the first NaN among float values (nil for integers or when none is).
+    var firstNaN: Int? {
+        switch self {
+        case .float32(let v): return v.firstIndex { $0.isNaN }
+        case .float16(let v): return v.firstIndex { $0 & 0x7C00 == 0x7C00 && $0 & 0x03FF != 0 }
+        case .int32, .int8, .uint8: return nil
+        }
+    }
+
     /// These values placed at `positions` (one each, all below `count`) of `count` zeros: a sparse
     /// tensor's stored values made dense.
     func scattered(to positions: [Int], count: Int) -> ConstantData {

@@ -124,6 +124,13 @@ enum GraphLoader {
                 )
             }
             constant = decode(bytes, type: type, count: count)
+            if let at = constant?.firstNaN {
+                // A weight that is not a number makes every value it touches NaN, which the kernels' clamps and
+                // maxima would turn into plausible numbers: the model is refused instead.
+                throw VisionTasksError.invalidModel(
+                    "tensor \(t.name) (index \(index)) in subgraph 0 holds NaN at stored value \(at): its weights are corrupt"
+                )
+            }
             if let positions, let stored = constant {
                 constant = stored.scattered(to: positions, count: t.elementCount)
             }
