@@ -486,8 +486,14 @@ public final class GestureTrainer: Sendable {
             samples: train, hands: dealt.map { ranges[$0] }, inputCount: inputCount, classCount: classCount,
             folds: SettingsSearch.folds(
                 labels: dealt.map { labels[$0] }, classCount: classCount, count: folds, seed: UInt64(settings.seed)))
+        let fitting = recipes.filter { $0.batchSize <= search.fewestTrainingSamples }
+        guard !fitting.isEmpty else {
+            return skipped(
+                "a fold trains on \(search.fewestTrainingSamples) samples, fewer than the batch size \(settings.recipe.batchSize): the settings given or declared were used (add photos or lower batch-size to search)"
+            )
+        }
         let scored = try search.run(
-            recipes: recipes, rungs: rungs,
+            recipes: fitting, rungs: rungs,
             candidateEpochs: Set(epochsGiven ? [settings.recipe.epochs] : Array(rungs.dropFirst())),
             seed: UInt64(settings.seed), threads: numThreads, cancelled: cancelled
         ) { done, total in

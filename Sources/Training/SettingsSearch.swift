@@ -57,6 +57,13 @@ struct SettingsSearch {
     /// The hands (indices into `hands`) each fold holds out.
     let folds: [[Int]]
 
+    /// The fewest samples a fold trains on (the other folds' hands, their variants included): the largest batch a
+    /// candidate may take, as an epoch takes whole batches only and a larger one would leave the head untrained.
+    var fewestTrainingSamples: Int {
+        let all = hands.reduce(0) { $0 + $1.count }
+        return folds.map { held in all - held.reduce(0) { $0 + hands[$1].count } }.min() ?? 0
+    }
+
     /// Deals each label's hands to `count` folds in an order drawn from `seed`: label by label, round-robin, each
     /// label starting where the last ended, so the folds' sizes differ by one at most.
     static func folds(labels: [Int], classCount: Int, count: Int, seed: UInt64) -> [[Int]] {

@@ -287,6 +287,15 @@ import VisionTasks
             $0.balanceClasses = false
         }.fit(hands).report
         #expect(allGiven.search?.skipped == "every searched option was given" && allGiven.epochs.count == 3)
+        // 5 hands a label, no variants: 20 for the final training, 13 or 14 for each fold's, fewer than a batch of 16:
+        // a fold's epoch took no step, and every candidate was scored untrained (at chance) as if it were a result.
+        let small = try Self.options { $0.augment = false }.fit(
+            GestureTrainer.FoundHands(
+                names: hands.names, poses: hands.poses.map { Array($0.prefix(5)) }, labels: hands.labels,
+                skipped: hands.skipped, ignored: hands.ignored, seconds: hands.seconds)
+        ).report
+        #expect(small.search?.folds == 0 && small.search?.candidates == [], "\(String(describing: small.search))")
+        #expect(small.search?.skipped?.contains("fewer than the batch size 16") == true)
         for folds in [1, 11] {
             #expect { try Self.options { $0.folds = folds } } throws: { "\($0)".contains("folds") }
         }
