@@ -46,12 +46,17 @@ public struct GestureSamples: Sendable {
     /// `macOSArchiveFolder` are ignored and listed).
     /// - Parameter folder: The folder of label folders (`DATA/<label>/<photo>`).
     /// - Throws: `VisionTasksError.fileNotFound` for a missing folder; `.fileUnreadable` for one that cannot be
-    ///   listed; `.invalidArgument` for a path that is not a folder of label folders, no `none` label, fewer
+    ///   listed or a link that leads nowhere; `.invalidArgument` for a path that is not a folder of label folders, no `none` label, fewer
     ///   than two labels, a label without photos, or more than `maxPhotos` photos or `maxLabels` labels.
     public init(folder: String) throws {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) else {
-            throw VisionTasksError.fileNotFound(path: folder)
+            var info = stat()
+            guard lstat(folder, &info) == 0, stat(folder, &info) != 0 else {
+                throw VisionTasksError.fileNotFound(path: folder)
+            }
+            throw VisionTasksError.fileUnreadable(
+                path: folder, reason: "is a link that leads nowhere (\(String(cString: strerror(errno))))")
         }
         guard isFolder.boolValue else {
             throw VisionTasksError.invalidArgument("\(folder) is not a folder of label folders")

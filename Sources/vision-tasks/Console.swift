@@ -1,4 +1,5 @@
 import Foundation
+import Training
 import VideoIO
 
 /// Every write of the tool to standard output and standard error, with plain `write(2)` calls
@@ -55,14 +56,15 @@ enum Console {
     /// The signals that end a run from outside: Ctrl-C, `kill`, a closed terminal.
     static let stopSignals = [SIGINT, SIGTERM, SIGHUP]
 
-    /// Ends the process as a stop signal's default action does when one comes during `body`, once the MP4s being
-    /// written are removed (`VideoWriter.removePartialFiles`): a `--video` run stopped by Ctrl-C or `kill` left its
-    /// `<path>.partial-<pid>` behind.
+    /// Ends the process as a stop signal's default action does when one comes during `body`, once the MP4s and
+    /// trained models being written are removed (`VideoWriter.removePartialFiles`, `OutputFile.removePartialFiles`):
+    /// a `--video` run or a model's write stopped by Ctrl-C or `kill` left its `<path>.partial-<pid>` behind.
     static func endingCleanly<T>(_ body: () throws -> T) rethrows -> T {
         try handling(
             stopSignals,
             with: { number in
                 VideoWriter.removePartialFiles()
+                OutputFile.removePartialFiles()
                 end(by: number)
             }, body)
     }

@@ -110,13 +110,15 @@ struct TrainGesturesCommand: AsyncParsableCommand {
             let bar = (progress ?? (isatty(STDERR_FILENO) == 1)) ? StageProgress() : nil
             let outcome = try await trainer.train(samples) { bar?.update($0) }
             bar?.finish()
-            try outcome.write(to: output)
+            // A stop signal while the files are written removes their partial files (`<path>.partial-<pid>`).
+            try Console.endingCleanly { try outcome.write(to: output) }
             // Said before the report is written: a report that cannot be written (a full disk) fails the run after
             // the model was, and the summary said nothing.
             Console.out(
                 outcome.report.text + "\nwrote \(output) (labels: \(outcome.labels.joined(separator: ", ")))\n")
             if let report {
-                try OutputFile.write(try outcome.report.jsonData(), to: report, what: "the report")
+                let json = try outcome.report.jsonData()
+                try Console.endingCleanly { try OutputFile.write(json, to: report, what: "the report") }
             }
         }
     }

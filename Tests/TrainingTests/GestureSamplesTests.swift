@@ -90,6 +90,12 @@ import VisionErrors
         let root = try Self.folder(["none": ["a.jpg"], "empty": []])
         defer { try? FileManager.default.removeItem(at: root) }
         #expect { try GestureSamples(folder: root.path) } throws: { "\($0)".contains("holds no photos") }
+        // A link to itself is no missing folder ("File not found"): it leads nowhere, and the system says why.
+        let loop = root.appendingPathComponent("loop").path
+        try FileManager.default.createSymbolicLink(atPath: loop, withDestinationPath: loop)
+        #expect { try GestureSamples(folder: loop) } throws: {
+            "\($0)".contains("is a link that leads nowhere (Too many levels of symbolic links)")
+        }
         #expect { try GestureSamples(photos: [.init(label: "none", name: "a", data: Data())]) } throws: {
             "\($0)".contains("only the none label")
         }

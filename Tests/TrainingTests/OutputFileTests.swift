@@ -28,6 +28,19 @@ import Testing
         try OutputFile.write(Data("new".utf8), to: link, what: "the report")
         #expect(try String(contentsOfFile: file, encoding: .utf8) == "new")
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == file)
+        // A regular file is replaced whole through `<path>.partial-<pid>`, which is gone after, keeping its
+        // permissions; a new file is made; a missing folder is named.
+        try #require(chmod(file, 0o640) == 0)
+        try OutputFile.write(Data("newer".utf8), to: file, what: "the report")
+        try OutputFile.write(Data("made".utf8), to: folder.appendingPathComponent("made.task").path, what: "the model")
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == "newer")
+        #expect(stat(file, &info) == 0 && info.st_mode & 0o777 == 0o640)
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        #expect(left == ["link", "made.task", "pipe", "real.json"])
+        let missing = folder.appendingPathComponent("no/such/out.task").path
+        #expect { try OutputFile.write(Data(), to: missing, what: "the model") } throws: {
+            "\($0)" == "Cannot write file \(missing): No such file or directory (writing the model)"
+        }
         // A folder is no file to write: the error names the path and what was being written.
         #expect { try OutputFile.write(Data(), to: folder.path, what: "the model") } throws: {
             "\($0)".hasPrefix("Cannot write file \(folder.path): ") && "\($0)".hasSuffix("(writing the model)")
