@@ -4,9 +4,11 @@ import NIOCore
 import NIOHTTP1
 
 /// The server's connections, their send buffer capped at `sendBufferBytes`, with `UpgradeGate` in front of the WebSocket
-/// upgrade handler and two guards in front of `base`'s handlers, where they see the raw bytes:
+/// upgrade handler and three guards in front of `base`'s handlers, where they see the raw bytes:
 /// - `FirstRequestDeadline`: the first request head must arrive whole within `headLimit`
 ///   (`ServerConfiguration.requestHeadTimeout`; Hummingbird's idle timeout starts only after a head);
+/// - `StalledWriteDeadline`: an answer the client leaves unread for `writeLimit` (`ServerConfiguration.idleTimeout`)
+///   closes the connection;
 /// - `InputEndsWithOutput`: once an answer that closes the connection is written (`APIError.responseClosing`), what
 ///   the client sends is dropped, so no request pipelined behind the refused one is routed and run.
 struct GuardedConnection<Base: ServerChildChannel>: ServerChildChannel {
@@ -14,6 +16,8 @@ struct GuardedConnection<Base: ServerChildChannel>: ServerChildChannel {
     let base: Base
     /// The time the first request head has to arrive in.
     let headLimit: TimeAmount
+    /// The longest a write may wait for a client that does not read.
+    let writeLimit: TimeAmount
     /// Whether the server would refuse the live upgrade of a request target (`UpgradeGate`).
     let refusesUpgrade: @Sendable (String) -> Bool
     /// The most bytes any route reads of a body (`UpgradeGate`: no `100 Continue` for a longer one).
@@ -31,7 +35,11 @@ struct GuardedConnection<Base: ServerChildChannel>: ServerChildChannel {
             try channel.syncOptions?.setOption(
                 .socketOption(.so_sndbuf), value: SocketOptionValue(Self.sendBufferBytes))
             try channel.pipeline.syncOperations.addHandlers(
-                [FirstRequestDeadline(limit: headLimit), InputEndsWithOutput()], position: .first)
+                [
+                    FirstRequestDeadline(limit: headLimit), StalledWriteDeadline(limit: writeLimit),
+                    InputEndsWithOutput(),
+                ],
+                position: .first)
         } catch {
             return channel.eventLoop.makeFailedFuture(error)
         }

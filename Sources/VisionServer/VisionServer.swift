@@ -72,7 +72,8 @@ public struct VisionServer: Sendable {
                 GuardedConnection(
                     base: HTTP1WebSocketUpgradeChannel(
                         responder: responder, webSocketResponder: webSockets, configuration: channel),
-                    headLimit: headLimit, refusesUpgrade: refusesLiveUpgrade,
+                    headLimit: headLimit, writeLimit: TimeAmount(configuration.idleTimeout),
+                    refusesUpgrade: refusesLiveUpgrade,
                     largestBody: max(configuration.maxBodyBytes, configuration.maxTrainingBodyBytes))
             },
             configuration: .init(

@@ -2,6 +2,7 @@ import FixtureSupport
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import Logging
 import NIOCore
 import Testing
 import VisionServer
@@ -288,7 +289,11 @@ import VisionTasks
     /// took every file descriptor). A connection that sends its request in time is served.
     @Test func aConnectionWithoutARequestIsClosedAfterTheHeadTimeout() async throws {
         // (The test client's own connection, opened at the start and unused, is closed too: only raw ones here.)
-        let app = try ServerSupport.server { $0.requestHeadTimeout = .seconds(2) }.makeApplication()
+        // Nothing is logged as an error for it: the client's doing, one line each ("Error handling upgrade result").
+        let logs = CapturedLogs()
+        let app = try ServerSupport.server { $0.requestHeadTimeout = .seconds(2) }.makeApplication(
+            logger: Logger(label: "test") { _ in logs })
+        defer { #expect(logs.errors.isEmpty, "\(logs.errors)") }
         try await app.test(.live) { client in
             let port = try #require(client.port)
             let silent = try await StallingClient.connectSilently(port: port)
@@ -581,6 +586,24 @@ import VisionTasks
         }
     }
 
+    /// A client that pipelines requests and never reads their answers loses its connection once a write has waited
+    /// the idle timeout: it kept it, its descriptor and the unsent answers for good (Hummingbird's idle timer waits
+    /// while a request is in work), so one client could pile up connections until the server ran out of descriptors.
+    @Test func aClientThatPipelinesAndNeverReadsLosesItsConnection() async throws {
+        let app = try ServerSupport.server { $0.idleTimeout = .seconds(2) }.makeApplication()
+        try await app.test(.live) { client in
+            let port = try #require(client.port)
+            let unread = try await StallingClient.connectSilently(port: port)
+            // 2,000 requests for a 15 KB file: 30 MB of answers, far more than the socket buffers hold.
+            let request = Array("GET /overlays.js HTTP/1.1\r\nHost: x\r\n\r\n".utf8)
+            _ = await unread.sendBody(Array((0..<2000).map { _ in request }.joined()))
+            try await Task.sleep(for: .seconds(6))
+            // Reading now: a server that kept the connection sends on, and 30 MB take the client's reads (a byte
+            // each) far longer than the 20 s given; one that closed it is at its end within them.
+            #expect(await unread.closedByTheServer(within: 20), "the connection of a client that never reads was kept")
+        }
+    }
+
     @Test func aBodySentSlowerThanTheLeastRateLosesItsConnection() async throws {
         let app = try ServerSupport.server {
             $0.idleTimeout = .seconds(2)
@@ -784,5 +807,29 @@ import VisionTasks
                 #expect(message.contains("the posted video") && !message.contains("vision-tasks-"), "\(message)")
             }
         }
+    }
+}
+
+/// A log handler keeping the messages at error level and above.
+private struct CapturedLogs: LogHandler {
+    private final class Box: @unchecked Sendable {
+        let lock = NSLock()
+        var errors: [String] = []
+    }
+    private let box = Box()
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .trace
+
+    /// The error messages logged so far.
+    var errors: [String] { box.lock.withLock { box.errors } }
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        guard event.level >= .error else { return }
+        box.lock.withLock { box.errors.append("\(event.message) \(event.metadata ?? [:])") }
     }
 }
