@@ -268,7 +268,7 @@ private struct ClassifierGraph {
         for (index, tensor) in tensors.enumerated() {
             guard let values = tensor.constant else { continue }
             bufferIndex[index] = UInt32(buffers.count)
-            buffers.append(buffer(values.flatMap { withUnsafeBytes(of: $0.bitPattern.littleEndian, Array.init) }))
+            buffers.append(buffer(littleEndianBytes(of: values.map { $0.bitPattern })))
         }
         // Every operator here is at version 1, which TFLite runtimes have run since 1.5.0 (the converter's
         // runtime_version.cc); the converter writes the string zero-padded to 16 bytes.
