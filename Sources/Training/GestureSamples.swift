@@ -154,6 +154,31 @@ public struct GestureSamples: Sendable {
             .sorted { $0[0] < $1[0] }
     }
 
+    /// The photos whose bytes stand under more than one label, each group's names in photo order (a photo copied
+    /// or linked into two label folders teaches both gestures). Only photos of one size as a photo of another label
+    /// are read, one size at a time; one that cannot be read is passed over (training names it).
+    public var photosUnderSeveralLabels: [[String]] {
+        func size(_ photo: Photo) -> Int? {
+            if let data = photo.data { return data.count }
+            var info = stat()
+            return stat(photo.name, &info) == 0 ? Int(info.st_size) : nil
+        }
+        let bySize = Dictionary(grouping: photos.indices) { size(photos[$0]) ?? -1 }
+        var groups: [[Int]] = []
+        for (bytes, indices) in bySize where bytes >= 0 && Set(indices.map { photos[$0].label }).count > 1 {
+            var byContent: [Int: [Int]] = [:]
+            for index in indices {
+                let photo = photos[index]
+                guard let data = photo.data ?? FileManager.default.contents(atPath: photo.name) else { continue }
+                var hasher = Hasher() // every byte (`Data`'s own hash takes its first 80)
+                data.withUnsafeBytes { hasher.combine(bytes: $0) }
+                byContent[hasher.finalize(), default: []].append(index)
+            }
+            groups += byContent.values.filter { Set($0.map { photos[$0].label }).count > 1 }.map { $0.sorted() }
+        }
+        return groups.sorted { $0[0] < $1[0] }.map { $0.map { photos[$0].name } }
+    }
+
     /// The index of the `none` label in `labels` (always 0).
     public var noneIndex: Int { 0 }
 

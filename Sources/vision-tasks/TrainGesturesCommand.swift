@@ -96,6 +96,11 @@ struct TrainGesturesCommand: AsyncParsableCommand {
                     "warning: labels \(twins.joined(separator: " and ")) differ only by case: they are trained as "
                         + "\(twins.count) gestures\n")
             }
+            for same in samples.photosUnderSeveralLabels {
+                Console.error(
+                    "warning: one photo stands under several labels (\(same.joined(separator: ", "))): it teaches "
+                        + "each of their gestures\n")
+            }
             for label in samples.labels where label.contains(",") {
                 Console.error(
                     "warning: label \(label.debugDescription) holds a comma: the recognizer's comma-separated "

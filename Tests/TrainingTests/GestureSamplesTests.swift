@@ -82,6 +82,19 @@ import VisionErrors
         }
     }
 
+    /// A photo under two labels is found by its bytes: the same bytes under one label, or another photo of the same
+    /// size and first 80 bytes (all `Data`'s own hash reads), is not.
+    @Test func photosUnderSeveralLabelsAreFoundByTheirBytes() throws {
+        let head = Data(repeating: 7, count: 80)
+        let a = head + Data([1, 2, 3]), b = head + Data([1, 2, 4])
+        let samples = try GestureSamples(photos: [
+            .init(label: "none", name: "none/a", data: a), .init(label: "one", name: "one/a", data: a),
+            .init(label: "one", name: "one/a-again", data: a), .init(label: "two", name: "two/b", data: b),
+            .init(label: "two", name: "two/b-again", data: b),
+        ])
+        #expect(samples.photosUnderSeveralLabels == [["none/a", "one/a", "one/a-again"]])
+    }
+
     @Test func wrongFoldersAndLabelsAreNamed() throws {
         #expect { try GestureSamples(folder: "/nonexistent/gestures") } throws: { error in
             if case VisionTasksError.fileNotFound = error { return true }

@@ -46,6 +46,13 @@ struct TrainGesturesCommandTests {
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.contains("warning: labels One and one differ only by case"), "\(run.stderr)")
         #expect(run.stderr.contains("warning: label \"one,two\" holds a comma"), "\(run.stderr)")
+        // The copies are the same photos under three labels.
+        let photo = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: data.appendingPathComponent("one").path).min())
+        let three = ["One", "one", "one,two"].map { data.appendingPathComponent("\($0)/\(photo)").path }
+        #expect(
+            run.stderr.contains("warning: one photo stands under several labels (\(three.joined(separator: ", ")))"),
+            "\(run.stderr)")
     }
 
     /// Ctrl-C while the model is written (its rename held 5 s by a preloaded `rename`) removes `<out>.partial-<pid>` and
