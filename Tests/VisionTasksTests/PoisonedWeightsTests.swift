@@ -9,7 +9,8 @@ import Testing
 /// read (scores, boxes, keypoints, landmarks, masks). Every task, with all its outputs asked for, over video
 /// frames (the image-mode graph, then tracking and smoothing), must answer or throw, never trap, when every float
 /// weight of its detector, or of its other models (the detector left sound, so that they run on what it
-/// found), is NaN, +Inf, or noise of ±8 (scores of 1 with boxes and landmarks of any size).
+/// found), is +Inf, or noise of ±8 (scores of 1 with boxes and landmarks of any size). Weights that are NaN refuse
+/// the model when the task is made (`invalidModel` naming the tensor: the kernels' clamps made NaN look like numbers).
 @Suite struct PoisonedWeightsTests {
     /// The weights a poisoned model carries: one value everywhere, or noise from a fixed seed.
     enum Poison: CustomTestStringConvertible, CaseIterable {
@@ -109,10 +110,28 @@ import Testing
 
     static let people = "images/woman_sitting.jpg", hand = "images/hand_thumb_up.jpg"
 
+    /// The task `make` creates, or nil for NaN weights, which must refuse it as an invalid model naming the NaN.
+    static func made<T>(_ poison: Poison, _ make: () throws -> T) throws -> T? {
+        guard poison == .nan else { return try make() }
+        #expect {
+            _ = try make()
+        } throws: { error in
+            guard case VisionTasksError.invalidModel(let message) = error else { return false }
+            return message.contains("holds NaN")
+        }
+        return nil
+    }
+
     @Test(arguments: Poison.allCases) func faceDetector(_ poison: Poison) throws {
         let base = try Self.base("blaze_face_short_range.tflite", poison)
-        try Self.survive(
-            try FaceDetector(options: FaceDetectorOptions(baseOptions: base, runningMode: .video)), on: Self.people)
+        guard
+            let task = try Self.made(
+                poison,
+                {
+                    try FaceDetector(options: FaceDetectorOptions(baseOptions: base, runningMode: .video))
+                })
+        else { return }
+        try Self.survive(task, on: Self.people)
     }
 
     @Test(arguments: Self.cases) func faceLandmarker(_ poison: Poison, _ part: Part) throws {
@@ -121,13 +140,15 @@ import Testing
             ($0.numFaces, $0.outputFaceBlendshapes, $0.outputFacialTransformationMatrixes) = (2, true, true)
             $0.outputHeadPoses = true
         }
-        try Self.survive(try FaceLandmarker(options: options), on: Self.people)
+        guard let task = try Self.made(poison, { try FaceLandmarker(options: options) }) else { return }
+        try Self.survive(task, on: Self.people)
     }
 
     @Test(arguments: Self.cases) func handLandmarker(_ poison: Poison, _ part: Part) throws {
         let base = try Self.base("hand_landmarker.task", poison, part)
         let options = HandLandmarkerOptions(baseOptions: base, runningMode: .video) { $0.numHands = 2 }
-        try Self.survive(try HandLandmarker(options: options), on: Self.hand)
+        guard let task = try Self.made(poison, { try HandLandmarker(options: options) }) else { return }
+        try Self.survive(task, on: Self.hand)
     }
 
     @Test(arguments: Self.cases) func poseLandmarker(_ poison: Poison, _ part: Part) throws {
@@ -135,12 +156,19 @@ import Testing
         let options = PoseLandmarkerOptions(baseOptions: base, runningMode: .video) {
             ($0.numPoses, $0.outputSegmentationMasks, $0.outputJointAngles) = (2, true, true)
         }
-        try Self.survive(try PoseLandmarker(options: options), on: Self.people)
+        guard let task = try Self.made(poison, { try PoseLandmarker(options: options) }) else { return }
+        try Self.survive(task, on: Self.people)
     }
 
     @Test(arguments: Self.cases) func gestureRecognizer(_ poison: Poison, _ part: Part) throws {
         let base = try Self.base("gesture_recognizer.task", poison, part)
-        let video = try GestureRecognizer(options: GestureRecognizerOptions(baseOptions: base, runningMode: .video))
+        guard
+            let video = try Self.made(
+                poison,
+                {
+                    try GestureRecognizer(options: GestureRecognizerOptions(baseOptions: base, runningMode: .video))
+                })
+        else { return }
         let picture = try MPImage(contentsOfFile: Fixture.path(Self.hand))
         Self.survive { try video.recognize(videoFrame: picture, timestampInMilliseconds: $0) }
     }
@@ -149,7 +177,7 @@ import Testing
         let base = try Self.base("selfie_segmenter.tflite", poison)
         let options = ImageSegmenterOptions(baseOptions: base, runningMode: .image)
         options.shouldOutputCategoryMask = true
-        let segmenter = try ImageSegmenter(options: options)
+        guard let segmenter = try Self.made(poison, { try ImageSegmenter(options: options) }) else { return }
         let result = try segmenter.segment(image: try MPImage(contentsOfFile: Fixture.path(Self.people)))
         #expect(result.confidenceMasks?.count == 1 && result.categoryMask != nil)
     }
