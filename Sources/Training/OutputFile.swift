@@ -9,7 +9,8 @@ import Glibc
 /// How a training writes the files a user names (the model, the report).
 package enum OutputFile {
     /// Writes `data` to `path`, a link followed: into `<path>.partial-<pid>`, then renamed over it, when it is a
-    /// regular file or missing, so it is never left half-written (a file replaced keeps its permissions); straight
+    /// regular file or missing, so it is never left half-written (a file replaced keeps its read, write and execute
+    /// bits, not set-user-ID and the like); straight
     /// into it otherwise (`/dev/null`, a device, a pipe), which a rename would replace with a regular file (as root,
     /// `--report /dev/null` replaced the device).
     /// - Throws: `VisionTasksError.fileUnwritable` naming `path`, what the system said and `what` was written
@@ -34,7 +35,7 @@ package enum OutputFile {
         let fd = open(partial, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
         guard fd >= 0 else { throw failure(String(cString: strerror(errno))) }
         var error = writeAll(data, to: fd)
-        if error == nil, exists, fchmod(fd, info.st_mode & 0o7777) != 0 { error = String(cString: strerror(errno)) }
+        if error == nil, exists, fchmod(fd, info.st_mode & 0o777) != 0 { error = String(cString: strerror(errno)) }
         if close(fd) != 0, error == nil { error = String(cString: strerror(errno)) }
         if error == nil, rename(partial, target) != 0 { error = String(cString: strerror(errno)) }
         if let error {

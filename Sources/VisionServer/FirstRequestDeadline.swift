@@ -28,10 +28,15 @@ final class FirstRequestDeadline: ChannelInboundHandler, RemovableChannelHandler
         deadline = context.eventLoop.assumeIsolated().scheduleTask(in: limit) { Self.close(context) }
     }
 
+    /// The event telling the handlers behind it that the connection ends here, before its first head came whole:
+    /// `UpgradeGate` then answers no error of the head's part that came (the 400 is this handler's, or none).
+    struct Ended: Sendable {}
+
     /// Closes the connection, told first as the client's end of input: the upgrade negotiation, still waiting for a
     /// head, then ends as for a client that went away. Closed under it, it failed with an error Hummingbird logs as
     /// the server's, a line for each slow or refused client (20,000 a minute from one attacker).
     private static func close(_ context: ChannelHandlerContext) {
+        context.fireUserInboundEventTriggered(Ended())
         context.fireUserInboundEventTriggered(ChannelEvent.inputClosed)
         context.close(promise: nil)
     }

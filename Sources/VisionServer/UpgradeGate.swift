@@ -28,6 +28,9 @@ final class UpgradeGate: ChannelInboundHandler, RemovableChannelHandler {
     private let refuses: @Sendable (String) -> Bool
     /// Whether the next head is the connection's first, the only one NIO's upgrade handler looks at.
     private var first = true
+    /// Whether `FirstRequestDeadline` ended the connection before its first head came whole: the decoder's error
+    /// on the part that came ("stream ended at an unexpected time") is then no client's to read.
+    private var ended = false
 
     /// The most bytes any route reads of a body: a longer one announced is refused (413) before a byte is read, so
     /// its client is not told to send it.
@@ -94,6 +97,7 @@ final class UpgradeGate: ChannelInboundHandler, RemovableChannelHandler {
     /// here, 431 or 400, and the connection closed: the error passed NIO's upgrade handler to the pipeline's end, and
     /// the connection was held unanswered for good. A later request's error is Hummingbird's.
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if ended, error is HTTPParserError { return }
         guard first, let parse = error as? HTTPParserError else { return context.fireErrorCaught(error) }
         first = false
         let (status, reason): (HTTPResponseStatus, String) =
@@ -109,6 +113,12 @@ final class UpgradeGate: ChannelInboundHandler, RemovableChannelHandler {
         context.write(wrapOutboundOut(.body(.byteBuffer(body)))).whenFailure { _ in }
         context.writeAndFlush(wrapOutboundOut(.end(nil))).whenFailure { _ in }
         APIError.close(afterAnswer: context.channel)
+    }
+
+    /// Notes `FirstRequestDeadline.Ended` (not passed on); passes every other event.
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        guard event is FirstRequestDeadline.Ended else { return context.fireUserInboundEventTriggered(event) }
+        ended = true
     }
 
     /// What in a WebSocket upgrade's head NIO's upgrader would drop it for, or RFC 6455 (4.2.1) refuses and NIO takes

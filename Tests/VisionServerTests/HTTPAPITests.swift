@@ -308,6 +308,20 @@ import VisionTasks
             let refusal = await unrouted.statusLine(within: 20)
             #expect(refusal.hasPrefix("HTTP/1.1 400"), "\(refusal)")
             #expect(await unrouted.closedByTheServer(within: 10), "an unroutable head's connection was kept")
+            // The same target in two reads gets that one answer (the decoder's own 400 on the cut line came after it).
+            let split = try await StallingClient.connectSilently(port: port)
+            #expect(await split.sendBody(Array("GET index".utf8)))
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(await split.sendBody(Array(".html HTTP/1.1\r\nHost: x\r\n\r\n".utf8)))
+            let splitAnswer = await split.answer(within: 20)
+            let after = await split.answer(within: 5)
+            #expect(splitAnswer.hasPrefix("HTTP/1.1 400") && splitAnswer.contains("is not a path"), "\(splitAnswer)")
+            let answers = (splitAnswer + after).components(separatedBy: "HTTP/1.1 ").count - 1
+            #expect(answers == 1, "\(answers) answers: \(splitAnswer)\(after)")
+            // A head cut at the deadline is closed without an answer (a 400 said the stream ended: the server did).
+            let cut = try await StallingClient.connectSilently(port: port)
+            #expect(await cut.sendBody(Array("GET /healthz HTTP/1.1\r\nHost: x\r\n".utf8)))
+            #expect(await cut.answer(within: 20).isEmpty)
             // An absolute URI is routed by its path, as a first request too (it was refused as no path, while a later
             // one was served). A later bad target is Hummingbird's bare 400, and its connection is closed.
             let absolute = try await StallingClient.connectSilently(port: port)
