@@ -1,15 +1,14 @@
 import Foundation
-import Synchronization
 import VisionCore
 import VisionErrors
 
 /// Writes RGB frames as an H.264 MP4 (libx264, yuv420p) at a constant frame rate, through
 /// ffmpeg's stdin: each frame once, or placed by its timestamp when one is given (`FramePlacement`); with a source
 /// file's sound when asked (`AudioTrack`). Frames are packed to I420 here (half the bytes of RGB through the pipe, and
-/// ffmpeg's slower RGB conversion skipped). The MP4 is written beside its path as `<path>.partial-<pid>`
-/// and `finish()` renames it into place, so a failed or interrupted run never leaves a short video
-/// that looks whole at the path (nor replaces a file there); a writer dropped unfinished stops ffmpeg
-/// and removes the partial file.
+/// ffmpeg's slower RGB conversion skipped). The MP4 is written beside its path as its `OutputFile` partial file
+/// (`<path>.partial-<pid>`, which a run ended by a signal removes) and `finish()` renames it into place, so a failed
+/// or interrupted run never leaves a short video that looks whole at the path (nor replaces a file there); a writer
+/// dropped unfinished stops ffmpeg and removes the partial file.
 public final class VideoWriter {
     /// How libx264 trades encoding speed for file size (every preset plays in browsers: yuv420p, MP4).
     public enum Preset: String, Sendable, CaseIterable {
@@ -143,7 +142,7 @@ public final class VideoWriter {
         live: Bool = false
     ) throws {
         if let problem = Self.destinationProblem(path) { throw VisionTasksError.invalidArgument(problem) }
-        let partial = Self.partialPath(for: path)
+        let partial = OutputFile.partialPath(for: path)
         let sound = audio.map { ($0, $0.check()) }
         try self.init(
             path: path, width: width, height: height, frameRate: frameRate,
@@ -159,38 +158,6 @@ public final class VideoWriter {
     public static func destinationProblem(_ path: String) -> String? {
         guard let kind = VideoInfo.fileFacts(path)?.kind, kind != S_IFREG else { return nil }
         return "\(path) is not a regular file (a pipe, a device, a socket or a folder): an MP4 is written to a file"
-    }
-
-    /// The file `path` names, as the kernel finds it: its folder by `realpath` (links followed before any `..`, which
-    /// Foundation's `resolvingSymlinksInPath` removes as text first), then its last part followed while it is a link,
-    /// one whose target does not exist yet included; at most 40 links, as the kernel.
-    public static func target(of path: String) -> String {
-        // Made absolute as text: `URL(fileURLWithPath:)` would drop a `..` before the link it follows is looked at.
-        var current = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-        for _ in 0..<40 {
-            let name = (current as NSString).lastPathComponent
-            if name == "." || name == ".." || name == "/" {
-                return URL(fileURLWithPath: current).standardizedFileURL.path
-            }
-            var folder = (current as NSString).deletingLastPathComponent
-            if let real = realpath(folder, nil) {
-                folder = String(cString: real)
-                free(real)
-            }
-            current = (folder as NSString).appendingPathComponent(name)
-            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: current) else {
-                return current
-            }
-            current = target.hasPrefix("/") ? target : (folder as NSString).appendingPathComponent(target)
-        }
-        return current
-    }
-
-    /// Where an MP4 for `path` is written until it is finished, `<target>.partial-<pid>`, and `target`, the file
-    /// `path` is or links to (`target(of:)`).
-    static func partialPath(for path: String) -> (file: String, target: String) {
-        let target = target(of: path)
-        return (target + ".partial-\(getpid())", target)
     }
 
     /// Starts ffmpeg taking I420 frames of `width`×`height` (padded to even) at `frameRate` on its stdin
@@ -222,29 +189,13 @@ public final class VideoWriter {
         child = try ChildProcess(
             tool: "ffmpeg",
             arguments: Self.inputArguments(width: width, height: height, frameRate: frameRate) + output, input: true)
-        if let partial { Self.unfinished.withLock { $0[partial.file] = child.processIdentifier } }
-    }
-
-    /// The partial files of this process's writers not yet finished or dropped, with their ffmpeg's process id.
-    private static let unfinished = Mutex<[String: Int32]>([:])
-
-    /// Kills the ffmpeg of every writer of this process not yet finished or dropped and removes its partial file: for
-    /// a process about to end by a signal (Ctrl-C, `kill`, a closed pipe), which left `<path>.partial-<pid>` behind
-    /// (an ffmpeg left running finishes the file, and `+faststart` writes it again by its name).
-    public static func removePartialFiles() {
-        unfinished.withLock { files in
-            for (file, process) in files {
-                kill(process, SIGKILL)
-                unlink(file)
-            }
-            files.removeAll()
-        }
+        if let partial { OutputFile.beginPartial(partial.file, writtenBy: child.processIdentifier) }
     }
 
     /// Removes `partial`'s file and forgets it.
     private static func discard(_ partial: (file: String, target: String)?) {
         guard let partial else { return }
-        unfinished.withLock { _ = $0.removeValue(forKey: partial.file) }
+        OutputFile.endPartial(partial.file)
         unlink(partial.file)
     }
 
@@ -346,7 +297,7 @@ public final class VideoWriter {
             throw VisionTasksError.invalidVideo("ffmpeg could not write \(path): \(child.lastStderr())")
         }
         if let partial {
-            Self.unfinished.withLock { _ = $0.removeValue(forKey: partial.file) }
+            OutputFile.endPartial(partial.file)
             if rename(partial.file, partial.target) != 0 {
                 let reason = String(cString: strerror(errno))
                 unlink(partial.file)

@@ -22,27 +22,10 @@ enum AnnotationFiles {
         }
     }
 
-    /// Writes `image` to `path` as PNG or JPEG by its extension, through a temporary file renamed
-    /// into place (a reader never sees half a picture).
+    /// Writes `image` to `path` as PNG or JPEG by its extension, whole (`OutputFile`: a reader never sees half a
+    /// picture, and a run ended by a signal leaves no partial file).
     static func write(_ image: MPImage, to path: String) throws {
         let data = (path as NSString).pathExtension.lowercased() == "png" ? try image.pngData() : try image.jpegData()
-        let temporary = path + ".partial"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw cannotWrite(path, errno) }
-        let failure = Console.writeAll(fd, data)
-        close(fd)
-        if let failure {
-            unlink(temporary)
-            throw cannotWrite(path, failure)
-        }
-        guard rename(temporary, path) == 0 else {
-            let code = errno
-            unlink(temporary)
-            throw cannotWrite(path, code)
-        }
-    }
-
-    private static func cannotWrite(_ path: String, _ code: Int32) -> VisionTasksError {
-        OutputFiles.cannotWrite(path, option: "--annotate", code)
+        try OutputFiles.write(data, to: path, option: "--annotate")
     }
 }

@@ -1,6 +1,5 @@
 import Foundation
-import Training
-import VideoIO
+import VisionCore
 
 /// Every write of the tool to standard output and standard error, with plain `write(2)` calls
 /// (Foundation's `FileHandle.write` traps on an error). A closed standard output (the reader went
@@ -56,14 +55,13 @@ enum Console {
     /// The signals that end a run from outside: Ctrl-C, `kill`, a closed terminal.
     static let stopSignals = [SIGINT, SIGTERM, SIGHUP]
 
-    /// Ends the process as a stop signal's default action does when one comes during `body`, once the MP4s and
-    /// trained models being written are removed (`VideoWriter.removePartialFiles`, `OutputFile.removePartialFiles`):
-    /// a `--video` run or a model's write stopped by Ctrl-C or `kill` left its `<path>.partial-<pid>` behind.
+    /// Ends the process as a stop signal's default action does when one comes during `body`, once the files being
+    /// written (MP4s, pictures, masks, trained models) are removed (`OutputFile.removePartialFiles`): a run stopped by
+    /// Ctrl-C or `kill` left their `<path>.partial-<pid>` behind.
     static func endingCleanly<T>(_ body: () throws -> T) rethrows -> T {
         try handling(
             stopSignals,
             with: { number in
-                VideoWriter.removePartialFiles()
                 OutputFile.removePartialFiles()
                 end(by: number)
             }, body)
@@ -106,7 +104,7 @@ enum Console {
 
     /// Ends the process as SIGPIPE's default action does: no message, no backtrace, no partial MP4 left.
     static func endForClosedOutput() -> Never {
-        VideoWriter.removePartialFiles()
+        OutputFile.removePartialFiles()
         end(by: SIGPIPE)
     }
 

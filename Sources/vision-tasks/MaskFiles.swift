@@ -81,21 +81,14 @@ enum MaskFiles {
         return try maskable.writingMasks { try path(folder, $0) } as? Result ?? result
     }
 
-    /// Writes `mask`'s PNG to `path` whole (a temporary file renamed into place), making its folder;
+    /// Writes `mask`'s PNG to `path` whole (`OutputFile`), making its folder;
     /// returns the path. Throws `invalidOption` naming `--masks` and the path when it cannot.
     static func write(_ mask: Mask, to path: String) throws -> String {
         let folder = (path as NSString).deletingLastPathComponent
         if !folder.isEmpty, let problem = OutputFiles.makeFolder(folder) {
             throw VisionTasksError.invalidOption(name: "--masks", reason: "cannot write \(path): \(problem)")
         }
-        do {
-            try mask.pngData().write(to: URL(fileURLWithPath: path), options: .atomic)
-        } catch let error as VisionTasksError {
-            throw error
-        } catch {
-            throw VisionTasksError.invalidOption(
-                name: "--masks", reason: "cannot write \(path): \(error.localizedDescription)")
-        }
+        try OutputFiles.write(try mask.pngData(), to: path, option: "--masks")
         return path
     }
 }

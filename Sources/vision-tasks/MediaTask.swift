@@ -78,25 +78,22 @@ enum MediaRun {
                 "resume: removed \(output.sink.discardedLines) line(s) after the last finished input of \(path), to be redone\n"
             )
         }
-        // A video's MP4 is written through a partial file: a run ended by a signal removes it (a live source's run
-        // stops cleanly instead, and finishes its MP4).
-        if let video = media.video {
-            return try Console.endingCleanly {
-                try VideoRun.run(video, options: media, factory: factory, output: output)
-            }
-        }
+        // A live source's run stops cleanly on a signal, and finishes its MP4.
         if let live = media.live {
             return try LiveRun.run(live, options: media, factory: factory, output: output)
         }
-        if let videoList {
-            let shard = try batch.selectedShard
-            return try Console.endingCleanly {
-                try VideoListRun.run(
+        // Annotated pictures, masks and MP4s are written through partial files: a run ended by a signal removes them.
+        let shard = try batch.selectedShard
+        return try Console.endingCleanly {
+            if let video = media.video {
+                return try VideoRun.run(video, options: media, factory: factory, output: output)
+            }
+            if let videoList {
+                return try VideoListRun.run(
                     videoList, problems: problems, options: media, shard: shard, output: output, factory: factory)
             }
+            return try FolderRun.run(
+                inputs, problems: problems, options: media, shard: shard, output: output, factory: factory)
         }
-        return try FolderRun.run(
-            inputs, problems: problems, options: media, shard: try batch.selectedShard, output: output,
-            factory: factory)
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Inference
 import TFLite
+import VisionCore
 import VisionErrors
 
 /// `vision-tasks model run PATH [--entry NAME] --input NAME=FILE ... --output-dir DIR`: runs a model on
@@ -129,20 +130,6 @@ enum RawFloats {
     static func write(_ values: [Float], to path: String) throws {
         var data = Data(capacity: values.count * 4)
         for v in values { withUnsafeBytes(of: v.bitPattern.littleEndian) { data.append(contentsOf: $0) } }
-        do {
-            try data.write(to: URL(fileURLWithPath: path))
-        } catch {
-            throw VisionTasksError.fileUnwritable(path: path, reason: reason(error))
-        }
-    }
-
-    /// Why a Foundation file operation failed: the system's words for its POSIX error when it carries one (Foundation's
-    /// own read "The operation could not be completed. (NSCocoaErrorDomain error 512.)").
-    static func reason(_ error: any Error) -> String {
-        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
-        if let underlying, underlying.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(underlying.code)))
-        }
-        return error.localizedDescription
+        try OutputFile.write(data, to: path)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import VideoIO
+import VisionCore
 import VisionTasks
 
 /// The check every output path of the tool passes before any work, so that a run does not fail after its
@@ -17,7 +18,7 @@ enum OutputFiles {
             return
         }
         // The file the open makes, which a link to a file yet to be made points to: it is removed again, not the link.
-        let made = VideoWriter.target(of: path)
+        let made = OutputFile.target(of: path)
         let existed = FileManager.default.fileExists(atPath: made)
         let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw cannotWrite(path, option: option, errno) }
@@ -87,7 +88,7 @@ enum OutputFiles {
     /// the same absolute path once links in it are resolved (a link to a file yet to be made too).
     static func isSameFile(_ a: String, _ b: String) -> Bool {
         if let first = FileIdentity(path: a), let second = FileIdentity(path: b) { return first == second }
-        return VideoWriter.target(of: a) == VideoWriter.target(of: b)
+        return OutputFile.target(of: a) == OutputFile.target(of: b)
     }
 
     /// The input files that exist, by identity (device and inode), so that an output can be checked against all.
@@ -98,6 +99,16 @@ enum OutputFiles {
             var byIdentity: [FileIdentity: String] = [:]
             for path in paths { if let identity = FileIdentity(path: path) { byIdentity[identity] = path } }
             self.byIdentity = byIdentity
+        }
+    }
+
+    /// Writes `data` to `path` whole (`OutputFile.write`), given to `option`.
+    /// - Throws: `VisionTasksError.invalidOption` naming `option`, `path` and what the system said when it cannot.
+    static func write(_ data: Data, to path: String, option: String) throws {
+        do {
+            try OutputFile.write(data, to: path)
+        } catch VisionTasksError.fileUnwritable(_, let reason) {
+            throw VisionTasksError.invalidOption(name: option, reason: "cannot write \(path): \(reason)")
         }
     }
 

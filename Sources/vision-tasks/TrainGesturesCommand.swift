@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Training
+import VisionCore
 import VisionErrors
 import VisionTasks
 

@@ -61,6 +61,49 @@ struct CLIRun {
             secondsAfterInterrupt: output.secondsAfterInterrupt)
     }
 
+    /// Runs the tool with `arguments`, the rename of each partial file (`<path>.partial-<pid>`) held 5 s by an
+    /// LD_PRELOAD shim compiled into `scratch`, and sends `signal` once `output`'s partial file appears: a stop while a
+    /// file is written. Returns how the tool ended; the test fails when the partial file never appeared.
+    static func stoppedWhileWriting(_ arguments: [String], output: URL, signal: Int32, scratch: URL) throws
+        -> (reason: Process.TerminationReason, status: Int32)
+    {
+        let shim = scratch.appendingPathComponent("slow_rename.c")
+        let library = scratch.appendingPathComponent("slow_rename.so")
+        try Data(
+            """
+            #define _GNU_SOURCE
+            #include <dlfcn.h>
+            #include <string.h>
+            #include <unistd.h>
+            int rename(const char *from, const char *to) {
+                int (*real)(const char *, const char *) = (int (*)(const char *, const char *))dlsym(RTLD_NEXT, "rename");
+                if (strstr(from, ".partial-")) sleep(5);
+                return real(from, to);
+            }
+            """.utf8
+        ).write(to: shim)
+        let compiled = try Tool.run(
+            URL(fileURLWithPath: "/usr/bin/env"), ["clang", "-shared", "-fPIC", "-o", library.path, shim.path, "-ldl"])
+        try #require(compiled.status == 0, "\(compiled.stderr)")
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(["LD_PRELOAD": library.path]) { $1 }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let partial = output.path + ".partial-\(process.processIdentifier)"
+        let deadline = Date().addingTimeInterval(120)
+        while !FileManager.default.fileExists(atPath: partial), process.isRunning, Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        let appeared = FileManager.default.fileExists(atPath: partial)
+        kill(process.processIdentifier, appeared ? signal : SIGKILL)
+        process.waitUntilExit()
+        try #require(appeared, "\(output.lastPathComponent)'s partial file appeared")
+        return (process.terminationReason, process.terminationStatus)
+    }
+
     /// How many frames ffprobe decodes from the video at `path`.
     static func frameCount(_ path: String) throws -> Int {
         let output = try Tool.run(

@@ -47,6 +47,7 @@ struct ModelRunCommandTests {
         #expect(one.status == 0, "\(one.stderr)")
         #expect(try Self.outputs(scratch.appendingPathComponent("one")).keys.sorted() == ["classificators.f32"])
         let all = try run([], out: "all")
+        #expect(all.status == 0, "\(all.stderr)")
         #expect(
             try Self.outputs(scratch.appendingPathComponent("all"))["classificators.f32"]
                 == Self.outputs(scratch.appendingPathComponent("one"))["classificators.f32"])

@@ -1,12 +1,34 @@
 import FixtureSupport
 import Foundation
 import Testing
+import VisionTasks
 
 /// The tool's messages and statuses where a user's command goes wrong: each names the flag and the
 /// file the user gave, and nothing fails silently.
 @Suite(.serialized) struct RoughEdgeCLITests {
     static let faceModel = CLIRun.models.appendingPathComponent("blaze_face_short_range.tflite").path
     static let image = CLIRun.fixtures.appendingPathComponent("astronaut.png").path
+
+    @Test func annotatedPicturesAreWrittenWholeThroughLinksAndLeftNoneByAStop() throws {
+        let dir = try CLIRun.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // A link to a picture: the picture gets the annotation, the link stays (the rename replaced the link).
+        let real = dir.appendingPathComponent("real.png"), link = dir.appendingPathComponent("link.png")
+        try Data("old".utf8).write(to: real)
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: real.path)
+        let run = try CLIRun.run(["face-detector", "--model", Self.faceModel, Self.image, "--annotate", link.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == real.path)
+        #expect(try MPImage(contentsOfFile: real.path).width == MPImage(contentsOfFile: Self.image).width)
+        // SIGTERM while the picture is written: the run ends by it and leaves no partial picture (it stayed).
+        let out = dir.appendingPathComponent("out.png")
+        let ended = try CLIRun.stoppedWhileWriting(
+            ["face-detector", "--model", Self.faceModel, Self.image, "--annotate", out.path], output: out,
+            signal: SIGTERM, scratch: dir)
+        #expect(ended.reason == .uncaughtSignal && ended.status == SIGTERM)
+        let left = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix("out.png") }
+        #expect(left.isEmpty, "\(left)")
+    }
 
     @Test func annotateTargetsThatCannotBeWrittenAreNamed() throws {
         let dir = try CLIRun.scratch()

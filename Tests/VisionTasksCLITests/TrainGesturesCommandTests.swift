@@ -61,45 +61,15 @@ struct TrainGesturesCommandTests {
     @Test func aStopSignalWhileTheModelIsWrittenLeavesNoPartialFile() throws {
         let root = try Self.scratch()
         defer { try? FileManager.default.removeItem(at: root) }
-        let shim = root.appendingPathComponent("slow_rename.c"), library = root.appendingPathComponent("slow_rename.so")
-        try Data(
-            """
-            #define _GNU_SOURCE
-            #include <dlfcn.h>
-            #include <string.h>
-            #include <unistd.h>
-            int rename(const char *from, const char *to) {
-                int (*real)(const char *, const char *) = (int (*)(const char *, const char *))dlsym(RTLD_NEXT, "rename");
-                if (strstr(from, ".partial-")) sleep(5);
-                return real(from, to);
-            }
-            """.utf8
-        ).write(to: shim)
-        let compiled = try Tool.run(
-            URL(fileURLWithPath: "/usr/bin/env"), ["clang", "-shared", "-fPIC", "-o", library.path, shim.path, "-ldl"])
-        try #require(compiled.status == 0, "\(compiled.stderr)")
         let output = root.appendingPathComponent("out.task")
-        let process = Process()
-        process.executableURL = CLIRun.binary
-        process.arguments = [
-            "train-gestures", try Self.data(in: root).path, "--model", Self.base, "--output", output.path,
-            "--search", "off", "--epochs", "1", "--no-progress",
-        ]
-        process.environment = ProcessInfo.processInfo.environment.merging(["LD_PRELOAD": library.path]) { $1 }
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let partial = output.path + ".partial-\(process.processIdentifier)"
-        let deadline = Date().addingTimeInterval(120)
-        while !FileManager.default.fileExists(atPath: partial), process.isRunning, Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        try #require(FileManager.default.fileExists(atPath: partial), "the model's partial file appeared")
-        kill(process.processIdentifier, SIGINT)
-        process.waitUntilExit()
-        #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGINT)
-        #expect(
-            !FileManager.default.fileExists(atPath: partial) && !FileManager.default.fileExists(atPath: output.path))
+        let ended = try CLIRun.stoppedWhileWriting(
+            [
+                "train-gestures", try Self.data(in: root).path, "--model", Self.base, "--output", output.path,
+                "--search", "off", "--epochs", "1", "--no-progress",
+            ], output: output, signal: SIGINT, scratch: root)
+        #expect(ended.reason == .uncaughtSignal && ended.status == SIGINT)
+        let left = try FileManager.default.contentsOfDirectory(atPath: root.path).filter { $0.hasPrefix("out.task") }
+        #expect(left.isEmpty, "\(left)")
     }
 
     @Test func trainsAndTheToolRecognizesWithTheBundle() throws {

@@ -43,7 +43,8 @@ extension MPImage {
         try encoded(as: .jpeg, quality: quality)
     }
 
-    /// Writes the upright image to `url`, as PNG or JPEG by its extension (JPEG at `jpegQuality`).
+    /// Writes the upright image to `url`, as PNG or JPEG by its extension (JPEG at `jpegQuality`), whole: through a
+    /// partial file renamed into place, a link followed.
     /// - Parameters:
     ///   - url: Where to write; its extension (`.png`, `.jpg` or `.jpeg`) picks the format.
     ///   - jpegQuality: The JPEG quality, 1...100.
@@ -54,12 +55,7 @@ extension MPImage {
             throw VisionTasksError.invalidArgument(
                 "\(url.path): unknown image extension '\(url.pathExtension)' (use .png, .jpg or .jpeg)")
         }
-        let data = try encoded(as: format, quality: jpegQuality)
-        do {
-            try data.write(to: url, options: .atomic)
-        } catch {
-            throw VisionTasksError.fileUnwritable(path: url.path, reason: error.localizedDescription)
-        }
+        try OutputFile.write(try encoded(as: format, quality: jpegQuality), to: url.path)
     }
 
     private func encoded(as format: ImageFileFormat, quality: Int, pngLevel: Int = 6) throws -> Data {

@@ -1,7 +1,6 @@
 import Foundation
 import Testing
-
-@testable import Training
+import VisionCore
 
 /// Writing the files a training is told to write: atomically when they are regular files, into them when they are
 /// not (a pipe here; `/dev/null` alike), through links.
@@ -45,5 +44,20 @@ import Testing
         #expect { try OutputFile.write(Data(), to: folder.path, what: "the model") } throws: {
             "\($0)".hasPrefix("Cannot write file \(folder.path): ") && "\($0)".hasSuffix("(writing the model)")
         }
+    }
+
+    @Test func aParentAfterALinkIsTheLinkTargetsParent() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("output-file-\(UUID().uuidString)")
+        let deep = folder.appendingPathComponent("a/b")
+        try FileManager.default.createDirectory(at: deep, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // `link/..` is the folder above the link's target (a/), as the kernel and a shell's `cat` find it, not the
+        // folder holding the link (Foundation's `resolvingSymlinksInPath` drops `..` as text first).
+        let link = folder.appendingPathComponent("link")
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: deep.path)
+        try OutputFile.write(Data("x".utf8), to: link.path + "/../made.json")
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("a/made.json").path))
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("made.json").path))
+        #expect(OutputFile.target(of: link.path + "/../made.json") == folder.appendingPathComponent("a/made.json").path)
     }
 }
