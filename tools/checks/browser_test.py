@@ -15,8 +15,10 @@ Usage: tools/checks/browser_test.py [path to vision-tasks]   (default .build/deb
 import json
 import os
 import shutil
+import struct
 import sys
 import time
+import zlib
 
 from serve_support import IMAGES, OUTPUT, ROOT, Server, ffmpeg
 
@@ -246,6 +248,20 @@ def server_gone_case(binary, y4m):
         driver.quit()
 
 
+def exif_png(jpeg, path, orientation):
+    """`jpeg` as a PNG at `path` with an eXIf chunk holding `orientation` (a little-endian TIFF IFD0 of one entry)."""
+    ffmpeg("-i", jpeg, path)
+    with open(path, "rb") as f:
+        data = f.read()
+    tiff = b"II*\x00" + struct.pack("<I", 8) + struct.pack("<H", 1) + struct.pack("<HHIHH", 0x0112, 3, 1, orientation, 0) \
+        + struct.pack("<I", 0)
+    chunk = struct.pack(">I", len(tiff)) + b"eXIf" + tiff + struct.pack(">I", zlib.crc32(b"eXIf" + tiff))
+    end_of_header = 8 + 8 + 13 + 4  # the signature, then IHDR
+    with open(path, "wb") as f:
+        f.write(data[:end_of_header] + chunk + data[end_of_header:])
+    return path
+
+
 def label_counts(driver):
     """The Train tab's labels and their sample counts, in order."""
     return driver.execute_script(
@@ -467,6 +483,29 @@ def main():
             check(len(result["detections"]) == 1, "library face-detector photo: one face")
             check(drawn_pixels(driver, "library-overlay") > 500, "library face-detector photo: the box is drawn")
             driver.save_screenshot(os.path.join(SHOTS, "library-face-detector.png"))
+            # A PNG whose eXIf chunk says "turned 90°": the task sees the stored pixels (MediaPipe's loader turns
+            # JPEGs only), so the page shows it as stored, with its result over it, and says why (the browser
+            # turned it, with the face's box drawn off the face).
+            turned = exif_png(os.path.join(IMAGES, "woman_sitting.jpg"), os.path.join(SHOTS, "turned.png"), 6)
+            driver.find_element(By.ID, "file").send_keys(turned)
+            wait_for(driver, "return document.body.dataset.status === 'ready' && "
+                     "document.getElementById('status-line').textContent.includes('EXIF')", "library turned PNG")
+            shown = driver.execute_script(
+                "const i = document.getElementById('library-image').getBoundingClientRect(),"
+                " o = document.getElementById('library-overlay');"
+                " return [Math.round(100 * i.width / i.height), o.width, o.height, window.lastResult.detections.length];")
+            check(shown == [150, 960, 640, 1],
+                  f"library turned PNG: shown as stored (960x640), its face drawn on a canvas of that size ({shown})")
+            check_overlay_fits(driver, "library-image", "library-video", "library turned PNG")
+            driver.save_screenshot(os.path.join(SHOTS, "library-turned-png.png"))
+            # Another task chosen starts from its own default model, not the last task's file.
+            driver.get(f"{server.url}/?task=face-landmarker&tab=library")
+            wait_for(driver, "return document.body.dataset.status === 'ready'", "library: ready")
+            driver.execute_script("const s = document.getElementById('task'); s.value = 'face-detector';"
+                                  " s.dispatchEvent(new Event('change'));")
+            model = driver.execute_script("return new URL(location.href).searchParams.get('model');")
+            check(model in (None, "blaze_face_short_range.tflite"),
+                  f"library: the Face Detector starts with its own model after the Face Landmarker ({model})")
             # A file that fails after it (not a picture, not a video the browser plays) says so, naming it, and
             # leaves nothing of the photo's result drawn or listed (the face stayed over the new picture).
             for name, data, expected in [("broken.jpg", b"\xff\xd8\xff" + bytes(range(256)) * 8, "broken.jpg"),
@@ -488,11 +527,19 @@ def main():
 
             driver.get(f"{server.url}/?task=hand-landmarker&tab=library")
             wait_for(driver, "return document.body.dataset.status === 'ready'", "library: ready")
+            # The overlay's size when processing starts: results are drawn while they stream in, over the video.
+            driver.execute_script(
+                "const o = document.getElementById('library-overlay');"
+                " new MutationObserver(() => { if (document.body.dataset.library === 'processing' && !window.sizeAtStart)"
+                " window.sizeAtStart = [o.width, o.height]; }).observe(document.body, {attributes: true});")
             driver.find_element(By.ID, "file").send_keys(video)
             wait_for(driver, "return document.body.dataset.library === 'playing'", "library video: processed and playing")
             result = json.loads(wait_for(driver, "const r = window.lastResult; return r && r.landmarks && r.landmarks.length"
                                          " ? JSON.stringify(r) : null", "library video: a drawn frame"))
             check(len(result["landmarks"][0]) == 21, "library video: a hand of 21 landmarks drawn during playback")
+            sizes = driver.execute_script("const v = document.getElementById('library-video');"
+                                          " return [window.sizeAtStart, [v.videoWidth, v.videoHeight]];")
+            check(sizes[0] == sizes[1], f"library video: the overlay has the video's size while it is processed ({sizes})")
             time.sleep(0.5)
             check(drawn_pixels(driver, "library-overlay") > 500, "library video: the overlay is drawn")
             check_overlay_fits(driver, "library-video", "library-image", "library video")

@@ -90,6 +90,7 @@ function selectTab(tab) {
   for (const b of document.querySelectorAll("nav button")) b.classList.toggle("active", b.dataset.tab === tab);
   if (tab === "library") camera.stop();
   if (tab === "train" && state.task !== GESTURES && (state.models[GESTURES] || []).length) {
+    state.model = null;
     selectTask(GESTURES);
     rerun();
   }
@@ -128,7 +129,9 @@ async function main() {
     const unknown = asked && asked !== state.task; // before the Train tab makes it the Gesture Recognizer
     await describeTraining();
     selectTab(state.tab);
-    $("task").addEventListener("change", () => { selectTask($("task").value); writeURL(); rerun(); });
+    // A task chosen anew starts with its own default model (another task's file may also load, as the Face
+    // Landmarker's bundle does in the Face Detector, but was not chosen for it).
+    $("task").addEventListener("change", () => { state.model = null; selectTask($("task").value); writeURL(); rerun(); });
     for (const b of document.querySelectorAll("nav button")) b.addEventListener("click", () => selectTab(b.dataset.tab));
     writeURL();
     if (unknown) showError(`The server offers no task "${asked}": showing ${state.task}.`);

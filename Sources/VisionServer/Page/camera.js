@@ -147,6 +147,7 @@ export class Camera {
       showError(`${text}; Start camera to try again.`);
     };
     socket.onerror = async () => {
+      if (this.socket !== socket) return; // closed by the page while it connected (a task or camera change)
       failed = true;
       let reason = "the server could not be reached; is it running?";
       try {

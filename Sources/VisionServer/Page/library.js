@@ -56,6 +56,11 @@ export class Library {
     this.video.hidden = true;
     this.video.pause();
     document.body.dataset.library = "image";
+    // A PNG is shown as stored, the pixels the task saw: the browser would turn it by an EXIF orientation
+    // (an eXIf chunk), which MediaPipe's loader, and so the library, applies to a JPEG only.
+    const png = pngFacts(new Uint8Array(await this.file.slice(0, 1 << 16).arrayBuffer()));
+    if (run !== this.run) return;
+    this.image.style.imageOrientation = png ? "none" : "";
     this.image.src = URL.createObjectURL(this.file);
     this.image.hidden = false;
     try {
@@ -67,10 +72,13 @@ export class Library {
     const started = performance.now();
     const result = await (await this.post("", this.file)).json();
     if (run !== this.run) return;
-    this.overlay.width = this.image.naturalWidth;
-    this.overlay.height = this.image.naturalHeight;
+    // naturalWidth and naturalHeight are those of the picture turned by its EXIF orientation, even shown as stored.
+    this.overlay.width = png ? png.width : this.image.naturalWidth;
+    this.overlay.height = png ? png.height : this.image.naturalHeight;
     showResult(this.overlay, result, false);
-    setStatus("ready", `Image: ${(performance.now() - started).toFixed(0)} ms round trip`);
+    const turned = png && png.orientation > 1
+      ? ` (shown as stored: a PNG's EXIF orientation ${png.orientation} is not applied, as in MediaPipe)` : "";
+    setStatus("ready", `Image: ${(performance.now() - started).toFixed(0)} ms round trip${turned}`);
   }
 
   async processVideo(run) {
@@ -79,7 +87,6 @@ export class Library {
     this.video.pause();
     this.video.src = URL.createObjectURL(this.file);
     this.video.hidden = false;
-    document.body.dataset.library = "processing";
     // The results are drawn over the browser's playback: a video it cannot play (its codec, or not a video) is
     // said so, not waited for.
     await new Promise((resolve, reject) => {
@@ -89,6 +96,11 @@ export class Library {
         "this browser cannot play it (its codec, or not a video), and the results are drawn over its playback: "
         + "convert it to H.264 MP4 or WebM"));
     });
+    if (run !== this.run) return;
+    // Sized before the first result is drawn (frames are drawn while they stream in); sizing clears the canvas.
+    this.overlay.width = this.video.videoWidth;
+    this.overlay.height = this.video.videoHeight;
+    document.body.dataset.library = "processing";
     const duration = this.video.duration * 1000 || 1;
     this.progress.hidden = false;
     this.progress.value = 0;
@@ -125,8 +137,6 @@ export class Library {
     }
     this.progress.hidden = true;
     const average = this.frames.length ? total / this.frames.length : 0;
-    this.overlay.width = this.video.videoWidth;
-    this.overlay.height = this.video.videoHeight;
     setStatus("ready", `Video: ${this.frames.length} frames, ${average.toFixed(1)} ms per frame on average${errors ? `, ${errors} failed` : ""}${warning ? `. Warning: ${warning}` : ""}`);
     document.body.dataset.library = "playing";
     this.video.currentTime = 0;
@@ -145,4 +155,38 @@ export class Library {
       showResult(this.overlay, found.result, false);
     }
   }
+}
+
+/** A PNG's stored size (its IHDR) and the EXIF orientation 1...8 of its eXIf chunk (1 when it has none or it
+ *  cannot be read), from `bytes`, the file's start; null when `bytes` is no PNG. */
+export function pngFacts(bytes) {
+  const signature = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+  if (bytes.length < 24 || signature.some((b, i) => bytes[i] !== b)) return null;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const facts = { width: view.getUint32(16), height: view.getUint32(20), orientation: 1 };
+  for (let at = 8; at + 8 <= bytes.length;) {
+    const length = view.getUint32(at), type = String.fromCharCode(...bytes.subarray(at + 4, at + 8));
+    if (type === "IDAT" || type === "IEND") break;
+    if (type === "eXIf" && at + 8 + length <= bytes.length) facts.orientation = tiffOrientation(view, at + 8, length);
+    at += 12 + length;
+  }
+  return facts;
+}
+
+/** The orientation tag (0x0112) of IFD0 in the TIFF block at `start` (`length` bytes) of `view`, else 1. */
+function tiffOrientation(view, start, length) {
+  if (length < 8) return 1;
+  const little = view.getUint16(start) === 0x4949;
+  if (!little && view.getUint16(start) !== 0x4d4d) return 1;
+  const ifd = start + view.getUint32(start + 4, little), end = start + length;
+  if (ifd + 2 > end) return 1;
+  const count = view.getUint16(ifd, little);
+  for (let i = 0; i < count && ifd + 2 + 12 * (i + 1) <= end; i++) {
+    const entry = ifd + 2 + 12 * i;
+    if (view.getUint16(entry, little) === 0x0112) {
+      const value = view.getUint16(entry + 8, little);
+      return value >= 1 && value <= 8 ? value : 1;
+    }
+  }
+  return 1;
 }

@@ -32,14 +32,15 @@ function dots(ctx, points, color, radius, w, h) {
   }
 }
 
-// Text reads the right way round on a mirrored stage.
+// Text reads the right way round on a mirrored stage, starting at `x` as seen on the screen (the caller passes
+// the object's right edge in the canvas's coordinates, its left edge on a mirrored screen).
 function label(ctx, text, x, y, mirrored) {
   ctx.save();
   const size = Math.max(14, ctx.canvas.width / 40);
   ctx.font = `${size}px sans-serif`;
   const width = ctx.measureText(text).width;
   y = Math.max(y, size + 4); // a label above a box at the top edge stays inside the picture
-  if (mirrored) { ctx.translate(x, y); ctx.scale(-1, 1); x = -width; y = 0; }
+  if (mirrored) { ctx.translate(x, y); ctx.scale(-1, 1); x = 0; y = 0; }
   ctx.fillStyle = "rgba(0,0,0,0.6)";
   ctx.fillRect(x - 2, y - size - 4, width + 4, size + 8);
   ctx.fillStyle = "white";

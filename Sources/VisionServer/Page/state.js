@@ -43,9 +43,12 @@ export function withRecentError(text) {
 }
 
 /** Clears what `canvas` shows of the last result, its extras and window.lastResult: a picture, task or socket
- *  that failed must not keep an earlier result drawn as if it were its own. */
+ *  that failed must not keep an earlier result drawn as if it were its own. A result still decoding its masks
+ *  is not drawn after (its generation is passed, as drawResult counts them). */
 export function clearResult(canvas) {
   window.lastResult = null;
+  const generation = String(Number(canvas.dataset.generation || 0) + 1);
+  canvas.dataset.generation = canvas.dataset.painted = generation;
   canvas.getContext("2d").clearRect(0, 0, canvas.width, canvas.height);
   showExtras(null, $("blendshapes"), $("matrix"), $("objects"));
 }
