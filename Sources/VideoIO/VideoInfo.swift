@@ -48,6 +48,12 @@ public struct VideoInfo: Codable, Sendable, Equatable {
     /// The highest average rate `writingFrameRate` keeps: video mode takes one frame a millisecond at most.
     public static let highestConstantRate = 1000.0
 
+    /// Whether `path` is a regular file, a link to one too (a video file, to be played at its real rate as a live
+    /// source), not a camera, a pipe or a stream's URL, whatever its name says (a file in /dev/shm is a file).
+    public static func isRegularFile(_ path: String) -> Bool {
+        fileFacts(path)?.kind == S_IFREG
+    }
+
     /// The kind of file at `path` (`st_mode & S_IFMT`: `S_IFREG`, `S_IFIFO`, ...) and its size in bytes, links
     /// followed; nil when there is none. The one question VideoIO asks of a path before ffmpeg opens it or writes it.
     static func fileFacts(_ path: String) -> (kind: mode_t, size: Int)? {
@@ -118,11 +124,16 @@ public struct VideoInfo: Codable, Sendable, Equatable {
                 ], onStderrLine: { refused.take($0) })
         }
 
-        /// What ffprobe found, or nil when it could not read the file; throws only for frames over the pixel limit.
+        /// What ffprobe found, or nil when it could not read the file or its answer (ffmpeg may still: a live source);
+        /// throws for frames over the pixel limit, and for a file ffprobe read whole that holds no video stream (an
+        /// audio file: ffmpeg's own words for it name a stream map).
         func resultIfReadable() throws -> VideoInfo? {
+            guard let output = try answer() else { return nil }
             do {
-                return try result()
-            } catch  where refused.size == nil {
+                return try VideoInfo.parse(json: output, path: path)
+            } catch let error as VisionTasksError where error == VideoInfo.noVideoStream(path) {
+                throw error
+            } catch {
                 return nil
             }
         }
@@ -134,15 +145,22 @@ public struct VideoInfo: Codable, Sendable, Equatable {
 
         /// What ffprobe found (its output is small: it never waits on the pipe for us).
         func result() throws -> VideoInfo {
-            let output = child.readAllStdout()
-            let status = child.wait()
-            guard status == 0 else {
-                if let (width, height) = refused.size {
-                    throw VideoReader.framesTooLarge(path, width: width, height: height, limit: maxPixelCount)
-                }
+            guard let output = try answer() else {
                 throw VisionTasksError.invalidVideo("\(path) is not a video ffprobe can read: \(child.lastStderr())")
             }
             return try VideoInfo.parse(json: output, path: path)
+        }
+
+        /// ffprobe's answer, or nil when it failed; throws for frames over the pixel limit.
+        private func answer() throws -> Data? {
+            let output = child.readAllStdout()
+            guard child.wait() == 0 else {
+                if let (width, height) = refused.size {
+                    throw VideoReader.framesTooLarge(path, width: width, height: height, limit: maxPixelCount)
+                }
+                return nil
+            }
+            return output
         }
     }
 
@@ -175,7 +193,7 @@ public struct VideoInfo: Codable, Sendable, Equatable {
             throw VisionTasksError.invalidVideo("ffprobe's answer about \(path) could not be read: \(error)")
         }
         guard let stream = probe.streams?.first, let w = stream.width, let h = stream.height, w > 0, h > 0 else {
-            throw VisionTasksError.invalidVideo("\(path) has no video stream")
+            throw noVideoStream(path)
         }
         // Typed step by step: Swift 6.2.3 infers the one-line form as `Optional<Any>??`.
         let sideData: Double? = stream.side_data_list?.compactMap(\.rotation).first
@@ -196,6 +214,11 @@ public struct VideoInfo: Codable, Sendable, Equatable {
         info.startSeconds = stream.start_time.flatMap(Double.init).flatMap { $0.isFinite ? $0 : nil }
         info.fileStartSeconds = probe.format?.start_time.flatMap(Double.init).flatMap { $0.isFinite ? $0 : nil }
         return info
+    }
+
+    /// The error for a file that holds no video stream.
+    static func noVideoStream(_ path: String) -> VisionTasksError {
+        .invalidVideo("\(path) has no video stream")
     }
 
     /// "30000/1001" → 29.97; nil when not a positive fraction.

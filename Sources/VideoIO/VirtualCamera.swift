@@ -62,13 +62,20 @@ public enum VirtualCamera {
             throw VisionTasksError.invalidVideo("\(device) does not exist: \(setup)")
         }
         guard status.st_mode & S_IFMT == S_IFCHR else {
-            throw VisionTasksError.invalidVideo("\(device) is not a device but a file or folder: \(setup)")
+            let kind = [S_IFREG: "a file", S_IFDIR: "a folder", S_IFIFO: "a pipe", S_IFSOCK: "a socket"][
+                status.st_mode & S_IFMT, default: "not a character device"]
+            throw VisionTasksError.invalidVideo("\(device) is \(kind), not a video device: \(setup)")
         }
         let fd = open(device, O_RDWR | O_NONBLOCK)
         guard fd >= 0 else {
+            let code = errno
+            // Permissions are the usual reason; a device that is there but has no driver behind it (ENXIO, ENODEV)
+            // is not a V4L2 device at all.
+            let advice =
+                code == EACCES || code == EPERM
+                ? "check its permissions (the video group), or " : "it is no V4L2 device: "
             throw VisionTasksError.invalidVideo(
-                "\(device) cannot be opened for writing (\(String(cString: strerror(errno)))): check its permissions (the video group), or \(setup)"
-            )
+                "\(device) cannot be opened for writing (\(String(cString: strerror(code)))): \(advice)\(setup)")
         }
         defer { close(fd) }
         // VIDIOC_QUERYCAP: struct v4l2_capability (104 bytes), capabilities at 84, device_caps at 88.

@@ -50,7 +50,10 @@ struct BackgroundCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Paint the background one colour, hexadecimal RRGGBB (00FF00).", valueName: "RRGGBB"))
     var color: String?
 
-    @Option(help: ArgumentHelp("Write an H.264 .mp4 file.", valueName: "file.mp4"))
+    @Option(
+        help: ArgumentHelp(
+            "Write an H.264 .mp4 file (a frame side of an odd number of pixels grows by one, the last row or column repeated: H.264's 4:2:0 takes even sides).",
+            valueName: "file.mp4"))
     var output: String?
 
     @Option(

@@ -19,6 +19,13 @@ final class BackgroundRun: @unchecked Sendable {
         case file(String, VideoWriter.Preset)
         /// A V4L2 output device, in the pixel format it takes.
         case camera(String, VirtualCamera.PixelFormat)
+
+        /// The file or device written.
+        var path: String {
+            switch self {
+            case .file(let path, _), .camera(let path, _): path
+            }
+        }
     }
 
     private let source: String
@@ -51,7 +58,7 @@ final class BackgroundRun: @unchecked Sendable {
     /// Runs to the end of the source (or Ctrl-C, or the first failure, which it throws).
     func run() throws {
         let started = Date()
-        let isFile = FileManager.default.fileExists(atPath: source) && !source.hasPrefix("/dev/")
+        let isFile = VideoInfo.isRegularFile(source)
         let reader =
             live
             ? try VideoReader(liveSource: source, realTime: isFile, maxPixelCount: maxFramePixels)
@@ -132,8 +139,12 @@ final class BackgroundRun: @unchecked Sendable {
         do {
             while let frame = decoded.pop() {
                 if renderer == nil {
-                    renderer = try BackgroundRenderer(
-                        segmenter: segmenter, width: frame.width, height: frame.height, settings: settings)
+                    do {
+                        renderer = try BackgroundRenderer(
+                            segmenter: segmenter, width: frame.width, height: frame.height, settings: settings)
+                    } catch VisionTasksError.invalidArgument(let reason) {
+                        throw VisionTasksError.invalidVideo("\(source) has \(reason)")
+                    }
                 }
                 guard let renderer else { return }
                 // Video mode needs increasing timestamps; a source repeating one moves on by a millisecond.
@@ -177,9 +188,18 @@ final class BackgroundRun: @unchecked Sendable {
                 }
                 spare.pushDroppingOldest(frame.rgb)
             }
+            // A source that ended or was stopped before its first frame wrote nothing: a failure, said (a live run
+            // stopped so used to end as if it had written its MP4).
+            guard let writer else {
+                if lock.withLock({ firstFailure == nil && (live || interruption == nil) }) {
+                    throw VisionTasksError.processingFailed(
+                        "no frame came from \(source) before the run ended, so \(destination.path) was not written")
+                }
+                return
+            }
             // A video file's run that failed or was interrupted is cut short: its writer is dropped unfinished. A
             // live source's MP4 is the frames up to its end, however it ended (Ctrl-C, a camera unplugged).
-            guard let writer, lock.withLock({ live || (firstFailure == nil && interruption == nil) }) else { return }
+            guard lock.withLock({ live || (firstFailure == nil && interruption == nil) }) else { return }
             try writer.finish()
             lock.withLock { finished = true }
             if case .file(let path, _) = destination { VideoRun.warnAbout(writer, path) }

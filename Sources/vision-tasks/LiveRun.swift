@@ -15,7 +15,7 @@ enum LiveRun {
         output: JSONLines
     ) throws -> Bool {
         let stats = LiveStats()
-        let isFile = FileManager.default.fileExists(atPath: source) && !source.hasPrefix("/dev/")
+        let isFile = VideoInfo.isRegularFile(source)
         // A file is written at the rate a video run writes it at (`VideoInfo.writingFrameRate`); a camera or stream
         // at 30 frames per second, as is a file ffprobe cannot read (the reader then reports it on the source's line).
         let annotation = options.annotate.map { path in

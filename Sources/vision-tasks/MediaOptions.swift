@@ -50,7 +50,7 @@ struct MediaOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "Write the results drawn over the picture: for one image a .png or .jpg file; for several images or a folder, a folder mirroring the inputs' tree; for --video or --live an H.264 .mp4 (live: the processed frames, each held until the next).",
+            "Write the results drawn over the picture: for one image a .png or .jpg file; for several images or a folder, a folder mirroring the inputs' tree; for --video or --live an H.264 .mp4 (live: the processed frames, each held until the next; an odd side grows by one pixel, as H.264's 4:2:0 needs).",
             valueName: "path"))
     var annotate: String?
 

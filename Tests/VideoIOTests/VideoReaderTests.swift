@@ -164,6 +164,12 @@ import VisionErrors
         #expect(throws: VisionTasksError.invalidVideo("\(empty) is empty (0 bytes)")) {
             _ = try VideoReader(liveSource: empty, realTime: false)
         }
+        // Sound alone says so as a live source too (ffmpeg's words named a stream map that matches nothing).
+        let sound = dir.appendingPathComponent("sound.m4a").path
+        try TestVideos.ffmpeg(["-f", "lavfi", "-i", "sine=duration=1", "-c:a", "aac", sound])
+        #expect(throws: VisionTasksError.invalidVideo("\(sound) has no video stream")) {
+            _ = try VideoReader(liveSource: sound, realTime: false)
+        }
         let text = dir.appendingPathComponent("notes.mp4")
         try Data("not a video at all\n".utf8).write(to: text)
         do {

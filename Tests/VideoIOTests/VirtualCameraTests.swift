@@ -39,9 +39,12 @@ import VisionErrors
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("not-a-camera-\(getpid())")
         try Data("x".utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
+        let pipe = FileManager.default.temporaryDirectory.appendingPathComponent("not-a-camera-pipe-\(getpid())")
+        try #require(mkfifo(pipe.path, 0o600) == 0)
+        defer { try? FileManager.default.removeItem(at: pipe) }
         for (device, says) in [
-            ("/dev/video-missing-\(getpid())", "does not exist"), (file.path, "is not a device"),
-            ("/dev/null", "is not a V4L2 video device"),
+            ("/dev/video-missing-\(getpid())", "does not exist"), (file.path, "is a file, not a video device"),
+            (pipe.path, "is a pipe, not a video device"), ("/dev/null", "is not a V4L2 video device"),
         ] {
             do {
                 _ = try VirtualCamera.check(device: device)

@@ -242,6 +242,20 @@ import VisionErrors
         #expect(refused)
     }
 
+    /// A frame beyond H.264's sides, or a working size too small, is refused naming what is wrong with it.
+    @Test func framesOutOfRangeAreNamed() {
+        #expect {
+            try BackgroundCompositor(width: 16_386, height: 8, effect: .blur(sigma: 4))
+        } throws: {
+            "\($0)" == "Invalid argument: frames of 16386×8: the background effect takes 1 to 16384 pixels a side"
+        }
+        #expect {
+            try BackgroundCompositor(width: 64, height: 64, effect: .blur(sigma: 4), workingSize: 8)
+        } throws: {
+            "\($0)".hasSuffix("a working size of 8: the background effect needs 16 or more")
+        }
+    }
+
     /// Alpha 1 keeps the frame as it is; alpha 0 shows the background alone: the blurred working frame
     /// brought up bilinearly, or the covering picture.
     @Test func composingWithAlphaOneOrZeroGivesTheFrameOrTheBackground() throws {

@@ -254,6 +254,37 @@ import VisionTasks
         }
     }
 
+    /// A live source stopped before its first frame (a pipe nobody writes to): the run fails, saying that the MP4
+    /// was not written (it ended with status 0 and its summary, as if it had been).
+    @Test func aLiveRunStoppedBeforeAnyFrameSaysNothingWasWritten() throws {
+        let scratch = try CLIRun.scratch()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let pipe = scratch.appendingPathComponent("camera"), output = scratch.appendingPathComponent("out.mp4")
+        try #require(mkfifo(pipe.path, 0o600) == 0)
+        let stderr = scratch.appendingPathComponent("stderr")
+        try Data().write(to: stderr)
+        let process = Process()
+        process.executableURL = CLIRun.binary
+        process.arguments = [
+            "background", "--model", model, "--live", pipe.path, "--blur", "3", "--output", output.path,
+        ]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = try FileHandle(forWritingTo: stderr)
+        try process.run()
+        let watchdog = Watchdog(process, name: "vision-tasks")
+        Thread.sleep(forTimeInterval: 1.5)
+        try #require(process.isRunning, "the run waits for the pipe's first frame")
+        process.interrupt()
+        process.waitUntilExit()
+        try watchdog.finish()
+        let errors = try String(contentsOf: stderr, encoding: .utf8)
+        #expect(process.terminationStatus == 1, "\(errors)")
+        #expect(
+            errors.contains("no frame came from \(pipe.path) before the run ended, so \(output.path) was not written"),
+            "\(errors)")
+        #expect(!FileManager.default.fileExists(atPath: output.path))
+    }
+
     /// A video file that fails midway (truncated) is an error naming it and leaves no MP4: ffmpeg used to close
     /// the frames rendered so far as a whole-looking video at --output, over any file there. A live source that
     /// fails (a camera unplugged) keeps the frames so far in its MP4, said so above the error.

@@ -590,6 +590,27 @@ import Testing
         #expect(frames == frames.sorted())
     }
 
+    @Test func aLiveFileIsPlayedAtItsRateWhateverItsPathSays() throws {
+        let dir = try CLIRun.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let video = dir.appendingPathComponent("two-seconds.mp4")
+        try CLIRun.stillVideo(of: "astronaut.png", frames: 50, fps: 25, size: "256x256", to: video)
+        // A file whose path starts with /dev/ (a RAM disk's, /dev/shm) is a file: its 2 s take 2 s, not the
+        // fraction of a second its frames take to process, of which a real-time source would have dropped most.
+        let path = "/dev/.." + video.path
+        let segmenter = CLIRun.models.appendingPathComponent("selfie_segmenter.tflite").path
+        for arguments in [
+            ["face-detector", "--model", Self.faceModel, "--live", path],
+            ["background", "--model", segmenter, "--live", path, "--blur", "5", "--output", dir.path + "/b.mp4"],
+        ] {
+            let started = Date()
+            let run = try CLIRun.run(arguments)
+            let seconds = Date().timeIntervalSince(started)
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(seconds > 1.8, "\(arguments[0]) read the 2 s file in \(seconds) s")
+        }
+    }
+
     @Test func liveAnnotationHoldsEachProcessedFrameUntilTheNext() throws {
         let dir = try CLIRun.scratch()
         defer { try? FileManager.default.removeItem(at: dir) }

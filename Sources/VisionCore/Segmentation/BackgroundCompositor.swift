@@ -56,10 +56,13 @@ public final class BackgroundCompositor {
     /// - Throws: `VisionTasksError.invalidArgument` for a size outside 1...16384 or a working size below 16;
     ///   `.invalidImage` when the replacement picture cannot be turned upright.
     public init(width: Int, height: Int, effect: BackgroundEffect, workingSize: Int = 320) throws {
-        guard width > 0, height > 0, width <= 16_384, height <= 16_384, workingSize >= 16 else {
+        guard width > 0, height > 0, width <= 16_384, height <= 16_384 else {
             throw VisionTasksError.invalidArgument(
-                "background frames of \(width)×\(height) at a working size of \(workingSize) (sizes 1...16384, working size at least 16)"
-            )
+                "frames of \(width)×\(height): the background effect takes 1 to 16384 pixels a side")
+        }
+        guard workingSize >= 16 else {
+            throw VisionTasksError.invalidArgument(
+                "a working size of \(workingSize): the background effect needs 16 or more")
         }
         (self.width, self.height, self.effect) = (width, height, effect)
         factor = max(1, (max(width, height) + workingSize - 1) / workingSize)
