@@ -520,6 +520,16 @@ func runOp(_ op: any GraphOperation, _ a: ([Int], [Float]), _ b: ([Int], [Float]
         interpreter.invoke()
         #expect(interpreter.output(0) == [1, -2.5, 65504, 0x1p-24])
         #expect(interpreter.output(1) == [-65, -1, 1.5, 62.5])
+        // A scale that is not a finite number (a corrupt file) refuses the model, naming it.
+        for scale in [Float.nan, .infinity] {
+            #expect {
+                try dequantize(
+                    [Int8(1), 2], shape: [2], quantization: Quantization(scales: [1, scale], zeroPoints: [], axis: 0))
+            } throws: {
+                "\($0)"
+                    == "Invalid model: quantization scale 1 is \(scale), not a finite number: its weights are corrupt"
+            }
+        }
     }
 
     /// A 3×3 SAME convolution and a 2×2 max pool on a tiny image against direct sums (tolerance 1e-5).

@@ -24,6 +24,12 @@ func dequantize<T: FixedWidthInteger>(_ values: [T], shape: [Int], quantization 
     -> [Float]
 {
     try require(!q.scales.isEmpty, "quantized tensor has no scale")
+    // A scale that is not a finite number makes its weights NaN or infinite, which the kernels' clamps and maxima
+    // would turn into plausible numbers: the model is refused, as a NaN float weight is.
+    if let bad = q.scales.firstIndex(where: { !$0.isFinite }) {
+        throw .invalidModel(
+            "quantization scale \(bad) is \(q.scales[bad]), not a finite number: its weights are corrupt")
+    }
     try require(
         q.zeroPoints.isEmpty || q.zeroPoints.count == q.scales.count,
         "quantization has \(q.scales.count) scales and \(q.zeroPoints.count) zero points")
