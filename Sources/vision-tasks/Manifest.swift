@@ -25,9 +25,12 @@ struct BatchOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "Append the result lines to this file instead of standard output, each line written whole.",
+            "Append the result lines to this file instead of standard output (- is standard output), each line written whole.",
             valueName: "file.jsonl"))
     var output: String?
+
+    /// The file `--output` names: nil for standard output (none given, or `-`, as filters take it).
+    var outputFile: String? { output == "-" ? nil : output }
 
     @Option(
         help: ArgumentHelp(
@@ -47,8 +50,8 @@ struct BatchOptions: ParsableArguments {
     /// Usage errors (exit 64): a malformed shard, `--resume` without `--output`, both lists reading stdin.
     func validate(hasImages: Bool) throws {
         if let shard { _ = try Shard(parsing: shard) }
-        if resume, output == nil {
-            throw ValidationError("--resume needs --output FILE: it continues the results in that file")
+        if resume, outputFile == nil {
+            throw ValidationError("--resume needs --output FILE (a file, not -): it continues the results in that file")
         }
         if (shard != nil || resume), !hasImages, manifestCount == 0 {
             throw ValidationError("--shard and --resume apply to images, folders, --input-list and --video-list")
@@ -61,7 +64,7 @@ struct BatchOptions: ParsableArguments {
     /// Where the result lines go: `--output` (read first with `--resume`; opening with the CSV table's
     /// `header` when given), else standard output.
     func makeSink(header: Data? = nil) throws -> ResultSink {
-        guard let output else { return .standardOutput }
+        guard let output = outputFile else { return .standardOutput }
         return try ResultSink(appendingTo: output, resume: resume, header: header)
     }
 }

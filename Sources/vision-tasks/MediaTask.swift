@@ -55,11 +55,11 @@ enum MediaRun {
             found = files
             return files
         }
-        if let path = batch.output, let annotate = media.annotate, OutputFiles.isSameFile(path, annotate) {
+        if let path = batch.outputFile, let annotate = media.annotate, OutputFiles.isSameFile(path, annotate) {
             throw VisionTasksError.invalidOption(
                 name: "--annotate", reason: "\(annotate) is the --output file too: the results would be lost under it")
         }
-        if let path = batch.output, FileManager.default.fileExists(atPath: path) {
+        if let path = batch.outputFile, FileManager.default.fileExists(atPath: path) {
             try OutputFiles.checkNotAnInput(path, option: "--output", inputs: try inputFiles())
         }
         if media.video != nil || media.live != nil, let annotate = media.annotate {

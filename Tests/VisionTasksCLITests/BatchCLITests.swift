@@ -157,6 +157,19 @@ import Testing
     /// A list from standard input with an `--output` that exists (`--resume` on a run cut short): the list is read
     /// once. It was read for the output-is-an-input check, and the run then found standard input empty: nothing
     /// processed, exit 0.
+    /// `--output -` is standard output, as a filter takes it (a file named "-" was written), and so cannot be resumed.
+    @Test func anOutputOfADashIsStandardOutput() throws {
+        let dir = try CLIRun.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let image = CLIRun.fixtures.appendingPathComponent("astronaut.png").path
+        let run = try CLIRun.run(["face-detector", "--model", Self.faceModel, "--output", "-", image], in: dir)
+        #expect(run.status == 0 && run.lines.count == 1 && run.lines[0]["input"] as? String == image, "\(run.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
+        let resumed = try CLIRun.run(
+            ["face-detector", "--model", Self.faceModel, "--output", "-", "--resume", image], in: dir)
+        #expect(resumed.status == 64 && resumed.stderr.contains("--resume needs --output FILE (a file, not -)"))
+    }
+
     @Test func aListFromStandardInputResumesIntoAnExistingOutput() throws {
         let dir = try CLIRun.scratch()
         defer { try? FileManager.default.removeItem(at: dir) }
