@@ -12,4 +12,11 @@ struct FileIdentity: Hashable, Sendable {
         guard stat(path, &info) == 0 else { return nil }
         (device, inode) = (UInt64(info.st_dev), UInt64(info.st_ino))
     }
+
+    /// The identity of the folder `path` names; nil when it names none.
+    init?(folder path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return nil }
+        (device, inode) = (UInt64(info.st_dev), UInt64(info.st_ino))
+    }
 }

@@ -25,10 +25,14 @@ enum FolderRun {
     /// its path below the deepest folder holding every input (a single folder input: the path inside it), so
     /// distinct files never share one.
     /// `problems`: why the input at an index cannot be read (a list line that is not UTF-8): it is kept with it,
-    /// whatever a file of its shown name is.
+    /// whatever a file of its shown name is. Each folder is walked once over all the inputs: a folder given is walked
+    /// as its own input (not also inside another, by descent or a link), and one given twice once.
     static func expand(_ inputs: [String], problems: [Int: String] = [:]) throws -> [Input] {
         var found: [(path: String, absolute: [String], problem: String?)] = []
         var roots: [[String]] = []
+        let given: Set<FileIdentity> = Set(
+            inputs.indices.compactMap { problems[$0] == nil ? FileIdentity(folder: inputs[$0]) : nil })
+        var walked: Set<FileIdentity> = []
         for (index, input) in inputs.enumerated() {
             let absolute = URL(fileURLWithPath: input).standardizedFileURL.pathComponents
             if let problem = problems[index] {
@@ -38,8 +42,9 @@ enum FolderRun {
             }
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory), isDirectory.boolValue {
+                if let identity = FileIdentity(path: input), walked.contains(identity) { continue } // given before
                 roots.append(absolute)
-                let images = try imagePaths(in: input)
+                let images = try imagePaths(in: input, walked: &walked, skipping: given)
                 if images.isEmpty { found.append((input, absolute, "\(input) is a folder without JPEG or PNG images")) }
                 for (sub, problem) in images {
                     let path = (input as NSString).appendingPathComponent(sub)
@@ -62,18 +67,22 @@ enum FolderRun {
     }
 
     /// The JPEG/PNG files below `folder` as paths relative to it, sorted, each with the problem that keeps it from
-    /// being read (nil for most). Hidden files and folders are skipped; links are followed, but each folder is walked
-    /// once (a link back to a folder above would make the walk endless). Kept with their problem, not skipped unseen
+    /// being read (nil for most). Hidden files and folders are skipped; links are followed, but a folder in `walked`
+    /// is not walked again (a link back to a folder above would make the walk endless), nor is one below `folder` in
+    /// `skipping` (another input's); each folder walked joins `walked`. Kept with their problem, not skipped unseen
     /// or ending the run: an entry whose name is not UTF-8 (it cannot be named), an image name whose link leads
     /// nowhere (missing, a loop), and a folder that cannot be listed ("" for `folder` itself).
-    static func imagePaths(in folder: String) throws -> [(path: String, problem: String?)] {
+    static func imagePaths(
+        in folder: String, walked: inout Set<FileIdentity>, skipping: Set<FileIdentity> = []
+    ) throws -> [(path: String, problem: String?)] {
         var paths: [(path: String, problem: String?)] = []
         var pending = [""]
-        var walked: Set<FileIdentity> = []
         var info = stat()
         while let sub = pending.popLast() {
             let directory = sub.isEmpty ? folder : (folder as NSString).appendingPathComponent(sub)
-            guard let identity = FileIdentity(path: directory), walked.insert(identity).inserted else { continue }
+            guard let identity = FileIdentity(path: directory), sub.isEmpty || !skipping.contains(identity),
+                walked.insert(identity).inserted
+            else { continue }
             let listing = entries(of: directory)
             if let failure = listing.failure {
                 paths.append((sub, "is a folder that cannot be listed (\(failure))"))

@@ -36,6 +36,28 @@ import Testing
         #expect(written == ["astronaut.png", "hand_thumb_up.jpg", "woman_sitting.jpg"])
     }
 
+    /// Each folder once over all the inputs: a folder given is walked as its own input, not also inside another
+    /// (through a link or by descent), and a folder given twice once (each gave its images twice).
+    @Test func eachFolderIsWalkedOnceOverAllTheInputs() throws {
+        let dir = try CLIRun.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for (folder, name) in [("tree/a", "x.png"), ("tree/b", "y.png")] {
+            try FileManager.default.createDirectory(
+                at: dir.appendingPathComponent(folder), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(
+                at: CLIRun.fixtures.appendingPathComponent("astronaut.png"),
+                to: dir.appendingPathComponent("\(folder)/\(name)"))
+        }
+        try FileManager.default.createSymbolicLink(
+            atPath: dir.appendingPathComponent("tree/a/loop").path, withDestinationPath: "..")
+        for inputs in [["tree/a", "tree/b", "tree/b"], ["tree", "tree/a"]] {
+            let run = try CLIRun.run(["face-detector", "--model", Self.faceModel] + inputs, in: dir)
+            #expect(run.status == 0, "\(run.stderr)")
+            let names = run.lines.compactMap { ($0["input"] as? String).map { ($0 as NSString).lastPathComponent } }
+            #expect(names.sorted() == ["x.png", "y.png"], "\(inputs): \(run.lines.compactMap { $0["input"] })")
+        }
+    }
+
     /// A folder walk follows links but walks each folder once: two links back to the folder itself made the walk
     /// branch at every level (2^40 paths, its memory growing), one made it read each image 41 times. A file whose
     /// name is not UTF-8 gets an error line saying so, as does an image name whose link leads nowhere (missing, or a
