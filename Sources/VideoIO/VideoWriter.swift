@@ -142,7 +142,7 @@ public final class VideoWriter {
         live: Bool = false
     ) throws {
         if let problem = Self.destinationProblem(path) { throw VisionTasksError.invalidArgument(problem) }
-        let partial = OutputFile.partialPath(for: path)
+        let partial = OutputFile.beginPartial(for: path)
         let sound = audio.map { ($0, $0.check()) }
         try self.init(
             path: path, width: width, height: height, frameRate: frameRate,
@@ -156,8 +156,15 @@ public final class VideoWriter {
     /// a socket or a folder: an MP4's index is written last, over its start, and this writer renames a finished file
     /// into place), or nil when it can be. A pipe there made ffmpeg wait for a reader, for good.
     public static func destinationProblem(_ path: String) -> String? {
-        guard let kind = VideoInfo.fileFacts(path)?.kind, kind != S_IFREG else { return nil }
-        return "\(path) is not a regular file (a pipe, a device, a socket or a folder): an MP4 is written to a file"
+        guard let kind = VideoInfo.fileFacts(path)?.kind else { return nil }
+        guard kind == S_IFREG else {
+            return "\(path) is not a regular file (a pipe, a device, a socket or a folder): an MP4 is written to a file"
+        }
+        guard !OutputFile.target(of: path).hasPrefix("/proc/") else {
+            return
+                "\(path) leads to a process's open file (/dev/stdout, /proc/self/fd/N): an MP4 is written to a file by its name"
+        }
+        return nil
     }
 
     /// Starts ffmpeg taking I420 frames of `width`×`height` (padded to even) at `frameRate` on its stdin
@@ -168,6 +175,9 @@ public final class VideoWriter {
         path: String, width: Int, height: Int, frameRate: String, output: [String],
         partial: (file: String, target: String)? = nil, soundLeftOut: String? = nil, live: Bool = false
     ) throws {
+        // The partial file reserved for this writer is released when it fails before ffmpeg starts.
+        var started = false
+        defer { if !started, let partial { OutputFile.endPartial(partial.file) } }
         self.soundLeftOut = soundLeftOut
         // H.264 (libx264) takes at most 16384 pixels a side; refusing more here also bounds the
         // packing buffer.
@@ -189,7 +199,8 @@ public final class VideoWriter {
         child = try ChildProcess(
             tool: "ffmpeg",
             arguments: Self.inputArguments(width: width, height: height, frameRate: frameRate) + output, input: true)
-        if let partial { OutputFile.beginPartial(partial.file, writtenBy: child.processIdentifier) }
+        if let partial { OutputFile.setWriter(child.processIdentifier, of: partial.file) }
+        started = true
     }
 
     /// Removes `partial`'s file and forgets it.

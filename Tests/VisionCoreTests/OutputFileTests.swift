@@ -60,4 +60,42 @@ import VisionCore
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("made.json").path))
         #expect(OutputFile.target(of: link.path + "/../made.json") == folder.appendingPathComponent("a/made.json").path)
     }
+
+    /// A process's descriptor (`/dev/stdout` redirected, `/proc/self/fd/N`) is written into, at its end: the partial
+    /// file was renamed over a redirected output's file (its earlier lines lost), and a pipe's link was taken for a
+    /// file named "pipe:[N]" ("No such file or directory"). A loop of links is an error, not replaced by a file.
+    @Test func descriptorsAreWrittenIntoAndLoopsRefused() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("output-file-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let pipe = Pipe()
+        try OutputFile.write(Data("report".utf8), to: "/proc/self/fd/\(pipe.fileHandleForWriting.fileDescriptor)")
+        try pipe.fileHandleForWriting.close()
+        #expect(pipe.fileHandleForReading.readDataToEndOfFile() == Data("report".utf8))
+        let redirected = folder.appendingPathComponent("stdout.txt").path
+        let fd = open(redirected, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        try #require(fd >= 0)
+        defer { close(fd) }
+        #expect(Glibc.write(fd, "summary\n", 8) == 8)
+        try OutputFile.write(Data("report".utf8), to: "/proc/self/fd/\(fd)")
+        #expect(try String(contentsOfFile: redirected, encoding: .utf8) == "summary\nreport")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["stdout.txt"])
+        let (a, b) = (folder.appendingPathComponent("loop-a").path, folder.appendingPathComponent("loop-b").path)
+        try FileManager.default.createSymbolicLink(atPath: a, withDestinationPath: b)
+        try FileManager.default.createSymbolicLink(atPath: b, withDestinationPath: a)
+        #expect { try OutputFile.write(Data("x".utf8), to: a) } throws: {
+            "\($0)" == "Cannot write file \(a): Too many levels of symbolic links"
+        }
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: a) == b)
+    }
+
+    /// Two writes to one file at once in this process get partial files of their own (they shared one: the second's
+    /// truncation emptied the first's, and the first's end forgot the second's).
+    @Test func writesToOneFileAtOnceGetPartialFilesOfTheirOwn() {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("shared-\(UUID().uuidString).png").path
+        let first = OutputFile.beginPartial(for: path), second = OutputFile.beginPartial(for: path)
+        defer { for partial in [first, second] { OutputFile.endPartial(partial.file) } }
+        #expect(first.file == path + ".partial-\(getpid())" && second.file == path + ".partial-\(getpid())-2")
+        #expect(first.target == path && second.target == path)
+    }
 }

@@ -12,26 +12,29 @@ import Glibc
 package enum OutputFile {
     /// Writes `data` to `path`, a link followed (`target(of:)`): into its partial file, then renamed over it, when it
     /// is a regular file or missing, so it is never left half-written (a file replaced keeps its read, write and
-    /// execute bits, not set-user-ID and the like); straight into it otherwise (`/dev/null`, a device, a pipe), which
-    /// a rename would replace with a regular file (as root, `--report /dev/null` replaced the device).
+    /// execute bits, not set-user-ID and the like). Written into instead: a file that is no regular one (`/dev/null`, a
+    /// device, a pipe), which a rename would replace with a regular file (as root, `--report /dev/null` replaced the
+    /// device), and one reached through a process's descriptor (`/dev/stdout`, `/proc/self/fd/N`), at its end: a
+    /// rename would take the name from a redirected output, with the lines before it.
     /// - Throws: `VisionTasksError.fileUnwritable` naming `path`, what the system said and `what` was written
-    ///   ("the model"), when given.
+    ///   ("the model"), when given; a path the kernel cannot follow (a loop of links) is one.
     package static func write(_ data: Data, to path: String, what: String? = nil) throws {
-        let target = target(of: path)
         func failure(_ reason: String) -> VisionTasksError {
             .fileUnwritable(path: path, reason: what.map { "\(reason) (writing \($0))" } ?? reason)
         }
+        // The kernel's answer about `path` (a descriptor's link is not a path to follow as text).
         var info = stat()
-        let exists = stat(target, &info) == 0
-        guard !exists || info.st_mode & S_IFMT == S_IFREG else {
-            let fd = open(target, O_WRONLY | O_TRUNC | O_CLOEXEC)
+        let exists = stat(path, &info) == 0
+        guard exists || errno == ENOENT else { throw failure(String(cString: strerror(errno))) }
+        let regular = info.st_mode & S_IFMT == S_IFREG
+        if exists, !regular || target(of: path).hasPrefix("/proc/") {
+            let fd = open(path, O_WRONLY | (regular ? O_APPEND : O_TRUNC) | O_CLOEXEC)
             guard fd >= 0 else { throw failure(String(cString: strerror(errno))) }
             defer { close(fd) }
             if let error = writeAll(data, to: fd) { throw failure(error) }
             return
         }
-        let partial = partialPath(for: path).file
-        beginPartial(partial)
+        let (partial, target) = beginPartial(for: path)
         defer { endPartial(partial) }
         let fd = open(partial, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
         guard fd >= 0 else { throw failure(String(cString: strerror(errno))) }
@@ -45,16 +48,11 @@ package enum OutputFile {
         }
     }
 
-    /// Where `path`'s file is written until it is whole, `<target>.partial-<pid>`, and `target`, the file `path` is or
-    /// links to (`target(of:)`).
-    package static func partialPath(for path: String) -> (file: String, target: String) {
-        let target = target(of: path)
-        return (target + ".partial-\(getpid())", target)
-    }
-
     /// The file `path` names, as the kernel finds it: its folder by `realpath` (links followed before any `..`, which
     /// Foundation's `resolvingSymlinksInPath` removes as text first), then its last part followed while it is a link,
-    /// one whose target does not exist yet included; at most 40 links, as the kernel.
+    /// one whose target does not exist yet included; at most 40 links, as the kernel. A link in /proc (a process's
+    /// descriptor, where `/dev/stdout` leads) is not followed: its text names no file ("pipe:[N]"), or one the process
+    /// holds open.
     package static func target(of path: String) -> String {
         // Made absolute as text: `URL(fileURLWithPath:)` would drop a `..` before the link it follows is looked at.
         var current = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
@@ -69,6 +67,7 @@ package enum OutputFile {
                 free(real)
             }
             current = (folder as NSString).appendingPathComponent(name)
+            if folder == "/proc" || folder.hasPrefix("/proc/") { return current }
             guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: current) else {
                 return current
             }
@@ -77,9 +76,27 @@ package enum OutputFile {
         return current
     }
 
-    /// Records `file` as a partial file under way, written by the child process `writer` when one writes it (an
-    /// ffmpeg), until `endPartial`.
-    package static func beginPartial(_ file: String, writtenBy writer: Int32? = nil) {
+    /// Reserves the partial file of a write to `path` and records it as under way until `endPartial`: its name,
+    /// `<target>.partial-<pid>` (`-2`, `-3`, ... after it while another write in this process has that one), and
+    /// `target`, the file `path` is or links to (`target(of:)`).
+    package static func beginPartial(for path: String) -> (file: String, target: String) {
+        let target = target(of: path)
+        let file = unfinished.withLock { files in
+            var file = target + ".partial-\(getpid())"
+            var copy = 1
+            while files[file] != nil {
+                copy += 1
+                file = target + ".partial-\(getpid())-\(copy)"
+            }
+            files.updateValue(nil, forKey: file)
+            return file
+        }
+        return (file, target)
+    }
+
+    /// Records `writer`, a child process (an ffmpeg), as the writer of the partial file `file`: it is killed before
+    /// the file is removed (`removePartialFiles`).
+    package static func setWriter(_ writer: Int32, of file: String) {
         unfinished.withLock { _ = $0.updateValue(writer, forKey: file) }
     }
 
