@@ -179,6 +179,22 @@ public struct GestureSamples: Sendable {
         return groups.sorted { $0[0] < $1[0] }.map { $0.map { photos[$0].name } }
     }
 
+    /// What in the data looks like a mistake, one sentence each: labels that differ only by case, a photo under
+    /// several labels, a label holding a comma. Warnings, not errors: the training goes on (`train-gestures` prints
+    /// them first; the report keeps them).
+    public var warnings: [String] {
+        labelsDifferingOnlyByCase.map {
+            "labels \($0.joined(separator: " and ")) differ only by case: they are trained as \($0.count) gestures"
+        }
+            + photosUnderSeveralLabels.map {
+                "one photo stands under several labels (\($0.joined(separator: ", "))): it teaches each of their gestures"
+            }
+            + labels.filter { $0.contains(",") }.map {
+                "label \($0.debugDescription) holds a comma: the recognizer's comma-separated custom gestures allowlist "
+                    + "and denylist (--custom-gestures-allowlist, --custom-gestures-denylist) cannot name it"
+            }
+    }
+
     /// The index of the `none` label in `labels` (always 0).
     public var noneIndex: Int { 0 }
 

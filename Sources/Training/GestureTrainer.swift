@@ -203,6 +203,8 @@ public final class GestureTrainer: Sendable {
         let labels: [GestureTrainingReport.Label]
         let skipped: [GestureTrainingReport.Skipped]
         let ignored: [String]
+        /// What in the data looks like a mistake (`GestureSamples.warnings`).
+        let warnings: [String]
         /// The time the search took.
         let seconds: Double
     }
@@ -250,7 +252,7 @@ public final class GestureTrainer: Sendable {
         }
         return FoundHands(
             names: samples.labels, poses: poses, labels: labels, skipped: skipped, ignored: samples.ignored,
-            seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+            warnings: samples.warnings, seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
     }
 
     /// The embedding of every photo's first hand (the one recognition with one hand takes), label by label (no
@@ -422,7 +424,8 @@ public final class GestureTrainer: Sendable {
         var confusion = [[Int]](repeating: [Int](repeating: 0, count: labelCount), count: labelCount)
         for sample in validationSet { confusion[sample.label][fit.head.predictedClass(sample.embedding)] += 1 }
         let report = GestureTrainingReport(
-            labels: labels, skipped: found.skipped, ignored: found.ignored, trainingSamples: trainSet.count,
+            labels: labels, skipped: found.skipped, ignored: found.ignored, warnings: found.warnings,
+            trainingSamples: trainSet.count,
             epochs: fit.epochs,
             exportedEpoch: fit.exportedEpoch, trainAccuracy: fit.head.accuracy(plainTrain),
             validationAccuracy: validationSet.isEmpty ? nil : fit.head.accuracy(validationSet), confusion: confusion,

@@ -98,6 +98,8 @@ public struct GestureTrainingReport: Codable, Sendable, Equatable {
     public var skipped: [Skipped]
     /// Entries of the data that were not photos (hidden files, nested folders).
     public var ignored: [String]
+    /// What in the data looks like a mistake, one sentence each (`GestureSamples.warnings`): the training went on.
+    public var warnings: [String]
     /// Training samples per epoch, augmentation included.
     public var trainingSamples: Int
     /// Each epoch run.

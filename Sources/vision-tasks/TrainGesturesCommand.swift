@@ -92,21 +92,7 @@ struct TrainGesturesCommand: AsyncParsableCommand {
             try OutputFiles.checkWritable(output, option: "--output")
             if let report { try OutputFiles.checkWritable(report, option: "--report") }
             let samples = try GestureSamples(folder: parsed.inputs[0])
-            for twins in samples.labelsDifferingOnlyByCase {
-                Console.error(
-                    "warning: labels \(twins.joined(separator: " and ")) differ only by case: they are trained as "
-                        + "\(twins.count) gestures\n")
-            }
-            for same in samples.photosUnderSeveralLabels {
-                Console.error(
-                    "warning: one photo stands under several labels (\(same.joined(separator: ", "))): it teaches "
-                        + "each of their gestures\n")
-            }
-            for label in samples.labels where label.contains(",") {
-                Console.error(
-                    "warning: label \(label.debugDescription) holds a comma: the recognizer's comma-separated "
-                        + "--custom-gestures-allowlist and --custom-gestures-denylist cannot name it\n")
-            }
+            for warning in samples.warnings { Console.error("warning: \(warning)\n") }
             // Neither output may be the base model or a photo: the run would write over what it reads.
             let inputs = OutputFiles.InputFiles([model] + samples.photos.map(\.name))
             try OutputFiles.checkNotAnInput(output, option: "--output", inputs: inputs)

@@ -120,7 +120,7 @@ import VisionTasks
         labels[1].twoHands = 2
         let found = GestureTrainer.FoundHands(
             names: hands.names, poses: poses, labels: labels, skipped: hands.skipped, ignored: hands.ignored,
-            seconds: hands.seconds)
+            warnings: hands.warnings, seconds: hands.seconds)
         let report = try GestureTrainer(
             baseModelPath: Self.base, options: GestureTrainingOptions(seed: 0, search: .off), numThreads: 1
         ).fit(found).report

@@ -274,7 +274,8 @@ import VisionTasks
         func keeping(_ count: Int) -> GestureTrainer.FoundHands {
             GestureTrainer.FoundHands(
                 names: hands.names, poses: hands.poses.enumerated().map { $0 == 1 ? Array($1.prefix(count)) : $1 },
-                labels: hands.labels, skipped: hands.skipped, ignored: hands.ignored, seconds: hands.seconds)
+                labels: hands.labels, skipped: hands.skipped, ignored: hands.ignored, warnings: hands.warnings,
+                seconds: hands.seconds)
         }
         let two = try Self.options().fit(keeping(2)).report.search
         #expect(two?.folds == 2 && two?.candidates.first?.foldAccuracies.count == 2)
@@ -292,7 +293,7 @@ import VisionTasks
         let small = try Self.options { $0.augment = false }.fit(
             GestureTrainer.FoundHands(
                 names: hands.names, poses: hands.poses.map { Array($0.prefix(5)) }, labels: hands.labels,
-                skipped: hands.skipped, ignored: hands.ignored, seconds: hands.seconds)
+                skipped: hands.skipped, ignored: hands.ignored, warnings: hands.warnings, seconds: hands.seconds)
         ).report
         #expect(small.search?.folds == 0 && small.search?.candidates == [], "\(String(describing: small.search))")
         #expect(small.search?.skipped?.contains("fewer than the batch size 16") == true)

@@ -39,11 +39,23 @@ struct TrainGesturesCommandTests {
             try FileManager.default.copyItem(
                 at: data.appendingPathComponent("one"), to: data.appendingPathComponent(label))
         }
+        let report = root.appendingPathComponent("report.json")
         let run = try CLIRun.run([
             "train-gestures", data.path, "--model", Self.base, "--output", root.appendingPathComponent("o.task").path,
-            "--search", "off", "--epochs", "1", "--no-progress",
+            "--search", "off", "--epochs", "1", "--no-progress", "--report", report.path,
         ])
         #expect(run.status == 0, "\(run.stderr)")
+        // The report keeps them (the server's answer is this report: an upload's client sees them too).
+        let kept =
+            try #require(
+                try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any])["warnings"]
+            as? [String]
+        #expect(
+            kept?.map { "warning: \($0)\n" }.joined()
+                == run.stderr.split(separator: "\n").filter {
+                    $0.hasPrefix("warning: ")
+                }.map { "\($0)\n" }.joined(), "\(String(describing: kept))")
+        #expect(kept?.first?.hasPrefix("labels One and one differ only by case") == true)
         #expect(run.stderr.contains("warning: labels One and one differ only by case"), "\(run.stderr)")
         #expect(run.stderr.contains("warning: label \"one,two\" holds a comma"), "\(run.stderr)")
         // The copies are the same photos under three labels.

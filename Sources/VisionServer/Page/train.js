@@ -306,7 +306,14 @@ export function renderReport(element, report) {
                        report.labels.map((l) => [l.exportedName, l.photos, l.hands, l.noHand, l.unreadable, l.twoHands, l.otherHand,
                                                  l.trainHands, l.validationHands]),
                        "counts");
-  const parts = [summary, counts];
+  const parts = [summary];
+  for (const text of report.warnings || []) {
+    const warning = document.createElement("p");
+    warning.className = "warning";
+    warning.textContent = `Warning: ${text}.`;
+    parts.push(warning);
+  }
+  parts.push(counts);
   if (report.validationAccuracy != null) {
     const caption = document.createElement("p");
     caption.textContent = "Validation: rows are the true labels, columns the predicted ones.";
