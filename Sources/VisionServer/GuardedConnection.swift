@@ -8,7 +8,7 @@ import NIOHTTP1
 /// - `FirstRequestDeadline`: the first request head must arrive whole within `headLimit`
 ///   (`ServerConfiguration.requestHeadTimeout`; Hummingbird's idle timeout starts only after a head);
 /// - `StalledWriteDeadline`: an answer the client leaves unread for `writeLimit` (`ServerConfiguration.idleTimeout`)
-///   closes the connection;
+///   closes the connection, and a close asked while answers are buffered waits for them while the client reads;
 /// - `InputEndsWithOutput`: once an answer that closes the connection is written (`APIError.responseClosing`), what
 ///   the client sends is dropped, so no request pipelined behind the refused one is routed and run.
 struct GuardedConnection<Base: ServerChildChannel>: ServerChildChannel {

@@ -618,6 +618,44 @@ import VisionTasks
         }
     }
 
+    /// An answer still buffered when Hummingbird's idle timeout closes the connection (the timeout starts when the
+    /// answer's end is written, not sent) goes out whole to a client that keeps reading: a client reading a 1.8 MB
+    /// answer at 27 KB/s got 0.9 MB of it (the idle timeout 30 s then), without a word.
+    @Test func aSlowReaderGetsAWholeLargeAnswer() async throws {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("slow-reader-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        // A large noisy photo: its confidence mask's PNG does not compress (a 1.8 MB answer).
+        let photo = scratch.appendingPathComponent("big.jpg")
+        try Tool.ffmpeg([
+            "-i", Fixture.path("images/woman_sitting.jpg"), "-vf",
+            "scale=6000:4000,noise=alls=40:allf=t", "-q:v", "3", photo.path,
+        ])
+        let jpeg = [UInt8](try Data(contentsOf: photo))
+        let app = try ServerSupport.server { $0.idleTimeout = .seconds(3) }.makeApplication()
+        try await app.test(.live) { client in
+            let port = try #require(client.port)
+            let post = try await StallingClient.startPost(
+                port: port, path: "/api/v1/image-segmenter?output-confidence-masks=true&output-category-mask=true",
+                contentType: "image/jpeg", contentLength: jpeg.count)
+            #expect(await post.sendBody(jpeg))
+            // The client's tiny receive buffer keeps it slow: longer than the idle timeout for the answer, though it
+            // takes a part of it every second.
+            let started = ContinuousClock.now
+            let answer = await post.readSlowly(pause: 0.001, within: 120)
+            #expect(ContinuousClock.now - started > .seconds(4), "read faster than the test means to")
+            let text = String(decoding: answer, as: UTF8.self)
+            let head = try #require(text.range(of: "\r\n\r\n"), "an answer came")
+            let length = try #require(
+                text[..<head.lowerBound].split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
+                    .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) })
+            #expect(text.hasPrefix("HTTP/1.1 200"))
+            #expect(
+                length > 1_000_000 && text[head.upperBound...].utf8.count == length,
+                "\(answer.count) bytes of \(length)")
+        }
+    }
+
     @Test func aBodySentSlowerThanTheLeastRateLosesItsConnection() async throws {
         let app = try ServerSupport.server {
             $0.idleTimeout = .seconds(2)

@@ -93,6 +93,23 @@ final class StallingClient: @unchecked Sendable {
         }
     }
 
+    /// Everything the server sends until it closes the connection or `seconds` pass, read 4 KB at a time with `pause`
+    /// seconds between reads: a slow client.
+    func readSlowly(pause: Double, within seconds: Int) async -> [UInt8] {
+        await withCheckedContinuation { continuation in
+            queue.async {
+                let deadline = DispatchTime.now() + .seconds(seconds)
+                var bytes: [UInt8] = [], chunk = [UInt8](repeating: 0, count: 4096)
+                while DispatchTime.now() < deadline {
+                    let n = recv(self.fd, &chunk, chunk.count, 0) // each wait at most 2 s (SO_RCVTIMEO)
+                    if n > 0 { bytes += chunk[..<n] } else if n == 0 || (errno != EAGAIN && errno != EINTR) { break }
+                    usleep(UInt32(pause * 1e6))
+                }
+                continuation.resume(returning: bytes)
+            }
+        }
+    }
+
     /// Sends `bytes` as they are; false when the send failed or waited 2 s (the server closed, or stopped reading).
     func sendBody(_ bytes: [UInt8]) async -> Bool {
         await withCheckedContinuation { continuation in
