@@ -160,7 +160,7 @@ public final class VideoWriter {
         guard kind == S_IFREG else {
             return "\(path) is not a regular file (a pipe, a device, a socket or a folder): an MP4 is written to a file"
         }
-        guard !OutputFile.target(of: path).hasPrefix("/proc/") else {
+        guard !OutputFile.isInProc(OutputFile.target(of: path)) else {
             return
                 "\(path) leads to a process's open file (/dev/stdout, /proc/self/fd/N): an MP4 is written to a file by its name"
         }

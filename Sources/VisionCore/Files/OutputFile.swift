@@ -27,14 +27,15 @@ package enum OutputFile {
         let exists = stat(path, &info) == 0
         guard exists || errno == ENOENT else { throw failure(String(cString: strerror(errno))) }
         let regular = info.st_mode & S_IFMT == S_IFREG
-        if exists, !regular || target(of: path).hasPrefix("/proc/") {
+        let target = target(of: path)
+        if exists, !regular || isInProc(target) {
             let fd = open(path, O_WRONLY | (regular ? O_APPEND : O_TRUNC) | O_CLOEXEC)
             guard fd >= 0 else { throw failure(String(cString: strerror(errno))) }
             defer { close(fd) }
             if let error = writeAll(data, to: fd) { throw failure(error) }
             return
         }
-        let (partial, target) = beginPartial(for: path)
+        let partial = reservePartial(of: target)
         defer { endPartial(partial) }
         let fd = open(partial, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
         guard fd >= 0 else { throw failure(String(cString: strerror(errno))) }
@@ -67,7 +68,7 @@ package enum OutputFile {
                 free(real)
             }
             current = (folder as NSString).appendingPathComponent(name)
-            if folder == "/proc" || folder.hasPrefix("/proc/") { return current }
+            if isInProc(folder) { return current }
             guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: current) else {
                 return current
             }
@@ -81,7 +82,18 @@ package enum OutputFile {
     /// `target`, the file `path` is or links to (`target(of:)`).
     package static func beginPartial(for path: String) -> (file: String, target: String) {
         let target = target(of: path)
-        let file = unfinished.withLock { files in
+        return (reservePartial(of: target), target)
+    }
+
+    /// Whether `path` (absolute, links resolved: a `target(of:)` answer) lies in /proc: a process's descriptor or
+    /// file, which a write goes into and no partial file can stand beside.
+    package static func isInProc(_ path: String) -> Bool {
+        path == "/proc" || path.hasPrefix("/proc/")
+    }
+
+    /// `beginPartial(for:)` of a path whose target is known.
+    private static func reservePartial(of target: String) -> String {
+        unfinished.withLock { files in
             var file = target + ".partial-\(getpid())"
             var copy = 1
             while files[file] != nil {
@@ -91,7 +103,6 @@ package enum OutputFile {
             files.updateValue(nil, forKey: file)
             return file
         }
-        return (file, target)
     }
 
     /// Records `writer`, a child process (an ffmpeg), as the writer of the partial file `file`: it is killed before
