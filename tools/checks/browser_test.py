@@ -12,11 +12,13 @@ test-output/browser/. Fails (never skips) when chromium, chromium-driver or sele
 
 Usage: tools/checks/browser_test.py [path to vision-tasks]   (default .build/debug/vision-tasks)
 """
+import atexit
 import json
 import os
 import shutil
 import struct
 import sys
+import tempfile
 import time
 import zlib
 
@@ -385,6 +387,10 @@ def train_case(binary, y4m):
 
 def main():
     binary = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, ".build", "debug", "vision-tasks")
+    # Chromium leaves a folder (org.chromium.Chromium.*) in TMPDIR per browser that the driver stops: in ours, removed.
+    scratch = tempfile.mkdtemp(prefix="vt-browser-")
+    atexit.register(shutil.rmtree, scratch, ignore_errors=True)
+    os.environ["TMPDIR"] = scratch
     os.makedirs(SHOTS, exist_ok=True)
     face_y4m, hand_y4m = os.path.join(SHOTS, "face.y4m"), os.path.join(SHOTS, "hand.y4m")
     body_y4m = os.path.join(SHOTS, "body.y4m")
