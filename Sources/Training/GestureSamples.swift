@@ -38,6 +38,10 @@ public struct GestureSamples: Sendable {
     public let photos: [Photo]
     /// Entries of the label folders that were not taken as photos (hidden files, subfolders), for the report.
     public let ignored: [String]
+    /// What in the data looks like a mistake, one sentence each: labels that differ only by case, a photo under
+    /// several labels, a label holding a comma. Warnings, not errors: the training goes on (`train-gestures` prints
+    /// them first; the report keeps them).
+    public private(set) var warnings: [String] = []
 
     /// The folder macOS's Archive Utility adds to a zip (`__MACOSX`): never a label, in a folder or a zip.
     public static let macOSArchiveFolder = "__MACOSX"
@@ -145,6 +149,7 @@ public struct GestureSamples: Sendable {
         let order = Dictionary(uniqueKeysWithValues: labels.enumerated().map { ($1, $0) })
         self.photos = photos.sorted { (order[$0.label] ?? 0, $0.name) < (order[$1.label] ?? 0, $1.name) }
         self.ignored = ignored
+        warnings = foundWarnings
     }
 
     /// Labels that differ only by case ("One" and "one"), each group sorted: trained as separate gestures, which a
@@ -179,10 +184,8 @@ public struct GestureSamples: Sendable {
         return groups.sorted { $0[0] < $1[0] }.map { $0.map { photos[$0].name } }
     }
 
-    /// What in the data looks like a mistake, one sentence each: labels that differ only by case, a photo under
-    /// several labels, a label holding a comma. Warnings, not errors: the training goes on (`train-gestures` prints
-    /// them first; the report keeps them).
-    public var warnings: [String] {
+    /// The warnings as found in the photos (read once, by the initializer: the photos' bytes are hashed).
+    private var foundWarnings: [String] {
         labelsDifferingOnlyByCase.map {
             "labels \($0.joined(separator: " and ")) differ only by case: they are trained as \($0.count) gestures"
         }
