@@ -25,30 +25,36 @@ public struct VideoFrame: Sendable {
     /// (the frame's own pixels, not a copy).
     public func image() -> MPImage { picture }
 
-    /// The error for this frame of `source` when its timestamp does not pass `previous`, that of the frame a
-    /// video-mode task took before it (whole milliseconds that must increase; a video faster than 1000 frames/s
-    /// cannot give every frame, and `advice` then ends the message); nil when it passes or there was none. A source
-    /// of at most 1000 `framesPerSecond` that repeats a millisecond holds a frame of no length (a repeated timestamp),
-    /// which the message says instead.
+    /// The same frame (the same pixels) at `timestamp`: for a live run that goes on after its source's clock went back.
+    public func retimed(to timestamp: Int) -> VideoFrame {
+        VideoFrame(index: index, timestampInMilliseconds: timestamp, picture: picture)
+    }
+
+    /// The error for this frame of `source` when its timestamp does not pass `previous`, the frame a video-mode task
+    /// took last (whole milliseconds that must increase); nil when it passes or there was none. A repeated millisecond
+    /// in a source of fewer than 1000 `framesPerSecond` is a frame of no length; otherwise (or at an unknown rate: a
+    /// Matroska file of 1500 frames/s declares its 1 ms clock as its rate) it is a video faster than 1000 frames/s,
+    /// which cannot give every frame, and `advice` ends the message.
     public func repeatedTimestamp(
-        after previous: Int?, in source: String, framesPerSecond: Double? = nil, advice: String = ""
+        after previous: (index: Int, timestampInMilliseconds: Int)?, in source: String,
+        framesPerSecond: Double? = nil, advice: String = ""
     ) -> VisionTasksError? {
-        guard let previous, timestampInMilliseconds <= previous else { return nil }
-        guard timestampInMilliseconds == previous else {
+        guard let previous, timestampInMilliseconds <= previous.timestampInMilliseconds else { return nil }
+        let last = "frame \(previous.index) (\(previous.timestampInMilliseconds) ms)"
+        guard timestampInMilliseconds == previous.timestampInMilliseconds else {
             return .invalidTimestamp(
-                "frame \(index) of \(source) is at \(timestampInMilliseconds) ms, before the frame before it "
-                    + "(\(previous) ms): the video's timestamps go back (a cut or joined stream), and video mode takes "
-                    + "them increasing only")
+                "frame \(index) of \(source) is at \(timestampInMilliseconds) ms, before \(last), the last the task took: "
+                    + "the video's timestamps go back (a cut or joined stream), and video mode takes them increasing only"
+            )
         }
-        if let framesPerSecond, framesPerSecond > 0, framesPerSecond <= 1000 {
+        if let framesPerSecond, framesPerSecond > 0, framesPerSecond < 1000 {
             return .invalidTimestamp(
-                "frame \(index) of \(source) repeats the timestamp of the frame before it (\(previous) ms): the "
-                    + "file holds a frame of no length, and video mode takes one frame a timestamp")
+                "frame \(index) of \(source) repeats the timestamp of \(last): the file holds a frame of no length, and "
+                    + "video mode takes one frame a timestamp")
         }
         return .invalidTimestamp(
-            "frame \(index) of \(source) is at \(timestampInMilliseconds) ms, not after the frame before it "
-                + "(\(previous) ms): video mode takes at most one frame a millisecond, so a video faster than 1000 "
-                + "frames/s cannot give every frame\(advice)")
+            "frame \(index) of \(source) is at \(timestampInMilliseconds) ms, not after \(last): video mode takes at "
+                + "most one frame a millisecond, so a video faster than 1000 frames/s cannot give every frame\(advice)")
     }
 }
 

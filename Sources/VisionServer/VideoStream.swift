@@ -16,8 +16,8 @@ final class VideoStream: @unchecked Sendable {
     private var finished = false
     /// The pixels of the frames read so far.
     private var pixels = 0
-    /// The timestamp of the last frame the task took.
-    private var lastTimestamp: Int?
+    /// The index and timestamp of the last frame the task took.
+    private var last: (index: Int, timestampInMilliseconds: Int)?
 
     private init(file: URL, reader: VideoReader, task: ServedTask, maxFrames: Int) {
         self.file = file
@@ -90,11 +90,11 @@ final class VideoStream: @unchecked Sendable {
         let started = DispatchTime.now()
         do {
             if let repeated = frame.repeatedTimestamp(
-                after: lastTimestamp, in: Self.bodyName, framesPerSecond: reader.info?.framesPerSecond)
+                after: last, in: Self.bodyName, framesPerSecond: reader.info?.framesPerSecond)
             {
                 throw repeated
             }
-            lastTimestamp = frame.timestampInMilliseconds
+            last = (frame.index, frame.timestampInMilliseconds)
             let result = try task.detectVideoFrame(frame.image(), frame.timestampInMilliseconds)
             fields["inferenceMs"] = .double(
                 Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e6)

@@ -39,6 +39,7 @@ enum LiveRun {
         // stops it), then finish the MP4; a second signal while it finishes changes nothing.
         let stopReader = reader.makeInterrupter()
         var failure: (any Error)?
+        var clock = LiveClock()
         Console.stopping({ _ in
             stats.stop()
             stopReader()
@@ -46,16 +47,15 @@ enum LiveRun {
             let status = StatusLine(stats: stats)
             status.start()
             do {
-                var lastSent: Int?
-                while !stats.stopped, let frame = try reader.nextFrame() {
+                while !stats.stopped, let read = try reader.nextFrame() {
                     // A frame in the millisecond of the frame before (a source faster than 1000 frames/s, or a frame
                     // of no length) cannot be sent: live-stream timestamps strictly increase. It is dropped, as the
-                    // flow limiter drops frames, and counted; a timestamp going back stops the run with its error.
-                    if frame.timestampInMilliseconds == lastSent {
+                    // flow limiter drops frames, and counted.
+                    guard let timestamp = clock.timestamp(of: read.timestampInMilliseconds) else {
                         stats.droppedRepeating()
                         continue
                     }
-                    lastSent = frame.timestampInMilliseconds
+                    let frame = read.retimed(to: timestamp)
                     stats.read(frame: frame.index, timestamp: frame.timestampInMilliseconds)
                     annotation?.sent(frame)
                     try task.processAsync(frame.image(), timestampInMilliseconds: frame.timestampInMilliseconds)
@@ -73,10 +73,48 @@ enum LiveRun {
             output.process(input: source) { () throws -> Task.TaskResult in throw failure }
         }
         if let warning = reader.streamWarning { Console.error("warning: \(warning)\n") }
+        if clock.restarts > 0 {
+            Console.error(
+                "warning: the clock of \(source) went back \(clock.restarts) time(s) (a joined stream, a restarted "
+                    + "source): the frames after each went on from the frame before, their timestamps \(clock.shift) ms "
+                    + "after the source's at the end\n")
+        }
         let summary = stats.summary(noun: Task.taskDescription.foundNoun)
         // "0 failed" counts frames: a run the source or the MP4 stopped says so.
         Console.error("summary: \(summary)\(failure.map { "; stopped by: \($0)" } ?? "")\n")
         return !output.anyFailed && stats.inOrder
+    }
+}
+
+/// A live source's timestamps as the task gets them: strictly increasing. A frame in the millisecond of the frame
+/// before gets none (it is dropped); where the source's clock goes back (a joined stream, a restarted camera or
+/// stream), the frames go on from the frame before, one frame interval after it, shifted from then on.
+struct LiveClock {
+    /// What is added to the source's timestamps (0 until its clock first goes back).
+    private(set) var shift = 0
+    /// How often the source's clock went back.
+    private(set) var restarts = 0
+    private var last: Int?
+    private var interval = 1
+
+    /// The timestamp to send a frame the source stamps `sourceTimestamp` at; nil for one in the last one's millisecond.
+    mutating func timestamp(of sourceTimestamp: Int) -> Int? {
+        var timestamp = sourceTimestamp.addingReportingOverflow(shift).partialValue
+        if let last {
+            if timestamp == last { return nil }
+            if timestamp < last {
+                restarts += 1
+                shift =
+                    shift.addingReportingOverflow(last.addingReportingOverflow(interval).partialValue - timestamp)
+                    .partialValue
+                timestamp = last.addingReportingOverflow(interval).partialValue
+            } else {
+                // The interval the frames after a restart go on at: the last step, within a second.
+                interval = min(timestamp.subtractingReportingOverflow(last).partialValue, 1000)
+            }
+        }
+        last = timestamp
+        return timestamp
     }
 }
 

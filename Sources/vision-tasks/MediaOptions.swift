@@ -29,12 +29,14 @@ struct MediaOptions: ParsableArguments {
     static let everyRange = 1...1_000_000
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
-            "With --video: first frame time, on the frames' own clock (their timestamps in the output: a cut or joined video's may start after 0). A plain number is seconds (1.5); add ms for milliseconds (1500ms).",
+            "With --video: first frame time, on the frames' own clock (their timestamps in the output: a cut or joined video's may start after 0, a stream whose clock wrapped before it: -4.3). A plain number is seconds (1.5); add ms for milliseconds (1500ms).",
             valueName: "time"))
     var start: String?
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp("With --video: last frame time, inclusive; seconds or ms as for --start.", valueName: "time")
     )
     var end: String?
@@ -79,7 +81,7 @@ struct MediaOptions: ParsableArguments {
     /// Whether to draw a progress bar: as asked, else when stderr is a terminal.
     var showProgress: Bool { progress ?? (isatty(STDERR_FILENO) == 1) }
 
-    /// "1.5" or "1.5s" → 1500; "1500ms" → 1500.
+    /// "1.5" or "1.5s" → 1500; "1500ms" → 1500; "-4.3" → -4300 (within `FrameContext.timestampRange`).
     static func milliseconds(_ text: String, option: String) throws -> Int {
         let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
         let value: Double?
@@ -90,10 +92,11 @@ struct MediaOptions: ParsableArguments {
         } else {
             value = Double(trimmed).map { $0 * 1000 }
         }
-        let limit = FrameContext.timestampRange.upperBound
-        guard let value, value.isFinite, value >= 0, value <= Double(limit) else {
+        let range = FrameContext.timestampRange
+        guard let value, value.isFinite, value >= Double(range.lowerBound), value <= Double(range.upperBound) else {
             throw ValidationError(
-                "\(option) \(text): give seconds (1.5) or milliseconds (1500ms), at most \(limit) ms")
+                "\(option) \(text): give seconds (1.5) or milliseconds (1500ms), \(range.lowerBound) to \(range.upperBound) ms"
+            )
         }
         return Int(value.rounded())
     }

@@ -90,6 +90,15 @@ enum VideoRun {
         let (product, overflow) = den.multipliedReportingOverflow(by: every)
         return overflow || product > num ? "1" : "\(num)/\(product)"
     }
+
+    /// The advice ending the error of a frame that shares a millisecond, in a run keeping one frame in `every`: the
+    /// `--every` that brings a video of `framesPerSecond` (0 when unknown) under 1000 frames/s, at least twice `every`
+    /// and within `MediaOptions.everyRange` (empty when `every` is its top already).
+    static func everyAdvice(every: Int, framesPerSecond: Double) -> String {
+        let needed = framesPerSecond.isFinite ? (framesPerSecond / 1000).rounded(.up) : 0
+        let next = Int(min(Double(MediaOptions.everyRange.upperBound), max(Double(every) * 2, needed)))
+        return next > every ? "; --every \(next) keeps one frame in \(next)" : ""
+    }
 }
 
 // MARK: - Pipeline stages
@@ -174,18 +183,18 @@ final class VideoPipeline<Task: DescribedTask>: @unchecked Sendable {
     /// prints it as that frame's line).
     private func runTask() {
         defer { done.close() }
-        var lastTimestamp: Int?
-        let advice = "; --every \(every * 2) keeps one frame in \(every * 2)"
+        var last: (index: Int, timestampInMilliseconds: Int)?
+        let advice = VideoRun.everyAdvice(every: every, framesPerSecond: reader.info?.framesPerSecond ?? 0)
         while let frame = decoded.pop() {
             processed += 1
             bar?.update(done: frame.index + 1)
             let result = Swift.Result {
                 if let repeated = frame.repeatedTimestamp(
-                    after: lastTimestamp, in: path, framesPerSecond: reader.info?.framesPerSecond, advice: advice)
+                    after: last, in: path, framesPerSecond: reader.info?.framesPerSecond, advice: advice)
                 {
                     throw repeated
                 }
-                lastTimestamp = frame.timestampInMilliseconds
+                last = (frame.index, frame.timestampInMilliseconds)
                 return try MaskFiles.writing(
                     try task.processVideoFrame(frame.image(), timestampInMilliseconds: frame.timestampInMilliseconds),
                     to: masks

@@ -125,19 +125,32 @@ import VisionErrors
         #expect(Date().timeIntervalSince(started) < 15, "nextFrame() took \(Date().timeIntervalSince(started)) s")
     }
 
-    /// A frame at the millisecond of the one before is a video over 1000 frames/s (the advice follows); one before it,
-    /// a stream whose timestamps go back, said the same, with advice that could not help.
+    /// A frame at the millisecond of the one before is a video over 1000 frames/s (the advice follows), or, at a known
+    /// rate under 1000, a frame of no length; one before it, a stream whose timestamps go back, said the same, with
+    /// advice that could not help. The message names the frame the task took last, which after a joined stream's step
+    /// back is not the frame before (it said "the frame before it" of frame 59 for frames 60 to 119).
     @Test func aRepeatedOrBackwardTimestampIsNamedForWhatItIs() throws {
         let picture = try [UInt8](repeating: 0, count: 12).withUnsafeBytes {
             try MPImage(pixels: $0, width: 2, height: 2, bytesPerRow: 6, format: .rgb8)
         }
         let frame = VideoFrame(index: 7, timestampInMilliseconds: 40, picture: picture)
         #expect(frame.repeatedTimestamp(after: nil, in: "a.ts") == nil)
-        #expect(frame.repeatedTimestamp(after: 39, in: "a.ts") == nil)
-        let same = "\(frame.repeatedTimestamp(after: 40, in: "a.ts", advice: "; try X").map { "\($0)" } ?? "")"
-        #expect(same.contains("faster than 1000 frames/s") && same.hasSuffix("; try X"), "\(same)")
-        let back = "\(frame.repeatedTimestamp(after: 900, in: "a.ts", advice: "; try X").map { "\($0)" } ?? "")"
-        #expect(back.contains("frame 7 of a.ts is at 40 ms, before the frame before it (900 ms)"), "\(back)")
+        #expect(frame.repeatedTimestamp(after: (6, 39), in: "a.ts") == nil)
+        func message(_ previous: (Int, Int), fps: Double? = nil) -> String {
+            "\(frame.repeatedTimestamp(after: previous, in: "a.ts", framesPerSecond: fps, advice: "; try X").map { "\($0)" } ?? "")"
+        }
+        let same = message((6, 40))
+        #expect(same.contains("not after frame 6 (40 ms)") && same.contains("faster than 1000 frames/s"), "\(same)")
+        #expect(same.hasSuffix("; try X"), "\(same)")
+        // A Matroska file of 1500 frames/s declares its 1 ms clock, 1000/1, as its rate: not a frame of no length.
+        #expect(message((6, 40), fps: 1000).contains("faster than 1000 frames/s"))
+        let still = message((6, 40), fps: 30)
+        #expect(
+            still.contains("repeats the timestamp of frame 6 (40 ms): the file holds a frame of no length"), "\(still)")
+        #expect(!still.contains("try X"))
+        let back = message((2, 900))
+        #expect(
+            back.contains("frame 7 of a.ts is at 40 ms, before frame 2 (900 ms), the last the task took"), "\(back)")
         #expect(!back.contains("try X") && !back.contains("1000 frames/s"), "\(back)")
     }
 

@@ -792,7 +792,7 @@ import VisionTasks
                 try #require(lines.count == 4, "\(lines)")
                 #expect([0, 1, 3].allSatisfy { lines[$0].contains("\"result\":") }, "\(lines)")
                 #expect(
-                    lines[2].contains("frame 2 of the posted video is at 1 ms, not after the frame before it (1 ms)"),
+                    lines[2].contains("frame 2 of the posted video is at 1 ms, not after frame 1 (1 ms)"),
                     "\(lines[2])")
             }
         }

@@ -476,7 +476,7 @@ import Testing
         #expect(all.lines.compactMap { $0["error"] == nil ? $0["frame"] as? Int : nil } == [0, 1, 3, 5])
         #expect(
             errors.first
-                == "Invalid timestamp: frame 2 of \(video.path) is at 1 ms, not after the frame before it (1 ms): video "
+                == "Invalid timestamp: frame 2 of \(video.path) is at 1 ms, not after frame 1 (1 ms): video "
                 + "mode takes at most one frame a millisecond, so a video faster than 1000 frames/s cannot give every "
                 + "frame; --every 2 keeps one frame in 2", "\(errors)")
         #expect(errors.count == 2)
@@ -505,8 +505,20 @@ import Testing
         ])
         let message = twice.lines.compactMap { $0["error"] as? String }.first ?? ""
         #expect(
-            message.contains("repeats the timestamp of the frame before it") && !message.contains("1000 frames/s"),
+            message.contains("repeats the timestamp of frame 1 (40 ms)") && !message.contains("1000 frames/s"),
             "\(twice.stdout)\(twice.stderr)")
+        // At 10,000 frames/s the advice is the --every that brings it under 1000 (it said --every 2, then 4, then 8).
+        let y4m = dir.appendingPathComponent("fast.y4m")
+        var bytes = Data("YUV4MPEG2 W16 H16 F10000:1 Ip A1:1 C420jpeg\n".utf8)
+        for _ in 0..<30 { bytes += Data("FRAME\n".utf8) + Data(repeating: 128, count: 16 * 16 * 3 / 2) }
+        try bytes.write(to: y4m)
+        let faster = try CLIRun.run(["face-detector", "--model", Self.faceModel, "--video", y4m.path, "--no-progress"])
+        let advice = faster.lines.compactMap { $0["error"] as? String }.first ?? ""
+        #expect(faster.status == 1 && advice.hasSuffix("; --every 10 keeps one frame in 10"), "\(advice)")
+        let tenth = try CLIRun.run([
+            "face-detector", "--model", Self.faceModel, "--video", y4m.path, "--every", "10", "--no-progress",
+        ])
+        #expect(tenth.status == 0 && tenth.lines.compactMap { $0["frame"] as? Int } == [0, 10, 20], "\(tenth.stderr)")
     }
 
     /// libswscale turns the frames into RGB in this process and warns about a full-range (yuvj420p)
@@ -633,6 +645,30 @@ import Testing
         }
     }
 
+    /// A live source whose clock goes back (two MPEG-TS clips one after the other, as a stream restarted or a FIFO fed
+    /// clip after clip): the frames after go on from the frame before. The run stopped at the step back with "timestamps
+    /// must strictly increase", the second clip unread and the annotated MP4 of the first thrown away.
+    @Test func aLiveSourceWhoseClockGoesBackGoesOn() throws {
+        let dir = try CLIRun.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let clip = dir.appendingPathComponent("clip.mp4"), stream = dir.appendingPathComponent("clip.ts")
+        try CLIRun.stillVideo(of: "astronaut.png", frames: 25, fps: 25, size: "128x128", to: clip)
+        try CLIRun.ffmpeg(["-i", clip.path, "-c", "copy", "-f", "mpegts", stream.path])
+        let joined = dir.appendingPathComponent("joined.ts"), annotated = dir.appendingPathComponent("annotated.mp4")
+        let once = try Data(contentsOf: stream)
+        try (once + once).write(to: joined)
+        let run = try CLIRun.run([
+            "face-detector", "--model", Self.faceModel, "--live", joined.path, "--annotate", annotated.path,
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("warning: the clock of \(joined.path) went back 1 time(s)"), "\(run.stderr)")
+        let frames = run.lines.compactMap { $0["frame"] as? Int }
+        let timestamps = run.lines.compactMap { ($0["result"] as? [String: Any])?["timestampInMilliseconds"] as? Int }
+        #expect(frames.contains { $0 >= 25 } && run.lines.allSatisfy { $0["error"] == nil }, "\(frames)")
+        #expect(timestamps.count == run.lines.count && zip(timestamps, timestamps.dropFirst()).allSatisfy { $0 < $1 })
+        #expect(FileManager.default.fileExists(atPath: annotated.path))
+    }
+
     @Test func liveAnnotationHoldsEachProcessedFrameUntilTheNext() throws {
         let dir = try CLIRun.scratch()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -735,7 +771,15 @@ import Testing
         #expect(badTime.status == 64 && badTime.stderr.contains("--start soon"))
         // Past the timestamps a frame may carry, and past --every's range: refused (the first used to trap).
         let farTime = try CLIRun.run(["face-detector", "--model", Self.faceModel, "--video", "a.mp4", "--end", "1e20"])
-        #expect(farTime.status == 64 && farTime.stderr.contains("at most 4000000000000 ms"), "\(farTime.stderr)")
+        #expect(
+            farTime.status == 64 && farTime.stderr.contains("-4000000000000 to 4000000000000 ms"), "\(farTime.stderr)")
+        // A stream whose clock wrapped starts before 0: its frames are selected with negative times (they were
+        // refused, "--start -4" as a missing value).
+        for before in [["--start", "-4", "--end", "-1"], ["--start=-4s", "--end=-1000ms"]] {
+            let early = try CLIRun.run(["face-detector", "--model", Self.faceModel, "--video", "a.mp4"] + before)
+            let error = early.lines.first?["error"] as? String
+            #expect(early.status == 1 && error == "File not found: a.mp4", "\(early.stdout)\(early.stderr)")
+        }
         let sparse = try CLIRun.run([
             "face-detector", "--model", Self.faceModel, "--video", "a.mp4", "--every", "9223372036854775807",
         ])
