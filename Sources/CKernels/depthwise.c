@@ -130,7 +130,7 @@ VT_INLINE VT_AVX2_FN void dw_pixels_avx2(const int NP, const vt_conv_geometry *g
             }
         }
         for (int p = 0; p < NP; p++) {
-            const __m256 y = _mm256_min_ps(_mm256_max_ps(acc[p], vlo), vhi);
+            const __m256 y = _mm256_min_ps(vhi, _mm256_max_ps(vlo, acc[p]));
             if (partial) _mm256_maskstore_ps(out + p * c + ch, tmask, y);
             else _mm256_storeu_ps(out + p * c + ch, y);
         }
@@ -161,7 +161,7 @@ VT_INLINE VT_AVX2_FN void dw_pixels4_row_avx2(const int KW, const int S, const v
             }
         }
         for (int p = 0; p < 4; p++) {
-            const __m256 y = _mm256_min_ps(_mm256_max_ps(acc[p], vlo), vhi);
+            const __m256 y = _mm256_min_ps(vhi, _mm256_max_ps(vlo, acc[p]));
             if (partial) _mm256_maskstore_ps(out + p * c + ch, tmask, y);
             else _mm256_storeu_ps(out + p * c + ch, y);
         }
@@ -193,7 +193,7 @@ VT_INLINE VT_AVX512_FN void dw_pixels_avx512_body(const int NP, const vt_conv_ge
             }
         }
         for (int p = 0; p < NP; p++)
-            _mm512_mask_storeu_ps(out + p * c + ch, m, _mm512_min_ps(_mm512_max_ps(acc[p], vlo), vhi));
+            _mm512_mask_storeu_ps(out + p * c + ch, m, _mm512_min_ps(vhi, _mm512_max_ps(vlo, acc[p])));
     }
 }
 
@@ -221,7 +221,7 @@ VT_INLINE VT_AVX512_FN void dw_pixels8_row_avx512(const int KW, const int S, con
             }
         }
         for (int p = 0; p < 8; p++)
-            _mm512_mask_storeu_ps(out + p * c + ch, m, _mm512_min_ps(_mm512_max_ps(acc[p], vlo), vhi));
+            _mm512_mask_storeu_ps(out + p * c + ch, m, _mm512_min_ps(vhi, _mm512_max_ps(vlo, acc[p])));
     }
 }
 
@@ -260,10 +260,10 @@ VT_INLINE VT_AVX2_FN void dw_pixel_avx2(const vt_conv_geometry *g, size_t len, c
                 a3 = _mm256_fmadd_ps(_mm256_loadu_ps(in + 24), _mm256_loadu_ps(w + 24), a3);
             }
         }
-        _mm256_storeu_ps(out + ch, _mm256_min_ps(_mm256_max_ps(a0, vlo), vhi));
-        _mm256_storeu_ps(out + ch + 8, _mm256_min_ps(_mm256_max_ps(a1, vlo), vhi));
-        _mm256_storeu_ps(out + ch + 16, _mm256_min_ps(_mm256_max_ps(a2, vlo), vhi));
-        _mm256_storeu_ps(out + ch + 24, _mm256_min_ps(_mm256_max_ps(a3, vlo), vhi));
+        _mm256_storeu_ps(out + ch, _mm256_min_ps(vhi, _mm256_max_ps(vlo, a0)));
+        _mm256_storeu_ps(out + ch + 8, _mm256_min_ps(vhi, _mm256_max_ps(vlo, a1)));
+        _mm256_storeu_ps(out + ch + 16, _mm256_min_ps(vhi, _mm256_max_ps(vlo, a2)));
+        _mm256_storeu_ps(out + ch + 24, _mm256_min_ps(vhi, _mm256_max_ps(vlo, a3)));
     }
     for (; ch < len; ch += 8) {
         const int partial = ch + 8 > len;
@@ -276,7 +276,7 @@ VT_INLINE VT_AVX2_FN void dw_pixel_avx2(const vt_conv_geometry *g, size_t len, c
                 a0 = _mm256_fmadd_ps(x, _mm256_loadu_ps(w), a0);
             }
         }
-        a0 = _mm256_min_ps(_mm256_max_ps(a0, vlo), vhi);
+        a0 = _mm256_min_ps(vhi, _mm256_max_ps(vlo, a0));
         if (partial) _mm256_maskstore_ps(out + ch, tmask, a0);
         else _mm256_storeu_ps(out + ch, a0);
     }
@@ -304,7 +304,7 @@ VT_INLINE VT_AVX512_FN void dw_pixel_avx512_blocks(const int NA, const vt_conv_g
                                          _mm512_maskz_loadu_ps(m[j], w + 16 * j), acc[j]);
     }
     for (int j = 0; j < NA; j++)
-        _mm512_mask_storeu_ps(out + ch + 16 * j, m[j], _mm512_min_ps(_mm512_max_ps(acc[j], vlo), vhi));
+        _mm512_mask_storeu_ps(out + ch + 16 * j, m[j], _mm512_min_ps(vhi, _mm512_max_ps(vlo, acc[j])));
 }
 
 /// dw_pixel_avx2 with AVX-512: 64 channels (4 accumulators) per step, the last step as many

@@ -205,7 +205,7 @@ VT_INLINE VT_AVX2_FN void ukernel_avx2_body(const int MR, const int NV, const in
         for (int r = 0; r < MR; r++) {
             __m256 x = acc[r][v];
             if (t->res) x = _mm256_add_ps(x, _mm256_maskload_ps(res + r * t->res_ld, mres));
-            x = _mm256_min_ps(_mm256_max_ps(x, vlo), vhi);
+            x = _mm256_min_ps(vhi, _mm256_max_ps(vlo, x));
             if (t->alpha) x = _mm256_blendv_ps(x, _mm256_mul_ps(x, slope), _mm256_cmp_ps(x, zero, _CMP_LT_OQ));
             if (cols == 8) _mm256_storeu_ps(c + r * ldc + 8 * v, x);
             else _mm256_maskstore_ps(c + r * ldc + 8 * v, m, x);
@@ -270,7 +270,7 @@ VT_INLINE VT_AVX512_FN void ukernel_avx512_body(const int MR, const int NP, cons
         for (int r = 0; r < MR; r++) {
             __m512 x = acc[r][v];
             if (t->res) x = _mm512_add_ps(x, _mm512_maskz_loadu_ps(mres, res + r * t->res_ld));
-            x = _mm512_min_ps(_mm512_max_ps(x, vlo), vhi);
+            x = _mm512_min_ps(vhi, _mm512_max_ps(vlo, x));
             if (t->alpha) x = _mm512_mask_mul_ps(x, _mm512_cmp_ps_mask(x, zero, _CMP_LT_OQ), x, slope);
             _mm512_mask_storeu_ps(c + r * ldc + 16 * v, mask, x);
         }

@@ -63,6 +63,39 @@ import Testing
         }
     }
 
+    /// A NaN reaching a fused clamp stays NaN, as in LiteRT and in the kernels' scalar tails: the AVX2 and AVX-512
+    /// epilogues took the bound instead (max(x, lo) returns lo for a NaN x), so an input of 3e38, whose sums overflow,
+    /// gave plausible scores where LiteRT gives NaN. The other pixels are untouched.
+    @Test func aNaNIsCarriedThroughTheClamp() throws {
+        let g = Conv2DGeometry(
+            inputHeight: 4, inputWidth: 4, inputChannels: 8, outputChannels: 40, kernelHeight: 1, kernelWidth: 1,
+            padding: .valid)
+        var rng = TestRandom(seed: 5)
+        var input = rng.floats(g.inputCount)
+        input[5 * 8 + 3] = .nan
+        let weights = try PackedConv2DWeights(
+            geometry: g, filter: rng.floats(g.outputChannels * g.inputChannels), bias: rng.floats(g.outputChannels))
+        let t = KernelThreads(1, grain: 1)
+        for isa in testedISAs {
+            for activation in [ClampRange.relu, .relu6, .reluN1To1] {
+                var scratch = [Float](repeating: 0, count: max(1, weights.scratchCount(threads: t)))
+                var output = [Float](repeating: 0, count: g.outputCount)
+                input.withUnsafeBufferPointer { inp in
+                    scratch.withUnsafeMutableBufferPointer { s in
+                        output.withUnsafeMutableBufferPointer { out in
+                            conv2D(
+                                input: inp.baseAddress!, output: out.baseAddress!, weights: weights,
+                                activation: activation, residual: nil, residualChannels: nil, preluAlpha: nil,
+                                scratch: s.baseAddress, threads: t, isa: isa)
+                        }
+                    }
+                }
+                let nan = output.indices.filter { output[$0].isNaN }
+                #expect(nan == Array(5 * 40..<6 * 40), "\(isa) \(activation): NaN at \(nan.count) values")
+            }
+        }
+    }
+
     @Test func pointwiseGEMMShapes() throws {
         // 1×1 stride 1: H*W not a multiple of 6/4, channels not multiples of 8/16.
         for (i, (hw, c, o)) in [(7, 5, 3), (9, 16, 16), (13, 17, 33), (64, 64, 64), (31, 128, 24), (1, 1, 1)]

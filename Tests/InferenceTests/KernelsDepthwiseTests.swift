@@ -27,6 +27,34 @@ import Testing
         }
     }
 
+    /// A NaN reaching the fused clamp stays NaN on every ISA, in each output pixel whose window holds it, in its
+    /// channel only (the AVX2 and AVX-512 rows took the clamp's bound; see `KernelsConv2DTests`).
+    @Test func aNaNIsCarriedThroughTheClamp() throws {
+        let g = Conv2DGeometry(
+            inputHeight: 6, inputWidth: 6, inputChannels: 40, outputChannels: 40, kernelHeight: 3, kernelWidth: 3,
+            padding: .same)
+        var rng = TestRandom(seed: 8)
+        var input = rng.floats(g.inputCount)
+        input[(2 * 6 + 2) * 40 + 17] = .nan // row 2, column 2, channel 17
+        let weights = try PackedDepthwiseWeights(
+            geometry: g, filter: rng.floats(9 * 40), bias: rng.floats(40))
+        let expected = (1...3).flatMap { row in (1...3).map { column in (row * 6 + column) * 40 + 17 } }
+        for isa in testedISAs {
+            for activation in [ClampRange.relu, .relu6, .reluN1To1] {
+                var output = [Float](repeating: 0, count: g.outputCount)
+                input.withUnsafeBufferPointer { inp in
+                    output.withUnsafeMutableBufferPointer { out in
+                        depthwiseConv2D(
+                            input: inp.baseAddress!, output: out.baseAddress!, weights: weights,
+                            activation: activation, threads: KernelThreads(1, grain: 1), isa: isa)
+                    }
+                }
+                let nan = output.indices.filter { output[$0].isNaN }
+                #expect(nan == expected, "\(isa) \(activation): NaN at \(nan)")
+            }
+        }
+    }
+
     @Test func multiplierOneShapes() throws {
         var rng = TestRandom(seed: 5)
         for i in 0..<16 {
