@@ -20,7 +20,9 @@ struct ModelRunCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("input"),
-        help: "An input tensor and its raw little-endian float32 file, as NAME=FILE (repeat for each input).")
+        help: ArgumentHelp(
+            "An input tensor and its raw little-endian float32 file, as NAME=FILE, or #INDEX=FILE (from 0) for an input "
+                + "whose name is empty or shared (repeat for each input)."))
     var inputs: [String] = []
 
     @Option(help: "Directory the outputs are written to (created if missing).")
@@ -37,37 +39,30 @@ struct ModelRunCommand: AsyncParsableCommand {
             let (_, model) = try source.loadModel()
             let interpreter = try outputs.interpreter(model, threads: threads)
             let read = try outputs.indices
-            var given: [String: String] = [:]
-            for spec in inputs {
-                guard let eq = spec.firstIndex(of: "="), eq != spec.startIndex else {
-                    throw VisionTasksError.invalidArgument("--input \(spec): expected NAME=FILE")
-                }
-                let name = String(spec[..<eq])
-                guard given[name] == nil else {
-                    throw VisionTasksError.invalidArgument("--input \(name) is given twice")
-                }
-                given[name] = String(spec[spec.index(after: eq)...])
+            let files = try Self.inputFiles(inputs, names: interpreter.inputs.map(\.name))
+            // No output may be the model or an input file, and none may be a folder: checked before anything is
+            // written (an output that was a folder failed after the outputs before it were written).
+            let fileNames = RawFloats.fileNames(forTensors: interpreter.outputs.map(\.name))
+            let written = interpreter.outputs.indices.filter { read?.contains($0) ?? true }.map {
+                ($0, URL(fileURLWithPath: outputDir).appendingPathComponent(fileNames[$0]).path)
             }
-            let names = interpreter.inputs.map(\.name)
-            for name in given.keys where !names.contains(name) {
-                throw VisionTasksError.invalidArgument(
-                    "--input \(name): the model has no such input (inputs: \(names.joined(separator: ", ")))")
+            let readFiles = OutputFiles.InputFiles([source.path] + files)
+            for (_, file) in written {
+                try OutputFiles.checkNotAnInput(file, option: "--output-dir", inputs: readFiles)
+                var status = stat()
+                if stat(file, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
+                    throw VisionTasksError.invalidOption(
+                        name: "--output-dir", reason: "cannot write \(file): it is a folder")
+                }
             }
             for (i, info) in interpreter.inputs.enumerated() {
-                guard let file = given[info.name] else {
-                    throw VisionTasksError.invalidArgument("missing --input \(info.name)=FILE (\(info.shape) float32)")
-                }
-                let values = try RawFloats.read(file)
-                guard values.count == info.elementCount else {
-                    throw VisionTasksError.invalidArgument(
-                        "\(file) holds \(values.count) floats, input \(info.name) \(info.shape) needs \(info.elementCount)"
-                    )
-                }
-                // The kernels clamp a NaN to an activation's bound where LiteRT's carry it on: the outputs would
-                // look sound.
+                let label = Self.label(i, names: interpreter.inputs.map(\.name))
+                let values = try RawFloats.read(files[i], count: info.elementCount, input: "\(label) \(info.shape)")
+                // Not every kernel carries a NaN on as LiteRT's do (a maximum passes over it): refused, so that no
+                // output looks sound that LiteRT gives as NaN.
                 if let bad = values.firstIndex(where: { !$0.isFinite }) {
                     throw VisionTasksError.invalidArgument(
-                        "\(file) holds \(values[bad]) at value \(bad): input \(info.name) takes finite numbers only")
+                        "\(files[i]) holds \(values[bad]) at value \(bad): input \(label) takes finite numbers only")
                 }
                 try interpreter.setInput(i, values)
             }
@@ -75,12 +70,56 @@ struct ModelRunCommand: AsyncParsableCommand {
             if let problem = OutputFiles.makeFolder(outputDir) {
                 throw VisionTasksError.fileUnwritable(path: outputDir, reason: problem)
             }
-            let fileNames = RawFloats.fileNames(forTensors: interpreter.outputs.map(\.name))
-            for (i, info) in interpreter.outputs.enumerated() where read?.contains(i) ?? true {
-                let file = URL(fileURLWithPath: outputDir).appendingPathComponent(fileNames[i]).path
+            for (i, file) in written {
                 try RawFloats.write(interpreter.output(i), to: file)
-                Console.out("\(info.name) \(ModelInfo.shape(info.shape)) -> \(file)\n")
+                Console.out(
+                    "\(interpreter.outputs[i].name) \(ModelInfo.shape(interpreter.outputs[i].shape)) -> \(file)\n")
             }
+        }
+    }
+
+    /// How errors name input `index` of inputs named `names`: its name, or `#index` where the name is empty or shared.
+    static func label(_ index: Int, names: [String]) -> String {
+        names[index].isEmpty || names.filter({ $0 == names[index] }).count > 1 ? "#\(index)" : names[index]
+    }
+
+    /// The file of each input of a model whose inputs are named `names`, from `--input` values `specs` (NAME=FILE,
+    /// or #INDEX=FILE).
+    /// - Throws: `VisionTasksError.invalidArgument` for a value that is not KEY=FILE, a name no input has or two share,
+    ///   an index out of range, an input given twice or not at all.
+    static func inputFiles(_ specs: [String], names: [String]) throws -> [String] {
+        var files = [String?](repeating: nil, count: names.count)
+        for spec in specs {
+            guard let eq = spec.firstIndex(of: "=") else {
+                throw VisionTasksError.invalidArgument("--input \(spec): expected NAME=FILE or #INDEX=FILE")
+            }
+            let key = String(spec[..<eq]), file = String(spec[spec.index(after: eq)...])
+            let matching = names.indices.filter { names[$0] == key }
+            let index: Int
+            if matching.count == 1 {
+                index = matching[0]
+            } else if matching.count > 1 {
+                throw VisionTasksError.invalidArgument(
+                    "--input \(key): inputs \(matching.map { "#\($0)" }.joined(separator: ", ")) share that name: give "
+                        + "them by index (#\(matching[0])=FILE)")
+            } else if key.hasPrefix("#"), let given = Int(key.dropFirst()), names.indices.contains(given) {
+                index = given
+            } else {
+                let listed = names.indices.map { label($0, names: names) }.joined(separator: ", ")
+                throw VisionTasksError.invalidArgument(
+                    "--input \(key): the model has no such input (inputs: \(listed))")
+            }
+            guard files[index] == nil else {
+                throw VisionTasksError.invalidArgument("--input \(label(index, names: names)) is given twice")
+            }
+            files[index] = file
+        }
+        return try files.enumerated().map { i, file in
+            guard let file else {
+                throw VisionTasksError.invalidArgument(
+                    "missing --input \(label(i, names: names))=FILE (\(names.count) inputs, each given once)")
+            }
+            return file
         }
     }
 }
@@ -112,15 +151,27 @@ enum RawFloats {
         }
     }
 
-    /// The floats of `path`; throws when it is missing or not a multiple of 4 bytes.
-    static func read(_ path: String) throws -> [Float] {
-        let data = try ModelFile.read(path)
-        guard data.count % 4 == 0 else {
-            throw VisionTasksError.invalidArgument(
-                "\(path) has \(data.count) bytes, not a whole number of float32 values")
+    /// The `count` floats of `path`, which `input` (named in errors) takes; its size is checked before it is read (a
+    /// file of 2 GB was read whole, twice over in memory, to say it was the wrong size).
+    /// - Throws: `VisionTasksError.fileNotFound`, `.fileUnreadable` (a folder, a pipe, a device), or `.invalidArgument`
+    ///   for a file that is not `count` float32 values.
+    static func read(_ path: String, count: Int, input: String) throws -> [Float] {
+        func check(bytes: Int) throws {
+            guard bytes % 4 == 0 else {
+                throw VisionTasksError.invalidArgument(
+                    "\(path) has \(bytes) bytes, not a whole number of float32 values")
+            }
+            guard bytes / 4 == count else {
+                throw VisionTasksError.invalidArgument(
+                    "\(path) holds \(bytes / 4) floats, input \(input) needs \(count)")
+            }
         }
+        var status = stat()
+        if stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG { try check(bytes: Int(status.st_size)) }
+        let data = try ModelFile.read(path)
+        try check(bytes: data.count)
         return data.withUnsafeBytes { raw in
-            (0..<data.count / 4).map {
+            (0..<count).map {
                 Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 4 * $0, as: UInt32.self)))
             }
         }

@@ -73,6 +73,67 @@ struct ModelRunCommandTests {
         #expect(try CLIRun.run(["model", "info", Self.model.path, "--read-outputs", "0"]).status == 64)
     }
 
+    /// An input file of the wrong size is refused from its size, before it is read (2 GB were read whole, twice
+    /// over in memory, 20 s, to say so); a file that is neither a model nor a bundle is found so at once (the whole
+    /// file was searched for a zip entry, 13 s for 100 MB); an input with no name is given by index; no output may
+    /// replace an input; sums that overflow give NaN, as LiteRT's do (the kernels' clamps gave plausible scores).
+    @Test func inputsAreCheckedBeforeTheyAreReadAndNaNIsCarriedOn() throws {
+        let scratch = try CLIRun.scratch()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let good = scratch.appendingPathComponent("good.f32")
+        try [Float](repeating: 0.5, count: 128 * 128 * 3).withUnsafeBytes { Data($0) }.write(to: good)
+        let huge = scratch.appendingPathComponent("huge.f32")
+        FileManager.default.createFile(atPath: huge.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: huge)
+        try handle.truncate(atOffset: 1 << 31)
+        try handle.close()
+        func run(_ model: String, _ input: String, out: String = "out") throws -> CLIRun {
+            try CLIRun.run([
+                "model", "run", model, "--input", input, "--output-dir", scratch.appendingPathComponent(out).path,
+            ])
+        }
+        var started = Date()
+        let big = try run(Self.model.path, "input=\(huge.path)")
+        #expect(
+            big.status == 1 && big.stderr.contains("holds 536870912 floats, input input [1, 128, 128, 3] needs 49152"),
+            "\(big.stderr)")
+        #expect(Date().timeIntervalSince(started) < 5, "took \(Date().timeIntervalSince(started)) s")
+        try FileHandle(forWritingTo: huge).truncate(atOffset: 100 << 20)
+        started = Date()
+        let neither = try CLIRun.run(["model", "info", huge.path])
+        #expect(neither.status == 1 && neither.stderr.contains("neither a TFLite model"), "\(neither.stderr)")
+        #expect(Date().timeIntervalSince(started) < 5, "took \(Date().timeIntervalSince(started)) s")
+        // An input without a name: given by index, or by its empty name; a missing one is named by index.
+        let unnamed = scratch.appendingPathComponent("unnamed.tflite")
+        try Self.renaming("input", to: "", in: try Data(contentsOf: Self.model)).write(to: unnamed)
+        let missing = try CLIRun.run([
+            "model", "run", unnamed.path, "--output-dir", scratch.appendingPathComponent("m").path,
+        ])
+        #expect(missing.status == 1 && missing.stderr.contains("missing --input #0=FILE"), "\(missing.stderr)")
+        #expect(try run(unnamed.path, "#0=\(good.path)", out: "a").status == 0)
+        #expect(try run(unnamed.path, "=\(good.path)", out: "b").status == 0)
+        let noSuch = try run(unnamed.path, "#1=\(good.path)", out: "c")
+        #expect(noSuch.status == 1 && noSuch.stderr.contains("no such input (inputs: #0)"), "\(noSuch.stderr)")
+        // An output that is an input file: refused before anything is written.
+        let out = scratch.appendingPathComponent("same")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        let input = out.appendingPathComponent("regressors.f32")
+        try FileManager.default.copyItem(at: good, to: input)
+        let over = try run(Self.model.path, "input=\(input.path)", out: "same")
+        #expect(over.status == 1 && over.stderr.contains("is the input"), "\(over.stderr)")
+        #expect(try Data(contentsOf: input) == Data(contentsOf: good))
+        #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("classificators.f32").path))
+        // 3e38 everywhere: the convolutions' sums overflow; LiteRT gives NaN in every output.
+        let vast = scratch.appendingPathComponent("vast.f32")
+        try [Float](repeating: 3e38, count: 128 * 128 * 3).withUnsafeBytes { Data($0) }.write(to: vast)
+        let overflow = try run(Self.model.path, "input=\(vast.path)", out: "vast")
+        #expect(overflow.status == 0, "\(overflow.stderr)")
+        let scores = try Data(contentsOf: scratch.appendingPathComponent("vast/classificators.f32")).withUnsafeBytes {
+            Array($0.bindMemory(to: Float.self))
+        }
+        #expect(scores.count == 896 && scores.allSatisfy { $0.isNaN }, "\(scores.prefix(4))")
+    }
+
     @Test func outputsWhoseNamesMakeOneFileNameGetAFileEach() throws {
         let scratch = try CLIRun.scratch()
         defer { try? FileManager.default.removeItem(at: scratch) }
