@@ -197,8 +197,6 @@ typedef struct {
     int threads[2];
 } probe;
 
-#define VT_PROBE_TIMEOUT_NS 1000000
-
 static void probe_part(void *ctx, int part, int thread) {
     probe *p = ctx;
     p->threads[part] = thread;

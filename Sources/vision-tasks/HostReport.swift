@@ -15,6 +15,8 @@ struct HostReport: Codable {
     /// The pool's hand-off (an empty job over two threads), ns, and the factor it puts on the
     /// kernels' minimum work per part (`HandoffCost`).
     var handoffNs, grain: Double
+    /// Whether most of the pool's probe workers came late, so that `handoffNs` is the probe's timeout (`HandoffCost.cameLate`).
+    var handoffCameLate: Bool
     /// The line round trip measured when the first plan was made, ns, and whether plans over several threads
     /// therefore give each tensor its own buffer (`HandoffCost.separatesBuffers`).
     var planLineTripNs: Double
@@ -27,7 +29,7 @@ struct HostReport: Codable {
     static func now(twoCoreShare: Double) -> HostReport {
         HostReport(
             cpu: HostCPU.describe(), loadAverage: HostCPU.loadAverage(), pingPongNs: HandoffCost.pingPong(),
-            handoffNs: HandoffCost.nanoseconds, grain: HandoffCost.grain,
+            handoffNs: HandoffCost.nanoseconds, grain: HandoffCost.grain, handoffCameLate: HandoffCost.cameLate,
             planLineTripNs: HandoffCost.lineTripNanoseconds, separateBuffers: HandoffCost.separatesBuffers,
             twoCoreShare: twoCoreShare)
     }
@@ -35,9 +37,13 @@ struct HostReport: Codable {
     /// The header lines of a text report: the CPU and load, then what two cores give at once and cost per hand-off.
     var header: String {
         let f0 = { (v: Double) in String(format: "%.0f", v) }, f2 = { (v: Double) in String(format: "%.2f", v) }
+        let handoff =
+            handoffCameLate
+            ? "over \(f0(handoffNs / 1e6)) ms (most of the probe's workers came late: a core busy with other work)"
+            : "\(f0(handoffNs)) ns"
         return """
             CPU: \(cpu); load average \(loadAverage)
-            hand-off: cache-line ping-pong \(f0(pingPongNs)) ns per round trip; pool hand-off \(f0(handoffNs)) ns \
+            hand-off: cache-line ping-pong \(f0(pingPongNs)) ns per round trip; pool hand-off \(handoff) \
             (minimum work per part x\(f2(grain))); at plan time a line's round trip took \(f0(planLineTripNs)) ns, \
             so buffers are \(separateBuffers ? "separate" : "reused") at 2+ threads
             two cores at once: each computes at \(f2(twoCoreShare)) of one alone, so a second thread gains at most \

@@ -60,12 +60,16 @@ struct ModelProfileCommand: AsyncParsableCommand {
             }
             // The two thread counts alternate in rounds, so that other work on the machine weighs on
             // both alike; each operator's figure is the median of its round means.
-            let single = try interpreter(1), multi = threads == 1 ? single : try interpreter(threads)
-            let rounds = min(Self.rounds, runs), perRound = max(1, runs / rounds)
+            // At one thread, one column: the same interpreter is timed once.
+            let single = try interpreter(1), multi = threads == 1 ? nil : try interpreter(threads)
+            // The runs dealt over the rounds, the first `runs % rounds` taking one more (runs / rounds each dropped
+            // the rest: "--runs 7" timed 5).
+            let rounds = min(Self.rounds, runs)
             var one: [[OperatorProfile]] = [], many: [[OperatorProfile]] = [], shares: [Double] = []
             for round in 0..<rounds {
+                let perRound = runs / rounds + (round < runs % rounds ? 1 : 0)
                 one.append(single.profile(runs: perRound, warmup: round == 0 ? warmup : 1))
-                many.append(multi.profile(runs: perRound, warmup: round == 0 ? warmup : 1))
+                many.append(multi?.profile(runs: perRound, warmup: round == 0 ? warmup : 1) ?? one[round])
                 shares.append(HandoffCost.twoCoreShare())
             }
             let rows = one[0].indices.map { k in
@@ -75,13 +79,13 @@ struct ModelProfileCommand: AsyncParsableCommand {
                     msN: Timing.median(many.map { $0[k].milliseconds }),
                     handoffsN: Timing.median(many.map { $0[k].handoffs }))
             }
-            let pool = multi.poolActivity(runs: perRound)
+            let pool = (multi ?? single).poolActivity(runs: max(1, runs / rounds))
             let host = HostReport.now(twoCoreShare: Timing.median(shares))
             let report = Report(model: name, threads: threads, host: host, pool: pool, operators: rows)
             if json {
                 try Console.outJSON(report)
             } else {
-                Console.out(Self.table(report, top: top, runs: runs))
+                Console.out(Self.table(report, top: top, runs: runs, rounds: rounds))
             }
         }
     }
@@ -89,8 +93,9 @@ struct ModelProfileCommand: AsyncParsableCommand {
     /// Rounds the runs are split into, the thread counts alternating.
     static let rounds = 5
 
-    /// The text report: the host, the operators (slowest first at `threads`, at most `top`), then by type.
-    static func table(_ report: Report, top: Int, runs: Int) -> String {
+    /// The text report: the host, the operators (slowest first at `threads`, at most `top`), then by type; at one
+    /// thread, one column of times.
+    static func table(_ report: Report, top: Int, runs: Int, rounds: Int) -> String {
         let (rows, model, threads, host, pool) = (
             report.operators, report.model, report.threads, report.host, report.pool
         )
@@ -99,20 +104,30 @@ struct ModelProfileCommand: AsyncParsableCommand {
         let speedup = { (a: Double, b: Double) in b > 0 ? String(format: "%5.2fx", a / b) : "    -" }
         let share = { (v: Double, total: Double) in String(format: "%5.1f%%", total > 0 ? 100 * v / total : 0) }
         let jobs = { (v: Double) in String(format: "%6.1f", v) }
+        let compared = threads > 1
         var out = host.header
+        if compared {
+            out +=
+                "pool at \(threads) threads, per call: \(String(format: "%.1f", pool.jobs)) jobs, \(String(format: "%.1f", pool.parts)) parts (\(String(format: "%.1f", pool.workerParts)) by workers); caller waited in \(String(format: "%.1f", pool.joinWaits)) (slept in \(String(format: "%.1f", pool.joinSleeps))), \(String(format: "%.3f", pool.joinWaitMilliseconds)) ms\n"
+        }
+        let times =
+            (compared
+                ? "\(f(total1)) ms at 1 thread, \(f(totalN)) ms at \(threads) (\(speedup(total1, totalN))); \(runs) runs each in "
+                    + "\(rounds) alternating rounds" : "\(f(total1)) ms at 1 thread; \(runs) runs in \(rounds) rounds")
+        out += "\(model): \(rows.count) kernels; sum of operator times \(times), medians\n"
         out +=
-            "pool at \(threads) threads, per call: \(String(format: "%.1f", pool.jobs)) jobs, \(String(format: "%.1f", pool.parts)) parts (\(String(format: "%.1f", pool.workerParts)) by workers); caller waited in \(String(format: "%.1f", pool.joinWaits)) (slept in \(String(format: "%.1f", pool.joinSleeps))), \(String(format: "%.3f", pool.joinWaitMilliseconds)) ms\n"
-        out +=
-            "\(model): \(rows.count) kernels; sum of operator times \(f(total1)) ms at 1 thread, \(f(totalN)) ms at \(threads) (\(speedup(total1, totalN))); \(runs) runs each in \(Self.rounds) alternating rounds, medians\n"
-        out +=
-            "  index  operator              output shape          ms 1T   ms \(threads)T  speed-up  share \(threads)T    jobs\n"
+            compared
+            ? "  index  operator              output shape          ms 1T   ms \(threads)T  speed-up  share \(threads)T    jobs\n"
+            : "  index  operator              output shape          ms 1T  share 1T\n"
         let listed = top == 0 ? rows : Array(rows.sorted { $0.msN > $1.msN }.prefix(top))
         for r in listed {
             let shape = r.outputShape.map(String.init).joined(separator: "x")
             out +=
                 "  " + String(format: "%5d", r.index) + "  " + r.op.padding(toLength: 20, withPad: " ", startingAt: 0)
-                + "  " + shape.padding(toLength: 18, withPad: " ", startingAt: 0) + "  " + f(r.ms1) + "  " + f(r.msN)
-                + "  " + speedup(r.ms1, r.msN) + "  " + share(r.msN, totalN) + "  " + jobs(r.handoffsN) + "\n"
+                + "  " + shape.padding(toLength: 18, withPad: " ", startingAt: 0) + "  " + f(r.ms1)
+                + (compared
+                    ? "  " + f(r.msN) + "  " + speedup(r.ms1, r.msN) + "  " + share(r.msN, totalN) + "  "
+                        + jobs(r.handoffsN) : "  " + share(r.ms1, total1)) + "\n"
         }
         out += "  by operator type:\n"
         var byType: [String: (Double, Double, Int, Double)] = [:]
@@ -123,9 +138,10 @@ struct ModelProfileCommand: AsyncParsableCommand {
         for (op, t) in byType.sorted(by: { $0.value.1 > $1.value.1 }) {
             out +=
                 "    " + op.padding(toLength: 20, withPad: " ", startingAt: 0) + String(format: "%4d", t.2)
-                + " kernels  "
-                + f(t.0) + "  " + f(t.1) + "  " + speedup(t.0, t.1) + "  " + share(t.1, totalN) + "  " + jobs(t.3)
-                + " jobs\n"
+                + " kernels  " + f(t.0)
+                + (compared
+                    ? "  " + f(t.1) + "  " + speedup(t.0, t.1) + "  " + share(t.1, totalN) + "  " + jobs(t.3) + " jobs"
+                    : "  " + share(t.0, total1)) + "\n"
         }
         return out
     }

@@ -65,6 +65,26 @@ struct ModelProfileCommandTests {
             "\(text.stdout)")
     }
 
+    /// The header says the runs and rounds timed: `--runs 7` timed 5 (7 / 5 per round) and `--runs 3` claimed 5
+    /// rounds; at one thread the one interpreter is timed once, in one column (it printed two, with speed-ups).
+    @Test func theHeaderSaysWhatWasTimed() throws {
+        let model = CLIRun.models.appendingPathComponent("blaze_face_short_range.tflite").path
+        let seven = try CLIRun.run(["model", "profile", model, "--runs", "7", "--warmup", "0", "--top", "2"])
+        #expect(seven.status == 0 && seven.stdout.contains("7 runs each in 5 alternating rounds"), "\(seven.stdout)")
+        let three = try CLIRun.run(["model", "profile", model, "--runs", "3", "--warmup", "0", "--top", "2"])
+        #expect(three.status == 0 && three.stdout.contains("3 runs each in 3 alternating rounds"), "\(three.stdout)")
+        let one = try CLIRun.run(["model", "profile", model, "--threads", "1", "--runs", "3", "--top", "2"])
+        #expect(
+            one.status == 0 && one.stdout.contains("ms 1T  share 1T\n") && !one.stdout.contains("speed-up")
+                && !one.stdout.contains("pool at"), "\(one.stdout)")
+        let bundle = CLIRun.models.appendingPathComponent("face_landmarker.task").path
+        let negative = try CLIRun.run(["model", "info", bundle, "--max-bundle-bytes=-5"])
+        #expect(
+            negative.status == 1
+                && negative.stderr.contains("Invalid option --max-bundle-bytes: must be at least 1, got -5"),
+            "\(negative.stderr)")
+    }
+
     @Test func badOptionsAreErrorsNamingThem() throws {
         let malformed = try profile(["--read-outputs", "one"])
         #expect(malformed.status == 1 && malformed.stderr.contains("--read-outputs"), "\(malformed.stderr)")

@@ -165,9 +165,12 @@ int vt_pool_workers(void);
 double vt_pingpong_ns(int batches, int rounds);
 /// The pool's hand-off cost on this host: median wall nanoseconds of an empty job split over two
 /// threads (published, claimed by a worker, joined), measured on the first call (8 ms at most)
-/// and cached; 1 ms when most workers came later than that, 0 when no worker runs. The environment
+/// and cached; VT_PROBE_TIMEOUT_NS (1 ms) when most workers came later than that, 0 when no worker runs. The environment
 /// variable VT_POOL_HANDOFF_NS, when set, is taken instead of measuring (benches, tests). Includes VT_POOL_HANDOFF_DELAY_NS (pool.c).
 double vt_pool_handoff_ns(void);
+/// A hand-off probe's worker later than this many nanoseconds counts as late (asleep, or its core taken): the
+/// probe's wait for it ends there, and `vt_pool_handoff_ns` gives this value when most workers came late.
+#define VT_PROBE_TIMEOUT_NS 1000000
 /// What two cores give at once: the median over `rounds` rounds (1...101) of each core's arithmetic
 /// speed while CPUs 0 and 1 both compute (about `milliseconds`, up to 100, each), as a share of CPU 0's
 /// alone just before. 1: the cores are independent; 0.5: they share one core's units (hyperthreads of

@@ -16,6 +16,10 @@ package enum HandoffCost {
     /// per process); 0 when no worker thread runs.
     package static let nanoseconds: Double = vt_pool_handoff_ns()
 
+    /// Whether the measurement found most workers late (asleep, or their core taken by other work): `nanoseconds`
+    /// is then the probe's timeout, not a hand-off's time.
+    package static var cameLate: Bool { nanoseconds >= Double(VT_PROBE_TIMEOUT_NS) }
+
     /// `nanoseconds` over `tunedNanoseconds`, within `grainRange`; 1 when unmeasured.
     package static let grain: Double =
         nanoseconds > 0
