@@ -48,6 +48,12 @@ public struct TFLiteModel: Sendable {
         let root = try buffer.root("Model", fileIdentifier: TFLiteSchema.fileIdentifier)
         self.data = data
         self.version = Int(try root.scalar(TFLiteSchema.Model.version, UInt32(0)))
+        // LiteRT refuses another version too: a model of version 99 ran here without a word.
+        guard version == Int(TFLiteSchema.version) else {
+            throw VisionTasksError.invalidModel(
+                "\(name): schema version \(version), where TFLite models (and this reader) have version \(TFLiteSchema.version)"
+            )
+        }
         self.description = try root.string(TFLiteSchema.Model.description, "description") ?? ""
 
         let buffers = try root.tables(TFLiteSchema.Model.buffers, "buffers") { table, index in

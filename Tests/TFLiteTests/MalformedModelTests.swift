@@ -89,6 +89,20 @@ import VisionErrors
         }
     }
 
+    /// A schema version other than 3 is refused, as LiteRT refuses it (version 99 ran without a word).
+    @Test func anotherSchemaVersionIsRefused() throws {
+        let data = try Self.valid()
+        let root = try FlatBuffer(data, label: "model").root("Model")
+        let field = try #require(try root.field(TFLiteSchema.Model.version, size: 4))
+        #expect(
+            throws: VisionTasksError.invalidModel(
+                "m: schema version 99, where TFLite models (and this reader) have version 3")
+        ) {
+            try TFLiteModel(data: Self.patched(data, at: field, 99), name: "m")
+        }
+        #expect(try TFLiteModel(data: Self.patched(data, at: field, 3), name: "m").version == 3)
+    }
+
     @Test func aliasedVectorsCannotAmplifyWork() throws {
         // Every element of a large vector pointing at the same table is bounded by the budget of decoded bytes: 16
         // times the file plus 16 MiB (the 12000 × 12000 aliased tables of FuzzRegressionTests stop there).
