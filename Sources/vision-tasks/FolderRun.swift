@@ -87,7 +87,11 @@ enum FolderRun {
             if let failure = listing.failure {
                 paths.append((sub, "is a folder that cannot be listed (\(failure))"))
             }
-            for (name, isUTF8) in listing.names where !name.hasPrefix(".") {
+            // Depth first in name order, whatever order the folder lists its entries in: a folder two links lead to
+            // is walked, and its images named, through the first link by name (it was the first readdir gave, so
+            // two copies of one tree named them differently, and a resume after the folder changed redid them).
+            var folders: [String] = []
+            for (name, isUTF8) in listing.names.sorted(by: { $0.name < $1.name }) where !name.hasPrefix(".") {
                 let relative = sub.isEmpty ? name : sub + "/" + name
                 guard isUTF8 else {
                     paths.append(
@@ -111,11 +115,12 @@ enum FolderRun {
                     continue
                 }
                 if info.st_mode & S_IFMT == S_IFDIR {
-                    pending.append(relative)
+                    folders.append(relative)
                 } else if imageExtensions.contains((name as NSString).pathExtension.lowercased()) {
                     paths.append((relative, nil))
                 }
             }
+            pending += folders.reversed()
         }
         return paths.sorted { $0.path < $1.path }
     }

@@ -56,6 +56,13 @@ final class ResultSink: @unchecked Sendable {
         }
         if resume {
             do {
+                // A device or a pipe holds no earlier run: /dev/zero was read for ever, a pipe said "Illegal seek".
+                var status = stat()
+                guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+                    throw VisionTasksError.invalidOption(
+                        name: "--resume",
+                        reason: "\(path) is not a regular file (a device or a pipe): it holds no earlier run to resume")
+                }
                 let scan = try Self.scan(fd, path: path, header: header)
                 finished = scan.finished
                 discardedLines = scan.discardedLines
@@ -238,9 +245,14 @@ final class ResultSink: @unchecked Sendable {
                 lineNumber += 1
                 if let header, lineNumber == 1 {
                     guard head + Data("\n".utf8) == header else {
+                        // A table saved by a spreadsheet or an editor on Windows: its lines end in CR LF.
+                        let crlf = head.last == UInt8(ascii: "\r") && head.dropLast() + Data("\n".utf8) == header
                         throw VisionTasksError.invalidOption(
                             name: "--resume",
-                            reason: "\(path) does not start with this task's CSV header; not resuming into it")
+                            reason: crlf
+                                ? "\(path) has this task's CSV header, but its lines end in CR LF (\\r\\n), as a program "
+                                    + "on Windows saves them; the tool writes LF (\\n) only: not resuming into it"
+                                : "\(path) does not start with this task's CSV header; not resuming into it")
                     }
                     end = offset + newline + 1
                     head.removeAll(keepingCapacity: true)

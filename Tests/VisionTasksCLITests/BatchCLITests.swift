@@ -170,6 +170,61 @@ import Testing
         #expect(resumed.status == 64 && resumed.stderr.contains("--resume needs --output FILE (a file, not -)"))
     }
 
+    /// `--resume` into a device reads no earlier run (/dev/zero was read for ever, no word); a CSV table whose lines end
+    /// in CR LF is named so (it was "does not start with this task's CSV header", which it does).
+    @Test func resumeRefusesDevicesAndNamesCRLF() throws {
+        let dir = try CLIRun.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let image = CLIRun.fixtures.appendingPathComponent("astronaut.png").path
+        for device in ["/dev/zero", "/dev/full"] {
+            let started = Date()
+            let run = try CLIRun.run([
+                "face-detector", "--model", Self.faceModel, "--output", device, "--resume", image,
+            ])
+            #expect(
+                run.status == 1 && run.stderr.contains("\(device) is not a regular file (a device or a pipe)"),
+                "\(run.stderr)")
+            #expect(Date().timeIntervalSince(started) < 10)
+        }
+        let table = dir.appendingPathComponent("t.csv")
+        let first = try CLIRun.run([
+            "face-detector", "--model", Self.faceModel, "--format", "csv", "--output", table.path, image,
+        ])
+        #expect(first.status == 0, "\(first.stderr)")
+        let crlf = try String(contentsOf: table, encoding: .utf8).replacingOccurrences(of: "\n", with: "\r\n")
+        try crlf.write(to: table, atomically: true, encoding: .utf8)
+        let resumed = try CLIRun.run([
+            "face-detector", "--model", Self.faceModel, "--format", "csv", "--output", table.path, "--resume", image,
+        ])
+        #expect(resumed.status == 1 && resumed.stderr.contains("its lines end in CR LF"), "\(resumed.stderr)")
+    }
+
+    /// A folder two links lead to is named through the first link by name, whatever order the folder lists them in
+    /// (on tmpfs, newest first: two copies of one tree, made in another order, named its images differently).
+    @Test func aFolderTwoLinksLeadToIsNamedThroughTheFirstByName() throws {
+        let shm = URL(fileURLWithPath: "/dev/shm")
+        let base = FileManager.default.isWritableFile(atPath: shm.path) ? shm : FileManager.default.temporaryDirectory
+        let dir = base.appendingPathComponent("cli-links-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let shared = dir.appendingPathComponent("C")
+        try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: CLIRun.fixtures.appendingPathComponent("astronaut.png"), to: shared.appendingPathComponent("x.png"))
+        var names: [String] = []
+        for (tree, order) in [("t1", ["l1", "l2"]), ("t2", ["l2", "l1"])] {
+            let folder = dir.appendingPathComponent(tree)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            for link in order {
+                try FileManager.default.createSymbolicLink(
+                    atPath: folder.appendingPathComponent(link).path, withDestinationPath: "../C")
+            }
+            let run = try CLIRun.run(["face-detector", "--model", Self.faceModel, folder.path])
+            #expect(run.status == 0 && run.lines.count == 1, "\(run.stderr)")
+            names.append(((run.lines.first?["input"] as? String) ?? "").replacingOccurrences(of: folder.path, with: ""))
+        }
+        #expect(names == ["/l1/x.png", "/l1/x.png"])
+    }
+
     @Test func aListFromStandardInputResumesIntoAnExistingOutput() throws {
         let dir = try CLIRun.scratch()
         defer { try? FileManager.default.removeItem(at: dir) }
