@@ -91,7 +91,9 @@ enum FolderRun {
             // is walked, and its images named, through the first link by name (it was the first readdir gave, so
             // two copies of one tree named them differently, and a resume after the folder changed redid them).
             var folders: [String] = []
-            for (name, isUTF8) in listing.names.sorted(by: { $0.name < $1.name }) where !name.hasPrefix(".") {
+            // By bytes: two names of one text in two Unicode forms (composed, decomposed) are equal to String's `<`.
+            let byName = listing.names.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+            for (name, isUTF8) in byName where !name.hasPrefix(".") {
                 let relative = sub.isEmpty ? name : sub + "/" + name
                 guard isUTF8 else {
                     paths.append(

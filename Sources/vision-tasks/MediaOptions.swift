@@ -104,6 +104,9 @@ struct MediaOptions: ParsableArguments {
     /// Checks that the inputs name exactly one kind of source (images and folders, `--input-list`,
     /// `--video`, `--video-list`, `--live`) and that the options fit it.
     func validate(images: [String], inputList: Bool = false, videoList: Bool = false) throws {
+        // First: --start and --end take the next argument whatever it is (a time may be negative), so an option
+        // given as their value is named here, not taken for a missing input ("--start --end 3": 3 an image).
+        let (startMs, endMs) = (try startMs, try endMs) // each checked, also alone
         let kinds = [!images.isEmpty, inputList, video != nil, videoList, live != nil].filter { $0 }.count
         guard kinds == 1 else {
             throw ValidationError(
@@ -125,7 +128,6 @@ struct MediaOptions: ParsableArguments {
         if video == nil, !videoList, every != 1 || start != nil || end != nil {
             throw ValidationError("--every, --start and --end select frames of --video and --video-list")
         }
-        let (startMs, endMs) = (try startMs, try endMs) // each checked, also alone
         if let startMs, let endMs, endMs < startMs {
             throw ValidationError("--end (\(endMs) ms) is before --start (\(startMs) ms)")
         }

@@ -21,8 +21,8 @@ struct ModelRunCommand: AsyncParsableCommand {
     @Option(
         name: .customLong("input"),
         help: ArgumentHelp(
-            "An input tensor and its raw little-endian float32 file, as NAME=FILE, or #INDEX=FILE (from 0) for an input "
-                + "whose name is empty or shared (repeat for each input)."))
+            "An input tensor and its raw little-endian float32 file, as NAME=FILE, or #INDEX=FILE (from 0), as errors "
+                + "name an input whose name is empty, shared, holds = or opens with # (repeat for each input)."))
     var inputs: [String] = []
 
     @Option(help: "Directory the outputs are written to (created if missing).")
@@ -47,13 +47,12 @@ struct ModelRunCommand: AsyncParsableCommand {
                 ($0, URL(fileURLWithPath: outputDir).appendingPathComponent(fileNames[$0]).path)
             }
             let readFiles = OutputFiles.InputFiles([source.path] + files)
+            if let problem = OutputFiles.makeFolder(outputDir) {
+                throw VisionTasksError.fileUnwritable(path: outputDir, reason: problem)
+            }
             for (_, file) in written {
                 try OutputFiles.checkNotAnInput(file, option: "--output-dir", inputs: readFiles)
-                var status = stat()
-                if stat(file, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
-                    throw VisionTasksError.invalidOption(
-                        name: "--output-dir", reason: "cannot write \(file): it is a folder")
-                }
+                try OutputFiles.checkWritable(file, option: "--output-dir")
             }
             for (i, info) in interpreter.inputs.enumerated() {
                 let label = Self.label(i, names: interpreter.inputs.map(\.name))
@@ -67,9 +66,6 @@ struct ModelRunCommand: AsyncParsableCommand {
                 try interpreter.setInput(i, values)
             }
             interpreter.invoke()
-            if let problem = OutputFiles.makeFolder(outputDir) {
-                throw VisionTasksError.fileUnwritable(path: outputDir, reason: problem)
-            }
             for (i, file) in written {
                 try RawFloats.write(interpreter.output(i), to: file)
                 Console.out(
@@ -78,9 +74,13 @@ struct ModelRunCommand: AsyncParsableCommand {
         }
     }
 
-    /// How errors name input `index` of inputs named `names`: its name, or `#index` where the name is empty or shared.
+    /// How errors name input `index` of inputs named `names`: its name, or `#index` where the name cannot stand as
+    /// NAME in NAME=FILE (empty, shared, holding "=", or opening with "#", which an index does).
     static func label(_ index: Int, names: [String]) -> String {
-        names[index].isEmpty || names.filter({ $0 == names[index] }).count > 1 ? "#\(index)" : names[index]
+        let name = names[index]
+        let usable =
+            !name.isEmpty && !name.contains("=") && !name.hasPrefix("#") && names.filter { $0 == name }.count == 1
+        return usable ? name : "#\(index)"
     }
 
     /// The file of each input of a model whose inputs are named `names`, from `--input` values `specs` (NAME=FILE,
@@ -94,16 +94,20 @@ struct ModelRunCommand: AsyncParsableCommand {
                 throw VisionTasksError.invalidArgument("--input \(spec): expected NAME=FILE or #INDEX=FILE")
             }
             let key = String(spec[..<eq]), file = String(spec[spec.index(after: eq)...])
+            guard !file.isEmpty else {
+                throw VisionTasksError.invalidArgument("--input \(spec): the file name is empty")
+            }
             let matching = names.indices.filter { names[$0] == key }
             let index: Int
-            if matching.count == 1 {
+            // "#N" is an index first: a name that opens with "#" is given by its index, as errors name it.
+            if key.hasPrefix("#"), let given = Int(key.dropFirst()), names.indices.contains(given) {
+                index = given
+            } else if matching.count == 1 {
                 index = matching[0]
             } else if matching.count > 1 {
                 throw VisionTasksError.invalidArgument(
                     "--input \(key): inputs \(matching.map { "#\($0)" }.joined(separator: ", ")) share that name: give "
                         + "them by index (#\(matching[0])=FILE)")
-            } else if key.hasPrefix("#"), let given = Int(key.dropFirst()), names.indices.contains(given) {
-                index = given
             } else {
                 let listed = names.indices.map { label($0, names: names) }.joined(separator: ", ")
                 throw VisionTasksError.invalidArgument(

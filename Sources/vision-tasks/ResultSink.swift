@@ -13,15 +13,15 @@ final class ResultSink: @unchecked Sendable {
     /// The output file, nil for standard output.
     let path: String?
     /// The inputs whose final line the file held when the run started (`--resume`; else empty).
-    let finished: Set<String>
+    let finished: Set<ExactName>
     /// How many lines after the last final line were cut off by `--resume`.
     let discardedLines: Int
     /// The inputs of `finished` whose last final line says they failed (an error line, a video with failed frames): a
     /// resumed run that skips one is no success (their error lines stay).
-    private let failedBefore: Set<String>
+    private let failedBefore: Set<ExactName>
     /// The inputs of `finished` with any final line that says they failed (for inputs that cannot be read by their
     /// name, whose shown name a real file may share: see `isFinished`).
-    private let erroredBefore: Set<String>
+    private let erroredBefore: Set<ExactName>
     private let descriptor: Int32
     private let lock = NSLock()
 
@@ -147,12 +147,12 @@ final class ResultSink: @unchecked Sendable {
     /// (`unreadable`: a list line that is not UTF-8, shown as `\xHH`, whose shown name a real file may share), an error
     /// line of that name.
     func isFinished(_ input: String, unreadable: Bool) -> Bool {
-        (unreadable ? erroredBefore : finished).contains(input)
+        (unreadable ? erroredBefore : finished).contains(ExactName(input))
     }
 
     /// Whether `input`, left out as finished, had failed in an earlier run (by `isFinished`'s rule).
     func failedBefore(_ input: String, unreadable: Bool) -> Bool {
-        (unreadable ? erroredBefore : failedBefore).contains(input)
+        (unreadable ? erroredBefore : failedBefore).contains(ExactName(input))
     }
 
     /// For a run's summary: " (k had failed in an earlier run; …)" for `count` above 0, else "".
@@ -196,9 +196,9 @@ final class ResultSink: @unchecked Sendable {
     /// rows are one write, so when a cut row follows them and is the same input's (or its input cell is cut), the
     /// write was cut and they are redone with it (a kill part way through a large write keeps its first pages).
     static func scan(_ fd: Int32, path: String, header: Data? = nil) throws -> (
-        finished: Set<String>, end: Int, discardedLines: Int, failed: Set<String>, errored: Set<String>
+        finished: Set<ExactName>, end: Int, discardedLines: Int, failed: Set<ExactName>, errored: Set<ExactName>
     ) {
-        var finished: Set<String> = [], failed: Set<String> = [], errored: Set<String> = []
+        var finished: Set<ExactName> = [], failed: Set<ExactName> = [], errored: Set<ExactName> = []
         var end = 0, offset = 0, lineNumber = 0, linesAfterEnd = 0
         // CSV: the last run of one input's final rows, where it starts, its lines (frame rows before included), and
         // whether the input was finished before it.
@@ -269,18 +269,18 @@ final class ResultSink: @unchecked Sendable {
                 linesAfterEnd += 1
                 if line.isFinal {
                     if header != nil {
-                        if let last = group, last.input == line.input, linesAfterEnd == 1 {
+                        if let last = group, last.input.utf8.elementsEqual(line.input.utf8), linesAfterEnd == 1 {
                             group?.lines += 1
                         } else {
-                            group = (line.input, end, linesAfterEnd, finished.contains(line.input))
+                            group = (line.input, end, linesAfterEnd, finished.contains(ExactName(line.input)))
                         }
                     }
-                    finished.insert(line.input)
+                    finished.insert(ExactName(line.input))
                     if line.failed {
-                        failed.insert(line.input)
-                        errored.insert(line.input)
+                        failed.insert(ExactName(line.input))
+                        errored.insert(ExactName(line.input))
                     } else {
-                        failed.remove(line.input)
+                        failed.remove(ExactName(line.input))
                     }
                     end = offset + newline + 1
                     linesAfterEnd = 0
@@ -293,14 +293,21 @@ final class ResultSink: @unchecked Sendable {
         // A partial last line (no newline: the run was killed while writing it) counts as a line cut off.
         var discarded = linesAfterEnd + (head.isEmpty ? 0 : 1)
         if !head.isEmpty, linesAfterEnd == 0, let last = group,
-            CSVTable.parseRow(head).map({ $0.input == last.input }) ?? true
+            CSVTable.parseRow(head).map({ $0.input.utf8.elementsEqual(last.input.utf8) }) ?? true
         {
             end = last.start
             discarded += last.lines
-            if !last.finishedBefore { finished.remove(last.input) }
+            if !last.finishedBefore { finished.remove(ExactName(last.input)) }
         }
         return (finished, end, discarded, failed, errored)
     }
+}
+
+/// An input's name as its bytes: two names of one text in two Unicode forms (a composed and a decomposed "é") are two
+/// files, which `String`'s `==` takes for one (a resume skipped the second as finished).
+struct ExactName: Hashable {
+    let bytes: [UInt8]
+    init(_ name: String) { bytes = Array(name.utf8) }
 }
 
 // MARK: - Output lines

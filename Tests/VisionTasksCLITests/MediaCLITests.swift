@@ -775,6 +775,13 @@ import Testing
             farTime.status == 64 && farTime.stderr.contains("-4000000000000 to 4000000000000 ms"), "\(farTime.stderr)")
         // A stream whose clock wrapped starts before 0: its frames are selected with negative times (they were
         // refused, "--start -4" as a missing value).
+        // --start takes the next argument whatever it is: an option there is named as its value ("--start --end 3"
+        // said to give exactly one kind of input, 3 taken for an image).
+        let swallowed = try CLIRun.run([
+            "face-detector", "--model", Self.faceModel, "--video", "a.mp4", "--start", "--end", "3",
+        ])
+        #expect(
+            swallowed.status == 64 && swallowed.stderr.contains("--start --end: give seconds"), "\(swallowed.stderr)")
         for before in [["--start", "-4", "--end", "-1"], ["--start=-4s", "--end=-1000ms"]] {
             let early = try CLIRun.run(["face-detector", "--model", Self.faceModel, "--video", "a.mp4"] + before)
             let error = early.lines.first?["error"] as? String

@@ -65,8 +65,9 @@ struct ModelProfileCommandTests {
             "\(text.stdout)")
     }
 
-    /// The header says the runs and rounds timed: `--runs 7` timed 5 (7 / 5 per round) and `--runs 3` claimed 5
-    /// rounds; at one thread the one interpreter is timed once, in one column (it printed two, with speed-ups).
+    /// The header says the rounds timed (`--runs 3` claimed 5: the runs timed, 7 and not 5 for `--runs 7`, are dealt
+    /// over the rounds, which the output cannot show); at one thread the one interpreter is timed once, in one column
+    /// (it printed two, with speed-ups); `--max-bundle-bytes` below 1 is an option error.
     @Test func theHeaderSaysWhatWasTimed() throws {
         let model = CLIRun.models.appendingPathComponent("blaze_face_short_range.tflite").path
         let seven = try CLIRun.run(["model", "profile", model, "--runs", "7", "--warmup", "0", "--top", "2"])

@@ -114,6 +114,25 @@ struct ModelRunCommandTests {
         #expect(try run(unnamed.path, "=\(good.path)", out: "b").status == 0)
         let noSuch = try run(unnamed.path, "#1=\(good.path)", out: "c")
         #expect(noSuch.status == 1 && noSuch.stderr.contains("no such input (inputs: #0)"), "\(noSuch.stderr)")
+        // A name holding "=" cannot stand as NAME in NAME=FILE: errors name it by index, which works.
+        let equals = scratch.appendingPathComponent("equals.tflite")
+        try Self.renaming("input", to: "in=p", in: try Data(contentsOf: Self.model)).write(to: equals)
+        let unnamedToo = try CLIRun.run([
+            "model", "run", equals.path, "--output-dir", scratch.appendingPathComponent("e").path,
+        ])
+        #expect(unnamedToo.stderr.contains("missing --input #0=FILE"), "\(unnamedToo.stderr)")
+        #expect(try run(equals.path, "#0=\(good.path)", out: "e").status == 0)
+        let empty = try run(Self.model.path, "input=", out: "f")
+        #expect(empty.status == 1 && empty.stderr.contains("--input input=: the file name is empty"), "\(empty.stderr)")
+        // An output that is a link into a folder that does not exist: refused before any output is written.
+        let linked = scratch.appendingPathComponent("linked")
+        try FileManager.default.createDirectory(at: linked, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            atPath: linked.appendingPathComponent("classificators.f32").path,
+            withDestinationPath: scratch.appendingPathComponent("nowhere/y.f32").path)
+        let dangling = try run(Self.model.path, "input=\(good.path)", out: "linked")
+        #expect(dangling.status == 1 && dangling.stderr.contains("classificators.f32"), "\(dangling.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: linked.appendingPathComponent("regressors.f32").path))
         // An output that is an input file: refused before anything is written.
         let out = scratch.appendingPathComponent("same")
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
