@@ -40,8 +40,20 @@ struct ModelRunCommand: AsyncParsableCommand {
             let interpreter = try outputs.interpreter(model, threads: threads)
             let read = try outputs.indices
             let files = try Self.inputFiles(inputs, names: interpreter.inputs.map(\.name))
-            // No output may be the model or an input file, and none may be a folder: checked before anything is
-            // written (an output that was a folder failed after the outputs before it were written).
+            for (i, info) in interpreter.inputs.enumerated() {
+                let label = Self.label(i, names: interpreter.inputs.map(\.name))
+                let values = try RawFloats.read(files[i], count: info.elementCount, input: "\(label) \(info.shape)")
+                // Not every kernel carries a NaN on as LiteRT's do (a maximum passes over it): refused, so that no
+                // output looks sound that LiteRT gives as NaN.
+                if let bad = values.firstIndex(where: { !$0.isFinite }) {
+                    throw VisionTasksError.invalidArgument(
+                        "\(files[i]) holds \(values[bad]) at value \(bad): input \(label) takes finite numbers only")
+                }
+                try interpreter.setInput(i, values)
+            }
+            // The inputs read (and their sizes checked) first; then the outputs, before any is written (an output that
+            // was a folder failed after the outputs before it were written): none may be the model or an input file,
+            // each must be writable. The folder is made once the inputs are read: a bad input leaves none behind.
             let fileNames = RawFloats.fileNames(forTensors: interpreter.outputs.map(\.name))
             let written = interpreter.outputs.indices.filter { read?.contains($0) ?? true }.map {
                 ($0, URL(fileURLWithPath: outputDir).appendingPathComponent(fileNames[$0]).path)
@@ -53,17 +65,6 @@ struct ModelRunCommand: AsyncParsableCommand {
             for (_, file) in written {
                 try OutputFiles.checkNotAnInput(file, option: "--output-dir", inputs: readFiles)
                 try OutputFiles.checkWritable(file, option: "--output-dir")
-            }
-            for (i, info) in interpreter.inputs.enumerated() {
-                let label = Self.label(i, names: interpreter.inputs.map(\.name))
-                let values = try RawFloats.read(files[i], count: info.elementCount, input: "\(label) \(info.shape)")
-                // Not every kernel carries a NaN on as LiteRT's do (a maximum passes over it): refused, so that no
-                // output looks sound that LiteRT gives as NaN.
-                if let bad = values.firstIndex(where: { !$0.isFinite }) {
-                    throw VisionTasksError.invalidArgument(
-                        "\(files[i]) holds \(values[bad]) at value \(bad): input \(label) takes finite numbers only")
-                }
-                try interpreter.setInput(i, values)
             }
             interpreter.invoke()
             for (i, file) in written {

@@ -98,6 +98,7 @@ struct ModelRunCommandTests {
             big.status == 1 && big.stderr.contains("holds 536870912 floats, input input [1, 128, 128, 3] needs 49152"),
             "\(big.stderr)")
         #expect(Date().timeIntervalSince(started) < 5, "took \(Date().timeIntervalSince(started)) s")
+        #expect(!FileManager.default.fileExists(atPath: scratch.appendingPathComponent("out").path))
         try FileHandle(forWritingTo: huge).truncate(atOffset: 100 << 20)
         started = Date()
         let neither = try CLIRun.run(["model", "info", huge.path])
