@@ -35,9 +35,9 @@ struct ModelSourceOptions: ParsableArguments {
     var maxBundleBytes: Int = BaseOptions.Declared.maxBundleBytes.defaultValue
 
     /// Whether bytes are a bundle rather than a `.tflite` FlatBuffer (which carries "TFL3" at bytes 4..<8;
-    /// bundles are zips, sometimes with a few bytes before the first entry, found from the end-of-central-directory
-    /// record in their last 64 KiB). `invalidModel` naming `path` for bytes that are neither (a search of the whole
-    /// file for a zip entry took 2 minutes on a video of 1 GB given by mistake).
+    /// bundles are zips, found from the end-of-central-directory record in their last 64 KiB). `invalidModel`
+    /// naming `path` for bytes that are neither (a search of the whole file for a zip entry took 2 minutes on a
+    /// video of 1 GB given by mistake).
     static func isZip(_ data: Data, path: String) throws -> Bool {
         if data.count >= 8, data.dropFirst(4).prefix(4).elementsEqual("TFL3".utf8) { return false }
         // The record (22 bytes and a comment of up to 65,535) opens with "PK\u{5}\u{6}".
