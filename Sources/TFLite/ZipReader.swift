@@ -148,7 +148,7 @@ package final class ZipArchive: Sendable {
     }
 
     /// Whether `data` ends with a zip end-of-central-directory record (searched in the last 64 KiB + 22 bytes).
-    static func hasEndOfCentralDirectory(_ data: Data) -> Bool {
+    package static func hasEndOfCentralDirectory(_ data: Data) -> Bool {
         ZipDirectory.endRecordPosition(data) != nil
     }
 

@@ -40,22 +40,18 @@ struct ModelSourceOptions: ParsableArguments {
     /// video of 1 GB given by mistake).
     static func isZip(_ data: Data, path: String) throws -> Bool {
         if data.count >= 8, data.dropFirst(4).prefix(4).elementsEqual("TFL3".utf8) { return false }
-        // The record (22 bytes and a comment of up to 65,535) opens with "PK\u{5}\u{6}".
-        let tail = data.suffix(22 + 65_535)
-        guard tail.count >= 22,
-            tail.dropLast(21).indices.contains(where: { i in
-                tail[i] == 0x50 && tail[i + 1] == 0x4B && tail[i + 2] == 5 && tail[i + 3] == 6
-            })
-        else {
+        guard ZipArchive.hasEndOfCentralDirectory(data) else {
             throw VisionTasksError.invalidModel(
                 "\(path) is neither a TFLite model (bytes 4 to 7 are not \"TFL3\") nor a .task bundle (a zip archive)")
         }
         return true
     }
 
-    /// The bytes of the file `path`, once `--max-bundle-bytes` is checked (`invalidOption` below 1).
+    /// The bytes of the file `path`, once `--max-bundle-bytes` is checked against its declared minimum
+    /// (`invalidOption` below it).
     func readFile() throws -> Data {
-        try requireOption("--max-bundle-bytes", maxBundleBytes, in: 1...Int.max)
+        let minimum = Int(BaseOptions.Declared.maxBundleBytes.option.minimum ?? 1)
+        try requireOption("--max-bundle-bytes", maxBundleBytes, in: minimum...Int.max)
         return try ModelFile.read(path)
     }
 

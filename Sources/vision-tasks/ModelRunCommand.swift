@@ -39,9 +39,10 @@ struct ModelRunCommand: AsyncParsableCommand {
             let (_, model) = try source.loadModel()
             let interpreter = try outputs.interpreter(model, threads: threads)
             let read = try outputs.indices
-            let files = try Self.inputFiles(inputs, names: interpreter.inputs.map(\.name))
+            let names = interpreter.inputs.map(\.name)
+            let files = try Self.inputFiles(inputs, names: names)
             for (i, info) in interpreter.inputs.enumerated() {
-                let label = Self.label(i, names: interpreter.inputs.map(\.name))
+                let label = Self.label(i, names: names)
                 let values = try RawFloats.read(files[i], count: info.elementCount, input: "\(label) \(info.shape)")
                 // Not every kernel carries a NaN on as LiteRT's do (a maximum passes over it): refused, so that no
                 // output looks sound that LiteRT gives as NaN.

@@ -202,7 +202,7 @@ final class ResultSink: @unchecked Sendable {
         var end = 0, offset = 0, lineNumber = 0, linesAfterEnd = 0
         // CSV: the last run of one input's final rows, where it starts, its lines (frame rows before included), and
         // whether the input was finished before it.
-        var group: (input: String, start: Int, lines: Int, finishedBefore: Bool)?
+        var group: (input: ExactName, start: Int, lines: Int, finishedBefore: Bool)?
         var head = Data() // the first bytes of the current line
         // Enough for any input's escaped path (an argument is at most 128 KiB, a list's line `Manifest.maxLineBytes`).
         let headLimit = 1 << 20
@@ -268,19 +268,20 @@ final class ResultSink: @unchecked Sendable {
                 }
                 linesAfterEnd += 1
                 if line.isFinal {
+                    let name = ExactName(line.input)
                     if header != nil {
-                        if let last = group, last.input.utf8.elementsEqual(line.input.utf8), linesAfterEnd == 1 {
+                        if let last = group, last.input == name, linesAfterEnd == 1 {
                             group?.lines += 1
                         } else {
-                            group = (line.input, end, linesAfterEnd, finished.contains(ExactName(line.input)))
+                            group = (name, end, linesAfterEnd, finished.contains(name))
                         }
                     }
-                    finished.insert(ExactName(line.input))
+                    finished.insert(name)
                     if line.failed {
-                        failed.insert(ExactName(line.input))
-                        errored.insert(ExactName(line.input))
+                        failed.insert(name)
+                        errored.insert(name)
                     } else {
-                        failed.remove(ExactName(line.input))
+                        failed.remove(name)
                     }
                     end = offset + newline + 1
                     linesAfterEnd = 0
@@ -293,11 +294,11 @@ final class ResultSink: @unchecked Sendable {
         // A partial last line (no newline: the run was killed while writing it) counts as a line cut off.
         var discarded = linesAfterEnd + (head.isEmpty ? 0 : 1)
         if !head.isEmpty, linesAfterEnd == 0, let last = group,
-            CSVTable.parseRow(head).map({ $0.input.utf8.elementsEqual(last.input.utf8) }) ?? true
+            CSVTable.parseRow(head).map({ ExactName($0.input) == last.input }) ?? true
         {
             end = last.start
             discarded += last.lines
-            if !last.finishedBefore { finished.remove(ExactName(last.input)) }
+            if !last.finishedBefore { finished.remove(last.input) }
         }
         return (finished, end, discarded, failed, errored)
     }
