@@ -149,12 +149,15 @@ public enum ServerError: Error, CustomStringConvertible, Sendable {
     case invalidConfiguration(String)
     /// The models folder is missing or offers no model for any task.
     case noModels(String)
+    /// The server could not listen on `address` (host:port), for `reason`.
+    case cannotListen(address: String, reason: String)
 
     /// The message printed by `vision-tasks serve`.
     public var description: String {
         switch self {
         case .invalidConfiguration(let message): return "invalid configuration: \(message)"
         case .noModels(let message): return "no models: \(message)"
+        case .cannotListen(let address, let reason): return "cannot listen on \(address): \(reason)"
         }
     }
 }

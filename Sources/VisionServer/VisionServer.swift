@@ -59,8 +59,14 @@ public struct VisionServer: Sendable {
     }
 
     /// The Hummingbird application serving the routes on the configured host and port.
-    /// - Parameter logger: Where the application logs.
-    public func makeApplication(logger: Logger = Logger(label: "vision-tasks.serve")) -> some ApplicationProtocol {
+    /// - Parameters:
+    ///   - logger: Where the application logs.
+    ///   - onListening: Called once the server listens, with the port it listens on (the one the system chose for
+    ///     port 0).
+    public func makeApplication(
+        logger: Logger = Logger(label: "vision-tasks.serve"),
+        onListening: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) -> some ApplicationProtocol {
         let webSockets = makeWebSocketRouter().buildResponder()
         let headLimit = TimeAmount(configuration.requestHeadTimeout)
         let channel = HTTP1WebSocketUpgradeChannel.Configuration(
@@ -78,6 +84,7 @@ public struct VisionServer: Sendable {
             },
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "vision-tasks"),
+            onServerRunning: { channel in await onListening(channel.localAddress?.port ?? configuration.port) },
             logger: logger)
     }
 
@@ -406,7 +413,35 @@ final class BoundedCount: Sendable {
 
 extension VisionServer {
     /// Runs the server until the process is interrupted (SIGINT/SIGTERM end it gracefully).
-    public func run() async throws {
-        try await makeApplication().runService()
+    /// - Parameter onListening: Called once the server listens, with its port.
+    /// - Throws: `ServerError.cannotListen` when the address cannot be listened on (a port in use, a host that is
+    ///   not this machine's).
+    public func run(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        let listening = Listening()
+        do {
+            try await makeApplication { port in
+                listening.state.withLock { $0 = true }
+                await onListening(port)
+            }.runService()
+        } catch  where !listening.state.withLock({ $0 }) {
+            throw ServerError.cannotListen(
+                address: "\(configuration.host):\(configuration.port)", reason: Self.listenFailure(error))
+        }
+    }
+
+    /// Whether the server came to listen.
+    private final class Listening: Sendable {
+        let state = Mutex(false)
+    }
+
+    /// Why listening failed, in the words a user acts on.
+    static func listenFailure(_ error: any Error) -> String {
+        switch (error as? IOError)?.errnoCode {
+        case EADDRINUSE:
+            return "the port is in use (another program listens on it: give another --port, or 0 for any free one)"
+        case EACCES: return "permission denied (a port below 1024 needs privileges: give another --port)"
+        case EADDRNOTAVAIL: return "no network interface of this machine has that address (--host)"
+        default: return "\(error)"
+        }
     }
 }

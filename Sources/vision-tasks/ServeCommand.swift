@@ -9,12 +9,13 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract:
             "Serve the browser app and the HTTP/WebSocket API (POST /api/v1/{task}, /video, /live, gesture-models).",
-        discussion: "Listens on 127.0.0.1 unless --host names another address; prints the URL to open.")
+        discussion: "Listens on 127.0.0.1 unless --host names another address; once listening, prints the URL to open.")
 
     @Option(help: "The address to listen on (127.0.0.1: this machine only; 0.0.0.0: every interface).")
     var host: String = "127.0.0.1"
 
-    @Option(help: "The TCP port.")
+    // Unconditional: `--port -1` is the port's mistake, not a missing value.
+    @Option(parsing: .unconditional, help: "The TCP port (0: any free one, shown in the URL printed once listening).")
     var port: Int = 8080
 
     @Option(help: ArgumentHelp("The folder of models offered, by task (.task and .tflite files).", valueName: "dir"))
@@ -92,10 +93,14 @@ struct ServeCommand: AsyncParsableCommand {
             let server = try VisionServer(configuration: configuration)
             let offered = server.catalog.models.filter { !$0.value.isEmpty }.map(\.key.rawValue).sorted()
             print("vision-tasks serve: models for \(offered.joined(separator: ", ")) from \(models)")
-            print("open http://\(host == "0.0.0.0" ? "127.0.0.1" : host):\(port)/ in a browser (Ctrl-C stops)")
-            // Standard output into a file or a pipe is block-buffered: the URL would wait for the server's end.
-            fflush(nil)
-            try await server.run()
+            // Said once the server listens, with the port it got (the system's choice for --port 0); standard output
+            // into a file or a pipe is block-buffered, so it is flushed, or the URL would wait for the server's end.
+            let shownHost =
+                host == "0.0.0.0" ? "127.0.0.1" : host == "::" ? "[::1]" : host.contains(":") ? "[\(host)]" : host
+            try await server.run { port in
+                print("open http://\(shownHost):\(port)/ in a browser (Ctrl-C stops)")
+                fflush(nil)
+            }
         }
     }
 
