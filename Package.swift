@@ -25,6 +25,8 @@ let package = Package(
         // Already under Hummingbird; named for the types VisionServer uses directly.
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // Already under Hummingbird; the server tests run and stop a server with its ServiceGroup.
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // C libraries from Debian, through pkg-config.
@@ -146,21 +148,21 @@ let package = Package(
         .testTarget(
             name: "VisionTasksCLITests",
             dependencies: ["vision-tasks", "ios-guide-snippets", "VisionTasks", "TFLite", "FixtureSupport"]),
-        // The server's parts without a socket (worker pool, live-socket ledger): no HTTP client or TLS to
-        // build, so `make sanitize` runs them under TSan cheaply.
+        // The server's parts without a socket (worker pool, live-socket ledger), which `make sanitize` runs under TSan.
         .testTarget(name: "VisionServerUnitTests", dependencies: ["VisionServer", "VisionTasks"]),
+        // The server over loopback sockets, with a client of its own on SwiftNIO (Tests/VisionServerTests/
+        // LoopbackClient.swift): Hummingbird's test clients would bring AsyncHTTPClient and BoringSSL to build.
         .testTarget(
             name: "VisionServerTests",
             dependencies: [
                 "VisionServer", "VisionTasks", "VideoIO", "Training", "TFLite", "FixtureSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
-                .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
-                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
-                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
     ],
     swiftLanguageModes: [.v6]

@@ -18,7 +18,9 @@ enum Deadline {
         let outcome = Outcome()
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             outcome.set(continuation)
-            let work = Task {
+            // On the server suites' threads, as the test itself runs: an unstructured task does not inherit them, and
+            // Swift's shared pool is full of the other suites' synchronous work.
+            let work = Task(executorPreference: ServerThreads.shared) {
                 do {
                     try await body()
                     outcome.resume(with: .success(()))

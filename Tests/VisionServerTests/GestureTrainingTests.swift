@@ -1,6 +1,5 @@
 import Foundation
 import Hummingbird
-import HummingbirdTesting
 import NIOCore
 import TFLite
 import Testing
@@ -105,8 +104,8 @@ import VisionTasks
             )
             .filter { $0.hasSuffix(".jpg") }.sorted().last)
         let heldOutPhoto = try Data(contentsOf: ServerSupport.gestures.appendingPathComponent("five/" + heldOut))
-        let app = try folder.server().makeApplication()
-        let report = try await app.test(.ahc(.http)) { client in
+        let app = try folder.server()
+        let report = try await app.test { client in
             let report = try await client.execute(
                 uri: "/api/v1/gesture-models?name=my-gestures&epochs=5&seed=3", method: .post,
                 headers: Self.zipType, body: Self.zip(photos + strays)
@@ -183,8 +182,8 @@ import VisionTasks
             try FileManager.default.attributesOfItem(atPath: folder.models.path + "/gesture_recognizer.task")[.size]
                 as? Int)
         let photos = try Self.gesturePhotos(["none", "one"], count: 4)
-        let timed = try folder.server { $0.maxTrainingSeconds = 1 }.makeApplication()
-        try await timed.test(.ahc(.http)) { client in
+        let timed = try folder.server { $0.maxTrainingSeconds = 1 }
+        try await timed.test { client in
             let started = ContinuousClock.now
             try await client.execute(
                 uri: "/api/v1/gesture-models?name=long&layer-widths=4096,4096&epochs=300&search=off", method: .post,
@@ -197,8 +196,8 @@ import VisionTasks
             #expect(ContinuousClock.now - started < .seconds(60), "stopped at its limit, not run to its end")
         }
         // The base model and 100 KB: a trained bundle is megabytes.
-        let full = try folder.server { $0.maxModelsFolderBytes = base + 100_000 }.makeApplication()
-        try await full.test(.ahc(.http)) { client in
+        let full = try folder.server { $0.maxModelsFolderBytes = base + 100_000 }
+        try await full.test { client in
             try await client.execute(
                 uri: "/api/v1/gesture-models?name=big&epochs=1&search=off", method: .post, headers: Self.zipType,
                 body: Self.zip(photos)
@@ -223,7 +222,7 @@ import VisionTasks
             $0.maxTrainingBodyBytes = 1_000_000
             $0.maxTrainingUnpackedBytes = 4_000_000
             $0.maxTrainingPhotos = 4
-        }.makeApplication()
+        }
         let bomb = ZipWriter.archive([.stored("none/a.jpg", hand), try ZipWriter.zeros("thumb/b.jpg", mebibytes: 64)])
         // A bomb that declares 1000 bytes and inflates to 8 MiB: stopped at its declared size.
         let liar = ZipWriter.archive([
@@ -309,7 +308,7 @@ import VisionTasks
             requests.map { ($0.query, $0.headers, Self.zip(good), $0.status, $0.message) }
             + bodies.map { ("name=m", Self.zipType, $0.body, $0.status, $0.message) }
         #expect(requests.count == 16 && bodies.count == 24)
-        try await app.test(.ahc(.http)) { client in
+        try await app.test { client in
             for (query, headers, body, status, expected) in cases {
                 try await client.execute(
                     uri: "/api/v1/gesture-models?" + query, method: .post, headers: headers, body: body
@@ -338,12 +337,12 @@ import VisionTasks
         let folder = try Folder()
         defer { folder.remove() }
         let before = try folder.tree()
-        let app = try folder.server().makeApplication()
+        let app = try folder.server()
         let body = Self.zip([
             ("none/a.jpg", try ServerSupport.photo("hand_thumb_up.jpg")),
             ("thumb/a.png", try ServerSupport.photo("astronaut.png")),
         ])
-        try await app.test(.ahc(.http)) { client in
+        try await app.test { client in
             try await client.execute(
                 uri: "/api/v1/gesture-models?name=m", method: .post, headers: Self.zipType, body: body
             ) { response in
@@ -359,10 +358,10 @@ import VisionTasks
     @Test func aRequestPipelinedBehindARefusedOneIsNotRun() async throws {
         let folder = try Folder()
         defer { folder.remove() }
-        let app = try folder.server().makeApplication()
+        let app = try folder.server()
         let zip = try Self.slowZip()
-        try await app.test(.live) { client in
-            let port = try #require(client.port)
+        try await app.test { client in
+            let port = client.port
             // A refused request with a body (answered Connection: close), and a training pipelined behind it.
             let refused = "POST /api/v1/no-such-task HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello"
             let pipelined =
@@ -389,11 +388,11 @@ import VisionTasks
     @Test func aSecondTrainingWhileOneRunsIs503() async throws {
         let folder = try Folder()
         defer { folder.remove() }
-        let app = try folder.server().makeApplication()
+        let app = try folder.server()
         let slow = try Self.slowZip()
-        try await app.test(.ahc(.http)) { client in
+        try await app.test { client in
             #expect(try await ServerSupport.training(client) == false)
-            let first = Task {
+            let first = Task(executorPreference: ServerThreads.shared) { // (not inherited: see Deadline.run)
                 try await client.execute(
                     uri: "/api/v1/gesture-models?name=first", method: .post, headers: Self.zipType, body: slow
                 ) {
@@ -427,23 +426,23 @@ import VisionTasks
         let folder = try Folder()
         defer { folder.remove() }
         let before = try folder.tree()
-        let app = try folder.server().makeApplication()
+        let app = try folder.server()
         // 150 photos of each of two labels, all with hands: the hand search alone takes seconds, and the training
         // would end with `gone.task` written.
         let thumbs = try ServerSupport.photo("two_thumbs_up.jpg"), thumb = try ServerSupport.photo("hand_thumb_up.jpg")
         let body = Self.zip((0..<150).flatMap { [("none/\($0).jpg", thumbs), ("thumb/\($0).jpg", thumb)] })
-        try await app.test(.ahc(.http)) { client in
+        try await app.test { client in
             // Its own connection, sent without waiting for the answer, then closed while the training runs.
-            let gone = TestClient(host: "localhost", port: try #require(client.port))
-            gone.connect()
-            try await gone.executeAndDontWaitForResponse(
-                .init("/api/v1/gesture-models?name=gone", method: .post, headers: Self.zipType, body: body))
+            let gone = try await StallingClient.startPost(
+                port: client.port, path: "/api/v1/gesture-models?name=gone", contentType: "application/zip",
+                contentLength: body.readableBytes)
+            #expect(await gone.sendBody(Array(body.readableBytesView)))
             var deadline = ContinuousClock.now + .seconds(60)
             while try await !ServerSupport.training(client) {
                 try #require(ContinuousClock.now < deadline, "the training was not seen running within 60 s")
                 try await Task.sleep(for: .milliseconds(20))
             }
-            try await gone.shutdown()
+            gone.hangUp()
             let closed = ContinuousClock.now
             deadline = closed + .seconds(20)
             while try await ServerSupport.training(client) {
@@ -464,8 +463,8 @@ import VisionTasks
     @Test func theTrainingIsDescribed() async throws {
         let folder = try Folder()
         defer { folder.remove() }
-        let app = try folder.server { $0.maxTrainingPhotos = 321 }.makeApplication()
-        try await app.test(.ahc(.http)) { client in
+        let app = try folder.server { $0.maxTrainingPhotos = 321 }
+        try await app.test { client in
             try await client.execute(uri: "/api/v1/gesture-models", method: .get) { response in
                 #expect(response.status == .ok)
                 let object = try #require(

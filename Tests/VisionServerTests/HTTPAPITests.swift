@@ -1,22 +1,21 @@
 import FixtureSupport
 import Foundation
 import Hummingbird
-import HummingbirdTesting
 import Logging
 import NIOCore
 import Testing
 import VisionServer
 import VisionTasks
 
-/// The HTTP API through Hummingbird's router test client: every endpoint, every error status,
+/// The HTTP API over a loopback socket (`LoopbackClient`): every endpoint, every error status,
 /// and results byte-for-byte equal to the library's on the fixture photos (tolerance: none, the
 /// same JSON; the library's own agreement with MediaPipe is checked in VisionTasksTests).
 @Suite(.serverThreads) struct HTTPAPITests {
-    private func body(_ response: TestResponse) -> String { String(buffer: response.body) }
+    private func body(_ response: LoopbackResponse) -> String { String(buffer: response.body) }
 
     @Test func healthModelsAndConnections() async throws {
-        let app = try ServerSupport.server().makeApplication()
-        try await app.test(.router) { client in
+        let app = try ServerSupport.server()
+        try await app.test { client in
             try await client.execute(uri: "/healthz", method: .get) { #expect(body($0) == #"{"status":"ok"}"#) }
             try await client.execute(uri: "/api/v1/models", method: .get) { response in
                 #expect(response.status == .ok)
@@ -40,8 +39,8 @@ import VisionTasks
     /// `GET /api/v1/tasks` describes every task's options with the defaults the options classes
     /// have, and a request that names no option gets exactly those (the results test below).
     @Test func theTaskCatalogIsServedWithTheLibrarysDefaults() async throws {
-        let app = try ServerSupport.server().makeApplication()
-        try await app.test(.router) { client in
+        let app = try ServerSupport.server()
+        try await app.test { client in
             try await client.execute(uri: "/api/v1/tasks", method: .get) { response in
                 #expect(response.status == .ok)
                 let object = try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any]
@@ -104,8 +103,8 @@ import VisionTasks
 
     @Test func imageResultsEqualTheLibrarys() async throws {
         #expect(Set(Self.imageCases.map(\.0)) == Set(TaskDescription.all.map(\.name)), "a task the test misses")
-        let app = try ServerSupport.server().makeApplication()
-        try await app.test(.router) { client in
+        let app = try ServerSupport.server()
+        try await app.test { client in
             for (task, photo, query) in Self.imageCases {
                 let options = Dictionary(
                     uniqueKeysWithValues: query.split(separator: "&").map {
@@ -128,8 +127,8 @@ import VisionTasks
         let expected = try ServerSupport.libraryJSON(
             "gesture-recognizer", photo: "hand_thumb_up.jpg", options: ["model": "operations.task"])
         #expect(expected.contains("\"categoryName\""))
-        let app = try ServerSupport.server().makeApplication()
-        try await app.test(.router) { client in
+        let app = try ServerSupport.server()
+        try await app.test { client in
             try await client.execute(
                 uri: "/api/v1/gesture-recognizer?model=operations.task", method: .post,
                 body: ByteBuffer(data: try ServerSupport.photo("hand_thumb_up.jpg"))
@@ -154,8 +153,8 @@ import VisionTasks
         let catalog = try ModelCatalog(directory: folder.path + "/")
         try Data(repeating: 7, count: 1000).write(to: model)
         let app = try ServerSupport.server({ $0.modelsDirectory = folder.path + "/" }, catalog: { catalog })
-            .makeApplication()
-        try await app.test(.router) { client in
+
+        try await app.test { client in
             try await client.execute(
                 uri: "/api/v1/face-detector?model=face.tflite", method: .post,
                 body: ByteBuffer(data: try ServerSupport.photo("hand_thumb_up.jpg"))
@@ -178,10 +177,10 @@ import VisionTasks
     }
 
     @Test func clientErrorsAreJSONWithTheirStatus() async throws {
-        let app = try ServerSupport.server { $0.maxBodyBytes = 50_000 }.makeApplication()
+        let app = try ServerSupport.server { $0.maxBodyBytes = 50_000 }
         let photo = ByteBuffer(data: try ServerSupport.photo("hand_thumb_up.jpg"))
         let small = ByteBuffer(data: try ServerSupport.photo("hand_thumb_up.jpg").prefix(40_000))
-        try await app.test(.router) { client in
+        try await app.test { client in
             let cases: [(String, HTTPRequest.Method, ByteBuffer?, HTTPResponse.Status, String)] = [
                 (
                     "/api/v1/face-landmarker", .post, ByteBuffer(bytes: [0xFF, 0xD8, 0xFF, 0xE0, 1, 2, 3]), .badRequest,
@@ -258,9 +257,9 @@ import VisionTasks
         let app = try ServerSupport.server {
             $0.workers = 1
             $0.queueDepth = 0
-        }.makeApplication()
+        }
         let photo = ByteBuffer(data: try ServerSupport.photo("woman_sitting.jpg"))
-        try await app.test(.router) { client in
+        try await app.test { client in
             let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
                 for _ in 0..<8 {
                     group.addTask {
@@ -288,14 +287,12 @@ import VisionTasks
     /// Hummingbird's idle timeout starts only after a head, and such connections were held for good (enough of them
     /// took every file descriptor). A connection that sends its request in time is served.
     @Test func aConnectionWithoutARequestIsClosedAfterTheHeadTimeout() async throws {
-        // (The test client's own connection, opened at the start and unused, is closed too: only raw ones here.)
         // Nothing is logged as an error for it: the client's doing, one line each ("Error handling upgrade result").
         let logs = CapturedLogs()
-        let app = try ServerSupport.server { $0.requestHeadTimeout = .seconds(2) }.makeApplication(
-            logger: Logger(label: "test") { _ in logs })
+        let app = try ServerSupport.server { $0.requestHeadTimeout = .seconds(2) }
         defer { #expect(logs.errors.isEmpty, "\(logs.errors)") }
-        try await app.test(.live) { client in
-            let port = try #require(client.port)
+        try await app.test(logger: Logger(label: "test") { _ in logs }) { client in
+            let port = client.port
             let silent = try await StallingClient.connectSilently(port: port)
             let start = ContinuousClock.now
             #expect(await silent.closedByTheServer(within: 30), "a silent connection was kept for 30 s")
@@ -344,9 +341,9 @@ import VisionTasks
     /// (an `h2c` upgrade) got an empty reply from every route, and a WebSocket handshake of another version, without
     /// a key, with a body, or to an unknown task got none or a bare 400. Each is now answered with its reason.
     @Test func requestsThatDoNotUpgradeAreAnsweredWithTheirReason() async throws {
-        let app = try ServerSupport.server().makeApplication()
-        try await app.test(.live) { client in
-            let port = try #require(client.port)
+        let app = try ServerSupport.server()
+        try await app.test { client in
+            let port = client.port
             let webSocket =
                 "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
             let cases: [(head: String, answer: [String])] = [
@@ -514,9 +511,9 @@ import VisionTasks
             $0.maxBodyBytes = 4096
             $0.maxTrainingBodyBytes = 4096
             $0.maxHeldBodyBytes = 8192
-        }.makeApplication()
-        try await app.test(.ahc(.http)) { client in // AsyncHTTPClient: a new connection after a closing answer
-            let port = try #require(client.port)
+        }
+        try await app.test { client in
+            let port = client.port
             func post(_ count: Int) async throws -> (HTTPResponse.Status, String) {
                 try await client.execute(
                     uri: "/api/v1/face-detector", method: .post, body: ByteBuffer(repeating: 0xFF, count: count)
@@ -576,9 +573,9 @@ import VisionTasks
     }
 
     @Test func aTrainingUploadGoingOnPastTwiceItsLimitLosesItsConnection() async throws {
-        let app = try ServerSupport.server { $0.maxTrainingBodyBytes = 10_000 }.makeApplication()
-        try await app.test(.live) { client in
-            let port = try #require(client.port)
+        let app = try ServerSupport.server { $0.maxTrainingBodyBytes = 10_000 }
+        try await app.test { client in
+            let port = client.port
             // A length over the limit is refused before the body is read.
             let announced = try await StallingClient.startPost(
                 port: port, path: "/api/v1/gesture-models?name=announced", contentType: "application/zip",
@@ -604,9 +601,9 @@ import VisionTasks
     /// the idle timeout: it kept it, its descriptor and the unsent answers for good (Hummingbird's idle timer waits
     /// while a request is in work), so one client could pile up connections until the server ran out of descriptors.
     @Test func aClientThatPipelinesAndNeverReadsLosesItsConnection() async throws {
-        let app = try ServerSupport.server { $0.idleTimeout = .seconds(2) }.makeApplication()
-        try await app.test(.live) { client in
-            let port = try #require(client.port)
+        let app = try ServerSupport.server { $0.idleTimeout = .seconds(2) }
+        try await app.test { client in
+            let port = client.port
             let unread = try await StallingClient.connectSilently(port: port)
             // 2,000 requests for a 15 KB file: 30 MB of answers, far more than the socket buffers hold.
             let request = Array("GET /overlays.js HTTP/1.1\r\nHost: x\r\n\r\n".utf8)
@@ -632,9 +629,9 @@ import VisionTasks
             "scale=6000:4000,noise=alls=40:allf=t", "-q:v", "3", photo.path,
         ])
         let jpeg = [UInt8](try Data(contentsOf: photo))
-        let app = try ServerSupport.server { $0.idleTimeout = .seconds(3) }.makeApplication()
-        try await app.test(.live) { client in
-            let port = try #require(client.port)
+        let app = try ServerSupport.server { $0.idleTimeout = .seconds(3) }
+        try await app.test { client in
+            let port = client.port
             let post = try await StallingClient.startPost(
                 port: port, path: "/api/v1/image-segmenter?output-confidence-masks=true&output-category-mask=true",
                 contentType: "image/jpeg", contentLength: jpeg.count)
@@ -660,9 +657,9 @@ import VisionTasks
         let app = try ServerSupport.server {
             $0.idleTimeout = .seconds(2)
             $0.minBodyBytesPerSecond = 1000
-        }.makeApplication()
-        try await app.test(.live) { client in
-            let port = try #require(client.port)
+        }
+        try await app.test { client in
+            let port = client.port
             let routes = [
                 ("/api/v1/face-detector", "image/jpeg"), ("/api/v1/gesture-models?name=slow", "application/zip"),
             ]
@@ -691,9 +688,9 @@ import VisionTasks
     }
 
     @Test func anUploadStillComingHoldsNoTrainingSlot() async throws {
-        let app = try ServerSupport.server().makeApplication()
-        try await app.test(.live) { client in
-            let port = try #require(client.port)
+        let app = try ServerSupport.server()
+        try await app.test { client in
+            let port = client.port
             // An upload of which a tenth has come (as at 16 KB/s, 100 MB would take 1.7 hours)...
             let slow = try await StallingClient.startPost(
                 port: port, path: "/api/v1/gesture-models?name=slow", contentType: "application/zip",
@@ -715,10 +712,10 @@ import VisionTasks
     }
 
     @Test func imagesAndFramesOverThePixelLimitAre400() async throws {
-        let app = try ServerSupport.server { $0.maxImagePixels = 10_000 }.makeApplication()
+        let app = try ServerSupport.server { $0.maxImagePixels = 10_000 }
         let photo = ByteBuffer(data: try ServerSupport.photo("hand_thumb_up.jpg"))
         let video = ByteBuffer(data: try ServerSupport.panVideo(photo: "astronaut.png", frames: 2))
-        try await app.test(.router) { client in
+        try await app.test { client in
             for (uri, body) in [("/api/v1/hand-landmarker", photo), ("/api/v1/hand-landmarker/video", video)] {
                 try await client.execute(uri: uri, method: .post, body: body) { response in
                     #expect(response.status == .badRequest, "\(uri)")
@@ -731,8 +728,8 @@ import VisionTasks
 
     @Test func aVideoLongerThanTheFrameLimitEndsWithAnErrorLine() async throws {
         let video = ByteBuffer(data: try ServerSupport.panVideo(photo: "astronaut.png", frames: 5))
-        let app = try ServerSupport.server { $0.maxVideoFrames = 3 }.makeApplication()
-        try await app.test(.router) { client in
+        let app = try ServerSupport.server { $0.maxVideoFrames = 3 }
+        try await app.test { client in
             try await client.execute(uri: "/api/v1/face-detector/video", method: .post, body: video) { response in
                 #expect(response.status == .ok)
                 let lines = body(response).split(separator: "\n").map(String.init)
@@ -755,8 +752,8 @@ import VisionTasks
         try mp4.write(to: source)
         try Tool.ffmpeg(["-i", source.path, "-c", "copy", "-f", "mpegts", full.path])
         let whole = try Data(contentsOf: full)
-        let app = try ServerSupport.server().makeApplication()
-        try await app.test(.router) { client in
+        let app = try ServerSupport.server()
+        try await app.test { client in
             for (video, cut) in [(whole, false), (whole.prefix(whole.count / 2), true)] {
                 try await client.execute(
                     uri: "/api/v1/face-detector/video", method: .post, body: ByteBuffer(data: Data(video))
@@ -785,8 +782,8 @@ import VisionTasks
             url.path,
         ])
         let video = ByteBuffer(data: try Data(contentsOf: url))
-        let app = try ServerSupport.server().makeApplication()
-        try await app.test(.router) { client in
+        let app = try ServerSupport.server()
+        try await app.test { client in
             try await client.execute(uri: "/api/v1/face-detector/video", method: .post, body: video) { response in
                 let lines = body(response).split(separator: "\n").map(String.init)
                 try #require(lines.count == 4, "\(lines)")
@@ -807,8 +804,8 @@ import VisionTasks
             "yuv420p", url.path,
         ])
         let video = ByteBuffer(data: try Data(contentsOf: url))
-        let app = try ServerSupport.server { $0.maxVideoFrames = 3 }.makeApplication()
-        try await app.test(.router) { client in
+        let app = try ServerSupport.server { $0.maxVideoFrames = 3 }
+        try await app.test { client in
             try await client.execute(uri: "/api/v1/face-detector/video", method: .post, body: video) { response in
                 let lines = body(response).split(separator: "\n").map(String.init)
                 try #require(lines.count == 2, "\(lines)")
@@ -820,8 +817,8 @@ import VisionTasks
 
     @Test func aVideoStreamsOneLinePerFrameEqualToTheLibrarysVideoMode() async throws {
         let video = try ServerSupport.panVideo(photo: "astronaut.png", frames: 5)
-        let app = try ServerSupport.server().makeApplication()
-        try await app.test(.router) { client in
+        let app = try ServerSupport.server()
+        try await app.test { client in
             try await client.execute(uri: "/api/v1/face-landmarker/video", method: .post, body: ByteBuffer(data: video))
             { response in
                 #expect(response.status == .ok)

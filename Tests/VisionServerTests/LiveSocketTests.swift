@@ -1,8 +1,4 @@
 import Foundation
-import HummingbirdTesting
-import HummingbirdWSClient
-import HummingbirdWSTesting
-import HummingbirdWebSocket
 import NIOCore
 import NIOWebSocket
 import Synchronization
@@ -23,15 +19,12 @@ import VisionTasks
     }
 
     /// The JSON object of a text reply.
-    static func object(_ message: WebSocketMessage?) throws -> [String: Any] {
+    static func object(_ message: LiveSocket.Message?) throws -> [String: Any] {
         guard case .text(let text) = message else { throw ReplyError.notText(String(describing: message)) }
         return try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
     }
 
     enum ReplyError: Error { case notText(String) }
-
-    /// A test client that takes replies as large as a face mesh's JSON.
-    static let client = WebSocketClientConfiguration(maxFrameSize: 1 << 22)
 
     @Test func aFloodIsAnsweredInOrderWithEveryFrameAnsweredOrCountedDropped() async throws {
         try await Deadline.run("aFloodIsAnsweredInOrderWithEveryFrameAnsweredOrCountedDropped") {
@@ -40,18 +33,17 @@ import VisionTasks
             // 790 KB astronaut held those sockets' first frames back past their idle limits.
             let sent = 30
             let photo = try ServerSupport.photo("hand_thumb_up.jpg")
-            let app = try ServerSupport.server().makeApplication()
-            _ = try await app.test(.live) { client in
-                try await client.ws("/api/v1/hand-landmarker/live", configuration: Self.client) {
-                    inbound, outbound, _ in
-                    for t in 1...sent { try await outbound.write(.binary(Self.frame(Int64(t * 33), photo))) }
+            let app = try ServerSupport.server()
+            _ = try await app.test { client in
+                try await client.ws("/api/v1/hand-landmarker/live") { socket in
+                    for t in 1...sent { try await socket.send(.binary(Self.frame(Int64(t * 33), photo))) }
                     var replies: [[String: Any]] = []
-                    for try await message in inbound.messages(maxSize: 10_000_000) {
+                    while let message = try await socket.next() {
                         let reply = try Self.object(message)
                         replies.append(reply)
                         if reply["timestampInMilliseconds"] as? Int == sent * 33 { break }
                     }
-                    try await outbound.close(.normalClosure, reason: nil)
+                    try await socket.close()
                     let timestamps = replies.compactMap { $0["timestampInMilliseconds"] as? Int }
                     #expect(timestamps == timestamps.sorted() && Set(timestamps).count == timestamps.count)
                     #expect(replies.allSatisfy { $0["error"] == nil })
@@ -71,47 +63,45 @@ import VisionTasks
     @Test func badFramesAndBackwardTimestampsGetErrorReplies() async throws {
         try await Deadline.run("badFramesAndBackwardTimestampsGetErrorReplies") {
             let photo = try ServerSupport.photo("hand_thumb_up.jpg")
-            let app = try ServerSupport.server().makeApplication()
-            _ = try await app.test(.live) { client in
-                try await client.ws("/api/v1/gesture-recognizer/live?num-hands=2", configuration: Self.client) {
-                    inbound, outbound, _ in
-                    var replies = inbound.messages(maxSize: 10_000_000).makeAsyncIterator()
-                    try await outbound.write(.binary(Self.frame(100, photo)))
-                    let first = try Self.object(try await replies.next())
+            let app = try ServerSupport.server()
+            _ = try await app.test { client in
+                try await client.ws("/api/v1/gesture-recognizer/live?num-hands=2") { socket in
+                    try await socket.send(.binary(Self.frame(100, photo)))
+                    let first = try Self.object(try await socket.next())
                     let gestures = try #require((first["result"] as? [String: Any])?["gestures"] as? [[[String: Any]]])
                     #expect(gestures.first?.first?["categoryName"] as? String == "Thumb_Up")
-                    try await outbound.write(.binary(Self.frame(50, photo)))
-                    let backwards = try Self.object(try await replies.next())
+                    try await socket.send(.binary(Self.frame(50, photo)))
+                    let backwards = try Self.object(try await socket.next())
                     #expect(backwards["timestampInMilliseconds"] as? Int == 50)
                     #expect((backwards["error"] as? String)?.contains("timestamp") == true, "\(backwards)")
                     // Past `FrameContext.timestampRange`: refused. The hand tracker's nanoseconds used to overflow
                     // on it, and the trap ended the server.
-                    try await outbound.write(.binary(Self.frame(Int64.max, photo)))
-                    let far = try Self.object(try await replies.next())
+                    try await socket.send(.binary(Self.frame(Int64.max, photo)))
+                    let far = try Self.object(try await socket.next())
                     #expect((far["error"] as? String)?.contains("within ±4000000000000 ms") == true, "\(far)")
-                    try await outbound.write(.binary(Self.frame(200, Data([0xFF, 0xD8, 0xFF, 0, 1, 2, 3]))))
-                    let undecodable = try Self.object(try await replies.next())
+                    try await socket.send(.binary(Self.frame(200, Data([0xFF, 0xD8, 0xFF, 0, 1, 2, 3]))))
+                    let undecodable = try Self.object(try await socket.next())
                     #expect(undecodable["timestampInMilliseconds"] as? Int == 200)
                     #expect((undecodable["error"] as? String)?.contains("Invalid image") == true, "\(undecodable)")
-                    try await outbound.write(.text("hello"))
-                    let text = try Self.object(try await replies.next())
+                    try await socket.send(.text("hello"))
+                    let text = try Self.object(try await socket.next())
                     #expect((text["error"] as? String)?.contains("binary") == true)
                     // Sent together, answered in the order sent: a refused frame's error, or a text message's, used
                     // to pass the results of the frames before it still in work.
                     for stamp: Int64 in [1000, 2000, 2000, 1500] {
-                        try await outbound.write(.binary(Self.frame(stamp, photo)))
+                        try await socket.send(.binary(Self.frame(stamp, photo)))
                     }
-                    try await outbound.write(.text("hello"))
-                    try await outbound.write(.binary(Self.frame(3000, photo)))
+                    try await socket.send(.text("hello"))
+                    try await socket.send(.binary(Self.frame(3000, photo)))
                     var order: [String] = []
                     for _ in 0..<6 {
-                        let reply = try Self.object(try await replies.next())
+                        let reply = try Self.object(try await socket.next())
                         let stamp = (reply["timestampInMilliseconds"] as? Int).map(String.init) ?? "-"
                         order.append("\(stamp)\(reply["error"] == nil ? "" : " error")")
                     }
                     // (1000 in work and 2000 waiting: nothing newer is accepted to replace it before the text's reply.)
                     #expect(order == ["1000", "2000", "2000 error", "1500 error", "- error", "3000"], "\(order)")
-                    try await outbound.close(.normalClosure, reason: nil)
+                    try await socket.close()
                 }
             }
         }
@@ -125,28 +115,27 @@ import VisionTasks
             // after that reply, so it is admitted however late the server read the burst, and its
             // reply counts every drop. FrameRateLimit's exact window is tested in LiveLedgerTests.
             let tiny = try ServerSupport.photo("png-variants/gray8.png")
-            let app = try ServerSupport.server { $0.maxFramesPerSecond = 1 }.makeApplication()
-            _ = try await app.test(.live) { client in
-                try await client.ws("/api/v1/face-detector/live", configuration: Self.client) { inbound, outbound, _ in
+            let app = try ServerSupport.server { $0.maxFramesPerSecond = 1 }
+            _ = try await app.test { client in
+                try await client.ws("/api/v1/face-detector/live") { socket in
                     let clock = ContinuousClock()
                     let start = clock.now
-                    var messages = inbound.messages(maxSize: 10_000_000).makeAsyncIterator()
-                    try await outbound.write(.binary(Self.frame(1, tiny)))
-                    var replies = [try Self.object(try await messages.next())]
-                    for t in 2...13 { try await outbound.write(.binary(Self.frame(Int64(t), tiny))) }
-                    try await outbound.write(.text("after frame 13"))
-                    while replies.last?["error"] == nil, let message = try await messages.next() {
+                    try await socket.send(.binary(Self.frame(1, tiny)))
+                    var replies = [try Self.object(try await socket.next())]
+                    for t in 2...13 { try await socket.send(.binary(Self.frame(Int64(t), tiny))) }
+                    try await socket.send(.text("after frame 13"))
+                    while replies.last?["error"] == nil, let message = try await socket.next() {
                         replies.append(try Self.object(message))
                     }
                     try await Task.sleep(for: .milliseconds(1500))
-                    try await outbound.write(.binary(Self.frame(14, tiny)))
+                    try await socket.send(.binary(Self.frame(14, tiny)))
                     while replies.last?["timestampInMilliseconds"] as? Int != 14,
-                        let message = try await messages.next()
+                        let message = try await socket.next()
                     {
                         replies.append(try Self.object(message))
                     }
                     let elapsed = clock.now - start
-                    try await outbound.close(.normalClosure, reason: nil)
+                    try await socket.close()
                     let summary =
                         "\(replies.map { ($0["timestampInMilliseconds"] ?? "-", $0["dropped"] ?? $0["error"] ?? "-") }) in \(elapsed)"
                     let results = replies.filter { $0["error"] == nil }
@@ -167,13 +156,12 @@ import VisionTasks
         try await Deadline.run("aSilentSocketIsClosedAfterItsLastReply") {
             let tiny = try ServerSupport.photo("png-variants/gray8.png")
             // 3 s: a test process busy starting the other suites' tasks may read the frame late.
-            let app = try ServerSupport.server { $0.idleTimeout = .seconds(3) }.makeApplication()
-            try await app.test(.live) { client in
-                let close = try await client.ws("/api/v1/face-detector/live", configuration: Self.client) {
-                    inbound, outbound, _ in
-                    try await outbound.write(.binary(Self.frame(1, tiny)))
+            let app = try ServerSupport.server { $0.idleTimeout = .seconds(3) }
+            try await app.test { client in
+                let close = try await client.ws("/api/v1/face-detector/live") { socket in
+                    try await socket.send(.binary(Self.frame(1, tiny)))
                     var replies: [[String: Any]] = []
-                    for try await message in inbound.messages(maxSize: 10_000_000) {
+                    while let message = try await socket.next() {
                         replies.append(try Self.object(message))
                     }
                     #expect(replies.map { $0["timestampInMilliseconds"] as? Int } == [1], "\(replies)")
@@ -191,16 +179,14 @@ import VisionTasks
             // replies arrive before the close. A tiny frame 1 is answered first, so the session is up.
             let tiny = try ServerSupport.photo("png-variants/gray8.png")
             let photo = try ServerSupport.photo("hand_thumb_up.jpg")
-            let app = try ServerSupport.server { $0.idleTimeout = .seconds(2) }.makeApplication()
-            try await app.test(.live) { client in
-                let close = try await client.ws("/api/v1/gesture-recognizer/live", configuration: Self.client) {
-                    inbound, outbound, _ in
-                    var messages = inbound.messages(maxSize: 10_000_000).makeAsyncIterator()
-                    try await outbound.write(.binary(Self.frame(1, tiny)))
-                    var replies = [try Self.object(try await messages.next())]
-                    try await outbound.write(.binary(Self.frame(2, photo)))
-                    try await outbound.write(.binary(Self.frame(3, photo)))
-                    while let message = try await messages.next() { replies.append(try Self.object(message)) }
+            let app = try ServerSupport.server { $0.idleTimeout = .seconds(2) }
+            try await app.test { client in
+                let close = try await client.ws("/api/v1/gesture-recognizer/live") { socket in
+                    try await socket.send(.binary(Self.frame(1, tiny)))
+                    var replies = [try Self.object(try await socket.next())]
+                    try await socket.send(.binary(Self.frame(2, photo)))
+                    try await socket.send(.binary(Self.frame(3, photo)))
+                    while let message = try await socket.next() { replies.append(try Self.object(message)) }
                     // Frame 2 may be dropped for frame 3 when frame 3 arrives before its work starts (an optimised
                     // build's frame 1 ends at once); every frame is answered or counted dropped, frame 3 answered.
                     let summary = "\(replies.map { $0["error"] ?? $0["timestampInMilliseconds"] ?? "-" })"
@@ -231,7 +217,7 @@ import VisionTasks
     }
 
     /// Opens live sockets to `path` until one is let in and answers a frame, for 60 s at most.
-    static func nextClientIsAnswered(_ client: some TestClientProtocol, _ path: String) async throws {
+    static func nextClientIsAnswered(_ client: LoopbackClient, _ path: String) async throws {
         let tiny = try ServerSupport.photo("png-variants/gray8.png")
         let answered = Mutex<Int?>(nil)
         let start = ContinuousClock.now
@@ -243,12 +229,11 @@ import VisionTasks
             // Each attempt at most 20 s: a client waiting on a reply that never comes must not hold the loop.
             do {
                 try await Deadline.run("a live socket attempt", seconds: 20) {
-                    try await client.ws(path, configuration: Self.client) { inbound, outbound, _ in
-                        try await outbound.write(.binary(Self.frame(1, tiny)))
-                        var messages = inbound.messages(maxSize: 10_000_000).makeAsyncIterator()
-                        let reply = try Self.object(try await messages.next())
+                    try await client.ws(path) { socket in
+                        try await socket.send(.binary(Self.frame(1, tiny)))
+                        let reply = try Self.object(try await socket.next())
                         answered.withLock { $0 = reply["timestampInMilliseconds"] as? Int }
-                        try await outbound.close(.normalClosure, reason: nil)
+                        try await socket.close()
                     }
                 }
                 attempts.append("answered at \(ContinuousClock.now - start)")
@@ -270,9 +255,9 @@ import VisionTasks
             let face = try [UInt8](
                 MPImage(contentsOfFile: ServerSupport.images.appendingPathComponent("astronaut.png").path)
                     .jpegData(quality: 80))
-            let app = try Self.oneLiveSocket().makeApplication()
-            try await app.test(.live) { client in
-                let stalled = try await StallingClient.connect(port: try #require(client.port), path: path)
+            let app = try Self.oneLiveSocket()
+            try await app.test { client in
+                let stalled = try await StallingClient.connect(port: client.port, path: path)
                 let clock = ContinuousClock()
                 let start = clock.now
                 var sent = 0
@@ -296,9 +281,9 @@ import VisionTasks
             // reads on; the next message's reply then could not be written, and the session counted itself busy
             // for good, so neither the idle close nor anything else ended it: the socket was held.
             let path = "/api/v1/face-detector/live"
-            let app = try Self.oneLiveSocket().makeApplication()
-            try await app.test(.live) { client in
-                let broken = try await StallingClient.connect(port: try #require(client.port), path: path)
+            let app = try Self.oneLiveSocket()
+            try await app.test { client in
+                let broken = try await StallingClient.connect(port: client.port, path: path)
                 #expect(await broken.sendBody([0xC2, 0x80 | 4, 0, 0, 0, 0, 1, 2, 3, 4])) // FIN, RSV1, binary
                 _ = await broken.send(Array("hello".utf8), binary: false)
                 try await Self.nextClientIsAnswered(client, path)
@@ -312,15 +297,15 @@ import VisionTasks
             // A client that sends one message and then nothing, reading nothing (it vanished): the idle close
             // goes unanswered. Before, the session went on waiting for the client's messages, holding the socket.
             let path = "/api/v1/face-detector/live"
-            let app = try Self.oneLiveSocket().makeApplication()
+            let app = try Self.oneLiveSocket()
             // Milestones on stdout, so a run that hangs says where (this test hung twice in full fresh-clone runs).
             let start = ContinuousClock.now
             @Sendable func mark(_ step: String) {
                 print("aClientThatNeverAnswersTheIdleCloseLosesItsSocket: \(step) at \(ContinuousClock.now - start)")
             }
-            try await app.test(.live) { client in
+            try await app.test { client in
                 mark("server up")
-                let silent = try await StallingClient.connect(port: try #require(client.port), path: path)
+                let silent = try await StallingClient.connect(port: client.port, path: path)
                 mark("silent client upgraded")
                 #expect(await silent.send(Array("hello".utf8), binary: false))
                 mark("silent client sent")
@@ -339,9 +324,9 @@ import VisionTasks
             // for its message for good, holding the socket.
             let refused =
                 "/api/v1/gesture-recognizer/live?canned-gestures-allowlist=Thumb_Up&canned-gestures-denylist=None"
-            let app = try Self.oneLiveSocket().makeApplication()
-            try await app.test(.live) { client in
-                let silent = try await StallingClient.connect(port: try #require(client.port), path: refused)
+            let app = try Self.oneLiveSocket()
+            try await app.test { client in
+                let silent = try await StallingClient.connect(port: client.port, path: refused)
                 try await Self.nextClientIsAnswered(client, "/api/v1/face-detector/live")
                 withExtendedLifetime(silent) {}
             }
@@ -354,9 +339,9 @@ import VisionTasks
     /// its reading there and the close said 1000, a normal end (the unmasked frame was read as if masked).
     @Test func aMessageOverTheLimitOrOutOfOrderClosesTheSocketWithItsCode() async throws {
         try await Deadline.run("aMessageOverTheLimitOrOutOfOrderClosesTheSocketWithItsCode") {
-            let app = try ServerSupport.server { $0.maxFrameBytes = 1000 }.makeApplication()
-            _ = try await app.test(.live) { client in
-                let port = try #require(client.port)
+            let app = try ServerSupport.server { $0.maxFrameBytes = 1000 }
+            _ = try await app.test { client in
+                let port = client.port
                 let tooBig = try await StallingClient.connect(port: port, path: "/api/v1/face-detector/live")
                 #expect(await tooBig.sendFrame([UInt8](repeating: 0, count: 600), opcode: 2, fin: false))
                 #expect(await tooBig.sendFrame([UInt8](repeating: 0, count: 600), opcode: 0, fin: true))
@@ -394,8 +379,8 @@ import VisionTasks
 
     @Test func unknownTasksAndBadOptionsDoNotUpgrade() async throws {
         try await Deadline.run("unknownTasksAndBadOptionsDoNotUpgrade") {
-            let app = try ServerSupport.server().makeApplication()
-            try await app.test(.live) { client in
+            let app = try ServerSupport.server()
+            try await app.test { client in
                 // Unknown task, malformed value, value out of range: known before the upgrade, refused with the HTTP error.
                 let refused = [
                     "/api/v1/face-recognizer/live", "/api/v1/face-landmarker/live?num-faces=x",
@@ -403,7 +388,7 @@ import VisionTasks
                 ]
                 for path in refused {
                     await #expect(throws: (any Error).self, "\(path)") {
-                        try await client.ws(path) { _, _, _ in }
+                        try await client.ws(path) { _ in }
                     }
                 }
                 try await client.execute(uri: "/api/v1/face-recognizer/live", method: .get) { response in
@@ -418,10 +403,9 @@ import VisionTasks
                 // this client lost under load, and waited for ever.)
                 let close = try await client.ws(
                     "/api/v1/gesture-recognizer/live?canned-gestures-allowlist=Thumb_Up&canned-gestures-denylist=None"
-                ) { inbound, outbound, _ in
-                    try await outbound.write(.binary(Self.frame(33, try ServerSupport.photo("hand_thumb_up.jpg"))))
-                    var replies = inbound.messages(maxSize: 100_000).makeAsyncIterator()
-                    let reply = try Self.object(try await replies.next())
+                ) { socket in
+                    try await socket.send(.binary(Self.frame(33, try ServerSupport.photo("hand_thumb_up.jpg"))))
+                    let reply = try Self.object(try await socket.next())
                     #expect((reply["error"] as? String)?.contains("mutually exclusive") == true, "\(reply)")
                 }
                 #expect(close?.closeCode == .unacceptableData)

@@ -1,6 +1,5 @@
 import FixtureSupport
 import Foundation
-import HummingbirdTesting
 import Testing
 import VisionServer
 import VisionTasks
@@ -33,7 +32,7 @@ enum ServerSupport {
     }
 
     /// Whether the server says a gesture training is running (`GET /api/v1/gesture-models`).
-    static func training(_ client: some TestClientProtocol) async throws -> Bool {
+    static func training(_ client: LoopbackClient) async throws -> Bool {
         try await client.execute(uri: "/api/v1/gesture-models", method: .get) { response in
             let object = try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any]
             return try #require(object?["training"] as? Bool)
@@ -42,7 +41,7 @@ enum ServerSupport {
 
     /// The `error` of a JSON error body; a body that is not JSON, or has no string `error`, is a test
     /// issue (and gives "").
-    static func errorMessage(_ response: TestResponse) -> String {
+    static func errorMessage(_ response: LoopbackResponse) -> String {
         #expect(response.headers[.contentType] == "application/json")
         let object: Any
         do { object = try JSONSerialization.jsonObject(with: Data(buffer: response.body)) } catch {

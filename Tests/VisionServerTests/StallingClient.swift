@@ -268,6 +268,11 @@ final class StallingClient: @unchecked Sendable {
         return true
     }
 
+    /// Ends the connection at once, as a client that went away does (the descriptor itself is closed at deinit).
+    func hangUp() {
+        shutdown(fd, Int32(SHUT_RDWR))
+    }
+
     deinit {
         close(fd)
     }
