@@ -153,7 +153,7 @@ struct LoopbackClient: Sendable {
         _ path: String, seconds: Int = 120, _ body: (LiveSocket) async throws -> Void
     ) async throws -> LiveSocket.Close? {
         let port = port
-        let upgrade = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        let (connection, upgrade) = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connect(host: "127.0.0.1", port: port) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let upgrader = NIOTypedWebSocketClientUpgrader<NIOAsyncChannel<WebSocketFrame, WebSocketFrame>?>(
@@ -176,11 +176,15 @@ struct LoopbackClient: Sendable {
                                 return channel.eventLoop.makeSucceededFuture(nil)
                             }))
                     configuration.leftOverBytesStrategy = .forwardBytes
-                    return try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(
+                    let upgrade = try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(
                         configuration: configuration)
+                    return (channel, upgrade)
                 }
             }
-        guard let channel = try await upgrade.get() else {
+        let upgraded = try await Self.within(seconds, "the upgrade to \(path)", closing: connection) {
+            try await upgrade.get()
+        }
+        guard let channel = upgraded else {
             throw LoopbackFailure(description: "GET \(path): the server did not upgrade to a WebSocket")
         }
         return try await Self.within(seconds, "the WebSocket to \(path)", closing: channel.channel) {
