@@ -424,8 +424,8 @@ extension VisionServer {
                 await onListening(port)
             }.runService()
         } catch  where !listening.state.withLock({ $0 }) {
-            throw ServerError.cannotListen(
-                address: "\(configuration.host):\(configuration.port)", reason: Self.listenFailure(error))
+            let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+            throw ServerError.cannotListen(address: "\(host):\(configuration.port)", reason: Self.listenFailure(error))
         }
     }
 
@@ -436,6 +436,9 @@ extension VisionServer {
 
     /// Why listening failed, in the words a user acts on.
     static func listenFailure(_ error: any Error) -> String {
+        if error is SocketAddressError || error is SocketAddressError.UnknownHost {
+            return "no address of that name (--host: an IP address or a host name)"
+        }
         switch (error as? IOError)?.errnoCode {
         case EADDRINUSE:
             return "the port is in use (another program listens on it: give another --port, or 0 for any free one)"

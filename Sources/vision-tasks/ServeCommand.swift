@@ -74,7 +74,8 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingErrorsAsync {
             var configuration = ServerConfiguration()
-            configuration.host = host
+            // "[::1]", as a URL writes it, is the address ::1.
+            configuration.host = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
             configuration.port = port
             configuration.modelsDirectory = models
             configuration.workers = workers
@@ -93,10 +94,12 @@ struct ServeCommand: AsyncParsableCommand {
             let server = try VisionServer(configuration: configuration)
             let offered = server.catalog.models.filter { !$0.value.isEmpty }.map(\.key.rawValue).sorted()
             print("vision-tasks serve: models for \(offered.joined(separator: ", ")) from \(models)")
+            fflush(nil) // before the server's log lines and errors on stderr, which is unbuffered
             // Said once the server listens, with the port it got (the system's choice for --port 0); standard output
             // into a file or a pipe is block-buffered, so it is flushed, or the URL would wait for the server's end.
+            let bound = configuration.host
             let shownHost =
-                host == "0.0.0.0" ? "127.0.0.1" : host == "::" ? "[::1]" : host.contains(":") ? "[\(host)]" : host
+                bound == "0.0.0.0" ? "127.0.0.1" : bound == "::" ? "[::1]" : bound.contains(":") ? "[\(bound)]" : bound
             try await server.run { port in
                 print("open http://\(shownHost):\(port)/ in a browser (Ctrl-C stops)")
                 fflush(nil)

@@ -56,7 +56,13 @@ extension VisionServer {
                 outcome = .failure(error)
             }
             await services.triggerGracefulShutdown()
-            try await group.waitForAll()
+            // The test's own error comes first: a server that then failed its shutdown must not hide it.
+            do {
+                try await group.waitForAll()
+            } catch {
+                _ = try outcome.get()
+                throw error
+            }
             return try outcome.get()
         }
     }
@@ -143,7 +149,7 @@ struct LoopbackClient: Sendable {
     /// server's close.
     /// - Parameters:
     ///   - path: The request target of the upgrade.
-    ///   - seconds: The longest the whole exchange may take.
+    ///   - seconds: The longest the upgrade may take, and then the exchange.
     ///   - body: What the test does with the socket.
     /// - Returns: The server's close (code and reason), or nil when the connection ended without one.
     /// - Throws: `LoopbackFailure` when the server does not upgrade, or the exchange outlasts `seconds`; what `body`
@@ -297,6 +303,7 @@ final class LiveSocket: @unchecked Sendable {
                     guard parts != nil else { throw LoopbackFailure(description: "a continuation of no message") }
                     parts?.data.writeBuffer(&data)
                 } else {
+                    guard parts == nil else { throw LoopbackFailure(description: "a message inside another") }
                     parts = (frame.opcode, data)
                 }
                 guard let whole = parts, whole.data.readableBytes <= Self.maxMessageBytes else {

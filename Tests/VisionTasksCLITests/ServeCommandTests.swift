@@ -35,7 +35,9 @@ import Testing
             URL(fileURLWithPath: "/usr/bin/env"),
             [
                 "python3", "-c",
-                "import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1], timeout=30).read().decode())",
+                // No proxy: an http_proxy in the environment would take the loopback request elsewhere.
+                "import sys, urllib.request as u; print(u.build_opener(u.ProxyHandler({})).open(sys.argv[1], timeout=30)"
+                    + ".read().decode())",
                 "\(url.1)healthz",
             ])
         #expect(health.stdout.contains(#"{"status":"ok"}"#), "\(health.stderr)")
