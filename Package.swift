@@ -138,8 +138,9 @@ let package = Package(
         .testTarget(
             name: "TrainingTests", dependencies: ["Training", "VisionTasks", "TFLite", "Inference", "FixtureSupport"]),
         .testTarget(
-            name: "FuzzRegressionTests", dependencies: ["FuzzTargets", "TFLite", "Inference", "VisionErrors"]),
-        .testTarget(name: "VisionRenderTests", dependencies: ["VisionRender", "VisionTasks"]),
+            name: "FuzzRegressionTests",
+            dependencies: ["FuzzTargets", "TFLite", "Inference", "VisionErrors", "FixtureSupport"]),
+        .testTarget(name: "VisionRenderTests", dependencies: ["VisionRender", "VisionTasks", "FixtureSupport"]),
         .testTarget(
             name: "VideoIOTests",
             dependencies: ["VideoIO", "VisionCore", "VisionTasks", "VisionErrors", "FixtureSupport"]),

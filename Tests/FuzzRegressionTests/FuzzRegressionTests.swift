@@ -1,3 +1,4 @@
+import FixtureSupport
 import Foundation
 import Inference
 import TFLite
@@ -56,9 +57,9 @@ import VisionErrors
         ]
         for (file, reason) in cases {
             let data = try Data(contentsOf: folder.appendingPathComponent(file))
-            // This thread's CPU time, not the wall clock's: the bound holds the parse's work, which a loaded machine
-            // (ASan beside another build: 3.5 s of wall time for 1.x s of work) does not change.
-            let started = Self.threadCPUSeconds()
+            // CPU time: the bound holds the parse's work, which a loaded machine (ASan beside a build: 3.5 s of wall
+            // time) does not change.
+            let started = CPUTime.threadSeconds()
             #expect(
                 "\(file)",
                 performing: {
@@ -68,16 +69,9 @@ import VisionErrors
                         _ = try Interpreter(model: try TFLiteModel(data: data, name: file), numThreads: 1)
                     }
                 }, throws: { "\($0)".contains(reason) })
-            let spent = Self.threadCPUSeconds() - started
+            let spent = CPUTime.threadSeconds() - started
             #expect(spent < 2, "\(file) took \(spent) s of CPU")
         }
-    }
-
-    /// The CPU time the calling thread has used, in seconds.
-    static func threadCPUSeconds() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
     @Test

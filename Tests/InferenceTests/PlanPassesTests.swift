@@ -1,3 +1,4 @@
+import FixtureSupport
 import Foundation
 import TFLite
 import Testing
@@ -289,9 +290,9 @@ import VisionErrors
         #expect(1000 * 999 / 2 > Graph.searchBudget)
         var graph = g.graph
         try PlanPasses.fold(&graph)
-        let started = ContinuousClock.now
+        let started = CPUTime.threadSeconds()
         let nodes = try PlanPasses.fuse(&graph)
-        #expect(ContinuousClock.now - started < .seconds(5))
+        #expect(CPUTime.threadSeconds() - started < 5)
         #expect(nodes.count == 1000 && nodes.allSatisfy { $0.node.operation is FullyConnectedOperator })
         #expect(try g.run([[1, 2]]) == [[1, 2]])
     }

@@ -1,3 +1,4 @@
+import FixtureSupport
 import Foundation
 import Testing
 import VisionErrors
@@ -26,13 +27,13 @@ import VisionErrors
         // extracting one fails before inflating anything, well under a second.
         let bomb = ZipWriter.archive(try (0..<4).map { try ZipWriter.zeros("model\($0).tflite", mebibytes: 1024) })
         #expect(bomb.count < 5 << 20)
-        let start = ContinuousClock.now
+        let start = CPUTime.threadSeconds()
         let bundle = try ModelBundle(data: bomb, name: "bomb.task")
         #expect(bundle.maxDecompressedBytes == 64 << 20)
         #expect(throws: VisionTasksError.invalidBundle(Self.limitMessage("bomb.task", "model0.tflite", 64 << 20))) {
             try bundle.data(named: "model0.tflite")
         }
-        #expect(ContinuousClock.now - start < .seconds(1))
+        #expect(CPUTime.threadSeconds() - start < 1)
     }
 
     @Test func lyingSizesAreCaughtWhileInflating() throws {

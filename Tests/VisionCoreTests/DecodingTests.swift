@@ -1,3 +1,4 @@
+import FixtureSupport
 import Foundation
 import Testing
 import VisionErrors
@@ -179,11 +180,11 @@ import VisionErrors
         ]
         for (name, kind, bytes) in bombs {
             #expect(bytes.count < 5000)
-            let start = ContinuousClock.now
+            let start = CPUTime.threadSeconds()
             #expect(throws: Self.tooManyPixels(name, kind, 11584, 11584, limit)) {
                 try MPImage(encodedData: bytes, name: name)
             }
-            #expect(ContinuousClock.now - start < .seconds(1), "\(name)")
+            #expect(CPUTime.threadSeconds() - start < 1, "\(name)")
         }
         // The progressive case of issue 10 (4133x12290, 51 megapixels) is under the default but not under a lower limit.
         let progressive = try Self.jpeg(

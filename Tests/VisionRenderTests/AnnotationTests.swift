@@ -1,3 +1,4 @@
+import FixtureSupport
 import Testing
 import VisionTasks
 
@@ -50,7 +51,7 @@ import VisionTasks
     /// without bound, and Cairo's round caps and dots take time and memory that grow with the width.
     @Test func landmarksFarOutsideThePictureDrawQuickly() throws {
         let a = try Self.grey()
-        let clock = ContinuousClock(), start = clock.now
+        let start = CPUTime.threadSeconds()
         for scale: Float in [1e8, 1e30, .infinity, .nan] {
             let face: [(x: Float, y: Float)] = (0..<478).map { i in (x: Float(i % 2) * scale, y: Float(i % 3) * scale) }
             a.canvas.drawFaceMesh(face, id: 1, poseAxes: [(dx: 1, dy: 0, towardsViewer: 0)])
@@ -58,7 +59,7 @@ import VisionTasks
             a.canvas.drawPose(face.prefix(33).map { (x: $0.x, y: $0.y, visibility: 1) }, id: 2)
         }
         #expect(a.rgbPixels().count == Self.w * Self.h * 3)
-        #expect(clock.now - start < .seconds(5))
+        #expect(CPUTime.threadSeconds() - start < 5)
     }
 
     @Test func faceBoxKeypointsAndScore() throws {
