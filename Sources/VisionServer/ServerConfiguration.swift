@@ -8,6 +8,8 @@ import VisionCore
 public struct ServerConfiguration: Sendable {
     /// The address to listen on (loopback unless asked otherwise).
     public var host: String = "127.0.0.1"
+    /// `host` as a URL or an address with a port writes it: an IPv6 address in brackets.
+    public var urlHost: String { host.contains(":") ? "[\(host)]" : host }
     /// The TCP port (0: any free port).
     public var port: Int = 8080
     /// The folder whose `.task`/`.tflite` files are offered, by file name only.

@@ -424,8 +424,8 @@ extension VisionServer {
                 await onListening(port)
             }.runService()
         } catch  where !listening.state.withLock({ $0 }) {
-            let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
-            throw ServerError.cannotListen(address: "\(host):\(configuration.port)", reason: Self.listenFailure(error))
+            throw ServerError.cannotListen(
+                address: "\(configuration.urlHost):\(configuration.port)", reason: Self.listenFailure(error))
         }
     }
 

@@ -97,9 +97,8 @@ struct ServeCommand: AsyncParsableCommand {
             fflush(nil) // before the server's log lines and errors on stderr, which is unbuffered
             // Said once the server listens, with the port it got (the system's choice for --port 0); standard output
             // into a file or a pipe is block-buffered, so it is flushed, or the URL would wait for the server's end.
-            let bound = configuration.host
-            let shownHost =
-                bound == "0.0.0.0" ? "127.0.0.1" : bound == "::" ? "[::1]" : bound.contains(":") ? "[\(bound)]" : bound
+            // An address of every interface is opened at this machine's loopback.
+            let shownHost = ["0.0.0.0": "127.0.0.1", "::": "[::1]"][configuration.host] ?? configuration.urlHost
             try await server.run { port in
                 print("open http://\(shownHost):\(port)/ in a browser (Ctrl-C stops)")
                 fflush(nil)
