@@ -6,6 +6,7 @@ the same tool on the same manifest. Prints both times. Part of `make test` (the 
 """
 
 import argparse
+import contextlib
 import glob
 import json
 import os
@@ -61,7 +62,7 @@ def main():
     args = parser.parse_args()
     failures = []
 
-    with tempfile.TemporaryDirectory(prefix="spark-test-") as scratch:
+    with tempfile.TemporaryDirectory(prefix="spark-test-") as scratch, contextlib.ExitStack() as cleanup:
         video = os.path.join(scratch, "clip.mp4")
         subprocess.run(["ffmpeg", "-hide_banner", "-loglevel", "error", "-nostdin", "-y", "-framerate", "5", "-loop", "1",
                         "-i", os.path.join(ROOT, "Tests/Fixtures/images/two_thumbs_up.jpg"),
@@ -82,6 +83,29 @@ def main():
         spark_submit = os.path.join(os.path.dirname(sys.executable), "spark-submit")
         if not os.path.exists(spark_submit):
             spark_submit = "spark-submit"
+
+        # A worker that dies in the face table's pass (here: after its header) must fail the job, naming the inputs:
+        # the JSON passes were checked, this one was not, and faces.parquet came out short with exit 0. Its job runs
+        # beside the main one (each JVM's start is most of its time), and is checked after it.
+        dying = os.path.join(scratch, "dying-tool.sh")
+        with open(dying, "w") as f:
+            f.write('#!/bin/sh\ncase " $* " in *" csv "*) "$0.real" "$@" | head -n 1; exit 137;; esac\n'
+                    'exec "$0.real" "$@"\n')
+        os.chmod(dying, 0o755)
+        os.symlink(os.path.abspath(args.tool), dying + ".real")
+        short = os.path.join(scratch, "short.txt")
+        with open(short, "w") as f:
+            f.write(images[0] + "\n")
+        died_log = os.path.join(scratch, "died.log")
+        with open(died_log, "w") as log:
+            died = subprocess.Popen([spark_submit, "--master", "local[1]", "--conf", "spark.ui.enabled=false",
+                                     os.path.join(HERE, "vision_job.py"), "--manifest", short, "--tool", dying,
+                                     "--models", args.models, "--out", os.path.join(scratch, "out-died"),
+                                     "--partitions", "1"],
+                                    stdout=log, stderr=subprocess.STDOUT, cwd=scratch,
+                                    env=dict(os.environ, PYSPARK_PYTHON=sys.executable))
+        cleanup.callback(lambda: died.poll() is None and (died.kill(), died.wait()))  # before scratch goes
+
         started = time.time()
         job = subprocess.run([spark_submit, "--master", "local[2]", "--conf", "spark.ui.enabled=false",
                               os.path.join(HERE, "vision_job.py"), "--manifest", manifest, "--tool", args.tool,
@@ -128,22 +152,13 @@ def main():
         if by_input.get(video, {}).get("frames") != 3 or by_input.get(missing, {}).get("errors") != 2:
             failures.append(f"summaries: the video not 3 frames or the missing file not 2 errors: {table}")
 
-        # A worker that dies in the face table's pass (here: after its header) fails the job, naming the inputs: the
-        # JSON passes were checked, this one was not, and faces.parquet came out short with exit 0.
-        dying = os.path.join(scratch, "dying-tool.sh")
-        with open(dying, "w") as f:
-            f.write('#!/bin/sh\ncase " $* " in *" csv "*) "$0.real" "$@" | head -n 1; exit 137;; esac\n'
-                    'exec "$0.real" "$@"\n')
-        os.chmod(dying, 0o755)
-        os.symlink(os.path.abspath(args.tool), dying + ".real")
-        short = os.path.join(scratch, "short.txt")
-        with open(short, "w") as f:
-            f.write(images[0] + "\n")
-        died = subprocess.run([spark_submit, "--master", "local[1]", "--conf", "spark.ui.enabled=false",
-                               os.path.join(HERE, "vision_job.py"), "--manifest", short, "--tool", dying,
-                               "--models", args.models, "--out", os.path.join(scratch, "out-died"), "--partitions", "1"],
-                              capture_output=True, text=True, cwd=scratch, env=dict(os.environ, PYSPARK_PYTHON=sys.executable))
-        said = died.stdout + died.stderr  # spark-submit passes the driver's stderr to its stdout
+        try:
+            died.wait(timeout=600)
+        except subprocess.TimeoutExpired:
+            died.kill()
+            died.wait()
+        with open(died_log) as f:
+            said = f.read()  # spark-submit passes the driver's stderr to its stdout
         if died.returncode != 1 or f"error: no final face-landmarker CSV line for {images[0]}" not in said:
             failures.append(f"a worker dying in the CSV pass: exit {died.returncode}, not 1 naming the input:\n"
                             f"{said[-2000:]}")
