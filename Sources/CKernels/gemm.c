@@ -214,37 +214,12 @@ VT_INLINE VT_AVX2_FN void ukernel_avx2_body(const int MR, const int NV, const in
 }
 
 /// The AVX2 kernel's commonest block alone: 6 rows x 16 columns, rows read in place, clamp only (no residual, no
-/// PReLU), every column stored. The same arithmetic as `ukernel_avx2_body(6, 2, 0, ...)`, without its per-block
-/// dispatch and epilogue tests, which a small k does not amortise.
+/// PReLU), every column stored. `ukernel_avx2_body` with those constants folds away the per-block dispatch and the
+/// epilogue's tests, which a small k does not amortise.
 static VT_AVX2_FN void ukernel_avx2_6x16_clamp(const float *const *a, size_t k, const float *b, const float *bias,
                                                float *c, size_t ldc, float lo, float hi) {
-    const float *a0 = a[0], *a1 = a[1], *a2 = a[2], *a3 = a[3], *a4 = a[4], *a5 = a[5];
-    const __m256 b0 = _mm256_loadu_ps(bias), b1 = _mm256_loadu_ps(bias + 8);
-    __m256 c00 = b0, c01 = b1, c10 = b0, c11 = b1, c20 = b0, c21 = b1;
-    __m256 c30 = b0, c31 = b1, c40 = b0, c41 = b1, c50 = b0, c51 = b1;
-    for (size_t p = 0; p < k; p++) {
-        const __m256 w0 = _mm256_loadu_ps(b), w1 = _mm256_loadu_ps(b + 8);
-        b += 16;
-        __m256 av = _mm256_broadcast_ss(a0 + p);
-        c00 = _mm256_fmadd_ps(av, w0, c00), c01 = _mm256_fmadd_ps(av, w1, c01);
-        av = _mm256_broadcast_ss(a1 + p);
-        c10 = _mm256_fmadd_ps(av, w0, c10), c11 = _mm256_fmadd_ps(av, w1, c11);
-        av = _mm256_broadcast_ss(a2 + p);
-        c20 = _mm256_fmadd_ps(av, w0, c20), c21 = _mm256_fmadd_ps(av, w1, c21);
-        av = _mm256_broadcast_ss(a3 + p);
-        c30 = _mm256_fmadd_ps(av, w0, c30), c31 = _mm256_fmadd_ps(av, w1, c31);
-        av = _mm256_broadcast_ss(a4 + p);
-        c40 = _mm256_fmadd_ps(av, w0, c40), c41 = _mm256_fmadd_ps(av, w1, c41);
-        av = _mm256_broadcast_ss(a5 + p);
-        c50 = _mm256_fmadd_ps(av, w0, c50), c51 = _mm256_fmadd_ps(av, w1, c51);
-    }
-    const __m256 vlo = _mm256_set1_ps(lo), vhi = _mm256_set1_ps(hi);
-#define VT_CLAMP_STORE(r, x0, x1)                                                                                  \
-    _mm256_storeu_ps(c + (r) * ldc, _mm256_min_ps(vhi, _mm256_max_ps(vlo, x0)));                                 \
-    _mm256_storeu_ps(c + (r) * ldc + 8, _mm256_min_ps(vhi, _mm256_max_ps(vlo, x1)));
-    VT_CLAMP_STORE(0, c00, c01) VT_CLAMP_STORE(1, c10, c11) VT_CLAMP_STORE(2, c20, c21)
-    VT_CLAMP_STORE(3, c30, c31) VT_CLAMP_STORE(4, c40, c41) VT_CLAMP_STORE(5, c50, c51)
-#undef VT_CLAMP_STORE
+    const vt_tail clamp_only = {lo, hi, NULL, NULL, 0, 0};
+    ukernel_avx2_body(VT_MR_AVX2, 2, 0, a, k, NULL, b, bias, c, ldc, VT_NR, &clamp_only);
 }
 
 static VT_AVX2_FN void ukernel_avx2(int mr, int nr, const float *const *a, size_t k, const vt_window *runs,
