@@ -5,12 +5,14 @@
 // columns for the last panel, that panel is 8 wide. The bias comes first, padded to a multiple of 16.
 // A is given as row pointers, each row's K elements consecutive, or in runs a fixed distance
 // apart (a vt_window shared by all rows): for a 1x1 convolution without padding a row is an input
-// pixel (any stride); a window inside the input whose kernel rows are contiguous runs (kernel
-// width x channels) is read in place, from its first input pixel, one run per kernel row (no
-// copy); other windows are gathered (im2col) into the caller's scratch. A register-blocked
+// pixel (any stride); a window whose kernel rows are contiguous runs (kernel width x channels) is
+// read in place, from its first input pixel, one run per kernel row (no copy): from the input, or,
+// where padding puts some windows across its border, from a zero-padded copy of the rows a tile
+// needs (a strip in the caller's scratch); other windows are gathered (im2col) there. A register-blocked
 // micro-kernel computes MR rows x 16 columns (portable C, AVX2/AVX-512 on x86-64, NEON on AArch64).
 #include "ckernels.h"
 #include "internal.h"
+#include <math.h>
 #include <string.h>
 
 /// Rows of A gathered or addressed per tile (multiple of every micro-kernel MR).
@@ -465,8 +467,44 @@ static vt_window conv_window(const vt_conv_geometry *g) {
     return w;
 }
 
+/// Columns of a zero-padded strip: padded column x holds input column x - pad_left, up to the last
+/// window's last column.
+static size_t strip_width(const vt_conv_geometry *g) {
+    return (size_t)(g->out_w - 1) * g->stride_w + (size_t)(g->k_w - 1) * g->dil_w + 1;
+}
+
+/// Rows of a strip for `span` consecutive output rows.
+static size_t strip_rows(const vt_conv_geometry *g, size_t span) {
+    return (span - 1) * g->stride_h + (size_t)(g->k_h - 1) * g->dil_h + 1;
+}
+
+/// Floats of the largest strip a tile of conv_mc(k) consecutive output pixels (within one image) needs,
+/// in double: a hostile geometry's count may not fit size_t (each of its sizes is below 2^31).
+static double strip_count(const vt_conv_geometry *g) {
+    const double mc = VT_MC_MAX, ow = g->out_w;
+    double span = floor((mc + ow - 2) / ow) + 1;
+    if (span > g->out_h) span = g->out_h;
+    return (double)strip_rows(g, (size_t)span) * (double)strip_width(g) * g->in_c;
+}
+
+/// Largest strip in floats (1 MB): a geometry needing more gathers its border windows instead.
+#define VT_STRIP_MAX 262144
+
+/// 1 when a windowed geometry's border windows leave the input (padding), and the tiles read every
+/// window in place from a zero-padded copy of the input rows they need (a strip, in the caller's
+/// scratch) instead: no window is gathered, and the micro-kernel's row blocks are not cut where the
+/// in-place windows stop.
+static int conv_uses_strip(const vt_conv_geometry *g) {
+    if (!conv_is_windowed(g)) return 0;
+    const int64_t bottom = (int64_t)(g->out_h - 1) * g->stride_h - g->pad_top + (int64_t)(g->k_h - 1) * g->dil_h;
+    const int64_t right = (int64_t)(g->out_w - 1) * g->stride_w - g->pad_left + (int64_t)(g->k_w - 1) * g->dil_w;
+    if (g->pad_top == 0 && g->pad_left == 0 && bottom < g->in_h && right < g->in_w) return 0;
+    return strip_count(g) <= VT_STRIP_MAX;
+}
+
 size_t vt_conv2d_scratch_count(const vt_conv_geometry *g) {
     if (conv_is_direct(g)) return 0;
+    if (conv_uses_strip(g)) return (size_t)strip_count(g);
     const size_t k = conv_k(g);
     return conv_mc(k) * k;
 }
@@ -527,6 +565,27 @@ VT_INLINE const float *window_start(const vt_conv_geometry *g, const float *inpu
     return input + ((p.b * g->in_h + (size_t)iy0) * g->in_w + (size_t)ix0) * g->in_c;
 }
 
+/// Fills `strip` with the padded rows output rows [oy0, oy1] of image b read (conv_uses_strip
+/// geometries): strip row r is padded row oy0 * stride_h + r, zero outside the input.
+static void fill_strip(const vt_conv_geometry *g, const float *input, size_t b, size_t oy0, size_t oy1,
+                       float *strip) {
+    const size_t c = (size_t)g->in_c, pw = strip_width(g), rows = strip_rows(g, oy1 - oy0 + 1);
+    const size_t left = (size_t)g->pad_left < pw ? (size_t)g->pad_left : pw;
+    const size_t cols = pw - left < (size_t)g->in_w ? pw - left : (size_t)g->in_w;
+    const float *img = input + b * g->in_h * g->in_w * c;
+    for (size_t r = 0; r < rows; r++) {
+        float *dst = strip + r * pw * c;
+        const int64_t iy = (int64_t)(oy0 * g->stride_h + r) - g->pad_top;
+        if (iy < 0 || iy >= g->in_h) {
+            memset(dst, 0, sizeof(float) * pw * c);
+            continue;
+        }
+        memset(dst, 0, sizeof(float) * left * c);
+        memcpy(dst + left * c, img + (size_t)iy * g->in_w * c, sizeof(float) * cols * c);
+        memset(dst + (left + cols) * c, 0, sizeof(float) * (pw - left - cols) * c);
+    }
+}
+
 static void im2col_row_plain(const vt_conv_geometry *g, const float *input, pixel_pos p, float *dst) {
     im2col_row_body(g, input, p, dst, copy_plain);
 }
@@ -563,6 +622,25 @@ void vt_conv2d(const vt_conv_geometry *g, const float *input, const float *packe
     const float *rows[VT_MC_MAX];
     unsigned char in_place[VT_MC_MAX]; // 1: rows[i] is a window's first input pixel, read through `window`
     pixel_pos pos = pixel_at(g, m_begin);
+    if (conv_uses_strip(g)) {
+        // Tiles within one image, every window read in place from its strip.
+        const size_t pw = strip_width(g), hw = (size_t)g->out_h * g->out_w;
+        const vt_window sw = {window.run, (size_t)g->dil_h * pw * g->in_c - window.run};
+        for (size_t m0 = m_begin, mc; m0 < m_end; m0 += mc) {
+            const size_t left_in_image = hw - ((size_t)pos.oy * g->out_w + (size_t)pos.ox);
+            mc = m_end - m0 < VT_MC_MAX ? m_end - m0 : VT_MC_MAX;
+            if (mc > left_in_image) mc = left_in_image;
+            const size_t b = pos.b, oy0 = (size_t)pos.oy;
+            fill_strip(g, input, b, oy0, (oy0 * g->out_w + (size_t)pos.ox + mc - 1) / g->out_w, scratch);
+            for (size_t i = 0; i < mc; i++, pixel_next(g, &pos)) {
+                const size_t sy = ((size_t)pos.oy - oy0) * g->stride_h, sx = (size_t)pos.ox * g->stride_w;
+                rows[i] = scratch + (sy * pw + sx) * g->in_c;
+            }
+            tail.res = base.res ? base.res + m0 * res_ld : NULL;
+            gemm_tile(rows, mc, k, &sw, n, col0, col1, packed, output + m0 * n, n, &tail, isa);
+        }
+        return;
+    }
     for (size_t m0 = m_begin; m0 < m_end; m0 += mc_max) {
         const size_t mc = m_end - m0 < mc_max ? m_end - m0 : mc_max;
         tail.res = base.res ? base.res + m0 * res_ld : NULL;

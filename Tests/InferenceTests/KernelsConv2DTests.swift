@@ -244,8 +244,9 @@ import Testing
     }
 
     @Test func windowsReadInPlaceOrGathered() throws {
-        // A window inside the input is read where it lies, one crossing the padding is gathered
-        // first: tiles mix runs of both, and a fused residual follows each run.
+        // Windows are read where they lie; where some cross the padding, every window of a tile is read from a
+        // zero-padded strip of the input rows the tile needs, or, when that strip would pass 1 MB, the
+        // crossing ones are gathered first and tiles mix runs of both (a fused residual follows each run).
         func stem(_ hw: Int, _ k: Int, _ o: Int) -> Conv2DGeometry {
             Conv2DGeometry(
                 inputHeight: hw, inputWidth: hw - 2, inputChannels: 3, outputChannels: o, kernelHeight: k,
@@ -265,6 +266,12 @@ import Testing
             (
                 Conv2DGeometry(
                     inputHeight: 9, inputWidth: 8, inputChannels: 64, outputChannels: 16, kernelHeight: 3,
+                    kernelWidth: 3, padding: .same), 2
+            ),
+            // A strip of four rows of 1,202 pixels by 60 channels passes 1 MB: border windows gathered.
+            (
+                Conv2DGeometry(
+                    inputHeight: 2, inputWidth: 1200, inputChannels: 60, outputChannels: 3, kernelHeight: 3,
                     kernelWidth: 3, padding: .same), 2
             ),
             // A kernel larger than the input: no window fits.
