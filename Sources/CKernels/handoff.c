@@ -215,16 +215,22 @@ static void probe_part(void *ctx, int part, int thread) {
 /// The measurement's time budget: it stops there with the samples it has.
 #define VT_PROBE_BUDGET_NS 3000000
 
-static double handoff;
+/// The last measurement (atomic: re-measured while late, read by every split call's caller).
+static _Atomic double handoff;
 static pthread_once_t handoff_once = PTHREAD_ONCE_INIT;
+/// While the last measurement came late: when it may be taken again, and the wait after that one.
+static _Atomic uint64_t retry_at_ns, retry_gap_ns;
+/// 1 while a thread re-measures (one at a time; others keep the value they have).
+static _Atomic int remeasuring;
 
-static void measure_handoff(void) {
+/// The first wait before a late measurement is taken again; each late one doubles it, up to the last.
+#define VT_RETRY_FIRST_NS 100000000ull
+#define VT_RETRY_LAST_NS 64000000000ull
+
+static double measure(void) {
     // Set, VT_POOL_HANDOFF_NS replaces the measurement (benches and tests: a fixed grain).
     const char *fixed = getenv("VT_POOL_HANDOFF_NS");
-    if (fixed && *fixed) {
-        handoff = strtod(fixed, NULL);
-        return;
-    }
+    if (fixed && *fixed) return strtod(fixed, NULL);
     // A thread that keeps its calls to itself (vt_pool_set_serial) still measures the pool.
     const int serial = vt_pool_set_serial(0);
     double samples[VT_PROBE_SAMPLES];
@@ -244,12 +250,47 @@ static void measure_handoff(void) {
         if (p.threads[0] != p.threads[1] && wall < VT_PROBE_TIMEOUT_NS) samples[n++] = wall;
         else late++;
     }
-    if (late >= n) handoff = vt_pool_workers() ? VT_PROBE_TIMEOUT_NS : 0;
-    else handoff = median(samples, n);
     vt_pool_set_serial(serial);
+    if (late >= n) return vt_pool_workers() ? VT_PROBE_TIMEOUT_NS : 0;
+    return median(samples, n);
+}
+
+/// Records a measurement; a late one is taken again after the current wait, which then doubles.
+static void record(double ns) {
+    atomic_store(&handoff, ns);
+    if (ns < VT_PROBE_TIMEOUT_NS) {
+        atomic_store(&retry_gap_ns, VT_RETRY_FIRST_NS);
+        return;
+    }
+    const uint64_t gap = atomic_load(&retry_gap_ns);
+    atomic_store(&retry_at_ns, clock_ns() + gap);
+    atomic_store(&retry_gap_ns, gap * 2 < VT_RETRY_LAST_NS ? gap * 2 : VT_RETRY_LAST_NS);
+}
+
+static void measure_handoff(void) {
+    atomic_store(&retry_gap_ns, VT_RETRY_FIRST_NS);
+    record(measure());
+}
+
+int vt_pool_handoff_refresh(void) {
+    pthread_once(&handoff_once, measure_handoff);
+    if (atomic_load_explicit(&handoff, memory_order_relaxed) < VT_PROBE_TIMEOUT_NS) return 0;
+    if (clock_ns() < atomic_load(&retry_at_ns)) return 0;
+    int idle = 0;
+    if (!atomic_compare_exchange_strong(&remeasuring, &idle, 1)) return 0;
+    record(measure());
+    atomic_store(&remeasuring, 0);
+    return 1;
+}
+
+void vt_pool_handoff_set(double ns) {
+    pthread_once(&handoff_once, measure_handoff);
+    atomic_store(&retry_gap_ns, VT_RETRY_FIRST_NS);
+    atomic_store(&handoff, ns);
+    atomic_store(&retry_at_ns, 0);
 }
 
 double vt_pool_handoff_ns(void) {
     pthread_once(&handoff_once, measure_handoff);
-    return handoff;
+    return atomic_load_explicit(&handoff, memory_order_relaxed);
 }

@@ -88,9 +88,8 @@ public final class Interpreter {
                 name: "readOutputs", reason: "the model has \(graph.outputs.count) outputs, got index \(bad)")
         }
         self.numThreads = numThreads
-        let host = KernelThreads(numThreads)
         let threads = KernelThreads(
-            numThreads, grain: grain ?? host.grain, separateBuffers: separateBuffers ?? host.separateBuffers)
+            numThreads, grain: grain, separateBuffers: separateBuffers ?? KernelThreads(numThreads).separateBuffers)
         plan = try ExecutionPlan(graph: graph, threads: threads, readOutputs: readOutputs)
         inputs = plan.inputs
         outputs = plan.outputs
@@ -157,6 +156,7 @@ public final class Interpreter {
 
     /// Runs the model on the current inputs; allocates nothing.
     public func invoke() {
+        if numThreads > 1 { HandoffCost.refreshIfLate() }
         plan.run()
     }
 
@@ -167,6 +167,7 @@ public final class Interpreter {
     ///   - runs: Timed runs (at least 1 is made).
     ///   - warmup: Untimed runs before them.
     public func profile(runs: Int, warmup: Int = 1) -> [OperatorProfile] {
+        if numThreads > 1 { HandoffCost.refreshIfLate() }
         for _ in 0..<max(0, warmup) { plan.run() }
         var times = [UInt64](repeating: 0, count: plan.kernels.count)
         var jobs = times

@@ -168,6 +168,13 @@ double vt_pingpong_ns(int batches, int rounds);
 /// and cached; VT_PROBE_TIMEOUT_NS (1 ms) when most workers came later than that, 0 when no worker runs. The environment
 /// variable VT_POOL_HANDOFF_NS, when set, is taken instead of measuring (benches, tests). Includes VT_POOL_HANDOFF_DELAY_NS (pool.c).
 double vt_pool_handoff_ns(void);
+/// Measures the hand-off again when the last measurement came late (another process held the worker's core at that
+/// moment) and its wait has passed: 0.1 s after the first late one, doubling to 64 s; returns 1 when it measured. Else
+/// one atomic load: callers run it before each multi-threaded model run.
+int vt_pool_handoff_refresh(void);
+/// Tests: replaces the recorded hand-off by `ns`; a late value (VT_PROBE_TIMEOUT_NS) is measured again at the next
+/// vt_pool_handoff_refresh.
+void vt_pool_handoff_set(double ns);
 /// A hand-off probe's worker later than this many nanoseconds counts as late (asleep, or its core taken): the
 /// probe's wait for it ends there, and `vt_pool_handoff_ns` gives this value when most workers came late.
 #define VT_PROBE_TIMEOUT_NS 1000000

@@ -12,18 +12,28 @@ package enum HandoffCost {
     /// The grain's bounds: a cheap hand-off halves the minimums at most, a dear one multiplies them by 16 at most.
     static let grainRange = 0.5...16.0
 
-    /// This host's pool hand-off in nanoseconds, measured on first use (about a millisecond, once
-    /// per process); 0 when no worker thread runs.
-    package static let nanoseconds: Double = vt_pool_handoff_ns()
+    /// This host's pool hand-off in nanoseconds, measured on first use (about a millisecond), and again while the
+    /// last measurement came late (`refreshIfLate`); 0 when no worker thread runs.
+    package static var nanoseconds: Double { vt_pool_handoff_ns() }
 
-    /// Whether the measurement found most workers late (asleep, or their core taken by other work): `nanoseconds`
-    /// is then the probe's timeout, not a hand-off's time.
+    /// Whether the last measurement found most workers late (asleep, or their core taken by other work):
+    /// `nanoseconds` is then the probe's timeout, not a hand-off's time.
     package static var cameLate: Bool { nanoseconds >= Double(VT_PROBE_TIMEOUT_NS) }
 
-    /// `nanoseconds` over `tunedNanoseconds`, within `grainRange`; 1 when unmeasured.
-    package static let grain: Double =
-        nanoseconds > 0
-        ? Swift.min(grainRange.upperBound, Swift.max(grainRange.lowerBound, nanoseconds / tunedNanoseconds)) : 1
+    /// `nanoseconds` over `tunedNanoseconds`, within `grainRange`; 1 when unmeasured. Read at each split, so a
+    /// plan made while the measurement was late (the grain at its largest) splits as it should once it is not.
+    package static var grain: Double {
+        let ns = nanoseconds
+        return ns > 0 ? Swift.min(grainRange.upperBound, Swift.max(grainRange.lowerBound, ns / tunedNanoseconds)) : 1
+    }
+
+    /// Measures the hand-off again when the last measurement came late and its wait has passed (0.1 s after the
+    /// first, doubling to 64 s): a process that started while another held the second core (9 of 16 `model
+    /// benchmark` starts here with a Python process starting beside them) kept the largest grain, and at two
+    /// threads left most kernels whole, for its whole life. Else one atomic load; `Interpreter.invoke()` calls it
+    /// at two or more threads. Returns whether it measured.
+    @discardableResult
+    package static func refreshIfLate() -> Bool { vt_pool_handoff_refresh() != 0 }
 
     /// A cache line's round trip between CPUs 0 and 1 in nanoseconds, measured on first use (1,000 round
     /// trips, under a millisecond, once per process): about 27 on this VM's hyperthreads, 60 on two cores of

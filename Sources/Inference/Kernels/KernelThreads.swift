@@ -4,26 +4,28 @@ import CKernels
 package struct KernelThreads: Sendable, Equatable {
     /// Number of parts (at least 1).
     package let count: Int
-    /// The factor on every kernel's minimum work per part: this host's hand-off cost over the one
-    /// the minimums were tuned at (`HandoffCost.grain`); 1 for one thread.
-    package let grain: Double
+    /// The grain given at creation; nil: this host's, as measured at each split.
+    let fixedGrain: Double?
     /// Whether the memory plan gives each run-time tensor its own buffer rather than reusing dead ones' space
     /// (`HandoffCost.separatesBuffers`; false for one thread).
     package let separateBuffers: Bool
 
     /// Up to `count` threads (values below 1 mean 1), with this host's grain and buffer choice (measured on first use).
     package init(_ count: Int) {
-        self.init(
-            count, grain: count > 1 ? HandoffCost.grain : 1, separateBuffers: count > 1 && HandoffCost.separatesBuffers)
+        self.init(count, grain: nil, separateBuffers: count > 1 && HandoffCost.separatesBuffers)
     }
 
-    /// Up to `count` threads with every minimum work per part scaled by `grain`, and buffers separate or reused
-    /// as `separateBuffers` says (tests fix them).
-    package init(_ count: Int, grain: Double, separateBuffers: Bool = false) {
+    /// Up to `count` threads with every minimum work per part scaled by `grain` (nil: this host's, `HandoffCost.grain`,
+    /// read at each split), and buffers separate or reused as `separateBuffers` says (tests fix them).
+    package init(_ count: Int, grain: Double?, separateBuffers: Bool = false) {
         self.count = Swift.max(1, count)
-        self.grain = grain
+        self.fixedGrain = grain
         self.separateBuffers = separateBuffers && count > 1
     }
+
+    /// The factor on every kernel's minimum work per part: the grain given, else this host's hand-off cost over the
+    /// one the minimums were tuned at (`HandoffCost.grain`, re-measured while late); 1 for one thread.
+    package var grain: Double { count > 1 ? fixedGrain ?? HandoffCost.grain : 1 }
 
     /// One thread: the call runs on the caller's thread.
     package static let single = KernelThreads(1)
