@@ -509,8 +509,10 @@ static size_t strip_rows(const vt_conv_geometry *g, size_t span) {
     return (span - 1) * g->stride_h + (size_t)(g->k_h - 1) * g->dil_h + 1;
 }
 
-/// Floats of the largest strip a tile of conv_mc(k) consecutive output pixels (within one image) needs,
-/// in double: a hostile geometry's count may not fit size_t (each of its sizes is below 2^31).
+/// Floats of the largest strip a tile of VT_MC_MAX consecutive output pixels (within one image) needs,
+/// in double: a hostile geometry's count may not fit size_t (each of its sizes is below 2^31). (Tiles read
+/// from strips take VT_MC_MAX pixels whatever k: nothing is gathered, and larger tiles copy each input
+/// row fewer times: 3x3 32->32 at 56x56 0.660 -> 0.635 ms against tiles of conv_mc(k).)
 static double strip_count(const vt_conv_geometry *g) {
     const double mc = VT_MC_MAX, ow = g->out_w;
     double span = floor((mc + ow - 2) / ow) + 1;
