@@ -275,7 +275,7 @@ static void measure_handoff(void) {
 int vt_pool_handoff_refresh(void) {
     pthread_once(&handoff_once, measure_handoff);
     if (atomic_load_explicit(&handoff, memory_order_relaxed) < VT_PROBE_TIMEOUT_NS) return 0;
-    if (clock_ns() < atomic_load(&retry_at_ns)) return 0;
+    if (vt_pool_serial() || clock_ns() < atomic_load(&retry_at_ns)) return 0;
     int idle = 0;
     if (!atomic_compare_exchange_strong(&remeasuring, &idle, 1)) return 0;
     record(measure());

@@ -223,6 +223,8 @@ int vt_pool_set_serial(int serial) {
     return previous;
 }
 
+int vt_pool_serial(void) { return serial_here; }
+
 void vt_parallel_run(int parts, int threads, vt_part_fn fn, void *ctx) {
     if (threads > VT_POOL_MAX_WORKERS + 1) threads = VT_POOL_MAX_WORKERS + 1;
     if (serial_here || parts <= 1 || threads <= 1 || parts > 0xffff) {

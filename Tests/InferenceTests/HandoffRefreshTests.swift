@@ -20,6 +20,8 @@ import Testing
         vt_pool_handoff_set(Double(VT_PROBE_TIMEOUT_NS))
         let threads = KernelThreads(2)
         #expect(HandoffCost.cameLate && threads.grain == largest)
+        // ... (a thread that keeps its calls to itself, as inside a pool job, does not measure) ...
+        #expect(!Interpreter.withoutSplitting { HandoffCost.refreshIfLate() })
         // ... until the next refresh measures again.
         #expect(HandoffCost.refreshIfLate())
         #expect(threads.grain == HandoffCost.grain)

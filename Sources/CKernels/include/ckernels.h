@@ -143,6 +143,8 @@ void vt_parallel_run(int parts, int threads, vt_part_fn fn, void *ctx);
 /// runs one of several models at once, each on its own core); 0 restores splitting. Returns the
 /// previous setting.
 int vt_pool_set_serial(int serial);
+/// 1 when this thread's vt_parallel_run calls run every part on it (vt_pool_set_serial).
+int vt_pool_serial(void);
 
 /// What the pool has done since the process started, counted only while vt_pool_count is on.
 typedef struct vt_pool_stats {
@@ -170,7 +172,8 @@ double vt_pingpong_ns(int batches, int rounds);
 double vt_pool_handoff_ns(void);
 /// Measures the hand-off again when the last measurement came late (another process held the worker's core at that
 /// moment) and its wait has passed: 0.1 s after the first late one, doubling to 64 s; returns 1 when it measured. Else
-/// one atomic load: callers run it before each multi-threaded model run.
+/// one atomic load: callers run it before each multi-threaded model run. A serial thread (vt_pool_serial: it runs
+/// inside a pool job, whose caller holds the pool) does not measure: every probe would come late.
 int vt_pool_handoff_refresh(void);
 /// Tests: replaces the recorded hand-off by `ns`; a late value (VT_PROBE_TIMEOUT_NS) is measured again at the next
 /// vt_pool_handoff_refresh.

@@ -12,6 +12,8 @@ package struct KernelThreads: Sendable, Equatable {
 
     /// Up to `count` threads (values below 1 mean 1), with this host's grain and buffer choice (measured on first use).
     package init(_ count: Int) {
+        // The hand-off is first measured here, at the plan, outside any pool job (a split inside one could not).
+        if count > 1 { _ = HandoffCost.nanoseconds }
         self.init(count, grain: nil, separateBuffers: count > 1 && HandoffCost.separatesBuffers)
     }
 
