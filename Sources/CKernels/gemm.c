@@ -490,11 +490,12 @@ static int conv_is_windowed(const vt_conv_geometry *g) {
     return !conv_is_direct(g) && g->dil_w == 1 && g->k_w <= g->in_w && (int64_t)(g->k_h - 1) * g->dil_h < g->in_h;
 }
 
-/// How a window read in place runs through the input (conv_is_windowed geometries): a kernel row,
-/// then the next one dil_h input rows below, in the order of the packed weights.
-static vt_window conv_window(const vt_conv_geometry *g) {
+/// How a window read in place runs through rows of `row_width` pixels (the input's, or a strip's;
+/// conv_is_windowed geometries): a kernel row, then the next one dil_h rows below, in the order of the
+/// packed weights.
+static vt_window conv_window(const vt_conv_geometry *g, size_t row_width) {
     const size_t run = (size_t)g->k_w * g->in_c;
-    const vt_window w = {run, (size_t)g->dil_h * g->in_w * g->in_c - run};
+    const vt_window w = {run, (size_t)g->dil_h * row_width * g->in_c - run};
     return w;
 }
 
@@ -651,14 +652,14 @@ void vt_conv2d(const vt_conv_geometry *g, const float *input, const float *packe
 #if VT_X86
     if (isa == VT_ISA_AVX512) gather = im2col_row_avx512;
 #endif
-    const vt_window window = windowed ? conv_window(g) : (vt_window){0, 0};
+    const vt_window window = windowed ? conv_window(g, (size_t)g->in_w) : (vt_window){0, 0};
     const float *rows[VT_MC_MAX];
     unsigned char in_place[VT_MC_MAX]; // 1: rows[i] is a window's first input pixel, read through `window`
     pixel_pos pos = pixel_at(g, m_begin);
     if (conv_uses_strip(g)) {
         // Tiles within one image, every window read in place from its strip.
         const size_t pw = strip_width(g), hw = (size_t)g->out_h * g->out_w;
-        const vt_window sw = {window.run, (size_t)g->dil_h * pw * g->in_c - window.run};
+        const vt_window sw = conv_window(g, pw);
         for (size_t m0 = m_begin, mc; m0 < m_end; m0 += mc) {
             const size_t left_in_image = hw - ((size_t)pos.oy * g->out_w + (size_t)pos.ox);
             mc = m_end - m0 < VT_MC_MAX ? m_end - m0 : VT_MC_MAX;
