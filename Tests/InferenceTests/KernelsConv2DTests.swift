@@ -5,10 +5,11 @@ import Testing
 @Suite struct KernelsConv2DTests {
     /// Runs the kernel on `threads` and compares with the naive reference (tolerance 1e-5 relative).
     /// With `fused`, also checks the epilogue: prelu(clamp(conv + residual)) against the reference,
-    /// the residual having `residualChannels` channels when given (zero past them, a fused PAD).
+    /// the residual having `residualChannels` channels when given (zero past them, a fused PAD), or
+    /// prelu(clamp(conv)) when `residual` is false.
     func check(
         _ g: Conv2DGeometry, seed: UInt64, bias: Bool = true, threads: Int = 1, fused: Bool = false,
-        residualChannels: Int? = nil
+        residual withResidual: Bool = true, residualChannels: Int? = nil
     ) throws {
         var rng = TestRandom(seed: seed)
         let input = rng.floats(g.inputCount)
@@ -27,13 +28,15 @@ import Testing
             #expect(tiling.tiles > 1, "\(g) is too small to be split: the threaded path would not run")
         }
         for (i, isa) in testedISAs.enumerated() {
-            let activation =
-                fused ? [.none, .relu6][i % 2] : testedActivations[(Int(seed) + i) % testedActivations.count]
+            // Fused, a clamp that leaves negatives, so that the PReLU acts on every ISA (RELU6 before it hid it on one).
+            let fusedActivation: ClampRange = [.none, .reluN1To1][(Int(seed) + i) % 2]
+            let activation = fused ? fusedActivation : testedActivations[(Int(seed) + i) % testedActivations.count]
             var expected = naiveConv2D(g, input: input, filter: filter, bias: b, activation: .none)
             for j in expected.indices {
                 if fused {
                     let (pixel, channel) = j.quotientAndRemainder(dividingBy: g.outputChannels)
-                    let v = clampRef(expected[j] + (channel < rc ? residual[pixel * rc + channel] : 0), activation)
+                    let added = withResidual && channel < rc ? residual[pixel * rc + channel] : 0
+                    let v = clampRef(expected[j] + added, activation)
                     expected[j] = v < 0 ? alpha[j % g.outputChannels] * v : v
                 } else {
                     expected[j] = clampRef(expected[j], activation)
@@ -48,7 +51,7 @@ import Testing
                             alpha.withUnsafeBufferPointer { al in
                                 conv2D(
                                     input: inp.baseAddress!, output: out.baseAddress!, weights: weights,
-                                    activation: activation, residual: fused ? res.baseAddress : nil,
+                                    activation: activation, residual: fused && withResidual ? res.baseAddress : nil,
                                     residualChannels: residualChannels,
                                     preluAlpha: fused ? al.baseAddress : nil, scratch: s.baseAddress,
                                     threads: t, isa: isa)
@@ -105,6 +108,7 @@ import Testing
                 inputHeight: hw, inputWidth: hw - (hw > 1 ? 1 : 0), inputChannels: c,
                 outputChannels: o, kernelHeight: 1, kernelWidth: 1, padding: .valid)
             try check(g, seed: UInt64(i), bias: i % 2 == 0)
+            try check(g, seed: UInt64(40 + i), fused: true, residual: false)
         }
     }
 
@@ -284,6 +288,7 @@ import Testing
         for (i, (g, threads)) in cases.enumerated() {
             try check(g, seed: UInt64(500 + i), bias: i != 2)
             try check(g, seed: UInt64(520 + i), threads: threads, fused: true)
+            try check(g, seed: UInt64(540 + i), threads: threads, fused: true, residual: false)
         }
     }
 
