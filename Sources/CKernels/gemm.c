@@ -258,6 +258,29 @@ static VT_AVX2_FN void ukernel_avx2_6x8_runs(const float *const *a, size_t k, co
     ukernel_avx2_6xn_runs(1, a, k, runs, b, bias, c, ldc, lo, hi, alpha);
 }
 
+/// 6 rows x 16 columns plus a residual of at least 16 columns (`res`, the block's first, rows `res_ld` apart) before the
+/// clamp, then PReLU when `alpha` is set: the residual's loads unmasked and the epilogue's tests folded, as above.
+VT_INLINE VT_AVX2_FN void ukernel_avx2_6x16_residual_body(const int RUNS, const float *const *a, size_t k,
+                                                          const vt_window *runs, const float *b, const float *bias,
+                                                          float *c, size_t ldc, float lo, float hi, const float *res,
+                                                          size_t res_ld, const float *alpha) {
+    const vt_tail whole_residual = {lo, hi, res, alpha, res_ld, VT_NR};
+    ukernel_avx2_body(VT_MR_AVX2, 2, RUNS, a, k, runs, b, bias, c, ldc, VT_NR, &whole_residual);
+}
+
+static VT_AVX2_FN void ukernel_avx2_6x16_residual(const float *const *a, size_t k, const float *b, const float *bias,
+                                                  float *c, size_t ldc, float lo, float hi, const float *res,
+                                                  size_t res_ld, const float *alpha) {
+    ukernel_avx2_6x16_residual_body(0, a, k, NULL, b, bias, c, ldc, lo, hi, res, res_ld, alpha);
+}
+
+static VT_AVX2_FN void ukernel_avx2_6x16_residual_runs(const float *const *a, size_t k, const vt_window *runs,
+                                                       const float *b, const float *bias, float *c, size_t ldc,
+                                                       float lo, float hi, const float *res, size_t res_ld,
+                                                       const float *alpha) {
+    ukernel_avx2_6x16_residual_body(1, a, k, runs, b, bias, c, ldc, lo, hi, res, res_ld, alpha);
+}
+
 /// Twelve rows of an 8-wide panel, each row's elements consecutive (any tail).
 static VT_AVX2_FN void ukernel_avx2_12x8(const float *const *a, size_t k, const float *b, const float *bias, float *c,
                                          size_t ldc, int nc, const vt_tail *t) {
@@ -484,20 +507,29 @@ static void gemm_tile(const float *const *a, size_t mc, size_t k, const vt_windo
         const int nc = (int)(n - col < (size_t)nr ? n - col : (size_t)nr);
         size_t i = 0;
 #if VT_X86
-        // Whole 6x16 blocks with no residual take a kernel with the epilogue's tests folded: the plain one for a clamp
-        // alone, the windowed one with or without PReLU; an 8-wide panel, twelve rows at a time.
-        if (uk == ukernel_avx2 && nc == VT_NR && !tail->res) {
-            if (runs)
-                for (; i + VT_MR_AVX2 <= mc; i += VT_MR_AVX2)
-                    ukernel_avx2_6x16_runs(a + i, k, runs, bp, packed + col, c + i * ldc + col, ldc, tail->lo,
-                                           tail->hi, tail->alpha ? tail->alpha + col : NULL);
-            else if (tail->alpha)
-                for (; i + VT_MR_AVX2 <= mc; i += VT_MR_AVX2)
-                    ukernel_avx2_6x16_prelu(a + i, k, bp, packed + col, c + i * ldc + col, ldc, tail->lo, tail->hi,
-                                            tail->alpha + col);
-            else
-                for (; i + VT_MR_AVX2 <= mc; i += VT_MR_AVX2)
-                    ukernel_avx2_6x16_clamp(a + i, k, bp, packed + col, c + i * ldc + col, ldc, tail->lo, tail->hi);
+        // Whole 6x16 blocks with no residual, or one that covers the panel, take a kernel with the epilogue's tests
+        // folded; an 8-wide panel, twelve rows at a time.
+        if (uk == ukernel_avx2 && nc == VT_NR && (!tail->res || tail->res_cols >= (ptrdiff_t)(col + VT_NR))) {
+            const float *alpha = tail->alpha ? tail->alpha + col : NULL;
+            for (; i + VT_MR_AVX2 <= mc; i += VT_MR_AVX2) {
+                float *ci = c + i * ldc + col;
+                const float *bias = packed + col;
+                if (tail->res) {
+                    const float *res = tail->res + i * tail->res_ld + col;
+                    if (runs)
+                        ukernel_avx2_6x16_residual_runs(a + i, k, runs, bp, bias, ci, ldc, tail->lo, tail->hi, res,
+                                                        tail->res_ld, alpha);
+                    else
+                        ukernel_avx2_6x16_residual(a + i, k, bp, bias, ci, ldc, tail->lo, tail->hi, res, tail->res_ld,
+                                                   alpha);
+                } else if (runs) {
+                    ukernel_avx2_6x16_runs(a + i, k, runs, bp, bias, ci, ldc, tail->lo, tail->hi, alpha);
+                } else if (alpha) {
+                    ukernel_avx2_6x16_prelu(a + i, k, bp, bias, ci, ldc, tail->lo, tail->hi, alpha);
+                } else {
+                    ukernel_avx2_6x16_clamp(a + i, k, bp, bias, ci, ldc, tail->lo, tail->hi);
+                }
+            }
         }
         if (uk == ukernel_avx2 && nr == VT_NR / 2) {
             narrow_panel_avx2(a, mc, k, runs, bp, packed + col, c + col, ldc, nc, tail, col);
