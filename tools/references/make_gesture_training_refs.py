@@ -4,7 +4,8 @@ gesture_recognizer.task that `vision-tasks train-gestures` trained (issue #35), 
 without Python, that MediaPipe loads our bundle and that both runtimes give the same gestures.
 
 It trains on Tests/Fixtures/gestures (80 photos from SubhiH/HandsDataset: none, one, two, five) with the tool
-(release build) at seed 0 and the default options, keeps the trained custom_gesture_classifier.tflite beside
+(release build) at seed 0 with the default settings and their search off (`--search off`, as the Swift tests train:
+the search picks other settings), keeps the trained custom_gesture_classifier.tflite beside
 the references (3 KB; TrainingTests packs it with the base bundle's models into the very bundle MediaPipe ran),
 then runs MediaPipe's GestureRecognizer (IMAGE mode, min_hand_detection_confidence 0.7 as the training's hand
 search) on every photo twice:
@@ -95,7 +96,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         task = os.path.join(tmp, "trained.task")
         subprocess.run([args.tool, "train-gestures", PHOTOS, "--model", os.path.join(ROOT, "models", "gesture_recognizer.task"),
-                        "--output", task, "--seed", str(SEED), "--no-progress"], check=True, stdout=subprocess.DEVNULL)
+                        "--output", task, "--seed", str(SEED), "--search", "off", "--no-progress"], check=True, stdout=subprocess.DEVNULL)
         data = open(task, "rb").read()
         inner = zipfile.ZipFile(io.BytesIO(zipfile.ZipFile(io.BytesIO(data)).read("hand_gesture_recognizer.task")))
         classifier = inner.read("custom_gesture_classifier.tflite")
