@@ -221,6 +221,71 @@ import VisionErrors
         #expect(try PlanPasses.fuse(&graph).count == 2)
     }
 
+    /// An enlarging RESIZE_BILINEAR read only by a 1×1 CONV_2D runs after it (ConvolutionBeforeResize.swift), the
+    /// convolution's RELU6 moved onto the resize: the same numbers as resize, then convolution, then clamp, computed
+    /// here by hand (exact: integers by quarter weights). Not when the resized tensor has another reader, shrinks, or
+    /// feeds a wider kernel.
+    @Test func fuseConvolvesBeforeAnEnlargingResize() throws {
+        let (h, w, c, o) = (3, 4, 5, 3), (outH, outW) = (6, 8)
+        let pixels: [Float] = (0..<(h * w * c)).map { Float(($0 * 7) % 11) - 5 }
+        let filter: [Float] = (0..<(o * c)).map { Float(($0 * 3) % 5) - 2 }, bias: [Float] = [1, -2, 3]
+        func graph(otherReader: Bool = false, shrink: Bool = false, kernel: Int = 1) -> GraphBuilder {
+            var g = GraphBuilder()
+            let x = g.input([1, h, w, c])
+            let size = shrink ? (2, 2) : (outH, outW)
+            let resized = g.node(
+                ResizeBilinearOperator(alignCorners: false, halfPixelCenters: true),
+                [x, g.ints([size.0, size.1])], [[1, size.0, size.1, c]], output: otherReader)[0]
+            let taps = Array(repeating: filter, count: kernel * kernel).flatMap { $0 }
+            g.node(
+                Conv2DOperator(
+                    options: ConvolutionOptions(padding: .same, strideH: 1, strideW: 1, activation: .relu6)),
+                [
+                    resized, g.constant(.float32(taps), shape: [o, kernel, kernel, c]),
+                    g.constant(.float32(bias), shape: [o]),
+                ],
+                [[1, size.0, size.1, o]])
+            return g
+        }
+        var swapped = graph().graph
+        try PlanPasses.fold(&swapped)
+        let nodes = try PlanPasses.fuse(&swapped)
+        let resize = nodes.last?.node.operation as? ResizeBilinearOperator
+        #expect(nodes.count == 2 && nodes[0].node.operation is Conv2DOperator && resize?.activation == .relu6)
+        #expect(nodes.first?.prepared.outputShapes == [[1, h, w, o]])
+        // By hand: resize (TFLite's taps), then the convolution, then RELU6.
+        let rows = bilinearTaps(inputSize: h, outputSize: outH, alignCorners: false, halfPixelCenters: true)
+        let columns = bilinearTaps(inputSize: w, outputSize: outW, alignCorners: false, halfPixelCenters: true)
+        var expected: [Float] = []
+        for ry in rows {
+            for rx in columns {
+                func at(_ y: Int, _ x: Int, _ k: Int) -> Float { pixels[(y * w + x) * c + k] }
+                let resized = (0..<c).map { k in
+                    at(ry.lower, rx.lower, k) * (1 - ry.weight) * (1 - rx.weight)
+                        + at(ry.upper, rx.lower, k) * ry.weight * (1 - rx.weight)
+                        + at(ry.lower, rx.upper, k) * (1 - ry.weight) * rx.weight
+                        + at(ry.upper, rx.upper, k) * ry.weight * rx.weight
+                }
+                for j in 0..<o {
+                    let sum = (0..<c).reduce(bias[j]) { $0 + resized[$1] * filter[j * c + $1] }
+                    expected.append(Swift.min(6, Swift.max(0, sum)))
+                }
+            }
+        }
+        let output = try graph().run([pixels])[0]
+        #expect(output == expected)
+        #expect(expected.contains(0) && expected.contains(6) && expected.contains { $0 > 0 && $0 < 6 })
+        for (name, other) in [
+            ("another reader", graph(otherReader: true)), ("a shrinking resize", graph(shrink: true)),
+            ("a 3x3 kernel", graph(kernel: 3)),
+        ] {
+            var kept = other.graph
+            try PlanPasses.fold(&kept)
+            let keptNodes = try PlanPasses.fuse(&kept)
+            #expect(keptNodes.first?.node.operation is ResizeBilinearOperator, "\(name) must keep the order")
+        }
+    }
+
     @Test func fuseStacksFullyConnectedNodesSharingWeights() throws {
         // a = FC(x1) and c = FC(x2) share W and are independent: stacked, at c's place. b = FC(a) shares W
         // but reads a, and e = FC(x2) with a RELU differs in options: both stay alone. d reads a and sat

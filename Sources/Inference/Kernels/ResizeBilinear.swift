@@ -24,18 +24,19 @@ func bilinearTaps(inputSize: Int, outputSize: Int, alignCorners: Bool, halfPixel
     }
 }
 
-/// A prepared bilinear resize of [batch, inH, inW, channels] to [batch, outH, outW, channels], its
-/// output rows split over `threads` (each element computed alike whatever the split).
+/// A prepared bilinear resize of [batch, inH, inW, channels] to [batch, outH, outW, channels], clamped to
+/// `activation`, its output rows split over `threads` (each element computed alike whatever the split).
 final class ResizeBilinearKernel: Kernel {
     let input: UnsafePointer<Float>
     let out: UnsafeMutablePointer<Float>
     let batch: Int, inH: Int, inW: Int, channels: Int
     let rows: [BilinearTap], columns: [BilinearTap]
+    let activation: ClampRange
     let threads: KernelThreads
 
     init(
         input: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>, inputShape s: [Int], outH: Int, outW: Int,
-        alignCorners: Bool, halfPixelCenters: Bool, threads: KernelThreads = .single
+        alignCorners: Bool, halfPixelCenters: Bool, activation: ClampRange = .none, threads: KernelThreads = .single
     ) {
         self.input = input
         self.out = out
@@ -47,6 +48,7 @@ final class ResizeBilinearKernel: Kernel {
             inputSize: s[1], outputSize: outH, alignCorners: alignCorners, halfPixelCenters: halfPixelCenters)
         columns = bilinearTaps(
             inputSize: s[2], outputSize: outW, alignCorners: alignCorners, halfPixelCenters: halfPixelCenters)
+        self.activation = activation
         self.threads = threads
     }
 
@@ -59,7 +61,7 @@ final class ResizeBilinearKernel: Kernel {
                     batch * rowTaps.count, minimumPerPart: Swift.max(1, 8192 / Swift.max(1, rowWork)),
                     ResizeRowsJob(
                         input: input, out: out, inH: inH, inW: inW, channels: channels,
-                        rows: rowTaps, columns: columnTaps))
+                        rows: rowTaps, columns: columnTaps, activation: activation))
             }
         }
     }
@@ -71,9 +73,13 @@ private struct ResizeRowsJob: RangeJob {
     let out: UnsafeMutablePointer<Float>
     let inH: Int, inW: Int, channels: Int
     let rows: UnsafeBufferPointer<BilinearTap>, columns: UnsafeBufferPointer<BilinearTap>
+    let activation: ClampRange
 
     func run(thread: Int, begin: Int, end: Int) {
         let c = channels
+        let clamps = activation != .none
+        let (lo, hi) = (activation.min, activation.max)
+        let (vlo, vhi) = (SIMD8<Float>(repeating: lo), SIMD8<Float>(repeating: hi))
         var y = out + begin * columns.count * c
         for row in begin..<end {
             let image = input + (row / rows.count) * inH * inW * c
@@ -92,11 +98,14 @@ private struct ResizeRowsJob: RangeJob {
                     v += load8(p10 + k) * w10
                     v += load8(p01 + k) * w01
                     v += load8(p11 + k) * w11
+                    if clamps { v = lanewiseMin(lanewiseMax(v, vlo), vhi) }
                     store8(v, y + k)
                     k += 8
                 }
                 while k < c {
-                    y[k] = p00[k] * w00 + p10[k] * w10 + p01[k] * w01 + p11[k] * w11
+                    let v = p00[k] * w00 + p10[k] * w10 + p01[k] * w01 + p11[k] * w11
+                    // As the lanes above: a NaN stays NaN.
+                    y[k] = clamps ? (hi < v ? hi : (v < lo ? lo : v)) : v
                     k += 1
                 }
                 y += c

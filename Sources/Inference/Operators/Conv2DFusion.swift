@@ -5,8 +5,11 @@
 // blocks), the convolution reads the unpadded tensor and adds zero past its channels.
 
 extension Conv2DOperator {
-    /// A PAD of the rows and columns before it (`fuseSpatialPad`), then residual ADD, PRELU and channel PAD.
+    /// An enlarging RESIZE_BILINEAR before a 1×1 one turned round (ConvolutionBeforeResize.swift: first, as a fused
+    /// ADD would hide the convolution's output), a PAD of the rows and columns before it (`fuseSpatialPad`), then
+    /// residual ADD, PRELU and channel PAD.
     static let rewrites: [GraphRewrite] = [
+        .whole { $0.convolveBeforeResize() },
         spatialPadRewrite(options: { ($0 as? Conv2DOperator)?.options }, rebuild: { Conv2DOperator(options: $0) }),
         .pair(fuseResidualAdd), .pair(fusePReLU), .pair(fuseChannelPad),
     ]

@@ -8,6 +8,9 @@ import VisionErrors
 struct ResizeBilinearOperator: GraphOperation, Equatable {
     var alignCorners: Bool
     var halfPixelCenters: Bool
+    /// A clamp on the output: a fused RELU, or the activation of a 1×1 CONV_2D moved before the resize
+    /// (ConvolutionBeforeResize.swift); TFLite's operator has none.
+    var activation: Activation = .none
 
     /// The largest output side (each side's taps are a table of that many entries).
     static let maxSide = 1 << 16
@@ -33,7 +36,15 @@ struct ResizeBilinearOperator: GraphOperation, Equatable {
         return PreparedNode(outputShapes: [[s[0], size[0], size[1], s[3]]]) { ctx in
             ResizeBilinearKernel(
                 input: ctx.input(0), out: ctx.output(0), inputShape: s, outH: size[0], outW: size[1],
-                alignCorners: alignCorners, halfPixelCenters: halfPixelCenters, threads: ctx.threads)
+                alignCorners: alignCorners, halfPixelCenters: halfPixelCenters, activation: ClampRange(activation),
+                threads: ctx.threads)
         }
+    }
+
+    func fusing(_ activation: Activation) -> (any GraphOperation)? {
+        guard self.activation == .none else { return nil }
+        var fused = self
+        fused.activation = activation
+        return fused
     }
 }
