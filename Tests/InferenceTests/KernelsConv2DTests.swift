@@ -112,6 +112,26 @@ import Testing
         }
     }
 
+    /// One output channel (pose_landmarks_detector's mask head, 3x3x8 -> 1) takes its own kernel on x86: windows in
+    /// place and gathered at the borders (no strip), rows four at a time and the rest alone, every epilogue.
+    @Test func singleOutputChannel() throws {
+        func one(_ hw: (Int, Int), _ c: Int, kernel k: Int, stride s: Int = 1) -> Conv2DGeometry {
+            Conv2DGeometry(
+                inputHeight: hw.0, inputWidth: hw.1, inputChannels: c, outputChannels: 1, kernelHeight: k,
+                kernelWidth: k, strideHeight: s, strideWidth: s, padding: k > 1 ? .same : .valid)
+        }
+        let cases = [
+            (one((48, 47), 8, kernel: 3), 2), (one((9, 7), 5, kernel: 3, stride: 2), 1),
+            (one((3, 3), 13, kernel: 1), 1),
+            (one((2, 3), 300, kernel: 1), 1),
+        ]
+        for (i, (g, threads)) in cases.enumerated() {
+            try check(g, seed: UInt64(600 + i), threads: threads)
+            try check(g, seed: UInt64(620 + i), threads: threads, fused: true)
+            try check(g, seed: UInt64(640 + i), fused: true, residual: false)
+        }
+    }
+
     @Test func pointwiseStrided() throws {
         let g = Conv2DGeometry(
             inputHeight: 11, inputWidth: 10, inputChannels: 12, outputChannels: 20,
