@@ -287,6 +287,47 @@ static VT_AVX2_FN void ukernel_avx2_12x8(const float *const *a, size_t k, const 
     ukernel_avx2_body(VT_MR_AVX2_NARROW, 1, 0, a, k, NULL, b, bias, c, ldc, nc, t);
 }
 
+/// Panels the one- or two-row kernel computes together.
+#define VT_WIDE_PANELS_1 4
+#define VT_WIDE_PANELS_2 2
+
+/// MR (1 or 2) rows x P whole 16-wide panels (`b` the first, the others k * 16 floats apart), MR * P * 2 <= 8
+/// accumulators, each output's sum in the same order as `ukernel_avx2_body`'s (so the same bits), its residual covering
+/// the panels when set. A single row (a FULLY_CONNECTED call, or a convolution to a 1x1 map: face_landmarks_detector's
+/// 2x2x128 -> 1434) left `ukernel_avx2_body` two accumulators, each FMA waiting on the last: 4 cycles a step.
+VT_INLINE VT_AVX2_FN void ukernel_avx2_wide_body(const int MR, const int P, const int RUNS, const float *const *a,
+                                                 size_t k, const vt_window *runs, const float *b, const float *bias,
+                                                 float *c, size_t ldc, const vt_tail *t) {
+    __m256 acc[2][2 * VT_WIDE_PANELS_1];
+    const float *ap[2];
+    for (int r = 0; r < MR; r++) {
+        for (int v = 0; v < 2 * P; v++) acc[r][v] = _mm256_loadu_ps(bias + 8 * v);
+        ap[r] = a[r];
+    }
+    run_cursor cur = {0, RUNS ? runs->run : 0};
+    for (size_t p = 0; p < k; p++) {
+        const size_t q = RUNS ? run_next(&cur, runs) : p;
+        for (int r = 0; r < MR; r++) {
+            const __m256 av = _mm256_broadcast_ss(ap[r] + q);
+            for (int v = 0; v < 2 * P; v++)
+                acc[r][v] = _mm256_fmadd_ps(av, _mm256_loadu_ps(b + (size_t)(v / 2) * k * VT_NR + p * VT_NR + 8 * (v % 2)),
+                                            acc[r][v]);
+        }
+    }
+    const __m256 vlo = _mm256_broadcast_ss(&t->lo), vhi = _mm256_broadcast_ss(&t->hi), zero = _mm256_setzero_ps();
+    for (int r = 0; r < MR; r++)
+        for (int v = 0; v < 2 * P; v++) {
+            __m256 x = acc[r][v];
+            if (t->res) x = _mm256_add_ps(x, _mm256_loadu_ps(t->res + r * t->res_ld + 8 * v));
+            x = _mm256_min_ps(vhi, _mm256_max_ps(vlo, x));
+            if (t->alpha) {
+                const __m256 slope = _mm256_loadu_ps(t->alpha + 8 * v);
+                x = _mm256_blendv_ps(x, _mm256_mul_ps(x, slope), _mm256_cmp_ps(x, zero, _CMP_LT_OQ));
+            }
+            _mm256_storeu_ps(c + r * ldc + 8 * v, x);
+        }
+}
+
 static VT_AVX2_FN void ukernel_avx2(int mr, int nr, const float *const *a, size_t k, const vt_window *runs,
                                     const float *b, const float *bias, float *c, size_t ldc, int nc, const vt_tail *t) {
 #define VT_CASE(M) VT_UKERNEL_CASE(M, ukernel_avx2_body, 2, 1)
@@ -362,6 +403,23 @@ VT_INLINE vt_tail tail_at(const vt_tail *tail, size_t row, size_t col) {
 }
 
 #if VT_X86
+/// One or two rows against whole panels from `col` while VT_WIDE_PANELS_1 (one row) or VT_WIDE_PANELS_2 (two) of them
+/// remain and a residual, if any, covers them; returns the column it stopped at (`b` the panel at `col`).
+static VT_AVX2_FN size_t few_rows_avx2(const float *const *a, size_t mc, size_t k, const vt_window *runs,
+                                       const float *b, const float *packed, size_t n, size_t col, size_t col1,
+                                       float *c, size_t ldc, const vt_tail *tail) {
+    const size_t width = (mc == 1 ? VT_WIDE_PANELS_1 : VT_WIDE_PANELS_2) * VT_NR;
+    for (; col + width <= (col1 < n ? col1 : n) && (!tail->res || tail->res_cols >= (ptrdiff_t)(col + width));
+         col += width, b += k * width) {
+        const vt_tail t = tail_at(tail, 0, col);
+        if (mc == 1 && runs) ukernel_avx2_wide_body(1, VT_WIDE_PANELS_1, 1, a, k, runs, b, packed + col, c + col, ldc, &t);
+        else if (mc == 1) ukernel_avx2_wide_body(1, VT_WIDE_PANELS_1, 0, a, k, NULL, b, packed + col, c + col, ldc, &t);
+        else if (runs) ukernel_avx2_wide_body(2, VT_WIDE_PANELS_2, 1, a, k, runs, b, packed + col, c + col, ldc, &t);
+        else ukernel_avx2_wide_body(2, VT_WIDE_PANELS_2, 0, a, k, NULL, b, packed + col, c + col, ldc, &t);
+    }
+    return col;
+}
+
 /// Rows a[0 ..< mc] of the 8-wide panel at column `col` on AVX2 (b its weights, c its first result): twelve rows at
 /// a time when the rows are consecutive, then six. (Rows read through `runs` stay at six: the window's cursor beside
 /// twelve row pointers spills registers, and the 5x5 stem 3->24 at 128x128 took 0.28 ms against 0.21.)
@@ -560,7 +618,14 @@ static void gemm_tile(const float *const *a, size_t mc, size_t k, const vt_windo
     (void)isa;
 #endif
     const float *bp = packed + vt_round_up(n, VT_NR) + k * col0; // panels before col0 are all 16 wide
-    for (size_t col = col0; col < col1; col += VT_NR) {
+    size_t first = col0;
+#if VT_X86
+    if (uk == ukernel_avx2 && mc <= 2) {
+        first = few_rows_avx2(a, mc, k, runs, bp, packed, n, col0, col1, c, ldc, tail);
+        bp += k * (first - col0);
+    }
+#endif
+    for (size_t col = first; col < col1; col += VT_NR) {
         const int nr = (int)panel_width(n, col);
         const int nc = (int)(n - col < (size_t)nr ? n - col : (size_t)nr);
         size_t i = 0;

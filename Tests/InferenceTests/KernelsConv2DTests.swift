@@ -132,6 +132,25 @@ import Testing
         }
     }
 
+    /// One or two output pixels (a FULLY_CONNECTED row, or face_landmarks_detector's 2x2x128 -> 1434 on a 2x2 map)
+    /// take a kernel of four or two panels at once on x86, windows read in place or not, every epilogue; the columns
+    /// past its last whole group the panel kernel as before.
+    @Test func oneOrTwoOutputPixels() throws {
+        func map(_ w: Int, _ c: Int, _ o: Int, kernel k: Int) -> Conv2DGeometry {
+            Conv2DGeometry(
+                inputHeight: k, inputWidth: w + k - 1, inputChannels: c, outputChannels: o, kernelHeight: k,
+                kernelWidth: k, padding: .valid)
+        }
+        for (i, g) in [
+            map(1, 32, 100, kernel: 2), map(2, 9, 77, kernel: 2), map(1, 40, 64, kernel: 1),
+            map(2, 33, 160, kernel: 1),
+        ].enumerated() {
+            try check(g, seed: UInt64(660 + i))
+            try check(g, seed: UInt64(680 + i), fused: true)
+            try check(g, seed: UInt64(700 + i), fused: true, residual: false)
+        }
+    }
+
     @Test func pointwiseStrided() throws {
         let g = Conv2DGeometry(
             inputHeight: 11, inputWidth: 10, inputChannels: 12, outputChannels: 20,
