@@ -175,6 +175,13 @@ static void ukernel_portable(int mr, int nr, const float *const *a, size_t k, co
 /// units stay busy (6 chains of 4-cycle FMAs keep two units busy 3 cycles in 4).
 #define VT_MR_AVX2_NARROW 12
 
+/// The end of every AVX2 micro-kernel's epilogue: the clamp to [vlo, vhi] (a NaN stays NaN), then PReLU by `slope` when
+/// `prelu`.
+VT_INLINE VT_AVX2_FN __m256 clamp_prelu_avx2(__m256 x, __m256 vlo, __m256 vhi, int prelu, __m256 slope) {
+    x = _mm256_min_ps(vhi, _mm256_max_ps(vlo, x));
+    return prelu ? _mm256_blendv_ps(x, _mm256_mul_ps(x, slope), _mm256_cmp_ps(x, _mm256_setzero_ps(), _CMP_LT_OQ)) : x;
+}
+
 /// AVX2/FMA micro-kernel body: MR rows x NV (1 or 2) vectors of 8 columns, MR*NV (<= 12) accumulators;
 /// RUNS as in the portable body.
 VT_INLINE VT_AVX2_FN void ukernel_avx2_body(const int MR, const int NV, const int RUNS, const float *const *a,
@@ -211,8 +218,7 @@ VT_INLINE VT_AVX2_FN void ukernel_avx2_body(const int MR, const int NV, const in
         for (int r = 0; r < MR; r++) {
             __m256 x = acc[r][v];
             if (t->res) x = _mm256_add_ps(x, _mm256_maskload_ps(res + r * t->res_ld, mres));
-            x = _mm256_min_ps(vhi, _mm256_max_ps(vlo, x));
-            if (t->alpha) x = _mm256_blendv_ps(x, _mm256_mul_ps(x, slope), _mm256_cmp_ps(x, zero, _CMP_LT_OQ));
+            x = clamp_prelu_avx2(x, vlo, vhi, t->alpha != NULL, slope);
             if (cols == 8) _mm256_storeu_ps(c + r * ldc + 8 * v, x);
             else _mm256_maskstore_ps(c + r * ldc + 8 * v, m, x);
         }
@@ -228,57 +234,37 @@ static VT_AVX2_FN void ukernel_avx2_6x16_clamp(const float *const *a, size_t k, 
     ukernel_avx2_body(VT_MR_AVX2, 2, 0, a, k, NULL, b, bias, c, ldc, VT_NR, &clamp_only);
 }
 
-/// The same block followed by PReLU with the block's slopes `alpha` (face and palm models).
-static VT_AVX2_FN void ukernel_avx2_6x16_prelu(const float *const *a, size_t k, const float *b, const float *bias,
-                                               float *c, size_t ldc, float lo, float hi, const float *alpha) {
-    const vt_tail prelu = {lo, hi, NULL, alpha, 0, 0};
-    ukernel_avx2_body(VT_MR_AVX2, 2, 0, a, k, NULL, b, bias, c, ldc, VT_NR, &prelu);
+/// A whole 6x16 block (every column stored) with the epilogue's tests folded: a residual covering the panel (`res`, the
+/// block's first, rows `res_ld` apart) or none (NULL), the clamp, PReLU with the block's slopes `alpha` or none (NULL).
+/// For the blocks the plain kernel above does not take: the stems' windowed 3x3 and 5x5 convolutions over 3 channels
+/// (reduction 27 or 75: 3x3/2 3->16 at 128x128 0.293 -> 0.242 ms against the general epilogue), and the face and palm
+/// models' fused ADD and PReLU (face_landmarks_detector 4.33 -> 3.78 ms).
+VT_INLINE VT_AVX2_FN void ukernel_avx2_6x16_whole_body(const int RUNS, const float *const *a, size_t k,
+                                                       const vt_window *runs, const float *b, const float *bias,
+                                                       float *c, size_t ldc, float lo, float hi, const float *res,
+                                                       size_t res_ld, const float *alpha) {
+    const vt_tail whole = {lo, hi, res, alpha, res_ld, VT_NR};
+    ukernel_avx2_body(VT_MR_AVX2, 2, RUNS, a, k, runs, b, bias, c, ldc, VT_NR, &whole);
 }
 
-/// 6 rows x 8 x NV columns with each row's elements read through `runs` (a window read in place), no residual, every
-/// column stored; `alpha` the block's PReLU slopes or NULL: the stems' 3x3 and 5x5 convolutions over 3 channels, whose
-/// reduction of 27 or 75 does not amortise the general epilogue either (3x3/2 3->16 at 128x128: 0.293 -> 0.242 ms,
-/// 3->24 at 112x112: 0.337 -> 0.271).
-VT_INLINE VT_AVX2_FN void ukernel_avx2_6xn_runs(const int NV, const float *const *a, size_t k, const vt_window *runs,
-                                                const float *b, const float *bias, float *c, size_t ldc, float lo,
-                                                float hi, const float *alpha) {
-    const vt_tail no_residual = {lo, hi, NULL, alpha, 0, 0};
-    ukernel_avx2_body(VT_MR_AVX2, NV, 1, a, k, runs, b, bias, c, ldc, 8 * NV, &no_residual);
+static VT_AVX2_FN void ukernel_avx2_6x16_whole(const float *const *a, size_t k, const float *b, const float *bias,
+                                               float *c, size_t ldc, float lo, float hi, const float *res,
+                                               size_t res_ld, const float *alpha) {
+    ukernel_avx2_6x16_whole_body(0, a, k, NULL, b, bias, c, ldc, lo, hi, res, res_ld, alpha);
 }
 
-static VT_AVX2_FN void ukernel_avx2_6x16_runs(const float *const *a, size_t k, const vt_window *runs, const float *b,
-                                              const float *bias, float *c, size_t ldc, float lo, float hi,
-                                              const float *alpha) {
-    ukernel_avx2_6xn_runs(2, a, k, runs, b, bias, c, ldc, lo, hi, alpha);
+static VT_AVX2_FN void ukernel_avx2_6x16_whole_runs(const float *const *a, size_t k, const vt_window *runs,
+                                                    const float *b, const float *bias, float *c, size_t ldc, float lo,
+                                                    float hi, const float *res, size_t res_ld, const float *alpha) {
+    ukernel_avx2_6x16_whole_body(1, a, k, runs, b, bias, c, ldc, lo, hi, res, res_ld, alpha);
 }
 
+/// A whole 6x8 block of windowed rows with no residual, PReLU by `alpha` or none (NULL), its tests folded as above.
 static VT_AVX2_FN void ukernel_avx2_6x8_runs(const float *const *a, size_t k, const vt_window *runs, const float *b,
                                              const float *bias, float *c, size_t ldc, float lo, float hi,
                                              const float *alpha) {
-    ukernel_avx2_6xn_runs(1, a, k, runs, b, bias, c, ldc, lo, hi, alpha);
-}
-
-/// 6 rows x 16 columns plus a residual of at least 16 columns (`res`, the block's first, rows `res_ld` apart) before the
-/// clamp, then PReLU when `alpha` is set: the residual's loads unmasked and the epilogue's tests folded, as above.
-VT_INLINE VT_AVX2_FN void ukernel_avx2_6x16_residual_body(const int RUNS, const float *const *a, size_t k,
-                                                          const vt_window *runs, const float *b, const float *bias,
-                                                          float *c, size_t ldc, float lo, float hi, const float *res,
-                                                          size_t res_ld, const float *alpha) {
-    const vt_tail whole_residual = {lo, hi, res, alpha, res_ld, VT_NR};
-    ukernel_avx2_body(VT_MR_AVX2, 2, RUNS, a, k, runs, b, bias, c, ldc, VT_NR, &whole_residual);
-}
-
-static VT_AVX2_FN void ukernel_avx2_6x16_residual(const float *const *a, size_t k, const float *b, const float *bias,
-                                                  float *c, size_t ldc, float lo, float hi, const float *res,
-                                                  size_t res_ld, const float *alpha) {
-    ukernel_avx2_6x16_residual_body(0, a, k, NULL, b, bias, c, ldc, lo, hi, res, res_ld, alpha);
-}
-
-static VT_AVX2_FN void ukernel_avx2_6x16_residual_runs(const float *const *a, size_t k, const vt_window *runs,
-                                                       const float *b, const float *bias, float *c, size_t ldc,
-                                                       float lo, float hi, const float *res, size_t res_ld,
-                                                       const float *alpha) {
-    ukernel_avx2_6x16_residual_body(1, a, k, runs, b, bias, c, ldc, lo, hi, res, res_ld, alpha);
+    const vt_tail no_residual = {lo, hi, NULL, alpha, 0, 0};
+    ukernel_avx2_body(VT_MR_AVX2, 1, 1, a, k, runs, b, bias, c, ldc, VT_NR / 2, &no_residual);
 }
 
 /// Twelve rows of an 8-wide panel, each row's elements consecutive (any tail).
@@ -314,16 +300,12 @@ VT_INLINE VT_AVX2_FN void ukernel_avx2_wide_body(const int MR, const int P, cons
                                             acc[r][v]);
         }
     }
-    const __m256 vlo = _mm256_broadcast_ss(&t->lo), vhi = _mm256_broadcast_ss(&t->hi), zero = _mm256_setzero_ps();
+    const __m256 vlo = _mm256_broadcast_ss(&t->lo), vhi = _mm256_broadcast_ss(&t->hi);
     for (int r = 0; r < MR; r++)
         for (int v = 0; v < 2 * P; v++) {
             __m256 x = acc[r][v];
             if (t->res) x = _mm256_add_ps(x, _mm256_loadu_ps(t->res + r * t->res_ld + 8 * v));
-            x = _mm256_min_ps(vhi, _mm256_max_ps(vlo, x));
-            if (t->alpha) {
-                const __m256 slope = _mm256_loadu_ps(t->alpha + 8 * v);
-                x = _mm256_blendv_ps(x, _mm256_mul_ps(x, slope), _mm256_cmp_ps(x, zero, _CMP_LT_OQ));
-            }
+            x = clamp_prelu_avx2(x, vlo, vhi, t->alpha != NULL, t->alpha ? _mm256_loadu_ps(t->alpha + 8 * v) : vlo);
             _mm256_storeu_ps(c + r * ldc + 8 * v, x);
         }
 }
@@ -633,25 +615,17 @@ static void gemm_tile(const float *const *a, size_t mc, size_t k, const vt_windo
         // Whole 6x16 blocks with no residual, or one that covers the panel, take a kernel with the epilogue's tests
         // folded; an 8-wide panel, twelve rows at a time.
         if (uk == ukernel_avx2 && nc == VT_NR && (!tail->res || tail->res_cols >= (ptrdiff_t)(col + VT_NR))) {
-            const float *alpha = tail->alpha ? tail->alpha + col : NULL;
+            const float *alpha = tail->alpha ? tail->alpha + col : NULL, *bias = packed + col;
             for (; i + VT_MR_AVX2 <= mc; i += VT_MR_AVX2) {
                 float *ci = c + i * ldc + col;
-                const float *bias = packed + col;
-                if (tail->res) {
-                    const float *res = tail->res + i * tail->res_ld + col;
-                    if (runs)
-                        ukernel_avx2_6x16_residual_runs(a + i, k, runs, bp, bias, ci, ldc, tail->lo, tail->hi, res,
-                                                        tail->res_ld, alpha);
-                    else
-                        ukernel_avx2_6x16_residual(a + i, k, bp, bias, ci, ldc, tail->lo, tail->hi, res, tail->res_ld,
-                                                   alpha);
-                } else if (runs) {
-                    ukernel_avx2_6x16_runs(a + i, k, runs, bp, bias, ci, ldc, tail->lo, tail->hi, alpha);
-                } else if (alpha) {
-                    ukernel_avx2_6x16_prelu(a + i, k, bp, bias, ci, ldc, tail->lo, tail->hi, alpha);
-                } else {
+                const float *res = tail->res ? tail->res + i * tail->res_ld + col : NULL;
+                if (runs)
+                    ukernel_avx2_6x16_whole_runs(a + i, k, runs, bp, bias, ci, ldc, tail->lo, tail->hi, res,
+                                                 tail->res_ld, alpha);
+                else if (res || alpha)
+                    ukernel_avx2_6x16_whole(a + i, k, bp, bias, ci, ldc, tail->lo, tail->hi, res, tail->res_ld, alpha);
+                else
                     ukernel_avx2_6x16_clamp(a + i, k, bp, bias, ci, ldc, tail->lo, tail->hi);
-                }
             }
         }
         if (uk == ukernel_avx2 && nr == VT_NR / 2) {
