@@ -109,4 +109,54 @@ import Testing
             }
         }
     }
+
+    /// RESIZE_BILINEAR on every code path against TFLite's formula computed here, p00·w00 + p10·w10 + p01·w01 +
+    /// p11·w11 (w00 = (1 − wy)(1 − wx), ...), each product rounded and added in that order: exact, tolerance 0.
+    /// Channels below, at and past a vector (1, 3, 8, 13, 24), enlarging and shrinking, the three coordinate rules,
+    /// every clamp, a batch of two; nothing written past the output.
+    @Test func resizeBilinearMatchesFormula() {
+        var rng = TestRandom(seed: 53)
+        for i in 0..<15 {
+            let c = [1, 3, 8, 13, 24][i % 5], batch = i % 4 == 3 ? 2 : 1
+            let (inH, inW, outH, outW) = (rng.int(1...9), rng.int(1...9), rng.int(1...17), rng.int(1...17))
+            let (alignCorners, halfPixel) = (i % 3 == 1, i % 3 == 2)
+            let a = testedActivations[i % testedActivations.count]
+            let x = rng.floats(batch * inH * inW * c, -3, 3)
+            let rows = bilinearTaps(
+                inputSize: inH, outputSize: outH, alignCorners: alignCorners, halfPixelCenters: halfPixel)
+            let columns = bilinearTaps(
+                inputSize: inW, outputSize: outW, alignCorners: alignCorners, halfPixelCenters: halfPixel)
+            var expected: [Float] = []
+            for n in 0..<batch {
+                for ry in rows {
+                    for rx in columns {
+                        let (wy, wx) = (ry.weight, rx.weight)
+                        for k in 0..<c {
+                            func at(_ y: Int, _ x0: Int) -> Float { x[((n * inH + y) * inW + x0) * c + k] }
+                            var v = at(ry.lower, rx.lower) * ((1 - wy) * (1 - wx))
+                            v += at(ry.upper, rx.lower) * (wy * (1 - wx))
+                            v += at(ry.lower, rx.upper) * ((1 - wy) * wx)
+                            v += at(ry.upper, rx.upper) * (wy * wx)
+                            expected.append(clampRef(v, a))
+                        }
+                    }
+                }
+            }
+            for isa in testedISAs {
+                var out = [Float](repeating: .nan, count: expected.count + 4)
+                x.withUnsafeBufferPointer { xp in
+                    out.withUnsafeMutableBufferPointer { op in
+                        ResizeBilinearKernel(
+                            input: xp.baseAddress!, out: op.baseAddress!, inputShape: [batch, inH, inW, c], outH: outH,
+                            outW: outW, alignCorners: alignCorners, halfPixelCenters: halfPixel, activation: a,
+                            threads: KernelThreads(2, grain: 1), isa: isa
+                        ).run()
+                    }
+                }
+                let shape = "\(batch)x\(inH)x\(inW)x\(c) -> \(outH)x\(outW)"
+                #expect(Array(out[0..<expected.count]) == expected, "\(isa) \(shape) \(a)")
+                #expect(out[expected.count...].allSatisfy { $0.isNaN }, "\(isa) \(shape)")
+            }
+        }
+    }
 }

@@ -155,6 +155,32 @@ static void transpose_case(size_t rows, size_t cols, size_t pad) {
     free(src); free(a); free(b);
 }
 
+/// RESIZE_BILINEAR of a [2, in_h, in_w, c] input to out_h x out_w (half-pixel taps, computed here as the engine
+/// computes them), clamped to [-0.5, 0.5]: NEON's 4 channels at a time against the portable loop, exact.
+static void resize_case(size_t in_h, size_t in_w, size_t c, size_t out_h, size_t out_w) {
+    vt_bilinear_tap rows[64], cols[64];
+    for (int axis = 0; axis < 2; axis++) {
+        const size_t in = axis ? in_w : in_h, out = axis ? out_w : out_h;
+        vt_bilinear_tap *taps = axis ? cols : rows;
+        const float scale = (float)in / (float)out;
+        for (size_t o = 0; o < out; o++) {
+            const float source = ((float)o + 0.5f) * scale - 0.5f;
+            const ptrdiff_t lower = source < 0 ? 0 : (ptrdiff_t)floorf(source);
+            const ptrdiff_t upper = (ptrdiff_t)ceilf(source) > (ptrdiff_t)in - 1 ? (ptrdiff_t)in - 1 : (ptrdiff_t)ceilf(source);
+            taps[o] = (vt_bilinear_tap){lower, upper < 0 ? 0 : upper, source - (float)lower};
+        }
+    }
+    const size_t n = 2 * out_h * out_w * c;
+    float *x = random_floats(2 * in_h * in_w * c), *a = random_floats(n), *b = random_floats(n);
+    x[0] = NAN;
+    vt_resize_bilinear(x, a, in_h, in_w, c, rows, out_h, cols, out_w, -0.5f, 0.5f, 0, 2 * out_h, VT_ISA_NEON);
+    vt_resize_bilinear(x, b, in_h, in_w, c, rows, out_h, cols, out_w, -0.5f, 0.5f, 0, 2 * out_h, VT_ISA_PORTABLE);
+    char what[96];
+    snprintf(what, sizeof what, "resize %zux%zux%zu -> %zux%zu", in_h, in_w, c, out_h, out_w);
+    check(what, a, b, n, 1);
+    free(x); free(a); free(b);
+}
+
 /// `size` random bytes ending where a page no access is allowed to begins (the mapping is left mapped).
 static uint8_t *guarded_bytes(size_t size) {
     const size_t page = (size_t)sysconf(_SC_PAGESIZE), span = (size + page - 1) / page * page;
@@ -272,6 +298,9 @@ int main(void) {
     }
     const size_t pcs[][2] = {{1, 1}, {33, 3}, {10, 16}, {7, 300}, {4, 1000}};
     for (size_t i = 0; i < sizeof pcs / sizeof *pcs; i++) eltwise_case(pcs[i][0], pcs[i][1]);
+    const size_t resizes[][5] = {{4, 5, 1, 8, 10}, {7, 3, 3, 14, 6}, {8, 8, 8, 16, 16}, {5, 6, 13, 3, 17}, {16, 16, 48, 32, 32}};
+    for (size_t i = 0; i < sizeof resizes / sizeof *resizes; i++)
+        resize_case(resizes[i][0], resizes[i][1], resizes[i][2], resizes[i][3], resizes[i][4]);
     const size_t sides[] = {1, 3, 4, 5, 8, 9, 64, 97};
     for (size_t i = 0; i < sizeof sides / sizeof *sides; i++)
         for (size_t j = 0; j < sizeof sides / sizeof *sides; j++) transpose_case(sides[i], sides[j], (i + j) % 3);

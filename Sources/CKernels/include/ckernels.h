@@ -120,6 +120,23 @@ void vt_prelu(const float *input, const float *alpha, float *output, size_t chan
 void vt_add(const float *a, const float *b, float *output, float lo, float hi,
             size_t begin, size_t end, int isa);
 
+// ---- RESIZE_BILINEAR (resize.c) ----
+
+/// One output coordinate of a bilinear resize along an axis: its two source indices and the weight of
+/// `upper` (`lower` gets 1 - weight).
+typedef struct vt_bilinear_tap {
+    ptrdiff_t lower, upper;
+    float weight;
+} vt_bilinear_tap;
+
+/// RESIZE_BILINEAR of a [batch, in_h, in_w, channels] input, output rows [row_begin, row_end) of batch*out_h
+/// (`rows` out_h taps, `columns` out_w taps, every index inside the input): each output is TFLite's
+/// p00*w00 + p10*w10 + p01*w01 + p11*w11 (w00 = (1 - wy)(1 - wx), ...), each product rounded and added in
+/// that order (no fused multiply-add, on every path), then clamped to [lo, hi].
+void vt_resize_bilinear(const float *input, float *output, size_t in_h, size_t in_w, size_t channels,
+                        const vt_bilinear_tap *rows, size_t out_h, const vt_bilinear_tap *columns, size_t out_w,
+                        float lo, float hi, size_t row_begin, size_t row_end, int isa);
+
 // ---- Layout (transpose.c) ----
 
 /// dst[c*dst_stride + r] = src[r*src_stride + c] for r in [0, rows), c in [0, cols): a rows×cols block

@@ -1,11 +1,11 @@
-// RESIZE_BILINEAR on NHWC, with TFLite's align_corners and half_pixel_centers rules.
+// RESIZE_BILINEAR on NHWC, with TFLite's align_corners and half_pixel_centers rules: the taps are computed here,
+// the weighted sums in C (`vt_resize_bilinear`, resize.c).
 
-/// Source indices and weight of one output coordinate.
-struct BilinearTap: Equatable {
-    var lower: Int, upper: Int
-    /// Weight of `upper`; `lower` gets 1 − weight.
-    var weight: Float
-}
+import CKernels
+
+/// Source indices and weight of one output coordinate (`vt_bilinear_tap`): `upper`'s weight is `weight`,
+/// `lower`'s 1 − weight.
+typealias BilinearTap = vt_bilinear_tap
 
 /// The taps of every output coordinate along one axis, computed as TFLite does:
 /// scale = in/out (or (in−1)/(out−1) with align_corners), source = (o + ½)·scale − ½ with
@@ -33,10 +33,12 @@ final class ResizeBilinearKernel: Kernel {
     let rows: [BilinearTap], columns: [BilinearTap]
     let activation: ClampRange
     let threads: KernelThreads
+    let isa: KernelISA
 
     init(
         input: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>, inputShape s: [Int], outH: Int, outW: Int,
-        alignCorners: Bool, halfPixelCenters: Bool, activation: ClampRange = .none, threads: KernelThreads = .single
+        alignCorners: Bool, halfPixelCenters: Bool, activation: ClampRange = .none, threads: KernelThreads = .single,
+        isa: KernelISA = .best
     ) {
         self.input = input
         self.out = out
@@ -50,6 +52,7 @@ final class ResizeBilinearKernel: Kernel {
             inputSize: s[2], outputSize: outW, alignCorners: alignCorners, halfPixelCenters: halfPixelCenters)
         self.activation = activation
         self.threads = threads
+        self.isa = isa
     }
 
     func run() {
@@ -61,7 +64,7 @@ final class ResizeBilinearKernel: Kernel {
                     batch * rowTaps.count, minimumPerPart: Swift.max(1, 8192 / Swift.max(1, rowWork)),
                     ResizeRowsJob(
                         input: input, out: out, inH: inH, inW: inW, channels: channels,
-                        rows: rowTaps, columns: columnTaps, activation: activation))
+                        rows: rowTaps, columns: columnTaps, activation: activation, isa: isa.code))
             }
         }
     }
@@ -74,42 +77,11 @@ private struct ResizeRowsJob: RangeJob {
     let inH: Int, inW: Int, channels: Int
     let rows: UnsafeBufferPointer<BilinearTap>, columns: UnsafeBufferPointer<BilinearTap>
     let activation: ClampRange
+    let isa: Int32
 
     func run(thread: Int, begin: Int, end: Int) {
-        let c = channels
-        let clamps = activation != .none
-        let (lo, hi) = (activation.min, activation.max)
-        let (vlo, vhi) = (SIMD8<Float>(repeating: lo), SIMD8<Float>(repeating: hi))
-        var y = out + begin * columns.count * c
-        for row in begin..<end {
-            let image = input + (row / rows.count) * inH * inW * c
-            let ry = rows[row % rows.count]
-            let r0 = image + ry.lower * inW * c, r1 = image + ry.upper * inW * c
-            let wy = ry.weight
-            for cx in columns {
-                let wx = cx.weight
-                // TFLite's formula: each corner weighted by the product of its two 1-D weights.
-                let w00 = (1 - wy) * (1 - wx), w01 = (1 - wy) * wx, w10 = wy * (1 - wx), w11 = wy * wx
-                let p00 = r0 + cx.lower * c, p01 = r0 + cx.upper * c
-                let p10 = r1 + cx.lower * c, p11 = r1 + cx.upper * c
-                var k = 0
-                while k + 8 <= c {
-                    var v = load8(p00 + k) * w00
-                    v += load8(p10 + k) * w10
-                    v += load8(p01 + k) * w01
-                    v += load8(p11 + k) * w11
-                    if clamps { v = lanewiseMin(lanewiseMax(v, vlo), vhi) }
-                    store8(v, y + k)
-                    k += 8
-                }
-                while k < c {
-                    let v = p00[k] * w00 + p10[k] * w10 + p01[k] * w01 + p11[k] * w11
-                    // As the lanes above: a NaN stays NaN.
-                    y[k] = clamps ? (hi < v ? hi : (v < lo ? lo : v)) : v
-                    k += 1
-                }
-                y += c
-            }
-        }
+        vt_resize_bilinear(
+            input, out, inH, inW, channels, rows.baseAddress, rows.count, columns.baseAddress, columns.count,
+            activation.min, activation.max, begin, end, isa)
     }
 }
