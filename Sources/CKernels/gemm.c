@@ -684,19 +684,31 @@ static size_t strip_rows(const vt_conv_geometry *g, size_t span) {
     return (span - 1) * g->stride_h + (size_t)(g->k_h - 1) * g->dil_h + 1;
 }
 
-/// Floats of the largest strip a tile of VT_MC_MAX consecutive output pixels (within one image) needs,
-/// in double: a hostile geometry's count may not fit size_t (each of its sizes is below 2^31). (Tiles read
-/// from strips take VT_MC_MAX pixels whatever k: nothing is gathered, and larger tiles copy each input
-/// row fewer times: 3x3 32->32 at 56x56 0.660 -> 0.635 ms against tiles of conv_mc(k).)
-static double strip_count(const vt_conv_geometry *g) {
-    const double mc = VT_MC_MAX, ow = g->out_w;
-    double span = floor((mc + ow - 2) / ow) + 1;
+/// Floats of the largest strip a tile of `mc` consecutive output pixels (within one image) needs, in double: a
+/// hostile geometry's count may not fit size_t (each of its sizes is below 2^31).
+static double strip_count_for(const vt_conv_geometry *g, size_t mc) {
+    const double ow = g->out_w;
+    double span = floor(((double)mc + ow - 2) / ow) + 1;
     if (span > g->out_h) span = g->out_h;
     return (double)strip_rows(g, (size_t)span) * (double)strip_width(g) * g->in_c;
 }
 
 /// Largest strip in floats (1 MB): a geometry needing more gathers its border windows instead.
 #define VT_STRIP_MAX 262144
+/// Output pixels of a tile read from a strip when its strip fits VT_STRIP_MAX (a multiple of every MR), else
+/// VT_MC_MAX.
+#define VT_MC_STRIP 384
+
+/// Pixels of a tile read from a strip. Nothing is gathered, so tiles are larger than conv_mc(k): each input row is
+/// copied fewer times (3x3 32->32 at 56x56 0.660 -> 0.635 ms with VT_MC_MAX pixels against conv_mc(k), then 0.637 ->
+/// 0.609 with VT_MC_STRIP, tiles stopping at row ends and the windows' pointers set a row at a time; the 3x3/2 3->16
+/// stem at 256x256 0.253 -> 0.197).
+static size_t strip_mc(const vt_conv_geometry *g) {
+    return strip_count_for(g, VT_MC_STRIP) <= VT_STRIP_MAX ? VT_MC_STRIP : VT_MC_MAX;
+}
+
+/// Floats of the largest strip a tile needs.
+static double strip_count(const vt_conv_geometry *g) { return strip_count_for(g, strip_mc(g)); }
 
 /// 1 when a windowed geometry's border windows leave the input (padding), and the tiles read every
 /// window in place from a zero-padded copy of the input rows they need (a strip, in the caller's
@@ -728,14 +740,17 @@ static pixel_pos pixel_at(const vt_conv_geometry *g, size_t m) {
     return p;
 }
 
-VT_INLINE void pixel_next(const vt_conv_geometry *g, pixel_pos *p) {
-    if (++p->ox == g->out_w) {
-        p->ox = 0;
-        if (++p->oy == g->out_h) {
-            p->oy = 0;
-            p->b++;
-        }
+/// Moves `p`, one past its row's last pixel, to the next row's first.
+VT_INLINE void pixel_next_row(const vt_conv_geometry *g, pixel_pos *p) {
+    p->ox = 0;
+    if (++p->oy == g->out_h) {
+        p->oy = 0;
+        p->b++;
     }
+}
+
+VT_INLINE void pixel_next(const vt_conv_geometry *g, pixel_pos *p) {
+    if (++p->ox == g->out_w) pixel_next_row(g, p);
 }
 
 VT_INLINE void copy_plain(float *dst, const float *src, size_t n) { memcpy(dst, src, sizeof(float) * n); }
@@ -829,22 +844,31 @@ void vt_conv2d(const vt_conv_geometry *g, const float *input, const float *packe
     if (isa == VT_ISA_AVX512) gather = im2col_row_avx512;
 #endif
     const vt_window window = windowed ? conv_window(g, (size_t)g->in_w) : (vt_window){0, 0};
-    const float *rows[VT_MC_MAX];
+    const float *rows[VT_MC_STRIP];
     unsigned char in_place[VT_MC_MAX]; // 1: rows[i] is a window's first input pixel, read through `window`
     pixel_pos pos = pixel_at(g, m_begin);
     if (conv_uses_strip(g)) {
-        // Tiles within one image, every window read in place from its strip.
-        const size_t pw = strip_width(g), hw = (size_t)g->out_h * g->out_w;
+        // Tiles within one image, every window read in place from its strip; a tile that stops inside the image
+        // stops at the end of an output row when it can, so the next one copies no input row twice.
+        const size_t pw = strip_width(g), hw = (size_t)g->out_h * g->out_w, tile = strip_mc(g);
         const vt_window sw = conv_window(g, pw);
         for (size_t m0 = m_begin, mc; m0 < m_end; m0 += mc) {
             const size_t left_in_image = hw - ((size_t)pos.oy * g->out_w + (size_t)pos.ox);
-            mc = m_end - m0 < VT_MC_MAX ? m_end - m0 : VT_MC_MAX;
-            if (mc > left_in_image) mc = left_in_image;
+            mc = m_end - m0 < tile ? m_end - m0 : tile;
+            if (mc >= left_in_image) mc = left_in_image;
+            else if (mc == tile && (pos.ox + mc) % g->out_w < mc) mc -= (pos.ox + mc) % g->out_w;
             const size_t b = pos.b, oy0 = (size_t)pos.oy;
             fill_strip(g, input, b, oy0, (oy0 * g->out_w + (size_t)pos.ox + mc - 1) / g->out_w, scratch);
-            for (size_t i = 0; i < mc; i++, pixel_next(g, &pos)) {
-                const size_t sy = ((size_t)pos.oy - oy0) * g->stride_h, sx = (size_t)pos.ox * g->stride_w;
-                rows[i] = scratch + (sy * pw + sx) * g->in_c;
+            // The tile's windows, an output row's run at a time: each a stride further than the last.
+            const size_t step = (size_t)g->stride_w * g->in_c;
+            for (size_t i = 0; i < mc;) {
+                const size_t sy = ((size_t)pos.oy - oy0) * g->stride_h, in_row = (size_t)(g->out_w - pos.ox);
+                const size_t run = mc - i < in_row ? mc - i : in_row;
+                const float *w = scratch + (sy * pw + (size_t)pos.ox * g->stride_w) * g->in_c;
+                for (size_t j = 0; j < run; j++, w += step) rows[i + j] = w;
+                i += run;
+                pos.ox += (int)run;
+                if (pos.ox == g->out_w) pixel_next_row(g, &pos);
             }
             tail.res = base.res ? base.res + m0 * res_ld : NULL;
             gemm_tile(rows, mc, k, &sw, n, col0, col1, packed, output + m0 * n, n, &tail, isa);

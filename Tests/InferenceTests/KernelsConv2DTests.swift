@@ -323,6 +323,25 @@ import Testing
                     inputHeight: 3, inputWidth: 4, inputChannels: 2, outputChannels: 8, kernelHeight: 5,
                     kernelWidth: 5, padding: .same), 1
             ),
+            // Tiles of 384 pixels over rows of 50 stop at a row's end (350), and two threads' parts start inside rows.
+            (
+                Conv2DGeometry(
+                    inputHeight: 42, inputWidth: 50, inputChannels: 3, outputChannels: 16, kernelHeight: 3,
+                    kernelWidth: 3, padding: .same), 2
+            ),
+            // Rows of 400 pixels: tiles inside a row.
+            (
+                Conv2DGeometry(
+                    inputHeight: 3, inputWidth: 400, inputChannels: 4, outputChannels: 16, kernelHeight: 3,
+                    kernelWidth: 3, padding: .same), 2
+            ),
+            // A 384-pixel tile's strip (15 rows of 298 pixels by 64 channels) would pass 1 MB, a 120-pixel one's (9
+            // rows) does not.
+            (
+                Conv2DGeometry(
+                    inputHeight: 17, inputWidth: 300, inputChannels: 64, outputChannels: 8, kernelHeight: 3,
+                    kernelWidth: 1, strideHeight: 3, strideWidth: 3, padding: .same), 2
+            ),
         ]
         for (i, (g, threads)) in cases.enumerated() {
             try check(g, seed: UInt64(500 + i), bias: i != 2)
