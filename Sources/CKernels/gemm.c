@@ -855,8 +855,9 @@ void vt_conv2d(const vt_conv_geometry *g, const float *input, const float *packe
         for (size_t m0 = m_begin, mc; m0 < m_end; m0 += mc) {
             const size_t left_in_image = hw - ((size_t)pos.oy * g->out_w + (size_t)pos.ox);
             mc = m_end - m0 < tile ? m_end - m0 : tile;
+            const size_t past_row_end = (pos.ox + mc) % g->out_w; // pixels of a last, partial output row
             if (mc >= left_in_image) mc = left_in_image;
-            else if (mc == tile && (pos.ox + mc) % g->out_w < mc) mc -= (pos.ox + mc) % g->out_w;
+            else if (mc == tile && past_row_end < mc) mc -= past_row_end;
             const size_t b = pos.b, oy0 = (size_t)pos.oy;
             fill_strip(g, input, b, oy0, (oy0 * g->out_w + (size_t)pos.ox + mc - 1) / g->out_w, scratch);
             // The tile's windows, an output row's run at a time: each a stride further than the last.

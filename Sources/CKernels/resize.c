@@ -1,5 +1,5 @@
 // RESIZE_BILINEAR on NHWC: each output pixel is its four source pixels weighted as TFLite's reference kernel
-// weighs them, channels a vector at a time (AVX2 8, NEON 4; the rest one at a time).
+// weighs them, channels a vector at a time (AVX2 8 with the last 1-7 masked; NEON 4, then one at a time).
 #include "ckernels.h"
 #include "internal.h"
 
